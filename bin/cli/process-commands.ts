@@ -1,0 +1,69 @@
+// `flowhook start | engine | facade | worker`: the long-running commands.
+// Each runs until SIGINT/SIGTERM, then stops its parts in order and exits 0;
+// a second signal exits at once.
+import type { Command } from 'commander';
+import { runEngine } from '../../engine/main.ts';
+import { runFacade } from '../../facade/main.ts';
+import { runWorker } from '../../workflows/main.ts';
+import { startAllInOne } from '../start/all-in-one.ts';
+import { readStartConfig } from '../start/start-config.ts';
+
+export function registerProcessCommands(program: Command): void {
+  program
+    .command('start')
+    .description('run everything on embedded defaults: PostgreSQL, Temporal dev server, engine, worker, facade')
+    .option('--json', 'accepted for symmetry; start prints its banner as text')
+    .action(() => runUntilSignal(async () => (await startAllInOne(readStartConfig())).stop));
+  program
+    .command('engine')
+    .description('run the engine (Connect/gRPC on FLOWHOOK_ENGINE_PORT)')
+    .option('--json', 'logs are JSON lines already')
+    .action(() => runUntilSignal(async () => (await runEngine()).close));
+  program
+    .command('facade')
+    .description('run the HTTP facade (OData endpoint on FLOWHOOK_FACADE_PORT)')
+    .option('--json', 'logs are JSON lines already')
+    .action(() => runUntilSignal(async () => (await runFacade(undefined, { handleSignals: false })).close));
+  program
+    .command('worker')
+    .description('run a worker polling the flow task queue')
+    .option('--json', 'logs are JSON lines already')
+    .action(() =>
+      runUntilSignal(async () => {
+        const worker = await runWorker();
+        worker.done.catch((error: unknown) => {
+          process.stderr.write(`flowhook: worker stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        });
+        return worker.close;
+      }),
+    );
+}
+
+async function runUntilSignal(start: () => Promise<() => Promise<unknown>>): Promise<void> {
+  let stop: () => Promise<unknown>;
+  try {
+    stop = await start();
+  } catch (error) {
+    process.stderr.write(`flowhook: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`flowhook: ${signal} again, exiting now\n`);
+      process.exit(130);
+    }
+    stopping = true;
+    process.stderr.write(`flowhook: ${signal} received, stopping…\n`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`flowhook: stop failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+}

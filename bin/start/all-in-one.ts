@@ -1,0 +1,107 @@
+// `flowhook start`: PostgreSQL (embedded unless FLOWHOOK_DATABASE_URL), a
+// Temporal dev server (unless TEMPORAL_ADDRESS), then engine, worker and
+// facade in this process. Ctrl-C stops them in reverse order, children included.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { readEngineConfig } from '../../engine/config.ts';
+import { runEngine } from '../../engine/main.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+import { readFacadeConfig } from '../../facade/config.ts';
+import { runFacade } from '../../facade/main.ts';
+import { readWorkerConfig } from '../../workflows/config.ts';
+import { runWorker } from '../../workflows/main.ts';
+import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
+import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
+import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
+import { banner } from './banner.ts';
+import { localToken } from './local-tokens.ts';
+import { seedIfEmpty } from './seed.ts';
+import type { StartConfig } from './start-config.ts';
+
+type Stop = () => Promise<unknown>;
+
+export async function startAllInOne(config: StartConfig): Promise<{ stop(): Promise<void> }> {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const stops: Stop[] = [];
+  const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
+  const stop = async () => {
+    for (const step of stops.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        say(`while stopping: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    stops.length = 0;
+  };
+  try {
+    const env = { ...config.env };
+    env.FLOWHOOK_ADMIN_TOKEN = localToken(config.dataDir, 'admin-token', env.FLOWHOOK_ADMIN_TOKEN);
+    env.FLOWHOOK_SERVICE_TOKEN = localToken(config.dataDir, 'service-token', env.FLOWHOOK_SERVICE_TOKEN);
+
+    if (!config.databaseUrl) {
+      say('starting embedded PostgreSQL…');
+      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, log: say });
+      stops.push(() => postgres.stop());
+      env.FLOWHOOK_DATABASE_URL = await postgres.createDatabase('flowhook');
+    }
+
+    let temporalUiUrl: string | undefined;
+    if (!config.temporalAddress) {
+      say('starting the Temporal dev server…');
+      const cliPath = await resolveTemporalCli({ dataDir: config.dataDir, log: say });
+      const temporal = await startTemporalDevServer({
+        cliPath,
+        dbFile: join(config.dataDir, 'temporal.db'),
+        port: config.temporalPort,
+        uiPort: config.temporalUiPort,
+        searchAttributes: SEARCH_ATTRIBUTES,
+        log: say,
+      });
+      stops.push(() => temporal.stop());
+      env.TEMPORAL_ADDRESS = temporal.address;
+      temporalUiUrl = temporal.uiUrl;
+    }
+
+    const engineConfig = readEngineConfig(env);
+    const engine = await runEngine(engineConfig);
+    stops.push(() => engine.close());
+    const worker = await runWorker(readWorkerConfig(env));
+    stops.push(() => worker.close());
+    const facadeConfig = readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}` });
+    const facade = await runFacade(facadeConfig, { handleSignals: false });
+    stops.push(() => facade.close());
+
+    const admin = createClient(
+      FlowAdminService,
+      createConnectTransport({
+        baseUrl: `http://127.0.0.1:${engine.port}`,
+        httpVersion: '2',
+        interceptors: [(next) => (request) => {
+          request.header.set('authorization', `Bearer ${engineConfig.adminToken}`);
+          return next(request);
+        }],
+      }),
+    );
+    const seed = await seedIfEmpty(admin);
+    const base = `${facadeConfig.publicUrl}/${facadeConfig.instance}/ODataV4`;
+    process.stdout.write(
+      banner({
+        webhookUrl: `${base}/flowWebhook_Invoke?company=Default`,
+        metadataUrl: `${base}/$metadata`,
+        engineUrl: `http://${engineConfig.host}:${engine.port}`,
+        temporalAddress: engineConfig.temporal.address,
+        temporalUiUrl,
+        dataDir: config.dataDir,
+        seed,
+      }),
+    );
+    return { stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

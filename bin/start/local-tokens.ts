@@ -1,0 +1,18 @@
+// The admin and service tokens of a local installation: generated once and
+// kept in 0600 files under the data directory, where the CLI finds the admin
+// token. Configured values (FLOWHOOK_ADMIN_TOKEN, FLOWHOOK_SERVICE_TOKEN) win.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function localToken(dataDir: string, file: 'admin-token' | 'service-token', configured?: string): string {
+  if (configured) return configured;
+  const path = join(dataDir, file);
+  if (existsSync(path)) {
+    const token = readFileSync(path, 'utf8').trim();
+    if (token.length >= 16) return token;
+  }
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(path, `${token}\n`, { mode: 0o600 });
+  return token;
+}

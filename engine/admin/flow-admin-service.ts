@@ -1,0 +1,109 @@
+// The FlowAdminService Connect implementation: adapters between the RPC
+// messages and the admin operations, one EntityManager fork per call.
+import { create, fromJson, toJson } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import {
+  CompanySchema,
+  FlowSummarySchema,
+  WebhookCallSchema,
+  type FlowAdminService,
+  type FlowSummary,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { FlowSchema as FlowMessageSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { Company, Flow } from '../storage/entities.ts';
+import { InvalidArgumentError } from '../errors.ts';
+import { createCompany, listCompanies } from './companies.ts';
+import { applyFlow, latestVersion, listFlows, publishedEntry, requireFlow } from './flows.ts';
+import { publishFlow, unpublishFlow } from './publishing.ts';
+import { rotateSecret } from './secrets.ts';
+import { createServiceUser } from './service-users.ts';
+import { webhookCall } from './webhook-call.ts';
+
+export interface AdminDeps {
+  orm: MikroORM;
+  publicUrl: string;
+  instance: string;
+}
+
+export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof FlowAdminService> {
+  const fork = () => deps.orm.em.fork();
+  const companyMessage = (company: Company) => create(CompanySchema, { name: company.name, createdAt: timestampFromDate(company.createdAt) });
+
+  return {
+    async createCompany(request) {
+      return { company: companyMessage(await createCompany(fork(), request.name)) };
+    },
+    async listCompanies() {
+      return { companies: (await listCompanies(fork())).map(companyMessage) };
+    },
+    async applyFlow(request) {
+      if (!request.flow) throw new InvalidArgumentError('flow is required');
+      const definition = toJson(FlowMessageSchema, request.flow) as FlowJson;
+      const em = fork();
+      const applied = await em.transactional((tx) => applyFlow(tx, definition));
+      let warnings: string[] = [];
+      if (request.publish) warnings = (await publishFlow(em, await requireFlow(em, definition.company!.trim(), applied.flow.name), 0)).warnings;
+      return { flow: await summary(em, applied.flow), created: applied.created, secret: applied.secret ?? '', warnings, newVersion: applied.newVersion };
+    },
+    async getFlow(request) {
+      const em = fork();
+      const flow = await requireFlow(em, request.company, request.name);
+      const version = await latestVersion(em, flow);
+      const published = await publishedEntry(em, flow);
+      return {
+        flow: await summary(em, flow),
+        definition: fromJson(FlowMessageSchema, version.definition as never),
+        webhookCall: published ? create(WebhookCallSchema, webhookCall(deps, flow.company.name, published.activity)) : undefined,
+      };
+    },
+    async listFlows(request) {
+      const em = fork();
+      const flows = await listFlows(em, request.company);
+      return { flows: await Promise.all(flows.map((flow) => summary(em, flow))) };
+    },
+    async publishFlow(request) {
+      const em = fork();
+      const flow = await requireFlow(em, request.company, request.name);
+      const { warnings } = await publishFlow(em, flow, request.version);
+      return { flow: await summary(em, flow), warnings };
+    },
+    async unpublishFlow(request) {
+      const em = fork();
+      const flow = await requireFlow(em, request.company, request.name);
+      await unpublishFlow(em, flow);
+      return { flow: await summary(em, flow) };
+    },
+    async rotateSecret(request) {
+      const em = fork();
+      const { flow, secret } = await rotateSecret(em, request.company, request.activity);
+      return { flow: await summary(em, flow), secret };
+    },
+    async createUser(request) {
+      const { user, accessKey } = await createServiceUser(fork(), {
+        name: request.name,
+        company: request.company || undefined,
+        permissionSet: request.permissionSet || undefined,
+        accessKeyExpiresAt: request.accessKeyExpiresAt ? timestampDate(request.accessKeyExpiresAt) : undefined,
+      });
+      return { name: user.name, accessKey };
+    },
+  };
+}
+
+async function summary(em: EntityManager, flow: Flow): Promise<FlowSummary> {
+  await em.populate(flow, ['company']);
+  const version = await latestVersion(em, flow);
+  const published = await publishedEntry(em, flow);
+  return create(FlowSummarySchema, {
+    company: flow.company.name,
+    name: flow.name,
+    description: version.definition.description ?? '',
+    activity: version.activity,
+    latestVersion: flow.latestVersion,
+    publishedVersion: published?.flowVersion.version ?? 0,
+    hasSecret: Boolean(flow.secretHash),
+    updatedAt: timestampFromDate(flow.updatedAt),
+  });
+}

@@ -1,0 +1,34 @@
+// "Rotate Secret" (spec §2.3): a new 32-character secret; the previous one
+// stops working as soon as this commits.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
+import { FailedPreconditionError, NotFoundError } from '../errors.ts';
+import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/credentials.ts';
+import { requireCompany } from './companies.ts';
+
+export async function rotateSecret(em: EntityManager, companyName: string, activity: string): Promise<{ flow: Flow; secret: string }> {
+  const flow = await findFlowByActivity(em, companyName, activity.trim().toLowerCase());
+  const secret = generateRandomText(SECRET_LENGTH);
+  flow.secretHash = sha256Hex(secret);
+  flow.secretRotatedAt = new Date();
+  await em.flush();
+  return { flow, secret };
+}
+
+/** The published flow with that activity, else the one flow whose latest draft uses it. */
+async function findFlowByActivity(em: EntityManager, companyName: string, activity: string): Promise<Flow> {
+  const company = await requireCompany(em, companyName);
+  const published = await em.findOne(PublishedFlow, { company, activity }, { populate: ['flow', 'flow.company'] });
+  if (published) return published.flow;
+  const drafts = await em.find(Flow, { company }, { populate: ['company'] });
+  const matching: Flow[] = [];
+  for (const flow of drafts) {
+    const latest = await em.findOne(FlowVersion, { flow, version: flow.latestVersion });
+    if (latest?.activity === activity) matching.push(flow);
+  }
+  if (matching.length === 0) throw new NotFoundError(`No flow with activity "${activity}" exists in company "${companyName}"`);
+  if (matching.length > 1) {
+    throw new FailedPreconditionError(`Several unpublished flows use activity "${activity}" (${matching.map((f) => f.name).join(', ')}); publish one first`);
+  }
+  return matching[0]!;
+}

@@ -1,0 +1,7 @@
+// The flow card's "Webhook Call" section (spec §2.3): the resolved endpoint
+// URL (company URL-encoded) and a sample body with a placeholder for the secret.
+export function webhookCall(base: { publicUrl: string; instance: string }, company: string, activity: string) {
+  const url = `${base.publicUrl}/${encodeURIComponent(base.instance)}/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(company)}`;
+  const sampleBody = JSON.stringify({ activity, secret: '<secret>', payload: {} });
+  return { url, method: 'POST', sampleBody };
+}

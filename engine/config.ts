@@ -1,0 +1,84 @@
+// The engine's configuration, read once from the environment into a frozen,
+// typed object. A wrong value stops the process with a message naming the variable.
+import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from '../workflows/shared/index.ts';
+
+export interface EngineConfig {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  temporal: TemporalSettings;
+  taskQueue: string;
+  /** Base URL as callers see the facade, for the flow card's Webhook Call URL. */
+  publicUrl: string;
+  instance: string;
+  /** Bearer token for FlowAdminService. */
+  adminToken: string;
+  /** Bearer token for WebhookService (facade and internal callers); unset leaves it open. */
+  serviceToken?: string;
+  /** Added to the sync timeout before the engine stops waiting on the update itself. */
+  syncGraceMs: number;
+  /** Bound on reaching Temporal when starting an execution. */
+  temporalTimeoutMs: number;
+  /** Bound on reaching PostgreSQL. */
+  databaseTimeoutMs: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export type EngineEnv = Record<string, string | undefined>;
+
+export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
+  const databaseUrl = env.FLOWHOOK_DATABASE_URL;
+  if (!databaseUrl) throw new Error('FLOWHOOK_DATABASE_URL is required for the engine (postgres://user:password@host:port/database)');
+  const adminToken = env.FLOWHOOK_ADMIN_TOKEN;
+  if (!adminToken || adminToken.length < 16) throw new Error('FLOWHOOK_ADMIN_TOKEN is required for the engine and must have at least 16 characters');
+  if (env.FLOWHOOK_SERVICE_TOKEN !== undefined && env.FLOWHOOK_SERVICE_TOKEN.length < 16) {
+    throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
+  }
+  const facadePort = port(env, 'FLOWHOOK_FACADE_PORT', 7048);
+  return Object.freeze({
+    host: env.FLOWHOOK_ENGINE_HOST || '127.0.0.1',
+    port: port(env, 'FLOWHOOK_ENGINE_PORT', 7049),
+    databaseUrl,
+    temporal: readTemporalSettings(env),
+    taskQueue: env.FLOWHOOK_TASK_QUEUE || DEFAULT_TASK_QUEUE,
+    publicUrl: url(env, 'FLOWHOOK_PUBLIC_URL', `http://localhost:${facadePort}`),
+    instance: env.FLOWHOOK_INSTANCE || 'BC',
+    adminToken,
+    serviceToken: env.FLOWHOOK_SERVICE_TOKEN || undefined,
+    syncGraceMs: int(env, 'FLOWHOOK_SYNC_GRACE_MS', 5000, 0),
+    temporalTimeoutMs: int(env, 'FLOWHOOK_TEMPORAL_TIMEOUT_MS', 10_000, 100),
+    databaseTimeoutMs: int(env, 'FLOWHOOK_DATABASE_TIMEOUT_MS', 5000, 100),
+    logLevel: level(env),
+  });
+}
+
+function int(env: EngineEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function port(env: EngineEnv, name: string, fallback: number): number {
+  const value = int(env, name, fallback, 0);
+  if (value > 65535) throw new Error(`${name} must be a port number (0..65535), got "${env[name]}"`);
+  return value;
+}
+
+function url(env: EngineEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function level(env: EngineEnv): EngineConfig['logLevel'] {
+  const raw = (env.FLOWHOOK_LOG_LEVEL || 'info').toLowerCase();
+  if (raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error') return raw;
+  throw new Error(`FLOWHOOK_LOG_LEVEL must be one of debug, info, warn, error; got "${env.FLOWHOOK_LOG_LEVEL}"`);
+}

@@ -1,0 +1,22 @@
+// Small typed errors the engine's domain code throws. One interceptor
+// (rpc/error-interceptor.ts) turns them into Connect codes; their messages are
+// written for the caller and never contain a secret, key or payload.
+
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidArgumentError extends EngineError {}
+export class NotFoundError extends EngineError {}
+export class AlreadyExistsError extends EngineError {}
+/** Wrong credentials or a wrong secret: the caller sees only "Unauthorized". */
+export class UnauthenticatedError extends EngineError {}
+export class PermissionDeniedError extends EngineError {}
+export class FailedPreconditionError extends EngineError {}
+/** The flow failed (or deferred) before it responded inside the sync window: a 500 for the caller. */
+export class FlowFailedError extends EngineError {}
+/** A dependency (Temporal, PostgreSQL) could not be reached in time. */
+export class UnavailableError extends EngineError {}

@@ -1,0 +1,52 @@
+// The engine process: reads configuration, opens PostgreSQL (migrating it),
+// connects to Temporal, serves RPCs. Returns a handle that stops it cleanly.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { readEngineConfig, type EngineConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { createEngine } from './server.ts';
+import { openOrm } from './storage/orm.ts';
+import { createExecutionStarter } from './temporal/execution-starter.ts';
+import { ensureSearchAttributes } from './temporal/search-attributes.ts';
+import { connectTemporal } from './temporal/temporal-client.ts';
+
+export interface RunningEngine {
+  port: number;
+  orm: MikroORM;
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function runEngine(config: EngineConfig = readEngineConfig()): Promise<RunningEngine> {
+  const logger = createLogger('engine', config.logLevel);
+  const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
+  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs);
+  let searchAttributes = false;
+  try {
+    searchAttributes = await ensureSearchAttributes(client, config.temporal.namespace);
+  } catch (error) {
+    logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
+  }
+  const engine = createEngine({
+    orm,
+    logger,
+    starter: createExecutionStarter({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
+    adminToken: config.adminToken,
+    serviceToken: config.serviceToken,
+    publicUrl: config.publicUrl,
+    instance: config.instance,
+    useSearchAttributes: () => searchAttributes,
+  });
+  const port = await engine.listen(config.port, config.host);
+  logger.info({ host: config.host, port }, 'engine listening');
+  return {
+    port,
+    orm,
+    client,
+    async close() {
+      await engine.close();
+      await client.connection.close();
+      await orm.close(true);
+    },
+  };
+}

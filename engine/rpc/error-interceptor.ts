@@ -1,0 +1,63 @@
+// The engine's one mapping from domain errors to Connect codes. Anything that
+// is not a known domain error becomes Internal with a generic message: its
+// text might hold details not meant for a caller, so only the log sees it.
+import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { DriverException } from '@mikro-orm/core';
+import type { Logger } from 'pino';
+import {
+  AlreadyExistsError,
+  FailedPreconditionError,
+  FlowFailedError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnauthenticatedError,
+  UnavailableError,
+} from '../errors.ts';
+
+const CODES: [new (...args: never[]) => Error, Code][] = [
+  [InvalidArgumentError, Code.InvalidArgument],
+  [NotFoundError, Code.NotFound],
+  [AlreadyExistsError, Code.AlreadyExists],
+  [UnauthenticatedError, Code.Unauthenticated],
+  [PermissionDeniedError, Code.PermissionDenied],
+  [FailedPreconditionError, Code.FailedPrecondition],
+  [FlowFailedError, Code.Internal],
+  [UnavailableError, Code.Unavailable],
+];
+
+export function toConnectError(error: unknown, logger: Logger, method: string): ConnectError {
+  if (error instanceof ConnectError) return error;
+  for (const [type, code] of CODES) {
+    if (error instanceof type) return new ConnectError((error as Error).message, code);
+  }
+  if (error instanceof DriverException || isConnectionFailure(error)) {
+    logger.error({ method, err: describe(error) }, 'database unavailable');
+    return new ConnectError('PostgreSQL is unavailable', Code.Unavailable);
+  }
+  logger.error({ method, err: describe(error) }, 'internal error');
+  return new ConnectError('Internal error', Code.Internal);
+}
+
+/** Connection-level failures from the pg driver (refused, reset, timed out). */
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : '';
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+}
+
+/** Name and first line only: stacks and driver parameters stay out of the log. */
+function describe(error: unknown): { type: string; message: string } {
+  if (error instanceof Error) return { type: error.name, message: error.message.split('\n')[0] ?? '' };
+  return { type: typeof error, message: '' };
+}
+
+export function errorInterceptor(logger: Logger): Interceptor {
+  return (next) => async (request) => {
+    try {
+      return await next(request);
+    } catch (error) {
+      throw toConnectError(error, logger, request.method.name);
+    }
+  };
+}

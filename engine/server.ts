@@ -1,0 +1,65 @@
+// The engine's RPC server: HTTP/2 cleartext serving Connect, gRPC and gRPC-Web
+// for WebhookService and FlowAdminService.
+import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { FlowAdminService } from '../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { createFlowAdminService } from './admin/flow-admin-service.ts';
+import { authInterceptor } from './rpc/auth-interceptor.ts';
+import { errorInterceptor } from './rpc/error-interceptor.ts';
+import type { ExecutionStarter } from './temporal/execution-starter.ts';
+import { createWebhookService } from './webhook/webhook-service.ts';
+
+export interface EngineDeps {
+  orm: MikroORM;
+  starter: ExecutionStarter;
+  logger: Logger;
+  adminToken: string;
+  serviceToken?: string;
+  publicUrl: string;
+  instance: string;
+  useSearchAttributes: () => boolean;
+}
+
+export interface EngineServer {
+  server: Http2Server;
+  listen(port: number, host: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function createEngine(deps: EngineDeps): EngineServer {
+  const handler = connectNodeAdapter({
+    // Order matters: errors are mapped outermost, so auth failures pass through unchanged.
+    interceptors: [errorInterceptor(deps.logger), authInterceptor({ adminToken: deps.adminToken, serviceToken: deps.serviceToken }, deps.logger)],
+    routes(router) {
+      router.service(WebhookService, createWebhookService(deps));
+      router.service(FlowAdminService, createFlowAdminService(deps));
+    },
+  });
+  const server = createServer(handler);
+  // Idle HTTP/2 sessions (e.g. the facade's) would otherwise keep close() waiting forever.
+  const sessions = new Set<ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const session of sessions) session.close();
+      });
+    },
+  };
+}
+

@@ -1,0 +1,15 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** A company: the data boundary a flow runs in (spec §4 `company`). */
+export const CompanySchema = defineEntity({
+  name: 'Company',
+  tableName: 'company',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string().length(250).unique('company_name_unique'),
+    createdAt: p.datetime(),
+  },
+});
+
+export class Company extends CompanySchema.class {}
+CompanySchema.setClass(Company);

@@ -1,0 +1,16 @@
+// The explicit entity list (no folder scanning), in dependency order.
+import { CompanySchema } from './company.entity.ts';
+import { FlowVersionSchema } from './flow-version.entity.ts';
+import { FlowSchema } from './flow.entity.ts';
+import { PermissionAssignmentSchema } from './permission-assignment.entity.ts';
+import { PublishedFlowSchema } from './published-flow.entity.ts';
+import { ServiceUserSchema } from './service-user.entity.ts';
+
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema];
+
+export { Company } from './company.entity.ts';
+export { Flow } from './flow.entity.ts';
+export { FlowVersion } from './flow-version.entity.ts';
+export { PublishedFlow } from './published-flow.entity.ts';
+export { ServiceUser } from './service-user.entity.ts';
+export { PermissionAssignment } from './permission-assignment.entity.ts';

@@ -1,0 +1,26 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Company } from './company.entity.ts';
+
+/**
+ * A flow of a company. Its definitions live in immutable FlowVersion rows; the
+ * secret belongs to the flow (not a version), so rotating it takes effect at
+ * once for the published version. Only the SHA-256 hash is stored.
+ */
+export const FlowSchema = defineEntity({
+  name: 'Flow',
+  tableName: 'flow',
+  uniques: [{ name: 'flow_company_name_unique', properties: ['company', 'name'] }],
+  properties: {
+    id: p.uuid().primary(),
+    company: () => p.manyToOne(Company).deleteRule('cascade'),
+    name: p.string().length(250),
+    secretHash: p.string().length(64).nullable(),
+    secretRotatedAt: p.datetime().nullable(),
+    latestVersion: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export class Flow extends FlowSchema.class {}
+FlowSchema.setClass(Flow);

@@ -1,0 +1,31 @@
+// Opens the ORM on PostgreSQL and applies the committed migrations, so a new
+// database (or a new release) is ready before the engine serves a call.
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { ENTITIES } from './entities.ts';
+import { Migration0001Initial } from './migrations/migration-0001-initial.ts';
+
+export const MIGRATIONS = [{ name: 'migration-0001-initial', class: Migration0001Initial }];
+
+export interface OrmOptions {
+  databaseUrl: string;
+  poolSize?: number;
+  /** Milliseconds to wait for a connection before the call fails (bounded: never a hang). */
+  connectTimeoutMs?: number;
+}
+
+export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  const orm = await MikroORM.init({
+    clientUrl: options.databaseUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    driverOptions: { connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 },
+    debug: false,
+    allowGlobalContext: false,
+    ensureDatabase: false,
+  });
+  await orm.migrator.up();
+  return orm;
+}

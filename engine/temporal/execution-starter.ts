@@ -1,0 +1,109 @@
+// Starts executions on Temporal: a plain start for Instant return, and
+// Update-With-Start for Wait for Response step (DESIGN.md). Every call is
+// bounded by a deadline; only a start Temporal acknowledged counts as started.
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure, type SearchAttributePair, type Workflow } from '@temporalio/common';
+import {
+  FLOW_WORKFLOW_TYPE,
+  WEBHOOK_RESPONSE_UPDATE,
+  type FlowExecutionInput,
+  type WebhookResponse,
+} from '../../workflows/shared/index.ts';
+import { FlowFailedError, UnavailableError } from '../errors.ts';
+
+export interface ExecutionRequest {
+  input: FlowExecutionInput;
+  workflowId: string;
+  searchAttributes?: SearchAttributePair[];
+}
+
+export interface StartedExecution extends WebhookResponse {
+  executionId: string;
+}
+
+export interface ExecutionStarterOptions {
+  client: Client;
+  taskQueue: string;
+  temporalTimeoutMs: number;
+  syncGraceMs: number;
+}
+
+/** `<activity>:<uuid>`: the activity is visible in the Temporal UI's id column. */
+export function newExecutionId(activity: string): string {
+  return `${activity}:${randomUUID()}`;
+}
+
+export function createExecutionStarter(options: ExecutionStarterOptions) {
+  const { client, taskQueue } = options;
+
+  function startOptions(request: ExecutionRequest) {
+    return {
+      taskQueue,
+      workflowId: request.workflowId,
+      args: [request.input] as [FlowExecutionInput],
+      // A retried call with the same (deterministic) id joins the running execution instead of starting a second.
+      workflowIdConflictPolicy: 'USE_EXISTING' as const,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+      typedSearchAttributes: request.searchAttributes,
+      staticSummary: `${request.input.company} · ${request.input.trigger.activity} · ${request.input.flowName} v${request.input.flowVersion}`,
+    };
+  }
+
+  /** Instant return: durable once Temporal acknowledges the start. */
+  async function startInstant(request: ExecutionRequest): Promise<StartedExecution> {
+    const { defaultResponse } = request.input.trigger;
+    try {
+      await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
+        client.workflow.start(FLOW_WORKFLOW_TYPE, startOptions(request)),
+      );
+    } catch (error) {
+      throw unavailable(error);
+    }
+    return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN' };
+  }
+
+  /** Wait for Response step: answers with the workflow's `webhookResponse` update. */
+  async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
+    const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request));
+    const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
+    try {
+      const response = await client.connection.withDeadline(deadline, () =>
+        client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
+          updateId: request.workflowId,
+          startWorkflowOperation: operation,
+        }),
+      );
+      return { executionId: request.workflowId, ...response };
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) {
+        const cause = error.cause instanceof ApplicationFailure ? error.cause.message : 'the flow failed';
+        throw new FlowFailedError(`The flow failed before it responded (execution ${request.workflowId}): ${cause}`);
+      }
+      // The update did not answer in time (e.g. no worker polls yet). If the start was
+      // acknowledged the execution is durable and will run: that is the sync-timeout answer.
+      if (await wasStarted(operation)) {
+        const { defaultResponse } = request.input.trigger;
+        return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'SYNC_TIMEOUT' };
+      }
+      throw unavailable(error);
+    }
+  }
+
+  return { startInstant, startAndWait };
+}
+
+async function wasStarted(operation: WithStartWorkflowOperation<Workflow>): Promise<boolean> {
+  const settled = await Promise.race([
+    operation.workflowHandle().then(() => true, () => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50).unref()),
+  ]);
+  return settled;
+}
+
+function unavailable(error: unknown): UnavailableError {
+  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new UnavailableError(`Temporal is unavailable: ${reason}`);
+}
+
+export type ExecutionStarter = ReturnType<typeof createExecutionStarter>;

@@ -1,0 +1,74 @@
+// Spec §1 steps 2-6 for one call: authenticate the caller, look the flow up,
+// check the secret, check the permission, start the execution. Nothing starts
+// unless every check passed; the secret never leaves this function.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { resolveTrigger, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { InvalidArgumentError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import { matchesHash } from '../security/credentials.ts';
+import { executionSearchAttributes } from '../temporal/search-attributes.ts';
+import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
+import { authenticateCaller } from './caller-authentication.ts';
+import { FLOW_ALL, serviceUserMayRunFlows } from './permissions.ts';
+import { findPublishedFlow } from './published-flow-lookup.ts';
+import { idempotentExecutionId } from './idempotency.ts';
+
+export interface InvokeDeps {
+  orm: MikroORM;
+  starter: ExecutionStarter;
+  useSearchAttributes: () => boolean;
+}
+
+export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): Promise<StartedExecution> {
+  checkShape(request);
+  const em = deps.orm.em.fork();
+  const caller = await authenticateCaller(em, request.caller, new Date());
+  const published = await findPublishedFlow(em, request.company, request.activity);
+  if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized');
+  if (!(await serviceUserMayRunFlows(em, caller.id, published.company.id))) {
+    throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${FLOW_ALL}" for company "${published.company.name}"`);
+  }
+
+  const definition = published.flowVersion.definition;
+  const trigger = resolveTrigger(definition.trigger?.webhook ?? {});
+  const input: FlowExecutionInput = {
+    company: published.company.name,
+    flowName: published.flow.name,
+    flowVersion: published.flowVersion.version,
+    steps: definition.steps ?? [],
+    trigger: {
+      activity: trigger.activity,
+      description: trigger.description,
+      responseMode: trigger.responseMode,
+      syncTimeoutMs: trigger.syncTimeoutSeconds * 1000,
+      defaultResponse: trigger.defaultResponse,
+      doNotLogPayload: trigger.doNotLogPayload,
+    },
+    payloadJson: request.payloadJson,
+    caller: caller.label,
+  };
+  const workflowId = request.idempotencyKey
+    ? idempotentExecutionId({ company: input.company, caller: caller.label, activity: trigger.activity, key: request.idempotencyKey })
+    : newExecutionId(trigger.activity);
+  const execution = {
+    input,
+    workflowId,
+    searchAttributes: deps.useSearchAttributes()
+      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode })
+      : undefined,
+  };
+  return trigger.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? deps.starter.startAndWait(execution) : deps.starter.startInstant(execution);
+}
+
+function checkShape(request: InvokeRequest): void {
+  if (!request.company) throw new InvalidArgumentError('company is required');
+  if (!request.activity) throw new InvalidArgumentError('activity is required');
+  if (!request.secret) throw new InvalidArgumentError('secret is required');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(request.payloadJson);
+  } catch {
+    throw new InvalidArgumentError('payload must be JSON text');
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidArgumentError('payload must be a JSON object');
+}

@@ -1,0 +1,138 @@
+// The facade's Koa application: the OData routes of spec §4 in front of the
+// engine's WebhookService. Middleware order is the contract: the error mapping
+// is outermost, so every failure (ours, the engine's, the router's) leaves
+// through the same table.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router, { type RouterMiddleware } from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { authenticateCaller, basicVerifier, type CallerVerifier } from './caller-authentication.ts';
+import { defaultPublicUrl, type FacadeConfig } from './config.ts';
+import type { WebhookClient } from './engine-client.ts';
+import { errorMapping } from './error-mapping.ts';
+import type { FacadeMiddleware, FacadeState } from './facade-context.ts';
+import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './http-errors.ts';
+import { invokeWebhook, requireCompany } from './invoke-route.ts';
+import { jsonBody } from './json-body.ts';
+import { ODATA_VERSION } from './odata-envelope.ts';
+import { METADATA_CONTENT_TYPE, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
+import { requestContext } from './request-context.ts';
+
+export interface FacadeDeps {
+  config: FacadeConfig;
+  webhookClient: Pick<WebhookClient, 'invoke'>;
+  logger: Logger;
+  /** Accepted Authorization schemes; Basic only until the OAuth verifier lands. */
+  verifiers?: readonly CallerVerifier[];
+}
+
+export interface ListeningFacade {
+  port: number;
+  server: Server;
+  /** Stops accepting connections and waits (bounded) for requests in flight. */
+  close(): Promise<void>;
+}
+
+export interface Facade {
+  app: Koa<FacadeState>;
+  /** Listens on the configured host and port (0: a free port). */
+  listen(): Promise<ListeningFacade>;
+}
+
+// A sync call may wait for a whole sync window; past this, shutdown cuts it
+// (the flow itself is durable in Temporal and goes on).
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export function createFacade(deps: FacadeDeps): Facade {
+  const { config, logger } = deps;
+  const app = new Koa<FacadeState>();
+  app.on('error', (error: unknown) => logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'response stream error'));
+
+  const target = { publicUrl: config.publicUrl, instance: config.instance };
+  // Route paths match case-insensitively (the router's default), like the host platform.
+  const router = new Router<FacadeState>();
+  const base = '/:instance/ODataV4';
+  router.get(`${base}/$metadata`, knownInstance(config.instance), serveMetadata());
+  router.post(
+    `${base}/${WEBHOOK_ACTION}`,
+    knownInstance(config.instance),
+    authenticateCaller(deps.verifiers ?? [basicVerifier]),
+    requireCompany(),
+    jsonBody(config.maxBodyBytes),
+    invokeWebhook({ target, webhookClient: deps.webhookClient }),
+  );
+
+  app.use(errorMapping(logger));
+  app.use(requestContext(logger));
+  app.use(routingFailures());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  return {
+    app,
+    async listen() {
+      const listening = await listen(app, config);
+      // Port 0 without FLOWHOOK_PUBLIC_URL: `@odata.context` names the port actually bound.
+      if (config.publicUrl === defaultPublicUrl(0)) target.publicUrl = defaultPublicUrl(listening.port);
+      return listening;
+    },
+  };
+}
+
+/** The instance segment is compared case-insensitively, like the host platform's server instance. */
+function knownInstance(instance: string): RouterMiddleware<FacadeState> {
+  const expected = instance.toLowerCase();
+  return async function checkInstance(ctx, next) {
+    const supplied = ctx.params.instance ?? '';
+    if (supplied.toLowerCase() !== expected) throw new NotFoundError(`No service instance "${supplied}" on this server`);
+    await next();
+  };
+}
+
+function serveMetadata(): FacadeMiddleware {
+  const xml = odataMetadataXml();
+  return async function metadata(ctx) {
+    ctx.set('OData-Version', ODATA_VERSION);
+    ctx.set('Content-Type', METADATA_CONTENT_TYPE);
+    ctx.body = xml;
+  };
+}
+
+/**
+ * The router answers unknown paths and wrong methods with a bare status (its
+ * `throw` mode would drop the `Allow` header); these become typed errors so
+ * the error mapping gives them the OData shape.
+ */
+function routingFailures(): FacadeMiddleware {
+  return async function routingFailure(ctx, next) {
+    await next();
+    if (ctx.status === 405) throw new MethodNotAllowedError(ctx.method, ctx.response.get('Allow'));
+    if (ctx.status === 501) throw new NotImplementedError(ctx.method);
+    if (ctx.status === 404 && ctx.body == null) throw new NotFoundError(`No resource at ${ctx.path}`);
+  };
+}
+
+function listen(app: Koa<FacadeState>, config: FacadeConfig): Promise<ListeningFacade> {
+  const server = createServer(app.callback());
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve({ port: (server.address() as AddressInfo).port, server, close });
+    });
+  });
+}

@@ -1,0 +1,121 @@
+// The facade's one error mapping, and its first middleware: engine (Connect)
+// errors and the facade's own typed errors become an HTTP status and an OData
+// error body here, and nowhere else. Messages of unexpected exceptions never
+// reach the caller: they may hold details (or data) not meant for it.
+import { STATUS_CODES } from 'node:http';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { Logger } from 'pino';
+import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
+import { FacadeHttpError } from './http-errors.ts';
+import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, odataError } from './odata-envelope.ts';
+import { REQUEST_ID_HEADER } from './request-context.ts';
+
+interface HttpMapping {
+  status: number;
+  code: string;
+}
+
+/** Our table from Connect codes to HTTP; codes not listed are a 500. */
+const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
+  [Code.Unauthenticated, { status: 401, code: 'Unauthorized' }],
+  [Code.InvalidArgument, { status: 400, code: 'BadRequest' }],
+  [Code.PermissionDenied, { status: 403, code: 'Forbidden' }],
+  [Code.NotFound, { status: 404, code: 'NotFound' }],
+  // The call cannot go ahead in the current state (e.g. an invalid trigger configuration).
+  [Code.FailedPrecondition, { status: 409, code: 'Conflict' }],
+  [Code.AlreadyExists, { status: 409, code: 'Conflict' }],
+  [Code.ResourceExhausted, { status: 429, code: 'TooManyRequests' }],
+  [Code.Unavailable, { status: 503, code: 'ServiceUnavailable' }],
+  [Code.DeadlineExceeded, { status: 503, code: 'ServiceUnavailable' }],
+]);
+
+const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
+const RETRY_AFTER_SECONDS = '5';
+// Spec §7: the body of a 401 is exactly this text, whatever the cause.
+const UNAUTHORIZED_BODY = 'Unauthorized';
+const BASIC_CHALLENGE = 'Basic realm="flowhook"';
+
+export function errorMapping(logger: Logger): FacadeMiddleware {
+  return async function mapErrors(ctx, next) {
+    try {
+      await next();
+    } catch (error) {
+      if (ctx.headerSent) {
+        logger.warn({ requestId: ctx.state.requestId, err: describe(error) }, 'error after the response was sent');
+        return;
+      }
+      respondWithError(ctx, error, logger);
+    }
+  };
+}
+
+function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger): void {
+  const requestId = ctx.state.requestId ?? 'unknown';
+  // Headers set on the way in (execution id, content type) belong to the failed answer.
+  for (const name of Object.keys(ctx.response.headers)) {
+    if (name.toLowerCase() !== REQUEST_ID_HEADER) ctx.remove(name);
+  }
+
+  const { status, code, message, headers } = classify(error, requestId, logger);
+  ctx.state.errorCode = code;
+  ctx.status = status;
+  for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+  if (status === 401) {
+    ctx.set('WWW-Authenticate', BASIC_CHALLENGE);
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.body = UNAUTHORIZED_BODY;
+    return;
+  }
+  if (status === 503) ctx.set('Retry-After', RETRY_AFTER_SECONDS);
+  ctx.set('Content-Type', ODATA_JSON_CONTENT_TYPE);
+  ctx.set('OData-Version', ODATA_VERSION);
+  ctx.body = odataError(code, message);
+}
+
+interface Classified extends HttpMapping {
+  message: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+function classify(error: unknown, requestId: string, logger: Logger): Classified {
+  if (error instanceof FacadeHttpError) {
+    return { status: error.status, code: error.code, message: error.message, headers: error.headers };
+  }
+  if (error instanceof ConnectError) {
+    const mapping = CONNECT_TO_HTTP.get(error.code) ?? INTERNAL;
+    if (mapping.status === 503) {
+      // Transport failures carry local details (addresses, errno): operators see
+      // them in the log, the caller gets a retry hint.
+      logger.warn({ requestId, code: Code[error.code], reason: error.rawMessage }, 'engine unavailable');
+      return { ...mapping, message: 'The service is temporarily unavailable; retry later', headers: {} };
+    }
+    if (error.code === Code.Unknown) return internal(requestId, error, logger);
+    // The engine writes its messages for the caller (they name no secret or key).
+    return { ...mapping, message: error.rawMessage, headers: {} };
+  }
+  const status = exposedClientStatus(error);
+  if (status !== undefined) {
+    // A library error marked safe to expose (http-errors' `expose`), e.g. from the body reader.
+    const message = (error as Error).message;
+    return { status, code: (STATUS_CODES[status] ?? 'BadRequest').replace(/[^A-Za-z]/g, ''), message, headers: {} };
+  }
+  return internal(requestId, error, logger);
+}
+
+function internal(requestId: string, error: unknown, logger: Logger): Classified {
+  logger.error({ requestId, err: describe(error) }, 'internal error');
+  return { ...INTERNAL, message: `An internal error occurred (request id ${requestId})`, headers: {} };
+}
+
+function exposedClientStatus(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { status, expose } = error as Error & { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true ? status : undefined;
+}
+
+/** Type, first message line and stack frames; enough to debug, without dumping objects. */
+function describe(error: unknown): { type: string; message: string; stack?: string } {
+  if (!(error instanceof Error)) return { type: typeof error, message: '' };
+  const frames = error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).join('\n');
+  return { type: error.name, message: error.message.split('\n')[0] ?? '', stack: frames };
+}

@@ -1,0 +1,54 @@
+// The facade process: reads configuration, connects to the engine, serves the
+// OData endpoint. Returns a handle that stops it; SIGTERM/SIGINT stop it too
+// (the handle's close() is idempotent, so a CLI that also handles signals can
+// call it again safely).
+import { createFacade, type ListeningFacade } from './app.ts';
+import { readFacadeConfig, type FacadeConfig } from './config.ts';
+import { createEngineClient } from './engine-client.ts';
+import { createFacadeLogger } from './logger.ts';
+
+export interface RunningFacade {
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface RunFacadeOptions {
+  /** Close on SIGTERM/SIGINT (default true). The listeners are removed by close(). */
+  handleSignals?: boolean;
+}
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+export async function runFacade(config: FacadeConfig = readFacadeConfig(), options: RunFacadeOptions = {}): Promise<RunningFacade> {
+  const logger = createFacadeLogger(config.logLevel);
+  const engine = createEngineClient(config);
+  const facade = createFacade({ config, webhookClient: engine.webhook, logger });
+  let server: ListeningFacade;
+  try {
+    server = await facade.listen();
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
+  logger.info({ host: config.host, port: server.port, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      for (const signal of SIGNALS) process.off(signal, onSignal);
+      try {
+        await server.close();
+      } finally {
+        engine.close();
+        logger.info('facade stopped');
+      }
+    })();
+    return closing;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'stopping the facade');
+    close().catch((error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'facade stop failed'));
+  };
+  if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, onSignal);
+  return { port: server.port, close };
+}

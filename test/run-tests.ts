@@ -1,0 +1,76 @@
+// `npm test`: checks that the generated code is current and the proto lint
+// clean, type-checks, starts one PostgreSQL and one Temporal dev server for the
+// whole run, runs ava against them, and stops them again.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SEARCH_ATTRIBUTES } from '../engine/temporal/search-attributes.ts';
+import { startEmbeddedPostgres } from '../bin/embedded/embedded-postgres.ts';
+import { findFreePort } from '../bin/embedded/free-port.ts';
+import { resolveTemporalCli } from '../bin/embedded/temporal-cli.ts';
+import { startTemporalDevServer } from '../bin/embedded/temporal-dev-server.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+// Node-based tools run on this process's Node (the pinned Node 24), whatever `node` PATH finds first.
+const nodeTool = (script: string): [string, string[]] => [process.execPath, [join(root, 'node_modules', script)]];
+const say = (message: string) => process.stderr.write(`test: ${message}\n`);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function checkSources(): Promise<void> {
+  const checks: [string, string, string[]][] = [
+    ['proto lint', bin('buf'), ['lint']],
+    ['generated code is current', process.execPath, [join(root, 'test', 'support', 'check-generated.ts')]],
+    ['type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', root]],
+  ];
+  for (const [name, command, args] of checks) {
+    say(`${name}…`);
+    if ((await run(command, args)) !== 0) throw new Error(`${name} failed`);
+  }
+}
+
+async function main(): Promise<number> {
+  await checkSources();
+  const work = mkdtempSync(join(tmpdir(), 'flowhook-test-'));
+  const stops: (() => Promise<unknown>)[] = [];
+  try {
+    say('starting PostgreSQL and Temporal for the run…');
+    const [postgres, temporal] = await Promise.all([
+      startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log: say }),
+      (async () => {
+        const cliPath = await resolveTemporalCli({ dataDir: join(root, '.flowhook'), log: say });
+        return startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log: say });
+      })(),
+    ]);
+    stops.push(() => postgres.stop(), () => temporal.stop());
+    const env = {
+      ...process.env,
+      PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+      FLOWHOOK_TEST_POSTGRES_URL: postgres.url,
+      FLOWHOOK_TEST_TEMPORAL_ADDRESS: temporal.address,
+      FLOWHOOK_TEST_TEMPORAL_CLI: await resolveTemporalCli({ dataDir: join(root, '.flowhook'), log: say }),
+    };
+    const [node, ava] = nodeTool('ava/entrypoints/cli.js');
+    return await run(node, [...ava, ...process.argv.slice(2)], env);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => say(`stop failed: ${String(error)}`));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    say(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,82 @@
+// The stack as separate processes started through bin/flowhook, the way an
+// operator runs it at scale; their stdout and stderr are captured for tests
+// that inspect what the processes print.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { createTestDatabase, testInfrastructure } from './stack.ts';
+
+const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
+
+export interface ProcessStack {
+  facadeUrl: string;
+  engineUrl: string;
+  env: Record<string, string>;
+  /** Everything the processes printed so far. */
+  output(): string;
+  /** SIGTERM to every process; resolves with their exit codes. */
+  stop(): Promise<(number | null)[]>;
+}
+
+export async function startProcessStack(): Promise<ProcessStack> {
+  const { temporalAddress } = testInfrastructure();
+  const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    FLOWHOOK_DATABASE_URL: await createTestDatabase(),
+    TEMPORAL_ADDRESS: temporalAddress,
+    FLOWHOOK_TASK_QUEUE: `test-${randomUUID()}`,
+    FLOWHOOK_ENGINE_PORT: String(enginePort),
+    FLOWHOOK_FACADE_PORT: String(facadePort),
+    FLOWHOOK_FACADE_HOST: '127.0.0.1',
+    FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+    FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+    FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
+    FLOWHOOK_LOG_LEVEL: 'debug',
+  };
+  let output = '';
+  const children: ChildProcess[] = [];
+  const launch = (command: string) => {
+    const child = spawn(process.execPath, [FLOWHOOK, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    children.push(child);
+    return child;
+  };
+  launch('engine');
+  await waitForPort(`http://127.0.0.1:${enginePort}`, () => output);
+  launch('worker');
+  launch('facade');
+  await waitForPort(`http://127.0.0.1:${facadePort}/BC/ODataV4/$metadata`, () => output);
+  return {
+    facadeUrl: `http://127.0.0.1:${facadePort}`,
+    engineUrl: `http://127.0.0.1:${enginePort}`,
+    env,
+    output: () => output,
+    stop: () =>
+      Promise.all(
+        children.map(
+          (child) =>
+            new Promise<number | null>((resolve) => {
+              if (child.exitCode !== null) return resolve(child.exitCode);
+              child.once('exit', (code) => resolve(code));
+              child.kill('SIGTERM');
+            }),
+        ),
+      ),
+  };
+}
+
+async function waitForPort(url: string, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`${url} did not come up:\n${output()}`);
+}

@@ -1,0 +1,118 @@
+// A whole flowhook stack inside one test process: a fresh database on the
+// run's PostgreSQL, the engine, a worker on its own task queue and the facade,
+// all on free ports, against the run's Temporal dev server.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createClient, type Client as ConnectClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import pg from 'pg';
+import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { readEngineConfig } from '../../engine/config.ts';
+import { runEngine, type RunningEngine } from '../../engine/main.ts';
+import { readFacadeConfig } from '../../facade/config.ts';
+import { runFacade } from '../../facade/main.ts';
+import { readWorkerConfig } from '../../workflows/config.ts';
+import { runWorker, type RunningWorker } from '../../workflows/main.ts';
+
+export const INSTANCE = 'BC';
+/** The base URL callers see; deliberately not the listening address, to prove the envelope uses configuration. */
+export const PUBLIC_URL = 'https://hooks.example.test';
+
+export interface StackOptions {
+  /** Start without a worker (executions wait in the task queue). */
+  withoutWorker?: boolean;
+  env?: Record<string, string>;
+}
+
+export interface TestStack {
+  facadeUrl: string;
+  engineUrl: string;
+  taskQueue: string;
+  admin: ConnectClient<typeof FlowAdminService>;
+  temporal: TemporalClient;
+  engine: RunningEngine;
+  worker?: RunningWorker;
+  adminToken: string;
+  serviceToken: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export function testInfrastructure() {
+  const postgresUrl = process.env.FLOWHOOK_TEST_POSTGRES_URL;
+  const temporalAddress = process.env.FLOWHOOK_TEST_TEMPORAL_ADDRESS;
+  if (!postgresUrl || !temporalAddress) throw new Error('run the tests with "npm test" (it starts PostgreSQL and Temporal)');
+  return { postgresUrl, temporalAddress, temporalCli: process.env.FLOWHOOK_TEST_TEMPORAL_CLI ?? 'temporal' };
+}
+
+/** A new, empty database on the run's PostgreSQL. */
+export async function createTestDatabase(): Promise<string> {
+  const { postgresUrl } = testInfrastructure();
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function startStack(options: StackOptions = {}): Promise<TestStack> {
+  const { temporalAddress } = testInfrastructure();
+  const taskQueue = `test-${randomUUID()}`;
+  const adminToken = randomBytes(24).toString('base64url');
+  const serviceToken = randomBytes(24).toString('base64url');
+  const env: Record<string, string> = {
+    FLOWHOOK_DATABASE_URL: await createTestDatabase(),
+    TEMPORAL_ADDRESS: temporalAddress,
+    FLOWHOOK_TASK_QUEUE: taskQueue,
+    FLOWHOOK_ENGINE_PORT: '0',
+    FLOWHOOK_FACADE_PORT: '0',
+    FLOWHOOK_FACADE_HOST: '127.0.0.1',
+    FLOWHOOK_ADMIN_TOKEN: adminToken,
+    FLOWHOOK_SERVICE_TOKEN: serviceToken,
+    FLOWHOOK_LOG_LEVEL: 'warn',
+    FLOWHOOK_PUBLIC_URL: PUBLIC_URL,
+    ...options.env,
+  };
+  const engine = await runEngine(readEngineConfig(env));
+  const engineUrl = `http://127.0.0.1:${engine.port}`;
+  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig(env));
+  const facade = await runFacade(readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }), { handleSignals: false });
+  const facadeUrl = `http://127.0.0.1:${facade.port}`;
+  const admin = createClient(
+    FlowAdminService,
+    createConnectTransport({
+      baseUrl: engineUrl,
+      httpVersion: '2',
+      interceptors: [(next) => (request) => {
+        request.header.set('authorization', `Bearer ${adminToken}`);
+        return next(request);
+      }],
+    }),
+  );
+  const connection = await Connection.connect({ address: temporalAddress });
+  const temporal = new TemporalClient({ connection });
+  return {
+    facadeUrl,
+    engineUrl,
+    taskQueue,
+    admin,
+    temporal,
+    engine,
+    worker,
+    adminToken,
+    serviceToken,
+    env,
+    async close() {
+      await facade.close();
+      await worker?.close();
+      await engine.close();
+      await connection.close();
+    },
+  };
+}

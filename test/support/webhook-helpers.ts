@@ -1,0 +1,73 @@
+// Small helpers the end-to-end tests share: a company with a service user,
+// deploying a flow, and calling the webhook endpoint over real HTTP.
+import { fromJson } from '@bufbuild/protobuf';
+import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { INSTANCE, type TestStack } from './stack.ts';
+
+export interface Tenant {
+  company: string;
+  userName: string;
+  accessKey: string;
+  auth: string;
+}
+
+export async function createTenant(stack: TestStack, company = 'Acme Ltd.', permissionSet = 'FLOW ALL'): Promise<Tenant> {
+  await stack.admin.createCompany({ name: company });
+  const userName = `svc-${Math.random().toString(36).slice(2, 8)}`;
+  const { accessKey } = await stack.admin.createUser({ name: userName, company, permissionSet });
+  return { company, userName, accessKey, auth: `Basic ${Buffer.from(`${userName}:${accessKey}`).toString('base64')}` };
+}
+
+/** Applies and publishes a flow; returns its generated secret. */
+export async function deployFlow(stack: TestStack, flow: FlowJson, publish = true): Promise<{ secret: string; warnings: string[] }> {
+  const applied = await stack.admin.applyFlow({ flow: fromJson(FlowSchema, flow as never), publish });
+  return { secret: applied.secret, warnings: applied.warnings };
+}
+
+export interface WebhookCall {
+  company: string;
+  activity: string;
+  secret: string;
+  auth?: string;
+  /** The payload's JSON text, sent as is. */
+  payloadText?: string;
+  headers?: Record<string, string>;
+}
+
+export interface WebhookAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The envelope's `value`, parsed, when the call succeeded. */
+  value?: { statusCode: number; contentType: string; body: string };
+  executionId: string | null;
+}
+
+export function webhookUrl(stack: TestStack, company: string): string {
+  return `${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(company)}`;
+}
+
+export async function callWebhook(stack: TestStack, call: WebhookCall): Promise<WebhookAnswer> {
+  const body = `{"activity": ${JSON.stringify(call.activity)}, "secret": ${JSON.stringify(call.secret)}, "payload": ${call.payloadText ?? '{}'}}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...call.headers };
+  if (call.auth) headers.authorization = call.auth;
+  const response = await fetch(webhookUrl(stack, call.company), { method: 'POST', headers, body });
+  const text = await response.text();
+  const answer: WebhookAnswer = { status: response.status, headers: response.headers, text, executionId: response.headers.get('x-flowhook-execution-id') };
+  if (response.status === 200) answer.value = JSON.parse(JSON.parse(text).value);
+  return answer;
+}
+
+/** A minimal flow definition; tests override what they exercise. */
+export function flow(company: string, name: string, webhook: Record<string, unknown>, steps: unknown[]): FlowJson {
+  return { company, name, description: `test flow ${name}`, trigger: { webhook: { description: `trigger of ${name}`, ...webhook } }, steps } as FlowJson;
+}
+
+/** Workflow executions of a task queue, as an operator sees them in Temporal. */
+export async function countExecutions(stack: TestStack, activity: string): Promise<number> {
+  let count = 0;
+  for await (const execution of stack.temporal.workflow.list({ query: `TaskQueue = "${stack.taskQueue}" AND FlowActivity = "${activity}"` })) {
+    if (execution) count++;
+  }
+  return count;
+}

@@ -1,0 +1,35 @@
+// The worker's configuration, read once from the environment.
+import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from './shared/index.ts';
+
+export interface WorkerConfig {
+  temporal: TemporalSettings;
+  taskQueue: string;
+  /** How many workflow tasks run at once; short flows want this high. */
+  maxConcurrentWorkflowTasks: number;
+  maxConcurrentActivities: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return Object.freeze({
+    temporal: readTemporalSettings(env),
+    taskQueue: env.FLOWHOOK_TASK_QUEUE || DEFAULT_TASK_QUEUE,
+    maxConcurrentWorkflowTasks: positiveInt(env, 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 100),
+    maxConcurrentActivities: positiveInt(env, 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY', 100),
+    logLevel: logLevel(env, 'FLOWHOOK_LOG_LEVEL'),
+  });
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function logLevel(env: NodeJS.ProcessEnv, name: string): WorkerConfig['logLevel'] {
+  const raw = (env[name] || 'info').toLowerCase();
+  if (raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error') return raw;
+  throw new Error(`${name} must be one of debug, info, warn, error; got "${env[name]}"`);
+}

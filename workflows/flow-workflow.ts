@@ -1,0 +1,52 @@
+// The flow interpreter workflow: one execution of one published flow version.
+// Deterministic and I/O-free; outbound calls are activities.
+import { ApplicationFailure, allHandlersFinished, condition, defineQuery, defineUpdate, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { FormulaContext } from './formula/index.ts';
+import { ExecutionLog } from './interpreter/execution-log.ts';
+import { runSteps } from './interpreter/run-steps.ts';
+import { StepFailure } from './interpreter/step-errors.ts';
+import { SyncWindow } from './interpreter/sync-window.ts';
+import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
+import type { FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
+
+export const webhookResponseUpdate = defineUpdate<WebhookResponse>(WEBHOOK_RESPONSE_UPDATE);
+export const executionLogQuery = defineQuery<StepLogEntry[]>('executionLog');
+
+export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
+  const info = workflowInfo();
+  const startedAt = info.runStartTime.getTime();
+  const window = new SyncWindow(input.trigger.responseMode, input.trigger.defaultResponse, startedAt + input.trigger.syncTimeoutMs);
+  const log = new ExecutionLog();
+
+  // Sync mode: the engine waits on this update (Update-With-Start). It returns
+  // when a respond step answers, the flow ends or fails, or the window times out.
+  setHandler(webhookResponseUpdate, async () => {
+    if (window.isOpen) {
+      const decided = await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()));
+      if (!decided) window.timeOut();
+    }
+    return window.answer();
+  });
+  setHandler(executionLogQuery, () => log.entries);
+
+  const context: FormulaContext = {
+    Trigger: { Payload: JSON.parse(input.payloadJson), PayloadJson: input.payloadJson, Activity: input.trigger.activity, Description: input.trigger.description },
+    Variables: {},
+    Steps: {},
+    Execution: { Id: info.workflowId, StartedAt: new Date(startedAt).toISOString() },
+    Company: { Name: input.company },
+  };
+
+  try {
+    await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context });
+  } catch (error) {
+    const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
+    window.fail({ type: failure.failureType, message: failure.message });
+    await condition(allHandlersFinished);
+    // An ApplicationFailure fails the execution; any other error would retry the workflow task forever.
+    throw ApplicationFailure.create({ type: failure.failureType ?? FLOW_FAILED_BEFORE_RESPONSE, message: failure.message, nonRetryable: true });
+  }
+  window.end();
+  await condition(allHandlersFinished);
+  return { outcome: window.outcome, steps: log.entries };
+}

@@ -1,0 +1,41 @@
+// Runs a list of steps in order, recording each in the execution log. A step
+// that throws ends the flow: its failure names the step.
+import { ActivityFailure, setCurrentDetails } from '@temporalio/workflow';
+import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { FormulaError } from '../formula/index.ts';
+import { stepKind } from '../shared/index.ts';
+import type { FlowRuntime } from './flow-runtime.ts';
+import { StepFailure } from './step-errors.ts';
+import { runStep } from './steps.ts';
+
+export async function runSteps(steps: StepJson[], path: string, runtime: FlowRuntime): Promise<void> {
+  for (const [index, step] of steps.entries()) {
+    const at = `${path}[${index}]`;
+    const kind = stepKind(step);
+    if (!kind) throw new StepFailure(`${at} has no step type`);
+    const description = (step[kind] as { description?: string }).description ?? '';
+    const label = `${at} ${kind}${description ? ` "${description}"` : ''}`;
+    const entry = { path: at, type: kind, name: step.name ?? '', description, startedAt: new Date(Date.now()).toISOString() };
+    setCurrentDetails(`Running ${label}`);
+    try {
+      const result = await runStep(step, kind, { at, label, runtime });
+      if (step.name) runtime.context.Steps[step.name] = result.output;
+      runtime.log.record(entry, result.skipped ? 'skipped' : 'completed', result.note);
+    } catch (error) {
+      const failure = asStepFailure(error, label);
+      runtime.log.record(entry, 'failed', failure.message);
+      throw failure;
+    }
+  }
+}
+
+function asStepFailure(error: unknown, label: string): StepFailure {
+  if (error instanceof StepFailure) return error;
+  if (error instanceof FormulaError) return new StepFailure(`${label} failed: ${error.message}`);
+  if (error instanceof ActivityFailure) {
+    const cause = error.cause instanceof Error ? error.cause.message : 'activity failed';
+    return new StepFailure(`${label} failed: ${cause}`);
+  }
+  if (error instanceof Error) return new StepFailure(`${label} failed: ${error.message}`);
+  return new StepFailure(`${label} failed`);
+}

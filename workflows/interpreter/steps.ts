@@ -1,0 +1,105 @@
+// What each step type does. Deferrals check the sync window first: a caller
+// that still waits cannot be paused (spec §1 rules).
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowActivities } from '../activities/index.ts';
+import { resolveDeep, resolveText, resolveValue } from '../formula/index.ts';
+import { parseDuration, type StepKind } from '../shared/index.ts';
+import type { FlowRuntime } from './flow-runtime.ts';
+import { deferralBeforeResponse, StepFailure } from './step-errors.ts';
+import { runSteps } from './run-steps.ts';
+
+export interface StepCall {
+  at: string;
+  label: string;
+  runtime: FlowRuntime;
+}
+
+export interface StepResult {
+  output: unknown;
+  skipped?: boolean;
+  note?: string;
+}
+
+const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+const DEFAULT_HTTP_ATTEMPTS = 3;
+
+export async function runStep(step: StepJson, kind: StepKind, call: StepCall): Promise<StepResult> {
+  const { runtime } = call;
+  const ctx = runtime.context;
+  switch (kind) {
+    case 'respond': {
+      const respond = step.respond!;
+      if (!runtime.window.isSync) return { output: null, skipped: true, note: 'ignored: INSTANT_RETURN callers already have the default response' };
+      const rawCode = respond.statusCode === undefined ? 200 : await resolveValue(String(respond.statusCode), ctx);
+      const statusCode = Number(rawCode);
+      if (!Number.isInteger(statusCode) || statusCode < 200 || statusCode > 599) {
+        throw new StepFailure(`${call.label} failed: status code ${JSON.stringify(rawCode)} is outside 200..599`);
+      }
+      const contentType = respond.contentType ? await resolveText(respond.contentType, ctx) : 'application/json';
+      const body = respond.body ? await resolveText(respond.body, ctx) : '';
+      const output = { statusCode, contentType, body };
+      if (!runtime.window.isOpen) return { output, skipped: true, note: 'ignored: the caller was already answered (earlier respond or sync timeout)' };
+      runtime.window.respond(statusCode, contentType, body);
+      return { output };
+    }
+    case 'sleep': {
+      const ms = parseDuration(step.sleep!.duration ?? '');
+      if (typeof ms === 'string') throw new StepFailure(`${call.label} failed: ${ms}`);
+      if (runtime.window.isOpen) throw deferralBeforeResponse(call.label);
+      await sleep(ms, { summary: call.label });
+      return { output: { sleptMs: ms } };
+    }
+    case 'waitUntil': {
+      const until = await resolveValue(step.waitUntil!.until ?? '', ctx);
+      const at = typeof until === 'number' ? until : Date.parse(String(until));
+      if (Number.isNaN(at)) throw new StepFailure(`${call.label} failed: ${JSON.stringify(until)} is not a timestamp`);
+      if (runtime.window.isOpen) throw deferralBeforeResponse(call.label);
+      const ms = Math.max(0, at - Date.now());
+      if (ms > 0) await sleep(ms, { summary: call.label });
+      return { output: { until: new Date(at).toISOString(), waitedMs: ms } };
+    }
+    case 'set': {
+      const values = (await resolveDeep(step.set!.variables ?? {}, ctx)) as Record<string, unknown>;
+      Object.assign(ctx.Variables, values);
+      return { output: values };
+    }
+    case 'if': {
+      const branch = (await resolveValue(step.if!.condition ?? '', ctx)) ? 'then' : 'else';
+      await runSteps(step.if![branch] ?? [], `${call.at}.if.${branch}`, runtime);
+      return { output: { branch } };
+    }
+    case 'httpRequest':
+      return { output: await runHttpRequest(step, call) };
+    case 'log': {
+      const message = await resolveText(step.log!.message ?? '', ctx);
+      return { output: { message }, note: message };
+    }
+    case 'fail': {
+      const message = step.fail!.message ? await resolveText(step.fail!.message, ctx) : 'the flow chose to fail';
+      throw new StepFailure(`${call.label}: ${message}`);
+    }
+  }
+}
+
+async function runHttpRequest(step: StepJson, call: StepCall): Promise<unknown> {
+  const request = step.httpRequest!;
+  const ctx = call.runtime.context;
+  const timeoutMs = request.timeout ? parseDuration(request.timeout) : DEFAULT_HTTP_TIMEOUT_MS;
+  if (typeof timeoutMs === 'string') throw new StepFailure(`${call.label} failed: ${timeoutMs}`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = await resolveText(value, ctx);
+  const activities = proxyActivities<FlowActivities>({
+    startToCloseTimeout: timeoutMs + 5_000,
+    retry: { maximumAttempts: request.maxAttempts ?? DEFAULT_HTTP_ATTEMPTS, initialInterval: '1s', backoffCoefficient: 2 },
+    summary: call.label,
+  });
+  return activities.httpRequest({
+    method: (request.method || 'GET').toUpperCase(),
+    url: await resolveText(request.url ?? '', ctx),
+    headers,
+    body: request.body ? await resolveText(request.body, ctx) : undefined,
+    timeoutMs,
+    idempotencyKey: `${call.runtime.executionId}/${call.at}`,
+  });
+}

@@ -1,0 +1,83 @@
+// The synchronous response window of one execution (spec §1 step 6, §2.4).
+// The main flow closes it by responding, ending or failing; the update
+// handler closes it by timing out. Whatever closed it first decides the answer
+// every `webhookResponse` update gets, so a repeated update sees the same one.
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { DefaultResponse, ResponseMode, WebhookOutcome, WebhookResponse } from '../shared/index.ts';
+
+type WindowState = 'open' | 'responded' | 'timed-out' | 'ended' | 'failed' | 'instant';
+
+export interface WindowFailure {
+  type: string;
+  message: string;
+}
+
+export class SyncWindow {
+  #state: WindowState;
+  #response: WebhookResponse | undefined;
+  #failure: WindowFailure | undefined;
+  readonly #defaults: DefaultResponse;
+  readonly #deadline: number;
+
+  constructor(mode: ResponseMode, defaults: DefaultResponse, deadline: number) {
+    this.#state = mode === 'WAIT_FOR_RESPONSE_STEP' ? 'open' : 'instant';
+    this.#defaults = defaults;
+    this.#deadline = deadline;
+  }
+
+  /** Open while a caller may still be waiting: sync mode, nothing decided, deadline not passed. */
+  get isOpen(): boolean {
+    return this.#state === 'open' && Date.now() < this.#deadline;
+  }
+
+  get deadline(): number {
+    return this.#deadline;
+  }
+
+  get isSync(): boolean {
+    return this.#state !== 'instant';
+  }
+
+  respond(statusCode: number, contentType: string, body: string): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'responded';
+    this.#response = { statusCode, contentType, body, defaultResponse: false, outcome: 'RESPONDED' };
+  }
+
+  timeOut(): void {
+    if (this.#state === 'open') this.#state = 'timed-out';
+  }
+
+  end(): void {
+    if (this.#state === 'open') this.#state = 'ended';
+  }
+
+  fail(failure: WindowFailure): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'failed';
+    this.#failure = failure;
+  }
+
+  get outcome(): WebhookOutcome {
+    switch (this.#state) {
+      case 'responded':
+        return 'RESPONDED';
+      case 'ended':
+      case 'failed':
+        return 'FLOW_ENDED';
+      case 'instant':
+        return 'INSTANT_RETURN';
+      default:
+        return 'SYNC_TIMEOUT';
+    }
+  }
+
+  /** The caller's answer; a flow that failed inside the window fails the update instead. */
+  answer(): WebhookResponse {
+    if (this.#state === 'failed' && this.#failure) {
+      throw ApplicationFailure.create({ type: this.#failure.type, message: this.#failure.message, nonRetryable: true });
+    }
+    if (this.#response) return this.#response;
+    return { ...this.#defaults, body: '', defaultResponse: true, outcome: this.outcome };
+  }
+}

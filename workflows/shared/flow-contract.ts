@@ -1,0 +1,70 @@
+// What the engine and the worker agree on: the workflow's name, its input and
+// output, the update the engine waits on in sync mode, and the task queue.
+// Imported by the engine, so it must stay free of workflow-runtime imports.
+import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+
+export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
+export const DEFAULT_TASK_QUEUE = 'flowhook-flows';
+export const WEBHOOK_RESPONSE_UPDATE = 'webhookResponse';
+
+export type ResponseMode = 'INSTANT_RETURN' | 'WAIT_FOR_RESPONSE_STEP';
+
+export interface DefaultResponse {
+  statusCode: number;
+  contentType: string;
+}
+
+/** Everything an execution needs, fixed when it starts (the published version of that moment). */
+export interface FlowExecutionInput {
+  company: string;
+  flowName: string;
+  flowVersion: number;
+  steps: StepJson[];
+  trigger: {
+    activity: string;
+    description: string;
+    responseMode: ResponseMode;
+    syncTimeoutMs: number;
+    defaultResponse: DefaultResponse;
+    doNotLogPayload: boolean;
+  };
+  /** The `payload` member's text exactly as the caller sent it. */
+  payloadJson: string;
+  /** Who called, e.g. `user:flowhook-service`. Never a credential. */
+  caller: string;
+}
+
+/** Why the caller got the answer it got; mirrors InvokeOutcome of the engine proto. */
+export type WebhookOutcome = 'RESPONDED' | 'SYNC_TIMEOUT' | 'FLOW_ENDED' | 'INSTANT_RETURN';
+
+/** The answer of the `webhookResponse` update. */
+export interface WebhookResponse {
+  statusCode: number;
+  contentType: string;
+  body: string;
+  defaultResponse: boolean;
+  outcome: WebhookOutcome;
+}
+
+/** Failure types the update can fail with; the engine turns both into a 500 for the caller. */
+export const DEFERRAL_BEFORE_RESPONSE = 'DeferralBeforeResponse';
+export const FLOW_FAILED_BEFORE_RESPONSE = 'FlowFailedBeforeResponse';
+
+export type StepStatus = 'completed' | 'skipped' | 'failed';
+
+/** One line of the execution log. */
+export interface StepLogEntry {
+  path: string;
+  type: string;
+  name: string;
+  description: string;
+  status: StepStatus;
+  startedAt: string;
+  finishedAt: string;
+  note?: string;
+}
+
+export interface FlowExecutionResult {
+  outcome: WebhookOutcome;
+  steps: StepLogEntry[];
+}

@@ -1,0 +1,7 @@
+// The workflows module's shared surface: the only part of workflows/ the engine imports.
+export * from './flow-contract.ts';
+export { parseDuration } from './duration.ts';
+export { validateFlow, type FlowProblems } from './flow-validation.ts';
+export { resolveTrigger, DEFAULT_SYNC_TIMEOUT_SECONDS, MAX_SYNC_TIMEOUT_SECONDS, type ResolvedTrigger } from './trigger-defaults.ts';
+export { stepKind, stepDescription, STEP_KINDS, type StepKind } from './step-kind.ts';
+export { readTemporalSettings, type TemporalSettings } from './temporal-settings.ts';

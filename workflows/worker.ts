@@ -1,0 +1,65 @@
+// The worker process: polls the flow task queue, runs the interpreter
+// workflow and its activities.
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { createActivities } from './activities/index.ts';
+import type { WorkerConfig } from './config.ts';
+import { temporalTlsOptions } from './temporal-tls.ts';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
+
+export interface FlowWorker {
+  run(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+let bundlePromise: Promise<WorkflowBundle> | undefined;
+
+/** Bundles the workflow code once per process (webpack takes a few seconds). */
+export function workflowBundle(): Promise<WorkflowBundle> {
+  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return bundlePromise;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};
+
+export async function connectWorker(config: WorkerConfig): Promise<NativeConnection> {
+  return NativeConnection.connect({
+    address: config.temporal.address,
+    tls: temporalTlsOptions(config.temporal.tls),
+    apiKey: config.temporal.apiKey,
+  });
+}
+
+export async function createFlowWorker(config: WorkerConfig, connection: NativeConnection): Promise<FlowWorker> {
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities(),
+    maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
+    maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
+    // Short flows: keep executions cached so the next task skips replay.
+    maxCachedWorkflows: 1000,
+    shutdownGraceTime: '10s',
+  });
+  let running: Promise<void> | undefined;
+  return {
+    run() {
+      running ??= worker.run();
+      return running;
+    },
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    },
+  };
+}
