@@ -15,7 +15,7 @@ export const FlowVersionSchema = defineEntity({
     flow: () => p.manyToOne(Flow).deleteRule('cascade'),
     version: p.integer(),
     /** Lowercase, as the spec stores activities. */
-    activity: p.string().length(250),
+    activity: p.string().length(250).check('activity = lower(activity)'),
     definition: p.json<FlowJson>(),
     createdAt: p.datetime(),
   },

@@ -19,7 +19,7 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
     clientUrl: options.databaseUrl,
     entities: ENTITIES,
     extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     pool: { min: 0, max: options.poolSize ?? 10 },
     driverOptions: { connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 },
     debug: false,

@@ -8,7 +8,7 @@ export const PermissionAssignmentSchema = defineEntity({
   tableName: 'permission_assignment',
   properties: {
     id: p.uuid().primary(),
-    serviceUser: () => p.manyToOne(ServiceUser).deleteRule('cascade'),
+    serviceUser: () => p.manyToOne(ServiceUser).deleteRule('cascade').index('permission_assignment_service_user_id_index'),
     company: () => p.manyToOne(Company).nullable().deleteRule('cascade'),
     permissionSet: p.string().length(50),
   },

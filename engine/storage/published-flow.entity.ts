@@ -15,7 +15,7 @@ export const PublishedFlowSchema = defineEntity({
   properties: {
     flow: () => p.oneToOne(Flow).primary().owner().deleteRule('cascade'),
     company: () => p.manyToOne(Company).deleteRule('cascade'),
-    activity: p.string().length(250),
+    activity: p.string().length(250).check('activity = lower(activity)'),
     flowVersion: () => p.manyToOne(FlowVersion),
     publishedAt: p.datetime(),
   },

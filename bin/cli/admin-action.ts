@@ -1,0 +1,97 @@
+// Runs one admin command: connects lazily (so `--help` and usage errors need no
+// engine and no token), and turns every failure into the CLI's error contract:
+//
+//   - the message goes to stderr as `flowhook: <code in words>: <message>`,
+//   - the exit code is 1,
+//   - with --json, stdout additionally gets exactly one object
+//     `{"error": {"code": "not_found", "message": "..."}}` (Connect's code
+//     names), so a script reading stdout always gets one JSON document.
+//
+// Usage errors (unknown option, missing argument) stay with commander: it
+// prints them and exits 1 before any of this runs.
+import { Code, ConnectError } from '@connectrpc/connect';
+import { codeToString } from '@connectrpc/connect/protocol-connect';
+import type { Command } from 'commander';
+import type { AdminClient } from './admin-client.ts';
+import { FlowFileError } from './flow-file.ts';
+import { printJson, type CliIo } from './output.ts';
+
+export interface AdminContext {
+  /** Created on first use; throws when no admin token is configured. */
+  client(): AdminClient;
+  io: CliIo;
+  /** --json was given. */
+  json: boolean;
+  /** The command's own options (commander's opts()). */
+  options: Record<string, unknown>;
+  /** Marks the command as failed without throwing (e.g. one of several files failed). */
+  fail(): void;
+}
+
+export interface AdminRuntime {
+  client: () => AdminClient;
+  io: CliIo;
+  setExitCode: (code: number) => void;
+}
+
+export interface CliErrorInfo {
+  /** Connect code name, e.g. "not_found", "unavailable". */
+  code: string;
+  message: string;
+}
+
+export function adminAction<A extends unknown[]>(runtime: AdminRuntime, handler: (context: AdminContext, ...positional: A) => Promise<void>) {
+  // commander calls actions with (…positional, options, command).
+  return async (...args: unknown[]): Promise<void> => {
+    const command = args[args.length - 1] as Command;
+    const options = command.opts<Record<string, unknown>>();
+    const json = options.json === true;
+    let client: AdminClient | undefined;
+    const context: AdminContext = {
+      client: () => (client ??= runtime.client()),
+      io: runtime.io,
+      json,
+      options,
+      fail: () => runtime.setExitCode(1),
+    };
+    try {
+      await handler(context, ...(args.slice(0, -2) as A));
+    } catch (error) {
+      reportError(runtime.io, json, error);
+      runtime.setExitCode(1);
+    }
+  };
+}
+
+/** `about` names what failed when a command does several things (e.g. one of several files). */
+export function reportError(io: CliIo, json: boolean, error: unknown, about?: string): void {
+  const info = describeError(error);
+  io.err(`flowhook: ${about ? `${about}: ` : ''}${humanMessage(error, info)}\n`);
+  if (json) printJson(io, { error: info });
+}
+
+export function describeError(error: unknown): CliErrorInfo {
+  if (error instanceof ConnectError) return { code: codeToString(error.code), message: error.rawMessage };
+  if (error instanceof FlowFileError) return { code: codeToString(Code.InvalidArgument), message: error.message };
+  if (error instanceof Error) return { code: codeToString((error as { connectCode?: Code }).connectCode ?? Code.Unknown), message: error.message };
+  return { code: codeToString(Code.Unknown), message: String(error) };
+}
+
+function humanMessage(error: unknown, info: CliErrorInfo): string {
+  if (!(error instanceof ConnectError)) return info.message;
+  const words = info.code.replace(/_/g, ' ');
+  // The engine says only "a valid bearer token is required"; say where the CLI's token comes from.
+  const hint = error.code === Code.Unauthenticated ? ' (the admin token comes from FLOWHOOK_ADMIN_TOKEN or <FLOWHOOK_DATA_DIR>/admin-token)' : '';
+  return `${words}: ${info.message}${hint}`;
+}
+
+/** An error the CLI raises itself, carrying the code its JSON form reports. */
+export class CliError extends Error {
+  readonly connectCode: Code;
+
+  constructor(message: string, code: Code) {
+    super(message);
+    this.name = 'CliError';
+    this.connectCode = code;
+  }
+}

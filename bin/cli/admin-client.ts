@@ -1,0 +1,52 @@
+// The CLI's connection to the engine's FlowAdminService: Connect over HTTP/2
+// cleartext (the engine serves h2c only), the admin token on every call.
+import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+
+export type AdminClient = Client<typeof FlowAdminService>;
+
+export interface AdminClientOptions {
+  engineUrl: string;
+  adminToken: string;
+  /** Per call; an engine that accepts the connection but never answers should not hang the CLI. */
+  timeoutMs?: number;
+}
+
+// Socket-level failures: the engine is not there (or not reachable), as
+// opposed to an engine that answered with an error.
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
+
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const transport = createConnectTransport({
+    baseUrl: options.engineUrl,
+    httpVersion: '2',
+    defaultTimeoutMs: options.timeoutMs ?? 60_000,
+    interceptors: [unreachableInterceptor(options.engineUrl), bearerInterceptor(options.adminToken)],
+  });
+  // Idle HTTP/2 sessions are unref'd by connect-node, so the CLI exits once
+  // its calls are done without closing anything.
+  return createClient(FlowAdminService, transport);
+}
+
+function bearerInterceptor(token: string): Interceptor {
+  return (next) => (request) => {
+    request.header.set('authorization', `Bearer ${token}`);
+    return next(request);
+  };
+}
+
+/** Turns "connect ECONNREFUSED …" into a message that says what to do. */
+function unreachableInterceptor(engineUrl: string): Interceptor {
+  return (next) => async (request) => {
+    try {
+      return await next(request);
+    } catch (error) {
+      const cause = error instanceof ConnectError ? error.cause : error;
+      const code = (cause as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string' || !UNREACHABLE.has(code)) throw error;
+      const detail = code === 'ECONNREFUSED' ? '' : ` (${code})`;
+      throw new ConnectError(`cannot reach the engine at ${engineUrl} — is \`flowhook start\` (or \`flowhook engine\`) running?${detail}`, Code.Unavailable, undefined, undefined, cause);
+    }
+  };
+}

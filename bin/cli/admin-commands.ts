@@ -1,0 +1,142 @@
+// The admin commands of `flowhook` (DESIGN.md "The CLI"): companies, flows,
+// secrets and service users, each a call to the engine's FlowAdminService.
+// Every command takes --json; the error contract is in admin-action.ts.
+import { toJson } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Code } from '@connectrpc/connect';
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  CreateCompanyResponseSchema,
+  CreateUserResponseSchema,
+  ListCompaniesResponseSchema,
+  RotateSecretResponseSchema,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
+import { createAdminClient, type AdminClient } from './admin-client.ts';
+import { readCliConfig, requireAdminToken } from './cli-config.ts';
+import { registerFlowCommands } from './flow-commands.ts';
+import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
+
+export interface AdminCommandDeps {
+  /** The admin client, or a factory called on a command's first RPC. Default: built from the environment. */
+  client?: AdminClient | (() => AdminClient);
+  /** Default: the process's stdout and stderr. */
+  io?: CliIo;
+  /** Default: sets process.exitCode, so pending output is flushed before exit. */
+  setExitCode?: (code: number) => void;
+}
+
+const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+const DEFAULT_PERMISSION_SET = 'FLOW ALL';
+
+export function registerAdminCommands(program: Command, deps: AdminCommandDeps = {}): void {
+  const supplied = deps.client;
+  const runtime: AdminRuntime = {
+    client: typeof supplied === 'function' ? supplied : supplied ? () => supplied : clientFromEnvironment,
+    io: deps.io ?? processIo,
+    setExitCode: deps.setExitCode ?? ((code) => void (process.exitCode = code)),
+  };
+
+  const company = program.command('company').description('companies: the tenants flows run in');
+  company
+    .command('create')
+    .description('create a company')
+    .argument('<name>')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, name: string) => {
+        const response = await context.client().createCompany({ name });
+        if (context.json) return printJson(context.io, toJson(CreateCompanyResponseSchema, response, JSON_OPTIONS));
+        printLines(context.io, [`Created company "${response.company?.name ?? name}".`]);
+      }),
+    );
+  company
+    .command('list')
+    .description('list companies')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context) => {
+        const response = await context.client().listCompanies({});
+        if (context.json) return printJson(context.io, toJson(ListCompaniesResponseSchema, response, JSON_OPTIONS));
+        if (response.companies.length === 0) return printLines(context.io, ['No companies yet. Create one with: flowhook company create <name>']);
+        const rows = response.companies.map((c) => [c.name, c.createdAt ? timestampDate(c.createdAt).toISOString() : '']);
+        printLines(context.io, table(['NAME', 'CREATED'], rows));
+      }),
+    );
+
+  registerFlowCommands(program, runtime);
+
+  program
+    .command('secret')
+    .description('per-flow webhook secrets')
+    .command('rotate')
+    .description('generate a new secret for an activity; the previous one stops working at once')
+    .argument('<company>')
+    .argument('<activity>')
+    .option('--json', 'print the response as JSON (it holds the secret)')
+    .action(
+      adminAction(runtime, async (context, companyName: string, activity: string) => {
+        const response = await context.client().rotateSecret({ company: companyName, activity });
+        if (context.json) return printJson(context.io, toJson(RotateSecretResponseSchema, response, JSON_OPTIONS));
+        const flow = response.flow;
+        printLines(context.io, [
+          `New secret for activity ${flow?.activity || activity} (flow "${flow?.name ?? ''}", company ${flow?.company || companyName}); the previous secret no longer works.`,
+          ...shownOnce('secret', response.secret),
+        ]);
+      }),
+    );
+
+  program
+    .command('user')
+    .description('service users that call the webhook endpoint')
+    .command('create')
+    .description('create a service user with a web service access key (Basic authentication)')
+    .argument('<name>')
+    .option('--company <name>', 'restrict the permission set to this company (default: all companies)')
+    .option('--permission-set <set>', `permission set (default: ${DEFAULT_PERMISSION_SET})`)
+    .option('--expires-at <iso>', 'expiry of the access key, an ISO 8601 timestamp', isoTimestamp)
+    .option('--json', 'print the response as JSON (it holds the access key)')
+    .action(
+      adminAction(runtime, async (context, name: string) => {
+        const options = context.options as { company?: string; permissionSet?: string; expiresAt?: Date };
+        const response = await context.client().createUser({
+          name,
+          company: options.company ?? '',
+          permissionSet: options.permissionSet ?? '',
+          accessKeyExpiresAt: options.expiresAt ? timestampFromDate(options.expiresAt) : undefined,
+        });
+        if (context.json) return printJson(context.io, toJson(CreateUserResponseSchema, response, JSON_OPTIONS));
+        const scope = options.company ? `company ${options.company}` : 'all companies';
+        const expiry = options.expiresAt ? `, key expires ${options.expiresAt.toISOString()}` : '';
+        printLines(context.io, [
+          `Created service user "${response.name}" (${options.permissionSet ?? DEFAULT_PERMISSION_SET}, ${scope}${expiry}).`,
+          ...shownOnce('web service access key', response.accessKey),
+          `  Callers send it with Basic authentication, e.g. curl -u '${response.name}:<access key>' …`,
+        ]);
+      }),
+    );
+}
+
+/** The real client: engine URL and admin token from the environment, read on first use. */
+function clientFromEnvironment(): AdminClient {
+  let config;
+  try {
+    config = readCliConfig();
+  } catch (error) {
+    throw new CliError((error as Error).message, Code.InvalidArgument);
+  }
+  let adminToken: string;
+  try {
+    adminToken = requireAdminToken(config);
+  } catch (error) {
+    throw new CliError((error as Error).message, Code.Unauthenticated);
+  }
+  return createAdminClient({ engineUrl: config.engineUrl, adminToken });
+}
+
+function isoTimestamp(value: string): Date {
+  // Date.parse accepts far more than ISO 8601; insist on a date at least.
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 timestamp such as 2026-12-31T23:59:59Z');
+  return date;
+}

@@ -1,0 +1,65 @@
+// The admin CLI's configuration, read from the environment once. The admin
+// token may come from FLOWHOOK_ADMIN_TOKEN or from the file `flowhook start`
+// writes under the data directory, so a local installation needs no setup.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface CliConfig {
+  /** Base URL of the engine's Connect server (HTTP/2 cleartext). */
+  engineUrl: string;
+  dataDir: string;
+  /** Undefined when neither the variable nor the token file supplies one. */
+  adminToken: string | undefined;
+  /** Where the token came from, for messages: the variable name or the file path. */
+  adminTokenSource: string | undefined;
+}
+
+export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:7049';
+
+export function readCliConfig(env: Record<string, string | undefined> = process.env): CliConfig {
+  const dataDir = resolve(env.FLOWHOOK_DATA_DIR || '.flowhook');
+  const token = env.FLOWHOOK_ADMIN_TOKEN ? { value: env.FLOWHOOK_ADMIN_TOKEN, source: 'FLOWHOOK_ADMIN_TOKEN' } : tokenFromFile(dataDir);
+  return Object.freeze({
+    engineUrl: engineUrl(env.FLOWHOOK_ENGINE_URL),
+    dataDir,
+    adminToken: token?.value,
+    adminTokenSource: token?.source,
+  });
+}
+
+/** The admin token, or an error that tells the operator how to provide one. */
+export function requireAdminToken(config: CliConfig): string {
+  if (config.adminToken) return config.adminToken;
+  throw new Error(
+    `no admin token: set FLOWHOOK_ADMIN_TOKEN to the engine's admin token, or run the command where ` +
+      `\`flowhook start\` keeps its data (it writes ${join(config.dataDir, 'admin-token')}; set FLOWHOOK_DATA_DIR if that is elsewhere)`,
+  );
+}
+
+function tokenFromFile(dataDir: string): { value: string; source: string } | undefined {
+  const path = join(dataDir, 'admin-token');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    // Missing or unreadable: admin commands report it when they need the token.
+    return undefined;
+  }
+  const value = text.trim();
+  return value ? { value, source: path } : undefined;
+}
+
+function engineUrl(raw: string | undefined): string {
+  if (!raw) return DEFAULT_ENGINE_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`FLOWHOOK_ENGINE_URL must be an http(s) URL such as ${DEFAULT_ENGINE_URL}, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`FLOWHOOK_ENGINE_URL must use http or https, got "${raw}"`);
+  }
+  // A trailing slash would double up with the RPC paths Connect appends.
+  return raw.replace(/\/+$/, '');
+}

@@ -1,0 +1,111 @@
+// The flow card of `flowhook flow get` (spec §2.3 "When a webhook is
+// received"), with the "Webhook Call" section only once the flow is published.
+// The card never shows a secret: the engine keeps only its hash, and the
+// sample body carries a `<secret>` placeholder.
+import type { GetFlowResponse, WebhookCall } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { ResponseMode, type Step } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { card, shellArg, shellQuote, yesNo } from './output.ts';
+
+// Spec §2.3 defaults, shown when the file leaves the field out.
+const DEFAULT_SYNC_TIMEOUT_SECONDS = 30;
+const DEFAULT_STATUS_CODE = 200;
+const DEFAULT_CONTENT_TYPE = 'application/json';
+
+export function flowCard(response: GetFlowResponse): string[] {
+  const summary = response.flow;
+  const definition = response.definition;
+  const trigger = definition?.trigger?.kind.case === 'webhook' ? definition.trigger.kind.value : undefined;
+  const waits = trigger?.responseMode === ResponseMode.WAIT_FOR_RESPONSE_STEP;
+  const published = (summary?.publishedVersion ?? 0) > 0;
+  const name = summary?.name ?? definition?.name ?? '';
+  const company = summary?.company ?? definition?.company ?? '';
+  const activity = summary?.activity || trigger?.activity || '';
+
+  const lines = [
+    `Flow "${name}"`,
+    ...card([
+      ['Description', summary?.description || definition?.description || '—'],
+      ['Company', company],
+      ['Trigger', trigger ? `When a webhook is received${trigger.description ? ` — ${trigger.description}` : ''}` : 'none'],
+      ['Activity', activity || '—'],
+      ['Response mode', waits ? 'Wait for Response step' : 'Instant return'],
+      ['Sync timeout', waits ? `${trigger?.syncTimeoutSeconds ?? DEFAULT_SYNC_TIMEOUT_SECONDS} s` : undefined],
+      ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}`],
+      ['Do not log payload', yesNo(trigger?.doNotLogPayload ?? false)],
+      ['Versions', `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`],
+      ['Secret', summary?.hasSecret ? `set (new one: flowhook secret rotate ${shellArg(company)} ${shellArg(activity)})` : 'not set'],
+    ]),
+    '',
+    `Steps (version ${summary?.latestVersion ?? '?'})`,
+    ...stepLines(definition?.steps ?? [], '  '),
+  ];
+  if (published && response.webhookCall) lines.push('', ...webhookCallSection(response.webhookCall, activity));
+  else lines.push('', `Not published: the endpoint and a sample call appear here once it is (flowhook flow publish ${shellArg(company)} ${shellArg(name)}).`);
+  return lines;
+}
+
+function stepLines(steps: Step[], indent: string): string[] {
+  if (steps.length === 0) return [`${indent}(none)`];
+  return steps.flatMap((step, i) => {
+    const kind = step.kind;
+    const head = `${indent}${i + 1}. ${kind.case ?? 'unknown'}${step.name ? ` "${step.name}"` : ''}`;
+    const description = kind.value?.description ? ` — ${kind.value.description}` : '';
+    const lines = [`${head}${detail(step)}${description}`];
+    if (kind.case === 'if') {
+      lines.push(`${indent}   then:`, ...stepLines(kind.value.then, `${indent}     `));
+      if (kind.value.else.length > 0) lines.push(`${indent}   else:`, ...stepLines(kind.value.else, `${indent}     `));
+    }
+    return lines;
+  });
+}
+
+/** The one setting that tells steps of a kind apart at a glance. */
+function detail(step: Step): string {
+  const kind = step.kind;
+  switch (kind.case) {
+    case 'respond': {
+      const status = kind.value.statusCode?.kind;
+      return status?.case === 'numberValue' || status?.case === 'stringValue' ? ` (${status.value})` : '';
+    }
+    case 'sleep':
+      return kind.value.duration ? ` (${kind.value.duration})` : '';
+    case 'waitUntil':
+      return kind.value.until ? ` (until ${kind.value.until})` : '';
+    case 'httpRequest':
+      return ` (${kind.value.method || 'GET'} ${kind.value.url})`;
+    case 'if':
+      return kind.value.condition ? ` (${kind.value.condition})` : '';
+    default:
+      return '';
+  }
+}
+
+function webhookCallSection(call: WebhookCall, activity: string): string[] {
+  const body = placeholderBody(call.sampleBody, activity);
+  return [
+    'Webhook Call',
+    ...card([
+      ['Method', call.method || 'POST'],
+      ['URL', call.url],
+      ['Body', body],
+    ]),
+    '',
+    '  curl template (fill in the credentials and the flow secret):',
+    `    curl -sS -X ${call.method || 'POST'} ${shellQuote(call.url)} \\`,
+    `      -u '<user>:<web service access key>' \\`,
+    `      -H 'Content-Type: application/json' \\`,
+    `      -d ${shellQuote(body)}`,
+  ];
+}
+
+/** The sample body with the secret replaced by `<secret>`, whatever the engine sent. */
+function placeholderBody(sample: string, activity: string): string {
+  let body: Record<string, unknown> = { activity, payload: {} };
+  try {
+    const parsed: unknown = JSON.parse(sample);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: fall back to the documented shape (spec §2.1).
+  }
+  return JSON.stringify({ activity: body.activity ?? activity, secret: '<secret>', payload: body.payload ?? {} });
+}

@@ -1,0 +1,163 @@
+// `flowhook flow apply|get|list|publish|unpublish`: flows as code against the
+// engine's FlowAdminService.
+import { toJson } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { Code } from '@connectrpc/connect';
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  ApplyFlowResponseSchema,
+  GetFlowResponseSchema,
+  ListFlowsResponseSchema,
+  PublishFlowResponseSchema,
+  UnpublishFlowResponseSchema,
+  type ApplyFlowResponse,
+  type FlowSummary,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { adminAction, CliError, describeError, reportError, type AdminContext, type AdminRuntime } from './admin-action.ts';
+import { flowCard } from './flow-card.ts';
+import { readFlowFile } from './flow-file.ts';
+import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
+
+// Implicit defaults are printed too, so `jq .created` is false rather than null.
+const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+
+export function registerFlowCommands(program: Command, runtime: AdminRuntime): void {
+  const flow = program.command('flow').description('flows as code: apply files, inspect, publish');
+
+  flow
+    .command('apply')
+    .description('save each flow file as a new version (creating the flow on first apply)')
+    .argument('<file...>', 'flow files (.yaml, .yml or .json)')
+    .option('--publish', 'publish the applied version')
+    .option('--json', 'print {"results": [...]} with one entry per file')
+    .action(adminAction(runtime, applyFiles));
+
+  flow
+    .command('get')
+    .description('show the flow card, with the Webhook Call once published')
+    .argument('<company>')
+    .argument('<name>')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, company: string, name: string) => {
+        const response = await context.client().getFlow({ company, name });
+        if (context.json) printJson(context.io, toJson(GetFlowResponseSchema, response, JSON_OPTIONS));
+        else printLines(context.io, flowCard(response));
+      }),
+    );
+
+  flow
+    .command('list')
+    .description('list flows, of all companies or of one')
+    .option('--company <name>', 'only this company')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context) => {
+        const company = (context.options.company as string | undefined) ?? '';
+        const response = await context.client().listFlows({ company });
+        if (context.json) return printJson(context.io, toJson(ListFlowsResponseSchema, response, JSON_OPTIONS));
+        if (response.flows.length === 0) return printLines(context.io, [company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>']);
+        printLines(context.io, table(['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED'], response.flows.map(listRow)));
+      }),
+    );
+
+  flow
+    .command('publish')
+    .description('validate and publish the latest version (or --version N)')
+    .argument('<company>')
+    .argument('<name>')
+    .option('--version <n>', 'publish this version instead of the latest', positiveInteger)
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, company: string, name: string) => {
+        const version = (context.options.version as number | undefined) ?? 0;
+        const response = await context.client().publishFlow({ company, name, version });
+        if (context.json) return printJson(context.io, toJson(PublishFlowResponseSchema, response, JSON_OPTIONS));
+        const summary = response.flow;
+        printLines(context.io, [
+          `Published flow "${name}" (company ${company}): version ${summary?.publishedVersion ?? version} now answers activity ${summary?.activity ?? ''}.`,
+          ...response.warnings.map((warning) => `  warning: ${warning}`),
+        ]);
+      }),
+    );
+
+  flow
+    .command('unpublish')
+    .description('take the flow offline; its versions and secret are kept')
+    .argument('<company>')
+    .argument('<name>')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, company: string, name: string) => {
+        const response = await context.client().unpublishFlow({ company, name });
+        if (context.json) return printJson(context.io, toJson(UnpublishFlowResponseSchema, response, JSON_OPTIONS));
+        printLines(context.io, [`Unpublished flow "${name}" (company ${company}): activity ${response.flow?.activity ?? ''} no longer accepts webhook calls.`]);
+      }),
+    );
+}
+
+/**
+ * All files are read and checked before anything is sent, so a typo in one
+ * file applies nothing. Engine errors are per file: the others are still
+ * applied, and every generated secret is printed — it is shown only once.
+ */
+async function applyFiles(context: AdminContext, files: string[]): Promise<void> {
+  const publish = context.options.publish === true;
+  const read = await Promise.allSettled(files.map((file) => readFlowFile(file)));
+  const problems = read.flatMap((result) => (result.status === 'rejected' ? [describeError(result.reason).message] : []));
+  if (problems.length > 0) throw new CliError(`${problems.join('\n')}\nnothing was applied`, Code.InvalidArgument);
+  const flows = read.map((result) => (result as PromiseFulfilledResult<Flow>).value);
+
+  const results: unknown[] = [];
+  for (const [i, flow] of flows.entries()) {
+    const file = files[i]!;
+    try {
+      const response = await context.client().applyFlow({ flow, publish });
+      results.push({ file, ...(toJson(ApplyFlowResponseSchema, response, JSON_OPTIONS) as object) });
+      if (!context.json) printLines(context.io, appliedLines(file, response));
+    } catch (error) {
+      results.push({ file, error: describeError(error) });
+      // The JSON document comes once, at the end; here only stderr.
+      reportError(context.io, false, error, file);
+      context.fail();
+    }
+  }
+  if (context.json) printJson(context.io, { results });
+}
+
+function appliedLines(file: string, response: ApplyFlowResponse): string[] {
+  const summary = response.flow;
+  const name = summary?.name ?? '';
+  const company = summary?.company ?? '';
+  const latest = summary?.latestVersion ?? 0;
+  const published = summary?.publishedVersion ?? 0;
+  const action = response.created ? 'created' : response.newVersion ? 'updated' : 'unchanged';
+  const version = response.newVersion || response.created ? `version ${latest}` : `version ${latest} already has this definition`;
+  const state =
+    published === latest ? 'published'
+    : published > 0 ? `draft; version ${published} stays published (publish with: flowhook flow publish ${shellArg(company)} ${shellArg(name)})`
+    : `not published (publish with: flowhook flow publish ${shellArg(company)} ${shellArg(name)})`;
+  const lines = [`${file}: flow "${name}" (company ${company}) ${action} — ${version}, ${state}`];
+  for (const warning of response.warnings) lines.push(`  warning: ${warning}`);
+  if (response.secret) lines.push(...shownOnce(`secret of activity ${summary?.activity ?? ''}`, response.secret));
+  return lines;
+}
+
+function listRow(flow: FlowSummary): string[] {
+  return [
+    flow.company,
+    flow.name,
+    flow.activity,
+    String(flow.latestVersion),
+    flow.publishedVersion > 0 ? String(flow.publishedVersion) : '—',
+    flow.hasSecret ? 'set' : 'none',
+    flow.updatedAt ? timestampDate(flow.updatedAt).toISOString().replace(/\.\d+Z$/, 'Z') : '',
+  ];
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a version number (1, 2, …)');
+  return number;
+}
