@@ -39,7 +39,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
   };
   try {
     // The banner is what a person reads at the terminal: component logs stay at warn unless asked for.
-    const env = { FLOWHOOK_LOG_LEVEL: 'warn', ...config.env };
+    const env: Record<string, string | undefined> = { FLOWHOOK_LOG_LEVEL: 'warn', ...config.env };
     env.FLOWHOOK_ADMIN_TOKEN = localToken(config.dataDir, 'admin-token', env.FLOWHOOK_ADMIN_TOKEN);
     env.FLOWHOOK_SERVICE_TOKEN = localToken(config.dataDir, 'service-token', env.FLOWHOOK_SERVICE_TOKEN);
 
