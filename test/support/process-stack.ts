@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { createTestDatabase, testInfrastructure } from './stack.ts';
 
 const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
@@ -45,10 +45,10 @@ export async function startProcessStack(): Promise<ProcessStack> {
     return child;
   };
   launch('engine');
-  await waitForPort(`http://127.0.0.1:${enginePort}`, () => output);
+  await waitForPort(enginePort, () => output);
   launch('worker');
   launch('facade');
-  await waitForPort(`http://127.0.0.1:${facadePort}/BC/ODataV4/$metadata`, () => output);
+  await waitForPort(facadePort, () => output);
   return {
     facadeUrl: `http://127.0.0.1:${facadePort}`,
     engineUrl: `http://127.0.0.1:${enginePort}`,
@@ -68,15 +68,12 @@ export async function startProcessStack(): Promise<ProcessStack> {
   };
 }
 
-async function waitForPort(url: string, output: () => string, timeoutMs = 60_000): Promise<void> {
+/** The engine speaks HTTP/2 only, so readiness is a TCP connect, not an HTTP request. */
+async function waitForPort(port: number, output: () => string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    if (await canConnect('127.0.0.1', port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${url} did not come up:\n${output()}`);
+  throw new Error(`port ${port} did not open:\n${output()}`);
 }

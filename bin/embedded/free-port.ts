@@ -1,0 +1,51 @@
+// The Temporal CLI cannot bind port 0 and tell us the port it got, so tests
+// ask the OS for a free loopback port first. There is a small window in which
+// someone else may take it; tests accept that.
+import { connect, createServer } from 'node:net';
+
+export function findFreePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen({ host, port: 0, exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('the OS returned no port'))));
+    });
+  });
+}
+
+/**
+ * Throws a clear error when `port` is taken. Checked before starting a server,
+ * because a readiness probe would otherwise happily talk to whatever already
+ * listens there while our own process dies.
+ */
+export function assertPortFree(host: string, port: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`${what}: port ${port} on ${host} is already in use (another instance still running?); choose another port or stop that process`)
+          : new Error(`${what}: cannot bind ${host}:${port}: ${error.message}`),
+      );
+    });
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve()));
+  });
+}
+
+/** True when something accepts TCP connections on host:port right now. */
+export function canConnect(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}

@@ -1,0 +1,162 @@
+// The Temporal dev server (`temporal server start-dev`) for `flowhook start`
+// and the test run: persistent SQLite storage (or in memory for tests), our
+// search attributes registered at launch, ready only when it answers as a
+// client would ask it, and stopped without leaving a process behind.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { assertPortFree, canConnect } from './free-port.ts';
+import { spawnServer, type ServerProcess } from './server-process.ts';
+import { probeDevServer, withoutTemporalSettings } from './temporal-probe.ts';
+import { endLeftoverServer, forgetServerPid, recordServerPid } from './temporal-orphan.ts';
+
+export type SearchAttributeType = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
+
+/** Where workflow state lives: <dataDir>/temporal.db, an explicit file, or nowhere. */
+export type DevServerStorage =
+  | { dataDir: string; dbFile?: undefined; inMemory?: undefined }
+  | { dbFile: string; dataDir?: undefined; inMemory?: undefined }
+  | { inMemory: true; dataDir?: undefined; dbFile?: undefined };
+
+export type TemporalDevServerOptions = DevServerStorage & {
+  cliPath: string;
+  /** Interface for gRPC and UI; loopback by default. */
+  ip?: string;
+  /** gRPC port (7233). The CLI cannot use port 0: use findFreePort() for tests. */
+  port?: number;
+  /** Web UI port; defaults to port + 1000 (8233), as the CLI does. Ignored when headless. */
+  uiPort?: number;
+  headless?: boolean;
+  /** Created at launch unless it is "default" (always there). */
+  namespace?: string;
+  searchAttributes?: Record<string, SearchAttributeType>;
+  /** Receives error-level server logs only. */
+  log: (message: string) => void;
+  startupTimeoutMs?: number;
+};
+
+export type TemporalDevServer = {
+  /** host:port for TEMPORAL_ADDRESS / Connection.connect. */
+  address: string;
+  uiUrl?: string;
+  pid: number;
+  /** SIGTERM, SIGKILL after a grace period; idempotent. */
+  stop(): Promise<void>;
+};
+
+const ERROR_LEVELS = new Set(['error', 'dpanic', 'panic', 'fatal']);
+
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port ?? 7233;
+  const uiPort = options.headless ? undefined : (options.uiPort ?? port + 1000);
+  const namespace = options.namespace ?? 'default';
+  const attributes = Object.entries(options.searchAttributes ?? {});
+  for (const [name] of attributes) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`search attribute name "${name}" is not an identifier`);
+  }
+  const dbFile = options.inMemory ? undefined : resolve(options.dbFile ?? join(options.dataDir, 'temporal.db'));
+  const host = connectableHost(ip);
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  if (dbFile) {
+    mkdirSync(dirname(dbFile), { recursive: true, mode: 0o700 });
+    await endLeftoverServer(dbFile, options.log);
+  }
+  await assertPortFree(ip, port, 'Temporal dev server (gRPC)');
+  if (uiPort !== undefined) await assertPortFree(ip, uiPort, 'Temporal dev server (Web UI)');
+
+  const args = [
+    'server', 'start-dev',
+    '--ip', ip,
+    '--port', String(port),
+    ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort)]),
+    // WAL as in the SDK's own CI: readers do not block the writer.
+    ...(dbFile ? ['--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=WAL'] : []),
+    ...(namespace === 'default' ? [] : ['--namespace', namespace]),
+    ...attributes.flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    '--log-level', 'warn',
+    '--log-format', 'json',
+  ];
+  const server = await spawnServer({
+    name: 'Temporal dev server',
+    command: options.cliPath,
+    args,
+    env: withoutTemporalSettings(process.env),
+    stopSteps: [
+      { signal: 'SIGTERM', waitMs: 10_000, wholeGroup: true },
+      { signal: 'SIGKILL', waitMs: 5_000, wholeGroup: true },
+    ],
+    onStderrLine: (line) => forwardErrors(line, options.log),
+  });
+  if (dbFile) {
+    recordServerPid(dbFile, server.pid);
+    void server.exited.then(() => forgetServerPid(dbFile, server.pid));
+  }
+
+  try {
+    await waitUntilReady(server, options.cliPath, host, port, address, namespace, attributes.map(([name]) => name), options.startupTimeoutMs ?? 60_000);
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    throw error;
+  }
+  void server.exited.then(() => {
+    if (!server.stopRequested()) options.log(`the Temporal dev server (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+  });
+  return {
+    address,
+    uiUrl: uiPort === undefined ? undefined : `http://${host.includes(':') ? `[${host}]` : host}:${uiPort}`,
+    pid: server.pid,
+    stop: () => server.stop(),
+  };
+}
+
+async function waitUntilReady(
+  server: ServerProcess,
+  cliPath: string,
+  host: string,
+  port: number,
+  address: string,
+  namespace: string,
+  attributes: string[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let why = 'the gRPC port never opened';
+  for (;;) {
+    // Checked after every await: a probe must never be answered by someone else's server.
+    if (server.hasExited()) throw new Error(`the Temporal dev server ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+    if (await canConnect(host, port)) {
+      const probe = await probeDevServer(cliPath, address, namespace, attributes);
+      if (server.hasExited()) continue;
+      if (probe.ready) return;
+      why = probe.why;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the Temporal dev server on ${address} was not ready within ${timeoutMs / 1000}s (${why}). Its last output:\n${server.tail.text()}`);
+    }
+    await sleep(100);
+  }
+}
+
+/** With --log-format json every line is an object with a level; show only errors. */
+function forwardErrors(line: string, log: (message: string) => void): void {
+  let entry: { level?: unknown; msg?: unknown; error?: unknown } | undefined;
+  try {
+    entry = JSON.parse(line) as typeof entry;
+  } catch {
+    // Not a log record: the CLI's own "Error: …" on a failed start.
+    if (/\b(error|fatal|panic)\b/i.test(line)) log(`temporal: ${line}`);
+    return;
+  }
+  if (ERROR_LEVELS.has(String(entry?.level).toLowerCase())) {
+    log(`temporal: ${String(entry?.msg)}${entry?.error ? `: ${String(entry.error)}` : ''}`);
+  }
+}
+
+/** Where a client connects when the server binds a wildcard address. */
+function connectableHost(ip: string): string {
+  if (ip === '0.0.0.0' || ip === '') return '127.0.0.1';
+  if (ip === '::' || ip === '[::]') return '::1';
+  return ip.replace(/^\[(.*)\]$/, '$1');
+}

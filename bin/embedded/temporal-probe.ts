@@ -1,0 +1,44 @@
+// "Is this dev server ready for us?" asked the way an operator would, with the
+// CLI itself: the frontend answers, the namespace exists, and the search
+// attributes we registered are listed. An open TCP port alone is not enough;
+// the frontend accepts connections before the namespace and attributes exist.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export type ProbeResult = { ready: true } | { ready: false; why: string };
+
+export async function probeDevServer(cliPath: string, address: string, namespace: string, searchAttributes: string[]): Promise<ProbeResult> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      cliPath,
+      ['operator', 'search-attribute', 'list', '--address', address, '--namespace', namespace, '--output', 'json'],
+      { timeout: 10_000, env: withoutTemporalSettings(process.env), maxBuffer: 4 * 1024 * 1024 },
+    ));
+  } catch (error) {
+    const failure = error as { stderr?: string; message: string };
+    return { ready: false, why: (failure.stderr?.trim() || failure.message).split('\n').slice(-2).join(' ') };
+  }
+  const listed = customAttributeNames(stdout);
+  const missing = searchAttributes.filter((name) => !listed.has(name));
+  return missing.length ? { ready: false, why: `search attributes not registered yet: ${missing.join(', ')}` } : { ready: true };
+}
+
+function customAttributeNames(json: string): Set<string> {
+  try {
+    const parsed = JSON.parse(json) as { customAttributes?: Record<string, unknown> };
+    return new Set(Object.keys(parsed.customAttributes ?? {}));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * The caller's TEMPORAL_ADDRESS/TLS/API-key settings point at some other
+ * Temporal; they must not leak into a probe of our own local server.
+ */
+export function withoutTemporalSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('TEMPORAL_')));
+}
