@@ -44,27 +44,33 @@ export async function startProcessStack(): Promise<ProcessStack> {
     children.push(child);
     return child;
   };
-  launch('engine');
-  await waitForPort(enginePort, () => output);
-  launch('worker');
-  launch('facade');
-  await waitForPort(facadePort, () => output);
+  const stopAll = () =>
+    Promise.all(
+      children.map(
+        (child) =>
+          new Promise<number | null>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+            child.once('exit', (code) => resolve(code));
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  try {
+    launch('engine');
+    await waitForPort(enginePort, () => output);
+    launch('worker');
+    launch('facade');
+    await waitForPort(facadePort, () => output);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
   return {
     facadeUrl: `http://127.0.0.1:${facadePort}`,
     engineUrl: `http://127.0.0.1:${enginePort}`,
     env,
     output: () => output,
-    stop: () =>
-      Promise.all(
-        children.map(
-          (child) =>
-            new Promise<number | null>((resolve) => {
-              if (child.exitCode !== null) return resolve(child.exitCode);
-              child.once('exit', (code) => resolve(code));
-              child.kill('SIGTERM');
-            }),
-        ),
-      ),
+    stop: stopAll,
   };
 }
 
