@@ -1,0 +1,129 @@
+// The stack under measurement: PostgreSQL and Temporal (embedded, or the ones
+// FLOWHOOK_DATABASE_URL / TEMPORAL_ADDRESS name), and engine, worker and
+// facade as separate processes started through bin/flowhook, so each one's
+// CPU and peak memory can be read from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
+import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
+import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
+import { startTemporalDevServer } from '../../bin/embedded/temporal-dev-server.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FLOWHOOK = join(ROOT, 'bin', 'flowhook');
+
+export interface BenchProcess {
+  name: string;
+  pid: number;
+}
+
+export interface BenchStack {
+  facadeUrl: string;
+  engineUrl: string;
+  temporalAddress: string;
+  taskQueue: string;
+  adminToken: string;
+  processes: BenchProcess[];
+  ceilingUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<BenchStack> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'flowhook-bench-'));
+  stops.push(async () => rmSync(work, { recursive: true, force: true }));
+  try {
+    let databaseUrl = env.FLOWHOOK_DATABASE_URL;
+    if (!databaseUrl) {
+      const postgres = await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log });
+      stops.push(() => postgres.stop());
+      databaseUrl = await postgres.createDatabase(`bench_${randomBytes(4).toString('hex')}`);
+    }
+    let temporalAddress = env.TEMPORAL_ADDRESS;
+    if (!temporalAddress) {
+      const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log });
+      const temporal = await startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log });
+      stops.push(() => temporal.stop());
+      temporalAddress = temporal.address;
+    }
+    const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
+    const taskQueue = `bench-${randomUUID()}`;
+    const adminToken = randomBytes(24).toString('base64url');
+    const childEnv: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      FLOWHOOK_DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      FLOWHOOK_TASK_QUEUE: taskQueue,
+      FLOWHOOK_ENGINE_PORT: String(enginePort),
+      FLOWHOOK_FACADE_PORT: String(facadePort),
+      FLOWHOOK_FACADE_HOST: '127.0.0.1',
+      FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+      FLOWHOOK_ADMIN_TOKEN: adminToken,
+      FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
+      FLOWHOOK_LOG_LEVEL: 'warn',
+    };
+    const children: ChildProcess[] = [];
+    const launch = (name: string, args: string[]) => {
+      const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      stops.push(() => stopChild(child));
+      return { name, child };
+    };
+    const engine = launch('engine', [FLOWHOOK, 'engine']);
+    await waitForPort(enginePort);
+    const worker = launch('worker', [FLOWHOOK, 'worker']);
+    const facade = launch('facade', [FLOWHOOK, 'facade']);
+    await waitForPort(facadePort);
+    const ceiling = launch('koa-ceiling', [join(ROOT, 'test', 'bench', 'koa-ceiling.ts')]);
+    const ceilingPort = await new Promise<string>((resolve) => ceiling.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+    return {
+      facadeUrl: `http://127.0.0.1:${facadePort}`,
+      engineUrl: `http://127.0.0.1:${enginePort}`,
+      temporalAddress,
+      taskQueue,
+      adminToken,
+      processes: [engine, worker, facade].map(({ name, child }) => ({ name, pid: child.pid! })),
+      ceilingUrl: `http://127.0.0.1:${ceilingPort}`,
+      async stop() {
+        for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function waitForPort(port: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await canConnect('127.0.0.1', port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`port ${port} did not open`);
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Peak resident set size (VmHWM) in MiB. */
+export function peakRssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  return Math.round(Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024);
+}

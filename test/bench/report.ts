@@ -1,0 +1,56 @@
+// Turns a bench run into the JSON file and the Markdown table, with the
+// ratios against the floors and the issue's targets checked.
+import type { LoadResult } from './load-loop.ts';
+
+export interface ScenarioRun {
+  scenario: 'A' | 'B' | 'C' | 'D' | 'E';
+  label: string;
+  result: LoadResult;
+  /** CPU seconds per flowhook process during the measured window. */
+  cpu: Record<string, number>;
+}
+
+export interface BenchReport {
+  date: string;
+  cores: number;
+  node: string;
+  seconds: number;
+  runs: ScenarioRun[];
+  peakRssMiB: Record<string, number>;
+  executions: { expected: number; found: number; missing: number };
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : Number.NaN);
+
+export function markdown(report: BenchReport): string {
+  const lines = [
+    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up`,
+    '',
+    '| scenario | conc. | calls | errors | req/s | p50 ms | p99 ms | CPU s engine / worker / facade |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const run of report.runs) {
+    const r = run.result;
+    const cpu = ['engine', 'worker', 'facade'].map((name) => (run.cpu[name] ?? 0).toFixed(1)).join(' / ');
+    lines.push(`| ${run.scenario}: ${run.label} | ${r.concurrency} | ${r.calls} | ${r.errors} | ${r.throughput} | ${r.p50} | ${r.p99} | ${cpu} |`);
+  }
+  lines.push('', '| ratio | conc. | throughput | p50 | p99 | target |', '|---|---:|---:|---:|---:|---|');
+  for (const concurrency of [...new Set(report.runs.map((r) => r.result.concurrency))]) {
+    const get = (s: ScenarioRun['scenario']) => report.runs.find((r) => r.scenario === s && r.result.concurrency === concurrency)?.result;
+    const [a, b, c, d] = [get('A'), get('B'), get('C'), get('D')];
+    if (a && c) {
+      const target = `thr ≥ 0.8×C${concurrency === 50 ? (a.throughput >= 0.8 * c.throughput ? ' ✓' : ' ✗') : ''}; p50 ≤ 1.25×C+2ms ${a.p50 <= 1.25 * c.p50 + 2 ? '✓' : '✗'}`;
+      lines.push(`| A/C instant | ${concurrency} | ${ratio(a.throughput, c.throughput)} | ${ratio(a.p50, c.p50)} | ${ratio(a.p99, c.p99)} | ${target} |`);
+    }
+    if (b && d) {
+      const target = `p50 ≤ 1.25×D+2ms ${b.p50 <= 1.25 * d.p50 + 2 ? '✓' : '✗'}; p99 ≤ 1.5×D ${b.p99 <= 1.5 * d.p99 ? '✓' : '✗'}`;
+      lines.push(`| B/D sync | ${concurrency} | ${ratio(b.throughput, d.throughput)} | ${ratio(b.p50, d.p50)} | ${ratio(b.p99, d.p99)} | ${target} |`);
+    }
+  }
+  lines.push(
+    '',
+    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')}.`,
+    `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
+  );
+  return lines.join('\n');
+}

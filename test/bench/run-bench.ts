@@ -1,0 +1,97 @@
+// `npm run bench`: flowhook against its floor (the same Temporal driven by a
+// bare client) and a bare Koa ceiling, in one run on one machine, as ratios.
+// Not part of `npm test`. BENCH_SECONDS (default 6) sets each cell's length.
+import { Agent } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fromJson } from '@bufbuild/protobuf';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { Client, Connection } from '@temporalio/client';
+import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { cpuSeconds, peakRssMiB, startBenchStack } from './bench-stack.ts';
+import { runLoad } from './load-loop.ts';
+import { markdown, type BenchReport, type ScenarioRun } from './report.ts';
+import { ceilingCall, facadeCall, floorInput, floorStart, floorUpdateWithStart, httpPoster, INSTANT_STEPS, PAYLOAD, SYNC_STEPS, type Counter } from './scenarios.ts';
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const seconds = Number(process.env.BENCH_SECONDS || 6);
+const CONCURRENCIES = [1, 10, 50];
+const COMPANY = 'Bench';
+
+const stack = await startBenchStack(process.env, log);
+try {
+  const admin = createClient(FlowAdminService, createConnectTransport({
+    baseUrl: stack.engineUrl,
+    httpVersion: '2',
+    interceptors: [(next) => (req) => { req.header.set('authorization', `Bearer ${stack.adminToken}`); return next(req); }],
+  }));
+  await admin.createCompany({ name: COMPANY });
+  const { accessKey } = await admin.createUser({ name: 'bench-user', company: COMPANY });
+  const deploy = async (activity: string, mode: string, steps: unknown[]) =>
+    (await admin.applyFlow({ flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode } }, steps } as never), publish: true })).secret;
+  const instantSecret = await deploy('bench.instant', 'INSTANT_RETURN', INSTANT_STEPS);
+  const syncSecret = await deploy('bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS);
+
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  const client = new Client({ connection });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const auth = { authorization: `Basic ${Buffer.from(`bench-user:${accessKey}`).toString('base64')}` };
+  const url = `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`;
+  const body = (activity: string, secret: string) => `{"activity": "${activity}", "secret": "${secret}", "payload": ${PAYLOAD}}`;
+  const counter: Counter = { executions: 0 };
+  const scenarios: { scenario: ScenarioRun['scenario']; label: string; call: () => Promise<void> }[] = [
+    { scenario: 'E', label: 'bare Koa ceiling', call: ceilingCall(httpPoster(stack.ceilingUrl, body('bench.instant', instantSecret), {}, agent)) },
+    { scenario: 'A', label: 'instant via flowhook', call: facadeCall(httpPoster(url, body('bench.instant', instantSecret), auth, agent), 'instant-return', counter) },
+    { scenario: 'C', label: 'instant floor (bare start)', call: floorStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS), counter) },
+    { scenario: 'B', label: 'sync via flowhook', call: facadeCall(httpPoster(url, body('bench.sync', syncSecret), auth, agent), 'responded', counter) },
+    { scenario: 'D', label: 'sync floor (bare Update-With-Start)', call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter) },
+  ];
+
+  const runs: ScenarioRun[] = [];
+  for (const concurrency of CONCURRENCIES) {
+    for (const { scenario, label, call } of scenarios) {
+      await drained(client, stack.taskQueue);
+      const before = Object.fromEntries(stack.processes.map((p) => [p.name, cpuSeconds(p.pid)]));
+      const result = await runLoad({ concurrency, warmupMs: 2000, durationMs: seconds * 1000, call });
+      const cpu = Object.fromEntries(stack.processes.map((p) => [p.name, Math.round((cpuSeconds(p.pid) - before[p.name]!) * 10) / 10]));
+      runs.push({ scenario, label, result, cpu });
+      log(`${scenario} c=${concurrency}: ${result.throughput} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`);
+    }
+  }
+
+  // Every call answered as started must have its execution in Temporal (visibility lags a little).
+  let found = 0;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
+    found = (await client.workflow.count(`TaskQueue = "${stack.taskQueue}"`)).count;
+    if (found >= counter.executions) break;
+  }
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    cores: availableParallelism(),
+    node: process.version,
+    seconds,
+    runs,
+    peakRssMiB: Object.fromEntries(stack.processes.map((p) => [p.name, peakRssMiB(p.pid)])),
+    executions: { expected: counter.executions, found, missing: Math.max(0, counter.executions - found) },
+  };
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${dir}latest.md`, `${markdown(report)}\n`);
+  process.stdout.write(`${markdown(report)}\n`);
+  agent.destroy();
+  await connection.close();
+} finally {
+  await stack.stop();
+}
+
+/** Waits until the worker has finished the executions earlier cells left, so each cell starts idle. */
+async function drained(client: Client, taskQueue: string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+    if ((await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`)).count === 0) return;
+  }
+  log('executions still running after 120 s; measuring anyway');
+}

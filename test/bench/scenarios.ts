@@ -1,0 +1,89 @@
+// The five measured scenarios. Each call checks its own outcome (status,
+// execution id, the flow's answer) and counts the executions it caused, so the
+// run can verify afterwards that none went missing in Temporal.
+import { Agent, request } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { executionSearchAttributes } from '../../engine/temporal/search-attributes.ts';
+import { FLOW_WORKFLOW_TYPE, WEBHOOK_RESPONSE_UPDATE, type FlowExecutionInput, type WebhookResponse } from '../../workflows/shared/index.ts';
+
+export const PAYLOAD = '{"order": {"id": "SO-1001", "customer": "C-42", "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B-7", "qty": 1}]}, "amount": 129.90}';
+
+export const INSTANT_STEPS = [{ set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } } }];
+export const SYNC_STEPS = [{ respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"orderId": Trigger.Payload.order.id} }' } }];
+
+export interface Counter {
+  executions: number;
+}
+
+export function httpPoster(url: string, body: string, headers: Record<string, string>, agent: Agent) {
+  return () =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+/** A and B: through the facade; 200, an execution id, and for sync the flow's own answer. */
+export function facadeCall(post: ReturnType<typeof httpPoster>, expectOutcome: string, counter: Counter) {
+  return async () => {
+    const answer = await post();
+    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+    if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
+    counter.executions++;
+    if (answer.headers['x-flowhook-outcome'] !== expectOutcome) throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
+  };
+}
+
+export function floorInput(company: string, activity: string, mode: FlowExecutionInput['trigger']['responseMode'], steps: unknown[]): FlowExecutionInput {
+  return {
+    company,
+    flowName: activity,
+    flowVersion: 1,
+    steps: steps as FlowExecutionInput['steps'],
+    trigger: { activity, description: 'bench', responseMode: mode, syncTimeoutMs: 30_000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false },
+    payloadJson: PAYLOAD,
+    caller: 'user:bench',
+  };
+}
+
+/** C: the floor for A, a bare client starting the same workflow. */
+export function floorStart(client: Client, taskQueue: string, input: FlowExecutionInput, counter: Counter) {
+  const searchAttributes = executionSearchAttributes({ company: input.company, activity: input.trigger.activity, flowName: input.flowName, responseMode: input.trigger.responseMode });
+  return async () => {
+    await client.workflow.start(FLOW_WORKFLOW_TYPE, { taskQueue, workflowId: `${input.trigger.activity}:${randomUUID()}`, args: [input], typedSearchAttributes: searchAttributes });
+    counter.executions++;
+  };
+}
+
+/** D: the floor for B, a bare Update-With-Start waiting for the respond step. */
+export function floorUpdateWithStart(client: Client, taskQueue: string, input: FlowExecutionInput, counter: Counter) {
+  const searchAttributes = executionSearchAttributes({ company: input.company, activity: input.trigger.activity, flowName: input.flowName, responseMode: input.trigger.responseMode });
+  return async () => {
+    const workflowId = `${input.trigger.activity}:${randomUUID()}`;
+    const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: searchAttributes,
+    });
+    const response = await client.workflow.executeUpdateWithStart<never, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, { updateId: workflowId, startWorkflowOperation: operation as never });
+    counter.executions++;
+    if (response.outcome !== 'RESPONDED') throw new Error(`outcome ${response.outcome}`);
+  };
+}
+
+/** E: the ceiling, a minimal Koa endpoint parsing the same body. */
+export function ceilingCall(post: ReturnType<typeof httpPoster>) {
+  return async () => {
+    const answer = await post();
+    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
+  };
+}
