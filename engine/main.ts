@@ -2,6 +2,7 @@
 // connects to Temporal, serves RPCs. Returns a handle that stops it cleanly.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import { startChangeFeed } from './cache/change-feed.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createEngine } from './server.ts';
@@ -9,6 +10,7 @@ import { openOrm } from './storage/orm.ts';
 import { createExecutionStarter } from './temporal/execution-starter.ts';
 import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
+import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 
 export interface RunningEngine {
   port: number;
@@ -27,8 +29,11 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
   } catch (error) {
     logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
   }
+  const changeFeed = startChangeFeed(config.databaseUrl, logger);
   const engine = createEngine({
     orm,
+    publishedFlows: createPublishedFlowLookup(changeFeed),
+    changes: changeFeed,
     logger,
     starter: createExecutionStarter({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
     adminToken: config.adminToken,
@@ -45,6 +50,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     client,
     async close() {
       await engine.close();
+      await changeFeed.close();
       await client.connection.close();
       await orm.close(true);
     },

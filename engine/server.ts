@@ -1,20 +1,26 @@
 // The engine's RPC server: HTTP/2 cleartext serving Connect, gRPC and gRPC-Web
-// for WebhookService and FlowAdminService.
+// for WebhookService, FlowAdminService and RecordService.
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { FlowAdminService } from '../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createFlowAdminService } from './admin/flow-admin-service.ts';
+import { createRecordService } from './records/record-service.ts';
 import { authInterceptor } from './rpc/auth-interceptor.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
 import type { ExecutionStarter } from './temporal/execution-starter.ts';
+import type { ChangeAnnouncer } from './cache/change-feed.ts';
+import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
 
 export interface EngineDeps {
   orm: MikroORM;
+  publishedFlows: PublishedFlowLookup;
+  changes: ChangeAnnouncer;
   starter: ExecutionStarter;
   logger: Logger;
   adminToken: string;
@@ -37,6 +43,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
     routes(router) {
       router.service(WebhookService, createWebhookService(deps));
       router.service(FlowAdminService, createFlowAdminService(deps));
+      router.service(RecordService, createRecordService(deps));
     },
   });
   const server = createServer(handler);

@@ -12,6 +12,7 @@ import {
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema as FlowMessageSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import type { Company, Flow } from '../storage/entities.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { createCompany, listCompanies } from './companies.ts';
@@ -23,6 +24,7 @@ import { webhookCall } from './webhook-call.ts';
 
 export interface AdminDeps {
   orm: MikroORM;
+  changes: ChangeAnnouncer;
   publicUrl: string;
   instance: string;
 }
@@ -44,7 +46,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       const em = fork();
       const applied = await em.transactional((tx) => applyFlow(tx, definition));
       let warnings: string[] = [];
-      if (request.publish) warnings = (await publishFlow(em, await requireFlow(em, definition.company!.trim(), applied.flow.name), 0)).warnings;
+      if (request.publish) warnings = (await publishFlow(em, deps.changes, await requireFlow(em, definition.company!.trim(), applied.flow.name), 0)).warnings;
       return { flow: await summary(em, applied.flow), created: applied.created, secret: applied.secret ?? '', warnings, newVersion: applied.newVersion };
     },
     async getFlow(request) {
@@ -66,18 +68,18 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
     async publishFlow(request) {
       const em = fork();
       const flow = await requireFlow(em, request.company, request.name);
-      const { warnings } = await publishFlow(em, flow, request.version);
+      const { warnings } = await publishFlow(em, deps.changes, flow, request.version);
       return { flow: await summary(em, flow), warnings };
     },
     async unpublishFlow(request) {
       const em = fork();
       const flow = await requireFlow(em, request.company, request.name);
-      await unpublishFlow(em, flow);
+      await unpublishFlow(em, deps.changes, flow);
       return { flow: await summary(em, flow) };
     },
     async rotateSecret(request) {
       const em = fork();
-      const { flow, secret } = await rotateSecret(em, request.company, request.activity);
+      const { flow, secret } = await rotateSecret(em, deps.changes, request.company, request.activity);
       return { flow: await summary(em, flow), secret };
     },
     async createUser(request) {

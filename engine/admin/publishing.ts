@@ -4,10 +4,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { validateFlow } from '../../workflows/shared/index.ts';
+import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
 import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 
-export async function publishFlow(em: EntityManager, flow: Flow, versionNumber: number): Promise<{ warnings: string[] }> {
+export async function publishFlow(em: EntityManager, changes: ChangeAnnouncer, flow: Flow, versionNumber: number): Promise<{ warnings: string[] }> {
   const version = await em.findOne(FlowVersion, { flow, version: versionNumber || flow.latestVersion });
   if (!version) throw new NotFoundError(`Flow "${flow.name}" has no version ${versionNumber}`);
   if (!flow.secretHash) {
@@ -34,11 +35,13 @@ export async function publishFlow(em: EntityManager, flow: Flow, versionNumber: 
     if (error instanceof UniqueConstraintViolationException) throw duplicateActivity(version.activity, 'another flow');
     throw error;
   }
+  await changes.announce(em, 'flows');
   return { warnings: problems.warnings };
 }
 
-export async function unpublishFlow(em: EntityManager, flow: Flow): Promise<void> {
+export async function unpublishFlow(em: EntityManager, changes: ChangeAnnouncer, flow: Flow): Promise<void> {
   await em.nativeDelete(PublishedFlow, { flow });
+  await changes.announce(em, 'flows');
 }
 
 function duplicateActivity(activity: string, holder: string): AlreadyExistsError {

@@ -1,17 +1,20 @@
 // "Rotate Secret" (spec §2.3): a new 32-character secret; the previous one
 // stops working as soon as this commits.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
 import { FailedPreconditionError, NotFoundError } from '../errors.ts';
 import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/credentials.ts';
 import { requireCompany } from './companies.ts';
 
-export async function rotateSecret(em: EntityManager, companyName: string, activity: string): Promise<{ flow: Flow; secret: string }> {
+export async function rotateSecret(em: EntityManager, changes: ChangeAnnouncer, companyName: string, activity: string): Promise<{ flow: Flow; secret: string }> {
   const flow = await findFlowByActivity(em, companyName, activity.trim().toLowerCase());
   const secret = generateRandomText(SECRET_LENGTH);
   flow.secretHash = sha256Hex(secret);
   flow.secretRotatedAt = new Date();
   await em.flush();
+  // Engines holding the old hash in their cache drop it now.
+  await changes.announce(em, 'flows');
   return { flow, secret };
 }
 

@@ -10,11 +10,12 @@ import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
 import { authenticateCaller } from './caller-authentication.ts';
 import { FLOW_ALL, serviceUserMayRunFlows } from './permissions.ts';
-import { findPublishedFlow } from './published-flow-lookup.ts';
+import type { PublishedFlowLookup } from './published-flow-lookup.ts';
 import { idempotentExecutionId } from './idempotency.ts';
 
 export interface InvokeDeps {
   orm: MikroORM;
+  publishedFlows: PublishedFlowLookup;
   starter: ExecutionStarter;
   useSearchAttributes: () => boolean;
 }
@@ -23,7 +24,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
   checkShape(request);
   const em = deps.orm.em.fork();
   const caller = await authenticateCaller(em, request.caller, new Date());
-  const published = await findPublishedFlow(em, request.company, request.activity);
+  const published = await deps.publishedFlows.find(em, request.company, request.activity);
   if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized');
   if (!(await serviceUserMayRunFlows(em, caller.id, published.company.id))) {
     throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${FLOW_ALL}" for company "${published.company.name}"`);

@@ -1,17 +1,44 @@
 // Finds the published flow for (company, activity) — spec §1 step 2. Activity
-// matching is case-insensitive because activities are stored lowercase.
+// matching is case-insensitive because activities are stored lowercase. Found
+// flows are kept as plain snapshots in a cache the change feed clears whenever
+// a flow is published, unpublished or its secret rotated (in any engine).
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { SnapshotCache } from '../cache/snapshot-cache.ts';
 import { Company, PublishedFlow } from '../storage/entities.ts';
 import { NotFoundError } from '../errors.ts';
 
-export async function findPublishedFlow(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlow> {
-  const published = await em.findOne(
-    PublishedFlow,
-    { company: { name: companyName }, activity: activity.toLowerCase() },
-    { populate: ['flow', 'flowVersion', 'company'] },
-  );
-  if (published) return published;
-  const company = await em.findOne(Company, { name: companyName });
-  if (!company) throw new NotFoundError(`Company "${companyName}" does not exist`);
-  throw new NotFoundError(`No published flow is registered for activity "${activity}" in company "${companyName}"`);
+export interface PublishedFlowSnapshot {
+  company: { id: string; name: string };
+  flow: { name: string; secretHash: string | null };
+  flowVersion: { version: number; definition: FlowJson };
+}
+
+export interface PublishedFlowLookup {
+  find(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot>;
+}
+
+export function createPublishedFlowLookup(feed: ChangeFeed | undefined): PublishedFlowLookup {
+  const cache = new SnapshotCache<PublishedFlowSnapshot>(feed, 'flows');
+  return {
+    async find(em, companyName, activity) {
+      const normalized = activity.toLowerCase();
+      const found = await cache.get(`${companyName}\u0000${normalized}`, () => load(em, companyName, normalized));
+      if (found) return found;
+      const company = await em.findOne(Company, { name: companyName });
+      if (!company) throw new NotFoundError(`Company "${companyName}" does not exist`);
+      throw new NotFoundError(`No published flow is registered for activity "${activity}" in company "${companyName}"`);
+    },
+  };
+}
+
+async function load(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot | undefined> {
+  const published = await em.findOne(PublishedFlow, { company: { name: companyName }, activity }, { populate: ['flow', 'flowVersion', 'company'] });
+  if (!published) return undefined;
+  return {
+    company: { id: published.company.id, name: published.company.name },
+    flow: { name: published.flow.name, secretHash: published.flow.secretHash ?? null },
+    flowVersion: { version: published.flowVersion.version, definition: published.flowVersion.definition },
+  };
 }
