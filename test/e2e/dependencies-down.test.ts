@@ -1,0 +1,82 @@
+// Temporal or PostgreSQL unreachable: callers get a quick 503 with
+// Retry-After (never a hang, never a 200 without a durable start), and the
+// service recovers by itself when the dependency is back.
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
+import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../../bin/embedded/temporal-dev-server.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
+import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+
+const quiet = () => undefined;
+let work: string;
+let postgres: EmbeddedPostgres;
+let postgresPort: number;
+let temporal: TemporalDevServer;
+let temporalPort: number;
+let stack: TestStack;
+let tenant: Tenant;
+let secret: string;
+
+const startTemporal = () =>
+  startTemporalDevServer({ cliPath: testInfrastructure().temporalCli, inMemory: true, headless: true, port: temporalPort, searchAttributes: SEARCH_ATTRIBUTES, log: quiet });
+
+test.before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'flowhook-down-'));
+  [postgresPort, temporalPort] = [await findFreePort(), await findFreePort()];
+  postgres = await startEmbeddedPostgres({ dataDir: work, port: postgresPort, log: quiet });
+  temporal = await startTemporal();
+  stack = await startStack({
+    env: {
+      FLOWHOOK_DATABASE_URL: await postgres.createDatabase('flowhook'),
+      TEMPORAL_ADDRESS: temporal.address,
+      FLOWHOOK_TEMPORAL_TIMEOUT_MS: '1500',
+      FLOWHOOK_DATABASE_TIMEOUT_MS: '1000',
+    },
+  });
+  tenant = await createTenant(stack);
+  ({ secret } = await deployFlow(stack, flow(tenant.company, 'durable', { activity: 'durable.instant' }, [])));
+});
+test.after.always(async () => {
+  await stack?.close().catch(() => undefined);
+  await temporal?.stop();
+  await postgres?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const call = () => callWebhook(stack, { company: tenant.company, activity: 'durable.instant', secret, auth: tenant.auth });
+
+async function until(status: number, timeoutMs = 30_000): Promise<number> {
+  let last = (await call()).status;
+  for (const deadline = Date.now() + timeoutMs; last !== status && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    last = (await call()).status;
+  }
+  return last;
+}
+
+test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 200 again without a restart', async (t) => {
+  t.is((await call()).status, 200);
+  await temporal.stop();
+  const down = await call();
+  t.is(down.status, 503);
+  t.truthy(down.headers.get('retry-after'));
+  t.is(typeof JSON.parse(down.text).error.message, 'string');
+  t.is(down.executionId, null);
+  temporal = await startTemporal();
+  t.is(await until(200), 200);
+});
+
+test.serial('PostgreSQL down: 503; back up: 200 again without a restart', async (t) => {
+  t.is((await call()).status, 200);
+  await postgres.stop();
+  const down = await call();
+  t.is(down.status, 503);
+  t.truthy(down.headers.get('retry-after'));
+  postgres = await startEmbeddedPostgres({ dataDir: work, port: postgresPort, log: quiet });
+  t.is(await until(200), 200);
+});
