@@ -17,6 +17,10 @@ export interface ProcessStack {
   output(): string;
   /** SIGTERM to every process; resolves with their exit codes. */
   stop(): Promise<(number | null)[]>;
+  /** kill -9 one component, as a crash would. */
+  crash(name: 'engine' | 'worker' | 'facade'): Promise<void>;
+  /** Starts another process of that component. */
+  launch(name: 'engine' | 'worker' | 'facade'): void;
 }
 
 export async function startProcessStack(): Promise<ProcessStack> {
@@ -37,11 +41,13 @@ export async function startProcessStack(): Promise<ProcessStack> {
   };
   let output = '';
   const children: ChildProcess[] = [];
+  const byName = new Map<string, ChildProcess>();
   const launch = (command: string) => {
     const child = spawn(process.execPath, [FLOWHOOK, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     children.push(child);
+    byName.set(command, child);
     return child;
   };
   const stopAll = () =>
@@ -71,6 +77,13 @@ export async function startProcessStack(): Promise<ProcessStack> {
     env,
     output: () => output,
     stop: stopAll,
+    crash: (name) =>
+      new Promise<void>((resolve) => {
+        const child = byName.get(name)!;
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+    launch: (name) => void launch(name),
   };
 }
 
