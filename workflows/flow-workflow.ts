@@ -6,11 +6,13 @@ import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
 import { StepFailure } from './interpreter/step-errors.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
-import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
+import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
 
 export const webhookResponseUpdate = defineUpdate<WebhookResponse>(WEBHOOK_RESPONSE_UPDATE);
 export const executionLogQuery = defineQuery<StepLogEntry[]>('executionLog');
+/** The caller's answer, also after the execution closed (a retried call with the same idempotency key). */
+export const webhookAnswerQuery = defineQuery<WebhookResponse>(WEBHOOK_ANSWER_QUERY);
 
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();
@@ -28,6 +30,7 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     return window.answer();
   });
   setHandler(executionLogQuery, () => log.entries);
+  setHandler(webhookAnswerQuery, () => window.answer());
 
   const context: FormulaContext = {
     Trigger: { Payload: JSON.parse(input.payloadJson), PayloadJson: input.payloadJson, Activity: input.trigger.activity, Description: input.trigger.description },
@@ -48,5 +51,5 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   }
   window.end();
   await condition(allHandlersFinished);
-  return { outcome: window.outcome, steps: log.entries };
+  return { outcome: window.outcome, response: window.answer(), steps: log.entries };
 }

@@ -2,15 +2,19 @@
 // Update-With-Start for Wait for Response step (DESIGN.md). Every call is
 // bounded by a deadline; only a start Temporal acknowledged counts as started.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, type SearchAttributePair, type Workflow } from '@temporalio/common';
+import { isGrpcDeadlineError, isGrpcServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type Workflow } from '@temporalio/common';
 import {
   FLOW_WORKFLOW_TYPE,
+  WEBHOOK_ANSWER_QUERY,
   WEBHOOK_RESPONSE_UPDATE,
   type FlowExecutionInput,
+  type FlowExecutionResult,
   type WebhookResponse,
 } from '../../workflows/shared/index.ts';
 import { FlowFailedError, UnavailableError } from '../errors.ts';
+
+const GRPC_UNAVAILABLE = 14;
 
 export interface ExecutionRequest {
   input: FlowExecutionInput;
@@ -58,7 +62,8 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
         client.workflow.start(FLOW_WORKFLOW_TYPE, startOptions(request)),
       );
     } catch (error) {
-      throw unavailable(error);
+      // Same idempotency key after the first execution closed: that call was accepted; answer it again.
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(error);
     }
     return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN' };
   }
@@ -76,6 +81,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       );
       return { executionId: request.workflowId, ...response };
     } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return answerOfClosed(request.workflowId);
       if (error instanceof WorkflowUpdateFailedError) {
         const cause = error.cause instanceof ApplicationFailure ? error.cause.message : 'the flow failed';
         throw new FlowFailedError(`The flow failed before it responded (execution ${request.workflowId}): ${cause}`);
@@ -87,6 +93,26 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
         return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'SYNC_TIMEOUT' };
       }
       throw unavailable(error);
+    }
+  }
+
+  /** A retried sync call whose execution already closed gets the answer that execution gave. */
+  async function answerOfClosed(workflowId: string): Promise<StartedExecution> {
+    const handle = client.workflow.getHandle(workflowId);
+    const deadline = Date.now() + options.temporalTimeoutMs;
+    try {
+      const result = await client.connection.withDeadline(deadline, () => handle.result() as Promise<FlowExecutionResult>);
+      return { executionId: workflowId, ...result.response };
+    } catch (error) {
+      if (!(error instanceof WorkflowFailedError)) throw unavailable(error);
+    }
+    // The execution failed: the caller was answered if it failed after responding (a worker replays it to tell).
+    try {
+      const answer = await client.connection.withDeadline(deadline, () => handle.query<WebhookResponse>(WEBHOOK_ANSWER_QUERY));
+      return { executionId: workflowId, ...answer };
+    } catch (error) {
+      if (isGrpcDeadlineError(error) || (isGrpcServiceError(error) && error.code === GRPC_UNAVAILABLE)) throw unavailable(error);
+      throw new FlowFailedError(`The flow failed before it responded (execution ${workflowId})`);
     }
   }
 

@@ -6,6 +6,7 @@ import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
 export const DEFAULT_TASK_QUEUE = 'flowhook-flows';
 export const WEBHOOK_RESPONSE_UPDATE = 'webhookResponse';
+export const WEBHOOK_ANSWER_QUERY = 'webhookAnswer';
 
 export type ResponseMode = 'INSTANT_RETURN' | 'WAIT_FOR_RESPONSE_STEP';
 
@@ -66,5 +67,7 @@ export interface StepLogEntry {
 
 export interface FlowExecutionResult {
   outcome: WebhookOutcome;
+  /** What the caller was answered; a retried call with the same idempotency key gets it again. */
+  response: WebhookResponse;
   steps: StepLogEntry[];
 }
