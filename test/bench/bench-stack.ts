@@ -66,6 +66,7 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_ADMIN_TOKEN: adminToken,
       FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
       FLOWHOOK_LOG_LEVEL: 'warn',
+      ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
     };
     const children: ChildProcess[] = [];
     const launch = (name: string, args: string[]) => {

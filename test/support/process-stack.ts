@@ -19,6 +19,8 @@ export interface ProcessStack {
   stop(): Promise<(number | null)[]>;
   /** kill -9 one component, as a crash would. */
   crash(name: 'engine' | 'worker' | 'facade'): Promise<void>;
+  /** SIGTERM to one component; resolves with its exit code. */
+  terminate(name: 'engine' | 'worker' | 'facade'): Promise<number | null>;
   /** Starts another process of that component. */
   launch(name: 'engine' | 'worker' | 'facade'): void;
 }
@@ -84,6 +86,12 @@ export async function startProcessStack(): Promise<ProcessStack> {
         child.kill('SIGKILL');
       }),
     launch: (name) => void launch(name),
+    terminate: (name) =>
+      new Promise<number | null>((resolve) => {
+        const child = byName.get(name)!;
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
   };
 }
 
