@@ -53,9 +53,14 @@ export function floorInput(company: string, activity: string, mode: FlowExecutio
   };
 }
 
+/** The same search attributes the engine sets. */
+function attributeValues(input: FlowExecutionInput) {
+  return { company: input.company, activity: input.trigger.activity, flowName: input.flowName, responseMode: input.trigger.responseMode, caller: input.caller };
+}
+
 /** C: the floor for A, a bare client starting the same workflow. */
 export function floorStart(client: Client, taskQueue: string, input: FlowExecutionInput, counter: Counter) {
-  const searchAttributes = executionSearchAttributes({ company: input.company, activity: input.trigger.activity, flowName: input.flowName, responseMode: input.trigger.responseMode, caller: input.caller });
+  const searchAttributes = executionSearchAttributes(attributeValues(input));
   return async () => {
     await client.workflow.start(FLOW_WORKFLOW_TYPE, { taskQueue, workflowId: `${input.trigger.activity}:${randomUUID()}`, args: [input], typedSearchAttributes: searchAttributes });
     counter.executions++;
@@ -64,7 +69,7 @@ export function floorStart(client: Client, taskQueue: string, input: FlowExecuti
 
 /** D: the floor for B, a bare Update-With-Start waiting for the respond step. */
 export function floorUpdateWithStart(client: Client, taskQueue: string, input: FlowExecutionInput, counter: Counter) {
-  const searchAttributes = executionSearchAttributes({ company: input.company, activity: input.trigger.activity, flowName: input.flowName, responseMode: input.trigger.responseMode, caller: input.caller });
+  const searchAttributes = executionSearchAttributes(attributeValues(input));
   return async () => {
     const workflowId = `${input.trigger.activity}:${randomUUID()}`;
     const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, {
