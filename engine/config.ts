@@ -1,5 +1,6 @@
 // The engine's configuration, read once from the environment into a frozen,
 // typed object. A wrong value stops the process with a message naming the variable.
+import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from '../workflows/shared/index.ts';
 
 export interface EngineConfig {
@@ -13,7 +14,7 @@ export interface EngineConfig {
   instance: string;
   /** Bearer token for FlowAdminService. */
   adminToken: string;
-  /** Bearer token for WebhookService (facade and internal callers); unset leaves it open. */
+  /** Bearer token for WebhookService and RecordService; unset only with FLOWHOOK_ENGINE_INSECURE=true, which leaves them open. */
   serviceToken?: string;
   /** Added to the sync timeout before the engine stops waiting on the update itself. */
   syncGraceMs: number;
@@ -22,6 +23,8 @@ export interface EngineConfig {
   /** Bound on reaching PostgreSQL. */
   databaseTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the workers must use the same. */
+  payloadKey?: Buffer;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -31,8 +34,12 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
   if (!databaseUrl) throw new Error('FLOWHOOK_DATABASE_URL is required for the engine (postgres://user:password@host:port/database)');
   const adminToken = env.FLOWHOOK_ADMIN_TOKEN;
   if (!adminToken || adminToken.length < 16) throw new Error('FLOWHOOK_ADMIN_TOKEN is required for the engine and must have at least 16 characters');
-  if (env.FLOWHOOK_SERVICE_TOKEN !== undefined && env.FLOWHOOK_SERVICE_TOKEN.length < 16) {
-    throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
+  const insecure = bool(env, 'FLOWHOOK_ENGINE_INSECURE');
+  const serviceToken = env.FLOWHOOK_SERVICE_TOKEN || undefined;
+  if (serviceToken !== undefined && serviceToken.length < 16) throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
+  // The engine is not an open door: without a service token anyone who reaches its port could start flows.
+  if (serviceToken === undefined && !insecure) {
+    throw new Error('FLOWHOOK_SERVICE_TOKEN is required for the engine (at least 16 characters); set FLOWHOOK_ENGINE_INSECURE=true to run WebhookService without one');
   }
   const facadePort = port(env, 'FLOWHOOK_FACADE_PORT', 7048);
   return Object.freeze({
@@ -44,11 +51,12 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     publicUrl: url(env, 'FLOWHOOK_PUBLIC_URL', `http://localhost:${facadePort}`),
     instance: env.FLOWHOOK_INSTANCE || 'BC',
     adminToken,
-    serviceToken: env.FLOWHOOK_SERVICE_TOKEN || undefined,
+    serviceToken,
     syncGraceMs: int(env, 'FLOWHOOK_SYNC_GRACE_MS', 5000, 0),
     temporalTimeoutMs: int(env, 'FLOWHOOK_TEMPORAL_TIMEOUT_MS', 10_000, 100),
     databaseTimeoutMs: int(env, 'FLOWHOOK_DATABASE_TIMEOUT_MS', 5000, 100),
     logLevel: level(env),
+    payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
   });
 }
 
@@ -75,6 +83,13 @@ function url(env: EngineEnv, name: string, fallback: string): string {
     throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function bool(env: EngineEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
 function level(env: EngineEnv): EngineConfig['logLevel'] {

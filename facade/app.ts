@@ -2,7 +2,9 @@
 // engine's WebhookService. Middleware order is the contract: the error mapping
 // is outermost, so every failure (ours, the engine's, the router's) leaves
 // through the same table.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Router, { type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
@@ -23,7 +25,7 @@ export interface FacadeDeps {
   config: FacadeConfig;
   webhookClient: Pick<WebhookClient, 'invoke'>;
   logger: Logger;
-  /** Accepted Authorization schemes; Basic only until the OAuth verifier lands. */
+  /** Accepted Authorization schemes; default Basic only (main.ts adds Bearer when OAuth issuers are configured). */
   verifiers?: readonly CallerVerifier[];
 }
 
@@ -74,7 +76,7 @@ export function createFacade(deps: FacadeDeps): Facade {
     async listen() {
       const listening = await listen(app, config);
       // Port 0 without FLOWHOOK_PUBLIC_URL: `@odata.context` names the port actually bound.
-      if (config.publicUrl === defaultPublicUrl(0)) target.publicUrl = defaultPublicUrl(listening.port);
+      if (config.publicUrl === defaultPublicUrl(0, config.tls !== undefined)) target.publicUrl = defaultPublicUrl(listening.port, config.tls !== undefined);
       return listening;
     },
   };
@@ -114,7 +116,10 @@ function routingFailures(): FacadeMiddleware {
 }
 
 function listen(app: Koa<FacadeState>, config: FacadeConfig): Promise<ListeningFacade> {
-  const server = createServer(app.callback());
+  // The per-flow secret travels in the body (spec §5.3): with certificate files the facade speaks HTTPS itself.
+  const server = config.tls
+    ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, app.callback())
+    : createServer(app.callback());
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 // Establishes who is calling before the body is read or the engine is asked.
 // Each supported Authorization scheme has a verifier; a request whose scheme
 // has none, or whose credentials its verifier refuses, is answered 401 without
-// an engine call. The OAuth (Bearer) verifier of spec §5.1 joins Basic here.
+// an engine call. Basic (spec §5.2) is here; Bearer (spec §5.1) is in oauth/.
 import type { CallerInit, FacadeMiddleware } from './facade-context.ts';
 import { parseBasicAuthorization } from './basic-auth.ts';
 import { UnauthorizedError } from './http-errors.ts';

@@ -1,6 +1,7 @@
 // The facade's configuration, read once from the environment into a frozen,
 // typed object. This is the only facade file that touches process.env; a wrong
 // value stops the process with a message naming the variable.
+import type { OAuthSettings, TrustedIssuer } from './oauth/oauth-settings.ts';
 
 export type FacadeLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -20,6 +21,10 @@ export interface FacadeConfig {
   /** Largest accepted request body; larger bodies are answered 413. */
   maxBodyBytes: number;
   logLevel: FacadeLogLevel;
+  /** Bearer (OAuth 2.0 service-to-service) callers are accepted only when trusted issuers are configured. */
+  oauth?: OAuthSettings;
+  /** PEM files: the facade serves HTTPS itself when set. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 export type FacadeEnv = Record<string, string | undefined>;
@@ -30,7 +35,8 @@ const LOG_LEVELS: readonly FacadeLogLevel[] = ['debug', 'info', 'warn', 'error']
 
 export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
   const port = readPort(env, 'FLOWHOOK_FACADE_PORT', DEFAULT_PORT);
-  const publicUrl = readUrl(env, 'FLOWHOOK_PUBLIC_URL', defaultPublicUrl(port));
+  const tls = readTls(env);
+  const publicUrl = readUrl(env, 'FLOWHOOK_PUBLIC_URL', defaultPublicUrl(port, tls !== undefined));
   return Object.freeze({
     port,
     host: env.FLOWHOOK_FACADE_HOST || '0.0.0.0',
@@ -40,12 +46,14 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
     serviceToken: readServiceToken(env),
     maxBodyBytes: readInt(env, 'FLOWHOOK_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1),
     logLevel: readLogLevel(env),
+    oauth: readOAuth(env),
+    tls,
   });
 }
 
 /** Where callers reach the facade when FLOWHOOK_PUBLIC_URL is unset. */
-export function defaultPublicUrl(port: number): string {
-  return `http://localhost:${port}`;
+export function defaultPublicUrl(port: number, secure = false): string {
+  return `${secure ? 'https' : 'http'}://localhost:${port}`;
 }
 
 function readInt(env: FacadeEnv, name: string, fallback: number, min: number): number {
@@ -90,6 +98,71 @@ function readServiceToken(env: FacadeEnv): string | undefined {
   // Same rule as the engine, so a token the engine would refuse fails here first.
   if (raw.length < 16) throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
   return raw;
+}
+
+/**
+ * FLOWHOOK_OAUTH_ISSUERS: a comma list of issuer URLs, or a JSON array of
+ * `{"issuer", "jwksUri"?, "audiences"?}`. FLOWHOOK_OAUTH_AUDIENCE: comma list
+ * of accepted `aud` values (the API resource). Issuers must be https, except
+ * on a loopback host (a local identity provider in development and tests).
+ */
+function readOAuth(env: FacadeEnv): OAuthSettings | undefined {
+  const raw = env.FLOWHOOK_OAUTH_ISSUERS?.trim();
+  if (!raw) return undefined;
+  const issuers: TrustedIssuer[] = raw.startsWith('[') ? parseIssuerJson(raw) : list(raw).map((issuer) => ({ issuer }));
+  if (issuers.length === 0) throw new Error('FLOWHOOK_OAUTH_ISSUERS names no issuer');
+  for (const trusted of issuers) {
+    checkIdpUrl('FLOWHOOK_OAUTH_ISSUERS', trusted.issuer);
+    if (trusted.jwksUri) checkIdpUrl('FLOWHOOK_OAUTH_ISSUERS jwksUri', trusted.jwksUri);
+  }
+  const audiences = list(env.FLOWHOOK_OAUTH_AUDIENCE ?? '');
+  if (audiences.length === 0 && issuers.some((trusted) => !trusted.audiences?.length)) {
+    throw new Error('FLOWHOOK_OAUTH_AUDIENCE is required with FLOWHOOK_OAUTH_ISSUERS (the API resource tokens must be issued for)');
+  }
+  const clockToleranceSeconds = readInt(env, 'FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS', 60, 0);
+  if (clockToleranceSeconds > 300) throw new Error('FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS must be at most 300');
+  return Object.freeze({ issuers, audiences, clockToleranceSeconds });
+}
+
+function parseIssuerJson(raw: string): TrustedIssuer[] {
+  const problem = 'FLOWHOOK_OAUTH_ISSUERS must be a comma list of issuer URLs or a JSON array of {"issuer", "jwksUri"?, "audiences"?}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(problem);
+  }
+  if (!Array.isArray(parsed)) throw new Error(problem);
+  return parsed.map((entry: unknown) => {
+    const item = entry as Partial<Record<keyof TrustedIssuer, unknown>> | null;
+    const audiences = item?.audiences;
+    if (typeof item?.issuer !== 'string' || (item.jwksUri !== undefined && typeof item.jwksUri !== 'string')) throw new Error(problem);
+    if (audiences !== undefined && !(Array.isArray(audiences) && audiences.every((a) => typeof a === 'string' && a !== ''))) throw new Error(problem);
+    return { issuer: item.issuer, jwksUri: item.jwksUri as string | undefined, audiences: audiences as string[] | undefined };
+  });
+}
+
+function checkIdpUrl(name: string, raw: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`${name}: "${raw}" is not a URL`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) throw new Error(`${name}: "${raw}" must be https (http only on a loopback host)`);
+}
+
+function list(raw: string): string[] {
+  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function readTls(env: FacadeEnv): FacadeConfig['tls'] {
+  const certFile = env.FLOWHOOK_FACADE_TLS_CERT || undefined;
+  const keyFile = env.FLOWHOOK_FACADE_TLS_KEY || undefined;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new Error('FLOWHOOK_FACADE_TLS_CERT and FLOWHOOK_FACADE_TLS_KEY are set together (PEM files)');
+  return { certFile, keyFile };
 }
 
 function readLogLevel(env: FacadeEnv): FacadeLogLevel {

@@ -60,3 +60,10 @@ export class UnsupportedMediaTypeError extends FacadeHttpError {
     super(415, 'UnsupportedMediaType', message);
   }
 }
+
+/** A dependency of the facade itself (an identity provider's keys) could not be reached. */
+export class ServiceUnavailableError extends FacadeHttpError {
+  constructor(message: string) {
+    super(503, 'ServiceUnavailable', message);
+  }
+}

@@ -3,9 +3,11 @@
 // (the handle's close() is idempotent, so a CLI that also handles signals can
 // call it again safely).
 import { createFacade, type ListeningFacade } from './app.ts';
+import { basicVerifier, type CallerVerifier } from './caller-authentication.ts';
 import { readFacadeConfig, type FacadeConfig } from './config.ts';
 import { createEngineClient } from './engine-client.ts';
 import { createFacadeLogger } from './logger.ts';
+import { bearerVerifier } from './oauth/bearer-verifier.ts';
 
 export interface RunningFacade {
   port: number;
@@ -22,7 +24,9 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export async function runFacade(config: FacadeConfig = readFacadeConfig(), options: RunFacadeOptions = {}): Promise<RunningFacade> {
   const logger = createFacadeLogger(config.logLevel);
   const engine = createEngineClient(config);
-  const facade = createFacade({ config, webhookClient: engine.webhook, logger });
+  const verifiers: CallerVerifier[] = [basicVerifier];
+  if (config.oauth) verifiers.push(bearerVerifier(config.oauth, logger));
+  const facade = createFacade({ config, webhookClient: engine.webhook, logger, verifiers });
   let server: ListeningFacade;
   try {
     server = await facade.listen();
@@ -30,7 +34,7 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     engine.close();
     throw error;
   }
-  logger.info({ host: config.host, port: server.port, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
+  logger.info({ host: config.host, port: server.port, https: config.tls !== undefined, bearer: config.oauth !== undefined, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -1,10 +1,11 @@
 // Service users for the Basic path (spec §5.2). The web service access key is
-// random and long, shown once, stored as its SHA-256 hash.
+// random and long, shown once, stored as its SHA-256 hash; it can expire, be
+// regenerated, and the user can be disabled.
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PermissionAssignment, ServiceUser } from '../storage/entities.ts';
-import { AlreadyExistsError, InvalidArgumentError } from '../errors.ts';
+import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { ACCESS_KEY_LENGTH, generateRandomText, sha256Hex } from '../security/credentials.ts';
 import { FLOW_ALL, normalizePermissionSet, PERMISSION_SETS } from '../webhook/permissions.ts';
 import { requireCompany } from './companies.ts';
@@ -40,4 +41,28 @@ export async function createServiceUser(em: EntityManager, request: NewServiceUs
     throw error;
   }
   return { user, accessKey };
+}
+
+/** A new random key replaces the old one at once; only its hash is stored, the key is returned once. */
+export async function regenerateAccessKey(em: EntityManager, name: string, expiresAt?: Date): Promise<{ user: ServiceUser; accessKey: string }> {
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new InvalidArgumentError('access key expiry: must be in the future');
+  const user = await requireServiceUser(em, name);
+  const accessKey = generateRandomText(ACCESS_KEY_LENGTH);
+  user.accessKeyHash = sha256Hex(accessKey);
+  user.accessKeyExpiresAt = expiresAt ?? null;
+  await em.flush();
+  return { user, accessKey };
+}
+
+export async function setServiceUserEnabled(em: EntityManager, name: string, enabled: boolean): Promise<ServiceUser> {
+  const user = await requireServiceUser(em, name);
+  user.enabled = enabled;
+  await em.flush();
+  return user;
+}
+
+async function requireServiceUser(em: EntityManager, name: string): Promise<ServiceUser> {
+  const user = await em.findOne(ServiceUser, { name: name.trim() });
+  if (!user) throw new NotFoundError(`User "${name}" does not exist`);
+  return user;
 }

@@ -1,7 +1,8 @@
 // Search attributes that let operators find executions in the Temporal UI by
-// company, activity, flow and response mode. They must be registered on the
-// namespace; the engine registers missing ones at start where the server
-// allows it (dev server, self-hosted) and otherwise runs without them.
+// company, activity, flow, response mode and caller (`user:<name>` or
+// `app:<clientId>`). They must be registered on the namespace; the engine
+// registers missing ones at start where the server allows it (dev server,
+// self-hosted) and otherwise runs without them.
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import protos from '@temporalio/proto';
@@ -10,6 +11,7 @@ export const COMPANY_KEY = defineSearchAttributeKey('Company', SearchAttributeTy
 export const FLOW_ACTIVITY_KEY = defineSearchAttributeKey('FlowActivity', SearchAttributeType.KEYWORD);
 export const FLOW_NAME_KEY = defineSearchAttributeKey('FlowName', SearchAttributeType.KEYWORD);
 export const RESPONSE_MODE_KEY = defineSearchAttributeKey('ResponseMode', SearchAttributeType.KEYWORD);
+export const FLOW_CALLER_KEY = defineSearchAttributeKey('FlowCaller', SearchAttributeType.KEYWORD);
 
 /** Name → type, as `temporal server start-dev --search-attribute Name=Type` wants them. */
 export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
@@ -17,6 +19,7 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
   FlowActivity: 'Keyword',
   FlowName: 'Keyword',
   ResponseMode: 'Keyword',
+  FlowCaller: 'Keyword',
 };
 
 /** Returns true when all attributes exist (or were added) on the namespace. */
@@ -31,11 +34,12 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   return true;
 }
 
-export function executionSearchAttributes(values: { company: string; activity: string; flowName: string; responseMode: string }): SearchAttributePair[] {
+export function executionSearchAttributes(values: { company: string; activity: string; flowName: string; responseMode: string; caller: string }): SearchAttributePair[] {
   return [
     { key: COMPANY_KEY, value: values.company },
     { key: FLOW_ACTIVITY_KEY, value: values.activity },
     { key: FLOW_NAME_KEY, value: values.flowName },
     { key: RESPONSE_MODE_KEY, value: values.responseMode },
+    { key: FLOW_CALLER_KEY, value: values.caller },
   ];
 }

@@ -1,30 +1,42 @@
 // Verifies who is calling before anything else is looked up, so an
 // unauthenticated caller learns nothing about companies or activities.
+// Basic callers are checked here against the stored key hash; application
+// callers arrive with a token the facade has already verified, and are
+// accepted only when registered, consented and enabled (spec §5.1).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type { BasicCredentials, Caller, VerifiedApplication } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { matchesHash } from '../security/credentials.ts';
-import { ServiceUser } from '../storage/entities.ts';
+import { IdentityApplication, ServiceUser } from '../storage/entities.ts';
 import { UnauthenticatedError } from '../errors.ts';
 
 export interface CallerIdentity {
-  kind: 'service-user';
+  kind: 'service-user' | 'application';
   id: string;
+  /** User name or client id, for messages. */
   name: string;
-  /** How the execution records the caller: never a credential. */
+  /** How the execution records the caller (`user:<name>`, `app:<clientId>`): never a credential. */
   label: string;
 }
 
 export async function authenticateCaller(em: EntityManager, caller: Caller | undefined, now: Date): Promise<CallerIdentity> {
   const identity = caller?.identity;
-  if (identity?.case !== 'basic') {
-    // Identity-provider applications arrive with the OAuth issue; until then only Basic is accepted.
-    throw new UnauthenticatedError('Unauthorized');
-  }
-  const { userName, accessKey } = identity.value;
+  if (identity?.case === 'basic') return authenticateServiceUser(em, identity.value, now);
+  if (identity?.case === 'application') return authenticateApplication(em, identity.value);
+  throw new UnauthenticatedError('Unauthorized');
+}
+
+async function authenticateServiceUser(em: EntityManager, credentials: BasicCredentials, now: Date): Promise<CallerIdentity> {
+  const { userName, accessKey } = credentials;
   const user = userName ? await em.findOne(ServiceUser, { name: userName }) : null;
   // Compare even for an unknown user, so its absence does not answer faster.
   const keyMatches = matchesHash(accessKey, user?.accessKeyHash);
   if (!user || !keyMatches || !user.enabled) throw new UnauthenticatedError('Unauthorized');
   if (user.accessKeyExpiresAt && user.accessKeyExpiresAt.getTime() <= now.getTime()) throw new UnauthenticatedError('Unauthorized');
   return { kind: 'service-user', id: user.id, name: user.name, label: `user:${user.name}` };
+}
+
+async function authenticateApplication(em: EntityManager, verified: VerifiedApplication): Promise<CallerIdentity> {
+  const app = verified.clientId ? await em.findOne(IdentityApplication, { clientId: verified.clientId }) : null;
+  if (!app || !app.enabled || !app.consentGranted) throw new UnauthenticatedError('Unauthorized');
+  return { kind: 'application', id: app.id, name: app.clientId, label: `app:${app.clientId}` };
 }

@@ -9,7 +9,7 @@ import { matchesHash } from '../security/credentials.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
 import { authenticateCaller } from './caller-authentication.ts';
-import { FLOW_ALL, serviceUserMayRunFlows } from './permissions.ts';
+import { missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup } from './published-flow-lookup.ts';
 import { idempotentExecutionId } from './idempotency.ts';
 
@@ -26,9 +26,8 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
   const caller = await authenticateCaller(em, request.caller, new Date());
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
   if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized');
-  if (!(await serviceUserMayRunFlows(em, caller.id, published.company.id))) {
-    throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${FLOW_ALL}" for company "${published.company.name}"`);
-  }
+  const missing = await missingPermissionSet(em, caller, published.company.id);
+  if (missing) throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`);
 
   const definition = published.flowVersion.definition;
   const trigger = resolveTrigger(definition.trigger?.webhook ?? {});
@@ -55,7 +54,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
     input,
     workflowId,
     searchAttributes: deps.useSearchAttributes()
-      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode })
+      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode, caller: caller.label })
       : undefined,
   };
   return trigger.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? deps.starter.startAndWait(execution) : deps.starter.startInstant(execution);

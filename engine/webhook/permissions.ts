@@ -2,12 +2,15 @@
 // secret check (spec §5): a caller that passed the secret but lacks the set
 // gets PermissionDenied naming it, and no execution starts.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PermissionAssignment } from '../storage/entities.ts';
+import { ApplicationPermission, PermissionAssignment } from '../storage/entities.ts';
+import type { CallerIdentity } from './caller-authentication.ts';
 
 export const FLOW_ALL = 'FLOW ALL';
 export const FLOW_INTEGR = 'FLOW INTEGR.';
 export const SUPER = 'SUPER';
 export const PERMISSION_SETS = [FLOW_ALL, FLOW_INTEGR, SUPER] as const;
+/** SUPER is never assignable to an application: an unlicensed caller gets exactly the runtime data it needs. */
+export const APPLICATION_PERMISSION_SETS = [FLOW_ALL, FLOW_INTEGR] as const;
 
 /** Spelling-tolerant: `flow all`, `FLOW ALL` and `Flow All` are one set. */
 export function normalizePermissionSet(name: string): string | undefined {
@@ -15,12 +18,18 @@ export function normalizePermissionSet(name: string): string | undefined {
   return PERMISSION_SETS.find((set) => set === upper);
 }
 
-/** A licensed service user may run flows with FLOW ALL or SUPER for the company (or for all companies). */
-export async function serviceUserMayRunFlows(em: EntityManager, serviceUserId: string, companyId: string): Promise<boolean> {
-  const count = await em.count(PermissionAssignment, {
-    serviceUser: serviceUserId,
-    permissionSet: { $in: [FLOW_ALL, SUPER] },
-    $or: [{ company: companyId }, { company: null }],
-  });
-  return count > 0;
+/**
+ * The permission set the caller lacks to run a flow in the company, or
+ * undefined when it may. A licensed service user needs FLOW ALL or SUPER
+ * (spec §5.2); an application needs FLOW INTEGR., and FLOW ALL alone is not
+ * enough for it (spec §5.1). An assignment without a company holds for all.
+ */
+export async function missingPermissionSet(em: EntityManager, caller: CallerIdentity, companyId: string): Promise<string | undefined> {
+  const forCompany = { $or: [{ company: companyId }, { company: null }] };
+  if (caller.kind === 'application') {
+    const count = await em.count(ApplicationPermission, { application: caller.id, permissionSet: FLOW_INTEGR, ...forCompany });
+    return count > 0 ? undefined : FLOW_INTEGR;
+  }
+  const count = await em.count(PermissionAssignment, { serviceUser: caller.id, permissionSet: { $in: [FLOW_ALL, SUPER] }, ...forCompany });
+  return count > 0 ? undefined : FLOW_ALL;
 }

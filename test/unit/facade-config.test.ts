@@ -13,6 +13,8 @@ test('defaults', (t) => {
       serviceToken: undefined,
       maxBodyBytes: 1048576,
       logLevel: 'info',
+      oauth: undefined,
+      tls: undefined,
     },
   );
   t.true(Object.isFrozen(readFacadeConfig({})));
