@@ -18,7 +18,7 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   const info = workflowInfo();
   const startedAt = info.runStartTime.getTime();
   const window = new SyncWindow(input.trigger.responseMode, input.trigger.defaultResponse, startedAt + input.trigger.syncTimeoutMs);
-  const log = new ExecutionLog();
+  const log = new ExecutionLog(input.trigger.doNotLogPayload);
 
   // Sync mode: the engine waits on this update (Update-With-Start). It returns
   // when a respond step answers, the flow ends or fails, or the window times out.

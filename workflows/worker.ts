@@ -2,7 +2,9 @@
 // workflow and its activities.
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { createWorkerEngineClient } from './activities/engine-client.ts';
 import { createActivities } from './activities/index.ts';
+import { flowDataConverter, PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
 import type { WorkerConfig } from './config.ts';
 import { temporalTlsOptions } from './temporal-tls.ts';
 
@@ -17,7 +19,12 @@ let bundlePromise: Promise<WorkflowBundle> | undefined;
 
 /** Bundles the workflow code once per process (webpack takes a few seconds). */
 export function workflowBundle(): Promise<WorkflowBundle> {
-  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  bundlePromise ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
+    failureConverterPath: PAYLOAD_CONVERTER_PATH,
+    logger: quietBundlerLogger,
+  });
   return bundlePromise;
 }
 
@@ -39,12 +46,14 @@ export async function connectWorker(config: WorkerConfig): Promise<NativeConnect
 }
 
 export async function createFlowWorker(config: WorkerConfig, connection: NativeConnection): Promise<FlowWorker> {
+  const engine = createWorkerEngineClient(config);
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities(),
+    dataConverter: flowDataConverter(config.payloadKey),
+    activities: createActivities({ records: engine.records }),
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     // Short flows: keep executions cached so the next task skips replay.
@@ -60,6 +69,7 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
     async shutdown() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      engine.close();
     },
   };
 }

@@ -44,3 +44,19 @@ test('a deferral that can run before any respond step in sync mode is a warning,
   const instant = validateFlow(base({}, [{ sleep: { duration: '1s' } }]));
   t.deepEqual(instant.warnings, [], 'instant mode has no sync window');
 });
+
+test('record steps: table, key, exactly one operation, fields and expectedVersion are checked', (t) => {
+  const errorsOf = (record: Record<string, unknown>) => validateFlow(base({}, [{ record }])).errors;
+  t.deepEqual(errorsOf({ table: 'invoice', key: '${Trigger.Payload.id}', modify: { status: 'paid' }, expectedVersion: '${Variables.v}' }), []);
+  t.deepEqual(errorsOf({ table: 'invoice', key: 'INV-1', get: { allowMissing: true } }), []);
+  t.deepEqual(errorsOf({ table: 'invoice', key: 'INV-1', delete: {} }), []);
+  t.true(errorsOf({ key: 'k', get: {} }).includes('steps[0].record.table: required'));
+  t.true(errorsOf({ table: 'in voice', key: 'k', get: {} }).some((e) => e.startsWith('steps[0].record.table: 1..100')));
+  t.true(errorsOf({ table: 'invoice', get: {} }).includes('steps[0].record.key: required'));
+  t.true(errorsOf({ table: 'invoice', key: '${(}', get: {} }).some((e) => e.startsWith('steps[0].record.key:')));
+  t.true(errorsOf({ table: 'invoice', key: 'k' }).some((e) => e.startsWith('steps[0].record: exactly one operation')));
+  t.true(errorsOf({ table: 'invoice', key: 'k', get: {}, delete: {} }).some((e) => e.startsWith('steps[0].record: exactly one operation')));
+  t.true(errorsOf({ table: 'invoice', key: 'k', insert: {} }).includes('steps[0].record.insert: at least one field'));
+  t.true(errorsOf({ table: 'invoice', key: 'k', upsert: { total: '${1 +}' } }).some((e) => e.startsWith('steps[0].record.upsert.total:')));
+  t.true(errorsOf({ table: 'invoice', key: 'k', insert: { a: 1 }, expectedVersion: '2' }).includes('steps[0].record.expectedVersion: only for modify, upsert and delete'));
+});

@@ -145,3 +145,13 @@ test('checkTemplate reports problems without evaluating anything', (t) => {
 
   t.is(checkTemplate('${(} {{}} ${1 +}').length, 3, 'every problem is reported');
 });
+
+test('$xmlEscape makes payload text safe inside XML; numbers become text, nothing stays nothing', async (t) => {
+  t.is(await resolveText('<Sku>${ $xmlEscape(Trigger.Payload.sku) }</Sku>', withPayload({ sku: `<a & 'b' "c">` })), '<Sku>&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;</Sku>');
+  t.is(await resolveText('<Qty>${ $xmlEscape(Trigger.Payload.qty) }</Qty>', withPayload({ qty: 3 })), '<Qty>3</Qty>');
+  t.is(await resolveText('<X>${ $xmlEscape(Trigger.Payload.missing) }</X>', withPayload({})), '<X></X>');
+});
+
+function withPayload(payload: Record<string, unknown>): FormulaContext {
+  return { ...makeContext(), Trigger: { Payload: payload, PayloadJson: JSON.stringify(payload), Activity: 'a', Description: '' } };
+}

@@ -2,6 +2,7 @@
 // answer is data for the flow, not a failure; network errors and timeouts are
 // retried by Temporal per the step's policy.
 import { ApplicationFailure } from '@temporalio/activity';
+import { XMLParser } from 'fast-xml-parser';
 
 export interface HttpRequestInput {
   method: string;
@@ -19,6 +20,12 @@ export interface HttpRequestOutput {
   body: string;
   /** The body parsed, when it is JSON. */
   json?: unknown;
+  /**
+   * The body parsed, when it is XML (content type `…xml`): elements become
+   * members named without their namespace prefix (`Envelope.Body.…`), text
+   * stays text, attributes are members named `@name`.
+   */
+  xml?: unknown;
 }
 
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -44,14 +51,39 @@ export async function httpRequest(input: HttpRequestInput): Promise<HttpRequestO
   }
   const body = await readLimited(response);
   const output: HttpRequestOutput = { status: response.status, headers: Object.fromEntries(response.headers), body };
-  if ((response.headers.get('content-type') ?? '').includes('json')) {
+  const contentType = response.headers.get('content-type') ?? '';
+  if (contentType.includes('json')) {
     try {
       output.json = JSON.parse(body);
     } catch {
       // A body labelled JSON that is not JSON stays available as text.
     }
+  } else if (/[/+]xml\b/i.test(contentType)) {
+    output.xml = parseXml(body);
   }
   return output;
+}
+
+// Text values stay strings (no number guessing: "007" and big integers keep their spelling).
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+function parseXml(body: string): unknown {
+  try {
+    return xmlParser.parse(body, true);
+  } catch {
+    // A body labelled XML that is not well-formed stays available as text.
+    return undefined;
+  }
 }
 
 async function readLimited(response: Response): Promise<string> {

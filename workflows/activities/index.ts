@@ -1,9 +1,17 @@
 // The worker's activities. Workflows import this module as types only.
+import type { RecordClient } from './engine-client.ts';
 import { httpRequest } from './http-request.ts';
+import { createRecordActivity } from './record.ts';
+import { sensitiveAware } from './sensitive-activity.ts';
 
-export function createActivities() {
-  return { httpRequest };
+export interface ActivityDeps {
+  records: RecordClient;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return { httpRequest: sensitiveAware(httpRequest), record: sensitiveAware(createRecordActivity(deps.records)) };
 }
 
 export type FlowActivities = ReturnType<typeof createActivities>;
 export type { HttpRequestInput, HttpRequestOutput } from './http-request.ts';
+export type { RecordInput, RecordOutput, RecordOperation } from './record.ts';

@@ -8,6 +8,7 @@ import type { FormulaContext } from './formula-context.ts';
 import { FormulaError } from './formula-error.ts';
 import { formulaSource } from './template-parser.ts';
 import { toPlainJson } from './json-value.ts';
+import { registerXmlFunctions } from './xml-functions.ts';
 import { BUDGET_BINDING, JSONATA_OPTIONS, installLimits, limitReason, newBudget } from './evaluation-limits.ts';
 
 /** Most compiled expressions kept; the least recently used one goes first. */
@@ -32,6 +33,7 @@ export function compileFormula(expression: string): jsonata.Expression {
     throw new FormulaError(formulaSource(expression), describeJsonataError(error, false));
   }
   installLimits(fresh);
+  registerXmlFunctions(fresh);
   compiled.set(expression, fresh);
   if (compiled.size > COMPILED_CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
   return fresh;

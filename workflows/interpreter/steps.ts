@@ -2,7 +2,7 @@
 // that still waits cannot be paused (spec §1 rules).
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { FlowActivities } from '../activities/index.ts';
+import type { FlowActivities, RecordOperation } from '../activities/index.ts';
 import { resolveDeep, resolveText, resolveValue } from '../formula/index.ts';
 import { parseDuration, type StepKind } from '../shared/index.ts';
 import type { FlowRuntime } from './flow-runtime.ts';
@@ -75,6 +75,8 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
       const message = await resolveText(step.log!.message ?? '', ctx);
       return { output: { message }, note: message };
     }
+    case 'record':
+      return { output: await runRecord(step, call) };
     case 'fail': {
       const message = step.fail!.message ? await resolveText(step.fail!.message, ctx) : 'the flow chose to fail';
       throw new StepFailure(`${call.label}: ${message}`);
@@ -101,5 +103,41 @@ async function runHttpRequest(step: StepJson, call: StepCall): Promise<unknown> 
     body: request.body ? await resolveText(request.body, ctx) : undefined,
     timeoutMs,
     idempotencyKey: `${call.runtime.executionId}/${call.at}`,
+  });
+}
+
+const RECORD_OPERATIONS: RecordOperation[] = ['get', 'insert', 'modify', 'upsert', 'delete'];
+
+async function runRecord(step: StepJson, call: StepCall): Promise<unknown> {
+  const record = step.record!;
+  const { runtime } = call;
+  const ctx = runtime.context;
+  const operation = RECORD_OPERATIONS.find((name) => record[name] !== undefined);
+  if (!operation) throw new StepFailure(`${call.label} failed: no operation (one of ${RECORD_OPERATIONS.join(', ')})`);
+  const key = await resolveValue(record.key ?? '', ctx);
+  if ((typeof key !== 'string' && typeof key !== 'number') || String(key) === '') {
+    throw new StepFailure(`${call.label} failed: key ${JSON.stringify(key ?? null)} is not a non-empty text or number`);
+  }
+  let expectedVersion: number | undefined;
+  if (record.expectedVersion) {
+    expectedVersion = Number(await resolveValue(record.expectedVersion, ctx));
+    if (!Number.isInteger(expectedVersion) || expectedVersion < 1) throw new StepFailure(`${call.label} failed: expectedVersion is not a positive integer`);
+  }
+  const fields = operation === 'insert' || operation === 'modify' || operation === 'upsert' ? record[operation] : undefined;
+  const activities = proxyActivities<FlowActivities>({
+    startToCloseTimeout: '30s',
+    retry: { maximumAttempts: 5, initialInterval: '500ms', backoffCoefficient: 2 },
+    summary: call.label,
+  });
+  return activities.record({
+    operation,
+    company: runtime.input.company,
+    caller: runtime.input.caller,
+    table: record.table ?? '',
+    key: String(key),
+    data: fields ? ((await resolveDeep(fields, ctx)) as Record<string, unknown>) : undefined,
+    expectedVersion,
+    allowMissing: record.get?.allowMissing ?? false,
+    idempotencyKey: `${runtime.executionId}/${call.at}`,
   });
 }

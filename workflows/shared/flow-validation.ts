@@ -1,11 +1,11 @@
 // Publish-time validation of a flow definition (spec §2.3, §2.4, §7, §8).
 // Pure: drafts may be saved invalid; only publishing calls this. Problems name
 // the field in the flow file's own spelling, e.g. `steps[2].respond.statusCode`.
-import type { FlowJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowJson, RecordStepJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { checkTemplate } from '../formula/index.ts';
 import { parseDuration } from './duration.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
-import { stepKind } from './step-kind.ts';
+import { STEP_KINDS, stepKind } from './step-kind.ts';
 
 export interface FlowProblems {
   errors: string[];
@@ -69,7 +69,7 @@ function checkDeep(value: unknown, field: string, errors: string[]): void {
 function validateStep(step: StepJson, path: string, errors: string[]): void {
   const kind = stepKind(step);
   if (!kind) {
-    errors.push(`${path}: has no step type (one of respond, sleep, waitUntil, set, if, httpRequest, log, fail)`);
+    errors.push(`${path}: has no step type (one of ${STEP_KINDS.join(', ')})`);
     return;
   }
   const at = `${path}.${kind}`;
@@ -113,6 +113,32 @@ function validateStep(step: StepJson, path: string, errors: string[]): void {
     checkText(step.log.message, `${at}.message`, errors, true);
   } else if (step.fail) {
     checkText(step.fail.message, `${at}.message`, errors);
+  } else if (step.record) {
+    validateRecord(step.record, at, errors);
+  }
+}
+
+const TABLE_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+const RECORD_OPERATIONS = ['get', 'insert', 'modify', 'upsert', 'delete'] as const;
+
+function validateRecord(record: RecordStepJson, at: string, errors: string[]): void {
+  if (!record.table) errors.push(`${at}.table: required`);
+  else if (!TABLE_NAME.test(record.table)) errors.push(`${at}.table: 1..100 letters, digits, _, - or ., got ${JSON.stringify(record.table)}`);
+  checkText(record.key, `${at}.key`, errors, true);
+  checkText(record.expectedVersion, `${at}.expectedVersion`, errors);
+  const operations = RECORD_OPERATIONS.filter((name) => record[name] !== undefined);
+  if (operations.length !== 1) {
+    errors.push(`${at}: exactly one operation of ${RECORD_OPERATIONS.join(', ')}`);
+    return;
+  }
+  const operation = operations[0]!;
+  if (operation === 'insert' || operation === 'modify' || operation === 'upsert') {
+    const fields = record[operation];
+    if (!fields || Object.keys(fields).length === 0) errors.push(`${at}.${operation}: at least one field`);
+    else checkDeep(fields, `${at}.${operation}`, errors);
+  }
+  if ((operation === 'get' || operation === 'insert') && record.expectedVersion) {
+    errors.push(`${at}.expectedVersion: only for modify, upsert and delete`);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
-export const STEP_KINDS = ['respond', 'sleep', 'waitUntil', 'set', 'if', 'httpRequest', 'log', 'fail'] as const;
+export const STEP_KINDS = ['respond', 'sleep', 'waitUntil', 'set', 'if', 'httpRequest', 'log', 'fail', 'record'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /** The step's type: the one oneof member present in its JSON form. */

@@ -304,6 +304,12 @@ export declare type Step = Message<"flowhook.flow.v1.Step"> & {
      */
     value: FailStep;
     case: "fail";
+  } | {
+    /**
+     * @generated from field: flowhook.flow.v1.RecordStep record = 10;
+     */
+    value: RecordStep;
+    case: "record";
   } | { case: undefined; value?: undefined };
 };
 
@@ -358,6 +364,11 @@ export declare type StepJson = {
    * @generated from field: flowhook.flow.v1.FailStep fail = 9;
    */
   fail?: FailStepJson;
+
+  /**
+   * @generated from field: flowhook.flow.v1.RecordStep record = 10;
+   */
+  record?: RecordStepJson;
 };
 
 /**
@@ -821,6 +832,210 @@ export declare type FailStepJson = {
  * Use `create(FailStepSchema)` to create a new message.
  */
 export declare const FailStepSchema: GenMessage<FailStep, {jsonType: FailStepJson}>;
+
+/**
+ * Reads or writes one company-scoped record (a "host table" row), run as an
+ * activity that calls the engine. Exactly one operation is set.
+ *
+ * @generated from message flowhook.flow.v1.RecordStep
+ */
+export declare type RecordStep = Message<"flowhook.flow.v1.RecordStep"> & {
+  /**
+   * @generated from field: string description = 1;
+   */
+  description: string;
+
+  /**
+   * Table name: letters, digits, `_`, `-`, `.`; at most 100 characters.
+   *
+   * @generated from field: string table = 2;
+   */
+  table: string;
+
+  /**
+   * Template yielding the record key (text, at most 250 characters).
+   *
+   * @generated from field: string key = 3;
+   */
+  key: string;
+
+  /**
+   * @generated from oneof flowhook.flow.v1.RecordStep.operation
+   */
+  operation: {
+    /**
+     * Reads the record; fails when it is missing unless allowMissing is set.
+     *
+     * @generated from field: flowhook.flow.v1.RecordGet get = 4;
+     */
+    value: RecordGet;
+    case: "get";
+  } | {
+    /**
+     * Creates the record; fails when the key already exists. Values are JSON; strings are templates.
+     *
+     * @generated from field: google.protobuf.Struct insert = 5;
+     */
+    value: JsonObject;
+    case: "insert";
+  } | {
+    /**
+     * Merges the fields into an existing record; fails when it is missing.
+     *
+     * @generated from field: google.protobuf.Struct modify = 6;
+     */
+    value: JsonObject;
+    case: "modify";
+  } | {
+    /**
+     * Creates the record or merges the fields into it.
+     *
+     * @generated from field: google.protobuf.Struct upsert = 7;
+     */
+    value: JsonObject;
+    case: "upsert";
+  } | {
+    /**
+     * Deletes the record; fails when it is missing.
+     *
+     * @generated from field: flowhook.flow.v1.RecordDelete delete = 8;
+     */
+    value: RecordDelete;
+    case: "delete";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * Optional template yielding the version the record must have (optimistic
+   * concurrency for modify, upsert and delete); a different version fails the step.
+   *
+   * @generated from field: string expected_version = 9;
+   */
+  expectedVersion: string;
+};
+
+/**
+ * Reads or writes one company-scoped record (a "host table" row), run as an
+ * activity that calls the engine. Exactly one operation is set.
+ *
+ * @generated from message flowhook.flow.v1.RecordStep
+ */
+export declare type RecordStepJson = {
+  /**
+   * @generated from field: string description = 1;
+   */
+  description?: string;
+
+  /**
+   * Table name: letters, digits, `_`, `-`, `.`; at most 100 characters.
+   *
+   * @generated from field: string table = 2;
+   */
+  table?: string;
+
+  /**
+   * Template yielding the record key (text, at most 250 characters).
+   *
+   * @generated from field: string key = 3;
+   */
+  key?: string;
+
+  /**
+   * Reads the record; fails when it is missing unless allowMissing is set.
+   *
+   * @generated from field: flowhook.flow.v1.RecordGet get = 4;
+   */
+  get?: RecordGetJson;
+
+  /**
+   * Creates the record; fails when the key already exists. Values are JSON; strings are templates.
+   *
+   * @generated from field: google.protobuf.Struct insert = 5;
+   */
+  insert?: StructJson;
+
+  /**
+   * Merges the fields into an existing record; fails when it is missing.
+   *
+   * @generated from field: google.protobuf.Struct modify = 6;
+   */
+  modify?: StructJson;
+
+  /**
+   * Creates the record or merges the fields into it.
+   *
+   * @generated from field: google.protobuf.Struct upsert = 7;
+   */
+  upsert?: StructJson;
+
+  /**
+   * Deletes the record; fails when it is missing.
+   *
+   * @generated from field: flowhook.flow.v1.RecordDelete delete = 8;
+   */
+  delete?: RecordDeleteJson;
+
+  /**
+   * Optional template yielding the version the record must have (optimistic
+   * concurrency for modify, upsert and delete); a different version fails the step.
+   *
+   * @generated from field: string expected_version = 9;
+   */
+  expectedVersion?: string;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.RecordStep.
+ * Use `create(RecordStepSchema)` to create a new message.
+ */
+export declare const RecordStepSchema: GenMessage<RecordStep, {jsonType: RecordStepJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.RecordGet
+ */
+export declare type RecordGet = Message<"flowhook.flow.v1.RecordGet"> & {
+  /**
+   * A missing record yields `found: false` instead of failing the step.
+   *
+   * @generated from field: bool allow_missing = 1;
+   */
+  allowMissing: boolean;
+};
+
+/**
+ * @generated from message flowhook.flow.v1.RecordGet
+ */
+export declare type RecordGetJson = {
+  /**
+   * A missing record yields `found: false` instead of failing the step.
+   *
+   * @generated from field: bool allow_missing = 1;
+   */
+  allowMissing?: boolean;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.RecordGet.
+ * Use `create(RecordGetSchema)` to create a new message.
+ */
+export declare const RecordGetSchema: GenMessage<RecordGet, {jsonType: RecordGetJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.RecordDelete
+ */
+export declare type RecordDelete = Message<"flowhook.flow.v1.RecordDelete"> & {
+};
+
+/**
+ * @generated from message flowhook.flow.v1.RecordDelete
+ */
+export declare type RecordDeleteJson = {
+};
+
+/**
+ * Describes the message flowhook.flow.v1.RecordDelete.
+ * Use `create(RecordDeleteSchema)` to create a new message.
+ */
+export declare const RecordDeleteSchema: GenMessage<RecordDelete, {jsonType: RecordDeleteJson}>;
 
 /**
  * Response mode of a webhook trigger (spec §2.3). Values are written without an

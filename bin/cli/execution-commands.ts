@@ -1,0 +1,131 @@
+// `flowhook execution list|show`: the execution log, read through the
+// engine's ExecutionService (admin token). The CLI never talks to Temporal
+// itself; payloads of doNotLogPayload executions are withheld by the engine.
+import { toJson } from '@bufbuild/protobuf';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { Code, createClient, type Client } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  ExecutionService,
+  GetExecutionResponseSchema,
+  ListExecutionsResponseSchema,
+} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { CliError, reportError } from './admin-action.ts';
+import { readCliConfig, requireAdminToken } from './cli-config.ts';
+import { card, printJson, printLines, processIo, table, type CliIo } from './output.ts';
+
+export type ExecutionClient = Client<typeof ExecutionService>;
+
+export interface ExecutionCommandDeps {
+  /** Default: built from the environment on the first call. */
+  client?: () => ExecutionClient;
+  io?: CliIo;
+  setExitCode?: (code: number) => void;
+}
+
+const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+
+export function registerExecutionCommands(program: Command, deps: ExecutionCommandDeps = {}): void {
+  const io = deps.io ?? processIo;
+  const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
+  const client = deps.client ?? clientFromEnvironment;
+  const action = <A extends unknown[]>(handler: (json: boolean, options: Record<string, unknown>, ...positional: A) => Promise<void>) =>
+    async (...args: unknown[]): Promise<void> => {
+      const options = (args[args.length - 1] as Command).opts<Record<string, unknown>>();
+      const json = options.json === true;
+      try {
+        await handler(json, options, ...(args.slice(0, -2) as A));
+      } catch (error) {
+        reportError(io, json, error);
+        setExitCode(1);
+      }
+    };
+
+  const execution = program.command('execution').description('executions of published flows and their execution log');
+  execution
+    .command('list')
+    .description('recent executions, most recent first')
+    .option('--company <name>', 'only this company')
+    .option('--activity <activity>', 'only this webhook activity')
+    .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
+    .option('--json', 'print the response as JSON')
+    .action(
+      action(async (json, options) => {
+        const response = await client().listExecutions({ company: options.company as string | undefined, activity: options.activity as string | undefined, limit: (options.limit as number | undefined) ?? 0 });
+        if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));
+        if (response.executions.length === 0) return printLines(io, ['No executions.']);
+        printLines(io, table(
+          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'STATUS', 'STARTED'],
+          response.executions.map((e) => [e.executionId, e.company, e.activity, e.status, time(e.startedAt)]),
+        ));
+      }),
+    );
+  execution
+    .command('show')
+    .description('one execution: its steps with descriptions, status and timings, and the payload unless doNotLogPayload')
+    .argument('<executionId>')
+    .option('--json', 'print the response as JSON')
+    .action(
+      action(async (json, _options, executionId: string) => {
+        const response = await client().getExecution({ executionId });
+        if (json) return printJson(io, toJson(GetExecutionResponseSchema, response, JSON_OPTIONS));
+        const e = response.execution;
+        const lines = card([
+          ['Execution', e?.executionId],
+          ['Company', e?.company],
+          ['Activity', e?.activity],
+          ['Flow', e?.flowName],
+          ['Status', e?.status],
+          ['Started', time(e?.startedAt)],
+          ['Closed', e?.closedAt ? time(e.closedAt) : undefined],
+          ['Caller', response.caller || undefined],
+          ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
+        ], '');
+        lines.push('', ...table(
+          ['STEP', 'TYPE', 'DESCRIPTION', 'STATUS', 'MS', 'NOTE'],
+          response.steps.map((s) => [s.path, s.type, s.description, s.status, String(millis(s.finishedAt) - millis(s.startedAt)), s.note]),
+        ));
+        printLines(io, lines);
+      }),
+    );
+}
+
+function clientFromEnvironment(): ExecutionClient {
+  let config;
+  try {
+    config = readCliConfig();
+  } catch (error) {
+    throw new CliError((error as Error).message, Code.InvalidArgument);
+  }
+  let adminToken: string;
+  try {
+    adminToken = requireAdminToken(config);
+  } catch (error) {
+    throw new CliError((error as Error).message, Code.Unauthenticated);
+  }
+  const transport = createConnectTransport({
+    baseUrl: config.engineUrl,
+    httpVersion: '2',
+    defaultTimeoutMs: 60_000,
+    interceptors: [(next) => (request) => {
+      request.header.set('authorization', `Bearer ${adminToken}`);
+      return next(request);
+    }],
+  });
+  return createClient(ExecutionService, transport);
+}
+
+function positiveInt(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('a positive integer');
+  return value;
+}
+
+function time(timestamp: Timestamp | undefined): string {
+  return timestamp ? timestampDate(timestamp).toISOString() : '';
+}
+
+function millis(timestamp: Timestamp | undefined): number {
+  return timestamp ? timestampDate(timestamp).getTime() : 0;
+}

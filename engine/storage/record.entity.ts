@@ -1,0 +1,27 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Company } from './company.entity.ts';
+
+/**
+ * A company-scoped record of a flow table (the record step's "host tables").
+ * The unique index on (company, table, key) makes a duplicate key a database
+ * error, not a race; `version` is the optimistic-concurrency column: every
+ * write checks and increments it.
+ */
+export const RecordSchema = defineEntity({
+  name: 'Record',
+  tableName: 'record',
+  uniques: [{ name: 'record_company_table_key_unique', properties: ['company', 'tableName', 'key'] }],
+  properties: {
+    id: p.uuid().primary(),
+    company: () => p.manyToOne(Company).deleteRule('cascade'),
+    tableName: p.string().length(100),
+    key: p.string().length(250),
+    data: p.json<Record<string, unknown>>(),
+    version: p.integer().version(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export class FlowRecord extends RecordSchema.class {}
+RecordSchema.setClass(FlowRecord);

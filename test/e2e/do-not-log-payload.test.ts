@@ -1,0 +1,94 @@
+// doNotLogPayload end to end: the flow reads the payload as usual, but its
+// text appears nowhere in Temporal's history (read with the Temporal CLI, as
+// an operator would) nor in the execution log; without the flag it does.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
+import { startTargetServer, type TargetServer } from '../support/target-server.ts';
+import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+
+let stack: TestStack;
+let tenant: Tenant;
+let target: TargetServer;
+const secrets: Record<string, string> = {};
+
+const steps = (targetUrl: string) => [
+  { name: 'card', set: { description: 'Read the card', variables: { number: '${Trigger.Payload.card}' } } },
+  { name: 'charge', httpRequest: { description: 'Charge the card', method: 'POST', url: `${targetUrl}/charge`, body: '${Trigger.PayloadJson}' } },
+  { log: { description: 'Note the card', message: 'charged {{Variables.number}}' } },
+  { record: { description: 'Remember the charge', table: 'charge', key: '${Execution.Id}', insert: { card: '${Variables.number}' } } },
+  { respond: { description: 'Echo the card', statusCode: 200, body: '${ {"card": Variables.number, "upstream": Steps.charge.status} }' } },
+];
+
+test.before(async () => {
+  stack = await startStack();
+  tenant = await createTenant(stack);
+  target = await startTargetServer();
+  const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 };
+  secrets.hidden = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, ...sync }, steps(target.url)))).secret;
+  secrets.visible = (await deployFlow(stack, flow(tenant.company, 'visible', { activity: 'cards.visible', ...sync }, steps(target.url)))).secret;
+  secrets.failing = (await deployFlow(stack, flow(tenant.company, 'failing', { activity: 'cards.failing', doNotLogPayload: true }, [
+    { fail: { description: 'Refuse the card', message: 'card {{Trigger.Payload.card}} refused' } },
+  ]))).secret;
+});
+test.after.always(async () => {
+  await stack?.close();
+  await target?.close();
+});
+
+/**
+ * The execution's history as `temporal workflow show --output json` prints it,
+ * followed by every base64 `data` field decoded: what an operator can read.
+ */
+async function historyText(workflowId: string): Promise<string> {
+  const { temporalAddress, temporalCli } = testInfrastructure();
+  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], { maxBuffer: 16 * 1024 * 1024 });
+  const decoded: string[] = [];
+  JSON.parse(stdout, (key, value) => {
+    if (typeof value === 'string' && (key === 'data' || key === 'encoding')) decoded.push(Buffer.from(value, 'base64').toString('utf8'));
+    return value;
+  });
+  return `${stdout}\n${decoded.join('\n')}`;
+}
+
+const marker = () => `CARD-${randomBytes(8).toString('hex')}`;
+const call = (activity: string, card: string) =>
+  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity.split('.')[1]!]!, auth: tenant.auth, payloadText: `{"card": "${card}"}` });
+
+test('with doNotLogPayload the flow reads the payload, but Temporal history and the execution log never show it', async (t) => {
+  const card = marker();
+  const answer = await call('cards.hidden', card);
+  t.is(answer.status, 200, answer.text);
+  t.deepEqual(JSON.parse(answer.value!.body), { card, upstream: 200 });
+  // The respond step runs after the httpRequest step, so the call has been received.
+  t.true(target.received.some((request) => request.path === '/charge' && request.body.includes(card)), 'the outbound call still carries the payload');
+  const handle = stack.engine.client.workflow.getHandle(answer.executionId!);
+  const result = await handle.result();
+  t.is(result.steps.find((step: { type: string }) => step.type === 'log').note, 'withheld (doNotLogPayload)');
+  const history = await historyText(answer.executionId!);
+  t.true(history.includes('binary/encrypted'), 'payloads are encrypted');
+  t.false(history.includes(card), 'the card number is not in the history, not even base64-decoded');
+});
+
+test('a failure message quoting the payload of a doNotLogPayload flow stays out of the history', async (t) => {
+  const card = marker();
+  const answer = await call('cards.failing', card);
+  t.is(answer.status, 200);
+  await t.throwsAsync(stack.engine.client.workflow.getHandle(answer.executionId!).result());
+  const history = await historyText(answer.executionId!);
+  t.true(history.includes('WORKFLOW_EXECUTION_FAILED') || history.includes('WorkflowExecutionFailed'), history.slice(0, 500));
+  t.false(history.includes(card));
+});
+
+test('without the flag the payload is visible to operators in the history and the execution log', async (t) => {
+  const card = marker();
+  const answer = await call('cards.visible', card);
+  t.is(answer.status, 200, answer.text);
+  const result = await stack.engine.client.workflow.getHandle(answer.executionId!).result();
+  t.is(result.steps.find((step: { type: string }) => step.type === 'log').note, `charged ${card}`);
+  const history = await historyText(answer.executionId!);
+  t.true(history.includes(card));
+  t.false(history.includes('binary/encrypted'));
+});

@@ -1,0 +1,90 @@
+// `flowhook execution list|show` against a real engine: executions found by
+// company and activity, steps with descriptions and status, the payload
+// unless doNotLogPayload, never the secret.
+import test from 'ava';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { Command } from 'commander';
+import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { registerExecutionCommands } from '../../bin/cli/execution-commands.ts';
+import { startStack, type TestStack } from '../support/stack.ts';
+import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+
+let stack: TestStack;
+let tenant: Tenant;
+const secrets: Record<string, string> = {};
+const executions: Record<string, string> = {};
+const steps = [
+  { set: { description: 'Read the card', variables: { card: '${Trigger.Payload.card}' } } },
+  { log: { description: 'Note the card', message: 'card {{Variables.card}}' } },
+];
+
+test.before(async () => {
+  stack = await startStack();
+  tenant = await createTenant(stack, 'Exec Co');
+  secrets.open = (await deployFlow(stack, flow(tenant.company, 'open', { activity: 'exec.open' }, steps))).secret;
+  secrets.hidden = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'exec.hidden', doNotLogPayload: true }, steps))).secret;
+  for (const name of ['open', 'hidden']) {
+    const answer = await callWebhook(stack, { company: tenant.company, activity: `exec.${name}`, secret: secrets[name]!, auth: tenant.auth, payloadText: `{"card": "CARD-${name}"}` });
+    executions[name] = answer.executionId!;
+    await stack.engine.client.workflow.getHandle(answer.executionId!).result();
+  }
+});
+test.after.always(async () => {
+  await stack?.close();
+});
+
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  let code = 0;
+  const client = createClient(ExecutionService, createConnectTransport({
+    baseUrl: stack.engineUrl,
+    httpVersion: '2',
+    interceptors: [(next) => (request) => {
+      request.header.set('authorization', `Bearer ${stack.adminToken}`);
+      return next(request);
+    }],
+  }));
+  const program = new Command('flowhook').exitOverride();
+  registerExecutionCommands(program, { client: () => client, io: { out: (t) => void (out += t), err: (t) => void (err += t) }, setExitCode: (c) => void (code = c) });
+  await program.parseAsync(['node', 'flowhook', ...args]);
+  return { out, err, code };
+}
+
+test('execution list filters by company and activity', async (t) => {
+  // Temporal's visibility store is eventually consistent: wait until both executions are listed.
+  let listed = { executions: [] as { executionId: string }[] };
+  for (let attempt = 0; attempt < 50 && listed.executions.length < 2; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    listed = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--json')).out);
+  }
+  t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [executions.hidden, executions.open].sort());
+  const open = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out);
+  t.deepEqual(open.executions.map((e: { executionId: string; status: string }) => [e.executionId, e.status]), [[executions.open, 'COMPLETED']]);
+  t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+STATUS\s+STARTED/);
+});
+
+test('execution show lists the steps with descriptions and the payload, never the secret', async (t) => {
+  const shown = await cli('execution', 'show', executions.open!);
+  t.is(shown.code, 0, shown.err);
+  t.regex(shown.out, /Payload\s+\{"card": "CARD-open"\}/);
+  t.regex(shown.out, /steps\[1\]\s+log\s+Note the card\s+completed\s+\d+\s+card CARD-open/);
+  t.false(shown.out.includes(secrets.open!));
+  const json = JSON.parse((await cli('execution', 'show', executions.open!, '--json')).out);
+  t.is(json.execution.company, tenant.company);
+  t.deepEqual(json.steps.map((s: { description: string }) => s.description), ['Read the card', 'Note the card']);
+});
+
+test('execution show withholds the payload of a doNotLogPayload execution', async (t) => {
+  const json = JSON.parse((await cli('execution', 'show', executions.hidden!, '--json')).out);
+  t.true(json.payloadWithheld);
+  t.false(JSON.stringify(json).includes('CARD-hidden'));
+  t.regex((await cli('execution', 'show', executions.hidden!)).out, /Payload\s+\(withheld: doNotLogPayload\)/);
+});
+
+test('an unknown execution is not_found with exit code 1', async (t) => {
+  const shown = await cli('execution', 'show', 'no-such-execution', '--json');
+  t.is(shown.code, 1);
+  t.is(JSON.parse(shown.out).error.code, 'not_found');
+});

@@ -1,0 +1,29 @@
+// The worker's connection to the engine (HTTP/2, binary Connect): activities
+// that need data call the engine's services, which own PostgreSQL.
+import { createClient, type Client } from '@connectrpc/connect';
+import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
+
+export type RecordClient = Client<typeof RecordService>;
+
+export interface WorkerEngineClient {
+  records: RecordClient;
+  close(): void;
+}
+
+export function createWorkerEngineClient(options: { engineUrl: string; serviceToken?: string }): WorkerEngineClient {
+  const sessionManager = new Http2SessionManager(options.engineUrl, { pingIntervalMs: 30_000 });
+  const transport = createConnectTransport({
+    baseUrl: options.engineUrl,
+    httpVersion: '2',
+    useBinaryFormat: true,
+    sessionManager,
+    interceptors: options.serviceToken
+      ? [(next) => (request) => {
+          request.header.set('authorization', `Bearer ${options.serviceToken}`);
+          return next(request);
+        }]
+      : [],
+  });
+  return { records: createClient(RecordService, transport), close: () => sessionManager.abort() };
+}
