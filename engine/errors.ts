@@ -16,6 +16,8 @@ export class AlreadyExistsError extends EngineError {}
 export class UnauthenticatedError extends EngineError {}
 export class PermissionDeniedError extends EngineError {}
 export class FailedPreconditionError extends EngineError {}
+/** A write lost an optimistic-concurrency race or found another version than expected. */
+export class ConflictError extends EngineError {}
 /** The flow failed (or deferred) before it responded inside the sync window: a 500 for the caller. */
 export class FlowFailedError extends EngineError {}
 /** A dependency (Temporal, PostgreSQL) could not be reached in time. */

@@ -22,7 +22,7 @@ export interface RunningEngine {
 export async function runEngine(config: EngineConfig = readEngineConfig()): Promise<RunningEngine> {
   const logger = createLogger('engine', config.logLevel);
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
-  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs);
+  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, config.payloadKey);
   let searchAttributes = false;
   try {
     searchAttributes = await ensureSearchAttributes(client, config.temporal.namespace);
@@ -36,6 +36,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     changes: changeFeed,
     logger,
     starter: createExecutionStarter({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
+    temporal: client,
+    taskQueue: config.taskQueue,
     adminToken: config.adminToken,
     serviceToken: config.serviceToken,
     publicUrl: config.publicUrl,

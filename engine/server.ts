@@ -1,14 +1,21 @@
 // The engine's RPC server: HTTP/2 cleartext serving Connect, gRPC and gRPC-Web
-// for WebhookService, FlowAdminService and RecordService.
+// for WebhookService, FlowAdminService, AppAdminService, UserAdminService,
+// RecordService and ExecutionService.
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { ExecutionService } from '../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
+import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { createAppAdminService, createUserAdminService } from './admin/app-admin-service.ts';
 import { createFlowAdminService } from './admin/flow-admin-service.ts';
+import { createExecutionService } from './executions/execution-service.ts';
 import { createRecordService } from './records/record-service.ts';
 import { authInterceptor } from './rpc/auth-interceptor.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
@@ -22,8 +29,12 @@ export interface EngineDeps {
   publishedFlows: PublishedFlowLookup;
   changes: ChangeAnnouncer;
   starter: ExecutionStarter;
+  /** For ExecutionService: reads executions of this task queue. */
+  temporal: Client;
+  taskQueue: string;
   logger: Logger;
   adminToken: string;
+  /** Undefined only when the engine was explicitly started insecure. */
   serviceToken?: string;
   publicUrl: string;
   instance: string;
@@ -43,7 +54,10 @@ export function createEngine(deps: EngineDeps): EngineServer {
     routes(router) {
       router.service(WebhookService, createWebhookService(deps));
       router.service(FlowAdminService, createFlowAdminService(deps));
+      router.service(AppAdminService, createAppAdminService(deps));
+      router.service(UserAdminService, createUserAdminService(deps));
       router.service(RecordService, createRecordService(deps));
+      router.service(ExecutionService, createExecutionService(deps));
     },
   });
   const server = createServer(handler);

@@ -1,10 +1,14 @@
-// The CLI's connection to the engine's FlowAdminService: Connect over HTTP/2
+// The CLI's connection to the engine's admin services (FlowAdminService,
+// AppAdminService, UserAdminService) as one client: Connect over HTTP/2
 // cleartext (the engine serves h2c only), the admin token on every call.
 import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
+import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 
-export type AdminClient = Client<typeof FlowAdminService>;
+/** The method names of the three services are distinct, so one object holds them all. */
+export type AdminClient = Client<typeof FlowAdminService> & Client<typeof AppAdminService> & Client<typeof UserAdminService>;
 
 export interface AdminClientOptions {
   engineUrl: string;
@@ -26,7 +30,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   });
   // Idle HTTP/2 sessions are unref'd by connect-node, so the CLI exits once
   // its calls are done without closing anything.
-  return createClient(FlowAdminService, transport);
+  return { ...createClient(FlowAdminService, transport), ...createClient(AppAdminService, transport), ...createClient(UserAdminService, transport) };
 }
 
 function bearerInterceptor(token: string): Interceptor {

@@ -1,16 +1,17 @@
 // The admin commands of `flowhook` (DESIGN.md "The CLI"): companies, flows,
-// secrets and service users, each a call to the engine's FlowAdminService.
+// secrets, service users and applications, each a call to an admin service.
 // Every command takes --json; the error contract is in admin-action.ts.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import {
   CreateCompanyResponseSchema,
   CreateUserResponseSchema,
   ListCompaniesResponseSchema,
   RotateSecretResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { isoTimestamp, registerAppCommands, registerUserLifecycleCommands } from './access-commands.ts';
 import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
 import { createAdminClient, type AdminClient } from './admin-client.ts';
 import { readCliConfig, requireAdminToken } from './cli-config.ts';
@@ -86,9 +87,8 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
       }),
     );
 
-  program
-    .command('user')
-    .description('service users that call the webhook endpoint')
+  const user = program.command('user').description('service users that call the webhook endpoint with Basic authentication (legacy)');
+  user
     .command('create')
     .description('create a service user with a web service access key (Basic authentication)')
     .argument('<name>')
@@ -115,6 +115,8 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
         ]);
       }),
     );
+  registerUserLifecycleCommands(user, runtime);
+  registerAppCommands(program, runtime);
 }
 
 /** The real client: engine URL and admin token from the environment, read on first use. */
@@ -132,11 +134,4 @@ function clientFromEnvironment(): AdminClient {
     throw new CliError((error as Error).message, Code.Unauthenticated);
   }
   return createAdminClient({ engineUrl: config.engineUrl, adminToken });
-}
-
-function isoTimestamp(value: string): Date {
-  // Date.parse accepts far more than ISO 8601; insist on a date at least.
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 timestamp such as 2026-12-31T23:59:59Z');
-  return date;
 }

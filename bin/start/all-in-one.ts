@@ -17,7 +17,7 @@ import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
 import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { banner } from './banner.ts';
-import { localToken } from './local-tokens.ts';
+import { localPayloadKey, localToken } from './local-tokens.ts';
 import { seedIfEmpty } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
 
@@ -42,6 +42,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     const env: Record<string, string | undefined> = { FLOWHOOK_LOG_LEVEL: 'warn', ...config.env };
     env.FLOWHOOK_ADMIN_TOKEN = localToken(config.dataDir, 'admin-token', env.FLOWHOOK_ADMIN_TOKEN);
     env.FLOWHOOK_SERVICE_TOKEN = localToken(config.dataDir, 'service-token', env.FLOWHOOK_SERVICE_TOKEN);
+    env.FLOWHOOK_PAYLOAD_KEY = localPayloadKey(config.dataDir, env.FLOWHOOK_PAYLOAD_KEY);
 
     if (!config.databaseUrl) {
       say('starting embedded PostgreSQL…');
@@ -70,7 +71,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     const engineConfig = readEngineConfig(env);
     const engine = await runEngine(engineConfig);
     stops.push(() => engine.close());
-    const worker = await runWorker(readWorkerConfig(env));
+    const worker = await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}` }));
     stops.push(() => worker.close());
     const facadeConfig = readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}` });
     const facade = await runFacade(facadeConfig, { handleSignals: false });

@@ -1,6 +1,7 @@
 // The admin and service tokens of a local installation: generated once and
 // kept in 0600 files under the data directory, where the CLI finds the admin
-// token. Configured values (FLOWHOOK_ADMIN_TOKEN, FLOWHOOK_SERVICE_TOKEN) win.
+// token, and the key that encrypts doNotLogPayload executions' payloads.
+// Configured values (FLOWHOOK_ADMIN_TOKEN, FLOWHOOK_SERVICE_TOKEN, FLOWHOOK_PAYLOAD_KEY) win.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,4 +16,14 @@ export function localToken(dataDir: string, file: 'admin-token' | 'service-token
   const token = randomBytes(32).toString('base64url');
   writeFileSync(path, `${token}\n`, { mode: 0o600 });
   return token;
+}
+
+/** Base64 of 32 random bytes; losing it makes the encrypted executions' payloads unreadable. */
+export function localPayloadKey(dataDir: string, configured?: string): string {
+  if (configured) return configured;
+  const path = join(dataDir, 'payload-key');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  return key;
 }

@@ -6,6 +6,7 @@ import { DriverException } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import {
   AlreadyExistsError,
+  ConflictError,
   FailedPreconditionError,
   FlowFailedError,
   InvalidArgumentError,
@@ -22,6 +23,7 @@ const CODES: [new (...args: never[]) => Error, Code][] = [
   [UnauthenticatedError, Code.Unauthenticated],
   [PermissionDeniedError, Code.PermissionDenied],
   [FailedPreconditionError, Code.FailedPrecondition],
+  [ConflictError, Code.Aborted],
   [FlowFailedError, Code.Internal],
   [UnavailableError, Code.Unavailable],
 ];

@@ -1,12 +1,16 @@
 // The explicit entity list (no folder scanning), in dependency order.
+import { ApplicationPermissionSchema } from './application-permission.entity.ts';
 import { CompanySchema } from './company.entity.ts';
 import { FlowVersionSchema } from './flow-version.entity.ts';
 import { FlowSchema } from './flow.entity.ts';
+import { IdentityApplicationSchema } from './identity-application.entity.ts';
 import { PermissionAssignmentSchema } from './permission-assignment.entity.ts';
 import { PublishedFlowSchema } from './published-flow.entity.ts';
+import { RecordWriteSchema } from './record-write.entity.ts';
+import { RecordSchema } from './record.entity.ts';
 import { ServiceUserSchema } from './service-user.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -14,3 +18,7 @@ export { FlowVersion } from './flow-version.entity.ts';
 export { PublishedFlow } from './published-flow.entity.ts';
 export { ServiceUser } from './service-user.entity.ts';
 export { PermissionAssignment } from './permission-assignment.entity.ts';
+export { FlowRecord } from './record.entity.ts';
+export { RecordWrite } from './record-write.entity.ts';
+export { IdentityApplication } from './identity-application.entity.ts';
+export { ApplicationPermission } from './application-permission.entity.ts';

@@ -4,8 +4,14 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from './entities.ts';
 import { Migration0001Initial } from './migrations/migration-0001-initial.ts';
+import { Migration0002Records } from './migrations/migration-0002-records.ts';
+import { Migration0003Applications } from './migrations/migration-0003-applications.ts';
 
-export const MIGRATIONS = [{ name: 'migration-0001-initial', class: Migration0001Initial }];
+export const MIGRATIONS = [
+  { name: 'migration-0001-initial', class: Migration0001Initial },
+  { name: 'migration-0002-records', class: Migration0002Records },
+  { name: 'migration-0003-applications', class: Migration0003Applications },
+];
 
 export interface OrmOptions {
   databaseUrl: string;

@@ -12,6 +12,7 @@ import {
   type FlowExecutionResult,
   type WebhookResponse,
 } from '../../workflows/shared/index.ts';
+import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
 import { FlowFailedError, UnavailableError } from '../errors.ts';
 
 const GRPC_UNAVAILABLE = 14;
@@ -42,10 +43,13 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   const { client, taskQueue } = options;
 
   function startOptions(request: ExecutionRequest) {
+    // doNotLogPayload: the marked input and everything the workflow produces (it reads the memo) is encrypted by the codec.
+    const hidePayload = request.input.trigger.doNotLogPayload;
     return {
       taskQueue,
       workflowId: request.workflowId,
-      args: [request.input] as [FlowExecutionInput],
+      args: [hidePayload ? markSensitive(request.input) : request.input] as [FlowExecutionInput],
+      memo: hidePayload ? { [DO_NOT_LOG_PAYLOAD_MEMO]: true } : undefined,
       // A retried call with the same (deterministic) id joins the running execution instead of starting a second.
       workflowIdConflictPolicy: 'USE_EXISTING' as const,
       workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,

@@ -39,6 +39,7 @@ export async function startProcessStack(): Promise<ProcessStack> {
     FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
     FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
     FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
+    FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_LOG_LEVEL: 'debug',
   };
   let output = '';

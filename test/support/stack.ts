@@ -75,13 +75,14 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
     FLOWHOOK_ADMIN_TOKEN: adminToken,
     FLOWHOOK_SERVICE_TOKEN: serviceToken,
+    FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_LOG_LEVEL: 'warn',
     FLOWHOOK_PUBLIC_URL: PUBLIC_URL,
     ...options.env,
   };
   const engine = await runEngine(readEngineConfig(env));
   const engineUrl = `http://127.0.0.1:${engine.port}`;
-  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig(env));
+  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }));
   const facade = await runFacade(readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }), { handleSignals: false });
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
   const admin = createClient(

@@ -16,6 +16,8 @@ import {
   type CreateUserRequest,
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 
@@ -125,7 +127,9 @@ function fakeEngine() {
       return { name: request.name, accessKey: `key-${randomBytes(16).toString('hex')}` };
     },
   };
-  const client = createClient(FlowAdminService, createRouterTransport(({ service }) => service(FlowAdminService, impl)));
+  const transport = createRouterTransport(({ service }) => service(FlowAdminService, impl));
+  // The application and user services are driven by cli-access-commands.test.ts.
+  const client = { ...createClient(FlowAdminService, transport), ...createClient(AppAdminService, transport), ...createClient(UserAdminService, transport) };
   return { client, calls, users, flows, companies };
 }
 
