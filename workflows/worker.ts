@@ -6,7 +6,7 @@ import { createWorkerEngineClient } from './activities/engine-client.ts';
 import { createActivities } from './activities/index.ts';
 import { flowDataConverter, PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
 import type { WorkerConfig } from './config.ts';
-import { temporalTlsOptions } from './temporal-tls.ts';
+import { temporalTlsOptions } from './shared/temporal-tls.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
 

@@ -1,13 +1,15 @@
 // The CLI's connection to the engine's admin services (FlowAdminService,
 // AppAdminService, UserAdminService) as one client: Connect over HTTP/2
 // cleartext (the engine serves h2c only), the admin token on every call.
-import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { CliError } from './admin-action.ts';
+import { readCliConfig, requireAdminToken } from './cli-config.ts';
 
-/** The method names of the three services are distinct, so one object holds them all. */
+/** The method names of the services are distinct, so one object holds them all. */
 export type AdminClient = Client<typeof FlowAdminService> & Client<typeof AppAdminService> & Client<typeof UserAdminService>;
 
 export interface AdminClientOptions {
@@ -21,16 +23,47 @@ export interface AdminClientOptions {
 // opposed to an engine that answered with an error.
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
 
-export function createAdminClient(options: AdminClientOptions): AdminClient {
-  const transport = createConnectTransport({
+/** Connect over HTTP/2 to the engine with the admin token; any admin-token service can use it. */
+export function createAdminTransport(options: AdminClientOptions): Transport {
+  return createConnectTransport({
     baseUrl: options.engineUrl,
     httpVersion: '2',
     defaultTimeoutMs: options.timeoutMs ?? 60_000,
     interceptors: [unreachableInterceptor(options.engineUrl), bearerInterceptor(options.adminToken)],
   });
+}
+
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const transport = createAdminTransport(options);
   // Idle HTTP/2 sessions are unref'd by connect-node, so the CLI exits once
   // its calls are done without closing anything.
-  return { ...createClient(FlowAdminService, transport), ...createClient(AppAdminService, transport), ...createClient(UserAdminService, transport) };
+  return {
+    ...createClient(FlowAdminService, transport),
+    ...createClient(AppAdminService, transport),
+    ...createClient(UserAdminService, transport),
+  };
+}
+
+/** The real client: engine URL and admin token from the environment, read on first use. */
+export function adminClientFromEnvironment(): AdminClient {
+  return createAdminClient(adminOptionsFromEnvironment());
+}
+
+/** Engine URL and admin token from the environment, as CLI errors when missing or wrong. */
+export function adminOptionsFromEnvironment(): AdminClientOptions {
+  let config;
+  try {
+    config = readCliConfig();
+  } catch (error) {
+    throw new CliError((error as Error).message, Code.InvalidArgument);
+  }
+  let adminToken: string;
+  try {
+    adminToken = requireAdminToken(config);
+  } catch (error) {
+    throw new CliError((error as Error).message, Code.Unauthenticated);
+  }
+  return { engineUrl: config.engineUrl, adminToken };
 }
 
 function bearerInterceptor(token: string): Interceptor {

@@ -13,8 +13,7 @@ import {
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { isoTimestamp, registerAppCommands, registerUserLifecycleCommands } from './access-commands.ts';
 import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
-import { createAdminClient, type AdminClient } from './admin-client.ts';
-import { readCliConfig, requireAdminToken } from './cli-config.ts';
+import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
 import { registerFlowCommands } from './flow-commands.ts';
 import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
 
@@ -33,7 +32,7 @@ const DEFAULT_PERMISSION_SET = 'FLOW ALL';
 export function registerAdminCommands(program: Command, deps: AdminCommandDeps = {}): void {
   const supplied = deps.client;
   const runtime: AdminRuntime = {
-    client: typeof supplied === 'function' ? supplied : supplied ? () => supplied : clientFromEnvironment,
+    client: typeof supplied === 'function' ? supplied : supplied ? () => supplied : adminClientFromEnvironment,
     io: deps.io ?? processIo,
     setExitCode: deps.setExitCode ?? ((code) => void (process.exitCode = code)),
   };
@@ -119,19 +118,3 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
   registerAppCommands(program, runtime);
 }
 
-/** The real client: engine URL and admin token from the environment, read on first use. */
-function clientFromEnvironment(): AdminClient {
-  let config;
-  try {
-    config = readCliConfig();
-  } catch (error) {
-    throw new CliError((error as Error).message, Code.InvalidArgument);
-  }
-  let adminToken: string;
-  try {
-    adminToken = requireAdminToken(config);
-  } catch (error) {
-    throw new CliError((error as Error).message, Code.Unauthenticated);
-  }
-  return createAdminClient({ engineUrl: config.engineUrl, adminToken });
-}

@@ -3,16 +3,15 @@
 // itself; payloads of doNotLogPayload executions are withheld by the engine.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { Code, createClient, type Client } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
+import { createClient, type Client } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   ExecutionService,
   GetExecutionResponseSchema,
   ListExecutionsResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { CliError, reportError } from './admin-action.ts';
-import { readCliConfig, requireAdminToken } from './cli-config.ts';
+import { reportError } from './admin-action.ts';
+import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
 import { card, printJson, printLines, processIo, table, type CliIo } from './output.ts';
 
 export type ExecutionClient = Client<typeof ExecutionService>;
@@ -29,7 +28,7 @@ const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 export function registerExecutionCommands(program: Command, deps: ExecutionCommandDeps = {}): void {
   const io = deps.io ?? processIo;
   const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
-  const client = deps.client ?? clientFromEnvironment;
+  const client = deps.client ?? (() => createClient(ExecutionService, createAdminTransport(adminOptionsFromEnvironment())));
   const action = <A extends unknown[]>(handler: (json: boolean, options: Record<string, unknown>, ...positional: A) => Promise<void>) =>
     async (...args: unknown[]): Promise<void> => {
       const options = (args[args.length - 1] as Command).opts<Record<string, unknown>>();
@@ -91,30 +90,6 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     );
 }
 
-function clientFromEnvironment(): ExecutionClient {
-  let config;
-  try {
-    config = readCliConfig();
-  } catch (error) {
-    throw new CliError((error as Error).message, Code.InvalidArgument);
-  }
-  let adminToken: string;
-  try {
-    adminToken = requireAdminToken(config);
-  } catch (error) {
-    throw new CliError((error as Error).message, Code.Unauthenticated);
-  }
-  const transport = createConnectTransport({
-    baseUrl: config.engineUrl,
-    httpVersion: '2',
-    defaultTimeoutMs: 60_000,
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${adminToken}`);
-      return next(request);
-    }],
-  });
-  return createClient(ExecutionService, transport);
-}
 
 function positiveInt(raw: string): number {
   const value = Number(raw);

@@ -3,9 +3,6 @@
 // facade in this process. Ctrl-C stops them in reverse order, children included.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
 import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
@@ -20,6 +17,7 @@ import { banner } from './banner.ts';
 import { localPayloadKey, localToken } from './local-tokens.ts';
 import { seedIfEmpty } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
+import { createAdminClient } from '../cli/admin-client.ts';
 
 type Stop = () => Promise<unknown>;
 
@@ -77,17 +75,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     const facade = await runFacade(facadeConfig, { handleSignals: false });
     stops.push(() => facade.close());
 
-    const admin = createClient(
-      FlowAdminService,
-      createConnectTransport({
-        baseUrl: `http://127.0.0.1:${engine.port}`,
-        httpVersion: '2',
-        interceptors: [(next) => (request) => {
-          request.header.set('authorization', `Bearer ${engineConfig.adminToken}`);
-          return next(request);
-        }],
-      }),
-    );
+    const admin = createAdminClient({ engineUrl: `http://127.0.0.1:${engine.port}`, adminToken: engineConfig.adminToken });
     const seed = await seedIfEmpty(admin);
     const base = `${facadeConfig.publicUrl}/${facadeConfig.instance}/ODataV4`;
     process.stdout.write(

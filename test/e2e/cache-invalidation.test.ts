@@ -1,13 +1,11 @@
 // Published flows are cached in each engine; a change made through another
 // engine on the same database (PostgreSQL LISTEN/NOTIFY) must reach it.
 import test from 'ava';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -38,11 +36,7 @@ test('a secret rotated or a flow unpublished through another engine stops workin
   t.is(await call(secret), 200);
   t.is(await call(secret), 200, 'served from the warm cache');
 
-  const other = createClient(FlowAdminService, createConnectTransport({
-    baseUrl: `http://127.0.0.1:${otherEngine.port}`,
-    httpVersion: '2',
-    interceptors: [(next) => (request) => { request.header.set('authorization', `Bearer ${stack.adminToken}`); return next(request); }],
-  }));
+  const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
   const { secret: rotated } = await other.rotateSecret({ company: tenant.company, activity: 'cached.flow' });
   t.is(await eventually(() => call(secret), 401), 401);
   t.is(await call(rotated), 200);

@@ -1,24 +1,18 @@
 // SIGTERM to facade and engine while a sync call is in flight: they stop
 // accepting, finish the call, then exit 0.
 import test from 'ava';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { fromJson } from '@bufbuild/protobuf';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { startProcessStack } from '../support/process-stack.ts';
 import { startTargetServer } from '../support/target-server.ts';
 import { flow } from '../support/webhook-helpers.ts';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
 
 test('an in-flight sync call is answered while facade and engine shut down', async (t) => {
   const target = await startTargetServer(() => ({ delayMs: 1500, body: '{"slow": true}' }));
   const stack = await startProcessStack();
   try {
-    const admin = createClient(FlowAdminService, createConnectTransport({
-      baseUrl: stack.engineUrl,
-      httpVersion: '2',
-      interceptors: [(next) => (request) => { request.header.set('authorization', `Bearer ${stack.env.FLOWHOOK_ADMIN_TOKEN}`); return next(request); }],
-    }));
+    const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Draining' });
     const { accessKey } = await admin.createUser({ name: 'drain-user', company: 'Draining' });
     const definition = flow('Draining', 'draining', { activity: 'drain.test', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [

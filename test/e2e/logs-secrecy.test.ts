@@ -2,29 +2,17 @@
 // successful, unauthorized and failing calls, no secret, access key or token
 // appears in anything they printed; SIGTERM stops each one cleanly.
 import test from 'ava';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { fromJson } from '@bufbuild/protobuf';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { startProcessStack } from '../support/process-stack.ts';
 import { flow } from '../support/webhook-helpers.ts';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
 
 test('no secret, access key or token reaches the logs of any process', async (t) => {
   const stack = await startProcessStack();
   const credentials: Record<string, string> = {};
   try {
-    const admin = createClient(
-      FlowAdminService,
-      createConnectTransport({
-        baseUrl: stack.engineUrl,
-        httpVersion: '2',
-        interceptors: [(next) => (request) => {
-          request.header.set('authorization', `Bearer ${stack.env.FLOWHOOK_ADMIN_TOKEN}`);
-          return next(request);
-        }],
-      }),
-    );
+    const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Secretive' });
     const { accessKey } = await admin.createUser({ name: 'log-test-user', company: 'Secretive' });
     credentials.accessKey = accessKey;

@@ -3,26 +3,17 @@
 // built from the payload never make them print the payload.
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { fromJson } from '@bufbuild/protobuf';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { startProcessStack } from '../support/process-stack.ts';
 import { flow } from '../support/webhook-helpers.ts';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
 
 test('the payload of a doNotLogPayload flow appears in no process log, also when its steps fail', async (t) => {
   const stack = await startProcessStack();
   const card = `CARD-${randomBytes(8).toString('hex')}`;
   try {
-    const admin = createClient(FlowAdminService, createConnectTransport({
-      baseUrl: stack.engineUrl,
-      httpVersion: '2',
-      interceptors: [(next) => (request) => {
-        request.header.set('authorization', `Bearer ${stack.env.FLOWHOOK_ADMIN_TOKEN}`);
-        return next(request);
-      }],
-    }));
+    const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Private' });
     const { accessKey } = await admin.createUser({ name: 'private-user', company: 'Private' });
     const deploy = async (activity: string, webhook: Record<string, unknown>, steps: unknown[]) =>

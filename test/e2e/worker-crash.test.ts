@@ -2,27 +2,21 @@
 // the flow finishes from where it was, and a step that already ran is not
 // repeated.
 import test from 'ava';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { fromJson } from '@bufbuild/protobuf';
 import { Client, Connection } from '@temporalio/client';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { startProcessStack } from '../support/process-stack.ts';
 import { startTargetServer } from '../support/target-server.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { flow } from '../support/webhook-helpers.ts';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
 
 test('a flow survives its worker being killed during a sleep after respond', async (t) => {
   const target = await startTargetServer();
   const stack = await startProcessStack();
   const connection = await Connection.connect({ address: testInfrastructure().temporalAddress });
   try {
-    const admin = createClient(FlowAdminService, createConnectTransport({
-      baseUrl: stack.engineUrl,
-      httpVersion: '2',
-      interceptors: [(next) => (request) => { request.header.set('authorization', `Bearer ${stack.env.FLOWHOOK_ADMIN_TOKEN}`); return next(request); }],
-    }));
+    const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Crashy' });
     const { accessKey } = await admin.createUser({ name: 'crash-user', company: 'Crashy' });
     const definition = flow('Crashy', 'crashy', { activity: 'crash.test', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [

@@ -2,17 +2,15 @@
 // run's PostgreSQL, the engine, a worker on its own task queue and the facade,
 // all on free ports, against the run's Temporal dev server.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createClient, type Client as ConnectClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import pg from 'pg';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
 import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker, type RunningWorker } from '../../workflows/main.ts';
+import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
 
 export const INSTANCE = 'BC';
 /** The base URL callers see; deliberately not the listening address, to prove the envelope uses configuration. */
@@ -28,7 +26,7 @@ export interface TestStack {
   facadeUrl: string;
   engineUrl: string;
   taskQueue: string;
-  admin: ConnectClient<typeof FlowAdminService>;
+  admin: AdminClient;
   temporal: TemporalClient;
   engine: RunningEngine;
   worker?: RunningWorker;
@@ -85,17 +83,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }));
   const facade = await runFacade(readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }), { handleSignals: false });
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
-  const admin = createClient(
-    FlowAdminService,
-    createConnectTransport({
-      baseUrl: engineUrl,
-      httpVersion: '2',
-      interceptors: [(next) => (request) => {
-        request.header.set('authorization', `Bearer ${adminToken}`);
-        return next(request);
-      }],
-    }),
-  );
+  const admin = createAdminClient({ engineUrl: engineUrl, adminToken: adminToken });
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new TemporalClient({ connection });
   return {

@@ -1,7 +1,8 @@
-// Turns the TLS part of the Temporal configuration into connection options;
-// shared by the worker's NativeConnection (and mirrored by the engine's client).
+// Turns the TLS part of the Temporal configuration into connection options for
+// the worker's NativeConnection and the engine's client. It reads files, so it
+// is not re-exported from shared/index.ts: workflow code never loads it.
 import { readFileSync } from 'node:fs';
-import type { TemporalSettings } from './shared/index.ts';
+import type { TemporalSettings } from './temporal-settings.ts';
 
 export function temporalTlsOptions(tls: TemporalSettings['tls']) {
   if (!tls) return undefined;
