@@ -53,6 +53,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
   const execution = {
     input,
     workflowId,
+    idempotent: Boolean(request.idempotencyKey),
     searchAttributes: deps.useSearchAttributes()
       ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode, caller: caller.label })
       : undefined,
