@@ -47,7 +47,15 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     window.fail({ type: failure.failureType, message: failure.message });
     await condition(allHandlersFinished);
     // An ApplicationFailure fails the execution; any other error would retry the workflow task forever.
-    throw ApplicationFailure.create({ type: failure.failureType ?? FLOW_FAILED_BEFORE_RESPONSE, message: failure.message, nonRetryable: true });
+    // The worker logs a failed execution's message in clear, and a step's reason may quote the
+    // payload: for doNotLogPayload flows the reason travels only in the (encrypted) details.
+    const hidden = input.trigger.doNotLogPayload;
+    throw ApplicationFailure.create({
+      type: failure.failureType ?? FLOW_FAILED_BEFORE_RESPONSE,
+      message: hidden ? 'The flow failed (reason withheld: doNotLogPayload; it is in the encrypted failure details)' : failure.message,
+      details: hidden ? [failure.message] : undefined,
+      nonRetryable: true,
+    });
   }
   window.end();
   await condition(allHandlersFinished);

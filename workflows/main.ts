@@ -17,7 +17,8 @@ let runtimeInstalled = false;
 function installRuntimeLogger(level: WorkerConfig['logLevel']): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  const logger = pino({ name: 'worker', level });
+  // The SDK passes failures as `error`; without a serializer pino would print them as {}.
+  const logger = pino({ name: 'worker', level, serializers: { error: pino.stdSerializers.err } });
   Runtime.install({
     logger: new DefaultLogger(TEMPORAL_LEVELS[level], (entry) => {
       const method = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');

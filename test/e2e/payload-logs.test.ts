@@ -12,6 +12,8 @@ import { createAdminClient } from '../../bin/cli/admin-client.ts';
 test('the payload of a doNotLogPayload flow appears in no process log, also when its steps fail', async (t) => {
   const stack = await startProcessStack();
   const card = `CARD-${randomBytes(8).toString('hex')}`;
+  // The same calling flow without the flag: its marker must show up, or the test would prove nothing.
+  const control = `OPEN-${randomBytes(8).toString('hex')}`;
   try {
     const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Private' });
@@ -22,15 +24,19 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
       { log: { description: 'Note the card', message: 'card {{Trigger.Payload.card}}' } },
       { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
     ]);
+    const open = (await admin.applyFlow({ flow: fromJson(FlowSchema, flow('Private', 'open-call', { activity: 'open.call', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
+    ]) as never), publish: true })).secret;
     const failing = await deploy('private.fail', {}, [{ fail: { description: 'Refuse', message: 'refused {{Trigger.Payload.card}}' } }]);
-    const post = (activity: string, secret: string) =>
+    const post = (activity: string, secret: string, value = card) =>
       fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Private`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`private-user:${accessKey}`).toString('base64')}` },
-        body: JSON.stringify({ activity, secret, payload: { card } }),
+        body: JSON.stringify({ activity, secret, payload: { card: value } }),
       });
     t.is((await post('private.call', calling)).status, 500, 'the failed call answers 500');
     t.is((await post('private.fail', failing)).status, 200);
+    t.is((await post('open.call', open, control)).status, 500);
     // Let the Instant-return flow fail in the worker before the processes stop.
     await new Promise((resolve) => setTimeout(resolve, 1500));
   } finally {
@@ -38,5 +44,6 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
   }
   const output = stack.output();
   t.true(output.length > 0);
-  t.false(output.includes(card), 'the card number is in a process log');
+  t.false(output.includes(card), `the card number is in a process log:\n${output.split('\n').filter((line) => line.includes(card)).join('\n')}`);
+  t.true(output.includes(control), 'without the flag the same failure is logged with its reason');
 });
