@@ -1,6 +1,7 @@
 // The engine's configuration, read once from the environment into a frozen,
 // typed object. A wrong value stops the process with a message naming the variable.
 import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
+import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from '../workflows/shared/index.ts';
 
 export interface EngineConfig {
@@ -23,6 +24,8 @@ export interface EngineConfig {
   /** Bound on reaching PostgreSQL. */
   databaseTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Admission control for webhook calls, per engine process. */
+  limits: WebhookLimitSettings;
   /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the workers must use the same. */
   payloadKey?: Buffer;
 }
@@ -56,8 +59,24 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     temporalTimeoutMs: int(env, 'FLOWHOOK_TEMPORAL_TIMEOUT_MS', 10_000, 100),
     databaseTimeoutMs: int(env, 'FLOWHOOK_DATABASE_TIMEOUT_MS', 5000, 100),
     logLevel: level(env),
+    limits: Object.freeze({
+      perCaller: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_CALLER', DEFAULT_RATE_PER_SECOND),
+      perActivity: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', DEFAULT_RATE_PER_SECOND),
+      maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
+    }),
     payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
   });
+}
+
+// Generous defaults: well above what one engine on a small machine serves
+// (see test/bench), so they only stop floods. 0 turns a limit off.
+const DEFAULT_RATE_PER_SECOND = 500;
+const DEFAULT_MAX_CONCURRENT_SYNC_CALLS = 1000;
+
+/** `<NAME>` calls per second, `<NAME>_BURST` calls at once after a quiet spell (default: twice the rate). */
+function rateLimit(env: EngineEnv, name: string, fallback: number) {
+  const perSecond = int(env, name, fallback, 0);
+  return Object.freeze({ perSecond, burst: int(env, `${name}_BURST`, Math.max(1, perSecond * 2), 1) });
 }
 
 function int(env: EngineEnv, name: string, fallback: number, min: number): number {

@@ -22,3 +22,14 @@ export class ConflictError extends EngineError {}
 export class FlowFailedError extends EngineError {}
 /** A dependency (Temporal, PostgreSQL) could not be reached in time. */
 export class UnavailableError extends EngineError {}
+/** A rate limit or the sync-call cap refused the call; nothing started. */
+export class RateLimitedError extends EngineError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+/** An Idempotency-Key came again with another payload: a 422, nothing started. */
+export class IdempotencyKeyReusedError extends AlreadyExistsError {}

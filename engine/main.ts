@@ -10,6 +10,8 @@ import { openOrm } from './storage/orm.ts';
 import { createExecutionStarter } from './temporal/execution-starter.ts';
 import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
+import { createWebhookLimits } from './limits/webhook-limits.ts';
+import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 
 export interface RunningEngine {
@@ -33,6 +35,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
   const engine = createEngine({
     orm,
     publishedFlows: createPublishedFlowLookup(changeFeed),
+    callers: createCallerDirectory(changeFeed),
+    limits: createWebhookLimits(config.limits),
     changes: changeFeed,
     logger,
     starter: createExecutionStarter({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),

@@ -21,12 +21,16 @@ import { authInterceptor } from './rpc/auth-interceptor.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
 import type { ExecutionStarter } from './temporal/execution-starter.ts';
 import type { ChangeAnnouncer } from './cache/change-feed.ts';
+import type { WebhookLimits } from './limits/webhook-limits.ts';
+import type { CallerDirectory } from './webhook/caller-directory.ts';
 import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
 
 export interface EngineDeps {
   orm: MikroORM;
   publishedFlows: PublishedFlowLookup;
+  callers: CallerDirectory;
+  limits: WebhookLimits;
   changes: ChangeAnnouncer;
   starter: ExecutionStarter;
   /** For ExecutionService: reads executions of this task queue. */

@@ -23,7 +23,8 @@ const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
   [Code.NotFound, { status: 404, code: 'NotFound' }],
   // The call cannot go ahead in the current state (e.g. an invalid trigger configuration).
   [Code.FailedPrecondition, { status: 409, code: 'Conflict' }],
-  [Code.AlreadyExists, { status: 409, code: 'Conflict' }],
+  // On the webhook path only an Idempotency-Key reused with another payload (IETF idempotency draft: 422).
+  [Code.AlreadyExists, { status: 422, code: 'UnprocessableEntity' }],
   [Code.ResourceExhausted, { status: 429, code: 'TooManyRequests' }],
   [Code.Unavailable, { status: 503, code: 'ServiceUnavailable' }],
   [Code.DeadlineExceeded, { status: 503, code: 'ServiceUnavailable' }],
@@ -31,6 +32,8 @@ const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
 
 const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
 const RETRY_AFTER_SECONDS = '5';
+// Metadata the engine sets on ResourceExhausted (engine/rpc/error-interceptor.ts).
+const RETRY_AFTER_METADATA = 'retry-after';
 // Spec §7: the body of a 401 is exactly this text, whatever the cause.
 const UNAUTHORIZED_BODY = 'Unauthorized';
 const BASIC_CHALLENGE = 'Basic realm="flowhook"';
@@ -90,6 +93,7 @@ function classify(error: unknown, requestId: string, logger: Logger): Classified
       return { ...mapping, message: 'The service is temporarily unavailable; retry later', headers: {} };
     }
     if (error.code === Code.Unknown) return internal(requestId, error, logger);
+    if (mapping.status === 429) return { ...mapping, message: error.rawMessage, headers: { 'Retry-After': retryAfter(error) } };
     // The engine writes its messages for the caller (they name no secret or key).
     return { ...mapping, message: error.rawMessage, headers: {} };
   }
@@ -100,6 +104,12 @@ function classify(error: unknown, requestId: string, logger: Logger): Classified
     return { status, code: (STATUS_CODES[status] ?? 'BadRequest').replace(/[^A-Za-z]/g, ''), message, headers: {} };
   }
   return internal(requestId, error, logger);
+}
+
+/** The engine's wait in whole seconds; anything unexpected becomes 1 rather than an odd header. */
+function retryAfter(error: ConnectError): string {
+  const value = error.metadata.get(RETRY_AFTER_METADATA) ?? '';
+  return /^[1-9][0-9]{0,4}$/.test(value) ? value : '1';
 }
 
 function internal(requestId: string, error: unknown, logger: Logger): Classified {

@@ -3,6 +3,7 @@
 // to an application.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { ApplicationPermission, IdentityApplication } from '../storage/entities.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { APPLICATION_PERMISSION_SETS, normalizePermissionSet } from '../webhook/permissions.ts';
@@ -23,7 +24,7 @@ export interface AppView {
   permissionSets: { permissionSet: string; company: string }[];
 }
 
-export async function registerApplication(em: EntityManager, request: AppRegistration): Promise<{ view: AppView; created: boolean }> {
+export async function registerApplication(em: EntityManager, changes: ChangeAnnouncer, request: AppRegistration): Promise<{ view: AppView; created: boolean }> {
   const clientId = request.clientId.trim();
   // Entra client ids are GUIDs; other providers use URLs or plain names.
   if (!/^[A-Za-z0-9._:/@-]{1,250}$/.test(clientId)) throw new InvalidArgumentError('client id: 1-250 characters of letters, digits, . _ : / @ -');
@@ -36,7 +37,7 @@ export async function registerApplication(em: EntityManager, request: AppRegistr
       throw new InvalidArgumentError(`permission set for an application: one of ${APPLICATION_PERMISSION_SETS.join(', ')}`);
     }
   }
-  return em.transactional(async (tx) => {
+  const registered = await em.transactional(async (tx) => {
     const company = request.company ? await requireCompany(tx, request.company) : null;
     let app = await tx.findOne(IdentityApplication, { clientId });
     const created = !app;
@@ -51,12 +52,15 @@ export async function registerApplication(em: EntityManager, request: AppRegistr
     await tx.flush();
     return { view: await appView(tx, app), created };
   });
+  await changes.announce(em, 'users');
+  return registered;
 }
 
-export async function setApplicationState(em: EntityManager, clientId: string, enabled: boolean): Promise<AppView> {
+export async function setApplicationState(em: EntityManager, changes: ChangeAnnouncer, clientId: string, enabled: boolean): Promise<AppView> {
   const app = await requireApplication(em, clientId);
   app.enabled = enabled;
   await em.flush();
+  await changes.announce(em, 'users');
   return appView(em, app);
 }
 

@@ -83,7 +83,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       return { flow: await summary(em, flow), secret };
     },
     async createUser(request) {
-      const { user, accessKey } = await createServiceUser(fork(), {
+      const { user, accessKey } = await createServiceUser(fork(), deps.changes, {
         name: request.name,
         company: request.company || undefined,
         permissionSet: request.permissionSet || undefined,

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { PermissionAssignment, ServiceUser } from '../storage/entities.ts';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { ACCESS_KEY_LENGTH, generateRandomText, sha256Hex } from '../security/credentials.ts';
@@ -17,7 +18,7 @@ export interface NewServiceUser {
   accessKeyExpiresAt?: Date;
 }
 
-export async function createServiceUser(em: EntityManager, request: NewServiceUser): Promise<{ user: ServiceUser; accessKey: string }> {
+export async function createServiceUser(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceUser): Promise<{ user: ServiceUser; accessKey: string }> {
   const name = request.name.trim();
   if (!/^[A-Za-z0-9._@-]{1,250}$/.test(name)) throw new InvalidArgumentError('user name: 1-250 characters of letters, digits, . _ @ -');
   const permissionSet = normalizePermissionSet(request.permissionSet || FLOW_ALL);
@@ -40,24 +41,28 @@ export async function createServiceUser(em: EntityManager, request: NewServiceUs
     if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`User "${name}" already exists`);
     throw error;
   }
+  await changes.announce(em, 'users');
   return { user, accessKey };
 }
 
 /** A new random key replaces the old one at once; only its hash is stored, the key is returned once. */
-export async function regenerateAccessKey(em: EntityManager, name: string, expiresAt?: Date): Promise<{ user: ServiceUser; accessKey: string }> {
+export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnnouncer, name: string, expiresAt?: Date): Promise<{ user: ServiceUser; accessKey: string }> {
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new InvalidArgumentError('access key expiry: must be in the future');
   const user = await requireServiceUser(em, name);
   const accessKey = generateRandomText(ACCESS_KEY_LENGTH);
   user.accessKeyHash = sha256Hex(accessKey);
   user.accessKeyExpiresAt = expiresAt ?? null;
   await em.flush();
+  // The old key stops working in every engine at once.
+  await changes.announce(em, 'users');
   return { user, accessKey };
 }
 
-export async function setServiceUserEnabled(em: EntityManager, name: string, enabled: boolean): Promise<ServiceUser> {
+export async function setServiceUserEnabled(em: EntityManager, changes: ChangeAnnouncer, name: string, enabled: boolean): Promise<ServiceUser> {
   const user = await requireServiceUser(em, name);
   user.enabled = enabled;
   await em.flush();
+  await changes.announce(em, 'users');
   return user;
 }
 

@@ -12,9 +12,13 @@ import {
   InvalidArgumentError,
   NotFoundError,
   PermissionDeniedError,
+  RateLimitedError,
   UnauthenticatedError,
   UnavailableError,
 } from '../errors.ts';
+
+/** Seconds a refused caller should wait, on ResourceExhausted errors. */
+export const RETRY_AFTER_METADATA = 'retry-after';
 
 const CODES: [new (...args: never[]) => Error, Code][] = [
   [InvalidArgumentError, Code.InvalidArgument],
@@ -30,6 +34,10 @@ const CODES: [new (...args: never[]) => Error, Code][] = [
 
 export function toConnectError(error: unknown, logger: Logger, method: string): ConnectError {
   if (error instanceof ConnectError) return error;
+  if (error instanceof RateLimitedError) {
+    // The wait travels as metadata, so the facade can answer with Retry-After.
+    return new ConnectError(error.message, Code.ResourceExhausted, { [RETRY_AFTER_METADATA]: String(error.retryAfterSeconds) });
+  }
   for (const [type, code] of CODES) {
     if (error instanceof type) return new ConnectError((error as Error).message, code);
   }

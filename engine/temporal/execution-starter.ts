@@ -2,7 +2,7 @@
 // Update-With-Start for Wait for Response step (DESIGN.md). Every call is
 // bounded by a deadline; only a start Temporal acknowledged counts as started.
 import { randomUUID } from 'node:crypto';
-import { isGrpcDeadlineError, isGrpcServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { isGrpcDeadlineError, isGrpcServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type Workflow } from '@temporalio/common';
 import {
   FLOW_WORKFLOW_TYPE,
@@ -13,14 +13,21 @@ import {
   type WebhookResponse,
 } from '../../workflows/shared/index.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
-import { FlowFailedError, UnavailableError } from '../errors.ts';
+import { watchStart } from './start-watchdog.ts';
+import { FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
 
 const GRPC_UNAVAILABLE = 14;
+const GRPC_NOT_FOUND = 5;
+/** Memo key of a keyed execution's payload digest, checked when the key comes again. */
+const PAYLOAD_DIGEST_MEMO = 'idempotency';
 
 export interface ExecutionRequest {
   input: FlowExecutionInput;
-  /** The id comes from an Idempotency-Key: a closed execution with it must not be started again. */
-  idempotent: boolean;
+  /**
+   * Set when the id comes from an Idempotency-Key: the SHA-256 of the payload text. An execution
+   * with that id is never started again, and a call with the key but another payload is refused.
+   */
+  payloadDigest?: string;
   workflowId: string;
   searchAttributes?: SearchAttributePair[];
 }
@@ -47,16 +54,21 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   function startOptions(request: ExecutionRequest) {
     // doNotLogPayload: the marked input and everything the workflow produces (it reads the memo) is encrypted by the codec.
     const hidePayload = request.input.trigger.doNotLogPayload;
+    const memo: Record<string, unknown> = {};
+    if (hidePayload) memo[DO_NOT_LOG_PAYLOAD_MEMO] = true;
+    // Even a digest says something about a payload: for doNotLogPayload flows it is encrypted too.
+    if (request.payloadDigest) memo[PAYLOAD_DIGEST_MEMO] = maybeSensitive({ sha256: request.payloadDigest }, hidePayload);
     return {
       taskQueue,
       workflowId: request.workflowId,
-      args: [hidePayload ? markSensitive(request.input) : request.input] as [FlowExecutionInput],
-      memo: hidePayload ? { [DO_NOT_LOG_PAYLOAD_MEMO]: true } : undefined,
-      // A retried call with the same (deterministic) id joins the running execution instead of starting a second.
-      workflowIdConflictPolicy: 'USE_EXISTING' as const,
+      args: [maybeSensitive(request.input, hidePayload)] as [FlowExecutionInput],
+      memo: Object.keys(memo).length > 0 ? memo : undefined,
+      // A keyed call whose execution exists (running or closed) must not start another: it is
+      // told so, checks the payload and joins or replays (joinExisting).
+      workflowIdConflictPolicy: 'FAIL' as const,
       // Only keyed ids can recur, and the reuse check costs the server a lookup (~20 ms on the dev
       // server), so fresh ids keep the default policy.
-      workflowIdReusePolicy: request.idempotent ? ('REJECT_DUPLICATE' as const) : undefined,
+      workflowIdReusePolicy: request.payloadDigest ? ('REJECT_DUPLICATE' as const) : undefined,
       typedSearchAttributes: request.searchAttributes,
     };
   }
@@ -69,8 +81,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
         client.workflow.start(FLOW_WORKFLOW_TYPE, startOptions(request)),
       );
     } catch (error) {
-      // Same idempotency key after the first execution closed: that call was accepted; answer it again.
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(error);
+      // Same idempotency key: that call was accepted; with the same payload it is answered again.
+      await existingExecution(request);
     }
     return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN' };
   }
@@ -79,28 +92,74 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
     const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request));
     const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
+    const watchdog = watchStart(client, operation.workflowHandle(), options.temporalTimeoutMs);
     try {
-      const response = await client.connection.withDeadline(deadline, () =>
-        client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
-          updateId: request.workflowId,
-          startWorkflowOperation: operation,
-        }),
+      const update = client.connection.withAbortSignal(watchdog.signal, () =>
+        client.connection.withDeadline(deadline, () =>
+          client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
+            updateId: webhookUpdateId(request),
+            startWorkflowOperation: operation,
+          }),
+        ),
       );
+      // The SDK notices the abort only between its retries; the caller should not wait for that.
+      const response = await Promise.race([update, watchdog.abandoned]);
       return { executionId: request.workflowId, ...response };
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return answerOfClosed(request.workflowId);
-      if (error instanceof WorkflowUpdateFailedError) {
-        const cause = error.cause instanceof ApplicationFailure ? error.cause.message : 'the flow failed';
-        throw new FlowFailedError(`The flow failed before it responded (execution ${request.workflowId}): ${cause}`);
-      }
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return joinExisting(request, deadline);
+      if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.workflowId, error);
       // The update did not answer in time (e.g. no worker polls yet). If the start was
       // acknowledged the execution is durable and will run: that is the sync-timeout answer.
-      if (await wasStarted(operation)) {
-        const { defaultResponse } = request.input.trigger;
-        return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'SYNC_TIMEOUT' };
-      }
+      if (await wasStarted(operation)) return syncTimeout(request);
+      if (watchdog.gaveUp) throw new UnavailableError('Temporal is unavailable: it did not answer while the execution was being started');
+      throw unavailable(error);
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  /**
+   * The execution a keyed call's id already names: refused when its payload differs (the caller
+   * reused a key for another call), otherwise whether it still runs.
+   */
+  async function existingExecution(request: ExecutionRequest): Promise<{ running: boolean }> {
+    const handle = client.workflow.getHandle(request.workflowId);
+    let description: Awaited<ReturnType<typeof handle.describe>>;
+    try {
+      description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => handle.describe());
+    } catch (error) {
       throw unavailable(error);
     }
+    const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { sha256?: unknown } | undefined)?.sha256;
+    if (typeof stored === 'string' && stored !== request.payloadDigest) {
+      throw new IdempotencyKeyReusedError(
+        `The idempotency key was already used for a call with another payload (execution ${request.workflowId}); use a new key for a new call`,
+      );
+    }
+    return { running: description.status.name === 'RUNNING' };
+  }
+
+  /** A retried sync call: waits with the first call's update while the execution runs, or gets the answer it gave. */
+  async function joinExisting(request: ExecutionRequest, deadline: number): Promise<StartedExecution> {
+    const { running } = await existingExecution(request);
+    if (running) {
+      const handle = client.workflow.getHandle(request.workflowId);
+      try {
+        // The first call's update id: Temporal hands this call that update's outcome.
+        const response = await client.connection.withDeadline(deadline, () =>
+          handle.executeUpdate<WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, { updateId: webhookUpdateId(request) }),
+        );
+        return { executionId: request.workflowId, ...response };
+      } catch (error) {
+        if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.workflowId, error);
+        if (!isWorkflowClosedError(error)) {
+          if (isGrpcDeadlineError(error)) return syncTimeout(request);
+          throw unavailable(error);
+        }
+        // It closed meanwhile: its answer is final now.
+      }
+    }
+    return answerOfClosed(request.workflowId);
   }
 
   /** A retried sync call whose execution already closed gets the answer that execution gave. */
@@ -124,6 +183,34 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   }
 
   return { startInstant, startAndWait };
+}
+
+/**
+ * Temporal answers an update whose id it has seen with that update's outcome, before it looks at
+ * the conflict policy. A keyed call's update id therefore carries its payload digest: the same
+ * call again is handed the first answer, another payload under the key is told the id is taken.
+ */
+function webhookUpdateId(request: ExecutionRequest): string {
+  return request.payloadDigest ? `${request.workflowId}/${request.payloadDigest.slice(0, 32)}` : request.workflowId;
+}
+
+function syncTimeout(request: ExecutionRequest): StartedExecution {
+  const { defaultResponse } = request.input.trigger;
+  return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'SYNC_TIMEOUT' };
+}
+
+function flowFailedBeforeResponding(workflowId: string, error: WorkflowUpdateFailedError): FlowFailedError {
+  const cause = error.cause instanceof ApplicationFailure ? error.cause.message : 'the flow failed';
+  return new FlowFailedError(`The flow failed before it responded (execution ${workflowId}): ${cause}`);
+}
+
+/** An update sent to an execution that has just closed. */
+function isWorkflowClosedError(error: unknown): boolean {
+  return error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) || /already completed/i.test(error instanceof Error ? error.message : '');
+}
+
+function maybeSensitive<T>(value: T, sensitive: boolean): T {
+  return sensitive ? markSensitive(value) : value;
 }
 
 async function wasStarted(operation: WithStartWorkflowOperation<Workflow>): Promise<boolean> {

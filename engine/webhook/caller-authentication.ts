@@ -6,8 +6,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BasicCredentials, Caller, VerifiedApplication } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { matchesHash } from '../security/credentials.ts';
-import { IdentityApplication, ServiceUser } from '../storage/entities.ts';
 import { UnauthenticatedError } from '../errors.ts';
+import type { CallerDirectory, PermissionGrant } from './caller-directory.ts';
 
 export interface CallerIdentity {
   kind: 'service-user' | 'application';
@@ -16,27 +16,28 @@ export interface CallerIdentity {
   name: string;
   /** How the execution records the caller (`user:<name>`, `app:<clientId>`): never a credential. */
   label: string;
+  grants: readonly PermissionGrant[];
 }
 
-export async function authenticateCaller(em: EntityManager, caller: Caller | undefined, now: Date): Promise<CallerIdentity> {
+export async function authenticateCaller(directory: CallerDirectory, em: EntityManager, caller: Caller | undefined, now: Date): Promise<CallerIdentity> {
   const identity = caller?.identity;
-  if (identity?.case === 'basic') return authenticateServiceUser(em, identity.value, now);
-  if (identity?.case === 'application') return authenticateApplication(em, identity.value);
+  if (identity?.case === 'basic') return authenticateServiceUser(directory, em, identity.value, now);
+  if (identity?.case === 'application') return authenticateApplication(directory, em, identity.value);
   throw new UnauthenticatedError('Unauthorized');
 }
 
-async function authenticateServiceUser(em: EntityManager, credentials: BasicCredentials, now: Date): Promise<CallerIdentity> {
+async function authenticateServiceUser(directory: CallerDirectory, em: EntityManager, credentials: BasicCredentials, now: Date): Promise<CallerIdentity> {
   const { userName, accessKey } = credentials;
-  const user = userName ? await em.findOne(ServiceUser, { name: userName }) : null;
+  const user = userName ? await directory.serviceUser(em, userName) : undefined;
   // Compare even for an unknown user, so its absence does not answer faster.
   const keyMatches = matchesHash(accessKey, user?.accessKeyHash);
   if (!user || !keyMatches || !user.enabled) throw new UnauthenticatedError('Unauthorized');
-  if (user.accessKeyExpiresAt && user.accessKeyExpiresAt.getTime() <= now.getTime()) throw new UnauthenticatedError('Unauthorized');
-  return { kind: 'service-user', id: user.id, name: user.name, label: `user:${user.name}` };
+  if (user.accessKeyExpiresAt !== null && user.accessKeyExpiresAt <= now.getTime()) throw new UnauthenticatedError('Unauthorized');
+  return { kind: 'service-user', id: user.id, name: user.name, label: `user:${user.name}`, grants: user.grants };
 }
 
-async function authenticateApplication(em: EntityManager, verified: VerifiedApplication): Promise<CallerIdentity> {
-  const app = verified.clientId ? await em.findOne(IdentityApplication, { clientId: verified.clientId }) : null;
+async function authenticateApplication(directory: CallerDirectory, em: EntityManager, verified: VerifiedApplication): Promise<CallerIdentity> {
+  const app = verified.clientId ? await directory.application(em, verified.clientId) : undefined;
   if (!app || !app.enabled || !app.consentGranted) throw new UnauthenticatedError('Unauthorized');
-  return { kind: 'application', id: app.id, name: app.clientId, label: `app:${app.clientId}` };
+  return { kind: 'application', id: app.id, name: app.clientId, label: `app:${app.clientId}`, grants: app.grants };
 }

@@ -5,10 +5,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { resolveTrigger, type FlowExecutionInput } from '../../workflows/shared/index.ts';
 import { InvalidArgumentError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
-import { matchesHash } from '../security/credentials.ts';
+import { matchesHash, sha256Hex } from '../security/credentials.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
 import { authenticateCaller } from './caller-authentication.ts';
+import type { WebhookLimits } from '../limits/webhook-limits.ts';
+import type { CallerDirectory } from './caller-directory.ts';
 import { missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup } from './published-flow-lookup.ts';
 import { idempotentExecutionId } from './idempotency.ts';
@@ -16,6 +18,8 @@ import { idempotentExecutionId } from './idempotency.ts';
 export interface InvokeDeps {
   orm: MikroORM;
   publishedFlows: PublishedFlowLookup;
+  callers: CallerDirectory;
+  limits: WebhookLimits;
   starter: ExecutionStarter;
   useSearchAttributes: () => boolean;
 }
@@ -23,14 +27,16 @@ export interface InvokeDeps {
 export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): Promise<StartedExecution> {
   checkShape(request);
   const em = deps.orm.em.fork();
-  const caller = await authenticateCaller(em, request.caller, new Date());
+  const caller = await authenticateCaller(deps.callers, em, request.caller, new Date());
+  deps.limits.admitCaller(caller.label);
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
   if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized');
-  const missing = await missingPermissionSet(em, caller, published.company.id);
+  const missing = missingPermissionSet(caller, published.company.id);
   if (missing) throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`);
 
   const definition = published.flowVersion.definition;
   const trigger = resolveTrigger(definition.trigger?.webhook ?? {});
+  deps.limits.admitActivity(published.company.name, trigger.activity);
   const input: FlowExecutionInput = {
     company: published.company.name,
     flowName: published.flow.name,
@@ -53,12 +59,18 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
   const execution = {
     input,
     workflowId,
-    idempotent: Boolean(request.idempotencyKey),
+    payloadDigest: request.idempotencyKey ? sha256Hex(request.payloadJson) : undefined,
     searchAttributes: deps.useSearchAttributes()
       ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode, caller: caller.label })
       : undefined,
   };
-  return trigger.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? deps.starter.startAndWait(execution) : deps.starter.startInstant(execution);
+  if (trigger.responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
+  const release = deps.limits.acquireSyncSlot();
+  try {
+    return await deps.starter.startAndWait(execution);
+  } finally {
+    release();
+  }
 }
 
 function checkShape(request: InvokeRequest): void {

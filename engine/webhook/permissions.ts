@@ -1,8 +1,6 @@
 // Permission sets, named as on the host platform. The check runs after the
 // secret check (spec §5): a caller that passed the secret but lacks the set
 // gets PermissionDenied naming it, and no execution starts.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApplicationPermission, PermissionAssignment } from '../storage/entities.ts';
 import type { CallerIdentity } from './caller-authentication.ts';
 
 export const FLOW_ALL = 'FLOW ALL';
@@ -22,14 +20,10 @@ export function normalizePermissionSet(name: string): string | undefined {
  * The permission set the caller lacks to run a flow in the company, or
  * undefined when it may. A licensed service user needs FLOW ALL or SUPER
  * (spec §5.2); an application needs FLOW INTEGR., and FLOW ALL alone is not
- * enough for it (spec §5.1). An assignment without a company holds for all.
+ * enough for it (spec §5.1). A grant without a company holds for all.
  */
-export async function missingPermissionSet(em: EntityManager, caller: CallerIdentity, companyId: string): Promise<string | undefined> {
-  const forCompany = { $or: [{ company: companyId }, { company: null }] };
-  if (caller.kind === 'application') {
-    const count = await em.count(ApplicationPermission, { application: caller.id, permissionSet: FLOW_INTEGR, ...forCompany });
-    return count > 0 ? undefined : FLOW_INTEGR;
-  }
-  const count = await em.count(PermissionAssignment, { serviceUser: caller.id, permissionSet: { $in: [FLOW_ALL, SUPER] }, ...forCompany });
-  return count > 0 ? undefined : FLOW_ALL;
+export function missingPermissionSet(caller: CallerIdentity, companyId: string): string | undefined {
+  const accepted: readonly string[] = caller.kind === 'application' ? [FLOW_INTEGR] : [FLOW_ALL, SUPER];
+  const granted = caller.grants.some((grant) => (grant.companyId === null || grant.companyId === companyId) && accepted.includes(grant.permissionSet));
+  return granted ? undefined : accepted[0];
 }

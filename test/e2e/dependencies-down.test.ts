@@ -21,6 +21,7 @@ let temporalPort: number;
 let stack: TestStack;
 let tenant: Tenant;
 let secret: string;
+let syncSecret: string;
 
 const startTemporal = () =>
   startTemporalDevServer({ cliPath: testInfrastructure().temporalCli, inMemory: true, headless: true, port: temporalPort, searchAttributes: SEARCH_ATTRIBUTES, log: quiet });
@@ -40,6 +41,9 @@ test.before(async () => {
   });
   tenant = await createTenant(stack);
   ({ secret } = await deployFlow(stack, flow(tenant.company, 'durable', { activity: 'durable.instant' }, [])));
+  ({ secret: syncSecret } = await deployFlow(stack, flow(tenant.company, 'durable-sync', { activity: 'durable.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 60 }, [
+    { respond: { statusCode: 200, body: 'ok' } },
+  ])));
 });
 test.after.always(async () => {
   await stack?.close().catch(() => undefined);
@@ -67,8 +71,18 @@ test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 20
   t.truthy(down.headers.get('retry-after'));
   t.is(typeof JSON.parse(down.text).error.message, 'string');
   t.is(down.executionId, null);
+  // A sync call does not wait out its 60 s window: the engine notices Temporal is gone.
+  const started = Date.now();
+  const syncDown = await callWebhook(stack, { company: tenant.company, activity: 'durable.sync', secret: syncSecret, auth: tenant.auth });
+  t.is(syncDown.status, 503);
+  t.truthy(syncDown.headers.get('retry-after'));
+  t.true(Date.now() - started < 30_000, `answered after ${Date.now() - started} ms`);
+  t.log(`sync 503 after ${Date.now() - started} ms`);
   temporal = await startTemporal();
   t.is(await until(200), 200);
+  const syncUp = await callWebhook(stack, { company: tenant.company, activity: 'durable.sync', secret: syncSecret, auth: tenant.auth });
+  t.is(syncUp.status, 200);
+  t.is(syncUp.value!.body, 'ok');
 });
 
 test.serial('PostgreSQL down: 503; back up: 200 again without a restart', async (t) => {

@@ -2,10 +2,12 @@
 // instead of starting a second one — also under concurrent load.
 import test from 'ava';
 import { startStack, type TestStack } from '../support/stack.ts';
+import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, countExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
+let slowTarget: TargetServer;
 const secrets: Record<string, string> = {};
 
 test.before(async () => {
@@ -16,8 +18,16 @@ test.before(async () => {
     { respond: { statusCode: 201, body: '${ {"n": Trigger.Payload.n, "at": Execution.Id} }' } },
     { fail: { description: 'fails after answering', message: 'late failure' } },
   ]))).secret;
+  slowTarget = await startTargetServer(() => ({ delayMs: 1500, body: '{"slow": true}' }));
+  secrets['keyed.slow'] = (await deployFlow(stack, flow(tenant.company, 'keyed-slow', { activity: 'keyed.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+    { name: 'wait', httpRequest: { description: 'a slow target', method: 'GET', url: `${slowTarget.url}/slow` } },
+    { respond: { statusCode: 200, body: '${ {"n": Trigger.Payload.n, "at": Execution.Id} }' } },
+  ]))).secret;
 });
-test.after.always(async () => stack?.close());
+test.after.always(async () => {
+  await stack?.close();
+  await slowTarget?.close();
+});
 
 const call = (activity: string, key: string | undefined, payloadText = '{}') =>
   callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText, headers: key ? { 'idempotency-key': key } : {} });
@@ -70,4 +80,43 @@ test.serial('2,000 calls at concurrency 50 with reused keys: exactly one executi
   t.is(refused, 0);
   const expected = accepted.size + unkeyed;
   t.is(await executions('keyed.instant', expected), expected);
+});
+
+test.serial('the same key with another payload is refused with 422 and starts nothing, in both modes', async (t) => {
+  for (const activity of ['keyed.instant', 'keyed.sync']) {
+    const key = `reuse-${activity}-${Math.random().toString(36).slice(2)}`;
+    const first = await call(activity, key, '{"n": 1}');
+    t.is(first.status, 200);
+    const before = await countExecutions(stack, activity);
+    // Byte-exact: the same object spelled differently is another payload too.
+    for (const other of ['{"n": 2}', '{"n":1}']) {
+      const reused = await call(activity, key, other);
+      t.is(reused.status, 422, `${activity} ${other}`);
+      const error = JSON.parse(reused.text).error;
+      t.is(error.code, 'UnprocessableEntity');
+      t.regex(error.message, /idempotency key was already used for a call with another payload/);
+      t.is(reused.executionId, null);
+    }
+    t.is(await countExecutions(stack, activity), before);
+    // The original payload is still answered as before.
+    const retry = await call(activity, key, '{"n": 1}');
+    t.is(retry.status, 200);
+    t.is(retry.executionId, first.executionId);
+  }
+});
+
+test.serial('a retry while the first sync call still waits joins it: same answer, one execution; another payload meanwhile is 422', async (t) => {
+  const key = `join-${Math.random().toString(36).slice(2)}`;
+  const first = call('keyed.slow', key, '{"n": 5}');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const [joined, conflicting] = await Promise.all([call('keyed.slow', key, '{"n": 5}'), call('keyed.slow', key, '{"n": 6}')]);
+  const original = await first;
+  t.is(original.status, 200);
+  t.is(joined.status, 200);
+  t.is(joined.executionId, original.executionId);
+  t.deepEqual(joined.value, original.value);
+  t.is(joined.headers.get('x-flowhook-outcome'), 'responded');
+  t.is(conflicting.status, 422);
+  t.is(slowTarget.received.length, 1);
+  t.is(await countExecutions(stack, 'keyed.slow'), 1);
 });

@@ -1,0 +1,95 @@
+// Admission control: a rate per caller, a rate per activity and a cap on
+// sync calls waiting at once. A refused call gets 429 with Retry-After in the
+// OData error shape and starts nothing.
+import test, { type ExecutionContext } from 'ava';
+import { startStack, type TestStack } from '../support/stack.ts';
+import { startTargetServer, type TargetServer } from '../support/target-server.ts';
+import { callWebhook, countExecutions, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
+
+let stack: TestStack;
+let tenant: Tenant;
+let slowTarget: TargetServer;
+const secrets: Record<string, string> = {};
+
+test.before(async () => {
+  stack = await startStack({
+    env: {
+      // Slow refills, so a burst of calls in a test reliably runs into the limit.
+      FLOWHOOK_RATE_LIMIT_PER_CALLER: '1',
+      FLOWHOOK_RATE_LIMIT_PER_CALLER_BURST: '4',
+      FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: '1',
+      FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '3',
+      FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '1',
+    },
+  });
+  tenant = await createTenant(stack);
+  for (const activity of ['limit.caller', 'limit.activity', 'limit.other']) {
+    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))).secret;
+  }
+  slowTarget = await startTargetServer(() => ({ delayMs: 2000 }));
+  secrets['limit.slow'] = (await deployFlow(stack, flow(tenant.company, 'limit-slow', { activity: 'limit.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+    { httpRequest: { description: 'keep the caller waiting', method: 'GET', url: `${slowTarget.url}/slow` } },
+    { respond: { statusCode: 200, body: 'done' } },
+  ]))).secret;
+});
+test.after.always(async () => {
+  await stack?.close();
+  await slowTarget?.close();
+});
+
+async function newCaller(): Promise<string> {
+  const userName = `svc-${Math.random().toString(36).slice(2, 8)}`;
+  const { accessKey } = await stack.admin.createUser({ name: userName, company: tenant.company, permissionSet: 'FLOW ALL' });
+  return `Basic ${Buffer.from(`${userName}:${accessKey}`).toString('base64')}`;
+}
+
+const call = (activity: string, auth: string) => callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth });
+
+function assertRefused(t: ExecutionContext, answer: WebhookAnswer, message: RegExp): void {
+  t.is(answer.status, 429);
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  t.true(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After: ${answer.headers.get('retry-after')}`);
+  const error = JSON.parse(answer.text).error;
+  t.is(error.code, 'TooManyRequests');
+  t.regex(error.message, message);
+  t.is(answer.executionId, null);
+}
+
+test.serial('a caller over its rate gets 429 with Retry-After, and the refused call starts nothing', async (t) => {
+  const auth = await newCaller();
+  const answers: WebhookAnswer[] = [];
+  for (let i = 0; i < 5; i++) answers.push(await call('limit.caller', auth));
+  t.deepEqual(answers.slice(0, 3).map((a) => a.status), [200, 200, 200]);
+  // The fourth call fits the caller's burst but not the activity's; the fifth fits neither.
+  assertRefused(t, answers[3]!, /activity "limit\.caller"/);
+  assertRefused(t, answers[4]!, /caller "user:svc-/);
+  t.is(await countExecutions(stack, 'limit.caller'), 3);
+  // Another caller is not affected by the first one's budget (only by the activity's).
+  t.is((await call('limit.other', await newCaller())).status, 200);
+});
+
+test.serial("an activity's rate is shared by all callers; other activities keep theirs", async (t) => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await call('limit.activity', await newCaller())).status);
+  t.deepEqual(statuses, [200, 200, 200, 429]);
+  t.is((await call('limit.other', await newCaller())).status, 200);
+  t.is(await countExecutions(stack, 'limit.activity'), 3);
+  // The bucket refills: after the advertised wait the activity answers again.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  t.is((await call('limit.activity', await newCaller())).status, 200);
+});
+
+test.serial('sync calls beyond the cap are refused at once while the slot is taken, and accepted again after', async (t) => {
+  const first = call('limit.slow', await newCaller());
+  // Give the first call time to take the only slot.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const started = performance.now();
+  const second = await call('limit.slow', await newCaller());
+  assertRefused(t, second, /waiting for a flow's response/);
+  t.true(performance.now() - started < 1500, 'refused without waiting for the slot');
+  const firstAnswer = await first;
+  t.is(firstAnswer.status, 200);
+  t.is(firstAnswer.value!.body, 'done');
+  t.is((await call('limit.slow', await newCaller())).status, 200);
+  t.is(await countExecutions(stack, 'limit.slow'), 2);
+});
