@@ -19,6 +19,7 @@ import { createExecutionService } from './executions/execution-service.ts';
 import { createRecordService } from './records/record-service.ts';
 import { authInterceptor } from './rpc/auth-interceptor.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
+import { requestScopeInterceptor } from './rpc/request-scope-interceptor.ts';
 import type { ExecutionStarter } from './temporal/execution-starter.ts';
 import type { ChangeAnnouncer } from './cache/change-feed.ts';
 import type { WebhookLimits } from './limits/webhook-limits.ts';
@@ -53,8 +54,9 @@ export interface EngineServer {
 
 export function createEngine(deps: EngineDeps): EngineServer {
   const handler = connectNodeAdapter({
-    // Order matters: errors are mapped outermost, so auth failures pass through unchanged.
-    interceptors: [errorInterceptor(deps.logger), authInterceptor({ adminToken: deps.adminToken, serviceToken: deps.serviceToken }, deps.logger)],
+    // Order matters: the request scope is outermost so every line below names the request; errors
+    // are mapped next, so auth failures pass through unchanged.
+    interceptors: [requestScopeInterceptor(), errorInterceptor(deps.logger), authInterceptor({ adminToken: deps.adminToken, serviceToken: deps.serviceToken }, deps.logger)],
     routes(router) {
       router.service(WebhookService, createWebhookService(deps));
       router.service(FlowAdminService, createFlowAdminService(deps));

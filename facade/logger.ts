@@ -3,6 +3,7 @@
 // defence should a credential ever reach a log object by mistake.
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { FacadeLogLevel } from './config.ts';
+import { requestScopeFields } from '../common/request-scope.ts';
 
 export const REDACTED_PATHS = [
   'authorization',
@@ -23,6 +24,6 @@ export const REDACTED_PATHS = [
 
 /** `destination` defaults to stdout; tests pass a collector. */
 export function createFacadeLogger(level: FacadeLogLevel, destination?: DestinationStream): Logger {
-  const options = { name: 'facade', level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = { name: 'facade', level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: requestScopeFields };
   return destination ? pino(options, destination) : pino(options);
 }

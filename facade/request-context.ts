@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { FacadeMiddleware } from './facade-context.ts';
+import { runInRequestScope } from '../common/request-scope.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -38,6 +39,7 @@ export function requestContext(logger: Logger): FacadeMiddleware {
         'request',
       );
     });
-    await next();
+    // Every line logged while serving this request (token checks, error mapping) carries its id.
+    await runInRequestScope(requestId, next);
   };
 }

@@ -1,5 +1,6 @@
 // The WebhookService Connect implementation: a thin adapter from the RPC to
 // invokeWebhook; errors become Connect codes in the engine's one interceptor.
+// Its log line gets the request id from the request scope (rpc/request-scope-interceptor.ts).
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -24,7 +25,7 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
       const started = Date.now();
       const execution = await invokeWebhook(deps, request);
       deps.logger.info(
-        { requestId: request.requestId, company: request.company, activity: request.activity.toLowerCase(), executionId: execution.executionId, outcome: execution.outcome, ms: Date.now() - started },
+        { company: request.company, activity: request.activity.toLowerCase(), executionId: execution.executionId, outcome: execution.outcome, ms: Date.now() - started },
         'webhook invoked',
       );
       return create(InvokeResponseSchema, {

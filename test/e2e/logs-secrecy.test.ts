@@ -8,9 +8,12 @@ import { startProcessStack } from '../support/process-stack.ts';
 import { flow } from '../support/webhook-helpers.ts';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
 
+const TRACED_REQUEST_ID = 'trace-4711';
+
 test('no secret, access key or token reaches the logs of any process', async (t) => {
   const stack = await startProcessStack();
   const credentials: Record<string, string> = {};
+  let tracedExecutionId = '';
   try {
     const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Secretive' });
@@ -23,14 +26,20 @@ test('no secret, access key or token reaches the logs of any process', async (t)
     const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
     credentials.secret = secret;
     const url = `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Secretive`;
-    const post = (body: unknown, key = accessKey) =>
+    const post = (body: unknown, key = accessKey, requestId?: string) =>
       fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`log-test-user:${key}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from(`log-test-user:${key}`).toString('base64')}`,
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+        },
         body: JSON.stringify(body),
       });
 
-    t.is((await post({ activity: 'secret.keeping', secret, payload: { a: 1 } })).status, 200);
+    const traced = await post({ activity: 'secret.keeping', secret, payload: { a: 1 } }, accessKey, TRACED_REQUEST_ID);
+    t.is(traced.status, 200);
+    tracedExecutionId = traced.headers.get('x-flowhook-execution-id') ?? '';
     const wrongSecret = `${secret.slice(0, 31)}#`;
     credentials.wrongSecret = wrongSecret;
     t.is((await post({ activity: 'secret.keeping', secret: wrongSecret, payload: {} })).status, 401);
@@ -50,4 +59,11 @@ test('no secret, access key or token reaches the logs of any process', async (t)
   }
   t.notRegex(output, /"secret"\s*:\s*"[^"[]/, 'no secret value in structured logs');
   t.false(/Basic [A-Za-z0-9+/=]{20,}/.test(output), 'no Basic credentials in the logs');
+
+  // Facade and engine lines about the traced call carry its request id (the worker's carry the execution id).
+  const lines = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const aboutTraced = lines.filter((line) => line.name !== 'worker' && (line.executionId === tracedExecutionId || line.requestId === TRACED_REQUEST_ID));
+  t.deepEqual([...new Set(aboutTraced.map((line) => line.name))].sort(), ['engine', 'facade']);
+  for (const line of aboutTraced) t.is(line.requestId, TRACED_REQUEST_ID, JSON.stringify(line));
+  t.true(lines.some((line) => line.name === 'worker' && line.workflowId === tracedExecutionId));
 });
