@@ -10,6 +10,9 @@ interface RequestScope {
 
 const scope = new AsyncLocalStorage<RequestScope>();
 
+/** Ids short enough to log and unable to forge log structure; a caller's own id is used only when it fits. */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
 export function runInRequestScope<T>(requestId: string, work: () => T): T {
   return scope.run({ requestId }, work);
 }

@@ -5,12 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { FacadeMiddleware } from './facade-context.ts';
-import { runInRequestScope } from '../common/request-scope.ts';
+import { runInRequestScope, SAFE_REQUEST_ID } from '../common/request-scope.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-// A caller's own id is reused only when it is short and cannot forge log structure.
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export function requestIdFor(supplied: string | undefined): string {
   return supplied && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID();

@@ -2,10 +2,8 @@
 // webhook call, so every engine log line about that call — including error
 // and database lines written far from the webhook code — names the request.
 import type { Interceptor } from '@connectrpc/connect';
-import { runInRequestScope } from '../../common/request-scope.ts';
-
 // The facade only sends ids it generated or checked; anything else is not trusted into logs.
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+import { runInRequestScope, SAFE_REQUEST_ID } from '../../common/request-scope.ts';
 
 export function requestScopeInterceptor(): Interceptor {
   return (next) => (request) => {
