@@ -9,6 +9,7 @@ import { createEngine } from './server.ts';
 import { openOrm } from './storage/orm.ts';
 import { createExecutionStarter } from './temporal/execution-starter.ts';
 import { ensureSearchAttributes } from './temporal/search-attributes.ts';
+import { createCallAbandonment } from './temporal/call-abandonment.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
 import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
@@ -24,7 +25,8 @@ export interface RunningEngine {
 export async function runEngine(config: EngineConfig = readEngineConfig()): Promise<RunningEngine> {
   const logger = createLogger('engine', config.logLevel);
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
-  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, config.payloadKey);
+  const abandonment = createCallAbandonment();
+  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKey);
   let searchAttributes = false;
   try {
     searchAttributes = await ensureSearchAttributes(client, config.temporal.namespace);
@@ -39,7 +41,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     limits: createWebhookLimits(config.limits),
     changes: changeFeed,
     logger,
-    starter: createExecutionStarter({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
+    starter: createExecutionStarter({ client, abandonment, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
     temporal: client,
     taskQueue: config.taskQueue,
     adminToken: config.adminToken,
@@ -57,6 +59,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     async close() {
       await engine.close();
       await changeFeed.close();
+      // The SDK's longest retry backoff is 5 s.
+      await abandonment.settled(6000);
       await client.connection.close();
       await orm.close(true);
     },

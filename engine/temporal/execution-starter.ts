@@ -13,6 +13,7 @@ import {
   type WebhookResponse,
 } from '../../workflows/shared/index.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
+import type { CallAbandonment } from './call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
 import { FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
 
@@ -38,6 +39,7 @@ export interface StartedExecution extends WebhookResponse {
 
 export interface ExecutionStarterOptions {
   client: Client;
+  abandonment: CallAbandonment;
   taskQueue: string;
   temporalTimeoutMs: number;
   syncGraceMs: number;
@@ -92,18 +94,21 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
     const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request));
     const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
-    const watchdog = watchStart(client, operation.workflowHandle(), options.temporalTimeoutMs);
-    try {
-      const update = client.connection.withAbortSignal(watchdog.signal, () =>
+    const update = options.abandonment.tagged(
+      (metadata, fn) => client.connection.withMetadata(metadata, fn),
+      () =>
         client.connection.withDeadline(deadline, () =>
           client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
             updateId: webhookUpdateId(request),
             startWorkflowOperation: operation,
           }),
         ),
-      );
-      // The SDK notices the abort only between its retries; the caller should not wait for that.
-      const response = await Promise.race([update, watchdog.abandoned]);
+    );
+    // Giving up abandons the call, so no later retry can start the execution after the caller got 503.
+    const watchdog = watchStart(client, operation.workflowHandle(), options.temporalTimeoutMs, update.abandon);
+    try {
+      // The cancelled call may settle only after its current attempt fails; the caller need not wait for that.
+      const response = await Promise.race([update.result, watchdog.abandoned]);
       return { executionId: request.workflowId, ...response };
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) return joinExisting(request, deadline);

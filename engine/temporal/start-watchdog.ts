@@ -2,13 +2,12 @@
 // timeout. If Temporal cannot be reached, that request would only fail at the
 // end of the window; the watchdog notices sooner. Each `intervalMs` until the
 // start is acknowledged it asks Temporal a cheap question; when that fails too
-// it aborts the wait, so the caller gets a 503 in about `intervalMs`, not at
-// the sync timeout. Once the start is acknowledged it stops: the execution is
-// durable and the caller waits for its answer.
+// it gives up (`onGiveUp` abandons the request), so the caller gets a 503 in
+// about two `intervalMs`, not at the sync timeout. Once the start is
+// acknowledged it stops: the execution is durable and the caller waits for its answer.
 import type { Client } from '@temporalio/client';
 
 export interface StartWatchdog {
-  readonly signal: AbortSignal;
   /** Rejects when the watchdog gives up (never resolves): race the wait against it. */
   readonly abandoned: Promise<never>;
   /** True when the watchdog aborted the wait because Temporal did not answer. */
@@ -16,8 +15,7 @@ export interface StartWatchdog {
   stop(): void;
 }
 
-export function watchStart(client: Client, started: Promise<unknown>, intervalMs: number): StartWatchdog {
-  const controller = new AbortController();
+export function watchStart(client: Client, started: Promise<unknown>, intervalMs: number, onGiveUp: () => void): StartWatchdog {
   let acknowledged = false;
   let stopped = false;
   let gaveUp = false;
@@ -40,13 +38,12 @@ export function watchStart(client: Client, started: Promise<unknown>, intervalMs
     }
     if (stopped || acknowledged) return;
     gaveUp = true;
-    controller.abort();
+    onGiveUp();
     giveUp(new Error('Temporal did not answer'));
   };
   timer = setTimeout(() => void check(), intervalMs);
 
   return {
-    signal: controller.signal,
     abandoned,
     get gaveUp() {
       return gaveUp;

@@ -1,13 +1,16 @@
 // The engine's Temporal client: one connection per process, bounded by a
 // connect timeout so an unreachable server is an error, never a hang. Its data
 // converter encrypts doNotLogPayload executions' payloads like the worker's does.
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import type { CallAbandonment } from './call-abandonment.ts';
 import { flowDataConverter } from '../../workflows/codec/payload-codec.ts';
 import type { TemporalSettings } from '../../workflows/shared/index.ts';
 import { temporalTlsOptions } from '../../workflows/shared/temporal-tls.ts';
 
-export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, payloadKey?: Buffer): Promise<Client> {
+export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, abandonment: CallAbandonment, payloadKey?: Buffer): Promise<Client> {
   const connection = await Connection.connect({
+    // The SDK's retries, then (per attempt) the engine's way to give up on a call for good.
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), abandonment.interceptor],
     address: settings.address,
     tls: temporalTlsOptions(settings.tls),
     apiKey: settings.apiKey,

@@ -1,6 +1,8 @@
 // `npm run bench`: flowhook against its floor (the same Temporal driven by a
 // bare client) and a bare Koa ceiling, in one run on one machine, as ratios.
-// Not part of `npm test`. BENCH_SECONDS (default 6) sets each cell's length.
+// Not part of `npm test`. BENCH_SECONDS (default 6) sets each cell's length;
+// BENCH_SCENARIOS (e.g. "A,C") and BENCH_CONCURRENCIES (e.g. "1,50") narrow a
+// run for profiling.
 import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,8 @@ import { ceilingCall, facadeCall, floorInput, floorStart, floorUpdateWithStart, 
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const seconds = Number(process.env.BENCH_SECONDS || 6);
-const CONCURRENCIES = [1, 10, 50];
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES || '1,10,50').split(',').map(Number);
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E').split(',').map((s) => s.trim().toUpperCase()));
 const COMPANY = 'Bench';
 
 const stack = await startBenchStack(process.env, log);
@@ -52,7 +55,7 @@ try {
 
   const runs: ScenarioRun[] = [];
   for (const concurrency of CONCURRENCIES) {
-    for (const { scenario, label, call } of scenarios) {
+    for (const { scenario, label, call } of scenarios.filter((s) => SCENARIOS.has(s.scenario))) {
       await drained(client, stack.taskQueue);
       const before = Object.fromEntries(stack.processes.map((p) => [p.name, cpuSeconds(p.pid)]));
       const result = await runLoad({ concurrency, warmupMs: 2000, durationMs: seconds * 1000, call });

@@ -54,6 +54,15 @@ test.after.always(async () => {
 
 const call = () => callWebhook(stack, { company: tenant.company, activity: 'durable.instant', secret, auth: tenant.auth });
 
+/** Executions of the sync flow on the (restarted, empty) server, read with the engine's own client. */
+async function syncExecutions(): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const execution of stack.engine.client.workflow.list({ query: `TaskQueue = "${stack.taskQueue}"` })) {
+    if (execution.workflowId.startsWith('durable.sync:')) ids.push(execution.workflowId);
+  }
+  return ids;
+}
+
 async function until(status: number, timeoutMs = 30_000): Promise<number> {
   let last = (await call()).status;
   for (const deadline = Date.now() + timeoutMs; last !== status && Date.now() < deadline; ) {
@@ -80,6 +89,9 @@ test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 20
   t.log(`sync 503 after ${Date.now() - started} ms`);
   temporal = await startTemporal();
   t.is(await until(200), 200);
+  // The refused sync call must not reach the server late through a retry (the SDK backs off up to 5 s).
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  t.deepEqual(await syncExecutions(), [], 'the call answered 503 started nothing');
   const syncUp = await callWebhook(stack, { company: tenant.company, activity: 'durable.sync', secret: syncSecret, auth: tenant.auth });
   t.is(syncUp.status, 200);
   t.is(syncUp.value!.body, 'ok');

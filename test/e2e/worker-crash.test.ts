@@ -49,3 +49,42 @@ test('a flow survives its worker being killed during a sleep after respond', asy
     await target.close();
   }
 });
+
+test('a worker killed while an httpRequest waits: the retry after restart carries the same Idempotency-Key, and the flow completes', async (t) => {
+  // The first request hangs past the crash; the retry is answered at once.
+  let requests = 0;
+  const target = await startTargetServer(() => (++requests === 1 ? { delayMs: 10_000 } : {}));
+  const stack = await startProcessStack();
+  const connection = await Connection.connect({ address: testInfrastructure().temporalAddress });
+  try {
+    const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
+    await admin.createCompany({ name: 'Crashy' });
+    const { accessKey } = await admin.createUser({ name: 'crash-user', company: 'Crashy' });
+    const definition = flow('Crashy', 'crashy-http', { activity: 'crash.http' }, [
+      // A 1 s step timeout: Temporal gives up on the dead worker's attempt 6 s after it started.
+      { httpRequest: { description: 'charge', url: `${target.url}/charge/{{Execution.Id}}`, method: 'POST', timeout: '1s' } },
+    ]);
+    const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
+    const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Crashy`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`crash-user:${accessKey}`).toString('base64')}` },
+      body: JSON.stringify({ activity: 'crash.http', secret, payload: {} }),
+    });
+    t.is(response.status, 200);
+    const executionId = response.headers.get('x-flowhook-execution-id')!;
+    await target.waitFor(`/charge/${executionId}`);
+    await stack.crash('worker');
+    stack.launch('worker');
+
+    const result = await new Client({ connection }).workflow.getHandle(executionId).result();
+    t.is(result.outcome, 'INSTANT_RETURN');
+    const charges = target.received.filter((r) => r.path === `/charge/${executionId}`);
+    t.is(charges.length, 2, 'sent again after the crash (at least once)');
+    t.truthy(charges[0]!.headers['idempotency-key']);
+    t.is(charges[1]!.headers['idempotency-key'], charges[0]!.headers['idempotency-key'], 'the target can tell it is the same step');
+  } finally {
+    await stack.stop();
+    await connection.close();
+    await target.close();
+  }
+});
