@@ -9,6 +9,7 @@ import type { WorkerConfig } from './config.ts';
 import { temporalTlsOptions } from './shared/temporal-tls.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
+const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('./formula/formula-evaluator.ts', import.meta.url));
 
 export interface FlowWorker {
   run(): Promise<void>;
@@ -24,6 +25,11 @@ export function workflowBundle(): Promise<WorkflowBundle> {
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
     failureConverterPath: PAYLOAD_CONVERTER_PATH,
     logger: quietBundlerLogger,
+    // Loaded once per worker thread and shared by all executions, instead of once per execution:
+    // JSONata builds its whole function library on load, which cost more CPU than a short flow, and
+    // the formula evaluator's cache of compiled expressions only pays off when it outlives one
+    // execution. Both hold no per-execution state (each evaluation gets its own frame and budget).
+    preloadModules: ['jsonata', FORMULA_EVALUATOR_PATH],
   });
   return bundlePromise;
 }
