@@ -15,6 +15,8 @@ export interface WorkerConfig {
   serviceToken?: string;
   /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the engine must use the same. */
   payloadKey?: Buffer;
+  /** Stack traces inside workflow code (off: they cost about half of a short flow's CPU; see sandbox-stack-traces.ts). */
+  workflowStackTraces: boolean;
 }
 
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -27,6 +29,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     engineUrl: httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049'),
     serviceToken: env.FLOWHOOK_SERVICE_TOKEN || undefined,
     payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
+    workflowStackTraces: bool(env, 'FLOWHOOK_WORKFLOW_STACK_TRACES'),
   });
 }
 
@@ -54,4 +57,11 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string
   }
   if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }

@@ -10,17 +10,27 @@ import { temporalTlsOptions } from './shared/temporal-tls.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
 const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('./formula/formula-evaluator.ts', import.meta.url));
+const NO_STACK_TRACES_PATH = fileURLToPath(new URL('./sandbox-stack-traces.ts', import.meta.url));
 
 export interface FlowWorker {
   run(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
-let bundlePromise: Promise<WorkflowBundle> | undefined;
+const bundles = new Map<boolean, Promise<WorkflowBundle>>();
 
-/** Bundles the workflow code once per process (webpack takes a few seconds). */
-export function workflowBundle(): Promise<WorkflowBundle> {
-  bundlePromise ??= bundleWorkflowCode({
+/** Bundles the workflow code once per process and variant (webpack takes a few seconds). */
+export function workflowBundle(stackTraces = false): Promise<WorkflowBundle> {
+  let bundle = bundles.get(stackTraces);
+  if (!bundle) {
+    bundle = bundleFor(stackTraces);
+    bundles.set(stackTraces, bundle);
+  }
+  return bundle;
+}
+
+function bundleFor(stackTraces: boolean): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
     failureConverterPath: PAYLOAD_CONVERTER_PATH,
@@ -29,9 +39,8 @@ export function workflowBundle(): Promise<WorkflowBundle> {
     // JSONata builds its whole function library on load, which cost more CPU than a short flow, and
     // the formula evaluator's cache of compiled expressions only pays off when it outlives one
     // execution. Both hold no per-execution state (each evaluation gets its own frame and budget).
-    preloadModules: ['jsonata', FORMULA_EVALUATOR_PATH],
+    preloadModules: ['jsonata', FORMULA_EVALUATOR_PATH, ...(stackTraces ? [] : [NO_STACK_TRACES_PATH])],
   });
-  return bundlePromise;
 }
 
 const quietBundlerLogger = {
@@ -57,7 +66,7 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle(config.workflowStackTraces),
     dataConverter: flowDataConverter(config.payloadKey),
     activities: createActivities({ records: engine.records }),
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
