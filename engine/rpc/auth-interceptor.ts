@@ -8,7 +8,7 @@ import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { tokenMatches } from '../security/credentials.ts';
+import { matchesHash, sha256Hex } from '../security/credentials.ts';
 
 export interface ServiceTokens {
   adminToken: string;
@@ -18,14 +18,17 @@ export interface ServiceTokens {
 
 export function authInterceptor(tokens: ServiceTokens, logger: Logger): Interceptor {
   const serviceTokenServices = new Set([WebhookService.typeName, RecordService.typeName]);
+  // Hashed once here, not on every call; the supplied token is hashed and compared in constant time.
+  const serviceTokenHash = tokens.serviceToken === undefined ? undefined : sha256Hex(tokens.serviceToken);
+  const adminTokenHash = sha256Hex(tokens.adminToken);
   return (next) => async (request) => {
     const typeName = request.service.typeName;
     // Anything not listed is an admin service: a new service is closed until someone opens it.
-    const expected = serviceTokenServices.has(typeName) ? tokens.serviceToken : tokens.adminToken;
-    if (expected !== undefined) {
+    const expectedHash = serviceTokenServices.has(typeName) ? serviceTokenHash : adminTokenHash;
+    if (expectedHash !== undefined) {
       const header = request.header.get('authorization') ?? '';
       const supplied = header.startsWith('Bearer ') ? header.slice(7) : '';
-      if (!tokenMatches(supplied, expected)) {
+      if (!matchesHash(supplied, expectedHash)) {
         logger.warn({ method: `${typeName}/${request.method.name}`, hadAuthorization: header !== '' }, 'rejected RPC without a valid token');
         throw new ConnectError('a valid bearer token is required', Code.Unauthenticated);
       }

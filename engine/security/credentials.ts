@@ -36,8 +36,3 @@ export function matchesHash(supplied: string, storedHashHex: string | null | und
   }
   return timingSafeEqual(digest, stored);
 }
-
-/** Bearer tokens from configuration, compared the same constant-time way. */
-export function tokenMatches(supplied: string, expected: string): boolean {
-  return matchesHash(supplied, sha256Hex(expected));
-}
