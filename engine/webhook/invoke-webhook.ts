@@ -4,6 +4,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { resolveTrigger, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
 import { InvalidArgumentError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import { matchesHash, sha256Hex } from '../security/credentials.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
@@ -84,4 +85,6 @@ function checkShape(request: InvokeRequest): void {
     throw new InvalidArgumentError('payload must be JSON text');
   }
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidArgumentError('payload must be a JSON object');
+  // The facade refuses such bodies already; callers of the engine's RPC directly get the same rule.
+  if (nestsDeeperThan(request.payloadJson, MAX_JSON_DEPTH)) throw new InvalidArgumentError(`payload nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
 }

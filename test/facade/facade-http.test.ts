@@ -228,6 +228,16 @@ test('malformed JSON answers 400', async (t) => {
   }
 });
 
+test('a body nested deeper than 100 levels answers 400; 100 levels are accepted', async (t) => {
+  const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+  // The body object itself is level 1, so its payload may nest 99 more.
+  const accepted = await call({ body: `{"activity":"echo","secret":"${SECRET}","payload":${nested(99)}}` });
+  t.is(accepted.status, 200);
+  const refused = await call({ body: `{"activity":"echo","secret":"${SECRET}","payload":${nested(100)}}` });
+  t.regex(assertODataError(t, refused, 400, 'BadRequest'), /deeper than 100 levels/);
+  t.is(refused.engineCalls.length, 0);
+});
+
 test('missing or mistyped fields answer 400 naming the field', async (t) => {
   const cases: [string, RegExp][] = [
     [`{"secret":"${SECRET}","payload":{}}`, /^activity /],
