@@ -11,7 +11,7 @@ import { canConnect } from '../../bin/embedded/free-port.ts';
 import { startProcessStack, type ProcessStack } from '../support/process-stack.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
-import { flow } from '../support/webhook-helpers.ts';
+import { flow, runsOf } from '../support/webhook-helpers.ts';
 
 interface Outcome {
   key: string;
@@ -112,17 +112,7 @@ async function retryAll(t: import('ava').ExecutionContext, setup: Setup, activit
     const retry = await setup.call(activity, first.key);
     t.is(retry.status, 200, `${first.key}: ${retry.body}`);
     if (first.status === 200) t.is(retry.executionId, first.executionId);
-    t.is(await runsOf(setup, retry.executionId!), 1, `one execution for ${first.key}`);
-  }
-}
-
-/** Runs listed under a workflow id, waiting for visibility (eventually consistent) to show at least one. */
-async function runsOf(setup: Setup, workflowId: string): Promise<number> {
-  for (const deadline = Date.now() + 15_000; ; ) {
-    let count = 0;
-    for await (const _ of setup.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) count++;
-    if (count > 0 || Date.now() > deadline) return count;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is(await runsOf(setup.temporal, retry.executionId!), 1, `one execution for ${first.key}`);
   }
 }
 

@@ -2,7 +2,7 @@
 // PostgreSQL and a real Temporal dev server.
 import test from 'ava';
 import { PUBLIC_URL, startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, countExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { callWebhook, countVisibleExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -89,15 +89,6 @@ test('wrong secret, missing or wrong credentials are 401 "Unauthorized" and star
   const accepted = await callWebhook(stack, { company: tenant.company, activity: guarded, secret: guardedSecret, auth: tenant.auth });
   t.is(accepted.status, 200);
   await stack.temporal.workflow.getHandle(accepted.executionId!).result();
-  t.is(await waitForExecutions(stack, guarded, 1), 1);
+  t.is(await countVisibleExecutions(stack, guarded, 1), 1);
 });
 
-async function waitForExecutions(stack: TestStack, activity: string, atLeast: number): Promise<number> {
-  const deadline = Date.now() + 15_000;
-  let count = await countExecutions(stack, activity);
-  while (count < atLeast && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    count = await countExecutions(stack, activity);
-  }
-  return count;
-}

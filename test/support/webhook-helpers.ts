@@ -71,3 +71,26 @@ export async function countExecutions(stack: TestStack, activity: string): Promi
   }
   return count;
 }
+
+/** Runs listed under a workflow id, waiting for visibility (eventually consistent) to show at least one. */
+export async function runsOf(temporal: TestStack['temporal'], workflowId: string): Promise<number> {
+  for (const deadline = Date.now() + 15_000; ; ) {
+    let count = 0;
+    for await (const _ of temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) count++;
+    if (count > 0 || Date.now() > deadline) return count;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Executions of the activity once visibility (eventually consistent) shows at least `atLeast` of
+ * them, or after 15 s: a count that must not exceed a number is checked after waiting for it.
+ */
+export async function countVisibleExecutions(stack: TestStack, activity: string, atLeast: number): Promise<number> {
+  let count = await countExecutions(stack, activity);
+  for (const deadline = Date.now() + 15_000; count < atLeast && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    count = await countExecutions(stack, activity);
+  }
+  return count;
+}
