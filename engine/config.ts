@@ -1,5 +1,6 @@
 // The engine's configuration, read once from the environment into a frozen,
 // typed object. A wrong value stops the process with a message naming the variable.
+import { readBool } from '../common/env-values.ts';
 import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
 import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from '../workflows/shared/index.ts';
@@ -37,7 +38,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
   if (!databaseUrl) throw new Error('FLOWHOOK_DATABASE_URL is required for the engine (postgres://user:password@host:port/database)');
   const adminToken = env.FLOWHOOK_ADMIN_TOKEN;
   if (!adminToken || adminToken.length < 16) throw new Error('FLOWHOOK_ADMIN_TOKEN is required for the engine and must have at least 16 characters');
-  const insecure = bool(env, 'FLOWHOOK_ENGINE_INSECURE');
+  const insecure = readBool(env, 'FLOWHOOK_ENGINE_INSECURE');
   const serviceToken = env.FLOWHOOK_SERVICE_TOKEN || undefined;
   if (serviceToken !== undefined && serviceToken.length < 16) throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
   // The engine is not an open door: without a service token anyone who reaches its port could start flows.
@@ -104,12 +105,6 @@ function url(env: EngineEnv, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function bool(env: EngineEnv, name: string): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new Error(`${name} must be true or false, got "${env[name]}"`);
-}
 
 function level(env: EngineEnv): EngineConfig['logLevel'] {
   const raw = (env.FLOWHOOK_LOG_LEVEL || 'info').toLowerCase();

@@ -1,4 +1,5 @@
 // The worker's configuration, read once from the environment.
+import { readBool } from '../common/env-values.ts';
 import { parsePayloadKey } from './codec/payload-codec.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from './shared/index.ts';
 
@@ -29,7 +30,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     engineUrl: httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049'),
     serviceToken: env.FLOWHOOK_SERVICE_TOKEN || undefined,
     payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
-    workflowStackTraces: bool(env, 'FLOWHOOK_WORKFLOW_STACK_TRACES'),
+    workflowStackTraces: readBool(env, 'FLOWHOOK_WORKFLOW_STACK_TRACES'),
   });
 }
 
@@ -59,9 +60,3 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string
   return raw.replace(/\/+$/, '');
 }
 
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new Error(`${name} must be true or false, got "${env[name]}"`);
-}
