@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Logger } from 'pino';
+import { RETRY_AFTER_METADATA } from '../common/rpc-metadata.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { FacadeHttpError } from './http-errors.ts';
 import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, odataError } from './odata-envelope.ts';
@@ -32,8 +33,6 @@ const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
 
 const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
 const RETRY_AFTER_SECONDS = '5';
-// Metadata the engine sets on ResourceExhausted (engine/rpc/error-interceptor.ts).
-const RETRY_AFTER_METADATA = 'retry-after';
 // Spec §7: the body of a 401 is exactly this text, whatever the cause.
 const UNAUTHORIZED_BODY = 'Unauthorized';
 const BASIC_CHALLENGE = 'Basic realm="flowhook"';

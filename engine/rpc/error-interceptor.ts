@@ -4,6 +4,7 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import { DriverException } from '@mikro-orm/core';
 import type { Logger } from 'pino';
+import { RETRY_AFTER_METADATA } from '../../common/rpc-metadata.ts';
 import {
   AlreadyExistsError,
   ConflictError,
@@ -16,9 +17,6 @@ import {
   UnauthenticatedError,
   UnavailableError,
 } from '../errors.ts';
-
-/** Seconds a refused caller should wait, on ResourceExhausted errors. */
-export const RETRY_AFTER_METADATA = 'retry-after';
 
 const CODES: [new (...args: never[]) => Error, Code][] = [
   [InvalidArgumentError, Code.InvalidArgument],

@@ -4,13 +4,11 @@ import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { callWebhook, createTenant, deployFlow, engineWebhookClient, flow, type Tenant } from '../support/webhook-helpers.ts';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { AppState } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -82,10 +80,7 @@ test('an application disabled through another engine is refused here', async (t)
   const clientId = `app-${Math.random().toString(36).slice(2, 8)}`;
   await stack.admin.registerApp({ clientId, company: tenant.company, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
   const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
-  const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [(next) => (request) => {
-    request.header.set('authorization', `Bearer ${stack.serviceToken}`);
-    return next(request);
-  }] }));
+  const webhook = engineWebhookClient(stack);
   const invoke = () =>
     webhook
       .invoke({ company: tenant.company, activity: 'cached.apps', secret, payloadJson: '{}', caller: { identity: { case: 'application', value: { clientId } } } })

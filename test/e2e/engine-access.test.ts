@@ -9,7 +9,7 @@ import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { accessAdmin, type AccessAdmin } from '../support/access-admin.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { callWebhook, createTenant, deployFlow, engineWebhookClient, flow, type Tenant } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let admin: AccessAdmin;
@@ -86,4 +86,19 @@ test('a disabled user is 401 whatever key it sends; enabling restores access', a
 test('regenerating the key of an unknown user is not found', async (t) => {
   const error = await t.throwsAsync(admin.users.regenerateUserKey({ name: 'nobody-here' }));
   t.is((error as ConnectError).code, Code.NotFound);
+});
+
+test('the engine itself refuses a payload nested deeper than 100 levels with InvalidArgument', async (t) => {
+  const deep = `${'{"a":'.repeat(100)}{}${'}'.repeat(100)}`;
+  const error = await t.throwsAsync(
+    engineWebhookClient(stack).invoke({
+      company: tenant.company,
+      activity: 'keys.flow',
+      secret,
+      payloadJson: deep,
+      caller: { identity: { case: 'basic', value: { userName: tenant.userName, accessKey: tenant.accessKey } } },
+    }),
+  );
+  t.is(ConnectError.from(error).code, Code.InvalidArgument);
+  t.regex(ConnectError.from(error).rawMessage, /payload nests objects and arrays deeper than 100 levels/);
 });

@@ -2,9 +2,10 @@
 // sync calls waiting at once. A refused call gets 429 with Retry-After in the
 // OData error shape and starts nothing.
 import test, { type ExecutionContext } from 'ava';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
-import { callWebhook, countVisibleExecutions, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
+import { callWebhook, countVisibleExecutions, engineWebhookClient, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -92,4 +93,19 @@ test.serial('sync calls beyond the cap are refused at once while the slot is tak
   t.is(firstAnswer.value!.body, 'done');
   t.is((await call('limit.slow', await newCaller())).status, 200);
   t.is(await countVisibleExecutions(stack, 'limit.slow', 2), 2);
+});
+
+test.serial('the engine refuses with ResourceExhausted and the wait as retry-after metadata (what the facade turns into Retry-After)', async (t) => {
+  const userName = `svc-${Math.random().toString(36).slice(2, 8)}`;
+  const { accessKey } = await stack.admin.createUser({ name: userName, company: tenant.company, permissionSet: 'FLOW ALL' });
+  const webhook = engineWebhookClient(stack);
+  const invoke = () =>
+    webhook.invoke({ company: tenant.company, activity: 'limit.other', secret: secrets['limit.other']!, payloadJson: '{}', caller: { identity: { case: 'basic', value: { userName, accessKey } } } });
+  const outcomes = await Promise.allSettled([invoke(), invoke(), invoke(), invoke(), invoke()]);
+  const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => ConnectError.from((o as PromiseRejectedResult).reason));
+  t.true(refused.length >= 1);
+  for (const error of refused) {
+    t.is(error.code, Code.ResourceExhausted);
+    t.regex(error.metadata.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+  }
 });

@@ -39,6 +39,12 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
             throw new ConnectError('Temporal is unavailable: connect ECONNREFUSED 10.1.2.3:7233', Code.Unavailable);
           case 'slow':
             throw new ConnectError('deadline exceeded', Code.DeadlineExceeded);
+          case 'limited':
+            throw new ConnectError('Too many calls for activity "limited" in company "Acme"; retry after 7 s', Code.ResourceExhausted, { 'retry-after': '7' });
+          case 'limited-odd':
+            throw new ConnectError('Too many calls', Code.ResourceExhausted, { 'retry-after': 'soon; drop table' });
+          case 'reused':
+            throw new ConnectError('The idempotency key was already used for a call with another payload', Code.AlreadyExists);
           case 'instant':
             return { statusCode: 202, contentType: 'application/json', body: '', executionId: 'instant:1', defaultResponse: true, outcome: InvokeOutcome.INSTANT_RETURN };
           default:
@@ -208,6 +214,19 @@ test('an unavailable engine answers 503 with Retry-After and no internal details
     t.is(answer.headers.get('retry-after'), '5');
     t.false(message.includes('10.1.2.3'));
   }
+});
+
+test("a refused call answers 429 with the engine's Retry-After, and 1 when the engine's value is not a number of seconds", async (t) => {
+  const limited = await call({ activity: 'limited' });
+  t.regex(assertODataError(t, limited, 429, 'TooManyRequests'), /retry after 7 s/);
+  t.is(limited.headers.get('retry-after'), '7');
+  const odd = await call({ activity: 'limited-odd' });
+  assertODataError(t, odd, 429, 'TooManyRequests');
+  t.is(odd.headers.get('retry-after'), '1');
+});
+
+test('an idempotency key reused with another payload answers 422', async (t) => {
+  t.regex(assertODataError(t, await call({ activity: 'reused' }), 422, 'UnprocessableEntity'), /already used for a call with another payload/);
 });
 
 test('an unexpected exception answers 500 with a generic message naming the request id', async (t) => {

@@ -1,6 +1,10 @@
 // Small helpers the end-to-end tests share: a company with a service user,
-// deploying a flow, and calling the webhook endpoint over real HTTP.
+// deploying a flow, calling the webhook endpoint over real HTTP, and calling
+// the engine's WebhookService directly over gRPC (as any internal caller may).
 import { fromJson } from '@bufbuild/protobuf';
+import { createClient, type Client } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { INSTANCE, type TestStack } from './stack.ts';
 
@@ -93,4 +97,15 @@ export async function countVisibleExecutions(stack: TestStack, activity: string,
     count = await countExecutions(stack, activity);
   }
   return count;
+}
+
+/** The engine's WebhookService over gRPC with the stack's service token. */
+export function engineWebhookClient(stack: TestStack): Client<typeof WebhookService> {
+  return createClient(WebhookService, createGrpcTransport({
+    baseUrl: stack.engineUrl,
+    interceptors: [(next) => (request) => {
+      request.header.set('authorization', `Bearer ${stack.serviceToken}`);
+      return next(request);
+    }],
+  }));
 }
