@@ -1,6 +1,8 @@
 // How deeply a JSON text nests objects and arrays, found with one linear scan
-// and no recursion. Webhook bodies nested absurdly deep are refused before
-// anything parses or walks them recursively (a flow's formulas do).
+// and no recursion. Payloads nested absurdly deep are refused before a flow
+// walks them recursively (its formulas do). The engine checks with this
+// function; the facade enforces the same bound while it scans the body for
+// the payload text (facade/payload-extract.ts), so it needs no second pass.
 
 /** Deepest nesting a webhook body (and so its payload) may have. */
 export const MAX_JSON_DEPTH = 100;

@@ -8,6 +8,7 @@
 // The scanner still checks the top-level structure it relies on, and fails
 // closed on anything it does not understand.
 import { BadRequestError } from './http-errors.ts';
+import { MAX_JSON_DEPTH } from '../common/json-depth.ts';
 
 export interface TopLevelMember {
   /** The decoded key (`"pay\u006coad"` is `payload`). */
@@ -105,7 +106,9 @@ function skipValue(text: string, i: number): number {
 
 /**
  * Skips a nested object or array with an explicit stack instead of recursion,
- * so a deeply nested payload cannot overflow the call stack.
+ * so a deeply nested payload cannot overflow the call stack. It also enforces
+ * the nesting bound (MAX_JSON_DEPTH, the body object counting as level 1):
+ * flows walk payloads recursively.
  */
 function skipContainer(text: string, i: number): number {
   const closers: string[] = [];
@@ -115,9 +118,10 @@ function skipContainer(text: string, i: number): number {
       i = skipString(text, i);
       continue;
     }
-    if (c === '{') closers.push('}');
-    else if (c === '[') closers.push(']');
-    else if (c === '}' || c === ']') {
+    if (c === '{' || c === '[') {
+      closers.push(c === '{' ? '}' : ']');
+      if (closers.length + 1 > MAX_JSON_DEPTH) throw new BadRequestError(`the request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+    } else if (c === '}' || c === ']') {
       if (closers.pop() !== c) throw malformed();
       if (closers.length === 0) return i + 1;
     }

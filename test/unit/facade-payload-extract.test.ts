@@ -44,10 +44,12 @@ test('an empty payload object is returned as is', (t) => {
   t.is(extractPayloadText(body('{ }')), '{ }');
 });
 
-test('a deeply nested payload does not overflow the stack', (t) => {
-  const payload = '['.repeat(50_000) + ']'.repeat(50_000);
-  const wrapped = `{"a":${payload}}`;
-  t.is(extractPayloadText(body(wrapped)), wrapped);
+test('a deeply nested payload does not overflow the stack: up to the bound it is cut out exactly, beyond it refused', (t) => {
+  // body(…) is level 1 and the payload object level 2, so 98 more levels reach the bound of 100.
+  const atBound = `{"a":${'['.repeat(98)}${']'.repeat(98)}}`;
+  t.is(extractPayloadText(body(atBound)), atBound);
+  const tooDeep = `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+  t.throws(() => extractPayloadText(body(tooDeep)), { instanceOf: BadRequestError, message: /deeper than 100 levels/ });
 });
 
 test('a duplicate payload, activity or secret is refused', (t) => {
