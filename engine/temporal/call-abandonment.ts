@@ -11,6 +11,7 @@
 // start — and the retry interceptor does not retry a cancelled call.
 import { randomUUID } from 'node:crypto';
 import { InterceptingCall, status, type Interceptor } from '@grpc/grpc-js';
+import type { Connection } from '@temporalio/client';
 
 const CALL_ID_HEADER = 'flowhook-call-id';
 
@@ -23,7 +24,7 @@ export interface CallAbandonment {
    */
   settled(timeoutMs: number): Promise<void>;
   /** Runs `call` tagged with a fresh id; `abandon()` cancels it and every retry it would make. */
-  tagged<T>(withMetadata: (metadata: Record<string, string>, fn: () => Promise<T>) => Promise<T>, call: () => Promise<T>): { result: Promise<T>; abandon(): void };
+  tagged<T>(connection: Pick<Connection, 'withMetadata'>, call: () => Promise<T>): { result: Promise<T>; abandon(): void };
 }
 
 export function createCallAbandonment(): CallAbandonment {
@@ -66,9 +67,9 @@ export function createCallAbandonment(): CallAbandonment {
       await Promise.race([Promise.allSettled([...unsettled]), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
       clearTimeout(timer);
     },
-    tagged(withMetadata, call) {
+    tagged(connection, call) {
       const id = randomUUID();
-      const result = withMetadata({ [CALL_ID_HEADER]: id }, call);
+      const result = connection.withMetadata({ [CALL_ID_HEADER]: id }, call);
       // Once the call has settled no attempt can follow: forget the id.
       const settled = result.then(
         () => abandoned.delete(id),

@@ -94,15 +94,13 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
     const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request));
     const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
-    const update = options.abandonment.tagged(
-      (metadata, fn) => client.connection.withMetadata(metadata, fn),
-      () =>
-        client.connection.withDeadline(deadline, () =>
-          client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
-            updateId: webhookUpdateId(request),
-            startWorkflowOperation: operation,
-          }),
-        ),
+    const update = options.abandonment.tagged(client.connection, () =>
+      client.connection.withDeadline(deadline, () =>
+        client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
+          updateId: webhookUpdateId(request),
+          startWorkflowOperation: operation,
+        }),
+      ),
     );
     // Giving up abandons the call, so no later retry can start the execution after the caller got 503.
     const watchdog = watchStart(client, operation.workflowHandle(), options.temporalTimeoutMs, update.abandon);
