@@ -29,31 +29,44 @@ export interface CallAbandonment {
 
 export function createCallAbandonment(): CallAbandonment {
   const abandoned = new Set<string>();
-  const attempts = new Map<string, Set<InterceptingCall>>();
+  /** Attempts in flight per call id, each with the way to refuse it. */
+  const attempts = new Map<string, Map<InterceptingCall, () => void>>();
   const unsettled = new Set<Promise<unknown>>();
 
   const interceptor: Interceptor = (options, nextCall) => {
-    let id: string | undefined;
+    // Set once this attempt is cancelled for an abandoned call: its request must then never be sent.
+    let refused = false;
+    const refuse = () => {
+      refused = true;
+      attempt.cancelWithStatus(status.CANCELLED, 'abandoned by the engine');
+    };
     const attempt: InterceptingCall = new InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
-        const value = metadata.get(CALL_ID_HEADER)[0];
-        if (typeof value !== 'string') return next(metadata, listener);
-        id = value;
+        const id = metadata.get(CALL_ID_HEADER)[0];
+        if (typeof id !== 'string') return next(metadata, listener);
         // The tag is the engine's own business: Temporal never sees it.
         const forwarded = metadata.clone();
         forwarded.remove(CALL_ID_HEADER);
-        const tracked = attempts.get(id) ?? new Set();
+        const tracked = attempts.get(id) ?? new Map<InterceptingCall, () => void>();
         attempts.set(id, tracked);
-        tracked.add(attempt);
+        tracked.set(attempt, refuse);
         // A partial listener: grpc-js passes everything else on to the caller's listener unchanged.
         next(forwarded, {
           onReceiveStatus(received, nextStatus) {
             tracked.delete(attempt);
-            if (tracked.size === 0) attempts.delete(value);
+            if (tracked.size === 0) attempts.delete(id);
             nextStatus(received);
           },
         });
-        if (abandoned.has(id)) attempt.cancelWithStatus(status.CANCELLED, 'abandoned by the engine');
+        if (abandoned.has(id)) refuse();
+      },
+      // The retry interceptor sends the request after start(): a refused attempt drops it, so a
+      // retry started after the abandon reaches Temporal with nothing to execute.
+      sendMessage(message, next) {
+        if (!refused) next(message);
+      },
+      halfClose(next) {
+        if (!refused) next();
       },
     });
     return attempt;
@@ -81,7 +94,7 @@ export function createCallAbandonment(): CallAbandonment {
           abandoned.add(id);
           unsettled.add(settled);
           void settled.then(() => unsettled.delete(settled));
-          for (const attempt of attempts.get(id) ?? []) attempt.cancelWithStatus(status.CANCELLED, 'abandoned by the engine');
+          for (const refuse of attempts.get(id)?.values() ?? []) refuse();
         },
       };
     },
