@@ -2,7 +2,7 @@
 // text appears nowhere in Temporal's history (read with the Temporal CLI, as
 // an operator would) nor in the execution log; without the flag it does.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
@@ -91,4 +91,24 @@ test('without the flag the payload is visible to operators in the history and th
   const history = await historyText(answer.executionId!);
   t.true(history.includes(card));
   t.false(history.includes('binary/encrypted'));
+});
+
+test("a keyed call's payload digest is encrypted in the memo of a doNotLogPayload flow, in clear for others", async (t) => {
+  for (const [activity, hidden] of [['cards.hidden', true], ['cards.visible', false]] as const) {
+    const card = marker();
+    const payloadText = `{"card": "${card}"}`;
+    const answer = await callWebhook(stack, {
+      company: tenant.company,
+      activity,
+      secret: secrets[activity.split('.')[1]!]!,
+      auth: tenant.auth,
+      payloadText,
+      headers: { 'idempotency-key': `digest-${card}` },
+    });
+    t.is(answer.status, 200, answer.text);
+    const digest = createHash('sha256').update(payloadText).digest('hex');
+    const history = await historyText(answer.executionId!);
+    t.is(history.includes(digest), !hidden, `${activity}: digest ${hidden ? 'hidden' : 'visible'}`);
+    t.false(hidden && history.includes(card));
+  }
 });

@@ -24,7 +24,7 @@ test.before(async () => {
     },
   });
   tenant = await createTenant(stack);
-  for (const activity of ['limit.caller', 'limit.activity', 'limit.other']) {
+  for (const activity of ['limit.caller', 'limit.activity', 'limit.other', 'limit.guarded']) {
     secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))).secret;
   }
   slowTarget = await startTargetServer(() => ({ delayMs: 2000 }));
@@ -108,4 +108,10 @@ test.serial('the engine refuses with ResourceExhausted and the wait as retry-aft
     t.is(error.code, Code.ResourceExhausted);
     t.regex(error.metadata.get('retry-after') ?? '', /^[1-9][0-9]*$/);
   }
+});
+
+test.serial("calls with a wrong secret do not use up an activity's budget", async (t) => {
+  const wrong = await Promise.all([1, 2, 3, 4, 5].map(async () => (await callWebhook(stack, { company: tenant.company, activity: 'limit.guarded', secret: 'not-the-secret', auth: await newCaller() })).status));
+  t.deepEqual(wrong, [401, 401, 401, 401, 401]);
+  t.is((await call('limit.guarded', await newCaller())).status, 200);
 });
