@@ -10,6 +10,7 @@ import { formulaSource } from './template-parser.ts';
 import { toPlainJson } from './json-value.ts';
 import { registerXmlFunctions } from './xml-functions.ts';
 import { BUDGET_BINDING, JSONATA_OPTIONS, installLimits, limitReason, newBudget } from './evaluation-limits.ts';
+import { installGuardedFunctions } from './guarded-functions.ts';
 
 /** Most compiled expressions kept; the least recently used one goes first. */
 export const COMPILED_CACHE_SIZE = 500;
@@ -32,7 +33,9 @@ export function compileFormula(expression: string): jsonata.Expression {
     // Syntax errors only quote the formula's own tokens, never data.
     throw new FormulaError(formulaSource(expression), describeJsonataError(error, false));
   }
+  // Installed before caching, so every expression the cache hands out has them.
   installLimits(fresh);
+  installGuardedFunctions(fresh);
   registerXmlFunctions(fresh);
   compiled.set(expression, fresh);
   if (compiled.size > COMPILED_CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
@@ -50,7 +53,7 @@ export async function evaluateFormula(expression: string, ctx: FormulaContext): 
   try {
     result = await compiledExpression.evaluate(ctx, { [BUDGET_BINDING]: budget });
   } catch (error) {
-    // A limit hit may reach us wrapped (e.g. by $eval) or re-labelled; the budget knows.
+    // A limit hit (or a disabled function) may reach us re-labelled by JSONata; the budget knows.
     const reason = budget.violation ?? limitReason(codeOf(error)) ?? describeJsonataError(error, true);
     throw new FormulaError(formulaSource(expression), reason);
   }
