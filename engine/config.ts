@@ -3,7 +3,8 @@
 import { readBool } from '../common/env-values.ts';
 import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
 import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
-import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from '../workflows/shared/index.ts';
+import { DEFAULT_FLOW_LIMITS, DEFAULT_TASK_QUEUE, parseDuration, readTemporalSettings, type FlowLimits, type TemporalSettings } from '../workflows/shared/index.ts';
+import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
 
 export interface EngineConfig {
   host: string;
@@ -29,6 +30,10 @@ export interface EngineConfig {
   limits: WebhookLimitSettings;
   /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the workers must use the same. */
   payloadKey?: Buffer;
+  /** Where the secret store's key-encryption keys come from (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE). */
+  secretsKeys: KeySource;
+  /** FLOWHOOK_MAX_DEFERRAL, FLOWHOOK_MAX_HTTP_TIMEOUT: checked at publish and handed to every execution. */
+  flowLimits: FlowLimits;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -66,6 +71,11 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
       maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
     }),
     payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
+    secretsKeys: keySourceFromEnv(env),
+    flowLimits: Object.freeze({
+      maxDeferralMs: duration(env, 'FLOWHOOK_MAX_DEFERRAL', DEFAULT_FLOW_LIMITS.maxDeferralMs),
+      maxHttpTimeoutMs: duration(env, 'FLOWHOOK_MAX_HTTP_TIMEOUT', DEFAULT_FLOW_LIMITS.maxHttpTimeoutMs),
+    }),
   });
 }
 
@@ -86,6 +96,14 @@ function int(env: EngineEnv, name: string, fallback: number, min: number): numbe
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
+}
+
+function duration(env: EngineEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const ms = parseDuration(raw);
+  if (typeof ms === 'string' || ms < 1000) throw new Error(`${name} must be a duration of at least 1s such as 30d or 10m, got "${raw}"`);
+  return ms;
 }
 
 function port(env: EngineEnv, name: string, fallback: number): number {

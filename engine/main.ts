@@ -14,6 +14,7 @@ import { connectTemporal } from './temporal/temporal-client.ts';
 import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
+import { SecretKeyring } from './secrets/secret-keyring.ts';
 
 export interface RunningEngine {
   port: number;
@@ -24,6 +25,9 @@ export interface RunningEngine {
 
 export async function runEngine(config: EngineConfig = readEngineConfig()): Promise<RunningEngine> {
   const logger = createLogger('engine', config.logLevel);
+  // Read before anything starts: a malformed key stops the engine with a message naming its source.
+  const keyring = new SecretKeyring(config.secretsKeys);
+  if (!keyring.configured) logger.warn('no secret store key (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE): connections cannot be stored or used');
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
   const abandonment = createCallAbandonment();
   const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKey);
@@ -49,6 +53,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     publicUrl: config.publicUrl,
     instance: config.instance,
     useSearchAttributes: () => searchAttributes,
+    keyring,
+    flowLimits: config.flowLimits,
   });
   const port = await engine.listen(config.port, config.host);
   logger.info({ host: config.host, port }, 'engine listening');

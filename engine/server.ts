@@ -1,6 +1,6 @@
 // The engine's RPC server: HTTP/2 cleartext serving Connect, gRPC and gRPC-Web
-// for WebhookService, FlowAdminService, AppAdminService, UserAdminService,
-// RecordService and ExecutionService.
+// for WebhookService, RecordService and OutboundService (service token) and the
+// admin services (admin token).
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -8,6 +8,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { ConnectionAdminService } from '../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { OutboundService } from '../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import { SecretStoreAdminService } from '../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ExecutionService } from '../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
@@ -15,6 +18,10 @@ import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_ser
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createAppAdminService, createUserAdminService } from './admin/app-admin-service.ts';
 import { createFlowAdminService } from './admin/flow-admin-service.ts';
+import { createConnectionAdminService, createSecretStoreAdminService } from './connections/connection-admin-service.ts';
+import { createOutboundService } from './connections/outbound-service.ts';
+import type { SecretKeyring } from './secrets/secret-keyring.ts';
+import type { FlowLimits } from '../workflows/shared/index.ts';
 import { createExecutionService } from './executions/execution-service.ts';
 import { createRecordService } from './records/record-service.ts';
 import { authInterceptor } from './rpc/auth-interceptor.ts';
@@ -44,6 +51,10 @@ export interface EngineDeps {
   publicUrl: string;
   instance: string;
   useSearchAttributes: () => boolean;
+  /** The secret store's keys (connections). */
+  keyring: SecretKeyring;
+  /** Bounds checked at publish and handed to every execution. */
+  flowLimits: FlowLimits;
 }
 
 export interface EngineServer {
@@ -64,6 +75,9 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(UserAdminService, createUserAdminService(deps));
       router.service(RecordService, createRecordService(deps));
       router.service(ExecutionService, createExecutionService(deps));
+      router.service(ConnectionAdminService, createConnectionAdminService(deps));
+      router.service(SecretStoreAdminService, createSecretStoreAdminService(deps));
+      router.service(OutboundService, createOutboundService(deps));
     },
   });
   const server = createServer(handler);

@@ -13,6 +13,7 @@ import {
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema as FlowMessageSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
+import type { FlowLimits } from '../../workflows/shared/index.ts';
 import type { Company, Flow } from '../storage/entities.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { createCompany, listCompanies } from './companies.ts';
@@ -27,6 +28,7 @@ export interface AdminDeps {
   changes: ChangeAnnouncer;
   publicUrl: string;
   instance: string;
+  flowLimits: FlowLimits;
 }
 
 export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof FlowAdminService> {
@@ -46,7 +48,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       const em = fork();
       const applied = await em.transactional((tx) => applyFlow(tx, definition));
       let warnings: string[] = [];
-      if (request.publish) warnings = (await publishFlow(em, deps.changes, await requireFlow(em, definition.company!.trim(), applied.flow.name), 0)).warnings;
+      if (request.publish) warnings = (await publishFlow(em, deps.changes, await requireFlow(em, definition.company!.trim(), applied.flow.name), 0, deps.flowLimits)).warnings;
       return { flow: await summary(em, applied.flow), created: applied.created, secret: applied.secret ?? '', warnings, newVersion: applied.newVersion };
     },
     async getFlow(request) {
@@ -68,7 +70,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
     async publishFlow(request) {
       const em = fork();
       const flow = await requireFlow(em, request.company, request.name);
-      const { warnings } = await publishFlow(em, deps.changes, flow, request.version);
+      const { warnings } = await publishFlow(em, deps.changes, flow, request.version, deps.flowLimits);
       return { flow: await summary(em, flow), warnings };
     },
     async unpublishFlow(request) {

@@ -8,6 +8,8 @@ export const CompanySchema = defineEntity({
     id: p.uuid().primary(),
     name: p.string().length(250).unique('company_name_unique'),
     createdAt: p.datetime(),
+    /** Egress rules (`flowhook company egress`) that narrow where its flows may call; null: none of its own. */
+    egressAllow: p.json<string[]>().nullable(),
   },
 });
 

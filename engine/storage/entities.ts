@@ -1,6 +1,7 @@
 // The explicit entity list (no folder scanning), in dependency order.
 import { ApplicationPermissionSchema } from './application-permission.entity.ts';
 import { CompanySchema } from './company.entity.ts';
+import { ConnectionSchema } from './connection.entity.ts';
 import { FlowVersionSchema } from './flow-version.entity.ts';
 import { FlowSchema } from './flow.entity.ts';
 import { IdentityApplicationSchema } from './identity-application.entity.ts';
@@ -10,7 +11,7 @@ import { RecordWriteSchema } from './record-write.entity.ts';
 import { RecordSchema } from './record.entity.ts';
 import { ServiceUserSchema } from './service-user.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -22,3 +23,4 @@ export { FlowRecord } from './record.entity.ts';
 export { RecordWrite } from './record-write.entity.ts';
 export { IdentityApplication } from './identity-application.entity.ts';
 export { ApplicationPermission } from './application-permission.entity.ts';
+export { Connection } from './connection.entity.ts';

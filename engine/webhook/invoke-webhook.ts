@@ -3,7 +3,7 @@
 // unless every check passed; the secret never leaves this function.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { resolveTrigger, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
 import { InvalidArgumentError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import { matchesHash, sha256Hex } from '../security/credentials.ts';
@@ -23,6 +23,7 @@ export interface InvokeDeps {
   limits: WebhookLimits;
   starter: ExecutionStarter;
   useSearchAttributes: () => boolean;
+  flowLimits: FlowLimits;
 }
 
 export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): Promise<StartedExecution> {
@@ -53,6 +54,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
     },
     payloadJson: request.payloadJson,
     caller: caller.label,
+    limits: deps.flowLimits,
   };
   const workflowId = request.idempotencyKey
     ? idempotentExecutionId({ company: input.company, caller: caller.label, activity: trigger.activity, key: request.idempotencyKey })

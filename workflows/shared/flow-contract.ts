@@ -2,6 +2,7 @@
 // output, the update the engine waits on in sync mode, and the task queue.
 // Imported by the engine, so it must stay free of workflow-runtime imports.
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowLimits } from './flow-limits.ts';
 
 export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
 export const DEFAULT_TASK_QUEUE = 'flowhook-flows';
@@ -33,6 +34,8 @@ export interface FlowExecutionInput {
   payloadJson: string;
   /** Who called, e.g. `user:flowhook-service`. Never a credential. */
   caller: string;
+  /** The engine's bounds when the execution started; absent in executions started before they existed. */
+  limits?: FlowLimits;
 }
 
 /** Why the caller got the answer it got; mirrors InvokeOutcome of the engine proto. */

@@ -4,8 +4,10 @@
 import type { FlowJson, RecordStepJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { checkTemplate } from '../formula/index.ts';
 import { parseDuration } from './duration.ts';
+import { DEFAULT_FLOW_LIMITS, formatDuration, type FlowLimits } from './flow-limits.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
 import { STEP_KINDS, stepKind } from './step-kind.ts';
+import { CONNECTION_NAME } from './connection-kinds.ts';
 
 export interface FlowProblems {
   errors: string[];
@@ -14,7 +16,7 @@ export interface FlowProblems {
 
 const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
-export function validateFlow(flow: FlowJson): FlowProblems {
+export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_LIMITS): FlowProblems {
   const problems: FlowProblems = { errors: [], warnings: [] };
   if (!flow.company?.trim()) problems.errors.push('company: required');
   if (!flow.name?.trim()) problems.errors.push('name: required');
@@ -25,7 +27,7 @@ export function validateFlow(flow: FlowJson): FlowProblems {
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  steps.forEach((step, index) => validateStep(step, `steps[${index}]`, problems.errors));
+  steps.forEach((step, index) => validateStep(step, `steps[${index}]`, problems.errors, limits));
   warnAboutResponseMode(webhook, steps, problems.warnings);
   return problems;
 }
@@ -66,7 +68,7 @@ function checkDeep(value: unknown, field: string, errors: string[]): void {
   }
 }
 
-function validateStep(step: StepJson, path: string, errors: string[]): void {
+function validateStep(step: StepJson, path: string, errors: string[], limits: FlowLimits): void {
   const kind = stepKind(step);
   if (!kind) {
     errors.push(`${path}: has no step type (one of ${STEP_KINDS.join(', ')})`);
@@ -85,6 +87,7 @@ function validateStep(step: StepJson, path: string, errors: string[]): void {
   } else if (step.sleep) {
     const ms = parseDuration(step.sleep.duration ?? '');
     if (typeof ms === 'string') errors.push(`${at}.duration: ${ms}`);
+    else if (ms > limits.maxDeferralMs) errors.push(`${at}.duration: at most ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`);
   } else if (step.waitUntil) {
     const until = step.waitUntil.until ?? '';
     checkText(until, `${at}.until`, errors, true);
@@ -96,8 +99,8 @@ function validateStep(step: StepJson, path: string, errors: string[]): void {
     else checkDeep(step.set.variables, `${at}.variables`, errors);
   } else if (step.if) {
     checkText(step.if.condition, `${at}.condition`, errors, true);
-    (step.if.then ?? []).forEach((inner, i) => validateStep(inner, `${at}.then[${i}]`, errors));
-    (step.if.else ?? []).forEach((inner, i) => validateStep(inner, `${at}.else[${i}]`, errors));
+    (step.if.then ?? []).forEach((inner, i) => validateStep(inner, `${at}.then[${i}]`, errors, limits));
+    (step.if.else ?? []).forEach((inner, i) => validateStep(inner, `${at}.else[${i}]`, errors, limits));
   } else if (step.httpRequest) {
     const request = step.httpRequest;
     checkText(request.url, `${at}.url`, errors, true);
@@ -107,7 +110,9 @@ function validateStep(step: StepJson, path: string, errors: string[]): void {
     if (request.timeout) {
       const ms = parseDuration(request.timeout);
       if (typeof ms === 'string') errors.push(`${at}.timeout: ${ms}`);
+      else if (ms < 1 || ms > limits.maxHttpTimeoutMs) errors.push(`${at}.timeout: between 1ms and ${formatDuration(limits.maxHttpTimeoutMs)} (the engine's FLOWHOOK_MAX_HTTP_TIMEOUT)`);
     }
+    if (request.connection !== undefined && !CONNECTION_NAME.test(request.connection)) errors.push(`${at}.connection: 1..100 letters, digits, _, - or ., got ${JSON.stringify(request.connection)}`);
     if (request.maxAttempts !== undefined && (request.maxAttempts < 1 || request.maxAttempts > 20)) errors.push(`${at}.maxAttempts: must be between 1 and 20`);
   } else if (step.log) {
     checkText(step.log.message, `${at}.message`, errors, true);

@@ -669,7 +669,8 @@ export declare type HttpRequestStep = Message<"flowhook.flow.v1.HttpRequestStep"
   body: string;
 
   /**
-   * Per attempt, e.g. "10s"; default 30s.
+   * Per attempt, e.g. "10s"; default 30s; at most the engine's
+   * FLOWHOOK_MAX_HTTP_TIMEOUT (default 5m).
    *
    * @generated from field: string timeout = 6;
    */
@@ -681,6 +682,15 @@ export declare type HttpRequestStep = Message<"flowhook.flow.v1.HttpRequestStep"
    * @generated from field: optional int32 max_attempts = 7;
    */
   maxAttempts?: number | undefined;
+
+  /**
+   * Name of a stored connection of the flow's company (`flowhook connection
+   * set`): its credentials are added to the request at run time, never written
+   * in the flow. With a connection, `url` may be a path relative to its base URL.
+   *
+   * @generated from field: string connection = 8;
+   */
+  connection: string;
 };
 
 /**
@@ -723,7 +733,8 @@ export declare type HttpRequestStepJson = {
   body?: string;
 
   /**
-   * Per attempt, e.g. "10s"; default 30s.
+   * Per attempt, e.g. "10s"; default 30s; at most the engine's
+   * FLOWHOOK_MAX_HTTP_TIMEOUT (default 5m).
    *
    * @generated from field: string timeout = 6;
    */
@@ -735,6 +746,15 @@ export declare type HttpRequestStepJson = {
    * @generated from field: optional int32 max_attempts = 7;
    */
   maxAttempts?: number;
+
+  /**
+   * Name of a stored connection of the flow's company (`flowhook connection
+   * set`): its credentials are added to the request at run time, never written
+   * in the flow. With a connection, `url` may be a path relative to its base URL.
+   *
+   * @generated from field: string connection = 8;
+   */
+  connection?: string;
 };
 
 /**

@@ -1,0 +1,40 @@
+// OutboundService: what a worker's httpRequest activity needs at run time —
+// the company's egress list and, when the step names one, the connection with
+// its decrypted secret. Service token only (see rpc/auth-interceptor.ts); the
+// secret leaves the engine in this response and nowhere else, and is never logged.
+import { create } from '@bufbuild/protobuf';
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ResolvedConnectionSchema, type OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import type { SecretKeyring } from '../secrets/secret-keyring.ts';
+import { getCompanyEgress } from './company-egress.ts';
+import { resolveConnection } from './connections.ts';
+
+export interface OutboundDeps {
+  orm: MikroORM;
+  keyring: SecretKeyring;
+  logger: Logger;
+}
+
+export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof OutboundService> {
+  return {
+    async resolveOutbound(request) {
+      const em = deps.orm.em.fork();
+      const egress = create(CompanyEgressSchema, await getCompanyEgress(em, request.company));
+      if (!request.connection) return { egress };
+      const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);
+      deps.logger.debug({ company: request.company, connection: resolved.name, version: resolved.version, caller: request.caller, executionId: request.executionId }, 'connection handed to an activity');
+      return {
+        egress,
+        connection: create(ResolvedConnectionSchema, {
+          name: resolved.name,
+          settings: create(ConnectionSettingsSchema, { type: resolved.type, ...resolved.settings }),
+          version: resolved.version,
+          secret: resolved.secret,
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// `flowhook secrets rotate-key`: every stored secret's data key is re-wrapped
+// under the current key-encryption key, in one transaction, so afterwards no
+// secret depends on an older key and that key can be removed.
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Connection } from '../storage/entities.ts';
+import { rewrapSecret } from './envelope-encryption.ts';
+import type { SecretKeyring } from './secret-keyring.ts';
+
+export interface RotationResult {
+  currentKeyId: string;
+  generated: boolean;
+  rewrapped: number;
+  retiredKeyIds: string[];
+}
+
+export async function rotateSecretsKey(em: EntityManager, keyring: SecretKeyring): Promise<RotationResult> {
+  keyring.current(); // no key at all: say so before anything changes
+  const generated = keyring.fromFile;
+  if (generated) keyring.generateKey();
+  const current = keyring.current();
+  const rewrapped = await em.transactional(async (tx) => {
+    const rows = await tx.find(Connection, { keyId: { $ne: current.id } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    for (const row of rows) {
+      row.secretCiphertext = rewrapSecret(keyring, row.secretCiphertext) ?? row.secretCiphertext;
+      row.keyId = current.id;
+    }
+    await tx.flush();
+    return rows.length;
+  });
+  return { currentKeyId: current.id, generated, rewrapped, retiredKeyIds: keyring.ids().filter((id) => id !== current.id) };
+}
