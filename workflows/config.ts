@@ -2,6 +2,8 @@
 import { readBool } from '../common/env-values.ts';
 import { parsePayloadKey } from './codec/payload-codec.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from './shared/index.ts';
+import { MAX_JSON_DEPTH } from '../common/json-depth.ts';
+import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './shared/egress-policy.ts';
 
 export interface WorkerConfig {
   temporal: TemporalSettings;
@@ -18,6 +20,12 @@ export interface WorkerConfig {
   payloadKey?: Buffer;
   /** Stack traces inside workflow code (off: they cost about half of a short flow's CPU; see sandbox-stack-traces.ts). */
   workflowStackTraces: boolean;
+  /** Where flows may call: FLOWHOOK_EGRESS_ALLOW opens internal addresses; flowhook's own ports stay shut unless named. */
+  egress: EgressPolicy;
+  /** Cap on one answer's body, after decompression (FLOWHOOK_HTTP_MAX_RESPONSE_BYTES). */
+  httpMaxResponseBytes: number;
+  /** Cap on an answer's JSON/XML nesting (FLOWHOOK_HTTP_MAX_JSON_DEPTH). */
+  httpMaxJsonDepth: number;
 }
 
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -31,7 +39,39 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     serviceToken: env.FLOWHOOK_SERVICE_TOKEN || undefined,
     payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
     workflowStackTraces: readBool(env, 'FLOWHOOK_WORKFLOW_STACK_TRACES'),
+    egress: Object.freeze({ allow: parseEgressRules(env[EGRESS_ALLOW_VARIABLE] ?? '', EGRESS_ALLOW_VARIABLE), ownPorts: ownPorts(env) }),
+    httpMaxResponseBytes: positiveInt(env, 'FLOWHOOK_HTTP_MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES),
+    httpMaxJsonDepth: positiveInt(env, 'FLOWHOOK_HTTP_MAX_JSON_DEPTH', MAX_JSON_DEPTH),
   });
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * flowhook's own ports — the defaults and whatever this environment configures — so that a flow
+ * cannot reach the engine, the facade, Temporal or PostgreSQL through any address, even one opened
+ * by FLOWHOOK_EGRESS_ALLOW, unless a host:port entry names it.
+ */
+function ownPorts(env: NodeJS.ProcessEnv): Map<number, string> {
+  const ports = new Map<number, string>([[7048, 'facade'], [7049, 'engine'], [7050, 'embedded PostgreSQL'], [7233, 'Temporal'], [8233, 'Temporal Web UI']]);
+  const add = (port: number | undefined, name: string) => {
+    if (port && Number.isInteger(port) && port > 0 && port < 65536) ports.set(port, name);
+  };
+  const portOfUrl = (raw: string | undefined) => {
+    try {
+      return raw ? Number(new URL(raw.includes('://') ? raw : `tcp://${raw}`).port) || undefined : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  add(Number(env.FLOWHOOK_FACADE_PORT), 'facade');
+  add(Number(env.FLOWHOOK_ENGINE_PORT), 'engine');
+  add(portOfUrl(env.FLOWHOOK_ENGINE_URL), 'engine');
+  add(portOfUrl(env.TEMPORAL_ADDRESS), 'Temporal');
+  add(Number(env.FLOWHOOK_TEMPORAL_UI_PORT), 'Temporal Web UI');
+  add(Number(env.FLOWHOOK_EMBEDDED_POSTGRES_PORT), 'embedded PostgreSQL');
+  add(portOfUrl(env.FLOWHOOK_DATABASE_URL) ?? (env.FLOWHOOK_DATABASE_URL ? 5432 : undefined), 'PostgreSQL');
+  return ports;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

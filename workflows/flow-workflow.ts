@@ -44,7 +44,7 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context });
   } catch (error) {
     const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
-    window.fail({ type: failure.failureType, message: failure.message });
+    window.fail({ type: failure.failureType, message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)' });
     await condition(allHandlersFinished);
     // An ApplicationFailure fails the execution; any other error would retry the workflow task forever.
     // The worker logs a failed execution's message in clear, and a step's reason may quote the

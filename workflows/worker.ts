@@ -7,6 +7,7 @@ import { createActivities } from './activities/index.ts';
 import { flowDataConverter, PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
 import type { WorkerConfig } from './config.ts';
 import { temporalTlsOptions } from './shared/temporal-tls.ts';
+import { OAuthTokenCache } from './outbound/oauth-token-cache.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
 const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('./formula/formula-evaluator.ts', import.meta.url));
@@ -68,7 +69,14 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(config.workflowStackTraces),
     dataConverter: flowDataConverter(config.payloadKey),
-    activities: createActivities({ records: engine.records }),
+    activities: createActivities({
+      records: engine.records,
+      outbound: engine.outbound,
+      policy: config.egress,
+      tokens: new OAuthTokenCache(),
+      maxResponseBytes: config.httpMaxResponseBytes,
+      maxJsonDepth: config.httpMaxJsonDepth,
+    }),
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     // Short flows: keep executions cached so the next task skips replay.

@@ -1,16 +1,23 @@
 // The CLI's connection to the engine's admin services (FlowAdminService,
-// AppAdminService, UserAdminService) as one client: Connect over HTTP/2
+// AppAdminService, UserAdminService, ConnectionAdminService,
+// SecretStoreAdminService) as one client: Connect over HTTP/2
 // cleartext (the engine serves h2c only), the admin token on every call.
 import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { CliError } from './admin-action.ts';
 import { readCliConfig, requireAdminToken } from './cli-config.ts';
 
 /** The method names of the services are distinct, so one object holds them all. */
-export type AdminClient = Client<typeof FlowAdminService> & Client<typeof AppAdminService> & Client<typeof UserAdminService>;
+export type AdminClient = Client<typeof FlowAdminService> &
+  Client<typeof AppAdminService> &
+  Client<typeof UserAdminService> &
+  Client<typeof ConnectionAdminService> &
+  Client<typeof SecretStoreAdminService>;
 
 export interface AdminClientOptions {
   engineUrl: string;
@@ -41,6 +48,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...createClient(FlowAdminService, transport),
     ...createClient(AppAdminService, transport),
     ...createClient(UserAdminService, transport),
+    ...createClient(ConnectionAdminService, transport),
+    ...createClient(SecretStoreAdminService, transport),
   };
 }
 

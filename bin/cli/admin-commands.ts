@@ -14,8 +14,10 @@ import {
 import { isoTimestamp, registerAppCommands, registerUserLifecycleCommands } from './access-commands.ts';
 import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
 import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
+import { registerCompanyEgressCommands, registerConnectionCommands, registerSecretsCommands } from './connection-commands.ts';
 import { registerFlowCommands } from './flow-commands.ts';
 import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
+import type { SecretStdin } from './secret-input.ts';
 
 export interface AdminCommandDeps {
   /** The admin client, or a factory called on a command's first RPC. Default: built from the environment. */
@@ -24,6 +26,8 @@ export interface AdminCommandDeps {
   io?: CliIo;
   /** Default: sets process.exitCode, so pending output is flushed before exit. */
   setExitCode?: (code: number) => void;
+  /** Where `connection set` reads a secret given by no file. Default: the process's stdin. */
+  secretStdin?: () => SecretStdin;
 }
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
@@ -63,8 +67,10 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
         printLines(context.io, table(['NAME', 'CREATED'], rows));
       }),
     );
+  registerCompanyEgressCommands(company, runtime);
 
   registerFlowCommands(program, runtime);
+  registerConnectionCommands(program, runtime, { stdin: deps.secretStdin });
 
   program
     .command('secret')
@@ -85,6 +91,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
         ]);
       }),
     );
+  registerSecretsCommands(program, runtime);
 
   const user = program.command('user').description('service users that call the webhook endpoint with Basic authentication (legacy)');
   user

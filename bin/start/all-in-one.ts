@@ -14,7 +14,7 @@ import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
 import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { banner } from './banner.ts';
-import { localPayloadKey, localToken } from './local-tokens.ts';
+import { localPayloadKey, localSecretsKeyFile, localToken } from './local-tokens.ts';
 import { seedIfEmpty } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
 import { createAdminClient } from '../cli/admin-client.ts';
@@ -41,6 +41,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     env.FLOWHOOK_ADMIN_TOKEN = localToken(config.dataDir, 'admin-token', env.FLOWHOOK_ADMIN_TOKEN);
     env.FLOWHOOK_SERVICE_TOKEN = localToken(config.dataDir, 'service-token', env.FLOWHOOK_SERVICE_TOKEN);
     env.FLOWHOOK_PAYLOAD_KEY = localPayloadKey(config.dataDir, env.FLOWHOOK_PAYLOAD_KEY);
+    env.FLOWHOOK_SECRETS_KEY_FILE = localSecretsKeyFile(config.dataDir, env);
 
     if (!config.databaseUrl) {
       say('starting embedded PostgreSQL…');

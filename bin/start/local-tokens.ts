@@ -1,7 +1,8 @@
 // The admin and service tokens of a local installation: generated once and
 // kept in 0600 files under the data directory, where the CLI finds the admin
-// token, and the key that encrypts doNotLogPayload executions' payloads.
-// Configured values (FLOWHOOK_ADMIN_TOKEN, FLOWHOOK_SERVICE_TOKEN, FLOWHOOK_PAYLOAD_KEY) win.
+// token, the key that encrypts doNotLogPayload executions' payloads, and the
+// secret store's key file. Configured values (FLOWHOOK_ADMIN_TOKEN,
+// FLOWHOOK_SERVICE_TOKEN, FLOWHOOK_PAYLOAD_KEY, FLOWHOOK_SECRETS_KEY[_FILE]) win.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,4 +27,16 @@ export function localPayloadKey(dataDir: string, configured?: string): string {
   const key = randomBytes(32).toString('base64');
   writeFileSync(path, `${key}\n`, { mode: 0o600 });
   return key;
+}
+
+/**
+ * The secret store's key file (connections' secrets are encrypted under it): made once, mode 0600.
+ * Losing it makes the stored secrets unreadable; `flowhook secrets rotate-key` adds a newer key to it.
+ */
+export function localSecretsKeyFile(dataDir: string, env: Record<string, string | undefined>): string | undefined {
+  if (env.FLOWHOOK_SECRETS_KEY) return undefined;
+  if (env.FLOWHOOK_SECRETS_KEY_FILE) return env.FLOWHOOK_SECRETS_KEY_FILE;
+  const path = join(dataDir, 'secrets-key');
+  if (!existsSync(path)) writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  return path;
 }

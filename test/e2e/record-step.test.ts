@@ -1,10 +1,11 @@
 // The record step end to end: flows read and write company-scoped records
 // through the engine; missing and duplicate keys and version conflicts fail
-// the step with a clear message; a retried write applies once.
-import test from 'ava';
+// the step with a clear message in the execution's failure (the caller's 500
+// names the step only); a retried write applies once.
+import test, { type ExecutionContext } from 'ava';
 import { recordClient } from '../support/record-client.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let acme: Tenant;
@@ -72,27 +73,26 @@ test('a flow inserts, reads, modifies, upserts and deletes a record', async (t) 
   t.false(body.gone);
 });
 
+/** The caller's 500 names the step only; the record key and the reason are in the execution's failure. */
+async function assertFailure(t: ExecutionContext, answer: WebhookAnswer, step: RegExp, reason: RegExp, key: string): Promise<void> {
+  t.is(answer.status, 500);
+  const failure = await failureReasonOf(stack, answer);
+  t.regex(failure.callerMessage, step);
+  t.false(failure.callerMessage.includes(key), failure.callerMessage);
+  t.regex(failure.reason, reason);
+}
+
 test('a duplicate key, a missing record and a wrong version fail the step with a clear message', async (t) => {
   t.is((await call(acme, 'records.insert', '{"id": "INV-2"}')).value?.statusCode, 201);
-  const duplicate = await call(acme, 'records.insert', '{"id": "INV-2"}');
-  t.is(duplicate.status, 500);
-  t.regex(JSON.parse(duplicate.text).error.message, /record "INV-2" of table "invoice" already exists/);
-
-  const missing = await call(acme, 'records.modify', '{"id": "INV-404", "version": 1}');
-  t.is(missing.status, 500);
-  t.regex(JSON.parse(missing.text).error.message, /record "INV-404" of table "invoice" does not exist/);
-
-  const stale = await call(acme, 'records.modify', '{"id": "INV-2", "version": 7}');
-  t.is(stale.status, 500);
-  t.regex(JSON.parse(stale.text).error.message, /has version 1, expected 7/);
+  await assertFailure(t, await call(acme, 'records.insert', '{"id": "INV-2"}'), /steps\[0\] record .* failed/, /record "INV-2" of table "invoice" already exists/, 'INV-2');
+  await assertFailure(t, await call(acme, 'records.modify', '{"id": "INV-404", "version": 1}'), /record .* failed/, /record "INV-404" of table "invoice" does not exist/, 'INV-404');
+  await assertFailure(t, await call(acme, 'records.modify', '{"id": "INV-2", "version": 7}'), /record .* failed/, /has version 1, expected 7/, 'INV-2');
   t.is((await call(acme, 'records.modify', '{"id": "INV-2", "version": 1}')).value?.body, 'ok');
 });
 
 test('records are company-scoped: another company neither sees nor collides with them', async (t) => {
   t.is((await call(acme, 'records.insert', '{"id": "SHARED-1"}')).value?.statusCode, 201);
-  const read = await call(other, 'records.get', '{"id": "SHARED-1"}');
-  t.is(read.status, 500);
-  t.regex(JSON.parse(read.text).error.message, /does not exist/);
+  await assertFailure(t, await call(other, 'records.get', '{"id": "SHARED-1"}'), /record .* failed/, /does not exist/, 'SHARED-1');
   t.is((await call(other, 'records.insert', '{"id": "SHARED-1"}')).value?.statusCode, 201);
 });
 

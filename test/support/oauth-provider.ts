@@ -18,6 +18,8 @@ export interface TestAuthorizationServer {
   kid: string;
   /** A client-credentials access token for the resource (default: the server's API resource). */
   token(client: TestClient, resource?: string): Promise<string>;
+  /** How many requests reached the token endpoint so far. */
+  tokenRequests(): number;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
 
   // The issuer URL names the port, so listen first and attach the provider after.
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = createServer((req, res) => handler!(req, res));
+  let tokenRequests = 0;
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/token')) tokenRequests++;
+    handler!(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -68,6 +74,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     issuer,
     privateKey,
     kid,
+    tokenRequests: () => tokenRequests,
     async token(client, resource = options.resources[0]!) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',

@@ -23,9 +23,11 @@ export interface ProcessStack {
   terminate(name: 'engine' | 'worker' | 'facade'): Promise<number | null>;
   /** Starts another process of that component. */
   launch(name: 'engine' | 'worker' | 'facade'): void;
+  /** The process id of the component's latest process. */
+  pid(name: 'engine' | 'worker' | 'facade'): number;
 }
 
-export async function startProcessStack(): Promise<ProcessStack> {
+export async function startProcessStack(options: { env?: Record<string, string> } = {}): Promise<ProcessStack> {
   const { temporalAddress } = testInfrastructure();
   const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
   const env: Record<string, string> = {
@@ -40,7 +42,11 @@ export async function startProcessStack(): Promise<ProcessStack> {
     FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
     FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
+    FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+    // The tests' target servers listen on loopback; production opens nothing by default.
+    FLOWHOOK_EGRESS_ALLOW: '127.0.0.1',
     FLOWHOOK_LOG_LEVEL: 'debug',
+    ...options.env,
   };
   let output = '';
   const children: ChildProcess[] = [];
@@ -87,6 +93,7 @@ export async function startProcessStack(): Promise<ProcessStack> {
         child.kill('SIGKILL');
       }),
     launch: (name) => void launch(name),
+    pid: (name) => byName.get(name)!.pid!,
     terminate: (name) =>
       new Promise<number | null>((resolve) => {
         const child = byName.get(name)!;

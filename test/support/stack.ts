@@ -74,6 +74,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     FLOWHOOK_ADMIN_TOKEN: adminToken,
     FLOWHOOK_SERVICE_TOKEN: serviceToken,
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
+    FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+    // The tests' target servers listen on loopback; production opens nothing by default.
+    FLOWHOOK_EGRESS_ALLOW: '127.0.0.1',
     FLOWHOOK_LOG_LEVEL: 'warn',
     FLOWHOOK_PUBLIC_URL: PUBLIC_URL,
     ...options.env,

@@ -109,3 +109,20 @@ export function engineWebhookClient(stack: TestStack): Client<typeof WebhookServ
     }],
   }));
 }
+
+/**
+ * A 500 names the execution and the failed step, never the reason (it may name internal URLs,
+ * addresses or record keys): this returns the full reason from the execution's failure in Temporal.
+ */
+export async function failureReasonOf(stack: TestStack, answer: WebhookAnswer): Promise<{ callerMessage: string; reason: string }> {
+  const callerMessage = (JSON.parse(answer.text) as { error: { message: string } }).error.message;
+  const executionId = /\(execution ([^)]+)\)/.exec(callerMessage)?.[1];
+  if (!executionId) throw new Error(`no execution id in ${callerMessage}`);
+  try {
+    await stack.temporal.workflow.getHandle(executionId).result();
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause;
+    return { callerMessage, reason: cause?.message ?? String(error) };
+  }
+  throw new Error(`execution ${executionId} did not fail`);
+}

@@ -7,6 +7,8 @@ import { Code, ConnectError, createClient, createRouterTransport, type ServiceIm
 import { Command, CommanderError } from 'commander';
 import { AppAdminService, AppSchema, AppState, type App } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 
@@ -49,7 +51,13 @@ function fakeEngine() {
     service(AppAdminService, appImpl);
     service(UserAdminService, userImpl);
   });
-  const client = { ...createClient(FlowAdminService, transport), ...createClient(AppAdminService, transport), ...createClient(UserAdminService, transport) };
+  const client = {
+    ...createClient(FlowAdminService, transport),
+    ...createClient(AppAdminService, transport),
+    ...createClient(UserAdminService, transport),
+    ...createClient(ConnectionAdminService, transport),
+    ...createClient(SecretStoreAdminService, transport),
+  };
   return { client, apps, users };
 }
 

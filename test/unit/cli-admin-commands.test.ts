@@ -17,6 +17,8 @@ import {
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
@@ -128,8 +130,15 @@ function fakeEngine() {
     },
   };
   const transport = createRouterTransport(({ service }) => service(FlowAdminService, impl));
-  // The application and user services are driven by cli-access-commands.test.ts.
-  const client = { ...createClient(FlowAdminService, transport), ...createClient(AppAdminService, transport), ...createClient(UserAdminService, transport) };
+  // The application and user services are driven by cli-access-commands.test.ts,
+  // the connection and secret-store services by cli-connection-commands.test.ts.
+  const client = {
+    ...createClient(FlowAdminService, transport),
+    ...createClient(AppAdminService, transport),
+    ...createClient(UserAdminService, transport),
+    ...createClient(ConnectionAdminService, transport),
+    ...createClient(SecretStoreAdminService, transport),
+  };
   return { client, calls, users, flows, companies };
 }
 

@@ -2,12 +2,15 @@
 // that need data call the engine's services, which own PostgreSQL.
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 
 export type RecordClient = Client<typeof RecordService>;
+export type OutboundClient = Client<typeof OutboundService>;
 
 export interface WorkerEngineClient {
   records: RecordClient;
+  outbound: OutboundClient;
   close(): void;
 }
 
@@ -25,5 +28,5 @@ export function createWorkerEngineClient(options: { engineUrl: string; serviceTo
         }]
       : [],
   });
-  return { records: createClient(RecordService, transport), close: () => sessionManager.abort() };
+  return { records: createClient(RecordService, transport), outbound: createClient(OutboundService, transport), close: () => sessionManager.abort() };
 }

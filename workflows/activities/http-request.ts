@@ -1,17 +1,36 @@
-// The httpRequest step's I/O: one outbound HTTP call per attempt. A non-2xx
-// answer is data for the flow, not a failure; network errors and timeouts are
-// retried by Temporal per the step's policy.
+// The httpRequest step's I/O: one outbound HTTP call per attempt, through the
+// guarded client (egress policy, redirects by hand, bounded answers). A non-2xx
+// answer is data for the flow, not a failure. Network errors and timeouts are
+// retried by Temporal per the step's policy; refusals (policy, limits, a
+// missing connection) are not, since retrying cannot change them.
+import { Code, ConnectError } from '@connectrpc/connect';
 import { ApplicationFailure } from '@temporalio/activity';
 import { XMLParser } from 'fast-xml-parser';
+import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import type { ResolveOutboundResponse, ResolvedConnection } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import { nestsDeeperThan } from '../../common/json-depth.ts';
+import { connectionAllows } from '../shared/connection-kinds.ts';
+import { parseEgressRules, type EgressPolicy } from '../shared/egress-policy.ts';
+import { credentialHeaders, tokenKey } from '../outbound/connection-credentials.ts';
+import { sendGuarded } from '../outbound/guarded-http.ts';
+import type { OAuthTokenCache } from '../outbound/oauth-token-cache.ts';
+import { OutboundFailed, OutboundRefused } from '../outbound/outbound-errors.ts';
+import type { OutboundClient } from './engine-client.ts';
 
 export interface HttpRequestInput {
   method: string;
+  /** Absolute, or (with a connection that has a base URL) a path below it. */
   url: string;
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
   /** Stable per execution and step, so a target that honours it applies a retried call once. */
   idempotencyKey: string;
+  /** Whose egress list and connections apply. */
+  company?: string;
+  caller?: string;
+  /** A connection's name, never its secret: the activity asks the engine for it at run time. */
+  connection?: string;
 }
 
 export interface HttpRequestOutput {
@@ -26,42 +45,125 @@ export interface HttpRequestOutput {
    * stays text, attributes are members named `@name`.
    */
   xml?: unknown;
+  /** Where the request ended, after redirects. */
+  url: string;
+  redirects: number;
 }
 
-const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+export interface HttpRequestDeps {
+  outbound: OutboundClient;
+  /** The operator's policy (FLOWHOOK_EGRESS_ALLOW, own ports); a company's list is added per call. */
+  policy: EgressPolicy;
+  tokens: OAuthTokenCache;
+  maxResponseBytes: number;
+  maxJsonDepth: number;
+}
 
-export async function httpRequest(input: HttpRequestInput): Promise<HttpRequestOutput> {
-  let url: URL;
-  try {
-    url = new URL(input.url);
-  } catch {
-    throw ApplicationFailure.nonRetryable(`"${input.url}" is not an absolute URL`, 'InvalidUrl');
+export function createHttpRequestActivity(deps: HttpRequestDeps) {
+  return async function httpRequest(input: HttpRequestInput): Promise<HttpRequestOutput> {
+    try {
+      return await send(deps, input);
+    } catch (error) {
+      throw asFailure(error);
+    }
+  };
+}
+
+async function send(deps: HttpRequestDeps, input: HttpRequestInput): Promise<HttpRequestOutput> {
+  const outbound = input.company ? await resolveOutbound(deps, input) : undefined;
+  const connection = outbound?.connection;
+  const url = targetUrl(input.url, connection);
+  const policy = companyPolicy(deps.policy, outbound);
+  const limits = { timeoutMs: input.timeoutMs, maxResponseBytes: deps.maxResponseBytes };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
+  headers['idempotency-key'] ??= input.idempotencyKey;
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+  let added: Record<string, string> = {};
+  if (connection) {
+    if (!connectionAllows(connection.settings!, url)) {
+      throw new OutboundRefused(`connection "${connection.name}" may not send its credentials to ${url.origin}${url.pathname} (it is pinned to its base URL and allowed hosts; see flowhook connection show)`, 'ConnectionPinned');
+    }
+    added = await credentialHeaders(connection, { company: input.company!, tokens: deps.tokens, policy, limits });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw ApplicationFailure.nonRetryable(`unsupported URL scheme ${url.protocol}`, 'InvalidUrl');
-  }
-  const headers = new Headers(input.headers);
-  if (!headers.has('idempotency-key')) headers.set('idempotency-key', input.idempotencyKey);
-  let response: Response;
+  const answer = await sendGuarded(
+    {
+      method: input.method,
+      url,
+      headers: { ...headers, ...added },
+      body: input.body,
+      credentialHeaders: new Set(Object.keys(added)),
+      credentialsAllowed: connection ? (next) => connectionAllows(connection.settings!, next) : undefined,
+    },
+    policy,
+    limits,
+  );
+  // A refused token is forgotten, so the next attempt or execution fetches a fresh one.
+  if (answer.status === 401 && connection?.settings?.type === ConnectionType.OAUTH2_CLIENT_CREDENTIALS) deps.tokens.invalidate(tokenKey(input.company!, connection));
+  return parseAnswer(answer.status, answer.headers, answer.body, answer.url, answer.redirects, deps.maxJsonDepth);
+}
+
+async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput): Promise<ResolveOutboundResponse> {
   try {
-    response = await fetch(url, { method: input.method, headers, body: input.body, signal: AbortSignal.timeout(input.timeoutMs), redirect: 'follow' });
+    return await deps.outbound.resolveOutbound({ company: input.company!, connection: input.connection ?? '', caller: input.caller ?? '', executionId: input.idempotencyKey.split('/')[0] ?? '' });
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? `timed out after ${input.timeoutMs} ms` : 'connection failed';
-    throw ApplicationFailure.retryable(`${input.method} ${url.origin}${url.pathname}: ${reason}`, 'HttpRequestFailed');
+    if (!(error instanceof ConnectError)) throw new OutboundFailed('the engine could not be asked for the connection and egress list');
+    if (error.code === Code.NotFound || error.code === Code.FailedPrecondition || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied) {
+      throw new OutboundRefused(error.rawMessage, input.connection ? 'ConnectionUnavailable' : 'CompanyUnavailable');
+    }
+    throw new OutboundFailed(`the engine could not be asked for the connection and egress list (${error.rawMessage})`, 'EngineUnavailable');
   }
-  const body = await readLimited(response);
-  const output: HttpRequestOutput = { status: response.status, headers: Object.fromEntries(response.headers), body };
-  const contentType = response.headers.get('content-type') ?? '';
+}
+
+function targetUrl(raw: string, connection: ResolvedConnection | undefined): URL {
+  let url: URL;
+  const base = connection?.settings?.baseUrl;
+  try {
+    url = base && !/^[a-z][a-z0-9+.-]*:/i.test(raw) ? new URL(`${base}${raw.startsWith('/') ? '' : '/'}${raw}`) : new URL(raw);
+  } catch {
+    throw new OutboundRefused(`"${raw.slice(0, 200)}" is not an absolute URL${connection ? ' (nor a path below the connection\'s base URL)' : ''}`, 'InvalidUrl');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`unsupported URL scheme ${url.protocol}`, 'InvalidUrl');
+  if (url.username || url.password) throw new OutboundRefused('URLs with credentials in them are refused: keep credentials in a connection', 'InvalidUrl');
+  return url;
+}
+
+function companyPolicy(base: EgressPolicy, outbound: ResolveOutboundResponse | undefined): EgressPolicy {
+  const egress = outbound?.egress;
+  if (!egress?.narrowed) return base;
+  return { ...base, company: { name: egress.company, allow: parseEgressRules(egress.allow.join(','), `the egress list of company "${egress.company}"`) } };
+}
+
+function parseAnswer(status: number, headers: Record<string, string>, bytes: Buffer, url: URL, redirects: number, maxJsonDepth: number): HttpRequestOutput {
+  const body = new TextDecoder().decode(bytes);
+  const output: HttpRequestOutput = { status, headers, body, url: url.toString(), redirects };
+  const contentType = headers['content-type'] ?? '';
   if (contentType.includes('json')) {
+    // Formulas walk answers recursively: an absurdly deep one is refused, like a deep webhook payload.
+    if (nestsDeeperThan(body, maxJsonDepth)) throw new OutboundRefused(`the response JSON nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
     try {
       output.json = JSON.parse(body);
     } catch {
       // A body labelled JSON that is not JSON stays available as text.
     }
   } else if (/[/+]xml\b/i.test(contentType)) {
+    if (xmlDepth(body) > maxJsonDepth) {
+      throw new OutboundRefused(`the response XML nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
+    }
     output.xml = parseXml(body);
   }
   return output;
+}
+
+/** Rough element depth (opening minus closing tags), enough to refuse pathological nesting before parsing. */
+function xmlDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const match of text.matchAll(/<(\/?)[A-Za-z_][^>]*?(\/?)>/g)) {
+    if (match[1]) depth--;
+    else if (!match[2]) deepest = Math.max(deepest, ++depth);
+  }
+  return deepest;
 }
 
 // Text values stay strings (no number guessing: "007" and big integers keep their spelling).
@@ -86,10 +188,10 @@ function parseXml(body: string): unknown {
   }
 }
 
-async function readLimited(response: Response): Promise<string> {
-  const buffer = await response.arrayBuffer();
-  if (buffer.byteLength > MAX_RESPONSE_BYTES) {
-    throw ApplicationFailure.nonRetryable(`response body over ${MAX_RESPONSE_BYTES} bytes`, 'ResponseTooLarge');
-  }
-  return new TextDecoder().decode(buffer);
+function asFailure(error: unknown): ApplicationFailure {
+  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof OutboundRefused) return ApplicationFailure.nonRetryable(error.message, error.type);
+  if (error instanceof OutboundFailed) return ApplicationFailure.retryable(error.message, error.type);
+  // Nothing unexpected is quoted: its message could hold anything.
+  return ApplicationFailure.retryable(`the request failed (${error instanceof Error ? error.name : 'unknown error'})`, 'HttpRequestFailed');
 }

@@ -23,6 +23,7 @@ export async function runSteps(steps: StepJson[], path: string, runtime: FlowRun
       runtime.log.record(entry, result.skipped ? 'skipped' : 'completed', result.note);
     } catch (error) {
       const failure = asStepFailure(error, label);
+      failure.publicMessage ??= `${label} failed (the reason is in the execution log)`;
       runtime.log.record(entry, 'failed', failure.message);
       throw failure;
     }

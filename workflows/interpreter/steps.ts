@@ -4,7 +4,7 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { FlowActivities, RecordOperation } from '../activities/index.ts';
 import { resolveDeep, resolveText, resolveValue } from '../formula/index.ts';
-import { parseDuration, type StepKind } from '../shared/index.ts';
+import { DEFAULT_FLOW_LIMITS, formatDuration, parseDuration, type StepKind } from '../shared/index.ts';
 import type { FlowRuntime } from './flow-runtime.ts';
 import { deferralBeforeResponse, StepFailure } from './step-errors.ts';
 import { runSteps } from './run-steps.ts';
@@ -46,6 +46,7 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
     case 'sleep': {
       const ms = parseDuration(step.sleep!.duration ?? '');
       if (typeof ms === 'string') throw new StepFailure(`${call.label} failed: ${ms}`);
+      checkDeferral(ms, call);
       if (runtime.window.isOpen) throw deferralBeforeResponse(call.label);
       await sleep(ms, { summary: call.label });
       return { output: { sleptMs: ms } };
@@ -56,6 +57,7 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
       if (Number.isNaN(at)) throw new StepFailure(`${call.label} failed: ${JSON.stringify(until)} is not a timestamp`);
       if (runtime.window.isOpen) throw deferralBeforeResponse(call.label);
       const ms = Math.max(0, at - Date.now());
+      checkDeferral(ms, call);
       if (ms > 0) await sleep(ms, { summary: call.label });
       return { output: { until: new Date(at).toISOString(), waitedMs: ms } };
     }
@@ -79,20 +81,35 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
       return { output: await runRecord(step, call) };
     case 'fail': {
       const message = step.fail!.message ? await resolveText(step.fail!.message, ctx) : 'the flow chose to fail';
-      throw new StepFailure(`${call.label}: ${message}`);
+      // The flow's author wrote this message for whoever is told of the failure, the caller included.
+      throw new StepFailure(`${call.label}: ${message}`, undefined, `${call.label}: ${message}`);
     }
   }
 }
 
+/** The engine's bound on deferrals (FLOWHOOK_MAX_DEFERRAL), for waits only known at run time. */
+function checkDeferral(ms: number, call: StepCall): void {
+  const max = limitsOf(call).maxDeferralMs;
+  if (ms > max) throw new StepFailure(`${call.label} failed: it would wait ${formatDuration(ms)}, longer than the allowed ${formatDuration(max)} (FLOWHOOK_MAX_DEFERRAL)`);
+}
+
+function limitsOf(call: StepCall) {
+  return call.runtime.input.limits ?? DEFAULT_FLOW_LIMITS;
+}
+
 async function runHttpRequest(step: StepJson, call: StepCall): Promise<unknown> {
   const request = step.httpRequest!;
-  const ctx = call.runtime.context;
+  const { runtime } = call;
+  const ctx = runtime.context;
   const timeoutMs = request.timeout ? parseDuration(request.timeout) : DEFAULT_HTTP_TIMEOUT_MS;
   if (typeof timeoutMs === 'string') throw new StepFailure(`${call.label} failed: ${timeoutMs}`);
+  const maxTimeout = limitsOf(call).maxHttpTimeoutMs;
+  if (timeoutMs > maxTimeout) throw new StepFailure(`${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = await resolveText(value, ctx);
   const activities = proxyActivities<FlowActivities>({
-    startToCloseTimeout: timeoutMs + 5_000,
+    // Room for an OAuth token fetch (bounded by the same timeout) before the request itself.
+    startToCloseTimeout: 2 * timeoutMs + 5_000,
     retry: { maximumAttempts: request.maxAttempts ?? DEFAULT_HTTP_ATTEMPTS, initialInterval: '1s', backoffCoefficient: 2 },
     summary: call.label,
   });
@@ -102,7 +119,10 @@ async function runHttpRequest(step: StepJson, call: StepCall): Promise<unknown> 
     headers,
     body: request.body ? await resolveText(request.body, ctx) : undefined,
     timeoutMs,
-    idempotencyKey: `${call.runtime.executionId}/${call.at}`,
+    idempotencyKey: `${runtime.executionId}/${call.at}`,
+    company: runtime.input.company,
+    caller: runtime.input.caller,
+    connection: request.connection || undefined,
   });
 }
 

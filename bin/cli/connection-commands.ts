@@ -1,0 +1,285 @@
+// Outbound administration: connections (`connection set|list|show|delete`),
+// a company's egress list (`company egress`) and the secret store's key
+// rotation (`secrets rotate-key`), each a call to ConnectionAdminService or
+// SecretStoreAdminService. A connection's secret is read from a file or stdin
+// (never argv) and appears in no output: the engine never returns it.
+import { toJson } from '@bufbuild/protobuf';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { Code } from '@connectrpc/connect';
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  ConnectionType,
+  DeleteConnectionResponseSchema,
+  GetCompanyEgressResponseSchema,
+  GetConnectionResponseSchema,
+  ListConnectionsResponseSchema,
+  SetCompanyEgressResponseSchema,
+  SetConnectionResponseSchema,
+  type CompanyEgress,
+  type Connection,
+  type ConnectionSettings,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { RotateKeyResponseSchema } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { CONNECTION_KINDS, DEFAULT_API_KEY_HEADER, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds.ts';
+import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
+import { card, printJson, printLines, shellArg, table } from './output.ts';
+import { processSecretStdin, readSecret, type SecretStdin } from './secret-input.ts';
+
+const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+const KIND_NAMES = CONNECTION_KINDS.map((kind) => kind.name).join(', ');
+
+type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+export interface ConnectionCommandDeps {
+  /** Where a secret given neither by file nor pipe is typed. Default: the process's stdin. */
+  stdin?: () => SecretStdin;
+}
+
+interface SetOptions {
+  type: ConnectionKind;
+  baseUrl?: string;
+  allowedHost?: string[];
+  header?: string;
+  username?: string;
+  tokenUrl?: string;
+  clientId?: string;
+  scope?: string;
+  audience?: string;
+  secretFile?: string;
+}
+
+// The settings a kind requires, as the options that give them.
+const OPTION_OF = { username: '--username', tokenUrl: '--token-url', clientId: '--client-id', headerName: '--header', scope: '--scope', audience: '--audience', baseUrl: '--base-url', allowedHosts: '--allowed-host' } as const;
+
+export function registerConnectionCommands(program: Command, runtime: AdminRuntime, deps: ConnectionCommandDeps = {}): void {
+  const stdin = deps.stdin ?? processSecretStdin;
+  const connection = program.command('connection').description('named, company-scoped credentials that httpRequest steps call other systems with');
+  connection
+    .command('set')
+    .description('create or replace a connection; its secret is read from --secret-file or stdin and stored encrypted')
+    .argument('<company>')
+    .argument('<name>', 'the name httpRequest steps refer to (letters, digits, _, - or .)')
+    .requiredOption('--type <type>', `how requests authenticate: ${KIND_NAMES}`, parseKind)
+    .option('--base-url <url>', 'requests go to this origin and path prefix; relative step URLs resolve against it')
+    .option('--allowed-host <host>', 'another host (or host:port) the credentials may be sent to; repeatable or comma-separated', collectList)
+    .option('--header <name>', `api-key: the header that carries the key (default ${DEFAULT_API_KEY_HEADER})`)
+    .option('--username <user>', 'basic: the user name')
+    .option('--token-url <url>', 'oauth2-client-credentials: the token endpoint')
+    .option('--client-id <id>', 'oauth2-client-credentials: the client id')
+    .option('--scope <scope>', 'oauth2-client-credentials: the scope to request')
+    .option('--audience <audience>', 'oauth2-client-credentials: the audience to request')
+    .option(
+      '--secret-file <path>',
+      'read the secret (API key, password, token or client secret) from this file, one trailing line break removed; "-" for stdin. Without it the secret is read from stdin (typed hidden at a terminal). The secret is never accepted on the command line.',
+    )
+    .option('--json', 'print the response as JSON (it holds no secret)')
+    .action(
+      adminAction(runtime, async (context, company: string, name: string) => {
+        const options = context.options as unknown as SetOptions;
+        const kind = options.type;
+        const settings = {
+          type: kind.type,
+          baseUrl: options.baseUrl ?? '',
+          allowedHosts: options.allowedHost ?? [],
+          headerName: options.header ?? '',
+          username: options.username ?? '',
+          tokenUrl: options.tokenUrl ?? '',
+          clientId: options.clientId ?? '',
+          scope: options.scope ?? '',
+          audience: options.audience ?? '',
+        };
+        // Said before the secret is asked for, so nobody types it in vain.
+        const missing = kind.required.filter((setting) => isBlank(settings[setting])).map((setting) => `${OPTION_OF[setting]} is required for ${kind.name} connections`);
+        if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0) missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
+        if (missing.length > 0) throw new CliError(missing.join('; '), Code.InvalidArgument);
+
+        const secret = await readSecret({
+          file: options.secretFile,
+          stdin,
+          io: context.io,
+          prompt: `Enter the ${kind.secretName} for connection "${name}" (input hidden), then press Enter:`,
+        });
+        if (secret === '') {
+          const source = options.secretFile !== undefined && options.secretFile !== '-' ? 'the file given to --secret-file' : 'stdin';
+          throw new CliError(`the ${kind.secretName} is empty: nothing was read from ${source}`, Code.InvalidArgument);
+        }
+        const response = await context.client().setConnection({ company, name, settings, secret });
+        if (context.json) return printJson(context.io, toJson(SetConnectionResponseSchema, response, JSON_OPTIONS));
+        const stored = response.connection;
+        printLines(context.io, [
+          `${response.created ? 'Created' : 'Updated'} connection "${stored?.name || name}" in company "${stored?.company || company}" (${typeName(stored?.settings?.type ?? kind.type)}, version ${stored?.version ?? 0}).`,
+          ...card([...settingsRows(stored?.settings), ['secret', `stored encrypted under key ${stored?.keyId || '?'} (never shown)`]]),
+        ]);
+      }),
+    );
+  connection
+    .command('list')
+    .description("list a company's connections and the published flows that use them")
+    .argument('<company>')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, company: string) => {
+        const response = await context.client().listConnections({ company });
+        if (context.json) return printJson(context.io, toJson(ListConnectionsResponseSchema, response, JSON_OPTIONS));
+        if (response.connections.length === 0) {
+          return printLines(context.io, [`No connections in company "${company}". Create one with: flowhook connection set ${shellArg(company)} <name> --type api-key --base-url https://… --secret-file <file>`]);
+        }
+        const rows = response.connections.map((c) => [c.name, typeName(c.settings?.type), target(c.settings), String(c.version), c.usedByFlows.join(', ') || '-']);
+        printLines(context.io, table(['NAME', 'TYPE', 'TARGET', 'VERSION', 'USED BY'], rows));
+      }),
+    );
+  connection
+    .command('show')
+    .description("show a connection's settings (never its secret)")
+    .argument('<company>')
+    .argument('<name>')
+    .option('--json', 'print the response as JSON (it holds no secret)')
+    .action(
+      adminAction(runtime, async (context, company: string, name: string) => {
+        const response = await context.client().getConnection({ company, name });
+        if (context.json) return printJson(context.io, toJson(GetConnectionResponseSchema, response, JSON_OPTIONS));
+        printLines(context.io, describeConnection(response.connection, company, name));
+      }),
+    );
+  connection
+    .command('delete')
+    .description('delete a connection; refused while published flows use it, unless --force')
+    .argument('<company>')
+    .argument('<name>')
+    .option('--force', "delete even while published flows use it (their httpRequest steps then fail)")
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, company: string, name: string) => {
+        const response = await context.client().deleteConnection({ company, name, force: context.options.force === true });
+        if (context.json) return printJson(context.io, toJson(DeleteConnectionResponseSchema, response, JSON_OPTIONS));
+        printLines(context.io, [`Deleted connection "${name}" from company "${company}".`]);
+      }),
+    );
+}
+
+export function registerCompanyEgressCommands(company: Command, runtime: AdminRuntime): void {
+  company
+    .command('egress')
+    .description("show or set the hosts a company's flows may call (on top of FLOWHOOK_EGRESS_ALLOW); no entries and no --clear shows the list")
+    .argument('<company>')
+    .argument('[entries...]', 'hosts, host:port or CIDRs, as separate arguments or comma-separated; they replace the list')
+    .option('--clear', 'remove the company\'s list: only FLOWHOOK_EGRESS_ALLOW applies')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, companyName: string, entries: string[]) => {
+        const allow = entries.flatMap(splitList);
+        const clear = context.options.clear === true;
+        if (clear && entries.length > 0) throw new CliError('give entries to set the list or --clear to remove it, not both', Code.InvalidArgument);
+        if (entries.length > 0 && allow.length === 0) throw new CliError('no egress entries given (only commas and blanks); use --clear to remove the list', Code.InvalidArgument);
+        if (clear || allow.length > 0) {
+          const response = await context.client().setCompanyEgress({ company: companyName, allow, clear });
+          if (context.json) return printJson(context.io, toJson(SetCompanyEgressResponseSchema, response, JSON_OPTIONS));
+          return printLines(context.io, [describeEgress(response.egress, companyName)]);
+        }
+        const response = await context.client().getCompanyEgress({ company: companyName });
+        if (context.json) return printJson(context.io, toJson(GetCompanyEgressResponseSchema, response, JSON_OPTIONS));
+        printLines(context.io, [describeEgress(response.egress, companyName)]);
+      }),
+    );
+}
+
+export function registerSecretsCommands(program: Command, runtime: AdminRuntime): void {
+  program
+    .command('secrets')
+    .description('the encrypted secret store that holds connection secrets')
+    .command('rotate-key')
+    .description('re-wrap every stored secret under the current key (with a key file: a newly generated one)')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context) => {
+        const response = await context.client().rotateKey({});
+        if (context.json) return printJson(context.io, toJson(RotateKeyResponseSchema, response, JSON_OPTIONS));
+        const secrets = `${response.rewrapped} ${response.rewrapped === 1 ? 'secret' : 'secrets'}`;
+        const lines = [
+          response.generated
+            ? `Generated a new key ${response.currentKeyId} and re-wrapped ${secrets} under it.`
+            : `Re-wrapped ${secrets} under the current key ${response.currentKeyId} (from FLOWHOOK_SECRETS_KEY).`,
+        ];
+        if (response.retiredKeyIds.length > 0) {
+          const where = response.generated ? 'the key file' : 'FLOWHOOK_SECRETS_KEY';
+          const keys = response.retiredKeyIds.length === 1 ? 'key' : 'keys';
+          lines.push(`The older ${keys} ${response.retiredKeyIds.join(', ')} protect${keys === 'key' ? 's' : ''} no secret any more and may be removed from ${where}.`);
+        }
+        printLines(context.io, lines);
+      }),
+    );
+}
+
+function parseKind(value: string): ConnectionKind {
+  const kind = connectionKindNamed(value);
+  if (!kind) throw new InvalidArgumentError(`expected one of ${KIND_NAMES}`);
+  return kind;
+}
+
+function isBlank(value: string | string[]): boolean {
+  return Array.isArray(value) ? value.length === 0 : value.trim() === '';
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...splitList(value)];
+}
+
+function typeName(type: ConnectionType | undefined): string {
+  return (type !== undefined && connectionKind(type)?.name) || 'unknown';
+}
+
+/** Where a connection's credentials go: its base URL and allowed hosts. */
+function target(settings: ConnectionSettings | undefined): string {
+  if (!settings) return '';
+  return [settings.baseUrl, ...settings.allowedHosts].filter((entry) => entry !== '').join(', ');
+}
+
+function settingsRows(settings: ConnectionSettings | undefined): [string, string | undefined][] {
+  if (!settings) return [];
+  const orUndefined = (value: string) => value || undefined;
+  const header = settings.type === ConnectionType.API_KEY ? settings.headerName || `${DEFAULT_API_KEY_HEADER} (default)` : orUndefined(settings.headerName);
+  return [
+    ['type', typeName(settings.type)],
+    ['base URL', orUndefined(settings.baseUrl)],
+    ['allowed hosts', orUndefined(settings.allowedHosts.join(', '))],
+    ['header', header],
+    ['username', orUndefined(settings.username)],
+    ['token URL', orUndefined(settings.tokenUrl)],
+    ['client id', orUndefined(settings.clientId)],
+    ['scope', orUndefined(settings.scope)],
+    ['audience', orUndefined(settings.audience)],
+  ];
+}
+
+function describeConnection(connection: Connection | undefined, company: string, name: string): string[] {
+  if (!connection) return [`Connection "${name}" in company "${company}"`];
+  return [
+    `Connection "${connection.name}" in company "${connection.company}"`,
+    ...card([
+      ...settingsRows(connection.settings),
+      ['version', String(connection.version)],
+      ['secret', 'stored encrypted (never shown)'],
+      ['key id', connection.keyId || undefined],
+      ['created', iso(connection.createdAt)],
+      ['updated', iso(connection.updatedAt)],
+      ['used by', connection.usedByFlows.join(', ') || 'no published flow'],
+    ]),
+  ];
+}
+
+function describeEgress(egress: CompanyEgress | undefined, company: string): string {
+  const name = egress?.company || company;
+  if (!egress?.narrowed) return `Company "${name}" has no egress list of its own: FLOWHOOK_EGRESS_ALLOW alone applies.`;
+  return `Company "${name}" may call only: ${egress.allow.join(', ')}`;
+}
+
+function iso(timestamp: Timestamp | undefined): string | undefined {
+  return timestamp ? timestampDate(timestamp).toISOString() : undefined;
+}
