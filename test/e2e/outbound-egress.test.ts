@@ -5,6 +5,9 @@
 // Refusals fail the step once (non-retryable) and the caller's 500 never names
 // the address.
 import test, { type ExecutionContext } from 'ava';
+import { createClient } from '@connectrpc/connect';
+import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { createAdminTransport } from '../../bin/cli/admin-client.ts';
 import { startRouteServer, echo, json, redirectTo, type RouteServer } from '../support/outbound-servers.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
@@ -125,4 +128,17 @@ test('a header value HTTP cannot carry fails the step without quoting it', async
   t.regex(reason, /header "x-bad" has a value HTTP cannot carry/);
   t.false(reason.includes('secret-line2'));
   t.false(callerMessage.includes('secret-line2'));
+});
+
+test('a company egress list narrows its flows further, and clearing it restores the operator policy', async (t) => {
+  const narrow = { stack: open.stack, tenant: await createTenant(open.stack, 'Narrow Co') };
+  const admin = createClient(ConnectionAdminService, createAdminTransport({ engineUrl: open.stack.engineUrl, adminToken: open.stack.adminToken }));
+  allowed.route('/narrow', json({ ok: true }));
+  internal.route('/narrow', json({ ok: true }));
+  await admin.setCompanyEgress({ company: 'Narrow Co', allow: ['localhost'] });
+  // Opened by FLOWHOOK_EGRESS_ALLOW, but not on the company's list.
+  await assertRefused(t, narrow, await request(narrow, { url: `${allowed.url}/narrow` }), /company "Narrow Co" egress list/, [String(allowed.port)]);
+  t.is((await request(narrow, { url: `http://localhost:${internal.port}/narrow` })).status, 200);
+  await admin.setCompanyEgress({ company: 'Narrow Co', clear: true });
+  t.is((await request(narrow, { url: `${allowed.url}/narrow` })).status, 200);
 });
