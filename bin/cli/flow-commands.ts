@@ -78,6 +78,7 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
         printLines(context.io, [
           `Published flow "${name}" (company ${company}): version ${summary?.publishedVersion ?? version} now answers activity ${summary?.activity ?? ''}.`,
           ...response.warnings.map((warning) => `  warning: ${warning}`),
+          ...secretReminder(company, summary?.activity ?? ''),
         ]);
       }),
     );
@@ -120,6 +121,7 @@ async function applyFiles(context: AdminContext, files: string[]): Promise<void>
       results.push({ file, error: describeError(error) });
       // The JSON document comes once, at the end; here only stderr.
       reportError(context.io, false, error, file);
+      if (!context.json) context.io.err(`${file}: nothing was stored for this file (a failed apply changes nothing)\n`);
       context.fail();
     }
   }
@@ -141,7 +143,17 @@ function appliedLines(file: string, response: ApplyFlowResponse): string[] {
   const lines = [`${file}: flow "${name}" (company ${company}) ${action} — ${version}, ${state}`];
   for (const warning of response.warnings) lines.push(`  warning: ${warning}`);
   if (response.secret) lines.push(...shownOnce(`secret of activity ${summary?.activity ?? ''}`, response.secret));
+  else if (published > 0) lines.push(...secretReminder(company, summary?.activity ?? ''));
   return lines;
+}
+
+/**
+ * A publish that shows no secret (the flow existed already) says where the
+ * secret comes from and the exact command that makes a new one, so a flow
+ * never goes live with a secret nobody has.
+ */
+function secretReminder(company: string, activity: string): string[] {
+  return [`  callers send the flow secret shown when the flow was created; lost it? make a new one (the old one stops working): flowhook secret rotate ${shellArg(company)} ${shellArg(activity)}`];
 }
 
 function listRow(flow: FlowSummary): string[] {

@@ -44,12 +44,4 @@ export function shownOnce(what: string, value: string): string[] {
   return [`  ${what} — shown once, store it now (it cannot be displayed again):`, `    ${value}`];
 }
 
-/** A shell argument, quoted only when it needs to be, for commands users copy. */
-export function shellArg(value: string): string {
-  return /^[\w.\/:@=+-]+$/.test(value) ? value : shellQuote(value);
-}
-
-/** A value for a shell command line in single quotes (POSIX shells). */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+export { shellArg, shellQuote } from '../../common/shell-words.ts';

@@ -21,6 +21,8 @@ import { createAdminClient } from '../cli/admin-client.ts';
 
 type Stop = () => Promise<unknown>;
 
+const LOCAL_FACADE_HOST = '127.0.0.1';
+
 export async function startAllInOne(config: StartConfig): Promise<{ stop(): Promise<void> }> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const stops: Stop[] = [];
@@ -36,8 +38,9 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     stops.length = 0;
   };
   try {
-    // The banner is what a person reads at the terminal: component logs stay at warn unless asked for.
-    const env: Record<string, string | undefined> = { FLOWHOOK_LOG_LEVEL: 'warn', ...config.env };
+    // A local default: the endpoint listens on loopback until FLOWHOOK_FACADE_HOST opens it.
+    // Components log at their own default level (info), as when run apart.
+    const env: Record<string, string | undefined> = { ...config.env, FLOWHOOK_FACADE_HOST: config.env.FLOWHOOK_FACADE_HOST || LOCAL_FACADE_HOST };
     env.FLOWHOOK_ADMIN_TOKEN = localToken(config.dataDir, 'admin-token', env.FLOWHOOK_ADMIN_TOKEN);
     env.FLOWHOOK_SERVICE_TOKEN = localToken(config.dataDir, 'service-token', env.FLOWHOOK_SERVICE_TOKEN);
     env.FLOWHOOK_PAYLOAD_KEY = localPayloadKey(config.dataDir, env.FLOWHOOK_PAYLOAD_KEY);
@@ -83,6 +86,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
       banner({
         webhookUrl: `${base}/flowWebhook_Invoke?company=Default`,
         metadataUrl: `${base}/$metadata`,
+        facadeHost: facadeConfig.host,
         engineUrl: `http://${engineConfig.host}:${engine.port}`,
         temporalAddress: engineConfig.temporal.address,
         temporalUiUrl,

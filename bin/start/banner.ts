@@ -1,14 +1,24 @@
 // What `flowhook start` prints once everything runs.
-import type { SeedResult } from './seed.ts';
+import { SEED_USER, type SeedResult } from './seed.ts';
 
 export interface BannerInfo {
   webhookUrl: string;
   metadataUrl: string;
+  /** The facade's listen address: loopback only, or open to the network. */
+  facadeHost: string;
   engineUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
   dataDir: string;
   seed?: SeedResult;
+}
+
+/** The example flow's activity (engine/examples/hello-webhook.flow.yaml), for the lost-secret hint. */
+const EXAMPLE_ACTIVITY = 'examples.hello';
+
+function listening(host: string): string {
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  return loopback ? `${host} only (FLOWHOOK_FACADE_HOST=0.0.0.0 opens the endpoint to the network)` : `${host} — the endpoint is open to the network`;
 }
 
 export function banner(info: BannerInfo): string {
@@ -17,6 +27,7 @@ export function banner(info: BannerInfo): string {
     'flowhook is running',
     `  webhook endpoint  POST ${info.webhookUrl}`,
     `  OData metadata    GET  ${info.metadataUrl}`,
+    `  listening on      ${listening(info.facadeHost)}`,
     `  engine (gRPC)     ${info.engineUrl}`,
     `  Temporal          ${info.temporalAddress}${info.temporalUiUrl ? `   (Web UI: ${info.temporalUiUrl})` : ''}`,
     `  data              ${info.dataDir}`,
@@ -38,7 +49,12 @@ export function banner(info: BannerInfo): string {
       `    '${info.webhookUrl}'`,
     );
   } else {
-    lines.push('', 'Existing data: credentials were shown on the first run. New ones: `flowhook secret rotate Default examples.hello`, `flowhook user create <name> --company Default`.');
+    lines.push(
+      '',
+      'Existing data: credentials were shown on the first run. Lost them? Make new ones (the old ones stop working):',
+      `  flow secret        flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`,
+      `  access key         flowhook user regenerate-key ${SEED_USER}`,
+    );
   }
   lines.push('', 'Press Ctrl-C to stop.', '');
   return lines.join('\n');

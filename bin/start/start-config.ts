@@ -1,6 +1,6 @@
 // What `flowhook start` needs to decide before the components read their own
 // configuration: where data lives, and which dependencies to embed.
-import { resolve } from 'node:path';
+import { dataDirFrom } from '../data-dir.ts';
 
 export interface StartConfig {
   dataDir: string;
@@ -17,7 +17,7 @@ export interface StartConfig {
 
 export function readStartConfig(env: Record<string, string | undefined> = process.env): StartConfig {
   return Object.freeze({
-    dataDir: resolve(env.FLOWHOOK_DATA_DIR || '.flowhook'),
+    dataDir: dataDirFrom(env),
     databaseUrl: env.FLOWHOOK_DATABASE_URL || undefined,
     embeddedPostgresPort: port(env, 'FLOWHOOK_EMBEDDED_POSTGRES_PORT', 7050),
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { shellArg } from '../../common/shell-words.ts';
 import { Company } from '../storage/entities.ts';
+import { escapeLikePattern } from '../storage/like-pattern.ts';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 
 export async function createCompany(em: EntityManager, rawName: string): Promise<Company> {
@@ -20,8 +22,25 @@ export async function createCompany(em: EntityManager, rawName: string): Promise
 
 export async function requireCompany(em: EntityManager, name: string): Promise<Company> {
   const company = await em.findOne(Company, { name });
-  if (!company) throw new NotFoundError(`Company "${name}" does not exist`);
+  if (!company) throw new NotFoundError(await companyNotFoundMessage(em, name));
   return company;
+}
+
+/**
+ * Company names are exact (they are the `company` query parameter callers
+ * send), so `default` is not `Default`: say which one was meant, or how to
+ * create it. Webhook callers (already authenticated when they get here) get
+ * the spelling hint but no admin command.
+ */
+export async function companyNotFoundMessage(em: EntityManager, name: string, audience: 'admin' | 'caller' = 'admin'): Promise<string> {
+  const sameLetters = await em.find(Company, { name: { $ilike: escapeLikePattern(name) } }, { fields: ['name'], limit: 3 });
+  if (sameLetters.length > 0) {
+    const names = sameLetters.map((company) => `"${company.name}"`).join(' or ');
+    return `Company "${name}" does not exist; did you mean ${names}? (company names are case-sensitive)`;
+  }
+  // A webhook caller cannot create companies; an operator can.
+  if (audience === 'caller') return `Company "${name}" does not exist`;
+  return `Company "${name}" does not exist; create it with: flowhook company create ${shellArg(name)}`;
 }
 
 export function listCompanies(em: EntityManager): Promise<Company[]> {

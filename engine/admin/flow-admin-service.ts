@@ -46,10 +46,10 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       if (!request.flow) throw new InvalidArgumentError('flow is required');
       const definition = toJson(FlowMessageSchema, request.flow) as FlowJson;
       const em = fork();
-      const applied = await em.transactional((tx) => applyFlow(tx, definition));
-      let warnings: string[] = [];
-      if (request.publish) warnings = (await publishFlow(em, deps.changes, await requireFlow(em, definition.company!.trim(), applied.flow.name), 0, deps.flowLimits)).warnings;
-      return { flow: await summary(em, applied.flow), created: applied.created, secret: applied.secret ?? '', warnings, newVersion: applied.newVersion };
+      const publish = request.publish ? { limits: deps.flowLimits } : undefined;
+      const applied = await em.transactional((tx) => applyFlow(tx, definition, publish));
+      if (publish) await deps.changes.announce(em, 'flows');
+      return { flow: await summary(em, applied.flow), created: applied.created, secret: applied.secret ?? '', warnings: applied.warnings, newVersion: applied.newVersion };
     },
     async getFlow(request) {
       const em = fork();

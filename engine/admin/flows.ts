@@ -1,12 +1,15 @@
 // Flows as code: applying a flow file saves a new immutable draft version
-// (drafts may be invalid; only publishing validates).
+// (drafts may be invalid; only publishing validates — and `apply --publish`
+// validates before it saves).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/credentials.ts';
+import type { FlowLimits } from '../../workflows/shared/index.ts';
 import { requireCompany } from './companies.ts';
+import { activityOf, checkPublishable, publishVersion } from './publishing.ts';
 
 export interface AppliedFlow {
   flow: Flow;
@@ -14,40 +17,49 @@ export interface AppliedFlow {
   newVersion: boolean;
   /** Only when this call generated the flow's first secret; shown once. */
   secret?: string;
+  /** Publish warnings, when the apply also published. */
+  warnings: string[];
 }
 
-export async function applyFlow(em: EntityManager, definition: FlowJson): Promise<AppliedFlow> {
+/**
+ * Saves the definition as the flow's next version (creating the flow and its
+ * secret on first apply) and, with `publish`, publishes it. Run it in one
+ * transaction: with `publish`, every publish check runs before anything is
+ * written, and a failure later (a concurrent publish of the same activity)
+ * rolls the whole apply back — a failed apply stores no version, no flow and
+ * no secret. The caller announces the change after the commit.
+ */
+export async function applyFlow(em: EntityManager, definition: FlowJson, publish?: { limits: FlowLimits }): Promise<AppliedFlow> {
   const companyName = definition.company?.trim() ?? '';
   const name = definition.name?.trim() ?? '';
   if (companyName === '') throw new InvalidArgumentError('company: required');
   if (name === '') throw new InvalidArgumentError('name: required');
   if (name.length > 250) throw new InvalidArgumentError('name: at most 250 characters');
   const company = await requireCompany(em, companyName);
-  const now = new Date();
   let flow = await em.findOne(Flow, { company, name });
+  const latest = flow && flow.latestVersion > 0 ? await em.findOne(FlowVersion, { flow, version: flow.latestVersion }) : null;
+  const newVersion = !latest || canonical(latest.definition) !== canonical(definition);
+  const versionNumber = (flow?.latestVersion ?? 0) + (newVersion ? 1 : 0);
+  let warnings: string[] = [];
+  if (publish) warnings = (await checkPublishable(em, { company, flowName: name, versionLabel: `v${versionNumber}`, definition }, publish.limits)).warnings;
+
+  const now = new Date();
   let secret: string | undefined;
   const created = !flow;
   if (!flow) {
-    // A new flow gets its secret at once, so it can be published; the plaintext is returned once.
+    // A new flow gets its secret at once, so it can be published; the plaintext is returned once,
+    // in the answer of the call that created it — which, past this point, can only fail by rolling back.
     secret = generateRandomText(SECRET_LENGTH);
     flow = em.create(Flow, { id: randomUUID(), company, name, secretHash: sha256Hex(secret), secretRotatedAt: now, latestVersion: 0, createdAt: now, updatedAt: now });
   }
-  const latest = flow.latestVersion > 0 ? await em.findOne(FlowVersion, { flow, version: flow.latestVersion }) : null;
-  const newVersion = !latest || canonical(latest.definition) !== canonical(definition);
   if (newVersion) {
-    flow.latestVersion += 1;
+    flow.latestVersion = versionNumber;
     flow.updatedAt = now;
-    em.create(FlowVersion, {
-      id: randomUUID(),
-      flow,
-      version: flow.latestVersion,
-      activity: (definition.trigger?.webhook?.activity ?? '').trim().toLowerCase(),
-      definition,
-      createdAt: now,
-    });
+    em.create(FlowVersion, { id: randomUUID(), flow, version: versionNumber, activity: activityOf(definition), definition, createdAt: now });
   }
   await em.flush();
-  return { flow, created, newVersion, secret };
+  if (publish) await publishVersion(em, flow, versionNumber, publish.limits);
+  return { flow, created, newVersion, secret, warnings };
 }
 
 export async function requireFlow(em: EntityManager, companyName: string, name: string): Promise<Flow> {

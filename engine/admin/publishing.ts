@@ -1,26 +1,63 @@
 // Publishing makes one version of a flow the one callers reach. It validates
 // the definition (spec §2.3, §2.4, §7) and registers the activity; the unique
 // index on (company, activity) settles races between two publishes.
+//
+// The checks are separate from the write so `flow apply --publish` can run them
+// before it stores anything: a definition that cannot be published leaves no
+// version, no flow and no secret behind.
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { connectionsUsedBy, validateFlow, type FlowLimits } from '../../workflows/shared/index.ts';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { Connection, Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
+import { Connection, Flow, FlowVersion, PublishedFlow, type Company } from '../storage/entities.ts';
 import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { secretRotateCommand } from './secret-hints.ts';
 
+/** What a publish is about: the flow by company and name (it may not exist yet) and the definition. */
+export interface PublishCandidate {
+  company: Company;
+  flowName: string;
+  /** For messages: `v3`, or `(new)` before the first version exists. */
+  versionLabel: string;
+  definition: FlowJson;
+}
+
+/** Every check a publish makes, without writing anything; returns the warnings. */
+export async function checkPublishable(em: EntityManager, candidate: PublishCandidate, limits: FlowLimits): Promise<{ warnings: string[] }> {
+  const { company, flowName, definition } = candidate;
+  const problems = validateFlow(definition, limits);
+  problems.errors.push(...(await missingConnections(em, company, definition.steps ?? [])));
+  if (problems.errors.length > 0) throw new InvalidArgumentError(`Flow "${flowName}" ${candidate.versionLabel} cannot be published:\n- ${problems.errors.join('\n- ')}`);
+  if (definition.company !== company.name) throw new InvalidArgumentError(`company: the definition names "${definition.company}" but the flow belongs to "${company.name}"`);
+  const activity = activityOf(definition);
+  const holder = await em.findOne(PublishedFlow, { company, activity, flow: { name: { $ne: flowName } } }, { populate: ['flow'] });
+  if (holder) throw duplicateActivity(activity, holder.flow.name);
+  return { warnings: problems.warnings };
+}
+
+/** Publishes a stored version and tells every engine; for `flow publish`. */
 export async function publishFlow(em: EntityManager, changes: ChangeAnnouncer, flow: Flow, versionNumber: number, limits: FlowLimits): Promise<{ warnings: string[] }> {
-  const version = await em.findOne(FlowVersion, { flow, version: versionNumber || flow.latestVersion });
-  if (!version) throw new NotFoundError(`Flow "${flow.name}" has no version ${versionNumber}`);
-  if (!flow.secretHash) {
-    throw new FailedPreconditionError(`trigger.webhook: the secret is missing, so the configuration is invalid; generate one with "flowhook secret rotate"`);
-  }
-  const problems = validateFlow(version.definition, limits);
-  problems.errors.push(...(await missingConnections(em, flow, version.definition.steps ?? [])));
-  if (problems.errors.length > 0) throw new InvalidArgumentError(`Flow "${flow.name}" v${version.version} cannot be published:\n- ${problems.errors.join('\n- ')}`);
-  if (version.definition.company !== flow.company.name) throw new InvalidArgumentError(`company: the definition names "${version.definition.company}" but the flow belongs to "${flow.company.name}"`);
+  const result = await publishVersion(em, flow, versionNumber || flow.latestVersion, limits);
+  await changes.announce(em, 'flows');
+  return result;
+}
 
-  const holder = await em.findOne(PublishedFlow, { company: flow.company, activity: version.activity, flow: { $ne: flow } }, { populate: ['flow'] });
-  if (holder) throw duplicateActivity(version.activity, holder.flow.name);
+/**
+ * Checks and writes the published entry, without announcing: inside a
+ * transaction the caller announces after the commit, so no engine re-reads
+ * the old state between the cache drop and the commit.
+ */
+export async function publishVersion(em: EntityManager, flow: Flow, versionNumber: number, limits: FlowLimits): Promise<{ warnings: string[] }> {
+  const version = await em.findOne(FlowVersion, { flow, version: versionNumber });
+  if (!version) throw new NotFoundError(`Flow "${flow.name}" has no version ${versionNumber} (it has versions 1..${flow.latestVersion})`);
+  await em.populate(flow, ['company']);
+  if (!flow.secretHash) {
+    throw new FailedPreconditionError(
+      `trigger.webhook: the secret is missing, so the configuration is invalid; generate one with: ${secretRotateCommand(flow.company.name, version.activity)}`,
+    );
+  }
+  const { warnings } = await checkPublishable(em, { company: flow.company, flowName: flow.name, versionLabel: `v${version.version}`, definition: version.definition }, limits);
 
   const existing = await em.findOne(PublishedFlow, { flow });
   if (existing) {
@@ -36,13 +73,17 @@ export async function publishFlow(em: EntityManager, changes: ChangeAnnouncer, f
     if (error instanceof UniqueConstraintViolationException) throw duplicateActivity(version.activity, 'another flow');
     throw error;
   }
-  await changes.announce(em, 'flows');
-  return { warnings: problems.warnings };
+  return { warnings };
 }
 
 export async function unpublishFlow(em: EntityManager, changes: ChangeAnnouncer, flow: Flow): Promise<void> {
   await em.nativeDelete(PublishedFlow, { flow });
   await changes.announce(em, 'flows');
+}
+
+/** Activities are stored lowercase (spec §2.3). */
+export function activityOf(definition: FlowJson): string {
+  return (definition.trigger?.webhook?.activity ?? '').trim().toLowerCase();
 }
 
 function duplicateActivity(activity: string, holder: string): AlreadyExistsError {
@@ -52,15 +93,15 @@ function duplicateActivity(activity: string, holder: string): AlreadyExistsError
 }
 
 /** A step that names a connection the company lacks would fail at run time: refuse it at publish, naming the step. */
-async function missingConnections(em: EntityManager, flow: Flow, steps: NonNullable<FlowVersion['definition']['steps']>): Promise<string[]> {
+async function missingConnections(em: EntityManager, company: Company, steps: NonNullable<FlowJson['steps']>): Promise<string[]> {
   const used = connectionsUsedBy(steps);
   if (used.size === 0) return [];
-  const existing = await em.find(Connection, { company: flow.company, name: { $in: [...used.keys()] } }, { fields: ['name'] });
+  const existing = await em.find(Connection, { company, name: { $in: [...used.keys()] } }, { fields: ['name'] });
   const have = new Set(existing.map((connection) => connection.name));
   const problems: string[] = [];
   for (const [name, paths] of used) {
     if (have.has(name)) continue;
-    for (const path of paths) problems.push(`${path}: company "${flow.company.name}" has no connection "${name}" (create it with: flowhook connection set …)`);
+    for (const path of paths) problems.push(`${path}: company "${company.name}" has no connection "${name}" (create it with: flowhook connection set …)`);
   }
   return problems;
 }

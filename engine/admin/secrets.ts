@@ -2,10 +2,13 @@
 // stops working as soon as this commits.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
+import { Flow, FlowVersion, PublishedFlow, type Company } from '../storage/entities.ts';
 import { FailedPreconditionError, NotFoundError } from '../errors.ts';
 import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/credentials.ts';
+import { shellArg } from '../../common/shell-words.ts';
+import { escapeLikePattern } from '../storage/like-pattern.ts';
 import { requireCompany } from './companies.ts';
+import { secretRotateCommand } from './secret-hints.ts';
 
 export async function rotateSecret(em: EntityManager, changes: ChangeAnnouncer, companyName: string, activity: string): Promise<{ flow: Flow; secret: string }> {
   const flow = await findFlowByActivity(em, companyName, activity.trim().toLowerCase());
@@ -29,9 +32,19 @@ async function findFlowByActivity(em: EntityManager, companyName: string, activi
     const latest = await em.findOne(FlowVersion, { flow, version: flow.latestVersion });
     if (latest?.activity === activity) matching.push(flow);
   }
-  if (matching.length === 0) throw new NotFoundError(`No flow with activity "${activity}" exists in company "${companyName}"`);
+  if (matching.length === 0) throw new NotFoundError(await noSuchActivity(em, company, companyName, activity));
   if (matching.length > 1) {
     throw new FailedPreconditionError(`Several unpublished flows use activity "${activity}" (${matching.map((f) => f.name).join(', ')}); publish one first`);
   }
   return matching[0]!;
+}
+
+/** `secret rotate` takes the activity, not the flow name; a flow name given instead gets the right command. */
+async function noSuchActivity(em: EntityManager, company: Company, companyName: string, activity: string): Promise<string> {
+  const missing = `No flow with activity "${activity}" exists in company "${companyName}"`;
+  const named = await em.findOne(Flow, { company, name: { $ilike: escapeLikePattern(activity) } });
+  if (!named) return `${missing}; list the activities with: flowhook flow list --company ${shellArg(companyName)}`;
+  const latest = await em.findOne(FlowVersion, { flow: named, version: named.latestVersion });
+  const itsActivity = latest?.activity ?? '';
+  return `${missing}. "${named.name}" is the name of a flow; secrets belong to the activity callers send${itsActivity ? ` (this flow's is "${itsActivity}")` : ''}: ${secretRotateCommand(companyName, itsActivity)}`;
 }

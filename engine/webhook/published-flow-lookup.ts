@@ -8,6 +8,7 @@ import type { ChangeFeed } from '../cache/change-feed.ts';
 import { SnapshotCache } from '../cache/snapshot-cache.ts';
 import { Company, PublishedFlow } from '../storage/entities.ts';
 import { NotFoundError } from '../errors.ts';
+import { companyNotFoundMessage } from '../admin/companies.ts';
 
 export interface PublishedFlowSnapshot {
   company: { id: string; name: string };
@@ -27,7 +28,7 @@ export function createPublishedFlowLookup(feed: ChangeFeed | undefined): Publish
       const found = await cache.get(`${companyName}\u0000${normalized}`, () => load(em, companyName, normalized));
       if (found) return found;
       const company = await em.findOne(Company, { name: companyName });
-      if (!company) throw new NotFoundError(`Company "${companyName}" does not exist`);
+      if (!company) throw new NotFoundError(await companyNotFoundMessage(em, companyName, 'caller'));
       throw new NotFoundError(`No published flow is registered for activity "${activity}" in company "${companyName}"`);
     },
   };

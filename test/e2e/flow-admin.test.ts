@@ -30,7 +30,11 @@ async function rejected(t: import('ava').ExecutionContext, promise: Promise<unkn
 test('a second flow with the same activity, differing only in case, is rejected at publish', async (t) => {
   await deployFlow(stack, flow(tenant.company, 'first', sync('dup.Activity'), respondWith('one')));
   await rejected(t, deployFlow(stack, flow(tenant.company, 'second', sync('DUP.activity'), respondWith('two'))), Code.AlreadyExists, /dup\.activity.*already published by flow "first"/);
-  // The draft was saved; it is only the publish that is refused.
+  // Apply and publish are one: the refused publish stored no draft (and no secret) either.
+  await rejected(t, stack.admin.getFlow({ company: tenant.company, name: 'second' }), Code.NotFound, /does not exist/);
+  // Saved without publishing, the draft exists; only publishing it is refused.
+  await deployFlow(stack, flow(tenant.company, 'second', sync('DUP.activity'), respondWith('two')), false);
+  await rejected(t, stack.admin.publishFlow({ company: tenant.company, name: 'second' }), Code.AlreadyExists, /already published by flow "first"/);
   const { flow: saved } = await stack.admin.getFlow({ company: tenant.company, name: 'second' });
   t.is(saved?.publishedVersion, 0);
 });

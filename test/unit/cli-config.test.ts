@@ -1,5 +1,6 @@
 // Where the admin CLI finds the engine and its admin token.
 import test from 'ava';
+import { CHECKOUT_DATA_DIR } from '../../bin/data-dir.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ test('defaults: local engine, .flowhook, no token', (t) => {
   const error = t.throws(() => requireAdminToken(config));
   t.regex(error!.message, /FLOWHOOK_ADMIN_TOKEN/);
   t.regex(error!.message, /admin-token/);
-  t.is(readCliConfig({}).dataDir, join(process.cwd(), '.flowhook'));
+  // The checkout's data directory, wherever the command is typed (npm link).
+  t.is(readCliConfig({}).dataDir, CHECKOUT_DATA_DIR);
 });
 
 test('the token file written by `flowhook start` is used when the variable is unset', (t) => {

@@ -1,0 +1,143 @@
+// `flowhook <command> --help` ends with the environment variables that command
+// reads, so nobody has to search the README for them. The lists are kept
+// honest by a test that scans each component's configuration reader for the
+// variables it reads (test/unit/cli-environment-help.test.ts).
+import type { Command } from 'commander';
+
+export interface EnvironmentVariable {
+  name: string;
+  meaning: string;
+}
+
+const v = (name: string, meaning: string): EnvironmentVariable => ({ name, meaning });
+
+const SHARED_LOGGING = [v('FLOWHOOK_LOG_LEVEL', 'debug | info (default) | warn | error')];
+
+const TEMPORAL_CLIENT = [
+  v('TEMPORAL_ADDRESS', 'Temporal frontend host:port (default 127.0.0.1:7233)'),
+  v('TEMPORAL_NAMESPACE', 'Temporal namespace (default "default")'),
+  v('TEMPORAL_TLS', 'true: TLS to Temporal'),
+  v('TEMPORAL_TLS_CERT', 'client certificate (mTLS)'),
+  v('TEMPORAL_TLS_KEY', 'client key (mTLS)'),
+  v('TEMPORAL_TLS_CA', 'CA of the Temporal server certificate'),
+  v('TEMPORAL_TLS_SERVER_NAME', 'server name to verify'),
+  v('TEMPORAL_API_KEY', 'API key (Temporal Cloud)'),
+];
+
+export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_DATABASE_URL', 'PostgreSQL URL (required)'),
+  v('FLOWHOOK_ADMIN_TOKEN', 'bearer token of the admin services (required)'),
+  v('FLOWHOOK_SERVICE_TOKEN', 'bearer token of facade and workers (required unless FLOWHOOK_ENGINE_INSECURE)'),
+  v('FLOWHOOK_ENGINE_INSECURE', 'true: run without a service token (local experiments only)'),
+  v('FLOWHOOK_ENGINE_HOST', 'listen address (default 127.0.0.1)'),
+  v('FLOWHOOK_ENGINE_PORT', 'listen port (default 7049)'),
+  v('FLOWHOOK_PUBLIC_URL', 'base URL callers see (flow cards)'),
+  v('FLOWHOOK_FACADE_PORT', 'facade port, for the default public URL'),
+  v('FLOWHOOK_INSTANCE', 'the {instance} path segment (default BC)'),
+  v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 key for doNotLogPayload executions'),
+  v('FLOWHOOK_SECRETS_KEY', 'secret store keys, base64, comma-separated, newest first'),
+  v('FLOWHOOK_SECRETS_KEY_FILE', 'file of secret store keys, one a line, newest first'),
+  v('FLOWHOOK_TASK_QUEUE', 'Temporal task queue (default flowhook-flows)'),
+  v('FLOWHOOK_SYNC_GRACE_MS', 'extra wait past the sync timeout (default 5000)'),
+  v('FLOWHOOK_TEMPORAL_TIMEOUT_MS', 'bound on starting an execution (default 10000)'),
+  v('FLOWHOOK_DATABASE_TIMEOUT_MS', 'bound on getting a PostgreSQL connection (default 5000)'),
+  v('FLOWHOOK_RATE_LIMIT_PER_CALLER', 'calls per second per caller (default 500; 0 = off); _BURST for the burst'),
+  v('FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', 'calls per second per activity (default 500; 0 = off); _BURST for the burst'),
+  v('FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', 'sync calls waiting at once (default 1000; 0 = no cap)'),
+  v('FLOWHOOK_MAX_HTTP_TIMEOUT', 'longest httpRequest timeout a flow may set (default 5m)'),
+  v('FLOWHOOK_MAX_DEFERRAL', 'longest sleep/waitUntil (default 90d)'),
+  ...SHARED_LOGGING,
+  ...TEMPORAL_CLIENT,
+];
+
+export const FACADE_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_FACADE_HOST', 'listen address (default 0.0.0.0 for `facade`, 127.0.0.1 for `start`)'),
+  v('FLOWHOOK_FACADE_PORT', 'listen port (default 7048)'),
+  v('FLOWHOOK_ENGINE_URL', 'where the engine is (default http://127.0.0.1:7049)'),
+  v('FLOWHOOK_SERVICE_TOKEN', 'bearer token sent to the engine'),
+  v('FLOWHOOK_PUBLIC_URL', 'base URL callers see (@odata.context)'),
+  v('FLOWHOOK_INSTANCE', 'the {instance} path segment (default BC)'),
+  v('FLOWHOOK_MAX_BODY_BYTES', 'larger bodies get 413 (default 1048576)'),
+  v('FLOWHOOK_FACADE_TLS_CERT', 'PEM certificate chain: serve HTTPS'),
+  v('FLOWHOOK_FACADE_TLS_KEY', 'PEM private key for HTTPS'),
+  v('FLOWHOOK_OAUTH_ISSUERS', 'trusted token issuers (unset: no Bearer callers)'),
+  v('FLOWHOOK_OAUTH_AUDIENCE', 'accepted aud values'),
+  v('FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS', 'exp/nbf skew (default 60)'),
+  ...SHARED_LOGGING,
+];
+
+export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_ENGINE_URL', 'where the engine is (record step, connections)'),
+  v('FLOWHOOK_SERVICE_TOKEN', 'bearer token sent to the engine'),
+  v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 key for doNotLogPayload executions'),
+  v('FLOWHOOK_TASK_QUEUE', 'Temporal task queue (default flowhook-flows)'),
+  v('FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'workflow task slots (default 100)'),
+  v('FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY', 'activity slots (default 100)'),
+  v('FLOWHOOK_WORKFLOW_STACK_TRACES', 'true: keep stack traces in workflow code'),
+  v('FLOWHOOK_EGRESS_ALLOW', 'internal hosts, host:port, IPs, CIDRs flows may reach'),
+  v('FLOWHOOK_HTTP_MAX_RESPONSE_BYTES', 'cap on one httpRequest answer (default 4194304)'),
+  v('FLOWHOOK_HTTP_MAX_JSON_DEPTH', 'nesting cap of JSON/XML answers (default 100)'),
+  v('FLOWHOOK_DATABASE_URL', 'its port is refused to flows (own port)'),
+  v('FLOWHOOK_ENGINE_PORT', 'refused to flows (own port)'),
+  v('FLOWHOOK_FACADE_PORT', 'refused to flows (own port)'),
+  v('FLOWHOOK_EMBEDDED_POSTGRES_PORT', 'refused to flows (own port)'),
+  v('FLOWHOOK_TEMPORAL_UI_PORT', 'refused to flows (own port)'),
+  ...SHARED_LOGGING,
+  ...TEMPORAL_CLIENT,
+];
+
+/** What `start` reads itself; it also passes everything on to engine, worker and facade. */
+export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_DATA_DIR', 'embedded data, tokens, keys (default: .flowhook in the checkout)'),
+  v('FLOWHOOK_DATABASE_URL', 'your PostgreSQL instead of the embedded one'),
+  v('FLOWHOOK_EMBEDDED_POSTGRES_PORT', 'embedded PostgreSQL port (default 7050)'),
+  v('TEMPORAL_ADDRESS', 'your Temporal instead of the dev server'),
+  v('FLOWHOOK_TEMPORAL_PORT', 'dev server port (default 7233)'),
+  v('FLOWHOOK_TEMPORAL_UI_PORT', 'dev server Web UI port (default 8233)'),
+  v('FLOWHOOK_FACADE_HOST', 'default 127.0.0.1; 0.0.0.0 opens the endpoint to the network'),
+  v('FLOWHOOK_LOG_LEVEL', 'component log level (default info)'),
+  v('FLOWHOOK_ADMIN_TOKEN', 'default: generated into <data dir>/admin-token'),
+  v('FLOWHOOK_SERVICE_TOKEN', 'default: generated into <data dir>/service-token'),
+  v('FLOWHOOK_PAYLOAD_KEY', 'default: generated into <data dir>/payload-key'),
+  v('FLOWHOOK_SECRETS_KEY', 'default: the key file below'),
+  v('FLOWHOOK_SECRETS_KEY_FILE', 'default: <data dir>/secrets-key, generated'),
+  v('FLOWHOOK_ENGINE_URL', 'default: the engine this process starts'),
+];
+
+export const ADMIN_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_ENGINE_URL', 'where the engine is (default http://127.0.0.1:7049)'),
+  v('FLOWHOOK_ADMIN_TOKEN', 'the admin token (default: read from <data dir>/admin-token)'),
+  v('FLOWHOOK_DATA_DIR', 'where `start` keeps the admin token (default: .flowhook in the checkout)'),
+];
+
+const PROCESS_COMMANDS: Readonly<Record<string, readonly EnvironmentVariable[]>> = {
+  start: START_ENVIRONMENT,
+  engine: ENGINE_ENVIRONMENT,
+  facade: FACADE_ENVIRONMENT,
+  worker: WORKER_ENVIRONMENT,
+};
+
+/** Commands that read no environment at all (e.g. `flow schema` prints a file). */
+const READS_NOTHING = new Set(['flow schema', 'help']);
+
+/** Adds an "Environment:" section to the help of every command (admin commands: the admin variables). */
+export function addEnvironmentHelp(program: Command): void {
+  for (const command of program.commands) visit(command, []);
+
+  function visit(command: Command, parents: string[]): void {
+    const path = [...parents, command.name()];
+    const key = path.join(' ');
+    if (command.commands.length > 0) {
+      for (const child of command.commands) visit(child, path);
+      return;
+    }
+    if (READS_NOTHING.has(key)) return;
+    const variables = PROCESS_COMMANDS[key] ?? ADMIN_ENVIRONMENT;
+    command.addHelpText('after', () => environmentSection(variables));
+  }
+}
+
+export function environmentSection(variables: readonly EnvironmentVariable[]): string {
+  const width = Math.max(...variables.map((variable) => variable.name.length));
+  return ['', 'Environment:', ...variables.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.meaning}`)].join('\n');
+}

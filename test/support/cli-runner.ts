@@ -1,0 +1,34 @@
+// Runs `flowhook <admin command>` as an operator types it — the real commander
+// program and Connect client — against a test stack's engine, capturing what
+// it prints and its exit code.
+import { Command } from 'commander';
+import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
+import { addEnvironmentHelp } from '../../bin/cli/environment-help.ts';
+import type { TestStack } from './stack.ts';
+
+export interface CliRun {
+  out: string;
+  err: string;
+  code: number;
+}
+
+export function cliAgainst(stack: Pick<TestStack, 'admin'>): (...args: string[]) => Promise<CliRun> {
+  return async (...args) => {
+    let out = '';
+    let err = '';
+    let code = 0;
+    const io = { out: (text: string) => void (out += text), err: (text: string) => void (err += text) };
+    const setExitCode = (value: number) => void (code = value);
+    // Set before the commands are added, so every subcommand inherits them.
+    const program = new Command('flowhook').exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+    registerAdminCommands(program, { client: stack.admin, io, setExitCode });
+    addEnvironmentHelp(program);
+    try {
+      await program.parseAsync(['node', 'flowhook', ...args]);
+    } catch (error) {
+      // commander's usage errors (exitOverride): already printed to err.
+      code = (error as { exitCode?: number }).exitCode ?? 1;
+    }
+    return { out, err, code };
+  };
+}
