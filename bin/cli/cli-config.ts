@@ -32,8 +32,8 @@ export function readCliConfig(env: Record<string, string | undefined> = process.
 export function requireAdminToken(config: CliConfig): string {
   if (config.adminToken) return config.adminToken;
   throw new Error(
-    `no admin token: set FLOWHOOK_ADMIN_TOKEN to the engine's admin token, or run the command where ` +
-      `\`flowhook start\` keeps its data (it writes ${join(config.dataDir, 'admin-token')}; set FLOWHOOK_DATA_DIR if that is elsewhere)`,
+    `no admin token: is \`flowhook start\` running? It writes ${join(config.dataDir, 'admin-token')} on its first run ` +
+      `(set FLOWHOOK_DATA_DIR if it keeps its data elsewhere); against an engine run apart, set FLOWHOOK_ADMIN_TOKEN to its admin token`,
   );
 }
 

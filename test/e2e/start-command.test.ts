@@ -1,0 +1,141 @@
+// `flowhook start` as a new user runs it (here on the run's PostgreSQL and
+// Temporal, so it takes seconds): the banner's curl works as printed, the
+// endpoint listens on loopback only, components log at the documented level
+// (info), admin commands work from another directory, and a restart names the
+// commands that replace lost credentials.
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { createTestDatabase, testInfrastructure } from '../support/stack.ts';
+
+const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
+
+interface Started {
+  child: ChildProcess;
+  banner: string;
+  output: () => string;
+}
+
+async function startFlowhook(env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(process.execPath, [FLOWHOOK, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  const banner = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${stdout}\n${stderr}`)), 90_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('Press Ctrl-C to stop.')) {
+        clearTimeout(timer);
+        resolve(stdout);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`start exited with ${code}:\n${stdout}\n${stderr}`)));
+  });
+  return { child, banner, output: () => stdout + stderr };
+}
+
+async function stop(started: Started): Promise<number | null> {
+  started.child.kill('SIGINT');
+  const [code] = await once(started.child, 'exit');
+  return code as number | null;
+}
+
+/** Linux: the addresses a TCP port is listening on, from /proc/net/tcp{,6} (state 0A = LISTEN). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state === '0A' && local?.endsWith(`:${hexPort}`)) found.push(local.split(':')[0]!);
+    }
+  }
+  return found;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [FLOWHOOK, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+test('start: the printed curl works, loopback only, info logs, CLI from anywhere, restart hints', async (t) => {
+  const { temporalAddress } = testInfrastructure();
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-start-'));
+  const [facadePort, enginePort] = [await findFreePort(), await findFreePort()];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FLOWHOOK_DATA_DIR: dataDir,
+    FLOWHOOK_DATABASE_URL: await createTestDatabase(),
+    TEMPORAL_ADDRESS: temporalAddress,
+    FLOWHOOK_FACADE_PORT: String(facadePort),
+    FLOWHOOK_ENGINE_PORT: String(enginePort),
+    FLOWHOOK_TASK_QUEUE: `start-${Math.random().toString(36).slice(2, 8)}`,
+  };
+  delete env.FLOWHOOK_LOG_LEVEL;
+  delete env.FLOWHOOK_FACADE_HOST;
+  delete env.FLOWHOOK_ADMIN_TOKEN;
+
+  const first = await startFlowhook(env);
+  try {
+    t.regex(first.banner, /listening on\s+127\.0\.0\.1 only \(FLOWHOOK_FACADE_HOST=0\.0\.0\.0 opens the endpoint to the network\)/);
+    t.deepEqual(listeningAddresses(facadePort), ['0100007F'], 'the facade listens on 127.0.0.1 only');
+
+    const user = /-u '([^':]+):([^']+)'/.exec(first.banner);
+    const body = /-d '(\{[^']+\})'/.exec(first.banner);
+    const url = /'(http:\/\/[^']+flowWebhook_Invoke\?company=Default)'/.exec(first.banner);
+    t.truthy(user && body && url, first.banner);
+    const answer = await fetch(url![1]!.replace('localhost', '127.0.0.1'), {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${user![1]}:${user![2]}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: body![1],
+    });
+    const text = await answer.text();
+    t.is(answer.status, 200, text);
+    t.regex(JSON.parse(JSON.parse(text).value).body, /Hello, Ada!/);
+
+    // The CLI works from another directory: the data directory (and its admin token) is found through the environment.
+    const listed = await run(['company', 'list'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` }, tmpdir());
+    t.is(listed.code, 0, listed.err);
+    t.regex(listed.out, /Default/);
+
+    // Info is the documented default level: the call above logged its `webhook invoked` line.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.regex(first.output(), /"level":30[^\n]*"msg":"webhook invoked"/);
+  } finally {
+    t.is(await stop(first), 0);
+  }
+
+  const second = await startFlowhook(env);
+  try {
+    t.notRegex(second.banner, /shown ONCE/);
+    t.regex(second.banner, /flowhook secret rotate Default examples\.hello/);
+    t.regex(second.banner, /flowhook user regenerate-key flowhook-service/);
+  } finally {
+    t.is(await stop(second), 0);
+  }
+});
+
+test('flowhook --version prints the package version', async (t) => {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const result = await run(['--version'], process.env, tmpdir());
+  t.is(result.code, 0);
+  t.is(result.out.trim(), version);
+});
