@@ -136,3 +136,22 @@ test('a company name that differs in case suggests the right one; a missing one 
   t.regex(JSON.parse(call.text).error.message, /did you mean "First Hour & Co"/);
   t.notRegex(call.text, /company create/);
 });
+
+test("the README's Temporal UI query finds a failed execution by flow name", async (t) => {
+  const applied = await cli('flow', 'apply', flowFile('failing-flow', 'failing.flow', '  - fail: { message: "the ERP said no" }'), '--publish');
+  const secret = SECRET_LINE.exec(applied.out)?.[1]!;
+  const answer = await callWebhook(stack, { company: COMPANY, activity: 'failing.flow', secret, auth: tenant.auth });
+  t.is(answer.status, 500);
+  // The 500 names the execution (its id header belongs to successful answers only).
+  const executionId = /failing\.flow:[0-9a-f-]{36}/.exec(answer.text)?.[0];
+  t.truthy(executionId, answer.text);
+  await t.throwsAsync(stack.temporal.workflow.getHandle(executionId!).result());
+  // Visibility is eventually consistent.
+  let found: string[] = [];
+  for (let attempt = 0; attempt < 50 && found.length === 0; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    found = [];
+    for await (const execution of stack.temporal.workflow.list({ query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"` })) found.push(execution.workflowId);
+  }
+  t.deepEqual(found, [executionId]);
+});
