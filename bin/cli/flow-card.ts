@@ -30,7 +30,8 @@ export function flowCard(response: GetFlowResponse): string[] {
       ['Activity', activity || '—'],
       ['Response mode', waits ? 'Wait for Response step' : 'Instant return'],
       ['Sync timeout', waits ? `${trigger?.syncTimeoutSeconds ?? DEFAULT_SYNC_TIMEOUT_SECONDS} s` : undefined],
-      ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}`],
+      // The spec's default response has an empty body whatever its content type says; say so, so nobody parses "" as JSON.
+      ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}, empty body`],
       ['Do not log payload', yesNo(trigger?.doNotLogPayload ?? false)],
       ['Versions', `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`],
       ['Secret', summary?.hasSecret ? `set (new one: flowhook secret rotate ${shellArg(company)} ${shellArg(activity)})` : 'not set'],
