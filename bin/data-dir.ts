@@ -1,13 +1,23 @@
 // Where flowhook keeps local state (embedded PostgreSQL, Temporal's SQLite,
 // the generated tokens and keys): FLOWHOOK_DATA_DIR, else `.flowhook` in the
-// checkout this executable belongs to — not in the current directory, so
-// `flowhook …` linked onto PATH (`npm link`) finds the admin token that
-// `flowhook start` wrote from wherever it is typed.
+// directory `flowhook start` runs in (`npm start` runs in the checkout).
+//
+// Admin commands look for the admin token there too, and — when the current
+// directory has no `.flowhook` — in the checkout this executable belongs to,
+// so `flowhook …` linked onto PATH (`npm link`) works from any directory.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CHECKOUT_DATA_DIR = fileURLToPath(new URL('../.flowhook', import.meta.url));
+const LOCAL = '.flowhook';
 
-export function dataDirFrom(env: Record<string, string | undefined>): string {
-  return env.FLOWHOOK_DATA_DIR ? resolve(env.FLOWHOOK_DATA_DIR) : CHECKOUT_DATA_DIR;
+export function startDataDir(env: Record<string, string | undefined>): string {
+  return resolve(env.FLOWHOOK_DATA_DIR || LOCAL);
+}
+
+export function cliDataDir(env: Record<string, string | undefined>, cwd = process.cwd()): string {
+  if (env.FLOWHOOK_DATA_DIR) return resolve(env.FLOWHOOK_DATA_DIR);
+  const local = resolve(cwd, LOCAL);
+  return existsSync(local) ? local : CHECKOUT_DATA_DIR;
 }

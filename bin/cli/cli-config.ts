@@ -3,7 +3,7 @@
 // writes under the data directory, so a local installation needs no setup.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDirFrom } from '../data-dir.ts';
+import { cliDataDir } from '../data-dir.ts';
 
 export interface CliConfig {
   /** Base URL of the engine's Connect server (HTTP/2 cleartext). */
@@ -18,7 +18,7 @@ export interface CliConfig {
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:7049';
 
 export function readCliConfig(env: Record<string, string | undefined> = process.env): CliConfig {
-  const dataDir = dataDirFrom(env);
+  const dataDir = cliDataDir(env);
   const token = env.FLOWHOOK_ADMIN_TOKEN ? { value: env.FLOWHOOK_ADMIN_TOKEN, source: 'FLOWHOOK_ADMIN_TOKEN' } : tokenFromFile(dataDir);
   return Object.freeze({
     engineUrl: engineUrl(env.FLOWHOOK_ENGINE_URL),

@@ -88,7 +88,7 @@ export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
 
 /** What `start` reads itself; it also passes everything on to engine, worker and facade. */
 export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
-  v('FLOWHOOK_DATA_DIR', 'embedded data, tokens, keys (default: .flowhook in the checkout)'),
+  v('FLOWHOOK_DATA_DIR', 'embedded data, tokens, keys (default: .flowhook here)'),
   v('FLOWHOOK_DATABASE_URL', 'your PostgreSQL instead of the embedded one'),
   v('FLOWHOOK_EMBEDDED_POSTGRES_PORT', 'embedded PostgreSQL port (default 7050)'),
   v('TEMPORAL_ADDRESS', 'your Temporal instead of the dev server'),
@@ -107,7 +107,7 @@ export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
 export const ADMIN_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_URL', 'where the engine is (default http://127.0.0.1:7049)'),
   v('FLOWHOOK_ADMIN_TOKEN', 'the admin token (default: read from <data dir>/admin-token)'),
-  v('FLOWHOOK_DATA_DIR', 'where `start` keeps the admin token (default: .flowhook in the checkout)'),
+  v('FLOWHOOK_DATA_DIR', "where `start` keeps the admin token (default: ./.flowhook, else the checkout's)"),
 ];
 
 const PROCESS_COMMANDS: Readonly<Record<string, readonly EnvironmentVariable[]>> = {

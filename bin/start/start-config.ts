@@ -1,6 +1,6 @@
 // What `flowhook start` needs to decide before the components read their own
 // configuration: where data lives, and which dependencies to embed.
-import { dataDirFrom } from '../data-dir.ts';
+import { startDataDir } from '../data-dir.ts';
 
 export interface StartConfig {
   dataDir: string;
@@ -17,7 +17,7 @@ export interface StartConfig {
 
 export function readStartConfig(env: Record<string, string | undefined> = process.env): StartConfig {
   return Object.freeze({
-    dataDir: dataDirFrom(env),
+    dataDir: startDataDir(env),
     databaseUrl: env.FLOWHOOK_DATABASE_URL || undefined,
     embeddedPostgresPort: port(env, 'FLOWHOOK_EMBEDDED_POSTGRES_PORT', 7050),
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,

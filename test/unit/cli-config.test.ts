@@ -1,10 +1,10 @@
 // Where the admin CLI finds the engine and its admin token.
 import test from 'ava';
-import { CHECKOUT_DATA_DIR } from '../../bin/data-dir.ts';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCliConfig, requireAdminToken } from '../../bin/cli/cli-config.ts';
+import { CHECKOUT_DATA_DIR, cliDataDir } from '../../bin/data-dir.ts';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'flowhook-cli-config-'));
 
@@ -15,8 +15,12 @@ test('defaults: local engine, .flowhook, no token', (t) => {
   const error = t.throws(() => requireAdminToken(config));
   t.regex(error!.message, /FLOWHOOK_ADMIN_TOKEN/);
   t.regex(error!.message, /admin-token/);
-  // The checkout's data directory, wherever the command is typed (npm link).
-  t.is(readCliConfig({}).dataDir, CHECKOUT_DATA_DIR);
+  // The current directory's .flowhook when there is one, else the checkout's (npm link, any directory).
+  t.is(cliDataDir({}, process.cwd()), existsSync(join(process.cwd(), '.flowhook')) ? join(process.cwd(), '.flowhook') : CHECKOUT_DATA_DIR);
+  const elsewhere = mkdtempSync(join(tmpdir(), 'flowhook-cwd-'));
+  t.is(cliDataDir({}, elsewhere), CHECKOUT_DATA_DIR);
+  mkdirSync(join(elsewhere, '.flowhook'));
+  t.is(cliDataDir({}, elsewhere), join(elsewhere, '.flowhook'));
 });
 
 test('the token file written by `flowhook start` is used when the variable is unset', (t) => {
