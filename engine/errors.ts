@@ -1,6 +1,7 @@
 // Small typed errors the engine's domain code throws. One interceptor
 // (rpc/error-interceptor.ts) turns them into Connect codes; their messages are
 // written for the caller and never contain a secret, key or payload.
+import type { RefusalReason } from '../common/refusal-reasons.ts';
 
 export class EngineError extends Error {
   constructor(message: string) {
@@ -12,9 +13,30 @@ export class EngineError extends Error {
 export class InvalidArgumentError extends EngineError {}
 export class NotFoundError extends EngineError {}
 export class AlreadyExistsError extends EngineError {}
-/** Wrong credentials or a wrong secret: the caller sees only "Unauthorized". */
-export class UnauthenticatedError extends EngineError {}
-export class PermissionDeniedError extends EngineError {}
+/**
+ * Wrong credentials or a wrong secret: the caller sees only "Unauthorized".
+ * `reason` is for the engine's one `call refused` log line and never travels
+ * to the caller (the error interceptor sends the message alone).
+ */
+export class UnauthenticatedError extends EngineError {
+  readonly reason: RefusalReason | undefined;
+
+  constructor(message: string, reason?: RefusalReason) {
+    super(message);
+    this.reason = reason;
+  }
+}
+/** The caller may not do this; on the webhook path `refusal` names the missing permission set for the log line. */
+export class PermissionDeniedError extends EngineError {
+  readonly reason: RefusalReason | undefined;
+  readonly permissionSet: string | undefined;
+
+  constructor(message: string, refusal?: { reason: RefusalReason; permissionSet?: string }) {
+    super(message);
+    this.reason = refusal?.reason;
+    this.permissionSet = refusal?.permissionSet;
+  }
+}
 export class FailedPreconditionError extends EngineError {}
 /** A write lost an optimistic-concurrency race or found another version than expected. */
 export class ConflictError extends EngineError {}

@@ -2,15 +2,32 @@
 // Each supported Authorization scheme has a verifier; a request whose scheme
 // has none, or whose credentials its verifier refuses, is answered 401 without
 // an engine call. Basic (spec §5.2) is here; Bearer (spec §5.1) is in oauth/.
+// A refusal carries its reason to error-mapping.ts, which logs it once.
+import type { RefusedCall } from '../common/refusal-reasons.ts';
 import type { CallerInit, FacadeMiddleware } from './facade-context.ts';
 import { parseBasicAuthorization } from './basic-auth.ts';
 import { UnauthorizedError } from './http-errors.ts';
 
+/** Why credentials were refused, and the non-secret names known at that point. */
+export type CredentialRefusal = Pick<RefusedCall, 'reason' | 'clientId' | 'issuer'>;
+
+/** A verifier's answer: the caller to pass on, or why the credentials are refused. */
+export type Verification = { caller: CallerInit } | { refused: CredentialRefusal };
+
 export interface CallerVerifier {
   /** The Authorization scheme handled, lower case (`basic`, `bearer`). */
   scheme: string;
-  /** The caller for this Authorization header value, or undefined to refuse it. */
-  verify(authorization: string): CallerInit | undefined | Promise<CallerInit | undefined>;
+  verify(authorization: string): Verification | Promise<Verification>;
+}
+
+/** A 401 the facade decided itself; the caller sees only `Unauthorized`, the log line the refusal. */
+export class CallerRefusedError extends UnauthorizedError {
+  readonly refusal: CredentialRefusal;
+
+  constructor(refusal: CredentialRefusal) {
+    super();
+    this.refusal = refusal;
+  }
 }
 
 /** Basic user name + access key, passed on for the engine to verify. */
@@ -18,19 +35,26 @@ export const basicVerifier: CallerVerifier = {
   scheme: 'basic',
   verify(authorization) {
     const credentials = parseBasicAuthorization(authorization);
-    return credentials && { identity: { case: 'basic', value: credentials } };
+    if (!credentials) return { refused: { reason: 'malformed_credentials' } };
+    return { caller: { identity: { case: 'basic', value: credentials } } };
   },
 };
 
 export function authenticateCaller(verifiers: readonly CallerVerifier[]): FacadeMiddleware {
   const byScheme = new Map(verifiers.map((verifier) => [verifier.scheme, verifier]));
   return async function authenticate(ctx, next) {
-    const authorization = ctx.get('authorization');
-    const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:[ \t]|$)/.exec(authorization)?.[1]?.toLowerCase();
-    const verifier = scheme ? byScheme.get(scheme) : undefined;
-    const caller = verifier ? await verifier.verify(authorization) : undefined;
-    if (!caller) throw new UnauthorizedError();
-    ctx.state.caller = caller;
+    const verification = await verifyAuthorization(byScheme, ctx.get('authorization'));
+    if ('refused' in verification) throw new CallerRefusedError(verification.refused);
+    ctx.state.caller = verification.caller;
     await next();
   };
+}
+
+function verifyAuthorization(byScheme: ReadonlyMap<string, CallerVerifier>, authorization: string): Verification | Promise<Verification> {
+  if (!authorization) return { refused: { reason: 'missing_credentials' } };
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:[ \t]|$)/.exec(authorization)?.[1]?.toLowerCase();
+  if (!scheme) return { refused: { reason: 'malformed_credentials' } };
+  const verifier = byScheme.get(scheme);
+  if (!verifier) return { refused: { reason: 'unsupported_scheme' } };
+  return verifier.verify(authorization);
 }

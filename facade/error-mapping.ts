@@ -2,10 +2,14 @@
 // errors and the facade's own typed errors become an HTTP status and an OData
 // error body here, and nowhere else. Messages of unexpected exceptions never
 // reach the caller: they may hold details (or data) not meant for it.
+// A 401 the facade decided itself is logged here, once, as `call refused` with
+// its reason; a 401/403 from the engine is not: the engine logged it already.
 import { STATUS_CODES } from 'node:http';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Logger } from 'pino';
+import { logRefusedCall } from '../common/refusal-reasons.ts';
 import { RETRY_AFTER_METADATA } from '../common/rpc-metadata.ts';
+import { CallerRefusedError } from './caller-authentication.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { FacadeHttpError } from './http-errors.ts';
 import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, odataError } from './odata-envelope.ts';
@@ -58,6 +62,11 @@ function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger): v
     if (name.toLowerCase() !== REQUEST_ID_HEADER) ctx.remove(name);
   }
 
+  if (error instanceof CallerRefusedError) {
+    // Outside the request scope here, so the request id is passed on; the body has not been read, so no activity.
+    const company = typeof ctx.query.company === 'string' ? ctx.query.company : undefined;
+    logRefusedCall(logger, { ...error.refusal, requestId, company });
+  }
   const { status, code, message, headers } = classify(error, requestId, logger);
   ctx.state.errorCode = code;
   ctx.status = status;

@@ -4,12 +4,15 @@
 // has no service token, and then WebhookService and RecordService are open;
 // OutboundService hands out connection secrets, so it is never open. Tokens travel as
 // `authorization: Bearer …` and are compared in constant time; a rejected
-// call is logged by method only, never with what it sent.
+// call is logged by method only, never with what it sent. A rejected webhook
+// call is a refused call like any other, so its line is `call refused` with a
+// reason: through the facade it is a 401 nothing else logs.
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { logRefusedCall } from '../../common/refusal-reasons.ts';
 import { matchesHash, sha256Hex } from '../security/credentials.ts';
 
 export interface ServiceTokens {
@@ -34,7 +37,8 @@ export function authInterceptor(tokens: ServiceTokens, logger: Logger): Intercep
       const header = request.header.get('authorization') ?? '';
       const supplied = header.startsWith('Bearer ') ? header.slice(7) : '';
       if (!matchesHash(supplied, expectedHash)) {
-        logger.warn({ method: `${typeName}/${request.method.name}`, hadAuthorization: header !== '' }, 'rejected RPC without a valid token');
+        if (typeName === WebhookService.typeName) logRefusedCall(logger, { reason: header === '' ? 'service_token_missing' : 'service_token_invalid' });
+        else logger.warn({ method: `${typeName}/${request.method.name}`, hadAuthorization: header !== '' }, 'rejected RPC without a valid token');
         throw new ConnectError('a valid bearer token is required', Code.Unauthenticated);
       }
     }

@@ -32,9 +32,11 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
   const caller = await authenticateCaller(deps.callers, em, request.caller, new Date());
   deps.limits.admitCaller(caller.label);
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
-  if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized');
+  if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized', 'secret_mismatch');
   const missing = missingPermissionSet(caller, published.company.id);
-  if (missing) throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`);
+  if (missing) {
+    throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`, { reason: 'missing_permission_set', permissionSet: missing });
+  }
 
   const definition = published.flowVersion.definition;
   const trigger = resolveTrigger(definition.trigger?.webhook ?? {});

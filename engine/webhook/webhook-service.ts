@@ -1,15 +1,21 @@
 // The WebhookService Connect implementation: a thin adapter from the RPC to
 // invokeWebhook; errors become Connect codes in the engine's one interceptor.
-// Its log line gets the request id from the request scope (rpc/request-scope-interceptor.ts).
+// It writes the one line per call the engine decided: `webhook invoked`, or
+// `call refused` with the reason for a 401/403 (the facade does not log those
+// again). Both get the request id from the request scope (rpc/request-scope-interceptor.ts).
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import {
   InvokeOutcome,
   InvokeResponseSchema,
+  type InvokeRequest,
   type WebhookService,
 } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { WebhookOutcome } from '../../workflows/shared/index.ts';
+import { logRefusedCall } from '../../common/refusal-reasons.ts';
+import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import { claimedCaller } from './caller-authentication.ts';
 import { invokeWebhook, type InvokeDeps } from './invoke-webhook.ts';
 
 const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
@@ -23,7 +29,10 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
   return {
     async invoke(request) {
       const started = Date.now();
-      const execution = await invokeWebhook(deps, request);
+      const execution = await invokeWebhook(deps, request).catch((error: unknown) => {
+        logIfRefused(deps.logger, request, error);
+        throw error;
+      });
       deps.logger.info(
         { company: request.company, activity: request.activity.toLowerCase(), executionId: execution.executionId, outcome: execution.outcome, ms: Date.now() - started },
         'webhook invoked',
@@ -38,4 +47,16 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
       });
     },
   };
+}
+
+/** Only errors that carry a reason are refusals of the caller; anything else is logged (or not) where it is mapped. */
+function logIfRefused(logger: Logger, request: InvokeRequest, error: unknown): void {
+  if (!(error instanceof UnauthenticatedError || error instanceof PermissionDeniedError) || !error.reason) return;
+  logRefusedCall(logger, {
+    reason: error.reason,
+    company: request.company,
+    activity: request.activity.toLowerCase(),
+    ...claimedCaller(request.caller),
+    permissionSet: error instanceof PermissionDeniedError ? error.permissionSet : undefined,
+  });
 }

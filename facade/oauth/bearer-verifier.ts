@@ -3,10 +3,13 @@
 // jose (signature, algorithm allow-list, issuer, audience, expiry and
 // not-before with a small clock tolerance). The facade passes the verified
 // client id (and tenant) on; the engine decides whether that application is
-// registered, consented, enabled and permitted. The token is logged nowhere.
+// registered, consented, enabled and permitted. The token is logged nowhere;
+// a refusal names its reason (and the issuer, and the client id once the
+// signature held) for the facade's one `call refused` line.
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Logger } from 'pino';
-import type { CallerVerifier } from '../caller-authentication.ts';
+import type { RefusalReason } from '../../common/refusal-reasons.ts';
+import type { CallerVerifier, Verification } from '../caller-authentication.ts';
 import type { CallerInit } from '../facade-context.ts';
 import { ServiceUnavailableError } from '../http-errors.ts';
 import { ALLOWED_ALGORITHMS, type OAuthSettings, type TrustedIssuer } from './oauth-settings.ts';
@@ -17,22 +20,23 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
   const byIssuer = new Map(settings.issuers.map((trusted) => [trusted.issuer, { trusted, keys: issuerKeys(trusted) }]));
   return {
     scheme: 'bearer',
-    async verify(authorization) {
+    async verify(authorization): Promise<Verification> {
       const token = /^bearer[ \t]+([A-Za-z0-9_.~+/=-]+)[ \t]*$/i.exec(authorization)?.[1];
-      if (!token) return undefined;
+      if (!token) return { refused: { reason: 'malformed_credentials' } };
       // The unverified `iss` only selects which issuer's keys and rules apply; jwtVerify checks it again.
-      let claimedIssuer: string | undefined;
+      let claimedIssuer: unknown;
       try {
         claimedIssuer = decodeJwt(token).iss;
       } catch {
-        return refuse(logger, 'malformed token');
+        return { refused: { reason: 'malformed_credentials' } };
       }
-      const entry = claimedIssuer === undefined ? undefined : byIssuer.get(claimedIssuer);
-      if (!entry) return refuse(logger, 'untrusted issuer');
+      const entry = typeof claimedIssuer === 'string' ? byIssuer.get(claimedIssuer) : undefined;
+      if (!entry) return { refused: { reason: 'token_issuer_untrusted', issuer: typeof claimedIssuer === 'string' ? claimedIssuer : undefined } };
+      const issuer = entry.trusted.issuer;
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, entry.keys, {
-          issuer: entry.trusted.issuer,
+          issuer,
           audience: entry.trusted.audiences ?? settings.audiences,
           algorithms: [...ALLOWED_ALGORITHMS],
           clockTolerance: settings.clockToleranceSeconds,
@@ -40,12 +44,14 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
         }));
       } catch (error) {
         if (isKeySetUnreachable(error)) {
-          logger.warn({ issuer: entry.trusted.issuer, reason: error instanceof Error ? error.message : String(error) }, 'identity provider keys unreachable');
+          logger.warn({ issuer, reason: error instanceof Error ? error.message : String(error) }, 'identity provider keys unreachable');
           throw new ServiceUnavailableError('The identity provider could not be reached to verify the token');
         }
-        return refuse(logger, error instanceof errors.JOSEError ? error.code : 'invalid token');
+        return { refused: { reason: tokenRefusalReason(error), issuer, clientId: signedClientId(error) } };
       }
-      return application(payload, entry.trusted.issuer) ?? refuse(logger, 'not an application token');
+      const caller = application(payload, issuer);
+      if (caller) return { caller };
+      return { refused: { reason: payload.scp !== undefined ? 'token_delegated' : 'token_client_id_missing', issuer, clientId: clientIdOf(payload) } };
     },
   };
 }
@@ -54,14 +60,35 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
 export function application(payload: JWTPayload, issuer: string): CallerInit | undefined {
   // A delegated (user) token carries `scp`; only app-only client-credentials tokens are accepted.
   if (payload.scp !== undefined) return undefined;
-  const clientId = [payload.azp, payload.appid, payload.client_id].find((value): value is string => typeof value === 'string' && value !== '');
+  const clientId = clientIdOf(payload);
   if (!clientId) return undefined;
   const tenantId = typeof payload.tid === 'string' ? payload.tid : '';
   return { identity: { case: 'application', value: { clientId, tenantId, issuer } } };
 }
 
-function refuse(logger: Logger, reason: string): undefined {
-  logger.info({ reason }, 'bearer token refused');
+function clientIdOf(payload: JWTPayload): string | undefined {
+  return [payload.azp, payload.appid, payload.client_id].find((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** Why jwtVerify refused a token, in the terms an operator acts on. */
+function tokenRefusalReason(error: unknown): RefusalReason {
+  if (error instanceof errors.JWTExpired) return error.claim === 'exp' ? 'token_expired' : 'token_invalid';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    // `missing`/`check_failed` describe the claim's value; `invalid` a claim of the wrong type.
+    if (error.claim === 'aud') return 'token_audience_mismatch';
+    if (error.claim === 'iss') return 'token_issuer_untrusted';
+    if (error.claim === 'nbf' && error.reason === 'check_failed') return 'token_not_yet_valid';
+    return 'token_invalid';
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return 'token_algorithm_refused';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'token_signature_invalid';
+  if (error instanceof errors.JWKSNoMatchingKey) return 'token_key_unknown';
+  return 'token_invalid';
+}
+
+/** Claims are checked only after the signature held, so a claim failure's client id is the issuer's word. */
+function signedClientId(error: unknown): string | undefined {
+  if (error instanceof errors.JWTExpired || error instanceof errors.JWTClaimValidationFailed) return clientIdOf(error.payload);
   return undefined;
 }
 

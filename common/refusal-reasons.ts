@@ -1,0 +1,102 @@
+// Why a webhook call was refused (401/403): the closed set of reason codes and
+// the one log line that carries them. The caller only ever sees `Unauthorized`
+// (or the 403 naming the set); operators read the reason in the log. Each
+// refused call is logged exactly once, by the process that decided it: the
+// facade for what it refuses before asking the engine, the engine for the rest
+// (the facade does not log the engine's 401/403 again).
+import type { Logger } from 'pino';
+
+/** Every reason code with the status the caller sees. Adding a refusal means adding its code here. */
+export const REFUSAL_REASONS = {
+  // ── decided by the facade, before the engine is asked ──
+  /** No Authorization header (or an empty one). */
+  missing_credentials: 401,
+  /** A scheme this facade does not accept, e.g. Bearer when no OAuth issuer is configured. */
+  unsupported_scheme: 401,
+  /** An Authorization value that cannot be read: Basic not base64 `user:key`, a Bearer value that is no JWT. */
+  malformed_credentials: 401,
+  /** The token's `iss` is missing or not one of FLOWHOOK_OAUTH_ISSUERS. */
+  token_issuer_untrusted: 401,
+  /** The signature does not verify with the issuer's key (forged or altered token). */
+  token_signature_invalid: 401,
+  /** No key in the issuer's key set matches the token (`kid`/`alg`). */
+  token_key_unknown: 401,
+  /** An algorithm outside the allow-list (`none`, HMAC, …). */
+  token_algorithm_refused: 401,
+  /** `exp` passed, beyond the clock tolerance. */
+  token_expired: 401,
+  /** `nbf` still in the future, beyond the clock tolerance. */
+  token_not_yet_valid: 401,
+  /** `aud` missing or none of FLOWHOOK_OAUTH_AUDIENCE (or the issuer's audiences). */
+  token_audience_mismatch: 401,
+  /** Anything else wrong with a signed token: no `exp`, a claim of the wrong type, claims that are no JSON object. */
+  token_invalid: 401,
+  /** A delegated (user) token, recognised by `scp`: only application tokens are accepted. */
+  token_delegated: 401,
+  /** No client id in `azp`, `appid` or `client_id`. */
+  token_client_id_missing: 401,
+  // ── decided by the engine ──
+  /** The RPC came without the engine's service token (a facade or internal caller started without FLOWHOOK_SERVICE_TOKEN). */
+  service_token_missing: 401,
+  /** The RPC came with another token than the engine's service token (FLOWHOOK_SERVICE_TOKEN differs). */
+  service_token_invalid: 401,
+  /** Basic: no service user with that name. */
+  unknown_user: 401,
+  /** Basic: the access key is not the user's current one. */
+  bad_key: 401,
+  /** Basic: right key, but the user is disabled. */
+  user_disabled: 401,
+  /** Basic: right key, but it is past its expiry. */
+  key_expired: 401,
+  /** Bearer: a valid token for a client id that is not registered in flowhook. */
+  unknown_app: 401,
+  /** Bearer: the application is registered without consent. */
+  app_not_consented: 401,
+  /** Bearer: the application's State is Disabled. */
+  app_disabled: 401,
+  /** The caller is who it says, but the flow's secret is wrong. */
+  secret_mismatch: 401,
+  /** Right secret, but the caller lacks the permission set for the company (the 403 names it). */
+  missing_permission_set: 403,
+} as const satisfies Record<string, 401 | 403>;
+
+export type RefusalReason = keyof typeof REFUSAL_REASONS;
+
+export const REFUSED_CALL_MESSAGE = 'call refused';
+
+/** What the log line says about a refused call: names only, never a key, token or secret. */
+export interface RefusedCall {
+  reason: RefusalReason;
+  /** Only where the request scope (common/request-scope.ts) does not reach; otherwise the logger's mixin adds it. */
+  requestId?: string;
+  company?: string;
+  /** Lower case, as activities are stored. */
+  activity?: string;
+  /** The Basic user name the caller sent. */
+  user?: string;
+  /** The application's client id, from a token whose signature verified. */
+  clientId?: string;
+  /** The issuer a token claimed, to tell a misconfigured issuer list (Entra v1 vs v2) from an attack. */
+  issuer?: string;
+  /** The permission set the caller lacks (missing_permission_set). */
+  permissionSet?: string;
+}
+
+// Names and issuers come from unauthenticated callers: bounded so that a
+// refused call cannot make the log line arbitrarily long.
+const MAX_FIELD_LENGTH = 200;
+
+/** The fields of the log line: unset ones left out, caller-supplied text bounded. */
+export function refusedCallFields(call: RefusedCall): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(call)) {
+    if (typeof value !== 'string' || value === '') continue;
+    fields[name] = value.length > MAX_FIELD_LENGTH ? `${value.slice(0, MAX_FIELD_LENGTH)}…` : value;
+  }
+  return fields;
+}
+
+/** The one `call refused` line: at warn, so it shows at the default level. */
+export function logRefusedCall(logger: Pick<Logger, 'warn'>, call: RefusedCall): void {
+  logger.warn(refusedCallFields(call), REFUSED_CALL_MESSAGE);
+}

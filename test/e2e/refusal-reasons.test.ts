@@ -1,0 +1,265 @@
+// "Why was it 401/403?" (issue 11): engine, worker and facade as real
+// processes at the default log level. Every refused call — Basic, Bearer,
+// secret, permission, and direct gRPC calls to the engine — answers the caller
+// as before and writes exactly one `call refused` line naming the reason, the
+// request id the caller got back, the company and (once known) the activity;
+// no secret, access key or token appears anywhere in the logs.
+import test, { type ExecutionContext } from 'ava';
+import { fromJson } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
+import { AppState } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
+import { REFUSAL_REASONS, REFUSED_CALL_MESSAGE, type RefusalReason } from '../../common/refusal-reasons.ts';
+import { startAuthorizationServer, type TestAuthorizationServer, type TestClient } from '../support/oauth-provider.ts';
+import { startProcessStack, type ProcessStack } from '../support/process-stack.ts';
+import { flow } from '../support/webhook-helpers.ts';
+
+const API = 'api://flowhook-refusals';
+const OTHER_API = 'https://other-api.test';
+const COMPANY = 'Refusals';
+const ELSEWHERE = 'Elsewhere';
+const ACTIVITY = 'refusal.guarded';
+
+const client = (name: string): TestClient => ({ clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `${name}-secret-${'s'.repeat(24)}` });
+const apps = { integration: client('integration'), flowAllOnly: client('flow-all-only'), disabled: client('disabled'), unconsented: client('unconsented'), unknown: client('unknown') };
+
+/** What one refused call should have logged. */
+interface Expected {
+  why: string;
+  reason: RefusalReason;
+  requestId: string;
+  company?: string;
+  activity?: string;
+  user?: string;
+  clientId?: string;
+  permissionSet?: string;
+}
+
+let idp: TestAuthorizationServer;
+let stack: ProcessStack;
+let admin: AdminClient;
+let secret: string;
+const users: Record<string, string> = {};
+/** Every credential sent in this file: none may appear in any log. */
+const sent: string[] = [];
+const expectations: Expected[] = [];
+
+test.before(async () => {
+  idp = await startAuthorizationServer({ clients: Object.values(apps), resources: [API, OTHER_API] });
+  // The default log level: the refusal lines must show without turning debug on.
+  stack = await startProcessStack({ env: { FLOWHOOK_LOG_LEVEL: 'info', FLOWHOOK_OAUTH_ISSUERS: idp.issuer, FLOWHOOK_OAUTH_AUDIENCE: API } });
+  admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! });
+  await admin.createCompany({ name: COMPANY });
+  await admin.createCompany({ name: ELSEWHERE });
+  const definition = flow(COMPANY, 'refusal-guarded', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]);
+  ({ secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true }));
+  sent.push(secret, stack.env.FLOWHOOK_ADMIN_TOKEN!, stack.env.FLOWHOOK_SERVICE_TOKEN!);
+  const createUser = async (name: string, company: string, expiresAt?: Date) => {
+    const { accessKey } = await admin.createUser({ name, company, permissionSet: 'FLOW ALL', accessKeyExpiresAt: expiresAt && timestampFromDate(expiresAt) });
+    users[name] = accessKey;
+    sent.push(accessKey);
+  };
+  await createUser('refusal-user', COMPANY);
+  await createUser('refusal-disabled', COMPANY);
+  await admin.setUserState({ name: 'refusal-disabled', enabled: false });
+  await createUser('refusal-elsewhere', ELSEWHERE);
+  const register = (app: TestClient, permissionSet: string, consentGranted: boolean, state: AppState) =>
+    admin.registerApp({ clientId: app.clientId, company: COMPANY, permissionSet, consentGranted, state, description: 'refusal test app' });
+  await register(apps.integration, 'FLOW INTEGR.', true, AppState.ENABLED);
+  await register(apps.flowAllOnly, 'FLOW ALL', true, AppState.ENABLED);
+  await register(apps.disabled, 'FLOW INTEGR.', true, AppState.DISABLED);
+  await register(apps.unconsented, 'FLOW INTEGR.', false, AppState.ENABLED);
+});
+test.after.always(async () => {
+  await stack?.stop();
+  await idp?.close();
+});
+
+// ── calling ──
+
+const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
+
+async function post(authorization: string | undefined, callSecret = secret): Promise<{ status: number; text: string; requestId: string }> {
+  // Long enough that finding one in the logs cannot be a coincidence.
+  const credential = authorization?.replace(/^\S+\s+/, '') ?? '';
+  if (credential.length >= 16) sent.push(credential);
+  if (callSecret !== secret) sent.push(callSecret);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (authorization !== undefined) headers.authorization = authorization;
+  const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ activity: ACTIVITY, secret: callSecret, payload: { order: 1 } }),
+  });
+  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') ?? '' };
+}
+
+/** A token signed with the authorization server's key (or another), with the claims given; `undefined` leaves one out. */
+function craft(claims: JWTPayload, options: { key?: CryptoKey; kid?: string } = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const payload: JWTPayload = { iss: idp.issuer, aud: API, iat: now - 10, exp: now + 300, client_id: apps.integration.clientId, ...claims };
+  for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
+  return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: options.kid ?? idp.kid, typ: 'at+jwt' }).sign(options.key ?? idp.privateKey);
+}
+
+/** Calls over HTTP, checks what the caller saw, and records what the log must say. */
+async function refused(t: ExecutionContext, call: Omit<Expected, 'requestId'> & { authorization: string | undefined; secret?: string }): Promise<void> {
+  const { authorization, secret: callSecret, ...expected } = call;
+  const answer = await post(authorization, callSecret);
+  const status = REFUSAL_REASONS[expected.reason];
+  t.is(answer.status, status, expected.why);
+  if (status === 401) t.is(answer.text, 'Unauthorized', expected.why);
+  else t.is(JSON.parse(answer.text).error.message, `Caller "${expected.user ?? expected.clientId}" lacks the permission set "${expected.permissionSet}" for company "${COMPANY}"`);
+  t.regex(answer.requestId, /^[0-9a-f-]{36}$/, expected.why);
+  await expectOneLine(t, { ...expected, company: COMPANY, requestId: answer.requestId }, expected.reason in FACADE_REASONS ? 'facade' : 'engine');
+}
+
+// ── reading the logs ──
+
+function logLines(): Record<string, unknown>[] {
+  return stack
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const refusalLines = (requestId: string) => logLines().filter((line) => line.msg === REFUSED_CALL_MESSAGE && line.requestId === requestId);
+
+/**
+ * Waits for the call's line, then for the facade's `request` line (written when the response is done,
+ * after any refusal line of either process), then checks that exactly one refusal line exists.
+ */
+async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy: 'facade' | 'engine', viaFacade = true): Promise<void> {
+  expectations.push(expected);
+  const arrived = () => refusalLines(expected.requestId).length > 0 && (!viaFacade || logLines().some((line) => line.msg === 'request' && line.requestId === expected.requestId));
+  for (const deadline = Date.now() + 10_000; !arrived() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const lines = refusalLines(expected.requestId);
+  t.is(lines.length, 1, `${expected.why}: ${JSON.stringify(lines)}`);
+  const line = lines[0] ?? {};
+  t.is(line.level, 40, expected.why);
+  t.is(line.name, decidedBy, expected.why);
+  for (const field of ['reason', 'company', 'activity', 'user', 'clientId', 'permissionSet'] as const) t.is(line[field], expected[field], `${expected.why}: ${field}`);
+}
+
+/** Reasons the facade decides before it asks the engine (so the body, and with it the activity, is unread). */
+const FACADE_REASONS = Object.fromEntries(
+  (['missing_credentials', 'unsupported_scheme', 'malformed_credentials', 'token_issuer_untrusted', 'token_signature_invalid', 'token_key_unknown', 'token_algorithm_refused', 'token_expired', 'token_not_yet_valid', 'token_audience_mismatch', 'token_invalid', 'token_delegated', 'token_client_id_missing'] as const).map((reason) => [reason, true]),
+) as Partial<Record<RefusalReason, true>>;
+
+// ── the refusals ──
+
+test('the facade refuses unreadable and missing credentials', async (t) => {
+  await refused(t, { why: 'no Authorization header', reason: 'missing_credentials', authorization: undefined });
+  await refused(t, { why: 'a scheme the facade does not accept', reason: 'unsupported_scheme', authorization: 'Negotiate YWJj' });
+  await refused(t, { why: 'Basic that is not base64', reason: 'malformed_credentials', authorization: 'Basic not-base64!' });
+});
+
+test('the facade refuses each kind of bad token, naming the client id once the signature held', async (t) => {
+  const now = Math.floor(Date.now() / 1000);
+  const { privateKey: stranger } = await generateKeyPair('RS256');
+  const integration = apps.integration.clientId;
+  await refused(t, { why: 'untrusted issuer', reason: 'token_issuer_untrusted', authorization: `Bearer ${await craft({ iss: 'https://login.example.test/' })}` });
+  await refused(t, { why: 'signed with a key not in the JWKS', reason: 'token_signature_invalid', authorization: `Bearer ${await craft({}, { key: stranger })}` });
+  await refused(t, { why: 'a key id the JWKS does not have', reason: 'token_key_unknown', authorization: `Bearer ${await craft({}, { key: stranger, kid: 'unknown-kid' })}` });
+  const unsigned = new UnsecuredJWT({ client_id: integration }).setIssuer(idp.issuer).setAudience(API).setExpirationTime('5m').encode();
+  await refused(t, { why: 'alg: none', reason: 'token_algorithm_refused', authorization: `Bearer ${unsigned}` });
+  await refused(t, { why: 'expired', reason: 'token_expired', clientId: integration, authorization: `Bearer ${await craft({ exp: now - 120 })}` });
+  await refused(t, { why: 'not yet valid', reason: 'token_not_yet_valid', clientId: integration, authorization: `Bearer ${await craft({ nbf: now + 600 })}` });
+  await refused(t, { why: 'issued for another API', reason: 'token_audience_mismatch', clientId: integration, authorization: `Bearer ${await idp.token(apps.integration, OTHER_API)}` });
+  await refused(t, { why: 'no exp', reason: 'token_invalid', clientId: integration, authorization: `Bearer ${await craft({ exp: undefined })}` });
+  await refused(t, { why: 'a user token', reason: 'token_delegated', clientId: integration, authorization: `Bearer ${await craft({ scp: 'user_impersonation' })}` });
+  await refused(t, { why: 'no client id', reason: 'token_client_id_missing', authorization: `Bearer ${await craft({ client_id: undefined, sub: 'someone' })}` });
+});
+
+test('the engine refuses applications that are unknown, without consent or disabled, and one without FLOW INTEGR.', async (t) => {
+  const viaEngine = { activity: ACTIVITY };
+  await refused(t, { ...viaEngine, why: 'not registered', reason: 'unknown_app', clientId: apps.unknown.clientId, authorization: `Bearer ${await idp.token(apps.unknown)}` });
+  await refused(t, { ...viaEngine, why: 'no consent', reason: 'app_not_consented', clientId: apps.unconsented.clientId, authorization: `Bearer ${await idp.token(apps.unconsented)}` });
+  await refused(t, { ...viaEngine, why: 'disabled', reason: 'app_disabled', clientId: apps.disabled.clientId, authorization: `Bearer ${await idp.token(apps.disabled)}` });
+  await refused(t, {
+    ...viaEngine,
+    why: 'FLOW ALL only',
+    reason: 'missing_permission_set',
+    clientId: apps.flowAllOnly.clientId,
+    permissionSet: 'FLOW INTEGR.',
+    authorization: `Bearer ${await idp.token(apps.flowAllOnly)}`,
+  });
+});
+
+test('the engine refuses Basic callers: unknown, wrong key, disabled, expired key, wrong secret, missing permission set', async (t) => {
+  const viaEngine = { activity: ACTIVITY };
+  await refused(t, { ...viaEngine, why: 'unknown user', reason: 'unknown_user', user: 'refusal-nobody', authorization: basic('refusal-nobody', users['refusal-user']!) });
+  await refused(t, { ...viaEngine, why: 'wrong key', reason: 'bad_key', user: 'refusal-user', authorization: basic('refusal-user', `${users['refusal-user']!.slice(0, 30)}WRONGKEYWRONGK`) });
+  await refused(t, { ...viaEngine, why: 'disabled user', reason: 'user_disabled', user: 'refusal-disabled', authorization: basic('refusal-disabled', users['refusal-disabled']!) });
+  await refused(t, { ...viaEngine, why: 'wrong secret', reason: 'secret_mismatch', user: 'refusal-user', authorization: basic('refusal-user', users['refusal-user']!), secret: 'W'.repeat(32) });
+  await refused(t, {
+    ...viaEngine,
+    why: 'FLOW ALL for another company only',
+    reason: 'missing_permission_set',
+    user: 'refusal-elsewhere',
+    permissionSet: 'FLOW ALL',
+    authorization: basic('refusal-elsewhere', users['refusal-elsewhere']!),
+  });
+  // Created just before its expiry and called just after it: the engine's cache never held it as valid.
+  await admin.createUser({ name: 'refusal-expiring', company: COMPANY, accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 1500)) }).then(({ accessKey }) => {
+    users['refusal-expiring'] = accessKey;
+    sent.push(accessKey);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await refused(t, { ...viaEngine, why: 'expired key', reason: 'key_expired', user: 'refusal-expiring', authorization: basic('refusal-expiring', users['refusal-expiring']!) });
+});
+
+test('direct gRPC callers get a bare Unauthorized; the engine logs why', async (t) => {
+  const bearer = (token: string): Interceptor => (next) => (request) => {
+    request.header.set('authorization', `Bearer ${token}`);
+    return next(request);
+  };
+  const webhook = (interceptors: Interceptor[]) => createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors }));
+  const serviceToken = stack.env.FLOWHOOK_SERVICE_TOKEN!;
+  const wrongToken = 'w'.repeat(32);
+  sent.push(wrongToken);
+  const wrongKey = `${users['refusal-user']!.slice(0, 30)}GRPCWRONGKEYXX`;
+  sent.push(wrongKey);
+  const invoke = (requestId: string, caller?: { userName: string; accessKey: string }) => ({
+    company: COMPANY,
+    activity: ACTIVITY,
+    secret,
+    payloadJson: '{}',
+    requestId,
+    caller: caller && { identity: { case: 'basic' as const, value: caller } },
+  });
+  const cases: [string, Interceptor[], ReturnType<typeof invoke>, Omit<Expected, 'why' | 'requestId'>][] = [
+    // The service token check comes before the message is trusted: only the request id is logged.
+    ['no service token', [], invoke('refusal-grpc-1', { userName: 'refusal-user', accessKey: users['refusal-user']! }), { reason: 'service_token_missing' }],
+    ['a wrong service token', [bearer(wrongToken)], invoke('refusal-grpc-2', { userName: 'refusal-user', accessKey: users['refusal-user']! }), { reason: 'service_token_invalid' }],
+    ['no caller in the request', [bearer(serviceToken)], invoke('refusal-grpc-3'), { reason: 'missing_credentials', company: COMPANY, activity: ACTIVITY }],
+    ['a wrong key', [bearer(serviceToken)], invoke('refusal-grpc-4', { userName: 'refusal-user', accessKey: wrongKey }), { reason: 'bad_key', company: COMPANY, activity: ACTIVITY, user: 'refusal-user' }],
+  ];
+  for (const [why, interceptors, request, expected] of cases) {
+    const error = await t.throwsAsync(webhook(interceptors).invoke(request), undefined, why);
+    t.true(error instanceof ConnectError, why);
+    t.is((error as ConnectError).code, Code.Unauthenticated, why);
+    if (expected.reason !== 'service_token_missing' && expected.reason !== 'service_token_invalid') t.is((error as ConnectError).rawMessage, 'Unauthorized', why);
+    t.false((error as ConnectError).rawMessage.includes(expected.reason), why);
+    for (const [name, value] of (error as ConnectError).metadata) t.false(value.includes(expected.reason), `${why}: metadata ${name}`);
+    await expectOneLine(t, { ...expected, why, requestId: request.requestId }, 'engine', false);
+  }
+});
+
+test.after('every reason was provoked, each refused call logged once, and no credential reached the logs', async (t) => {
+  const provoked = new Set(expectations.map((expected) => expected.reason));
+  t.deepEqual([...provoked].sort(), Object.keys(REFUSAL_REASONS).sort());
+  const allRefusals = logLines().filter((line) => line.msg === REFUSED_CALL_MESSAGE);
+  t.is(allRefusals.length, expectations.length, 'no refusal line beyond one per refused call');
+  const output = stack.output();
+  t.true(sent.length > 20);
+  for (const credential of sent) t.false(output.includes(credential), `a credential (${credential.length} characters) appears in the logs`);
+  t.notRegex(output, /"secret"\s*:\s*"[^"[]/, 'no secret value in structured logs');
+});
