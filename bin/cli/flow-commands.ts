@@ -16,6 +16,7 @@ import {
 import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { adminAction, CliError, describeError, reportError, type AdminContext, type AdminRuntime } from './admin-action.ts';
 import { flowCard } from './flow-card.ts';
+import { registerFlowSchemaCommand } from './flow-schema-command.ts';
 import { readFlowFile } from './flow-file.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 
@@ -24,6 +25,7 @@ const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 
 export function registerFlowCommands(program: Command, runtime: AdminRuntime): void {
   const flow = program.command('flow').description('flows as code: apply files, inspect, publish');
+  registerFlowSchemaCommand(flow, runtime);
 
   flow
     .command('apply')
