@@ -1,8 +1,6 @@
-// Caller administration: identity-provider applications (`app …`, spec §5.1)
-// and the life cycle of Basic service users (`user regenerate-key|enable|
-// disable`, spec §5.2), each a call to AppAdminService or UserAdminService.
+// Identity-provider applications (`app …`, spec §5.1), each a call to
+// AppAdminService. The Basic path's service users are in user-commands.ts.
 import { toJson } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   AppState,
@@ -11,9 +9,8 @@ import {
   SetAppStateResponseSchema,
   type App,
 } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { RegenerateUserKeyResponseSchema, SetUserStateResponseSchema } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { adminAction, type AdminRuntime } from './admin-action.ts';
-import { printJson, printLines, shownOnce, table, yesNo } from './output.ts';
+import { printJson, printLines, table, yesNo } from './output.ts';
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 
@@ -24,7 +21,7 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     .description('add an application by its client id, or update it: description, consent, a permission set for a company')
     .argument('<clientId>')
     .option('--company <name>', 'company of the permission set (default: all companies)')
-    .option('--permission-set <set>', 'FLOW INTEGR. (what a caller needs) or FLOW ALL; SUPER is never assignable')
+    .option('--permission-set <set>', 'FLOW INTEGR., the one set an application can have (FLOW ALL alone never lets it call; SUPER is never assignable)')
     .option('--description <text>', 'what the application is')
     .option('--consent', 'grant consent (tokens of an application without consent are refused)')
     .option('--enabled', 'set State to Enabled (a new application starts Disabled)')
@@ -75,38 +72,6 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
         printLines(context.io, table(['CLIENT ID', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'], rows));
       }),
     );
-}
-
-export function registerUserLifecycleCommands(user: Command, runtime: AdminRuntime): void {
-  user
-    .command('regenerate-key')
-    .description('replace the web service access key; the old key stops working at once')
-    .argument('<name>')
-    .option('--expires-at <iso>', 'expiry of the new key, an ISO 8601 timestamp', isoTimestamp)
-    .option('--json', 'print the response as JSON (it holds the access key)')
-    .action(
-      adminAction(runtime, async (context, name: string) => {
-        const options = context.options as { expiresAt?: Date };
-        const response = await context.client().regenerateUserKey({ name, accessKeyExpiresAt: options.expiresAt ? timestampFromDate(options.expiresAt) : undefined });
-        if (context.json) return printJson(context.io, toJson(RegenerateUserKeyResponseSchema, response, JSON_OPTIONS));
-        const expiry = response.accessKeyExpiresAt ? ` (expires ${timestampDate(response.accessKeyExpiresAt).toISOString()})` : '';
-        printLines(context.io, [`New access key for "${response.name}"${expiry}; the previous key no longer works.`, ...shownOnce('web service access key', response.accessKey)]);
-      }),
-    );
-  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
-    user
-      .command(name)
-      .description(enabled ? 'allow the user to call again' : 'refuse the user\'s calls (401) whatever key it sends')
-      .argument('<name>')
-      .option('--json', 'print the response as JSON')
-      .action(
-        adminAction(runtime, async (context, userName: string) => {
-          const response = await context.client().setUserState({ name: userName, enabled });
-          if (context.json) return printJson(context.io, toJson(SetUserStateResponseSchema, response, JSON_OPTIONS));
-          printLines(context.io, [`Service user "${response.name}" is ${response.enabled ? 'enabled' : 'disabled'}.`]);
-        }),
-      );
-  }
 }
 
 export function isoTimestamp(value: string): Date {

@@ -2,20 +2,20 @@
 // secrets, service users and applications, each a call to an admin service.
 // Every command takes --json; the error contract is in admin-action.ts.
 import { toJson } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
 import type { Command } from 'commander';
 import {
   CreateCompanyResponseSchema,
-  CreateUserResponseSchema,
   ListCompaniesResponseSchema,
   RotateSecretResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { isoTimestamp, registerAppCommands, registerUserLifecycleCommands } from './access-commands.ts';
+import { registerAppCommands } from './access-commands.ts';
 import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
 import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
 import { registerCompanyEgressCommands, registerConnectionCommands, registerSecretsCommands } from './connection-commands.ts';
 import { registerFlowCommands } from './flow-commands.ts';
+import { registerUserCommands } from './user-commands.ts';
 import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
 import type { SecretStdin } from './secret-input.ts';
 
@@ -31,7 +31,6 @@ export interface AdminCommandDeps {
 }
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
-const DEFAULT_PERMISSION_SET = 'FLOW ALL';
 
 export function registerAdminCommands(program: Command, deps: AdminCommandDeps = {}): void {
   const supplied = deps.client;
@@ -93,35 +92,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
     );
   registerSecretsCommands(program, runtime);
 
-  const user = program.command('user').description('service users that call the webhook endpoint with Basic authentication (legacy)');
-  user
-    .command('create')
-    .description('create a service user with a web service access key (Basic authentication)')
-    .argument('<name>')
-    .option('--company <name>', 'restrict the permission set to this company (default: all companies)')
-    .option('--permission-set <set>', `permission set (default: ${DEFAULT_PERMISSION_SET})`)
-    .option('--expires-at <iso>', 'expiry of the access key, an ISO 8601 timestamp', isoTimestamp)
-    .option('--json', 'print the response as JSON (it holds the access key)')
-    .action(
-      adminAction(runtime, async (context, name: string) => {
-        const options = context.options as { company?: string; permissionSet?: string; expiresAt?: Date };
-        const response = await context.client().createUser({
-          name,
-          company: options.company ?? '',
-          permissionSet: options.permissionSet ?? '',
-          accessKeyExpiresAt: options.expiresAt ? timestampFromDate(options.expiresAt) : undefined,
-        });
-        if (context.json) return printJson(context.io, toJson(CreateUserResponseSchema, response, JSON_OPTIONS));
-        const scope = options.company ? `company ${options.company}` : 'all companies';
-        const expiry = options.expiresAt ? `, key expires ${options.expiresAt.toISOString()}` : '';
-        printLines(context.io, [
-          `Created service user "${response.name}" (${options.permissionSet ?? DEFAULT_PERMISSION_SET}, ${scope}${expiry}).`,
-          ...shownOnce('web service access key', response.accessKey),
-          `  Callers send it with Basic authentication, e.g. curl -u '${response.name}:<access key>' …`,
-        ]);
-      }),
-    );
-  registerUserLifecycleCommands(user, runtime);
+  registerUserCommands(program, runtime);
   registerAppCommands(program, runtime);
 }
 

@@ -1,15 +1,26 @@
 // The AppAdminService and UserAdminService Connect implementations: adapters
-// between the RPC messages and the caller-registration operations.
+// between the RPC messages and the caller-registration operations (the rules
+// live in applications.ts, service-users.ts and service-user-grants.ts).
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { AppSchema, AppState, type App, type AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import type { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { UserSchema, type User, type UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
+import { permissionSetsThatWork } from './caller-permission-sets.ts';
 import { listApplications, registerApplication, setApplicationState, type AppView } from './applications.ts';
-import { regenerateAccessKey, setServiceUserEnabled } from './service-users.ts';
+import { grantUserPermission, revokeUserPermission } from './service-user-grants.ts';
+import {
+  deleteServiceUser,
+  getServiceUser,
+  listServiceUsers,
+  regenerateAccessKey,
+  setServiceUserEnabled,
+  type KeyExpiryChange,
+  type ServiceUserView,
+} from './service-users.ts';
 
 export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof AppAdminService> {
   const fork = () => deps.orm.em.fork();
@@ -38,9 +49,28 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
 export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof UserAdminService> {
   const fork = () => deps.orm.em.fork();
   return {
+    async listUsers() {
+      const now = new Date();
+      return { users: (await listServiceUsers(fork())).map((view) => userMessage(view, now)) };
+    },
+    async getUser(request) {
+      return { user: userMessage(await getServiceUser(fork(), request.name)) };
+    },
+    async grantUserPermission(request) {
+      const { view, alreadyGranted, grant } = await grantUserPermission(fork(), deps.changes, { name: request.name, company: request.company, permissionSet: request.permissionSet });
+      return { user: userMessage(view), alreadyGranted, granted: { ...grant, usable: true } };
+    },
+    async revokeUserPermission(request) {
+      const { view, warnings, grant } = await revokeUserPermission(fork(), deps.changes, { name: request.name, company: request.company, permissionSet: request.permissionSet });
+      return { user: userMessage(view), warnings, revoked: { ...grant, usable: permissionSetsThatWork('service-user').includes(grant.permissionSet) } };
+    },
+    async deleteUser(request) {
+      return { user: userMessage(await deleteServiceUser(fork(), deps.changes, request.name)) };
+    },
     async regenerateUserKey(request) {
-      const expiresAt = request.accessKeyExpiresAt ? timestampDate(request.accessKeyExpiresAt) : undefined;
-      const { user, accessKey } = await regenerateAccessKey(fork(), deps.changes, request.name, expiresAt);
+      if (request.accessKeyExpiresAt && request.clearExpiry) throw new InvalidArgumentError('give either a new expiry or clear_expiry, not both');
+      const expiry: KeyExpiryChange = request.accessKeyExpiresAt ? { expiresAt: timestampDate(request.accessKeyExpiresAt) } : request.clearExpiry ? { clear: true } : { keep: true };
+      const { user, accessKey } = await regenerateAccessKey(fork(), deps.changes, request.name, expiry);
       return { name: user.name, accessKey, accessKeyExpiresAt: user.accessKeyExpiresAt ? timestampFromDate(user.accessKeyExpiresAt) : undefined };
     },
     async setUserState(request) {
@@ -58,5 +88,18 @@ function appMessage({ app, permissionSets }: AppView): App {
     consentGranted: app.consentGranted,
     permissionSets,
     createdAt: timestampFromDate(app.createdAt),
+  });
+}
+
+function userMessage({ user, permissionSets }: ServiceUserView, now = new Date()): User {
+  const usable = permissionSetsThatWork('service-user');
+  const expiresAt = user.accessKeyExpiresAt;
+  return create(UserSchema, {
+    name: user.name,
+    enabled: user.enabled,
+    accessKeyExpiresAt: expiresAt ? timestampFromDate(expiresAt) : undefined,
+    accessKeyExpired: expiresAt !== null && expiresAt !== undefined && expiresAt.getTime() <= now.getTime(),
+    permissionSets: permissionSets.map((held) => ({ ...held, usable: usable.includes(held.permissionSet) })),
+    createdAt: timestampFromDate(user.createdAt),
   });
 }

@@ -1,12 +1,13 @@
 // Identity-provider applications (spec §5.1): registered by client id, with
-// consent, state and permission sets per company. SUPER is never assignable
-// to an application.
+// consent, state and permission sets per company. The one set an application
+// can be given is FLOW INTEGR.: FLOW ALL alone never lets it call (it has no
+// user licence) and SUPER is never assignable to an application.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { ApplicationPermission, IdentityApplication } from '../storage/entities.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { APPLICATION_PERMISSION_SETS, normalizePermissionSet } from '../webhook/permissions.ts';
+import { requireUsablePermissionSet } from './caller-permission-sets.ts';
 import { requireCompany } from './companies.ts';
 
 export interface AppRegistration {
@@ -30,13 +31,8 @@ export async function registerApplication(em: EntityManager, changes: ChangeAnno
   if (!/^[A-Za-z0-9._:/@-]{1,250}$/.test(clientId)) throw new InvalidArgumentError('client id: 1-250 characters of letters, digits, . _ : / @ -');
   const description = request.description?.trim() ?? '';
   if (description.length > 250) throw new InvalidArgumentError('description: at most 250 characters');
-  let permissionSet: string | undefined;
-  if (request.permissionSet) {
-    permissionSet = normalizePermissionSet(request.permissionSet);
-    if (!permissionSet || !(APPLICATION_PERMISSION_SETS as readonly string[]).includes(permissionSet)) {
-      throw new InvalidArgumentError(`permission set for an application: one of ${APPLICATION_PERMISSION_SETS.join(', ')}`);
-    }
-  }
+  // FLOW ALL alone never lets an application call and SUPER is never assignable: refused here, not answered 403 at every call.
+  const permissionSet = request.permissionSet ? requireUsablePermissionSet('application', request.permissionSet) : undefined;
   const registered = await em.transactional(async (tx) => {
     const company = request.company ? await requireCompany(tx, request.company) : null;
     let app = await tx.findOne(IdentityApplication, { clientId });

@@ -1,14 +1,18 @@
 // Service users for the Basic path (spec §5.2). The web service access key is
 // random and long, shown once, stored as its SHA-256 hash; it can expire, be
-// regenerated, and the user can be disabled.
+// regenerated, and the user can be disabled or deleted. Every change is
+// announced on the change feed's `users` topic after it commits, so every
+// engine's caller cache drops the user and its next call sees the change.
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { PermissionAssignment, ServiceUser } from '../storage/entities.ts';
-import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { ACCESS_KEY_LENGTH, generateRandomText, sha256Hex } from '../security/credentials.ts';
-import { FLOW_ALL, normalizePermissionSet, PERMISSION_SETS } from '../webhook/permissions.ts';
+import { shellArg } from '../../common/shell-words.ts';
+import { FLOW_ALL } from '../webhook/permissions.ts';
+import { requireUsablePermissionSet } from './caller-permission-sets.ts';
 import { requireCompany } from './companies.ts';
 
 export interface NewServiceUser {
@@ -18,12 +22,21 @@ export interface NewServiceUser {
   accessKeyExpiresAt?: Date;
 }
 
+/** A service user with its grants, as operators see it: never the key or its hash. */
+export interface ServiceUserView {
+  user: ServiceUser;
+  /** Company '' is "all companies". */
+  permissionSets: { permissionSet: string; company: string }[];
+}
+
+/** How a regenerated key's expiry is chosen: kept unless a new one is given or none is asked for. */
+export type KeyExpiryChange = { keep: true } | { expiresAt: Date } | { clear: true };
+
 export async function createServiceUser(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceUser): Promise<{ user: ServiceUser; accessKey: string }> {
   const name = request.name.trim();
   if (!/^[A-Za-z0-9._@-]{1,250}$/.test(name)) throw new InvalidArgumentError('user name: 1-250 characters of letters, digits, . _ @ -');
-  const permissionSet = normalizePermissionSet(request.permissionSet || FLOW_ALL);
-  if (!permissionSet) throw new InvalidArgumentError(`permission set: one of ${PERMISSION_SETS.join(', ')}`);
-  if (request.accessKeyExpiresAt && request.accessKeyExpiresAt.getTime() <= Date.now()) throw new InvalidArgumentError('access key expiry: must be in the future');
+  const permissionSet = requireUsablePermissionSet('service-user', request.permissionSet || FLOW_ALL);
+  if (request.accessKeyExpiresAt) requireFutureExpiry(request.accessKeyExpiresAt);
   const company = request.company ? await requireCompany(em, request.company) : null;
   const accessKey = generateRandomText(ACCESS_KEY_LENGTH);
   const user = em.create(ServiceUser, {
@@ -38,7 +51,7 @@ export async function createServiceUser(em: EntityManager, changes: ChangeAnnoun
   try {
     await em.flush();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`User "${name}" already exists`);
+    if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`User "${name}" already exists; see it with: flowhook user show ${shellArg(name)}`);
     throw error;
   }
   await changes.announce(em, 'users');
@@ -46,12 +59,20 @@ export async function createServiceUser(em: EntityManager, changes: ChangeAnnoun
 }
 
 /** A new random key replaces the old one at once; only its hash is stored, the key is returned once. */
-export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnnouncer, name: string, expiresAt?: Date): Promise<{ user: ServiceUser; accessKey: string }> {
-  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new InvalidArgumentError('access key expiry: must be in the future');
+export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnnouncer, name: string, expiry: KeyExpiryChange, now = new Date()): Promise<{ user: ServiceUser; accessKey: string }> {
+  if ('expiresAt' in expiry) requireFutureExpiry(expiry.expiresAt, now);
   const user = await requireServiceUser(em, name);
+  if ('expiresAt' in expiry) user.accessKeyExpiresAt = expiry.expiresAt;
+  else if ('clear' in expiry) user.accessKeyExpiresAt = null;
+  else if (user.accessKeyExpiresAt && user.accessKeyExpiresAt.getTime() <= now.getTime()) {
+    // Keeping a past expiry would hand out a key that is refused on its first call.
+    throw new FailedPreconditionError(
+      `The access key of "${user.name}" expired at ${user.accessKeyExpiresAt.toISOString()}, so a new key cannot keep that expiry; give a new one: ` +
+        `flowhook user regenerate-key ${shellArg(user.name)} --expires-at <ISO 8601> (or --no-expiry)`,
+    );
+  }
   const accessKey = generateRandomText(ACCESS_KEY_LENGTH);
   user.accessKeyHash = sha256Hex(accessKey);
-  user.accessKeyExpiresAt = expiresAt ?? null;
   await em.flush();
   // The old key stops working in every engine at once.
   await changes.announce(em, 'users');
@@ -66,8 +87,48 @@ export async function setServiceUserEnabled(em: EntityManager, changes: ChangeAn
   return user;
 }
 
-async function requireServiceUser(em: EntityManager, name: string): Promise<ServiceUser> {
+/** Removes the user and its grants; the name is free again. Returns the user as it was. */
+export async function deleteServiceUser(em: EntityManager, changes: ChangeAnnouncer, name: string): Promise<ServiceUserView> {
+  const view = await em.transactional(async (tx) => {
+    const before = await serviceUserView(tx, await requireServiceUser(tx, name));
+    // The grants go explicitly, in the same transaction, rather than relying on the foreign key's delete rule.
+    await tx.nativeDelete(PermissionAssignment, { serviceUser: before.user.id });
+    await tx.nativeDelete(ServiceUser, { id: before.user.id });
+    return before;
+  });
+  await changes.announce(em, 'users');
+  return view;
+}
+
+export async function listServiceUsers(em: EntityManager): Promise<ServiceUserView[]> {
+  const users = await em.find(ServiceUser, {}, { orderBy: { name: 'asc' } });
+  if (users.length === 0) return [];
+  const assignments = await em.find(PermissionAssignment, { serviceUser: { $in: users.map((user) => user.id) } }, { populate: ['company'] });
+  return users.map((user) => viewOf(user, assignments.filter((assignment) => assignment.serviceUser.id === user.id)));
+}
+
+export async function getServiceUser(em: EntityManager, name: string): Promise<ServiceUserView> {
+  return serviceUserView(em, await requireServiceUser(em, name));
+}
+
+export async function serviceUserView(em: EntityManager, user: ServiceUser): Promise<ServiceUserView> {
+  return viewOf(user, await em.find(PermissionAssignment, { serviceUser: user.id }, { populate: ['company'] }));
+}
+
+export async function requireServiceUser(em: EntityManager, name: string): Promise<ServiceUser> {
   const user = await em.findOne(ServiceUser, { name: name.trim() });
-  if (!user) throw new NotFoundError(`User "${name}" does not exist`);
+  if (!user) throw new NotFoundError(`User "${name.trim()}" does not exist; list users with: flowhook user list`);
   return user;
+}
+
+/** Sorted by set, then company with "all companies" first, so output is stable. */
+function viewOf(user: ServiceUser, assignments: PermissionAssignment[]): ServiceUserView {
+  const permissionSets = assignments
+    .map((assignment) => ({ permissionSet: assignment.permissionSet, company: assignment.company?.name ?? '' }))
+    .sort((a, b) => a.permissionSet.localeCompare(b.permissionSet) || a.company.localeCompare(b.company));
+  return { user, permissionSets };
+}
+
+function requireFutureExpiry(expiresAt: Date, now = new Date()): void {
+  if (expiresAt.getTime() <= now.getTime()) throw new InvalidArgumentError(`access key expiry ${expiresAt.toISOString()}: must be in the future`);
 }

@@ -7,8 +7,6 @@ export const FLOW_ALL = 'FLOW ALL';
 export const FLOW_INTEGR = 'FLOW INTEGR.';
 export const SUPER = 'SUPER';
 export const PERMISSION_SETS = [FLOW_ALL, FLOW_INTEGR, SUPER] as const;
-/** SUPER is never assignable to an application: an unlicensed caller gets exactly the runtime data it needs. */
-export const APPLICATION_PERMISSION_SETS = [FLOW_ALL, FLOW_INTEGR] as const;
 
 /** Spelling-tolerant: `flow all`, `FLOW ALL` and `Flow All` are one set. */
 export function normalizePermissionSet(name: string): string | undefined {

@@ -71,7 +71,7 @@ test.before(async () => {
   const register = (app: TestClient, permissionSet: string, consentGranted: boolean, state: AppState) =>
     admin.registerApp({ clientId: app.clientId, company: COMPANY, permissionSet, consentGranted, state, description: 'refusal test app' });
   await register(apps.integration, 'FLOW INTEGR.', true, AppState.ENABLED);
-  await register(apps.flowAllOnly, 'FLOW ALL', true, AppState.ENABLED);
+  await register(apps.flowAllOnly, '', true, AppState.ENABLED);
   await register(apps.disabled, 'FLOW INTEGR.', true, AppState.DISABLED);
   await register(apps.unconsented, 'FLOW INTEGR.', false, AppState.ENABLED);
 });

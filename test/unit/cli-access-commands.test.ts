@@ -1,23 +1,36 @@
-// `flowhook app …` and `flowhook user regenerate-key|enable|disable` as an
-// operator sees them: the real commander program and Connect client against
-// in-memory AppAdminService and UserAdminService.
+// `flowhook app …` and `flowhook user list|show|grant|revoke|delete|
+// regenerate-key|enable|disable` as an operator sees them: the real commander
+// program and Connect client against in-memory AppAdminService and
+// UserAdminService (the engine's own rules are tested end to end in
+// test/e2e/user-admin-cli.test.ts).
 import test from 'ava';
 import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
 import { Command, CommanderError } from 'commander';
 import { AppAdminService, AppSchema, AppState, type App } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { UserAdminService, UserPermissionSetSchema, UserSchema, type RegenerateUserKeyRequest, type User } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 
 function fakeEngine() {
   const apps = new Map<string, App>();
-  const users = new Map<string, boolean>([['svc-erp', true]]);
+  const created = timestampFromDate(new Date('2025-01-02T03:04:05Z'));
+  const users = new Map<string, User>([['svc-erp', create(UserSchema, { name: 'svc-erp', enabled: true, createdAt: created, permissionSets: [{ permissionSet: 'FLOW ALL', company: 'Acme', usable: true }] })]]);
+  const regenerations: RegenerateUserKeyRequest[] = [];
+  const userNamed = (name: string) => {
+    const user = users.get(name);
+    if (!user) throw new ConnectError(`User "${name}" does not exist; list users with: flowhook user list`, Code.NotFound);
+    return user;
+  };
   const appImpl: ServiceImpl<typeof AppAdminService> = {
     registerApp(request) {
-      if (request.permissionSet === 'SUPER') throw new ConnectError('permission set for an application: one of FLOW ALL, FLOW INTEGR.', Code.InvalidArgument);
+      // The engine's rule (caller-permission-sets.ts): FLOW INTEGR. is the one set an application can have.
+      if (request.permissionSet && request.permissionSet !== 'FLOW INTEGR.') {
+        throw new ConnectError(`An application cannot use "${request.permissionSet}": applications need "FLOW INTEGR."`, Code.InvalidArgument);
+      }
       const created = !apps.has(request.clientId);
       const app = apps.get(request.clientId) ?? create(AppSchema, { clientId: request.clientId, state: AppState.DISABLED });
       if (request.description) app.description = request.description;
@@ -38,12 +51,38 @@ function fakeEngine() {
     },
   };
   const userImpl: ServiceImpl<typeof UserAdminService> = {
+    listUsers() {
+      return { users: [...users.values()] };
+    },
+    getUser(request) {
+      return { user: userNamed(request.name) };
+    },
+    grantUserPermission(request) {
+      const user = userNamed(request.name);
+      const alreadyGranted = user.permissionSets.some((held) => held.permissionSet === request.permissionSet && held.company === request.company);
+      if (!alreadyGranted) user.permissionSets.push({ $typeName: 'flowhook.engine.v1.UserPermissionSet', permissionSet: request.permissionSet, company: request.company, usable: true });
+      return { user, alreadyGranted, granted: { permissionSet: request.permissionSet, company: request.company, usable: true } };
+    },
+    revokeUserPermission(request) {
+      const user = userNamed(request.name);
+      user.permissionSets = user.permissionSets.filter((held) => !(held.permissionSet === request.permissionSet && held.company === request.company));
+      const warnings = user.permissionSets.length === 0 ? [`User "${user.name}" has no permission set left that lets it call`] : [];
+      return { user, warnings, revoked: { permissionSet: request.permissionSet, company: request.company, usable: true } };
+    },
+    deleteUser(request) {
+      const user = userNamed(request.name);
+      users.delete(request.name);
+      return { user };
+    },
     regenerateUserKey(request) {
-      if (!users.has(request.name)) throw new ConnectError(`User "${request.name}" does not exist`, Code.NotFound);
-      return { name: request.name, accessKey: 'K'.repeat(44), accessKeyExpiresAt: request.accessKeyExpiresAt };
+      const user = userNamed(request.name);
+      regenerations.push(request);
+      if (request.accessKeyExpiresAt) user.accessKeyExpiresAt = request.accessKeyExpiresAt;
+      if (request.clearExpiry) user.accessKeyExpiresAt = undefined;
+      return { name: request.name, accessKey: 'K'.repeat(44), accessKeyExpiresAt: user.accessKeyExpiresAt };
     },
     setUserState(request) {
-      users.set(request.name, request.enabled);
+      userNamed(request.name).enabled = request.enabled;
       return { name: request.name, enabled: request.enabled };
     },
   };
@@ -58,7 +97,7 @@ function fakeEngine() {
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
   };
-  return { client, apps, users };
+  return { client, apps, users, regenerations };
 }
 
 async function flowhook(engine: ReturnType<typeof fakeEngine>, ...args: string[]) {
@@ -99,10 +138,12 @@ test('app enable, disable and list', async (t) => {
   t.regex(missing.err, /not registered/);
 });
 
-test('app register refuses SUPER', async (t) => {
-  const run = await flowhook(fakeEngine(), 'app', 'register', 'c-2', '--permission-set', 'SUPER');
-  t.not(run.code, 0);
-  t.regex(run.err, /FLOW ALL, FLOW INTEGR\./);
+test('app register refuses SUPER and FLOW ALL, naming FLOW INTEGR.', async (t) => {
+  for (const set of ['SUPER', 'FLOW ALL']) {
+    const run = await flowhook(fakeEngine(), 'app', 'register', 'c-2', '--permission-set', set);
+    t.is(run.code, 1);
+    t.regex(run.err, /invalid argument: An application cannot use "[A-Z ]+": applications need "FLOW INTEGR\."/);
+  }
 });
 
 test('user regenerate-key prints the new key once; user disable and enable', async (t) => {
@@ -114,6 +155,86 @@ test('user regenerate-key prints the new key once; user disable and enable', asy
   const json = JSON.parse((await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--json')).out);
   t.is(json.accessKey.length, 44);
   t.regex((await flowhook(engine, 'user', 'disable', 'svc-erp')).out, /Service user "svc-erp" is disabled\./);
-  t.false(engine.users.get('svc-erp'));
+  t.false(engine.users.get('svc-erp')!.enabled);
   t.regex((await flowhook(engine, 'user', 'enable', 'svc-erp')).out, /is enabled\./);
+});
+
+test('user regenerate-key keeps the expiry unless --expires-at or --no-expiry says otherwise; both at once is a usage error', async (t) => {
+  const engine = fakeEngine();
+  await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--expires-at', '2031-05-06T07:08:09Z');
+  const kept = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp');
+  t.regex(kept.out, /\(expires 2031-05-06T07:08:09\.000Z, as before\)/);
+  t.like(engine.regenerations[1], { accessKeyExpiresAt: undefined, clearExpiry: false });
+  const cleared = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--no-expiry');
+  t.regex(cleared.out, /\(does not expire\)/);
+  t.true(engine.regenerations[2]!.clearExpiry);
+  const both = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--expires-at', '2031-01-01T00:00:00Z', '--no-expiry');
+  t.is(both.code, 1);
+  t.regex(both.err, /cannot be used with/);
+  t.is(engine.regenerations.length, 3, 'nothing was sent');
+});
+
+test('user list: a table without keys, and a hint when there are none', async (t) => {
+  const engine = fakeEngine();
+  const user = engine.users.get('svc-erp')!;
+  user.accessKeyExpiresAt = timestampFromDate(new Date('2024-01-01T00:00:00Z'));
+  user.accessKeyExpired = true;
+  user.permissionSets.push(create(UserPermissionSetSchema, { permissionSet: 'SUPER', company: '', usable: true }));
+  const list = await flowhook(engine, 'user', 'list');
+  t.is(list.code, 0, list.err);
+  t.regex(list.out, /NAME\s+STATE\s+KEY EXPIRES\s+PERMISSION SETS\s+CREATED\nsvc-erp\s+Enabled\s+expired 2024-01-01T00:00:00\.000Z\s+FLOW ALL \(Acme\), SUPER \(all companies\)\s+2025-01-02T03:04:05\.000Z\n$/);
+  t.is(JSON.parse((await flowhook(engine, 'user', 'list', '--json')).out).users[0].name, 'svc-erp');
+  engine.users.clear();
+  t.regex((await flowhook(engine, 'user', 'list')).out, /No service users yet\. Create one with: flowhook user create <name> --company <company>/);
+});
+
+test('user show says what keeps the user from calling and how to fix it', async (t) => {
+  const engine = fakeEngine();
+  const healthy = await flowhook(engine, 'user', 'show', 'svc-erp');
+  t.regex(healthy.out, /^Service user "svc-erp"\n {2}State +Enabled\n {2}Key expires +never\n {2}Created +2025-01-02T03:04:05\.000Z\n {2}Permission sets {2}FLOW ALL \(Acme\)\n$/);
+  const user = engine.users.get('svc-erp')!;
+  user.enabled = false;
+  user.accessKeyExpired = true;
+  user.accessKeyExpiresAt = timestampFromDate(new Date('2024-01-01T00:00:00Z'));
+  user.permissionSets = [create(UserPermissionSetSchema, { permissionSet: 'FLOW INTEGR.', company: 'Acme', usable: false })];
+  const stuck = (await flowhook(engine, 'user', 'show', 'svc-erp')).out;
+  t.regex(stuck, /Permission sets {2}FLOW INTEGR\. \(Acme\) — never lets a service user call; revoke it/);
+  t.regex(stuck, /calls get 401 while it is disabled: flowhook user enable svc-erp/);
+  t.regex(stuck, /key has expired \(calls get 401\): flowhook user regenerate-key svc-erp --expires-at <ISO 8601> \(or --no-expiry\)/);
+  t.regex(stuck, /No permission set lets it call \(calls get 403\): flowhook user grant svc-erp --company <company> --permission-set "FLOW ALL"/);
+  const missing = await flowhook(engine, 'user', 'show', 'nobody', '--json');
+  t.is(missing.code, 1);
+  t.is(JSON.parse(missing.out).error.code, 'not_found');
+});
+
+test('user grant and revoke: a repeated grant changes nothing, revoke passes on the warnings', async (t) => {
+  const engine = fakeEngine();
+  const granted = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
+  t.regex(granted.out, /^Granted SUPER \(all companies\) to "svc-erp"\.\n {2}permission sets: FLOW ALL \(Acme\), SUPER \(all companies\)\n$/);
+  const again = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
+  t.regex(again.out, /"svc-erp" already has SUPER \(all companies\); nothing changed\./);
+  t.is(engine.users.get('svc-erp')!.permissionSets.length, 2);
+  t.true(JSON.parse((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--json')).out).alreadyGranted);
+  await flowhook(engine, 'user', 'revoke', 'svc-erp', '--permission-set', 'SUPER');
+  const last = await flowhook(engine, 'user', 'revoke', 'svc-erp', '--company', 'Acme', '--permission-set', 'FLOW ALL');
+  t.regex(last.out, /Revoked FLOW ALL \(Acme\) from "svc-erp"[^\n]*\n {2}permission sets: none\n {2}warning: User "svc-erp" has no permission set left/);
+  const usage = await flowhook(engine, 'user', 'grant', 'svc-erp');
+  t.is(usage.code, 1);
+  t.regex(usage.err, /required option '--permission-set <set>'/);
+});
+
+test('user delete needs --yes; without it nothing is deleted and the answer says what would go', async (t) => {
+  const engine = fakeEngine();
+  const refused = await flowhook(engine, 'user', 'delete', 'svc-erp');
+  t.is(refused.code, 1);
+  t.regex(refused.err, /^flowhook: not deleted: deleting "svc-erp" removes it and its grants \(FLOW ALL \(Acme\)\); its calls get 401 at once[^\n]*Confirm with: flowhook user delete svc-erp --yes/);
+  t.true(engine.users.has('svc-erp'));
+  const json = await flowhook(engine, 'user', 'delete', 'svc-erp', '--json');
+  t.is(JSON.parse(json.out).error.code, 'failed_precondition');
+  const unknown = await flowhook(engine, 'user', 'delete', 'nobody');
+  t.regex(unknown.err, /not found: User "nobody" does not exist/);
+  const deleted = await flowhook(engine, 'user', 'delete', 'svc-erp', '--yes');
+  t.is(deleted.code, 0, deleted.err);
+  t.regex(deleted.out, /Deleted service user "svc-erp" and its grants \(FLOW ALL \(Acme\)\); its calls now get 401 and the name can be used again\./);
+  t.false(engine.users.has('svc-erp'));
 });

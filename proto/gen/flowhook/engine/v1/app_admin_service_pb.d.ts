@@ -155,7 +155,8 @@ export declare type RegisterAppRequest = Message<"flowhook.engine.v1.RegisterApp
   company: string;
 
   /**
-   * Empty assigns nothing; "FLOW INTEGR." is what a caller needs.
+   * Empty assigns nothing; "FLOW INTEGR." is the one set an application can
+   * be given, and what it needs to call.
    *
    * @generated from field: string permission_set = 4;
    */
@@ -200,7 +201,8 @@ export declare type RegisterAppRequestJson = {
   company?: string;
 
   /**
-   * Empty assigns nothing; "FLOW INTEGR." is what a caller needs.
+   * Empty assigns nothing; "FLOW INTEGR." is the one set an application can
+   * be given, and what it needs to call.
    *
    * @generated from field: string permission_set = 4;
    */
@@ -422,9 +424,10 @@ export declare const AppAdminService: GenService<{
    * a given description replaces the old one, consent once granted stays
    * granted, and a given permission set is assigned (once) for the company.
    *
-   * Errors: INVALID_ARGUMENT for a malformed client id, an unknown permission
-   * set or "SUPER" (never assignable to an application), NOT_FOUND for an
-   * unknown company.
+   * Errors: INVALID_ARGUMENT for a malformed client id or any permission set
+   * but "FLOW INTEGR." ("FLOW ALL" never lets an application call, it has no
+   * user licence; "SUPER" is never assignable to an application), NOT_FOUND
+   * for an unknown company (the message says how to create it).
    *
    * @generated from rpc flowhook.engine.v1.AppAdminService.RegisterApp
    */

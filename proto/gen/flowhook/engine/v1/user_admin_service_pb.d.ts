@@ -12,6 +12,524 @@ import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 export declare const file_flowhook_engine_v1_user_admin_service: GenFile;
 
 /**
+ * @generated from message flowhook.engine.v1.UserPermissionSet
+ */
+export declare type UserPermissionSet = Message<"flowhook.engine.v1.UserPermissionSet"> & {
+  /**
+   * @generated from field: string permission_set = 1;
+   */
+  permissionSet: string;
+
+  /**
+   * Empty: all companies.
+   *
+   * @generated from field: string company = 2;
+   */
+  company: string;
+
+  /**
+   * False for a set that never lets a service user call ("FLOW INTEGR.",
+   * stored before such grants were refused): revoke it.
+   *
+   * @generated from field: bool usable = 3;
+   */
+  usable: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.UserPermissionSet
+ */
+export declare type UserPermissionSetJson = {
+  /**
+   * @generated from field: string permission_set = 1;
+   */
+  permissionSet?: string;
+
+  /**
+   * Empty: all companies.
+   *
+   * @generated from field: string company = 2;
+   */
+  company?: string;
+
+  /**
+   * False for a set that never lets a service user call ("FLOW INTEGR.",
+   * stored before such grants were refused): revoke it.
+   *
+   * @generated from field: bool usable = 3;
+   */
+  usable?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.UserPermissionSet.
+ * Use `create(UserPermissionSetSchema)` to create a new message.
+ */
+export declare const UserPermissionSetSchema: GenMessage<UserPermissionSet, {jsonType: UserPermissionSetJson}>;
+
+/**
+ * A service user as an operator sees it; never its key or the key's hash.
+ *
+ * @generated from message flowhook.engine.v1.User
+ */
+export declare type User = Message<"flowhook.engine.v1.User"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * Unset: the key does not expire.
+   *
+   * @generated from field: google.protobuf.Timestamp access_key_expires_at = 3;
+   */
+  accessKeyExpiresAt?: Timestamp | undefined;
+
+  /**
+   * The expiry has passed by the engine's clock: calls get 401 until the key
+   * is regenerated.
+   *
+   * @generated from field: bool access_key_expired = 4;
+   */
+  accessKeyExpired: boolean;
+
+  /**
+   * @generated from field: repeated flowhook.engine.v1.UserPermissionSet permission_sets = 5;
+   */
+  permissionSets: UserPermissionSet[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * A service user as an operator sees it; never its key or the key's hash.
+ *
+ * @generated from message flowhook.engine.v1.User
+ */
+export declare type UserJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled?: boolean;
+
+  /**
+   * Unset: the key does not expire.
+   *
+   * @generated from field: google.protobuf.Timestamp access_key_expires_at = 3;
+   */
+  accessKeyExpiresAt?: TimestampJson;
+
+  /**
+   * The expiry has passed by the engine's clock: calls get 401 until the key
+   * is regenerated.
+   *
+   * @generated from field: bool access_key_expired = 4;
+   */
+  accessKeyExpired?: boolean;
+
+  /**
+   * @generated from field: repeated flowhook.engine.v1.UserPermissionSet permission_sets = 5;
+   */
+  permissionSets?: UserPermissionSetJson[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: TimestampJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.User.
+ * Use `create(UserSchema)` to create a new message.
+ */
+export declare const UserSchema: GenMessage<User, {jsonType: UserJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ListUsersRequest
+ */
+export declare type ListUsersRequest = Message<"flowhook.engine.v1.ListUsersRequest"> & {
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListUsersRequest
+ */
+export declare type ListUsersRequestJson = {
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListUsersRequest.
+ * Use `create(ListUsersRequestSchema)` to create a new message.
+ */
+export declare const ListUsersRequestSchema: GenMessage<ListUsersRequest, {jsonType: ListUsersRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ListUsersResponse
+ */
+export declare type ListUsersResponse = Message<"flowhook.engine.v1.ListUsersResponse"> & {
+  /**
+   * @generated from field: repeated flowhook.engine.v1.User users = 1;
+   */
+  users: User[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListUsersResponse
+ */
+export declare type ListUsersResponseJson = {
+  /**
+   * @generated from field: repeated flowhook.engine.v1.User users = 1;
+   */
+  users?: UserJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListUsersResponse.
+ * Use `create(ListUsersResponseSchema)` to create a new message.
+ */
+export declare const ListUsersResponseSchema: GenMessage<ListUsersResponse, {jsonType: ListUsersResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GetUserRequest
+ */
+export declare type GetUserRequest = Message<"flowhook.engine.v1.GetUserRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GetUserRequest
+ */
+export declare type GetUserRequestJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GetUserRequest.
+ * Use `create(GetUserRequestSchema)` to create a new message.
+ */
+export declare const GetUserRequestSchema: GenMessage<GetUserRequest, {jsonType: GetUserRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GetUserResponse
+ */
+export declare type GetUserResponse = Message<"flowhook.engine.v1.GetUserResponse"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GetUserResponse
+ */
+export declare type GetUserResponseJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: UserJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GetUserResponse.
+ * Use `create(GetUserResponseSchema)` to create a new message.
+ */
+export declare const GetUserResponseSchema: GenMessage<GetUserResponse, {jsonType: GetUserResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GrantUserPermissionRequest
+ */
+export declare type GrantUserPermissionRequest = Message<"flowhook.engine.v1.GrantUserPermissionRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Empty: all companies.
+   *
+   * @generated from field: string company = 2;
+   */
+  company: string;
+
+  /**
+   * "FLOW ALL" or "SUPER" (spelling-tolerant: "flow all" is "FLOW ALL").
+   *
+   * @generated from field: string permission_set = 3;
+   */
+  permissionSet: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GrantUserPermissionRequest
+ */
+export declare type GrantUserPermissionRequestJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * Empty: all companies.
+   *
+   * @generated from field: string company = 2;
+   */
+  company?: string;
+
+  /**
+   * "FLOW ALL" or "SUPER" (spelling-tolerant: "flow all" is "FLOW ALL").
+   *
+   * @generated from field: string permission_set = 3;
+   */
+  permissionSet?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GrantUserPermissionRequest.
+ * Use `create(GrantUserPermissionRequestSchema)` to create a new message.
+ */
+export declare const GrantUserPermissionRequestSchema: GenMessage<GrantUserPermissionRequest, {jsonType: GrantUserPermissionRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GrantUserPermissionResponse
+ */
+export declare type GrantUserPermissionResponse = Message<"flowhook.engine.v1.GrantUserPermissionResponse"> & {
+  /**
+   * The user after the grant.
+   *
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * The user held this set for this scope before: nothing changed.
+   *
+   * @generated from field: bool already_granted = 2;
+   */
+  alreadyGranted: boolean;
+
+  /**
+   * The grant, with the set's canonical spelling.
+   *
+   * @generated from field: flowhook.engine.v1.UserPermissionSet granted = 3;
+   */
+  granted?: UserPermissionSet | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GrantUserPermissionResponse
+ */
+export declare type GrantUserPermissionResponseJson = {
+  /**
+   * The user after the grant.
+   *
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: UserJson;
+
+  /**
+   * The user held this set for this scope before: nothing changed.
+   *
+   * @generated from field: bool already_granted = 2;
+   */
+  alreadyGranted?: boolean;
+
+  /**
+   * The grant, with the set's canonical spelling.
+   *
+   * @generated from field: flowhook.engine.v1.UserPermissionSet granted = 3;
+   */
+  granted?: UserPermissionSetJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GrantUserPermissionResponse.
+ * Use `create(GrantUserPermissionResponseSchema)` to create a new message.
+ */
+export declare const GrantUserPermissionResponseSchema: GenMessage<GrantUserPermissionResponse, {jsonType: GrantUserPermissionResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeUserPermissionRequest
+ */
+export declare type RevokeUserPermissionRequest = Message<"flowhook.engine.v1.RevokeUserPermissionRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Empty: the grant for all companies (not every grant of the set).
+   *
+   * @generated from field: string company = 2;
+   */
+  company: string;
+
+  /**
+   * @generated from field: string permission_set = 3;
+   */
+  permissionSet: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeUserPermissionRequest
+ */
+export declare type RevokeUserPermissionRequestJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * Empty: the grant for all companies (not every grant of the set).
+   *
+   * @generated from field: string company = 2;
+   */
+  company?: string;
+
+  /**
+   * @generated from field: string permission_set = 3;
+   */
+  permissionSet?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RevokeUserPermissionRequest.
+ * Use `create(RevokeUserPermissionRequestSchema)` to create a new message.
+ */
+export declare const RevokeUserPermissionRequestSchema: GenMessage<RevokeUserPermissionRequest, {jsonType: RevokeUserPermissionRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeUserPermissionResponse
+ */
+export declare type RevokeUserPermissionResponse = Message<"flowhook.engine.v1.RevokeUserPermissionResponse"> & {
+  /**
+   * The user after the revocation.
+   *
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * For the operator, e.g. that the user can no longer call anywhere.
+   *
+   * @generated from field: repeated string warnings = 2;
+   */
+  warnings: string[];
+
+  /**
+   * The grant that was removed, with the set's canonical spelling.
+   *
+   * @generated from field: flowhook.engine.v1.UserPermissionSet revoked = 3;
+   */
+  revoked?: UserPermissionSet | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeUserPermissionResponse
+ */
+export declare type RevokeUserPermissionResponseJson = {
+  /**
+   * The user after the revocation.
+   *
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: UserJson;
+
+  /**
+   * For the operator, e.g. that the user can no longer call anywhere.
+   *
+   * @generated from field: repeated string warnings = 2;
+   */
+  warnings?: string[];
+
+  /**
+   * The grant that was removed, with the set's canonical spelling.
+   *
+   * @generated from field: flowhook.engine.v1.UserPermissionSet revoked = 3;
+   */
+  revoked?: UserPermissionSetJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RevokeUserPermissionResponse.
+ * Use `create(RevokeUserPermissionResponseSchema)` to create a new message.
+ */
+export declare const RevokeUserPermissionResponseSchema: GenMessage<RevokeUserPermissionResponse, {jsonType: RevokeUserPermissionResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.DeleteUserRequest
+ */
+export declare type DeleteUserRequest = Message<"flowhook.engine.v1.DeleteUserRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.DeleteUserRequest
+ */
+export declare type DeleteUserRequestJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.DeleteUserRequest.
+ * Use `create(DeleteUserRequestSchema)` to create a new message.
+ */
+export declare const DeleteUserRequestSchema: GenMessage<DeleteUserRequest, {jsonType: DeleteUserRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.DeleteUserResponse
+ */
+export declare type DeleteUserResponse = Message<"flowhook.engine.v1.DeleteUserResponse"> & {
+  /**
+   * The user as it was before it was deleted.
+   *
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.DeleteUserResponse
+ */
+export declare type DeleteUserResponseJson = {
+  /**
+   * The user as it was before it was deleted.
+   *
+   * @generated from field: flowhook.engine.v1.User user = 1;
+   */
+  user?: UserJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.DeleteUserResponse.
+ * Use `create(DeleteUserResponseSchema)` to create a new message.
+ */
+export declare const DeleteUserResponseSchema: GenMessage<DeleteUserResponse, {jsonType: DeleteUserResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.RegenerateUserKeyRequest
  */
 export declare type RegenerateUserKeyRequest = Message<"flowhook.engine.v1.RegenerateUserKeyRequest"> & {
@@ -21,11 +539,18 @@ export declare type RegenerateUserKeyRequest = Message<"flowhook.engine.v1.Regen
   name: string;
 
   /**
-   * Optional expiry of the new key; unset: it does not expire.
+   * Expiry of the new key; unset: the current expiry is kept (see clear_expiry).
    *
    * @generated from field: google.protobuf.Timestamp access_key_expires_at = 2;
    */
   accessKeyExpiresAt?: Timestamp | undefined;
+
+  /**
+   * The new key does not expire; not together with access_key_expires_at.
+   *
+   * @generated from field: bool clear_expiry = 3;
+   */
+  clearExpiry: boolean;
 };
 
 /**
@@ -38,11 +563,18 @@ export declare type RegenerateUserKeyRequestJson = {
   name?: string;
 
   /**
-   * Optional expiry of the new key; unset: it does not expire.
+   * Expiry of the new key; unset: the current expiry is kept (see clear_expiry).
    *
    * @generated from field: google.protobuf.Timestamp access_key_expires_at = 2;
    */
   accessKeyExpiresAt?: TimestampJson;
+
+  /**
+   * The new key does not expire; not together with access_key_expires_at.
+   *
+   * @generated from field: bool clear_expiry = 3;
+   */
+  clearExpiry?: boolean;
 };
 
 /**
@@ -68,6 +600,8 @@ export declare type RegenerateUserKeyResponse = Message<"flowhook.engine.v1.Rege
   accessKey: string;
 
   /**
+   * Unset: the key does not expire.
+   *
    * @generated from field: google.protobuf.Timestamp access_key_expires_at = 3;
    */
   accessKeyExpiresAt?: Timestamp | undefined;
@@ -90,6 +624,8 @@ export declare type RegenerateUserKeyResponseJson = {
   accessKey?: string;
 
   /**
+   * Unset: the key does not expire.
+   *
    * @generated from field: google.protobuf.Timestamp access_key_expires_at = 3;
    */
   accessKeyExpiresAt?: TimestampJson;
@@ -174,18 +710,98 @@ export declare type SetUserStateResponseJson = {
 export declare const SetUserStateResponseSchema: GenMessage<SetUserStateResponse, {jsonType: SetUserStateResponseJson}>;
 
 /**
- * Life cycle of the service users of the Basic path (spec §5.2, legacy):
- * regenerate a web service access key, disable and enable a user. Users are
- * created with FlowAdminService.CreateUser. Every call needs the admin token.
+ * Life cycle of the service users of the Basic path (spec §5.2, legacy): list
+ * and show them, grant and revoke their permission sets, regenerate a web
+ * service access key, disable, enable and delete a user. Users are created
+ * with FlowAdminService.CreateUser. Every call needs the admin token.
+ *
+ * A service user runs flows with "FLOW ALL" (or "SUPER") for the company;
+ * "FLOW INTEGR." is the set for identity-provider applications and never
+ * lets a service user call, so it cannot be granted to one. Every change
+ * takes effect at once in every engine: a revoked or deleted user's next
+ * call is refused. No response ever holds a key except the one
+ * RegenerateUserKey returns once.
  *
  * @generated from service flowhook.engine.v1.UserAdminService
  */
 export declare const UserAdminService: GenService<{
   /**
-   * Replaces the user's access key at once; the new key is returned once.
+   * Every service user, by name, with its permission sets.
    *
-   * Errors: NOT_FOUND for an unknown user, INVALID_ARGUMENT for an expiry in
-   * the past.
+   * @generated from rpc flowhook.engine.v1.UserAdminService.ListUsers
+   */
+  listUsers: {
+    methodKind: "unary";
+    input: typeof ListUsersRequestSchema;
+    output: typeof ListUsersResponseSchema;
+  },
+  /**
+   * One service user.
+   *
+   * Errors: NOT_FOUND for an unknown user.
+   *
+   * @generated from rpc flowhook.engine.v1.UserAdminService.GetUser
+   */
+  getUser: {
+    methodKind: "unary";
+    input: typeof GetUserRequestSchema;
+    output: typeof GetUserResponseSchema;
+  },
+  /**
+   * Grants a permission set for a company, or for all companies. Granting a
+   * set the user already holds for that scope changes nothing and says so
+   * (already_granted), it is not an error.
+   *
+   * Errors: NOT_FOUND for an unknown user or company (the message says how to
+   * create the company), INVALID_ARGUMENT for an unknown permission set or
+   * "FLOW INTEGR." (it never lets a service user call: Basic service users
+   * need "FLOW ALL" or "SUPER").
+   *
+   * @generated from rpc flowhook.engine.v1.UserAdminService.GrantUserPermission
+   */
+  grantUserPermission: {
+    methodKind: "unary";
+    input: typeof GrantUserPermissionRequestSchema;
+    output: typeof GrantUserPermissionResponseSchema;
+  },
+  /**
+   * Revokes a permission set for exactly the scope it was granted for (a
+   * company, or all companies). Revoking the user's last set that lets it
+   * call is allowed; the answer then warns that its calls get 403.
+   *
+   * Errors: NOT_FOUND for an unknown user, or for a grant the user does not
+   * have (the message lists the grants it has), INVALID_ARGUMENT for an
+   * unknown permission set.
+   *
+   * @generated from rpc flowhook.engine.v1.UserAdminService.RevokeUserPermission
+   */
+  revokeUserPermission: {
+    methodKind: "unary";
+    input: typeof RevokeUserPermissionRequestSchema;
+    output: typeof RevokeUserPermissionResponseSchema;
+  },
+  /**
+   * Deletes the user and its permission sets; its calls get 401 at once and
+   * the name can be used again.
+   *
+   * Errors: NOT_FOUND for an unknown user.
+   *
+   * @generated from rpc flowhook.engine.v1.UserAdminService.DeleteUser
+   */
+  deleteUser: {
+    methodKind: "unary";
+    input: typeof DeleteUserRequestSchema;
+    output: typeof DeleteUserResponseSchema;
+  },
+  /**
+   * Replaces the user's access key at once; the new key is returned once. The
+   * key keeps its current expiry unless a new one is given or clear_expiry
+   * asks for none.
+   *
+   * Errors: NOT_FOUND for an unknown user; INVALID_ARGUMENT for an expiry in
+   * the past, or for both an expiry and clear_expiry; FAILED_PRECONDITION when
+   * the current expiry has passed and neither is given (the new key would be
+   * expired already).
    *
    * @generated from rpc flowhook.engine.v1.UserAdminService.RegenerateUserKey
    */
@@ -196,6 +812,8 @@ export declare const UserAdminService: GenService<{
   },
   /**
    * A disabled user's calls get 401, whatever key it sends.
+   *
+   * Errors: NOT_FOUND for an unknown user.
    *
    * @generated from rpc flowhook.engine.v1.UserAdminService.SetUserState
    */

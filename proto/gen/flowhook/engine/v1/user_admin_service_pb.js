@@ -9,40 +9,132 @@ import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
  * Describes the file flowhook/engine/v1/user_admin_service.proto.
  */
 export const file_flowhook_engine_v1_user_admin_service = /*@__PURE__*/
-  fileDesc("CitmbG93aG9vay9lbmdpbmUvdjEvdXNlcl9hZG1pbl9zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEiYwoYUmVnZW5lcmF0ZVVzZXJLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSOQoVYWNjZXNzX2tleV9leHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ4ChlSZWdlbmVyYXRlVXNlcktleVJlc3BvbnNlEgwKBG5hbWUYASABKAkSEgoKYWNjZXNzX2tleRgCIAEoCRI5ChVhY2Nlc3Nfa2V5X2V4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjQKE1NldFVzZXJTdGF0ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIPCgdlbmFibGVkGAIgASgIIjUKFFNldFVzZXJTdGF0ZVJlc3BvbnNlEgwKBG5hbWUYASABKAkSDwoHZW5hYmxlZBgCIAEoCDLnAQoQVXNlckFkbWluU2VydmljZRJwChFSZWdlbmVyYXRlVXNlcktleRIsLmZsb3dob29rLmVuZ2luZS52MS5SZWdlbmVyYXRlVXNlcktleVJlcXVlc3QaLS5mbG93aG9vay5lbmdpbmUudjEuUmVnZW5lcmF0ZVVzZXJLZXlSZXNwb25zZRJhCgxTZXRVc2VyU3RhdGUSJy5mbG93aG9vay5lbmdpbmUudjEuU2V0VXNlclN0YXRlUmVxdWVzdBooLmZsb3dob29rLmVuZ2luZS52MS5TZXRVc2VyU3RhdGVSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CitmbG93aG9vay9lbmdpbmUvdjEvdXNlcl9hZG1pbl9zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEiTAoRVXNlclBlcm1pc3Npb25TZXQSFgoOcGVybWlzc2lvbl9zZXQYASABKAkSDwoHY29tcGFueRgCIAEoCRIOCgZ1c2FibGUYAyABKAgi7AEKBFVzZXISDAoEbmFtZRgBIAEoCRIPCgdlbmFibGVkGAIgASgIEjkKFWFjY2Vzc19rZXlfZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoSYWNjZXNzX2tleV9leHBpcmVkGAQgASgIEj4KD3Blcm1pc3Npb25fc2V0cxgFIAMoCzIlLmZsb3dob29rLmVuZ2luZS52MS5Vc2VyUGVybWlzc2lvblNldBIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCISChBMaXN0VXNlcnNSZXF1ZXN0IjwKEUxpc3RVc2Vyc1Jlc3BvbnNlEicKBXVzZXJzGAEgAygLMhguZmxvd2hvb2suZW5naW5lLnYxLlVzZXIiHgoOR2V0VXNlclJlcXVlc3QSDAoEbmFtZRgBIAEoCSI5Cg9HZXRVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmZsb3dob29rLmVuZ2luZS52MS5Vc2VyIlMKGkdyYW50VXNlclBlcm1pc3Npb25SZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHY29tcGFueRgCIAEoCRIWCg5wZXJtaXNzaW9uX3NldBgDIAEoCSKWAQobR3JhbnRVc2VyUGVybWlzc2lvblJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5mbG93aG9vay5lbmdpbmUudjEuVXNlchIXCg9hbHJlYWR5X2dyYW50ZWQYAiABKAgSNgoHZ3JhbnRlZBgDIAEoCzIlLmZsb3dob29rLmVuZ2luZS52MS5Vc2VyUGVybWlzc2lvblNldCJUChtSZXZva2VVc2VyUGVybWlzc2lvblJlcXVlc3QSDAoEbmFtZRgBIAEoCRIPCgdjb21wYW55GAIgASgJEhYKDnBlcm1pc3Npb25fc2V0GAMgASgJIpABChxSZXZva2VVc2VyUGVybWlzc2lvblJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5mbG93aG9vay5lbmdpbmUudjEuVXNlchIQCgh3YXJuaW5ncxgCIAMoCRI2CgdyZXZva2VkGAMgASgLMiUuZmxvd2hvb2suZW5naW5lLnYxLlVzZXJQZXJtaXNzaW9uU2V0IiEKEURlbGV0ZVVzZXJSZXF1ZXN0EgwKBG5hbWUYASABKAkiPAoSRGVsZXRlVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5mbG93aG9vay5lbmdpbmUudjEuVXNlciJ5ChhSZWdlbmVyYXRlVXNlcktleVJlcXVlc3QSDAoEbmFtZRgBIAEoCRI5ChVhY2Nlc3Nfa2V5X2V4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhQKDGNsZWFyX2V4cGlyeRgDIAEoCCJ4ChlSZWdlbmVyYXRlVXNlcktleVJlc3BvbnNlEgwKBG5hbWUYASABKAkSEgoKYWNjZXNzX2tleRgCIAEoCRI5ChVhY2Nlc3Nfa2V5X2V4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjQKE1NldFVzZXJTdGF0ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIPCgdlbmFibGVkGAIgASgIIjUKFFNldFVzZXJTdGF0ZVJlc3BvbnNlEgwKBG5hbWUYASABKAkSDwoHZW5hYmxlZBgCIAEoCDLlBQoQVXNlckFkbWluU2VydmljZRJYCglMaXN0VXNlcnMSJC5mbG93aG9vay5lbmdpbmUudjEuTGlzdFVzZXJzUmVxdWVzdBolLmZsb3dob29rLmVuZ2luZS52MS5MaXN0VXNlcnNSZXNwb25zZRJSCgdHZXRVc2VyEiIuZmxvd2hvb2suZW5naW5lLnYxLkdldFVzZXJSZXF1ZXN0GiMuZmxvd2hvb2suZW5naW5lLnYxLkdldFVzZXJSZXNwb25zZRJ2ChNHcmFudFVzZXJQZXJtaXNzaW9uEi4uZmxvd2hvb2suZW5naW5lLnYxLkdyYW50VXNlclBlcm1pc3Npb25SZXF1ZXN0Gi8uZmxvd2hvb2suZW5naW5lLnYxLkdyYW50VXNlclBlcm1pc3Npb25SZXNwb25zZRJ5ChRSZXZva2VVc2VyUGVybWlzc2lvbhIvLmZsb3dob29rLmVuZ2luZS52MS5SZXZva2VVc2VyUGVybWlzc2lvblJlcXVlc3QaMC5mbG93aG9vay5lbmdpbmUudjEuUmV2b2tlVXNlclBlcm1pc3Npb25SZXNwb25zZRJbCgpEZWxldGVVc2VyEiUuZmxvd2hvb2suZW5naW5lLnYxLkRlbGV0ZVVzZXJSZXF1ZXN0GiYuZmxvd2hvb2suZW5naW5lLnYxLkRlbGV0ZVVzZXJSZXNwb25zZRJwChFSZWdlbmVyYXRlVXNlcktleRIsLmZsb3dob29rLmVuZ2luZS52MS5SZWdlbmVyYXRlVXNlcktleVJlcXVlc3QaLS5mbG93aG9vay5lbmdpbmUudjEuUmVnZW5lcmF0ZVVzZXJLZXlSZXNwb25zZRJhCgxTZXRVc2VyU3RhdGUSJy5mbG93aG9vay5lbmdpbmUudjEuU2V0VXNlclN0YXRlUmVxdWVzdBooLmZsb3dob29rLmVuZ2luZS52MS5TZXRVc2VyU3RhdGVSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+
+/**
+ * Describes the message flowhook.engine.v1.UserPermissionSet.
+ * Use `create(UserPermissionSetSchema)` to create a new message.
+ */
+export const UserPermissionSetSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 0);
+
+/**
+ * Describes the message flowhook.engine.v1.User.
+ * Use `create(UserSchema)` to create a new message.
+ */
+export const UserSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 1);
+
+/**
+ * Describes the message flowhook.engine.v1.ListUsersRequest.
+ * Use `create(ListUsersRequestSchema)` to create a new message.
+ */
+export const ListUsersRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 2);
+
+/**
+ * Describes the message flowhook.engine.v1.ListUsersResponse.
+ * Use `create(ListUsersResponseSchema)` to create a new message.
+ */
+export const ListUsersResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 3);
+
+/**
+ * Describes the message flowhook.engine.v1.GetUserRequest.
+ * Use `create(GetUserRequestSchema)` to create a new message.
+ */
+export const GetUserRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 4);
+
+/**
+ * Describes the message flowhook.engine.v1.GetUserResponse.
+ * Use `create(GetUserResponseSchema)` to create a new message.
+ */
+export const GetUserResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 5);
+
+/**
+ * Describes the message flowhook.engine.v1.GrantUserPermissionRequest.
+ * Use `create(GrantUserPermissionRequestSchema)` to create a new message.
+ */
+export const GrantUserPermissionRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 6);
+
+/**
+ * Describes the message flowhook.engine.v1.GrantUserPermissionResponse.
+ * Use `create(GrantUserPermissionResponseSchema)` to create a new message.
+ */
+export const GrantUserPermissionResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 7);
+
+/**
+ * Describes the message flowhook.engine.v1.RevokeUserPermissionRequest.
+ * Use `create(RevokeUserPermissionRequestSchema)` to create a new message.
+ */
+export const RevokeUserPermissionRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 8);
+
+/**
+ * Describes the message flowhook.engine.v1.RevokeUserPermissionResponse.
+ * Use `create(RevokeUserPermissionResponseSchema)` to create a new message.
+ */
+export const RevokeUserPermissionResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 9);
+
+/**
+ * Describes the message flowhook.engine.v1.DeleteUserRequest.
+ * Use `create(DeleteUserRequestSchema)` to create a new message.
+ */
+export const DeleteUserRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 10);
+
+/**
+ * Describes the message flowhook.engine.v1.DeleteUserResponse.
+ * Use `create(DeleteUserResponseSchema)` to create a new message.
+ */
+export const DeleteUserResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 11);
 
 /**
  * Describes the message flowhook.engine.v1.RegenerateUserKeyRequest.
  * Use `create(RegenerateUserKeyRequestSchema)` to create a new message.
  */
 export const RegenerateUserKeyRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_user_admin_service, 0);
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 12);
 
 /**
  * Describes the message flowhook.engine.v1.RegenerateUserKeyResponse.
  * Use `create(RegenerateUserKeyResponseSchema)` to create a new message.
  */
 export const RegenerateUserKeyResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_user_admin_service, 1);
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 13);
 
 /**
  * Describes the message flowhook.engine.v1.SetUserStateRequest.
  * Use `create(SetUserStateRequestSchema)` to create a new message.
  */
 export const SetUserStateRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_user_admin_service, 2);
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 14);
 
 /**
  * Describes the message flowhook.engine.v1.SetUserStateResponse.
  * Use `create(SetUserStateResponseSchema)` to create a new message.
  */
 export const SetUserStateResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_user_admin_service, 3);
+  messageDesc(file_flowhook_engine_v1_user_admin_service, 15);
 
 /**
- * Life cycle of the service users of the Basic path (spec §5.2, legacy):
- * regenerate a web service access key, disable and enable a user. Users are
- * created with FlowAdminService.CreateUser. Every call needs the admin token.
+ * Life cycle of the service users of the Basic path (spec §5.2, legacy): list
+ * and show them, grant and revoke their permission sets, regenerate a web
+ * service access key, disable, enable and delete a user. Users are created
+ * with FlowAdminService.CreateUser. Every call needs the admin token.
+ *
+ * A service user runs flows with "FLOW ALL" (or "SUPER") for the company;
+ * "FLOW INTEGR." is the set for identity-provider applications and never
+ * lets a service user call, so it cannot be granted to one. Every change
+ * takes effect at once in every engine: a revoked or deleted user's next
+ * call is refused. No response ever holds a key except the one
+ * RegenerateUserKey returns once.
  *
  * @generated from service flowhook.engine.v1.UserAdminService
  */

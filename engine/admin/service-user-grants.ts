@@ -1,0 +1,88 @@
+// Granting and revoking a service user's permission sets. A grant is for one
+// company or, with company null, for all; it is idempotent (the same set for
+// the same scope twice is one grant). A revoke names exactly the scope it
+// was granted for. Both announce `users`, so the next call in any engine
+// sees the change.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangeAnnouncer } from '../cache/change-feed.ts';
+import { shellArg } from '../../common/shell-words.ts';
+import { PermissionAssignment } from '../storage/entities.ts';
+import { InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { FLOW_ALL, normalizePermissionSet, PERMISSION_SETS } from '../webhook/permissions.ts';
+import { permissionSetsThatWork, requireUsablePermissionSet } from './caller-permission-sets.ts';
+import { requireCompany } from './companies.ts';
+import { requireServiceUser, serviceUserView, type ServiceUserView } from './service-users.ts';
+
+export interface UserGrant {
+  name: string;
+  /** Undefined or empty: all companies. */
+  company?: string;
+  permissionSet: string;
+}
+
+export interface GrantChange {
+  view: ServiceUserView;
+  /** The set in its canonical spelling, and its company ('' for all). */
+  grant: { permissionSet: string; company: string };
+}
+
+export async function grantUserPermission(em: EntityManager, changes: ChangeAnnouncer, grant: UserGrant): Promise<GrantChange & { alreadyGranted: boolean }> {
+  const permissionSet = requireUsablePermissionSet('service-user', grant.permissionSet);
+  const result = await em.transactional(async (tx) => {
+    const user = await requireServiceUser(tx, grant.name);
+    const company = grant.company ? await requireCompany(tx, grant.company) : null;
+    const alreadyGranted = (await tx.count(PermissionAssignment, { serviceUser: user.id, company: company?.id ?? null, permissionSet })) > 0;
+    if (!alreadyGranted) tx.create(PermissionAssignment, { id: randomUUID(), serviceUser: user, company, permissionSet });
+    await tx.flush();
+    return { view: await serviceUserView(tx, user), alreadyGranted, grant: { permissionSet, company: company?.name ?? '' } };
+  });
+  if (!result.alreadyGranted) await changes.announce(em, 'users');
+  return result;
+}
+
+export async function revokeUserPermission(em: EntityManager, changes: ChangeAnnouncer, grant: UserGrant): Promise<GrantChange & { warnings: string[] }> {
+  // Any known set may be revoked, also one that could never be used (stored before creation refused it).
+  const permissionSet = normalizePermissionSet(grant.permissionSet);
+  if (!permissionSet) throw new InvalidArgumentError(`Unknown permission set "${grant.permissionSet.trim()}"; one of ${PERMISSION_SETS.map((set) => `"${set}"`).join(', ')}`);
+  const companyName = grant.company ?? '';
+  const view = await em.transactional(async (tx) => {
+    const before = await serviceUserView(tx, await requireServiceUser(tx, grant.name));
+    if (!before.permissionSets.some((held) => held.permissionSet === permissionSet && held.company === companyName)) {
+      throw new NotFoundError(noSuchGrantMessage(before, permissionSet, companyName));
+    }
+    const candidates = await tx.find(PermissionAssignment, { serviceUser: before.user.id, permissionSet }, { populate: ['company'] });
+    const revoked = candidates.filter((assignment) => (assignment.company?.name ?? '') === companyName);
+    await tx.nativeDelete(PermissionAssignment, { id: { $in: revoked.map((assignment) => assignment.id) } });
+    return serviceUserView(tx, before.user);
+  });
+  await changes.announce(em, 'users');
+  return { view, warnings: reachWarnings(view, companyName), grant: { permissionSet, company: companyName } };
+}
+
+function noSuchGrantMessage(view: ServiceUserView, permissionSet: string, company: string): string {
+  const scope = company ? `for company "${company}"` : 'for all companies';
+  const held = view.permissionSets.map(describeGrant).join(', ');
+  const now = held ? `its grants: ${held}` : 'it has no grants';
+  return `User "${view.user.name}" has no "${permissionSet}" grant ${scope}; ${now} (a revoke names the exact company of the grant, or none for an all-companies grant)`;
+}
+
+/** What the user can no longer do after the revoke: nothing to say while it still calls where it did. */
+function reachWarnings(view: ServiceUserView, revokedCompany: string): string[] {
+  const usable = permissionSetsThatWork('service-user');
+  const remaining = view.permissionSets.filter((held) => usable.includes(held.permissionSet));
+  const name = shellArg(view.user.name);
+  if (remaining.length === 0) {
+    return [`User "${view.user.name}" has no permission set left that lets it call: every call now gets 403. Grant one with: flowhook user grant ${name} --company <company> --permission-set "${FLOW_ALL}"`];
+  }
+  if (remaining.some((held) => held.company === '')) return [];
+  const companies = [...new Set(remaining.map((held) => held.company))];
+  const list = companies.map((company) => `"${company}"`).join(', ');
+  if (!revokedCompany) return [`User "${view.user.name}" no longer calls in every company; it now can only in: ${list}`];
+  if (companies.includes(revokedCompany)) return [];
+  return [`User "${view.user.name}" can no longer call in company "${revokedCompany}"; it still can in: ${list}`];
+}
+
+function describeGrant(held: { permissionSet: string; company: string }): string {
+  return `${held.permissionSet} (${held.company || 'all companies'})`;
+}
