@@ -920,6 +920,9 @@ export declare const FlowAdminService: GenService<{
   /**
    * Saves a new draft version of a flow (creating the flow on first apply) and
    * optionally publishes it. A new flow gets a generated secret, returned once.
+   * With publish, it is all or nothing: every publish check runs before
+   * anything is stored, and save and publish are one transaction, so a failed
+   * call stores no flow, version or secret.
    *
    * @generated from rpc flowhook.engine.v1.FlowAdminService.ApplyFlow
    */
@@ -974,6 +977,10 @@ export declare const FlowAdminService: GenService<{
   },
   /**
    * Creates a service user with a web service access key, returned once.
+   *
+   * Errors: INVALID_ARGUMENT for a bad name, an unknown permission set, one
+   * that cannot work for a service user ("FLOW INTEGR."), or an expiry in the
+   * past; NOT_FOUND for an unknown company; ALREADY_EXISTS for a taken name.
    *
    * @generated from rpc flowhook.engine.v1.FlowAdminService.CreateUser
    */
