@@ -2,7 +2,7 @@
 // engine's FlowAdminService.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Code } from '@connectrpc/connect';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   ApplyFlowResponseSchema,
@@ -13,11 +13,11 @@ import {
   type ApplyFlowResponse,
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { adminAction, CliError, describeError, reportError, type AdminContext, type AdminRuntime } from './admin-action.ts';
 import { flowCard } from './flow-card.ts';
 import { registerFlowSchemaCommand } from './flow-schema-command.ts';
-import { readFlowFile } from './flow-file.ts';
+import { readFlowFileWithPositions, type PlacedFlow } from './flow-file.ts';
+import { placePublishProblems } from './publish-problem-positions.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 
 // Implicit defaults are printed too, so `jq .created` is false rather than null.
@@ -107,19 +107,21 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
  */
 async function applyFiles(context: AdminContext, files: string[]): Promise<void> {
   const publish = context.options.publish === true;
-  const read = await Promise.allSettled(files.map((file) => readFlowFile(file)));
+  const read = await Promise.allSettled(files.map((file) => readFlowFileWithPositions(file)));
   const problems = read.flatMap((result) => (result.status === 'rejected' ? [describeError(result.reason).message] : []));
   if (problems.length > 0) throw new CliError(`${problems.join('\n')}\nnothing was applied`, Code.InvalidArgument);
-  const flows = read.map((result) => (result as PromiseFulfilledResult<Flow>).value);
+  const flows = read.map((result) => (result as PromiseFulfilledResult<PlacedFlow>).value);
 
   const results: unknown[] = [];
-  for (const [i, flow] of flows.entries()) {
+  for (const [i, { flow, positionOf }] of flows.entries()) {
     const file = files[i]!;
     try {
       const response = await context.client().applyFlow({ flow, publish });
       results.push({ file, ...(toJson(ApplyFlowResponseSchema, response, JSON_OPTIONS) as object) });
       if (!context.json) printLines(context.io, appliedLines(file, response));
-    } catch (error) {
+    } catch (caught) {
+      // The engine names fields; the file's lines are only known here.
+      const error = caught instanceof ConnectError ? new ConnectError(placePublishProblems(caught.rawMessage, file, positionOf), caught.code, caught.metadata) : caught;
       results.push({ file, error: describeError(error) });
       // The JSON document comes once, at the end; here only stderr.
       reportError(context.io, false, error, file);

@@ -25,12 +25,26 @@ export class FlowFileError extends Error {
 }
 
 export async function readFlowFile(path: string): Promise<Flow> {
+  return (await readFlowFileWithPositions(path)).flow;
+}
+
+/** The flow and where each of its fields sits in the file, to place the engine's publish problems. */
+export interface PlacedFlow {
+  flow: Flow;
+  positionOf(path: PathSegment[], atKey?: boolean): { line: number; col: number } | undefined;
+}
+
+export async function readFlowFileWithPositions(path: string): Promise<PlacedFlow> {
   const text = await readText(path);
-  return parseFlowText(path, text);
+  return parseFlowTextWithPositions(path, text);
 }
 
 /** `path` only names the file in messages and picks JSON or YAML by extension. */
 export function parseFlowText(path: string, text: string): Flow {
+  return parseFlowTextWithPositions(path, text).flow;
+}
+
+function parseFlowTextWithPositions(path: string, text: string): PlacedFlow {
   const isJson = extname(path).toLowerCase() === '.json';
   const source = isJson ? parseJson(path, text) : parseYaml(path, text);
   const { document } = source;
@@ -51,7 +65,7 @@ export function parseFlowText(path: string, text: string): Flow {
     throw new FlowFileError(path, `${where}${problem.message}`, source.positionOf(problem.path, problem.atKey));
   }
   try {
-    return fromJson(FlowSchema, document as never);
+    return { flow: fromJson(FlowSchema, document as never), positionOf: source.positionOf };
   } catch (error) {
     // The walk above should have caught it; this keeps the promise of a readable message.
     throw new FlowFileError(path, error instanceof Error ? error.message : String(error));

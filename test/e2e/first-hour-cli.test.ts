@@ -155,3 +155,13 @@ test("the README's Temporal UI query finds a failed execution by flow name", asy
   }
   t.deepEqual(found, [executionId]);
 });
+
+test('formula mistakes are caught at publish and reported with the file line', async (t) => {
+  const file = flowFile('typo-flow', 'typo.flow', `${RESPOND}\n  - log: { message: "\${ $exist(Trigger.Paylod.id) }" }`);
+  const run = await cli('flow', 'apply', file, '--publish');
+  t.is(run.code, 1);
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  t.regex(run.err, new RegExp(`- ${escaped}:9:\\d+: steps\\[1\\]\\.log\\.message: .*unknown function \\$exist \\(did you mean \\$exists\\?\\)`));
+  t.regex(run.err, new RegExp(`- ${escaped}:9:\\d+: steps\\[1\\]\\.log\\.message: .*"Trigger\\.Paylod" does not exist`));
+  t.is((await flowJson('typo-flow')).code, 1);
+});

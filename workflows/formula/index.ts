@@ -8,4 +8,5 @@ export { parseTemplate } from './template-parser.ts';
 export type { TemplatePart } from './template-parser.ts';
 export { checkTemplate, isTemplate, resolveDeep, resolveText, resolveValue } from './resolve.ts';
 export { evaluateFormula } from './formula-evaluator.ts';
+export type { FormulaScope } from './formula-references.ts';
 export { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH } from './evaluation-limits.ts';

@@ -4,7 +4,8 @@
 
 import type { FormulaContext } from './formula-context.ts';
 import { FormulaError } from './formula-error.ts';
-import { parseTemplate, scanTemplate } from './template-parser.ts';
+import { formulaSource, parseTemplate, scanTemplate } from './template-parser.ts';
+import { fieldReferenceProblems, formulaReferenceProblems, type FormulaScope } from './formula-references.ts';
 import type { TemplatePart } from './template-parser.ts';
 import { compileFormula, evaluateFormula } from './formula-evaluator.ts';
 import { fieldText, parseFieldPath } from './field-path.ts';
@@ -52,19 +53,26 @@ export function isTemplate(text: string): boolean {
 /**
  * Problems a template would cause at run time, found without evaluating
  * anything: unterminated or empty placeholders, bad field paths and JSONata
- * syntax errors. Empty when the template is fine.
+ * syntax errors — and, given the flow's scope, unknown functions and paths
+ * that cannot exist (formula-references.ts). Empty when the template is fine.
  */
-export function checkTemplate(text: string): string[] {
+export function checkTemplate(text: string, scope?: FormulaScope): string[] {
   const { parts, problems } = scanTemplate(text);
   const messages = problems.map((problem) => new FormulaError(problem.source, problem.reason).message);
   for (const part of parts) {
+    if (part.kind === 'field') {
+      if (scope) for (const reason of fieldReferenceProblems(part.path, scope)) messages.push(new FormulaError(`{{${part.path}}}`, reason).message);
+      continue;
+    }
     if (part.kind !== 'formula' || part.expression.trim() === '') continue;
     try {
       compileFormula(part.expression);
     } catch (error) {
       if (!(error instanceof FormulaError)) throw error;
       messages.push(error.message);
+      continue;
     }
+    if (scope) for (const reason of formulaReferenceProblems(part.expression, scope)) messages.push(new FormulaError(formulaSource(part.expression), reason).message);
   }
   return messages;
 }

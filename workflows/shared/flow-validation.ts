@@ -2,7 +2,7 @@
 // Pure: drafts may be saved invalid; only publishing calls this. Problems name
 // the field in the flow file's own spelling, e.g. `steps[2].respond.statusCode`.
 import type { FlowJson, RecordStepJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { checkTemplate } from '../formula/index.ts';
+import { checkTemplate, type FormulaScope } from '../formula/index.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_FLOW_LIMITS, formatDuration, type FlowLimits } from './flow-limits.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
@@ -27,7 +27,8 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  steps.forEach((step, index) => validateStep(step, `steps[${index}]`, problems.errors, limits));
+  const scope: FormulaScope = { stepNames: stepNamesOf(steps) };
+  steps.forEach((step, index) => validateStep(step, `steps[${index}]`, problems.errors, limits, scope));
   warnAboutResponseMode(webhook, steps, problems.warnings);
   return problems;
 }
@@ -52,23 +53,23 @@ function checkStatusCode(code: unknown, field: string, errors: string[]): void {
   }
 }
 
-function checkText(text: string | undefined, field: string, errors: string[], required = false): void {
+function checkText(text: string | undefined, field: string, errors: string[], scope: FormulaScope, required = false): void {
   if (text === undefined || text === '') {
     if (required) errors.push(`${field}: required`);
     return;
   }
-  for (const problem of checkTemplate(text)) errors.push(`${field}: ${problem}`);
+  for (const problem of checkTemplate(text, scope)) errors.push(`${field}: ${problem}`);
 }
 
-function checkDeep(value: unknown, field: string, errors: string[]): void {
-  if (typeof value === 'string') checkText(value, field, errors);
-  else if (Array.isArray(value)) value.forEach((item, i) => checkDeep(item, `${field}[${i}]`, errors));
+function checkDeep(value: unknown, field: string, errors: string[], scope: FormulaScope): void {
+  if (typeof value === 'string') checkText(value, field, errors, scope);
+  else if (Array.isArray(value)) value.forEach((item, i) => checkDeep(item, `${field}[${i}]`, errors, scope));
   else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) checkDeep(item, `${field}.${key}`, errors);
+    for (const [key, item] of Object.entries(value)) checkDeep(item, `${field}.${key}`, errors, scope);
   }
 }
 
-function validateStep(step: StepJson, path: string, errors: string[], limits: FlowLimits): void {
+function validateStep(step: StepJson, path: string, errors: string[], limits: FlowLimits, scope: FormulaScope): void {
   const kind = stepKind(step);
   if (!kind) {
     errors.push(`${path}: has no step type (one of ${STEP_KINDS.join(', ')})`);
@@ -80,33 +81,33 @@ function validateStep(step: StepJson, path: string, errors: string[], limits: Fl
   }
   if (step.respond) {
     const code = step.respond.statusCode;
-    if (typeof code === 'string') checkText(code, `${at}.statusCode`, errors, true);
+    if (typeof code === 'string') checkText(code, `${at}.statusCode`, errors, scope, true);
     else checkStatusCode(code ?? 200, `${at}.statusCode`, errors);
-    checkText(step.respond.body, `${at}.body`, errors);
-    checkText(step.respond.contentType, `${at}.contentType`, errors);
+    checkText(step.respond.body, `${at}.body`, errors, scope);
+    checkText(step.respond.contentType, `${at}.contentType`, errors, scope);
   } else if (step.sleep) {
     const ms = parseDuration(step.sleep.duration ?? '');
     if (typeof ms === 'string') errors.push(`${at}.duration: ${ms}`);
     else if (ms > limits.maxDeferralMs) errors.push(`${at}.duration: at most ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`);
   } else if (step.waitUntil) {
     const until = step.waitUntil.until ?? '';
-    checkText(until, `${at}.until`, errors, true);
+    checkText(until, `${at}.until`, errors, scope, true);
     if (until !== '' && !until.includes('${') && !until.includes('{{') && Number.isNaN(Date.parse(until))) {
       errors.push(`${at}.until: "${until}" is not an ISO 8601 timestamp`);
     }
   } else if (step.set) {
     if (!step.set.variables || Object.keys(step.set.variables).length === 0) errors.push(`${at}.variables: at least one variable`);
-    else checkDeep(step.set.variables, `${at}.variables`, errors);
+    else checkDeep(step.set.variables, `${at}.variables`, errors, scope);
   } else if (step.if) {
-    checkText(step.if.condition, `${at}.condition`, errors, true);
-    (step.if.then ?? []).forEach((inner, i) => validateStep(inner, `${at}.then[${i}]`, errors, limits));
-    (step.if.else ?? []).forEach((inner, i) => validateStep(inner, `${at}.else[${i}]`, errors, limits));
+    checkText(step.if.condition, `${at}.condition`, errors, scope, true);
+    (step.if.then ?? []).forEach((inner, i) => validateStep(inner, `${at}.then[${i}]`, errors, limits, scope));
+    (step.if.else ?? []).forEach((inner, i) => validateStep(inner, `${at}.else[${i}]`, errors, limits, scope));
   } else if (step.httpRequest) {
     const request = step.httpRequest;
-    checkText(request.url, `${at}.url`, errors, true);
+    checkText(request.url, `${at}.url`, errors, scope, true);
     if (request.method && !HTTP_METHODS.has(request.method.toUpperCase())) errors.push(`${at}.method: unknown HTTP method "${request.method}"`);
-    for (const [name, value] of Object.entries(request.headers ?? {})) checkText(value, `${at}.headers.${name}`, errors);
-    checkText(request.body, `${at}.body`, errors);
+    for (const [name, value] of Object.entries(request.headers ?? {})) checkText(value, `${at}.headers.${name}`, errors, scope);
+    checkText(request.body, `${at}.body`, errors, scope);
     if (request.timeout) {
       const ms = parseDuration(request.timeout);
       if (typeof ms === 'string') errors.push(`${at}.timeout: ${ms}`);
@@ -115,22 +116,22 @@ function validateStep(step: StepJson, path: string, errors: string[], limits: Fl
     if (request.connection !== undefined && !CONNECTION_NAME.test(request.connection)) errors.push(`${at}.connection: 1..100 letters, digits, _, - or ., got ${JSON.stringify(request.connection)}`);
     if (request.maxAttempts !== undefined && (request.maxAttempts < 1 || request.maxAttempts > 20)) errors.push(`${at}.maxAttempts: must be between 1 and 20`);
   } else if (step.log) {
-    checkText(step.log.message, `${at}.message`, errors, true);
+    checkText(step.log.message, `${at}.message`, errors, scope, true);
   } else if (step.fail) {
-    checkText(step.fail.message, `${at}.message`, errors);
+    checkText(step.fail.message, `${at}.message`, errors, scope);
   } else if (step.record) {
-    validateRecord(step.record, at, errors);
+    validateRecord(step.record, at, errors, scope);
   }
 }
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 const RECORD_OPERATIONS = ['get', 'insert', 'modify', 'upsert', 'delete'] as const;
 
-function validateRecord(record: RecordStepJson, at: string, errors: string[]): void {
+function validateRecord(record: RecordStepJson, at: string, errors: string[], scope: FormulaScope): void {
   if (!record.table) errors.push(`${at}.table: required`);
   else if (!TABLE_NAME.test(record.table)) errors.push(`${at}.table: 1..100 letters, digits, _, - or ., got ${JSON.stringify(record.table)}`);
-  checkText(record.key, `${at}.key`, errors, true);
-  checkText(record.expectedVersion, `${at}.expectedVersion`, errors);
+  checkText(record.key, `${at}.key`, errors, scope, true);
+  checkText(record.expectedVersion, `${at}.expectedVersion`, errors, scope);
   const operations = RECORD_OPERATIONS.filter((name) => record[name] !== undefined);
   if (operations.length !== 1) {
     errors.push(`${at}: exactly one operation of ${RECORD_OPERATIONS.join(', ')}`);
@@ -140,7 +141,7 @@ function validateRecord(record: RecordStepJson, at: string, errors: string[]): v
   if (operation === 'insert' || operation === 'modify' || operation === 'upsert') {
     const fields = record[operation];
     if (!fields || Object.keys(fields).length === 0) errors.push(`${at}.${operation}: at least one field`);
-    else checkDeep(fields, `${at}.${operation}`, errors);
+    else checkDeep(fields, `${at}.${operation}`, errors, scope);
   }
   if ((operation === 'get' || operation === 'insert') && record.expectedVersion) {
     errors.push(`${at}.expectedVersion: only for modify, upsert and delete`);
@@ -182,4 +183,16 @@ function walkForDeferrals(steps: StepJson[], path: string, responded: boolean, w
 
 function containsKind(steps: StepJson[], kind: 'respond'): boolean {
   return steps.some((step) => step[kind] !== undefined || (step.if !== undefined && (containsKind(step.if.then ?? [], kind) || containsKind(step.if.else ?? [], kind))));
+}
+
+/** Names of all steps, nested ones included: `Steps.<name>` may refer to any of them. */
+function stepNamesOf(steps: StepJson[], names = new Set<string>()): Set<string> {
+  for (const step of steps) {
+    if (step.name) names.add(step.name);
+    if (step.if) {
+      stepNamesOf(step.if.then ?? [], names);
+      stepNamesOf(step.if.else ?? [], names);
+    }
+  }
+  return names;
 }
