@@ -60,3 +60,9 @@ test('the known JSONata functions are exactly those of the installed jsonata', (
   const bound = [...source.matchAll(/staticFrame\.bind\('([A-Za-z0-9]+)'/g)].map((match) => match[1]);
   t.deepEqual([...JSONATA_FUNCTIONS].filter((name) => name !== 'now' && name !== 'millis').sort(), [...new Set(bound)].sort());
 });
+
+test('a variable that no set step sets is a warning, not an error', (t) => {
+  const problems = validateFlow(flowWith([{ set: { variables: { total: '1' } } }, { log: { message: '${Variables.totl} {{Variables.total}}' } }]));
+  t.deepEqual(problems.errors, []);
+  t.deepEqual(problems.warnings.filter((w) => w.startsWith('Variables.')), ['Variables.totl is read, but no set step sets it (it is empty at run time; set: total)']);
+});

@@ -16,6 +16,8 @@ import { EVAL_DISABLED } from './guarded-functions.ts';
 /** What the flow around a formula offers: the names of its steps (anywhere in the flow). */
 export interface FormulaScope {
   stepNames: ReadonlySet<string>;
+  /** Filled with every `Variables.<name>` read from the root, so the flow can warn about variables no step sets. */
+  variablesRead?: Set<string>;
 }
 
 /** JSONata 2.2's function library (its static frame); a unit test keeps this in step with the installed jsonata. */
@@ -160,6 +162,7 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
   const [root, member] = names;
   if (root === undefined) return undefined;
   const members = ROOTS[root];
+  if (root === 'Variables' && member !== undefined) scope.variablesRead?.add(member);
   if (members === undefined) {
     const roots = Object.keys(ROOTS);
     return `unknown name "${root}": formulas read ${roots.join(', ')}${suggestion(root, roots, (candidate) => `"${candidate}"`)}`;

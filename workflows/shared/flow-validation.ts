@@ -27,8 +27,9 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  const scope: FormulaScope = { stepNames: stepNamesOf(steps) };
+  const scope: FormulaScope = { stepNames: stepNamesOf(steps), variablesRead: new Set() };
   steps.forEach((step, index) => validateStep(step, `steps[${index}]`, problems.errors, limits, scope));
+  warnAboutUnsetVariables(scope.variablesRead!, variablesSetBy(steps), problems.warnings);
   warnAboutResponseMode(webhook, steps, problems.warnings);
   return problems;
 }
@@ -195,4 +196,22 @@ function stepNamesOf(steps: StepJson[], names = new Set<string>()): Set<string> 
     }
   }
   return names;
+}
+
+function variablesSetBy(steps: StepJson[], names = new Set<string>()): Set<string> {
+  for (const step of steps) {
+    for (const name of Object.keys(step.set?.variables ?? {})) names.add(name);
+    if (step.if) {
+      variablesSetBy(step.if.then ?? [], names);
+      variablesSetBy(step.if.else ?? [], names);
+    }
+  }
+  return names;
+}
+
+/** A variable no step sets reads as nothing at run time: likely a typo, but not certainly an error (it may be tested for absence). */
+function warnAboutUnsetVariables(read: ReadonlySet<string>, set: ReadonlySet<string>, warnings: string[]): void {
+  for (const name of read) {
+    if (!set.has(name)) warnings.push(`Variables.${name} is read, but no set step sets it (it is empty at run time${set.size > 0 ? `; set: ${[...set].join(', ')}` : ''})`);
+  }
 }
