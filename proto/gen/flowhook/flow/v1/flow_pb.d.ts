@@ -36,16 +36,22 @@ export declare type Flow = Message<"flowhook.flow.v1.Flow"> & {
   name: string;
 
   /**
+   * What the flow does, for people: shown on the flow card and in listings.
+   *
    * @generated from field: string description = 3;
    */
   description: string;
 
   /**
+   * What starts the flow.
+   *
    * @generated from field: flowhook.flow.v1.Trigger trigger = 4;
    */
   trigger?: Trigger | undefined;
 
   /**
+   * The steps, run in order.
+   *
    * @generated from field: repeated flowhook.flow.v1.Step steps = 5;
    */
   steps: Step[];
@@ -72,16 +78,22 @@ export declare type FlowJson = {
   name?: string;
 
   /**
+   * What the flow does, for people: shown on the flow card and in listings.
+   *
    * @generated from field: string description = 3;
    */
   description?: string;
 
   /**
+   * What starts the flow.
+   *
    * @generated from field: flowhook.flow.v1.Trigger trigger = 4;
    */
   trigger?: TriggerJson;
 
   /**
+   * The steps, run in order.
+   *
    * @generated from field: repeated flowhook.flow.v1.Step steps = 5;
    */
   steps?: StepJson[];
@@ -137,38 +149,44 @@ export declare const TriggerSchema: GenMessage<Trigger, {jsonType: TriggerJson}>
  */
 export declare type WebhookTrigger = Message<"flowhook.flow.v1.WebhookTrigger"> & {
   /**
+   * Says what triggers the flow; shown in trigger lists and the execution history.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
 
   /**
-   * Stored lowercase; matching is case-insensitive.
+   * The key callers send, e.g. payments.provider.callback. Stored lowercase;
+   * matching is case-insensitive; one published flow per activity and company.
    *
    * @generated from field: string activity = 2;
    */
   activity: string;
 
   /**
+   * INSTANT_RETURN (default): the default response at once. WAIT_FOR_RESPONSE_STEP:
+   * the caller waits for a respond step, up to syncTimeoutSeconds.
+   *
    * @generated from field: flowhook.flow.v1.ResponseMode response_mode = 3;
    */
   responseMode: ResponseMode;
 
   /**
-   * Length of the synchronous phase; default 30.
+   * Length of the synchronous phase, 1..600; default 30.
    *
    * @generated from field: optional int32 sync_timeout_seconds = 4;
    */
   syncTimeoutSeconds?: number | undefined;
 
   /**
-   * Default 200.
+   * Status of the default response (Instant return, sync timeout, flow ended), 200..599; default 200.
    *
    * @generated from field: optional int32 default_response_status_code = 5;
    */
   defaultResponseStatusCode?: number | undefined;
 
   /**
-   * Default application/json.
+   * Content type of the default response, whose body is empty; default application/json.
    *
    * @generated from field: optional string default_response_content_type = 6;
    */
@@ -190,38 +208,44 @@ export declare type WebhookTrigger = Message<"flowhook.flow.v1.WebhookTrigger"> 
  */
 export declare type WebhookTriggerJson = {
   /**
+   * Says what triggers the flow; shown in trigger lists and the execution history.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
 
   /**
-   * Stored lowercase; matching is case-insensitive.
+   * The key callers send, e.g. payments.provider.callback. Stored lowercase;
+   * matching is case-insensitive; one published flow per activity and company.
    *
    * @generated from field: string activity = 2;
    */
   activity?: string;
 
   /**
+   * INSTANT_RETURN (default): the default response at once. WAIT_FOR_RESPONSE_STEP:
+   * the caller waits for a respond step, up to syncTimeoutSeconds.
+   *
    * @generated from field: flowhook.flow.v1.ResponseMode response_mode = 3;
    */
   responseMode?: ResponseModeJson;
 
   /**
-   * Length of the synchronous phase; default 30.
+   * Length of the synchronous phase, 1..600; default 30.
    *
    * @generated from field: optional int32 sync_timeout_seconds = 4;
    */
   syncTimeoutSeconds?: number;
 
   /**
-   * Default 200.
+   * Status of the default response (Instant return, sync timeout, flow ended), 200..599; default 200.
    *
    * @generated from field: optional int32 default_response_status_code = 5;
    */
   defaultResponseStatusCode?: number;
 
   /**
-   * Default application/json.
+   * Content type of the default response, whose body is empty; default application/json.
    *
    * @generated from field: optional string default_response_content_type = 6;
    */
@@ -249,6 +273,8 @@ export declare const WebhookTriggerSchema: GenMessage<WebhookTrigger, {jsonType:
  */
 export declare type Step = Message<"flowhook.flow.v1.Step"> & {
   /**
+   * Optional identifier (letters, digits, _): the step's output becomes Steps.<name>.
+   *
    * @generated from field: string name = 1;
    */
   name: string;
@@ -321,6 +347,8 @@ export declare type Step = Message<"flowhook.flow.v1.Step"> & {
  */
 export declare type StepJson = {
   /**
+   * Optional identifier (letters, digits, _): the step's output becomes Steps.<name>.
+   *
    * @generated from field: string name = 1;
    */
   name?: string;
@@ -384,6 +412,8 @@ export declare const StepSchema: GenMessage<Step, {jsonType: StepJson}>;
  */
 export declare type RespondStep = Message<"flowhook.flow.v1.RespondStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -417,6 +447,8 @@ export declare type RespondStep = Message<"flowhook.flow.v1.RespondStep"> & {
  */
 export declare type RespondStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -456,6 +488,8 @@ export declare const RespondStepSchema: GenMessage<RespondStep, {jsonType: Respo
  */
 export declare type SleepStep = Message<"flowhook.flow.v1.SleepStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -473,6 +507,8 @@ export declare type SleepStep = Message<"flowhook.flow.v1.SleepStep"> & {
  */
 export declare type SleepStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -496,6 +532,8 @@ export declare const SleepStepSchema: GenMessage<SleepStep, {jsonType: SleepStep
  */
 export declare type WaitUntilStep = Message<"flowhook.flow.v1.WaitUntilStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -513,6 +551,8 @@ export declare type WaitUntilStep = Message<"flowhook.flow.v1.WaitUntilStep"> & 
  */
 export declare type WaitUntilStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -536,6 +576,8 @@ export declare const WaitUntilStepSchema: GenMessage<WaitUntilStep, {jsonType: W
  */
 export declare type SetStep = Message<"flowhook.flow.v1.SetStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -553,6 +595,8 @@ export declare type SetStep = Message<"flowhook.flow.v1.SetStep"> & {
  */
 export declare type SetStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -576,6 +620,8 @@ export declare const SetStepSchema: GenMessage<SetStep, {jsonType: SetStepJson}>
  */
 export declare type IfStep = Message<"flowhook.flow.v1.IfStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -603,6 +649,8 @@ export declare type IfStep = Message<"flowhook.flow.v1.IfStep"> & {
  */
 export declare type IfStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -636,6 +684,8 @@ export declare const IfStepSchema: GenMessage<IfStep, {jsonType: IfStepJson}>;
  */
 export declare type HttpRequestStep = Message<"flowhook.flow.v1.HttpRequestStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -700,6 +750,8 @@ export declare type HttpRequestStep = Message<"flowhook.flow.v1.HttpRequestStep"
  */
 export declare type HttpRequestStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -770,6 +822,8 @@ export declare const HttpRequestStepSchema: GenMessage<HttpRequestStep, {jsonTyp
  */
 export declare type LogStep = Message<"flowhook.flow.v1.LogStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -789,6 +843,8 @@ export declare type LogStep = Message<"flowhook.flow.v1.LogStep"> & {
  */
 export declare type LogStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -815,6 +871,8 @@ export declare const LogStepSchema: GenMessage<LogStep, {jsonType: LogStepJson}>
  */
 export declare type FailStep = Message<"flowhook.flow.v1.FailStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -835,6 +893,8 @@ export declare type FailStep = Message<"flowhook.flow.v1.FailStep"> & {
  */
 export declare type FailStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -861,6 +921,8 @@ export declare const FailStepSchema: GenMessage<FailStep, {jsonType: FailStepJso
  */
 export declare type RecordStep = Message<"flowhook.flow.v1.RecordStep"> & {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description: string;
@@ -941,6 +1003,8 @@ export declare type RecordStep = Message<"flowhook.flow.v1.RecordStep"> & {
  */
 export declare type RecordStepJson = {
   /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
    * @generated from field: string description = 1;
    */
   description?: string;
@@ -1058,9 +1122,7 @@ export declare type RecordDeleteJson = {
 export declare const RecordDeleteSchema: GenMessage<RecordDelete, {jsonType: RecordDeleteJson}>;
 
 /**
- * Response mode of a webhook trigger (spec §2.3). Values are written without an
- * enum-name prefix because flow files spell them that way (DESIGN.md contract);
- * buf.yaml exempts this file from ENUM_VALUE_PREFIX for that reason.
+ * Response mode of a webhook trigger (spec §2.3).
  *
  * @generated from enum flowhook.flow.v1.ResponseMode
  */
@@ -1088,9 +1150,7 @@ export enum ResponseMode {
 }
 
 /**
- * Response mode of a webhook trigger (spec §2.3). Values are written without an
- * enum-name prefix because flow files spell them that way (DESIGN.md contract);
- * buf.yaml exempts this file from ENUM_VALUE_PREFIX for that reason.
+ * Response mode of a webhook trigger (spec §2.3).
  *
  * @generated from enum flowhook.flow.v1.ResponseMode
  */

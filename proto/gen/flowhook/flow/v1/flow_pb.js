@@ -127,9 +127,7 @@ export const ResponseModeSchema = /*@__PURE__*/
   enumDesc(file_flowhook_flow_v1_flow, 0);
 
 /**
- * Response mode of a webhook trigger (spec §2.3). Values are written without an
- * enum-name prefix because flow files spell them that way (DESIGN.md contract);
- * buf.yaml exempts this file from ENUM_VALUE_PREFIX for that reason.
+ * Response mode of a webhook trigger (spec §2.3).
  *
  * @generated from enum flowhook.flow.v1.ResponseMode
  */
