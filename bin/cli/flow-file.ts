@@ -28,12 +28,20 @@ export async function readFlowFile(path: string): Promise<Flow> {
   return (await readFlowFileWithPositions(path)).flow;
 }
 
-/** The flow and where each of its fields sits in the file, to place the engine's publish problems. */
+/** Where a field path sits in the flow file (1-based); `atKey` points at the key instead of its value. */
+export type PositionOf = (path: PathSegment[], atKey?: boolean) => { line: number; col: number } | undefined;
+
+/**
+ * The flow and where each of its fields sits in the file, to place the
+ * engine's publish problems (publish-problem-positions.ts). A missing key
+ * resolves to the mapping that lacks it; an index past the end, to nothing.
+ */
 export interface PlacedFlow {
   flow: Flow;
-  positionOf(path: PathSegment[], atKey?: boolean): { line: number; col: number } | undefined;
+  positionOf: PositionOf;
 }
 
+/** Like readFlowFile, and also where each field sits; fails the same way. */
 export async function readFlowFileWithPositions(path: string): Promise<PlacedFlow> {
   const text = await readText(path);
   return parseFlowTextWithPositions(path, text);
@@ -44,7 +52,8 @@ export function parseFlowText(path: string, text: string): Flow {
   return parseFlowTextWithPositions(path, text).flow;
 }
 
-function parseFlowTextWithPositions(path: string, text: string): PlacedFlow {
+/** Like parseFlowText, and also where each field sits. */
+export function parseFlowTextWithPositions(path: string, text: string): PlacedFlow {
   const isJson = extname(path).toLowerCase() === '.json';
   const source = isJson ? parseJson(path, text) : parseYaml(path, text);
   const { document } = source;
@@ -84,8 +93,7 @@ async function readText(path: string): Promise<string> {
 
 interface ParsedSource {
   document: unknown;
-  /** Where a path of the document sits in the text; `atKey` points at the key instead of its value. */
-  positionOf(path: PathSegment[], atKey?: boolean): { line: number; col: number } | undefined;
+  positionOf: PositionOf;
 }
 
 function parseYaml(path: string, text: string): ParsedSource {
@@ -128,7 +136,8 @@ function nodePosition(doc: Document, lineCounter: LineCounter, path: PathSegment
   for (const [i, segment] of path.entries()) {
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      // Problems spell fields in JSON (`statusCode`); the file may use the proto name (`status_code`), which is read too.
+      const pair = node.items.find((item) => keyText(item.key) === String(segment)) ?? node.items.find((item) => sameField(keyText(item.key), String(segment)));
       if (!pair) return position(node);
       node = last && atKey ? pair.key : (pair.value ?? pair.key);
     } else if (isSeq(node) && typeof segment === 'number') {
@@ -143,4 +152,13 @@ function nodePosition(doc: Document, lineCounter: LineCounter, path: PathSegment
     const range = (target as { range?: [number, number, number] } | null)?.range;
     return range ? lineCounter.linePos(range[0]) : undefined;
   }
+}
+
+function keyText(key: unknown): string | undefined {
+  return isScalar(key) ? String(key.value) : undefined;
+}
+
+/** `status_code` for `statusCode`: the proto spelling of a field the message names in JSON. */
+function sameField(key: string | undefined, jsonName: string): boolean {
+  return key !== undefined && key.includes('_') && key.replace(/_/g, '').toLowerCase() === jsonName.toLowerCase();
 }

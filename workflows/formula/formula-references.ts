@@ -1,17 +1,22 @@
 // Publish-time checks of what a formula refers to, so a typo fails at
 // `flow apply --publish` with the step path instead of at run time with
-// "Attempted to invoke a non-function (T1006)":
-//  - every `$name(…)` call names a JSONata built-in, one of flowhook's own
-//    functions, or a variable the formula binds itself (`$f := function…`);
+// "Attempted to invoke a non-function (T1006)", or silently as nothing:
+//  - every `$name(…)` call (also `x ~> $name`) names a JSONata built-in, one
+//    of flowhook's own functions, or a variable the formula binds itself;
 //  - every path read from the root names something the evaluation context
 //    has: `Trigger.Payload`, `Variables.x`, `Steps.<a step of this flow>`, …
 //
-// Only names evaluated against the root object are checked. Inside a path
-// (after its first step), a filter, a lambda or a sort, names are relative to
-// the current item of the payload and can be anything.
+// Which names are read from the root follows JSONata's evaluation: a path's
+// first step, function arguments, blocks, object and array constructors and
+// the body of a function written at the root (JSONata evaluates a function's
+// body against the input where it was written, not against its argument) all
+// see the root; `$` at the root and `$$` anywhere are the root. Later steps
+// of a path, filters, groupings, sort terms and transforms see an item of
+// the payload, where any name can be right, so only the calls there are checked.
 import jsonata from 'jsonata';
+import { didYouMean } from './did-you-mean.ts';
 import { parseFieldPath } from './field-path.ts';
-import { EVAL_DISABLED } from './guarded-functions.ts';
+import { CALLABLE_FUNCTIONS, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
 
 /** What the flow around a formula offers: the names of its steps (anywhere in the flow). */
 export interface FormulaScope {
@@ -20,37 +25,15 @@ export interface FormulaScope {
   variablesRead?: Set<string>;
 }
 
-/** JSONata 2.2's function library (its static frame); a unit test keeps this in step with the installed jsonata. */
-export const JSONATA_FUNCTIONS: readonly string[] = [
-  'sum', 'count', 'max', 'min', 'average', 'string', 'substring', 'substringBefore', 'substringAfter', 'lowercase', 'uppercase',
-  'length', 'trim', 'pad', 'match', 'contains', 'replace', 'split', 'join', 'formatNumber', 'formatBase', 'formatInteger',
-  'parseInteger', 'number', 'floor', 'ceil', 'round', 'abs', 'sqrt', 'power', 'random', 'boolean', 'not', 'map', 'zip',
-  'filter', 'single', 'reduce', 'sift', 'keys', 'lookup', 'append', 'exists', 'spread', 'merge', 'reverse', 'each', 'error',
-  'assert', 'type', 'sort', 'shuffle', 'distinct', 'base64encode', 'base64decode', 'encodeUrlComponent', 'encodeUrl',
-  'decodeUrlComponent', 'decodeUrl', 'eval', 'toMillis', 'fromMillis', 'clone',
-  // Bound per evaluation rather than in the static frame.
-  'now', 'millis',
-];
-
-/** Functions flowhook registers on every expression (xml-functions.ts). */
-export const FLOWHOOK_FUNCTIONS: readonly string[] = ['xmlEscape'];
-
-const KNOWN_FUNCTIONS = new Set([...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS]);
-
-/** The evaluation context's shape (formula-context.ts): members that are fixed, or open (`null`), or the flow's steps. */
-const ROOTS: Readonly<Record<string, readonly string[] | null | 'steps'>> = {
-  Trigger: ['Payload', 'PayloadJson', 'Activity', 'Description'],
-  Variables: null,
-  Steps: 'steps',
-  Execution: ['Id', 'StartedAt'],
-  Company: ['Name'],
-};
-
+/** The parts of a JSONata 2.x AST node these checks read. */
 interface AstNode {
   type: string;
   value?: unknown;
   steps?: AstNode[];
-  stages?: AstNode[];
+  stages?: { expr?: AstNode }[];
+  predicate?: { expr?: AstNode }[];
+  group?: { lhs: AstNode[][] };
+  terms?: { expression: AstNode }[];
   arguments?: AstNode[];
   procedure?: AstNode;
   body?: AstNode;
@@ -61,7 +44,19 @@ interface AstNode {
   condition?: AstNode;
   then?: AstNode;
   else?: AstNode;
+  pattern?: AstNode;
+  update?: AstNode;
+  delete?: AstNode;
 }
+
+/** Where a node is evaluated. `parameter`: inside a function written at the root, its first parameter (for a hint). */
+interface Place {
+  atRoot: boolean;
+  parameter?: string;
+}
+
+const ROOT: Place = { atRoot: true };
+const ITEM: Place = { atRoot: false };
 
 /** Reasons a formula refers to something that cannot exist; empty when all is well (or it does not parse: that is reported elsewhere). */
 export function formulaReferenceProblems(expression: string, scope: FormulaScope): string[] {
@@ -73,79 +68,87 @@ export function formulaReferenceProblems(expression: string, scope: FormulaScope
   }
   const bound = boundVariables(ast);
   const problems: string[] = [];
-  visit(ast, true);
+  visit(ast, ROOT);
   return problems;
 
-  function visit(node: AstNode | undefined, atRoot: boolean): void {
+  function visit(node: AstNode | undefined, place: Place): void {
     if (!node || typeof node !== 'object') return;
+    // Filters and groupings run on each item of what they follow.
+    for (const predicate of node.predicate ?? []) visit(predicate.expr, ITEM);
+    for (const pair of node.group?.lhs ?? []) pair.forEach((part) => visit(part, ITEM));
     switch (node.type) {
       case 'path':
-        visitPath(node.steps ?? [], atRoot);
-        return;
+        return visitPath(node.steps ?? [], place);
       case 'name':
-        if (atRoot) checkRootPath([String(node.value)]);
+        if (place.atRoot) checkRootPath([String(node.value)], place);
         return;
       case 'function':
       case 'partial':
-        if (node.procedure?.type === 'variable') checkFunction(String(node.procedure.value));
-        else visit(node.procedure, atRoot);
-        for (const argument of node.arguments ?? []) visit(argument, atRoot);
-        return;
+        if (node.procedure?.type === 'variable') checkCall(String(node.procedure.value));
+        else visit(node.procedure, place);
+        return node.arguments?.forEach((argument) => visit(argument, place));
       case 'lambda':
-        // Its body runs on whatever it is called with; names there are relative.
+        return visit(node.body, place.atRoot ? { atRoot: true, parameter: node.arguments?.[0]?.value as string | undefined } : ITEM);
+      case 'apply':
+        visit(node.lhs as AstNode, place);
+        // `x ~> $f` calls $f with x.
+        if (node.rhs?.type === 'variable') checkCall(String(node.rhs.value));
+        else visit(node.rhs, place);
         return;
       case 'bind':
-      case 'apply':
       case 'binary':
-        if (!Array.isArray(node.lhs)) visit(node.lhs, atRoot);
-        visit(node.rhs, atRoot);
-        return;
+        visit(node.lhs as AstNode, place);
+        return visit(node.rhs, place);
       case 'block':
-        for (const inner of node.expressions ?? []) visit(inner, atRoot);
-        return;
+        return node.expressions?.forEach((inner) => visit(inner, place));
       case 'condition':
-        visit(node.condition, atRoot);
-        visit(node.then, atRoot);
-        visit(node.else, atRoot);
+        [node.condition, node.then, node.else].forEach((part) => visit(part, place));
         return;
       case 'unary':
-        if (node.value === '{' && Array.isArray(node.lhs)) for (const [key, value] of node.lhs) [key, value].forEach((part) => visit(part, atRoot));
-        else if (node.value === '[') for (const inner of node.expressions ?? []) visit(inner, atRoot);
-        else visit(node.expression, atRoot);
+        if (node.value === '{') (node.lhs as AstNode[][]).forEach((pair) => pair.forEach((part) => visit(part, place)));
+        else if (node.value === '[') node.expressions?.forEach((inner) => visit(inner, place));
+        else visit(node.expression, place);
+        return;
+      case 'sort':
+        return node.terms?.forEach((term) => visit(term.expression, ITEM));
+      case 'transform':
+        [node.pattern, node.update, node.delete].forEach((part) => visit(part, ITEM));
         return;
       default:
         return;
     }
   }
 
-  function visitPath(steps: AstNode[], atRoot: boolean): void {
-    const leading: string[] = [];
-    for (const step of steps) {
-      if (step.type !== 'name') break;
-      leading.push(String(step.value));
-    }
-    if (atRoot && leading.length > 0) checkRootPath(leading);
+  function visitPath(steps: AstNode[], place: Place): void {
+    if (place.atRoot) checkRootPath(leadingNames(steps, 0), place);
     steps.forEach((step, index) => {
-      // The first step of a path is evaluated where the path is; later steps (and every filter) on the current item.
-      if (step.type !== 'name') visit(step, atRoot && index === 0);
-      for (const stage of step.stages ?? []) visit((stage as AstNode & { expr?: AstNode }).expr, false);
+      // The first step is evaluated where the path is; later steps (and every filter) on the current item.
+      if (step.type !== 'name') visit(step, index === 0 ? place : ITEM);
+      for (const stage of step.stages ?? []) visit(stage.expr, ITEM);
+      const readsRoot = step.type === 'variable' && (step.value === '$' || (step.value === '' && index === 0 && place.atRoot));
+      if (readsRoot) checkRootPath(leadingNames(steps, index + 1), place);
     });
   }
 
-  function checkFunction(name: string): void {
-    if (bound.has(name)) return;
-    if (name === 'eval') return void problems.push(EVAL_DISABLED);
-    if (KNOWN_FUNCTIONS.has(name)) return;
-    problems.push(`unknown function $${name}${suggestion(name, [...KNOWN_FUNCTIONS], (candidate) => `$${candidate}`)}`);
+  function checkCall(name: string): void {
+    // `$()` / `$$()` call the context itself: nothing to name.
+    if (name === '' || name === '$' || bound.has(name)) return;
+    const refused = REFUSED_FUNCTIONS[name];
+    if (refused !== undefined) problems.push(refused);
+    else if (!CALLABLE_FUNCTIONS.has(name)) problems.push(`unknown function $${name}${didYouMean(name, [...bound, ...CALLABLE_FUNCTIONS], (candidate) => `$${candidate}`)}`);
   }
 
-  function checkRootPath(names: string[]): void {
-    const problem = rootPathProblem(names, scope);
-    if (problem) problems.push(problem);
+  function checkRootPath(names: string[], place: Place): void {
+    let problem = rootPathProblem(names, scope);
+    if (problem === undefined) return;
+    if (place.parameter !== undefined && !isFormulaRoot(names[0]!)) {
+      problem += `; a function's body reads from the root too, not from its argument: to read the argument write $${place.parameter}.${names.join('.')}`;
+    }
+    problems.push(problem);
   }
 }
 
-/** The same check for a SmartField path (`{{Trigger.Payload.id}}`). */
+/** The same check for a SmartField path (`{{Trigger.Payload.id}}`), which always starts at the root. */
 export function fieldReferenceProblems(path: string, scope: FormulaScope): string[] {
   const steps = parseFieldPath(path);
   if (!steps) return [];
@@ -158,51 +161,43 @@ export function fieldReferenceProblems(path: string, scope: FormulaScope): strin
   return problem ? [problem] : [];
 }
 
+/** Why the root path `names` (at least the first two count) cannot exist, or undefined when it can. */
 function rootPathProblem(names: readonly string[], scope: FormulaScope): string | undefined {
   const [root, member] = names;
   if (root === undefined) return undefined;
-  const members = ROOTS[root];
-  if (root === 'Variables' && member !== undefined) scope.variablesRead?.add(member);
-  if (members === undefined) {
-    const roots = Object.keys(ROOTS);
-    return `unknown name "${root}": formulas read ${roots.join(', ')}${suggestion(root, roots, (candidate) => `"${candidate}"`)}`;
+  if (!isFormulaRoot(root)) {
+    const roots = Object.keys(FORMULA_ROOTS);
+    return `unknown name "${root}": formulas read ${roots.join(', ')}${didYouMean(root, roots, (candidate) => `"${candidate}"`)}`;
   }
-  if (member === undefined || members === null) return undefined;
-  if (members === 'steps') {
-    if (scope.stepNames.has(member)) return undefined;
-    const named = [...scope.stepNames];
-    const known = named.length > 0 ? `the named steps are ${named.map((name) => `"${name}"`).join(', ')}` : 'no step has a name (give one with `name:`)';
-    return `"Steps.${member}": no step of this flow is named "${member}"; ${known}${suggestion(member, named, (candidate) => `"Steps.${candidate}"`)}`;
+  const members = FORMULA_ROOTS[root];
+  if (member === undefined) return undefined;
+  if (members === 'variables') {
+    // Whether some set step sets it is the flow's question (a warning there).
+    scope.variablesRead?.add(member);
+    return undefined;
   }
+  if (members === 'steps') return scope.stepNames.has(member) ? undefined : unknownStepProblem(member, scope.stepNames);
   if (members.includes(member)) return undefined;
-  return `"${root}.${member}" does not exist: ${root} has ${members.join(', ')}${suggestion(member, members, (candidate) => `"${root}.${candidate}"`)}`;
+  return `"${root}.${member}" does not exist: ${root} has ${members.join(', ')}${didYouMean(member, members, (candidate) => `"${root}.${candidate}"`)}`;
 }
 
-/** ` (did you mean X?)` for the closest candidate within a small edit distance. */
-function suggestion(wrong: string, candidates: readonly string[], spell: (candidate: string) => string): string {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(wrong.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+function unknownStepProblem(member: string, stepNames: ReadonlySet<string>): string {
+  const named = [...stepNames];
+  const known = named.length > 0 ? `the named steps are ${named.map((name) => `"${name}"`).join(', ')}` : 'no step has a name (give one with `name:`)';
+  return `"Steps.${member}": no step of this flow is named "${member}"; ${known}${didYouMean(member, named, (candidate) => `"Steps.${candidate}"`)}`;
+}
+
+/** Names of the consecutive name steps from `start`: `Trigger.Payload.items[0].sku` → Trigger, Payload, items, sku. */
+function leadingNames(steps: AstNode[], start: number): string[] {
+  const names: string[] = [];
+  for (const step of steps.slice(start)) {
+    if (step.type !== 'name') break;
+    names.push(String(step.value));
   }
-  const tolerated = Math.max(1, Math.min(3, Math.floor(wrong.length / 3)));
-  return best !== undefined && bestDistance <= tolerated ? ` (did you mean ${spell(best)}?)` : '';
+  return names;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/** Variables the formula binds itself (`$x := …`, lambda parameters): calling them is fine. */
+/** Variables the formula binds itself (`$x := …`, lambda parameters), wherever it binds them: calling them is fine. */
 function boundVariables(ast: AstNode): Set<string> {
   const names = new Set<string>();
   const walk = (value: unknown): void => {

@@ -9,4 +9,5 @@ export type { TemplatePart } from './template-parser.ts';
 export { checkTemplate, isTemplate, resolveDeep, resolveText, resolveValue } from './resolve.ts';
 export { evaluateFormula } from './formula-evaluator.ts';
 export type { FormulaScope } from './formula-references.ts';
+export { didYouMean } from './did-you-mean.ts';
 export { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH } from './evaluation-limits.ts';

@@ -2,7 +2,7 @@
 // Pure: drafts may be saved invalid; only publishing calls this. Problems name
 // the field in the flow file's own spelling, e.g. `steps[2].respond.statusCode`.
 import type { FlowJson, RecordStepJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { checkTemplate, type FormulaScope } from '../formula/index.ts';
+import { checkTemplate, didYouMean, type FormulaScope } from '../formula/index.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_FLOW_LIMITS, formatDuration, type FlowLimits } from './flow-limits.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
@@ -212,6 +212,9 @@ function variablesSetBy(steps: StepJson[], names = new Set<string>()): Set<strin
 /** A variable no step sets reads as nothing at run time: likely a typo, but not certainly an error (it may be tested for absence). */
 function warnAboutUnsetVariables(read: ReadonlySet<string>, set: ReadonlySet<string>, warnings: string[]): void {
   for (const name of read) {
-    if (!set.has(name)) warnings.push(`Variables.${name} is read, but no set step sets it (it is empty at run time${set.size > 0 ? `; set: ${[...set].join(', ')}` : ''})`);
+    if (set.has(name)) continue;
+    const suggestion = didYouMean(name, set, (candidate) => `Variables.${candidate}`);
+    const known = set.size > 0 ? `; the set steps set ${[...set].join(', ')}` : '';
+    warnings.push(`Variables.${name} is read, but no set step sets it${suggestion}: it is empty at run time${known}`);
   }
 }
