@@ -9,6 +9,7 @@ import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { AppState } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { eventually } from '../support/eventually.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -24,14 +25,6 @@ test.after.always(async () => {
   await stack?.close();
 });
 
-async function eventually(probe: () => Promise<number>, expected: number): Promise<number> {
-  let status = await probe();
-  for (const deadline = Date.now() + 5000; status !== expected && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    status = await probe();
-  }
-  return status;
-}
 
 test('a secret rotated or a flow unpublished through another engine stops working here', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached', { activity: 'cached.flow' }, []));

@@ -10,6 +10,7 @@ import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { cliAgainst, type CliRun } from '../support/cli-runner.ts';
 import { callWebhook, deployFlow, flow } from '../support/webhook-helpers.ts';
+import { eventually } from '../support/eventually.ts';
 
 const HOME = 'Users & Co';
 const OTHER = 'Users Elsewhere';
@@ -196,12 +197,3 @@ test('a revoke or delete made through another engine refuses the next call here,
   t.is(await eventually(() => callAs('cli-remote', key), 401), 401);
 });
 
-/** The notification reaches the other engine within milliseconds; poll briefly rather than sleep. */
-async function eventually(probe: () => Promise<number>, expected: number): Promise<number> {
-  let status = await probe();
-  for (const deadline = Date.now() + 5000; status !== expected && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    status = await probe();
-  }
-  return status;
-}
