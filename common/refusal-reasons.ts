@@ -31,15 +31,23 @@ export const REFUSAL_REASONS = {
   token_audience_mismatch: 401,
   /** Anything else wrong with a signed token: no `exp`, a claim of the wrong type, claims that are no JSON object. */
   token_invalid: 401,
-  /** A delegated (user) token, recognised by `scp`: only application tokens are accepted. */
+  /** A token issued to or about a user — delegated, or an OIDC id token — not an app-only client-credentials access token; `tokenRule` names the rule (facade/oauth/token-kind.ts). */
   token_delegated: 401,
   /** No client id in `azp`, `appid` or `client_id`. */
   token_client_id_missing: 401,
   // ── decided by the engine ──
-  /** The RPC came without the engine's service token (a facade or internal caller started without FLOWHOOK_SERVICE_TOKEN). */
+  /** The RPC came without a service account token (a facade or internal caller started without FLOWHOOK_ENGINE_TOKEN). */
   service_token_missing: 401,
-  /** The RPC came with another token than the engine's service token (FLOWHOOK_SERVICE_TOKEN differs). */
+  /** The RPC came with a token no service account has (never issued, rotated, or the account deleted). */
   service_token_invalid: 401,
+  /** The service account's token is right, but the account is disabled. */
+  service_account_disabled: 401,
+  /** The service account's scope is not the one this service needs (e.g. a records token on WebhookService). */
+  service_account_scope: 403,
+  /** The invoke account may not call for this company (it was created for others). */
+  service_account_company: 403,
+  /** The request names an end-user caller (Basic, OAuth application), but only the facade's account may pass one on. */
+  caller_forwarding_refused: 403,
   /** Basic: no service user with that name. */
   unknown_user: 401,
   /** Basic: the access key is not the user's current one. */
@@ -50,6 +58,12 @@ export const REFUSAL_REASONS = {
   key_expired: 401,
   /** Bearer: a valid token for a client id that is not registered in flowhook. */
   unknown_app: 401,
+  /** Bearer: the client id is registered without an issuer (before issuers were bound): `flowhook app register <clientId> --issuer <url>`. */
+  app_issuer_unset: 401,
+  /** Bearer: the client id is registered, but under another issuer than the token's (`issuer`): the same client id from another issuer is another application. */
+  app_issuer_mismatch: 401,
+  /** Bearer: the application is registered for a tenant, and the token's `tid` is another (or none). */
+  app_tenant_mismatch: 401,
   /** Bearer: the application is registered without consent. */
   app_not_consented: 401,
   /** Bearer: the application's State is Disabled. */
@@ -80,6 +94,10 @@ export interface RefusedCall {
   issuer?: string;
   /** The permission set the caller lacks (missing_permission_set). */
   permissionSet?: string;
+  /** Which rule found a user's token or an id token (token_delegated), e.g. `entra_scp`. */
+  tokenRule?: string;
+  /** The service account that made the RPC, once its token is known. */
+  serviceAccount?: string;
 }
 
 // Names and issuers come from unauthenticated callers: bounded so that a

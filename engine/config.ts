@@ -1,10 +1,12 @@
 // The engine's configuration, read once from the environment into a frozen,
 // typed object. A wrong value stops the process with a message naming the variable.
 import { readBool } from '../common/env-values.ts';
+import { refuseSharedServiceToken } from '../common/engine-token.ts';
 import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
 import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
 import { DEFAULT_FLOW_LIMITS, DEFAULT_TASK_QUEUE, parseDuration, readTemporalSettings, type FlowLimits, type TemporalSettings } from '../workflows/shared/index.ts';
 import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
+import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from './rpc/engine-tls.ts';
 
 export interface EngineConfig {
   host: string;
@@ -15,10 +17,18 @@ export interface EngineConfig {
   /** Base URL as callers see the facade, for the flow card's Webhook Call URL. */
   publicUrl: string;
   instance: string;
-  /** Bearer token for FlowAdminService. */
-  adminToken: string;
-  /** Bearer token for WebhookService and RecordService; unset only with FLOWHOOK_ENGINE_INSECURE=true, which leaves them open. */
-  serviceToken?: string;
+  /**
+   * FLOWHOOK_ADMIN_TOKEN: a bootstrap admin credential for deployments that
+   * create their service accounts with it; unset, only admin service accounts
+   * reach the admin services (`flowhook start` makes the CLI's).
+   */
+  adminToken?: string;
+  /** FLOWHOOK_ENGINE_INSECURE=true: serve cleartext on a non-loopback address (a network the operator trusts). */
+  insecure: boolean;
+  /** FLOWHOOK_ENGINE_TLS_CERT/_KEY (and _CLIENT_CA for mutual TLS); unset, the engine serves h2c on loopback only. */
+  tls?: EngineServerTls;
+  /** Largest RPC message the engine reads: FLOWHOOK_MAX_BODY_BYTES (the facade's body limit) plus room for the envelope. */
+  maxMessageBytes: number;
   /** Added to the sync timeout before the engine stops waiting on the update itself. */
   syncGraceMs: number;
   /** Bound on reaching Temporal when starting an execution. */
@@ -41,18 +51,17 @@ export type EngineEnv = Record<string, string | undefined>;
 export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
   const databaseUrl = env.FLOWHOOK_DATABASE_URL;
   if (!databaseUrl) throw new Error('FLOWHOOK_DATABASE_URL is required for the engine (postgres://user:password@host:port/database)');
-  const adminToken = env.FLOWHOOK_ADMIN_TOKEN;
-  if (!adminToken || adminToken.length < 16) throw new Error('FLOWHOOK_ADMIN_TOKEN is required for the engine and must have at least 16 characters');
-  const insecure = readBool(env, 'FLOWHOOK_ENGINE_INSECURE');
-  const serviceToken = env.FLOWHOOK_SERVICE_TOKEN || undefined;
-  if (serviceToken !== undefined && serviceToken.length < 16) throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
-  // The engine is not an open door: without a service token anyone who reaches its port could start flows.
-  if (serviceToken === undefined && !insecure) {
-    throw new Error('FLOWHOOK_SERVICE_TOKEN is required for the engine (at least 16 characters); set FLOWHOOK_ENGINE_INSECURE=true to run WebhookService without one');
-  }
+  const adminToken = env.FLOWHOOK_ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) throw new Error('FLOWHOOK_ADMIN_TOKEN must have at least 16 characters');
+  refuseSharedServiceToken(env, 'the engine admits service accounts (flowhook service-account create <name> --scope invoke|records|admin); give the facade and each worker its own token');
   const facadePort = port(env, 'FLOWHOOK_FACADE_PORT', 7048);
+  const host = env.FLOWHOOK_ENGINE_HOST || '127.0.0.1';
+  const tls = readEngineServerTls(env);
+  const insecure = readBool(env, 'FLOWHOOK_ENGINE_INSECURE');
+  // Refused here, before anything starts: cleartext tokens, secrets and payloads on a network.
+  checkEngineExposure({ host, tls, insecure });
   return Object.freeze({
-    host: env.FLOWHOOK_ENGINE_HOST || '127.0.0.1',
+    host,
     port: port(env, 'FLOWHOOK_ENGINE_PORT', 7049),
     databaseUrl,
     temporal: readTemporalSettings(env),
@@ -60,7 +69,9 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     publicUrl: url(env, 'FLOWHOOK_PUBLIC_URL', `http://localhost:${facadePort}`),
     instance: env.FLOWHOOK_INSTANCE || 'BC',
     adminToken,
-    serviceToken,
+    insecure,
+    tls,
+    maxMessageBytes: int(env, 'FLOWHOOK_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1) + MESSAGE_ENVELOPE_BYTES,
     syncGraceMs: int(env, 'FLOWHOOK_SYNC_GRACE_MS', 5000, 0),
     temporalTimeoutMs: int(env, 'FLOWHOOK_TEMPORAL_TIMEOUT_MS', 10_000, 100),
     databaseTimeoutMs: int(env, 'FLOWHOOK_DATABASE_TIMEOUT_MS', 5000, 100),
@@ -78,6 +89,11 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     }),
   });
 }
+
+// The facade's default body limit; the engine reads nothing larger than that plus what the
+// rest of an InvokeRequest (secret, caller, ids) or an admin request adds.
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const MESSAGE_ENVELOPE_BYTES = 64 * 1024;
 
 // Generous defaults: well above what one engine on a small machine serves
 // (see test/bench), so they only stop floods. 0 turns a limit off.

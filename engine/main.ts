@@ -2,7 +2,9 @@
 // connects to Temporal, serves RPCs. Returns a handle that stops it cleanly.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { startChangeFeed } from './cache/change-feed.ts';
+import { startChangeFeed, type ChangeAnnouncer } from './cache/change-feed.ts';
+import { createServiceAccountDirectory } from './rpc/service-account-directory.ts';
+import { loadDeploymentKey } from './security/deployment-keys.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createEngine } from './server.ts';
@@ -20,6 +22,8 @@ export interface RunningEngine {
   port: number;
   orm: MikroORM;
   client: Client;
+  /** For whoever writes what the caches hold next to the engine (flowhook start's service accounts). */
+  changes: ChangeAnnouncer;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
   }
   const changeFeed = startChangeFeed(config.databaseUrl, logger);
+  const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const engine = createEngine({
     orm,
     publishedFlows: createPublishedFlowLookup(changeFeed),
@@ -48,8 +53,10 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     starter: createExecutionStarter({ client, abandonment, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
     temporal: client,
     taskQueue: config.taskQueue,
-    adminToken: config.adminToken,
-    serviceToken: config.serviceToken,
+    accounts: createServiceAccountDirectory(orm, changeFeed, config.adminToken),
+    grantKey,
+    maxMessageBytes: config.maxMessageBytes,
+    tls: config.tls,
     publicUrl: config.publicUrl,
     instance: config.instance,
     useSearchAttributes: () => searchAttributes,
@@ -57,11 +64,12 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     flowLimits: config.flowLimits,
   });
   const port = await engine.listen(config.port, config.host);
-  logger.info({ host: config.host, port }, 'engine listening');
+  logger.info({ host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' }, 'engine listening');
   return {
     port,
     orm,
     client,
+    changes: changeFeed,
     async close() {
       await engine.close();
       await changeFeed.close();

@@ -1,7 +1,9 @@
-// The engine's RPC server: HTTP/2 cleartext serving Connect, gRPC and gRPC-Web
-// for WebhookService, RecordService and OutboundService (service token) and the
-// admin services (admin token).
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+// The engine's RPC server: HTTP/2 serving Connect, gRPC and gRPC-Web. Every
+// RPC passes the service account gate first (rpc/service-account-gate.ts:
+// token and scope checked on the headers, before any body is read), then the
+// request scope and error interceptors, then the service.
+import type { Http2SecureServer, Http2Server, ServerHttp2Session } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,6 +13,7 @@ import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_servi
 import { ConnectionAdminService } from '../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { OutboundService } from '../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { SecretStoreAdminService } from '../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { ExecutionService } from '../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
@@ -18,21 +21,40 @@ import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_ser
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createAppAdminService, createUserAdminService } from './admin/app-admin-service.ts';
 import { createFlowAdminService } from './admin/flow-admin-service.ts';
+import { createServiceAccountAdminService } from './admin/service-account-admin-service.ts';
 import { createConnectionAdminService, createSecretStoreAdminService } from './connections/connection-admin-service.ts';
 import { createOutboundService } from './connections/outbound-service.ts';
 import type { SecretKeyring } from './secrets/secret-keyring.ts';
 import type { FlowLimits } from '../workflows/shared/index.ts';
 import { createExecutionService } from './executions/execution-service.ts';
 import { createRecordService } from './records/record-service.ts';
-import { authInterceptor } from './rpc/auth-interceptor.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
 import { requestScopeInterceptor } from './rpc/request-scope-interceptor.ts';
+import { serviceAccountContext, serviceAccountGate } from './rpc/service-account-gate.ts';
+import { createEngineHttp2Server, tlsRefusalReason, type EngineServerTls } from './rpc/engine-tls.ts';
+import type { ServiceAccountDirectory } from './rpc/service-account-directory.ts';
 import type { ExecutionStarter } from './temporal/execution-starter.ts';
 import type { ChangeAnnouncer } from './cache/change-feed.ts';
 import type { WebhookLimits } from './limits/webhook-limits.ts';
 import type { CallerDirectory } from './webhook/caller-directory.ts';
 import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
+import { registerHealth } from './rpc/grpc-health.ts';
+import { registerReflection } from './rpc/grpc-reflection.ts';
+
+/** Every service the engine serves behind the gate (reflection and health list these). */
+export const ENGINE_SERVICES = [
+  WebhookService,
+  FlowAdminService,
+  AppAdminService,
+  UserAdminService,
+  RecordService,
+  ExecutionService,
+  ConnectionAdminService,
+  SecretStoreAdminService,
+  OutboundService,
+  ServiceAccountAdminService,
+];
 
 export interface EngineDeps {
   orm: MikroORM;
@@ -45,9 +67,14 @@ export interface EngineDeps {
   temporal: Client;
   taskQueue: string;
   logger: Logger;
-  adminToken: string;
-  /** Undefined only when the engine was explicitly started insecure. */
-  serviceToken?: string;
+  /** Who holds which token (service accounts, and the bootstrap admin token). */
+  accounts: ServiceAccountDirectory;
+  /** Keys the execution grants (security/execution-grants.ts). */
+  grantKey: Buffer;
+  /** Largest message read (readMaxBytes). */
+  maxMessageBytes: number;
+  /** Serve TLS (and mutual TLS) instead of h2c. */
+  tls?: EngineServerTls;
   publicUrl: string;
   instance: string;
   useSearchAttributes: () => boolean;
@@ -58,16 +85,20 @@ export interface EngineDeps {
 }
 
 export interface EngineServer {
-  server: Http2Server;
+  server: Http2Server | Http2SecureServer;
   listen(port: number, host: string): Promise<number>;
   close(): Promise<void>;
 }
 
 export function createEngine(deps: EngineDeps): EngineServer {
+  // Health answers NOT_SERVING once shutdown begins, so a load balancer stops sending new calls.
+  let serving = true;
   const handler = connectNodeAdapter({
-    // Order matters: the request scope is outermost so every line below names the request; errors
-    // are mapped next, so auth failures pass through unchanged.
-    interceptors: [requestScopeInterceptor(), errorInterceptor(deps.logger), authInterceptor({ adminToken: deps.adminToken, serviceToken: deps.serviceToken }, deps.logger)],
+    // The request scope is outermost so every line below names the request.
+    interceptors: [requestScopeInterceptor(), errorInterceptor(deps.logger)],
+    contextValues: serviceAccountContext,
+    // Also bounds what a decompressed message may grow to.
+    readMaxBytes: deps.maxMessageBytes,
     routes(router) {
       router.service(WebhookService, createWebhookService(deps));
       router.service(FlowAdminService, createFlowAdminService(deps));
@@ -78,12 +109,18 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(ConnectionAdminService, createConnectionAdminService(deps));
       router.service(SecretStoreAdminService, createSecretStoreAdminService(deps));
       router.service(OutboundService, createOutboundService(deps));
+      router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
+      // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
+      registerReflection(router, ENGINE_SERVICES);
+      registerHealth(router, ENGINE_SERVICES, () => serving);
     },
   });
-  const server = createServer(handler);
+  const server = createEngineHttp2Server(serviceAccountGate(handler, deps.accounts, deps.logger), deps.tls);
+  // A refused handshake (no client certificate, an unknown CA) is otherwise invisible.
+  server.on('tlsClientError', (error: Error, socket: TLSSocket) => deps.logger.warn({ reason: tlsRefusalReason(error, socket), remoteAddress: socket.remoteAddress }, 'TLS handshake refused'));
   // Idle HTTP/2 sessions (e.g. the facade's) would otherwise keep close() waiting forever.
   const sessions = new Set<ServerHttp2Session>();
-  server.on('session', (session) => {
+  server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
@@ -96,6 +133,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
       });
     },
     close() {
+      serving = false;
       return new Promise((resolve) => {
         server.close(() => resolve());
         for (const session of sessions) session.close();

@@ -9,7 +9,7 @@ import { parseBasicAuthorization } from './basic-auth.ts';
 import { UnauthorizedError } from './http-errors.ts';
 
 /** Why credentials were refused, and the non-secret names known at that point. */
-export type CredentialRefusal = Pick<RefusedCall, 'reason' | 'clientId' | 'issuer'>;
+export type CredentialRefusal = Pick<RefusedCall, 'reason' | 'clientId' | 'issuer' | 'tokenRule'>;
 
 /** A verifier's answer: the caller to pass on, or why the credentials are refused. */
 export type Verification = { caller: CallerInit } | { refused: CredentialRefusal };

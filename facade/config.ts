@@ -2,6 +2,8 @@
 // typed object. This is the only facade file that touches process.env; a wrong
 // value stops the process with a message naming the variable.
 import type { OAuthSettings, TrustedIssuer } from './oauth/oauth-settings.ts';
+import { readEngineToken } from '../common/engine-token.ts';
+import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
 
 export type FacadeLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -16,8 +18,10 @@ export interface FacadeConfig {
   publicUrl: string;
   /** The engine's Connect endpoint (HTTP/2 cleartext). */
   engineUrl: string;
-  /** Sent as `authorization: Bearer …` on every engine call when set. */
-  serviceToken?: string;
+  /** The facade's service account token (invoke scope, forwards callers), sent as `authorization: Bearer …` on every engine call. */
+  engineToken: string;
+  /** FLOWHOOK_ENGINE_CA, FLOWHOOK_ENGINE_CLIENT_CERT/_KEY: how to trust (and prove itself to) an https engine. */
+  engineTls?: EngineClientTls;
   /** Largest accepted request body; larger bodies are answered 413. */
   maxBodyBytes: number;
   logLevel: FacadeLogLevel;
@@ -43,7 +47,8 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
     instance: readInstance(env),
     publicUrl,
     engineUrl: readUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049'),
-    serviceToken: readServiceToken(env),
+    engineToken: readEngineToken(env, 'facade'),
+    engineTls: readEngineClientTls(env, readUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049')),
     maxBodyBytes: readInt(env, 'FLOWHOOK_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1),
     logLevel: readLogLevel(env),
     oauth: readOAuth(env),
@@ -89,14 +94,6 @@ function readInstance(env: FacadeEnv): string {
   const raw = env.FLOWHOOK_INSTANCE || 'BC';
   // One path segment: it is matched against the first segment of every request path.
   if (!/^[A-Za-z0-9._~-]+$/.test(raw)) throw new Error(`FLOWHOOK_INSTANCE must be one URL path segment (letters, digits, . _ ~ -), got "${raw}"`);
-  return raw;
-}
-
-function readServiceToken(env: FacadeEnv): string | undefined {
-  const raw = env.FLOWHOOK_SERVICE_TOKEN;
-  if (raw === undefined || raw === '') return undefined;
-  // Same rule as the engine, so a token the engine would refuse fails here first.
-  if (raw.length < 16) throw new Error('FLOWHOOK_SERVICE_TOKEN must have at least 16 characters');
   return raw;
 }
 

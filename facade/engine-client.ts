@@ -1,10 +1,12 @@
 // The facade's one connection to the engine: a Connect client for
-// WebhookService over HTTP/2 cleartext (the engine serves h2c only), binary
+// WebhookService over HTTP/2 (h2c on loopback, TLS or mutual TLS otherwise), binary
 // format, on a single reused session that close() tears down.
 import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { FacadeConfig } from './config.ts';
+import { engineSessionOptions } from '../common/engine-client-tls.ts';
+import { REQUEST_ID_HEADER } from '../common/rpc-metadata.ts';
 
 export type WebhookClient = Client<typeof WebhookService>;
 
@@ -18,14 +20,15 @@ export interface EngineClient {
 // dead connection (engine restarted, proxy dropped it) instead of waiting on it.
 const PING_INTERVAL_MS = 30_000;
 
-export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'serviceToken'>): EngineClient {
-  const sessionManager = new Http2SessionManager(config.engineUrl, { pingIntervalMs: PING_INTERVAL_MS });
+export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'engineToken' | 'engineTls'>): EngineClient {
+  // With a session manager, connect-node takes TLS options from here, not from the transport.
+  const sessionManager = new Http2SessionManager(config.engineUrl, { pingIntervalMs: PING_INTERVAL_MS }, engineSessionOptions(config.engineTls));
   const transport = createConnectTransport({
     baseUrl: config.engineUrl,
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager,
-    interceptors: config.serviceToken ? [serviceTokenInterceptor(config.serviceToken)] : [],
+    interceptors: [bearerInterceptor(config.engineToken)],
   });
   return {
     webhook: createClient(WebhookService, transport),
@@ -33,9 +36,11 @@ export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'ser
   };
 }
 
-function serviceTokenInterceptor(token: string): Interceptor {
+function bearerInterceptor(token: string): Interceptor {
   return (next) => (request) => {
     request.header.set('authorization', `Bearer ${token}`);
+    const requestId = request.stream ? undefined : (request.message as { requestId?: unknown }).requestId;
+    if (typeof requestId === 'string' && requestId !== '') request.header.set(REQUEST_ID_HEADER, requestId);
     return next(request);
   };
 }

@@ -1,5 +1,7 @@
 // The worker's configuration, read once from the environment.
 import { readBool } from '../common/env-values.ts';
+import { readEngineToken } from '../common/engine-token.ts';
+import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
 import { parsePayloadKey } from './codec/payload-codec.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from './shared/index.ts';
 import { MAX_JSON_DEPTH } from '../common/json-depth.ts';
@@ -14,8 +16,10 @@ export interface WorkerConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where the record activity reaches the engine's RecordService. */
   engineUrl: string;
-  /** Bearer token the worker presents to the engine; unset sends none. */
-  serviceToken?: string;
+  /** The worker's service account token (records scope), presented to the engine on every call. */
+  engineToken: string;
+  /** FLOWHOOK_ENGINE_CA, FLOWHOOK_ENGINE_CLIENT_CERT/_KEY: how to trust (and prove itself to) an https engine. */
+  engineTls?: EngineClientTls;
   /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the engine must use the same. */
   payloadKey?: Buffer;
   /** Stack traces inside workflow code (off: they cost about half of a short flow's CPU; see sandbox-stack-traces.ts). */
@@ -36,7 +40,8 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     maxConcurrentActivities: positiveInt(env, 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY', 100),
     logLevel: logLevel(env, 'FLOWHOOK_LOG_LEVEL'),
     engineUrl: httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049'),
-    serviceToken: env.FLOWHOOK_SERVICE_TOKEN || undefined,
+    engineToken: readEngineToken(env, 'worker'),
+    engineTls: readEngineClientTls(env, httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049')),
     payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
     workflowStackTraces: readBool(env, 'FLOWHOOK_WORKFLOW_STACK_TRACES'),
     egress: Object.freeze({ allow: parseEgressRules(env[EGRESS_ALLOW_VARIABLE] ?? '', EGRESS_ALLOW_VARIABLE), ownPorts: ownPorts(env) }),

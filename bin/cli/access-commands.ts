@@ -1,7 +1,10 @@
 // Identity-provider applications (`app …`, spec §5.1), each a call to
-// AppAdminService. The Basic path's service users are in user-commands.ts.
+// AppAdminService. An application is its issuer's client id, so `register`
+// always names the issuer (a client id alone would let any trusted issuer's
+// token with that id in); `--tenant` narrows it to one tenant of the issuer.
+// The Basic path's service users are in user-commands.ts.
 import { toJson } from '@bufbuild/protobuf';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   AppState,
   ListAppsResponseSchema,
@@ -18,8 +21,11 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
   const app = program.command('app').description('identity-provider applications that call with OAuth 2.0 client-credentials tokens');
   app
     .command('register')
-    .description('add an application by its client id, or update it: description, consent, a permission set for a company')
+    .description('add an application by its issuer and client id, or update it: tenant, description, consent, a permission set for a company')
     .argument('<clientId>')
+    .requiredOption('--issuer <url>', "the token issuer (`iss`) whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS; tokens from any other issuer are refused")
+    .addOption(new Option('--tenant <id>', 'accept only tokens naming this tenant (`tid`, Microsoft Entra ID)').conflicts('anyTenant'))
+    .option('--any-tenant', 'drop a tenant given before: any tenant of the issuer')
     .option('--company <name>', 'company of the permission set (default: all companies)')
     .option('--permission-set <set>', 'FLOW INTEGR., the one set an application can have (FLOW ALL alone never lets it call; SUPER is never assignable)')
     .option('--description <text>', 'what the application is')
@@ -28,9 +34,12 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context, clientId: string) => {
-        const options = context.options as { company?: string; permissionSet?: string; description?: string; consent?: boolean; enabled?: boolean };
+        const options = context.options as { issuer: string; tenant?: string; anyTenant?: boolean; company?: string; permissionSet?: string; description?: string; consent?: boolean; enabled?: boolean };
         const response = await context.client().registerApp({
           clientId,
+          issuer: options.issuer,
+          tenantId: options.tenant ?? '',
+          anyTenant: options.anyTenant ?? false,
           company: options.company ?? '',
           permissionSet: options.permissionSet ?? '',
           description: options.description ?? '',
@@ -40,7 +49,7 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
         if (context.json) return printJson(context.io, toJson(RegisterAppResponseSchema, response, JSON_OPTIONS));
         const lines = [`${response.created ? 'Registered' : 'Updated'} application ${clientId}.`, ...describeApp(response.app)];
         if (response.app && (!response.app.consentGranted || response.app.state !== AppState.ENABLED)) {
-          lines.push(`  Its tokens are refused until consent is granted and State is Enabled: flowhook app register ${clientId} --consent --enabled`);
+          lines.push(`  Its tokens are refused until consent is granted and State is Enabled: flowhook app register ${clientId} --issuer ${response.app.issuer} --consent --enabled`);
         }
         printLines(context.io, lines);
       }),
@@ -50,10 +59,12 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       .command(name)
       .description(state === AppState.ENABLED ? 'set State to Enabled' : 'set State to Disabled: its tokens are refused at once')
       .argument('<clientId>')
+      .option('--issuer <url>', 'which registration, when the client id is registered under more than one issuer')
       .option('--json', 'print the response as JSON')
       .action(
         adminAction(runtime, async (context, clientId: string) => {
-          const response = await context.client().setAppState({ clientId, state });
+          const { issuer } = context.options as { issuer?: string };
+          const response = await context.client().setAppState({ clientId, state, issuer: issuer ?? '' });
           if (context.json) return printJson(context.io, toJson(SetAppStateResponseSchema, response, JSON_OPTIONS));
           printLines(context.io, [`Application ${clientId} is ${stateName(state)}.`]);
         }),
@@ -67,9 +78,11 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       adminAction(runtime, async (context) => {
         const response = await context.client().listApps({});
         if (context.json) return printJson(context.io, toJson(ListAppsResponseSchema, response, JSON_OPTIONS));
-        if (response.apps.length === 0) return printLines(context.io, ['No applications yet. Add one with: flowhook app register <clientId> --consent --enabled --permission-set "FLOW INTEGR."']);
-        const rows = response.apps.map((a) => [a.clientId, stateName(a.state), yesNo(a.consentGranted), permissionSets(a), a.description]);
-        printLines(context.io, table(['CLIENT ID', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'], rows));
+        if (response.apps.length === 0) return printLines(context.io, ['No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --permission-set "FLOW INTEGR."']);
+        const rows = response.apps.map((a) => [a.clientId, a.issuer || UNSET_ISSUER, a.tenantId || 'any', stateName(a.state), yesNo(a.consentGranted), permissionSets(a), a.description]);
+        const lines = table(['CLIENT ID', 'ISSUER', 'TENANT', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'], rows);
+        if (response.apps.some((a) => !a.issuer)) lines.push(`Applications with issuer ${UNSET_ISSUER} were registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>`);
+        printLines(context.io, lines);
       }),
     );
 }
@@ -81,9 +94,15 @@ export function isoTimestamp(value: string): Date {
   return date;
 }
 
+/** How `list` shows a registration from before issuers were bound: its tokens are all refused. */
+const UNSET_ISSUER = '(unset: refused)';
+
 function describeApp(app: App | undefined): string[] {
   if (!app) return [];
-  return [`  state ${stateName(app.state)}, consent ${yesNo(app.consentGranted)}, permission sets: ${permissionSets(app) || 'none'}`];
+  return [
+    `  state ${stateName(app.state)}, consent ${yesNo(app.consentGranted)}, permission sets: ${permissionSets(app) || 'none'}`,
+    `  issuer ${app.issuer || UNSET_ISSUER}, tenant ${app.tenantId || 'any'}`,
+  ];
 }
 
 function permissionSets(app: App): string {

@@ -1,6 +1,6 @@
 // The CLI's connection to the engine's admin services (FlowAdminService,
 // AppAdminService, UserAdminService, ConnectionAdminService,
-// SecretStoreAdminService) as one client: Connect over HTTP/2
+// SecretStoreAdminService, ServiceAccountAdminService) as one client: Connect over HTTP/2
 // cleartext (the engine serves h2c only), the admin token on every call.
 import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
@@ -9,19 +9,23 @@ import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/conne
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { CliError } from './admin-action.ts';
 import { readCliConfig, requireAdminToken } from './cli-config.ts';
+import { engineTransportOptions, type EngineClientTls } from '../../common/engine-client-tls.ts';
 
 /** The method names of the services are distinct, so one object holds them all. */
 export type AdminClient = Client<typeof FlowAdminService> &
   Client<typeof AppAdminService> &
   Client<typeof UserAdminService> &
   Client<typeof ConnectionAdminService> &
-  Client<typeof SecretStoreAdminService>;
+  Client<typeof SecretStoreAdminService> &
+  Client<typeof ServiceAccountAdminService>;
 
 export interface AdminClientOptions {
   engineUrl: string;
   adminToken: string;
+  engineTls?: EngineClientTls;
   /** Per call; an engine that accepts the connection but never answers should not hang the CLI. */
   timeoutMs?: number;
 }
@@ -35,6 +39,7 @@ export function createAdminTransport(options: AdminClientOptions): Transport {
   return createConnectTransport({
     baseUrl: options.engineUrl,
     httpVersion: '2',
+    ...engineTransportOptions(options.engineTls),
     defaultTimeoutMs: options.timeoutMs ?? 60_000,
     interceptors: [unreachableInterceptor(options.engineUrl), bearerInterceptor(options.adminToken)],
   });
@@ -50,6 +55,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...createClient(UserAdminService, transport),
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
+    ...createClient(ServiceAccountAdminService, transport),
   };
 }
 
@@ -72,7 +78,7 @@ export function adminOptionsFromEnvironment(): AdminClientOptions {
   } catch (error) {
     throw new CliError((error as Error).message, Code.Unauthenticated);
   }
-  return { engineUrl: config.engineUrl, adminToken };
+  return { engineUrl: config.engineUrl, adminToken, engineTls: config.engineTls };
 }
 
 function bearerInterceptor(token: string): Interceptor {

@@ -16,6 +16,7 @@ import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts'
 import { registerCompanyEgressCommands, registerConnectionCommands, registerSecretsCommands } from './connection-commands.ts';
 import { registerFlowCommands } from './flow-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
+import { registerServiceAccountCommands } from './service-account-commands.ts';
 import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
 import type { SecretStdin } from './secret-input.ts';
 
@@ -93,6 +94,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
   registerSecretsCommands(program, runtime);
 
   registerUserCommands(program, runtime);
+  registerServiceAccountCommands(program, runtime);
   registerAppCommands(program, runtime);
 }
 

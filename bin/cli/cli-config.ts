@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliDataDir } from '../data-dir.ts';
+import { readEngineClientTls, type EngineClientTls } from '../../common/engine-client-tls.ts';
 
 export interface CliConfig {
   /** Base URL of the engine's Connect server (HTTP/2 cleartext). */
@@ -13,6 +14,8 @@ export interface CliConfig {
   adminToken: string | undefined;
   /** Where the token came from, for messages: the variable name or the file path. */
   adminTokenSource: string | undefined;
+  /** FLOWHOOK_ENGINE_CA, FLOWHOOK_ENGINE_CLIENT_CERT/_KEY for an https engine. */
+  engineTls?: EngineClientTls;
 }
 
 export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:7049';
@@ -20,8 +23,10 @@ export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:7049';
 export function readCliConfig(env: Record<string, string | undefined> = process.env): CliConfig {
   const dataDir = cliDataDir(env);
   const token = env.FLOWHOOK_ADMIN_TOKEN ? { value: env.FLOWHOOK_ADMIN_TOKEN, source: 'FLOWHOOK_ADMIN_TOKEN' } : tokenFromFile(dataDir);
+  const url = engineUrl(env.FLOWHOOK_ENGINE_URL);
   return Object.freeze({
-    engineUrl: engineUrl(env.FLOWHOOK_ENGINE_URL),
+    engineUrl: url,
+    engineTls: readEngineClientTls(env, url),
     dataDir,
     adminToken: token?.value,
     adminTokenSource: token?.source,

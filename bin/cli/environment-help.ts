@@ -24,11 +24,20 @@ const TEMPORAL_CLIENT = [
   v('TEMPORAL_API_KEY', 'API key (Temporal Cloud)'),
 ];
 
+const ENGINE_CLIENT_TLS: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_ENGINE_CA', 'PEM CA trusted for an https engine (only this one)'),
+  v('FLOWHOOK_ENGINE_CLIENT_CERT', 'PEM client certificate (mutual TLS)'),
+  v('FLOWHOOK_ENGINE_CLIENT_KEY', 'PEM client key (mutual TLS)'),
+];
+
 export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_DATABASE_URL', 'PostgreSQL URL (required)'),
-  v('FLOWHOOK_ADMIN_TOKEN', 'bearer token of the admin services (required)'),
-  v('FLOWHOOK_SERVICE_TOKEN', 'bearer token of facade and workers (required unless FLOWHOOK_ENGINE_INSECURE)'),
-  v('FLOWHOOK_ENGINE_INSECURE', 'true: run without a service token (local experiments only)'),
+  v('FLOWHOOK_ADMIN_TOKEN', 'bootstrap admin token (optional; service accounts otherwise)'),
+  v('FLOWHOOK_ENGINE_TLS_CERT', 'PEM certificate: serve TLS'),
+  v('FLOWHOOK_ENGINE_TLS_KEY', 'PEM private key for TLS'),
+  v('FLOWHOOK_ENGINE_TLS_CLIENT_CA', 'PEM CA: require client certificates (mutual TLS)'),
+  v('FLOWHOOK_ENGINE_INSECURE', 'true: allow cleartext on a non-loopback address'),
+  v('FLOWHOOK_MAX_BODY_BYTES', 'largest message read is this + 64 KiB (default 1048576)'),
   v('FLOWHOOK_ENGINE_HOST', 'listen address (default 127.0.0.1)'),
   v('FLOWHOOK_ENGINE_PORT', 'listen port (default 7049)'),
   v('FLOWHOOK_PUBLIC_URL', 'base URL callers see (flow cards)'),
@@ -54,7 +63,9 @@ export const FACADE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_FACADE_HOST', 'listen address (default 0.0.0.0 for `facade`, 127.0.0.1 for `start`)'),
   v('FLOWHOOK_FACADE_PORT', 'listen port (default 7048)'),
   v('FLOWHOOK_ENGINE_URL', 'where the engine is (default http://127.0.0.1:7049)'),
-  v('FLOWHOOK_SERVICE_TOKEN', 'bearer token sent to the engine'),
+  v('FLOWHOOK_ENGINE_TOKEN', 'its service account token (invoke, --forwards-callers)'),
+  v('FLOWHOOK_ENGINE_TOKEN_FILE', 'or a 0600 file holding it'),
+  ...ENGINE_CLIENT_TLS,
   v('FLOWHOOK_PUBLIC_URL', 'base URL callers see (@odata.context)'),
   v('FLOWHOOK_INSTANCE', 'the {instance} path segment (default BC)'),
   v('FLOWHOOK_MAX_BODY_BYTES', 'larger bodies get 413 (default 1048576)'),
@@ -68,7 +79,9 @@ export const FACADE_ENVIRONMENT: readonly EnvironmentVariable[] = [
 
 export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_URL', 'where the engine is (record step, connections)'),
-  v('FLOWHOOK_SERVICE_TOKEN', 'bearer token sent to the engine'),
+  v('FLOWHOOK_ENGINE_TOKEN', 'its service account token (records scope)'),
+  v('FLOWHOOK_ENGINE_TOKEN_FILE', 'or a 0600 file holding it'),
+  ...ENGINE_CLIENT_TLS,
   v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 key for doNotLogPayload executions'),
   v('FLOWHOOK_TASK_QUEUE', 'Temporal task queue (default flowhook-flows)'),
   v('FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'workflow task slots (default 100)'),
@@ -96,8 +109,7 @@ export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_TEMPORAL_UI_PORT', 'dev server Web UI port (default 8233)'),
   v('FLOWHOOK_FACADE_HOST', 'default 127.0.0.1; 0.0.0.0 opens the endpoint to the network'),
   v('FLOWHOOK_LOG_LEVEL', 'component log level (default info)'),
-  v('FLOWHOOK_ADMIN_TOKEN', 'default: generated into <data dir>/admin-token'),
-  v('FLOWHOOK_SERVICE_TOKEN', 'default: generated into <data dir>/service-token'),
+  v('FLOWHOOK_ADMIN_TOKEN', 'optional bootstrap admin token (the CLI uses <data dir>/admin-token)'),
   v('FLOWHOOK_PAYLOAD_KEY', 'default: generated into <data dir>/payload-key'),
   v('FLOWHOOK_SECRETS_KEY', 'default: the key file below'),
   v('FLOWHOOK_SECRETS_KEY_FILE', 'default: <data dir>/secrets-key, generated'),
@@ -106,7 +118,8 @@ export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
 
 export const ADMIN_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_URL', 'where the engine is (default http://127.0.0.1:7049)'),
-  v('FLOWHOOK_ADMIN_TOKEN', 'the admin token (default: read from <data dir>/admin-token)'),
+  v('FLOWHOOK_ADMIN_TOKEN', 'an admin service account token (default: read from <data dir>/admin-token)'),
+  ...ENGINE_CLIENT_TLS,
   v('FLOWHOOK_DATA_DIR', "where `start` keeps the admin token (default: ./.flowhook, else the checkout's)"),
 ];
 

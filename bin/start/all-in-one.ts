@@ -14,7 +14,9 @@ import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
 import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { banner } from './banner.ts';
-import { localPayloadKey, localSecretsKeyFile, localToken } from './local-tokens.ts';
+import { localPayloadKey, localSecretsKeyFile } from './local-tokens.ts';
+import { ensureLocalServiceAccounts } from './local-service-accounts.ts';
+import { engineTokenVariables } from '../../common/engine-token.ts';
 import { seedIfEmpty } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
 import { createAdminClient } from '../cli/admin-client.ts';
@@ -41,8 +43,6 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     // A local default: the endpoint listens on loopback until FLOWHOOK_FACADE_HOST opens it.
     // Components log at their own default level (info), as when run apart.
     const env: Record<string, string | undefined> = { ...config.env, FLOWHOOK_FACADE_HOST: config.env.FLOWHOOK_FACADE_HOST || LOCAL_FACADE_HOST };
-    env.FLOWHOOK_ADMIN_TOKEN = localToken(config.dataDir, 'admin-token', env.FLOWHOOK_ADMIN_TOKEN);
-    env.FLOWHOOK_SERVICE_TOKEN = localToken(config.dataDir, 'service-token', env.FLOWHOOK_SERVICE_TOKEN);
     env.FLOWHOOK_PAYLOAD_KEY = localPayloadKey(config.dataDir, env.FLOWHOOK_PAYLOAD_KEY);
     env.FLOWHOOK_SECRETS_KEY_FILE = localSecretsKeyFile(config.dataDir, env);
 
@@ -73,13 +73,17 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     const engineConfig = readEngineConfig(env);
     const engine = await runEngine(engineConfig);
     stops.push(() => engine.close());
-    const worker = await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}` }));
+    // Each process its own account and scope; one process's env here, so the tokens are set per process.
+    const tokens = await ensureLocalServiceAccounts(engine, config.dataDir, say);
+    const engineUrl = env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}`;
+    const clientEnv = (token: string) => ({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, ...engineTokenVariables(token) });
+    const worker = await runWorker(readWorkerConfig(clientEnv(tokens.worker)));
     stops.push(() => worker.close());
-    const facadeConfig = readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}` });
+    const facadeConfig = readFacadeConfig(clientEnv(tokens.facade));
     const facade = await runFacade(facadeConfig, { handleSignals: false });
     stops.push(() => facade.close());
 
-    const admin = createAdminClient({ engineUrl: `http://127.0.0.1:${engine.port}`, adminToken: engineConfig.adminToken });
+    const admin = createAdminClient({ engineUrl, adminToken: tokens.cli });
     const seed = await seedIfEmpty(admin);
     const base = `${facadeConfig.publicUrl}/${facadeConfig.instance}/ODataV4`;
     process.stdout.write(

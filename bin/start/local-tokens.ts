@@ -1,23 +1,11 @@
-// The admin and service tokens of a local installation: generated once and
-// kept in 0600 files under the data directory, where the CLI finds the admin
-// token, the key that encrypts doNotLogPayload executions' payloads, and the
-// secret store's key file. Configured values (FLOWHOOK_ADMIN_TOKEN,
-// FLOWHOOK_SERVICE_TOKEN, FLOWHOOK_PAYLOAD_KEY, FLOWHOOK_SECRETS_KEY[_FILE]) win.
+// The keys of a local installation, generated once and kept in 0600 files
+// under the data directory: the key that encrypts doNotLogPayload executions'
+// payloads and the secret store's key file. Configured values
+// (FLOWHOOK_PAYLOAD_KEY, FLOWHOOK_SECRETS_KEY[_FILE]) win. The service
+// accounts' tokens are made in local-service-accounts.ts.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-export function localToken(dataDir: string, file: 'admin-token' | 'service-token', configured?: string): string {
-  if (configured) return configured;
-  const path = join(dataDir, file);
-  if (existsSync(path)) {
-    const token = readFileSync(path, 'utf8').trim();
-    if (token.length >= 16) return token;
-  }
-  const token = randomBytes(32).toString('base64url');
-  writeFileSync(path, `${token}\n`, { mode: 0o600 });
-  return token;
-}
 
 /** Base64 of 32 random bytes; losing it makes the encrypted executions' payloads unreadable. */
 export function localPayloadKey(dataDir: string, configured?: string): string {

@@ -26,8 +26,11 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
   const fork = () => deps.orm.em.fork();
   return {
     async registerApp(request) {
+      if (request.anyTenant && request.tenantId) throw new InvalidArgumentError('give either a tenant or any_tenant, not both');
       const { view, created } = await registerApplication(fork(), deps.changes, {
         clientId: request.clientId,
+        issuer: request.issuer,
+        tenantId: request.anyTenant ? null : request.tenantId || undefined,
         description: request.description || undefined,
         company: request.company || undefined,
         permissionSet: request.permissionSet || undefined,
@@ -38,7 +41,7 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
     },
     async setAppState(request) {
       if (request.state === AppState.UNSPECIFIED) throw new InvalidArgumentError('state: ENABLED or DISABLED');
-      return { app: appMessage(await setApplicationState(fork(), deps.changes, request.clientId, request.state === AppState.ENABLED)) };
+      return { app: appMessage(await setApplicationState(fork(), deps.changes, request.clientId, request.issuer || undefined, request.state === AppState.ENABLED)) };
     },
     async listApps() {
       return { apps: (await listApplications(fork())).map(appMessage) };
@@ -83,6 +86,8 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
 function appMessage({ app, permissionSets }: AppView): App {
   return create(AppSchema, {
     clientId: app.clientId,
+    issuer: app.issuer ?? '',
+    tenantId: app.tenantId ?? '',
     description: app.description,
     state: app.enabled ? AppState.ENABLED : AppState.DISABLED,
     consentGranted: app.consentGranted,

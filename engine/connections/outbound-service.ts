@@ -1,9 +1,12 @@
 // OutboundService: what a worker's httpRequest activity needs at run time —
 // the company's egress list and, when the step names one, the connection with
-// its decrypted secret. Service token only (see rpc/auth-interceptor.ts); the
+// its decrypted secret. Records-scope accounts only, for an execution's own company
+// (see rpc/service-account-gate.ts and security/execution-access.ts); the
 // secret leaves the engine in this response and nowhere else, and is never logged.
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
+import { serviceAccountOf } from '../rpc/service-account-gate.ts';
+import { requireExecutionAccess } from '../security/execution-access.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
@@ -16,12 +19,15 @@ export interface OutboundDeps {
   orm: MikroORM;
   keyring: SecretKeyring;
   logger: Logger;
+  grantKey: Buffer;
 }
 
 export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof OutboundService> {
   return {
-    async resolveOutbound(request) {
+    async resolveOutbound(request, context) {
       const em = deps.orm.em.fork();
+      // Only for a company an execution the engine started belongs to: a worker's token cannot fetch other companies' secrets.
+      await requireExecutionAccess(em, deps.grantKey, serviceAccountOf(context), { company: request.company, executionId: request.executionId, grant: request.executionGrant });
       const egress = create(CompanyEgressSchema, await getCompanyEgress(em, request.company));
       if (!request.connection) return { egress };
       const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);

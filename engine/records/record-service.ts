@@ -1,42 +1,54 @@
 // The RecordService Connect implementation: the worker's record activity calls
-// it with the execution's company, caller and idempotency key. One
+// it with the execution's company, caller, idempotency key and grant. One
 // EntityManager fork per call.
 import { create, type JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { ServiceImpl } from '@connectrpc/connect';
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { RecordSchema, type RecordScope, type RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
+import { requireExecutionAccess } from '../security/execution-access.ts';
+import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import { getRecord, writeRecord, type RecordAddress, type RecordSnapshot, type RecordWriteOperation, type WriteResult } from './records.ts';
 
 export interface RecordDeps {
   orm: MikroORM;
   logger: Logger;
+  /** Verifies the execution grants workers send (security/execution-grants.ts). */
+  grantKey: Buffer;
 }
 
 export function createRecordService(deps: RecordDeps): ServiceImpl<typeof RecordService> {
-  const write = (scope: RecordScope | undefined, operation: RecordWriteOperation): Promise<WriteResult> => {
+  /** Every call first proves it may touch the company (security/execution-access.ts). */
+  const admitted = async (scope: RecordScope | undefined, context: HandlerContext) => {
     const address = addressOf(scope);
+    const em = deps.orm.em.fork();
+    await requireExecutionAccess(em, deps.grantKey, serviceAccountOf(context), { company: address.company, executionId: scope!.executionId, grant: scope!.executionGrant });
+    return { em, address };
+  };
+  const write = async (scope: RecordScope | undefined, context: HandlerContext, operation: RecordWriteOperation): Promise<WriteResult> => {
+    const { em, address } = await admitted(scope, context);
     deps.logger.debug({ company: address.company, table: address.table, operation: operation.kind, caller: scope!.caller }, 'record write');
-    return writeRecord(deps.orm.em.fork(), address, operation, scope!.idempotencyKey);
+    return writeRecord(em, address, operation, scope!.idempotencyKey);
   };
   return {
-    async getRecord(request) {
-      return { record: message(await getRecord(deps.orm.em.fork(), addressOf(request.scope))) };
+    async getRecord(request, context) {
+      const { em, address } = await admitted(request.scope, context);
+      return { record: message(await getRecord(em, address)) };
     },
-    async insertRecord(request) {
-      return { record: message((await write(request.scope, { kind: 'insert', data: request.data ?? {} })).record) };
+    async insertRecord(request, context) {
+      return { record: message((await write(request.scope, context, { kind: 'insert', data: request.data ?? {} })).record) };
     },
-    async modifyRecord(request) {
-      return { record: message((await write(request.scope, { kind: 'modify', data: request.data ?? {}, expectedVersion: version(request.expectedVersion) })).record) };
+    async modifyRecord(request, context) {
+      return { record: message((await write(request.scope, context, { kind: 'modify', data: request.data ?? {}, expectedVersion: version(request.expectedVersion) })).record) };
     },
-    async upsertRecord(request) {
-      const result = await write(request.scope, { kind: 'upsert', data: request.data ?? {}, expectedVersion: version(request.expectedVersion) });
+    async upsertRecord(request, context) {
+      const result = await write(request.scope, context, { kind: 'upsert', data: request.data ?? {}, expectedVersion: version(request.expectedVersion) });
       return { record: message(result.record), created: result.created };
     },
-    async deleteRecord(request) {
-      return { record: message((await write(request.scope, { kind: 'delete', expectedVersion: version(request.expectedVersion) })).record) };
+    async deleteRecord(request, context) {
+      return { record: message((await write(request.scope, context, { kind: 'delete', expectedVersion: version(request.expectedVersion) })).record) };
     },
   };
 }

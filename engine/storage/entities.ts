@@ -10,8 +10,10 @@ import { PublishedFlowSchema } from './published-flow.entity.ts';
 import { RecordWriteSchema } from './record-write.entity.ts';
 import { RecordSchema } from './record.entity.ts';
 import { ServiceUserSchema } from './service-user.entity.ts';
+import { ServiceAccountSchema } from './service-account.entity.ts';
+import { EngineKeySchema } from './engine-key.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -24,3 +26,5 @@ export { RecordWrite } from './record-write.entity.ts';
 export { IdentityApplication } from './identity-application.entity.ts';
 export { ApplicationPermission } from './application-permission.entity.ts';
 export { Connection } from './connection.entity.ts';
+export { ServiceAccount } from './service-account.entity.ts';
+export { EngineKey } from './engine-key.entity.ts';

@@ -7,12 +7,16 @@ import { Migration0001Initial } from './migrations/migration-0001-initial.ts';
 import { Migration0002Records } from './migrations/migration-0002-records.ts';
 import { Migration0003Applications } from './migrations/migration-0003-applications.ts';
 import { Migration0004Connections } from './migrations/migration-0004-connections.ts';
+import { Migration0005ServiceAccounts } from './migrations/migration-0005-service-accounts.ts';
+import { Migration0006ApplicationIssuer } from './migrations/migration-0006-application-issuer.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
   { name: 'migration-0002-records', class: Migration0002Records },
   { name: 'migration-0003-applications', class: Migration0003Applications },
   { name: 'migration-0004-connections', class: Migration0004Connections },
+  { name: 'migration-0005-service-accounts', class: Migration0005ServiceAccounts },
+  { name: 'migration-0006-application-issuer', class: Migration0006ApplicationIssuer },
 ];
 
 export interface OrmOptions {

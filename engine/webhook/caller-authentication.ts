@@ -2,38 +2,57 @@
 // unauthenticated caller learns nothing about companies or activities.
 // Basic callers are checked here against the stored key hash; application
 // callers arrive with a token the facade has already verified, and are
-// accepted only when registered, consented and enabled (spec §5.1). Every
+// accepted only when registered under the token's issuer (and tenant, when
+// one is registered), consented and enabled (spec §5.1): a client id is only
+// the issuer's name for an application, so the same client id from another
+// trusted issuer is refused, and so is a registration that names no issuer
+// (one made before issuers were bound: guessing would let any issuer in). Every
 // refusal says why in its error's `reason` (for the log line only); the
 // caller's answer is the same "Unauthorized" whatever the reason.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BasicCredentials, Caller, VerifiedApplication } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { RefusedCall } from '../../common/refusal-reasons.ts';
 import { matchesHash } from '../security/credentials.ts';
-import { UnauthenticatedError } from '../errors.ts';
+import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import { normalizeIssuer } from './application-issuer.ts';
 import type { ApplicationSnapshot, CallerDirectory, PermissionGrant, ServiceUserSnapshot } from './caller-directory.ts';
 
 export interface CallerIdentity {
-  kind: 'service-user' | 'application';
+  /** service-account: an internal service calling with its own invoke account. */
+  kind: 'service-user' | 'application' | 'service-account';
   id: string;
   /** User name or client id, for messages. */
   name: string;
-  /** How the execution records the caller (`user:<name>`, `app:<clientId>`): never a credential. */
+  /** How the execution records the caller (`user:<name>`, `app:<clientId>`, `account:<name>`): never a credential. */
   label: string;
   grants: readonly PermissionGrant[];
 }
 
-export async function authenticateCaller(directory: CallerDirectory, em: EntityManager, caller: Caller | undefined, now: Date): Promise<CallerIdentity> {
+/**
+ * The facade's account (forwardsCallers) passes on the end user it verified;
+ * any other invoke account is itself the caller and may not name another —
+ * that is what keeps an internal service from claiming to be an OAuth
+ * application or a Basic user.
+ */
+export async function authenticateCaller(directory: CallerDirectory, em: EntityManager, caller: Caller | undefined, now: Date, account: ServiceAccountIdentity): Promise<CallerIdentity> {
   const identity = caller?.identity;
+  if (!account.forwardsCallers) {
+    if (identity?.case !== undefined) {
+      throw new PermissionDeniedError(`only the facade's service account may pass on a caller; call without \`caller\` and the execution records service account "${account.name}" as its caller`, { reason: 'caller_forwarding_refused' });
+    }
+    return { kind: 'service-account', id: account.name, name: account.name, label: `account:${account.name}`, grants: [] };
+  }
   if (identity?.case === 'basic') return authenticateServiceUser(directory, em, identity.value, now);
   if (identity?.case === 'application') return authenticateApplication(directory, em, identity.value);
   throw new UnauthenticatedError('Unauthorized', 'missing_credentials');
 }
 
-/** Who the caller claims to be, for the refusal log line: the Basic user name or the client id, never a key. */
-export function claimedCaller(caller: Caller | undefined): Pick<RefusedCall, 'user' | 'clientId'> {
+/** Who the caller claims to be, for the refusal log line: the Basic user name or the client id and issuer, never a key. */
+export function claimedCaller(caller: Caller | undefined): Pick<RefusedCall, 'user' | 'clientId' | 'issuer'> {
   const identity = caller?.identity;
   if (identity?.case === 'basic') return { user: identity.value.userName };
-  if (identity?.case === 'application') return { clientId: identity.value.clientId };
+  if (identity?.case === 'application') return { clientId: identity.value.clientId, issuer: identity.value.issuer || undefined };
   return {};
 }
 
@@ -59,14 +78,28 @@ export function admitServiceUser(user: ServiceUserSnapshot | undefined, keyMatch
 }
 
 async function authenticateApplication(directory: CallerDirectory, em: EntityManager, verified: VerifiedApplication): Promise<CallerIdentity> {
-  const app = verified.clientId ? await directory.application(em, verified.clientId) : undefined;
-  admitApplication(app);
+  const registrations = verified.clientId ? await directory.applications(em, verified.clientId) : undefined;
+  const app = admitApplication(registrations, verified);
   return { kind: 'application', id: app.id, name: app.clientId, label: `app:${app.clientId}`, grants: app.grants };
 }
 
-/** Consent is the registration step, State the on/off switch: a new application lacks both, and consent comes first. */
-export function admitApplication(app: ApplicationSnapshot | undefined): asserts app is ApplicationSnapshot {
-  if (!app) throw new UnauthenticatedError('Unauthorized', 'unknown_app');
+/**
+ * The registration of the token's client id under the token's issuer, or the
+ * first reason that refuses it. Issuer and tenant say whether this is the
+ * registered application at all, so they come before its consent and State;
+ * consent is the registration step, State the on/off switch: a new
+ * application lacks both, and consent comes first.
+ */
+export function admitApplication(registrations: readonly ApplicationSnapshot[] | undefined, verified: Pick<VerifiedApplication, 'issuer' | 'tenantId'>): ApplicationSnapshot {
+  if (!registrations || registrations.length === 0) throw new UnauthenticatedError('Unauthorized', 'unknown_app');
+  const issuer = normalizeIssuer(verified.issuer);
+  const app = issuer === '' ? undefined : registrations.find((registration) => registration.issuer === issuer);
+  if (!app) {
+    // An unbound registration may well be meant for this issuer: say so, as its fix differs.
+    throw new UnauthenticatedError('Unauthorized', registrations.some((registration) => registration.issuer === null) ? 'app_issuer_unset' : 'app_issuer_mismatch');
+  }
+  if (app.tenantId !== null && app.tenantId !== verified.tenantId) throw new UnauthenticatedError('Unauthorized', 'app_tenant_mismatch');
   if (!app.consentGranted) throw new UnauthenticatedError('Unauthorized', 'app_not_consented');
   if (!app.enabled) throw new UnauthenticatedError('Unauthorized', 'app_disabled');
+  return app;
 }

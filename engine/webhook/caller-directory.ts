@@ -1,6 +1,8 @@
 // What the webhook path needs to know about callers — service users with
-// their key hash and state, applications with consent and state, and the
-// permission sets of both — kept as plain snapshots per caller. The change
+// their key hash and state, applications with their issuer, tenant, consent
+// and state, and the permission sets of both — kept as plain snapshots per
+// caller (per client id for applications: every issuer's registration of it,
+// so a refusal can tell "another issuer" from "unknown"). The change
 // feed's `users` topic clears it whenever any of that changes (in any
 // engine), so a warm call authenticates without a PostgreSQL round trip.
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -26,6 +28,10 @@ export interface ServiceUserSnapshot {
 export interface ApplicationSnapshot {
   id: string;
   clientId: string;
+  /** Normalised (application-issuer.ts); null: registered before issuers were bound, never admitted. */
+  issuer: string | null;
+  /** The tenant its tokens must name; null: any tenant of the issuer. */
+  tenantId: string | null;
   enabled: boolean;
   consentGranted: boolean;
   grants: PermissionGrant[];
@@ -33,15 +39,16 @@ export interface ApplicationSnapshot {
 
 export interface CallerDirectory {
   serviceUser(em: EntityManager, name: string): Promise<ServiceUserSnapshot | undefined>;
-  application(em: EntityManager, clientId: string): Promise<ApplicationSnapshot | undefined>;
+  /** Every registration of the client id (one per issuer); undefined when there is none. */
+  applications(em: EntityManager, clientId: string): Promise<readonly ApplicationSnapshot[] | undefined>;
 }
 
 export function createCallerDirectory(feed: ChangeFeed | undefined): CallerDirectory {
   const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users');
-  const applications = new SnapshotCache<ApplicationSnapshot>(feed, 'users');
+  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users');
   return {
     serviceUser: (em, name) => users.get(name, () => loadServiceUser(em, name)),
-    application: (em, clientId) => applications.get(clientId, () => loadApplication(em, clientId)),
+    applications: (em, clientId) => applications.get(clientId, () => loadApplications(em, clientId)),
   };
 }
 
@@ -59,11 +66,20 @@ async function loadServiceUser(em: EntityManager, name: string): Promise<Service
   };
 }
 
-async function loadApplication(em: EntityManager, clientId: string): Promise<ApplicationSnapshot | undefined> {
-  const app = await em.findOne(IdentityApplication, { clientId });
-  if (!app) return undefined;
-  const permissions = await em.find(ApplicationPermission, { application: app.id });
-  return { id: app.id, clientId: app.clientId, enabled: app.enabled, consentGranted: app.consentGranted, grants: permissions.map(grantOf) };
+async function loadApplications(em: EntityManager, clientId: string): Promise<ApplicationSnapshot[] | undefined> {
+  const apps = await em.find(IdentityApplication, { clientId });
+  // A miss stays undefined, so the cache never holds it.
+  if (apps.length === 0) return undefined;
+  const permissions = await em.find(ApplicationPermission, { application: { $in: apps.map((app) => app.id) } });
+  return apps.map((app) => ({
+    id: app.id,
+    clientId: app.clientId,
+    issuer: app.issuer ?? null,
+    tenantId: app.tenantId ?? null,
+    enabled: app.enabled,
+    consentGranted: app.consentGranted,
+    grants: permissions.filter((permission) => permission.application.id === app.id).map(grantOf),
+  }));
 }
 
 function grantOf(row: { company?: { id: string } | null; permissionSet: string }): PermissionGrant {

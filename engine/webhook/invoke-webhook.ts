@@ -10,6 +10,8 @@ import { matchesHash, sha256Hex } from '../security/credentials.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
 import { authenticateCaller } from './caller-authentication.ts';
+import { mintExecutionGrant } from '../security/execution-grants.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
 import type { CallerDirectory } from './caller-directory.ts';
 import { missingPermissionSet } from './permissions.ts';
@@ -24,15 +26,21 @@ export interface InvokeDeps {
   starter: ExecutionStarter;
   useSearchAttributes: () => boolean;
   flowLimits: FlowLimits;
+  /** Keys the execution grants handed to each execution (security/execution-grants.ts). */
+  grantKey: Buffer;
 }
 
-export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): Promise<StartedExecution> {
+export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity): Promise<StartedExecution> {
   checkShape(request);
   const em = deps.orm.em.fork();
-  const caller = await authenticateCaller(deps.callers, em, request.caller, new Date());
+  const caller = await authenticateCaller(deps.callers, em, request.caller, new Date(), account);
   deps.limits.admitCaller(caller.label);
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
   if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized', 'secret_mismatch');
+  // Like a permission set, checked after the secret: the account's companies bound the facade and internal services alike.
+  if (!actsForCompany(account, published.company.id)) {
+    throw new PermissionDeniedError(`Service account "${account.name}" may not call flows of company "${published.company.name}"`, { reason: 'service_account_company' });
+  }
   const missing = missingPermissionSet(caller, published.company.id);
   if (missing) {
     throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`, { reason: 'missing_permission_set', permissionSet: missing });
@@ -62,7 +70,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest): P
     ? idempotentExecutionId({ company: input.company, caller: caller.label, activity: trigger.activity, key: request.idempotencyKey })
     : newExecutionId(trigger.activity);
   const execution = {
-    input,
+    input: { ...input, executionGrant: mintExecutionGrant(deps.grantKey, workflowId, input.company) },
     workflowId,
     payloadDigest: request.idempotencyKey ? sha256Hex(request.payloadJson) : undefined,
     searchAttributes: deps.useSearchAttributes()

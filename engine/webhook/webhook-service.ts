@@ -17,6 +17,7 @@ import { logRefusedCall } from '../../common/refusal-reasons.ts';
 import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import { claimedCaller } from './caller-authentication.ts';
 import { invokeWebhook, type InvokeDeps } from './invoke-webhook.ts';
+import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 
 const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   RESPONDED: InvokeOutcome.RESPONDED,
@@ -27,10 +28,11 @@ const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
 
 export function createWebhookService(deps: InvokeDeps & { logger: Logger }): ServiceImpl<typeof WebhookService> {
   return {
-    async invoke(request) {
+    async invoke(request, context) {
       const started = Date.now();
-      const execution = await invokeWebhook(deps, request).catch((error: unknown) => {
-        logIfRefused(deps.logger, request, error);
+      const account = serviceAccountOf(context);
+      const execution = await invokeWebhook(deps, request, account).catch((error: unknown) => {
+        logIfRefused(deps.logger, request, error, account.name);
         throw error;
       });
       deps.logger.info(
@@ -50,7 +52,7 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
 }
 
 /** Only errors that carry a reason are refusals of the caller; anything else is logged (or not) where it is mapped. */
-function logIfRefused(logger: Logger, request: InvokeRequest, error: unknown): void {
+function logIfRefused(logger: Logger, request: InvokeRequest, error: unknown, serviceAccount: string): void {
   if (!(error instanceof UnauthenticatedError || error instanceof PermissionDeniedError) || !error.reason) return;
   logRefusedCall(logger, {
     reason: error.reason,
@@ -58,5 +60,6 @@ function logIfRefused(logger: Logger, request: InvokeRequest, error: unknown): v
     activity: request.activity.toLowerCase(),
     ...claimedCaller(request.caller),
     permissionSet: error instanceof PermissionDeniedError ? error.permissionSet : undefined,
+    serviceAccount,
   });
 }

@@ -1,18 +1,21 @@
 // The Bearer verifier of spec §5.1: an OAuth 2.0 client-credentials access
 // token (a JWT) from a trusted issuer, checked against the issuer's JWKS with
 // jose (signature, algorithm allow-list, issuer, audience, expiry and
-// not-before with a small clock tolerance). The facade passes the verified
-// client id (and tenant) on; the engine decides whether that application is
-// registered, consented, enabled and permitted. The token is logged nowhere;
-// a refusal names its reason (and the issuer, and the client id once the
-// signature held) for the facade's one `call refused` line.
-import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+// not-before with a small clock tolerance). Only an app-only access token
+// passes: a user's (delegated) token or an id token is refused by the rules of
+// token-kind.ts. The facade passes the verified client id, tenant and issuer
+// on; the engine decides whether that application is registered under that
+// issuer (and tenant), consented, enabled and permitted. The token is logged
+// nowhere; a refusal names its reason (and the issuer, and the client id once
+// the signature held) for the facade's one `call refused` line.
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Logger } from 'pino';
 import type { RefusalReason } from '../../common/refusal-reasons.ts';
 import type { CallerVerifier, Verification } from '../caller-authentication.ts';
 import type { CallerInit } from '../facade-context.ts';
 import { ServiceUnavailableError } from '../http-errors.ts';
 import { ALLOWED_ALGORITHMS, type OAuthSettings, type TrustedIssuer } from './oauth-settings.ts';
+import { classifyToken, tokenClientId } from './token-kind.ts';
 
 const JWKS_TIMEOUT_MS = 5000;
 
@@ -34,8 +37,9 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
       if (!entry) return { refused: { reason: 'token_issuer_untrusted', issuer: typeof claimedIssuer === 'string' ? claimedIssuer : undefined } };
       const issuer = entry.trusted.issuer;
       let payload: JWTPayload;
+      let protectedHeader: JWTHeaderParameters;
       try {
-        ({ payload } = await jwtVerify(token, entry.keys, {
+        ({ payload, protectedHeader } = await jwtVerify(token, entry.keys, {
           issuer,
           audience: entry.trusted.audiences ?? settings.audiences,
           algorithms: [...ALLOWED_ALGORITHMS],
@@ -49,25 +53,24 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
         }
         return { refused: { reason: tokenRefusalReason(error), issuer, clientId: signedClientId(error) } };
       }
+      const kind = classifyToken(protectedHeader, payload);
+      if (kind !== 'application') return { refused: { reason: 'token_delegated', tokenRule: kind.delegated, issuer, clientId: tokenClientId(payload) } };
       const caller = application(payload, issuer);
       if (caller) return { caller };
-      return { refused: { reason: payload.scp !== undefined ? 'token_delegated' : 'token_client_id_missing', issuer, clientId: clientIdOf(payload) } };
+      return { refused: { reason: 'token_client_id_missing', issuer } };
     },
   };
 }
 
-/** Client id from `azp` (Entra v2, OIDC), `appid` (Entra v1) or `client_id` (RFC 9068); tenant from `tid`. */
+/**
+ * Client id from `azp` (Entra v2, OIDC), `appid` (Entra v1) or `client_id` (RFC 9068); tenant from `tid`.
+ * Only for a token classifyToken took for an application's.
+ */
 export function application(payload: JWTPayload, issuer: string): CallerInit | undefined {
-  // A delegated (user) token carries `scp`; only app-only client-credentials tokens are accepted.
-  if (payload.scp !== undefined) return undefined;
-  const clientId = clientIdOf(payload);
+  const clientId = tokenClientId(payload);
   if (!clientId) return undefined;
   const tenantId = typeof payload.tid === 'string' ? payload.tid : '';
   return { identity: { case: 'application', value: { clientId, tenantId, issuer } } };
-}
-
-function clientIdOf(payload: JWTPayload): string | undefined {
-  return [payload.azp, payload.appid, payload.client_id].find((value): value is string => typeof value === 'string' && value !== '');
 }
 
 /** Why jwtVerify refused a token, in the terms an operator acts on. */
@@ -88,7 +91,7 @@ function tokenRefusalReason(error: unknown): RefusalReason {
 
 /** Claims are checked only after the signature held, so a claim failure's client id is the issuer's word. */
 function signedClientId(error: unknown): string | undefined {
-  if (error instanceof errors.JWTExpired || error instanceof errors.JWTClaimValidationFailed) return clientIdOf(error.payload);
+  if (error instanceof errors.JWTExpired || error instanceof errors.JWTClaimValidationFailed) return tokenClientId(error.payload);
   return undefined;
 }
 

@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../../bin/embedded/temporal-dev-server.ts';
+import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -64,13 +65,16 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_FACADE_HOST: '127.0.0.1',
       FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
       FLOWHOOK_ADMIN_TOKEN: adminToken,
-      FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
       FLOWHOOK_LOG_LEVEL: 'warn',
       ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
     };
+    // Migrated and provisioned before the engine starts, as an operator would with flowhook service-account create.
+    const tokens = await provisionAccountsBeforeEngine(databaseUrl);
+    const tokenOf: Record<string, string> = { worker: tokens.worker, facade: tokens.facade };
     const children: ChildProcess[] = [];
     const launch = (name: string, args: string[]) => {
-      const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+      const env = tokenOf[name] ? { ...childEnv, FLOWHOOK_ENGINE_TOKEN: tokenOf[name] } : childEnv;
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(child);
       stops.push(() => stopChild(child));
       return { name, child };

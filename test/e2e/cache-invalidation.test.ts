@@ -68,15 +68,16 @@ test('a user disabled or a key regenerated through another engine is refused her
 
 test('an application disabled through another engine is refused here', async (t) => {
   // Applications authenticate with tokens the facade verifies; the engine's part is the
-  // registration, so this drives the engine directly with a verified client id.
+  // registration, so this drives the engine directly with a verified client id and issuer.
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached-apps', { activity: 'cached.apps' }, []));
   const clientId = `app-${Math.random().toString(36).slice(2, 8)}`;
-  await stack.admin.registerApp({ clientId, company: tenant.company, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  const issuer = 'https://idp.example.test';
+  await stack.admin.registerApp({ clientId, issuer, company: tenant.company, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
   const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
   const webhook = engineWebhookClient(stack);
   const invoke = () =>
     webhook
-      .invoke({ company: tenant.company, activity: 'cached.apps', secret, payloadJson: '{}', caller: { identity: { case: 'application', value: { clientId } } } })
+      .invoke({ company: tenant.company, activity: 'cached.apps', secret, payloadJson: '{}', caller: { identity: { case: 'application', value: { clientId, issuer } } } })
       .then(() => 200, (error: unknown) => (ConnectError.from(error).code === Code.Unauthenticated ? 401 : 500));
   t.is(await invoke(), 200);
   t.is(await invoke(), 200, 'served from the warm cache');

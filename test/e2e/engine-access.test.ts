@@ -1,5 +1,5 @@
-// The engine is not an open door (issue 4): WebhookService needs the service
-// token and the admin services the admin token, over Connect and gRPC alike;
+// The engine is not an open door (issue 4, issue 12): WebhookService needs an
+// invoke account and the admin services an admin one, over Connect and gRPC alike;
 // and the Basic path's access keys can be regenerated and users disabled.
 import test, { type ExecutionContext } from 'ava';
 import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
@@ -42,19 +42,25 @@ async function unauthenticated(t: ExecutionContext, promise: Promise<unknown>, w
   t.is((error as ConnectError).code, Code.Unauthenticated, why);
 }
 
+async function permissionDenied(t: ExecutionContext, promise: Promise<unknown>, naming: string, why: string): Promise<void> {
+  const error = await t.throwsAsync(promise, undefined, why);
+  t.is((error as ConnectError).code, Code.PermissionDenied, why);
+  t.true((error as ConnectError).rawMessage.includes(naming), `${why}: ${(error as ConnectError).rawMessage}`);
+}
+
 for (const [protocol, transport] of Object.entries(transports)) {
   test(`${protocol}: WebhookService without the service token is unauthenticated and starts nothing`, async (t) => {
     const invoke = { company: tenant.company, activity: 'keys.flow', secret, payloadJson: '{}', caller: { identity: { case: 'basic' as const, value: { userName: tenant.userName, accessKey: tenant.accessKey } } } };
     await unauthenticated(t, createClient(WebhookService, transport()).invoke(invoke), 'no token');
     await unauthenticated(t, createClient(WebhookService, transport([bearer('w'.repeat(32))])).invoke(invoke), 'wrong token');
-    await unauthenticated(t, createClient(WebhookService, transport([bearer(stack.adminToken)])).invoke(invoke), 'the admin token is not the service token');
+    await permissionDenied(t, createClient(WebhookService, transport([bearer(stack.adminToken)])).invoke(invoke), 'scope "invoke"', 'an admin token is not an invoke token');
     const answer = await createClient(WebhookService, transport([bearer(stack.serviceToken)])).invoke(invoke);
     t.is(answer.body, 'ok');
   });
 
   test(`${protocol}: the caller admin services need the admin token`, async (t) => {
     await unauthenticated(t, createClient(AppAdminService, transport()).listApps({}), 'apps, no token');
-    await unauthenticated(t, createClient(AppAdminService, transport([bearer(stack.serviceToken)])).listApps({}), 'apps, service token');
+    await permissionDenied(t, createClient(AppAdminService, transport([bearer(stack.serviceToken)])).listApps({}), 'scope "admin"', "apps, the facade's invoke token");
     await unauthenticated(t, createClient(UserAdminService, transport()).setUserState({ name: tenant.userName, enabled: false }), 'users, no token');
     t.truthy(await createClient(AppAdminService, transport([bearer(stack.adminToken)])).listApps({}));
   });

@@ -1,7 +1,9 @@
 // Service-to-service callers (spec §5.1) against a real OAuth 2.0
 // authorization server (oidc-provider, client credentials + resource
-// indicators): only a registered, consented, enabled application with
-// "FLOW INTEGR." for the company starts a flow, and the execution records it.
+// indicators): only an application registered under the token's issuer,
+// consented, enabled and with "FLOW INTEGR." for the company starts a flow,
+// and the execution records it. Issuer binding across several trusted issuers
+// is in oauth-issuer-binding.test.ts.
 import test, { type ExecutionContext } from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { SignJWT, UnsecuredJWT, decodeJwt, generateKeyPair } from 'jose';
@@ -44,7 +46,7 @@ test.before(async () => {
   ])));
   ({ secret: guardedSecret } = await deployFlow(stack, flow(COMPANY, 'oauth-guarded', { activity: GUARDED }, [])));
   const register = (app: TestClient, permissionSet: string, options: { consent?: boolean; state?: AppState } = {}) =>
-    admin.apps.registerApp({ clientId: app.clientId, company: COMPANY, permissionSet, consentGranted: options.consent ?? true, state: options.state ?? AppState.ENABLED, description: 'test app' });
+    admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet, consentGranted: options.consent ?? true, state: options.state ?? AppState.ENABLED, description: 'test app' });
   await register(integration, 'FLOW INTEGR.');
   // FLOW ALL cannot be given to an application (it never lets one call): registered without a set, it is 403 the same way.
   await register(flowAllOnly, '');
@@ -112,7 +114,7 @@ test('disabled, unconsented and unregistered applications are 401', async (t) =>
 
 test('disabling an application takes effect at once; enabling it again restores access', async (t) => {
   const app = client('toggled');
-  await admin.apps.registerApp({ clientId: app.clientId, company: COMPANY, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  await admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
   const token = await craft({ client_id: app.clientId });
   t.is((await call(token)).status, 200);
   await admin.apps.setAppState({ clientId: app.clientId, state: AppState.DISABLED });
@@ -148,16 +150,24 @@ test('a user (delegated) token is refused: only application tokens are accepted'
 
 test('SUPER and FLOW ALL are never assignable to an application: both name FLOW INTEGR.', async (t) => {
   for (const permissionSet of ['SUPER', 'FLOW ALL']) {
-    const error = await t.throwsAsync(admin.apps.registerApp({ clientId: client(`refused-${permissionSet.replace(/\W/g, '')}`).clientId, permissionSet }));
+    const error = await t.throwsAsync(admin.apps.registerApp({ clientId: client(`refused-${permissionSet.replace(/\W/g, '')}`).clientId, issuer: idp.issuer, permissionSet }));
     t.true(error instanceof ConnectError);
     t.is((error as ConnectError).code, Code.InvalidArgument);
     t.regex((error as ConnectError).rawMessage, /applications need "FLOW INTEGR\."/);
   }
 });
 
-test('an application listed by the admin service shows its state, consent and permission sets', async (t) => {
+test('registering needs the issuer', async (t) => {
+  const error = await t.throwsAsync(admin.apps.registerApp({ clientId: client('no-issuer').clientId, permissionSet: 'FLOW INTEGR.' }));
+  t.is((error as ConnectError).code, Code.InvalidArgument);
+  t.regex((error as ConnectError).rawMessage, /issuer: required/);
+});
+
+test('an application listed by the admin service shows its issuer, tenant, state, consent and permission sets', async (t) => {
   const { apps } = await admin.apps.listApps({});
   const listed = apps.find((app) => app.clientId === integration.clientId);
+  t.is(listed?.issuer, idp.issuer);
+  t.is(listed?.tenantId, '');
   t.is(listed?.state, AppState.ENABLED);
   t.true(listed?.consentGranted);
   t.deepEqual(listed?.permissionSets.map((set) => [set.permissionSet, set.company]), [['FLOW INTEGR.', COMPANY]]);

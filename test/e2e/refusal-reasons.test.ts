@@ -10,6 +10,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
+import pg from 'pg';
 import { AppState } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
@@ -26,7 +27,18 @@ const ELSEWHERE = 'Elsewhere';
 const ACTIVITY = 'refusal.guarded';
 
 const client = (name: string): TestClient => ({ clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `${name}-secret-${'s'.repeat(24)}` });
-const apps = { integration: client('integration'), flowAllOnly: client('flow-all-only'), disabled: client('disabled'), unconsented: client('unconsented'), unknown: client('unknown') };
+const apps = {
+  integration: client('integration'),
+  flowAllOnly: client('flow-all-only'),
+  disabled: client('disabled'),
+  unconsented: client('unconsented'),
+  unknown: client('unknown'),
+  otherIssuer: client('other-issuer'),
+  tenanted: client('tenanted'),
+  unbound: client('unbound'),
+};
+/** An issuer the facade does not trust: an application registered under it never matches a token of the test server. */
+const OTHER_ISSUER = 'https://other-idp.example.test';
 
 /** What one refused call should have logged. */
 interface Expected {
@@ -53,12 +65,12 @@ test.before(async () => {
   idp = await startAuthorizationServer({ clients: Object.values(apps), resources: [API, OTHER_API] });
   // The default log level: the refusal lines must show without turning debug on.
   stack = await startProcessStack({ env: { FLOWHOOK_LOG_LEVEL: 'info', FLOWHOOK_OAUTH_ISSUERS: idp.issuer, FLOWHOOK_OAUTH_AUDIENCE: API } });
-  admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! });
+  admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.tokens.admin });
   await admin.createCompany({ name: COMPANY });
   await admin.createCompany({ name: ELSEWHERE });
   const definition = flow(COMPANY, 'refusal-guarded', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]);
   ({ secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true }));
-  sent.push(secret, stack.env.FLOWHOOK_ADMIN_TOKEN!, stack.env.FLOWHOOK_SERVICE_TOKEN!);
+  sent.push(secret, stack.env.FLOWHOOK_ADMIN_TOKEN!, ...Object.values(stack.tokens));
   const createUser = async (name: string, company: string, expiresAt?: Date) => {
     const { accessKey } = await admin.createUser({ name, company, permissionSet: 'FLOW ALL', accessKeyExpiresAt: expiresAt && timestampFromDate(expiresAt) });
     users[name] = accessKey;
@@ -68,12 +80,23 @@ test.before(async () => {
   await createUser('refusal-disabled', COMPANY);
   await admin.setUserState({ name: 'refusal-disabled', enabled: false });
   await createUser('refusal-elsewhere', ELSEWHERE);
-  const register = (app: TestClient, permissionSet: string, consentGranted: boolean, state: AppState) =>
-    admin.registerApp({ clientId: app.clientId, company: COMPANY, permissionSet, consentGranted, state, description: 'refusal test app' });
+  const register = (app: TestClient, permissionSet: string, consentGranted: boolean, state: AppState, binding: { issuer?: string; tenantId?: string } = {}) =>
+    admin.registerApp({ clientId: app.clientId, issuer: binding.issuer ?? idp.issuer, tenantId: binding.tenantId, company: COMPANY, permissionSet, consentGranted, state, description: 'refusal test app' });
   await register(apps.integration, 'FLOW INTEGR.', true, AppState.ENABLED);
   await register(apps.flowAllOnly, '', true, AppState.ENABLED);
   await register(apps.disabled, 'FLOW INTEGR.', true, AppState.DISABLED);
   await register(apps.unconsented, 'FLOW INTEGR.', false, AppState.ENABLED);
+  await register(apps.otherIssuer, 'FLOW INTEGR.', true, AppState.ENABLED, { issuer: OTHER_ISSUER });
+  await register(apps.tenanted, 'FLOW INTEGR.', true, AppState.ENABLED, { tenantId: 'tenant-1' });
+  await register(apps.unbound, 'FLOW INTEGR.', true, AppState.ENABLED);
+  // What migration 0006 leaves for applications registered before issuers were bound.
+  const database = new pg.Client({ connectionString: stack.env.FLOWHOOK_DATABASE_URL });
+  await database.connect();
+  try {
+    await database.query('update identity_application set issuer = null where client_id = $1', [apps.unbound.clientId]);
+  } finally {
+    await database.end();
+  }
 });
 test.after.always(async () => {
   await stack?.stop();
@@ -178,9 +201,12 @@ test('the facade refuses each kind of bad token, naming the client id once the s
   await refused(t, { why: 'no client id', reason: 'token_client_id_missing', authorization: `Bearer ${await craft({ client_id: undefined, sub: 'someone' })}` });
 });
 
-test('the engine refuses applications that are unknown, without consent or disabled, and one without FLOW INTEGR.', async (t) => {
+test('the engine refuses applications that are unknown, of another issuer or tenant, unbound, without consent or disabled, and one without FLOW INTEGR.', async (t) => {
   const viaEngine = { activity: ACTIVITY };
   await refused(t, { ...viaEngine, why: 'not registered', reason: 'unknown_app', clientId: apps.unknown.clientId, authorization: `Bearer ${await idp.token(apps.unknown)}` });
+  await refused(t, { ...viaEngine, why: 'registered under another issuer', reason: 'app_issuer_mismatch', clientId: apps.otherIssuer.clientId, authorization: `Bearer ${await idp.token(apps.otherIssuer)}` });
+  await refused(t, { ...viaEngine, why: 'registered for another tenant', reason: 'app_tenant_mismatch', clientId: apps.tenanted.clientId, authorization: `Bearer ${await idp.token(apps.tenanted)}` });
+  await refused(t, { ...viaEngine, why: 'registered before issuers were bound', reason: 'app_issuer_unset', clientId: apps.unbound.clientId, authorization: `Bearer ${await idp.token(apps.unbound)}` });
   await refused(t, { ...viaEngine, why: 'no consent', reason: 'app_not_consented', clientId: apps.unconsented.clientId, authorization: `Bearer ${await idp.token(apps.unconsented)}` });
   await refused(t, { ...viaEngine, why: 'disabled', reason: 'app_disabled', clientId: apps.disabled.clientId, authorization: `Bearer ${await idp.token(apps.disabled)}` });
   await refused(t, {
@@ -216,17 +242,24 @@ test('the engine refuses Basic callers: unknown, wrong key, disabled, expired ke
   await refused(t, { ...viaEngine, why: 'expired key', reason: 'key_expired', user: 'refusal-expiring', authorization: basic('refusal-expiring', users['refusal-expiring']!) });
 });
 
-test('direct gRPC callers get a bare Unauthorized; the engine logs why', async (t) => {
-  const bearer = (token: string): Interceptor => (next) => (request) => {
-    request.header.set('authorization', `Bearer ${token}`);
+test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming the rule; the engine logs why', async (t) => {
+  // The gate refuses on headers alone, before the message (and the request id in it) is read,
+  // so these callers send the request id as a header as well, as the facade does.
+  const headers = (token: string | undefined, requestId: string): Interceptor => (next) => (request) => {
+    if (token) request.header.set('authorization', `Bearer ${token}`);
+    request.header.set('x-request-id', requestId);
     return next(request);
   };
-  const webhook = (interceptors: Interceptor[]) => createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors }));
-  const serviceToken = stack.env.FLOWHOOK_SERVICE_TOKEN!;
-  const wrongToken = 'w'.repeat(32);
+  const webhook = (token: string | undefined, requestId: string) => createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [headers(token, requestId)] }));
+  const facadeToken = stack.tokens.facade;
+  const wrongToken = `fhsa_${'w'.repeat(43)}`;
   sent.push(wrongToken);
   const wrongKey = `${users['refusal-user']!.slice(0, 30)}GRPCWRONGKEYXX`;
   sent.push(wrongKey);
+  const disabled = await admin.createServiceAccount({ name: 'refusal-disabled', scope: 'invoke', allCompanies: true });
+  await admin.setServiceAccountState({ name: 'refusal-disabled', enabled: false });
+  const elsewhere = await admin.createServiceAccount({ name: 'refusal-elsewhere', scope: 'invoke', companies: [ELSEWHERE] });
+  sent.push(disabled.token, elsewhere.token);
   const invoke = (requestId: string, caller?: { userName: string; accessKey: string }) => ({
     company: COMPANY,
     activity: ACTIVITY,
@@ -235,18 +268,25 @@ test('direct gRPC callers get a bare Unauthorized; the engine logs why', async (
     requestId,
     caller: caller && { identity: { case: 'basic' as const, value: caller } },
   });
-  const cases: [string, Interceptor[], ReturnType<typeof invoke>, Omit<Expected, 'why' | 'requestId'>][] = [
-    // The service token check comes before the message is trusted: only the request id is logged.
-    ['no service token', [], invoke('refusal-grpc-1', { userName: 'refusal-user', accessKey: users['refusal-user']! }), { reason: 'service_token_missing' }],
-    ['a wrong service token', [bearer(wrongToken)], invoke('refusal-grpc-2', { userName: 'refusal-user', accessKey: users['refusal-user']! }), { reason: 'service_token_invalid' }],
-    ['no caller in the request', [bearer(serviceToken)], invoke('refusal-grpc-3'), { reason: 'missing_credentials', company: COMPANY, activity: ACTIVITY }],
-    ['a wrong key', [bearer(serviceToken)], invoke('refusal-grpc-4', { userName: 'refusal-user', accessKey: wrongKey }), { reason: 'bad_key', company: COMPANY, activity: ACTIVITY, user: 'refusal-user' }],
+  const user = { userName: 'refusal-user', accessKey: users['refusal-user']! };
+  const onTheCall = { company: COMPANY, activity: ACTIVITY };
+  const cases: [string, string | undefined, ReturnType<typeof invoke>, Code, Omit<Expected, 'why' | 'requestId'>][] = [
+    // The gate decides before the message is read: only the request id (a header) is logged.
+    ['no service token', undefined, invoke('refusal-grpc-1', user), Code.Unauthenticated, { reason: 'service_token_missing' }],
+    ['a wrong service token', wrongToken, invoke('refusal-grpc-2', user), Code.Unauthenticated, { reason: 'service_token_invalid' }],
+    ['a disabled service account', disabled.token, invoke('refusal-grpc-5', user), Code.Unauthenticated, { reason: 'service_account_disabled' }],
+    ["the worker's records token on WebhookService", stack.tokens.worker, invoke('refusal-grpc-6', user), Code.PermissionDenied, { reason: 'service_account_scope' }],
+    // Past the gate: the engine read the message.
+    ['no caller in the request', facadeToken, invoke('refusal-grpc-3'), Code.Unauthenticated, { reason: 'missing_credentials', ...onTheCall }],
+    ['a wrong key', facadeToken, invoke('refusal-grpc-4', { userName: 'refusal-user', accessKey: wrongKey }), Code.Unauthenticated, { reason: 'bad_key', ...onTheCall, user: 'refusal-user' }],
+    ['an internal service claiming a Basic user', stack.tokens.internal, invoke('refusal-grpc-7', user), Code.PermissionDenied, { reason: 'caller_forwarding_refused', ...onTheCall, user: 'refusal-user' }],
+    ['an invoke account of another company', elsewhere.token, invoke('refusal-grpc-8'), Code.PermissionDenied, { reason: 'service_account_company', ...onTheCall }],
   ];
-  for (const [why, interceptors, request, expected] of cases) {
-    const error = await t.throwsAsync(webhook(interceptors).invoke(request), undefined, why);
+  for (const [why, token, request, code, expected] of cases) {
+    const error = await t.throwsAsync(webhook(token, request.requestId).invoke(request), undefined, why);
     t.true(error instanceof ConnectError, why);
-    t.is((error as ConnectError).code, Code.Unauthenticated, why);
-    if (expected.reason !== 'service_token_missing' && expected.reason !== 'service_token_invalid') t.is((error as ConnectError).rawMessage, 'Unauthorized', why);
+    t.is((error as ConnectError).code, code, why);
+    if (code === Code.Unauthenticated && !expected.reason.startsWith('service_')) t.is((error as ConnectError).rawMessage, 'Unauthorized', why);
     t.false((error as ConnectError).rawMessage.includes(expected.reason), why);
     for (const [name, value] of (error as ConnectError).metadata) t.false(value.includes(expected.reason), `${why}: metadata ${name}`);
     await expectOneLine(t, { ...expected, why, requestId: request.requestId }, 'engine', false);

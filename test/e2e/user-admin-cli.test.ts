@@ -64,7 +64,7 @@ test('a set that cannot work is refused when given: FLOW INTEGR. for a user, FLO
   t.is(granted.code, 1);
   t.regex(granted.err, /Basic service users need FLOW ALL \(or SUPER\)/);
 
-  const app = await cli('app', 'register', 'cli-flow-all-app', '--company', HOME, '--permission-set', 'FLOW ALL', '--consent', '--enabled');
+  const app = await cli('app', 'register', 'cli-flow-all-app', '--issuer', 'https://idp.example.test', '--company', HOME, '--permission-set', 'FLOW ALL', '--consent', '--enabled');
   t.is(app.code, 1);
   t.regex(app.err, /An application cannot use "FLOW ALL": applications need "FLOW INTEGR\."/);
   t.notRegex((await cli('app', 'list')).out, /cli-flow-all-app/, 'nothing was registered');

@@ -52,7 +52,7 @@ async function startStandInEngine(): Promise<StandIn> {
 
 test('the engine client speaks HTTP/2 and sends the service token', async (t) => {
   const engine = await startStandInEngine();
-  const client = createEngineClient({ engineUrl: engine.url, serviceToken: SERVICE_TOKEN });
+  const client = createEngineClient({ engineUrl: engine.url, engineToken: SERVICE_TOKEN });
   try {
     const response = await client.webhook.invoke({ company: 'Acme', activity: 'a', secret: 's', payloadJson: '{}' });
     t.is(response.statusCode, 201);
@@ -64,22 +64,16 @@ test('the engine client speaks HTTP/2 and sends the service token', async (t) =>
   }
 });
 
-test('without a service token no authorization header is sent', async (t) => {
-  const engine = await startStandInEngine();
-  const client = createEngineClient({ engineUrl: engine.url });
-  try {
-    await client.webhook.invoke({ company: 'Acme', activity: 'a', secret: 's', payloadJson: '{}' });
-    t.deepEqual(engine.authorizations, [null]);
-  } finally {
-    client.close();
-    await engine.close();
-  }
+test('a facade without its service account token does not start, and the message says how to get one', (t) => {
+  const env = { FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:7049' };
+  t.throws(() => readFacadeConfig(env), { message: /needs its service account token in FLOWHOOK_ENGINE_TOKEN.*service-account create/ });
+  t.throws(() => readFacadeConfig({ ...env, FLOWHOOK_SERVICE_TOKEN: SERVICE_TOKEN }), { message: /FLOWHOOK_SERVICE_TOKEN is no longer read/ });
 });
 
 test('runFacade serves the endpoint through the engine and stops cleanly', async (t) => {
   const engine = await startStandInEngine();
   const facade = await runFacade(
-    readFacadeConfig({ FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_ENGINE_URL: engine.url, FLOWHOOK_SERVICE_TOKEN: SERVICE_TOKEN, FLOWHOOK_LOG_LEVEL: 'error' }),
+    readFacadeConfig({ FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_ENGINE_URL: engine.url, FLOWHOOK_ENGINE_TOKEN: SERVICE_TOKEN, FLOWHOOK_LOG_LEVEL: 'error' }),
     { handleSignals: false },
   );
   try {
@@ -113,7 +107,7 @@ test('an unreachable engine answers 503 with Retry-After', async (t) => {
   const engine = await startStandInEngine();
   await engine.close(); // its port is now closed
   const facade = await runFacade(
-    readFacadeConfig({ FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_ENGINE_URL: engine.url, FLOWHOOK_LOG_LEVEL: 'error' }),
+    readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_ENGINE_URL: engine.url, FLOWHOOK_LOG_LEVEL: 'error' }),
     { handleSignals: false },
   );
   try {

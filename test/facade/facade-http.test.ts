@@ -64,7 +64,7 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
 }
 
 test.before(async () => {
-  const config = readFacadeConfig({
+  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_FACADE_PORT: '0',
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
     FLOWHOOK_PUBLIC_URL: `${PUBLIC_URL}/`,

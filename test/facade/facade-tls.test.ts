@@ -20,7 +20,7 @@ test('with FLOWHOOK_FACADE_TLS_CERT/KEY the endpoint answers over HTTPS', async 
   const transport = createRouterTransport(({ service }) => {
     service(WebhookService, { invoke: (req) => ({ statusCode: 200, contentType: 'text/plain', body: 'over tls', executionId: `${req.activity}:1`, outcome: InvokeOutcome.RESPONDED }) });
   });
-  const config = readFacadeConfig({ FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_FACADE_TLS_CERT: certFile, FLOWHOOK_FACADE_TLS_KEY: keyFile, FLOWHOOK_LOG_LEVEL: 'error' });
+  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_FACADE_TLS_CERT: certFile, FLOWHOOK_FACADE_TLS_KEY: keyFile, FLOWHOOK_LOG_LEVEL: 'error' });
   const facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('error') }).listen();
   t.teardown(() => facade.close());
 

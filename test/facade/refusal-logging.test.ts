@@ -34,7 +34,7 @@ test.before(async () => {
       done();
     },
   });
-  const config = readFacadeConfig({ FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1' });
+  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1' });
   facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('info', sink) }).listen();
   base = `http://127.0.0.1:${facade.port}`;
 });

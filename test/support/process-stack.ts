@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { createTestDatabase, testInfrastructure } from './stack.ts';
+import { provisionAccountsBeforeEngine, type StackTokens } from './service-accounts.ts';
 
 const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
 
@@ -13,6 +14,7 @@ export interface ProcessStack {
   facadeUrl: string;
   engineUrl: string;
   env: Record<string, string>;
+  tokens: StackTokens;
   /** Everything the processes printed so far. */
   output(): string;
   /** SIGTERM to every process; resolves with their exit codes. */
@@ -40,7 +42,6 @@ export async function startProcessStack(options: { env?: Record<string, string> 
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
     FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
     FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
-    FLOWHOOK_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     // The tests' target servers listen on loopback; production opens nothing by default.
@@ -48,11 +49,14 @@ export async function startProcessStack(options: { env?: Record<string, string> 
     FLOWHOOK_LOG_LEVEL: 'debug',
     ...options.env,
   };
+  const tokens = await provisionAccountsBeforeEngine(env.FLOWHOOK_DATABASE_URL!);
+  const tokenOf: Record<string, string> = { worker: tokens.worker, facade: tokens.facade };
   let output = '';
   const children: ChildProcess[] = [];
   const byName = new Map<string, ChildProcess>();
   const launch = (command: string) => {
-    const child = spawn(process.execPath, [FLOWHOOK, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const childEnv = tokenOf[command] ? { ...env, FLOWHOOK_ENGINE_TOKEN: tokenOf[command] } : env;
+    const child = spawn(process.execPath, [FLOWHOOK, command], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     children.push(child);
@@ -84,6 +88,7 @@ export async function startProcessStack(options: { env?: Record<string, string> 
     facadeUrl: `http://127.0.0.1:${facadePort}`,
     engineUrl: `http://127.0.0.1:${enginePort}`,
     env,
+    tokens,
     output: () => output,
     stop: stopAll,
     crash: (name) =>

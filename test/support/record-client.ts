@@ -1,5 +1,5 @@
-// A RecordService client with the stack's service token, standing in for the
-// systems that own the records a flow reads (e.g. the ERP's invoices).
+// A RecordService client with a records account for all companies, standing in
+// for the systems that own the records a flow reads (e.g. the ERP's invoices).
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
@@ -12,7 +12,7 @@ export function recordClient(stack: TestStack): Client<typeof RecordService> {
       baseUrl: stack.engineUrl,
       httpVersion: '2',
       interceptors: [(next) => (request) => {
-        request.header.set('authorization', `Bearer ${stack.serviceToken}`);
+        request.header.set('authorization', `Bearer ${stack.tokens.records}`);
         return next(request);
       }],
     }),

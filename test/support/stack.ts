@@ -11,6 +11,7 @@ import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker, type RunningWorker } from '../../workflows/main.ts';
 import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
+import { provisionStackAccounts, type StackTokens } from './service-accounts.ts';
 
 export const INSTANCE = 'BC';
 /** The base URL callers see; deliberately not the listening address, to prove the envelope uses configuration. */
@@ -30,8 +31,11 @@ export interface TestStack {
   temporal: TemporalClient;
   engine: RunningEngine;
   worker?: RunningWorker;
+  /** The bootstrap admin token (FLOWHOOK_ADMIN_TOKEN). */
   adminToken: string;
+  /** The facade's service account token (invoke, forwards callers). */
   serviceToken: string;
+  tokens: StackTokens;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -63,7 +67,6 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const { temporalAddress } = testInfrastructure();
   const taskQueue = `test-${randomUUID()}`;
   const adminToken = randomBytes(24).toString('base64url');
-  const serviceToken = randomBytes(24).toString('base64url');
   const env: Record<string, string> = {
     FLOWHOOK_DATABASE_URL: await createTestDatabase(),
     TEMPORAL_ADDRESS: temporalAddress,
@@ -72,7 +75,6 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     FLOWHOOK_FACADE_PORT: '0',
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
     FLOWHOOK_ADMIN_TOKEN: adminToken,
-    FLOWHOOK_SERVICE_TOKEN: serviceToken,
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     // The tests' target servers listen on loopback; production opens nothing by default.
@@ -83,8 +85,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   };
   const engine = await runEngine(readEngineConfig(env));
   const engineUrl = `http://127.0.0.1:${engine.port}`;
-  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }));
-  const facade = await runFacade(readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl }), { handleSignals: false });
+  const tokens = await provisionStackAccounts(engine.orm, engine.changes);
+  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.worker }));
+  const facade = await runFacade(readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }), { handleSignals: false });
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
   const admin = createAdminClient({ engineUrl: engineUrl, adminToken: adminToken });
   const connection = await Connection.connect({ address: temporalAddress });
@@ -98,7 +101,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     engine,
     worker,
     adminToken,
-    serviceToken,
+    serviceToken: tokens.facade,
+    tokens,
     env,
     async close() {
       await facade.close();

@@ -99,7 +99,7 @@ export async function countVisibleExecutions(stack: TestStack, activity: string,
   return count;
 }
 
-/** The engine's WebhookService over gRPC with the stack's service token. */
+/** The engine's WebhookService over gRPC with the facade's service account token (it may pass callers on). */
 export function engineWebhookClient(stack: TestStack): Client<typeof WebhookService> {
   return createClient(WebhookService, createGrpcTransport({
     baseUrl: stack.engineUrl,

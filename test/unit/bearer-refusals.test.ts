@@ -88,8 +88,9 @@ test('signature, key and algorithm failures never name a client id', async (t) =
 });
 
 test('user tokens and tokens without a client id are not application callers', async (t) => {
-  t.deepEqual(await refusal(await sign({ scp: 'user_impersonation' })), { reason: 'token_delegated', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ client_id: undefined, sub: 'someone' })), { reason: 'token_client_id_missing', issuer: ISSUER, clientId: undefined });
+  t.deepEqual(await refusal(await sign({ scp: 'user_impersonation' })), { reason: 'token_delegated', tokenRule: 'entra_scp', issuer: ISSUER, clientId: CLIENT });
+  t.deepEqual(await refusal(await sign({ nonce: 'n-1' })), { reason: 'token_delegated', tokenRule: 'id_token_claims', issuer: ISSUER, clientId: CLIENT });
+  t.deepEqual(await refusal(await sign({ client_id: undefined, sub: 'someone' })), { reason: 'token_client_id_missing', issuer: ISSUER });
 });
 
 test.after('the verifier itself logs no refusal (the error mapping writes the one line)', (t) => {

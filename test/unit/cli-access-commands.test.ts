@@ -12,6 +12,7 @@ import { AppAdminService, AppSchema, AppState, type App } from '../../proto/gen/
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService, UserPermissionSetSchema, UserSchema, type RegenerateUserKeyRequest, type User } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 
@@ -31,8 +32,12 @@ function fakeEngine() {
       if (request.permissionSet && request.permissionSet !== 'FLOW INTEGR.') {
         throw new ConnectError(`An application cannot use "${request.permissionSet}": applications need "FLOW INTEGR."`, Code.InvalidArgument);
       }
+      if (!request.issuer) throw new ConnectError('issuer: required', Code.InvalidArgument);
       const created = !apps.has(request.clientId);
       const app = apps.get(request.clientId) ?? create(AppSchema, { clientId: request.clientId, state: AppState.DISABLED });
+      app.issuer = request.issuer.replace(/\/+$/, '');
+      if (request.tenantId) app.tenantId = request.tenantId;
+      if (request.anyTenant) app.tenantId = '';
       if (request.description) app.description = request.description;
       if (request.consentGranted) app.consentGranted = true;
       if (request.state !== AppState.UNSPECIFIED) app.state = request.state;
@@ -42,7 +47,7 @@ function fakeEngine() {
     },
     setAppState(request) {
       const app = apps.get(request.clientId);
-      if (!app) throw new ConnectError(`Application "${request.clientId}" is not registered`, Code.NotFound);
+      if (!app || (request.issuer && request.issuer !== app.issuer)) throw new ConnectError(`Application "${request.clientId}" is not registered`, Code.NotFound);
       app.state = request.state;
       return { app };
     },
@@ -96,6 +101,7 @@ function fakeEngine() {
     ...createClient(UserAdminService, transport),
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
+    ...createClient(ServiceAccountAdminService, transport),
   };
   return { client, apps, users, regenerations };
 }
@@ -113,34 +119,61 @@ async function flowhook(engine: ReturnType<typeof fakeEngine>, ...args: string[]
   return run;
 }
 
+const ISSUER = 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0';
+
 test('app register adds the application and says what is missing before its tokens are accepted', async (t) => {
   const engine = fakeEngine();
-  const first = await flowhook(engine, 'app', 'register', 'erp-client', '--company', 'Acme', '--permission-set', 'FLOW INTEGR.', '--description', 'ERP');
+  const first = await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--company', 'Acme', '--permission-set', 'FLOW INTEGR.', '--description', 'ERP');
   t.is(first.code, 0, first.err);
   t.regex(first.out, /Registered application erp-client\./);
-  t.regex(first.out, /state Disabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)/);
-  t.regex(first.out, /refused until consent is granted and State is Enabled: flowhook app register erp-client --consent --enabled/);
-  const second = await flowhook(engine, 'app', 'register', 'erp-client', '--consent', '--enabled');
-  t.regex(second.out, /Updated application erp-client\.\n  state Enabled, consent yes/);
+  t.regex(first.out, /state Disabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)\n  issuer https:\/\/login\.microsoftonline\.com\/\S+\/v2\.0, tenant any/);
+  t.true(first.out.includes(`refused until consent is granted and State is Enabled: flowhook app register erp-client --issuer ${ISSUER} --consent --enabled`));
+  const second = await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--tenant', 'tenant-1', '--consent', '--enabled');
+  t.regex(second.out, /Updated application erp-client\.\n  state Enabled, consent yes[^\n]*\n  issuer \S+, tenant tenant-1/);
   t.notRegex(second.out, /refused/);
+  t.is(engine.apps.get('erp-client')!.tenantId, 'tenant-1');
+  await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--any-tenant');
+  t.is(engine.apps.get('erp-client')!.tenantId, '');
+});
+
+test('app register needs --issuer; --tenant and --any-tenant exclude each other', async (t) => {
+  const engine = fakeEngine();
+  const missing = await flowhook(engine, 'app', 'register', 'erp-client', '--consent');
+  t.is(missing.code, 1);
+  t.regex(missing.err, /required option '--issuer <url>' not specified/);
+  const both = await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--tenant', 't', '--any-tenant');
+  t.is(both.code, 1);
+  t.regex(both.err, /cannot be used with/);
+  t.is(engine.apps.size, 0, 'nothing was sent');
 });
 
 test('app enable, disable and list', async (t) => {
   const engine = fakeEngine();
-  await flowhook(engine, 'app', 'register', 'c-1', '--consent', '--enabled', '--permission-set', 'FLOW INTEGR.');
+  await flowhook(engine, 'app', 'register', 'c-1', '--issuer', ISSUER, '--consent', '--enabled', '--permission-set', 'FLOW INTEGR.');
   t.regex((await flowhook(engine, 'app', 'disable', 'c-1')).out, /Application c-1 is Disabled\./);
   const list = await flowhook(engine, 'app', 'list');
-  t.regex(list.out, /CLIENT ID\s+STATE\s+CONSENT\s+PERMISSION SETS\s+DESCRIPTION\nc-1\s+Disabled\s+yes\s+FLOW INTEGR\. \(all companies\)/);
-  const json = JSON.parse((await flowhook(engine, 'app', 'enable', 'c-1', '--json')).out);
+  t.regex(list.out, /CLIENT ID\s+ISSUER\s+TENANT\s+STATE\s+CONSENT\s+PERMISSION SETS\s+DESCRIPTION\nc-1\s+https:\S+\s+any\s+Disabled\s+yes\s+FLOW INTEGR\. \(all companies\)/);
+  t.notRegex(list.out, /before issuers were bound/);
+  const json = JSON.parse((await flowhook(engine, 'app', 'enable', 'c-1', '--issuer', ISSUER, '--json')).out);
   t.is(json.app.state, 'APP_STATE_ENABLED');
+  t.is(json.app.issuer, ISSUER);
   const missing = await flowhook(engine, 'app', 'enable', 'nope');
   t.not(missing.code, 0);
   t.regex(missing.err, /not registered/);
+  t.regex((await flowhook(engine, 'app', 'enable', 'c-1', '--issuer', 'https://other.test')).err, /not registered/);
+});
+
+test('app list points out applications registered before issuers were bound', async (t) => {
+  const engine = fakeEngine();
+  engine.apps.set('legacy', create(AppSchema, { clientId: 'legacy', state: AppState.ENABLED, consentGranted: true }));
+  const list = await flowhook(engine, 'app', 'list');
+  t.regex(list.out, /\nlegacy\s+\(unset: refused\)\s+any\s+Enabled/);
+  t.regex(list.out, /registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>/);
 });
 
 test('app register refuses SUPER and FLOW ALL, naming FLOW INTEGR.', async (t) => {
   for (const set of ['SUPER', 'FLOW ALL']) {
-    const run = await flowhook(fakeEngine(), 'app', 'register', 'c-2', '--permission-set', set);
+    const run = await flowhook(fakeEngine(), 'app', 'register', 'c-2', '--issuer', ISSUER, '--permission-set', set);
     t.is(run.code, 1);
     t.regex(run.err, /invalid argument: An application cannot use "[A-Z ]+": applications need "FLOW INTEGR\."/);
   }

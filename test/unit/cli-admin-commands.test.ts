@@ -19,6 +19,7 @@ import {
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
@@ -138,6 +139,7 @@ function fakeEngine() {
     ...createClient(UserAdminService, transport),
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
+    ...createClient(ServiceAccountAdminService, transport),
   };
   return { client, calls, users, flows, companies };
 }

@@ -24,6 +24,7 @@ import {
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { SecretStoreAdminService, type RotateKeyResponse } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 import { readSecret, type SecretStdin } from '../../bin/cli/secret-input.ts';
@@ -122,6 +123,7 @@ function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true
     ...createClient(UserAdminService, transport),
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
+    ...createClient(ServiceAccountAdminService, transport),
   };
   return { client, connections, setRequests, deleteRequests, egressRequests, calls };
 }

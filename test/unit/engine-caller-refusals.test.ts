@@ -13,7 +13,9 @@ import type { ApplicationSnapshot, ServiceUserSnapshot } from '../../engine/webh
 
 const NOW = new Date('2030-01-01T12:00:00Z');
 const user = (changes: Partial<ServiceUserSnapshot> = {}): ServiceUserSnapshot => ({ id: 'u1', name: 'svc', accessKeyHash: 'h', accessKeyExpiresAt: null, enabled: true, grants: [], ...changes });
-const app = (changes: Partial<ApplicationSnapshot> = {}): ApplicationSnapshot => ({ id: 'a1', clientId: 'erp', enabled: true, consentGranted: true, grants: [], ...changes });
+const ISSUER = 'https://idp.example.test/realms/a';
+const app = (changes: Partial<ApplicationSnapshot> = {}): ApplicationSnapshot => ({ id: 'a1', clientId: 'erp', issuer: ISSUER, tenantId: null, enabled: true, consentGranted: true, grants: [], ...changes });
+const token = (changes: { issuer?: string; tenantId?: string } = {}) => ({ issuer: ISSUER, tenantId: '', ...changes });
 
 function reasonOf(check: () => void): string | undefined {
   try {
@@ -35,15 +37,31 @@ test('service users: unknown, wrong key, disabled, expired — a wrong key is na
 });
 
 test('applications: unknown, without consent, disabled', (t) => {
-  t.is(reasonOf(() => admitApplication(undefined)), 'unknown_app');
-  t.is(reasonOf(() => admitApplication(app({ consentGranted: false, enabled: false }))), 'app_not_consented');
-  t.is(reasonOf(() => admitApplication(app({ enabled: false }))), 'app_disabled');
-  t.is(reasonOf(() => admitApplication(app())), undefined);
+  t.is(reasonOf(() => admitApplication(undefined, token())), 'unknown_app');
+  t.is(reasonOf(() => admitApplication([], token())), 'unknown_app');
+  t.is(reasonOf(() => admitApplication([app({ consentGranted: false, enabled: false })], token())), 'app_not_consented');
+  t.is(reasonOf(() => admitApplication([app({ enabled: false })], token())), 'app_disabled');
+  t.is(reasonOf(() => admitApplication([app()], token())), undefined);
+});
+
+test('applications are bound to their issuer (a trailing slash aside) and, when registered, their tenant', (t) => {
+  t.is(reasonOf(() => admitApplication([app()], token({ issuer: 'https://idp.example.test/realms/b' }))), 'app_issuer_mismatch');
+  t.is(reasonOf(() => admitApplication([app()], token({ issuer: '' }))), 'app_issuer_mismatch', 'no issuer is no match');
+  t.is(reasonOf(() => admitApplication([app({ consentGranted: false })], token({ issuer: 'https://other.test' }))), 'app_issuer_mismatch', 'named before consent');
+  t.is(reasonOf(() => admitApplication([app()], token({ issuer: `${ISSUER}/` }))), undefined);
+  t.is(reasonOf(() => admitApplication([app({ issuer: null })], token())), 'app_issuer_unset');
+  t.is(reasonOf(() => admitApplication([app({ issuer: 'https://other.test' }), app({ id: 'a2', issuer: null })], token())), 'app_issuer_unset');
+  const twoIssuers = [app({ id: 'a1', issuer: 'https://other.test' }), app({ id: 'a2' })];
+  t.is(admitApplication(twoIssuers, token()).id, 'a2', 'the registration under the token issuer');
+  t.is(reasonOf(() => admitApplication([app({ tenantId: 'tenant-1' })], token({ tenantId: 'tenant-2' }))), 'app_tenant_mismatch');
+  t.is(reasonOf(() => admitApplication([app({ tenantId: 'tenant-1' })], token())), 'app_tenant_mismatch', 'a token without tid');
+  t.is(reasonOf(() => admitApplication([app({ tenantId: 'tenant-1' })], token({ tenantId: 'tenant-1' }))), undefined);
+  t.is(reasonOf(() => admitApplication([app()], token({ tenantId: 'any' }))), undefined, 'no tenant registered: any');
 });
 
 test('the claimed caller is a name or client id, never the key', (t) => {
   t.deepEqual(claimedCaller(create(CallerSchema, { identity: { case: 'basic', value: { userName: 'svc', accessKey: 'k3y' } } })), { user: 'svc' });
-  t.deepEqual(claimedCaller(create(CallerSchema, { identity: { case: 'application', value: { clientId: 'erp', tenantId: 't', issuer: 'i' } } })), { clientId: 'erp' });
+  t.deepEqual(claimedCaller(create(CallerSchema, { identity: { case: 'application', value: { clientId: 'erp', tenantId: 't', issuer: 'i' } } })), { clientId: 'erp', issuer: 'i' });
   t.deepEqual(claimedCaller(create(CallerSchema, {})), {});
   t.deepEqual(claimedCaller(undefined), {});
 });

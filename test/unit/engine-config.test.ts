@@ -1,28 +1,34 @@
-// The engine refuses to start as an open door: WebhookService needs a service
-// token unless FLOWHOOK_ENGINE_INSECURE=true says otherwise.
+// The engine's configuration: the bootstrap admin token is optional, the old
+// shared service token is refused with a message saying what replaced it.
 import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
 
 const base = { FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-24-chars' };
 
-test('without a service token the engine does not start', (t) => {
-  t.throws(() => readEngineConfig(base), { message: /FLOWHOOK_SERVICE_TOKEN is required.*FLOWHOOK_ENGINE_INSECURE=true/ });
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'short' }), { message: /FLOWHOOK_SERVICE_TOKEN must have at least 16/ });
+test('the shared service token of earlier releases stops the engine with what replaced it', (t) => {
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' }), { message: /FLOWHOOK_SERVICE_TOKEN is no longer read.*service-account create/ });
 });
 
-test('explicitly insecure, it starts without one', (t) => {
-  t.is(readEngineConfig({ ...base, FLOWHOOK_ENGINE_INSECURE: 'true' }).serviceToken, undefined);
+test('the bootstrap admin token is optional, but not short', (t) => {
+  t.is(readEngineConfig({ FLOWHOOK_DATABASE_URL: base.FLOWHOOK_DATABASE_URL }).adminToken, undefined);
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'short' }), { message: /FLOWHOOK_ADMIN_TOKEN must have at least 16/ });
+});
+
+test('bound to loopback by default; insecure must be said as true or false', (t) => {
+  const config = readEngineConfig(base);
+  t.is(config.host, '127.0.0.1');
+  t.false(config.insecure);
+  t.true(readEngineConfig({ ...base, FLOWHOOK_ENGINE_INSECURE: 'true' }).insecure);
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ENGINE_INSECURE: 'yes' }), { message: /FLOWHOOK_ENGINE_INSECURE must be true or false/ });
 });
 
-test('with a service token it starts, bound to loopback by default', (t) => {
-  const config = readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' });
-  t.is(config.serviceToken, 'a-service-token-of-24-ch');
-  t.is(config.host, '127.0.0.1');
+test('the engine reads messages up to the facade body limit plus the envelope', (t) => {
+  t.is(readEngineConfig(base).maxMessageBytes, 1024 * 1024 + 64 * 1024);
+  t.is(readEngineConfig({ ...base, FLOWHOOK_MAX_BODY_BYTES: '1000' }).maxMessageBytes, 1000 + 64 * 1024);
 });
 
 test('rate limits and the sync-call cap have defaults, can be turned off, and reject nonsense', (t) => {
-  const secure = { ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' };
+  const secure = base;
   t.deepEqual(readEngineConfig(secure).limits, { perCaller: { perSecond: 500, burst: 1000 }, perActivity: { perSecond: 500, burst: 1000 }, maxConcurrentSyncCalls: 1000 });
   const off = readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: '0', FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: '20', FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '5', FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '0' });
   t.deepEqual(off.limits, { perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 20, burst: 5 }, maxConcurrentSyncCalls: 0 });

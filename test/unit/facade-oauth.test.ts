@@ -9,7 +9,7 @@ const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const CLIENT = '8f3c4a2e-5b1d-4c6e-9a7f-0e2d1c3b4a59';
 
 test('issuers as a comma list share the audience and the default clock tolerance', (t) => {
-  const { oauth } = readFacadeConfig({
+  const { oauth } = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_OAUTH_ISSUERS: `https://sts.windows.net/${TENANT}/, https://login.microsoftonline.com/${TENANT}/v2.0`,
     FLOWHOOK_OAUTH_AUDIENCE: 'api://flowhook,11111111-2222-3333-4444-555555555555',
   });
@@ -21,7 +21,7 @@ test('issuers as a comma list share the audience and the default clock tolerance
 });
 
 test('issuers as JSON may name their key set and audiences', (t) => {
-  const { oauth } = readFacadeConfig({
+  const { oauth } = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_OAUTH_ISSUERS: JSON.stringify([{ issuer: `https://sts.windows.net/${TENANT}/`, jwksUri: `https://login.microsoftonline.com/${TENANT}/discovery/keys`, audiences: ['api://flowhook'] }]),
     FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS: '30',
   });
@@ -31,15 +31,15 @@ test('issuers as JSON may name their key set and audiences', (t) => {
 });
 
 test('wrong OAuth and TLS settings stop the facade with the variable named', (t) => {
-  t.throws(() => readFacadeConfig({ FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test' }), { message: /FLOWHOOK_OAUTH_AUDIENCE is required/ });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_OAUTH_ISSUERS: 'http://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), { message: /FLOWHOOK_OAUTH_ISSUERS.*must be https/ });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_OAUTH_ISSUERS: '[{"jwksUri": 1}]', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), { message: /FLOWHOOK_OAUTH_ISSUERS must be/ });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem' }), { message: /FLOWHOOK_FACADE_TLS_KEY/ });
-  t.notThrows(() => readFacadeConfig({ FLOWHOOK_OAUTH_ISSUERS: 'http://127.0.0.1:9000', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), 'http on loopback is for local identity providers');
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test' }), { message: /FLOWHOOK_OAUTH_AUDIENCE is required/ });
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), { message: /FLOWHOOK_OAUTH_ISSUERS.*must be https/ });
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: '[{"jwksUri": 1}]', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), { message: /FLOWHOOK_OAUTH_ISSUERS must be/ });
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem' }), { message: /FLOWHOOK_FACADE_TLS_KEY/ });
+  t.notThrows(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://127.0.0.1:9000', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), 'http on loopback is for local identity providers');
 });
 
 test('with TLS files the default public URL is https', (t) => {
-  const config = readFacadeConfig({ FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem', FLOWHOOK_FACADE_TLS_KEY: '/etc/key.pem' });
+  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem', FLOWHOOK_FACADE_TLS_KEY: '/etc/key.pem' });
   t.is(config.publicUrl, 'https://localhost:7048');
 });
 
@@ -60,7 +60,6 @@ test('RFC 9068 token: client id from client_id, no tenant', (t) => {
   t.deepEqual(caller, { identity: { case: 'application', value: { clientId: 'erp-connector', tenantId: '', issuer: 'https://idp.example.test' } } });
 });
 
-test('delegated user tokens and tokens without a client id are not application callers', (t) => {
-  t.is(application({ appid: CLIENT, scp: 'user_impersonation', tid: TENANT }, 'https://sts.windows.net/x/'), undefined);
+test('tokens without a client id are not application callers (user tokens are refused before: token-kind.test.ts)', (t) => {
   t.is(application({ sub: 'someone' }, 'https://idp.example.test'), undefined);
 });

@@ -4,6 +4,7 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
+import { engineSessionOptions, type EngineClientTls } from '../../common/engine-client-tls.ts';
 
 export type RecordClient = Client<typeof RecordService>;
 export type OutboundClient = Client<typeof OutboundService>;
@@ -14,19 +15,19 @@ export interface WorkerEngineClient {
   close(): void;
 }
 
-export function createWorkerEngineClient(options: { engineUrl: string; serviceToken?: string }): WorkerEngineClient {
-  const sessionManager = new Http2SessionManager(options.engineUrl, { pingIntervalMs: 30_000 });
+export function createWorkerEngineClient(options: { engineUrl: string; engineToken: string; engineTls?: EngineClientTls }): WorkerEngineClient {
+  const sessionManager = new Http2SessionManager(options.engineUrl, { pingIntervalMs: 30_000 }, engineSessionOptions(options.engineTls));
   const transport = createConnectTransport({
     baseUrl: options.engineUrl,
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager,
-    interceptors: options.serviceToken
-      ? [(next) => (request) => {
-          request.header.set('authorization', `Bearer ${options.serviceToken}`);
-          return next(request);
-        }]
-      : [],
+    interceptors: [
+      (next) => (request) => {
+        request.header.set('authorization', `Bearer ${options.engineToken}`);
+        return next(request);
+      },
+    ],
   });
   return { records: createClient(RecordService, transport), outbound: createClient(OutboundService, transport), close: () => sessionManager.abort() };
 }

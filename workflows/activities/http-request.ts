@@ -29,6 +29,8 @@ export interface HttpRequestInput {
   /** Whose egress list and connections apply. */
   company?: string;
   caller?: string;
+  /** The engine's grant for this execution and company (FlowExecutionInput.executionGrant). */
+  executionGrant?: string;
   /** A connection's name, never its secret: the activity asks the engine for it at run time. */
   connection?: string;
 }
@@ -105,7 +107,7 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput): Promise<Htt
 
 async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput): Promise<ResolveOutboundResponse> {
   try {
-    return await deps.outbound.resolveOutbound({ company: input.company!, connection: input.connection ?? '', caller: input.caller ?? '', executionId: input.idempotencyKey.split('/')[0] ?? '' });
+    return await deps.outbound.resolveOutbound({ company: input.company!, connection: input.connection ?? '', caller: input.caller ?? '', executionId: input.idempotencyKey.split('/')[0] ?? '', executionGrant: input.executionGrant ?? '' });
   } catch (error) {
     if (!(error instanceof ConnectError)) throw new OutboundFailed('the engine could not be asked for the connection and egress list');
     if (error.code === Code.NotFound || error.code === Code.FailedPrecondition || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied) {

@@ -21,6 +21,9 @@ export interface RecordInput {
   allowMissing?: boolean;
   /** Execution id + step path: a retried write applies once. */
   idempotencyKey: string;
+  executionId?: string;
+  /** The engine's grant for this execution and company (FlowExecutionInput.executionGrant). */
+  executionGrant?: string;
 }
 
 export interface RecordOutput {
@@ -35,7 +38,15 @@ export interface RecordOutput {
 
 export function createRecordActivity(client: RecordClient) {
   return async function record(input: RecordInput): Promise<RecordOutput> {
-    const scope = { company: input.company, table: input.table, key: input.key, caller: input.caller, idempotencyKey: input.idempotencyKey };
+    const scope = {
+      company: input.company,
+      table: input.table,
+      key: input.key,
+      caller: input.caller,
+      idempotencyKey: input.idempotencyKey,
+      executionId: input.executionId ?? input.idempotencyKey.split('/')[0] ?? '',
+      executionGrant: input.executionGrant ?? '',
+    };
     const data = (input.data ?? {}) as JsonObject;
     const expectedVersion = input.expectedVersion === undefined ? undefined : BigInt(input.expectedVersion);
     try {

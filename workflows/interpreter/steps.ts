@@ -122,6 +122,7 @@ async function runHttpRequest(step: StepJson, call: StepCall): Promise<unknown> 
     idempotencyKey: `${runtime.executionId}/${call.at}`,
     company: runtime.input.company,
     caller: runtime.input.caller,
+    executionGrant: runtime.input.executionGrant ?? '',
     connection: request.connection || undefined,
   });
 }
@@ -159,5 +160,7 @@ async function runRecord(step: StepJson, call: StepCall): Promise<unknown> {
     expectedVersion,
     allowMissing: record.get?.allowMissing ?? false,
     idempotencyKey: `${runtime.executionId}/${call.at}`,
+    executionId: runtime.executionId,
+    executionGrant: runtime.input.executionGrant ?? '',
   });
 }

@@ -36,6 +36,12 @@ export interface FlowExecutionInput {
   caller: string;
   /** The engine's bounds when the execution started; absent in executions started before they existed. */
   limits?: FlowLimits;
+  /**
+   * The engine's HMAC over this execution's id and company: RecordService and
+   * OutboundService accept the worker's calls for this company only with it.
+   * Useless without a records-scope token; absent in executions started before it existed.
+   */
+  executionGrant?: string;
 }
 
 /** Why the caller got the answer it got; mirrors InvokeOutcome of the engine proto. */

@@ -86,6 +86,22 @@ export declare type App = Message<"flowhook.engine.v1.App"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 6;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * The issuer whose tokens this application's are, without a trailing slash.
+   * Empty: registered before issuers were bound; its tokens are refused
+   * (app_issuer_unset) until it is registered again with an issuer.
+   *
+   * @generated from field: string issuer = 7;
+   */
+  issuer: string;
+
+  /**
+   * The tenant a token must name (`tid`); empty: any tenant of the issuer.
+   *
+   * @generated from field: string tenant_id = 8;
+   */
+  tenantId: string;
 };
 
 /**
@@ -123,6 +139,22 @@ export declare type AppJson = {
    * @generated from field: google.protobuf.Timestamp created_at = 6;
    */
   createdAt?: TimestampJson;
+
+  /**
+   * The issuer whose tokens this application's are, without a trailing slash.
+   * Empty: registered before issuers were bound; its tokens are refused
+   * (app_issuer_unset) until it is registered again with an issuer.
+   *
+   * @generated from field: string issuer = 7;
+   */
+  issuer?: string;
+
+  /**
+   * The tenant a token must name (`tid`); empty: any tenant of the issuer.
+   *
+   * @generated from field: string tenant_id = 8;
+   */
+  tenantId?: string;
 };
 
 /**
@@ -175,6 +207,29 @@ export declare type RegisterAppRequest = Message<"flowhook.engine.v1.RegisterApp
    * @generated from field: flowhook.engine.v1.AppState state = 6;
    */
   state: AppState;
+
+  /**
+   * Required: the issuer whose tokens name this client id, exactly one of the
+   * facade's FLOWHOOK_OAUTH_ISSUERS (a trailing slash is ignored).
+   *
+   * @generated from field: string issuer = 7;
+   */
+  issuer: string;
+
+  /**
+   * The tenant a token must name (`tid`, Microsoft Entra ID); empty keeps the
+   * current one (a new application: any tenant of the issuer).
+   *
+   * @generated from field: string tenant_id = 8;
+   */
+  tenantId: string;
+
+  /**
+   * Drops the tenant requirement: any tenant of the issuer.
+   *
+   * @generated from field: bool any_tenant = 9;
+   */
+  anyTenant: boolean;
 };
 
 /**
@@ -221,6 +276,29 @@ export declare type RegisterAppRequestJson = {
    * @generated from field: flowhook.engine.v1.AppState state = 6;
    */
   state?: AppStateJson;
+
+  /**
+   * Required: the issuer whose tokens name this client id, exactly one of the
+   * facade's FLOWHOOK_OAUTH_ISSUERS (a trailing slash is ignored).
+   *
+   * @generated from field: string issuer = 7;
+   */
+  issuer?: string;
+
+  /**
+   * The tenant a token must name (`tid`, Microsoft Entra ID); empty keeps the
+   * current one (a new application: any tenant of the issuer).
+   *
+   * @generated from field: string tenant_id = 8;
+   */
+  tenantId?: string;
+
+  /**
+   * Drops the tenant requirement: any tenant of the issuer.
+   *
+   * @generated from field: bool any_tenant = 9;
+   */
+  anyTenant?: boolean;
 };
 
 /**
@@ -284,6 +362,14 @@ export declare type SetAppStateRequest = Message<"flowhook.engine.v1.SetAppState
    * @generated from field: flowhook.engine.v1.AppState state = 2;
    */
   state: AppState;
+
+  /**
+   * Which registration, when the client id is registered under more than one
+   * issuer; empty: the only one.
+   *
+   * @generated from field: string issuer = 3;
+   */
+  issuer: string;
 };
 
 /**
@@ -301,6 +387,14 @@ export declare type SetAppStateRequestJson = {
    * @generated from field: flowhook.engine.v1.AppState state = 2;
    */
   state?: AppStateJson;
+
+  /**
+   * Which registration, when the client id is registered under more than one
+   * issuer; empty: the only one.
+   *
+   * @generated from field: string issuer = 3;
+   */
+  issuer?: string;
 };
 
 /**
@@ -412,19 +506,25 @@ export declare const AppStateSchema: GenEnum<AppState, AppStateJson>;
 /**
  * Identity-provider applications for the service-to-service path (spec §5.1):
  * the engine's counterpart of the host's application card. A bearer token is
- * accepted only for an application registered here, with consent granted,
- * state Enabled and the permission set "FLOW INTEGR." for the company. Every
- * call needs the admin token.
+ * accepted only for an application registered here under the token's issuer
+ * (and tenant, when one is registered), with consent granted, state Enabled
+ * and the permission set "FLOW INTEGR." for the company. An application is
+ * identified by its issuer and client id together: the same client id from
+ * another trusted issuer is another application. Every call needs the admin
+ * token.
  *
  * @generated from service flowhook.engine.v1.AppAdminService
  */
 export declare const AppAdminService: GenService<{
   /**
-   * Adds the application by its client id, or updates the one already there:
-   * a given description replaces the old one, consent once granted stays
-   * granted, and a given permission set is assigned (once) for the company.
+   * Adds the application by its issuer and client id, or updates the one
+   * already there: a given description replaces the old one, consent once
+   * granted stays granted, and a given permission set is assigned (once) for
+   * the company. An application registered before issuers were bound (no
+   * issuer, its tokens refused) is bound to the issuer given.
    *
-   * Errors: INVALID_ARGUMENT for a malformed client id or any permission set
+   * Errors: INVALID_ARGUMENT for a missing or malformed issuer, a malformed
+   * client id or any permission set
    * but "FLOW INTEGR." ("FLOW ALL" never lets an application call, it has no
    * user licence; "SUPER" is never assignable to an application), NOT_FOUND
    * for an unknown company (the message says how to create it).
@@ -438,6 +538,9 @@ export declare const AppAdminService: GenService<{
   },
   /**
    * Enables or disables the application; a disabled one's tokens get 401.
+   *
+   * Errors: NOT_FOUND for an unknown application, FAILED_PRECONDITION when the
+   * client id is registered under more than one issuer and none is named.
    *
    * @generated from rpc flowhook.engine.v1.AppAdminService.SetAppState
    */

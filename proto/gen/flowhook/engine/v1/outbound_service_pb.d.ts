@@ -38,6 +38,13 @@ export declare type ResolveOutboundRequest = Message<"flowhook.engine.v1.Resolve
    * @generated from field: string execution_id = 4;
    */
   executionId: string;
+
+  /**
+   * The engine's grant for this execution and company (see RecordScope).
+   *
+   * @generated from field: string execution_grant = 5;
+   */
+  executionGrant: string;
 };
 
 /**
@@ -67,6 +74,13 @@ export declare type ResolveOutboundRequestJson = {
    * @generated from field: string execution_id = 4;
    */
   executionId?: string;
+
+  /**
+   * The engine's grant for this execution and company (see RecordScope).
+   *
+   * @generated from field: string execution_grant = 5;
+   */
+  executionGrant?: string;
 };
 
 /**

@@ -50,6 +50,22 @@ export declare type RecordScope = Message<"flowhook.engine.v1.RecordScope"> & {
    * @generated from field: string idempotency_key = 5;
    */
   idempotencyKey: string;
+
+  /**
+   * The execution (Temporal workflow id) asking.
+   *
+   * @generated from field: string execution_id = 6;
+   */
+  executionId: string;
+
+  /**
+   * The grant the engine minted for this execution and company when it
+   * started it (the workflow input carries it). Without one, the call needs a
+   * records service account created for the company (--company).
+   *
+   * @generated from field: string execution_grant = 7;
+   */
+  executionGrant: string;
 };
 
 /**
@@ -87,6 +103,22 @@ export declare type RecordScopeJson = {
    * @generated from field: string idempotency_key = 5;
    */
   idempotencyKey?: string;
+
+  /**
+   * The execution (Temporal workflow id) asking.
+   *
+   * @generated from field: string execution_id = 6;
+   */
+  executionId?: string;
+
+  /**
+   * The grant the engine minted for this execution and company when it
+   * started it (the workflow input carries it). Without one, the call needs a
+   * records service account created for the company (--company).
+   *
+   * @generated from field: string execution_grant = 7;
+   */
+  executionGrant?: string;
 };
 
 /**

@@ -1,0 +1,57 @@
+// Who holds a bearer token: the bootstrap admin token from the environment
+// (FLOWHOOK_ADMIN_TOKEN, for deployments that create their accounts with it),
+// or a service account found by its token's SHA-256. Accounts are cached per
+// token hash and dropped when the change feed says `users` changed, so a
+// disabled or rotated account is refused by every engine at once.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ChangeFeed } from '../cache/change-feed.ts';
+import { SnapshotCache } from '../cache/snapshot-cache.ts';
+import { matchesHash, sha256Hex } from '../security/credentials.ts';
+import { isServiceAccountScope, looksLikeServiceAccountToken, tokenHash, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import { ServiceAccount } from '../storage/entities.ts';
+
+export const BOOTSTRAP_ADMIN = 'bootstrap-admin';
+
+export type TokenLookup = { account: ServiceAccountIdentity } | { refused: 'service_token_invalid' | 'service_account_disabled'; name?: string };
+
+export interface ServiceAccountDirectory {
+  lookup(token: string): Promise<TokenLookup>;
+  /** Mutual TLS: the account a verified client certificate names (its CN). */
+  lookupByName(name: string): Promise<TokenLookup>;
+}
+
+interface AccountSnapshot extends ServiceAccountIdentity {
+  enabled: boolean;
+}
+
+export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | undefined, bootstrapAdminToken: string | undefined): ServiceAccountDirectory {
+  const bootstrapHash = bootstrapAdminToken === undefined ? undefined : sha256Hex(bootstrapAdminToken);
+  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users');
+  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users');
+  const verdictOf = (snapshot: AccountSnapshot | undefined): TokenLookup => {
+    if (!snapshot) return { refused: 'service_token_invalid' };
+    if (!snapshot.enabled) return { refused: 'service_account_disabled', name: snapshot.name };
+    const { enabled: _enabled, ...account } = snapshot;
+    return { account };
+  };
+  return {
+    async lookup(token) {
+      if (bootstrapHash !== undefined && matchesHash(token, bootstrapHash)) {
+        return { account: { name: BOOTSTRAP_ADMIN, scope: 'admin', allCompanies: false, companyIds: [], forwardsCallers: false } };
+      }
+      // A token that cannot be one of ours costs no database round trip.
+      if (!looksLikeServiceAccountToken(token)) return { refused: 'service_token_invalid' };
+      const hash = tokenHash(token);
+      return verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
+    },
+    async lookupByName(name) {
+      return verdictOf(await accountsByName.get(name, () => loadAccount(orm, { name })));
+    },
+  };
+}
+
+async function loadAccount(orm: MikroORM, where: { tokenHash: string } | { name: string }): Promise<AccountSnapshot | undefined> {
+  const row = await orm.em.fork().findOne(ServiceAccount, where);
+  if (!row || !isServiceAccountScope(row.scope)) return undefined;
+  return { name: row.name, scope: row.scope, allCompanies: row.allCompanies, companyIds: [...row.companyIds], forwardsCallers: row.forwardsCallers, enabled: row.enabled };
+}
