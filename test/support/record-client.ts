@@ -11,6 +11,7 @@ export function recordClient(stack: TestStack): Client<typeof RecordService> {
     createConnectTransport({
       baseUrl: stack.engineUrl,
       httpVersion: '2',
+      ...stack.recordsTransport,
       interceptors: [(next) => (request) => {
         request.header.set('authorization', `Bearer ${stack.tokens.records}`);
         return next(request);

@@ -12,6 +12,8 @@ import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker, type RunningWorker } from '../../workflows/main.ts';
 import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
 import { provisionStackAccounts, type StackTokens } from './service-accounts.ts';
+import { engineTransportOptions, readEngineClientTls } from '../../common/engine-client-tls.ts';
+import type { SecureClientSessionOptions } from 'node:http2';
 
 export const INSTANCE = 'BC';
 /** The base URL callers see; deliberately not the listening address, to prove the envelope uses configuration. */
@@ -21,6 +23,11 @@ export interface StackOptions {
   /** Start without a worker (executions wait in the task queue). */
   withoutWorker?: boolean;
   env?: Record<string, string>;
+  /**
+   * The engine port over TLS: variables for the engine (FLOWHOOK_ENGINE_TLS_*) and for each of its
+   * clients (FLOWHOOK_ENGINE_CA, FLOWHOOK_ENGINE_CLIENT_CERT/_KEY). Clients then use https://localhost.
+   */
+  engineTls?: { engine: Record<string, string>; facade: Record<string, string>; worker: Record<string, string>; admin: Record<string, string>; records: Record<string, string> };
 }
 
 export interface TestStack {
@@ -36,6 +43,8 @@ export interface TestStack {
   /** The facade's service account token (invoke, forwards callers). */
   serviceToken: string;
   tokens: StackTokens;
+  /** TLS options for the test's own engine clients (recordClient); empty over h2c. */
+  recordsTransport: { nodeOptions?: SecureClientSessionOptions };
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -83,13 +92,18 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     FLOWHOOK_PUBLIC_URL: PUBLIC_URL,
     ...options.env,
   };
-  const engine = await runEngine(readEngineConfig(env));
-  const engineUrl = `http://127.0.0.1:${engine.port}`;
+  const tls = options.engineTls;
+  const engine = await runEngine(readEngineConfig({ ...env, ...tls?.engine }));
+  // The test server certificate names localhost.
+  const engineUrl = tls ? `https://localhost:${engine.port}` : `http://127.0.0.1:${engine.port}`;
   const tokens = await provisionStackAccounts(engine.orm, engine.changes);
-  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.worker }));
-  const facade = await runFacade(readFacadeConfig({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }), { handleSignals: false });
+  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, ...tls?.worker, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.worker }));
+  const facade = await runFacade(readFacadeConfig({ ...env, ...tls?.facade, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }), { handleSignals: false });
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
-  const admin = createAdminClient({ engineUrl: engineUrl, adminToken: adminToken });
+  // Under mutual TLS the admin client's certificate names test-admin, so it uses that account's token.
+  const admin = tls
+    ? createAdminClient({ engineUrl, adminToken: tokens.admin, engineTls: readEngineClientTls(tls.admin, engineUrl) })
+    : createAdminClient({ engineUrl, adminToken });
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new TemporalClient({ connection });
   return {
@@ -103,6 +117,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     adminToken,
     serviceToken: tokens.facade,
     tokens,
+    recordsTransport: engineTransportOptions(tls ? readEngineClientTls(tls.records, engineUrl) : undefined),
     env,
     async close() {
       await facade.close();
