@@ -6,6 +6,7 @@ import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
 import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
 import { DEFAULT_FLOW_LIMITS, DEFAULT_TASK_QUEUE, parseDuration, readTemporalSettings, type FlowLimits, type TemporalSettings } from '../workflows/shared/index.ts';
 import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
+import { changeFeedSettingsFromEnv } from './cache/change-feed.ts';
 import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from './rpc/engine-tls.ts';
 
 export interface EngineConfig {
@@ -27,6 +28,8 @@ export interface EngineConfig {
   insecure: boolean;
   /** FLOWHOOK_ENGINE_TLS_CERT/_KEY (and _CLIENT_CA for mutual TLS); unset, the engine serves h2c on loopback only. */
   tls?: EngineServerTls;
+  /** FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS, FLOWHOOK_CACHE_MAX_AGE_MS: how soon a silently dead change feed is noticed, and the longest any cache entry is served. */
+  changeFeed: { heartbeatIntervalMs: number; maxAgeMs: number };
   /** Largest RPC message the engine reads: FLOWHOOK_MAX_BODY_BYTES (the facade's body limit) plus room for the envelope. */
   maxMessageBytes: number;
   /** Added to the sync timeout before the engine stops waiting on the update itself. */
@@ -71,6 +74,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     adminToken,
     insecure,
     tls,
+    changeFeed: Object.freeze(changeFeedSettingsFromEnv(env)),
     maxMessageBytes: int(env, 'FLOWHOOK_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1) + MESSAGE_ENVELOPE_BYTES,
     syncGraceMs: int(env, 'FLOWHOOK_SYNC_GRACE_MS', 5000, 0),
     temporalTimeoutMs: int(env, 'FLOWHOOK_TEMPORAL_TIMEOUT_MS', 10_000, 100),

@@ -41,19 +41,20 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
   } catch (error) {
     logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
   }
-  const changeFeed = startChangeFeed(config.databaseUrl, logger);
+  const changeFeed = startChangeFeed(config.databaseUrl, logger, { heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs });
+  const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const engine = createEngine({
     orm,
-    publishedFlows: createPublishedFlowLookup(changeFeed),
-    callers: createCallerDirectory(changeFeed),
+    publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
+    callers: createCallerDirectory(changeFeed, cacheOptions),
     limits: createWebhookLimits(config.limits),
     changes: changeFeed,
     logger,
     starter: createExecutionStarter({ client, abandonment, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
     temporal: client,
     taskQueue: config.taskQueue,
-    accounts: createServiceAccountDirectory(orm, changeFeed, config.adminToken),
+    accounts: createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions),
     grantKey,
     maxMessageBytes: config.maxMessageBytes,
     tls: config.tls,

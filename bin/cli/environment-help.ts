@@ -38,6 +38,8 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_TLS_CLIENT_CA', 'PEM CA: require client certificates (mutual TLS)'),
   v('FLOWHOOK_ENGINE_INSECURE', 'true: allow cleartext on a non-loopback address'),
   v('FLOWHOOK_MAX_BODY_BYTES', 'largest message read is this + 64 KiB (default 1048576)'),
+  v('FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS', 'cache-invalidation heartbeat (default 2000)'),
+  v('FLOWHOOK_CACHE_MAX_AGE_MS', 'longest a cached flow/caller is served (default 30000)'),
   v('FLOWHOOK_ENGINE_HOST', 'listen address (default 127.0.0.1)'),
   v('FLOWHOOK_ENGINE_PORT', 'listen port (default 7049)'),
   v('FLOWHOOK_PUBLIC_URL', 'base URL callers see (flow cards)'),

@@ -1,17 +1,40 @@
 // A small cache of plain snapshots for the webhook hot path, cleared by the
-// change feed and bounded in size. It only serves while the feed is live.
+// change feed and bounded in size. It only serves while the feed is live, and
+// no entry is served longer than a maximum age even then: should a change ever
+// go unheard while the feed looks live (a notification that was never sent
+// after its commit, say), the stale entry still dies within that bound.
 import type { ChangeFeed, ChangeTopic } from './change-feed.ts';
 
+export const DEFAULT_CACHE_MAX_AGE_MS = 30_000;
+
+export interface SnapshotCacheOptions {
+  /** More entries than this and the cache starts over. */
+  maxEntries?: number;
+  /** An entry is reloaded once this old, counted from when its load began. */
+  maxAgeMs?: number;
+  /** The clock, in milliseconds; tests inject their own. */
+  now?: () => number;
+}
+
+interface Entry<T> {
+  value: T;
+  loadStartedAt: number;
+}
+
 export class SnapshotCache<T> {
-  readonly #entries = new Map<string, T>();
+  readonly #entries = new Map<string, Entry<T>>();
   readonly #feed: ChangeFeed | undefined;
   readonly #maxEntries: number;
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
   /** Bumped on every clear, so a load that raced with a change is not stored. */
   #generation = 0;
 
-  constructor(feed: ChangeFeed | undefined, topic: ChangeTopic, maxEntries = 10_000) {
+  constructor(feed: ChangeFeed | undefined, topic: ChangeTopic, options: SnapshotCacheOptions = {}) {
     this.#feed = feed;
-    this.#maxEntries = maxEntries;
+    this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
+    this.#now = options.now ?? Date.now;
     feed?.onChange((changed) => {
       if (changed === topic || changed === 'all') {
         this.#generation++;
@@ -22,13 +45,16 @@ export class SnapshotCache<T> {
 
   async get(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const live = this.#feed?.live ?? false;
-    if (live && this.#entries.has(key)) return this.#entries.get(key);
+    const loadStartedAt = this.#now();
+    const entry = this.#entries.get(key);
+    if (live && entry && loadStartedAt - entry.loadStartedAt < this.#maxAgeMs) return entry.value;
+    if (entry) this.#entries.delete(key);
     const generation = this.#generation;
     const value = await load();
     // Only found values are kept: a miss (404, unknown user) is never served from memory.
     if (live && value !== undefined && this.#feed?.live && generation === this.#generation) {
       if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
-      this.#entries.set(key, value);
+      this.#entries.set(key, { value, loadStartedAt });
     }
     return value;
   }

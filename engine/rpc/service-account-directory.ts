@@ -5,7 +5,7 @@
 // disabled or rotated account is refused by every engine at once.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache } from '../cache/snapshot-cache.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
 import { matchesHash, sha256Hex } from '../security/credentials.ts';
 import { isServiceAccountScope, looksLikeServiceAccountToken, tokenHash, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import { ServiceAccount } from '../storage/entities.ts';
@@ -24,10 +24,10 @@ interface AccountSnapshot extends ServiceAccountIdentity {
   enabled: boolean;
 }
 
-export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | undefined, bootstrapAdminToken: string | undefined): ServiceAccountDirectory {
+export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | undefined, bootstrapAdminToken: string | undefined, cacheOptions: SnapshotCacheOptions = {}): ServiceAccountDirectory {
   const bootstrapHash = bootstrapAdminToken === undefined ? undefined : sha256Hex(bootstrapAdminToken);
-  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users');
-  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users');
+  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', cacheOptions);
+  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', cacheOptions);
   const verdictOf = (snapshot: AccountSnapshot | undefined): TokenLookup => {
     if (!snapshot) return { refused: 'service_token_invalid' };
     if (!snapshot.enabled) return { refused: 'service_account_disabled', name: snapshot.name };

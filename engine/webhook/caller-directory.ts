@@ -7,7 +7,7 @@
 // engine), so a warm call authenticates without a PostgreSQL round trip.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache } from '../cache/snapshot-cache.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
 import { ApplicationPermission, IdentityApplication, PermissionAssignment, ServiceUser } from '../storage/entities.ts';
 
 export interface PermissionGrant {
@@ -43,9 +43,9 @@ export interface CallerDirectory {
   applications(em: EntityManager, clientId: string): Promise<readonly ApplicationSnapshot[] | undefined>;
 }
 
-export function createCallerDirectory(feed: ChangeFeed | undefined): CallerDirectory {
-  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users');
-  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users');
+export function createCallerDirectory(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): CallerDirectory {
+  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', cacheOptions);
+  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users', cacheOptions);
   return {
     serviceUser: (em, name) => users.get(name, () => loadServiceUser(em, name)),
     applications: (em, clientId) => applications.get(clientId, () => loadApplications(em, clientId)),

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache } from '../cache/snapshot-cache.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
 import { Company, PublishedFlow } from '../storage/entities.ts';
 import { NotFoundError } from '../errors.ts';
 import { companyNotFoundMessage } from '../admin/companies.ts';
@@ -20,8 +20,8 @@ export interface PublishedFlowLookup {
   find(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot>;
 }
 
-export function createPublishedFlowLookup(feed: ChangeFeed | undefined): PublishedFlowLookup {
-  const cache = new SnapshotCache<PublishedFlowSnapshot>(feed, 'flows');
+export function createPublishedFlowLookup(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): PublishedFlowLookup {
+  const cache = new SnapshotCache<PublishedFlowSnapshot>(feed, 'flows', cacheOptions);
   return {
     async find(em, companyName, activity) {
       const normalized = activity.toLowerCase();

@@ -35,3 +35,10 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: 'fast' }), { message: /FLOWHOOK_RATE_LIMIT_PER_CALLER must be an integer >= 0/ });
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '0' }), { message: /FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST must be an integer >= 1/ });
 });
+
+test('the change feed heartbeat and the cache age have defaults and refuse nonsense', (t) => {
+  t.deepEqual(readEngineConfig(base).changeFeed, { heartbeatIntervalMs: 2000, maxAgeMs: 30_000 });
+  t.deepEqual(readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '500', FLOWHOOK_CACHE_MAX_AGE_MS: '10000' }).changeFeed, { heartbeatIntervalMs: 500, maxAgeMs: 10_000 });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CACHE_MAX_AGE_MS: '1.5' }), { message: /FLOWHOOK_CACHE_MAX_AGE_MS must be/ });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '0' }), { message: /FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS must be/ });
+});

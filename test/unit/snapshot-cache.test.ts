@@ -54,3 +54,97 @@ test('a load that raced with a change is not stored', async (t) => {
   t.is(await stale, 'old');
   t.is(await cache.get('k', async () => 'new'), 'new');
 });
+
+/** A clock the test moves by hand. */
+function manualClock(start = 1_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+test('an entry is reloaded once it reaches its maximum age, even while the feed is live and quiet', async (t) => {
+  const feed = fakeFeed();
+  const clock = manualClock();
+  const cache = new SnapshotCache<number>(feed, 'users', { maxAgeMs: 30_000, now: clock.now });
+  let loads = 0;
+  const load = async () => ++loads;
+  t.is(await cache.get('k', load), 1);
+  clock.advance(29_999);
+  t.is(await cache.get('k', load), 1, 'still young enough');
+  clock.advance(1);
+  t.is(await cache.get('k', load), 2, 'reloaded at its maximum age');
+  clock.advance(29_999);
+  t.is(await cache.get('k', load), 2, 'the reload starts a new age');
+});
+
+test('the maximum age defaults to 30 seconds', async (t) => {
+  const clock = manualClock();
+  const cache = new SnapshotCache<number>(fakeFeed(), 'users', { now: clock.now });
+  let loads = 0;
+  const load = async () => ++loads;
+  await cache.get('k', load);
+  clock.advance(29_000);
+  t.is(await cache.get('k', load), 1);
+  clock.advance(1_000);
+  t.is(await cache.get('k', load), 2);
+});
+
+test('an entry’s age counts from when its load began, so a slow load does not stretch it', async (t) => {
+  const clock = manualClock();
+  const cache = new SnapshotCache<string>(fakeFeed(), 'users', { maxAgeMs: 1000, now: clock.now });
+  t.is(
+    await cache.get('k', async () => {
+      clock.advance(600);
+      return 'slow';
+    }),
+    'slow',
+  );
+  clock.advance(400);
+  t.is(await cache.get('k', async () => 'fresh'), 'fresh');
+});
+
+test('with a maximum age, a load that raced with a change is still not stored', async (t) => {
+  const feed = fakeFeed();
+  const clock = manualClock();
+  const cache = new SnapshotCache<string>(feed, 'users', { maxAgeMs: 60_000, now: clock.now });
+  t.is(
+    await cache.get('k', async () => {
+      feed.emit('all');
+      return 'old';
+    }),
+    'old',
+  );
+  t.is(await cache.get('k', async () => 'new'), 'new');
+  t.is(await cache.get('k', async () => 'newer'), 'new', 'a load with no change in between is kept');
+});
+
+test('a young entry is not served while the feed is down, nor kept from a load made while down', async (t) => {
+  const feed = fakeFeed();
+  const clock = manualClock();
+  const cache = new SnapshotCache<string>(feed, 'users', { maxAgeMs: 60_000, now: clock.now });
+  t.is(await cache.get('k', async () => 'warm'), 'warm');
+  feed.live = false;
+  t.is(await cache.get('k', async () => 'while down'), 'while down', 'memory bypassed although the entry is young');
+  feed.live = true;
+  t.is(await cache.get('k', async () => 'back'), 'back', 'nothing from before or during the outage is served');
+});
+
+test('a feed that goes down during a load keeps the result out of memory', async (t) => {
+  const feed = fakeFeed();
+  const cache = new SnapshotCache<string>(feed, 'users', { maxAgeMs: 60_000 });
+  t.is(
+    await cache.get('k', async () => {
+      feed.live = false;
+      return 'loaded while going down';
+    }),
+    'loaded while going down',
+  );
+  feed.live = true;
+  t.is(await cache.get('k', async () => 'fresh'), 'fresh');
+});
+
+test('without a feed nothing is ever served from memory', async (t) => {
+  const cache = new SnapshotCache<number>(undefined, 'flows');
+  let loads = 0;
+  await cache.get('k', async () => ++loads);
+  t.is(await cache.get('k', async () => ++loads), 2);
+});
