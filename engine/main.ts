@@ -44,6 +44,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
   const changeFeed = startChangeFeed(config.databaseUrl, logger, { heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs });
   const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
+  const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
   const engine = createEngine({
     orm,
     publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
@@ -56,6 +57,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     taskQueue: config.taskQueue,
     accounts: createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions),
     grantKey,
+    idempotencyKey,
     maxMessageBytes: config.maxMessageBytes,
     tls: config.tls,
     publicUrl: config.publicUrl,

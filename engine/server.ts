@@ -71,6 +71,8 @@ export interface EngineDeps {
   accounts: ServiceAccountDirectory;
   /** Keys the execution grants (security/execution-grants.ts). */
   grantKey: Buffer;
+  /** Keys idempotency digests (webhook/idempotency.ts). */
+  idempotencyKey: Buffer;
   /** Largest message read (readMaxBytes). */
   maxMessageBytes: number;
   /** Serve TLS (and mutual TLS) instead of h2c. */

@@ -25,7 +25,7 @@ const PAYLOAD_DIGEST_MEMO = 'idempotency';
 export interface ExecutionRequest {
   input: FlowExecutionInput;
   /**
-   * Set when the id comes from an Idempotency-Key: the SHA-256 of the payload text. An execution
+   * Set when the id comes from an Idempotency-Key: the HMAC of the payload text (webhook/idempotency.ts). An execution
    * with that id is never started again, and a call with the key but another payload is refused.
    */
   payloadDigest?: string;
@@ -59,7 +59,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     const memo: Record<string, unknown> = {};
     if (hidePayload) memo[DO_NOT_LOG_PAYLOAD_MEMO] = true;
     // Even a digest says something about a payload: for doNotLogPayload flows it is encrypted too.
-    if (request.payloadDigest) memo[PAYLOAD_DIGEST_MEMO] = maybeSensitive({ sha256: request.payloadDigest }, hidePayload);
+    if (request.payloadDigest) memo[PAYLOAD_DIGEST_MEMO] = maybeSensitive({ hmac: request.payloadDigest }, hidePayload);
     return {
       taskQueue,
       workflowId: request.workflowId,
@@ -133,7 +133,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     } catch (error) {
       throw unavailable(error);
     }
-    const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { sha256?: unknown } | undefined)?.sha256;
+    const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { hmac?: unknown } | undefined)?.hmac;
     if (typeof stored === 'string' && stored !== request.payloadDigest) {
       throw new IdempotencyKeyReusedError(
         `The idempotency key was already used for a call with another payload (execution ${request.workflowId}); use a new key for a new call`,

@@ -1,10 +1,18 @@
 // An Idempotency-Key makes the execution id deterministic for (company,
 // caller, activity, key), so a retried call joins the first execution instead
-// of starting a second one. The key is hashed: callers choose it freely and it
-// may be long or contain characters that read badly in the Temporal UI.
-import { createHash } from 'node:crypto';
+// of starting a second one; the payload's digest tells a retry from a reuse
+// of the key. Both are HMAC-SHA256 under a key only the engines hold
+// (security/deployment-keys.ts), never plain hashes: ids and update ids are in
+// clear history, and an unsalted payload hash there would let anyone who reads
+// it confirm a guessed payload — also for doNotLogPayload flows.
+import { createHmac } from 'node:crypto';
 
-export function idempotentExecutionId(parts: { company: string; caller: string; activity: string; key: string }): string {
-  const digest = createHash('sha256').update(JSON.stringify([parts.company, parts.caller, parts.activity, parts.key])).digest('hex');
+export function idempotentExecutionId(key: Buffer, parts: { company: string; caller: string; activity: string; key: string }): string {
+  const digest = createHmac('sha256', key).update(JSON.stringify([parts.company, parts.caller, parts.activity, parts.key])).digest('hex');
   return `${parts.activity}:key-${digest.slice(0, 40)}`;
+}
+
+/** Hex HMAC of the payload text, compared byte for byte when the key comes again. */
+export function payloadDigest(key: Buffer, payloadJson: string): string {
+  return createHmac('sha256', key).update(payloadJson, 'utf8').digest('hex');
 }

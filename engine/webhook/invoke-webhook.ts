@@ -6,7 +6,7 @@ import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_s
 import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
 import { InvalidArgumentError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
-import { matchesHash, sha256Hex } from '../security/credentials.ts';
+import { matchesHash } from '../security/credentials.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
 import { authenticateCaller } from './caller-authentication.ts';
@@ -16,7 +16,7 @@ import type { WebhookLimits } from '../limits/webhook-limits.ts';
 import type { CallerDirectory } from './caller-directory.ts';
 import { missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup } from './published-flow-lookup.ts';
-import { idempotentExecutionId } from './idempotency.ts';
+import { idempotentExecutionId, payloadDigest } from './idempotency.ts';
 
 export interface InvokeDeps {
   orm: MikroORM;
@@ -28,6 +28,8 @@ export interface InvokeDeps {
   flowLimits: FlowLimits;
   /** Keys the execution grants handed to each execution (security/execution-grants.ts). */
   grantKey: Buffer;
+  /** Keys the digests in idempotent execution ids and update ids (idempotency.ts). */
+  idempotencyKey: Buffer;
 }
 
 export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity): Promise<StartedExecution> {
@@ -67,12 +69,12 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, ac
     limits: deps.flowLimits,
   };
   const workflowId = request.idempotencyKey
-    ? idempotentExecutionId({ company: input.company, caller: caller.label, activity: trigger.activity, key: request.idempotencyKey })
+    ? idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: caller.label, activity: trigger.activity, key: request.idempotencyKey })
     : newExecutionId(trigger.activity);
   const execution = {
     input: { ...input, executionGrant: mintExecutionGrant(deps.grantKey, workflowId, input.company) },
     workflowId,
-    payloadDigest: request.idempotencyKey ? sha256Hex(request.payloadJson) : undefined,
+    payloadDigest: request.idempotencyKey ? payloadDigest(deps.idempotencyKey, request.payloadJson) : undefined,
     searchAttributes: deps.useSearchAttributes()
       ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode, caller: caller.label })
       : undefined,

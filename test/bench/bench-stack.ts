@@ -1,7 +1,8 @@
 // The stack under measurement: PostgreSQL and Temporal (embedded, or the ones
 // FLOWHOOK_DATABASE_URL / TEMPORAL_ADDRESS name), and engine, worker and
 // facade as separate processes started through bin/flowhook, so each one's
-// CPU and peak memory can be read from /proc.
+// CPU and peak memory can be read from /proc. BENCH_ENGINE_TLS (bench-tls.ts)
+// puts the engine's port under TLS or mutual TLS for every client of it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../../bin/embedded/temporal-dev-server.ts';
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
+import type { EngineClientTls } from '../../common/engine-client-tls.ts';
+import { adminTlsOf, benchTlsMode, createBenchTls, type BenchTls, type BenchTlsMode } from './bench-tls.ts';
 import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,7 +31,11 @@ export interface BenchStack {
   engineUrl: string;
   temporalAddress: string;
   taskQueue: string;
+  /** The token the bench's admin client sends: the bootstrap token, or test-admin's under mutual TLS (its certificate's CN). */
   adminToken: string;
+  /** The admin client's TLS settings; undefined over h2c. */
+  adminTls: EngineClientTls | undefined;
+  engineTls: BenchTlsMode;
   processes: BenchProcess[];
   ceilingUrl: string;
   stop(): Promise<void>;
@@ -39,6 +46,13 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
   const work = mkdtempSync(join(tmpdir(), 'flowhook-bench-'));
   stops.push(async () => rmSync(work, { recursive: true, force: true }));
   try {
+    const tlsMode = benchTlsMode(env.BENCH_ENGINE_TLS);
+    let tls: BenchTls | undefined;
+    if (tlsMode !== 'off') {
+      tls = await createBenchTls(tlsMode);
+      stops.push(tls.remove);
+      log(`engine port over ${tlsMode === 'mutual' ? 'mutual TLS' : 'TLS'}`);
+    }
     let databaseUrl = env.FLOWHOOK_DATABASE_URL;
     if (!databaseUrl) {
       const postgres = await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log });
@@ -55,6 +69,8 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
     const taskQueue = `bench-${randomUUID()}`;
     const adminToken = randomBytes(24).toString('base64url');
+    // The server certificate names localhost (and 127.0.0.1); the engine listens on 127.0.0.1.
+    const engineUrl = tls ? `https://localhost:${enginePort}` : `http://127.0.0.1:${enginePort}`;
     const childEnv: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       FLOWHOOK_DATABASE_URL: databaseUrl,
@@ -63,17 +79,21 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_ENGINE_PORT: String(enginePort),
       FLOWHOOK_FACADE_PORT: String(facadePort),
       FLOWHOOK_FACADE_HOST: '127.0.0.1',
-      FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+      FLOWHOOK_ENGINE_URL: engineUrl,
       FLOWHOOK_ADMIN_TOKEN: adminToken,
       FLOWHOOK_LOG_LEVEL: 'warn',
       ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
     };
     // Migrated and provisioned before the engine starts, as an operator would with flowhook service-account create.
     const tokens = await provisionAccountsBeforeEngine(databaseUrl);
-    const tokenOf: Record<string, string> = { worker: tokens.worker, facade: tokens.facade };
+    const ownEnv: Record<string, Record<string, string>> = {
+      engine: { ...tls?.engine },
+      worker: { ...tls?.worker, FLOWHOOK_ENGINE_TOKEN: tokens.worker },
+      facade: { ...tls?.facade, FLOWHOOK_ENGINE_TOKEN: tokens.facade },
+    };
     const children: ChildProcess[] = [];
     const launch = (name: string, args: string[]) => {
-      const env = tokenOf[name] ? { ...childEnv, FLOWHOOK_ENGINE_TOKEN: tokenOf[name] } : childEnv;
+      const env = { ...childEnv, ...ownEnv[name] };
       const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(child);
       stops.push(() => stopChild(child));
@@ -88,10 +108,13 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     const ceilingPort = await new Promise<string>((resolve) => ceiling.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
     return {
       facadeUrl: `http://127.0.0.1:${facadePort}`,
-      engineUrl: `http://127.0.0.1:${enginePort}`,
+      engineUrl,
       temporalAddress,
       taskQueue,
-      adminToken,
+      // Under mutual TLS the certificate names test-admin, and a token sent with it must be that account's.
+      adminToken: tlsMode === 'mutual' ? tokens.admin : adminToken,
+      adminTls: adminTlsOf(tls, engineUrl),
+      engineTls: tlsMode,
       processes: [engine, worker, facade].map(({ name, child }) => ({ name, pid: child.pid! })),
       ceilingUrl: `http://127.0.0.1:${ceilingPort}`,
       async stop() {

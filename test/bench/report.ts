@@ -1,5 +1,6 @@
 // Turns a bench run into the JSON file and the Markdown table, with the
 // ratios against the floors and the issue's targets checked.
+import type { BenchTlsMode } from './bench-tls.ts';
 import type { LoadResult } from './load-loop.ts';
 
 export interface ScenarioRun {
@@ -15,16 +16,20 @@ export interface BenchReport {
   cores: number;
   node: string;
   seconds: number;
+  /** The facade → engine hop: h2c, TLS or mutual TLS (BENCH_ENGINE_TLS); absent in runs from before the option. */
+  engineTls?: BenchTlsMode;
   runs: ScenarioRun[];
   peakRssMiB: Record<string, number>;
   executions: { expected: number; found: number; missing: number };
 }
 
+const ENGINE_HOP = { off: 'h2c', tls: 'TLS', mutual: 'mutual TLS' } as const;
+
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : Number.NaN);
 
 export function markdown(report: BenchReport): string {
   const lines = [
-    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up`,
+    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up · engine hop ${ENGINE_HOP[report.engineTls ?? 'off']}`,
     '',
     '| scenario | conc. | calls | errors | req/s | p50 ms | p99 ms | CPU s engine / worker / facade |',
     '|---|---:|---:|---:|---:|---:|---:|---|',

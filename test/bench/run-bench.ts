@@ -2,16 +2,15 @@
 // bare client) and a bare Koa ceiling, in one run on one machine, as ratios.
 // Not part of `npm test`. BENCH_SECONDS (default 6) sets each cell's length;
 // BENCH_SCENARIOS (e.g. "A,C") and BENCH_CONCURRENCIES (e.g. "1,50") narrow a
-// run for profiling.
+// run for profiling. BENCH_ENGINE_TLS=1 or =mutual serves the engine's port
+// over TLS or mutual TLS (bench-tls.ts), to measure what that hop's encryption costs.
 import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fromJson } from '@bufbuild/protobuf';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
 import { Client, Connection } from '@temporalio/client';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { cpuSeconds, peakRssMiB, startBenchStack } from './bench-stack.ts';
 import { runLoad } from './load-loop.ts';
@@ -26,11 +25,7 @@ const COMPANY = 'Bench';
 
 const stack = await startBenchStack(process.env, log);
 try {
-  const admin = createClient(FlowAdminService, createConnectTransport({
-    baseUrl: stack.engineUrl,
-    httpVersion: '2',
-    interceptors: [(next) => (req) => { req.header.set('authorization', `Bearer ${stack.adminToken}`); return next(req); }],
-  }));
+  const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.adminToken, engineTls: stack.adminTls });
   await admin.createCompany({ name: COMPANY });
   const { accessKey } = await admin.createUser({ name: 'bench-user', company: COMPANY });
   const deploy = async (activity: string, mode: string, steps: unknown[]) =>
@@ -76,6 +71,7 @@ try {
     cores: availableParallelism(),
     node: process.version,
     seconds,
+    engineTls: stack.engineTls,
     runs,
     peakRssMiB: Object.fromEntries(stack.processes.map((p) => [p.name, peakRssMiB(p.pid)])),
     executions: { expected: counter.executions, found, missing: Math.max(0, counter.executions - found) },
