@@ -94,7 +94,10 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     const children: ChildProcess[] = [];
     const launch = (name: string, args: string[]) => {
       const env = { ...childEnv, ...ownEnv[name] };
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+      // Only the ceiling's stdout is read (it prints its port); flowhook's logs go to the bench's
+      // stderr, where an error is seen, rather than into a pipe nobody drains.
+      const stdout = name === 'koa-ceiling' ? 'pipe' : 2;
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', stdout, 'inherit'] });
       children.push(child);
       stops.push(() => stopChild(child));
       return { name, child };
