@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import protos from '@temporalio/proto';
 import { startEmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
@@ -107,6 +109,7 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     const worker = launch('worker', [FLOWHOOK, 'worker']);
     const facade = launch('facade', [FLOWHOOK, 'facade']);
     await waitForPort(facadePort);
+    await waitForWorker(temporalAddress, taskQueue);
     const ceiling = launch('koa-ceiling', [join(ROOT, 'test', 'bench', 'koa-ceiling.ts')]);
     const ceilingPort = await new Promise<string>((resolve) => ceiling.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
     return {
@@ -145,6 +148,30 @@ async function waitForPort(port: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`port ${port} did not open`);
+}
+
+/**
+ * Until the worker polls its task queue. It bundles the workflow code first,
+ * seconds of CPU on a two-core machine: measured before that, the first cell
+ * (Instant returns without the worker) would compete with the bundling.
+ */
+async function waitForWorker(address: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const { pollers } = await connection.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue },
+        taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      if (pollers.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`no worker polled task queue ${taskQueue} within 120 s`);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far. */
