@@ -10,6 +10,7 @@
 //   FLOWHOOK_ENGINE_TOKEN     the account's token, fhsa_… — or FLOWHOOK_ENGINE_TOKEN_FILE, a
 //                             file only you can read (chmod 600), to keep it out of the environment
 //   FLOWHOOK_ENGINE_CA        optional PEM file: the ONLY CA trusted for an https:// engine
+//   FLOWHOOK_ENGINE_CLIENT_CERT, FLOWHOOK_ENGINE_CLIENT_KEY   optional PEM files: mutual TLS (CN = the account)
 //   FLOWHOOK_COMPANY, FLOWHOOK_ACTIVITY, FLOWHOOK_SECRET   which flow, and its per-flow secret
 //   FLOWHOOK_IDEMPOTENCY_KEY  optional: the same key never starts a second execution
 // The payload is a JSON object in the first argument (default {}):
@@ -59,12 +60,19 @@ function payloadFromArgument(text = '{}'): string {
 }
 
 /** TLS options for an https:// engine; a CA on a cleartext URL would silently leave the link unencrypted, so it is refused. */
-function tlsOptions(engineUrl: string): { nodeOptions?: { ca: Buffer } } {
-  const caPath = process.env.FLOWHOOK_ENGINE_CA;
-  if (!caPath) return {};
-  if (new URL(engineUrl).protocol !== 'https:') throw new UsageError(`FLOWHOOK_ENGINE_CA is set but ${engineUrl} is not https://`);
-  // `ca` replaces the system roots: only the engine's own CA can vouch for it.
-  return { nodeOptions: { ca: readFileSync(caPath) } };
+function tlsOptions(engineUrl: string): { nodeOptions?: { ca?: Buffer; cert?: Buffer; key?: Buffer } } {
+  const { FLOWHOOK_ENGINE_CA: caPath, FLOWHOOK_ENGINE_CLIENT_CERT: certPath, FLOWHOOK_ENGINE_CLIENT_KEY: keyPath } = process.env;
+  if (!caPath && !certPath && !keyPath) return {};
+  if (new URL(engineUrl).protocol !== 'https:') throw new UsageError(`TLS settings are set but ${engineUrl} is not https://`);
+  if (Boolean(certPath) !== Boolean(keyPath)) throw new UsageError('set FLOWHOOK_ENGINE_CLIENT_CERT and FLOWHOOK_ENGINE_CLIENT_KEY together (mutual TLS)');
+  return {
+    nodeOptions: {
+      // `ca` replaces the system roots: only the engine's own CA can vouch for it.
+      ...(caPath ? { ca: readFileSync(caPath) } : {}),
+      // Mutual TLS: the certificate's CN names this service account.
+      ...(certPath && keyPath ? { cert: readFileSync(certPath), key: readFileSync(keyPath) } : {}),
+    },
+  };
 }
 
 /** Adds the service account's token to every call. */

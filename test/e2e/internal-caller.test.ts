@@ -172,7 +172,7 @@ test('the example refuses a payload that is not a JSON object, and a CA on a cle
   t.regex(notObject.stderr, /the payload must be a JSON object/);
   const caOverCleartext = await runExample(exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_CA: join(scratch, 'ca.pem') }));
   t.is(caOverCleartext.code, 2);
-  t.regex(caOverCleartext.stderr, /FLOWHOOK_ENGINE_CA is set but http:\/\/127\.0\.0\.1:\d+ is not https/);
+  t.regex(caOverCleartext.stderr, /TLS settings are set but http:\/\/127\.0\.0\.1:\d+ is not https/);
 });
 
 const invokeRequest = (deployment: Deployment, payload: object) =>
@@ -259,6 +259,35 @@ test('over TLS: the example with FLOWHOOK_ENGINE_CA and buf curl --cacert reach 
     t.is(bufUntrusted.stdout, '');
   } finally {
     await tlsStack.close();
+    await certificates.remove();
+  }
+});
+
+test('over mutual TLS: the example presents the account\'s client certificate; without it the handshake fails', async (t) => {
+  const certificates = await createTestCertificates();
+  const [facade, worker, admin, records, account] = await Promise.all(['test-facade', 'test-worker', 'test-admin', 'test-records', ACCOUNT].map((name) => certificates.issueClient(name)));
+  const clientEnv = (client: { cert: string; key: string }) => ({ FLOWHOOK_ENGINE_CA: certificates.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: client.cert, FLOWHOOK_ENGINE_CLIENT_KEY: client.key });
+  const mtlsStack = await startStack({
+    engineTls: {
+      engine: { FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certificates.clientCa },
+      facade: clientEnv(facade),
+      worker: clientEnv(worker),
+      admin: clientEnv(admin),
+      records: clientEnv(records),
+    },
+  });
+  try {
+    const deployment = await deployOrderFlow(mtlsStack, 'CRONUS', ACCOUNT);
+    const answer = parseAnswer(t, await runExample(exampleEnv(mtlsStack.engineUrl, deployment, clientEnv(account)), '{"orderId":445}'));
+    t.is(answer.fields.status, '201');
+    await assertRecordedExecution(t, mtlsStack, answer.fields.execution!, deployment.company);
+    const withoutCertificate = await runExample(exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa }), '{"orderId":3}');
+    t.is(withoutCertificate.code, 1, withoutCertificate.stderr);
+    const halfConfigured = await runExample(exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: account.cert }), '{"orderId":4}');
+    t.is(halfConfigured.code, 2);
+    t.regex(halfConfigured.stderr, /FLOWHOOK_ENGINE_CLIENT_CERT and FLOWHOOK_ENGINE_CLIENT_KEY together/);
+  } finally {
+    await mtlsStack.close();
     await certificates.remove();
   }
 });
