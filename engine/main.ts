@@ -17,6 +17,7 @@ import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { SecretKeyring } from './secrets/secret-keyring.ts';
+import { ServiceAccount } from './storage/entities.ts';
 
 export interface RunningEngine {
   port: number;
@@ -27,7 +28,12 @@ export interface RunningEngine {
   close(): Promise<void>;
 }
 
-export async function runEngine(config: EngineConfig = readEngineConfig()): Promise<RunningEngine> {
+export interface RunEngineOptions {
+  /** `flowhook start` makes the admin account itself right after the engine is up: no warning then. */
+  adminAccountFollows?: boolean;
+}
+
+export async function runEngine(config: EngineConfig = readEngineConfig(), options: RunEngineOptions = {}): Promise<RunningEngine> {
   const logger = createLogger('engine', config.logLevel);
   // Read before anything starts: a malformed key stops the engine with a message naming its source.
   const keyring = new SecretKeyring(config.secretsKeys);
@@ -66,6 +72,10 @@ export async function runEngine(config: EngineConfig = readEngineConfig()): Prom
     keyring,
     flowLimits: config.flowLimits,
   });
+  // An engine nobody can administer is a setup mistake worth saying out loud.
+  if (!options.adminAccountFollows && config.adminToken === undefined && (await orm.em.fork().count(ServiceAccount, { scope: 'admin', enabled: true })) === 0) {
+    logger.warn('no admin access: no enabled admin service account and no FLOWHOOK_ADMIN_TOKEN; start the engine once with FLOWHOOK_ADMIN_TOKEN and run: flowhook service-account create <name> --scope admin');
+  }
   const port = await engine.listen(config.port, config.host);
   logger.info({ host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' }, 'engine listening');
   return {

@@ -71,7 +71,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     }
 
     const engineConfig = readEngineConfig(env);
-    const engine = await runEngine(engineConfig);
+    const engine = await runEngine(engineConfig, { adminAccountFollows: true });
     stops.push(() => engine.close());
     // Each process its own account and scope; one process's env here, so the tokens are set per process.
     const tokens = await ensureLocalServiceAccounts(engine, config.dataDir, say);
