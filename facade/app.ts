@@ -17,13 +17,15 @@ import type { FacadeMiddleware, FacadeState } from './facade-context.ts';
 import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './http-errors.ts';
 import { invokeWebhook, requireCompany } from './invoke-route.ts';
 import { jsonBody } from './json-body.ts';
+import { precheckBasicCaller } from './basic-precheck.ts';
 import { ODATA_VERSION } from './odata-envelope.ts';
 import { METADATA_CONTENT_TYPE, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
 import { requestContext } from './request-context.ts';
 
 export interface FacadeDeps {
   config: FacadeConfig;
-  webhookClient: Pick<WebhookClient, 'invoke'>;
+  /** With checkCaller, Basic credentials are checked before the body is read (basic-precheck.ts). */
+  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller'>>;
   logger: Logger;
   /** Accepted Authorization schemes; default Basic only (main.ts adds Bearer when OAuth issuers are configured). */
   verifiers?: readonly CallerVerifier[];
@@ -61,6 +63,7 @@ export function createFacade(deps: FacadeDeps): Facade {
     knownInstance(config.instance),
     authenticateCaller(deps.verifiers ?? [basicVerifier]),
     requireCompany(),
+    ...(deps.webhookClient.checkCaller ? [precheckBasicCaller({ checkCaller: deps.webhookClient.checkCaller })] : []),
     jsonBody(config.maxBodyBytes),
     invokeWebhook({ target, webhookClient: deps.webhookClient }),
   );

@@ -9,13 +9,13 @@ import type { Logger } from 'pino';
 import {
   InvokeOutcome,
   InvokeResponseSchema,
-  type InvokeRequest,
+  type Caller,
   type WebhookService,
 } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { WebhookOutcome } from '../../workflows/shared/index.ts';
 import { logRefusedCall } from '../../common/refusal-reasons.ts';
 import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
-import { claimedCaller } from './caller-authentication.ts';
+import { authenticateCaller, claimedCaller } from './caller-authentication.ts';
 import { invokeWebhook, type InvokeDeps } from './invoke-webhook.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 
@@ -32,7 +32,7 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
       const started = Date.now();
       const account = serviceAccountOf(context);
       const execution = await invokeWebhook(deps, request, account).catch((error: unknown) => {
-        logIfRefused(deps.logger, request, error, account.name);
+        logIfRefused(deps.logger, { company: request.company, activity: request.activity.toLowerCase(), caller: request.caller }, error, account.name);
         throw error;
       });
       deps.logger.info(
@@ -48,17 +48,26 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
         outcome: OUTCOMES[execution.outcome],
       });
     },
+    async checkCaller(request, context) {
+      const account = serviceAccountOf(context);
+      // Credentials only: the activity is in the body the facade has not read yet.
+      await authenticateCaller(deps.callers, deps.orm.em.fork(), request.caller, new Date(), account).catch((error: unknown) => {
+        logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
+        throw error;
+      });
+      return {};
+    },
   };
 }
 
 /** Only errors that carry a reason are refusals of the caller; anything else is logged (or not) where it is mapped. */
-function logIfRefused(logger: Logger, request: InvokeRequest, error: unknown, serviceAccount: string): void {
+function logIfRefused(logger: Logger, call: { company: string; activity?: string; caller: Caller | undefined }, error: unknown, serviceAccount: string): void {
   if (!(error instanceof UnauthenticatedError || error instanceof PermissionDeniedError) || !error.reason) return;
   logRefusedCall(logger, {
     reason: error.reason,
-    company: request.company,
-    activity: request.activity.toLowerCase(),
-    ...claimedCaller(request.caller),
+    company: call.company,
+    activity: call.activity,
+    ...claimedCaller(call.caller),
     permissionSet: error instanceof PermissionDeniedError ? error.permissionSet : undefined,
     serviceAccount,
   });

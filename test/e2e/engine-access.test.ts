@@ -108,3 +108,15 @@ test('the engine itself refuses a payload nested deeper than 100 levels with Inv
   t.is(ConnectError.from(error).code, Code.InvalidArgument);
   t.regex(ConnectError.from(error).rawMessage, /payload nests objects and arrays deeper than 100 levels/);
 });
+
+test('a wrong Basic key is refused before the body is read: 401 even for a body that is not JSON', async (t) => {
+  const { accessKey } = await stack.admin.createUser({ name: 'precheck-user', company: tenant.company });
+  const broken = { company: tenant.company, activity: 'keys.flow', secret, payloadText: '{"unterminated' };
+  t.is((await callWebhook(stack, { ...broken, auth: basic('precheck-user', `${accessKey.slice(0, 40)}XXXX`) })).status, 401);
+  t.is((await callWebhook(stack, { ...broken, auth: basic('nobody-at-all', accessKey) })).status, 401);
+  // The right key gets as far as the body, which is then refused for what it is.
+  t.is((await callWebhook(stack, { ...broken, auth: basic('precheck-user', accessKey) })).status, 400);
+  // Remembered credentials still meet the engine's own check on every call: a disable takes effect at once.
+  await admin.users.setUserState({ name: 'precheck-user', enabled: false });
+  t.is((await callWebhook(stack, { company: tenant.company, activity: 'keys.flow', secret, auth: basic('precheck-user', accessKey) })).status, 401);
+});

@@ -221,9 +221,10 @@ test('the engine refuses applications that are unknown, of another issuer or ten
 
 test('the engine refuses Basic callers: unknown, wrong key, disabled, expired key, wrong secret, missing permission set', async (t) => {
   const viaEngine = { activity: ACTIVITY };
-  await refused(t, { ...viaEngine, why: 'unknown user', reason: 'unknown_user', user: 'refusal-nobody', authorization: basic('refusal-nobody', users['refusal-user']!) });
-  await refused(t, { ...viaEngine, why: 'wrong key', reason: 'bad_key', user: 'refusal-user', authorization: basic('refusal-user', `${users['refusal-user']!.slice(0, 30)}WRONGKEYWRONGK`) });
-  await refused(t, { ...viaEngine, why: 'disabled user', reason: 'user_disabled', user: 'refusal-disabled', authorization: basic('refusal-disabled', users['refusal-disabled']!) });
+  // Credentials are checked (WebhookService.CheckCaller) before the facade reads the body: no activity yet.
+  await refused(t, { why: 'unknown user', reason: 'unknown_user', user: 'refusal-nobody', authorization: basic('refusal-nobody', users['refusal-user']!) });
+  await refused(t, { why: 'wrong key', reason: 'bad_key', user: 'refusal-user', authorization: basic('refusal-user', `${users['refusal-user']!.slice(0, 30)}WRONGKEYWRONGK`) });
+  await refused(t, { why: 'disabled user', reason: 'user_disabled', user: 'refusal-disabled', authorization: basic('refusal-disabled', users['refusal-disabled']!) });
   await refused(t, { ...viaEngine, why: 'wrong secret', reason: 'secret_mismatch', user: 'refusal-user', authorization: basic('refusal-user', users['refusal-user']!), secret: 'W'.repeat(32) });
   await refused(t, {
     ...viaEngine,
@@ -239,7 +240,7 @@ test('the engine refuses Basic callers: unknown, wrong key, disabled, expired ke
     sent.push(accessKey);
   });
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  await refused(t, { ...viaEngine, why: 'expired key', reason: 'key_expired', user: 'refusal-expiring', authorization: basic('refusal-expiring', users['refusal-expiring']!) });
+  await refused(t, { why: 'expired key', reason: 'key_expired', user: 'refusal-expiring', authorization: basic('refusal-expiring', users['refusal-expiring']!) });
 });
 
 test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming the rule; the engine logs why', async (t) => {

@@ -14,6 +14,78 @@ import type { Message } from "@bufbuild/protobuf";
 export declare const file_flowhook_engine_v1_webhook_service: GenFile;
 
 /**
+ * @generated from message flowhook.engine.v1.CheckCallerRequest
+ */
+export declare type CheckCallerRequest = Message<"flowhook.engine.v1.CheckCallerRequest"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.Caller caller = 1;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * The company query parameter, for the refusal log line only.
+   *
+   * @generated from field: string company = 2;
+   */
+  company: string;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 3;
+   */
+  requestId: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.CheckCallerRequest
+ */
+export declare type CheckCallerRequestJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.Caller caller = 1;
+   */
+  caller?: CallerJson;
+
+  /**
+   * The company query parameter, for the refusal log line only.
+   *
+   * @generated from field: string company = 2;
+   */
+  company?: string;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 3;
+   */
+  requestId?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CheckCallerRequest.
+ * Use `create(CheckCallerRequestSchema)` to create a new message.
+ */
+export declare const CheckCallerRequestSchema: GenMessage<CheckCallerRequest, {jsonType: CheckCallerRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.CheckCallerResponse
+ */
+export declare type CheckCallerResponse = Message<"flowhook.engine.v1.CheckCallerResponse"> & {
+};
+
+/**
+ * @generated from message flowhook.engine.v1.CheckCallerResponse
+ */
+export declare type CheckCallerResponseJson = {
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CheckCallerResponse.
+ * Use `create(CheckCallerResponseSchema)` to create a new message.
+ */
+export declare const CheckCallerResponseSchema: GenMessage<CheckCallerResponse, {jsonType: CheckCallerResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.InvokeRequest
  */
 export declare type InvokeRequest = Message<"flowhook.engine.v1.InvokeRequest"> & {
@@ -427,6 +499,23 @@ export declare const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof InvokeRequestSchema;
     output: typeof InvokeResponseSchema;
+  },
+  /**
+   * Checks a caller's credentials alone — before anything else of the call is
+   * read — so the facade can refuse a wrong Basic key without reading or
+   * parsing the request body. Invoke checks them again; this answers nothing
+   * about companies or flows. Only the facade's account may call it with a
+   * caller.
+   *
+   * Errors: UNAUTHENTICATED as Invoke (a bare "Unauthorized"), PERMISSION_DENIED
+   * for an account that may not pass on callers.
+   *
+   * @generated from rpc flowhook.engine.v1.WebhookService.CheckCaller
+   */
+  checkCaller: {
+    methodKind: "unary";
+    input: typeof CheckCallerRequestSchema;
+    output: typeof CheckCallerResponseSchema;
   },
 }>;
 

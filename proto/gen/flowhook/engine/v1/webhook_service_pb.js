@@ -11,42 +11,56 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc, tsEnum } from "@bufbuild/
  * Describes the file flowhook/engine/v1/webhook_service.proto.
  */
 export const file_flowhook_engine_v1_webhook_service = /*@__PURE__*/
-  fileDesc("CihmbG93aG9vay9lbmdpbmUvdjEvd2ViaG9va19zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEisQEKDUludm9rZVJlcXVlc3QSDwoHY29tcGFueRgBIAEoCRIQCghhY3Rpdml0eRgCIAEoCRIOCgZzZWNyZXQYAyABKAkSFAoMcGF5bG9hZF9qc29uGAQgASgJEioKBmNhbGxlchgFIAEoCzIaLmZsb3dob29rLmVuZ2luZS52MS5DYWxsZXISFwoPaWRlbXBvdGVuY3lfa2V5GAYgASgJEhIKCnJlcXVlc3RfaWQYByABKAkiiwEKBkNhbGxlchI1CgViYXNpYxgBIAEoCzIkLmZsb3dob29rLmVuZ2luZS52MS5CYXNpY0NyZWRlbnRpYWxzSAASPgoLYXBwbGljYXRpb24YAiABKAsyJy5mbG93aG9vay5lbmdpbmUudjEuVmVyaWZpZWRBcHBsaWNhdGlvbkgAQgoKCGlkZW50aXR5IjkKEEJhc2ljQ3JlZGVudGlhbHMSEQoJdXNlcl9uYW1lGAEgASgJEhIKCmFjY2Vzc19rZXkYAiABKAkiSwoTVmVyaWZpZWRBcHBsaWNhdGlvbhIRCgljbGllbnRfaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEg4KBmlzc3VlchgDIAEoCSKtAQoOSW52b2tlUmVzcG9uc2USEwoLc3RhdHVzX2NvZGUYASABKAUSFAoMY29udGVudF90eXBlGAIgASgJEgwKBGJvZHkYAyABKAkSFAoMZXhlY3V0aW9uX2lkGAQgASgJEhgKEGRlZmF1bHRfcmVzcG9uc2UYBSABKAgSMgoHb3V0Y29tZRgGIAEoDjIhLmZsb3dob29rLmVuZ2luZS52MS5JbnZva2VPdXRjb21lKrABCg1JbnZva2VPdXRjb21lEh4KGklOVk9LRV9PVVRDT01FX1VOU1BFQ0lGSUVEEAASHAoYSU5WT0tFX09VVENPTUVfUkVTUE9OREVEEAESHwobSU5WT0tFX09VVENPTUVfU1lOQ19USU1FT1VUEAISHQoZSU5WT0tFX09VVENPTUVfRkxPV19FTkRFRBADEiEKHUlOVk9LRV9PVVRDT01FX0lOU1RBTlRfUkVUVVJOEAQyYQoOV2ViaG9va1NlcnZpY2USTwoGSW52b2tlEiEuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZVJlcXVlc3QaIi5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CihmbG93aG9vay9lbmdpbmUvdjEvd2ViaG9va19zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEiZQoSQ2hlY2tDYWxsZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmZsb3dob29rLmVuZ2luZS52MS5DYWxsZXISDwoHY29tcGFueRgCIAEoCRISCgpyZXF1ZXN0X2lkGAMgASgJIhUKE0NoZWNrQ2FsbGVyUmVzcG9uc2UisQEKDUludm9rZVJlcXVlc3QSDwoHY29tcGFueRgBIAEoCRIQCghhY3Rpdml0eRgCIAEoCRIOCgZzZWNyZXQYAyABKAkSFAoMcGF5bG9hZF9qc29uGAQgASgJEioKBmNhbGxlchgFIAEoCzIaLmZsb3dob29rLmVuZ2luZS52MS5DYWxsZXISFwoPaWRlbXBvdGVuY3lfa2V5GAYgASgJEhIKCnJlcXVlc3RfaWQYByABKAkiiwEKBkNhbGxlchI1CgViYXNpYxgBIAEoCzIkLmZsb3dob29rLmVuZ2luZS52MS5CYXNpY0NyZWRlbnRpYWxzSAASPgoLYXBwbGljYXRpb24YAiABKAsyJy5mbG93aG9vay5lbmdpbmUudjEuVmVyaWZpZWRBcHBsaWNhdGlvbkgAQgoKCGlkZW50aXR5IjkKEEJhc2ljQ3JlZGVudGlhbHMSEQoJdXNlcl9uYW1lGAEgASgJEhIKCmFjY2Vzc19rZXkYAiABKAkiSwoTVmVyaWZpZWRBcHBsaWNhdGlvbhIRCgljbGllbnRfaWQYASABKAkSEQoJdGVuYW50X2lkGAIgASgJEg4KBmlzc3VlchgDIAEoCSKtAQoOSW52b2tlUmVzcG9uc2USEwoLc3RhdHVzX2NvZGUYASABKAUSFAoMY29udGVudF90eXBlGAIgASgJEgwKBGJvZHkYAyABKAkSFAoMZXhlY3V0aW9uX2lkGAQgASgJEhgKEGRlZmF1bHRfcmVzcG9uc2UYBSABKAgSMgoHb3V0Y29tZRgGIAEoDjIhLmZsb3dob29rLmVuZ2luZS52MS5JbnZva2VPdXRjb21lKrABCg1JbnZva2VPdXRjb21lEh4KGklOVk9LRV9PVVRDT01FX1VOU1BFQ0lGSUVEEAASHAoYSU5WT0tFX09VVENPTUVfUkVTUE9OREVEEAESHwobSU5WT0tFX09VVENPTUVfU1lOQ19USU1FT1VUEAISHQoZSU5WT0tFX09VVENPTUVfRkxPV19FTkRFRBADEiEKHUlOVk9LRV9PVVRDT01FX0lOU1RBTlRfUkVUVVJOEAQywQEKDldlYmhvb2tTZXJ2aWNlEk8KBkludm9rZRIhLmZsb3dob29rLmVuZ2luZS52MS5JbnZva2VSZXF1ZXN0GiIuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZVJlc3BvbnNlEl4KC0NoZWNrQ2FsbGVyEiYuZmxvd2hvb2suZW5naW5lLnYxLkNoZWNrQ2FsbGVyUmVxdWVzdBonLmZsb3dob29rLmVuZ2luZS52MS5DaGVja0NhbGxlclJlc3BvbnNlYgZwcm90bzM");
+
+/**
+ * Describes the message flowhook.engine.v1.CheckCallerRequest.
+ * Use `create(CheckCallerRequestSchema)` to create a new message.
+ */
+export const CheckCallerRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_webhook_service, 0);
+
+/**
+ * Describes the message flowhook.engine.v1.CheckCallerResponse.
+ * Use `create(CheckCallerResponseSchema)` to create a new message.
+ */
+export const CheckCallerResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_webhook_service, 1);
 
 /**
  * Describes the message flowhook.engine.v1.InvokeRequest.
  * Use `create(InvokeRequestSchema)` to create a new message.
  */
 export const InvokeRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 0);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 2);
 
 /**
  * Describes the message flowhook.engine.v1.Caller.
  * Use `create(CallerSchema)` to create a new message.
  */
 export const CallerSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 1);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 3);
 
 /**
  * Describes the message flowhook.engine.v1.BasicCredentials.
  * Use `create(BasicCredentialsSchema)` to create a new message.
  */
 export const BasicCredentialsSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 2);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 4);
 
 /**
  * Describes the message flowhook.engine.v1.VerifiedApplication.
  * Use `create(VerifiedApplicationSchema)` to create a new message.
  */
 export const VerifiedApplicationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 3);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 5);
 
 /**
  * Describes the message flowhook.engine.v1.InvokeResponse.
  * Use `create(InvokeResponseSchema)` to create a new message.
  */
 export const InvokeResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 4);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 6);
 
 /**
  * Describes the enum flowhook.engine.v1.InvokeOutcome.
