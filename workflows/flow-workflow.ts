@@ -6,6 +6,7 @@ import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
 import { StepFailure } from './interpreter/step-errors.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
+import { recordOutcomeWhenDecided } from './interpreter/outcome-attribute.ts';
 import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
 
@@ -40,11 +41,13 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     Company: { Name: input.company },
   };
 
+  const outcomeRecorded = recordOutcomeWhenDecided(window);
   try {
     await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context });
   } catch (error) {
     const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
     window.fail({ type: failure.failureType, message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)' });
+    await outcomeRecorded;
     await condition(allHandlersFinished);
     // An ApplicationFailure fails the execution; any other error would retry the workflow task forever.
     // The worker logs a failed execution's message in clear, and a step's reason may quote the
@@ -58,6 +61,7 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     });
   }
   window.end();
+  await outcomeRecorded;
   await condition(allHandlersFinished);
   return { outcome: window.outcome, response: window.answer(), steps: log.entries };
 }

@@ -47,16 +47,26 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     .description('recent executions, most recent first')
     .option('--company <name>', 'only this company')
     .option('--activity <activity>', 'only this webhook activity')
+    .option('--flow <name>', 'only this flow')
+    .option('--flow-version <n>', 'only this version of the flow', positiveInt)
+    .option('--outcome <outcome>', "only executions whose caller's window closed so: responded, sync-timeout, flow-ended, instant, failed")
     .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
     .option('--json', 'print the response as JSON')
     .action(
       action(async (json, options) => {
-        const response = await client().listExecutions({ company: options.company as string | undefined, activity: options.activity as string | undefined, limit: (options.limit as number | undefined) ?? 0 });
+        const response = await client().listExecutions({
+          company: options.company as string | undefined,
+          activity: options.activity as string | undefined,
+          flowName: options.flow as string | undefined,
+          flowVersion: (options.flowVersion as number | undefined) ?? 0,
+          outcome: options.outcome as string | undefined,
+          limit: (options.limit as number | undefined) ?? 0,
+        });
         if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));
         if (response.executions.length === 0) return printLines(io, ['No executions.']);
         printLines(io, table(
-          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'STATUS', 'STARTED'],
-          response.executions.map((e) => [e.executionId, e.company, e.activity, e.status, time(e.startedAt)]),
+          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED'],
+          response.executions.map((e) => [e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt)]),
         ));
       }),
     );

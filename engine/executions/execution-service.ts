@@ -14,7 +14,7 @@ import {
 import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput, type StepLogEntry } from '../../workflows/shared/index.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
-import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_NAME_KEY } from '../temporal/search-attributes.ts';
+import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_OUTCOMES, FLOW_VERSION_KEY } from '../temporal/search-attributes.ts';
 
 export interface ExecutionDeps {
   temporal: Client;
@@ -33,6 +33,14 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       const filters = [`WorkflowType = ${quote(FLOW_WORKFLOW_TYPE)}`, `TaskQueue = ${quote(deps.taskQueue)}`];
       if (request.company) filters.push(`Company = ${quote(request.company)}`);
       if (request.activity) filters.push(`FlowActivity = ${quote(request.activity.toLowerCase())}`);
+      if (request.flowName) filters.push(`FlowName = ${quote(request.flowName)}`);
+      if (request.flowVersion < 0) throw new InvalidArgumentError('flow version: a positive number');
+      if (request.flowVersion > 0) filters.push(`FlowVersion = ${request.flowVersion}`);
+      if (request.outcome) {
+        const outcome = request.outcome.trim().toLowerCase().replace(/[-_]/g, ' ');
+        if (!(FLOW_OUTCOMES as readonly string[]).includes(outcome)) throw new InvalidArgumentError(`outcome: one of ${FLOW_OUTCOMES.join(', ')}; got "${request.outcome}"`);
+        filters.push(`FlowOutcome = ${quote(outcome)}`);
+      }
       const executions = [];
       for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
         executions.push(summary(info));
@@ -85,6 +93,8 @@ function summary(info: Pick<WorkflowExecutionInfo, 'workflowId' | 'typedSearchAt
     company: attributes.get(COMPANY_KEY) ?? '',
     activity: attributes.get(FLOW_ACTIVITY_KEY) ?? '',
     flowName: attributes.get(FLOW_NAME_KEY) ?? '',
+    flowVersion: attributes.get(FLOW_VERSION_KEY) ?? 0,
+    outcome: attributes.get(FLOW_OUTCOME_KEY) ?? '',
     status: info.status.name,
     startedAt: timestampFromDate(info.startTime),
     closedAt: info.closeTime ? timestampFromDate(info.closeTime) : undefined,

@@ -15,6 +15,7 @@ import {
 import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
+import { executionDetails, executionSummary } from './execution-summary.ts';
 import { FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
 
 const GRPC_UNAVAILABLE = 14;
@@ -29,6 +30,8 @@ export interface ExecutionRequest {
    * with that id is never started again, and a call with the key but another payload is refused.
    */
   payloadDigest?: string;
+  /** The caller's Idempotency-Key, shown in the execution's details. */
+  idempotencyKey?: string;
   workflowId: string;
   searchAttributes?: SearchAttributePair[];
 }
@@ -72,6 +75,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       // server), so fresh ids keep the default policy.
       workflowIdReusePolicy: request.payloadDigest ? ('REJECT_DUPLICATE' as const) : undefined,
       typedSearchAttributes: request.searchAttributes,
+      // The Temporal UI's list row and header: what this execution is, without opening it.
+      staticSummary: executionSummary(request.input),
+      staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey),
     };
   }
 

@@ -1,26 +1,23 @@
 // Search attributes that let operators find executions in the Temporal UI by
-// company, activity, flow, response mode and caller (`user:<name>` or
-// `app:<clientId>`). They must be registered on the namespace; the engine
+// company, activity, flow and its version, response mode, caller (`user:<name>`,
+// `app:<clientId>`, `account:<name>`) and outcome (workflows/shared/search-attribute-keys.ts). They must be registered on the namespace; the engine
 // registers missing ones at start where the server allows it (dev server,
 // self-hosted) and otherwise runs without them.
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import type { SearchAttributePair } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import protos from '@temporalio/proto';
+import {
+  COMPANY_KEY,
+  FLOW_ACTIVITY_KEY,
+  FLOW_CALLER_KEY,
+  FLOW_NAME_KEY,
+  FLOW_OUTCOME_KEY,
+  FLOW_VERSION_KEY,
+  RESPONSE_MODE_KEY,
+  SEARCH_ATTRIBUTES,
+} from '../../workflows/shared/search-attribute-keys.ts';
 
-export const COMPANY_KEY = defineSearchAttributeKey('Company', SearchAttributeType.KEYWORD);
-export const FLOW_ACTIVITY_KEY = defineSearchAttributeKey('FlowActivity', SearchAttributeType.KEYWORD);
-export const FLOW_NAME_KEY = defineSearchAttributeKey('FlowName', SearchAttributeType.KEYWORD);
-export const RESPONSE_MODE_KEY = defineSearchAttributeKey('ResponseMode', SearchAttributeType.KEYWORD);
-export const FLOW_CALLER_KEY = defineSearchAttributeKey('FlowCaller', SearchAttributeType.KEYWORD);
-
-/** Name → type, as `temporal server start-dev --search-attribute Name=Type` wants them. */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
-  Company: 'Keyword',
-  FlowActivity: 'Keyword',
-  FlowName: 'Keyword',
-  ResponseMode: 'Keyword',
-  FlowCaller: 'Keyword',
-};
+export * from '../../workflows/shared/search-attribute-keys.ts';
 
 /** Returns true when all attributes exist (or were added) on the namespace. */
 export async function ensureSearchAttributes(client: Client, namespace: string): Promise<boolean> {
@@ -29,17 +26,31 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   const custom = existing.customAttributes ?? {};
   const missing = Object.keys(SEARCH_ATTRIBUTES).filter((name) => !(name in custom));
   if (missing.length === 0) return true;
-  const keyword = protos.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
-  await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, keyword])) });
+  const { INDEXED_VALUE_TYPE_KEYWORD, INDEXED_VALUE_TYPE_INT } = protos.temporal.api.enums.v1.IndexedValueType;
+  const typeOf = (name: string) => (SEARCH_ATTRIBUTES[name] === 'Int' ? INDEXED_VALUE_TYPE_INT : INDEXED_VALUE_TYPE_KEYWORD);
+  try {
+    await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, typeOf(name)])) });
+  } catch (error) {
+    // Temporal Cloud and locked-down clusters refuse this: say exactly what an operator must run.
+    throw new Error(`search attributes ${missing.join(', ')} are missing and could not be added (${error instanceof Error ? error.message : String(error)}); create them with: ${createCommands(namespace, missing)}`);
+  }
   return true;
 }
 
-export function executionSearchAttributes(values: { company: string; activity: string; flowName: string; responseMode: string; caller: string }): SearchAttributePair[] {
+/** The `temporal operator search-attribute create` commands for these attributes, joined by ` && `. */
+export function createCommands(namespace: string, names: readonly string[]): string {
+  return names.map((name) => `temporal operator search-attribute create --namespace ${namespace} --name ${name} --type ${SEARCH_ATTRIBUTES[name]}`).join(' && ');
+}
+
+export function executionSearchAttributes(values: { company: string; activity: string; flowName: string; flowVersion: number; responseMode: string; caller: string }): SearchAttributePair[] {
   return [
     { key: COMPANY_KEY, value: values.company },
     { key: FLOW_ACTIVITY_KEY, value: values.activity },
     { key: FLOW_NAME_KEY, value: values.flowName },
+    { key: FLOW_VERSION_KEY, value: values.flowVersion },
     { key: RESPONSE_MODE_KEY, value: values.responseMode },
     { key: FLOW_CALLER_KEY, value: values.caller },
+    // Instant return has no window to close: its outcome is known at start. Sync executions upsert theirs.
+    ...(values.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? [] : [{ key: FLOW_OUTCOME_KEY, value: 'instant' }]),
   ];
 }

@@ -75,8 +75,9 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, ac
     input: { ...input, executionGrant: mintExecutionGrant(deps.grantKey, workflowId, input.company) },
     workflowId,
     payloadDigest: request.idempotencyKey ? payloadDigest(deps.idempotencyKey, request.payloadJson) : undefined,
+    idempotencyKey: request.idempotencyKey || undefined,
     searchAttributes: deps.useSearchAttributes()
-      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, responseMode: trigger.responseMode, caller: caller.label })
+      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: trigger.responseMode, caller: caller.label })
       : undefined,
   };
   if (trigger.responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);

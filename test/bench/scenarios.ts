@@ -55,7 +55,7 @@ export function floorInput(company: string, activity: string, mode: FlowExecutio
 
 /** The same search attributes the engine sets. */
 function attributeValues(input: FlowExecutionInput) {
-  return { company: input.company, activity: input.trigger.activity, flowName: input.flowName, responseMode: input.trigger.responseMode, caller: input.caller };
+  return { company: input.company, activity: input.trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: input.trigger.responseMode, caller: input.caller };
 }
 
 /** C: the floor for A, a bare client starting the same workflow. */

@@ -62,7 +62,7 @@ test('execution list filters by company and activity', async (t) => {
   t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [executions.hidden, executions.open].sort());
   const open = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out);
   t.deepEqual(open.executions.map((e: { executionId: string; status: string }) => [e.executionId, e.status]), [[executions.open, 'COMPLETED']]);
-  t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+STATUS\s+STARTED/);
+  t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+VERSION\s+OUTCOME\s+STATUS\s+STARTED/);
 });
 
 test('execution show lists the steps with descriptions and the payload, never the secret', async (t) => {

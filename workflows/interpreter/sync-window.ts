@@ -4,6 +4,7 @@
 // every `webhookResponse` update gets, so a repeated update sees the same one.
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { DefaultResponse, ResponseMode, WebhookOutcome, WebhookResponse } from '../shared/index.ts';
+import type { FlowOutcomeLabel } from '../shared/search-attribute-keys.ts';
 
 type WindowState = 'open' | 'responded' | 'timed-out' | 'ended' | 'failed' | 'instant';
 
@@ -56,6 +57,23 @@ export class SyncWindow {
     if (this.#state !== 'open') return;
     this.#state = 'failed';
     this.#failure = failure;
+  }
+
+  /** For the FlowOutcome search attribute: undefined while the window is still open. */
+  get outcomeLabel(): FlowOutcomeLabel | undefined {
+    if (this.isOpen) return undefined;
+    switch (this.#state) {
+      case 'responded':
+        return 'responded';
+      case 'ended':
+        return 'flow ended';
+      case 'failed':
+        return 'failed';
+      case 'instant':
+        return 'instant';
+      default:
+        return 'sync timeout';
+    }
   }
 
   get outcome(): WebhookOutcome {

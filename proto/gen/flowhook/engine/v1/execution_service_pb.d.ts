@@ -37,6 +37,28 @@ export declare type ListExecutionsRequest = Message<"flowhook.engine.v1.ListExec
    * @generated from field: int32 limit = 3;
    */
   limit: number;
+
+  /**
+   * Only executions of this flow version (0: any).
+   *
+   * @generated from field: int32 flow_version = 4;
+   */
+  flowVersion: number;
+
+  /**
+   * Only executions whose caller's window closed this way: responded, sync
+   * timeout, flow ended, instant or failed.
+   *
+   * @generated from field: string outcome = 5;
+   */
+  outcome: string;
+
+  /**
+   * Only executions of this flow name.
+   *
+   * @generated from field: string flow_name = 6;
+   */
+  flowName: string;
 };
 
 /**
@@ -61,6 +83,28 @@ export declare type ListExecutionsRequestJson = {
    * @generated from field: int32 limit = 3;
    */
   limit?: number;
+
+  /**
+   * Only executions of this flow version (0: any).
+   *
+   * @generated from field: int32 flow_version = 4;
+   */
+  flowVersion?: number;
+
+  /**
+   * Only executions whose caller's window closed this way: responded, sync
+   * timeout, flow ended, instant or failed.
+   *
+   * @generated from field: string outcome = 5;
+   */
+  outcome?: string;
+
+  /**
+   * Only executions of this flow name.
+   *
+   * @generated from field: string flow_name = 6;
+   */
+  flowName?: string;
 };
 
 /**
@@ -135,6 +179,21 @@ export declare type ExecutionSummary = Message<"flowhook.engine.v1.ExecutionSumm
    * @generated from field: google.protobuf.Timestamp closed_at = 7;
    */
   closedAt?: Timestamp | undefined;
+
+  /**
+   * 0 for executions started before versions were recorded.
+   *
+   * @generated from field: int32 flow_version = 8;
+   */
+  flowVersion: number;
+
+  /**
+   * responded, sync timeout, flow ended, instant, failed; empty while a
+   * caller still waits (or for executions from before outcomes were recorded).
+   *
+   * @generated from field: string outcome = 9;
+   */
+  outcome: string;
 };
 
 /**
@@ -177,6 +236,21 @@ export declare type ExecutionSummaryJson = {
    * @generated from field: google.protobuf.Timestamp closed_at = 7;
    */
   closedAt?: TimestampJson;
+
+  /**
+   * 0 for executions started before versions were recorded.
+   *
+   * @generated from field: int32 flow_version = 8;
+   */
+  flowVersion?: number;
+
+  /**
+   * responded, sync timeout, flow ended, instant, failed; empty while a
+   * caller still waits (or for executions from before outcomes were recorded).
+   *
+   * @generated from field: string outcome = 9;
+   */
+  outcome?: string;
 };
 
 /**

@@ -1,0 +1,42 @@
+// What an execution says about itself in the Temporal UI's list and header,
+// fixed at start: a one-line summary and Markdown details. Metadata only —
+// never payload data, so they are the same for doNotLogPayload flows, and
+// nothing a caller sent beyond names flowhook already shows (the idempotency
+// key is the caller's own handle for the call, not a credential).
+import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+
+const MODE_NAMES = { INSTANT_RETURN: 'instant return', WAIT_FOR_RESPONSE_STEP: 'wait for response' } as const;
+
+/** `orders.new · Acme Ltd. · order-intake v3 · wait for response` */
+export function executionSummary(input: FlowExecutionInput): string {
+  return [input.trigger.activity, input.company, `${input.flowName} v${input.flowVersion}`, MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode].join(' · ');
+}
+
+export function executionDetails(input: FlowExecutionInput, executionId: string, idempotencyKey: string | undefined): string {
+  const lines = [
+    `**${markdownText(input.trigger.description || input.trigger.activity)}**`,
+    '',
+    `- company: ${code(input.company)} · flow: ${code(input.flowName)} version ${input.flowVersion}`,
+    `- caller: ${code(input.caller)}`,
+    `- response mode: ${MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode}${input.trigger.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? ` (sync timeout ${Math.round(input.trigger.syncTimeoutMs / 1000)} s)` : ''}`,
+    ...(idempotencyKey ? [`- idempotency key: ${code(idempotencyKey)}`] : []),
+    ...(input.trigger.doNotLogPayload ? ['- payload: encrypted (doNotLogPayload)'] : []),
+    '',
+    'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +
+      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow get ' + shellish(input.company) + ' ' + shellish(input.flowName) + '`.',
+  ];
+  return lines.join('\n');
+}
+
+/** Inline code that cannot be broken out of by backticks in a name. */
+function code(text: string): string {
+  return `\`${text.replaceAll('`', "'")}\``;
+}
+
+function markdownText(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|]/g, (character) => `\\${character}`).replace(/\s+/g, ' ').slice(0, 200);
+}
+
+function shellish(text: string): string {
+  return /^[A-Za-z0-9._-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

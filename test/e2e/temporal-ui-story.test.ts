@@ -1,0 +1,131 @@
+// What an operator sees in the Temporal UI without opening an execution
+// (issue 13, part 1): a one-line static summary and Markdown details fixed at
+// start (metadata only, also for doNotLogPayload flows), the flow version, and
+// the outcome of the caller's window as searchable attributes — which
+// `flowhook execution list` filters by.
+import test from 'ava';
+import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search-attributes.ts';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { Command } from 'commander';
+import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { registerExecutionCommands } from '../../bin/cli/execution-commands.ts';
+import { startStack, type TestStack } from '../support/stack.ts';
+import { startTargetServer, type TargetServer } from '../support/target-server.ts';
+import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+
+let stack: TestStack;
+let tenant: Tenant;
+let target: TargetServer;
+const secrets: Record<string, string> = {};
+const MARKER = 'PAYLOAD-MARKER-4a1f';
+
+test.before(async () => {
+  stack = await startStack();
+  tenant = await createTenant(stack, 'Story Co');
+  target = await startTargetServer((request) => ({ delayMs: request.path.startsWith('/slow') ? 2500 : 0 }));
+  const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP' };
+  const flows: Record<string, [Record<string, unknown>, unknown[]]> = {
+    'story.responded': [{ ...sync, description: 'Take an order from the shop' }, [{ respond: { description: 'Accept', statusCode: 201, body: 'ok' } }]],
+    'story.timeout': [{ ...sync, syncTimeoutSeconds: 1 }, [
+      { httpRequest: { description: 'Ask the slow ERP', url: `${target.url}/slow/erp`, method: 'POST', timeout: '10s' } },
+      { respond: { description: 'Too late', statusCode: 200, body: 'late' } },
+    ]],
+    'story.ended': [sync, [{ log: { description: 'Only logs', message: 'done' } }]],
+    'story.failed': [sync, [{ fail: { description: 'Refuse', message: 'not today' } }]],
+    'story.instant': [{ responseMode: 'INSTANT_RETURN' }, [{ log: { description: 'Background work', message: 'done' } }]],
+    'story.hidden': [{ ...sync, doNotLogPayload: true }, [{ respond: { description: 'Accept quietly', statusCode: 200, body: 'ok' } }]],
+  };
+  for (const [activity, [trigger, steps]] of Object.entries(flows)) {
+    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity, ...trigger }, steps))).secret;
+  }
+});
+test.after.always(async () => {
+  await stack?.close();
+  await target?.close();
+});
+
+async function call(activity: string, headers: Record<string, string> = {}): Promise<string> {
+  const answer = await callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText: JSON.stringify({ card: MARKER }), headers });
+  // A flow that failed before responding is a 500 whose message names the execution.
+  const id = answer.executionId ?? /\(execution ([^)]+)\)/.exec(answer.text)?.[1];
+  if (!id) throw new Error(`${activity}: no execution id in ${answer.status} ${answer.text}`);
+  return id;
+}
+
+/** `flowhook execution …` as typed, against the stack's engine with an admin account. */
+async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = '';
+  let err = '';
+  let code = 0;
+  const client = createClient(ExecutionService, createConnectTransport({
+    baseUrl: stack.engineUrl,
+    httpVersion: '2',
+    interceptors: [(next) => (request) => {
+      request.header.set('authorization', `Bearer ${stack.tokens.admin}`);
+      return next(request);
+    }],
+  }));
+  const program = new Command('flowhook').exitOverride();
+  registerExecutionCommands(program, { client: () => client, io: { out: (text) => void (out += text), err: (text) => void (err += text) }, setExitCode: (value) => void (code = value) });
+  await program.parseAsync(['node', 'flowhook', ...args]).catch(() => (code = code || 1));
+  return { out, err, code };
+}
+
+async function closed(executionId: string): Promise<void> {
+  await stack.temporal.workflow.getHandle(executionId).result().catch(() => undefined);
+}
+
+test('the list row and header say what an execution is: summary and details, never the payload', async (t) => {
+  const id = await call('story.responded', { 'idempotency-key': 'order-4711' });
+  const description = await stack.temporal.workflow.getHandle(id).describe();
+  t.is(await description.staticSummary(), 'story.responded · Story Co · story-responded v1 · wait for response');
+  const details = (await description.staticDetails()) ?? '';
+  t.regex(details, /\*\*Take an order from the shop\*\*/);
+  t.regex(details, /caller: `user:/);
+  t.regex(details, /idempotency key: `order-4711`/);
+  t.regex(details, /flowhook execution show story\.responded:key-/);
+  t.false(details.includes(MARKER));
+
+  const hidden = await stack.temporal.workflow.getHandle(await call('story.hidden')).describe();
+  t.is(await hidden.staticSummary(), 'story.hidden · Story Co · story-hidden v1 · wait for response');
+  const hiddenDetails = (await hidden.staticDetails()) ?? '';
+  t.regex(hiddenDetails, /payload: encrypted \(doNotLogPayload\)/);
+  t.false(hiddenDetails.includes(MARKER));
+});
+
+test('FlowVersion and FlowOutcome tell how the caller was answered; execution list filters by them', async (t) => {
+  const expected: Record<string, string> = {
+    'story.responded': 'responded',
+    'story.timeout': 'sync timeout',
+    'story.ended': 'flow ended',
+    'story.failed': 'failed',
+    'story.instant': 'instant',
+  };
+  const ids: Record<string, string> = {};
+  for (const activity of Object.keys(expected)) ids[activity] = await call(activity);
+  for (const [activity, outcome] of Object.entries(expected)) {
+    await closed(ids[activity]!);
+    const attributes = (await stack.temporal.workflow.getHandle(ids[activity]!).describe()).typedSearchAttributes;
+    t.is(attributes.get(FLOW_OUTCOME_KEY), outcome, activity);
+    t.is(attributes.get(FLOW_VERSION_KEY), 1, activity);
+  }
+
+  // Visibility is eventually consistent: wait until the list shows the timed-out one.
+  let listed: { out: string } | undefined;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    const run = await cli('execution', 'list', '--company', tenant.company, '--outcome', 'sync-timeout', '--flow-version', '1');
+    if (run.out.includes(ids['story.timeout']!)) {
+      listed = run;
+      break;
+    }
+  }
+  t.truthy(listed, 'the timed-out execution is listed by its outcome');
+  t.regex(listed!.out, /story\.timeout\s+1\s+sync timeout/);
+  for (const [activity, id] of Object.entries(ids)) if (activity !== 'story.timeout') t.false(listed!.out.includes(id), `${activity} is not a sync timeout`);
+  const none = await cli('execution', 'list', '--company', tenant.company, '--flow-version', '2');
+  t.regex(none.out, /No executions\./);
+  const wrong = await cli('execution', 'list', '--outcome', 'exploded');
+  t.not(wrong.code, 0);
+  t.regex(wrong.err, /outcome: one of responded, sync timeout, flow ended, instant, failed/);
+});

@@ -1,0 +1,17 @@
+// Upserts the FlowOutcome search attribute once the caller's sync window
+// closes (responded, sync timeout, flow ended, failed), so operators can ask
+// for "all executions of v3 that timed out". Instant-return executions get
+// theirs at start. Only for executions started with search attributes: an
+// upsert of an attribute the namespace lacks would fail the workflow task.
+import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { COMPANY_KEY, FLOW_OUTCOME_KEY } from '../shared/search-attribute-keys.ts';
+import type { SyncWindow } from './sync-window.ts';
+
+export async function recordOutcomeWhenDecided(window: SyncWindow): Promise<void> {
+  if (!window.isSync || workflowInfo().typedSearchAttributes.get(COMPANY_KEY) === undefined) return;
+  // Executions started by an earlier release replay without these commands.
+  if (!patched('flowhook-outcome-attribute')) return;
+  // The deadline bounds the wait: a window nobody closed explicitly has timed out by then.
+  await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()));
+  upsertSearchAttributes([{ key: FLOW_OUTCOME_KEY, value: window.outcomeLabel ?? 'sync timeout' }]);
+}
