@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { startChangeFeed, type ChangeAnnouncer } from './cache/change-feed.ts';
 import { createServiceAccountDirectory } from './rpc/service-account-directory.ts';
+import { startDependencyProbes } from './health/dependency-probes.ts';
 import { loadDeploymentKey } from './security/deployment-keys.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -51,6 +52,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
+  const probes = startDependencyProbes(orm, client, logger);
   const engine = createEngine({
     orm,
     publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
@@ -66,6 +68,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     idempotencyKey,
     maxMessageBytes: config.maxMessageBytes,
     tls: config.tls,
+    dependencyStatus: probes.status,
     publicUrl: config.publicUrl,
     instance: config.instance,
     useSearchAttributes: () => searchAttributes,
@@ -84,6 +87,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     client,
     changes: changeFeed,
     async close() {
+      probes.close();
       await engine.close();
       await changeFeed.close();
       // The SDK's longest retry backoff is 5 s.

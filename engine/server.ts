@@ -77,6 +77,8 @@ export interface EngineDeps {
   maxMessageBytes: number;
   /** Serve TLS (and mutual TLS) instead of h2c. */
   tls?: EngineServerTls;
+  /** Dependency health name → reachable (health/dependency-probes.ts), live. */
+  dependencyStatus?: Readonly<Record<string, boolean>>;
   publicUrl: string;
   instance: string;
   useSearchAttributes: () => boolean;
@@ -114,7 +116,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
-      registerHealth(router, ENGINE_SERVICES, () => serving);
+      registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);
     },
   });
   const server = createEngineHttp2Server(serviceAccountGate(handler, deps.accounts, deps.logger), deps.tls);

@@ -18,6 +18,7 @@ import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './htt
 import { invokeWebhook, requireCompany } from './invoke-route.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
+import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
 import { ODATA_VERSION } from './odata-envelope.ts';
 import { METADATA_CONTENT_TYPE, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
 import { requestContext } from './request-context.ts';
@@ -27,6 +28,8 @@ export interface FacadeDeps {
   /** With checkCaller, Basic credentials are checked before the body is read (basic-precheck.ts). */
   webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller'>>;
   logger: Logger;
+  /** The engine's health service: with it, GET /healthz and /readyz are served (health-routes.ts). */
+  health?: HealthClient;
   /** Accepted Authorization schemes; default Basic only (main.ts adds Bearer when OAuth issuers are configured). */
   verifiers?: readonly CallerVerifier[];
 }
@@ -58,6 +61,7 @@ export function createFacade(deps: FacadeDeps): Facade {
   const router = new Router<FacadeState>();
   const base = '/:instance/ODataV4';
   router.get(`${base}/$metadata`, knownInstance(config.instance), serveMetadata());
+  if (deps.health) registerHealthRoutes(router, deps.health);
   router.post(
     `${base}/${WEBHOOK_ACTION}`,
     knownInstance(config.instance),

@@ -4,6 +4,7 @@
 import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { Health } from '../proto/gen/grpc/health/v1/health_pb.js';
 import type { FacadeConfig } from './config.ts';
 import { engineSessionOptions } from '../common/engine-client-tls.ts';
 import { REQUEST_ID_HEADER } from '../common/rpc-metadata.ts';
@@ -12,6 +13,8 @@ export type WebhookClient = Client<typeof WebhookService>;
 
 export interface EngineClient {
   webhook: WebhookClient;
+  /** The engine's gRPC health service, for /readyz. */
+  health: Client<typeof Health>;
   /** Closes the HTTP/2 session; calls in flight fail. */
   close(): void;
 }
@@ -32,6 +35,7 @@ export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'eng
   });
   return {
     webhook: createClient(WebhookService, transport),
+    health: createClient(Health, transport),
     close: () => sessionManager.abort(),
   };
 }

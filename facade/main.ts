@@ -26,7 +26,7 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
   const engine = createEngineClient(config);
   const verifiers: CallerVerifier[] = [basicVerifier];
   if (config.oauth) verifiers.push(bearerVerifier(config.oauth, logger));
-  const facade = createFacade({ config, webhookClient: engine.webhook, logger, verifiers });
+  const facade = createFacade({ config, webhookClient: engine.webhook, health: engine.health, logger, verifiers });
   let server: ListeningFacade;
   try {
     server = await facade.listen();

@@ -15,9 +15,20 @@ export const HEALTH_SERVICE_NAME = Health.typeName;
 
 const WATCH_POLL_MILLISECONDS = 1000;
 
-export function registerHealth(router: ConnectRouter, services: DescService[], isServing: () => boolean, watchPollMilliseconds = WATCH_POLL_MILLISECONDS): void {
+/**
+ * `dependencies`: extra names answered by their own probe (e.g. `flowhook.dependency.postgresql`),
+ * so a readiness check can say which dependency is down; they are NOT_SERVING while shutting down too.
+ */
+export function registerHealth(
+  router: ConnectRouter,
+  services: DescService[],
+  isServing: () => boolean,
+  watchPollMilliseconds = WATCH_POLL_MILLISECONDS,
+  dependencies: Readonly<Record<string, boolean>> = {},
+): void {
   const knownServices = new Set(['', HEALTH_SERVICE_NAME, ...services.map((service) => service.typeName)]);
   const statusOf = (service: string): ServingStatus => {
+    if (Object.hasOwn(dependencies, service)) return isServing() && dependencies[service] ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
     if (!knownServices.has(service)) return ServingStatus.SERVICE_UNKNOWN;
     return isServing() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
   };
