@@ -69,7 +69,8 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     databaseUrl,
     temporal: readTemporalSettings(env),
     taskQueue: env.FLOWHOOK_TASK_QUEUE || DEFAULT_TASK_QUEUE,
-    publicUrl: url(env, 'FLOWHOOK_PUBLIC_URL', `http://localhost:${facadePort}`),
+    // The facade serves HTTPS when it has a certificate (`flowhook start` shares one environment): the flow card says so.
+    publicUrl: url(env, 'FLOWHOOK_PUBLIC_URL', `${env.FLOWHOOK_FACADE_TLS_CERT ? 'https' : 'http'}://localhost:${facadePort}`),
     instance: env.FLOWHOOK_INSTANCE || 'BC',
     adminToken,
     insecure,

@@ -44,6 +44,7 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_PORT', 'listen port (default 7049)'),
   v('FLOWHOOK_PUBLIC_URL', 'base URL callers see (flow cards)'),
   v('FLOWHOOK_FACADE_PORT', 'facade port, for the default public URL'),
+  v('FLOWHOOK_FACADE_TLS_CERT', 'set: the default public URL is https'),
   v('FLOWHOOK_INSTANCE', 'the {instance} path segment (default BC)'),
   v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 key for doNotLogPayload executions'),
   v('FLOWHOOK_SECRETS_KEY', 'secret store keys, base64, comma-separated, newest first'),

@@ -42,3 +42,8 @@ test('the change feed heartbeat and the cache age have defaults and refuse nonse
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CACHE_MAX_AGE_MS: '1.5' }), { message: /FLOWHOOK_CACHE_MAX_AGE_MS must be/ });
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '0' }), { message: /FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS must be/ });
 });
+
+test('the default public URL (flow cards) is https when the facade has a certificate', (t) => {
+  t.is(readEngineConfig(base).publicUrl, 'http://localhost:7048');
+  t.is(readEngineConfig({ ...base, FLOWHOOK_FACADE_TLS_CERT: '/etc/facade.pem', FLOWHOOK_FACADE_PORT: '8443' }).publicUrl, 'https://localhost:8443');
+});
