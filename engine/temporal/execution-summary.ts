@@ -2,7 +2,8 @@
 // fixed at start: a one-line summary and Markdown details. Metadata only —
 // never payload data, so they are the same for doNotLogPayload flows, and
 // nothing a caller sent beyond names flowhook already shows (the idempotency
-// key is the caller's own handle for the call, not a credential).
+// key is the caller's own handle for the call, not a credential — and for
+// doNotLogPayload flows it is withheld, since callers often derive it from the payload).
 import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
 
 const MODE_NAMES = { INSTANT_RETURN: 'instant return', WAIT_FOR_RESPONSE_STEP: 'wait for response' } as const;
@@ -19,7 +20,8 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     `- company: ${code(input.company)} · flow: ${code(input.flowName)} version ${input.flowVersion}`,
     `- caller: ${code(input.caller)}`,
     `- response mode: ${MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode}${input.trigger.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? ` (sync timeout ${Math.round(input.trigger.syncTimeoutMs / 1000)} s)` : ''}`,
-    ...(idempotencyKey ? [`- idempotency key: ${code(idempotencyKey)}`] : []),
+    // A caller may build its key from the payload (an order or card number): withheld like the payload.
+    ...(idempotencyKey ? [`- idempotency key: ${input.trigger.doNotLogPayload ? 'set (not shown: doNotLogPayload)' : code(idempotencyKey)}`] : []),
     ...(input.trigger.doNotLogPayload ? ['- payload: encrypted (doNotLogPayload)'] : []),
     '',
     'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +

@@ -25,7 +25,8 @@ test('the details name the trigger, caller, key and next steps, escape Markdown,
   t.true(details.startsWith('**Take \\*orders\\* from \\`the shop\\`**'));
   t.regex(details, /caller: `app:erp-client`/);
   t.regex(details, /sync timeout 30 s/);
-  t.regex(details, /idempotency key: `k'1`/);
+  t.regex(details, /idempotency key: set \(not shown: doNotLogPayload\)/);
+  t.regex(executionDetails(input(), 'x', 'k`1'), /idempotency key: `k'1`/);
   t.regex(details, /payload: encrypted \(doNotLogPayload\)/);
   t.regex(details, /flowhook flow get 'Contoso & Co' order-intake/);
   t.false(details.includes('4111'));
