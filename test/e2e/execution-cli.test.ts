@@ -2,11 +2,7 @@
 // company and activity, steps with descriptions and status, the payload
 // unless doNotLogPayload, never the secret.
 import test from 'ava';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { Command } from 'commander';
-import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { registerExecutionCommands } from '../../bin/cli/execution-commands.ts';
+import { executionCliAgainst } from '../support/cli-runner.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 
@@ -34,23 +30,7 @@ test.after.always(async () => {
   await stack?.close();
 });
 
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  let code = 0;
-  const client = createClient(ExecutionService, createConnectTransport({
-    baseUrl: stack.engineUrl,
-    httpVersion: '2',
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.adminToken}`);
-      return next(request);
-    }],
-  }));
-  const program = new Command('flowhook').exitOverride();
-  registerExecutionCommands(program, { client: () => client, io: { out: (t) => void (out += t), err: (t) => void (err += t) }, setExitCode: (c) => void (code = c) });
-  await program.parseAsync(['node', 'flowhook', ...args]);
-  return { out, err, code };
-}
+const cli = (...args: string[]) => executionCliAgainst(stack, stack.adminToken)(...args);
 
 test('execution list filters by company and activity', async (t) => {
   // Temporal's visibility store is eventually consistent: wait until both executions are listed.

@@ -5,11 +5,7 @@
 // `flowhook execution list` filters by.
 import test from 'ava';
 import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search-attributes.ts';
-import { createClient } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { Command } from 'commander';
-import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { registerExecutionCommands } from '../../bin/cli/execution-commands.ts';
+import { executionCliAgainst } from '../support/cli-runner.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -53,25 +49,6 @@ async function call(activity: string, headers: Record<string, string> = {}): Pro
   return id;
 }
 
-/** `flowhook execution …` as typed, against the stack's engine with an admin account. */
-async function cli(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  let out = '';
-  let err = '';
-  let code = 0;
-  const client = createClient(ExecutionService, createConnectTransport({
-    baseUrl: stack.engineUrl,
-    httpVersion: '2',
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.tokens.admin}`);
-      return next(request);
-    }],
-  }));
-  const program = new Command('flowhook').exitOverride();
-  registerExecutionCommands(program, { client: () => client, io: { out: (text) => void (out += text), err: (text) => void (err += text) }, setExitCode: (value) => void (code = value) });
-  await program.parseAsync(['node', 'flowhook', ...args]).catch(() => (code = code || 1));
-  return { out, err, code };
-}
-
 async function closed(executionId: string): Promise<void> {
   await stack.temporal.workflow.getHandle(executionId).result().catch(() => undefined);
 }
@@ -102,6 +79,7 @@ test('FlowVersion and FlowOutcome tell how the caller was answered; execution li
     'story.failed': 'failed',
     'story.instant': 'instant',
   };
+  const cli = executionCliAgainst(stack, stack.tokens.admin);
   const ids: Record<string, string> = {};
   for (const activity of Object.keys(expected)) ids[activity] = await call(activity);
   for (const [activity, outcome] of Object.entries(expected)) {

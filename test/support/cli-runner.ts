@@ -4,6 +4,10 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 import { addEnvironmentHelp } from '../../bin/cli/environment-help.ts';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { registerExecutionCommands } from '../../bin/cli/execution-commands.ts';
 import type { TestStack } from './stack.ts';
 
 export interface CliRun {
@@ -29,6 +33,27 @@ export function cliAgainst(stack: Pick<TestStack, 'admin'>): (...args: string[])
       // commander's usage errors (exitOverride): already printed to err.
       code = (error as { exitCode?: number }).exitCode ?? 1;
     }
+    return { out, err, code };
+  };
+}
+
+/** `flowhook execution …` as typed, against the stack's engine with the given admin token. */
+export function executionCliAgainst(stack: Pick<TestStack, 'engineUrl'>, adminToken: string): (...args: string[]) => Promise<CliRun> {
+  const client = createClient(ExecutionService, createConnectTransport({
+    baseUrl: stack.engineUrl,
+    httpVersion: '2',
+    interceptors: [(next) => (request) => {
+      request.header.set('authorization', `Bearer ${adminToken}`);
+      return next(request);
+    }],
+  }));
+  return async (...args) => {
+    let out = '';
+    let err = '';
+    let code = 0;
+    const program = new Command('flowhook').exitOverride();
+    registerExecutionCommands(program, { client: () => client, io: { out: (text) => void (out += text), err: (text) => void (err += text) }, setExitCode: (value) => void (code = value) });
+    await program.parseAsync(['node', 'flowhook', ...args]).catch(() => (code = code || 1));
     return { out, err, code };
   };
 }
