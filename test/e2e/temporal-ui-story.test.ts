@@ -107,3 +107,12 @@ test('FlowVersion and FlowOutcome tell how the caller was answered; execution li
   t.not(wrong.code, 0);
   t.regex(wrong.err, /outcome: one of responded, sync timeout, flow ended, instant, failed/);
 });
+
+test('the current details say which step runs and what it waits for — a host, never a path', async (t) => {
+  const id = await call('story.timeout');
+  // The caller got its default answer after 1 s; the ERP call still waits (2.5 s).
+  const metadata = await stack.temporal.workflow.getHandle(id).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  t.is(metadata.currentDetails, `**step 1/2** · Ask the slow ERP (httpRequest) · waiting for ${new URL(target.url).host}`);
+  t.false(String(metadata.currentDetails).includes('/slow/erp'));
+  await closed(id);
+});

@@ -1,12 +1,13 @@
 // Runs a list of steps in order, recording each in the execution log. A step
 // that throws ends the flow: its failure names the step.
-import { ActivityFailure, setCurrentDetails } from '@temporalio/workflow';
+import { ActivityFailure } from '@temporalio/workflow';
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { FormulaError } from '../formula/index.ts';
 import { stepKind } from '../shared/index.ts';
 import type { FlowRuntime } from './flow-runtime.ts';
 import { StepFailure } from './step-errors.ts';
 import { runStep } from './steps.ts';
+import { showStep } from './current-details.ts';
 
 export async function runSteps(steps: StepJson[], path: string, runtime: FlowRuntime): Promise<void> {
   for (const [index, step] of steps.entries()) {
@@ -16,9 +17,10 @@ export async function runSteps(steps: StepJson[], path: string, runtime: FlowRun
     const description = (step[kind] as { description?: string }).description ?? '';
     const label = `${at} ${kind}${description ? ` "${description}"` : ''}`;
     const entry = { path: at, type: kind, name: step.name ?? '', description, startedAt: new Date(Date.now()).toISOString() };
-    setCurrentDetails(`Running ${label}`);
+    const position = { index: index + 1, count: steps.length, path: at, kind, description };
+    showStep(position);
     try {
-      const result = await runStep(step, kind, { at, label, runtime });
+      const result = await runStep(step, kind, { at, label, runtime, position });
       if (step.name) runtime.context.Steps[step.name] = result.output;
       runtime.log.record(entry, result.skipped ? 'skipped' : 'completed', result.note);
     } catch (error) {

@@ -7,12 +7,15 @@ import { resolveDeep, resolveText, resolveValue } from '../formula/index.ts';
 import { DEFAULT_FLOW_LIMITS, formatDuration, parseDuration, type StepKind } from '../shared/index.ts';
 import type { FlowRuntime } from './flow-runtime.ts';
 import { deferralBeforeResponse, StepFailure } from './step-errors.ts';
+import { showStep, waitedHost, type StepPosition } from './current-details.ts';
 import { runSteps } from './run-steps.ts';
 
 export interface StepCall {
   at: string;
   label: string;
   runtime: FlowRuntime;
+  /** Where the step stands, for the current details (current-details.ts). */
+  position?: StepPosition;
 }
 
 export interface StepResult {
@@ -48,6 +51,7 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
       if (typeof ms === 'string') throw new StepFailure(`${call.label} failed: ${ms}`);
       checkDeferral(ms, call);
       if (runtime.window.isOpen) throw deferralBeforeResponse(call.label);
+      if (call.position) showStep(call.position, new Date(Date.now() + ms).toISOString());
       await sleep(ms, { summary: call.label });
       return { output: { sleptMs: ms } };
     }
@@ -58,6 +62,7 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
       if (runtime.window.isOpen) throw deferralBeforeResponse(call.label);
       const ms = Math.max(0, at - Date.now());
       checkDeferral(ms, call);
+      if (ms > 0 && call.position) showStep(call.position, new Date(at).toISOString());
       if (ms > 0) await sleep(ms, { summary: call.label });
       return { output: { until: new Date(at).toISOString(), waitedMs: ms } };
     }
@@ -113,9 +118,12 @@ async function runHttpRequest(step: StepJson, call: StepCall): Promise<unknown> 
     retry: { maximumAttempts: request.maxAttempts ?? DEFAULT_HTTP_ATTEMPTS, initialInterval: '1s', backoffCoefficient: 2 },
     summary: call.label,
   });
+  const url = await resolveText(request.url ?? '', ctx);
+  const host = waitedHost(url, runtime.input.trigger.doNotLogPayload);
+  if (call.position) showStep(call.position, host);
   return activities.httpRequest({
     method: (request.method || 'GET').toUpperCase(),
-    url: await resolveText(request.url ?? '', ctx),
+    url,
     headers,
     body: request.body ? await resolveText(request.body, ctx) : undefined,
     timeoutMs,

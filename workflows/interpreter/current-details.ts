@@ -1,0 +1,36 @@
+// What the Temporal UI shows as an execution's current details: where the flow
+// is (`step 3/7` of its list, the step's description and kind) and, while a
+// step waits, what for — a host, a time. Names and times only: no URL paths,
+// query strings, headers or payload data, and for doNotLogPayload flows not
+// even a host (it may be computed from the payload).
+import { setCurrentDetails } from '@temporalio/workflow';
+
+export interface StepPosition {
+  /** 1-based position in its list, and the list's length. */
+  index: number;
+  count: number;
+  /** e.g. `steps[2].if.then[0]`. */
+  path: string;
+  kind: string;
+  description: string;
+}
+
+export function showStep(position: StepPosition, waitingFor?: string): void {
+  const what = position.description ? `${markdown(position.description)} (${position.kind})` : position.kind;
+  const where = position.path.includes('.') ? ` · \`${position.path}\`` : '';
+  setCurrentDetails(`**step ${position.index}/${position.count}** · ${what}${where}${waitingFor ? ` · waiting for ${waitingFor}` : ''}`);
+}
+
+/** The host an httpRequest waits for, or undefined when it must not be shown. */
+export function waitedHost(url: string, doNotLogPayload: boolean): string | undefined {
+  if (doNotLogPayload) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function markdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|]/g, (character) => `\\${character}`).replace(/\s+/g, ' ').slice(0, 120);
+}
