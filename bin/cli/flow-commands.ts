@@ -60,7 +60,7 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
         const response = await context.client().listFlows({ company });
         if (context.json) return printJson(context.io, toJson(ListFlowsResponseSchema, response, JSON_OPTIONS));
         if (response.flows.length === 0) return printLines(context.io, [company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>']);
-        printLines(context.io, table(['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED'], response.flows.map(listRow)));
+        printLines(context.io, table(['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED', 'TRIGGER'], response.flows.map(listRow)));
       }),
     );
 
@@ -169,6 +169,8 @@ function listRow(flow: FlowSummary): string[] {
     flow.publishedVersion > 0 ? String(flow.publishedVersion) : '—',
     flow.hasSecret ? 'set' : 'none',
     flow.updatedAt ? timestampDate(flow.updatedAt).toISOString().replace(/\.\d+Z$/, 'Z') : '',
+    // Last, so a long description does not push the other columns around.
+    flow.triggerDescription || '—',
   ];
 }
 

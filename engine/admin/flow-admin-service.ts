@@ -104,6 +104,7 @@ async function summary(em: EntityManager, flow: Flow): Promise<FlowSummary> {
     company: flow.company.name,
     name: flow.name,
     description: version.definition.description ?? '',
+    triggerDescription: version.definition.trigger?.webhook?.description ?? '',
     activity: version.activity,
     latestVersion: flow.latestVersion,
     publishedVersion: published?.flowVersion.version ?? 0,

@@ -5,7 +5,7 @@
 // `flowhook execution list` filters by.
 import test from 'ava';
 import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search-attributes.ts';
-import { executionCliAgainst } from '../support/cli-runner.ts';
+import { cliAgainst, executionCliAgainst } from '../support/cli-runner.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -115,4 +115,12 @@ test('the current details say which step runs and what it waits for — a host, 
   t.is(metadata.currentDetails, `**step 1/2** · Ask the slow ERP (httpRequest) · waiting for ${new URL(target.url).host}`);
   t.false(String(metadata.currentDetails).includes('/slow/erp'));
   await closed(id);
+});
+
+test("flow list shows each flow's trigger description, where an operator looks first", async (t) => {
+  const { flows } = await stack.admin.listFlows({ company: tenant.company });
+  t.is(flows.find((entry) => entry.name === 'story-responded')?.triggerDescription, 'Take an order from the shop');
+  const listed = await cliAgainst(stack)('flow', 'list', '--company', tenant.company);
+  t.regex(listed.out, /TRIGGER/);
+  t.regex(listed.out, /story-responded\s+story\.responded\s+1\s+1\s+set\s+\S+\s+Take an order from the shop/);
 });

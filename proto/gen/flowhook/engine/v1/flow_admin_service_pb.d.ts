@@ -191,6 +191,13 @@ export declare type FlowSummary = Message<"flowhook.engine.v1.FlowSummary"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 8;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * The latest version's trigger description (what the webhook call is for).
+   *
+   * @generated from field: string trigger_description = 9;
+   */
+  triggerDescription: string;
 };
 
 /**
@@ -240,6 +247,13 @@ export declare type FlowSummaryJson = {
    * @generated from field: google.protobuf.Timestamp updated_at = 8;
    */
   updatedAt?: TimestampJson;
+
+  /**
+   * The latest version's trigger description (what the webhook call is for).
+   *
+   * @generated from field: string trigger_description = 9;
+   */
+  triggerDescription?: string;
 };
 
 /**
