@@ -12,8 +12,8 @@ export function registerProcessCommands(program: Command): void {
   program
     .command('start')
     .description('run everything on embedded defaults: PostgreSQL, Temporal dev server, engine, worker, facade')
-    .option('--json', 'accepted for symmetry; start prints its banner as text')
-    .action(() => runUntilSignal(async () => (await startAllInOne(readStartConfig())).stop));
+    .option('--json', 'print the banner as one JSON line (URLs, data directory, first-run credentials)')
+    .action((options: { json?: boolean }) => runUntilSignal(async () => (await startAllInOne(readStartConfig(), { json: options.json === true })).stop));
   program
     .command('engine')
     .description('run the engine (Connect/gRPC on FLOWHOOK_ENGINE_PORT)')

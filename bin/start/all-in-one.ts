@@ -13,7 +13,7 @@ import { runWorker } from '../../workflows/main.ts';
 import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
 import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
-import { banner } from './banner.ts';
+import { banner, bannerJson } from './banner.ts';
 import { localPayloadKey, localSecretsKeyFile } from './local-tokens.ts';
 import { ensureLocalServiceAccounts } from './local-service-accounts.ts';
 import { engineTokenVariables } from '../../common/engine-token.ts';
@@ -25,7 +25,7 @@ type Stop = () => Promise<unknown>;
 
 const LOCAL_FACADE_HOST = '127.0.0.1';
 
-export async function startAllInOne(config: StartConfig): Promise<{ stop(): Promise<void> }> {
+export async function startAllInOne(config: StartConfig, output: { json?: boolean } = {}): Promise<{ stop(): Promise<void> }> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const stops: Stop[] = [];
   const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
@@ -87,7 +87,7 @@ export async function startAllInOne(config: StartConfig): Promise<{ stop(): Prom
     const seed = await seedIfEmpty(admin);
     const base = `${facadeConfig.publicUrl}/${facadeConfig.instance}/ODataV4`;
     process.stdout.write(
-      banner({
+      (output.json ? bannerJson : banner)({
         webhookUrl: `${base}/flowWebhook_Invoke?company=Default`,
         metadataUrl: `${base}/$metadata`,
         facadeHost: facadeConfig.host,

@@ -59,3 +59,23 @@ export function banner(info: BannerInfo): string {
   lines.push('', 'Press Ctrl-C to stop.', '');
   return lines.join('\n');
 }
+
+/**
+ * `flowhook start --json`: the same facts as one JSON line on stdout, for scripts that start
+ * flowhook and need its URLs (and, on the first run, the credentials shown once).
+ */
+export function bannerJson(info: BannerInfo): string {
+  const { seed } = info;
+  return `${JSON.stringify({
+    status: 'running',
+    webhookUrl: info.webhookUrl,
+    metadataUrl: info.metadataUrl,
+    facadeHost: info.facadeHost,
+    engineUrl: info.engineUrl,
+    temporalAddress: info.temporalAddress,
+    temporalUiUrl: info.temporalUiUrl ?? null,
+    dataDir: info.dataDir,
+    firstRun: seed ? { company: seed.company, serviceUser: seed.userName, accessKey: seed.accessKey, activity: seed.activity, secret: seed.secret } : null,
+    replaceLostCredentials: seed ? null : { flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`, accessKey: `flowhook user regenerate-key ${SEED_USER}` },
+  })}\n`;
+}

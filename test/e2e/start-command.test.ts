@@ -6,7 +6,7 @@
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +21,9 @@ interface Started {
   output: () => string;
 }
 
-async function startFlowhook(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, [FLOWHOOK, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startFlowhook(env: NodeJS.ProcessEnv, json = false): Promise<Started> {
+  const child = spawn(process.execPath, [FLOWHOOK, 'start', ...(json ? ['--json'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ready = json ? '"status":"running"' : 'Press Ctrl-C to stop.';
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
@@ -30,7 +31,7 @@ async function startFlowhook(env: NodeJS.ProcessEnv): Promise<Started> {
     const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${stdout}\n${stderr}`)), 90_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (stdout.includes('Press Ctrl-C to stop.')) {
+      if (stdout.includes(ready) && (!json || stdout.endsWith('\n'))) {
         clearTimeout(timer);
         resolve(stdout);
       }
@@ -115,6 +116,12 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     const listed = await run(['company', 'list'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` }, tmpdir());
     t.is(listed.code, 0, listed.err);
     t.regex(listed.out, /Default/);
+    // Each process got its own service account on the first run; tokens stay in 0600 files.
+    const accounts = await run(['service-account', 'list'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` }, tmpdir());
+    t.regex(accounts.out, /flowhook-cli\s+admin/);
+    t.regex(accounts.out, /flowhook-facade\s+invoke\s+all\s+yes/);
+    t.regex(accounts.out, /flowhook-worker\s+records\s+-\s+no/);
+    for (const file of ['admin-token', 'facade-token', 'worker-token']) t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
 
     // Info is the documented default level: the call above logged its `webhook invoked` line.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -123,11 +130,18 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     t.is(await stop(first), 0);
   }
 
-  const second = await startFlowhook(env);
+  // The second run as a script would start it: one JSON line.
+  const second = await startFlowhook(env, true);
   try {
-    t.notRegex(second.banner, /shown ONCE/);
-    t.regex(second.banner, /flowhook secret rotate Default examples\.hello/);
-    t.regex(second.banner, /flowhook user regenerate-key flowhook-service/);
+    const line = JSON.parse(second.banner.trim().split('\n').pop()!) as Record<string, unknown>;
+    t.like(line, {
+      status: 'running',
+      webhookUrl: `http://localhost:${facadePort}/BC/ODataV4/flowWebhook_Invoke?company=Default`,
+      engineUrl: `http://127.0.0.1:${enginePort}`,
+      dataDir,
+      firstRun: null,
+      replaceLostCredentials: { flowSecret: 'flowhook secret rotate Default examples.hello', accessKey: 'flowhook user regenerate-key flowhook-service' },
+    });
   } finally {
     t.is(await stop(second), 0);
   }
