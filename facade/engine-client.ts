@@ -1,13 +1,13 @@
 // The facade's one connection to the engine: a Connect client for
 // WebhookService over HTTP/2 (h2c on loopback, TLS or mutual TLS otherwise), binary
 // format, on a single reused session that close() tears down.
-import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { Health } from '../proto/gen/grpc/health/v1/health_pb.js';
 import type { FacadeConfig } from './config.ts';
 import { engineSessionOptions } from '../common/engine-client-tls.ts';
-import { REQUEST_ID_HEADER } from '../common/rpc-metadata.ts';
+import { engineAuthInterceptor } from '../common/engine-auth-interceptor.ts';
 
 export type WebhookClient = Client<typeof WebhookService>;
 
@@ -31,20 +31,11 @@ export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'eng
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager,
-    interceptors: [bearerInterceptor(config.engineToken)],
+    interceptors: [engineAuthInterceptor(config.engineToken)],
   });
   return {
     webhook: createClient(WebhookService, transport),
     health: createClient(Health, transport),
     close: () => sessionManager.abort(),
-  };
-}
-
-function bearerInterceptor(token: string): Interceptor {
-  return (next) => (request) => {
-    request.header.set('authorization', `Bearer ${token}`);
-    const requestId = request.stream ? undefined : (request.message as { requestId?: unknown }).requestId;
-    if (typeof requestId === 'string' && requestId !== '') request.header.set(REQUEST_ID_HEADER, requestId);
-    return next(request);
   };
 }

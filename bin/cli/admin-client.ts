@@ -12,6 +12,7 @@ import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { CliError } from './admin-action.ts';
 import { readCliConfig, requireAdminToken } from './cli-config.ts';
+import { engineAuthInterceptor } from '../../common/engine-auth-interceptor.ts';
 import { engineTransportOptions, type EngineClientTls } from '../../common/engine-client-tls.ts';
 
 /** The method names of the services are distinct, so one object holds them all. */
@@ -41,7 +42,7 @@ export function createAdminTransport(options: AdminClientOptions): Transport {
     httpVersion: '2',
     ...engineTransportOptions(options.engineTls),
     defaultTimeoutMs: options.timeoutMs ?? 60_000,
-    interceptors: [unreachableInterceptor(options.engineUrl), bearerInterceptor(options.adminToken)],
+    interceptors: [unreachableInterceptor(options.engineUrl), engineAuthInterceptor(options.adminToken)],
   });
 }
 
@@ -79,13 +80,6 @@ export function adminOptionsFromEnvironment(): AdminClientOptions {
     throw new CliError((error as Error).message, Code.Unauthenticated);
   }
   return { engineUrl: config.engineUrl, adminToken, engineTls: config.engineTls };
-}
-
-function bearerInterceptor(token: string): Interceptor {
-  return (next) => (request) => {
-    request.header.set('authorization', `Bearer ${token}`);
-    return next(request);
-  };
 }
 
 /** Turns "connect ECONNREFUSED …" into a message that says what to do. */

@@ -14,10 +14,16 @@ export interface SnapshotCacheOptions {
   maxAgeMs?: number;
   /** The clock, in milliseconds; tests inject their own. */
   now?: () => number;
+  /**
+   * Remember that a key has no value too (until the next change or max age). For credential
+   * lookups: an unknown name or token must not cost a database round trip a known one does not
+   * (a timing oracle, and a cheap flood). Off for flows, where a miss is a 404 nobody retries hot.
+   */
+  rememberMisses?: boolean;
 }
 
 interface Entry<T> {
-  value: T;
+  value: T | undefined;
   loadStartedAt: number;
 }
 
@@ -27,6 +33,7 @@ export class SnapshotCache<T> {
   readonly #maxEntries: number;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
+  readonly #rememberMisses: boolean;
   /** Bumped on every clear, so a load that raced with a change is not stored. */
   #generation = 0;
 
@@ -35,6 +42,7 @@ export class SnapshotCache<T> {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
     this.#now = options.now ?? Date.now;
+    this.#rememberMisses = options.rememberMisses ?? false;
     feed?.onChange((changed) => {
       if (changed === topic || changed === 'all') {
         this.#generation++;
@@ -51,8 +59,8 @@ export class SnapshotCache<T> {
     if (entry) this.#entries.delete(key);
     const generation = this.#generation;
     const value = await load();
-    // Only found values are kept: a miss (404, unknown user) is never served from memory.
-    if (live && value !== undefined && this.#feed?.live && generation === this.#generation) {
+    // A miss is kept only when asked for (rememberMisses); a found value always is.
+    if (live && (value !== undefined || this.#rememberMisses) && this.#feed?.live && generation === this.#generation) {
       if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
       this.#entries.set(key, { value, loadStartedAt });
     }

@@ -6,10 +6,10 @@
 // HTTP/2 client to stop sending the rest of the body.
 import { constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 
-export type RefusalCode = 'unauthenticated' | 'permission_denied';
+export type RefusalCode = 'unauthenticated' | 'permission_denied' | 'unavailable';
 
-const GRPC_STATUS: Record<RefusalCode, number> = { unauthenticated: 16, permission_denied: 7 };
-const HTTP_STATUS: Record<RefusalCode, number> = { unauthenticated: 401, permission_denied: 403 };
+const GRPC_STATUS: Record<RefusalCode, number> = { unauthenticated: 16, permission_denied: 7, unavailable: 14 };
+const HTTP_STATUS: Record<RefusalCode, number> = { unauthenticated: 401, permission_denied: 403, unavailable: 503 };
 
 export function refuseRpc(req: Http2ServerRequest, res: Http2ServerResponse, code: RefusalCode, message: string): void {
   const contentType = String(req.headers['content-type'] ?? '');

@@ -26,8 +26,9 @@ interface AccountSnapshot extends ServiceAccountIdentity {
 
 export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | undefined, bootstrapAdminToken: string | undefined, cacheOptions: SnapshotCacheOptions = {}): ServiceAccountDirectory {
   const bootstrapHash = bootstrapAdminToken === undefined ? undefined : sha256Hex(bootstrapAdminToken);
-  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', cacheOptions);
-  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', cacheOptions);
+  // Misses are remembered: a flood of well-formed random tokens costs one query per token at most.
+  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true });
+  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true });
   const verdictOf = (snapshot: AccountSnapshot | undefined): TokenLookup => {
     if (!snapshot) return { refused: 'service_token_invalid' };
     if (!snapshot.enabled) return { refused: 'service_account_disabled', name: snapshot.name };

@@ -80,10 +80,7 @@ export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccou
       (error: unknown) => {
         // The directory could not be read (PostgreSQL down): unavailable, not a refusal.
         logger.error({ reason: error instanceof Error ? error.message : String(error), method: req.url }, 'service account lookup failed');
-        if (!res.headersSent) {
-          res.writeHead(503, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ code: 'unavailable', message: 'the engine cannot check its service accounts right now' }));
-        }
+        if (!res.headersSent) refuseRpc(req, res, 'unavailable', 'the engine cannot check its service accounts right now');
       },
     );
   };

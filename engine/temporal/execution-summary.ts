@@ -5,6 +5,8 @@
 // key is the caller's own handle for the call, not a credential — and for
 // doNotLogPayload flows it is withheld, since callers often derive it from the payload).
 import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { markdownText } from '../../workflows/shared/markdown-text.ts';
+import { shellArg } from '../../common/shell-words.ts';
 
 const MODE_NAMES = { INSTANT_RETURN: 'instant return', WAIT_FOR_RESPONSE_STEP: 'wait for response' } as const;
 
@@ -15,7 +17,7 @@ export function executionSummary(input: FlowExecutionInput): string {
 
 export function executionDetails(input: FlowExecutionInput, executionId: string, idempotencyKey: string | undefined): string {
   const lines = [
-    `**${markdownText(input.trigger.description || input.trigger.activity)}**`,
+    `**${markdownText(input.trigger.description || input.trigger.activity, 200)}**`,
     '',
     `- company: ${code(input.company)} · flow: ${code(input.flowName)} version ${input.flowVersion}`,
     `- caller: ${code(input.caller)}`,
@@ -25,7 +27,7 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     ...(input.trigger.doNotLogPayload ? ['- payload: encrypted (doNotLogPayload)'] : []),
     '',
     'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +
-      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow get ' + shellish(input.company) + ' ' + shellish(input.flowName) + '`.',
+      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow get ' + shellArg(input.company) + ' ' + shellArg(input.flowName) + '`.',
   ];
   return lines.join('\n');
 }
@@ -35,10 +37,3 @@ function code(text: string): string {
   return `\`${text.replaceAll('`', "'")}\``;
 }
 
-function markdownText(text: string): string {
-  return text.replace(/[\\`*_[\]<>#|]/g, (character) => `\\${character}`).replace(/\s+/g, ' ').slice(0, 200);
-}
-
-function shellish(text: string): string {
-  return /^[A-Za-z0-9._-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
-}

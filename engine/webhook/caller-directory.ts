@@ -46,10 +46,10 @@ export interface CallerDirectory {
 export function createCallerDirectory(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): CallerDirectory {
   // An unknown name is remembered too (until the next change to users): otherwise it would cost a
   // database round trip a known user with a wrong key does not, and the timing would tell names apart.
-  const users = new SnapshotCache<{ user: ServiceUserSnapshot | undefined }>(feed, 'users', cacheOptions);
+  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true });
   const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users', cacheOptions);
   return {
-    serviceUser: async (em, name) => (await users.get(name, async () => ({ user: await loadServiceUser(em, name) })))?.user,
+    serviceUser: (em, name) => users.get(name, () => loadServiceUser(em, name)),
     applications: (em, clientId) => applications.get(clientId, () => loadApplications(em, clientId)),
   };
 }

@@ -13,6 +13,7 @@ import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_ser
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { ENGINE_SERVICES } from '../../engine/server.ts';
+import { ensureServiceAccount } from '../../engine/admin/ensure-service-account.ts';
 import { scopeOfService } from '../../engine/rpc/service-account-gate.ts';
 import { FLOW_CALLER_KEY } from '../../engine/temporal/search-attributes.ts';
 import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
@@ -210,4 +211,27 @@ test('the CLI creates, lists, rotates, disables, enables and deletes service acc
   const badScope = await flowhook('service-account', 'create', 'x', '--scope', 'root');
   t.not(badScope.code, 0);
   t.regex(badScope.err, /scope must be one of invoke, records, admin/);
+});
+
+test('a records account created for a company reaches that company\'s records only', async (t) => {
+  const { token } = await stack.admin.createServiceAccount({ name: 'alpha-feeder', scope: 'records', companies: [alpha.company] });
+  const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
+  const written = await records.upsertRecord({ scope: { company: alpha.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' }, data: { eur: 10 } });
+  t.is(written.record?.key, 'p-1');
+  const other = await t.throwsAsync(records.getRecord({ scope: { company: beta.company, table: 'prices', key: 'p-1' } }));
+  t.is((other as ConnectError).code, Code.PermissionDenied);
+  t.regex((other as ConnectError).rawMessage, /may not touch the records of company "Beta Co"/);
+});
+
+test('flowhook start keeps an account whose token it holds, and replaces a token it no longer matches', async (t) => {
+  const spec = { name: 'local-process', scope: 'invoke', companies: [], allCompanies: true, forwardsCallers: false };
+  const fork = () => stack.engine.orm.em.fork();
+  const first = await ensureServiceAccount(fork(), stack.engine.changes, spec, undefined);
+  t.regex(first.token, /^fhsa_/);
+  t.is((await ensureServiceAccount(fork(), stack.engine.changes, spec, first.token)).token, first.token);
+  // A token file from an earlier release (or a rotation made elsewhere) no longer matches: a new token.
+  const replaced = await ensureServiceAccount(fork(), stack.engine.changes, spec, 'an-old-shared-token-from-a-file');
+  t.not(replaced.token, first.token);
+  t.is(await invokeWith(first.token, 'ensure-1'), Code.Unauthenticated);
+  t.is(await invokeWith(replaced.token, 'ensure-2'), 'ok');
 });

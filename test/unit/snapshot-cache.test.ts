@@ -30,7 +30,7 @@ test('serves a found value from memory until its topic changes', async (t) => {
   t.is(await cache.get('k', load), 3);
 });
 
-test('never keeps misses, and bypasses memory while the feed is down', async (t) => {
+test('never keeps misses unless asked to, and bypasses memory while the feed is down', async (t) => {
   const feed = fakeFeed();
   const cache = new SnapshotCache<number>(feed, 'flows');
   let loads = 0;
@@ -147,4 +147,20 @@ test('without a feed nothing is ever served from memory', async (t) => {
   let loads = 0;
   await cache.get('k', async () => ++loads);
   t.is(await cache.get('k', async () => ++loads), 2);
+});
+
+test('with rememberMisses a miss is served from memory until its topic changes, but never while the feed is down', async (t) => {
+  const feed = fakeFeed();
+  const cache = new SnapshotCache<number>(feed, 'users', { rememberMisses: true });
+  let loads = 0;
+  const miss = async () => (loads++, undefined);
+  t.is(await cache.get('ghost', miss), undefined);
+  t.is(await cache.get('ghost', miss), undefined);
+  t.is(loads, 1);
+  feed.emit('users');
+  t.is(await cache.get('ghost', async () => 7), 7, 'a change (the user was created) ends the remembered miss');
+  feed.live = false;
+  t.is(await cache.get('other', miss), undefined);
+  t.is(await cache.get('other', miss), undefined);
+  t.is(loads, 3);
 });

@@ -5,6 +5,7 @@ import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { engineSessionOptions, type EngineClientTls } from '../../common/engine-client-tls.ts';
+import { engineAuthInterceptor } from '../../common/engine-auth-interceptor.ts';
 
 export type RecordClient = Client<typeof RecordService>;
 export type OutboundClient = Client<typeof OutboundService>;
@@ -22,12 +23,7 @@ export function createWorkerEngineClient(options: { engineUrl: string; engineTok
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager,
-    interceptors: [
-      (next) => (request) => {
-        request.header.set('authorization', `Bearer ${options.engineToken}`);
-        return next(request);
-      },
-    ],
+    interceptors: [engineAuthInterceptor(options.engineToken)],
   });
   return { records: createClient(RecordService, transport), outbound: createClient(OutboundService, transport), close: () => sessionManager.abort() };
 }

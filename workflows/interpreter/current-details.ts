@@ -4,6 +4,7 @@
 // query strings, headers or payload data, and for doNotLogPayload flows not
 // even a host (it may be computed from the payload).
 import { setCurrentDetails } from '@temporalio/workflow';
+import { markdownText } from '../shared/markdown-text.ts';
 
 export interface StepPosition {
   /** 1-based position in its list, and the list's length. */
@@ -16,7 +17,7 @@ export interface StepPosition {
 }
 
 export function showStep(position: StepPosition, waitingFor?: string): void {
-  const what = position.description ? `${markdown(position.description)} (${position.kind})` : position.kind;
+  const what = position.description ? `${markdownText(position.description, 120)} (${position.kind})` : position.kind;
   const where = position.path.includes('.') ? ` · \`${position.path}\`` : '';
   setCurrentDetails(`**step ${position.index}/${position.count}** · ${what}${where}${waitingFor ? ` · waiting for ${waitingFor}` : ''}`);
 }
@@ -29,8 +30,4 @@ export function waitedHost(url: string, doNotLogPayload: boolean): string | unde
   } catch {
     return undefined;
   }
-}
-
-function markdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>#|]/g, (character) => `\\${character}`).replace(/\s+/g, ' ').slice(0, 120);
 }
