@@ -8,6 +8,9 @@ import { DEFAULT_FLOW_LIMITS, DEFAULT_TASK_QUEUE, parseDuration, readTemporalSet
 import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
 import { changeFeedSettingsFromEnv } from './cache/change-feed.ts';
 import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from './rpc/engine-tls.ts';
+import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
+import { readCodecServerConfig, type CodecServerConfig } from './codec/codec-config.ts';
+import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 
 export interface EngineConfig {
   host: string;
@@ -47,6 +50,14 @@ export interface EngineConfig {
   secretsKeys: KeySource;
   /** FLOWHOOK_MAX_DEFERRAL, FLOWHOOK_MAX_HTTP_TIMEOUT: checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
+  /** FLOWHOOK_ENGINE_METRICS_PORT (default 7051; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): GET /metrics. */
+  metrics?: MetricsListenerSettings;
+  /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics. */
+  metricsToken?: string;
+  /** FLOWHOOK_CODEC_*: the codec server for the Temporal UI (engine/codec/); undefined = off (FLOWHOOK_CODEC_PORT unset). */
+  codec?: CodecServerConfig;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
+  tracing: TracingConfig;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -63,6 +74,9 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
   const insecure = readBool(env, 'FLOWHOOK_ENGINE_INSECURE');
   // Refused here, before anything starts: cleartext tokens, secrets and payloads on a network.
   checkEngineExposure({ host, tls, insecure });
+  const payloadKey = parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY);
+  const codec = readCodecServerConfig(env, { tls, insecure });
+  if (codec && !payloadKey) throw new Error('FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not: the codec server decrypts with the payload key of the workers');
   return Object.freeze({
     host,
     port: port(env, 'FLOWHOOK_ENGINE_PORT', 7049),
@@ -86,12 +100,16 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
       perActivity: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', DEFAULT_RATE_PER_SECOND),
       maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
     }),
-    payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
+    payloadKey,
+    codec,
     secretsKeys: keySourceFromEnv(env),
     flowLimits: Object.freeze({
       maxDeferralMs: duration(env, 'FLOWHOOK_MAX_DEFERRAL', DEFAULT_FLOW_LIMITS.maxDeferralMs),
       maxHttpTimeoutMs: duration(env, 'FLOWHOOK_MAX_HTTP_TIMEOUT', DEFAULT_FLOW_LIMITS.maxHttpTimeoutMs),
     }),
+    tracing: readTracingConfig(env),
+    metrics: readMetricsListener(env, 'FLOWHOOK_ENGINE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
+    metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
   });
 }
 
@@ -104,6 +122,8 @@ const MESSAGE_ENVELOPE_BYTES = 64 * 1024;
 // (see test/bench), so they only stop floods. 0 turns a limit off.
 const DEFAULT_RATE_PER_SECOND = 500;
 const DEFAULT_MAX_CONCURRENT_SYNC_CALLS = 1000;
+/** Next to the facade's 7048, the engine's 7049 and embedded PostgreSQL's 7050; the worker's is 7052. */
+const DEFAULT_METRICS_PORT = 7051;
 
 /** `<NAME>` calls per second, `<NAME>_BURST` calls at once after a quiet spell (default: twice the rate). */
 function rateLimit(env: EngineEnv, name: string, fallback: number) {

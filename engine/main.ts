@@ -19,6 +19,11 @@ import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { SecretKeyring } from './secrets/secret-keyring.ts';
 import { ServiceAccount } from './storage/entities.ts';
+import { startCodecServer, type RunningCodecServer } from './codec/codec-server.ts';
+import { startTracing } from '../common/tracing/tracing.ts';
+import { createEngineMetrics } from './metrics/engine-metrics.ts';
+import { meteredLimits, meteredStarter } from './metrics/metered-webhook.ts';
+import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
 
 export interface RunningEngine {
   port: number;
@@ -26,6 +31,10 @@ export interface RunningEngine {
   client: Client;
   /** For whoever writes what the caches hold next to the engine (flowhook start's service accounts). */
   changes: ChangeAnnouncer;
+  /** The codec server for the Temporal UI, when FLOWHOOK_CODEC_PORT runs one. */
+  codec?: { port: number; url: string };
+  /** Where GET /metrics answers (FLOWHOOK_ENGINE_METRICS_PORT), unless it is off. */
+  metrics?: { host: string; port: number };
   close(): Promise<void>;
 }
 
@@ -41,7 +50,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   if (!keyring.configured) logger.warn('no secret store key (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE): connections cannot be stored or used');
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
   const abandonment = createCallAbandonment();
-  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKey);
+  const tracing = startTracing(config.tracing);
+  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKey, tracing);
   let searchAttributes = false;
   try {
     searchAttributes = await ensureSearchAttributes(client, config.temporal.namespace);
@@ -49,21 +59,27 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
   }
   const changeFeed = startChangeFeed(config.databaseUrl, logger, { heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs });
-  const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs };
+  const metrics = createEngineMetrics();
+  const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs, observeLookups: metrics.cacheLookups };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
   const probes = startDependencyProbes(orm, client, logger);
+  // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
+  const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
   const engine = createEngine({
     orm,
     publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
     callers: createCallerDirectory(changeFeed, cacheOptions),
-    limits: createWebhookLimits(config.limits),
+    limits: meteredLimits(createWebhookLimits(config.limits), metrics),
     changes: changeFeed,
     logger,
-    starter: createExecutionStarter({ client, abandonment, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs }),
+    starter: meteredStarter(
+      createExecutionStarter({ client, abandonment, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs, onStartAcknowledged: metrics.startAcknowledged }),
+      metrics,
+    ),
     temporal: client,
     taskQueue: config.taskQueue,
-    accounts: createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions),
+    accounts,
     grantKey,
     idempotencyKey,
     maxMessageBytes: config.maxMessageBytes,
@@ -74,6 +90,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     useSearchAttributes: () => searchAttributes,
     keyring,
     flowLimits: config.flowLimits,
+    tracer: tracing?.tracer('engine'),
+    metrics,
   });
   // An engine nobody can administer is a setup mistake worth saying out loud.
   if (!options.adminAccountFollows && config.adminToken === undefined && (await orm.em.fork().count(ServiceAccount, { scope: 'admin', enabled: true })) === 0) {
@@ -81,12 +99,17 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   }
   const port = await engine.listen(config.port, config.host);
   logger.info({ host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' }, 'engine listening');
-  return {
+  let codec: RunningCodecServer | undefined;
+  let metricsListener: MetricsListener | undefined;
+  const running: RunningEngine = {
     port,
     orm,
     client,
     changes: changeFeed,
     async close() {
+      await metricsListener?.close();
+      metrics.registry.close();
+      await codec?.close();
       probes.close();
       await engine.close();
       await changeFeed.close();
@@ -94,6 +117,27 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       await abandonment.settled(6000);
       await client.connection.close();
       await orm.close(true);
+      await tracing?.flush();
     },
   };
+  if (config.codec) {
+    try {
+      codec = await startCodecServer({ config: config.codec, payloadKey: config.payloadKey!, accounts, logger });
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
+    running.codec = { port: codec.port, url: codec.url };
+  }
+  if (config.metrics) {
+    try {
+      metricsListener = await startMetricsListener({ ...config.metrics, token: config.metricsToken, metrics: () => metrics.registry.text(), onError: (reason) => logger.warn({ reason }, 'metrics scrape failed') });
+    } catch (error) {
+      await running.close();
+      throw new Error(`the engine's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_ENGINE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
+    }
+    running.metrics = { host: config.metrics.host, port: metricsListener.port };
+    logger.info({ host: config.metrics.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'engine metrics listening');
+  }
+  return running;
 }

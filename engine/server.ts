@@ -41,6 +41,9 @@ import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
 import { registerHealth } from './rpc/grpc-health.ts';
 import { registerReflection } from './rpc/grpc-reflection.ts';
+import { rpcServerTracing } from '../common/tracing/rpc-tracing.ts';
+import type { Tracer } from '@opentelemetry/api';
+import type { EngineMetrics } from './metrics/engine-metrics.ts';
 
 /** Every service the engine serves behind the gate (reflection and health list these). */
 export const ENGINE_SERVICES = [
@@ -86,6 +89,10 @@ export interface EngineDeps {
   keyring: SecretKeyring;
   /** Bounds checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
+  /** Set when tracing is on: a span per RPC, continuing the caller's traceparent (common/tracing/rpc-tracing.ts). */
+  tracer?: Tracer;
+  /** The engine's metrics (metrics/engine-metrics.ts); the webhook service records each call in them. */
+  metrics?: EngineMetrics;
 }
 
 export interface EngineServer {
@@ -99,7 +106,8 @@ export function createEngine(deps: EngineDeps): EngineServer {
   let serving = true;
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
-    interceptors: [requestScopeInterceptor(), errorInterceptor(deps.logger)],
+    // Tracing (when on) is outside both, so its span covers the call and sees the final Connect code.
+    interceptors: [...(deps.tracer ? [rpcServerTracing(deps.tracer)] : []), requestScopeInterceptor(), errorInterceptor(deps.logger)],
     contextValues: serviceAccountContext,
     // Also bounds what a decompressed message may grow to.
     readMaxBytes: deps.maxMessageBytes,

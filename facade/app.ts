@@ -19,9 +19,11 @@ import { invokeWebhook, requireCompany } from './invoke-route.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
 import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
-import { ODATA_VERSION } from './odata-envelope.ts';
-import { METADATA_CONTENT_TYPE, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
+import { METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
 import { requestContext } from './request-context.ts';
+import type { FacadeMetrics } from './metrics/facade-metrics.ts';
+import { requestTracing } from './request-tracing.ts';
+import type { Tracer } from '@opentelemetry/api';
 
 export interface FacadeDeps {
   config: FacadeConfig;
@@ -32,6 +34,10 @@ export interface FacadeDeps {
   health?: HealthClient;
   /** Accepted Authorization schemes; default Basic only (main.ts adds Bearer when OAuth issuers are configured). */
   verifiers?: readonly CallerVerifier[];
+  /** With it, GET /metrics is served and every request is measured (metrics/facade-metrics.ts). */
+  metrics?: FacadeMetrics;
+  /** Set when tracing is on: a span per request, continuing the caller's traceparent (request-tracing.ts). */
+  tracer?: Tracer;
 }
 
 export interface ListeningFacade {
@@ -72,6 +78,9 @@ export function createFacade(deps: FacadeDeps): Facade {
     invokeWebhook({ target, webhookClient: deps.webhookClient }),
   );
 
+  if (deps.tracer) app.use(requestTracing(deps.tracer));
+  // Outside the error mapping, so it counts the status every refusal leaves with.
+  if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(errorMapping(logger));
   app.use(requestContext(logger));
   app.use(routingFailures());
@@ -102,7 +111,8 @@ function knownInstance(instance: string): RouterMiddleware<FacadeState> {
 function serveMetadata(): FacadeMiddleware {
   const xml = odataMetadataXml();
   return async function metadata(ctx) {
-    ctx.set('OData-Version', ODATA_VERSION);
+    // The CSDL document's own version (4.01 for Edm.Untyped), not the webhook answer's 4.0.
+    ctx.set('OData-Version', METADATA_ODATA_VERSION);
     ctx.set('Content-Type', METADATA_CONTENT_TYPE);
     ctx.body = xml;
   };

@@ -4,6 +4,8 @@
 import type { OAuthSettings, TrustedIssuer } from './oauth/oauth-settings.ts';
 import { readEngineToken } from '../common/engine-token.ts';
 import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
+import { readMetricsToken } from '../common/metrics/metrics-config.ts';
+import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 
 export type FacadeLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -29,6 +31,10 @@ export interface FacadeConfig {
   oauth?: OAuthSettings;
   /** PEM files: the facade serves HTTPS itself when set. */
   tls?: { certFile: string; keyFile: string };
+  /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics (common/metrics/metrics-access.ts). */
+  metricsToken?: string;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
+  tracing: TracingConfig;
 }
 
 export type FacadeEnv = Record<string, string | undefined>;
@@ -53,6 +59,8 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
     logLevel: readLogLevel(env),
     oauth: readOAuth(env),
     tls,
+    metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
+    tracing: readTracingConfig(env),
   });
 }
 

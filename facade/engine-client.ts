@@ -8,6 +8,8 @@ import { Health } from '../proto/gen/grpc/health/v1/health_pb.js';
 import type { FacadeConfig } from './config.ts';
 import { engineSessionOptions } from '../common/engine-client-tls.ts';
 import { engineAuthInterceptor } from '../common/engine-auth-interceptor.ts';
+import { traceContextInterceptor } from '../common/tracing/rpc-tracing.ts';
+import type { Tracer } from '@opentelemetry/api';
 
 export type WebhookClient = Client<typeof WebhookService>;
 
@@ -23,7 +25,8 @@ export interface EngineClient {
 // dead connection (engine restarted, proxy dropped it) instead of waiting on it.
 const PING_INTERVAL_MS = 30_000;
 
-export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'engineToken' | 'engineTls'>): EngineClient {
+/** With a tracer (tracing on), each call inside a traced request carries its trace to the engine. */
+export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'engineToken' | 'engineTls'>, tracer?: Tracer): EngineClient {
   // With a session manager, connect-node takes TLS options from here, not from the transport.
   const sessionManager = new Http2SessionManager(config.engineUrl, { pingIntervalMs: PING_INTERVAL_MS }, engineSessionOptions(config.engineTls));
   const transport = createConnectTransport({
@@ -31,7 +34,7 @@ export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'eng
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager,
-    interceptors: [engineAuthInterceptor(config.engineToken)],
+    interceptors: [engineAuthInterceptor(config.engineToken), ...(tracer ? [traceContextInterceptor(tracer)] : [])],
   });
   return {
     webhook: createClient(WebhookService, transport),

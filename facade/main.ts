@@ -7,7 +7,9 @@ import { basicVerifier, type CallerVerifier } from './caller-authentication.ts';
 import { readFacadeConfig, type FacadeConfig } from './config.ts';
 import { createEngineClient } from './engine-client.ts';
 import { createFacadeLogger } from './logger.ts';
+import { createFacadeMetrics } from './metrics/facade-metrics.ts';
 import { bearerVerifier } from './oauth/bearer-verifier.ts';
+import { startTracing } from '../common/tracing/tracing.ts';
 
 export interface RunningFacade {
   port: number;
@@ -23,15 +25,19 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 export async function runFacade(config: FacadeConfig = readFacadeConfig(), options: RunFacadeOptions = {}): Promise<RunningFacade> {
   const logger = createFacadeLogger(config.logLevel);
-  const engine = createEngineClient(config);
+  const tracing = startTracing(config.tracing);
+  const tracer = tracing?.tracer('facade');
+  const engine = createEngineClient(config, tracer);
   const verifiers: CallerVerifier[] = [basicVerifier];
   if (config.oauth) verifiers.push(bearerVerifier(config.oauth, logger));
-  const facade = createFacade({ config, webhookClient: engine.webhook, health: engine.health, logger, verifiers });
+  const metrics = createFacadeMetrics(config.metricsToken);
+  const facade = createFacade({ config, webhookClient: engine.webhook, health: engine.health, logger, verifiers, metrics, tracer });
   let server: ListeningFacade;
   try {
     server = await facade.listen();
   } catch (error) {
     engine.close();
+    metrics.registry.close();
     throw error;
   }
   logger.info({ host: config.host, port: server.port, https: config.tls !== undefined, bearer: config.oauth !== undefined, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
@@ -44,6 +50,8 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
         await server.close();
       } finally {
         engine.close();
+        metrics.registry.close();
+        await tracing?.flush();
         logger.info('facade stopped');
       }
     })();

@@ -6,6 +6,8 @@ import { parsePayloadKey } from './codec/payload-codec.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from './shared/index.ts';
 import { MAX_JSON_DEPTH } from '../common/json-depth.ts';
 import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './shared/egress-policy.ts';
+import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
+import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 
 export interface WorkerConfig {
   temporal: TemporalSettings;
@@ -30,6 +32,12 @@ export interface WorkerConfig {
   httpMaxResponseBytes: number;
   /** Cap on an answer's JSON/XML nesting (FLOWHOOK_HTTP_MAX_JSON_DEPTH). */
   httpMaxJsonDepth: number;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
+  tracing: TracingConfig;
+  /** FLOWHOOK_WORKER_METRICS_PORT (default 7052; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): /metrics, /healthz, /readyz. */
+  metrics?: MetricsListenerSettings;
+  /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics. */
+  metricsToken?: string;
 }
 
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -47,10 +55,15 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     egress: Object.freeze({ allow: parseEgressRules(env[EGRESS_ALLOW_VARIABLE] ?? '', EGRESS_ALLOW_VARIABLE), ownPorts: ownPorts(env) }),
     httpMaxResponseBytes: positiveInt(env, 'FLOWHOOK_HTTP_MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES),
     httpMaxJsonDepth: positiveInt(env, 'FLOWHOOK_HTTP_MAX_JSON_DEPTH', MAX_JSON_DEPTH),
+    tracing: readTracingConfig(env),
+    metrics: readMetricsListener(env, 'FLOWHOOK_WORKER_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
+    metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
   });
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** After the engine's 7051 (facade 7048, engine 7049, embedded PostgreSQL 7050). */
+const DEFAULT_METRICS_PORT = 7052;
 
 /**
  * flowhook's own ports — the defaults and whatever this environment configures — so that a flow
@@ -75,6 +88,8 @@ function ownPorts(env: NodeJS.ProcessEnv): Map<number, string> {
   add(portOfUrl(env.TEMPORAL_ADDRESS), 'Temporal');
   add(Number(env.FLOWHOOK_TEMPORAL_UI_PORT), 'Temporal Web UI');
   add(Number(env.FLOWHOOK_EMBEDDED_POSTGRES_PORT), 'embedded PostgreSQL');
+  // The codec server decrypts payloads: no flow may reach it either (default: `start`'s, next to the Web UI).
+  add(Number(env.FLOWHOOK_CODEC_PORT) || Number(env.FLOWHOOK_TEMPORAL_UI_PORT || 8233) + 1, 'codec server');
   add(portOfUrl(env.FLOWHOOK_DATABASE_URL) ?? (env.FLOWHOOK_DATABASE_URL ? 5432 : undefined), 'PostgreSQL');
   return ports;
 }

@@ -6,7 +6,7 @@ import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
 import { StepFailure } from './interpreter/step-errors.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
-import { recordOutcomeWhenDecided } from './interpreter/outcome-attribute.ts';
+import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
 import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
 
@@ -20,12 +20,13 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   const startedAt = info.runStartTime.getTime();
   const window = new SyncWindow(input.trigger.responseMode, input.trigger.defaultResponse, startedAt + input.trigger.syncTimeoutMs);
   const log = new ExecutionLog(input.trigger.doNotLogPayload);
+  log.recordTrigger(input.trigger, new Date(startedAt).toISOString());
 
   // Sync mode: the engine waits on this update (Update-With-Start). It returns
   // when a respond step answers, the flow ends or fails, or the window times out.
   setHandler(webhookResponseUpdate, async () => {
     if (window.isOpen) {
-      const decided = await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()));
+      const decided = await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()), { summary: SYNC_WINDOW_TIMER_SUMMARY });
       if (!decided) window.timeOut();
     }
     return window.answer();

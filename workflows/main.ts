@@ -1,21 +1,27 @@
 // The worker process: connects to Temporal and runs flows until stopped.
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
 import pino from 'pino';
 import { readWorkerConfig, type WorkerConfig } from './config.ts';
 import { connectWorker, createFlowWorker } from './worker.ts';
+import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
+import { createWorkerMetrics } from './metrics/worker-metrics.ts';
+import { workerProbes } from './metrics/worker-readiness.ts';
+import { sdkMetricsExporter } from './metrics/sdk-metrics.ts';
 
 export interface RunningWorker {
   /** Resolves when the worker has stopped (after shutdown or a fatal error). */
   done: Promise<void>;
+  /** Where /metrics, /healthz and /readyz answer (FLOWHOOK_WORKER_METRICS_PORT), unless it is off. */
+  metrics?: { host: string; port: number };
   close(): Promise<void>;
 }
 
 const TEMPORAL_LEVELS: Record<WorkerConfig['logLevel'], LogLevel> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
 let runtimeInstalled = false;
 
-/** The SDK's runtime logger, bridged to pino; installed once per process. */
-function installRuntimeLogger(level: WorkerConfig['logLevel']): void {
-  if (runtimeInstalled) return;
+/** The SDK's runtime logger, bridged to pino, and its metrics exporter; installed once per process (true: by this call). */
+function installRuntimeLogger(level: WorkerConfig['logLevel'], metrics?: MetricsExporterConfig): boolean {
+  if (runtimeInstalled) return false;
   runtimeInstalled = true;
   // The SDK passes failures as `error`; without a serializer pino would print them as {}.
   const logger = pino({ name: 'worker', level, serializers: { error: pino.stdSerializers.err } });
@@ -24,19 +30,42 @@ function installRuntimeLogger(level: WorkerConfig['logLevel']): void {
       const method = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
       logger[method]({ ...entry.meta }, entry.message);
     }),
+    ...(metrics && { telemetryOptions: { metrics } }),
   });
+  return true;
 }
 
 export async function runWorker(config: WorkerConfig = readWorkerConfig()): Promise<RunningWorker> {
-  installRuntimeLogger(config.logLevel);
+  // The SDK's metrics are per process: the first worker's Runtime decides whether they are exported.
+  const sdkMetrics = config.metrics ? await sdkMetricsExporter() : undefined;
+  if (installRuntimeLogger(config.logLevel, sdkMetrics?.telemetry)) sdkMetrics?.activate();
   const connection = await connectWorker(config);
-  const worker = await createFlowWorker(config, connection);
+  const metrics = createWorkerMetrics();
+  const worker = await createFlowWorker(config, connection, metrics);
   const done = worker.run();
-  return {
-    done,
-    async close() {
+  let listener: MetricsListener | undefined;
+  const close = async () => {
+    // Shut down first: while the worker drains, /readyz already answers 503.
+    try {
       await worker.shutdown();
       await connection.close();
-    },
+    } finally {
+      await listener?.close();
+      metrics.registry.close();
+    }
   };
+  if (config.metrics) {
+    try {
+      listener = await startMetricsListener({
+        ...config.metrics,
+        token: config.metricsToken,
+        metrics: async () => `${(await metrics.registry.text()).trimEnd()}\n${(await sdkMetrics?.scrape()) ?? ''}`,
+        probes: workerProbes({ workerState: worker.state, temporal: connection, engine: worker.engineHealth }, metrics.setReady),
+      });
+    } catch (error) {
+      await close();
+      throw new Error(`the worker's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_WORKER_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { done, metrics: listener && { host: config.metrics!.host, port: listener.port }, close };
 }

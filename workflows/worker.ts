@@ -2,12 +2,15 @@
 // workflow and its activities.
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
-import { createWorkerEngineClient } from './activities/engine-client.ts';
+import { createWorkerEngineClient, type WorkerEngineClient } from './activities/engine-client.ts';
 import { createActivities } from './activities/index.ts';
 import { flowDataConverter, PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
 import type { WorkerConfig } from './config.ts';
 import { temporalTlsOptions } from './shared/temporal-tls.ts';
 import { OAuthTokenCache } from './outbound/oauth-token-cache.ts';
+import { startTracing } from '../common/tracing/tracing.ts';
+import { WORKFLOW_TRACING_MODULE, workerTracingOptions } from './worker-tracing.ts';
+import type { WorkerMetrics } from './metrics/worker-metrics.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
 const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('./formula/formula-evaluator.ts', import.meta.url));
@@ -16,26 +19,33 @@ const NO_STACK_TRACES_PATH = fileURLToPath(new URL('./sandbox-stack-traces.ts', 
 export interface FlowWorker {
   run(): Promise<void>;
   shutdown(): Promise<void>;
+  /** The SDK worker's state (RUNNING while it polls), for readiness. */
+  state(): string;
+  /** The engine's health service, for readiness. */
+  engineHealth: WorkerEngineClient['health'];
 }
 
-const bundles = new Map<boolean, Promise<WorkflowBundle>>();
+const bundles = new Map<string, Promise<WorkflowBundle>>();
 
 /** Bundles the workflow code once per process and variant (webpack takes a few seconds). */
-export function workflowBundle(stackTraces = false): Promise<WorkflowBundle> {
-  let bundle = bundles.get(stackTraces);
+export function workflowBundle(stackTraces = false, tracing = false): Promise<WorkflowBundle> {
+  const variant = `${stackTraces}/${tracing}`;
+  let bundle = bundles.get(variant);
   if (!bundle) {
-    bundle = bundleFor(stackTraces);
-    bundles.set(stackTraces, bundle);
+    bundle = bundleFor(stackTraces, tracing);
+    bundles.set(variant, bundle);
   }
   return bundle;
 }
 
-function bundleFor(stackTraces: boolean): Promise<WorkflowBundle> {
+function bundleFor(stackTraces: boolean, tracing: boolean): Promise<WorkflowBundle> {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
     failureConverterPath: PAYLOAD_CONVERTER_PATH,
     logger: quietBundlerLogger,
+    // Tracing off: the sandbox carries no OpenTelemetry code at all.
+    workflowInterceptorModules: tracing ? [WORKFLOW_TRACING_MODULE] : [],
     // Loaded once per worker thread and shared by all executions, instead of once per execution:
     // JSONata builds its whole function library on load, which cost more CPU than a short flow, and
     // the formula evaluator's cache of compiled expressions only pays off when it outlives one
@@ -61,13 +71,16 @@ export async function connectWorker(config: WorkerConfig): Promise<NativeConnect
   });
 }
 
-export async function createFlowWorker(config: WorkerConfig, connection: NativeConnection): Promise<FlowWorker> {
-  const engine = createWorkerEngineClient(config);
+export async function createFlowWorker(config: WorkerConfig, connection: NativeConnection, metrics?: WorkerMetrics): Promise<FlowWorker> {
+  const tracing = startTracing(config.tracing);
+  const tracer = tracing?.tracer('worker');
+  const traced = tracing ? workerTracingOptions(tracing) : undefined;
+  const engine = createWorkerEngineClient({ ...config, tracer });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
-    workflowBundle: await workflowBundle(config.workflowStackTraces),
+    workflowBundle: await workflowBundle(config.workflowStackTraces, tracing !== undefined),
     dataConverter: flowDataConverter(config.payloadKey),
     activities: createActivities({
       records: engine.records,
@@ -76,7 +89,12 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
       tokens: new OAuthTokenCache(),
       maxResponseBytes: config.httpMaxResponseBytes,
       maxJsonDepth: config.httpMaxJsonDepth,
+      tracer,
+      meterOutbound: metrics?.outbound,
     }),
+    ...(traced && { interceptors: { activity: traced.activityInterceptors } }),
+    // Every worker registers the step sink: the workflow bundle reports each step to it.
+    sinks: { ...traced?.sinks, ...metrics?.sinks },
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
     // Short flows: keep executions cached so the next task skips replay.
@@ -93,6 +111,9 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       engine.close();
+      await tracing?.flush();
     },
+    state: () => worker.getState(),
+    engineHealth: engine.health,
   };
 }

@@ -3,6 +3,7 @@
 // honest by a test that scans each component's configuration reader for the
 // variables it reads (test/unit/cli-environment-help.test.ts).
 import type { Command } from 'commander';
+import { TRACING_VARIABLES } from '../../common/tracing/tracing-config.ts';
 
 export interface EnvironmentVariable {
   name: string;
@@ -12,6 +13,9 @@ export interface EnvironmentVariable {
 const v = (name: string, meaning: string): EnvironmentVariable => ({ name, meaning });
 
 const SHARED_LOGGING = [v('FLOWHOOK_LOG_LEVEL', 'debug | info (default) | warn | error')];
+
+const METRICS_TOKEN = v('FLOWHOOK_METRICS_TOKEN', 'bearer token (16+ chars) that may read /metrics from anywhere; unset: loopback only');
+const METRICS_HOST = v('FLOWHOOK_METRICS_HOST', 'metrics port address (default 127.0.0.1)');
 
 const TEMPORAL_CLIENT = [
   v('TEMPORAL_ADDRESS', 'Temporal frontend host:port (default 127.0.0.1:7233)'),
@@ -23,6 +27,23 @@ const TEMPORAL_CLIENT = [
   v('TEMPORAL_TLS_SERVER_NAME', 'server name to verify'),
   v('TEMPORAL_API_KEY', 'API key (Temporal Cloud)'),
 ];
+
+// Standard OpenTelemetry names (not FLOWHOOK_*): typed by the list the reader uses, so none is left out.
+const TRACING_MEANINGS: Record<(typeof TRACING_VARIABLES)[number], string> = {
+  OTEL_SDK_DISABLED: 'true: no tracing, whatever else is set',
+  OTEL_TRACES_EXPORTER: 'otlp | console | none (comma list): tracing on unless none',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'collector base URL (/v1/traces is added); set: tracing on',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'full traces URL, instead of the above',
+  OTEL_EXPORTER_OTLP_HEADERS: 'key=value,… sent to the collector (e.g. an API key)',
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'the same, for traces only',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json only (default)',
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json only (default)',
+  OTEL_SERVICE_NAME: 'service.name of the spans (default flowhook)',
+  OTEL_RESOURCE_ATTRIBUTES: 'key=value,… on every span',
+  OTEL_TRACES_SAMPLER: 'default parentbased_always_on; always_on ignores what the caller asks',
+  OTEL_TRACES_SAMPLER_ARG: 'ratio for the traceidratio samplers (0..1)',
+};
+const TRACING = TRACING_VARIABLES.map((name) => v(name, TRACING_MEANINGS[name]));
 
 const ENGINE_CLIENT_TLS: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_CA', 'PEM CA trusted for an https engine (only this one)'),
@@ -58,8 +79,21 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', 'sync calls waiting at once (default 1000; 0 = no cap)'),
   v('FLOWHOOK_MAX_HTTP_TIMEOUT', 'longest httpRequest timeout a flow may set (default 5m)'),
   v('FLOWHOOK_MAX_DEFERRAL', 'longest sleep/waitUntil (default 90d)'),
+  v('FLOWHOOK_ENGINE_METRICS_PORT', 'GET /metrics port (default 7051; 0 = free port; off)'),
+  v('FLOWHOOK_CODEC_PORT', 'codec server for the Temporal UI (unset or off: none; 0 = free port)'),
+  v('FLOWHOOK_CODEC_HOST', 'codec server address (default 127.0.0.1; else needs the engine TLS or INSECURE)'),
+  v('FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'Temporal UI origins that may call it, e.g. http://127.0.0.1:8233'),
+  v('FLOWHOOK_CODEC_SESSION_TTL', 'how long a sign-in on its /login page lasts (default 1h, at most 24h)'),
+  v('FLOWHOOK_CODEC_OAUTH_ISSUER', 'issuer of operators\' access tokens (the UI passes them)'),
+  v('FLOWHOOK_CODEC_OAUTH_AUDIENCE', 'their accepted aud values'),
+  v('FLOWHOOK_CODEC_OAUTH_GROUP', 'the operator group a token must name'),
+  v('FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM', 'the claim listing groups (default groups)'),
+  v('FLOWHOOK_CODEC_OAUTH_JWKS_URI', 'the issuer\'s keys (default: from its discovery document)'),
+  METRICS_HOST,
+  METRICS_TOKEN,
   ...SHARED_LOGGING,
   ...TEMPORAL_CLIENT,
+  ...TRACING,
 ];
 
 export const FACADE_ENVIRONMENT: readonly EnvironmentVariable[] = [
@@ -77,7 +111,9 @@ export const FACADE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_OAUTH_ISSUERS', 'trusted token issuers (unset: no Bearer callers)'),
   v('FLOWHOOK_OAUTH_AUDIENCE', 'accepted aud values'),
   v('FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS', 'exp/nbf skew (default 60)'),
+  METRICS_TOKEN,
   ...SHARED_LOGGING,
+  ...TRACING,
 ];
 
 export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
@@ -98,8 +134,13 @@ export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_FACADE_PORT', 'refused to flows (own port)'),
   v('FLOWHOOK_EMBEDDED_POSTGRES_PORT', 'refused to flows (own port)'),
   v('FLOWHOOK_TEMPORAL_UI_PORT', 'refused to flows (own port)'),
+  v('FLOWHOOK_CODEC_PORT', 'refused to flows (own port; default the UI port + 1)'),
+  v('FLOWHOOK_WORKER_METRICS_PORT', '/metrics, /healthz, /readyz port (default 7052; 0 = free port; off)'),
+  METRICS_HOST,
+  METRICS_TOKEN,
   ...SHARED_LOGGING,
   ...TEMPORAL_CLIENT,
+  ...TRACING,
 ];
 
 /** What `start` reads itself; it also passes everything on to engine, worker and facade. */
@@ -117,6 +158,10 @@ export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_SECRETS_KEY', 'default: the key file below'),
   v('FLOWHOOK_SECRETS_KEY_FILE', 'default: <data dir>/secrets-key, generated'),
   v('FLOWHOOK_ENGINE_URL', 'default: the engine this process starts'),
+  v('FLOWHOOK_CODEC_PORT', 'codec server next to the dev server UI (default: UI port + 1, 8234; off: none)'),
+  v('FLOWHOOK_CODEC_HOST', 'its address (default 127.0.0.1)'),
+  v('FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'default: the dev server UI (127.0.0.1 and localhost)'),
+  v('FLOWHOOK_ENGINE_TLS_CERT', 'set: the codec endpoint is https'),
 ];
 
 export const ADMIN_ENVIRONMENT: readonly EnvironmentVariable[] = [

@@ -27,6 +27,8 @@ export type TemporalDevServerOptions = DevServerStorage & {
   /** Web UI port; defaults to port + 1000 (8233), as the CLI does. Ignored when headless. */
   uiPort?: number;
   headless?: boolean;
+  /** The Web UI's remote codec endpoint (`--ui-codec-endpoint`): the engine's codec server. Ignored when headless. */
+  codecEndpoint?: string;
   /** Created at launch unless it is "default" (always there). */
   namespace?: string;
   searchAttributes?: Record<string, SearchAttributeType>;
@@ -71,6 +73,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     '--ip', ip,
     '--port', String(port),
     ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort)]),
+    ...(uiPort !== undefined && options.codecEndpoint ? ['--ui-codec-endpoint', options.codecEndpoint] : []),
     // WAL as in the SDK's own CI: readers do not block the writer.
     ...(dbFile ? ['--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=WAL'] : []),
     ...(namespace === 'default' ? [] : ['--namespace', namespace]),

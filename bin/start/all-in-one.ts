@@ -14,6 +14,7 @@ import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
 import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { banner, bannerJson } from './banner.ts';
+import { planLocalCodec } from './local-codec.ts';
 import { localPayloadKey, localSecretsKeyFile } from './local-tokens.ts';
 import { ensureLocalServiceAccounts } from './local-service-accounts.ts';
 import { engineTokenVariables } from '../../common/engine-token.ts';
@@ -57,12 +58,16 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     if (!config.temporalAddress) {
       say('starting the Temporal dev server…');
       const cliPath = await resolveTemporalCli({ dataDir: config.dataDir, log: say });
+      // The engine's codec server, so the Web UI can show doNotLogPayload payloads to a signed-in operator.
+      const codec = await planLocalCodec(env, config.temporalUiPort);
+      Object.assign(env, codec?.env);
       const temporal = await startTemporalDevServer({
         cliPath,
         dbFile: join(config.dataDir, 'temporal.db'),
         port: config.temporalPort,
         uiPort: config.temporalUiPort,
         searchAttributes: SEARCH_ATTRIBUTES,
+        codecEndpoint: codec?.endpoint,
         log: say,
       });
       stops.push(() => temporal.stop());
@@ -94,6 +99,12 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
         engineUrl: `http://${engineConfig.host}:${engine.port}`,
         temporalAddress: engineConfig.temporal.address,
         temporalUiUrl,
+        codecUrl: engine.codec?.url,
+        metricsUrls: {
+          facade: `${facadeConfig.publicUrl}/metrics`,
+          engine: engine.metrics && `http://${engine.metrics.host}:${engine.metrics.port}/metrics`,
+          worker: worker.metrics && `http://${worker.metrics.host}:${worker.metrics.port}/metrics`,
+        },
         dataDir: config.dataDir,
         seed,
       }),

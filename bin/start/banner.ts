@@ -1,4 +1,5 @@
 // What `flowhook start` prints once everything runs.
+import { join } from 'node:path';
 import { SEED_USER, type SeedResult } from './seed.ts';
 
 export interface BannerInfo {
@@ -9,6 +10,10 @@ export interface BannerInfo {
   engineUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
+  /** The engine's codec server, when one runs (the Web UI's codec endpoint). */
+  codecUrl?: string;
+  /** Each component's GET /metrics (the engine's and worker's unless their port is off). */
+  metricsUrls?: { facade: string; engine?: string; worker?: string };
   dataDir: string;
   seed?: SeedResult;
 }
@@ -30,6 +35,8 @@ export function banner(info: BannerInfo): string {
     `  listening on      ${listening(info.facadeHost)}`,
     `  engine (gRPC)     ${info.engineUrl}`,
     `  Temporal          ${info.temporalAddress}${info.temporalUiUrl ? `   (Web UI: ${info.temporalUiUrl})` : ''}`,
+    ...(info.codecUrl ? [`  codec server      ${info.codecUrl}   (doNotLogPayload payloads in the Web UI: sign in at ${info.codecUrl}/login with the token in ${join(info.dataDir, 'admin-token')})`] : []),
+    ...(info.metricsUrls ? [`  metrics           ${Object.values(info.metricsUrls).filter(Boolean).join('  ')}   (loopback, or Bearer FLOWHOOK_METRICS_TOKEN)`] : []),
     `  data              ${info.dataDir}`,
   ];
   if (info.seed) {
@@ -74,6 +81,9 @@ export function bannerJson(info: BannerInfo): string {
     engineUrl: info.engineUrl,
     temporalAddress: info.temporalAddress,
     temporalUiUrl: info.temporalUiUrl ?? null,
+    codecUrl: info.codecUrl ?? null,
+    codecLoginUrl: info.codecUrl ? `${info.codecUrl}/login` : null,
+    metricsUrls: info.metricsUrls ?? null,
     dataDir: info.dataDir,
     firstRun: seed ? { company: seed.company, serviceUser: seed.userName, accessKey: seed.accessKey, activity: seed.activity, secret: seed.secret } : null,
     replaceLostCredentials: seed ? null : { flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`, accessKey: `flowhook user regenerate-key ${SEED_USER}` },

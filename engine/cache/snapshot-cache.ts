@@ -20,6 +20,10 @@ export interface SnapshotCacheOptions {
    * (a timing oracle, and a cheap flood). Off for flows, where a miss is a 404 nobody retries hot.
    */
   rememberMisses?: boolean;
+  /** The cache's name in metrics (default: its change topic). */
+  name?: string;
+  /** Binds a lookup counter to a cache by name (engine/metrics): told hit or miss on every get. */
+  observeLookups?: (cache: string) => (hit: boolean) => void;
 }
 
 interface Entry<T> {
@@ -34,6 +38,7 @@ export class SnapshotCache<T> {
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   readonly #rememberMisses: boolean;
+  readonly #lookedUp: ((hit: boolean) => void) | undefined;
   /** Bumped on every clear, so a load that raced with a change is not stored. */
   #generation = 0;
 
@@ -43,6 +48,7 @@ export class SnapshotCache<T> {
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
     this.#now = options.now ?? Date.now;
     this.#rememberMisses = options.rememberMisses ?? false;
+    this.#lookedUp = options.observeLookups?.(options.name ?? topic);
     feed?.onChange((changed) => {
       if (changed === topic || changed === 'all') {
         this.#generation++;
@@ -55,7 +61,9 @@ export class SnapshotCache<T> {
     const live = this.#feed?.live ?? false;
     const loadStartedAt = this.#now();
     const entry = this.#entries.get(key);
-    if (live && entry && loadStartedAt - entry.loadStartedAt < this.#maxAgeMs) return entry.value;
+    const hit = live && entry !== undefined && loadStartedAt - entry.loadStartedAt < this.#maxAgeMs;
+    this.#lookedUp?.(hit);
+    if (hit) return entry.value;
     if (entry) this.#entries.delete(key);
     const generation = this.#generation;
     const value = await load();

@@ -47,6 +47,16 @@ export function toConnectError(error: unknown, logger: Logger, method: string): 
   return new ConnectError('Internal error', Code.Internal);
 }
 
+/** The code `toConnectError` gives an error, without logging or building one (for metrics). */
+export function engineCode(error: unknown): Code {
+  if (error instanceof ConnectError) return error.code;
+  if (error instanceof RateLimitedError) return Code.ResourceExhausted;
+  for (const [type, code] of CODES) {
+    if (error instanceof type) return code;
+  }
+  return error instanceof DriverException || isConnectionFailure(error) ? Code.Unavailable : Code.Internal;
+}
+
 /** Connection-level failures from the pg driver (refused, reset, timed out). */
 function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

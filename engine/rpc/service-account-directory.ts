@@ -27,8 +27,8 @@ interface AccountSnapshot extends ServiceAccountIdentity {
 export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | undefined, bootstrapAdminToken: string | undefined, cacheOptions: SnapshotCacheOptions = {}): ServiceAccountDirectory {
   const bootstrapHash = bootstrapAdminToken === undefined ? undefined : sha256Hex(bootstrapAdminToken);
   // Misses are remembered: a flood of well-formed random tokens costs one query per token at most.
-  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true });
-  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true });
+  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_accounts' });
+  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_accounts_by_name' });
   const verdictOf = (snapshot: AccountSnapshot | undefined): TokenLookup => {
     if (!snapshot) return { refused: 'service_token_invalid' };
     if (!snapshot.enabled) return { refused: 'service_account_disabled', name: snapshot.name };

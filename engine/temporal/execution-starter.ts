@@ -46,6 +46,8 @@ export interface ExecutionStarterOptions {
   taskQueue: string;
   temporalTimeoutMs: number;
   syncGraceMs: number;
+  /** Told when Temporal acknowledged a start, and how long that took (engine/metrics). */
+  onStartAcknowledged?: (mode: 'instant' | 'sync', seconds: number) => void;
 }
 
 /** `<activity>:<uuid>`: the activity is visible in the Temporal UI's id column. */
@@ -84,10 +86,12 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   /** Instant return: durable once Temporal acknowledges the start. */
   async function startInstant(request: ExecutionRequest): Promise<StartedExecution> {
     const { defaultResponse } = request.input.trigger;
+    const sent = performance.now();
     try {
       await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
         client.workflow.start(FLOW_WORKFLOW_TYPE, startOptions(request)),
       );
+      options.onStartAcknowledged?.('instant', (performance.now() - sent) / 1000);
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(error);
       // Same idempotency key: that call was accepted; with the same payload it is answered again.
@@ -99,6 +103,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   /** Wait for Response step: answers with the workflow's `webhookResponse` update. */
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
     const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request));
+    const sent = performance.now();
+    // The handle resolves when Temporal acknowledged the start half, long before the update answers.
+    if (options.onStartAcknowledged) operation.workflowHandle().then(() => options.onStartAcknowledged!('sync', (performance.now() - sent) / 1000), () => undefined);
     const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
     const update = options.abandonment.tagged(client.connection, () =>
       client.connection.withDeadline(deadline, () =>

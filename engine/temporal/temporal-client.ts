@@ -2,12 +2,19 @@
 // connect timeout so an unreachable server is an error, never a hang. Its data
 // converter encrypts doNotLogPayload executions' payloads like the worker's does.
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { Tracing } from '../../common/tracing/tracing.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
 import { flowDataConverter } from '../../workflows/codec/payload-codec.ts';
 import type { TemporalSettings } from '../../workflows/shared/index.ts';
 import { temporalTlsOptions } from '../../workflows/shared/temporal-tls.ts';
 
-export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, abandonment: CallAbandonment, payloadKey?: Buffer): Promise<Client> {
+/**
+ * With tracing on, Temporal's client interceptor wraps starts and updates in spans and puts their
+ * W3C trace context into the workflow's Temporal headers (see workflows/worker-tracing.ts for what
+ * that header holds).
+ */
+export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, abandonment: CallAbandonment, payloadKey?: Buffer, tracing?: Tracing): Promise<Client> {
   const connection = await Connection.connect({
     // The SDK's retries, then (per attempt) the engine's way to give up on a call for good.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), abandonment.interceptor],
@@ -16,5 +23,6 @@ export async function connectTemporal(settings: TemporalSettings, timeoutMs: num
     apiKey: settings.apiKey,
     connectTimeout: timeoutMs,
   });
-  return new Client({ connection, namespace: settings.namespace, dataConverter: flowDataConverter(payloadKey) });
+  const interceptors = tracing ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  return new Client({ connection, namespace: settings.namespace, dataConverter: flowDataConverter(payloadKey), interceptors });
 }

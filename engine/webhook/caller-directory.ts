@@ -46,8 +46,8 @@ export interface CallerDirectory {
 export function createCallerDirectory(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): CallerDirectory {
   // An unknown name is remembered too (until the next change to users): otherwise it would cost a
   // database round trip a known user with a wrong key does not, and the timing would tell names apart.
-  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true });
-  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users', cacheOptions);
+  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_users' });
+  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users', { ...cacheOptions, name: 'applications' });
   return {
     serviceUser: (em, name) => users.get(name, () => loadServiceUser(em, name)),
     applications: (em, clientId) => applications.get(clientId, () => loadApplications(em, clientId)),

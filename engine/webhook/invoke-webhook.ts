@@ -17,6 +17,7 @@ import type { CallerDirectory } from './caller-directory.ts';
 import { missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup } from './published-flow-lookup.ts';
 import { idempotentExecutionId, payloadDigest } from './idempotency.ts';
+import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
 
 export interface InvokeDeps {
   orm: MikroORM;
@@ -32,12 +33,20 @@ export interface InvokeDeps {
   idempotencyKey: Buffer;
 }
 
-export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity): Promise<StartedExecution> {
+/** Told which published flow a call named, once the lookup found it (metrics label refusals after that per flow). */
+export interface InvokeObserver {
+  flowResolved(company: string, activity: string, responseMode: string): void;
+}
+
+export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity, observer?: InvokeObserver): Promise<StartedExecution> {
   checkShape(request);
   const em = deps.orm.em.fork();
   const caller = await authenticateCaller(deps.callers, em, request.caller, new Date(), account);
   deps.limits.admitCaller(caller.label);
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
+  const definition = published.flowVersion.definition;
+  const trigger = resolveTrigger(definition.trigger?.webhook ?? {});
+  observer?.flowResolved(published.company.name, trigger.activity, trigger.responseMode);
   if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized', 'secret_mismatch');
   // Like a permission set, checked after the secret: the account's companies bound the facade and internal services alike.
   if (!actsForCompany(account, published.company.id)) {
@@ -48,8 +57,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, ac
     throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`, { reason: 'missing_permission_set', permissionSet: missing });
   }
 
-  const definition = published.flowVersion.definition;
-  const trigger = resolveTrigger(definition.trigger?.webhook ?? {});
+  annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode });
   deps.limits.admitActivity(published.company.name, trigger.activity);
   const input: FlowExecutionInput = {
     company: published.company.name,

@@ -18,6 +18,7 @@ import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import { authenticateCaller, claimedCaller } from './caller-authentication.ts';
 import { invokeWebhook, type InvokeDeps } from './invoke-webhook.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
+import type { EngineMetrics } from '../metrics/engine-metrics.ts';
 
 const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   RESPONDED: InvokeOutcome.RESPONDED,
@@ -26,12 +27,14 @@ const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   INSTANT_RETURN: InvokeOutcome.INSTANT_RETURN,
 };
 
-export function createWebhookService(deps: InvokeDeps & { logger: Logger }): ServiceImpl<typeof WebhookService> {
+export function createWebhookService(deps: InvokeDeps & { logger: Logger; metrics?: EngineMetrics }): ServiceImpl<typeof WebhookService> {
   return {
     async invoke(request, context) {
       const started = Date.now();
       const account = serviceAccountOf(context);
-      const execution = await invokeWebhook(deps, request, account).catch((error: unknown) => {
+      const call = deps.metrics?.webhookCall();
+      const execution = await invokeWebhook(deps, request, account, call).catch((error: unknown) => {
+        call?.failed(error);
         logIfRefused(deps.logger, { company: request.company, activity: request.activity.toLowerCase(), caller: request.caller }, error, account.name);
         throw error;
       });
@@ -39,6 +42,7 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger }): Ser
         { company: request.company, activity: request.activity.toLowerCase(), executionId: execution.executionId, outcome: execution.outcome, ms: Date.now() - started },
         'webhook invoked',
       );
+      call?.answered(execution.outcome);
       return create(InvokeResponseSchema, {
         statusCode: execution.statusCode,
         contentType: execution.contentType,

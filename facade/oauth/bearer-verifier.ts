@@ -8,16 +8,15 @@
 // issuer (and tenant), consented, enabled and permitted. The token is logged
 // nowhere; a refusal names its reason (and the issuer, and the client id once
 // the signature held) for the facade's one `call refused` line.
-import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { decodeJwt, errors, jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { isKeySetUnreachable, issuerKeys } from '../../common/issuer-keys.ts';
 import type { Logger } from 'pino';
 import type { RefusalReason } from '../../common/refusal-reasons.ts';
 import type { CallerVerifier, Verification } from '../caller-authentication.ts';
 import type { CallerInit } from '../facade-context.ts';
 import { ServiceUnavailableError } from '../http-errors.ts';
-import { ALLOWED_ALGORITHMS, type OAuthSettings, type TrustedIssuer } from './oauth-settings.ts';
+import { ALLOWED_ALGORITHMS, type OAuthSettings } from './oauth-settings.ts';
 import { classifyToken, tokenClientId } from './token-kind.ts';
-
-const JWKS_TIMEOUT_MS = 5000;
 
 export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerVerifier {
   const byIssuer = new Map(settings.issuers.map((trusted) => [trusted.issuer, { trusted, keys: issuerKeys(trusted) }]));
@@ -93,36 +92,4 @@ function tokenRefusalReason(error: unknown): RefusalReason {
 function signedClientId(error: unknown): string | undefined {
   if (error instanceof errors.JWTExpired || error instanceof errors.JWTClaimValidationFailed) return tokenClientId(error.payload);
   return undefined;
-}
-
-/** Keys fetched on first use (and refreshed by jose on an unknown `kid`); discovery is retried after a failure. */
-function issuerKeys(trusted: TrustedIssuer): JWTVerifyGetKey {
-  let keySet: Promise<JWTVerifyGetKey> | undefined;
-  return async (header, token) => {
-    keySet ??= jwksUri(trusted)
-      .then((uri) => createRemoteJWKSet(new URL(uri), { timeoutDuration: JWKS_TIMEOUT_MS }))
-      .catch((error: unknown) => {
-        keySet = undefined;
-        throw error;
-      });
-    return (await keySet)(header, token);
-  };
-}
-
-async function jwksUri(trusted: TrustedIssuer): Promise<string> {
-  if (trusted.jwksUri) return trusted.jwksUri;
-  const discovery = `${trusted.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-  const response = await fetch(discovery, { signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
-  if (!response.ok) throw new DiscoveryError(`${discovery} answered ${response.status}`);
-  const document = (await response.json()) as { jwks_uri?: unknown };
-  if (typeof document.jwks_uri !== 'string') throw new DiscoveryError(`${discovery} names no jwks_uri`);
-  return document.jwks_uri;
-}
-
-class DiscoveryError extends Error {}
-
-function isKeySetUnreachable(error: unknown): boolean {
-  if (error instanceof DiscoveryError || error instanceof errors.JWKSTimeout) return true;
-  // fetch failures (refused connection, DNS, abort) surface as TypeError / AbortError / TimeoutError.
-  return error instanceof Error && (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError');
 }

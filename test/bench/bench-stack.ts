@@ -81,6 +81,9 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_ENGINE_PORT: String(enginePort),
       FLOWHOOK_FACADE_PORT: String(facadePort),
       FLOWHOOK_FACADE_HOST: '127.0.0.1',
+      // Free ports: several stacks run at once, and the defaults (7051, 7052) may be taken.
+      FLOWHOOK_ENGINE_METRICS_PORT: '0',
+      FLOWHOOK_WORKER_METRICS_PORT: '0',
       FLOWHOOK_ENGINE_URL: engineUrl,
       FLOWHOOK_ADMIN_TOKEN: adminToken,
       FLOWHOOK_LOG_LEVEL: 'warn',

@@ -1,20 +1,19 @@
 // The shipped example flows (engine/examples/), published as they are (only
 // company and, for the bridge, the SOAP service URL substituted) and called
 // end to end.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { toJson } from '@bufbuild/protobuf';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { readFlowFile } from '../../bin/cli/flow-file.ts';
 import { recordClient } from '../support/record-client.ts';
+import { startSoapPriceServer, type SoapPriceServer } from '../support/soap-price-server.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, type Tenant } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
-let soap: { url: string; requests: { headers: IncomingHttpHeaders; body: string }[]; close(): Promise<void> };
+let soap: SoapPriceServer;
 const secrets: Record<string, string> = {};
 
 async function loadExample(file: string, patch: (flow: FlowJson) => void = () => undefined): Promise<FlowJson> {
@@ -24,39 +23,10 @@ async function loadExample(file: string, patch: (flow: FlowJson) => void = () =>
   return flow;
 }
 
-/** A SOAP 1.1 price service: prices sku "P-1" and answers a Fault for anything else. */
-async function startSoapServer() {
-  const requests: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      requests.push({ headers: req.headers, body });
-      const sku = body.match(/<p:Sku>(.*?)<\/p:Sku>/)?.[1];
-      const quantity = Number(body.match(/<p:Quantity>(.*?)<\/p:Quantity>/)?.[1]);
-      const envelope = (inner: string) =>
-        `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
-      if (sku === 'P-1') {
-        res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
-        res.end(envelope(`<m:GetPriceResponse xmlns:m="urn:prices"><m:Sku>P-1</m:Sku><m:UnitPrice currency="EUR">12.50</m:UnitPrice><m:Total>${(12.5 * quantity).toFixed(2)}</m:Total></m:GetPriceResponse>`));
-      } else {
-        res.writeHead(500, { 'content-type': 'text/xml; charset=utf-8' });
-        res.end(envelope(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>unknown sku ${sku}</faultstring></soap:Fault>`));
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
-}
-
 test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack);
-  soap = await startSoapServer();
+  soap = await startSoapPriceServer();
   secrets.payment = (await deployFlow(stack, await loadExample('payment-callback.flow.yaml'))).secret;
   secrets.order = (await deployFlow(stack, await loadExample('order-import.flow.yaml'))).secret;
   secrets.soap = (await deployFlow(stack, await loadExample('soap-bridge.flow.yaml', (flow) => {

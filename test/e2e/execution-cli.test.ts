@@ -49,17 +49,21 @@ test('execution show lists the steps with descriptions and the payload, never th
   const shown = await cli('execution', 'show', executions.open!);
   t.is(shown.code, 0, shown.err);
   t.regex(shown.out, /Payload\s+\{"card": "CARD-open"\}/);
+  // The execution log starts with the trigger and its description (spec §2.3), then the steps.
+  t.regex(shown.out, /trigger\s+webhook\s+trigger of open\s+completed\s+0\s+activity exec\.open · instant return/);
   t.regex(shown.out, /steps\[1\]\s+log\s+Note the card\s+completed\s+\d+\s+card CARD-open/);
   t.false(shown.out.includes(secrets.open!));
   const json = JSON.parse((await cli('execution', 'show', executions.open!, '--json')).out);
   t.is(json.execution.company, tenant.company);
-  t.deepEqual(json.steps.map((s: { description: string }) => s.description), ['Read the card', 'Note the card']);
+  t.deepEqual(json.steps.map((s: { description: string }) => s.description), ['trigger of open', 'Read the card', 'Note the card']);
 });
 
 test('execution show withholds the payload of a doNotLogPayload execution', async (t) => {
   const json = JSON.parse((await cli('execution', 'show', executions.hidden!, '--json')).out);
   t.true(json.payloadWithheld);
   t.false(JSON.stringify(json).includes('CARD-hidden'));
+  // The trigger's description is flow metadata, not payload: shown for doNotLogPayload flows too.
+  t.like(json.steps[0], { path: 'trigger', type: 'webhook', description: 'trigger of hidden', note: 'activity exec.hidden · instant return' });
   t.regex((await cli('execution', 'show', executions.hidden!)).out, /Payload\s+\(withheld: doNotLogPayload\)/);
 });
 

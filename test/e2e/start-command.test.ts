@@ -4,48 +4,13 @@
 // (info), admin commands work from another directory, and a restart names the
 // commands that replace lost credentials.
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { FLOWHOOK, startFlowhook, stopFlowhook as stop } from '../support/flowhook-start.ts';
 import { createTestDatabase, testInfrastructure } from '../support/stack.ts';
-
-const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
-
-interface Started {
-  child: ChildProcess;
-  banner: string;
-  output: () => string;
-}
-
-async function startFlowhook(env: NodeJS.ProcessEnv, json = false): Promise<Started> {
-  const child = spawn(process.execPath, [FLOWHOOK, 'start', ...(json ? ['--json'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const ready = json ? '"status":"running"' : 'Press Ctrl-C to stop.';
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const banner = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${stdout}\n${stderr}`)), 90_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes(ready) && (!json || stdout.endsWith('\n'))) {
-        clearTimeout(timer);
-        resolve(stdout);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`start exited with ${code}:\n${stdout}\n${stderr}`)));
-  });
-  return { child, banner, output: () => stdout + stderr };
-}
-
-async function stop(started: Started): Promise<number | null> {
-  started.child.kill('SIGINT');
-  const [code] = await once(started.child, 'exit');
-  return code as number | null;
-}
 
 /** Linux: the addresses a TCP port is listening on, from /proc/net/tcp{,6} (state 0A = LISTEN). */
 function listeningAddresses(port: number): string[] {
@@ -88,6 +53,8 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     TEMPORAL_ADDRESS: temporalAddress,
     FLOWHOOK_FACADE_PORT: String(facadePort),
     FLOWHOOK_ENGINE_PORT: String(enginePort),
+    FLOWHOOK_ENGINE_METRICS_PORT: '0',
+    FLOWHOOK_WORKER_METRICS_PORT: '0',
     FLOWHOOK_TASK_QUEUE: `start-${Math.random().toString(36).slice(2, 8)}`,
   };
   delete env.FLOWHOOK_LOG_LEVEL;

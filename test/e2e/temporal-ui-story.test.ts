@@ -5,6 +5,7 @@
 // `flowhook execution list` filters by.
 import test from 'ava';
 import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search-attributes.ts';
+import { SYNC_WINDOW_TIMER_SUMMARY } from '../../workflows/interpreter/outcome-attribute.ts';
 import { cliAgainst, executionCliAgainst } from '../support/cli-runner.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -115,6 +116,12 @@ test('the current details say which step runs and what it waits for — a host, 
   t.is(metadata.currentDetails, `**step 1/2** · Ask the slow ERP (httpRequest) · waiting for ${new URL(target.url).host}`);
   t.false(String(metadata.currentDetails).includes('/slow/erp'));
   await closed(id);
+  // The timers bounding the caller's wait are named too (the UI would show "1 (1s)" otherwise).
+  const history = await stack.temporal.workflow.getHandle(id).fetchHistory();
+  const timers = (history.events ?? []).filter((event) => event.timerStartedEventAttributes);
+  t.true(timers.length > 0);
+  const converter = stack.temporal.options.loadedDataConverter.payloadConverter;
+  for (const timer of timers) t.is(converter.fromPayload(timer.userMetadata!.summary!), SYNC_WINDOW_TIMER_SUMMARY);
 });
 
 test("flow list shows each flow's trigger description, where an operator looks first", async (t) => {

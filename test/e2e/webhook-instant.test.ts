@@ -38,8 +38,8 @@ test('answers the default response at once and the flow runs to its end', async 
   const handle = stack.temporal.workflow.getHandle(answer.executionId!);
   const result = await handle.result();
   t.is(result.outcome, 'INSTANT_RETURN');
-  t.deepEqual(result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`), ['set:completed', 'respond:skipped', 'log:completed']);
-  t.is(result.steps[2].note, 'order A-17');
+  t.deepEqual(result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`), ['webhook:completed', 'set:completed', 'respond:skipped', 'log:completed']);
+  t.is(result.steps[3].note, 'order A-17');
 });
 
 test('matches the activity case-insensitively', async (t) => {

@@ -90,7 +90,7 @@ test('the sync timeout answers the default response and the flow goes on', async
   const upstream = await target.waitFor('/slow/timeout');
   t.true(answeredAt < upstream.at + 3000, `answered ${answeredAt - upstream.at} ms after the upstream call started`);
   const result = await stack.temporal.workflow.getHandle(answer.executionId!).result();
-  t.deepEqual(result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`), ['httpRequest:completed', 'respond:skipped']);
+  t.deepEqual(result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`), ['webhook:completed', 'httpRequest:completed', 'respond:skipped']);
 });
 
 test('a deferral before any respond step is a 500 for the caller and fails the execution with the reason', async (t) => {

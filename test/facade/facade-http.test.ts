@@ -331,11 +331,13 @@ test('$metadata answers CSDL declaring the action', async (t) => {
   const xml = await response.text();
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), 'application/xml');
-  t.is(response.headers.get('odata-version'), '4.0');
+  // Edm.Untyped (the payload) is CSDL 4.01: document and header say so.
+  t.is(response.headers.get('odata-version'), '4.01');
   t.true(xml.startsWith('<?xml'));
-  t.regex(xml, /<edmx:Edmx Version="4\.0"/);
+  t.regex(xml, /<edmx:Edmx Version="4\.01"/);
   t.regex(xml, /<Action Name="flowWebhook_Invoke" IsBound="false">/);
-  for (const name of ['activity', 'secret', 'payload']) t.regex(xml, new RegExp(`<Parameter Name="${name}" Type="Edm.String"`));
+  for (const name of ['activity', 'secret']) t.regex(xml, new RegExp(`<Parameter Name="${name}" Type="Edm.String"`));
+  t.regex(xml, /<Parameter Name="payload" Type="Edm.Untyped" Nullable="false" \/>/);
   t.regex(xml, /<ReturnType Type="Edm.String" \/>/);
   t.regex(xml, /<EntityContainer Name="NAV">\s*<ActionImport Name="flowWebhook_Invoke" Action="NAV.flowWebhook_Invoke" \/>/);
   const unknown = await fetch(`${base}/XX/ODataV4/$metadata`);

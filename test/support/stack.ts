@@ -83,6 +83,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     FLOWHOOK_ENGINE_PORT: '0',
     FLOWHOOK_FACADE_PORT: '0',
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
+    // Free ports: several stacks run at once, and the defaults (7051, 7052) may be taken.
+    FLOWHOOK_ENGINE_METRICS_PORT: '0',
+    FLOWHOOK_WORKER_METRICS_PORT: '0',
     FLOWHOOK_ADMIN_TOKEN: adminToken,
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),

@@ -26,10 +26,10 @@ function variablesIn(...files: string[]): Set<string> {
 }
 
 const READERS: [string, readonly EnvironmentVariable[], string[]][] = [
-  ['engine', ENGINE_ENVIRONMENT, ['engine/config.ts', 'workflows/shared/temporal-settings.ts']],
+  ['engine', ENGINE_ENVIRONMENT, ['engine/config.ts', 'engine/codec/codec-config.ts', 'workflows/shared/temporal-settings.ts']],
   ['facade', FACADE_ENVIRONMENT, ['facade/config.ts', 'facade/oauth/oauth-settings.ts']],
   ['worker', WORKER_ENVIRONMENT, ['workflows/config.ts', 'workflows/shared/temporal-settings.ts']],
-  ['start', START_ENVIRONMENT, ['bin/start/start-config.ts', 'bin/start/all-in-one.ts', 'bin/start/local-tokens.ts']],
+  ['start', START_ENVIRONMENT, ['bin/start/start-config.ts', 'bin/start/all-in-one.ts', 'bin/start/local-tokens.ts', 'bin/start/local-codec.ts']],
   ['admin commands', ADMIN_ENVIRONMENT, ['bin/cli/cli-config.ts']],
 ];
 

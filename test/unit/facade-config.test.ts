@@ -20,6 +20,8 @@ test('defaults', (t) => {
       logLevel: 'info',
       oauth: undefined,
       tls: undefined,
+      metricsToken: undefined,
+      tracing: { enabled: false },
     },
   );
   t.true(Object.isFrozen(readFacadeConfig(withToken({}))));

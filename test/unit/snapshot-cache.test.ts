@@ -164,3 +164,14 @@ test('with rememberMisses a miss is served from memory until its topic changes, 
   t.is(await cache.get('other', miss), undefined);
   t.is(loads, 3);
 });
+
+test('tells its lookup observer every hit and miss, under its own name', async (t) => {
+  const feed = fakeFeed();
+  const seen: string[] = [];
+  const cache = new SnapshotCache<number>(feed, 'users', { name: 'service_users', observeLookups: (name) => (hit) => seen.push(`${name}:${hit ? 'hit' : 'miss'}`) });
+  await cache.get('k', async () => 1);
+  await cache.get('k', async () => 1);
+  feed.live = false;
+  await cache.get('k', async () => 1);
+  t.deepEqual(seen, ['service_users:miss', 'service_users:hit', 'service_users:miss']);
+});

@@ -4,8 +4,11 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
+import { Health } from '../../proto/gen/grpc/health/v1/health_pb.js';
 import { engineSessionOptions, type EngineClientTls } from '../../common/engine-client-tls.ts';
 import { engineAuthInterceptor } from '../../common/engine-auth-interceptor.ts';
+import { traceContextInterceptor } from '../../common/tracing/rpc-tracing.ts';
+import type { Tracer } from '@opentelemetry/api';
 
 export type RecordClient = Client<typeof RecordService>;
 export type OutboundClient = Client<typeof OutboundService>;
@@ -13,17 +16,20 @@ export type OutboundClient = Client<typeof OutboundService>;
 export interface WorkerEngineClient {
   records: RecordClient;
   outbound: OutboundClient;
+  /** The engine's gRPC health service, for the worker's /readyz (workflows/metrics/worker-readiness.ts). */
+  health: Client<typeof Health>;
   close(): void;
 }
 
-export function createWorkerEngineClient(options: { engineUrl: string; engineToken: string; engineTls?: EngineClientTls }): WorkerEngineClient {
+/** With a tracer (tracing on), calls made inside an activity's span carry its trace to the engine. */
+export function createWorkerEngineClient(options: { engineUrl: string; engineToken: string; engineTls?: EngineClientTls; tracer?: Tracer }): WorkerEngineClient {
   const sessionManager = new Http2SessionManager(options.engineUrl, { pingIntervalMs: 30_000 }, engineSessionOptions(options.engineTls));
   const transport = createConnectTransport({
     baseUrl: options.engineUrl,
     httpVersion: '2',
     useBinaryFormat: true,
     sessionManager,
-    interceptors: [engineAuthInterceptor(options.engineToken)],
+    interceptors: [engineAuthInterceptor(options.engineToken), ...(options.tracer ? [traceContextInterceptor(options.tracer)] : [])],
   });
-  return { records: createClient(RecordService, transport), outbound: createClient(OutboundService, transport), close: () => sessionManager.abort() };
+  return { records: createClient(RecordService, transport), outbound: createClient(OutboundService, transport), health: createClient(Health, transport), close: () => sessionManager.abort() };
 }

@@ -4,6 +4,7 @@
 // retried by Temporal per the step's policy; refusals (policy, limits, a
 // missing connection) are not, since retrying cannot change them.
 import { Code, ConnectError } from '@connectrpc/connect';
+import type { Tracer } from '@opentelemetry/api';
 import { ApplicationFailure } from '@temporalio/activity';
 import { XMLParser } from 'fast-xml-parser';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
@@ -13,6 +14,7 @@ import { connectionAllows } from '../shared/connection-kinds.ts';
 import { parseEgressRules, type EgressPolicy } from '../shared/egress-policy.ts';
 import { credentialHeaders, tokenKey } from '../outbound/connection-credentials.ts';
 import { sendGuarded } from '../outbound/guarded-http.ts';
+import { traceOutbound } from '../outbound/outbound-tracing.ts';
 import type { OAuthTokenCache } from '../outbound/oauth-token-cache.ts';
 import { OutboundFailed, OutboundRefused } from '../outbound/outbound-errors.ts';
 import type { OutboundClient } from './engine-client.ts';
@@ -59,6 +61,8 @@ export interface HttpRequestDeps {
   tokens: OAuthTokenCache;
   maxResponseBytes: number;
   maxJsonDepth: number;
+  /** Set when tracing is on: each call gets a CLIENT span and sends `traceparent` (outbound-tracing.ts). */
+  tracer?: Tracer;
 }
 
 export function createHttpRequestActivity(deps: HttpRequestDeps) {
@@ -88,17 +92,20 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput): Promise<Htt
     }
     added = await credentialHeaders(connection, { company: input.company!, tokens: deps.tokens, policy, limits });
   }
-  const answer = await sendGuarded(
-    {
-      method: input.method,
-      url,
-      headers: { ...headers, ...added },
-      body: input.body,
-      credentialHeaders: new Set(Object.keys(added)),
-      credentialsAllowed: connection ? (next) => connectionAllows(connection.settings!, next) : undefined,
-    },
-    policy,
-    limits,
+  const answer = await traceOutbound(deps.tracer, input.method, url, (traceHeaders) =>
+    sendGuarded(
+      {
+        method: input.method,
+        url,
+        // A traceparent the flow set itself wins over ours.
+        headers: { ...traceHeaders, ...headers, ...added },
+        body: input.body,
+        credentialHeaders: new Set(Object.keys(added)),
+        credentialsAllowed: connection ? (next) => connectionAllows(connection.settings!, next) : undefined,
+      },
+      policy,
+      limits,
+    ),
   );
   // A refused token is forgotten, so the next attempt or execution fetches a fresh one.
   if (answer.status === 401 && connection?.settings?.type === ConnectionType.OAUTH2_CLIENT_CREDENTIALS) deps.tokens.invalidate(tokenKey(input.company!, connection));

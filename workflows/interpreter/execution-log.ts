@@ -1,9 +1,18 @@
-// The execution log kept in workflow state: the steps run, with their
-// descriptions, outcome and timings. Exposed by the `executionLog` query and
+// The execution log kept in workflow state: the trigger that started the
+// execution, then the steps run, with their descriptions, outcome and timings.
+// Exposed by the `executionLog` query (so `flowhook execution show`) and
 // returned as the workflow result.
-import type { StepLogEntry, StepStatus } from '../shared/index.ts';
+import type { FlowExecutionInput, StepLogEntry, StepStatus } from '../shared/index.ts';
 
 export const NOTE_WITHHELD = 'withheld (doNotLogPayload)';
+
+/** The path of the trigger's line; step lines have paths like `steps[0]`. */
+export const TRIGGER_PATH = 'trigger';
+
+const MODE_LABELS: Record<FlowExecutionInput['trigger']['responseMode'], string> = {
+  INSTANT_RETURN: 'instant return',
+  WAIT_FOR_RESPONSE_STEP: 'wait for response',
+};
 
 export class ExecutionLog {
   readonly entries: StepLogEntry[] = [];
@@ -12,6 +21,24 @@ export class ExecutionLog {
   /** doNotLogPayload: notes (log messages, failure reasons) may quote the payload, so they are withheld. */
   constructor(withholdNotes = false) {
     this.#withholdNotes = withholdNotes;
+  }
+
+  /**
+   * The first line: the webhook trigger with its Description, which the spec (§2.3) wants in the
+   * execution history. Flow metadata only (description, activity, response mode), never payload, so
+   * the line is the same for doNotLogPayload flows.
+   */
+  recordTrigger(trigger: FlowExecutionInput['trigger'], startedAt: string): void {
+    this.entries.push({
+      path: TRIGGER_PATH,
+      type: 'webhook',
+      name: '',
+      description: trigger.description,
+      status: 'completed',
+      startedAt,
+      finishedAt: startedAt,
+      note: `activity ${trigger.activity} · ${MODE_LABELS[trigger.responseMode] ?? trigger.responseMode}`,
+    });
   }
 
   record(entry: Omit<StepLogEntry, 'finishedAt' | 'status'>, status: StepStatus, note?: string): void {

@@ -7,11 +7,17 @@ import { condition, patched, upsertSearchAttributes, workflowInfo } from '@tempo
 import { COMPANY_KEY, FLOW_OUTCOME_KEY } from '../shared/search-attribute-keys.ts';
 import type { SyncWindow } from './sync-window.ts';
 
+/**
+ * What the Temporal UI shows for the timers bounding the caller's wait (the update handler's and
+ * this module's): without it they are unnamed "1 (30s)" rows an operator cannot place.
+ */
+export const SYNC_WINDOW_TIMER_SUMMARY = "Caller's sync window (the flow goes on after it closes)";
+
 export async function recordOutcomeWhenDecided(window: SyncWindow): Promise<void> {
   if (!window.isSync || workflowInfo().typedSearchAttributes.get(COMPANY_KEY) === undefined) return;
   // Executions started by an earlier release replay without these commands.
   if (!patched('flowhook-outcome-attribute')) return;
   // The deadline bounds the wait: a window nobody closed explicitly has timed out by then.
-  await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()));
+  await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()), { summary: SYNC_WINDOW_TIMER_SUMMARY });
   upsertSearchAttributes([{ key: FLOW_OUTCOME_KEY, value: window.outcomeLabel ?? 'sync timeout' }]);
 }

@@ -8,6 +8,7 @@ import type { FlowRuntime } from './flow-runtime.ts';
 import { StepFailure } from './step-errors.ts';
 import { runStep } from './steps.ts';
 import { showStep } from './current-details.ts';
+import { reportStep } from './step-metrics.ts';
 
 export async function runSteps(steps: StepJson[], path: string, runtime: FlowRuntime): Promise<void> {
   for (const [index, step] of steps.entries()) {
@@ -16,17 +17,20 @@ export async function runSteps(steps: StepJson[], path: string, runtime: FlowRun
     if (!kind) throw new StepFailure(`${at} has no step type`);
     const description = (step[kind] as { description?: string }).description ?? '';
     const label = `${at} ${kind}${description ? ` "${description}"` : ''}`;
-    const entry = { path: at, type: kind, name: step.name ?? '', description, startedAt: new Date(Date.now()).toISOString() };
+    const startedAtMs = Date.now();
+    const entry = { path: at, type: kind, name: step.name ?? '', description, startedAt: new Date(startedAtMs).toISOString() };
     const position = { index: index + 1, count: steps.length, path: at, kind, description };
     showStep(position);
     try {
       const result = await runStep(step, kind, { at, label, runtime, position });
       if (step.name) runtime.context.Steps[step.name] = result.output;
       runtime.log.record(entry, result.skipped ? 'skipped' : 'completed', result.note);
+      reportStep(kind, result.skipped ? 'skipped' : 'completed', startedAtMs);
     } catch (error) {
       const failure = asStepFailure(error, label);
       failure.publicMessage ??= `${label} failed (the reason is in the execution log)`;
       runtime.log.record(entry, 'failed', failure.message);
+      reportStep(kind, 'failed', startedAtMs);
       throw failure;
     }
   }

@@ -1,0 +1,40 @@
+// The signing keys of an OAuth issuer, for jose's jwtVerify: fetched on first
+// use from the configured JWKS URI or the one the issuer's OpenID discovery
+// document names (jose refreshes them on an unknown `kid`). A failed discovery
+// is retried on the next token rather than remembered. Shared by the facade's
+// Bearer callers and the engine's codec server operators.
+import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
+
+const JWKS_TIMEOUT_MS = 5000;
+
+export class DiscoveryError extends Error {}
+
+export function issuerKeys(issuer: { issuer: string; jwksUri?: string }): JWTVerifyGetKey {
+  let keySet: Promise<JWTVerifyGetKey> | undefined;
+  return async (header, token) => {
+    keySet ??= jwksUri(issuer)
+      .then((uri) => createRemoteJWKSet(new URL(uri), { timeoutDuration: JWKS_TIMEOUT_MS }))
+      .catch((error: unknown) => {
+        keySet = undefined;
+        throw error;
+      });
+    return (await keySet)(header, token);
+  };
+}
+
+async function jwksUri(issuer: { issuer: string; jwksUri?: string }): Promise<string> {
+  if (issuer.jwksUri) return issuer.jwksUri;
+  const discovery = `${issuer.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  const response = await fetch(discovery, { signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
+  if (!response.ok) throw new DiscoveryError(`${discovery} answered ${response.status}`);
+  const document = (await response.json()) as { jwks_uri?: unknown };
+  if (typeof document.jwks_uri !== 'string') throw new DiscoveryError(`${discovery} names no jwks_uri`);
+  return document.jwks_uri;
+}
+
+/** The issuer could not be asked for its keys (as opposed to a token that failed verification). */
+export function isKeySetUnreachable(error: unknown): boolean {
+  if (error instanceof DiscoveryError || error instanceof errors.JWKSTimeout) return true;
+  // fetch failures (refused connection, DNS, abort) surface as TypeError / AbortError / TimeoutError.
+  return error instanceof Error && (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError');
+}

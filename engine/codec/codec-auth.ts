@@ -1,0 +1,77 @@
+// Who may use the codec server: an operator holding an admin credential.
+//  - `Authorization: Bearer <token>`: an admin-scope service account token or
+//    FLOWHOOK_ADMIN_TOKEN (the CLI's --codec-auth, a UI that passes tokens), or
+//    an OAuth access token of the configured operator group.
+//  - the session cookie the login page sets — only on a request whose Origin
+//    is an allowed one, so no other page can ride on the operator's cookie.
+// Every path answers "an operator" or "nobody"; why a credential failed is
+// not the caller's business (and never includes the credential).
+import { BOOTSTRAP_ADMIN, type ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
+import { looksLikeServiceAccountToken } from '../security/service-account-tokens.ts';
+import type { OriginVerdict } from './codec-cors.ts';
+import { looksLikeJwt, type OperatorTokenVerifier } from './codec-oauth.ts';
+import type { CodecOperator, CodecSessions } from './codec-sessions.ts';
+
+export const SESSION_COOKIE = 'flowhook_codec_session';
+
+export interface CodecAuthDeps {
+  accounts: ServiceAccountDirectory;
+  sessions: CodecSessions;
+  oauth?: OperatorTokenVerifier;
+}
+
+export interface OperatorCredentials {
+  authorization?: string;
+  cookie?: string;
+  origin: OriginVerdict;
+}
+
+export async function authenticateOperator(request: OperatorCredentials, deps: CodecAuthDeps): Promise<CodecOperator | undefined> {
+  const token = bearerToken(request.authorization);
+  if (token !== undefined) {
+    const operator = await operatorOfToken(token, deps);
+    if (operator) return operator;
+  }
+  // A UI that passes its own sign-in token and the cookie too: the cookie still counts.
+  const sessionId = request.origin === 'allowed' ? cookieValue(request.cookie, SESSION_COOKIE) : undefined;
+  if (sessionId === undefined) return undefined;
+  const session = deps.sessions.find(sessionId);
+  if (!session) return undefined;
+  // A session lasts no longer than its account's admin scope: disabled or changed accounts lose it at once.
+  if (session.account !== undefined && (await adminAccountName(deps.accounts, session.account)) === undefined) {
+    deps.sessions.close(sessionId);
+    return undefined;
+  }
+  return session.operator;
+}
+
+/** An admin credential as the login page takes it: a service account token or FLOWHOOK_ADMIN_TOKEN (never an OAuth token: those expire on their own clock). */
+export async function adminOfToken(token: string, accounts: ServiceAccountDirectory): Promise<{ operator: CodecOperator; account?: string } | undefined> {
+  const found = await accounts.lookup(token);
+  if (!('account' in found) || found.account.scope !== 'admin') return undefined;
+  // The environment's bootstrap token has no account row to check again; a service account may be *named* bootstrap-admin, but its token has our shape.
+  const bootstrap = found.account.name === BOOTSTRAP_ADMIN && !looksLikeServiceAccountToken(token);
+  return { operator: { name: found.account.name, via: 'service-account' }, account: bootstrap ? undefined : found.account.name };
+}
+
+async function operatorOfToken(token: string, deps: CodecAuthDeps): Promise<CodecOperator | undefined> {
+  if (deps.oauth && looksLikeJwt(token)) return deps.oauth(token);
+  return (await adminOfToken(token, deps.accounts))?.operator;
+}
+
+async function adminAccountName(accounts: ServiceAccountDirectory, name: string): Promise<string | undefined> {
+  const found = await accounts.lookupByName(name);
+  return 'account' in found && found.account.scope === 'admin' ? found.account.name : undefined;
+}
+
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '')?.[1];
+}
+
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim() || undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,71 @@
+// Login sessions of the codec server: the Temporal dev server's UI has no
+// login of its own and so cannot pass an access token, so an operator proves
+// once (on the codec server's login page) that they hold an admin credential
+// and gets a short-lived session cookie. Sessions live in this process's
+// memory only, keyed by the SHA-256 of the cookie value (a memory dump holds
+// no usable cookie), and die with the process; they are a convenience for one
+// operator's browser, not state other engines need.
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../security/credentials.ts';
+
+export interface CodecOperator {
+  /** The service account (or `bootstrap-admin`, or the token's subject) — for the log, never a secret. */
+  name: string;
+  /** How the operator proved it: a Bearer service-account token, an OAuth token, or a session. */
+  via: 'service-account' | 'oauth' | 'session';
+}
+
+export interface CodecSession {
+  operator: CodecOperator;
+  /** The service account behind the session, checked again on every use (disabled or demoted → refused); absent for the bootstrap admin token. */
+  account?: string;
+  expiresAt: number;
+}
+
+/** Enough for every operator of a deployment; a flood of logins evicts the oldest, never grows memory. */
+const MAX_SESSIONS = 1000;
+
+export class CodecSessions {
+  readonly #sessions = new Map<string, CodecSession>();
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+
+  constructor(ttlMs: number, now: () => number = Date.now) {
+    this.#ttlMs = ttlMs;
+    this.#now = now;
+  }
+
+  get ttlMs(): number {
+    return this.#ttlMs;
+  }
+
+  /** A new session for the operator; returns the cookie value (shown to nobody but the browser). */
+  open(operator: CodecOperator, account: string | undefined): { cookieValue: string; expiresAt: number } {
+    this.#sweep();
+    if (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
+    const cookieValue = randomBytes(32).toString('base64url');
+    const expiresAt = this.#now() + this.#ttlMs;
+    this.#sessions.set(sha256Hex(cookieValue), { operator: { name: operator.name, via: 'session' }, account, expiresAt });
+    return { cookieValue, expiresAt };
+  }
+
+  find(cookieValue: string): CodecSession | undefined {
+    const key = sha256Hex(cookieValue);
+    const session = this.#sessions.get(key);
+    if (!session) return undefined;
+    if (session.expiresAt <= this.#now()) {
+      this.#sessions.delete(key);
+      return undefined;
+    }
+    return session;
+  }
+
+  close(cookieValue: string): void {
+    this.#sessions.delete(sha256Hex(cookieValue));
+  }
+
+  #sweep(): void {
+    const now = this.#now();
+    for (const [key, session] of this.#sessions) if (session.expiresAt <= now) this.#sessions.delete(key);
+  }
+}

@@ -1,0 +1,154 @@
+// The engine's Prometheus metrics: webhook calls as the engine decided them
+// (per published flow once the lookup found one), Temporal start latency,
+// sync-window waits, rate-limit refusals and cache lookups. One instance per
+// engine (runEngine), in its own registry; served by metrics-endpoint.ts.
+import { Code } from '@connectrpc/connect';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { CALL_OUTCOMES, MAX_FLOW_SERIES, modeOf, type CallMode, type CallOutcome } from '../../common/metrics/call-labels.ts';
+import { BoundChildren, BoundedValues, OTHER, UNKNOWN } from '../../common/metrics/label-values.ts';
+import { CALL_SECONDS_BUCKETS, createMetricsRegistry, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
+import type { WebhookOutcome } from '../../workflows/shared/index.ts';
+import { engineCode } from '../rpc/error-interceptor.ts';
+import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
+
+const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
+  RESPONDED: 'responded',
+  SYNC_TIMEOUT: 'sync_timeout',
+  FLOW_ENDED: 'flow_ended',
+  INSTANT_RETURN: 'instant_return',
+};
+
+/** Codes that mean the call itself was refused (the facade answers 4xx); any other is a failure (5xx). */
+const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExists, Code.Unauthenticated, Code.PermissionDenied, Code.FailedPrecondition, Code.ResourceExhausted]);
+
+export type RateLimitKind = 'caller' | 'activity' | 'sync_calls';
+export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name'] as const;
+
+export interface EngineMetrics {
+  registry: MetricsRegistry;
+  /** One record per Invoke: labels fill in as the call is resolved. */
+  webhookCall(): WebhookCallRecord;
+  rateLimited(kind: RateLimitKind): void;
+  /** For SnapshotCacheOptions.observeLookups: a counter bound to one cache. */
+  cacheLookups(cache: string): (hit: boolean) => void;
+  /** Temporal acknowledged a start (instant: the start call; sync: the start half of Update-With-Start). */
+  startAcknowledged(mode: CallMode, seconds: number): void;
+  /** A sync call's wait on the webhookResponse update, by what ended it; `waiting` counts the calls in it now. */
+  syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
+}
+
+export interface WebhookCallRecord extends InvokeObserver {
+  answered(outcome: WebhookOutcome): void;
+  failed(error: unknown): void;
+}
+
+export function createEngineMetrics(): EngineMetrics {
+  const registry = createMetricsRegistry();
+  const registers = [registry.registry];
+  const calls = new Counter({
+    name: 'flowhook_engine_webhook_calls_total',
+    help: 'Invoke calls by company, activity, mode, outcome and Connect code; "unknown" until the flow lookup found a published flow',
+    labelNames: ['company', 'activity', 'mode', 'outcome', 'code'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'flowhook_engine_webhook_call_duration_seconds',
+    help: 'Invoke latency in the engine, from the request to the answer (sync calls include the sync window)',
+    labelNames: ['mode', 'outcome'],
+    buckets: CALL_SECONDS_BUCKETS,
+    registers,
+  });
+  const starts = new Histogram({
+    name: 'flowhook_engine_temporal_start_duration_seconds',
+    help: 'Time until Temporal acknowledged an execution start (instant: workflow start; sync: the start of Update-With-Start)',
+    labelNames: ['mode'],
+    buckets: CALL_SECONDS_BUCKETS,
+    registers,
+  });
+  const syncWaits = new Histogram({
+    name: 'flowhook_engine_sync_wait_seconds',
+    help: 'Sync calls: time from sending Update-With-Start to the answer, by what ended the wait',
+    labelNames: ['outcome'],
+    buckets: CALL_SECONDS_BUCKETS,
+    registers,
+  });
+  const waiting = new Gauge({ name: 'flowhook_engine_sync_calls_waiting', help: 'Sync calls waiting for their answer now', registers });
+  const limited = new Counter({
+    name: 'flowhook_engine_rate_limited_total',
+    help: 'Calls refused by admission control (429), by limit: caller, activity, sync_calls',
+    labelNames: ['limit'],
+    registers,
+  });
+  const lookups = new Counter({
+    name: 'flowhook_engine_cache_lookups_total',
+    help: 'Webhook-path cache lookups by cache and result (hit, miss)',
+    labelNames: ['cache', 'result'],
+    registers,
+  });
+
+  const callChildren = new BoundChildren((company, activity, mode, outcome, code) => calls.labels(company!, activity!, mode!, outcome!, code!));
+  const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
+  const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
+  const flows = new BoundedValues(MAX_FLOW_SERIES);
+  // Pre-bound and at 0 from the start, so rate() and alerts see the first refusal.
+  const limitedChildren = { caller: limited.labels('caller'), activity: limited.labels('activity'), sync_calls: limited.labels('sync_calls') };
+  for (const child of Object.values(limitedChildren)) child.inc(0);
+  const startChildren = { instant: starts.labels('instant'), sync: starts.labels('sync') };
+  for (const outcome of CALL_OUTCOMES) duration.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
+  const knownCaches = new Set<string>(CACHE_NAMES);
+
+  class CallRecord implements WebhookCallRecord {
+    readonly #started = performance.now();
+    #company: string = UNKNOWN;
+    #activity: string = UNKNOWN;
+    #mode: string = UNKNOWN;
+
+    flowResolved(company: string, activity: string, responseMode: string): void {
+      // Published flows only: the pair is bounded by what operators published (and capped).
+      const pair = flows.value(`${company}\u0000${activity}`);
+      [this.#company, this.#activity] = pair === OTHER ? [OTHER, OTHER] : [company, activity];
+      this.#mode = responseMode === 'WAIT_FOR_RESPONSE_STEP' ? 'sync' : 'instant';
+    }
+
+    answered(outcome: WebhookOutcome): void {
+      this.#record(ANSWERED[outcome], 'ok');
+    }
+
+    failed(error: unknown): void {
+      const code = engineCode(error);
+      this.#record(REFUSALS.has(code) ? 'refused' : 'failed', codeLabel(code));
+    }
+
+    #record(outcome: CallOutcome, code: string): void {
+      callChildren.get(this.#company, this.#activity, this.#mode, outcome, code).inc();
+      durationChildren.get(this.#mode, outcome).observe((performance.now() - this.#started) / 1000);
+    }
+  }
+
+  return {
+    registry,
+    webhookCall: () => new CallRecord(),
+    rateLimited: (kind) => limitedChildren[kind].inc(),
+    cacheLookups(cache) {
+      const name = knownCaches.has(cache) ? cache : OTHER;
+      const hit = lookups.labels(name, 'hit');
+      const miss = lookups.labels(name, 'miss');
+      hit.inc(0);
+      miss.inc(0);
+      return (found) => (found ? hit : miss).inc();
+    },
+    startAcknowledged: (mode, seconds) => startChildren[mode].observe(seconds),
+    syncWait: {
+      begin: () => waiting.inc(),
+      end(outcome, seconds) {
+        waiting.dec();
+        syncChildren.get(outcome).observe(seconds);
+      },
+    },
+  };
+}
+
+/** `unauthenticated`, `not_found`, … (Connect's own code names); `ok` for an answered call. */
+function codeLabel(code: Code): string {
+  return (Code[code] ?? 'unknown').replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+}

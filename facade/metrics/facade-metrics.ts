@@ -1,0 +1,119 @@
+// The facade's Prometheus metrics and its GET /metrics. The middleware is the
+// outermost one, so it sees every request with the status the error mapping
+// (error-mapping.ts, the one place statuses are decided) gave it, refusals
+// included. A webhook call is labelled with its company and activity only when
+// the engine answered it: then the pair named a published flow (companies match
+// exactly, activities lowercase). Refused calls carry `unknown`, so nothing a
+// caller writes into a query or body becomes a label; the engine's
+// flowhook_engine_webhook_calls_total has refusals after the flow lookup per flow.
+import { Counter, Histogram } from 'prom-client';
+import { CALL_OUTCOMES, MAX_FLOW_SERIES, modeOf, type CallOutcome } from '../../common/metrics/call-labels.ts';
+import { BoundChildren, BoundedValues, OTHER, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
+import { metricsAccess } from '../../common/metrics/metrics-access.ts';
+import { CALL_SECONDS_BUCKETS, createMetricsRegistry, METRICS_CONTENT_TYPE, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
+import type { FacadeContext, FacadeMiddleware } from '../facade-context.ts';
+import { OUTCOME_HEADER } from '../invoke-route.ts';
+
+export interface FacadeMetrics {
+  registry: MetricsRegistry;
+  /** First middleware: answers GET /metrics and measures everything else. */
+  middleware: FacadeMiddleware;
+}
+
+const ROUTES = [
+  ['webhook', /^\/[^/]+\/odatav4\/flowwebhook_invoke\/?$/i],
+  ['metadata', /^\/[^/]+\/odatav4\/\$metadata\/?$/i],
+  ['healthz', /^\/healthz$/],
+  ['readyz', /^\/readyz$/],
+] as const;
+
+// The outcome header's values (invoke-route.ts) in label spelling.
+const ANSWERED: ReadonlyMap<string, CallOutcome> = new Map([
+  ['responded', 'responded'],
+  ['sync-timeout', 'sync_timeout'],
+  ['flow-ended', 'flow_ended'],
+  ['instant-return', 'instant_return'],
+]);
+
+export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
+  const registry = createMetricsRegistry();
+  const registers = [registry.registry];
+  const requests = new Counter({
+    name: 'flowhook_facade_http_requests_total',
+    help: 'HTTP requests the facade answered, by route (webhook, metadata, healthz, readyz, other) and status',
+    labelNames: ['route', 'status'],
+    registers,
+  });
+  const calls = new Counter({
+    name: 'flowhook_facade_webhook_calls_total',
+    help: 'Webhook calls by company, activity, mode, outcome and HTTP status; refused calls have company and activity "unknown"',
+    labelNames: ['company', 'activity', 'mode', 'outcome', 'status'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'flowhook_facade_webhook_call_duration_seconds',
+    help: 'Webhook call latency in the facade, from the request to its answer (sync calls include the sync window)',
+    labelNames: ['mode', 'outcome'],
+    buckets: CALL_SECONDS_BUCKETS,
+    registers,
+  });
+  const requestChildren = new BoundChildren((route, status) => requests.labels(route!, status!));
+  const callChildren = new BoundChildren((company, activity, mode, outcome, status) => calls.labels(company!, activity!, mode!, outcome!, status!));
+  const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
+  const flows = new BoundedValues(MAX_FLOW_SERIES);
+  // Every outcome's series exists from the start at 0, so rate() sees the first refusal.
+  for (const outcome of CALL_OUTCOMES) duration.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
+
+  function recordWebhookCall(ctx: FacadeContext, status: number, seconds: number): void {
+    const answered = status === 200 ? ANSWERED.get(ctx.response.get(OUTCOME_HEADER)) : undefined;
+    const outcome: CallOutcome = answered ?? (status < 500 ? 'refused' : 'failed');
+    const mode = modeOf(outcome) ?? UNKNOWN;
+    // The pair is bounded by published flows when answered; otherwise it is whatever the caller wrote.
+    const company = answered ? ctx.state.company : undefined;
+    const activity = answered ? activityOf(ctx.request.body) : undefined;
+    const pair = company && activity ? flows.value(`${company}\u0000${activity}`) : UNKNOWN;
+    const [companyLabel, activityLabel] = pair === UNKNOWN || pair === OTHER ? [pair, pair] : [company!, activity!];
+    callChildren.get(companyLabel, activityLabel, mode, outcome, statusLabel(status)).inc();
+    durationChildren.get(mode, outcome).observe(seconds);
+  }
+
+  const middleware: FacadeMiddleware = async function measureRequest(ctx, next) {
+    if (ctx.path === '/metrics') return serveMetrics(ctx, registry, token);
+    const started = performance.now();
+    let status = 500;
+    try {
+      await next();
+      status = ctx.status;
+    } finally {
+      const route = ROUTES.find(([, pattern]) => pattern.test(ctx.path))?.[0] ?? 'other';
+      requestChildren.get(route, statusLabel(status)).inc();
+      if (route === 'webhook' && ctx.method === 'POST') recordWebhookCall(ctx, status, (performance.now() - started) / 1000);
+    }
+  };
+  return { registry, middleware };
+}
+
+async function serveMetrics(ctx: FacadeContext, registry: MetricsRegistry, token: string | undefined): Promise<void> {
+  ctx.set('Cache-Control', 'no-store');
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    ctx.status = 405;
+    ctx.set('Allow', 'GET, HEAD');
+    return;
+  }
+  const access = metricsAccess({ remoteAddress: ctx.req.socket.remoteAddress, headers: ctx.req.headers }, token);
+  if (!access.allowed) {
+    if (access.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="flowhook metrics"');
+    ctx.status = access.status;
+    ctx.type = 'text/plain';
+    ctx.body = `${access.message}\n`;
+    return;
+  }
+  ctx.set('Content-Type', METRICS_CONTENT_TYPE);
+  ctx.body = await registry.text();
+}
+
+/** The activity of an answered call, as the engine matched it (activities are stored lowercase). */
+function activityOf(body: unknown): string | undefined {
+  const activity = (body as { activity?: unknown } | undefined)?.activity;
+  return typeof activity === 'string' ? activity.toLowerCase() : undefined;
+}

@@ -1,0 +1,101 @@
+// Who may read /metrics (common/metrics/metrics-access.ts): loopback clients
+// that are not a proxy forwarding someone else, or a holder of
+// FLOWHOOK_METRICS_TOKEN; and how the metrics settings are read.
+import test from 'ava';
+import { isLoopback, metricsAccess } from '../../common/metrics/metrics-access.ts';
+import { readMetricsListener, readMetricsToken } from '../../common/metrics/metrics-config.ts';
+import { createMetricsRegistry } from '../../common/metrics/metrics-registry.ts';
+import { startMetricsListener } from '../../common/metrics/metrics-listener.ts';
+
+const TOKEN = 'a-scrape-token-of-32-characters!';
+
+test('loopback clients are let in without a token, in every spelling of loopback', (t) => {
+  for (const address of ['127.0.0.1', '127.5.6.7', '::1', '::ffff:127.0.0.1']) {
+    t.deepEqual(metricsAccess({ remoteAddress: address, headers: {} }, undefined), { allowed: true }, address);
+  }
+  t.false(isLoopback('10.0.0.1'));
+  t.false(isLoopback('::ffff:10.0.0.1'));
+  t.false(isLoopback(undefined));
+});
+
+test('without a token, anyone else is refused with 403 naming FLOWHOOK_METRICS_TOKEN', (t) => {
+  const refused = metricsAccess({ remoteAddress: '10.1.2.3', headers: {} }, undefined);
+  t.is(refused.allowed, false);
+  if (refused.allowed) return;
+  t.is(refused.status, 403);
+  t.regex(refused.message, /FLOWHOOK_METRICS_TOKEN/);
+});
+
+test('a loopback client that forwards for someone else (a reverse proxy) is not loopback', (t) => {
+  for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+    const access = metricsAccess({ remoteAddress: '127.0.0.1', headers: { [header]: '203.0.113.9' } }, undefined);
+    t.like(access, { allowed: false, status: 403 }, header);
+  }
+});
+
+test('with a token: the right bearer token is let in from anywhere, a wrong or missing one gets 401', (t) => {
+  t.deepEqual(metricsAccess({ remoteAddress: '10.1.2.3', headers: { authorization: `Bearer ${TOKEN}` } }, TOKEN), { allowed: true });
+  t.deepEqual(metricsAccess({ remoteAddress: '10.1.2.3', headers: { authorization: `bearer ${TOKEN}` } }, TOKEN), { allowed: true });
+  t.like(metricsAccess({ remoteAddress: '10.1.2.3', headers: { authorization: `Bearer ${TOKEN}x` } }, TOKEN), { allowed: false, status: 401 });
+  t.like(metricsAccess({ remoteAddress: '10.1.2.3', headers: { authorization: `Basic ${TOKEN}` } }, TOKEN), { allowed: false, status: 401 });
+  const missing = metricsAccess({ remoteAddress: '10.1.2.3', headers: {} }, TOKEN);
+  t.like(missing, { allowed: false, status: 401 });
+  if (!missing.allowed) t.notRegex(missing.message, new RegExp(TOKEN));
+  // A bearer token presented where none is configured is refused, even from loopback: the scraper is misconfigured.
+  t.like(metricsAccess({ remoteAddress: '127.0.0.1', headers: { authorization: `Bearer ${TOKEN}` } }, undefined), { allowed: false, status: 401 });
+});
+
+test('metrics settings: a port, 0, or off; a token of at least 16 characters', (t) => {
+  t.deepEqual(readMetricsListener({}, 'P', 'H', 7051), { host: '127.0.0.1', port: 7051 });
+  t.deepEqual(readMetricsListener({ P: '0', H: '0.0.0.0' }, 'P', 'H', 7051), { host: '0.0.0.0', port: 0 });
+  t.is(readMetricsListener({ P: 'off' }, 'P', 'H', 7051), undefined);
+  t.throws(() => readMetricsListener({ P: '70000' }, 'P', 'H', 7051), { message: /P must be a port number/ });
+  t.throws(() => readMetricsListener({ P: 'yes' }, 'P', 'H', 7051), { message: /P must be a port number \(0\.\.65535\) or off/ });
+  t.is(readMetricsToken({}, 'T'), undefined);
+  t.is(readMetricsToken({ T: TOKEN }, 'T'), TOKEN);
+  t.throws(() => readMetricsToken({ T: 'short' }, 'T'), { message: /T must have at least 16 characters/ });
+});
+
+test('process metrics go to one registry per process, and pass on when it closes', (t) => {
+  const first = createMetricsRegistry();
+  const second = createMetricsRegistry();
+  try {
+    // This file creates no other registry, so the first one here is the process's first.
+    t.true(first.processMetrics);
+    t.false(second.processMetrics);
+    first.close();
+    const third = createMetricsRegistry();
+    t.true(third.processMetrics);
+    third.close();
+  } finally {
+    first.close();
+    second.close();
+  }
+});
+
+test('over HTTP without a token: loopback reads, a proxied request gets 403, probes answer anyone, other paths 404', async (t) => {
+  const listener = await startMetricsListener({
+    host: '127.0.0.1',
+    port: 0,
+    token: undefined,
+    metrics: async () => 'flowhook_example_total 1\n',
+    probes: { '/readyz': () => ({ status: 503, body: { status: 'not ready' } }) },
+  });
+  try {
+    const url = (path: string) => `http://127.0.0.1:${listener.port}${path}`;
+    const direct = await fetch(url('/metrics'));
+    t.is(direct.status, 200);
+    t.regex(direct.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    t.is(await direct.text(), 'flowhook_example_total 1\n');
+    const proxied = await fetch(url('/metrics'), { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    t.is(proxied.status, 403);
+    t.regex(await proxied.text(), /FLOWHOOK_METRICS_TOKEN/);
+    const probe = await fetch(url('/readyz'), { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    t.is(probe.status, 503);
+    t.deepEqual(await probe.json(), { status: 'not ready' });
+    t.is((await fetch(url('/other'))).status, 404);
+    t.is((await fetch(url('/metrics'), { method: 'POST' })).status, 405);
+  } finally {
+    await listener.close();
+  }
+});
