@@ -44,16 +44,22 @@ export async function runWorker(config: WorkerConfig = readWorkerConfig()): Prom
   const worker = await createFlowWorker(config, connection, metrics);
   const done = worker.run();
   let listener: MetricsListener | undefined;
-  const close = async () => {
-    // Shut down first: while the worker drains, /readyz already answers 503.
-    try {
-      await worker.shutdown();
-      await connection.close();
-    } finally {
-      await listener?.close();
-      metrics.registry.close();
-    }
-  };
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Shut down first: while the worker drains, /readyz already answers 503.
+      try {
+        await worker.shutdown();
+        await connection.close();
+      } finally {
+        await listener?.close();
+        metrics.registry.close();
+      }
+    })());
+  // The SDK's Runtime handles SIGTERM/SIGINT itself and may stop the worker before anyone calls
+  // close() (a signal during start-up, while the workflow bundle is built): the worker has
+  // stopped then, and an open metrics listener must not keep the process alive.
+  void done.then(close, close).catch(() => undefined);
   if (config.metrics) {
     try {
       listener = await startMetricsListener({
@@ -62,6 +68,8 @@ export async function runWorker(config: WorkerConfig = readWorkerConfig()): Prom
         metrics: async () => `${(await metrics.registry.text()).trimEnd()}\n${(await sdkMetrics?.scrape()) ?? ''}`,
         probes: workerProbes({ workerState: worker.state, temporal: connection, engine: worker.engineHealth }, metrics.setReady),
       });
+      // Stopped while the listener was opening: close() has already run without it.
+      if (closing) await listener.close();
     } catch (error) {
       await close();
       throw new Error(`the worker's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_WORKER_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
