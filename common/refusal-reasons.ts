@@ -72,6 +72,17 @@ export const REFUSAL_REASONS = {
   secret_mismatch: 401,
   /** Right secret, but the caller lacks the permission set for the company (the 403 names it). */
   missing_permission_set: 403,
+  // ── the provider route (POST /{instance}/hooks/{company}/{activity}), decided by the engine ──
+  /** The flow has a direct route but no signing secret is set: `flowhook hook-secret set <company> <activity>`. */
+  hook_secret_missing: 401,
+  /** The scheme's signature (or timestamp) header is absent. */
+  missing_signature_header: 401,
+  /** The signature or timestamp header is there but cannot be read (no `t=`, not hex/base64, no number). */
+  malformed_signature_header: 401,
+  /** The signed timestamp is further from the engine's clock than the route's tolerance (default 300 s). */
+  stale_timestamp: 401,
+  /** No signature in the header matches the body under the route's secret(s): a wrong secret or an altered body. */
+  signature_mismatch: 401,
 } as const satisfies Record<string, 401 | 403>;
 
 export type RefusalReason = keyof typeof REFUSAL_REASONS;
@@ -98,6 +109,10 @@ export interface RefusedCall {
   tokenRule?: string;
   /** The service account that made the RPC, once its token is known. */
   serviceAccount?: string;
+  /** Provider route: the verification scheme of the flow (`stripe`, `github`, …). */
+  scheme?: string;
+  /** What the operator can do about it (a command), when the reason alone does not say. */
+  hint?: string;
 }
 
 // Names and issuers come from unauthenticated callers: bounded so that a

@@ -98,6 +98,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     limits: Object.freeze({
       perCaller: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_CALLER', DEFAULT_RATE_PER_SECOND),
       perActivity: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', DEFAULT_RATE_PER_SECOND),
+      perHookRoute: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', DEFAULT_HOOK_ROUTE_RATE_PER_SECOND),
       maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
     }),
     payloadKey,
@@ -122,6 +123,10 @@ const MESSAGE_ENVELOPE_BYTES = 64 * 1024;
 // (see test/bench), so they only stop floods. 0 turns a limit off.
 const DEFAULT_RATE_PER_SECOND = 500;
 const DEFAULT_MAX_CONCURRENT_SYNC_CALLS = 1000;
+// The provider route is counted before verification, so anyone can spend it: low enough that an
+// unsigned flood costs little, high enough for a provider's bursts (Stripe, Shopify and GitHub
+// deliver far below this per endpoint; the burst of 200 absorbs a backlog being replayed).
+const DEFAULT_HOOK_ROUTE_RATE_PER_SECOND = 100;
 /** Next to the facade's 7048, the engine's 7049 and embedded PostgreSQL's 7050; the worker's is 7052. */
 const DEFAULT_METRICS_PORT = 7051;
 

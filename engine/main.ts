@@ -17,6 +17,7 @@ import { connectTemporal } from './temporal/temporal-client.ts';
 import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
+import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
 import { SecretKeyring } from './secrets/secret-keyring.ts';
 import { ServiceAccount } from './storage/entities.ts';
 import { startCodecServer, type RunningCodecServer } from './codec/codec-server.ts';
@@ -70,6 +71,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     orm,
     publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
     callers: createCallerDirectory(changeFeed, cacheOptions),
+    hookSecrets: createHookSecretLookup(changeFeed, keyring, { ...cacheOptions, name: 'hook_secrets' }),
     limits: meteredLimits(createWebhookLimits(config.limits), metrics),
     changes: changeFeed,
     logger,

@@ -16,11 +16,13 @@ import { SecretStoreAdminService } from '../proto/gen/flowhook/engine/v1/secret_
 import { ServiceAccountAdminService } from '../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { ExecutionService } from '../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { HookSecretAdminService } from '../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createAppAdminService, createUserAdminService } from './admin/app-admin-service.ts';
 import { createFlowAdminService } from './admin/flow-admin-service.ts';
+import { createHookSecretAdminService } from './admin/hook-secrets-admin-service.ts';
 import { createServiceAccountAdminService } from './admin/service-account-admin-service.ts';
 import { createConnectionAdminService, createSecretStoreAdminService } from './connections/connection-admin-service.ts';
 import { createOutboundService } from './connections/outbound-service.ts';
@@ -38,6 +40,7 @@ import type { ChangeAnnouncer } from './cache/change-feed.ts';
 import type { WebhookLimits } from './limits/webhook-limits.ts';
 import type { CallerDirectory } from './webhook/caller-directory.ts';
 import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
+import type { HookSecretLookup } from './direct/hook-secret-lookup.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
 import { registerHealth } from './rpc/grpc-health.ts';
 import { registerReflection } from './rpc/grpc-reflection.ts';
@@ -57,12 +60,15 @@ export const ENGINE_SERVICES = [
   SecretStoreAdminService,
   OutboundService,
   ServiceAccountAdminService,
+  HookSecretAdminService,
 ];
 
 export interface EngineDeps {
   orm: MikroORM;
   publishedFlows: PublishedFlowLookup;
   callers: CallerDirectory;
+  /** The provider route's signing secrets (cached; engine/direct/hook-secret-lookup.ts). */
+  hookSecrets: HookSecretLookup;
   limits: WebhookLimits;
   changes: ChangeAnnouncer;
   starter: ExecutionStarter;
@@ -85,7 +91,7 @@ export interface EngineDeps {
   publicUrl: string;
   instance: string;
   useSearchAttributes: () => boolean;
-  /** The secret store's keys (connections). */
+  /** The secret store's keys (connections, hook secrets). */
   keyring: SecretKeyring;
   /** Bounds checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
@@ -122,6 +128,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(SecretStoreAdminService, createSecretStoreAdminService(deps));
       router.service(OutboundService, createOutboundService(deps));
       router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
+      router.service(HookSecretAdminService, createHookSecretAdminService(deps));
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);

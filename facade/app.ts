@@ -16,6 +16,8 @@ import { errorMapping } from './error-mapping.ts';
 import type { FacadeMiddleware, FacadeState } from './facade-context.ts';
 import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './http-errors.ts';
 import { invokeWebhook, requireCompany } from './invoke-route.ts';
+import { forwardProviderRequest, HOOKS_ROUTE, onlyPost } from './hooks-route.ts';
+import { rawBody } from './raw-body.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
 import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
@@ -28,7 +30,7 @@ import type { Tracer } from '@opentelemetry/api';
 export interface FacadeDeps {
   config: FacadeConfig;
   /** With checkCaller, Basic credentials are checked before the body is read (basic-precheck.ts). */
-  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller'>>;
+  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect'>>;
   logger: Logger;
   /** The engine's health service: with it, GET /healthz and /readyz are served (health-routes.ts). */
   health?: HealthClient;
@@ -77,6 +79,13 @@ export function createFacade(deps: FacadeDeps): Facade {
     jsonBody(config.maxBodyBytes),
     invokeWebhook({ target, webhookClient: deps.webhookClient }),
   );
+  // The provider route: no caller credentials (the engine checks the flow's signature scheme), any content type, raw bytes.
+  const client = deps.webhookClient;
+  if (client.invokeDirect) {
+    const webhookClient = { invokeDirect: client.invokeDirect.bind(client) };
+    router.post(HOOKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardProviderRequest({ webhookClient }));
+    router.all(HOOKS_ROUTE, onlyPost());
+  }
 
   if (deps.tracer) app.use(requestTracing(deps.tracer));
   // Outside the error mapping, so it counts the status every refusal leaves with.

@@ -4,6 +4,10 @@
 // reach the caller: they may hold details (or data) not meant for it.
 // A 401 the facade decided itself is logged here, once, as `call refused` with
 // its reason; a 401/403 from the engine is not: the engine logged it already.
+// The provider route (hooks-route.ts) gets the same statuses in its own plain
+// shape: `{"error": {"code", "message"}}` as `application/json`, no OData
+// headers, and a 401 that is that shape with the message `Unauthorized` (no
+// Basic challenge: providers sign, they do not log in).
 import { STATUS_CODES } from 'node:http';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -12,6 +16,7 @@ import { RETRY_AFTER_METADATA } from '../common/rpc-metadata.ts';
 import { CallerRefusedError } from './caller-authentication.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { FacadeHttpError } from './http-errors.ts';
+import { isHooksPath } from './hooks-route.ts';
 import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, odataError } from './odata-envelope.ts';
 import { REQUEST_ID_HEADER } from './request-context.ts';
 
@@ -40,6 +45,7 @@ const RETRY_AFTER_SECONDS = '5';
 // Spec §7: the body of a 401 is exactly this text, whatever the cause.
 const UNAUTHORIZED_BODY = 'Unauthorized';
 const BASIC_CHALLENGE = 'Basic realm="flowhook"';
+const PLAIN_JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export function errorMapping(logger: Logger): FacadeMiddleware {
   return async function mapErrors(ctx, next) {
@@ -71,13 +77,18 @@ function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger): v
   ctx.state.errorCode = code;
   ctx.status = status;
   for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+  if (status === 503) ctx.set('Retry-After', RETRY_AFTER_SECONDS);
+  if (isHooksPath(ctx.path)) {
+    ctx.set('Content-Type', PLAIN_JSON_CONTENT_TYPE);
+    ctx.body = odataError(code, status === 401 ? UNAUTHORIZED_BODY : message);
+    return;
+  }
   if (status === 401) {
     ctx.set('WWW-Authenticate', BASIC_CHALLENGE);
     ctx.set('Content-Type', 'text/plain; charset=utf-8');
     ctx.body = UNAUTHORIZED_BODY;
     return;
   }
-  if (status === 503) ctx.set('Retry-After', RETRY_AFTER_SECONDS);
   ctx.set('Content-Type', ODATA_JSON_CONTENT_TYPE);
   ctx.set('OData-Version', ODATA_VERSION);
   ctx.body = odataError(code, message);

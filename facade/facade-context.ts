@@ -18,6 +18,8 @@ export interface FacadeState {
   executionId?: string;
   /** The OData error code of a failed request, for the request log line. */
   errorCode?: string;
+  /** Provider route: the request body's bytes as received (raw-body.ts); never parsed by the facade. */
+  rawBody?: Buffer;
 }
 
 export type FacadeContext = ParameterizedContext<FacadeState>;

@@ -13,7 +13,7 @@ import { readWebhookRequest } from './webhook-request.ts';
 export const EXECUTION_ID_HEADER = 'x-flowhook-execution-id';
 export const OUTCOME_HEADER = 'x-flowhook-outcome';
 
-const OUTCOMES: ReadonlyMap<InvokeOutcome, string> = new Map([
+export const OUTCOMES: ReadonlyMap<InvokeOutcome, string> = new Map([
   [InvokeOutcome.RESPONDED, 'responded'],
   [InvokeOutcome.SYNC_TIMEOUT, 'sync-timeout'],
   [InvokeOutcome.FLOW_ENDED, 'flow-ended'],
@@ -73,6 +73,6 @@ function idempotencyKey(ctx: FacadeContext): string {
 }
 
 /** Execution ids are ASCII today; anything else is percent-encoded rather than breaking the response. */
-function headerSafe(value: string): string {
+export function headerSafe(value: string): string {
   return /^[\x21-\x7e]+$/.test(value) ? value : encodeURIComponent(value);
 }

@@ -6,6 +6,7 @@ import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
 import { StepFailure } from './interpreter/step-errors.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
+import { triggerOutputs } from './interpreter/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
 import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
@@ -35,7 +36,7 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   setHandler(webhookAnswerQuery, () => window.answer());
 
   const context: FormulaContext = {
-    Trigger: { Payload: JSON.parse(input.payloadJson), PayloadJson: input.payloadJson, Activity: input.trigger.activity, Description: input.trigger.description },
+    Trigger: triggerOutputs(input),
     Variables: {},
     Steps: {},
     Execution: { Id: info.workflowId, StartedAt: new Date(startedAt).toISOString() },

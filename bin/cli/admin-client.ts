@@ -1,12 +1,13 @@
 // The CLI's connection to the engine's admin services (FlowAdminService,
 // AppAdminService, UserAdminService, ConnectionAdminService,
-// SecretStoreAdminService, ServiceAccountAdminService) as one client: Connect over HTTP/2
+// SecretStoreAdminService, ServiceAccountAdminService, HookSecretAdminService) as one client: Connect over HTTP/2
 // cleartext (the engine serves h2c only), the admin token on every call.
 import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
@@ -21,7 +22,8 @@ export type AdminClient = Client<typeof FlowAdminService> &
   Client<typeof UserAdminService> &
   Client<typeof ConnectionAdminService> &
   Client<typeof SecretStoreAdminService> &
-  Client<typeof ServiceAccountAdminService>;
+  Client<typeof ServiceAccountAdminService> &
+  Client<typeof HookSecretAdminService>;
 
 export interface AdminClientOptions {
   engineUrl: string;
@@ -57,6 +59,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
     ...createClient(ServiceAccountAdminService, transport),
+    ...createClient(HookSecretAdminService, transport),
   };
 }
 

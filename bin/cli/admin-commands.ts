@@ -15,6 +15,7 @@ import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
 import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
 import { registerCompanyEgressCommands, registerConnectionCommands, registerSecretsCommands } from './connection-commands.ts';
 import { registerFlowCommands } from './flow-commands.ts';
+import { registerHookSecretCommands } from './hook-secret-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
 import { registerServiceAccountCommands } from './service-account-commands.ts';
 import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
@@ -27,7 +28,7 @@ export interface AdminCommandDeps {
   io?: CliIo;
   /** Default: sets process.exitCode, so pending output is flushed before exit. */
   setExitCode?: (code: number) => void;
-  /** Where `connection set` reads a secret given by no file. Default: the process's stdin. */
+  /** Where `connection set` and `hook-secret set` read a secret given by no file. Default: the process's stdin. */
   secretStdin?: () => SecretStdin;
 }
 
@@ -92,6 +93,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
       }),
     );
   registerSecretsCommands(program, runtime);
+  registerHookSecretCommands(program, runtime, { stdin: deps.secretStdin });
 
   registerUserCommands(program, runtime);
   registerServiceAccountCommands(program, runtime);

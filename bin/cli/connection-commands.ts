@@ -186,7 +186,7 @@ export function registerCompanyEgressCommands(company: Command, runtime: AdminRu
 export function registerSecretsCommands(program: Command, runtime: AdminRuntime): void {
   program
     .command('secrets')
-    .description('the encrypted secret store that holds connection secrets')
+    .description('the encrypted secret store that holds connection and hook secrets')
     .command('rotate-key')
     .description('re-wrap every stored secret under the current key (with a key file: a newly generated one)')
     .option('--json', 'print the response as JSON')

@@ -76,6 +76,7 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_DATABASE_TIMEOUT_MS', 'bound on getting a PostgreSQL connection (default 5000)'),
   v('FLOWHOOK_RATE_LIMIT_PER_CALLER', 'calls per second per caller (default 500; 0 = off); _BURST for the burst'),
   v('FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', 'calls per second per activity (default 500; 0 = off); _BURST for the burst'),
+  v('FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', 'provider-route requests per second per activity, before verification (default 100; 0 = off); _BURST (default 200)'),
   v('FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', 'sync calls waiting at once (default 1000; 0 = no cap)'),
   v('FLOWHOOK_MAX_HTTP_TIMEOUT', 'longest httpRequest timeout a flow may set (default 5m)'),
   v('FLOWHOOK_MAX_DEFERRAL', 'longest sleep/waitUntil (default 90d)'),

@@ -2,7 +2,7 @@
 // received"), with the "Webhook Call" section only once the flow is published.
 // The card never shows a secret: the engine keeps only its hash, and the
 // sample body carries a `<secret>` placeholder.
-import type { GetFlowResponse, WebhookCall } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type { GetFlowResponse, ProviderRoute, WebhookCall } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ResponseMode, type Step } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { card, shellArg, shellQuote, yesNo } from './output.ts';
 
@@ -42,6 +42,7 @@ export function flowCard(response: GetFlowResponse): string[] {
   ];
   if (published && response.webhookCall) lines.push('', ...webhookCallSection(response.webhookCall, activity));
   else lines.push('', `Not published: the endpoint and a sample call appear here once it is (flowhook flow publish ${shellArg(company)} ${shellArg(name)}).`);
+  if (response.providerRoute) lines.push('', ...providerRouteSection(response.providerRoute, company, activity, published));
   return lines;
 }
 
@@ -96,6 +97,24 @@ function webhookCallSection(call: WebhookCall, activity: string): string[] {
     `      -u '<user>:<web service access key>' \\`,
     `      -H 'Content-Type: application/json' \\`,
     `      -d ${shellQuote(body)}`,
+  ];
+}
+
+/**
+ * `trigger.webhook.direct`: where the provider posts, and whether it can be
+ * verified yet — without a hook secret the route refuses every request, so
+ * the command that sets one is spelled out (the secret itself never is).
+ */
+function providerRouteSection(route: ProviderRoute, company: string, activity: string, published: boolean): string[] {
+  const setCommand = `flowhook hook-secret set ${shellArg(company)} ${shellArg(activity || '<activity>')}`;
+  return [
+    'Provider route',
+    ...card([
+      ['Method', 'POST'],
+      ['URL', published ? route.url : `${route.url} (answers once the flow is published)`],
+      ['Verification', route.scheme || '—'],
+      ['Signing secret', route.hookSecretSet ? `set (rotate: ${setCommand} --overlap 24h)` : `no signing secret yet: ${setCommand}`],
+    ]),
   ];
 }
 

@@ -7,13 +7,14 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import {
   CompanySchema,
   FlowSummarySchema,
+  ProviderRouteSchema,
   WebhookCallSchema,
   type FlowAdminService,
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema as FlowMessageSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import type { FlowLimits } from '../../workflows/shared/index.ts';
+import { directSchemeOf, type FlowLimits } from '../../workflows/shared/index.ts';
 import type { Company, Flow } from '../storage/entities.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { createCompany, listCompanies } from './companies.ts';
@@ -21,7 +22,8 @@ import { applyFlow, latestVersion, listFlows, publishedEntry, requireFlow } from
 import { publishFlow, unpublishFlow } from './publishing.ts';
 import { rotateSecret } from './secrets.ts';
 import { createServiceUser } from './service-users.ts';
-import { webhookCall } from './webhook-call.ts';
+import { hasHookSecret } from './hook-secrets.ts';
+import { providerRouteUrl, webhookCall } from './webhook-call.ts';
 
 export interface AdminDeps {
   orm: MikroORM;
@@ -60,6 +62,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
         flow: await summary(em, flow),
         definition: fromJson(FlowMessageSchema, version.definition as never),
         webhookCall: published ? create(WebhookCallSchema, webhookCall(deps, flow.company.name, published.activity)) : undefined,
+        providerRoute: await providerRoute(em, deps, flow, version.activity, version.definition),
       };
     },
     async listFlows(request) {
@@ -94,6 +97,17 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       return { name: user.name, accessKey };
     },
   };
+}
+
+/** The card's provider route section: only for a flow whose latest version has `direct`. */
+async function providerRoute(em: EntityManager, base: { publicUrl: string; instance: string }, flow: Flow, activity: string, definition: FlowJson) {
+  const direct = definition.trigger?.webhook?.direct;
+  if (!direct) return undefined;
+  return create(ProviderRouteSchema, {
+    url: providerRouteUrl(base, flow.company.name, activity),
+    scheme: directSchemeOf(direct.verify) ?? '',
+    hookSecretSet: await hasHookSecret(em, flow.company, activity),
+  });
 }
 
 async function summary(em: EntityManager, flow: Flow): Promise<FlowSummary> {

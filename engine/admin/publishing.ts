@@ -11,6 +11,7 @@ import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { connectionsUsedBy, validateFlow, type FlowLimits } from '../../workflows/shared/index.ts';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { Connection, Flow, FlowVersion, PublishedFlow, type Company } from '../storage/entities.ts';
+import { hasHookSecret, hookSecretSetCommand } from './hook-secrets.ts';
 import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { secretRotateCommand } from './secret-hints.ts';
 
@@ -33,6 +34,10 @@ export async function checkPublishable(em: EntityManager, candidate: PublishCand
   const activity = activityOf(definition);
   const holder = await em.findOne(PublishedFlow, { company, activity, flow: { name: { $ne: flowName } } }, { populate: ['flow'] });
   if (holder) throw duplicateActivity(activity, holder.flow.name);
+  // Not an error: the secret may well be set right after publishing; until then the route refuses every request.
+  if (definition.trigger?.webhook?.direct && !(await hasHookSecret(em, company, activity))) {
+    problems.warnings.push(`trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`);
+  }
   return { warnings: problems.warnings };
 }
 

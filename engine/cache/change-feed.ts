@@ -19,7 +19,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_CACHE_MAX_AGE_MS } from './snapshot-cache.ts';
 
 export const CHANGE_CHANNEL = 'flowhook_changes';
-export const CHANGE_TOPICS = ['flows', 'users'] as const;
+// 'hookSecrets': provider routes' signing secrets (engine/direct/hook-secret-lookup.ts).
+export const CHANGE_TOPICS = ['flows', 'users', 'hookSecrets'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;

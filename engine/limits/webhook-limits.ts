@@ -15,6 +15,12 @@ export interface RateLimit {
 export interface WebhookLimitSettings {
   perCaller: RateLimit;
   perActivity: RateLimit;
+  /**
+   * The provider route per (company, activity), counted before the signature is checked: the one
+   * limit unauthenticated callers can reach, so a flood of unsigned requests to a route is cut
+   * off before it costs verification work. Absent: off.
+   */
+  perHookRoute?: RateLimit;
   /** Sync (Wait for Response step) calls waiting at once; 0 turns the cap off. */
   maxConcurrentSyncCalls: number;
 }
@@ -24,6 +30,8 @@ export interface WebhookLimits {
   admitCaller(callerLabel: string): void;
   /** After the secret and permission checks, so calls that fail them do not use up a flow's budget. */
   admitActivity(company: string, activity: string): void;
+  /** Provider route: before its flow's secret and signature are looked at (activity lower-cased). */
+  admitHookRoute(company: string, activity: string): void;
   /** Holds one of the sync slots until `release` is called. */
   acquireSyncSlot(): () => void;
 }
@@ -31,6 +39,7 @@ export interface WebhookLimits {
 export function createWebhookLimits(settings: WebhookLimitSettings, now: () => number = Date.now): WebhookLimits {
   const perCaller = settings.perCaller.perSecond > 0 ? new KeyedRateLimiter(settings.perCaller.perSecond, settings.perCaller.burst) : undefined;
   const perActivity = settings.perActivity.perSecond > 0 ? new KeyedRateLimiter(settings.perActivity.perSecond, settings.perActivity.burst) : undefined;
+  const perHookRoute = settings.perHookRoute && settings.perHookRoute.perSecond > 0 ? new KeyedRateLimiter(settings.perHookRoute.perSecond, settings.perHookRoute.burst) : undefined;
   let syncCallsInFlight = 0;
 
   return {
@@ -39,6 +48,9 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
     },
     admitActivity(company, activity) {
       refuseUnless(perActivity?.take(`${company}\u0000${activity}`, now()), `Too many calls for activity "${activity}" in company "${company}"`);
+    },
+    admitHookRoute(company, activity) {
+      refuseUnless(perHookRoute?.take(`${company}\u0000${activity}`, now()), `Too many requests to the provider route of activity "${activity}" in company "${company}"`);
     },
     acquireSyncSlot() {
       const cap = settings.maxConcurrentSyncCalls;

@@ -3,6 +3,7 @@
 // sync-window waits, rate-limit refusals and cache lookups. One instance per
 // engine (runEngine), in its own registry; served by metrics-endpoint.ts.
 import { Code } from '@connectrpc/connect';
+import { DIRECT_SCHEMES } from '../../workflows/shared/direct-route.ts';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CALL_OUTCOMES, MAX_FLOW_SERIES, modeOf, type CallMode, type CallOutcome } from '../../common/metrics/call-labels.ts';
 import { BoundChildren, BoundedValues, OTHER, UNKNOWN } from '../../common/metrics/label-values.ts';
@@ -21,13 +22,16 @@ const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
 /** Codes that mean the call itself was refused (the facade answers 4xx); any other is a failure (5xx). */
 const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExists, Code.Unauthenticated, Code.PermissionDenied, Code.FailedPrecondition, Code.ResourceExhausted]);
 
-export type RateLimitKind = 'caller' | 'activity' | 'sync_calls';
-export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name'] as const;
+export type RateLimitKind = 'caller' | 'activity' | 'hook_route' | 'sync_calls';
+/** The provider route's schemes as metric labels (engine/direct/verification); anything else is `unknown`. */
+export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets'] as const;
 
 export interface EngineMetrics {
   registry: MetricsRegistry;
   /** One record per Invoke: labels fill in as the call is resolved. */
   webhookCall(): WebhookCallRecord;
+  /** One record per InvokeDirect (provider route): by scheme and mode, not per flow — the route is reachable unauthenticated. */
+  directCall(): DirectCallRecord;
   rateLimited(kind: RateLimitKind): void;
   /** For SnapshotCacheOptions.observeLookups: a counter bound to one cache. */
   cacheLookups(cache: string): (hit: boolean) => void;
@@ -39,6 +43,13 @@ export interface EngineMetrics {
 
 export interface WebhookCallRecord extends InvokeObserver {
   answered(outcome: WebhookOutcome): void;
+  failed(error: unknown): void;
+}
+
+export interface DirectCallRecord {
+  /** The flow was found and has a direct route with this scheme. */
+  routeResolved(scheme: string, responseMode: string): void;
+  answered(outcome: WebhookOutcome | 'url_verification'): void;
   failed(error: unknown): void;
 }
 
@@ -75,8 +86,14 @@ export function createEngineMetrics(): EngineMetrics {
   const waiting = new Gauge({ name: 'flowhook_engine_sync_calls_waiting', help: 'Sync calls waiting for their answer now', registers });
   const limited = new Counter({
     name: 'flowhook_engine_rate_limited_total',
-    help: 'Calls refused by admission control (429), by limit: caller, activity, sync_calls',
+    help: 'Calls refused by admission control (429), by limit: caller, activity, hook_route (provider route, before verification), sync_calls',
     labelNames: ['limit'],
+    registers,
+  });
+  const directCalls = new Counter({
+    name: 'flowhook_engine_direct_calls_total',
+    help: 'Provider-route (InvokeDirect) calls by verification scheme, mode, outcome and Connect code; scheme and mode "unknown" until the route was found',
+    labelNames: ['scheme', 'mode', 'outcome', 'code'],
     registers,
   });
   const lookups = new Counter({
@@ -91,7 +108,8 @@ export function createEngineMetrics(): EngineMetrics {
   const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
   const flows = new BoundedValues(MAX_FLOW_SERIES);
   // Pre-bound and at 0 from the start, so rate() and alerts see the first refusal.
-  const limitedChildren = { caller: limited.labels('caller'), activity: limited.labels('activity'), sync_calls: limited.labels('sync_calls') };
+  const limitedChildren = { caller: limited.labels('caller'), activity: limited.labels('activity'), hook_route: limited.labels('hook_route'), sync_calls: limited.labels('sync_calls') };
+  const directChildren = new BoundChildren((scheme, mode, outcome, code) => directCalls.labels(scheme!, mode!, outcome!, code!));
   for (const child of Object.values(limitedChildren)) child.inc(0);
   const startChildren = { instant: starts.labels('instant'), sync: starts.labels('sync') };
   for (const outcome of CALL_OUTCOMES) duration.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
@@ -125,9 +143,29 @@ export function createEngineMetrics(): EngineMetrics {
     }
   }
 
+  class DirectRecord implements DirectCallRecord {
+    #scheme: string = UNKNOWN;
+    #mode: string = UNKNOWN;
+
+    routeResolved(scheme: string, responseMode: string): void {
+      this.#scheme = Object.hasOwn(DIRECT_SCHEMES, scheme) ? scheme : UNKNOWN;
+      this.#mode = responseMode === 'WAIT_FOR_RESPONSE_STEP' ? 'sync' : 'instant';
+    }
+
+    answered(outcome: WebhookOutcome | 'url_verification'): void {
+      directChildren.get(this.#scheme, this.#mode, outcome === 'url_verification' ? outcome : ANSWERED[outcome], 'ok').inc();
+    }
+
+    failed(error: unknown): void {
+      const code = engineCode(error);
+      directChildren.get(this.#scheme, this.#mode, REFUSALS.has(code) ? 'refused' : 'failed', codeLabel(code)).inc();
+    }
+  }
+
   return {
     registry,
     webhookCall: () => new CallRecord(),
+    directCall: () => new DirectRecord(),
     rateLimited: (kind) => limitedChildren[kind].inc(),
     cacheLookups(cache) {
       const name = knownCaches.has(cache) ? cache : OTHER;

@@ -20,6 +20,7 @@ export function meteredLimits(limits: WebhookLimits, metrics: EngineMetrics): We
   return {
     admitCaller: (caller) => counted('caller', () => limits.admitCaller(caller)),
     admitActivity: (company, activity) => counted('activity', () => limits.admitActivity(company, activity)),
+    admitHookRoute: (company, activity) => counted('hook_route', () => limits.admitHookRoute(company, activity)),
     acquireSyncSlot: () => counted('sync_calls', () => limits.acquireSyncSlot()),
   };
 }

@@ -6,7 +6,7 @@
 //
 //   invoke   WebhookService (for the account's companies)
 //   records  RecordService, OutboundService (for executions the engine started)
-//   admin    every admin service (flows, apps, users, connections, executions, accounts)
+//   admin    every admin service (flows, apps, users, connections, hook secrets, executions, accounts)
 //
 // The gRPC health and reflection services are open: they reveal no data (the
 // protos are public) and load balancers and grpcurl call them without a token.

@@ -12,8 +12,9 @@ import { RecordSchema } from './record.entity.ts';
 import { ServiceUserSchema } from './service-user.entity.ts';
 import { ServiceAccountSchema } from './service-account.entity.ts';
 import { EngineKeySchema } from './engine-key.entity.ts';
+import { HookSecretSchema } from './hook-secret.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -28,3 +29,4 @@ export { ApplicationPermission } from './application-permission.entity.ts';
 export { Connection } from './connection.entity.ts';
 export { ServiceAccount } from './service-account.entity.ts';
 export { EngineKey } from './engine-key.entity.ts';
+export { HookSecret } from './hook-secret.entity.ts';

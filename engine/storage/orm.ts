@@ -9,6 +9,7 @@ import { Migration0003Applications } from './migrations/migration-0003-applicati
 import { Migration0004Connections } from './migrations/migration-0004-connections.ts';
 import { Migration0005ServiceAccounts } from './migrations/migration-0005-service-accounts.ts';
 import { Migration0006ApplicationIssuer } from './migrations/migration-0006-application-issuer.ts';
+import { Migration0007HookSecrets } from './migrations/migration-0007-hook-secrets.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   { name: 'migration-0004-connections', class: Migration0004Connections },
   { name: 'migration-0005-service-accounts', class: Migration0005ServiceAccounts },
   { name: 'migration-0006-application-issuer', class: Migration0006ApplicationIssuer },
+  { name: 'migration-0007-hook-secrets', class: Migration0007HookSecrets },
 ];
 
 export interface OrmOptions {

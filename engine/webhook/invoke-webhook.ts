@@ -3,20 +3,18 @@
 // unless every check passed; the secret never leaves this function.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
+import { resolveTrigger, type FlowLimits } from '../../workflows/shared/index.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
 import { InvalidArgumentError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import { matchesHash } from '../security/credentials.ts';
-import { executionSearchAttributes } from '../temporal/search-attributes.ts';
-import { newExecutionId, type ExecutionStarter, type StartedExecution } from '../temporal/execution-starter.ts';
+import type { ExecutionStarter, StartedExecution } from '../temporal/execution-starter.ts';
 import { authenticateCaller } from './caller-authentication.ts';
-import { mintExecutionGrant } from '../security/execution-grants.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
 import type { CallerDirectory } from './caller-directory.ts';
 import { missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup } from './published-flow-lookup.ts';
-import { idempotentExecutionId, payloadDigest } from './idempotency.ts';
+import { executionRequest } from './execution-request.ts';
 import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
 
 export interface InvokeDeps {
@@ -59,35 +57,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, ac
 
   annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode });
   deps.limits.admitActivity(published.company.name, trigger.activity);
-  const input: FlowExecutionInput = {
-    company: published.company.name,
-    flowName: published.flow.name,
-    flowVersion: published.flowVersion.version,
-    steps: definition.steps ?? [],
-    trigger: {
-      activity: trigger.activity,
-      description: trigger.description,
-      responseMode: trigger.responseMode,
-      syncTimeoutMs: trigger.syncTimeoutSeconds * 1000,
-      defaultResponse: trigger.defaultResponse,
-      doNotLogPayload: trigger.doNotLogPayload,
-    },
-    payloadJson: request.payloadJson,
-    caller: caller.label,
-    limits: deps.flowLimits,
-  };
-  const workflowId = request.idempotencyKey
-    ? idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: caller.label, activity: trigger.activity, key: request.idempotencyKey })
-    : newExecutionId(trigger.activity);
-  const execution = {
-    input: { ...input, executionGrant: mintExecutionGrant(deps.grantKey, workflowId, input.company) },
-    workflowId,
-    payloadDigest: request.idempotencyKey ? payloadDigest(deps.idempotencyKey, request.payloadJson) : undefined,
-    idempotencyKey: request.idempotencyKey || undefined,
-    searchAttributes: deps.useSearchAttributes()
-      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: trigger.responseMode, caller: caller.label })
-      : undefined,
-  };
+  const execution = executionRequest(deps, published, trigger, { caller: caller.label, payloadJson: request.payloadJson, idempotencyKey: request.idempotencyKey });
   if (trigger.responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
   const release = deps.limits.acquireSyncSlot();
   try {

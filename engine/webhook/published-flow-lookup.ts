@@ -18,14 +18,23 @@ export interface PublishedFlowSnapshot {
 
 export interface PublishedFlowLookup {
   find(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot>;
+  /**
+   * The same lookup without explaining a miss: for the provider route, which answers unauthenticated
+   * callers one 404 whatever was missing, so a miss costs one query, not three.
+   */
+  findIfPublished(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot | undefined>;
 }
 
 export function createPublishedFlowLookup(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): PublishedFlowLookup {
   const cache = new SnapshotCache<PublishedFlowSnapshot>(feed, 'flows', cacheOptions);
+  const findIfPublished = (em: EntityManager, companyName: string, activity: string) => {
+    const normalized = activity.toLowerCase();
+    return cache.get(`${companyName}\u0000${normalized}`, () => load(em, companyName, normalized));
+  };
   return {
+    findIfPublished,
     async find(em, companyName, activity) {
-      const normalized = activity.toLowerCase();
-      const found = await cache.get(`${companyName}\u0000${normalized}`, () => load(em, companyName, normalized));
+      const found = await findIfPublished(em, companyName, activity);
       if (found) return found;
       const company = await em.findOne(Company, { name: companyName });
       if (!company) throw new NotFoundError(await companyNotFoundMessage(em, companyName, 'caller'));

@@ -7,6 +7,7 @@ import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import {
+  InvokeDirectResponseSchema,
   InvokeOutcome,
   InvokeResponseSchema,
   type Caller,
@@ -16,7 +17,8 @@ import type { WebhookOutcome } from '../../workflows/shared/index.ts';
 import { logRefusedCall } from '../../common/refusal-reasons.ts';
 import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import { authenticateCaller, claimedCaller } from './caller-authentication.ts';
-import { invokeWebhook, type InvokeDeps } from './invoke-webhook.ts';
+import { invokeWebhook } from './invoke-webhook.ts';
+import { DirectRefusedError, invokeDirect, type InvokeDirectDeps } from './invoke-direct.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import type { EngineMetrics } from '../metrics/engine-metrics.ts';
 
@@ -27,7 +29,7 @@ const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   INSTANT_RETURN: InvokeOutcome.INSTANT_RETURN,
 };
 
-export function createWebhookService(deps: InvokeDeps & { logger: Logger; metrics?: EngineMetrics }): ServiceImpl<typeof WebhookService> {
+export function createWebhookService(deps: InvokeDirectDeps & { logger: Logger; metrics?: EngineMetrics }): ServiceImpl<typeof WebhookService> {
   return {
     async invoke(request, context) {
       const started = Date.now();
@@ -50,6 +52,37 @@ export function createWebhookService(deps: InvokeDeps & { logger: Logger; metric
         executionId: execution.executionId,
         defaultResponse: execution.defaultResponse,
         outcome: OUTCOMES[execution.outcome],
+      });
+    },
+    async invokeDirect(request, context) {
+      const started = Date.now();
+      const account = serviceAccountOf(context);
+      const call = deps.metrics?.directCall();
+      // Path text from an unauthenticated caller: bounded before it reaches a log line.
+      const where = { company: request.company.slice(0, 200), activity: request.activity.toLowerCase().slice(0, 200) };
+      const answer = await invokeDirect(deps, request, account, call).catch((error: unknown) => {
+        call?.failed(error);
+        if (error instanceof DirectRefusedError) {
+          logRefusedCall(deps.logger, { reason: error.reason!, ...where, scheme: error.scheme, hint: error.hint, serviceAccount: account.name });
+        } else {
+          logIfRefused(deps.logger, { ...where, caller: undefined }, error, account.name);
+        }
+        throw error;
+      });
+      if ('challenge' in answer) {
+        deps.logger.info({ ...where, ms: Date.now() - started }, 'provider url_verification answered');
+        call?.answered('url_verification');
+        return create(InvokeDirectResponseSchema, { statusCode: 200, contentType: 'text/plain; charset=utf-8', body: answer.challenge });
+      }
+      deps.logger.info({ ...where, executionId: answer.executionId, outcome: answer.outcome, ms: Date.now() - started }, 'provider webhook invoked');
+      call?.answered(answer.outcome);
+      return create(InvokeDirectResponseSchema, {
+        statusCode: answer.statusCode,
+        contentType: answer.contentType,
+        body: answer.body,
+        executionId: answer.executionId,
+        defaultResponse: answer.defaultResponse,
+        outcome: OUTCOMES[answer.outcome],
       });
     },
     async checkCaller(request, context) {

@@ -22,6 +22,8 @@ export interface FacadeMetrics {
 
 const ROUTES = [
   ['webhook', /^\/[^/]+\/odatav4\/flowwebhook_invoke\/?$/i],
+  // The provider route: one label for every company and activity (they are caller-written until verified).
+  ['hooks', /^\/[^/]+\/hooks\/[^/]+\/[^/]+\/?$/i],
   ['metadata', /^\/[^/]+\/odatav4\/\$metadata\/?$/i],
   ['healthz', /^\/healthz$/],
   ['readyz', /^\/readyz$/],
@@ -40,7 +42,7 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
   const registers = [registry.registry];
   const requests = new Counter({
     name: 'flowhook_facade_http_requests_total',
-    help: 'HTTP requests the facade answered, by route (webhook, metadata, healthz, readyz, other) and status',
+    help: 'HTTP requests the facade answered, by route (webhook, hooks, metadata, healthz, readyz, other) and status',
     labelNames: ['route', 'status'],
     registers,
   });

@@ -87,6 +87,10 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_ENGINE_URL: engineUrl,
       FLOWHOOK_ADMIN_TOKEN: adminToken,
       FLOWHOOK_LOG_LEVEL: 'warn',
+      // Scenario F's Stripe signing secret lives in the secret store.
+      FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+      // Scenario F measures the route limit's check, not its refusals (the default, 100/s, is below what a cell sends).
+      FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '1000000',
       ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
     };
     // Migrated and provisioned before the engine starts, as an operator would with flowhook service-account create.

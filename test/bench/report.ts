@@ -4,7 +4,7 @@ import type { BenchTlsMode } from './bench-tls.ts';
 import type { LoadResult } from './load-loop.ts';
 
 export interface ScenarioRun {
-  scenario: 'A' | 'B' | 'C' | 'D' | 'E';
+  scenario: 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
   label: string;
   result: LoadResult;
   /** CPU seconds per flowhook process during the measured window. */
@@ -42,11 +42,13 @@ export function markdown(report: BenchReport): string {
   lines.push('', '| ratio | conc. | throughput | p50 | p99 | target |', '|---|---:|---:|---:|---:|---|');
   for (const concurrency of [...new Set(report.runs.map((r) => r.result.concurrency))]) {
     const get = (s: ScenarioRun['scenario']) => report.runs.find((r) => r.scenario === s && r.result.concurrency === concurrency)?.result;
-    const [a, b, c, d] = [get('A'), get('B'), get('C'), get('D')];
+    const [a, b, c, d, f] = [get('A'), get('B'), get('C'), get('D'), get('F')];
     if (a && c) {
       const target = `thr ≥ 0.8×C${concurrency === 50 ? (a.throughput >= 0.8 * c.throughput ? ' ✓' : ' ✗') : ''}; p50 ≤ 1.25×C+2ms ${a.p50 <= 1.25 * c.p50 + 2 ? '✓' : '✗'}`;
       lines.push(`| A/C instant | ${concurrency} | ${ratio(a.throughput, c.throughput)} | ${ratio(a.p50, c.p50)} | ${ratio(a.p99, c.p99)} | ${target} |`);
     }
+    // The provider route's price for verification (and its plainer answer) next to the OData route, both Instant.
+    if (f && a) lines.push(`| F/A provider route | ${concurrency} | ${ratio(f.throughput, a.throughput)} | ${ratio(f.p50, a.p50)} | ${ratio(f.p99, a.p99)} | — |`);
     if (b && d) {
       const target = `p50 ≤ 1.25×D+2ms ${b.p50 <= 1.25 * d.p50 + 2 ? '✓' : '✗'}; p99 ≤ 1.5×D ${b.p99 <= 1.5 * d.p99 ? '✓' : '✗'}`;
       lines.push(`| B/D sync | ${concurrency} | ${ratio(b.throughput, d.throughput)} | ${ratio(b.p50, d.p50)} | ${ratio(b.p99, d.p99)} | ${target} |`);

@@ -1,9 +1,11 @@
 // `npm run bench`: flowhook against its floor (the same Temporal driven by a
 // bare client) and a bare Koa ceiling, in one run on one machine, as ratios.
-// Not part of `npm test`. BENCH_SECONDS (default 6) sets each cell's length;
+// Not part of `npm test`. Scenario F is the provider route (Stripe-signed,
+// Instant return) next to A. BENCH_SECONDS (default 6) sets each cell's length;
 // BENCH_SCENARIOS (e.g. "A,C") and BENCH_CONCURRENCIES (e.g. "1,50") narrow a
 // run for profiling. BENCH_ENGINE_TLS=1 or =mutual serves the engine's port
 // over TLS or mutual TLS (bench-tls.ts), to measure what that hop's encryption costs.
+import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,12 +17,12 @@ import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { cpuSeconds, peakRssMiB, startBenchStack } from './bench-stack.ts';
 import { runLoad } from './load-loop.ts';
 import { markdown, type BenchReport, type ScenarioRun } from './report.ts';
-import { ceilingCall, facadeCall, floorInput, floorStart, floorUpdateWithStart, httpPoster, INSTANT_STEPS, PAYLOAD, SYNC_STEPS, type Counter } from './scenarios.ts';
+import { ceilingCall, facadeCall, floorInput, floorStart, floorUpdateWithStart, httpPoster, INSTANT_STEPS, PAYLOAD, PROVIDER_STEPS, providerCall, SYNC_STEPS, type Counter } from './scenarios.ts';
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const seconds = Number(process.env.BENCH_SECONDS || 6);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES || '1,10,50').split(',').map(Number);
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E').split(',').map((s) => s.trim().toUpperCase()));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F').split(',').map((s) => s.trim().toUpperCase()));
 const COMPANY = 'Bench';
 
 const stack = await startBenchStack(process.env, log);
@@ -32,6 +34,13 @@ try {
     (await admin.applyFlow({ flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode } }, steps } as never), publish: true })).secret;
   const instantSecret = await deploy('bench.instant', 'INSTANT_RETURN', INSTANT_STEPS);
   const syncSecret = await deploy('bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS);
+  // F: the same Instant flow's steps behind the provider route, verified as Stripe.
+  await admin.applyFlow({
+    flow: fromJson(FlowSchema, { company: COMPANY, name: 'bench.stripe', trigger: { webhook: { activity: 'bench.stripe', direct: { verify: { stripe: {} } } } }, steps: PROVIDER_STEPS } as never),
+    publish: true,
+  });
+  const stripeSecret = `whsec_${randomBytes(24).toString('hex')}`;
+  await admin.setHookSecret({ company: COMPANY, activity: 'bench.stripe', secret: stripeSecret });
 
   const connection = await Connection.connect({ address: stack.temporalAddress });
   const client = new Client({ connection });
@@ -43,6 +52,7 @@ try {
   const scenarios: { scenario: ScenarioRun['scenario']; label: string; call: () => Promise<void> }[] = [
     { scenario: 'E', label: 'bare Koa ceiling', call: ceilingCall(httpPoster(stack.ceilingUrl, body('bench.instant', instantSecret), {}, agent)) },
     { scenario: 'A', label: 'instant via flowhook', call: facadeCall(httpPoster(url, body('bench.instant', instantSecret), auth, agent), 'instant-return', counter) },
+    { scenario: 'F', label: 'instant via the provider route (Stripe-signed)', call: providerCall(`${stack.facadeUrl}/BC/hooks/${COMPANY}/bench.stripe`, stripeSecret, agent, counter) },
     { scenario: 'C', label: 'instant floor (bare start)', call: floorStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS), counter) },
     { scenario: 'B', label: 'sync via flowhook', call: facadeCall(httpPoster(url, body('bench.sync', syncSecret), auth, agent), 'responded', counter) },
     { scenario: 'D', label: 'sync floor (bare Update-With-Start)', call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter) },

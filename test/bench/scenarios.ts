@@ -1,15 +1,18 @@
-// The five measured scenarios. Each call checks its own outcome (status,
+// The six measured scenarios. Each call checks its own outcome (status,
 // execution id, the flow's answer) and counts the executions it caused, so the
 // run can verify afterwards that none went missing in Temporal.
 import { Agent, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import Stripe from 'stripe';
 import { executionSearchAttributes } from '../../engine/temporal/search-attributes.ts';
 import { FLOW_WORKFLOW_TYPE, WEBHOOK_RESPONSE_UPDATE, type FlowExecutionInput, type WebhookResponse } from '../../workflows/shared/index.ts';
 
 export const PAYLOAD = '{"order": {"id": "SO-1001", "customer": "C-42", "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B-7", "qty": 1}]}, "amount": 129.90}';
 
 export const INSTANT_STEPS = [{ set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } } }];
+/** F reads the same order from inside the Stripe event (Trigger.Payload is the parsed JSON body there). */
+export const PROVIDER_STEPS = [{ set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.data.object.order.id}' } } }];
 export const SYNC_STEPS = [{ respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"orderId": Trigger.Payload.order.id} }' } }];
 
 export interface Counter {
@@ -82,6 +85,23 @@ export function floorUpdateWithStart(client: Client, taskQueue: string, input: F
     const response = await client.workflow.executeUpdateWithStart<never, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, { updateId: workflowId, startWorkflowOperation: operation as never });
     counter.executions++;
     if (response.outcome !== 'RESPONDED') throw new Error(`outcome ${response.outcome}`);
+  };
+}
+
+/**
+ * F: the provider route, as Stripe calls it — a fresh `payment_intent.succeeded`
+ * event per call (a repeated event id would join the first execution), signed
+ * with the `stripe` package's own helper, verified by the engine, Instant return.
+ */
+export function providerCall(url: string, secret: string, agent: Agent, counter: Counter) {
+  return async () => {
+    const body = `{"id": "evt_${randomUUID().replaceAll('-', '')}", "object": "event", "type": "payment_intent.succeeded", "data": {"object": ${PAYLOAD}}}`;
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret });
+    const answer = await httpPoster(url, body, { 'stripe-signature': signature }, agent)();
+    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+    if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
+    counter.executions++;
+    if (answer.headers['x-flowhook-outcome'] !== 'instant-return') throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
   };
 }
 

@@ -5,6 +5,7 @@
 // request id the caller got back, the company and (once known) the activity;
 // no secret, access key or token appears anywhere in the logs.
 import test, { type ExecutionContext } from 'ava';
+import { createHmac } from 'node:crypto';
 import { fromJson } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
@@ -291,6 +292,38 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
     t.false((error as ConnectError).rawMessage.includes(expected.reason), why);
     for (const [name, value] of (error as ConnectError).metadata) t.false(value.includes(expected.reason), `${why}: metadata ${name}`);
     await expectOneLine(t, { ...expected, why, requestId: request.requestId }, 'engine', false);
+  }
+});
+
+test('the provider route: no hook secret, a missing, malformed or stale signature, a wrong one — each a 401 the engine logs with the scheme', async (t) => {
+  const hookSecret = `whsec_${'k'.repeat(32)}`;
+  sent.push(hookSecret);
+  const direct = (activity: string) => flow(COMPANY, activity.replace('.', '-'), { activity, direct: { verify: { stripe: {} } } }, []);
+  await admin.applyFlow({ flow: fromJson(FlowSchema, direct('hooks.signed') as never), publish: true });
+  await admin.applyFlow({ flow: fromJson(FlowSchema, direct('hooks.unset') as never), publish: true });
+  await admin.setHookSecret({ company: COMPANY, activity: 'hooks.signed', secret: hookSecret });
+  const body = '{"id": "evt_refusals", "object": "event"}';
+  const now = Math.floor(Date.now() / 1000);
+  const signature = (timestamp: number) => createHmac('sha256', hookSecret).update(`${timestamp}.${body}`).digest('hex');
+  const cases: [string, RefusalReason, string, string | undefined][] = [
+    ['no hook secret set for the route', 'hook_secret_missing', 'hooks.unset', `t=${now},v1=${signature(now)}`],
+    ['no Stripe-Signature header', 'missing_signature_header', 'hooks.signed', undefined],
+    ['a Stripe-Signature without t=', 'malformed_signature_header', 'hooks.signed', `v1=${signature(now)}`],
+    ['signed an hour ago', 'stale_timestamp', 'hooks.signed', `t=${now - 3600},v1=${signature(now - 3600)}`],
+    ['signed with another secret', 'signature_mismatch', 'hooks.signed', `t=${now},v1=${'0'.repeat(64)}`],
+  ];
+  for (const [why, reason, activity, header] of cases) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (header) headers['stripe-signature'] = header;
+    const response = await fetch(`${stack.facadeUrl}/BC/hooks/${COMPANY}/${activity}`, { method: 'POST', headers, body });
+    t.is(response.status, 401, why);
+    t.deepEqual(await response.json(), { error: { code: 'Unauthorized', message: 'Unauthorized' } }, why);
+    const requestId = response.headers.get('x-request-id') ?? '';
+    await expectOneLine(t, { why, reason, requestId, company: COMPANY, activity }, 'engine');
+    const line = refusalLines(requestId)[0] ?? {};
+    t.is(line.scheme, 'stripe', why);
+    // Only a missing secret needs a command to fix; the caller never sees it.
+    t.is(line.hint, reason === 'hook_secret_missing' ? `flowhook hook-secret set ${COMPANY} hooks.unset` : undefined, why);
   }
 });
 

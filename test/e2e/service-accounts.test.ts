@@ -9,6 +9,7 @@ import { Code, ConnectError, createClient, type Interceptor, type Transport } fr
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import type { DescService } from '@bufbuild/protobuf';
 import { WorkflowFailedError } from '@temporalio/client';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
@@ -84,6 +85,23 @@ for (const [protocol, transport] of Object.entries(PROTOCOLS)) {
     }
   });
 }
+
+test('hook secrets are admin business: invoke and records tokens can neither set nor list them', async (t) => {
+  t.true(ENGINE_SERVICES.includes(HookSecretAdminService), 'served, and listed by reflection and health');
+  t.is(scopeOfService(HookSecretAdminService.typeName), 'admin');
+  const request = { company: alpha.company, activity: ACTIVITY, secret: `whsec_${'s'.repeat(32)}` };
+  for (const token of [stack.tokens.internal, stack.tokens.worker]) {
+    const hookSecrets = createClient(HookSecretAdminService, PROTOCOLS.grpc!(token));
+    const set = await t.throwsAsync(hookSecrets.setHookSecret(request));
+    t.is((set as ConnectError).code, Code.PermissionDenied);
+    t.is(((await t.throwsAsync(hookSecrets.listHookSecrets({}))) as ConnectError).code, Code.PermissionDenied);
+  }
+  const admin = createClient(HookSecretAdminService, PROTOCOLS.grpc!(stack.tokens.admin));
+  t.deepEqual((await admin.listHookSecrets({ company: alpha.company })).secrets, [], 'the refused calls stored nothing');
+  await admin.setHookSecret(request);
+  t.deepEqual((await admin.listHookSecrets({ company: alpha.company })).secrets.map((secret) => secret.activity), [ACTIVITY]);
+  await admin.deleteHookSecret({ company: alpha.company, activity: ACTIVITY });
+});
 
 test('an internal service invokes with its own account and is recorded as the caller', async (t) => {
   const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.internal)] }));

@@ -13,6 +13,7 @@ import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { UserAdminService, UserPermissionSetSchema, UserSchema, type RegenerateUserKeyRequest, type User } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 
@@ -102,6 +103,8 @@ function fakeEngine() {
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
     ...createClient(ServiceAccountAdminService, transport),
+    // Not served by this fake: the client type holds every admin service.
+    ...createClient(HookSecretAdminService, transport),
   };
   return { client, apps, users, regenerations };
 }

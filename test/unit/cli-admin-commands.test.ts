@@ -20,6 +20,7 @@ import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_se
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
@@ -140,6 +141,8 @@ function fakeEngine() {
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
     ...createClient(ServiceAccountAdminService, transport),
+    // Not served by this fake: the client type holds every admin service.
+    ...createClient(HookSecretAdminService, transport),
   };
   return { client, calls, users, flows, companies };
 }

@@ -25,6 +25,7 @@ import {
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { SecretStoreAdminService, type RotateKeyResponse } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 import { readSecret, type SecretStdin } from '../../bin/cli/secret-input.ts';
@@ -124,6 +125,8 @@ function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true
     ...createClient(ConnectionAdminService, transport),
     ...createClient(SecretStoreAdminService, transport),
     ...createClient(ServiceAccountAdminService, transport),
+    // Not served by this fake: the client type holds every admin service.
+    ...createClient(HookSecretAdminService, transport),
   };
   return { client, connections, setRequests, deleteRequests, egressRequests, calls };
 }

@@ -29,9 +29,21 @@ test('the engine reads messages up to the facade body limit plus the envelope', 
 
 test('rate limits and the sync-call cap have defaults, can be turned off, and reject nonsense', (t) => {
   const secure = base;
-  t.deepEqual(readEngineConfig(secure).limits, { perCaller: { perSecond: 500, burst: 1000 }, perActivity: { perSecond: 500, burst: 1000 }, maxConcurrentSyncCalls: 1000 });
-  const off = readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: '0', FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: '20', FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '5', FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '0' });
-  t.deepEqual(off.limits, { perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 20, burst: 5 }, maxConcurrentSyncCalls: 0 });
+  t.deepEqual(readEngineConfig(secure).limits, {
+    perCaller: { perSecond: 500, burst: 1000 },
+    perActivity: { perSecond: 500, burst: 1000 },
+    perHookRoute: { perSecond: 100, burst: 200 },
+    maxConcurrentSyncCalls: 1000,
+  });
+  const off = readEngineConfig({
+    ...secure,
+    FLOWHOOK_RATE_LIMIT_PER_CALLER: '0',
+    FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: '20',
+    FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '5',
+    FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '0',
+    FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '0',
+  });
+  t.deepEqual(off.limits, { perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 20, burst: 5 }, perHookRoute: { perSecond: 0, burst: 1 }, maxConcurrentSyncCalls: 0 });
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: 'fast' }), { message: /FLOWHOOK_RATE_LIMIT_PER_CALLER must be an integer >= 0/ });
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '0' }), { message: /FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST must be an integer >= 1/ });
 });

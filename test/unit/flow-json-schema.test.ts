@@ -165,7 +165,13 @@ test('completions offer the flow-file names with the comments of flow.proto', (t
     'defaultResponseStatusCode',
     'defaultResponseContentType',
     'doNotLogPayload',
+    'direct',
   ]);
+  // A provider route names exactly one verification scheme, as publishing requires.
+  t.deepEqual(
+    definitions['flowhook.flow.v1.DirectVerification']?.oneOf?.map((clause) => clause.required),
+    [['standardWebhooks'], ['stripe'], ['github'], ['slack'], ['shopify'], ['hmac']],
+  );
   t.regex(schema.properties?.company?.description ?? '', /^Company whose data the flow runs in/);
   t.deepEqual(webhook.properties?.responseMode?.enum, ['INSTANT_RETURN', 'WAIT_FOR_RESPONSE_STEP']);
   t.regex(webhook.properties?.responseMode?.enumDescriptions?.[1] ?? '', /waits for a respond step/);

@@ -57,7 +57,10 @@ test('$eval is refused at publish as it is at run time, unless the formula binds
 });
 
 test('paths from the root must exist: unknown roots, Trigger members and step names', (t) => {
-  t.regex(errorsIn('${ Trigger.Paylod.id }')[0]!, /"Trigger\.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description \(did you mean "Trigger\.Payload"\?\)/);
+  t.regex(
+    errorsIn('${ Trigger.Paylod.id }')[0]!,
+    /"Trigger\.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description, Body, BodyEncoding, Json, Form, Headers, Query, Method, Provider \(did you mean "Trigger\.Payload"\?\)/,
+  );
   t.regex(errorsIn('${ Varaibles.x }')[0]!, /unknown name "Varaibles": formulas read Trigger, Variables, Steps, Execution, Company \(did you mean "Variables"\?\)/);
   t.regex(errorsIn('${ trigger.payload.id }')[0]!, /unknown name "trigger".*\(did you mean "Trigger"\?\)/, 'names are case-sensitive');
   t.regex(errorsIn('${ Steps.ordr.id }')[0]!, /"Steps\.ordr": no step of this flow is named "ordr"; the named steps are "order" \(did you mean "Steps\.order"\?\)/);

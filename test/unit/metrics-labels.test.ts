@@ -75,3 +75,28 @@ test('cache names outside the known set read other', async (t) => {
     metrics.registry.close();
   }
 });
+
+test('provider-route calls are labelled by scheme and mode only, never by the caller-written company or activity', async (t) => {
+  const metrics = createEngineMetrics();
+  try {
+    metrics.directCall().failed(new NotFoundError('No provider route at this address'));
+    const refused = metrics.directCall();
+    refused.routeResolved('stripe', 'INSTANT_RETURN');
+    refused.failed(new UnauthenticatedError('Unauthorized', 'signature_mismatch'));
+    const answered = metrics.directCall();
+    answered.routeResolved('slack', 'WAIT_FOR_RESPONSE_STEP');
+    answered.answered('url_verification');
+    const odd = metrics.directCall();
+    odd.routeResolved('evil-scheme', 'INSTANT_RETURN');
+    odd.answered('INSTANT_RETURN');
+    const text = await metrics.registry.text();
+    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="unknown",mode="unknown",outcome="refused",code="not_found"\} 1/);
+    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="stripe",mode="instant",outcome="refused",code="unauthenticated"\} 1/);
+    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="slack",mode="sync",outcome="url_verification",code="ok"\} 1/);
+    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="unknown",mode="instant",outcome="instant_return",code="ok"\} 1/);
+    t.regex(text, /flowhook_engine_rate_limited_total\{limit="hook_route"\} 0/);
+    t.notRegex(text, /evil/);
+  } finally {
+    metrics.registry.close();
+  }
+});

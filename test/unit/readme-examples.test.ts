@@ -37,3 +37,16 @@ test('the flow file example under "Flows as code" publishes without errors', (t)
   const flow = toJson(FlowSchema, fromJson(FlowSchema, parse(block!))) as FlowJson;
   t.deepEqual(validateFlow(flow).errors, []);
 });
+
+test('the "Stripe → flowhook" walkthrough flow publishes without errors or warnings', (t) => {
+  // Indented under a numbered step in the README: strip the list indentation before parsing.
+  const block = yamlBlocks()
+    .map((text) => text.replace(/^ {3}/gm, ''))
+    .find((text) => text.startsWith('company: Default\nname: stripe-payments'));
+  t.truthy(block, 'the README lost its Stripe walkthrough flow');
+  const flow = toJson(FlowSchema, fromJson(FlowSchema, parse(block!))) as FlowJson;
+  const { errors, warnings } = validateFlow(flow);
+  t.deepEqual(errors, []);
+  t.deepEqual(warnings, []);
+  t.is(flow.trigger?.webhook?.direct?.verify?.stripe !== undefined, true);
+});

@@ -10,6 +10,22 @@ export interface FormulaContext {
     PayloadJson: string;
     Activity: string;
     Description: string;
+    // ── provider route only (POST /{instance}/hooks/{company}/{activity}); absent on the OData route ──
+    /** The request body exactly as received: UTF-8 text, or base64 when the bytes are not UTF-8 (see BodyEncoding). */
+    Body?: string;
+    /** `text` or `base64`: how Body holds the bytes. */
+    BodyEncoding?: 'text' | 'base64';
+    /** The parsed body, when the content type is JSON and the body parses. */
+    Json?: unknown;
+    /** The decoded fields, when the content type is application/x-www-form-urlencoded; repeated keys are arrays. */
+    Form?: Record<string, string | string[]>;
+    /** Request headers, lower-cased, without signature, timestamp, authorization and cookie headers. */
+    Headers?: Record<string, string>;
+    /** The decoded query string; repeated keys are arrays. */
+    Query?: Record<string, string | string[]>;
+    Method?: string;
+    /** The verified scheme and the provider's event id (when the scheme has one). */
+    Provider?: { Scheme: string; EventId?: string };
   };
   Variables: Record<string, unknown>;
   Steps: Record<string, unknown>;

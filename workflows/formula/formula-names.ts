@@ -35,7 +35,16 @@ export const CALLABLE_FUNCTIONS: ReadonlySet<string> = new Set(
 /** Every member of T, listed once: a missing or misspelt member does not compile. */
 type MemberList<T> = { readonly [K in keyof T]-?: true };
 
-const TRIGGER: MemberList<FormulaContext['Trigger']> = { Payload: true, PayloadJson: true, Activity: true, Description: true };
+/** Trigger members only the provider route fills (`trigger.webhook.direct`); publishing warns when a flow without it reads them. */
+export const DIRECT_TRIGGER = { Body: true, BodyEncoding: true, Json: true, Form: true, Headers: true, Query: true, Method: true, Provider: true } as const;
+
+const TRIGGER: MemberList<FormulaContext['Trigger']> = {
+  Payload: true,
+  PayloadJson: true,
+  Activity: true,
+  Description: true,
+  ...DIRECT_TRIGGER,
+};
 const EXECUTION: MemberList<FormulaContext['Execution']> = { Id: true, StartedAt: true };
 const COMPANY: MemberList<FormulaContext['Company']> = { Name: true };
 

@@ -16,13 +16,15 @@
 import jsonata from 'jsonata';
 import { didYouMean } from './did-you-mean.ts';
 import { parseFieldPath } from './field-path.ts';
-import { CALLABLE_FUNCTIONS, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
+import { CALLABLE_FUNCTIONS, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
 
 /** What the flow around a formula offers: the names of its steps (anywhere in the flow). */
 export interface FormulaScope {
   stepNames: ReadonlySet<string>;
   /** Filled with every `Variables.<name>` read from the root, so the flow can warn about variables no step sets. */
   variablesRead?: Set<string>;
+  /** Filled with every provider-route-only `Trigger.<member>` read (Body, Headers, …), so a flow without `direct` can be warned. */
+  directTriggerRead?: Set<string>;
 }
 
 /** The parts of a JSONata 2.x AST node these checks read. */
@@ -177,7 +179,10 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
     return undefined;
   }
   if (members === 'steps') return scope.stepNames.has(member) ? undefined : unknownStepProblem(member, scope.stepNames);
-  if (members.includes(member)) return undefined;
+  if (members.includes(member)) {
+    if (root === 'Trigger' && Object.hasOwn(DIRECT_TRIGGER, member)) scope.directTriggerRead?.add(member);
+    return undefined;
+  }
   return `"${root}.${member}" does not exist: ${root} has ${members.join(', ')}${didYouMean(member, members, (candidate) => `"${root}.${candidate}"`)}`;
 }
 

@@ -30,8 +30,13 @@ export interface FlowExecutionInput {
     defaultResponse: DefaultResponse;
     doNotLogPayload: boolean;
   };
-  /** The `payload` member's text exactly as the caller sent it. */
+  /**
+   * The `payload` member's text exactly as the caller sent it. On the provider
+   * route: the request body as text (`direct.bodyEncoding` says which kind).
+   */
   payloadJson: string;
+  /** Set for executions the provider route started; absent for the OData route and executions started before it existed. */
+  direct?: DirectTriggerRequest;
   /** Who called, e.g. `user:flowhook-service`. Never a credential. */
   caller: string;
   /** The engine's bounds when the execution started; absent in executions started before they existed. */
@@ -42,6 +47,26 @@ export interface FlowExecutionInput {
    * Useless without a records-scope token; absent in executions started before it existed.
    */
   executionGrant?: string;
+}
+
+/**
+ * A provider's request as the flow may see it (engine/webhook/invoke-direct.ts
+ * builds it after verification). The body itself is `payloadJson`, so it is
+ * stored once: UTF-8 text when the bytes are valid UTF-8, else base64 of the
+ * bytes. Signature, timestamp, authorization and cookie headers are never here.
+ */
+export interface DirectTriggerRequest {
+  method: string;
+  /** Lower-cased names; a repeated header's values joined with ", ". */
+  headers: Record<string, string>;
+  /** The query string as received, without "?". */
+  query: string;
+  /** The media type from Content-Type, lower-cased, without parameters; "" when none was sent. */
+  contentType: string;
+  /** How `payloadJson` holds the body: "text" (the exact UTF-8 text) or "base64" (bytes that are not UTF-8). */
+  bodyEncoding: 'text' | 'base64';
+  /** The verified scheme (e.g. `stripe`) and the provider's event id, when the scheme has one. */
+  provider: { scheme: string; eventId?: string };
 }
 
 /** Why the caller got the answer it got; mirrors InvokeOutcome of the engine proto. */

@@ -8,6 +8,7 @@ import { DEFAULT_FLOW_LIMITS, formatDuration, type FlowLimits } from './flow-lim
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
 import { STEP_KINDS, stepKind } from './step-kind.ts';
 import { CONNECTION_NAME } from './connection-kinds.ts';
+import { validateDirectRoute } from './direct-route.ts';
 
 export interface FlowProblems {
   errors: string[];
@@ -27,9 +28,10 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  const scope: FormulaScope = { stepNames: stepNamesOf(steps), variablesRead: new Set() };
+  const scope: FormulaScope = { stepNames: stepNamesOf(steps), variablesRead: new Set(), directTriggerRead: new Set() };
   steps.forEach((step, index) => validateStep(step, `steps[${index}]`, problems.errors, limits, scope));
   warnAboutUnsetVariables(scope.variablesRead!, variablesSetBy(steps), problems.warnings);
+  warnAboutDirectOutputs(webhook, scope.directTriggerRead!, problems.warnings);
   warnAboutResponseMode(webhook, steps, problems.warnings);
   return problems;
 }
@@ -46,6 +48,7 @@ function validateTrigger(webhook: WebhookTriggerJson, errors: string[]): void {
   }
   checkStatusCode(resolved.defaultResponse.statusCode, 'trigger.webhook.defaultResponseStatusCode', errors);
   if (resolved.defaultResponse.contentType.trim() === '') errors.push('trigger.webhook.defaultResponseContentType: must not be empty');
+  if (webhook.direct) validateDirectRoute(webhook.direct, 'trigger.webhook.direct', errors);
 }
 
 function checkStatusCode(code: unknown, field: string, errors: string[]): void {
@@ -210,6 +213,13 @@ function variablesSetBy(steps: StepJson[], names = new Set<string>()): Set<strin
 }
 
 /** A variable no step sets reads as nothing at run time: likely a typo, but not certainly an error (it may be tested for absence). */
+/** Trigger.Body, Trigger.Headers, … exist only on the provider route: without `direct` they read as nothing. */
+function warnAboutDirectOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<string>, warnings: string[]): void {
+  if (webhook.direct || read.size === 0) return;
+  const names = [...read].map((member) => `Trigger.${member}`).join(', ');
+  warnings.push(`${names}: only the provider route (trigger.webhook.direct) fills ${read.size === 1 ? 'it' : 'them'}; without direct ${read.size === 1 ? 'it is' : 'they are'} empty at run time`);
+}
+
 function warnAboutUnsetVariables(read: ReadonlySet<string>, set: ReadonlySet<string>, warnings: string[]): void {
   for (const name of read) {
     if (set.has(name)) continue;

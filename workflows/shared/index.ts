@@ -8,3 +8,5 @@ export { readTemporalSettings, type TemporalSettings } from './temporal-settings
 export { CONNECTION_KINDS, CONNECTION_NAME, DEFAULT_API_KEY_HEADER, checkConnection, connectionAllows, connectionKind, connectionKindNamed, type ConnectionSettingsInput } from './connection-kinds.ts';
 export { connectionsUsedBy } from './flow-connections.ts';
 export { DEFAULT_FLOW_LIMITS, formatDuration, type FlowLimits } from './flow-limits.ts';
+export { DIRECT_SCHEMES, directSchemeOf, type DirectScheme } from './direct-route.ts';
+export { isJsonMediaType, FORM_MEDIA_TYPE } from './media-types.ts';

@@ -492,6 +492,13 @@ export declare type GetFlowResponse = Message<"flowhook.engine.v1.GetFlowRespons
    * @generated from field: flowhook.engine.v1.WebhookCall webhook_call = 3;
    */
   webhookCall?: WebhookCall | undefined;
+
+  /**
+   * Set when the latest version's trigger has a provider route (`direct`).
+   *
+   * @generated from field: flowhook.engine.v1.ProviderRoute provider_route = 4;
+   */
+  providerRoute?: ProviderRoute | undefined;
 };
 
 /**
@@ -516,6 +523,13 @@ export declare type GetFlowResponseJson = {
    * @generated from field: flowhook.engine.v1.WebhookCall webhook_call = 3;
    */
   webhookCall?: WebhookCallJson;
+
+  /**
+   * Set when the latest version's trigger has a provider route (`direct`).
+   *
+   * @generated from field: flowhook.engine.v1.ProviderRoute provider_route = 4;
+   */
+  providerRoute?: ProviderRouteJson;
 };
 
 /**
@@ -523,6 +537,68 @@ export declare type GetFlowResponseJson = {
  * Use `create(GetFlowResponseSchema)` to create a new message.
  */
 export declare const GetFlowResponseSchema: GenMessage<GetFlowResponse, {jsonType: GetFlowResponseJson}>;
+
+/**
+ * Where a provider posts to a flow's provider route, and whether it can verify yet.
+ *
+ * @generated from message flowhook.engine.v1.ProviderRoute
+ */
+export declare type ProviderRoute = Message<"flowhook.engine.v1.ProviderRoute"> & {
+  /**
+   * {public URL}/{instance}/hooks/{company}/{activity}, company and activity URL-encoded.
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * The verification scheme as in the flow file, e.g. "stripe".
+   *
+   * @generated from field: string scheme = 2;
+   */
+  scheme: string;
+
+  /**
+   * Whether a hook secret is set; until one is, the route refuses every request.
+   *
+   * @generated from field: bool hook_secret_set = 3;
+   */
+  hookSecretSet: boolean;
+};
+
+/**
+ * Where a provider posts to a flow's provider route, and whether it can verify yet.
+ *
+ * @generated from message flowhook.engine.v1.ProviderRoute
+ */
+export declare type ProviderRouteJson = {
+  /**
+   * {public URL}/{instance}/hooks/{company}/{activity}, company and activity URL-encoded.
+   *
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+
+  /**
+   * The verification scheme as in the flow file, e.g. "stripe".
+   *
+   * @generated from field: string scheme = 2;
+   */
+  scheme?: string;
+
+  /**
+   * Whether a hook secret is set; until one is, the route refuses every request.
+   *
+   * @generated from field: bool hook_secret_set = 3;
+   */
+  hookSecretSet?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ProviderRoute.
+ * Use `create(ProviderRouteSchema)` to create a new message.
+ */
+export declare const ProviderRouteSchema: GenMessage<ProviderRoute, {jsonType: ProviderRouteJson}>;
 
 /**
  * @generated from message flowhook.engine.v1.ListFlowsRequest

@@ -14,6 +14,240 @@ import type { Message } from "@bufbuild/protobuf";
 export declare const file_flowhook_engine_v1_webhook_service: GenFile;
 
 /**
+ * @generated from message flowhook.engine.v1.InvokeDirectRequest
+ */
+export declare type InvokeDirectRequest = Message<"flowhook.engine.v1.InvokeDirectRequest"> & {
+  /**
+   * Company name from the path, decoded.
+   *
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * Activity from the path; matched case-insensitively.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity: string;
+
+  /**
+   * HTTP method as received (POST).
+   *
+   * @generated from field: string method = 3;
+   */
+  method: string;
+
+  /**
+   * Every request header, names lower-cased, in the order received.
+   *
+   * @generated from field: repeated flowhook.engine.v1.HttpHeader headers = 4;
+   */
+  headers: HttpHeader[];
+
+  /**
+   * The query string as received, without '?'.
+   *
+   * @generated from field: string query = 5;
+   */
+  query: string;
+
+  /**
+   * The body, byte-exact.
+   *
+   * @generated from field: bytes body = 6;
+   */
+  body: Uint8Array;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 7;
+   */
+  requestId: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.InvokeDirectRequest
+ */
+export declare type InvokeDirectRequestJson = {
+  /**
+   * Company name from the path, decoded.
+   *
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * Activity from the path; matched case-insensitively.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity?: string;
+
+  /**
+   * HTTP method as received (POST).
+   *
+   * @generated from field: string method = 3;
+   */
+  method?: string;
+
+  /**
+   * Every request header, names lower-cased, in the order received.
+   *
+   * @generated from field: repeated flowhook.engine.v1.HttpHeader headers = 4;
+   */
+  headers?: HttpHeaderJson[];
+
+  /**
+   * The query string as received, without '?'.
+   *
+   * @generated from field: string query = 5;
+   */
+  query?: string;
+
+  /**
+   * The body, byte-exact.
+   *
+   * @generated from field: bytes body = 6;
+   */
+  body?: string;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 7;
+   */
+  requestId?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.InvokeDirectRequest.
+ * Use `create(InvokeDirectRequestSchema)` to create a new message.
+ */
+export declare const InvokeDirectRequestSchema: GenMessage<InvokeDirectRequest, {jsonType: InvokeDirectRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.HttpHeader
+ */
+export declare type HttpHeader = Message<"flowhook.engine.v1.HttpHeader"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string value = 2;
+   */
+  value: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.HttpHeader
+ */
+export declare type HttpHeaderJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * @generated from field: string value = 2;
+   */
+  value?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.HttpHeader.
+ * Use `create(HttpHeaderSchema)` to create a new message.
+ */
+export declare const HttpHeaderSchema: GenMessage<HttpHeader, {jsonType: HttpHeaderJson}>;
+
+/**
+ * The plain HTTP answer of the provider route: no OData envelope.
+ *
+ * @generated from message flowhook.engine.v1.InvokeDirectResponse
+ */
+export declare type InvokeDirectResponse = Message<"flowhook.engine.v1.InvokeDirectResponse"> & {
+  /**
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode: number;
+
+  /**
+   * @generated from field: string content_type = 2;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: string body = 3;
+   */
+  body: string;
+
+  /**
+   * The Temporal workflow id; empty for an answer no execution gave (Slack's url_verification).
+   *
+   * @generated from field: string execution_id = 4;
+   */
+  executionId: string;
+
+  /**
+   * @generated from field: bool default_response = 5;
+   */
+  defaultResponse: boolean;
+
+  /**
+   * @generated from field: flowhook.engine.v1.InvokeOutcome outcome = 6;
+   */
+  outcome: InvokeOutcome;
+};
+
+/**
+ * The plain HTTP answer of the provider route: no OData envelope.
+ *
+ * @generated from message flowhook.engine.v1.InvokeDirectResponse
+ */
+export declare type InvokeDirectResponseJson = {
+  /**
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode?: number;
+
+  /**
+   * @generated from field: string content_type = 2;
+   */
+  contentType?: string;
+
+  /**
+   * @generated from field: string body = 3;
+   */
+  body?: string;
+
+  /**
+   * The Temporal workflow id; empty for an answer no execution gave (Slack's url_verification).
+   *
+   * @generated from field: string execution_id = 4;
+   */
+  executionId?: string;
+
+  /**
+   * @generated from field: bool default_response = 5;
+   */
+  defaultResponse?: boolean;
+
+  /**
+   * @generated from field: flowhook.engine.v1.InvokeOutcome outcome = 6;
+   */
+  outcome?: InvokeOutcomeJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.InvokeDirectResponse.
+ * Use `create(InvokeDirectResponseSchema)` to create a new message.
+ */
+export declare const InvokeDirectResponseSchema: GenMessage<InvokeDirectResponse, {jsonType: InvokeDirectResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.CheckCallerRequest
  */
 export declare type CheckCallerRequest = Message<"flowhook.engine.v1.CheckCallerRequest"> & {
@@ -516,6 +750,26 @@ export declare const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof CheckCallerRequestSchema;
     output: typeof CheckCallerResponseSchema;
+  },
+  /**
+   * The provider route: a provider's own request, verified by the signature
+   * scheme of the flow's trigger (`direct`) over the exact body, then one
+   * execution — or, for a redelivery of the same event id, the first one's.
+   * A per-route rate limit applies before verification.
+   *
+   * Errors: UNAUTHENTICATED when the signature does not verify or no hook
+   * secret is set (no execution started), NOT_FOUND for an unknown company,
+   * an unknown activity or a flow without a direct route, RESOURCE_EXHAUSTED
+   * when rate limited, INVALID_ARGUMENT for a malformed request, ALREADY_EXISTS
+   * when an event id comes again with another body, INTERNAL and UNAVAILABLE
+   * as Invoke.
+   *
+   * @generated from rpc flowhook.engine.v1.WebhookService.InvokeDirect
+   */
+  invokeDirect: {
+    methodKind: "unary";
+    input: typeof InvokeDirectRequestSchema;
+    output: typeof InvokeDirectResponseSchema;
   },
 }>;
 

@@ -198,6 +198,15 @@ export declare type WebhookTrigger = Message<"flowhook.flow.v1.WebhookTrigger"> 
    * @generated from field: bool do_not_log_payload = 7;
    */
   doNotLogPayload: boolean;
+
+  /**
+   * Opens the provider route POST {base}/{instance}/hooks/{company}/{activity} for
+   * this flow: providers (Stripe, GitHub, Slack, Shopify, Standard Webhooks senders)
+   * POST their own body, verified by its signature. Absent: that route answers 404.
+   *
+   * @generated from field: optional flowhook.flow.v1.DirectRoute direct = 8;
+   */
+  direct?: DirectRoute | undefined;
 };
 
 /**
@@ -257,6 +266,15 @@ export declare type WebhookTriggerJson = {
    * @generated from field: bool do_not_log_payload = 7;
    */
   doNotLogPayload?: boolean;
+
+  /**
+   * Opens the provider route POST {base}/{instance}/hooks/{company}/{activity} for
+   * this flow: providers (Stripe, GitHub, Slack, Shopify, Standard Webhooks senders)
+   * POST their own body, verified by its signature. Absent: that route answers 404.
+   *
+   * @generated from field: optional flowhook.flow.v1.DirectRoute direct = 8;
+   */
+  direct?: DirectRouteJson;
 };
 
 /**
@@ -264,6 +282,383 @@ export declare type WebhookTriggerJson = {
  * Use `create(WebhookTriggerSchema)` to create a new message.
  */
 export declare const WebhookTriggerSchema: GenMessage<WebhookTrigger, {jsonType: WebhookTriggerJson}>;
+
+/**
+ * The provider route of a webhook trigger. The signing secret is deliberately
+ * absent: it lives in the engine's encrypted secret store
+ * (`flowhook hook-secret set <company> <activity>`).
+ *
+ * @generated from message flowhook.flow.v1.DirectRoute
+ */
+export declare type DirectRoute = Message<"flowhook.flow.v1.DirectRoute"> & {
+  /**
+   * How a request proves it comes from the provider. Required.
+   *
+   * @generated from field: flowhook.flow.v1.DirectVerification verify = 1;
+   */
+  verify?: DirectVerification | undefined;
+
+  /**
+   * How far a signed timestamp may be from the engine's clock, in seconds,
+   * 1..3600; default 300. Applies to the schemes that sign a timestamp.
+   *
+   * @generated from field: optional int32 tolerance_seconds = 2;
+   */
+  toleranceSeconds?: number | undefined;
+};
+
+/**
+ * The provider route of a webhook trigger. The signing secret is deliberately
+ * absent: it lives in the engine's encrypted secret store
+ * (`flowhook hook-secret set <company> <activity>`).
+ *
+ * @generated from message flowhook.flow.v1.DirectRoute
+ */
+export declare type DirectRouteJson = {
+  /**
+   * How a request proves it comes from the provider. Required.
+   *
+   * @generated from field: flowhook.flow.v1.DirectVerification verify = 1;
+   */
+  verify?: DirectVerificationJson;
+
+  /**
+   * How far a signed timestamp may be from the engine's clock, in seconds,
+   * 1..3600; default 300. Applies to the schemes that sign a timestamp.
+   *
+   * @generated from field: optional int32 tolerance_seconds = 2;
+   */
+  toleranceSeconds?: number;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.DirectRoute.
+ * Use `create(DirectRouteSchema)` to create a new message.
+ */
+export declare const DirectRouteSchema: GenMessage<DirectRoute, {jsonType: DirectRouteJson}>;
+
+/**
+ * Exactly one verification scheme.
+ *
+ * @generated from message flowhook.flow.v1.DirectVerification
+ */
+export declare type DirectVerification = Message<"flowhook.flow.v1.DirectVerification"> & {
+  /**
+   * @generated from oneof flowhook.flow.v1.DirectVerification.scheme
+   */
+  scheme: {
+    /**
+     * Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature): v1 (HMAC-SHA256, whsec_ secret) or v1a (Ed25519, whpk_ public key).
+     *
+     * @generated from field: flowhook.flow.v1.StandardWebhooksVerification standard_webhooks = 1;
+     */
+    value: StandardWebhooksVerification;
+    case: "standardWebhooks";
+  } | {
+    /**
+     * Stripe-Signature: t=…,v1=… over "{t}.{body}".
+     *
+     * @generated from field: flowhook.flow.v1.StripeVerification stripe = 2;
+     */
+    value: StripeVerification;
+    case: "stripe";
+  } | {
+    /**
+     * GitHub X-Hub-Signature-256: sha256=HMAC of the body.
+     *
+     * @generated from field: flowhook.flow.v1.GithubVerification github = 3;
+     */
+    value: GithubVerification;
+    case: "github";
+  } | {
+    /**
+     * Slack X-Slack-Signature v0 over "v0:{X-Slack-Request-Timestamp}:{body}"; url_verification answered automatically.
+     *
+     * @generated from field: flowhook.flow.v1.SlackVerification slack = 4;
+     */
+    value: SlackVerification;
+    case: "slack";
+  } | {
+    /**
+     * Shopify X-Shopify-Hmac-Sha256: base64 HMAC-SHA256 of the body.
+     *
+     * @generated from field: flowhook.flow.v1.ShopifyVerification shopify = 5;
+     */
+    value: ShopifyVerification;
+    case: "shopify";
+  } | {
+    /**
+     * Any other HMAC signature, described field by field.
+     *
+     * @generated from field: flowhook.flow.v1.HmacVerification hmac = 6;
+     */
+    value: HmacVerification;
+    case: "hmac";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Exactly one verification scheme.
+ *
+ * @generated from message flowhook.flow.v1.DirectVerification
+ */
+export declare type DirectVerificationJson = {
+  /**
+   * Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature): v1 (HMAC-SHA256, whsec_ secret) or v1a (Ed25519, whpk_ public key).
+   *
+   * @generated from field: flowhook.flow.v1.StandardWebhooksVerification standard_webhooks = 1;
+   */
+  standardWebhooks?: StandardWebhooksVerificationJson;
+
+  /**
+   * Stripe-Signature: t=…,v1=… over "{t}.{body}".
+   *
+   * @generated from field: flowhook.flow.v1.StripeVerification stripe = 2;
+   */
+  stripe?: StripeVerificationJson;
+
+  /**
+   * GitHub X-Hub-Signature-256: sha256=HMAC of the body.
+   *
+   * @generated from field: flowhook.flow.v1.GithubVerification github = 3;
+   */
+  github?: GithubVerificationJson;
+
+  /**
+   * Slack X-Slack-Signature v0 over "v0:{X-Slack-Request-Timestamp}:{body}"; url_verification answered automatically.
+   *
+   * @generated from field: flowhook.flow.v1.SlackVerification slack = 4;
+   */
+  slack?: SlackVerificationJson;
+
+  /**
+   * Shopify X-Shopify-Hmac-Sha256: base64 HMAC-SHA256 of the body.
+   *
+   * @generated from field: flowhook.flow.v1.ShopifyVerification shopify = 5;
+   */
+  shopify?: ShopifyVerificationJson;
+
+  /**
+   * Any other HMAC signature, described field by field.
+   *
+   * @generated from field: flowhook.flow.v1.HmacVerification hmac = 6;
+   */
+  hmac?: HmacVerificationJson;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.DirectVerification.
+ * Use `create(DirectVerificationSchema)` to create a new message.
+ */
+export declare const DirectVerificationSchema: GenMessage<DirectVerification, {jsonType: DirectVerificationJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.StandardWebhooksVerification
+ */
+export declare type StandardWebhooksVerification = Message<"flowhook.flow.v1.StandardWebhooksVerification"> & {
+};
+
+/**
+ * @generated from message flowhook.flow.v1.StandardWebhooksVerification
+ */
+export declare type StandardWebhooksVerificationJson = {
+};
+
+/**
+ * Describes the message flowhook.flow.v1.StandardWebhooksVerification.
+ * Use `create(StandardWebhooksVerificationSchema)` to create a new message.
+ */
+export declare const StandardWebhooksVerificationSchema: GenMessage<StandardWebhooksVerification, {jsonType: StandardWebhooksVerificationJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.StripeVerification
+ */
+export declare type StripeVerification = Message<"flowhook.flow.v1.StripeVerification"> & {
+};
+
+/**
+ * @generated from message flowhook.flow.v1.StripeVerification
+ */
+export declare type StripeVerificationJson = {
+};
+
+/**
+ * Describes the message flowhook.flow.v1.StripeVerification.
+ * Use `create(StripeVerificationSchema)` to create a new message.
+ */
+export declare const StripeVerificationSchema: GenMessage<StripeVerification, {jsonType: StripeVerificationJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.GithubVerification
+ */
+export declare type GithubVerification = Message<"flowhook.flow.v1.GithubVerification"> & {
+};
+
+/**
+ * @generated from message flowhook.flow.v1.GithubVerification
+ */
+export declare type GithubVerificationJson = {
+};
+
+/**
+ * Describes the message flowhook.flow.v1.GithubVerification.
+ * Use `create(GithubVerificationSchema)` to create a new message.
+ */
+export declare const GithubVerificationSchema: GenMessage<GithubVerification, {jsonType: GithubVerificationJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.SlackVerification
+ */
+export declare type SlackVerification = Message<"flowhook.flow.v1.SlackVerification"> & {
+};
+
+/**
+ * @generated from message flowhook.flow.v1.SlackVerification
+ */
+export declare type SlackVerificationJson = {
+};
+
+/**
+ * Describes the message flowhook.flow.v1.SlackVerification.
+ * Use `create(SlackVerificationSchema)` to create a new message.
+ */
+export declare const SlackVerificationSchema: GenMessage<SlackVerification, {jsonType: SlackVerificationJson}>;
+
+/**
+ * @generated from message flowhook.flow.v1.ShopifyVerification
+ */
+export declare type ShopifyVerification = Message<"flowhook.flow.v1.ShopifyVerification"> & {
+};
+
+/**
+ * @generated from message flowhook.flow.v1.ShopifyVerification
+ */
+export declare type ShopifyVerificationJson = {
+};
+
+/**
+ * Describes the message flowhook.flow.v1.ShopifyVerification.
+ * Use `create(ShopifyVerificationSchema)` to create a new message.
+ */
+export declare const ShopifyVerificationSchema: GenMessage<ShopifyVerification, {jsonType: ShopifyVerificationJson}>;
+
+/**
+ * A generic HMAC signature header.
+ *
+ * @generated from message flowhook.flow.v1.HmacVerification
+ */
+export declare type HmacVerification = Message<"flowhook.flow.v1.HmacVerification"> & {
+  /**
+   * The header carrying the signature, e.g. X-Signature. Required.
+   *
+   * @generated from field: string header = 1;
+   */
+  header: string;
+
+  /**
+   * sha1, sha256 (default) or sha512.
+   *
+   * @generated from field: string algorithm = 2;
+   */
+  algorithm: string;
+
+  /**
+   * hex (default) or base64.
+   *
+   * @generated from field: string encoding = 3;
+   */
+  encoding: string;
+
+  /**
+   * Text before the signature in the header, e.g. "sha256="; default none.
+   *
+   * @generated from field: string prefix = 4;
+   */
+  prefix: string;
+
+  /**
+   * What is signed: a template of {body}, {timestamp} and {id}; default "{body}".
+   *
+   * @generated from field: string signed_content = 5;
+   */
+  signedContent: string;
+
+  /**
+   * The header carrying the signed timestamp (Unix seconds); required when signed_content uses {timestamp}.
+   *
+   * @generated from field: string timestamp_header = 6;
+   */
+  timestampHeader: string;
+
+  /**
+   * The header carrying the sender's event id: the idempotency key of a redelivery; required when signed_content uses {id}.
+   *
+   * @generated from field: string event_id_header = 7;
+   */
+  eventIdHeader: string;
+};
+
+/**
+ * A generic HMAC signature header.
+ *
+ * @generated from message flowhook.flow.v1.HmacVerification
+ */
+export declare type HmacVerificationJson = {
+  /**
+   * The header carrying the signature, e.g. X-Signature. Required.
+   *
+   * @generated from field: string header = 1;
+   */
+  header?: string;
+
+  /**
+   * sha1, sha256 (default) or sha512.
+   *
+   * @generated from field: string algorithm = 2;
+   */
+  algorithm?: string;
+
+  /**
+   * hex (default) or base64.
+   *
+   * @generated from field: string encoding = 3;
+   */
+  encoding?: string;
+
+  /**
+   * Text before the signature in the header, e.g. "sha256="; default none.
+   *
+   * @generated from field: string prefix = 4;
+   */
+  prefix?: string;
+
+  /**
+   * What is signed: a template of {body}, {timestamp} and {id}; default "{body}".
+   *
+   * @generated from field: string signed_content = 5;
+   */
+  signedContent?: string;
+
+  /**
+   * The header carrying the signed timestamp (Unix seconds); required when signed_content uses {timestamp}.
+   *
+   * @generated from field: string timestamp_header = 6;
+   */
+  timestampHeader?: string;
+
+  /**
+   * The header carrying the sender's event id: the idempotency key of a redelivery; required when signed_content uses {id}.
+   *
+   * @generated from field: string event_id_header = 7;
+   */
+  eventIdHeader?: string;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.HmacVerification.
+ * Use `create(HmacVerificationSchema)` to create a new message.
+ */
+export declare const HmacVerificationSchema: GenMessage<HmacVerification, {jsonType: HmacVerificationJson}>;
 
 /**
  * One step of a flow. `name` is optional; a named step's output is available

@@ -13,7 +13,7 @@ import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
  * Describes the file flowhook/flow/v1/flow.proto.
  */
 export const file_flowhook_flow_v1_flow = /*@__PURE__*/
-  fileDesc("ChtmbG93aG9vay9mbG93L3YxL2Zsb3cucHJvdG8SEGZsb3dob29rLmZsb3cudjEijQEKBEZsb3cSDwoHY29tcGFueRgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEioKB3RyaWdnZXIYBCABKAsyGS5mbG93aG9vay5mbG93LnYxLlRyaWdnZXISJQoFc3RlcHMYBSADKAsyFi5mbG93aG9vay5mbG93LnYxLlN0ZXAiRgoHVHJpZ2dlchIzCgd3ZWJob29rGAEgASgLMiAuZmxvd2hvb2suZmxvdy52MS5XZWJob29rVHJpZ2dlckgAQgYKBGtpbmQi4AIKDldlYmhvb2tUcmlnZ2VyEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEjUKDXJlc3BvbnNlX21vZGUYAyABKA4yHi5mbG93aG9vay5mbG93LnYxLlJlc3BvbnNlTW9kZRIhChRzeW5jX3RpbWVvdXRfc2Vjb25kcxgEIAEoBUgAiAEBEikKHGRlZmF1bHRfcmVzcG9uc2Vfc3RhdHVzX2NvZGUYBSABKAVIAYgBARIqCh1kZWZhdWx0X3Jlc3BvbnNlX2NvbnRlbnRfdHlwZRgGIAEoCUgCiAEBEhoKEmRvX25vdF9sb2dfcGF5bG9hZBgHIAEoCEIXChVfc3luY190aW1lb3V0X3NlY29uZHNCHwodX2RlZmF1bHRfcmVzcG9uc2Vfc3RhdHVzX2NvZGVCIAoeX2RlZmF1bHRfcmVzcG9uc2VfY29udGVudF90eXBlIsYDCgRTdGVwEgwKBG5hbWUYASABKAkSMAoHcmVzcG9uZBgCIAEoCzIdLmZsb3dob29rLmZsb3cudjEuUmVzcG9uZFN0ZXBIABIsCgVzbGVlcBgDIAEoCzIbLmZsb3dob29rLmZsb3cudjEuU2xlZXBTdGVwSAASNQoKd2FpdF91bnRpbBgEIAEoCzIfLmZsb3dob29rLmZsb3cudjEuV2FpdFVudGlsU3RlcEgAEigKA3NldBgFIAEoCzIZLmZsb3dob29rLmZsb3cudjEuU2V0U3RlcEgAEiYKAmlmGAYgASgLMhguZmxvd2hvb2suZmxvdy52MS5JZlN0ZXBIABI5CgxodHRwX3JlcXVlc3QYByABKAsyIS5mbG93aG9vay5mbG93LnYxLkh0dHBSZXF1ZXN0U3RlcEgAEigKA2xvZxgIIAEoCzIZLmZsb3dob29rLmZsb3cudjEuTG9nU3RlcEgAEioKBGZhaWwYCSABKAsyGi5mbG93aG9vay5mbG93LnYxLkZhaWxTdGVwSAASLgoGcmVjb3JkGAogASgLMhwuZmxvd2hvb2suZmxvdy52MS5SZWNvcmRTdGVwSABCBgoEa2luZCJzCgtSZXNwb25kU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIrCgtzdGF0dXNfY29kZRgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgxjb250ZW50X3R5cGUYAyABKAkSDAoEYm9keRgEIAEoCSIyCglTbGVlcFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSEAoIZHVyYXRpb24YAiABKAkiMwoNV2FpdFVudGlsU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRINCgV1bnRpbBgCIAEoCSJKCgdTZXRTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEioKCXZhcmlhYmxlcxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QifAoGSWZTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhEKCWNvbmRpdGlvbhgCIAEoCRIkCgR0aGVuGAMgAygLMhYuZmxvd2hvb2suZmxvdy52MS5TdGVwEiQKBGVsc2UYBCADKAsyFi5mbG93aG9vay5mbG93LnYxLlN0ZXAikwIKD0h0dHBSZXF1ZXN0U3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIOCgZtZXRob2QYAiABKAkSCwoDdXJsGAMgASgJEj8KB2hlYWRlcnMYBCADKAsyLi5mbG93aG9vay5mbG93LnYxLkh0dHBSZXF1ZXN0U3RlcC5IZWFkZXJzRW50cnkSDAoEYm9keRgFIAEoCRIPCgd0aW1lb3V0GAYgASgJEhkKDG1heF9hdHRlbXB0cxgHIAEoBUgAiAEBEhIKCmNvbm5lY3Rpb24YCCABKAkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDwoNX21heF9hdHRlbXB0cyIvCgdMb2dTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiMAoIRmFpbFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCSLDAgoKUmVjb3JkU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRINCgV0YWJsZRgCIAEoCRILCgNrZXkYAyABKAkSKgoDZ2V0GAQgASgLMhsuZmxvd2hvb2suZmxvdy52MS5SZWNvcmRHZXRIABIpCgZpbnNlcnQYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASKQoGbW9kaWZ5GAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEikKBnVwc2VydBgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIwCgZkZWxldGUYCCABKAsyHi5mbG93aG9vay5mbG93LnYxLlJlY29yZERlbGV0ZUgAEhgKEGV4cGVjdGVkX3ZlcnNpb24YCSABKAlCCwoJb3BlcmF0aW9uIiIKCVJlY29yZEdldBIVCg1hbGxvd19taXNzaW5nGAEgASgIIg4KDFJlY29yZERlbGV0ZSpdCgxSZXNwb25zZU1vZGUSHQoZUkVTUE9OU0VfTU9ERV9VTlNQRUNJRklFRBAAEhIKDklOU1RBTlRfUkVUVVJOEAESGgoWV0FJVF9GT1JfUkVTUE9OU0VfU1RFUBACYgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("ChtmbG93aG9vay9mbG93L3YxL2Zsb3cucHJvdG8SEGZsb3dob29rLmZsb3cudjEijQEKBEZsb3cSDwoHY29tcGFueRgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEioKB3RyaWdnZXIYBCABKAsyGS5mbG93aG9vay5mbG93LnYxLlRyaWdnZXISJQoFc3RlcHMYBSADKAsyFi5mbG93aG9vay5mbG93LnYxLlN0ZXAiRgoHVHJpZ2dlchIzCgd3ZWJob29rGAEgASgLMiAuZmxvd2hvb2suZmxvdy52MS5XZWJob29rVHJpZ2dlckgAQgYKBGtpbmQinwMKDldlYmhvb2tUcmlnZ2VyEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEjUKDXJlc3BvbnNlX21vZGUYAyABKA4yHi5mbG93aG9vay5mbG93LnYxLlJlc3BvbnNlTW9kZRIhChRzeW5jX3RpbWVvdXRfc2Vjb25kcxgEIAEoBUgAiAEBEikKHGRlZmF1bHRfcmVzcG9uc2Vfc3RhdHVzX2NvZGUYBSABKAVIAYgBARIqCh1kZWZhdWx0X3Jlc3BvbnNlX2NvbnRlbnRfdHlwZRgGIAEoCUgCiAEBEhoKEmRvX25vdF9sb2dfcGF5bG9hZBgHIAEoCBIyCgZkaXJlY3QYCCABKAsyHS5mbG93aG9vay5mbG93LnYxLkRpcmVjdFJvdXRlSAOIAQFCFwoVX3N5bmNfdGltZW91dF9zZWNvbmRzQh8KHV9kZWZhdWx0X3Jlc3BvbnNlX3N0YXR1c19jb2RlQiAKHl9kZWZhdWx0X3Jlc3BvbnNlX2NvbnRlbnRfdHlwZUIJCgdfZGlyZWN0InkKC0RpcmVjdFJvdXRlEjQKBnZlcmlmeRgBIAEoCzIkLmZsb3dob29rLmZsb3cudjEuRGlyZWN0VmVyaWZpY2F0aW9uEh4KEXRvbGVyYW5jZV9zZWNvbmRzGAIgASgFSACIAQFCFAoSX3RvbGVyYW5jZV9zZWNvbmRzIv8CChJEaXJlY3RWZXJpZmljYXRpb24SSwoRc3RhbmRhcmRfd2ViaG9va3MYASABKAsyLi5mbG93aG9vay5mbG93LnYxLlN0YW5kYXJkV2ViaG9va3NWZXJpZmljYXRpb25IABI2CgZzdHJpcGUYAiABKAsyJC5mbG93aG9vay5mbG93LnYxLlN0cmlwZVZlcmlmaWNhdGlvbkgAEjYKBmdpdGh1YhgDIAEoCzIkLmZsb3dob29rLmZsb3cudjEuR2l0aHViVmVyaWZpY2F0aW9uSAASNAoFc2xhY2sYBCABKAsyIy5mbG93aG9vay5mbG93LnYxLlNsYWNrVmVyaWZpY2F0aW9uSAASOAoHc2hvcGlmeRgFIAEoCzIlLmZsb3dob29rLmZsb3cudjEuU2hvcGlmeVZlcmlmaWNhdGlvbkgAEjIKBGhtYWMYBiABKAsyIi5mbG93aG9vay5mbG93LnYxLkhtYWNWZXJpZmljYXRpb25IAEIICgZzY2hlbWUiHgocU3RhbmRhcmRXZWJob29rc1ZlcmlmaWNhdGlvbiIUChJTdHJpcGVWZXJpZmljYXRpb24iFAoSR2l0aHViVmVyaWZpY2F0aW9uIhMKEVNsYWNrVmVyaWZpY2F0aW9uIhUKE1Nob3BpZnlWZXJpZmljYXRpb24iogEKEEhtYWNWZXJpZmljYXRpb24SDgoGaGVhZGVyGAEgASgJEhEKCWFsZ29yaXRobRgCIAEoCRIQCghlbmNvZGluZxgDIAEoCRIOCgZwcmVmaXgYBCABKAkSFgoOc2lnbmVkX2NvbnRlbnQYBSABKAkSGAoQdGltZXN0YW1wX2hlYWRlchgGIAEoCRIXCg9ldmVudF9pZF9oZWFkZXIYByABKAkixgMKBFN0ZXASDAoEbmFtZRgBIAEoCRIwCgdyZXNwb25kGAIgASgLMh0uZmxvd2hvb2suZmxvdy52MS5SZXNwb25kU3RlcEgAEiwKBXNsZWVwGAMgASgLMhsuZmxvd2hvb2suZmxvdy52MS5TbGVlcFN0ZXBIABI1Cgp3YWl0X3VudGlsGAQgASgLMh8uZmxvd2hvb2suZmxvdy52MS5XYWl0VW50aWxTdGVwSAASKAoDc2V0GAUgASgLMhkuZmxvd2hvb2suZmxvdy52MS5TZXRTdGVwSAASJgoCaWYYBiABKAsyGC5mbG93aG9vay5mbG93LnYxLklmU3RlcEgAEjkKDGh0dHBfcmVxdWVzdBgHIAEoCzIhLmZsb3dob29rLmZsb3cudjEuSHR0cFJlcXVlc3RTdGVwSAASKAoDbG9nGAggASgLMhkuZmxvd2hvb2suZmxvdy52MS5Mb2dTdGVwSAASKgoEZmFpbBgJIAEoCzIaLmZsb3dob29rLmZsb3cudjEuRmFpbFN0ZXBIABIuCgZyZWNvcmQYCiABKAsyHC5mbG93aG9vay5mbG93LnYxLlJlY29yZFN0ZXBIAEIGCgRraW5kInMKC1Jlc3BvbmRTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEisKC3N0YXR1c19jb2RlGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRIMCgRib2R5GAQgASgJIjIKCVNsZWVwU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIQCghkdXJhdGlvbhgCIAEoCSIzCg1XYWl0VW50aWxTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg0KBXVudGlsGAIgASgJIkoKB1NldFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSKgoJdmFyaWFibGVzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJ8CgZJZlN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSEQoJY29uZGl0aW9uGAIgASgJEiQKBHRoZW4YAyADKAsyFi5mbG93aG9vay5mbG93LnYxLlN0ZXASJAoEZWxzZRgEIAMoCzIWLmZsb3dob29rLmZsb3cudjEuU3RlcCKTAgoPSHR0cFJlcXVlc3RTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg4KBm1ldGhvZBgCIAEoCRILCgN1cmwYAyABKAkSPwoHaGVhZGVycxgEIAMoCzIuLmZsb3dob29rLmZsb3cudjEuSHR0cFJlcXVlc3RTdGVwLkhlYWRlcnNFbnRyeRIMCgRib2R5GAUgASgJEg8KB3RpbWVvdXQYBiABKAkSGQoMbWF4X2F0dGVtcHRzGAcgASgFSACIAQESEgoKY29ubmVjdGlvbhgIIAEoCRouCgxIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIPCg1fbWF4X2F0dGVtcHRzIi8KB0xvZ1N0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCSIwCghGYWlsU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJIsMCCgpSZWNvcmRTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg0KBXRhYmxlGAIgASgJEgsKA2tleRgDIAEoCRIqCgNnZXQYBCABKAsyGy5mbG93aG9vay5mbG93LnYxLlJlY29yZEdldEgAEikKBmluc2VydBgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIpCgZtb2RpZnkYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASKQoGdXBzZXJ0GAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEjAKBmRlbGV0ZRgIIAEoCzIeLmZsb3dob29rLmZsb3cudjEuUmVjb3JkRGVsZXRlSAASGAoQZXhwZWN0ZWRfdmVyc2lvbhgJIAEoCUILCglvcGVyYXRpb24iIgoJUmVjb3JkR2V0EhUKDWFsbG93X21pc3NpbmcYASABKAgiDgoMUmVjb3JkRGVsZXRlKl0KDFJlc3BvbnNlTW9kZRIdChlSRVNQT05TRV9NT0RFX1VOU1BFQ0lGSUVEEAASEgoOSU5TVEFOVF9SRVRVUk4QARIaChZXQUlUX0ZPUl9SRVNQT05TRV9TVEVQEAJiBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * Describes the message flowhook.flow.v1.Flow.
@@ -37,88 +37,144 @@ export const WebhookTriggerSchema = /*@__PURE__*/
   messageDesc(file_flowhook_flow_v1_flow, 2);
 
 /**
+ * Describes the message flowhook.flow.v1.DirectRoute.
+ * Use `create(DirectRouteSchema)` to create a new message.
+ */
+export const DirectRouteSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 3);
+
+/**
+ * Describes the message flowhook.flow.v1.DirectVerification.
+ * Use `create(DirectVerificationSchema)` to create a new message.
+ */
+export const DirectVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 4);
+
+/**
+ * Describes the message flowhook.flow.v1.StandardWebhooksVerification.
+ * Use `create(StandardWebhooksVerificationSchema)` to create a new message.
+ */
+export const StandardWebhooksVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 5);
+
+/**
+ * Describes the message flowhook.flow.v1.StripeVerification.
+ * Use `create(StripeVerificationSchema)` to create a new message.
+ */
+export const StripeVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 6);
+
+/**
+ * Describes the message flowhook.flow.v1.GithubVerification.
+ * Use `create(GithubVerificationSchema)` to create a new message.
+ */
+export const GithubVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 7);
+
+/**
+ * Describes the message flowhook.flow.v1.SlackVerification.
+ * Use `create(SlackVerificationSchema)` to create a new message.
+ */
+export const SlackVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 8);
+
+/**
+ * Describes the message flowhook.flow.v1.ShopifyVerification.
+ * Use `create(ShopifyVerificationSchema)` to create a new message.
+ */
+export const ShopifyVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 9);
+
+/**
+ * Describes the message flowhook.flow.v1.HmacVerification.
+ * Use `create(HmacVerificationSchema)` to create a new message.
+ */
+export const HmacVerificationSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 10);
+
+/**
  * Describes the message flowhook.flow.v1.Step.
  * Use `create(StepSchema)` to create a new message.
  */
 export const StepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 3);
+  messageDesc(file_flowhook_flow_v1_flow, 11);
 
 /**
  * Describes the message flowhook.flow.v1.RespondStep.
  * Use `create(RespondStepSchema)` to create a new message.
  */
 export const RespondStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 4);
+  messageDesc(file_flowhook_flow_v1_flow, 12);
 
 /**
  * Describes the message flowhook.flow.v1.SleepStep.
  * Use `create(SleepStepSchema)` to create a new message.
  */
 export const SleepStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 5);
+  messageDesc(file_flowhook_flow_v1_flow, 13);
 
 /**
  * Describes the message flowhook.flow.v1.WaitUntilStep.
  * Use `create(WaitUntilStepSchema)` to create a new message.
  */
 export const WaitUntilStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 6);
+  messageDesc(file_flowhook_flow_v1_flow, 14);
 
 /**
  * Describes the message flowhook.flow.v1.SetStep.
  * Use `create(SetStepSchema)` to create a new message.
  */
 export const SetStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 7);
+  messageDesc(file_flowhook_flow_v1_flow, 15);
 
 /**
  * Describes the message flowhook.flow.v1.IfStep.
  * Use `create(IfStepSchema)` to create a new message.
  */
 export const IfStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 8);
+  messageDesc(file_flowhook_flow_v1_flow, 16);
 
 /**
  * Describes the message flowhook.flow.v1.HttpRequestStep.
  * Use `create(HttpRequestStepSchema)` to create a new message.
  */
 export const HttpRequestStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 9);
+  messageDesc(file_flowhook_flow_v1_flow, 17);
 
 /**
  * Describes the message flowhook.flow.v1.LogStep.
  * Use `create(LogStepSchema)` to create a new message.
  */
 export const LogStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 10);
+  messageDesc(file_flowhook_flow_v1_flow, 18);
 
 /**
  * Describes the message flowhook.flow.v1.FailStep.
  * Use `create(FailStepSchema)` to create a new message.
  */
 export const FailStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 11);
+  messageDesc(file_flowhook_flow_v1_flow, 19);
 
 /**
  * Describes the message flowhook.flow.v1.RecordStep.
  * Use `create(RecordStepSchema)` to create a new message.
  */
 export const RecordStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 12);
+  messageDesc(file_flowhook_flow_v1_flow, 20);
 
 /**
  * Describes the message flowhook.flow.v1.RecordGet.
  * Use `create(RecordGetSchema)` to create a new message.
  */
 export const RecordGetSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 13);
+  messageDesc(file_flowhook_flow_v1_flow, 21);
 
 /**
  * Describes the message flowhook.flow.v1.RecordDelete.
  * Use `create(RecordDeleteSchema)` to create a new message.
  */
 export const RecordDeleteSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 14);
+  messageDesc(file_flowhook_flow_v1_flow, 22);
 
 /**
  * Describes the enum flowhook.flow.v1.ResponseMode.

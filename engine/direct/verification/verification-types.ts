@@ -1,0 +1,49 @@
+// The shapes shared by the dispatcher (index.ts) and every scheme module. Kept
+// apart from index.ts so scheme modules never import the dispatcher (no cycles).
+import type { DirectScheme } from '../../../workflows/shared/direct-route.ts';
+
+/** The proto's oneof case names; publish validation keeps the list (workflows/shared/direct-route.ts). */
+export type DirectSchemeName = DirectScheme;
+
+/** `previous` only while its overlap lasts: the caller filters by time, this module trusts what it is given. */
+export interface HookSecrets {
+  current: string;
+  previous?: string;
+}
+
+/** Header names lower-cased; a repeated header arrives joined with ', '. `body` is the raw bytes as received. */
+export interface DirectRequest {
+  headers: ReadonlyMap<string, string>;
+  body: Uint8Array;
+  nowMs: number;
+}
+
+/** The closed set of reasons; a refusal never says which secret or signature came closest. */
+export type DirectRefusal = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'signature_mismatch';
+
+export type Verified = { ok: true; scheme: DirectSchemeName; eventId?: string };
+export type Refused = { ok: false; scheme: DirectSchemeName; reason: DirectRefusal };
+
+/** What a scheme module answers; the dispatcher adds the scheme name. */
+export type SchemeOutcome = { ok: true; eventId?: string } | { ok: false; reason: DirectRefusal };
+
+export const refuse = (reason: DirectRefusal): SchemeOutcome => ({ ok: false, reason });
+export const accept = (eventId: string | undefined): SchemeOutcome => (eventId === undefined ? { ok: true } : { ok: true, eventId });
+
+/** The context every scheme's `verify` receives besides its own configuration. */
+export interface SchemeInput {
+  secrets: HookSecrets;
+  request: DirectRequest;
+  /** Already resolved from the route (default and bounds applied). */
+  toleranceSeconds: number;
+}
+
+/** One verification scheme: its rules and the headers it keeps from the flow. Listed once in scheme-registry.ts. */
+export interface VerificationScheme<Config> {
+  readonly name: DirectSchemeName;
+  verify(config: Config, input: SchemeInput): SchemeOutcome;
+  /** Lower-cased names of the headers carrying this scheme's signature and signed timestamp. */
+  withheldHeaders(config: Config): readonly string[];
+  /** Why this secret cannot be this scheme's signing secret, for `hook-secret set`; undefined when it can. */
+  secretProblem(secret: string): string | undefined;
+}

@@ -1,0 +1,152 @@
+// The provider route (POST /{instance}/hooks/{company}/{activity}) for one
+// request, cheap before expensive: the route's rate limit, the published flow
+// (cached), its signing secret (cached), the signature over the exact bytes —
+// and only then anything that writes. Nothing starts unless the signature
+// verified; the event id a provider signs makes a redelivery join or replay
+// the first execution (the Idempotency-Key machinery, idempotency.ts).
+import type { InvokeDirectRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DirectRoute } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { isJsonMediaType, resolveTrigger, type ResolvedTrigger } from '../../workflows/shared/index.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
+import type { RefusalReason } from '../../common/refusal-reasons.ts';
+import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
+import { shellArg } from '../../common/shell-words.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import { schemeOf, slackChallenge, verifyDirectRequest, withheldHeaders, type DirectRefusal, type DirectSchemeName } from '../direct/verification/index.ts';
+import type { HookSecretLookup } from '../direct/hook-secret-lookup.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import type { ExecutionRequest, StartedExecution } from '../temporal/execution-starter.ts';
+import { bodyForFlow, directRouteOf, headerMap, mediaTypeOf, visibleHeaders } from './direct-request.ts';
+import { executionRequest } from './execution-request.ts';
+import type { InvokeDeps } from './invoke-webhook.ts';
+import type { PublishedFlowSnapshot } from './published-flow-lookup.ts';
+
+export interface InvokeDirectDeps extends InvokeDeps {
+  hookSecrets: HookSecretLookup;
+}
+
+/** Told what the call resolved to, for metrics (a bounded scheme label, not the flow). */
+export interface DirectObserver {
+  routeResolved(scheme: string, responseMode: string): void;
+}
+
+/** Slack's url_verification: answered by the engine itself, no execution. */
+export interface ChallengeAnswer {
+  challenge: string;
+}
+
+/** A refusal of the provider route: `scheme` and `hint` are for the engine's log line, never for the caller. */
+export class DirectRefusedError extends UnauthenticatedError {
+  readonly scheme: string;
+  readonly hint: string | undefined;
+
+  constructor(reason: RefusalReason, scheme: string, hint?: string) {
+    super('Unauthorized', reason);
+    this.scheme = scheme;
+    this.hint = hint;
+  }
+}
+
+const VERIFIER_REFUSALS: Readonly<Record<DirectRefusal, RefusalReason>> = {
+  missing_header: 'missing_signature_header',
+  malformed_header: 'malformed_signature_header',
+  stale_timestamp: 'stale_timestamp',
+  signature_mismatch: 'signature_mismatch',
+};
+
+/** The same answer for an unknown company, an unknown activity and a flow without `direct`: this route is unauthenticated. */
+const NO_ROUTE = 'No provider route at this address';
+
+export async function invokeDirect(
+  deps: InvokeDirectDeps,
+  request: InvokeDirectRequest,
+  account: ServiceAccountIdentity,
+  observer?: DirectObserver,
+): Promise<StartedExecution | ChallengeAnswer> {
+  if (!request.company || !request.activity) throw new InvalidArgumentError('company and activity are required');
+  if (request.method.toUpperCase() !== 'POST') throw new InvalidArgumentError('the provider route takes POST');
+  // Before anything is looked up: the one budget a caller without a valid signature can spend.
+  deps.limits.admitHookRoute(request.company, request.activity.toLowerCase());
+  const em = deps.orm.em.fork();
+  const { published, route, trigger, scheme } = await findRoute(deps, em, request);
+  observer?.routeResolved(scheme, trigger.responseMode);
+  const headers = headerMap(request.headers);
+  const eventId = await verify(deps, em, { published, route, trigger, scheme }, headers, request.body);
+
+  // As on the OData route, the account's companies are checked once the request proved itself.
+  if (!actsForCompany(account, published.company.id)) {
+    throw new PermissionDeniedError(`Service account "${account.name}" may not call flows of company "${published.company.name}"`, { reason: 'service_account_company' });
+  }
+  const challenge = slackChallenge(route, request.body);
+  if (challenge !== undefined) return { challenge };
+
+  annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode, 'flowhook.direct_scheme': scheme });
+  deps.limits.admitActivity(published.company.name, trigger.activity);
+  const execution = directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId });
+  if (trigger.responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
+  const release = deps.limits.acquireSyncSlot();
+  try {
+    return await deps.starter.startAndWait(execution);
+  } finally {
+    release();
+  }
+}
+
+interface ResolvedRoute {
+  published: PublishedFlowSnapshot;
+  route: DirectRoute;
+  trigger: ResolvedTrigger;
+  scheme: DirectSchemeName;
+}
+
+/** The published flow behind the path, if its trigger opens this route; one 404 for every kind of miss. */
+async function findRoute(deps: InvokeDirectDeps, em: EntityManager, request: InvokeDirectRequest): Promise<ResolvedRoute> {
+  const published = await deps.publishedFlows.findIfPublished(em, request.company, request.activity);
+  const webhook = published?.flowVersion.definition.trigger?.webhook ?? {};
+  const route = directRouteOf(webhook.direct);
+  if (!published || !route) throw new NotFoundError(NO_ROUTE);
+  return { published, route, trigger: resolveTrigger(webhook), scheme: schemeOf(route) };
+}
+
+/** The signature over the exact bytes, under the route's hook secret(s); the verified event id, if the scheme has one. */
+async function verify(deps: InvokeDirectDeps, em: EntityManager, resolved: ResolvedRoute, headers: ReadonlyMap<string, string>, body: Uint8Array): Promise<string | undefined> {
+  const { published, route, trigger, scheme } = resolved;
+  const secrets = await deps.hookSecrets.find(em, published.company.id, trigger.activity);
+  if (!secrets) throw new DirectRefusedError('hook_secret_missing', scheme, `flowhook hook-secret set ${shellArg(published.company.name)} ${shellArg(trigger.activity)}`);
+  const verified = verifyDirectRequest(route, secrets, { headers, body, nowMs: Date.now() });
+  if (!verified.ok) throw new DirectRefusedError(VERIFIER_REFUSALS[verified.reason], scheme);
+  // Verification hands over only usable ids (printable ASCII, at most 255 characters); anything else is no id.
+  return verified.eventId || undefined;
+}
+
+/** What to start: the input the flow reads its Trigger outputs from, and an execution id keyed by the event id. */
+function directExecution(
+  deps: InvokeDirectDeps,
+  { published, route, trigger, scheme }: ResolvedRoute,
+  request: { headers: ReadonlyMap<string, string>; body: Uint8Array; query: string; eventId: string | undefined },
+): ExecutionRequest {
+  const { eventId } = request;
+  const contentType = mediaTypeOf(request.headers.get('content-type'));
+  const body = bodyForFlow(request.body);
+  // The workflow parses JSON bodies (Trigger.Json); a body nested this deep is refused as on the OData route.
+  if (body.encoding === 'text' && isJsonMediaType(contentType) && nestsDeeperThan(body.text, MAX_JSON_DEPTH)) {
+    throw new InvalidArgumentError(`the body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return executionRequest(deps, published, trigger, {
+    caller: `provider:${scheme}`,
+    payloadJson: body.text,
+    // The provider's event id is its idempotency key: a redelivery of the event gets the same execution id.
+    idempotencyKey: eventId,
+    // The encoding is part of what is compared: base64 text and a text body with the same characters are different bodies.
+    digestText: `${body.encoding}:${body.text}`,
+    direct: {
+      method: 'POST',
+      headers: visibleHeaders(request.headers, withheldHeaders(route)),
+      query: request.query,
+      contentType,
+      bodyEncoding: body.encoding,
+      provider: eventId === undefined ? { scheme } : { scheme, eventId },
+    },
+  });
+}

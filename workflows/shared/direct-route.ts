@@ -1,0 +1,85 @@
+// Publish-time checks of a webhook trigger's provider route
+// (`trigger.webhook.direct`). Pure and JSON-level, like the rest of
+// flow-validation.ts: problems name fields in the flow file's own spelling.
+// Verifying requests is engine/direct/verification's job; this only makes
+// sure that what it will be asked to verify is well-formed.
+import type { DirectRouteJson, DirectVerificationJson, HmacVerificationJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+
+/** The schemes of `direct.verify`, in the proto's order; whether each signs a timestamp (so toleranceSeconds means something). */
+export const DIRECT_SCHEMES = {
+  standardWebhooks: { signsTimestamp: true },
+  stripe: { signsTimestamp: true },
+  github: { signsTimestamp: false },
+  slack: { signsTimestamp: true },
+  shopify: { signsTimestamp: false },
+  hmac: { signsTimestamp: undefined }, // only with a timestampHeader and {timestamp} in signedContent
+} as const;
+export type DirectScheme = keyof typeof DIRECT_SCHEMES;
+const SCHEME_NAMES = Object.keys(DIRECT_SCHEMES) as DirectScheme[];
+
+export const MAX_DIRECT_TOLERANCE_SECONDS = 3600;
+export const HMAC_ALGORITHMS = ['sha1', 'sha256', 'sha512'] as const;
+export const HMAC_ENCODINGS = ['hex', 'base64'] as const;
+const PLACEHOLDERS = new Set(['{body}', '{timestamp}', '{id}']);
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+/** The configured scheme, or undefined when verify names none (or several: the check reports it). */
+export function directSchemeOf(verify: DirectVerificationJson | undefined): DirectScheme | undefined {
+  const named = SCHEME_NAMES.filter((name) => verify?.[name] !== undefined && verify[name] !== null);
+  return named.length === 1 ? named[0] : undefined;
+}
+
+export function validateDirectRoute(direct: DirectRouteJson, at: string, errors: string[]): void {
+  const named = SCHEME_NAMES.filter((name) => direct.verify?.[name] !== undefined && direct.verify[name] !== null);
+  if (named.length !== 1) {
+    const found = named.length === 0 ? 'none' : named.join(' and ');
+    errors.push(`${at}.verify: exactly one scheme of ${SCHEME_NAMES.join(', ')} (found ${found})`);
+    return;
+  }
+  const scheme = named[0]!;
+  let signsTimestamp: boolean = DIRECT_SCHEMES[scheme].signsTimestamp ?? false;
+  if (scheme === 'hmac') signsTimestamp = validateHmac(direct.verify!.hmac!, `${at}.verify.hmac`, errors);
+  const tolerance = direct.toleranceSeconds;
+  if (tolerance === undefined) return;
+  if (!Number.isInteger(tolerance) || tolerance < 1 || tolerance > MAX_DIRECT_TOLERANCE_SECONDS) {
+    errors.push(`${at}.toleranceSeconds: must be between 1 and ${MAX_DIRECT_TOLERANCE_SECONDS}, got ${JSON.stringify(tolerance)}`);
+  } else if (!signsTimestamp) {
+    // A tolerance nothing checks would read as replay protection the route does not have.
+    errors.push(`${at}.toleranceSeconds: ${scheme === 'hmac' ? 'this hmac route signs no timestamp (no timestampHeader with {timestamp} in signedContent)' : `${scheme} signs no timestamp`}; remove it`);
+  }
+}
+
+/** Returns whether the route signs a timestamp. */
+function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]): boolean {
+  checkHeaderName(hmac.header, `${at}.header`, errors, true);
+  const algorithm = hmac.algorithm ?? '';
+  if (algorithm !== '' && !(HMAC_ALGORITHMS as readonly string[]).includes(algorithm)) errors.push(`${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`);
+  const encoding = hmac.encoding ?? '';
+  if (encoding !== '' && !(HMAC_ENCODINGS as readonly string[]).includes(encoding)) errors.push(`${at}.encoding: one of ${HMAC_ENCODINGS.join(', ')} (default hex), got ${JSON.stringify(encoding)}`);
+  if (/[\u0000-\u001f\u007f]/.test(hmac.prefix ?? '')) errors.push(`${at}.prefix: must not contain control characters`);
+
+  const content = hmac.signedContent || '{body}';
+  const tokens: string[] = content.match(/\{[^{}]*\}|[{}]/g) ?? [];
+  const unknown = tokens.filter((token) => !PLACEHOLDERS.has(token));
+  if (unknown.length > 0) errors.push(`${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got ${unknown.map((token) => JSON.stringify(token)).join(', ')}`);
+  else if (!tokens.includes('{body}')) errors.push(`${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`);
+
+  const signsTimestamp = tokens.includes('{timestamp}');
+  if (signsTimestamp) checkHeaderName(hmac.timestampHeader, `${at}.timestampHeader`, errors, true, '(signedContent uses {timestamp})');
+  else if (hmac.timestampHeader) errors.push(`${at}.timestampHeader: signedContent has no {timestamp}, and an unsigned timestamp proves nothing; add {timestamp} to signedContent or remove timestampHeader`);
+  if (tokens.includes('{id}')) checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, true, '(signedContent uses {id})');
+  else checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, false);
+
+  const headers = [hmac.header, hmac.timestampHeader, hmac.eventIdHeader].filter((name): name is string => Boolean(name)).map((name) => name.toLowerCase());
+  if (new Set(headers).size !== headers.length) errors.push(`${at}: header, timestampHeader and eventIdHeader must be different headers`);
+  return signsTimestamp;
+}
+
+function checkHeaderName(name: string | undefined, field: string, errors: string[], required: boolean, why = ''): void {
+  if (name === undefined || name === '') {
+    if (required) errors.push(`${field}: required${why ? ` ${why}` : ''}`);
+  } else if (!HEADER_NAME.test(name)) {
+    errors.push(`${field}: an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, at most 100), got ${JSON.stringify(name)}`);
+  }
+}
