@@ -4,6 +4,7 @@ import { readBool } from '../common/env-values.ts';
 import { refuseSharedServiceToken } from '../common/engine-token.ts';
 import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
 import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
+import { DEFAULT_RERUNS_PER_SECOND } from './executions/rerun-pacer.ts';
 import { DEFAULT_FLOW_LIMITS, DEFAULT_TASK_QUEUE, parseDuration, readTemporalSettings, type FlowLimits, type TemporalSettings } from '../workflows/shared/index.ts';
 import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
 import { changeFeedSettingsFromEnv } from './cache/change-feed.ts';
@@ -50,6 +51,8 @@ export interface EngineConfig {
   secretsKeys: KeySource;
   /** FLOWHOOK_MAX_DEFERRAL, FLOWHOOK_MAX_HTTP_TIMEOUT: checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
+  /** FLOWHOOK_RERUN_PER_SECOND: re-run starts per second per engine process (engine/executions/rerun-pacer.ts). */
+  rerunsPerSecond: number;
   /** FLOWHOOK_ENGINE_METRICS_PORT (default 7051; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): GET /metrics. */
   metrics?: MetricsListenerSettings;
   /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics. */
@@ -108,6 +111,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
       maxDeferralMs: duration(env, 'FLOWHOOK_MAX_DEFERRAL', DEFAULT_FLOW_LIMITS.maxDeferralMs),
       maxHttpTimeoutMs: duration(env, 'FLOWHOOK_MAX_HTTP_TIMEOUT', DEFAULT_FLOW_LIMITS.maxHttpTimeoutMs),
     }),
+    rerunsPerSecond: int(env, 'FLOWHOOK_RERUN_PER_SECOND', DEFAULT_RERUNS_PER_SECOND, 1),
     tracing: readTracingConfig(env),
     metrics: readMetricsListener(env, 'FLOWHOOK_ENGINE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),

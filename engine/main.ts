@@ -92,6 +92,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     useSearchAttributes: () => searchAttributes,
     keyring,
     flowLimits: config.flowLimits,
+    rerunsPerSecond: config.rerunsPerSecond,
     tracer: tracing?.tracer('engine'),
     metrics,
   });

@@ -95,6 +95,8 @@ export interface EngineDeps {
   keyring: SecretKeyring;
   /** Bounds checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
+  /** Re-run starts per second in this process (executions/rerun-pacer.ts); default 5. */
+  rerunsPerSecond?: number;
   /** Set when tracing is on: a span per RPC, continuing the caller's traceparent (common/tracing/rpc-tracing.ts). */
   tracer?: Tracer;
   /** The engine's metrics (metrics/engine-metrics.ts); the webhook service records each call in them. */
@@ -110,6 +112,8 @@ export interface EngineServer {
 export function createEngine(deps: EngineDeps): EngineServer {
   // Health answers NOT_SERVING once shutdown begins, so a load balancer stops sending new calls.
   let serving = true;
+  // Long-polls of GetAnswer end early on shutdown instead of holding close() for their whole wait.
+  const stopping = new AbortController();
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
     // Tracing (when on) is outside both, so its span covers the call and sees the final Connect code.
@@ -118,7 +122,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
     // Also bounds what a decompressed message may grow to.
     readMaxBytes: deps.maxMessageBytes,
     routes(router) {
-      router.service(WebhookService, createWebhookService(deps));
+      router.service(WebhookService, createWebhookService({ ...deps, stopping: stopping.signal }));
       router.service(FlowAdminService, createFlowAdminService(deps));
       router.service(AppAdminService, createAppAdminService(deps));
       router.service(UserAdminService, createUserAdminService(deps));
@@ -153,6 +157,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
     },
     close() {
       serving = false;
+      stopping.abort();
       return new Promise((resolve) => {
         server.close(() => resolve());
         for (const session of sessions) session.close();

@@ -21,7 +21,8 @@ import { rawBody } from './raw-body.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
 import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
-import { METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
+import { ANSWER_FUNCTION, METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
+import { fetchAnswer } from './answer-route.ts';
 import { requestContext } from './request-context.ts';
 import type { FacadeMetrics } from './metrics/facade-metrics.ts';
 import { requestTracing } from './request-tracing.ts';
@@ -30,7 +31,7 @@ import type { Tracer } from '@opentelemetry/api';
 export interface FacadeDeps {
   config: FacadeConfig;
   /** With checkCaller, Basic credentials are checked before the body is read (basic-precheck.ts). */
-  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect'>>;
+  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect' | 'getAnswer'>>;
   logger: Logger;
   /** The engine's health service: with it, GET /healthz and /readyz are served (health-routes.ts). */
   health?: HealthClient;
@@ -68,6 +69,7 @@ export function createFacade(deps: FacadeDeps): Facade {
   // Route paths match case-insensitively (the router's default), like the host platform.
   const router = new Router<FacadeState>();
   const base = '/:instance/ODataV4';
+  const client = deps.webhookClient;
   router.get(`${base}/$metadata`, knownInstance(config.instance), serveMetadata());
   if (deps.health) registerHealthRoutes(router, deps.health);
   router.post(
@@ -79,8 +81,18 @@ export function createFacade(deps: FacadeDeps): Facade {
     jsonBody(config.maxBodyBytes),
     invokeWebhook({ target, webhookClient: deps.webhookClient }),
   );
+  // The late answer of a sync call (answer-route.ts): the same credentials as the POST, no body.
+  if (client.getAnswer) {
+    const webhookClient = { getAnswer: client.getAnswer.bind(client) };
+    router.get(
+      `${base}/${ANSWER_FUNCTION}\\(:key\\)`,
+      knownInstance(config.instance),
+      authenticateCaller(deps.verifiers ?? [basicVerifier]),
+      requireCompany(),
+      fetchAnswer({ target, webhookClient }),
+    );
+  }
   // The provider route: no caller credentials (the engine checks the flow's signature scheme), any content type, raw bytes.
-  const client = deps.webhookClient;
   if (client.invokeDirect) {
     const webhookClient = { invokeDirect: client.invokeDirect.bind(client) };
     router.post(HOOKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardProviderRequest({ webhookClient }));

@@ -14,6 +14,11 @@
 // is served with `OData-Version: 4.01`. The webhook answer stays a 4.0 payload
 // (`OData-Version: 4.0`, DESIGN "The endpoint"): an Edm.String value is the
 // same in both versions, and a 4.01 service may answer in 4.0.
+//
+// The late answer of a call (answer-route.ts) is an unbound *function*: it
+// reads and changes nothing, so OData calls it with GET and its parameter in
+// the path — `flowWebhook_Answer(executionId='…')`. It returns the same
+// Edm.String (JSON text of statusCode, contentType, body) as the action.
 
 export const METADATA_CONTENT_TYPE = 'application/xml';
 
@@ -21,6 +26,7 @@ export const METADATA_CONTENT_TYPE = 'application/xml';
 export const METADATA_ODATA_VERSION = '4.01';
 
 export const WEBHOOK_ACTION = 'flowWebhook_Invoke';
+export const ANSWER_FUNCTION = 'flowWebhook_Answer';
 
 /** Parameter names and types of the action, in the order of the request body (spec §2.1). */
 export const WEBHOOK_PARAMETERS: ReadonlyArray<{ name: string; type: string }> = [
@@ -39,8 +45,13 @@ export function odataMetadataXml(): string {
 ${parameters}
         <ReturnType Type="Edm.String" />
       </Action>
+      <Function Name="${ANSWER_FUNCTION}" IsBound="false" IsComposable="false">
+        <Parameter Name="executionId" Type="Edm.String" Nullable="false" />
+        <ReturnType Type="Edm.String" />
+      </Function>
       <EntityContainer Name="NAV">
         <ActionImport Name="${WEBHOOK_ACTION}" Action="NAV.${WEBHOOK_ACTION}" />
+        <FunctionImport Name="${ANSWER_FUNCTION}" Function="NAV.${ANSWER_FUNCTION}" />
       </EntityContainer>
     </Schema>
   </edmx:DataServices>

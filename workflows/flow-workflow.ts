@@ -1,20 +1,22 @@
 // The flow interpreter workflow: one execution of one published flow version.
 // Deterministic and I/O-free; outbound calls are activities.
-import { ApplicationFailure, allHandlersFinished, condition, defineQuery, defineUpdate, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, defineQuery, defineUpdate, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { FormulaContext } from './formula/index.ts';
 import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
 import { StepFailure } from './interpreter/step-errors.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
-import { triggerOutputs } from './interpreter/trigger-outputs.ts';
+import { EXACT_VALUES_PATCH, triggerOutputs } from './interpreter/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
-import { FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
-import type { FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
+import { FLOW_ANSWER_QUERY, FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
+import type { FlowAnswer, FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
 
 export const webhookResponseUpdate = defineUpdate<WebhookResponse>(WEBHOOK_RESPONSE_UPDATE);
 export const executionLogQuery = defineQuery<StepLogEntry[]>('executionLog');
 /** The caller's answer, also after the execution closed (a retried call with the same idempotency key). */
 export const webhookAnswerQuery = defineQuery<WebhookResponse>(WEBHOOK_ANSWER_QUERY);
+/** What the flow has answered so far, also after a sync timeout (the caller fetches it: engine webhook/get-answer.ts). A query adds no history. */
+export const flowAnswerQuery = defineQuery<FlowAnswer>(FLOW_ANSWER_QUERY);
 
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();
@@ -34,9 +36,11 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   });
   setHandler(executionLogQuery, () => log.entries);
   setHandler(webhookAnswerQuery, () => window.answer());
+  setHandler(flowAnswerQuery, () => ({ company: input.company, caller: input.caller, ...window.flowAnswer() }));
 
   const context: FormulaContext = {
-    Trigger: triggerOutputs(input),
+    // Executions started before exact payload values replay with the values they had (trigger-outputs.ts).
+    Trigger: triggerOutputs(input, { exactValues: patched(EXACT_VALUES_PATCH) }),
     Variables: {},
     Steps: {},
     Execution: { Id: info.workflowId, StartedAt: new Date(startedAt).toISOString() },

@@ -78,6 +78,7 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', 'calls per second per activity (default 500; 0 = off); _BURST for the burst'),
   v('FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', 'provider-route requests per second per activity, before verification (default 100; 0 = off); _BURST (default 200)'),
   v('FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', 'sync calls waiting at once (default 1000; 0 = no cap)'),
+  v('FLOWHOOK_RERUN_PER_SECOND', 're-run starts per second per engine (default 5)'),
   v('FLOWHOOK_MAX_HTTP_TIMEOUT', 'longest httpRequest timeout a flow may set (default 5m)'),
   v('FLOWHOOK_MAX_DEFERRAL', 'longest sleep/waitUntil (default 90d)'),
   v('FLOWHOOK_ENGINE_METRICS_PORT', 'GET /metrics port (default 7051; 0 = free port; off)'),

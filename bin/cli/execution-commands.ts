@@ -1,5 +1,5 @@
-// `flowhook execution list|show`: the execution log, read through the
-// engine's ExecutionService (admin token). The CLI never talks to Temporal
+// `flowhook execution list|show|rerun`: the execution log, read through the
+// engine's ExecutionService (admin token), and re-runs (execution-rerun-command.ts). The CLI never talks to Temporal
 // itself; payloads of doNotLogPayload executions are withheld by the engine.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
@@ -11,6 +11,7 @@ import {
   ListExecutionsResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { reportError } from './admin-action.ts';
+import { addRerunCommand, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
 import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
 import { card, printJson, printLines, processIo, table, type CliIo } from './output.ts';
 
@@ -21,6 +22,8 @@ export interface ExecutionCommandDeps {
   client?: () => ExecutionClient;
   io?: CliIo;
   setExitCode?: (code: number) => void;
+  /** Asks before a bulk re-run; default: the terminal, or no one (then --yes is needed). */
+  confirm?: Confirm;
 }
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
@@ -89,6 +92,8 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
           ['Started', time(e?.startedAt)],
           ['Closed', e?.closedAt ? time(e.closedAt) : undefined],
           ['Caller', response.caller || undefined],
+          ['Re-run of', response.rerunOf || undefined],
+          ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
           ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
         ], '');
         lines.push('', ...table(
@@ -98,6 +103,7 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         printLines(io, lines);
       }),
     );
+  addRerunCommand(execution, action, { client, io, confirm: deps.confirm ?? terminalConfirm });
 }
 
 

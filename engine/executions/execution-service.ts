@@ -1,36 +1,46 @@
-// The ExecutionService Connect implementation: operators' read-only view of
-// executions, read from Temporal. The payload of a doNotLogPayload execution is
-// never returned (its execution log notes are withheld by the workflow itself).
+// The ExecutionService Connect implementation: operators' view of executions,
+// read from Temporal, and re-runs (rerun-execution.ts, bulk-rerun.ts). The
+// payload of a doNotLogPayload execution is never returned (its execution log
+// notes are withheld by the workflow itself); a re-run reads it inside the engine.
+import type { ServiceImpl } from '@connectrpc/connect';
+import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { ServiceImpl } from '@connectrpc/connect';
-import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import {
   ExecutionStepSchema,
-  ExecutionSummarySchema,
   type ExecutionService,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput, type StepLogEntry } from '../../workflows/shared/index.ts';
+import { FLOW_WORKFLOW_TYPE, type StepLogEntry } from '../../workflows/shared/index.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
-import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_OUTCOMES, FLOW_VERSION_KEY } from '../temporal/search-attributes.ts';
+import { serviceAccountOf } from '../rpc/service-account-gate.ts';
+import { RERUN_OF_MEMO } from '../temporal/execution-starter.ts';
+import { FLOW_OUTCOMES, RERUN_OF_KEY } from '../temporal/search-attributes.ts';
+import { rerunMatching } from './bulk-rerun.ts';
+import { startInput, summaryMessage } from './execution-reads.ts';
+import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
+import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
+import { flowExecutionsQuery, quote } from './visibility-query.ts';
 
-export interface ExecutionDeps {
-  temporal: Client;
-  taskQueue: string;
+export interface ExecutionDeps extends RerunDeps {
+  /** Re-run starts per second in this engine process (FLOWHOOK_RERUN_PER_SECOND). */
+  rerunsPerSecond?: number;
 }
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
+/** How many re-runs `execution show` links back to. */
+const RERUNS_SHOWN = 20;
 
 export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof ExecutionService> {
   const { temporal } = deps;
+  // One pace for every re-run request this engine serves (rerun-pacer.ts).
+  const pacer = createRerunPacer(deps.rerunsPerSecond ?? DEFAULT_RERUNS_PER_SECOND);
   return {
     async listExecutions(request) {
       const limit = request.limit === 0 ? DEFAULT_LIMIT : request.limit;
       if (limit < 1 || limit > MAX_LIMIT) throw new InvalidArgumentError(`limit: 1..${MAX_LIMIT}`);
-      const filters = [`WorkflowType = ${quote(FLOW_WORKFLOW_TYPE)}`, `TaskQueue = ${quote(deps.taskQueue)}`];
+      const filters = flowExecutionsQuery(deps.taskQueue);
       if (request.company) filters.push(`Company = ${quote(request.company)}`);
       if (request.activity) filters.push(`FlowActivity = ${quote(request.activity.toLowerCase())}`);
       if (request.flowName) filters.push(`FlowName = ${quote(request.flowName)}`);
@@ -43,7 +53,7 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       }
       const executions = [];
       for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
-        executions.push(summary(info));
+        executions.push(summaryMessage(info));
         if (executions.length >= limit) break;
       }
       return { executions };
@@ -68,37 +78,43 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
         throw new UnavailableError('the execution log needs a running worker to answer');
       }
       return {
-        execution: summary(description),
+        execution: summaryMessage(description),
         steps: steps.map(stepMessage),
         payloadJson: withheld ? '' : (input?.payloadJson ?? ''),
         payloadWithheld: withheld,
         caller: input?.caller ?? '',
+        rerunOf: rerunOf(description),
+        reruns: await rerunsOf(request.executionId),
       };
     },
+    async rerunExecution(request, context) {
+      if (!request.executionId) throw new InvalidArgumentError('execution id is required');
+      const account = serviceAccountOf(context);
+      await pacer.turn(context.signal);
+      return { rerun: await rerunExecution(deps, account, request.executionId, request.sameVersion) };
+    },
+    async rerunExecutions(request, context) {
+      return rerunMatching({ ...deps, pacer }, serviceAccountOf(context), request, context.signal);
+    },
   };
+
+  /** The re-runs of an execution, found by their `RerunOf` search attribute (visibility lags a moment behind a start). */
+  async function rerunsOf(executionId: string): Promise<string[]> {
+    if (!deps.useSearchAttributes()) return [];
+    const ids: string[] = [];
+    const query = [...flowExecutionsQuery(deps.taskQueue), `${RERUN_OF_KEY.name} = ${quote(executionId)}`].join(' AND ');
+    for await (const info of temporal.workflow.list({ query, pageSize: RERUNS_SHOWN })) {
+      ids.push(info.workflowId);
+      if (ids.length >= RERUNS_SHOWN) break;
+    }
+    return ids;
+  }
 }
 
-/** The workflow's input, read (and decoded, decrypted) from its first history event. */
-async function startInput(temporal: Client, workflowId: string, runId: string): Promise<FlowExecutionInput | undefined> {
-  const history = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
-  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
-  if (!payloads?.length) return undefined;
-  return decodeFromPayloadsAtIndex<FlowExecutionInput>(temporal.options.loadedDataConverter, 0, payloads);
-}
-
-function summary(info: Pick<WorkflowExecutionInfo, 'workflowId' | 'typedSearchAttributes' | 'status' | 'startTime' | 'closeTime'>) {
-  const attributes = info.typedSearchAttributes;
-  return create(ExecutionSummarySchema, {
-    executionId: info.workflowId,
-    company: attributes.get(COMPANY_KEY) ?? '',
-    activity: attributes.get(FLOW_ACTIVITY_KEY) ?? '',
-    flowName: attributes.get(FLOW_NAME_KEY) ?? '',
-    flowVersion: attributes.get(FLOW_VERSION_KEY) ?? 0,
-    outcome: attributes.get(FLOW_OUTCOME_KEY) ?? '',
-    status: info.status.name,
-    startedAt: timestampFromDate(info.startTime),
-    closedAt: info.closeTime ? timestampFromDate(info.closeTime) : undefined,
-  });
+/** The memo holds it even where the cluster lacks the `RerunOf` search attribute. */
+function rerunOf(description: WorkflowExecutionDescription): string {
+  const memo = description.memo?.[RERUN_OF_MEMO];
+  return typeof memo === 'string' ? memo : (description.typedSearchAttributes.get(RERUN_OF_KEY) ?? '');
 }
 
 function stepMessage(step: StepLogEntry) {
@@ -112,9 +128,4 @@ function stepMessage(step: StepLogEntry) {
     finishedAt: timestampFromDate(new Date(step.finishedAt)),
     note: step.note ?? '',
   });
-}
-
-/** A visibility-query string literal. */
-function quote(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

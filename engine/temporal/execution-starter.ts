@@ -15,13 +15,15 @@ import {
 import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
-import { executionDetails, executionSummary } from './execution-summary.ts';
+import { executionDetails, executionSummary, type RerunOrigin } from './execution-summary.ts';
 import { FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
 
 const GRPC_UNAVAILABLE = 14;
 const GRPC_NOT_FOUND = 5;
 /** Memo key of a keyed execution's payload digest, checked when the key comes again. */
 const PAYLOAD_DIGEST_MEMO = 'idempotency';
+/** Memo key naming the execution a re-run repeats (also the `RerunOf` search attribute, which a cluster may lack). */
+export const RERUN_OF_MEMO = 'rerunOf';
 
 export interface ExecutionRequest {
   input: FlowExecutionInput;
@@ -34,6 +36,8 @@ export interface ExecutionRequest {
   idempotencyKey?: string;
   workflowId: string;
   searchAttributes?: SearchAttributePair[];
+  /** Set for a re-run (engine/executions/rerun-execution.ts): the execution it repeats and the admin account that asked. */
+  rerun?: RerunOrigin;
 }
 
 export interface StartedExecution extends WebhookResponse {
@@ -65,6 +69,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     if (hidePayload) memo[DO_NOT_LOG_PAYLOAD_MEMO] = true;
     // Even a digest says something about a payload: for doNotLogPayload flows it is encrypted too.
     if (request.payloadDigest) memo[PAYLOAD_DIGEST_MEMO] = maybeSensitive({ hmac: request.payloadDigest }, hidePayload);
+    if (request.rerun) memo[RERUN_OF_MEMO] = request.rerun.of;
     return {
       taskQueue,
       workflowId: request.workflowId,
@@ -79,7 +84,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       typedSearchAttributes: request.searchAttributes,
       // The Temporal UI's list row and header: what this execution is, without opening it.
       staticSummary: executionSummary(request.input),
-      staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey),
+      staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey, request.rerun),
     };
   }
 

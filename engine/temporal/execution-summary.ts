@@ -15,7 +15,13 @@ export function executionSummary(input: FlowExecutionInput): string {
   return [input.trigger.activity, input.company, `${input.flowName} v${input.flowVersion}`, MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode].join(' · ');
 }
 
-export function executionDetails(input: FlowExecutionInput, executionId: string, idempotencyKey: string | undefined): string {
+/** What a re-run repeats: the original execution's id and the admin account that started the re-run. */
+export interface RerunOrigin {
+  of: string;
+  by: string;
+}
+
+export function executionDetails(input: FlowExecutionInput, executionId: string, idempotencyKey: string | undefined, rerun?: RerunOrigin): string {
   const lines = [
     `**${markdownText(input.trigger.description || input.trigger.activity, 200)}**`,
     '',
@@ -25,6 +31,7 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     // A caller may build its key from the payload (an order or card number): withheld like the payload.
     ...(idempotencyKey ? [`- idempotency key: ${input.trigger.doNotLogPayload ? 'set (not shown: doNotLogPayload)' : code(idempotencyKey)}`] : []),
     ...(input.trigger.doNotLogPayload ? ['- payload: encrypted (doNotLogPayload)'] : []),
+    ...(rerun ? [`- re-run of ${code(rerun.of)} (started by admin account ${code(rerun.by)}; its payload and trigger context)`] : []),
     '',
     'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +
       'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow get ' + shellArg(input.company) + ' ' + shellArg(input.flowName) + '`.',

@@ -20,6 +20,8 @@ export interface AcceptedCall {
   /** What a repeated key must match; default the payload text. */
   digestText?: string;
   direct?: FlowExecutionInput['direct'];
+  /** A fresh id chosen by the starter of a re-run (engine/executions/rerun-execution.ts); never with an idempotency key. */
+  executionId?: string;
 }
 
 export function executionRequest(
@@ -47,9 +49,9 @@ export function executionRequest(
     limits: deps.flowLimits,
   };
   const key = call.idempotencyKey || undefined;
-  const workflowId = key
+  const workflowId = call.executionId ?? (key
     ? idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: call.caller, activity: trigger.activity, key })
-    : newExecutionId(trigger.activity);
+    : newExecutionId(trigger.activity));
   return {
     input: { ...input, executionGrant: mintExecutionGrant(deps.grantKey, workflowId, input.company) },
     workflowId,

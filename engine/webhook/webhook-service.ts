@@ -7,6 +7,8 @@ import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import {
+  ExecutionState,
+  GetAnswerResponseSchema,
   InvokeDirectResponseSchema,
   InvokeOutcome,
   InvokeResponseSchema,
@@ -21,6 +23,7 @@ import { invokeWebhook } from './invoke-webhook.ts';
 import { DirectRefusedError, invokeDirect, type InvokeDirectDeps } from './invoke-direct.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import type { EngineMetrics } from '../metrics/engine-metrics.ts';
+import { AnswerNotFoundError, answerToHand, getAnswer, type ExecutionStateName, type GetAnswerDeps } from './get-answer.ts';
 
 const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   RESPONDED: InvokeOutcome.RESPONDED,
@@ -29,7 +32,13 @@ const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   INSTANT_RETURN: InvokeOutcome.INSTANT_RETURN,
 };
 
-export function createWebhookService(deps: InvokeDirectDeps & { logger: Logger; metrics?: EngineMetrics }): ServiceImpl<typeof WebhookService> {
+const STATES: Record<ExecutionStateName, ExecutionState> = {
+  running: ExecutionState.RUNNING,
+  completed: ExecutionState.COMPLETED,
+  failed: ExecutionState.FAILED,
+};
+
+export function createWebhookService(deps: InvokeDirectDeps & GetAnswerDeps & { logger: Logger; metrics?: EngineMetrics }): ServiceImpl<typeof WebhookService> {
   return {
     async invoke(request, context) {
       const started = Date.now();
@@ -83,6 +92,33 @@ export function createWebhookService(deps: InvokeDirectDeps & { logger: Logger; 
         executionId: answer.executionId,
         defaultResponse: answer.defaultResponse,
         outcome: OUTCOMES[answer.outcome],
+      });
+    },
+    async getAnswer(request, context) {
+      const started = Date.now();
+      const account = serviceAccountOf(context);
+      // The execution id is logged only once its shape is checked; the answer body never is.
+      const execution = await getAnswer(deps, request, account, context.signal).catch((error: unknown) => {
+        if (error instanceof AnswerNotFoundError) deps.logger.info({ company: request.company, executionId: request.executionId, reason: error.reason }, 'answer not found');
+        else logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
+        throw error;
+      });
+      const { answer } = execution;
+      const handed = answerToHand(execution);
+      deps.logger.info(
+        { company: request.company, executionId: execution.executionId, state: execution.state, answered: handed !== undefined, waitSeconds: request.waitSeconds, ms: Date.now() - started },
+        'answer fetched',
+      );
+      return create(GetAnswerResponseSchema, {
+        executionId: execution.executionId,
+        state: STATES[execution.state],
+        answered: handed !== undefined,
+        statusCode: handed?.response.statusCode ?? 0,
+        contentType: handed?.response.contentType ?? '',
+        body: handed?.response.body ?? '',
+        defaultResponse: handed?.isDefault ?? false,
+        answeredAfterTimeout: answer.answeredAfterTimeout,
+        outcome: answer.outcome ? OUTCOMES[answer.outcome] : InvokeOutcome.UNSPECIFIED,
       });
     },
     async checkCaller(request, context) {

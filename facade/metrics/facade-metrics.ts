@@ -22,6 +22,8 @@ export interface FacadeMetrics {
 
 const ROUTES = [
   ['webhook', /^\/[^/]+\/odatav4\/flowwebhook_invoke\/?$/i],
+  // The late-answer function: one label, whatever execution id the path names.
+  ['answer', /^\/[^/]+\/odatav4\/flowwebhook_answer\(.*\)\/?$/i],
   // The provider route: one label for every company and activity (they are caller-written until verified).
   ['hooks', /^\/[^/]+\/hooks\/[^/]+\/[^/]+\/?$/i],
   ['metadata', /^\/[^/]+\/odatav4\/\$metadata\/?$/i],
@@ -42,7 +44,7 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
   const registers = [registry.registry];
   const requests = new Counter({
     name: 'flowhook_facade_http_requests_total',
-    help: 'HTTP requests the facade answered, by route (webhook, hooks, metadata, healthz, readyz, other) and status',
+    help: 'HTTP requests the facade answered, by route (webhook, answer, hooks, metadata, healthz, readyz, other) and status',
     labelNames: ['route', 'status'],
     registers,
   });

@@ -1,13 +1,12 @@
 // doNotLogPayload end to end: the flow reads the payload as usual, but its
 // text appears nowhere in Temporal's history (read with the Temporal CLI, as
 // an operator would) nor in the execution log; without the flag it does.
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
 import test from 'ava';
-import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
+import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { historyText } from '../support/history-text.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -38,20 +37,6 @@ test.after.always(async () => {
   await target?.close();
 });
 
-/**
- * The execution's history as `temporal workflow show --output json` prints it,
- * followed by every base64 `data` field decoded: what an operator can read.
- */
-async function historyText(workflowId: string): Promise<string> {
-  const { temporalAddress, temporalCli } = testInfrastructure();
-  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], { maxBuffer: 16 * 1024 * 1024 });
-  const decoded: string[] = [];
-  JSON.parse(stdout, (key, value) => {
-    if (typeof value === 'string' && (key === 'data' || key === 'encoding')) decoded.push(Buffer.from(value, 'base64').toString('utf8'));
-    return value;
-  });
-  return `${stdout}\n${decoded.join('\n')}`;
-}
 
 const marker = () => `CARD-${randomBytes(8).toString('hex')}`;
 const call = (activity: string, card: string) =>

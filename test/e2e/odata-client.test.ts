@@ -3,13 +3,13 @@
 // parameter types from the running facade's CSDL, passes each argument with
 // its declared type, and gets the flow's answer. With the old declaration
 // (payload: Edm.String) such a client sends the payload as a JSON string,
-// which the endpoint refuses — the last test shows that this is what the fix
-// is about.
+// which the endpoint refuses — the second test shows that this is what the fix
+// is about. The late-answer function import is called the same way.
 import test from 'ava';
 import { OData, type FetchProxy } from '@odata/client';
 import { startStack, INSTANCE, type TestStack } from '../support/stack.ts';
-import { createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
-import { actionImportSignature, checkCsdl, type OperationSignature } from '../support/csdl-check.ts';
+import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { actionImportSignature, checkCsdl, functionImportSignature, type OperationSignature } from '../support/csdl-check.ts';
 
 const ACTION = 'flowWebhook_Invoke';
 const ACTIVITY = 'odata.client.greeting';
@@ -111,4 +111,19 @@ test('a client generated from the old declaration (payload: Edm.String) sends a 
   const answer = await client.actionImport(ACTION, declaredArguments(old, { activity: ACTIVITY, secret, payload }), OData.newParam().custom('company', tenant.company));
   t.is(exchanges[0]?.status, 400);
   t.deepEqual(answer, { error: { code: 'BadRequest', message: 'payload must be a JSON object' } });
+});
+
+test('the same client calls the function import flowWebhook_Answer with the execution id and gets the same envelope', async (t) => {
+  const metadata = await (await fetch(metadataUrl())).text();
+  const signature = functionImportSignature(metadata, 'flowWebhook_Answer');
+  t.deepEqual(signature.parameters.map(({ name, type }) => `${name}: ${type}`), ['executionId: Edm.String']);
+  const call = await callWebhook(stack, { company: tenant.company, activity: ACTIVITY, secret, auth: tenant.auth, payloadText: '{"customer": {"name": "Grace"}, "lines": []}' });
+  t.is(call.status, 200);
+
+  const exchanges: Exchange[] = [];
+  const answer = await recordingClient(exchanges).functionImport('flowWebhook_Answer', declaredArguments(signature, { executionId: call.executionId }), OData.newParam().custom('company', tenant.company));
+  t.deepEqual(exchanges, [{ status: 200, odataVersion: '4.0' }]);
+  const envelope = answer as unknown as { '@odata.context': string; value: string };
+  t.true(envelope['@odata.context'].endsWith('/$metadata#Edm.String'));
+  t.deepEqual(JSON.parse(envelope.value), call.value);
 });

@@ -5,11 +5,9 @@
 // scheme accepts the good request and refuses a tampered body, a wrong
 // secret, a stale timestamp and a missing header with 401 — and then no
 // execution exists beyond the accepted ones.
-import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import test from 'ava';
-import { INSTANCE, startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
+import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
 import { countExecutions, countVisibleExecutions, deployFlow, flow } from '../support/webhook-helpers.ts';
 import {
   GENERIC_HMAC,
@@ -27,6 +25,7 @@ import {
   textSecret,
   type Signer,
 } from '../support/provider-signers.ts';
+import { historyText } from '../support/history-text.ts';
 
 // A name that must be URL-encoded in the path.
 const COMPANY = 'Hooks & Co/EU';
@@ -336,17 +335,6 @@ test('the route limit applies before verification: an unsigned flood gets 429 wi
   t.is(await countExecutions(stack, 'flood.guarded'), 0);
 });
 
-/** The history as an operator reads it with the Temporal CLI, base64 `data` fields decoded. */
-async function historyText(workflowId: string): Promise<string> {
-  const { temporalAddress, temporalCli } = testInfrastructure();
-  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], { maxBuffer: 16 * 1024 * 1024 });
-  const decoded: string[] = [];
-  JSON.parse(stdout, (key, value) => {
-    if (typeof value === 'string' && (key === 'data' || key === 'encoding')) decoded.push(Buffer.from(value, 'base64').toString('utf8'));
-    return value;
-  });
-  return `${stdout}\n${decoded.join('\n')}`;
-}
 
 test('doNotLogPayload: the flow reads body and headers, but the history shows neither (nor the event id); other flows stay readable', async (t) => {
   const card = `CARD-${randomBytes(8).toString('hex')}`;

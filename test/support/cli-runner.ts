@@ -8,6 +8,7 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { registerExecutionCommands } from '../../bin/cli/execution-commands.ts';
+import type { Confirm } from '../../bin/cli/execution-rerun-command.ts';
 import type { TestStack } from './stack.ts';
 
 export interface CliRun {
@@ -38,7 +39,7 @@ export function cliAgainst(stack: Pick<TestStack, 'admin'>): (...args: string[])
 }
 
 /** `flowhook execution …` as typed, against the stack's engine with the given admin token. */
-export function executionCliAgainst(stack: Pick<TestStack, 'engineUrl'>, adminToken: string): (...args: string[]) => Promise<CliRun> {
+export function executionCliAgainst(stack: Pick<TestStack, 'engineUrl'>, adminToken: string, confirm?: Confirm): (...args: string[]) => Promise<CliRun> {
   const client = createClient(ExecutionService, createConnectTransport({
     baseUrl: stack.engineUrl,
     httpVersion: '2',
@@ -52,7 +53,7 @@ export function executionCliAgainst(stack: Pick<TestStack, 'engineUrl'>, adminTo
     let err = '';
     let code = 0;
     const program = new Command('flowhook').exitOverride();
-    registerExecutionCommands(program, { client: () => client, io: { out: (text) => void (out += text), err: (text) => void (err += text) }, setExitCode: (value) => void (code = value) });
+    registerExecutionCommands(program, { client: () => client, confirm, io: { out: (text) => void (out += text), err: (text) => void (err += text) }, setExitCode: (value) => void (code = value) });
     await program.parseAsync(['node', 'flowhook', ...args]).catch(() => (code = code || 1));
     return { out, err, code };
   };

@@ -1,8 +1,8 @@
 // Checks a CSDL XML document (an OData `$metadata`) against the rules of
 // "OData CSDL XML Representation Version 4.01" that apply to the constructs a
 // service like ours uses: the edmx envelope and its Version, schemas, actions
-// and their parameters and return types, the entity container and its action
-// imports, and which types a version may name (Edm.Untyped only from 4.01).
+// and functions with their parameters and return types, the entity container
+// and its action and function imports, and which types a version may name (Edm.Untyped only from 4.01).
 // Elements and attributes outside that vocabulary are reported rather than
 // skipped, so a document using more of CSDL fails here instead of passing
 // unchecked. No XSD validator ships with the project, hence these rules.
@@ -37,13 +37,15 @@ const FACETS = ['MaxLength', 'Precision', 'Scale', 'SRID'];
 const ELEMENTS: Record<string, { attributes: string[]; children: string[] }> = {
   Schema: { attributes: ['Namespace', 'Alias'], children: ['Action', 'Annotation', 'Annotations', 'ComplexType', 'EntityContainer', 'EntityType', 'EnumType', 'Function', 'Term', 'TypeDefinition'] },
   Action: { attributes: ['Name', 'IsBound', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
+  Function: { attributes: ['Name', 'IsBound', 'IsComposable', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
   Parameter: { attributes: ['Name', 'Type', 'Nullable', ...FACETS], children: ['Annotation'] },
   ReturnType: { attributes: ['Type', 'Nullable', ...FACETS], children: ['Annotation'] },
   EntityContainer: { attributes: ['Name', 'Extends'], children: ['EntitySet', 'Singleton', 'ActionImport', 'FunctionImport', 'Annotation'] },
   ActionImport: { attributes: ['Name', 'Action', 'EntitySet'], children: ['Annotation'] },
+  FunctionImport: { attributes: ['Name', 'Function', 'EntitySet', 'IncludeInServiceDocument'], children: ['Annotation'] },
 };
 // Schema children this checker knows to exist but does not look into: reported, so nothing passes unchecked.
-const NOT_CHECKED = new Set(['Annotation', 'Annotations', 'ComplexType', 'EntityType', 'EnumType', 'Function', 'Term', 'TypeDefinition', 'EntitySet', 'Singleton', 'FunctionImport']);
+const NOT_CHECKED = new Set(['Annotation', 'Annotations', 'ComplexType', 'EntityType', 'EnumType', 'Term', 'TypeDefinition', 'EntitySet', 'Singleton']);
 
 /** Parses XML into elements with resolved namespaces; throws on XML that is not well-formed. */
 export function parseXml(xml: string): XmlElement {
@@ -108,6 +110,7 @@ export function checkCsdl(xml: string): string[] {
 class Model {
   private readonly qualifiers = new Map<string, string>(); // namespace or alias → namespace
   private readonly unboundActions = new Map<string, XmlElement>(); // qualified name → action
+  private readonly unboundFunctions = new Map<string, XmlElement[]>(); // qualified name → its overloads
 
   private readonly schemas: XmlElement[];
   private readonly version: string | undefined;
@@ -123,13 +126,14 @@ class Model {
     for (const schema of this.schemas) this.declareSchema(schema);
     for (const schema of this.schemas) {
       for (const action of this.childrenNamed(schema, 'Action')) this.declareAction(schema, action);
+      for (const fn of this.childrenNamed(schema, 'Function')) this.declareFunction(schema, fn);
     }
     const containers = this.schemas.flatMap((schema) => this.childrenNamed(schema, 'EntityContainer'));
     if (containers.length > 1) this.problems.push(`a service has at most one EntityContainer, found ${containers.length}`);
     for (const schema of this.schemas) {
       this.checkElement(schema, 'Schema');
       for (const child of schema.children) {
-        if (child.local === 'Action') this.checkAction(child);
+        if (child.local === 'Action' || child.local === 'Function') this.checkOperation(child, child.local);
         else if (child.local === 'EntityContainer') this.checkContainer(child);
       }
     }
@@ -156,24 +160,37 @@ class Model {
     this.unboundActions.set(qualified, action);
   }
 
-  private checkAction(action: XmlElement): void {
-    this.checkElement(action, 'Action');
-    const name = this.requireIdentifier(action, 'Action');
-    const bound = this.booleanAttribute(action, 'IsBound', `Action ${name}`);
-    if (action.attributes.EntitySetPath !== undefined && !bound) this.problems.push(`Action ${name}: EntitySetPath is only for bound actions`);
+  private declareFunction(schema: XmlElement, fn: XmlElement): void {
+    if (fn.attributes.IsBound === 'true') return;
+    const qualified = `${schema.attributes.Namespace}.${fn.attributes.Name}`;
+    const parameterNames = (overload: XmlElement) => this.childrenNamed(overload, 'Parameter').map((p) => p.attributes.Name ?? '').sort().join(',');
+    const overloads = this.unboundFunctions.get(qualified) ?? [];
+    // Unbound function overloads must differ in their set of parameter names (CSDL 4.01 §12.2).
+    if (overloads.some((other) => parameterNames(other) === parameterNames(fn))) this.problems.push(`unbound function ${qualified} is declared twice with the same parameter names`);
+    this.unboundFunctions.set(qualified, [...overloads, fn]);
+  }
+
+  private checkOperation(action: XmlElement, kind: 'Action' | 'Function'): void {
+    this.checkElement(action, kind);
+    const name = this.requireIdentifier(action, kind);
+    const bound = this.booleanAttribute(action, 'IsBound', `${kind} ${name}`);
+    if (kind === 'Function') this.booleanAttribute(action, 'IsComposable', `Function ${name}`);
+    if (action.attributes.EntitySetPath !== undefined && !bound) this.problems.push(`${kind} ${name}: EntitySetPath is only for bound ${kind === 'Action' ? 'actions' : 'functions'}`);
     const parameters = this.childrenNamed(action, 'Parameter');
-    if (bound && parameters.length === 0) this.problems.push(`Action ${name}: a bound action needs its binding parameter`);
+    if (bound && parameters.length === 0) this.problems.push(`${kind} ${name}: a bound ${kind.toLowerCase()} needs its binding parameter`);
     const seen = new Set<string>();
     for (const parameter of parameters) {
       this.checkElement(parameter, 'Parameter');
       const parameterName = this.requireIdentifier(parameter, `Parameter of ${name}`);
-      if (seen.has(parameterName)) this.problems.push(`Action ${name}: parameter ${parameterName} is declared twice`);
+      if (seen.has(parameterName)) this.problems.push(`${kind} ${name}: parameter ${parameterName} is declared twice`);
       seen.add(parameterName);
       this.booleanAttribute(parameter, 'Nullable', `Parameter ${parameterName}`);
       this.checkTypeReference(parameter.attributes.Type, `Parameter ${parameterName} of ${name}`);
     }
     const returnTypes = this.childrenNamed(action, 'ReturnType');
-    if (returnTypes.length > 1) this.problems.push(`Action ${name}: at most one ReturnType`);
+    if (returnTypes.length > 1) this.problems.push(`${kind} ${name}: at most one ReturnType`);
+    // A function always returns something (CSDL 4.01 §12.2); an action may return nothing.
+    if (kind === 'Function' && returnTypes.length === 0) this.problems.push(`Function ${name}: a ReturnType is required`);
     for (const returnType of returnTypes) {
       this.checkElement(returnType, 'ReturnType');
       this.booleanAttribute(returnType, 'Nullable', `ReturnType of ${name}`);
@@ -181,7 +198,7 @@ class Model {
     }
     // Parameters come first, then the return type (the XSD's sequence).
     const firstReturn = action.children.findIndex((child) => child.local === 'ReturnType');
-    if (firstReturn >= 0 && action.children.slice(firstReturn).some((child) => child.local === 'Parameter')) this.problems.push(`Action ${name}: Parameter after ReturnType`);
+    if (firstReturn >= 0 && action.children.slice(firstReturn).some((child) => child.local === 'Parameter')) this.problems.push(`${kind} ${name}: Parameter after ReturnType`);
   }
 
   private checkContainer(container: XmlElement): void {
@@ -192,6 +209,10 @@ class Model {
       const childName = child.attributes.Name ?? '';
       if (names.has(childName)) this.problems.push(`EntityContainer: ${childName} is declared twice`);
       names.add(childName);
+      if (child.local === 'FunctionImport') {
+        this.checkFunctionImport(child, childName);
+        continue;
+      }
       if (child.local !== 'ActionImport') continue;
       this.checkElement(child, 'ActionImport');
       this.requireIdentifier(child, 'ActionImport');
@@ -199,6 +220,15 @@ class Model {
       if (!target || !this.unboundActions.has(target)) this.problems.push(`ActionImport ${childName}: Action "${child.attributes.Action}" names no unbound action of the model`);
       if (child.attributes.EntitySet !== undefined) this.problems.push(`ActionImport ${childName}: EntitySet is not checked by this checker`);
     }
+  }
+
+  private checkFunctionImport(child: XmlElement, childName: string): void {
+    this.checkElement(child, 'FunctionImport');
+    this.requireIdentifier(child, 'FunctionImport');
+    const target = this.qualify(child.attributes.Function ?? '');
+    if (!target || !this.unboundFunctions.has(target)) this.problems.push(`FunctionImport ${childName}: Function "${child.attributes.Function}" names no unbound function of the model`);
+    this.booleanAttribute(child, 'IncludeInServiceDocument', `FunctionImport ${childName}`);
+    if (child.attributes.EntitySet !== undefined) this.problems.push(`FunctionImport ${childName}: EntitySet is not checked by this checker`);
   }
 
   /** A type reference: a qualified type name, optionally wrapped in Collection(...). */
@@ -264,22 +294,31 @@ export interface OperationSignature {
 
 /** What a client generator reads for an action import: the imported action's parameters and return type. */
 export function actionImportSignature(xml: string, importName: string): OperationSignature {
+  return importSignature(xml, importName, 'Action');
+}
+
+/** The same for a function import (an unbound function without overloads, as ours). */
+export function functionImportSignature(xml: string, importName: string): OperationSignature {
+  return importSignature(xml, importName, 'Function');
+}
+
+function importSignature(xml: string, importName: string, kind: 'Action' | 'Function'): OperationSignature {
   const root = parseXml(xml);
   const schemas = root.children.flatMap((child) => child.children).filter((child) => child.ns === EDM_NS && child.local === 'Schema');
-  const actionImport = schemas
+  const operationImport = schemas
     .flatMap((schema) => schema.children.filter((child) => child.local === 'EntityContainer'))
     .flatMap((container) => container.children)
-    .find((child) => child.local === 'ActionImport' && child.attributes.Name === importName);
-  if (!actionImport) throw new Error(`no ActionImport ${importName} in the document`);
-  const target = actionImport.attributes.Action ?? '';
-  const action = schemas
-    .flatMap((schema) => schema.children.filter((child) => child.local === 'Action').map((child) => ({ qualified: `${schema.attributes.Namespace}.${child.attributes.Name}`, child })))
+    .find((child) => child.local === `${kind}Import` && child.attributes.Name === importName);
+  if (!operationImport) throw new Error(`no ${kind}Import ${importName} in the document`);
+  const target = operationImport.attributes[kind] ?? '';
+  const operation = schemas
+    .flatMap((schema) => schema.children.filter((child) => child.local === kind).map((child) => ({ qualified: `${schema.attributes.Namespace}.${child.attributes.Name}`, child })))
     .find((candidate) => candidate.qualified === target && candidate.child.attributes.IsBound !== 'true')?.child;
-  if (!action) throw new Error(`ActionImport ${importName} names no unbound action (${target})`);
+  if (!operation) throw new Error(`${kind}Import ${importName} names no unbound ${kind.toLowerCase()} (${target})`);
   return {
-    parameters: action.children
+    parameters: operation.children
       .filter((child) => child.local === 'Parameter')
       .map((child) => ({ name: child.attributes.Name ?? '', type: child.attributes.Type ?? '', nullable: child.attributes.Nullable !== 'false' })),
-    returnType: action.children.find((child) => child.local === 'ReturnType')?.attributes.Type,
+    returnType: operation.children.find((child) => child.local === 'ReturnType')?.attributes.Type,
   };
 }

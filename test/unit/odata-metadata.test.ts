@@ -2,8 +2,8 @@
 // (payload: Edm.Untyped, any JSON), and the CSDL checker the e2e test relies
 // on finds the mistakes it is there to find.
 import test from 'ava';
-import { odataMetadataXml, METADATA_ODATA_VERSION, WEBHOOK_ACTION } from '../../facade/odata-metadata.ts';
-import { actionImportSignature, checkCsdl } from '../support/csdl-check.ts';
+import { ANSWER_FUNCTION, odataMetadataXml, METADATA_ODATA_VERSION, WEBHOOK_ACTION } from '../../facade/odata-metadata.ts';
+import { actionImportSignature, checkCsdl, functionImportSignature } from '../support/csdl-check.ts';
 
 const xml = odataMetadataXml();
 
@@ -48,4 +48,20 @@ test('parameter order and the unbound-overload rule are checked', (t) => {
   t.deepEqual(checkCsdl(returnFirst), ['Action flowWebhook_Invoke: Parameter after ReturnType']);
   const action = /<Action [\s\S]*?<\/Action>/.exec(xml)![0];
   t.deepEqual(checkCsdl(xml.replace(action, `${action}\n${action}`)), ['unbound action NAV.flowWebhook_Invoke is declared twice']);
+});
+
+test('the late-answer function import takes the execution id and returns the same string as the action', (t) => {
+  t.deepEqual(functionImportSignature(xml, ANSWER_FUNCTION), {
+    parameters: [{ name: 'executionId', type: 'Edm.String', nullable: false }],
+    returnType: 'Edm.String',
+  });
+});
+
+test('the checker looks into functions and function imports too', (t) => {
+  const fn = /<Function [\s\S]*?<\/Function>/.exec(xml)![0];
+  t.deepEqual(checkCsdl(xml.replace(fn, fn.replace(/\s*<ReturnType Type="Edm.String" \/>/, ''))), ['Function flowWebhook_Answer: a ReturnType is required']);
+  t.deepEqual(checkCsdl(xml.replace('IsComposable="false"', 'IsComposable="maybe"')), ['Function flowWebhook_Answer: IsComposable must be true or false, found "maybe"']);
+  t.deepEqual(checkCsdl(xml.replace('Function="NAV.flowWebhook_Answer"', 'Function="NAV.other"')), ['FunctionImport flowWebhook_Answer: Function "NAV.other" names no unbound function of the model']);
+  t.deepEqual(checkCsdl(xml.replace(fn, `${fn}\n${fn}`)), ['unbound function NAV.flowWebhook_Answer is declared twice with the same parameter names']);
+  t.deepEqual(checkCsdl(xml.replace('<Parameter Name="executionId"', '<Parameter Name="execution id"')), ['Parameter of flowWebhook_Answer: Name "execution id" is not a simple identifier']);
 });

@@ -18,6 +18,7 @@
 //    single-string limit cannot eat it either.
 
 import type jsonata from 'jsonata';
+import { noteConstructed } from './exact-provenance.ts';
 
 export const MAX_DEPTH = 200;
 export const MAX_STEPS = 200_000;
@@ -112,7 +113,9 @@ function onEntry(expr: SyntaxNode, _input: unknown, environment: jsonata.Environ
   if (expr.type === 'lambda' && expr.body) lambdaBodies.add(expr.body);
 }
 
-function onExit(expr: SyntaxNode, _input: unknown, environment: jsonata.Environment, result: unknown): void {
+function onExit(expr: SyntaxNode, input: unknown, environment: jsonata.Environment, result: unknown): void {
+  // JSONata has one exit hook; the exact-spelling bookkeeping shares it (it counts nothing).
+  noteConstructed(expr, input, result);
   const budget = budgetOf(environment);
   if (!budget) return;
   if (typeof result !== 'string') {

@@ -6,6 +6,7 @@
 
 import type { FormulaContext } from './formula-context.ts';
 import { toJsonText } from './json-value.ts';
+import { spellingOf } from './exact-source.ts';
 
 /** One step of a path: a member name or an array index. */
 export type PathStep = string | number;
@@ -39,7 +40,11 @@ export function fieldText(steps: readonly PathStep[], ctx: FormulaContext): stri
   // The whole payload is inserted as received: re-serialising would change
   // number formatting, key order or spacing that a receiver may depend on.
   if (steps.length === 2 && steps[0] === 'Trigger' && steps[1] === 'Payload') return ctx.Trigger.PayloadJson;
-  return toJsonText(lookup(steps, ctx));
+  const holder = lookup(steps.slice(0, -1), ctx);
+  const value = lookup(steps.slice(-1), holder);
+  // A payload number keeps the caller's spelling (12345678901234567890, 1.10), see exact-source.ts.
+  const spelling = typeof value === 'number' && holder !== null && typeof holder === 'object' ? spellingOf(holder, steps.at(-1)!, value) : undefined;
+  return spelling ?? toJsonText(value);
 }
 
 function lookup(steps: readonly PathStep[], root: unknown): unknown {

@@ -4,9 +4,12 @@
 
 export interface FormulaContext {
   Trigger: {
-    /** The parsed webhook body, so `Trigger.Payload.order.id` is a member path. */
+    /**
+     * The parsed webhook body, so `Trigger.Payload.order.id` is a member path. Parsed with its
+     * exact text remembered (exact-source.ts): written out unchanged, a value is written as sent.
+     */
     Payload: unknown;
-    /** The body exactly as received; `{{Trigger.Payload}}` inserts this text. */
+    /** The body exactly as received; `{{Trigger.Payload}}` and `${Trigger.Payload}` write this text. */
     PayloadJson: string;
     Activity: string;
     Description: string;

@@ -7,7 +7,8 @@ import jsonata from 'jsonata';
 import type { FormulaContext } from './formula-context.ts';
 import { FormulaError } from './formula-error.ts';
 import { formulaSource } from './template-parser.ts';
-import { toPlainJson } from './json-value.ts';
+import { toJsonText, toPlainJson } from './json-value.ts';
+import { plainPathNames, spellingAt, type SyntaxNode } from './exact-provenance.ts';
 import { registerXmlFunctions } from './xml-functions.ts';
 import { BUDGET_BINDING, JSONATA_OPTIONS, installLimits, limitReason, newBudget } from './evaluation-limits.ts';
 import { installGuardedFunctions } from './guarded-functions.ts';
@@ -47,6 +48,11 @@ export function compileFormula(expression: string): jsonata.Expression {
  * becomes null so it can travel in workflow payloads.
  */
 export async function evaluateFormula(expression: string, ctx: FormulaContext): Promise<unknown> {
+  return toPlainJson(await evaluateRaw(expression, ctx));
+}
+
+/** JSONata's own result, before it is made plain JSON. */
+async function evaluateRaw(expression: string, ctx: FormulaContext): Promise<unknown> {
   const compiledExpression = compileFormula(expression);
   const budget = newBudget();
   let result: unknown;
@@ -57,7 +63,24 @@ export async function evaluateFormula(expression: string, ctx: FormulaContext): 
     const reason = budget.violation ?? limitReason(codeOf(error)) ?? describeJsonataError(error, true);
     throw new FormulaError(formulaSource(expression), reason);
   }
-  return toPlainJson(result);
+  return result;
+}
+
+/**
+ * The formula's value as template text (json-value.ts toJsonText). A formula
+ * that is only a member path to a payload number writes the number as the
+ * caller spelled it (`${Trigger.Payload.amount}` → 12345678901234567890).
+ */
+export async function evaluateFormulaText(expression: string, ctx: FormulaContext): Promise<string> {
+  const value = await evaluateRaw(expression, ctx);
+  // Looked at before toPlainJson, which turns a number too large for a double (`1e400`, Infinity) into null.
+  if (typeof value === 'number') {
+    const names = plainPathNames(compileFormula(expression).ast() as SyntaxNode);
+    const spelling = names && spellingAt(ctx, names, value);
+    if (spelling !== undefined) return spelling;
+    return toJsonText(toPlainJson(value));
+  }
+  return toJsonText(value);
 }
 
 /** Fields in which JSONata's runtime messages quote the values it ran on. */

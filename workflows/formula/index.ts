@@ -11,3 +11,5 @@ export { evaluateFormula } from './formula-evaluator.ts';
 export type { FormulaScope } from './formula-references.ts';
 export { didYouMean } from './did-you-mean.ts';
 export { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH } from './evaluation-limits.ts';
+export { parseExactJson } from './exact-json-parser.ts';
+export { rememberSpelling } from './exact-source.ts';

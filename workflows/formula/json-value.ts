@@ -2,6 +2,11 @@
 // leave the workflow as JSON (Temporal payloads, HTTP bodies), and JSONata
 // results may be "sequences" (arrays with extra flags) or functions, or share
 // objects with the context; a plain deep copy avoids all three surprises.
+// A copy keeps its original's exact source text (exact-source.ts), so a
+// payload value handed on unchanged is still written as it was sent.
+
+import { carryExactness, sourceOf } from './exact-source.ts';
+import { writeExactJson } from './exact-json-writer.ts';
 
 /**
  * A plain JSON copy of a value, with JSON.stringify's rules: functions and
@@ -12,12 +17,17 @@ export function toPlainJson(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(toPlainJson);
+  if (Array.isArray(value)) {
+    const items = value.map(toPlainJson);
+    carryExactness(value, items);
+    return items;
+  }
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return toPlainJson((value as { toJSON(): unknown }).toJSON());
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (item !== undefined && typeof item !== 'function' && typeof item !== 'symbol') copy[key] = toPlainJson(item);
   }
+  carryExactness(value, copy);
   return copy;
 }
 
@@ -27,5 +37,6 @@ export function toJsonText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (typeof value === 'function' || typeof value === 'symbol') return '';
-  return JSON.stringify(toPlainJson(value));
+  // A payload value handed on unchanged is its own text: no copy needed.
+  return sourceOf(value) ?? writeExactJson(toPlainJson(value));
 }

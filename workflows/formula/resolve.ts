@@ -7,9 +7,8 @@ import { FormulaError } from './formula-error.ts';
 import { formulaSource, parseTemplate, scanTemplate } from './template-parser.ts';
 import { fieldReferenceProblems, formulaReferenceProblems, type FormulaScope } from './formula-references.ts';
 import type { TemplatePart } from './template-parser.ts';
-import { compileFormula, evaluateFormula } from './formula-evaluator.ts';
+import { compileFormula, evaluateFormula, evaluateFormulaText } from './formula-evaluator.ts';
 import { fieldText, parseFieldPath } from './field-path.ts';
-import { toJsonText } from './json-value.ts';
 
 /** The template's value: a lone formula's raw value, otherwise the interpolated text. */
 export async function resolveValue(template: string, ctx: FormulaContext): Promise<unknown> {
@@ -82,7 +81,7 @@ async function interpolate(parts: readonly TemplatePart[], ctx: FormulaContext):
   for (const part of parts) {
     if (part.kind === 'text') text += part.text;
     else if (part.kind === 'field') text += fieldText(parseFieldPath(part.path)!, ctx);
-    else text += toJsonText(await evaluateFormula(part.expression, ctx));
+    else text += await evaluateFormulaText(part.expression, ctx);
   }
   return text;
 }

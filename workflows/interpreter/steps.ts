@@ -42,7 +42,11 @@ export async function runStep(step: StepJson, kind: StepKind, call: StepCall): P
       const contentType = respond.contentType ? await resolveText(respond.contentType, ctx) : 'application/json';
       const body = respond.body ? await resolveText(respond.body, ctx) : '';
       const output = { statusCode, contentType, body };
-      if (!runtime.window.isOpen) return { output, skipped: true, note: 'ignored: the caller was already answered (earlier respond or sync timeout)' };
+      if (!runtime.window.isOpen) {
+        // After a sync timeout the answer is kept for the caller to fetch (flowWebhook_Answer); the log line quotes no body.
+        if (runtime.window.respondAfterTimeout(statusCode, contentType, body)) return { output, skipped: true, note: 'the sync window had timed out: kept as the late answer the caller may fetch' };
+        return { output, skipped: true, note: 'ignored: the caller was already answered (earlier respond or sync timeout)' };
+      }
       runtime.window.respond(statusCode, contentType, body);
       return { output };
     }

@@ -2,8 +2,10 @@
 // The main flow closes it by responding, ending or failing; the update
 // handler closes it by timing out. Whatever closed it first decides the answer
 // every `webhookResponse` update gets, so a repeated update sees the same one.
+// A respond step after a timeout cannot reach that caller any more; its answer
+// is kept as the late answer, which the caller may fetch (the `flowAnswer` query).
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { DefaultResponse, ResponseMode, WebhookOutcome, WebhookResponse } from '../shared/index.ts';
+import type { DefaultResponse, FlowAnswer, FlowResponseFields, ResponseMode, WebhookOutcome, WebhookResponse } from '../shared/index.ts';
 import type { FlowOutcomeLabel } from '../shared/search-attribute-keys.ts';
 
 type WindowState = 'open' | 'responded' | 'timed-out' | 'ended' | 'failed' | 'instant';
@@ -17,6 +19,7 @@ export class SyncWindow {
   #state: WindowState;
   #response: WebhookResponse | undefined;
   #failure: WindowFailure | undefined;
+  #lateResponse: FlowResponseFields | undefined;
   readonly #defaults: DefaultResponse;
   readonly #deadline: number;
 
@@ -43,6 +46,19 @@ export class SyncWindow {
     if (this.#state !== 'open') return;
     this.#state = 'responded';
     this.#response = { statusCode, contentType, body, defaultResponse: false, outcome: 'RESPONDED' };
+  }
+
+  /**
+   * A respond step reached after the window timed out: the caller already has the default
+   * response, so this answer is kept for a later fetch. Only the first counts, as inside the
+   * window. Returns whether it was kept.
+   */
+  respondAfterTimeout(statusCode: number, contentType: string, body: string): boolean {
+    // Past the deadline the handler's timer may not have fired yet: the window has timed out all the same.
+    if (this.#state === 'open' && Date.now() >= this.#deadline) this.#state = 'timed-out';
+    if (this.#state !== 'timed-out' || this.#lateResponse) return false;
+    this.#lateResponse = { statusCode, contentType, body };
+    return true;
   }
 
   timeOut(): void {
@@ -88,6 +104,17 @@ export class SyncWindow {
       default:
         return 'SYNC_TIMEOUT';
     }
+  }
+
+  /** What the flow has answered so far, for the `flowAnswer` query (company and caller are the workflow's to add). */
+  flowAnswer(): Omit<FlowAnswer, 'company' | 'caller'> {
+    const answered = this.#response ?? this.#lateResponse;
+    return {
+      response: answered && { statusCode: answered.statusCode, contentType: answered.contentType, body: answered.body },
+      answeredAfterTimeout: this.#lateResponse !== undefined,
+      outcome: this.isOpen ? undefined : this.outcome,
+      defaultResponse: { statusCode: this.#defaults.statusCode, contentType: this.#defaults.contentType },
+    };
   }
 
   /** The caller's answer; a flow that failed inside the window fails the update instead. */

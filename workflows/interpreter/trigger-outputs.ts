@@ -2,16 +2,36 @@
 // (a JSON payload) and the provider route (a provider's own request). Pure and
 // sandbox-safe: the workflow builds it once per execution from its input, so
 // replays build the same object.
-import type { FormulaContext } from '../formula/index.ts';
+import { parseExactJson, rememberSpelling, type FormulaContext } from '../formula/index.ts';
 import { FORM_MEDIA_TYPE, isJsonMediaType, type DirectTriggerRequest, type FlowExecutionInput } from '../shared/index.ts';
 
 type TriggerOutputs = FormulaContext['Trigger'];
 type Decoded = Record<string, string | string[]>;
 
-export function triggerOutputs(input: FlowExecutionInput): TriggerOutputs {
+/** The patch marking executions whose payload values are exact (Temporal `patched()`). */
+export const EXACT_VALUES_PATCH = 'flowhook-exact-payload-values';
+
+/**
+ * `exactValues`: parse JSON with parseExactJson, so values handed on unchanged
+ * are written as sent (spec §1 step 5). Executions started by a release
+ * without it replay with JSON.parse (flow-workflow.ts decides with patched()),
+ * so what they already sent is sent the same way again.
+ */
+export function triggerOutputs(input: FlowExecutionInput, options: { exactValues?: boolean } = {}): TriggerOutputs {
+  const exact = options.exactValues ?? false;
+  const parse = exact ? parseExactJson : (text: string): unknown => JSON.parse(text);
   const common = { Activity: input.trigger.activity, Description: input.trigger.description };
-  if (!input.direct) return { Payload: JSON.parse(input.payloadJson), PayloadJson: input.payloadJson, ...common };
-  return { ...directOutputs(input.direct, input.payloadJson), ...common };
+  const trigger = input.direct
+    ? { ...directOutputs(input.direct, input.payloadJson, parse), ...common }
+    : { Payload: parse(input.payloadJson), PayloadJson: input.payloadJson, ...common };
+  return exact ? keepRootSpelling(trigger) : trigger;
+}
+
+/** A payload that is a bare number (`12345678901234567890`) has no holder of its own: Trigger holds its spelling. */
+function keepRootSpelling(trigger: TriggerOutputs): TriggerOutputs {
+  if (typeof trigger.Payload === 'number') rememberSpelling(trigger, 'Payload', trigger.PayloadJson.trim());
+  if (typeof trigger.Json === 'number') rememberSpelling(trigger, 'Json', trigger.PayloadJson.trim());
+  return trigger;
 }
 
 /**
@@ -19,9 +39,9 @@ export function triggerOutputs(input: FlowExecutionInput): TriggerOutputs {
  * UTF-8), `Json`/`Form` are present only when the content type says so and the
  * body reads as one, and `Payload` is the richest of them (Json ?? Form ?? Body).
  */
-function directOutputs(direct: DirectTriggerRequest, body: string): Omit<TriggerOutputs, 'Activity' | 'Description'> {
+function directOutputs(direct: DirectTriggerRequest, body: string, parse: (text: string) => unknown): Omit<TriggerOutputs, 'Activity' | 'Description'> {
   const text = direct.bodyEncoding === 'text';
-  const json = text && isJsonMediaType(direct.contentType) ? parseJson(body) : undefined;
+  const json = text && isJsonMediaType(direct.contentType) ? parseJson(body, parse) : undefined;
   const form = text && direct.contentType === FORM_MEDIA_TYPE ? decodeUrlEncoded(body) : undefined;
   return {
     Payload: json ?? form ?? body,
@@ -38,9 +58,9 @@ function directOutputs(direct: DirectTriggerRequest, body: string): Omit<Trigger
 }
 
 /** Text that claims to be JSON but is not stays available as Body (and Payload): a provider's typo must not lose the call. */
-function parseJson(body: string): unknown {
+function parseJson(body: string, parse: (text: string) => unknown): unknown {
   try {
-    return JSON.parse(body);
+    return parse(body);
   } catch {
     return undefined;
   }

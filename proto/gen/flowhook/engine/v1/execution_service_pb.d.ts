@@ -2,9 +2,11 @@
 // @generated from file flowhook/engine/v1/execution_service.proto (package flowhook.engine.v1, syntax proto3)
 /* eslint-disable */
 
-// Operators' read-only view of executions: what ran, step by step. Reads
-// Temporal (search attributes, the workflow's `executionLog` query). Admin
-// token. Payloads of doNotLogPayload executions are never returned.
+// Operators' view of executions: what ran, step by step, read from Temporal
+// (search attributes, the workflow's `executionLog` query); and re-runs of
+// executions with their original payload. Admin token. Payloads of
+// doNotLogPayload executions are never returned: a re-run reads the original
+// input inside the engine only.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
@@ -319,6 +321,20 @@ export declare type GetExecutionResponse = Message<"flowhook.engine.v1.GetExecut
    * @generated from field: string caller = 5;
    */
   caller: string;
+
+  /**
+   * The execution this one re-runs; empty for an execution a call started.
+   *
+   * @generated from field: string rerun_of = 6;
+   */
+  rerunOf: string;
+
+  /**
+   * Executions that re-run this one (the most recent 20), most recent first.
+   *
+   * @generated from field: repeated string reruns = 7;
+   */
+  reruns: string[];
 };
 
 /**
@@ -355,6 +371,20 @@ export declare type GetExecutionResponseJson = {
    * @generated from field: string caller = 5;
    */
   caller?: string;
+
+  /**
+   * The execution this one re-runs; empty for an execution a call started.
+   *
+   * @generated from field: string rerun_of = 6;
+   */
+  rerunOf?: string;
+
+  /**
+   * Executions that re-run this one (the most recent 20), most recent first.
+   *
+   * @generated from field: repeated string reruns = 7;
+   */
+  reruns?: string[];
 };
 
 /**
@@ -362,6 +392,354 @@ export declare type GetExecutionResponseJson = {
  * Use `create(GetExecutionResponseSchema)` to create a new message.
  */
 export declare const GetExecutionResponseSchema: GenMessage<GetExecutionResponse, {jsonType: GetExecutionResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionRequest
+ */
+export declare type RerunExecutionRequest = Message<"flowhook.engine.v1.RerunExecutionRequest"> & {
+  /**
+   * @generated from field: string execution_id = 1;
+   */
+  executionId: string;
+
+  /**
+   * Run the original's flow version instead of the version now published.
+   *
+   * @generated from field: bool same_version = 2;
+   */
+  sameVersion: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionRequest
+ */
+export declare type RerunExecutionRequestJson = {
+  /**
+   * @generated from field: string execution_id = 1;
+   */
+  executionId?: string;
+
+  /**
+   * Run the original's flow version instead of the version now published.
+   *
+   * @generated from field: bool same_version = 2;
+   */
+  sameVersion?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionRequest.
+ * Use `create(RerunExecutionRequestSchema)` to create a new message.
+ */
+export declare const RerunExecutionRequestSchema: GenMessage<RerunExecutionRequest, {jsonType: RerunExecutionRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionResponse
+ */
+export declare type RerunExecutionResponse = Message<"flowhook.engine.v1.RerunExecutionResponse"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.RerunStarted rerun = 1;
+   */
+  rerun?: RerunStarted | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionResponse
+ */
+export declare type RerunExecutionResponseJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.RerunStarted rerun = 1;
+   */
+  rerun?: RerunStartedJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionResponse.
+ * Use `create(RerunExecutionResponseSchema)` to create a new message.
+ */
+export declare const RerunExecutionResponseSchema: GenMessage<RerunExecutionResponse, {jsonType: RerunExecutionResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RerunStarted
+ */
+export declare type RerunStarted = Message<"flowhook.engine.v1.RerunStarted"> & {
+  /**
+   * The execution that was re-run.
+   *
+   * @generated from field: string original_execution_id = 1;
+   */
+  originalExecutionId: string;
+
+  /**
+   * The new execution (`<activity>:rerun-<uuid>`).
+   *
+   * @generated from field: string execution_id = 2;
+   */
+  executionId: string;
+
+  /**
+   * @generated from field: int32 flow_version = 3;
+   */
+  flowVersion: number;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RerunStarted
+ */
+export declare type RerunStartedJson = {
+  /**
+   * The execution that was re-run.
+   *
+   * @generated from field: string original_execution_id = 1;
+   */
+  originalExecutionId?: string;
+
+  /**
+   * The new execution (`<activity>:rerun-<uuid>`).
+   *
+   * @generated from field: string execution_id = 2;
+   */
+  executionId?: string;
+
+  /**
+   * @generated from field: int32 flow_version = 3;
+   */
+  flowVersion?: number;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RerunStarted.
+ * Use `create(RerunStartedSchema)` to create a new message.
+ */
+export declare const RerunStartedSchema: GenMessage<RerunStarted, {jsonType: RerunStartedJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionsRequest
+ */
+export declare type RerunExecutionsRequest = Message<"flowhook.engine.v1.RerunExecutionsRequest"> & {
+  /**
+   * Required: re-runs are chosen within one company.
+   *
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * Optional: only this webhook activity.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity: string;
+
+  /**
+   * Required, one or more of FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED.
+   *
+   * @generated from field: repeated string statuses = 3;
+   */
+  statuses: string[];
+
+  /**
+   * Optional bounds on when the original started: since <= start < until.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 4;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 5;
+   */
+  until?: Timestamp | undefined;
+
+  /**
+   * Only list what would be re-run.
+   *
+   * @generated from field: bool dry_run = 6;
+   */
+  dryRun: boolean;
+
+  /**
+   * At most this many are re-run (default 100, at most 1000); more matches refuse the whole request.
+   *
+   * @generated from field: int32 max_count = 7;
+   */
+  maxCount: number;
+
+  /**
+   * @generated from field: bool same_version = 8;
+   */
+  sameVersion: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionsRequest
+ */
+export declare type RerunExecutionsRequestJson = {
+  /**
+   * Required: re-runs are chosen within one company.
+   *
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * Optional: only this webhook activity.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity?: string;
+
+  /**
+   * Required, one or more of FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED.
+   *
+   * @generated from field: repeated string statuses = 3;
+   */
+  statuses?: string[];
+
+  /**
+   * Optional bounds on when the original started: since <= start < until.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 4;
+   */
+  since?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 5;
+   */
+  until?: TimestampJson;
+
+  /**
+   * Only list what would be re-run.
+   *
+   * @generated from field: bool dry_run = 6;
+   */
+  dryRun?: boolean;
+
+  /**
+   * At most this many are re-run (default 100, at most 1000); more matches refuse the whole request.
+   *
+   * @generated from field: int32 max_count = 7;
+   */
+  maxCount?: number;
+
+  /**
+   * @generated from field: bool same_version = 8;
+   */
+  sameVersion?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionsRequest.
+ * Use `create(RerunExecutionsRequestSchema)` to create a new message.
+ */
+export declare const RerunExecutionsRequestSchema: GenMessage<RerunExecutionsRequest, {jsonType: RerunExecutionsRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionsResponse
+ */
+export declare type RerunExecutionsResponse = Message<"flowhook.engine.v1.RerunExecutionsResponse"> & {
+  /**
+   * How many executions match the filter.
+   *
+   * @generated from field: int32 matched = 1;
+   */
+  matched: number;
+
+  /**
+   * What matched, at most max_count, most recent first.
+   *
+   * @generated from field: repeated flowhook.engine.v1.ExecutionSummary executions = 2;
+   */
+  executions: ExecutionSummary[];
+
+  /**
+   * What was started (not for a dry run), in the order started.
+   *
+   * @generated from field: repeated flowhook.engine.v1.RerunStarted started = 3;
+   */
+  started: RerunStarted[];
+
+  /**
+   * Matches that could not be re-run, and why (e.g. their flow version was deleted).
+   *
+   * @generated from field: repeated flowhook.engine.v1.RerunSkipped skipped = 4;
+   */
+  skipped: RerunSkipped[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RerunExecutionsResponse
+ */
+export declare type RerunExecutionsResponseJson = {
+  /**
+   * How many executions match the filter.
+   *
+   * @generated from field: int32 matched = 1;
+   */
+  matched?: number;
+
+  /**
+   * What matched, at most max_count, most recent first.
+   *
+   * @generated from field: repeated flowhook.engine.v1.ExecutionSummary executions = 2;
+   */
+  executions?: ExecutionSummaryJson[];
+
+  /**
+   * What was started (not for a dry run), in the order started.
+   *
+   * @generated from field: repeated flowhook.engine.v1.RerunStarted started = 3;
+   */
+  started?: RerunStartedJson[];
+
+  /**
+   * Matches that could not be re-run, and why (e.g. their flow version was deleted).
+   *
+   * @generated from field: repeated flowhook.engine.v1.RerunSkipped skipped = 4;
+   */
+  skipped?: RerunSkippedJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionsResponse.
+ * Use `create(RerunExecutionsResponseSchema)` to create a new message.
+ */
+export declare const RerunExecutionsResponseSchema: GenMessage<RerunExecutionsResponse, {jsonType: RerunExecutionsResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RerunSkipped
+ */
+export declare type RerunSkipped = Message<"flowhook.engine.v1.RerunSkipped"> & {
+  /**
+   * @generated from field: string original_execution_id = 1;
+   */
+  originalExecutionId: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RerunSkipped
+ */
+export declare type RerunSkippedJson = {
+  /**
+   * @generated from field: string original_execution_id = 1;
+   */
+  originalExecutionId?: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RerunSkipped.
+ * Use `create(RerunSkippedSchema)` to create a new message.
+ */
+export declare const RerunSkippedSchema: GenMessage<RerunSkipped, {jsonType: RerunSkippedJson}>;
 
 /**
  * One line of the execution log.
@@ -490,6 +868,33 @@ export declare const ExecutionService: GenService<{
     methodKind: "unary";
     input: typeof GetExecutionRequestSchema;
     output: typeof GetExecutionResponseSchema;
+  },
+  /**
+   * Starts a new execution with the original's exact payload text and trigger
+   * context (caller, company, activity, provider request), in the background
+   * (no caller waits). Errors: NOT_FOUND for an unknown execution id or a
+   * missing flow version; FAILED_PRECONDITION while the original still runs
+   * or when no flow is published for its activity.
+   *
+   * @generated from rpc flowhook.engine.v1.ExecutionService.RerunExecution
+   */
+  rerunExecution: {
+    methodKind: "unary";
+    input: typeof RerunExecutionRequestSchema;
+    output: typeof RerunExecutionResponseSchema;
+  },
+  /**
+   * Re-runs every closed execution a filter matches, paced (at most
+   * FLOWHOOK_RERUN_PER_SECOND starts per second per engine). The matches are
+   * read before the first start, so a bulk re-run never re-runs its own
+   * re-runs. Errors: FAILED_PRECONDITION when more than max_count match.
+   *
+   * @generated from rpc flowhook.engine.v1.ExecutionService.RerunExecutions
+   */
+  rerunExecutions: {
+    methodKind: "unary";
+    input: typeof RerunExecutionsRequestSchema;
+    output: typeof RerunExecutionsResponseSchema;
   },
 }>;
 

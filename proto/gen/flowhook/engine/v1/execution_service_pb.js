@@ -2,9 +2,11 @@
 // @generated from file flowhook/engine/v1/execution_service.proto (package flowhook.engine.v1, syntax proto3)
 /* eslint-disable */
 
-// Operators' read-only view of executions: what ran, step by step. Reads
-// Temporal (search attributes, the workflow's `executionLog` query). Admin
-// token. Payloads of doNotLogPayload executions are never returned.
+// Operators' view of executions: what ran, step by step, read from Temporal
+// (search attributes, the workflow's `executionLog` query); and re-runs of
+// executions with their original payload. Admin token. Payloads of
+// doNotLogPayload executions are never returned: a re-run reads the original
+// input inside the engine only.
 
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -13,7 +15,7 @@ import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
  * Describes the file flowhook/engine/v1/execution_service.proto.
  */
 export const file_flowhook_engine_v1_execution_service = /*@__PURE__*/
-  fileDesc("CipmbG93aG9vay9lbmdpbmUvdjEvZXhlY3V0aW9uX3NlcnZpY2UucHJvdG8SEmZsb3dob29rLmVuZ2luZS52MSKDAQoVTGlzdEV4ZWN1dGlvbnNSZXF1ZXN0Eg8KB2NvbXBhbnkYASABKAkSEAoIYWN0aXZpdHkYAiABKAkSDQoFbGltaXQYAyABKAUSFAoMZmxvd192ZXJzaW9uGAQgASgFEg8KB291dGNvbWUYBSABKAkSEQoJZmxvd19uYW1lGAYgASgJIlIKFkxpc3RFeGVjdXRpb25zUmVzcG9uc2USOAoKZXhlY3V0aW9ucxgBIAMoCzIkLmZsb3dob29rLmVuZ2luZS52MS5FeGVjdXRpb25TdW1tYXJ5IvQBChBFeGVjdXRpb25TdW1tYXJ5EhQKDGV4ZWN1dGlvbl9pZBgBIAEoCRIPCgdjb21wYW55GAIgASgJEhAKCGFjdGl2aXR5GAMgASgJEhEKCWZsb3dfbmFtZRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSLgoKc3RhcnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJY2xvc2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxmbG93X3ZlcnNpb24YCCABKAUSDwoHb3V0Y29tZRgJIAEoCSIrChNHZXRFeGVjdXRpb25SZXF1ZXN0EhQKDGV4ZWN1dGlvbl9pZBgBIAEoCSLBAQoUR2V0RXhlY3V0aW9uUmVzcG9uc2USNwoJZXhlY3V0aW9uGAEgASgLMiQuZmxvd2hvb2suZW5naW5lLnYxLkV4ZWN1dGlvblN1bW1hcnkSMAoFc3RlcHMYAiADKAsyIS5mbG93aG9vay5lbmdpbmUudjEuRXhlY3V0aW9uU3RlcBIUCgxwYXlsb2FkX2pzb24YAyABKAkSGAoQcGF5bG9hZF93aXRoaGVsZBgEIAEoCBIOCgZjYWxsZXIYBSABKAkizQEKDUV4ZWN1dGlvblN0ZXASDAoEcGF0aBgBIAEoCRIMCgR0eXBlGAIgASgJEgwKBG5hbWUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSDgoGc3RhdHVzGAUgASgJEi4KCnN0YXJ0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2ZpbmlzaGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRub3RlGAggASgJMt4BChBFeGVjdXRpb25TZXJ2aWNlEmcKDkxpc3RFeGVjdXRpb25zEikuZmxvd2hvb2suZW5naW5lLnYxLkxpc3RFeGVjdXRpb25zUmVxdWVzdBoqLmZsb3dob29rLmVuZ2luZS52MS5MaXN0RXhlY3V0aW9uc1Jlc3BvbnNlEmEKDEdldEV4ZWN1dGlvbhInLmZsb3dob29rLmVuZ2luZS52MS5HZXRFeGVjdXRpb25SZXF1ZXN0GiguZmxvd2hvb2suZW5naW5lLnYxLkdldEV4ZWN1dGlvblJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CipmbG93aG9vay9lbmdpbmUvdjEvZXhlY3V0aW9uX3NlcnZpY2UucHJvdG8SEmZsb3dob29rLmVuZ2luZS52MSKDAQoVTGlzdEV4ZWN1dGlvbnNSZXF1ZXN0Eg8KB2NvbXBhbnkYASABKAkSEAoIYWN0aXZpdHkYAiABKAkSDQoFbGltaXQYAyABKAUSFAoMZmxvd192ZXJzaW9uGAQgASgFEg8KB291dGNvbWUYBSABKAkSEQoJZmxvd19uYW1lGAYgASgJIlIKFkxpc3RFeGVjdXRpb25zUmVzcG9uc2USOAoKZXhlY3V0aW9ucxgBIAMoCzIkLmZsb3dob29rLmVuZ2luZS52MS5FeGVjdXRpb25TdW1tYXJ5IvQBChBFeGVjdXRpb25TdW1tYXJ5EhQKDGV4ZWN1dGlvbl9pZBgBIAEoCRIPCgdjb21wYW55GAIgASgJEhAKCGFjdGl2aXR5GAMgASgJEhEKCWZsb3dfbmFtZRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSLgoKc3RhcnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJY2xvc2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxmbG93X3ZlcnNpb24YCCABKAUSDwoHb3V0Y29tZRgJIAEoCSIrChNHZXRFeGVjdXRpb25SZXF1ZXN0EhQKDGV4ZWN1dGlvbl9pZBgBIAEoCSLjAQoUR2V0RXhlY3V0aW9uUmVzcG9uc2USNwoJZXhlY3V0aW9uGAEgASgLMiQuZmxvd2hvb2suZW5naW5lLnYxLkV4ZWN1dGlvblN1bW1hcnkSMAoFc3RlcHMYAiADKAsyIS5mbG93aG9vay5lbmdpbmUudjEuRXhlY3V0aW9uU3RlcBIUCgxwYXlsb2FkX2pzb24YAyABKAkSGAoQcGF5bG9hZF93aXRoaGVsZBgEIAEoCBIOCgZjYWxsZXIYBSABKAkSEAoIcmVydW5fb2YYBiABKAkSDgoGcmVydW5zGAcgAygJIkMKFVJlcnVuRXhlY3V0aW9uUmVxdWVzdBIUCgxleGVjdXRpb25faWQYASABKAkSFAoMc2FtZV92ZXJzaW9uGAIgASgIIkkKFlJlcnVuRXhlY3V0aW9uUmVzcG9uc2USLwoFcmVydW4YASABKAsyIC5mbG93aG9vay5lbmdpbmUudjEuUmVydW5TdGFydGVkIlkKDFJlcnVuU3RhcnRlZBIdChVvcmlnaW5hbF9leGVjdXRpb25faWQYASABKAkSFAoMZXhlY3V0aW9uX2lkGAIgASgJEhQKDGZsb3dfdmVyc2lvbhgDIAEoBSLdAQoWUmVydW5FeGVjdXRpb25zUmVxdWVzdBIPCgdjb21wYW55GAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEhAKCHN0YXR1c2VzGAMgAygJEikKBXNpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgV1bnRpbBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHZHJ5X3J1bhgGIAEoCBIRCgltYXhfY291bnQYByABKAUSFAoMc2FtZV92ZXJzaW9uGAggASgIIsoBChdSZXJ1bkV4ZWN1dGlvbnNSZXNwb25zZRIPCgdtYXRjaGVkGAEgASgFEjgKCmV4ZWN1dGlvbnMYAiADKAsyJC5mbG93aG9vay5lbmdpbmUudjEuRXhlY3V0aW9uU3VtbWFyeRIxCgdzdGFydGVkGAMgAygLMiAuZmxvd2hvb2suZW5naW5lLnYxLlJlcnVuU3RhcnRlZBIxCgdza2lwcGVkGAQgAygLMiAuZmxvd2hvb2suZW5naW5lLnYxLlJlcnVuU2tpcHBlZCI9CgxSZXJ1blNraXBwZWQSHQoVb3JpZ2luYWxfZXhlY3V0aW9uX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSLNAQoNRXhlY3V0aW9uU3RlcBIMCgRwYXRoGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEbmFtZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIOCgZzdGF0dXMYBSABKAkSLgoKc3RhcnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZmluaXNoZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG5vdGUYCCABKAkyswMKEEV4ZWN1dGlvblNlcnZpY2USZwoOTGlzdEV4ZWN1dGlvbnMSKS5mbG93aG9vay5lbmdpbmUudjEuTGlzdEV4ZWN1dGlvbnNSZXF1ZXN0GiouZmxvd2hvb2suZW5naW5lLnYxLkxpc3RFeGVjdXRpb25zUmVzcG9uc2USYQoMR2V0RXhlY3V0aW9uEicuZmxvd2hvb2suZW5naW5lLnYxLkdldEV4ZWN1dGlvblJlcXVlc3QaKC5mbG93aG9vay5lbmdpbmUudjEuR2V0RXhlY3V0aW9uUmVzcG9uc2USZwoOUmVydW5FeGVjdXRpb24SKS5mbG93aG9vay5lbmdpbmUudjEuUmVydW5FeGVjdXRpb25SZXF1ZXN0GiouZmxvd2hvb2suZW5naW5lLnYxLlJlcnVuRXhlY3V0aW9uUmVzcG9uc2USagoPUmVydW5FeGVjdXRpb25zEiouZmxvd2hvb2suZW5naW5lLnYxLlJlcnVuRXhlY3V0aW9uc1JlcXVlc3QaKy5mbG93aG9vay5lbmdpbmUudjEuUmVydW5FeGVjdXRpb25zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Describes the message flowhook.engine.v1.ListExecutionsRequest.
@@ -51,11 +53,53 @@ export const GetExecutionResponseSchema = /*@__PURE__*/
   messageDesc(file_flowhook_engine_v1_execution_service, 4);
 
 /**
+ * Describes the message flowhook.engine.v1.RerunExecutionRequest.
+ * Use `create(RerunExecutionRequestSchema)` to create a new message.
+ */
+export const RerunExecutionRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_execution_service, 5);
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionResponse.
+ * Use `create(RerunExecutionResponseSchema)` to create a new message.
+ */
+export const RerunExecutionResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_execution_service, 6);
+
+/**
+ * Describes the message flowhook.engine.v1.RerunStarted.
+ * Use `create(RerunStartedSchema)` to create a new message.
+ */
+export const RerunStartedSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_execution_service, 7);
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionsRequest.
+ * Use `create(RerunExecutionsRequestSchema)` to create a new message.
+ */
+export const RerunExecutionsRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_execution_service, 8);
+
+/**
+ * Describes the message flowhook.engine.v1.RerunExecutionsResponse.
+ * Use `create(RerunExecutionsResponseSchema)` to create a new message.
+ */
+export const RerunExecutionsResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_execution_service, 9);
+
+/**
+ * Describes the message flowhook.engine.v1.RerunSkipped.
+ * Use `create(RerunSkippedSchema)` to create a new message.
+ */
+export const RerunSkippedSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_execution_service, 10);
+
+/**
  * Describes the message flowhook.engine.v1.ExecutionStep.
  * Use `create(ExecutionStepSchema)` to create a new message.
  */
 export const ExecutionStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_execution_service, 5);
+  messageDesc(file_flowhook_engine_v1_execution_service, 11);
 
 /**
  * @generated from service flowhook.engine.v1.ExecutionService

@@ -14,6 +14,224 @@ import type { Message } from "@bufbuild/protobuf";
 export declare const file_flowhook_engine_v1_webhook_service: GenFile;
 
 /**
+ * @generated from message flowhook.engine.v1.GetAnswerRequest
+ */
+export declare type GetAnswerRequest = Message<"flowhook.engine.v1.GetAnswerRequest"> & {
+  /**
+   * Company name, exactly as in the `company` query parameter (decoded); must be the execution's.
+   *
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * The execution id the call returned (`x-flowhook-execution-id`): `<activity>:<uuid>`, `<activity>:key-<40 hex>` or, for a re-run, `<activity>:rerun-<uuid>`.
+   *
+   * @generated from field: string execution_id = 2;
+   */
+  executionId: string;
+
+  /**
+   * Who is calling (as in Invoke).
+   *
+   * @generated from field: flowhook.engine.v1.Caller caller = 3;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * 0 (default): answer at once. 1..60: wait up to this long for the flow to answer or end.
+   *
+   * @generated from field: int32 wait_seconds = 4;
+   */
+  waitSeconds: number;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 5;
+   */
+  requestId: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GetAnswerRequest
+ */
+export declare type GetAnswerRequestJson = {
+  /**
+   * Company name, exactly as in the `company` query parameter (decoded); must be the execution's.
+   *
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * The execution id the call returned (`x-flowhook-execution-id`): `<activity>:<uuid>`, `<activity>:key-<40 hex>` or, for a re-run, `<activity>:rerun-<uuid>`.
+   *
+   * @generated from field: string execution_id = 2;
+   */
+  executionId?: string;
+
+  /**
+   * Who is calling (as in Invoke).
+   *
+   * @generated from field: flowhook.engine.v1.Caller caller = 3;
+   */
+  caller?: CallerJson;
+
+  /**
+   * 0 (default): answer at once. 1..60: wait up to this long for the flow to answer or end.
+   *
+   * @generated from field: int32 wait_seconds = 4;
+   */
+  waitSeconds?: number;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 5;
+   */
+  requestId?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GetAnswerRequest.
+ * Use `create(GetAnswerRequestSchema)` to create a new message.
+ */
+export declare const GetAnswerRequestSchema: GenMessage<GetAnswerRequest, {jsonType: GetAnswerRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GetAnswerResponse
+ */
+export declare type GetAnswerResponse = Message<"flowhook.engine.v1.GetAnswerResponse"> & {
+  /**
+   * @generated from field: string execution_id = 1;
+   */
+  executionId: string;
+
+  /**
+   * @generated from field: flowhook.engine.v1.ExecutionState state = 2;
+   */
+  state: ExecutionState;
+
+  /**
+   * True when status_code, content_type and body hold an answer: a respond
+   * step's (in the window or after it timed out), or the default response of
+   * a flow that completed without responding. False while a running flow has
+   * not responded yet, and for a flow that failed before it responded.
+   *
+   * @generated from field: bool answered = 3;
+   */
+  answered: boolean;
+
+  /**
+   * @generated from field: int32 status_code = 4;
+   */
+  statusCode: number;
+
+  /**
+   * @generated from field: string content_type = 5;
+   */
+  contentType: string;
+
+  /**
+   * Empty when the default response applies.
+   *
+   * @generated from field: string body = 6;
+   */
+  body: string;
+
+  /**
+   * True when the trigger's default response is the answer.
+   *
+   * @generated from field: bool default_response = 7;
+   */
+  defaultResponse: boolean;
+
+  /**
+   * True when a respond step answered after the caller's sync window had timed out.
+   *
+   * @generated from field: bool answered_after_timeout = 8;
+   */
+  answeredAfterTimeout: boolean;
+
+  /**
+   * How the caller's call was answered; UNSPECIFIED while its sync window is still open.
+   *
+   * @generated from field: flowhook.engine.v1.InvokeOutcome outcome = 9;
+   */
+  outcome: InvokeOutcome;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GetAnswerResponse
+ */
+export declare type GetAnswerResponseJson = {
+  /**
+   * @generated from field: string execution_id = 1;
+   */
+  executionId?: string;
+
+  /**
+   * @generated from field: flowhook.engine.v1.ExecutionState state = 2;
+   */
+  state?: ExecutionStateJson;
+
+  /**
+   * True when status_code, content_type and body hold an answer: a respond
+   * step's (in the window or after it timed out), or the default response of
+   * a flow that completed without responding. False while a running flow has
+   * not responded yet, and for a flow that failed before it responded.
+   *
+   * @generated from field: bool answered = 3;
+   */
+  answered?: boolean;
+
+  /**
+   * @generated from field: int32 status_code = 4;
+   */
+  statusCode?: number;
+
+  /**
+   * @generated from field: string content_type = 5;
+   */
+  contentType?: string;
+
+  /**
+   * Empty when the default response applies.
+   *
+   * @generated from field: string body = 6;
+   */
+  body?: string;
+
+  /**
+   * True when the trigger's default response is the answer.
+   *
+   * @generated from field: bool default_response = 7;
+   */
+  defaultResponse?: boolean;
+
+  /**
+   * True when a respond step answered after the caller's sync window had timed out.
+   *
+   * @generated from field: bool answered_after_timeout = 8;
+   */
+  answeredAfterTimeout?: boolean;
+
+  /**
+   * How the caller's call was answered; UNSPECIFIED while its sync window is still open.
+   *
+   * @generated from field: flowhook.engine.v1.InvokeOutcome outcome = 9;
+   */
+  outcome?: InvokeOutcomeJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GetAnswerResponse.
+ * Use `create(GetAnswerResponseSchema)` to create a new message.
+ */
+export declare const GetAnswerResponseSchema: GenMessage<GetAnswerResponse, {jsonType: GetAnswerResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.InvokeDirectRequest
  */
 export declare type InvokeDirectRequest = Message<"flowhook.engine.v1.InvokeDirectRequest"> & {
@@ -659,6 +877,51 @@ export declare type InvokeResponseJson = {
 export declare const InvokeResponseSchema: GenMessage<InvokeResponse, {jsonType: InvokeResponseJson}>;
 
 /**
+ * Where the execution stands.
+ *
+ * @generated from enum flowhook.engine.v1.ExecutionState
+ */
+export enum ExecutionState {
+  /**
+   * @generated from enum value: EXECUTION_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Still running (in its sync window or after it).
+   *
+   * @generated from enum value: EXECUTION_STATE_RUNNING = 1;
+   */
+  RUNNING = 1,
+
+  /**
+   * Ended normally.
+   *
+   * @generated from enum value: EXECUTION_STATE_COMPLETED = 2;
+   */
+  COMPLETED = 2,
+
+  /**
+   * Failed, was terminated, cancelled or timed out.
+   *
+   * @generated from enum value: EXECUTION_STATE_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Where the execution stands.
+ *
+ * @generated from enum flowhook.engine.v1.ExecutionState
+ */
+export declare type ExecutionStateJson = "EXECUTION_STATE_UNSPECIFIED" | "EXECUTION_STATE_RUNNING" | "EXECUTION_STATE_COMPLETED" | "EXECUTION_STATE_FAILED";
+
+/**
+ * Describes the enum flowhook.engine.v1.ExecutionState.
+ */
+export declare const ExecutionStateSchema: GenEnum<ExecutionState, ExecutionStateJson>;
+
+/**
  * Why the caller got the answer it got.
  *
  * @generated from enum flowhook.engine.v1.InvokeOutcome
@@ -770,6 +1033,34 @@ export declare const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof InvokeDirectRequestSchema;
     output: typeof InvokeDirectResponseSchema;
+  },
+  /**
+   * The answer of an execution after the call: for a sync call that got the
+   * default response because its window timed out, the respond step's answer
+   * once the flow reaches it; otherwise the answer the call got (or, once the
+   * flow ended without responding, the default response). With wait_seconds
+   * it waits (bounded, counted in the engine's sync-call cap) until the flow
+   * answers or the execution closes, and returns the state it has when the
+   * wait ends — also early, when the engine shuts down.
+   *
+   * Who may fetch: the caller the execution records (same Basic user, same
+   * application, same service account) while it may still run flows of that
+   * company, or a caller holding FLOW ALL or SUPER in that company. Only the
+   * facade's account may name a caller; any other invoke account fetches its
+   * own executions. The answer body goes to that caller only and is never logged.
+   *
+   * Errors: UNAUTHENTICATED as Invoke, INVALID_ARGUMENT for a malformed
+   * execution id or wait_seconds outside 0..60, NOT_FOUND for an unknown
+   * execution and equally for one of another company or another caller (its
+   * existence is not revealed), RESOURCE_EXHAUSTED when too many calls wait,
+   * UNAVAILABLE when Temporal cannot be reached.
+   *
+   * @generated from rpc flowhook.engine.v1.WebhookService.GetAnswer
+   */
+  getAnswer: {
+    methodKind: "unary";
+    input: typeof GetAnswerRequestSchema;
+    output: typeof GetAnswerResponseSchema;
   },
 }>;
 

@@ -11,83 +11,111 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc, tsEnum } from "@bufbuild/
  * Describes the file flowhook/engine/v1/webhook_service.proto.
  */
 export const file_flowhook_engine_v1_webhook_service = /*@__PURE__*/
-  fileDesc("CihmbG93aG9vay9lbmdpbmUvdjEvd2ViaG9va19zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEiqgEKE0ludm9rZURpcmVjdFJlcXVlc3QSDwoHY29tcGFueRgBIAEoCRIQCghhY3Rpdml0eRgCIAEoCRIOCgZtZXRob2QYAyABKAkSLwoHaGVhZGVycxgEIAMoCzIeLmZsb3dob29rLmVuZ2luZS52MS5IdHRwSGVhZGVyEg0KBXF1ZXJ5GAUgASgJEgwKBGJvZHkYBiABKAwSEgoKcmVxdWVzdF9pZBgHIAEoCSIpCgpIdHRwSGVhZGVyEgwKBG5hbWUYASABKAkSDQoFdmFsdWUYAiABKAkiswEKFEludm9rZURpcmVjdFJlc3BvbnNlEhMKC3N0YXR1c19jb2RlGAEgASgFEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIMCgRib2R5GAMgASgJEhQKDGV4ZWN1dGlvbl9pZBgEIAEoCRIYChBkZWZhdWx0X3Jlc3BvbnNlGAUgASgIEjIKB291dGNvbWUYBiABKA4yIS5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlT3V0Y29tZSJlChJDaGVja0NhbGxlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZmxvd2hvb2suZW5naW5lLnYxLkNhbGxlchIPCgdjb21wYW55GAIgASgJEhIKCnJlcXVlc3RfaWQYAyABKAkiFQoTQ2hlY2tDYWxsZXJSZXNwb25zZSKxAQoNSW52b2tlUmVxdWVzdBIPCgdjb21wYW55GAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEg4KBnNlY3JldBgDIAEoCRIUCgxwYXlsb2FkX2pzb24YBCABKAkSKgoGY2FsbGVyGAUgASgLMhouZmxvd2hvb2suZW5naW5lLnYxLkNhbGxlchIXCg9pZGVtcG90ZW5jeV9rZXkYBiABKAkSEgoKcmVxdWVzdF9pZBgHIAEoCSKLAQoGQ2FsbGVyEjUKBWJhc2ljGAEgASgLMiQuZmxvd2hvb2suZW5naW5lLnYxLkJhc2ljQ3JlZGVudGlhbHNIABI+CgthcHBsaWNhdGlvbhgCIAEoCzInLmZsb3dob29rLmVuZ2luZS52MS5WZXJpZmllZEFwcGxpY2F0aW9uSABCCgoIaWRlbnRpdHkiOQoQQmFzaWNDcmVkZW50aWFscxIRCgl1c2VyX25hbWUYASABKAkSEgoKYWNjZXNzX2tleRgCIAEoCSJLChNWZXJpZmllZEFwcGxpY2F0aW9uEhEKCWNsaWVudF9pZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSDgoGaXNzdWVyGAMgASgJIq0BCg5JbnZva2VSZXNwb25zZRITCgtzdGF0dXNfY29kZRgBIAEoBRIUCgxjb250ZW50X3R5cGUYAiABKAkSDAoEYm9keRgDIAEoCRIUCgxleGVjdXRpb25faWQYBCABKAkSGAoQZGVmYXVsdF9yZXNwb25zZRgFIAEoCBIyCgdvdXRjb21lGAYgASgOMiEuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZU91dGNvbWUqsAEKDUludm9rZU91dGNvbWUSHgoaSU5WT0tFX09VVENPTUVfVU5TUEVDSUZJRUQQABIcChhJTlZPS0VfT1VUQ09NRV9SRVNQT05ERUQQARIfChtJTlZPS0VfT1VUQ09NRV9TWU5DX1RJTUVPVVQQAhIdChlJTlZPS0VfT1VUQ09NRV9GTE9XX0VOREVEEAMSIQodSU5WT0tFX09VVENPTUVfSU5TVEFOVF9SRVRVUk4QBDKkAgoOV2ViaG9va1NlcnZpY2USTwoGSW52b2tlEiEuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZVJlcXVlc3QaIi5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlUmVzcG9uc2USXgoLQ2hlY2tDYWxsZXISJi5mbG93aG9vay5lbmdpbmUudjEuQ2hlY2tDYWxsZXJSZXF1ZXN0GicuZmxvd2hvb2suZW5naW5lLnYxLkNoZWNrQ2FsbGVyUmVzcG9uc2USYQoMSW52b2tlRGlyZWN0EicuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZURpcmVjdFJlcXVlc3QaKC5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlRGlyZWN0UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CihmbG93aG9vay9lbmdpbmUvdjEvd2ViaG9va19zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEijwEKEEdldEFuc3dlclJlcXVlc3QSDwoHY29tcGFueRgBIAEoCRIUCgxleGVjdXRpb25faWQYAiABKAkSKgoGY2FsbGVyGAMgASgLMhouZmxvd2hvb2suZW5naW5lLnYxLkNhbGxlchIUCgx3YWl0X3NlY29uZHMYBCABKAUSEgoKcmVxdWVzdF9pZBgFIAEoCSKVAgoRR2V0QW5zd2VyUmVzcG9uc2USFAoMZXhlY3V0aW9uX2lkGAEgASgJEjEKBXN0YXRlGAIgASgOMiIuZmxvd2hvb2suZW5naW5lLnYxLkV4ZWN1dGlvblN0YXRlEhAKCGFuc3dlcmVkGAMgASgIEhMKC3N0YXR1c19jb2RlGAQgASgFEhQKDGNvbnRlbnRfdHlwZRgFIAEoCRIMCgRib2R5GAYgASgJEhgKEGRlZmF1bHRfcmVzcG9uc2UYByABKAgSHgoWYW5zd2VyZWRfYWZ0ZXJfdGltZW91dBgIIAEoCBIyCgdvdXRjb21lGAkgASgOMiEuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZU91dGNvbWUiqgEKE0ludm9rZURpcmVjdFJlcXVlc3QSDwoHY29tcGFueRgBIAEoCRIQCghhY3Rpdml0eRgCIAEoCRIOCgZtZXRob2QYAyABKAkSLwoHaGVhZGVycxgEIAMoCzIeLmZsb3dob29rLmVuZ2luZS52MS5IdHRwSGVhZGVyEg0KBXF1ZXJ5GAUgASgJEgwKBGJvZHkYBiABKAwSEgoKcmVxdWVzdF9pZBgHIAEoCSIpCgpIdHRwSGVhZGVyEgwKBG5hbWUYASABKAkSDQoFdmFsdWUYAiABKAkiswEKFEludm9rZURpcmVjdFJlc3BvbnNlEhMKC3N0YXR1c19jb2RlGAEgASgFEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIMCgRib2R5GAMgASgJEhQKDGV4ZWN1dGlvbl9pZBgEIAEoCRIYChBkZWZhdWx0X3Jlc3BvbnNlGAUgASgIEjIKB291dGNvbWUYBiABKA4yIS5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlT3V0Y29tZSJlChJDaGVja0NhbGxlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZmxvd2hvb2suZW5naW5lLnYxLkNhbGxlchIPCgdjb21wYW55GAIgASgJEhIKCnJlcXVlc3RfaWQYAyABKAkiFQoTQ2hlY2tDYWxsZXJSZXNwb25zZSKxAQoNSW52b2tlUmVxdWVzdBIPCgdjb21wYW55GAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEg4KBnNlY3JldBgDIAEoCRIUCgxwYXlsb2FkX2pzb24YBCABKAkSKgoGY2FsbGVyGAUgASgLMhouZmxvd2hvb2suZW5naW5lLnYxLkNhbGxlchIXCg9pZGVtcG90ZW5jeV9rZXkYBiABKAkSEgoKcmVxdWVzdF9pZBgHIAEoCSKLAQoGQ2FsbGVyEjUKBWJhc2ljGAEgASgLMiQuZmxvd2hvb2suZW5naW5lLnYxLkJhc2ljQ3JlZGVudGlhbHNIABI+CgthcHBsaWNhdGlvbhgCIAEoCzInLmZsb3dob29rLmVuZ2luZS52MS5WZXJpZmllZEFwcGxpY2F0aW9uSABCCgoIaWRlbnRpdHkiOQoQQmFzaWNDcmVkZW50aWFscxIRCgl1c2VyX25hbWUYASABKAkSEgoKYWNjZXNzX2tleRgCIAEoCSJLChNWZXJpZmllZEFwcGxpY2F0aW9uEhEKCWNsaWVudF9pZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSDgoGaXNzdWVyGAMgASgJIq0BCg5JbnZva2VSZXNwb25zZRITCgtzdGF0dXNfY29kZRgBIAEoBRIUCgxjb250ZW50X3R5cGUYAiABKAkSDAoEYm9keRgDIAEoCRIUCgxleGVjdXRpb25faWQYBCABKAkSGAoQZGVmYXVsdF9yZXNwb25zZRgFIAEoCBIyCgdvdXRjb21lGAYgASgOMiEuZmxvd2hvb2suZW5naW5lLnYxLkludm9rZU91dGNvbWUqiQEKDkV4ZWN1dGlvblN0YXRlEh8KG0VYRUNVVElPTl9TVEFURV9VTlNQRUNJRklFRBAAEhsKF0VYRUNVVElPTl9TVEFURV9SVU5OSU5HEAESHQoZRVhFQ1VUSU9OX1NUQVRFX0NPTVBMRVRFRBACEhoKFkVYRUNVVElPTl9TVEFURV9GQUlMRUQQAyqwAQoNSW52b2tlT3V0Y29tZRIeChpJTlZPS0VfT1VUQ09NRV9VTlNQRUNJRklFRBAAEhwKGElOVk9LRV9PVVRDT01FX1JFU1BPTkRFRBABEh8KG0lOVk9LRV9PVVRDT01FX1NZTkNfVElNRU9VVBACEh0KGUlOVk9LRV9PVVRDT01FX0ZMT1dfRU5ERUQQAxIhCh1JTlZPS0VfT1VUQ09NRV9JTlNUQU5UX1JFVFVSThAEMv4CCg5XZWJob29rU2VydmljZRJPCgZJbnZva2USIS5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlUmVxdWVzdBoiLmZsb3dob29rLmVuZ2luZS52MS5JbnZva2VSZXNwb25zZRJeCgtDaGVja0NhbGxlchImLmZsb3dob29rLmVuZ2luZS52MS5DaGVja0NhbGxlclJlcXVlc3QaJy5mbG93aG9vay5lbmdpbmUudjEuQ2hlY2tDYWxsZXJSZXNwb25zZRJhCgxJbnZva2VEaXJlY3QSJy5mbG93aG9vay5lbmdpbmUudjEuSW52b2tlRGlyZWN0UmVxdWVzdBooLmZsb3dob29rLmVuZ2luZS52MS5JbnZva2VEaXJlY3RSZXNwb25zZRJYCglHZXRBbnN3ZXISJC5mbG93aG9vay5lbmdpbmUudjEuR2V0QW5zd2VyUmVxdWVzdBolLmZsb3dob29rLmVuZ2luZS52MS5HZXRBbnN3ZXJSZXNwb25zZWIGcHJvdG8z");
+
+/**
+ * Describes the message flowhook.engine.v1.GetAnswerRequest.
+ * Use `create(GetAnswerRequestSchema)` to create a new message.
+ */
+export const GetAnswerRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_webhook_service, 0);
+
+/**
+ * Describes the message flowhook.engine.v1.GetAnswerResponse.
+ * Use `create(GetAnswerResponseSchema)` to create a new message.
+ */
+export const GetAnswerResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_webhook_service, 1);
 
 /**
  * Describes the message flowhook.engine.v1.InvokeDirectRequest.
  * Use `create(InvokeDirectRequestSchema)` to create a new message.
  */
 export const InvokeDirectRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 0);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 2);
 
 /**
  * Describes the message flowhook.engine.v1.HttpHeader.
  * Use `create(HttpHeaderSchema)` to create a new message.
  */
 export const HttpHeaderSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 1);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 3);
 
 /**
  * Describes the message flowhook.engine.v1.InvokeDirectResponse.
  * Use `create(InvokeDirectResponseSchema)` to create a new message.
  */
 export const InvokeDirectResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 2);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 4);
 
 /**
  * Describes the message flowhook.engine.v1.CheckCallerRequest.
  * Use `create(CheckCallerRequestSchema)` to create a new message.
  */
 export const CheckCallerRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 3);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 5);
 
 /**
  * Describes the message flowhook.engine.v1.CheckCallerResponse.
  * Use `create(CheckCallerResponseSchema)` to create a new message.
  */
 export const CheckCallerResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 4);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 6);
 
 /**
  * Describes the message flowhook.engine.v1.InvokeRequest.
  * Use `create(InvokeRequestSchema)` to create a new message.
  */
 export const InvokeRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 5);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 7);
 
 /**
  * Describes the message flowhook.engine.v1.Caller.
  * Use `create(CallerSchema)` to create a new message.
  */
 export const CallerSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 6);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 8);
 
 /**
  * Describes the message flowhook.engine.v1.BasicCredentials.
  * Use `create(BasicCredentialsSchema)` to create a new message.
  */
 export const BasicCredentialsSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 7);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 9);
 
 /**
  * Describes the message flowhook.engine.v1.VerifiedApplication.
  * Use `create(VerifiedApplicationSchema)` to create a new message.
  */
 export const VerifiedApplicationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 8);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 10);
 
 /**
  * Describes the message flowhook.engine.v1.InvokeResponse.
  * Use `create(InvokeResponseSchema)` to create a new message.
  */
 export const InvokeResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_webhook_service, 9);
+  messageDesc(file_flowhook_engine_v1_webhook_service, 11);
+
+/**
+ * Describes the enum flowhook.engine.v1.ExecutionState.
+ */
+export const ExecutionStateSchema = /*@__PURE__*/
+  enumDesc(file_flowhook_engine_v1_webhook_service, 0);
+
+/**
+ * Where the execution stands.
+ *
+ * @generated from enum flowhook.engine.v1.ExecutionState
+ */
+export const ExecutionState = /*@__PURE__*/
+  tsEnum(ExecutionStateSchema);
 
 /**
  * Describes the enum flowhook.engine.v1.InvokeOutcome.
  */
 export const InvokeOutcomeSchema = /*@__PURE__*/
-  enumDesc(file_flowhook_engine_v1_webhook_service, 0);
+  enumDesc(file_flowhook_engine_v1_webhook_service, 1);
 
 /**
  * Why the caller got the answer it got.

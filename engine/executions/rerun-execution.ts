@@ -1,0 +1,111 @@
+// One re-run: a new execution with the original's exact payload text and
+// trigger context (caller label, company, activity, provider request), on the
+// flow version now published for its activity or, pinned, on the original's
+// own version. A re-run is a new execution by design (its own id, grant and
+// history); it names what it repeats in the `RerunOf` search attribute, the
+// `rerunOf` memo and its Temporal UI details.
+//
+// It runs like an Instant-return call: nobody waits for it, so a respond step
+// is recorded as ignored and a deferral (sleep, waitUntil) is fine anywhere.
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { FLOW_WORKFLOW_TYPE, resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
+import { FailedPreconditionError, NotFoundError } from '../errors.ts';
+import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import { FlowVersion } from '../storage/entities.ts';
+import type { ExecutionStarter } from '../temporal/execution-starter.ts';
+import { RERUN_OF_KEY } from '../temporal/search-attributes.ts';
+import { executionRequest } from '../webhook/execution-request.ts';
+import type { PublishedFlowLookup, PublishedFlowSnapshot } from '../webhook/published-flow-lookup.ts';
+import { startInput } from './execution-reads.ts';
+
+export interface RerunDeps {
+  orm: MikroORM;
+  temporal: Client;
+  taskQueue: string;
+  starter: ExecutionStarter;
+  publishedFlows: PublishedFlowLookup;
+  grantKey: Buffer;
+  idempotencyKey: Buffer;
+  flowLimits: FlowLimits;
+  useSearchAttributes: () => boolean;
+  logger: Logger;
+}
+
+export interface RerunResult {
+  originalExecutionId: string;
+  executionId: string;
+  flowVersion: number;
+}
+
+/** `<activity>:rerun-<uuid>`: a re-run is told apart from a call in the Temporal UI's id column. */
+export function rerunExecutionId(activity: string): string {
+  return `${activity}:rerun-${randomUUID()}`;
+}
+
+/** `account` is an admin account (the gate checked its scope): admins act for every company, as for flows and executions. */
+export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIdentity, originalId: string, sameVersion: boolean): Promise<RerunResult> {
+  const original = await originalInput(deps, originalId);
+  const em = deps.orm.em.fork();
+  const version = sameVersion ? await originalVersion(em, original) : await publishedVersion(deps, em, original);
+  const resolved = resolveTrigger(version.flowVersion.definition.trigger?.webhook ?? {});
+  const trigger = {
+    ...resolved,
+    // Nobody waits for a re-run: see the header.
+    responseMode: 'INSTANT_RETURN' as const,
+    // A payload the original kept out of Temporal's history stays out of it, whatever the new version says.
+    doNotLogPayload: resolved.doNotLogPayload || original.trigger.doNotLogPayload,
+  };
+  const executionId = rerunExecutionId(trigger.activity);
+  const request = executionRequest(deps, version, trigger, { caller: original.caller, payloadJson: original.payloadJson, direct: original.direct, executionId });
+  await deps.starter.startInstant({
+    ...request,
+    searchAttributes: request.searchAttributes && [...request.searchAttributes, { key: RERUN_OF_KEY, value: originalId }],
+    rerun: { of: originalId, by: account.name },
+  });
+  // The audit line: who re-ran what as what. Never the payload.
+  deps.logger.info({ serviceAccount: account.name, originalExecutionId: originalId, executionId, company: version.company.name, activity: trigger.activity, flowVersion: version.flowVersion.version }, 'execution re-run');
+  return { originalExecutionId: originalId, executionId, flowVersion: version.flowVersion.version };
+}
+
+async function originalInput(deps: RerunDeps, executionId: string): Promise<FlowExecutionInput> {
+  const handle = deps.temporal.workflow.getHandle(executionId);
+  let description: WorkflowExecutionDescription;
+  try {
+    description = await handle.describe();
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`Execution "${executionId}" does not exist`);
+    throw error;
+  }
+  // Another application's workflows on the same namespace are not flowhook's to re-run.
+  if (description.type !== FLOW_WORKFLOW_TYPE || description.taskQueue !== deps.taskQueue) throw new NotFoundError(`Execution "${executionId}" does not exist`);
+  if (description.status.name === 'RUNNING') throw new FailedPreconditionError(`Execution "${executionId}" is still running; re-run it once it has closed`);
+  const input = await startInput(deps.temporal, executionId, description.runId);
+  if (!input?.company || !input.flowName || !input.trigger?.activity) throw new FailedPreconditionError(`Execution "${executionId}" has no input a re-run could repeat`);
+  return input;
+}
+
+async function publishedVersion(deps: RerunDeps, em: ReturnType<MikroORM['em']['fork']>, original: FlowExecutionInput): Promise<PublishedFlowSnapshot> {
+  try {
+    return await deps.publishedFlows.find(em, original.company, original.trigger.activity);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw new FailedPreconditionError(`${error.message}: publish a version, or re-run on the original's version ${original.flowVersion} with --same-version`);
+  }
+}
+
+async function originalVersion(em: ReturnType<MikroORM['em']['fork']>, original: FlowExecutionInput): Promise<PublishedFlowSnapshot> {
+  const found = await em.findOne(
+    FlowVersion,
+    { flow: { name: original.flowName, company: { name: original.company } }, version: original.flowVersion },
+    { populate: ['flow', 'flow.company'] },
+  );
+  if (!found) throw new NotFoundError(`Version ${original.flowVersion} of flow "${original.flowName}" in company "${original.company}" no longer exists`);
+  return {
+    company: { id: found.flow.company.id, name: found.flow.company.name },
+    flow: { name: found.flow.name, secretHash: found.flow.secretHash ?? null },
+    flowVersion: { version: found.version, definition: found.definition },
+  };
+}
