@@ -21,13 +21,3 @@ export function showStep(position: StepPosition, waitingFor?: string): void {
   const where = position.path.includes('.') ? ` · \`${position.path}\`` : '';
   setCurrentDetails(`**step ${position.index}/${position.count}** · ${what}${where}${waitingFor ? ` · waiting for ${waitingFor}` : ''}`);
 }
-
-/** The host an httpRequest waits for, or undefined when it must not be shown. */
-export function waitedHost(url: string, doNotLogPayload: boolean): string | undefined {
-  if (doNotLogPayload) return undefined;
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,28 +1,39 @@
 // Runs a list of steps in order, recording each in the execution log. A step
-// that throws ends the flow: its failure names the step.
-import { ActivityFailure } from '@temporalio/workflow';
+// that throws ends the flow: its failure names the step. What a step does is
+// its module's (workflows/steps/); this side of the interpreter hands the
+// modules the workflow's timers, activity proxies and current details, which
+// they may not import themselves (the engine loads them outside the sandbox).
+import { ActivityFailure, proxyActivities, sleep } from '@temporalio/workflow';
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowActivities } from '../activities/index.ts';
 import { FormulaError } from '../formula/index.ts';
-import { stepKind } from '../shared/index.ts';
+import { stepBody, stepKind, stepModule } from '../steps/step-registry.ts';
+import type { StepServices } from '../steps/step-module.ts';
 import type { FlowRuntime } from './flow-runtime.ts';
 import { StepFailure } from './step-errors.ts';
-import { runStep } from './steps.ts';
 import { showStep } from './current-details.ts';
 import { reportStep } from './step-metrics.ts';
+
+const services: StepServices = {
+  sleep: (ms, options) => sleep(ms, options),
+  activities: (options) => proxyActivities<FlowActivities>(options),
+  showStep,
+  runSteps,
+};
 
 export async function runSteps(steps: StepJson[], path: string, runtime: FlowRuntime): Promise<void> {
   for (const [index, step] of steps.entries()) {
     const at = `${path}[${index}]`;
     const kind = stepKind(step);
     if (!kind) throw new StepFailure(`${at} has no step type`);
-    const description = (step[kind] as { description?: string }).description ?? '';
+    const description = stepBody(step, kind).description ?? '';
     const label = `${at} ${kind}${description ? ` "${description}"` : ''}`;
     const startedAtMs = Date.now();
     const entry = { path: at, type: kind, name: step.name ?? '', description, startedAt: new Date(startedAtMs).toISOString() };
     const position = { index: index + 1, count: steps.length, path: at, kind, description };
     showStep(position);
     try {
-      const result = await runStep(step, kind, { at, label, runtime, position });
+      const result = await stepModule(kind).run(stepBody(step, kind), { at, label, runtime, services, position });
       if (step.name) runtime.context.Steps[step.name] = result.output;
       runtime.log.record(entry, result.skipped ? 'skipped' : 'completed', result.note);
       reportStep(kind, result.skipped ? 'skipped' : 'completed', startedAtMs);

@@ -1,6 +1,7 @@
 // Why a step failed, said in words that name the step; turned into an
 // ApplicationFailure by the workflow so it fails the execution, not the task.
-import { DEFERRAL_BEFORE_RESPONSE, FLOW_FAILED_BEFORE_RESPONSE } from '../shared/index.ts';
+// flow-contract.ts, not the shared index: step modules import this file, and the index imports them (through validation).
+import { DEFERRAL_BEFORE_RESPONSE, FLOW_FAILED_BEFORE_RESPONSE } from '../shared/flow-contract.ts';
 
 export class StepFailure extends Error {
   readonly failureType: string;

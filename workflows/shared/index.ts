@@ -4,7 +4,7 @@ export * from './flow-answer.ts';
 export { parseDuration } from './duration.ts';
 export { validateFlow, type FlowProblems } from './flow-validation.ts';
 export { resolveTrigger, DEFAULT_SYNC_TIMEOUT_SECONDS, MAX_SYNC_TIMEOUT_SECONDS, type ResolvedTrigger } from './trigger-defaults.ts';
-export { stepKind, stepDescription, STEP_KINDS, type StepKind } from './step-kind.ts';
+export { stepKind, stepDescription, STEP_KINDS, type StepKind } from '../steps/step-registry.ts';
 export { readTemporalSettings, type TemporalSettings } from './temporal-settings.ts';
 export { CONNECTION_KINDS, CONNECTION_NAME, DEFAULT_API_KEY_HEADER, checkConnection, connectionAllows, connectionKind, connectionKindNamed, type ConnectionSettingsInput } from './connection-kinds.ts';
 export { connectionsUsedBy } from './flow-connections.ts';

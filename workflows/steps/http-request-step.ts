@@ -1,0 +1,79 @@
+// httpRequest: one outbound call, made by the httpRequest activity (the
+// guarded client in workflows/outbound/). The activity's options — timeout,
+// retries, summary — are part of the workflow history: changing how they are
+// computed breaks the replay of running executions.
+import { resolveText } from '../formula/index.ts';
+import { CONNECTION_NAME } from '../shared/connection-kinds.ts';
+import { parseDuration } from '../shared/duration.ts';
+import { checkText } from '../shared/field-checks.ts';
+import { formatDuration } from '../shared/flow-limits.ts';
+import { StepFailure } from '../interpreter/step-errors.ts';
+import { limitsOf } from './step-limits.ts';
+import type { StepModule } from './step-module.ts';
+
+const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+const DEFAULT_HTTP_ATTEMPTS = 3;
+
+export const httpRequestStep: StepModule<'httpRequest'> = {
+  kind: 'httpRequest',
+  validate(request, at, { errors, limits, scope }) {
+    checkText(request.url, `${at}.url`, errors, scope, true);
+    if (request.method && !HTTP_METHODS.has(request.method.toUpperCase())) errors.push(`${at}.method: unknown HTTP method "${request.method}"`);
+    for (const [name, value] of Object.entries(request.headers ?? {})) checkText(value, `${at}.headers.${name}`, errors, scope);
+    checkText(request.body, `${at}.body`, errors, scope);
+    if (request.timeout) {
+      const ms = parseDuration(request.timeout);
+      if (typeof ms === 'string') errors.push(`${at}.timeout: ${ms}`);
+      else if (ms < 1 || ms > limits.maxHttpTimeoutMs) errors.push(`${at}.timeout: between 1ms and ${formatDuration(limits.maxHttpTimeoutMs)} (the engine's FLOWHOOK_MAX_HTTP_TIMEOUT)`);
+    }
+    if (request.connection !== undefined && !CONNECTION_NAME.test(request.connection)) errors.push(`${at}.connection: 1..100 letters, digits, _, - or ., got ${JSON.stringify(request.connection)}`);
+    if (request.maxAttempts !== undefined && (request.maxAttempts < 1 || request.maxAttempts > 20)) errors.push(`${at}.maxAttempts: must be between 1 and 20`);
+  },
+  connection: (request) => request.connection,
+  async run(request, call) {
+    const { runtime } = call;
+    const ctx = runtime.context;
+    const timeoutMs = request.timeout ? parseDuration(request.timeout) : DEFAULT_HTTP_TIMEOUT_MS;
+    if (typeof timeoutMs === 'string') throw new StepFailure(`${call.label} failed: ${timeoutMs}`);
+    const maxTimeout = limitsOf(call).maxHttpTimeoutMs;
+    if (timeoutMs > maxTimeout) throw new StepFailure(`${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = await resolveText(value, ctx);
+    const activities = call.services.activities({
+      // Room for an OAuth token fetch (bounded by the same timeout) before the request itself.
+      startToCloseTimeout: 2 * timeoutMs + 5_000,
+      retry: { maximumAttempts: request.maxAttempts ?? DEFAULT_HTTP_ATTEMPTS, initialInterval: '1s', backoffCoefficient: 2 },
+      summary: call.label,
+    });
+    const url = await resolveText(request.url ?? '', ctx);
+    const host = waitedHost(url, runtime.input.trigger.doNotLogPayload);
+    if (call.position) call.services.showStep(call.position, host);
+    const output = await activities.httpRequest({
+      method: (request.method || 'GET').toUpperCase(),
+      url,
+      headers,
+      body: request.body ? await resolveText(request.body, ctx) : undefined,
+      timeoutMs,
+      idempotencyKey: `${runtime.executionId}/${call.at}`,
+      company: runtime.input.company,
+      caller: runtime.input.caller,
+      executionGrant: runtime.input.executionGrant ?? '',
+      connection: request.connection || undefined,
+    });
+    return { output };
+  },
+};
+
+/**
+ * The host the step waits for, as the current details show it, or undefined when it must not be
+ * shown: for doNotLogPayload flows even a host may be computed from the payload.
+ */
+function waitedHost(url: string, doNotLogPayload: boolean): string | undefined {
+  if (doNotLogPayload) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}

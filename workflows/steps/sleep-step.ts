@@ -1,0 +1,27 @@
+// sleep: a durable timer of a fixed duration. A deferral: the sync window
+// cannot be paused, so it fails while a caller still waits (spec §1 rules).
+import { parseDuration } from '../shared/duration.ts';
+import { formatDuration } from '../shared/flow-limits.ts';
+import { deferralBeforeResponse, StepFailure } from '../interpreter/step-errors.ts';
+import { checkDeferral } from './step-limits.ts';
+import type { StepModule } from './step-module.ts';
+
+export const sleepStep: StepModule<'sleep'> = {
+  kind: 'sleep',
+  defers: true,
+  validate(sleep, at, { errors, limits }) {
+    const ms = parseDuration(sleep.duration ?? '');
+    if (typeof ms === 'string') errors.push(`${at}.duration: ${ms}`);
+    else if (ms > limits.maxDeferralMs) errors.push(`${at}.duration: at most ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`);
+  },
+  async run(sleep, call) {
+    // The order of checks is part of the contract: which failure a bad step reports.
+    const ms = parseDuration(sleep.duration ?? '');
+    if (typeof ms === 'string') throw new StepFailure(`${call.label} failed: ${ms}`);
+    checkDeferral(ms, call);
+    if (call.runtime.window.isOpen) throw deferralBeforeResponse(call.label);
+    if (call.position) call.services.showStep(call.position, new Date(Date.now() + ms).toISOString());
+    await call.services.sleep(ms, { summary: call.label });
+    return { output: { sleptMs: ms } };
+  },
+};
