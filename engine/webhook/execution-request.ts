@@ -1,11 +1,11 @@
-// What to start for one accepted call, the same for both doors (the OData
+// What to start for one accepted call, and starting it, the same for both doors (the OData
 // route, invoke-webhook.ts, and the provider route, invoke-direct.ts): the
 // flow's input, an execution id (deterministic when the call carries an
 // idempotency key or a provider's event id), the execution grant and the
 // search attributes.
 import type { FlowExecutionInput, ResolvedTrigger } from '../../workflows/shared/index.ts';
 import { mintExecutionGrant } from '../security/execution-grants.ts';
-import { newExecutionId, type ExecutionRequest } from '../temporal/execution-starter.ts';
+import { newExecutionId, type ExecutionRequest, type StartedExecution } from '../temporal/execution-starter.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { idempotentExecutionId, payloadDigest } from './idempotency.ts';
 import type { InvokeDeps } from './invoke-webhook.ts';
@@ -61,4 +61,15 @@ export function executionRequest(
       ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: trigger.responseMode, caller: call.caller })
       : undefined,
   };
+}
+
+/** Starts it: at once for Instant return; a sync call holds one slot of the sync-call cap while the caller waits. */
+export async function startExecution(deps: Pick<InvokeDeps, 'starter' | 'limits'>, execution: ExecutionRequest, responseMode: string): Promise<StartedExecution> {
+  if (responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
+  const release = deps.limits.acquireSyncSlot();
+  try {
+    return await deps.starter.startAndWait(execution);
+  } finally {
+    release();
+  }
 }

@@ -18,7 +18,7 @@ import type { HookSecretLookup } from '../direct/hook-secret-lookup.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import type { ExecutionRequest, StartedExecution } from '../temporal/execution-starter.ts';
 import { bodyForFlow, directRouteOf, headerMap, mediaTypeOf, visibleHeaders } from './direct-request.ts';
-import { executionRequest } from './execution-request.ts';
+import { executionRequest, startExecution } from './execution-request.ts';
 import type { InvokeDeps } from './invoke-webhook.ts';
 import type { PublishedFlowSnapshot } from './published-flow-lookup.ts';
 
@@ -84,13 +84,7 @@ export async function invokeDirect(
   annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode, 'flowhook.direct_scheme': scheme });
   deps.limits.admitActivity(published.company.name, trigger.activity);
   const execution = directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId });
-  if (trigger.responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
-  const release = deps.limits.acquireSyncSlot();
-  try {
-    return await deps.starter.startAndWait(execution);
-  } finally {
-    release();
-  }
+  return startExecution(deps, execution, trigger.responseMode);
 }
 
 interface ResolvedRoute {

@@ -14,7 +14,7 @@ import type { WebhookLimits } from '../limits/webhook-limits.ts';
 import type { CallerDirectory } from './caller-directory.ts';
 import { missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup } from './published-flow-lookup.ts';
-import { executionRequest } from './execution-request.ts';
+import { executionRequest, startExecution } from './execution-request.ts';
 import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
 
 export interface InvokeDeps {
@@ -58,13 +58,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, ac
   annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode });
   deps.limits.admitActivity(published.company.name, trigger.activity);
   const execution = executionRequest(deps, published, trigger, { caller: caller.label, payloadJson: request.payloadJson, idempotencyKey: request.idempotencyKey });
-  if (trigger.responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
-  const release = deps.limits.acquireSyncSlot();
-  try {
-    return await deps.starter.startAndWait(execution);
-  } finally {
-    release();
-  }
+  return startExecution(deps, execution, trigger.responseMode);
 }
 
 function checkShape(request: InvokeRequest): void {

@@ -3,6 +3,7 @@
 // It writes the one line per call the engine decided: `webhook invoked`, or
 // `call refused` with the reason for a 401/403 (the facade does not log those
 // again). Both get the request id from the request scope (rpc/request-scope-interceptor.ts).
+import type { StartedExecution } from '../temporal/execution-starter.ts';
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -54,14 +55,7 @@ export function createWebhookService(deps: InvokeDirectDeps & GetAnswerDeps & { 
         'webhook invoked',
       );
       call?.answered(execution.outcome);
-      return create(InvokeResponseSchema, {
-        statusCode: execution.statusCode,
-        contentType: execution.contentType,
-        body: execution.body,
-        executionId: execution.executionId,
-        defaultResponse: execution.defaultResponse,
-        outcome: OUTCOMES[execution.outcome],
-      });
+      return create(InvokeResponseSchema, answerFields(execution));
     },
     async invokeDirect(request, context) {
       const started = Date.now();
@@ -85,14 +79,7 @@ export function createWebhookService(deps: InvokeDirectDeps & GetAnswerDeps & { 
       }
       deps.logger.info({ ...where, executionId: answer.executionId, outcome: answer.outcome, ms: Date.now() - started }, 'provider webhook invoked');
       call?.answered(answer.outcome);
-      return create(InvokeDirectResponseSchema, {
-        statusCode: answer.statusCode,
-        contentType: answer.contentType,
-        body: answer.body,
-        executionId: answer.executionId,
-        defaultResponse: answer.defaultResponse,
-        outcome: OUTCOMES[answer.outcome],
-      });
+      return create(InvokeDirectResponseSchema, answerFields(answer));
     },
     async getAnswer(request, context) {
       const started = Date.now();
@@ -144,4 +131,16 @@ function logIfRefused(logger: Logger, call: { company: string; activity?: string
     permissionSet: error instanceof PermissionDeniedError ? error.permissionSet : undefined,
     serviceAccount,
   });
+}
+
+/** The answer both doors hand back (buf's lint wants one response message per RPC, so the fields are shared here). */
+function answerFields(execution: StartedExecution) {
+  return {
+    statusCode: execution.statusCode,
+    contentType: execution.contentType,
+    body: execution.body,
+    executionId: execution.executionId,
+    defaultResponse: execution.defaultResponse,
+    outcome: OUTCOMES[execution.outcome],
+  };
 }
