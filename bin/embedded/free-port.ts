@@ -3,7 +3,24 @@
 // someone else may take it; tests accept that.
 import { connect, createServer } from 'node:net';
 
-export function findFreePort(host = '127.0.0.1'): Promise<number> {
+// Ports this process has handed out already. The OS may return a port again as
+// soon as it is released, and a caller usually binds it only later (another
+// process, a second server): two of our servers must never be given the same
+// one, or a readiness probe talks to the wrong server.
+const handedOut = new Set<number>();
+
+export async function findFreePort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await askForPort(host);
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('the OS kept returning ports this process has already handed out');
+}
+
+function askForPort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
