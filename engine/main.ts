@@ -64,6 +64,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs, observeLookups: metrics.cacheLookups };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
+  const callbackKeys = { lookup: await loadDeploymentKey(orm.em.fork(), 'callback-key'), body: await loadDeploymentKey(orm.em.fork(), 'callback-body') };
   const probes = startDependencyProbes(orm, client, logger);
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
@@ -84,6 +85,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     accounts,
     grantKey,
     idempotencyKey,
+    callbackKeys,
     maxMessageBytes: config.maxMessageBytes,
     tls: config.tls,
     dependencyStatus: probes.status,

@@ -10,6 +10,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { CallbackService } from '../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { ConnectionAdminService } from '../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { OutboundService } from '../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { SecretStoreAdminService } from '../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
@@ -26,6 +27,8 @@ import { createHookSecretAdminService } from './admin/hook-secrets-admin-service
 import { createServiceAccountAdminService } from './admin/service-account-admin-service.ts';
 import { createConnectionAdminService, createSecretStoreAdminService } from './connections/connection-admin-service.ts';
 import { createOutboundService } from './connections/outbound-service.ts';
+import { createCallbackService } from './callbacks/callback-service.ts';
+import type { CallbackKeys } from './callbacks/callback-digests.ts';
 import type { SecretKeyring } from './secrets/secret-keyring.ts';
 import type { FlowLimits } from '../workflows/shared/index.ts';
 import { createExecutionService } from './executions/execution-service.ts';
@@ -61,6 +64,7 @@ export const ENGINE_SERVICES = [
   OutboundService,
   ServiceAccountAdminService,
   HookSecretAdminService,
+  CallbackService,
 ];
 
 export interface EngineDeps {
@@ -82,6 +86,8 @@ export interface EngineDeps {
   grantKey: Buffer;
   /** Keys idempotency digests (webhook/idempotency.ts). */
   idempotencyKey: Buffer;
+  /** Key callback-key lookups and accepted-body digests (callbacks/callback-digests.ts). */
+  callbackKeys: CallbackKeys;
   /** Largest message read (readMaxBytes). */
   maxMessageBytes: number;
   /** Serve TLS (and mutual TLS) instead of h2c. */
@@ -133,6 +139,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(OutboundService, createOutboundService(deps));
       router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
       router.service(HookSecretAdminService, createHookSecretAdminService(deps));
+      router.service(CallbackService, createCallbackService(deps));
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);

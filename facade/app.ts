@@ -21,7 +21,9 @@ import { rawBody } from './raw-body.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
 import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
-import { ANSWER_FUNCTION, METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, WEBHOOK_ACTION } from './odata-metadata.ts';
+import { ANSWER_FUNCTION, METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, RESUME_ACTION, WEBHOOK_ACTION } from './odata-metadata.ts';
+import { CALLBACKS_ROUTE, forwardCallback } from './callbacks-route.ts';
+import { resumeCallback } from './resume-route.ts';
 import { fetchAnswer } from './answer-route.ts';
 import { requestContext } from './request-context.ts';
 import type { FacadeMetrics } from './metrics/facade-metrics.ts';
@@ -31,7 +33,7 @@ import type { Tracer } from '@opentelemetry/api';
 export interface FacadeDeps {
   config: FacadeConfig;
   /** With checkCaller, Basic credentials are checked before the body is read (basic-precheck.ts). */
-  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect' | 'getAnswer'>>;
+  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect' | 'getAnswer' | 'deliverCallback' | 'resumeCallback'>>;
   logger: Logger;
   /** The engine's health service: with it, GET /healthz and /readyz are served (health-routes.ts). */
   health?: HealthClient;
@@ -72,15 +74,21 @@ export function createFacade(deps: FacadeDeps): Facade {
   const client = deps.webhookClient;
   router.get(`${base}/$metadata`, knownInstance(config.instance), serveMetadata());
   if (deps.health) registerHealthRoutes(router, deps.health);
-  router.post(
-    `${base}/${WEBHOOK_ACTION}`,
+  // The caller's credentials, the company and the JSON body, as every OData action reads them
+  // (one precheck, so a caller's accepted credentials are remembered for both actions).
+  const callerChain = [
     knownInstance(config.instance),
     authenticateCaller(deps.verifiers ?? [basicVerifier]),
     requireCompany(),
-    ...(deps.webhookClient.checkCaller ? [precheckBasicCaller({ checkCaller: deps.webhookClient.checkCaller })] : []),
+    ...(client.checkCaller ? [precheckBasicCaller({ checkCaller: client.checkCaller })] : []),
     jsonBody(config.maxBodyBytes),
-    invokeWebhook({ target, webhookClient: deps.webhookClient }),
-  );
+  ];
+  router.post(`${base}/${WEBHOOK_ACTION}`, ...callerChain, invokeWebhook({ target, webhookClient: deps.webhookClient }));
+  // A waitForCallback step with a key, resumed by an authenticated caller (resume-route.ts).
+  if (client.resumeCallback) {
+    const webhookClient = { resumeCallback: client.resumeCallback.bind(client) };
+    router.post(`${base}/${RESUME_ACTION}`, ...callerChain, resumeCallback({ target, webhookClient }));
+  }
   // The late answer of a sync call (answer-route.ts): the same credentials as the POST, no body.
   if (client.getAnswer) {
     const webhookClient = { getAnswer: client.getAnswer.bind(client) };
@@ -97,6 +105,12 @@ export function createFacade(deps: FacadeDeps): Facade {
     const webhookClient = { invokeDirect: client.invokeDirect.bind(client) };
     router.post(HOOKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardProviderRequest({ webhookClient }));
     router.all(HOOKS_ROUTE, onlyPost());
+  }
+  // A waitForCallback step's URL: the token in the path is the credential, the body raw bytes (callbacks-route.ts).
+  if (client.deliverCallback) {
+    const webhookClient = { deliverCallback: client.deliverCallback.bind(client) };
+    router.post(CALLBACKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardCallback({ webhookClient }));
+    router.all(CALLBACKS_ROUTE, onlyPost());
   }
 
   if (deps.tracer) app.use(requestTracing(deps.tracer));

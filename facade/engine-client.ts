@@ -1,5 +1,6 @@
 // The facade's one connection to the engine: a Connect client for
-// WebhookService over HTTP/2 (h2c on loopback, TLS or mutual TLS otherwise), binary
+// WebhookService (calls, provider routes, late answers, and waitForCallback's
+// DeliverCallback and ResumeCallback) over HTTP/2 (h2c on loopback, TLS or mutual TLS otherwise), binary
 // format, on a single reused session that close() tears down.
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';

@@ -7,7 +7,9 @@
 // The provider route (hooks-route.ts) gets the same statuses in its own plain
 // shape: `{"error": {"code", "message"}}` as `application/json`, no OData
 // headers, and a 401 that is that shape with the message `Unauthorized` (no
-// Basic challenge: providers sign, they do not log in).
+// Basic challenge: providers sign, they do not log in). A callback URL
+// (callbacks-route.ts) answers in that shape too: its senders are the same
+// kind of machine, and 409 for a used URL comes from the one table below.
 import { STATUS_CODES } from 'node:http';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -17,6 +19,7 @@ import { CallerRefusedError } from './caller-authentication.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { FacadeHttpError } from './http-errors.ts';
 import { isHooksPath } from './hooks-route.ts';
+import { isCallbacksPath } from './callbacks-route.ts';
 import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, odataError } from './odata-envelope.ts';
 import { REQUEST_ID_HEADER } from './request-context.ts';
 
@@ -78,7 +81,7 @@ function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger): v
   ctx.status = status;
   for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
   if (status === 503) ctx.set('Retry-After', RETRY_AFTER_SECONDS);
-  if (isHooksPath(ctx.path)) {
+  if (isHooksPath(ctx.path) || isCallbacksPath(ctx.path)) {
     ctx.set('Content-Type', PLAIN_JSON_CONTENT_TYPE);
     ctx.body = odataError(code, status === 401 ? UNAUTHORIZED_BODY : message);
     return;

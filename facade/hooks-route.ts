@@ -45,7 +45,7 @@ export function forwardProviderRequest(deps: { webhookClient: Pick<WebhookClient
 }
 
 /** Every header as received, names lower-cased, repeated ones as separate entries in order: the engine decides what the flow sees. */
-function requestHeaders(ctx: FacadeContext): { name: string; value: string }[] {
+export function requestHeaders(ctx: FacadeContext): { name: string; value: string }[] {
   const raw = ctx.req.rawHeaders;
   const headers: { name: string; value: string }[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) headers.push({ name: raw[i]!.toLowerCase(), value: raw[i + 1]! });

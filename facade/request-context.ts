@@ -1,11 +1,13 @@
 // Gives each request an id (echoed as `x-request-id`, sent to the engine so
 // facade and engine log lines correlate) and writes one log line when the
 // response is done. The line holds chosen fields only: never the body, the
-// query string, headers or credentials.
+// query string, headers or credentials — nor a callback URL's token, which is
+// a credential in the path (callbacks-route.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { FacadeMiddleware } from './facade-context.ts';
 import { runInRequestScope, SAFE_REQUEST_ID } from '../common/request-scope.ts';
+import { loggablePath } from './callbacks-route.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -27,7 +29,7 @@ export function requestContext(logger: Logger): FacadeMiddleware {
         {
           requestId,
           method: ctx.method,
-          path: ctx.path,
+          path: loggablePath(ctx.path),
           status: ctx.status,
           ms: Math.round(performance.now() - started),
           executionId: ctx.state.executionId,

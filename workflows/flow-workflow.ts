@@ -1,15 +1,18 @@
 // The flow interpreter workflow: one execution of one published flow version.
 // Deterministic and I/O-free; outbound calls are activities.
-import { ApplicationFailure, allHandlersFinished, condition, defineQuery, defineUpdate, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, defineQuery, defineUpdate, patched, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { FormulaContext } from './formula/index.ts';
+import { CallbackInbox, type CallbackRefusal } from './interpreter/callback-inbox.ts';
 import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
 import { StepFailure } from './interpreter/step-errors.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
 import { EXACT_VALUES_PATCH, triggerOutputs } from './interpreter/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
-import { FLOW_ANSWER_QUERY, FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
-import type { FlowAnswer, FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
+import { callbackPlaceholder } from './shared/callback-placeholders.ts';
+import { CALLBACK_UPDATE, FLOW_ANSWER_QUERY, FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
+import type { CallbackAccepted, CallbackDelivery, FlowAnswer, FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
+import { callbackStepsOf, type CallbackStep } from './steps/callback-steps.ts';
 
 export const webhookResponseUpdate = defineUpdate<WebhookResponse>(WEBHOOK_RESPONSE_UPDATE);
 export const executionLogQuery = defineQuery<StepLogEntry[]>('executionLog');
@@ -17,6 +20,8 @@ export const executionLogQuery = defineQuery<StepLogEntry[]>('executionLog');
 export const webhookAnswerQuery = defineQuery<WebhookResponse>(WEBHOOK_ANSWER_QUERY);
 /** What the flow has answered so far, also after a sync timeout (the caller fetches it: engine webhook/get-answer.ts). A query adds no history. */
 export const flowAnswerQuery = defineQuery<FlowAnswer>(FLOW_ANSWER_QUERY);
+/** A callback for a waitForCallback step, sent by the engine (engine webhook/ DeliverCallback, ResumeCallback). */
+export const callbackUpdate = defineUpdate<CallbackAccepted, [CallbackDelivery]>(CALLBACK_UPDATE);
 
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();
@@ -34,6 +39,17 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     }
     return window.answer();
   });
+  // Validator and handler both check: a replay runs only the handler, with the updates accepted back then.
+  const callbackSteps = callbackStepsOf(input.steps);
+  const inbox = new CallbackInbox(new Map([...callbackSteps].map(([name, step]) => [name, step.responseStatus])));
+  setHandler(
+    callbackUpdate,
+    (delivery) => {
+      refuseCallback(inbox.refusal(delivery));
+      return inbox.deliver(delivery, new Date(Date.now()).toISOString());
+    },
+    { validator: (delivery) => refuseCallback(inbox.refusal(delivery)) },
+  );
   setHandler(executionLogQuery, () => log.entries);
   setHandler(webhookAnswerQuery, () => window.answer());
   setHandler(flowAnswerQuery, () => ({ company: input.company, caller: input.caller, ...window.flowAnswer() }));
@@ -45,12 +61,15 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     Steps: {},
     Execution: { Id: info.workflowId, StartedAt: new Date(startedAt).toISOString() },
     Company: { Name: input.company },
+    ...callbackUrls(callbackSteps),
   };
 
   const outcomeRecorded = recordOutcomeWhenDecided(window);
   try {
-    await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context });
+    await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context, callbacks: inbox });
+    inbox.close();
   } catch (error) {
+    inbox.close();
     const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
     window.fail({ type: failure.failureType, message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)' });
     await outcomeRecorded;
@@ -70,4 +89,20 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   await outcomeRecorded;
   await condition(allHandlersFinished);
   return { outcome: window.outcome, response: window.answer(), steps: log.entries };
+}
+
+function refuseCallback(refusal: CallbackRefusal | undefined): void {
+  if (refusal) throw ApplicationFailure.create({ ...refusal, nonRetryable: true });
+}
+
+/**
+ * `Callbacks.<name>.url` for each waitForCallback step without a key: a placeholder, never the
+ * URL (its token must stay out of the history). One random nonce per execution, drawn only when
+ * the flow has such a step, so executions of other flows replay with the same random sequence.
+ */
+function callbackUrls(steps: ReadonlyMap<string, CallbackStep>): Pick<FormulaContext, 'Callbacks'> {
+  const withUrl = [...steps.values()].filter((step) => !step.keyed);
+  if (withUrl.length === 0) return {};
+  const nonce = uuid4().replace(/-/g, '');
+  return { Callbacks: Object.fromEntries(withUrl.map((step) => [step.name, { url: callbackPlaceholder(nonce, step.name) }])) };
 }

@@ -85,6 +85,7 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
     activities: createActivities({
       records: engine.records,
       outbound: engine.outbound,
+      callbacks: engine.callbacks,
       policy: config.egress,
       tokens: new OAuthTokenCache(),
       maxResponseBytes: config.httpMaxResponseBytes,

@@ -77,6 +77,8 @@ function detail(step: Step): string {
       return ` (${kind.value.method || 'GET'} ${kind.value.url})`;
     case 'if':
       return kind.value.condition ? ` (${kind.value.condition})` : '';
+    case 'waitForCallback':
+      return ` (${kind.value.key ? `key ${kind.value.key}` : 'callback URL'}, timeout ${kind.value.timeout})`;
     default:
       return '';
   }

@@ -18,7 +18,7 @@ import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 
-const SCOPE_HELP = 'invoke (WebhookService), records (RecordService, OutboundService) or admin (the admin services)';
+const SCOPE_HELP = 'invoke (WebhookService), records (RecordService, OutboundService, CallbackService) or admin (the admin services)';
 
 export function registerServiceAccountCommands(program: Command, runtime: AdminRuntime): void {
   const accounts = program.command('service-account').description('identities that call the engine over gRPC/Connect: facade, workers, CLI and your own services');

@@ -1,25 +1,30 @@
 // OutboundService: what a worker's httpRequest activity needs at run time —
-// the company's egress list and, when the step names one, the connection with
-// its decrypted secret. Records-scope accounts only, for an execution's own company
+// the company's egress list, when the step names one the connection with
+// its decrypted secret, and when the request carries waitForCallback URLs a
+// fresh one per step (callbacks/callback-urls.ts). Records-scope accounts only, for an execution's own company
 // (see rpc/service-account-gate.ts and security/execution-access.ts); the
-// secret leaves the engine in this response and nowhere else, and is never logged.
+// secret and the URLs leave the engine in this response and nowhere else, and are never logged.
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import { requireExecutionAccess } from '../security/execution-access.ts';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ResolvedConnectionSchema, type OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import { ResolvedConnectionSchema, type OutboundService, type ResolvedConnection, type ResolveOutboundRequest } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import type { SecretKeyring } from '../secrets/secret-keyring.ts';
 import { getCompanyEgress } from './company-egress.ts';
 import { resolveConnection } from './connections.ts';
+import { mintCallbackUrls } from '../callbacks/callback-urls.ts';
 
 export interface OutboundDeps {
   orm: MikroORM;
   keyring: SecretKeyring;
   logger: Logger;
   grantKey: Buffer;
+  /** Where callback URLs point: the facade as callers see it. */
+  publicUrl: string;
+  instance: string;
 }
 
 export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof OutboundService> {
@@ -29,18 +34,22 @@ export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof Ou
       // Only for a company an execution the engine started belongs to: a worker's token cannot fetch other companies' secrets.
       await requireExecutionAccess(em, deps.grantKey, serviceAccountOf(context), { company: request.company, executionId: request.executionId, grant: request.executionGrant });
       const egress = create(CompanyEgressSchema, await getCompanyEgress(em, request.company));
-      if (!request.connection) return { egress };
-      const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);
-      deps.logger.debug({ company: request.company, connection: resolved.name, version: resolved.version, caller: request.caller, executionId: request.executionId }, 'connection handed to an activity');
-      return {
-        egress,
-        connection: create(ResolvedConnectionSchema, {
-          name: resolved.name,
-          settings: create(ConnectionSettingsSchema, { type: resolved.type, ...resolved.settings }),
-          version: resolved.version,
-          secret: resolved.secret,
-        }),
-      };
+      const connection = request.connection ? await connectionFor(deps, em, request) : undefined;
+      // Last, so a request refused for its connection leaves no waits behind.
+      const callbackUrls = request.callbackSteps.length > 0 ? await mintCallbackUrls(em, deps, request) : {};
+      if (request.callbackSteps.length > 0) deps.logger.debug({ company: request.company, executionId: request.executionId, steps: Object.keys(callbackUrls) }, 'callback urls handed to an activity');
+      return { egress, connection, callbackUrls };
     },
   };
+}
+
+async function connectionFor(deps: OutboundDeps, em: EntityManager, request: ResolveOutboundRequest): Promise<ResolvedConnection> {
+  const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);
+  deps.logger.debug({ company: request.company, connection: resolved.name, version: resolved.version, caller: request.caller, executionId: request.executionId }, 'connection handed to an activity');
+  return create(ResolvedConnectionSchema, {
+    name: resolved.name,
+    settings: create(ConnectionSettingsSchema, { type: resolved.type, ...resolved.settings }),
+    version: resolved.version,
+    secret: resolved.secret,
+  });
 }

@@ -23,6 +23,15 @@ const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
 const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExists, Code.Unauthenticated, Code.PermissionDenied, Code.FailedPrecondition, Code.ResourceExhausted]);
 
 export type RateLimitKind = 'caller' | 'activity' | 'hook_route' | 'sync_calls';
+/** waitForCallback deliveries: through a callback URL, or resumed by correlation key. */
+export type CallbackRouteLabel = 'url' | 'key';
+/**
+ * accepted: the step took it; repeated: the accepted body again; used: another body after one was accepted (409);
+ * not_found: no step waits (unknown, timed out, ended); invalid: a malformed request; refused: credentials or
+ * rate limits (resume); failed: Temporal or PostgreSQL unavailable, or an internal error.
+ */
+export const CALLBACK_OUTCOMES = ['accepted', 'repeated', 'used', 'not_found', 'invalid', 'refused', 'failed'] as const;
+export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 /** The provider route's schemes as metric labels (engine/direct/verification); anything else is `unknown`. */
 export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets'] as const;
 
@@ -37,6 +46,10 @@ export interface EngineMetrics {
   cacheLookups(cache: string): (hit: boolean) => void;
   /** Temporal acknowledged a start (instant: the start call; sync: the start half of Update-With-Start). */
   startAcknowledged(mode: CallMode, seconds: number): void;
+  /** One waitForCallback delivery as the engine decided it. */
+  callback(route: CallbackRouteLabel, outcome: CallbackOutcome): void;
+  /** The same for a delivery that ended in an error, by the Connect code it maps to. */
+  callbackFailed(route: CallbackRouteLabel, error: unknown): void;
   /** A sync call's wait on the webhookResponse update, by what ended it; `waiting` counts the calls in it now. */
   syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
 }
@@ -96,6 +109,12 @@ export function createEngineMetrics(): EngineMetrics {
     labelNames: ['scheme', 'mode', 'outcome', 'code'],
     registers,
   });
+  const callbacks = new Counter({
+    name: 'flowhook_engine_callbacks_total',
+    help: 'waitForCallback deliveries by route (url: a callback URL, key: flowWebhook_Resume) and outcome (accepted, repeated, used, not_found, invalid, refused, failed)',
+    labelNames: ['route', 'outcome'],
+    registers,
+  });
   const lookups = new Counter({
     name: 'flowhook_engine_cache_lookups_total',
     help: 'Webhook-path cache lookups by cache and result (hit, miss)',
@@ -114,6 +133,8 @@ export function createEngineMetrics(): EngineMetrics {
   const startChildren = { instant: starts.labels('instant'), sync: starts.labels('sync') };
   for (const outcome of CALL_OUTCOMES) duration.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
   const knownCaches = new Set<string>(CACHE_NAMES);
+  for (const route of ['url', 'key'] as const) for (const outcome of CALLBACK_OUTCOMES) callbacks.labels(route, outcome).inc(0);
+  const callback = (route: CallbackRouteLabel, outcome: CallbackOutcome) => callbacks.labels(route, outcome).inc();
 
   class CallRecord implements WebhookCallRecord {
     readonly #started = performance.now();
@@ -167,6 +188,8 @@ export function createEngineMetrics(): EngineMetrics {
     webhookCall: () => new CallRecord(),
     directCall: () => new DirectRecord(),
     rateLimited: (kind) => limitedChildren[kind].inc(),
+    callback,
+    callbackFailed: (route, error) => callback(route, callbackOutcomeOf(engineCode(error))),
     cacheLookups(cache) {
       const name = knownCaches.has(cache) ? cache : OTHER;
       const hit = lookups.labels(name, 'hit');
@@ -184,6 +207,13 @@ export function createEngineMetrics(): EngineMetrics {
       },
     },
   };
+}
+
+function callbackOutcomeOf(code: Code): CallbackOutcome {
+  if (code === Code.NotFound) return 'not_found';
+  if (code === Code.FailedPrecondition) return 'used';
+  if (code === Code.InvalidArgument) return 'invalid';
+  return REFUSALS.has(code) ? 'refused' : 'failed';
 }
 
 /** `unauthenticated`, `not_found`, … (Connect's own code names); `ok` for an answered call. */

@@ -5,7 +5,7 @@
 // account travels on to the services as a Connect context value.
 //
 //   invoke   WebhookService (for the account's companies)
-//   records  RecordService, OutboundService (for executions the engine started)
+//   records  RecordService, OutboundService, CallbackService (for executions the engine started)
 //   admin    every admin service (flows, apps, users, connections, hook secrets, executions, accounts)
 //
 // The gRPC health and reflection services are open: they reveal no data (the
@@ -13,6 +13,7 @@
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { createContextKey, createContextValues, type ContextValues, type HandlerContext } from '@connectrpc/connect';
 import type { Logger } from 'pino';
+import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
@@ -30,6 +31,7 @@ const SCOPE_OF_SERVICE = new Map<string, ServiceAccountScope>([
   [WebhookService.typeName, 'invoke'],
   [RecordService.typeName, 'records'],
   [OutboundService.typeName, 'records'],
+  [CallbackService.typeName, 'records'],
 ]);
 
 export const OPEN_SERVICES = new Set([HEALTH_SERVICE_NAME, REFLECTION_V1_SERVICE_NAME, REFLECTION_V1ALPHA_SERVICE_NAME]);

@@ -5,7 +5,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-export type KeyPurpose = 'execution-grant' | 'idempotency';
+/**
+ * execution-grant: RecordService/OutboundService grants; idempotency: keyed execution ids;
+ * callback-key: where a waitForCallback key is looked up; callback-body: the "same body" digest of an accepted callback.
+ */
+export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body';
 
 export async function loadDeploymentKey(em: EntityManager, purpose: KeyPurpose): Promise<Buffer> {
   const connection = em.getConnection();

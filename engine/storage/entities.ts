@@ -13,8 +13,9 @@ import { ServiceUserSchema } from './service-user.entity.ts';
 import { ServiceAccountSchema } from './service-account.entity.ts';
 import { EngineKeySchema } from './engine-key.entity.ts';
 import { HookSecretSchema } from './hook-secret.entity.ts';
+import { CallbackWaitSchema } from './callback-wait.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -30,3 +31,4 @@ export { Connection } from './connection.entity.ts';
 export { ServiceAccount } from './service-account.entity.ts';
 export { EngineKey } from './engine-key.entity.ts';
 export { HookSecret } from './hook-secret.entity.ts';
+export { CallbackWait } from './callback-wait.entity.ts';

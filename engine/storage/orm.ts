@@ -10,6 +10,7 @@ import { Migration0004Connections } from './migrations/migration-0004-connection
 import { Migration0005ServiceAccounts } from './migrations/migration-0005-service-accounts.ts';
 import { Migration0006ApplicationIssuer } from './migrations/migration-0006-application-issuer.ts';
 import { Migration0007HookSecrets } from './migrations/migration-0007-hook-secrets.ts';
+import { Migration0008CallbackWaits } from './migrations/migration-0008-callback-waits.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   { name: 'migration-0005-service-accounts', class: Migration0005ServiceAccounts },
   { name: 'migration-0006-application-issuer', class: Migration0006ApplicationIssuer },
   { name: 'migration-0007-hook-secrets', class: Migration0007HookSecrets },
+  { name: 'migration-0008-callback-waits', class: Migration0008CallbackWaits },
 ];
 
 export interface OrmOptions {

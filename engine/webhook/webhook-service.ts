@@ -3,16 +3,21 @@
 // It writes the one line per call the engine decided: `webhook invoked`, or
 // `call refused` with the reason for a 401/403 (the facade does not log those
 // again). Both get the request id from the request scope (rpc/request-scope-interceptor.ts).
+// Callbacks (DeliverCallback, ResumeCallback; engine/callbacks/) write
+// `callback delivered`, or `callback refused` with the reason — never the
+// token, key or body.
 import type { StartedExecution } from '../temporal/execution-starter.ts';
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import {
+  DeliverCallbackResponseSchema,
   ExecutionState,
   GetAnswerResponseSchema,
   InvokeDirectResponseSchema,
   InvokeOutcome,
   InvokeResponseSchema,
+  ResumeCallbackResponseSchema,
   type Caller,
   type WebhookService,
 } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
@@ -25,6 +30,11 @@ import { DirectRefusedError, invokeDirect, type InvokeDirectDeps } from './invok
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import type { EngineMetrics } from '../metrics/engine-metrics.ts';
 import { AnswerNotFoundError, answerToHand, getAnswer, type ExecutionStateName, type GetAnswerDeps } from './get-answer.ts';
+import { deliverCallback } from '../callbacks/deliver-callback.ts';
+import { resumeCallback } from '../callbacks/resume-callback.ts';
+import { refusalOf, type CallbackRoute } from '../callbacks/callback-refusals.ts';
+import type { CallbackKeys } from '../callbacks/callback-digests.ts';
+import type { DeliveredCallback } from '../callbacks/deliver-to-wait.ts';
 
 const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   RESPONDED: InvokeOutcome.RESPONDED,
@@ -39,7 +49,9 @@ const STATES: Record<ExecutionStateName, ExecutionState> = {
   failed: ExecutionState.FAILED,
 };
 
-export function createWebhookService(deps: InvokeDirectDeps & GetAnswerDeps & { logger: Logger; metrics?: EngineMetrics }): ServiceImpl<typeof WebhookService> {
+export type WebhookServiceDeps = InvokeDirectDeps & GetAnswerDeps & { logger: Logger; metrics?: EngineMetrics; callbackKeys: CallbackKeys };
+
+export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<typeof WebhookService> {
   return {
     async invoke(request, context) {
       const started = Date.now();
@@ -108,6 +120,29 @@ export function createWebhookService(deps: InvokeDirectDeps & GetAnswerDeps & { 
         outcome: answer.outcome ? OUTCOMES[answer.outcome] : InvokeOutcome.UNSPECIFIED,
       });
     },
+    async deliverCallback(request, context) {
+      const started = Date.now();
+      const account = serviceAccountOf(context);
+      const delivered = await deliverCallback(deps, request, account).catch((error: unknown) => {
+        callbackFailed(deps, 'url', error);
+        logIfRefused(deps.logger, { company: '', caller: undefined }, error, account.name);
+        throw error;
+      });
+      callbackDelivered(deps, 'url', delivered, started);
+      return create(DeliverCallbackResponseSchema, { statusCode: delivered.statusCode, repeated: delivered.repeated });
+    },
+    async resumeCallback(request, context) {
+      const started = Date.now();
+      const account = serviceAccountOf(context);
+      const where = { company: request.company, activity: request.activity.toLowerCase() };
+      const delivered = await resumeCallback(deps, request, account).catch((error: unknown) => {
+        callbackFailed(deps, 'key', error, where);
+        logIfRefused(deps.logger, { ...where, caller: request.caller }, error, account.name);
+        throw error;
+      });
+      callbackDelivered(deps, 'key', delivered, started, where);
+      return create(ResumeCallbackResponseSchema, { statusCode: delivered.statusCode, executionId: delivered.executionId, repeated: delivered.repeated });
+    },
     async checkCaller(request, context) {
       const account = serviceAccountOf(context);
       // Credentials only: the activity is in the body the facade has not read yet.
@@ -118,6 +153,21 @@ export function createWebhookService(deps: InvokeDirectDeps & GetAnswerDeps & { 
       return {};
     },
   };
+}
+
+function callbackDelivered(deps: WebhookServiceDeps, route: CallbackRoute, delivered: DeliveredCallback, started: number, where?: { company: string; activity: string }): void {
+  deps.logger.info(
+    { route, ...where, executionId: delivered.executionId, step: delivered.step, status: delivered.statusCode, repeated: delivered.repeated || undefined, ms: Date.now() - started },
+    'callback delivered',
+  );
+  deps.metrics?.callback(route, delivered.repeated ? 'repeated' : 'accepted');
+}
+
+/** A refusal of the callback itself (not found, used, malformed) is one info line with its reason; credentials are logged as any call's. */
+function callbackFailed(deps: WebhookServiceDeps, route: CallbackRoute, error: unknown, where?: { company: string; activity: string }): void {
+  deps.metrics?.callbackFailed(route, error);
+  const refusal = refusalOf(error);
+  if (refusal) deps.logger.info({ route, ...where, ...refusal }, 'callback refused');
 }
 
 /** Only errors that carry a reason are refusals of the caller; anything else is logged (or not) where it is mapped. */

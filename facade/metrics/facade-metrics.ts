@@ -26,6 +26,9 @@ const ROUTES = [
   ['answer', /^\/[^/]+\/odatav4\/flowwebhook_answer\(.*\)\/?$/i],
   // The provider route: one label for every company and activity (they are caller-written until verified).
   ['hooks', /^\/[^/]+\/hooks\/[^/]+\/[^/]+\/?$/i],
+  // Callback URLs: one label, never the token.
+  ['callbacks', /^\/[^/]+\/callbacks\/[^/]+\/?$/i],
+  ['resume', /^\/[^/]+\/odatav4\/flowwebhook_resume\/?$/i],
   ['metadata', /^\/[^/]+\/odatav4\/\$metadata\/?$/i],
   ['healthz', /^\/healthz$/],
   ['readyz', /^\/readyz$/],
@@ -44,7 +47,7 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
   const registers = [registry.registry];
   const requests = new Counter({
     name: 'flowhook_facade_http_requests_total',
-    help: 'HTTP requests the facade answered, by route (webhook, answer, hooks, metadata, healthz, readyz, other) and status',
+    help: 'HTTP requests the facade answered, by route (webhook, answer, hooks, callbacks, resume, metadata, healthz, readyz, other) and status',
     labelNames: ['route', 'status'],
     registers,
   });

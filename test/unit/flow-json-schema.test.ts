@@ -179,7 +179,7 @@ test('completions offer the flow-file names with the comments of flow.proto', (t
   t.is(definitions['flowhook.flow.v1.RecordStep']?.properties?.expectedVersion?.description, 'Optional template yielding the version the record must have (optimistic concurrency for modify, upsert and delete); a different version fails the step.');
   t.deepEqual(
     Object.keys(definitions['flowhook.flow.v1.Step']?.properties ?? {}),
-    ['name', 'respond', 'sleep', 'waitUntil', 'set', 'if', 'httpRequest', 'log', 'fail', 'record'],
+    ['name', 'respond', 'sleep', 'waitUntil', 'set', 'if', 'httpRequest', 'log', 'fail', 'record', 'waitForCallback'],
   );
 });
 

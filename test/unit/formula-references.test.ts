@@ -61,7 +61,7 @@ test('paths from the root must exist: unknown roots, Trigger members and step na
     errorsIn('${ Trigger.Paylod.id }')[0]!,
     /"Trigger\.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description, Body, BodyEncoding, Json, Form, Headers, Query, Method, Provider \(did you mean "Trigger\.Payload"\?\)/,
   );
-  t.regex(errorsIn('${ Varaibles.x }')[0]!, /unknown name "Varaibles": formulas read Trigger, Variables, Steps, Execution, Company \(did you mean "Variables"\?\)/);
+  t.regex(errorsIn('${ Varaibles.x }')[0]!, /unknown name "Varaibles": formulas read Trigger, Variables, Steps, Execution, Company, Callbacks \(did you mean "Variables"\?\)/);
   t.regex(errorsIn('${ trigger.payload.id }')[0]!, /unknown name "trigger".*\(did you mean "Trigger"\?\)/, 'names are case-sensitive');
   t.regex(errorsIn('${ Steps.ordr.id }')[0]!, /"Steps\.ordr": no step of this flow is named "ordr"; the named steps are "order" \(did you mean "Steps\.order"\?\)/);
   t.regex(errorsIn('${ [Execution.Idd, Company.Nam] }').join('\n'), /"Execution\.Idd" does not exist.*\n.*"Company\.Nam" does not exist/);
@@ -121,7 +121,7 @@ test('the known JSONata functions are exactly those of the installed jsonata', (
 });
 
 test('every known function is a function in a flowhook formula, and the refused ones refuse', async (t) => {
-  const context = { Trigger: { Payload: {}, PayloadJson: '{}', Activity: 'a', Description: '' }, Variables: {}, Steps: {}, Execution: { Id: 'x', StartedAt: '' }, Company: { Name: 'C' } };
+  const context = { Trigger: { Payload: {}, PayloadJson: '{}', Activity: 'a', Description: '' }, Variables: {}, Steps: {}, Execution: { Id: 'x', StartedAt: '' }, Company: { Name: 'C' }, Callbacks: {} };
   for (const name of [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS]) t.is(await evaluateFormula(`$type($${name})`, context), 'function', name);
   for (const [name, reason] of Object.entries(REFUSED_FUNCTIONS)) await t.throwsAsync(evaluateFormula(`$${name}("1")`, context), { message: new RegExp(reason.replace(/[$()]/g, '\\$&')) });
   t.deepEqual(Object.keys(FORMULA_ROOTS), Object.keys(context));

@@ -25,13 +25,17 @@ test('the action import declares string activity and secret, untyped payload, a 
 
 test('the checker refuses Edm.Untyped in a document that says Version 4.0', (t) => {
   const problems = checkCsdl(xml.replace('Version="4.01"', 'Version="4.0"'));
-  t.deepEqual(problems, ['Parameter payload of flowWebhook_Invoke: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.0']);
+  t.deepEqual(problems, [
+    'Parameter payload of flowWebhook_Invoke: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.0',
+    'Parameter payload of flowWebhook_Resume: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.0',
+  ]);
 });
 
 test('the checker refuses other versions, unknown types, dangling imports, stray attributes and broken XML', (t) => {
   t.deepEqual(checkCsdl(xml.replace('Version="4.01"', 'Version="4.1"')), [
     'edmx:Edmx Version must be 4.0 or 4.01, found 4.1',
     'Parameter payload of flowWebhook_Invoke: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.1',
+    'Parameter payload of flowWebhook_Resume: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.1',
   ]);
   t.deepEqual(checkCsdl(xml.replace('Type="Edm.String" Nullable', 'Type="Edm.Text" Nullable')), ['Parameter activity of flowWebhook_Invoke: Edm.Text is not a type of CSDL']);
   t.deepEqual(checkCsdl(xml.replace('Action="NAV.flowWebhook_Invoke"', 'Action="NAV.other"')), ['ActionImport flowWebhook_Invoke: Action "NAV.other" names no unbound action of the model']);

@@ -27,7 +27,7 @@ test('the one-example-per-step-kind block parses and publishes without errors', 
       collect(step.if?.else);
     });
   collect(flow.steps);
-  t.deepEqual([...kinds].sort(), ['fail', 'httpRequest', 'if', 'log', 'record', 'respond', 'set', 'sleep', 'waitUntil']);
+  t.deepEqual([...kinds].sort(), ['fail', 'httpRequest', 'if', 'log', 'record', 'respond', 'set', 'sleep', 'waitForCallback', 'waitUntil']);
   t.deepEqual(validateFlow(flow).errors, []);
 });
 

@@ -2,6 +2,7 @@
 // that need data call the engine's services, which own PostgreSQL.
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { Health } from '../../proto/gen/grpc/health/v1/health_pb.js';
@@ -12,10 +13,13 @@ import type { Tracer } from '@opentelemetry/api';
 
 export type RecordClient = Client<typeof RecordService>;
 export type OutboundClient = Client<typeof OutboundService>;
+export type CallbackClient = Client<typeof CallbackService>;
 
 export interface WorkerEngineClient {
   records: RecordClient;
   outbound: OutboundClient;
+  /** Registers the keys waitForCallback steps wait for. */
+  callbacks: CallbackClient;
   /** The engine's gRPC health service, for the worker's /readyz (workflows/metrics/worker-readiness.ts). */
   health: Client<typeof Health>;
   close(): void;
@@ -31,5 +35,11 @@ export function createWorkerEngineClient(options: { engineUrl: string; engineTok
     sessionManager,
     interceptors: [engineAuthInterceptor(options.engineToken), ...(options.tracer ? [traceContextInterceptor(options.tracer)] : [])],
   });
-  return { records: createClient(RecordService, transport), outbound: createClient(OutboundService, transport), health: createClient(Health, transport), close: () => sessionManager.abort() };
+  return {
+    records: createClient(RecordService, transport),
+    outbound: createClient(OutboundService, transport),
+    callbacks: createClient(CallbackService, transport),
+    health: createClient(Health, transport),
+    close: () => sessionManager.abort(),
+  };
 }

@@ -3,6 +3,9 @@
 // answer is data for the flow, not a failure. Network errors and timeouts are
 // retried by Temporal per the step's policy; refusals (policy, limits, a
 // missing connection) are not, since retrying cannot change them.
+// Callback URLs (waitForCallback) reach the activity as placeholders: it asks
+// the engine for the real ones and writes them in just before sending; every
+// message it raises shows the placeholders again (callback-urls.ts).
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Tracer } from '@opentelemetry/api';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -10,13 +13,16 @@ import { XMLParser } from 'fast-xml-parser';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import type { ResolveOutboundResponse, ResolvedConnection } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { nestsDeeperThan } from '../../common/json-depth.ts';
+import type { CallbackReference } from '../shared/callback-placeholders.ts';
 import { connectionAllows } from '../shared/connection-kinds.ts';
+import { isSensitive } from '../shared/payload-converter.ts';
 import { parseEgressRules, type EgressPolicy } from '../shared/egress-policy.ts';
 import { credentialHeaders, tokenKey } from '../outbound/connection-credentials.ts';
 import { sendGuarded } from '../outbound/guarded-http.ts';
 import { traceOutbound } from '../outbound/outbound-tracing.ts';
 import type { OAuthTokenCache } from '../outbound/oauth-token-cache.ts';
 import { OutboundFailed, OutboundRefused } from '../outbound/outbound-errors.ts';
+import { CallbackUrls } from './callback-urls.ts';
 import type { OutboundClient } from './engine-client.ts';
 
 export interface HttpRequestInput {
@@ -35,6 +41,8 @@ export interface HttpRequestInput {
   executionGrant?: string;
   /** A connection's name, never its secret: the activity asks the engine for it at run time. */
   connection?: string;
+  /** The callback URLs the request carries, as their placeholders; absent when it carries none. */
+  callbacks?: CallbackReference[];
 }
 
 export interface HttpRequestOutput {
@@ -67,22 +75,26 @@ export interface HttpRequestDeps {
 
 export function createHttpRequestActivity(deps: HttpRequestDeps) {
   return async function httpRequest(input: HttpRequestInput): Promise<HttpRequestOutput> {
+    const callbacks = new CallbackUrls(input.callbacks ?? []);
     try {
-      return await send(deps, input);
+      return await send(deps, input, callbacks);
     } catch (error) {
-      throw asFailure(error);
+      throw callbacks.redactFailure(asFailure(error));
     }
   };
 }
 
-async function send(deps: HttpRequestDeps, input: HttpRequestInput): Promise<HttpRequestOutput> {
-  const outbound = input.company ? await resolveOutbound(deps, input) : undefined;
+async function send(deps: HttpRequestDeps, input: HttpRequestInput, callbacks: CallbackUrls): Promise<HttpRequestOutput> {
+  if (!input.company && callbacks.steps.length > 0) throw new OutboundRefused('callback URLs need a company (the engine mints them per execution)', 'CallbackUnavailable');
+  const outbound = input.company ? await resolveOutbound(deps, input, callbacks.steps) : undefined;
+  // From here on the real URLs are in the request; messages are redacted on the way out.
+  callbacks.learn(outbound?.callbackUrls ?? {});
   const connection = outbound?.connection;
-  const url = targetUrl(input.url, connection);
+  const url = targetUrl(callbacks.substitute(input.url), connection, input.url);
   const policy = companyPolicy(deps.policy, outbound);
   const limits = { timeoutMs: input.timeoutMs, maxResponseBytes: deps.maxResponseBytes };
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = callbacks.substitute(value);
   headers['idempotency-key'] ??= input.idempotencyKey;
   headers['accept-encoding'] ??= 'gzip, deflate, br';
   let added: Record<string, string> = {};
@@ -99,7 +111,7 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput): Promise<Htt
         url,
         // A traceparent the flow set itself wins over ours.
         headers: { ...traceHeaders, ...headers, ...added },
-        body: input.body,
+        body: input.body === undefined ? undefined : callbacks.substitute(input.body),
         credentialHeaders: new Set(Object.keys(added)),
         credentialsAllowed: connection ? (next) => connectionAllows(connection.settings!, next) : undefined,
       },
@@ -112,9 +124,18 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput): Promise<Htt
   return parseAnswer(answer.status, answer.headers, answer.body, answer.url, answer.redirects, deps.maxJsonDepth);
 }
 
-async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput): Promise<ResolveOutboundResponse> {
+async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput, callbackSteps: string[]): Promise<ResolveOutboundResponse> {
   try {
-    return await deps.outbound.resolveOutbound({ company: input.company!, connection: input.connection ?? '', caller: input.caller ?? '', executionId: input.idempotencyKey.split('/')[0] ?? '', executionGrant: input.executionGrant ?? '' });
+    return await deps.outbound.resolveOutbound({
+      company: input.company!,
+      connection: input.connection ?? '',
+      caller: input.caller ?? '',
+      executionId: input.idempotencyKey.split('/')[0] ?? '',
+      executionGrant: input.executionGrant ?? '',
+      callbackSteps,
+      // A doNotLogPayload execution's input arrives marked: what its callbacks deliver is encrypted in its history.
+      callbacksSensitive: callbackSteps.length > 0 && isSensitive(input),
+    });
   } catch (error) {
     if (!(error instanceof ConnectError)) throw new OutboundFailed('the engine could not be asked for the connection and egress list');
     if (error.code === Code.NotFound || error.code === Code.FailedPrecondition || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied) {
@@ -124,13 +145,14 @@ async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput): 
   }
 }
 
-function targetUrl(raw: string, connection: ResolvedConnection | undefined): URL {
+/** `shown`: the URL as messages may quote it (with callback placeholders, not callback URLs). */
+function targetUrl(raw: string, connection: ResolvedConnection | undefined, shown = raw): URL {
   let url: URL;
   const base = connection?.settings?.baseUrl;
   try {
     url = base && !/^[a-z][a-z0-9+.-]*:/i.test(raw) ? new URL(`${base}${raw.startsWith('/') ? '' : '/'}${raw}`) : new URL(raw);
   } catch {
-    throw new OutboundRefused(`"${raw.slice(0, 200)}" is not an absolute URL${connection ? ' (nor a path below the connection\'s base URL)' : ''}`, 'InvalidUrl');
+    throw new OutboundRefused(`"${shown.slice(0, 200)}" is not an absolute URL${connection ? ' (nor a path below the connection\'s base URL)' : ''}`, 'InvalidUrl');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`unsupported URL scheme ${url.protocol}`, 'InvalidUrl');
   if (url.username || url.password) throw new OutboundRefused('URLs with credentials in them are refused: keep credentials in a connection', 'InvalidUrl');

@@ -1,12 +1,14 @@
 // The worker's activities. Workflows import this module as types only.
-import type { OutboundClient, RecordClient } from './engine-client.ts';
+import type { CallbackClient, OutboundClient, RecordClient } from './engine-client.ts';
 import { createHttpRequestActivity, type HttpRequestDeps, type HttpRequestInput, type HttpRequestOutput } from './http-request.ts';
 import { createRecordActivity } from './record.ts';
+import { createRegisterCallbackKeyActivity } from './register-callback-key.ts';
 import { sensitiveAware } from './sensitive-activity.ts';
 
 export interface ActivityDeps extends Omit<HttpRequestDeps, 'outbound'> {
   records: RecordClient;
   outbound: OutboundClient;
+  callbacks: CallbackClient;
   /** Wraps the httpRequest activity to count its attempts (workflows/metrics/worker-metrics.ts). */
   meterOutbound?: (activity: HttpRequestActivity) => HttpRequestActivity;
 }
@@ -15,9 +17,15 @@ type HttpRequestActivity = (input: HttpRequestInput) => Promise<HttpRequestOutpu
 
 export function createActivities(deps: ActivityDeps) {
   const httpRequest = createHttpRequestActivity(deps);
-  return { httpRequest: sensitiveAware(deps.meterOutbound?.(httpRequest) ?? httpRequest), record: sensitiveAware(createRecordActivity(deps.records)) };
+  return {
+    httpRequest: sensitiveAware(deps.meterOutbound?.(httpRequest) ?? httpRequest),
+    record: sensitiveAware(createRecordActivity(deps.records)),
+    // Not sensitiveAware: its failures quote only the engine's refusal, which a flow's author needs to read.
+    registerCallbackKey: createRegisterCallbackKeyActivity(deps.callbacks),
+  };
 }
 
 export type FlowActivities = ReturnType<typeof createActivities>;
 export type { HttpRequestInput, HttpRequestOutput } from './http-request.ts';
 export type { RecordInput, RecordOutput, RecordOperation } from './record.ts';
+export type { RegisterCallbackKeyInput, RegisterCallbackKeyOutput } from './register-callback-key.ts';

@@ -34,4 +34,10 @@ export interface FormulaContext {
   Steps: Record<string, unknown>;
   Execution: { Id: string; StartedAt: string };
   Company: { Name: string };
+  /**
+   * Per waitForCallback step without a key, `url`: its callback URL as the workflow knows it, a
+   * placeholder the httpRequest activity replaces by the real URL when it sends (shared/callback-placeholders.ts).
+   * Absent when the flow has no such step.
+   */
+  Callbacks?: Record<string, { url: string }>;
 }

@@ -48,19 +48,24 @@ const TRIGGER: MemberList<FormulaContext['Trigger']> = {
 const EXECUTION: MemberList<FormulaContext['Execution']> = { Id: true, StartedAt: true };
 const COMPANY: MemberList<FormulaContext['Company']> = { Name: true };
 
+/** What follows `Callbacks.<step>`. */
+export const CALLBACK: MemberList<NonNullable<FormulaContext['Callbacks']>[string]> = { url: true };
+
 /**
  * What may follow a root name: a fixed list of members, the flow's step
- * names (`steps`), or whatever the set steps set (`variables`).
+ * names (`steps`), whatever the set steps set (`variables`), or the names of
+ * its waitForCallback steps that have a URL (`callbacks`).
  */
-export type RootMembers = readonly string[] | 'steps' | 'variables';
+export type RootMembers = readonly string[] | 'steps' | 'variables' | 'callbacks';
 
 /** The roots of FormulaContext, in the order messages list them. */
-export const FORMULA_ROOTS: { readonly [K in keyof FormulaContext]: RootMembers } = {
+export const FORMULA_ROOTS: { readonly [K in keyof FormulaContext]-?: RootMembers } = {
   Trigger: Object.keys(TRIGGER),
   Variables: 'variables',
   Steps: 'steps',
   Execution: Object.keys(EXECUTION),
   Company: Object.keys(COMPANY),
+  Callbacks: 'callbacks',
 };
 
 export function isFormulaRoot(name: string): name is keyof FormulaContext {

@@ -4,7 +4,8 @@
 //  - every `$name(…)` call (also `x ~> $name`) names a JSONata built-in, one
 //    of flowhook's own functions, or a variable the formula binds itself;
 //  - every path read from the root names something the evaluation context
-//    has: `Trigger.Payload`, `Variables.x`, `Steps.<a step of this flow>`, …
+//    has: `Trigger.Payload`, `Variables.x`, `Steps.<a step of this flow>`,
+//    `Callbacks.<a waitForCallback step of this flow without a key>.url`, …
 //
 // Which names are read from the root follows JSONata's evaluation: a path's
 // first step, function arguments, blocks, object and array constructors and
@@ -16,11 +17,20 @@
 import jsonata from 'jsonata';
 import { didYouMean } from './did-you-mean.ts';
 import { parseFieldPath } from './field-path.ts';
-import { CALLABLE_FUNCTIONS, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
+import { CALLABLE_FUNCTIONS, CALLBACK, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
+
+/** A waitForCallback step as formulas may name it: `Callbacks.<name>.url` exists when it has no key. */
+export interface CallbackStepInScope {
+  /** Where it is, e.g. `steps[2]`. */
+  path: string;
+  keyed: boolean;
+}
 
 /** What the flow around a formula offers: the names of its steps (anywhere in the flow). */
 export interface FormulaScope {
   stepNames: ReadonlySet<string>;
+  /** The waitForCallback steps by name; none when absent. */
+  callbackSteps?: ReadonlyMap<string, CallbackStepInScope>;
   /** Filled with every `Variables.<name>` read from the root, so the flow can warn about variables no step sets. */
   variablesRead?: Set<string>;
   /** Filled with every provider-route-only `Trigger.<member>` read (Body, Headers, …), so a flow without `direct` can be warned. */
@@ -179,6 +189,7 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
     return undefined;
   }
   if (members === 'steps') return scope.stepNames.has(member) ? undefined : unknownStepProblem(member, scope.stepNames);
+  if (members === 'callbacks') return callbackProblem(member, names[2], scope.callbackSteps ?? new Map());
   if (members.includes(member)) {
     if (root === 'Trigger' && Object.hasOwn(DIRECT_TRIGGER, member)) scope.directTriggerRead?.add(member);
     return undefined;
@@ -190,6 +201,20 @@ function unknownStepProblem(member: string, stepNames: ReadonlySet<string>): str
   const named = [...stepNames];
   const known = named.length > 0 ? `the named steps are ${named.map((name) => `"${name}"`).join(', ')}` : 'no step has a name (give one with `name:`)';
   return `"Steps.${member}": no step of this flow is named "${member}"; ${known}${didYouMean(member, named, (candidate) => `"Steps.${candidate}"`)}`;
+}
+
+/** `Callbacks.<step>.<field>`: the step must wait for a URL callback (no key), and its field exist. */
+function callbackProblem(step: string, field: string | undefined, steps: ReadonlyMap<string, CallbackStepInScope>): string | undefined {
+  const waits = steps.get(step);
+  if (waits?.keyed) return `"Callbacks.${step}": the waitForCallback step "${step}" (${waits.path}) waits for a key, so it has no callback URL`;
+  if (!waits) {
+    const withUrl = [...steps].filter(([, candidate]) => !candidate.keyed).map(([name]) => name);
+    const known = withUrl.length > 0 ? `the waitForCallback steps with a URL are ${withUrl.map((name) => `"${name}"`).join(', ')}` : 'it has no waitForCallback step with a URL (one with a name and without a key)';
+    return `"Callbacks.${step}": no waitForCallback step of this flow is named "${step}"; ${known}${didYouMean(step, withUrl, (candidate) => `"Callbacks.${candidate}"`)}`;
+  }
+  const fields = Object.keys(CALLBACK);
+  if (field === undefined || fields.includes(field)) return undefined;
+  return `"Callbacks.${step}.${field}" does not exist: Callbacks.${step} has ${fields.join(', ')}${didYouMean(field, fields, (candidate) => `"Callbacks.${step}.${candidate}"`)}`;
 }
 
 /** Names of the consecutive name steps from `start`: `Trigger.Payload.items[0].sku` → Trigger, Payload, items, sku. */

@@ -1,7 +1,9 @@
 // The state one execution's steps share: its input, the sync window, the
-// execution log and the data formulas read (variables and step outputs).
+// execution log, the data formulas read (variables and step outputs) and the
+// callbacks delivered to its waitForCallback steps.
 import type { FormulaContext } from '../formula/index.ts';
 import type { FlowExecutionInput } from '../shared/index.ts';
+import type { CallbackInbox } from './callback-inbox.ts';
 import type { ExecutionLog } from './execution-log.ts';
 import type { SyncWindow } from './sync-window.ts';
 
@@ -11,4 +13,5 @@ export interface FlowRuntime {
   readonly window: SyncWindow;
   readonly log: ExecutionLog;
   readonly context: FormulaContext;
+  readonly callbacks: CallbackInbox;
 }

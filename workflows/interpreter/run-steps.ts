@@ -3,7 +3,7 @@
 // its module's (workflows/steps/); this side of the interpreter hands the
 // modules the workflow's timers, activity proxies and current details, which
 // they may not import themselves (the engine loads them outside the sandbox).
-import { ActivityFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, condition, proxyActivities, sleep } from '@temporalio/workflow';
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { FlowActivities } from '../activities/index.ts';
 import { FormulaError } from '../formula/index.ts';
@@ -16,6 +16,7 @@ import { reportStep } from './step-metrics.ts';
 
 const services: StepServices = {
   sleep: (ms, options) => sleep(ms, options),
+  waitFor: (predicate, ms, options) => condition(predicate, ms, options),
   activities: (options) => proxyActivities<FlowActivities>(options),
   showStep,
   runSteps,
@@ -33,7 +34,7 @@ export async function runSteps(steps: StepJson[], path: string, runtime: FlowRun
     const position = { index: index + 1, count: steps.length, path: at, kind, description };
     showStep(position);
     try {
-      const result = await stepModule(kind).run(stepBody(step, kind), { at, label, runtime, services, position });
+      const result = await stepModule(kind).run(stepBody(step, kind), { at, label, name: step.name, runtime, services, position });
       if (step.name) runtime.context.Steps[step.name] = result.output;
       runtime.log.record(entry, result.skipped ? 'skipped' : 'completed', result.note);
       reportStep(kind, result.skipped ? 'skipped' : 'completed', startedAtMs);

@@ -7,6 +7,7 @@ import type { FlowJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flo
 import { didYouMean, type FormulaScope } from '../formula/index.ts';
 import { STEP_KINDS, stepBody, stepKind, stepModule, walkSteps } from '../steps/step-registry.ts';
 import type { StepValidation } from '../steps/step-module.ts';
+import { callbackStepsOf } from '../steps/callback-steps.ts';
 import { DEFAULT_FLOW_LIMITS, type FlowLimits } from './flow-limits.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
 import { checkStatusCode } from './field-checks.ts';
@@ -28,7 +29,7 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  const scope: FormulaScope = { stepNames: stepNamesOf(steps), variablesRead: new Set(), directTriggerRead: new Set() };
+  const scope: FormulaScope = { stepNames: stepNamesOf(steps), callbackSteps: callbackStepsOf(steps), variablesRead: new Set(), directTriggerRead: new Set() };
   const check: StepValidation = {
     errors: problems.errors,
     limits,
@@ -66,7 +67,7 @@ function validateStep(step: StepJson, path: string, check: StepValidation): void
   if (step.name !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(step.name)) {
     check.errors.push(`${path}.name: must be an identifier (letters, digits, _), got ${JSON.stringify(step.name)}`);
   }
-  stepModule(kind).validate(stepBody(step, kind), `${path}.${kind}`, check);
+  stepModule(kind).validate(stepBody(step, kind), `${path}.${kind}`, check, step.name);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The workflows module's shared surface: the only part of workflows/ the engine imports.
 export * from './flow-contract.ts';
 export * from './flow-answer.ts';
+export * from './callback-contract.ts';
 export { parseDuration } from './duration.ts';
 export { validateFlow, type FlowProblems } from './flow-validation.ts';
 export { resolveTrigger, DEFAULT_SYNC_TIMEOUT_SECONDS, MAX_SYNC_TIMEOUT_SECONDS, type ResolvedTrigger } from './trigger-defaults.ts';

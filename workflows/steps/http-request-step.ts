@@ -2,7 +2,8 @@
 // guarded client in workflows/outbound/). The activity's options — timeout,
 // retries, summary — are part of the workflow history: changing how they are
 // computed breaks the replay of running executions.
-import { resolveText } from '../formula/index.ts';
+import { resolveText, type FormulaContext } from '../formula/index.ts';
+import { placeholdersIn, type CallbackReference } from '../shared/callback-placeholders.ts';
 import { CONNECTION_NAME } from '../shared/connection-kinds.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { checkText } from '../shared/field-checks.ts';
@@ -49,21 +50,35 @@ export const httpRequestStep: StepModule<'httpRequest'> = {
     const url = await resolveText(request.url ?? '', ctx);
     const host = waitedHost(url, runtime.input.trigger.doNotLogPayload);
     if (call.position) call.services.showStep(call.position, host);
+    const body = request.body ? await resolveText(request.body, ctx) : undefined;
+    const callbacks = callbacksIn([url, ...Object.values(headers), body ?? ''], ctx);
     const output = await activities.httpRequest({
       method: (request.method || 'GET').toUpperCase(),
       url,
       headers,
-      body: request.body ? await resolveText(request.body, ctx) : undefined,
+      body,
       timeoutMs,
       idempotencyKey: `${runtime.executionId}/${call.at}`,
       company: runtime.input.company,
       caller: runtime.input.caller,
       executionGrant: runtime.input.executionGrant ?? '',
       connection: request.connection || undefined,
+      // Absent when there are none, so the activity input is what it was before callbacks existed.
+      ...(callbacks.length > 0 && { callbacks }),
     });
     return { output };
   },
 };
+
+/**
+ * The callback URLs the request carries, as the placeholders the activity swaps for real URLs.
+ * Found in the resolved texts, so a placeholder that came through a variable counts too.
+ */
+function callbacksIn(texts: string[], ctx: FormulaContext): CallbackReference[] {
+  const placeholders = Object.entries(ctx.Callbacks ?? {}).map(([step, { url }]) => ({ step, placeholder: url }));
+  const found = placeholdersIn(texts, placeholders.map((reference) => reference.placeholder));
+  return placeholders.filter((reference) => found.has(reference.placeholder));
+}
 
 /**
  * The host the step waits for, as the current details show it, or undefined when it must not be

@@ -32,8 +32,13 @@ export interface StepValidation {
 export interface StepServices {
   /** A durable timer (workflow `sleep`); the summary names it in the Temporal UI. */
   sleep(ms: number, options: { summary: string }): Promise<void>;
+  /**
+   * Waits until `predicate` holds (re-checked as workflow state changes, e.g. by an update) or `ms`
+   * pass (workflow `condition`, whose timer gets the summary); true when the predicate held.
+   */
+  waitFor(predicate: () => boolean, ms: number, options: { summary: string }): Promise<boolean>;
   /** An activity proxy (workflow `proxyActivities`): one per call, so each step keeps its own options. */
-  activities(options: ActivityOptions): Pick<FlowActivities, 'httpRequest' | 'record'>;
+  activities(options: ActivityOptions): Pick<FlowActivities, 'httpRequest' | 'record' | 'registerCallbackKey'>;
   /** The execution's current details in the Temporal UI (current-details.ts). */
   showStep(position: StepPosition, waitingFor?: string): void;
   /** Runs a nested step list, logging each step like the flow's own. */
@@ -45,6 +50,8 @@ export interface StepCall {
   at: string;
   /** How failures and summaries name the step: `steps[2] sleep "Let it settle"`. */
   label: string;
+  /** The step's `name`, when it has one. */
+  name?: string;
   runtime: FlowRuntime;
   services: StepServices;
   /** Where the step stands, for the current details. */
@@ -65,8 +72,11 @@ export interface StepBranch {
 
 export interface StepModule<K extends StepCase> {
   readonly kind: K;
-  /** Publish-time problems, pushed to `check.errors` in the order the fields appear. */
-  validate(body: StepBody<K>, at: string, check: StepValidation): void;
+  /**
+   * Publish-time problems, pushed to `check.errors` in the order the fields appear. `name` is the
+   * step's own `name` (flow-validation.ts checks its spelling), for kinds found by it.
+   */
+  validate(body: StepBody<K>, at: string, check: StepValidation, name: string | undefined): void;
   /** Answers a waiting caller (WAIT_FOR_RESPONSE_STEP). */
   readonly responds?: boolean;
   /** Pauses the execution: reached before a respond step while the caller waits, it fails the call. */

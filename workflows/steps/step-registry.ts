@@ -14,6 +14,7 @@ import { respondStep } from './respond-step.ts';
 import { setStep } from './set-step.ts';
 import { sleepStep } from './sleep-step.ts';
 import type { StepBody, StepCase, StepModule } from './step-module.ts';
+import { waitForCallbackStep } from './wait-for-callback-step.ts';
 import { waitUntilStep } from './wait-until-step.ts';
 
 export const STEP_MODULES: { readonly [K in StepCase]: StepModule<K> } = Object.freeze({
@@ -26,6 +27,7 @@ export const STEP_MODULES: { readonly [K in StepCase]: StepModule<K> } = Object.
   log: logStep,
   fail: failStep,
   record: recordStep,
+  waitForCallback: waitForCallbackStep,
 });
 
 export type StepKind = StepCase;

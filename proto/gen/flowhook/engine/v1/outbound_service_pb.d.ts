@@ -45,6 +45,21 @@ export declare type ResolveOutboundRequest = Message<"flowhook.engine.v1.Resolve
    * @generated from field: string execution_grant = 5;
    */
   executionGrant: string;
+
+  /**
+   * Names of waitForCallback steps whose callback URL the request carries (as
+   * the workflow's placeholder): the engine mints one URL per step and call.
+   *
+   * @generated from field: repeated string callback_steps = 6;
+   */
+  callbackSteps: string[];
+
+  /**
+   * The execution is a doNotLogPayload one: what its callbacks deliver is encrypted in its history.
+   *
+   * @generated from field: bool callbacks_sensitive = 7;
+   */
+  callbacksSensitive: boolean;
 };
 
 /**
@@ -81,6 +96,21 @@ export declare type ResolveOutboundRequestJson = {
    * @generated from field: string execution_grant = 5;
    */
   executionGrant?: string;
+
+  /**
+   * Names of waitForCallback steps whose callback URL the request carries (as
+   * the workflow's placeholder): the engine mints one URL per step and call.
+   *
+   * @generated from field: repeated string callback_steps = 6;
+   */
+  callbackSteps?: string[];
+
+  /**
+   * The execution is a doNotLogPayload one: what its callbacks deliver is encrypted in its history.
+   *
+   * @generated from field: bool callbacks_sensitive = 7;
+   */
+  callbacksSensitive?: boolean;
 };
 
 /**
@@ -102,6 +132,14 @@ export declare type ResolveOutboundResponse = Message<"flowhook.engine.v1.Resolv
    * @generated from field: flowhook.engine.v1.ResolvedConnection connection = 2;
    */
   connection?: ResolvedConnection | undefined;
+
+  /**
+   * Step name → the callback URL minted for this call (`{public url}/{instance}/callbacks/{token}`).
+   * A capability: the activity writes it into the request and nowhere else.
+   *
+   * @generated from field: map<string, string> callback_urls = 3;
+   */
+  callbackUrls: { [key: string]: string };
 };
 
 /**
@@ -117,6 +155,14 @@ export declare type ResolveOutboundResponseJson = {
    * @generated from field: flowhook.engine.v1.ResolvedConnection connection = 2;
    */
   connection?: ResolvedConnectionJson;
+
+  /**
+   * Step name → the callback URL minted for this call (`{public url}/{instance}/callbacks/{token}`).
+   * A capability: the activity writes it into the request and nowhere else.
+   *
+   * @generated from field: map<string, string> callback_urls = 3;
+   */
+  callbackUrls?: { [key: string]: string };
 };
 
 /**

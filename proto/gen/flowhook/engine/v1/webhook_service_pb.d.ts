@@ -14,6 +14,286 @@ import type { Message } from "@bufbuild/protobuf";
 export declare const file_flowhook_engine_v1_webhook_service: GenFile;
 
 /**
+ * @generated from message flowhook.engine.v1.DeliverCallbackRequest
+ */
+export declare type DeliverCallbackRequest = Message<"flowhook.engine.v1.DeliverCallbackRequest"> & {
+  /**
+   * The token from the URL path.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * Every request header, names lower-cased, in the order received.
+   *
+   * @generated from field: repeated flowhook.engine.v1.HttpHeader headers = 2;
+   */
+  headers: HttpHeader[];
+
+  /**
+   * The body, byte-exact.
+   *
+   * @generated from field: bytes body = 3;
+   */
+  body: Uint8Array;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 4;
+   */
+  requestId: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.DeliverCallbackRequest
+ */
+export declare type DeliverCallbackRequestJson = {
+  /**
+   * The token from the URL path.
+   *
+   * @generated from field: string token = 1;
+   */
+  token?: string;
+
+  /**
+   * Every request header, names lower-cased, in the order received.
+   *
+   * @generated from field: repeated flowhook.engine.v1.HttpHeader headers = 2;
+   */
+  headers?: HttpHeaderJson[];
+
+  /**
+   * The body, byte-exact.
+   *
+   * @generated from field: bytes body = 3;
+   */
+  body?: string;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 4;
+   */
+  requestId?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.DeliverCallbackRequest.
+ * Use `create(DeliverCallbackRequestSchema)` to create a new message.
+ */
+export declare const DeliverCallbackRequestSchema: GenMessage<DeliverCallbackRequest, {jsonType: DeliverCallbackRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.DeliverCallbackResponse
+ */
+export declare type DeliverCallbackResponse = Message<"flowhook.engine.v1.DeliverCallbackResponse"> & {
+  /**
+   * The step's response_status (202 unless the flow sets one).
+   *
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode: number;
+
+  /**
+   * True when this is a retried delivery of the accepted callback (same body).
+   *
+   * @generated from field: bool repeated = 2;
+   */
+  repeated: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.DeliverCallbackResponse
+ */
+export declare type DeliverCallbackResponseJson = {
+  /**
+   * The step's response_status (202 unless the flow sets one).
+   *
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode?: number;
+
+  /**
+   * True when this is a retried delivery of the accepted callback (same body).
+   *
+   * @generated from field: bool repeated = 2;
+   */
+  repeated?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.DeliverCallbackResponse.
+ * Use `create(DeliverCallbackResponseSchema)` to create a new message.
+ */
+export declare const DeliverCallbackResponseSchema: GenMessage<DeliverCallbackResponse, {jsonType: DeliverCallbackResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeCallbackRequest
+ */
+export declare type ResumeCallbackRequest = Message<"flowhook.engine.v1.ResumeCallbackRequest"> & {
+  /**
+   * Company name, exactly as in the `company` query parameter (decoded).
+   *
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * Matched case-insensitively.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity: string;
+
+  /**
+   * The per-flow secret in plaintext; it never leaves the engine.
+   *
+   * @generated from field: string secret = 3;
+   */
+  secret: string;
+
+  /**
+   * The correlation value the step waits for.
+   *
+   * @generated from field: string key = 4;
+   */
+  key: string;
+
+  /**
+   * JSON text the step receives as its body (`{}` when empty).
+   *
+   * @generated from field: string payload_json = 5;
+   */
+  payloadJson: string;
+
+  /**
+   * Who is calling.
+   *
+   * @generated from field: flowhook.engine.v1.Caller caller = 6;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 7;
+   */
+  requestId: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeCallbackRequest
+ */
+export declare type ResumeCallbackRequestJson = {
+  /**
+   * Company name, exactly as in the `company` query parameter (decoded).
+   *
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * Matched case-insensitively.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity?: string;
+
+  /**
+   * The per-flow secret in plaintext; it never leaves the engine.
+   *
+   * @generated from field: string secret = 3;
+   */
+  secret?: string;
+
+  /**
+   * The correlation value the step waits for.
+   *
+   * @generated from field: string key = 4;
+   */
+  key?: string;
+
+  /**
+   * JSON text the step receives as its body (`{}` when empty).
+   *
+   * @generated from field: string payload_json = 5;
+   */
+  payloadJson?: string;
+
+  /**
+   * Who is calling.
+   *
+   * @generated from field: flowhook.engine.v1.Caller caller = 6;
+   */
+  caller?: CallerJson;
+
+  /**
+   * Correlates log lines of facade and engine.
+   *
+   * @generated from field: string request_id = 7;
+   */
+  requestId?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ResumeCallbackRequest.
+ * Use `create(ResumeCallbackRequestSchema)` to create a new message.
+ */
+export declare const ResumeCallbackRequestSchema: GenMessage<ResumeCallbackRequest, {jsonType: ResumeCallbackRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeCallbackResponse
+ */
+export declare type ResumeCallbackResponse = Message<"flowhook.engine.v1.ResumeCallbackResponse"> & {
+  /**
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode: number;
+
+  /**
+   * The execution that was resumed.
+   *
+   * @generated from field: string execution_id = 2;
+   */
+  executionId: string;
+
+  /**
+   * @generated from field: bool repeated = 3;
+   */
+  repeated: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeCallbackResponse
+ */
+export declare type ResumeCallbackResponseJson = {
+  /**
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode?: number;
+
+  /**
+   * The execution that was resumed.
+   *
+   * @generated from field: string execution_id = 2;
+   */
+  executionId?: string;
+
+  /**
+   * @generated from field: bool repeated = 3;
+   */
+  repeated?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ResumeCallbackResponse.
+ * Use `create(ResumeCallbackResponseSchema)` to create a new message.
+ */
+export declare const ResumeCallbackResponseSchema: GenMessage<ResumeCallbackResponse, {jsonType: ResumeCallbackResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.GetAnswerRequest
  */
 export declare type GetAnswerRequest = Message<"flowhook.engine.v1.GetAnswerRequest"> & {
@@ -1061,6 +1341,45 @@ export declare const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof GetAnswerRequestSchema;
     output: typeof GetAnswerResponseSchema;
+  },
+  /**
+   * A POST to a waitForCallback step's callback URL (`/{instance}/callbacks/{token}`).
+   * The token is the credential: no caller. The first callback per execution
+   * and step is delivered to the execution (which holds it when it arrives
+   * before the step starts waiting) and answered with the step's
+   * response_status; nothing is ever started.
+   *
+   * Errors: NOT_FOUND (one message) for an unknown token, a step that timed
+   * out or an execution that has ended without it; FAILED_PRECONDITION (HTTP 409) when the
+   * step already received a callback — unless the body is the same as the
+   * accepted one's (a retried delivery), which gets the first answer again;
+   * INVALID_ARGUMENT for a body that is not UTF-8 text or JSON nested too deep
+   * (a malformed token is NOT_FOUND, like an unknown one);
+   * UNAVAILABLE when Temporal cannot be reached.
+   *
+   * @generated from rpc flowhook.engine.v1.WebhookService.DeliverCallback
+   */
+  deliverCallback: {
+    methodKind: "unary";
+    input: typeof DeliverCallbackRequestSchema;
+    output: typeof DeliverCallbackResponseSchema;
+  },
+  /**
+   * Resumes the waitForCallback step that waits for `key` (a step with a key
+   * instead of a URL), authenticated exactly as Invoke: caller, the flow's
+   * secret, the permission set.
+   *
+   * Errors: as Invoke for the credentials; NOT_FOUND when no execution of that
+   * flow waits for the key (never registered, timed out or ended);
+   * FAILED_PRECONDITION when the step already received a callback (same-body rule
+   * as DeliverCallback); INVALID_ARGUMENT for a malformed request.
+   *
+   * @generated from rpc flowhook.engine.v1.WebhookService.ResumeCallback
+   */
+  resumeCallback: {
+    methodKind: "unary";
+    input: typeof ResumeCallbackRequestSchema;
+    output: typeof ResumeCallbackResponseSchema;
   },
 }>;
 

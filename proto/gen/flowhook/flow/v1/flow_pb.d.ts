@@ -731,6 +731,12 @@ export declare type Step = Message<"flowhook.flow.v1.Step"> & {
      */
     value: RecordStep;
     case: "record";
+  } | {
+    /**
+     * @generated from field: flowhook.flow.v1.WaitForCallbackStep wait_for_callback = 11;
+     */
+    value: WaitForCallbackStep;
+    case: "waitForCallback";
   } | { case: undefined; value?: undefined };
 };
 
@@ -792,6 +798,11 @@ export declare type StepJson = {
    * @generated from field: flowhook.flow.v1.RecordStep record = 10;
    */
   record?: RecordStepJson;
+
+  /**
+   * @generated from field: flowhook.flow.v1.WaitForCallbackStep wait_for_callback = 11;
+   */
+  waitForCallback?: WaitForCallbackStepJson;
 };
 
 /**
@@ -963,6 +974,96 @@ export declare type WaitUntilStepJson = {
  * Use `create(WaitUntilStepSchema)` to create a new message.
  */
 export declare const WaitUntilStepSchema: GenMessage<WaitUntilStep, {jsonType: WaitUntilStepJson}>;
+
+/**
+ * A deferral until someone calls back, or the timeout. The step needs a name.
+ * Without `key` the execution has a one-time callback URL, written as
+ * `${Callbacks.<name>.url}` into the url, headers or body of an httpRequest step
+ * (earlier in the flow, so the URL can be sent before the wait); a POST to it
+ * resumes the step. With `key` there is no URL: an authenticated call naming
+ * company, activity and the key resumes it (WebhookService.ResumeCallback,
+ * facade flowWebhook_Resume). Outputs: received, timedOut, body (exact text),
+ * json (when the body is JSON), headers, receivedAt.
+ *
+ * @generated from message flowhook.flow.v1.WaitForCallbackStep
+ */
+export declare type WaitForCallbackStep = Message<"flowhook.flow.v1.WaitForCallbackStep"> & {
+  /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
+   * @generated from field: string description = 1;
+   */
+  description: string;
+
+  /**
+   * How long the step waits once it starts, e.g. "15m", "2h"; at most the engine's FLOWHOOK_MAX_DEFERRAL. Required.
+   *
+   * @generated from field: string timeout = 2;
+   */
+  timeout: string;
+
+  /**
+   * Optional template: correlate by this value instead of a URL.
+   *
+   * @generated from field: string key = 3;
+   */
+  key: string;
+
+  /**
+   * What the callback's sender gets when the callback is accepted: 200..299, default 202.
+   *
+   * @generated from field: int32 response_status = 4;
+   */
+  responseStatus: number;
+};
+
+/**
+ * A deferral until someone calls back, or the timeout. The step needs a name.
+ * Without `key` the execution has a one-time callback URL, written as
+ * `${Callbacks.<name>.url}` into the url, headers or body of an httpRequest step
+ * (earlier in the flow, so the URL can be sent before the wait); a POST to it
+ * resumes the step. With `key` there is no URL: an authenticated call naming
+ * company, activity and the key resumes it (WebhookService.ResumeCallback,
+ * facade flowWebhook_Resume). Outputs: received, timedOut, body (exact text),
+ * json (when the body is JSON), headers, receivedAt.
+ *
+ * @generated from message flowhook.flow.v1.WaitForCallbackStep
+ */
+export declare type WaitForCallbackStepJson = {
+  /**
+   * What the step does, for people: shown in the execution log and as the timer or activity summary in the Temporal UI.
+   *
+   * @generated from field: string description = 1;
+   */
+  description?: string;
+
+  /**
+   * How long the step waits once it starts, e.g. "15m", "2h"; at most the engine's FLOWHOOK_MAX_DEFERRAL. Required.
+   *
+   * @generated from field: string timeout = 2;
+   */
+  timeout?: string;
+
+  /**
+   * Optional template: correlate by this value instead of a URL.
+   *
+   * @generated from field: string key = 3;
+   */
+  key?: string;
+
+  /**
+   * What the callback's sender gets when the callback is accepted: 200..299, default 202.
+   *
+   * @generated from field: int32 response_status = 4;
+   */
+  responseStatus?: number;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.WaitForCallbackStep.
+ * Use `create(WaitForCallbackStepSchema)` to create a new message.
+ */
+export declare const WaitForCallbackStepSchema: GenMessage<WaitForCallbackStep, {jsonType: WaitForCallbackStepJson}>;
 
 /**
  * Assigns flow variables. Each value is a JSON value; strings are templates.
