@@ -44,6 +44,17 @@ const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
 ]);
 
 const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
+const UNAVAILABLE: HttpMapping = { status: 503, code: 'ServiceUnavailable' };
+
+/**
+ * An HTTP/2 stream or connection to the engine reset mid-call (the engine crashed or was killed):
+ * connect-node reports INTERNAL_ERROR resets as Code.Internal, which from the engine itself means
+ * "the flow failed before it responded". A reset is a transport failure: 503, retry with the key.
+ * The engine's own messages never start this way (connect-node's node-error.ts writes these).
+ */
+function isCutStream(error: ConnectError): boolean {
+  return error.code === Code.Internal && /^http\/2 (stream|connection) closed/.test(error.rawMessage);
+}
 const RETRY_AFTER_SECONDS = '5';
 // Spec §7: the body of a 401 is exactly this text, whatever the cause.
 const UNAUTHORIZED_BODY = 'Unauthorized';
@@ -107,7 +118,7 @@ function classify(error: unknown, requestId: string, logger: Logger): Classified
     return { status: error.status, code: error.code, message: error.message, headers: error.headers };
   }
   if (error instanceof ConnectError) {
-    const mapping = CONNECT_TO_HTTP.get(error.code) ?? INTERNAL;
+    const mapping = isCutStream(error) ? UNAVAILABLE : (CONNECT_TO_HTTP.get(error.code) ?? INTERNAL);
     if (mapping.status === 503) {
       // Transport failures carry local details (addresses, errno): operators see
       // them in the log, the caller gets a retry hint.

@@ -39,6 +39,9 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
             throw new ConnectError('Temporal is unavailable: connect ECONNREFUSED 10.1.2.3:7233', Code.Unavailable);
           case 'slow':
             throw new ConnectError('deadline exceeded', Code.DeadlineExceeded);
+          case 'cut':
+            // What connect-node raises when the engine dies mid-call (an HTTP/2 INTERNAL_ERROR reset).
+            throw new ConnectError('http/2 stream closed with error code INTERNAL_ERROR (0x2)', Code.Internal);
           case 'limited':
             throw new ConnectError('Too many calls for activity "limited" in company "Acme"; retry after 7 s', Code.ResourceExhausted, { 'retry-after': '7' });
           case 'limited-odd':
@@ -208,7 +211,7 @@ test('engine errors map to OData errors with the engine message', async (t) => {
 });
 
 test('an unavailable engine answers 503 with Retry-After and no internal details', async (t) => {
-  for (const activity of ['down', 'slow']) {
+  for (const activity of ['down', 'slow', 'cut']) {
     const answer = await call({ activity });
     const message = assertODataError(t, answer, 503, 'ServiceUnavailable');
     t.is(answer.headers.get('retry-after'), '5');
