@@ -43,7 +43,7 @@ export interface EngineConfig {
   /** Bound on reaching PostgreSQL. */
   databaseTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Admission control for webhook calls, per engine process. */
+  /** Admission control for webhook calls, cluster-wide: each engine applies 1/N of it with N live engines (engine/limits/). */
   limits: WebhookLimitSettings;
   /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the workers must use the same. */
   payloadKey?: Buffer;
@@ -101,6 +101,8 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     limits: Object.freeze({
       perCaller: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_CALLER', DEFAULT_RATE_PER_SECOND),
       perActivity: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_ACTIVITY', DEFAULT_RATE_PER_SECOND),
+      perCompany: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_COMPANY', 0),
+      global: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_GLOBAL', 0),
       perHookRoute: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', DEFAULT_HOOK_ROUTE_RATE_PER_SECOND),
       maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
     }),

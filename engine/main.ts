@@ -15,6 +15,7 @@ import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { createCallAbandonment } from './temporal/call-abandonment.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
 import { createWebhookLimits } from './limits/webhook-limits.ts';
+import { startEngineMembership } from './limits/engine-membership.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
@@ -36,6 +37,8 @@ export interface RunningEngine {
   codec?: { port: number; url: string };
   /** Where GET /metrics answers (FLOWHOOK_ENGINE_METRICS_PORT), unless it is off. */
   metrics?: { host: string; port: number };
+  /** Engines sharing the cluster-wide limits by this one's last heartbeat (this one included). */
+  liveEngines(): number;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,16 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
   const callbackKeys = { lookup: await loadDeploymentKey(orm.em.fork(), 'callback-key'), body: await loadDeploymentKey(orm.em.fork(), 'callback-body') };
+  // Each engine applies 1/N of every limit with N live engines: no call waits for the database.
+  const limits = createWebhookLimits(config.limits);
+  const membership = await startEngineMembership({
+    orm,
+    logger,
+    onLiveNodes: (count) => {
+      limits.setLiveNodes(count);
+      metrics.liveEngines(count);
+    },
+  });
   const probes = startDependencyProbes(orm, client, logger);
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
@@ -73,7 +86,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
     callers: createCallerDirectory(changeFeed, cacheOptions),
     hookSecrets: createHookSecretLookup(changeFeed, keyring, { ...cacheOptions, name: 'hook_secrets' }),
-    limits: meteredLimits(createWebhookLimits(config.limits), metrics),
+    limits: meteredLimits(limits, metrics),
     changes: changeFeed,
     logger,
     starter: meteredStarter(
@@ -111,7 +124,10 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     orm,
     client,
     changes: changeFeed,
+    liveEngines: () => membership.liveNodes(),
     async close() {
+      // First: the other engines take this one's share at their next heartbeat, while it drains.
+      await membership.close();
       await metricsListener?.close();
       metrics.registry.close();
       await codec?.close();

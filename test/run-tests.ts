@@ -1,6 +1,9 @@
 // `npm test`: checks that the generated code is current and the proto lint
 // clean, type-checks, starts one PostgreSQL and one Temporal dev server for the
-// whole run, runs ava against them, and stops them again.
+// whole run, runs ava against them, and stops them again. With
+// FLOWHOOK_TEMPORAL=server the run uses the official Temporal server on that
+// PostgreSQL instead (built once from the Go module proxy; see README, Running
+// on a Temporal cluster).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +14,8 @@ import { startEmbeddedPostgres } from '../bin/embedded/embedded-postgres.ts';
 import { findFreePort } from '../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../bin/embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../bin/embedded/temporal-dev-server.ts';
+import { startTemporalServer } from '../bin/embedded/temporal-server.ts';
+import { resolveTemporalServer } from '../bin/embedded/temporal-server-install.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -44,21 +49,31 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'flowhook-test-'));
   const stops: (() => Promise<unknown>)[] = [];
   try {
-    say('starting PostgreSQL and Temporal for the run…');
-    const [postgres, temporal] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log: say }),
-      (async () => {
-        const cliPath = await resolveTemporalCli({ dataDir: join(root, '.flowhook'), log: say });
-        return startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log: say });
-      })(),
-    ]);
-    stops.push(() => postgres.stop(), () => temporal.stop());
+    const realServer = temporalMode() === 'server';
+    say(`starting PostgreSQL and ${realServer ? 'the Temporal server (on PostgreSQL)' : 'Temporal'} for the run…`);
+    const dataDir = join(root, '.flowhook');
+    const cliPath = await resolveTemporalCli({ dataDir, log: say });
+    const postgres = await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log: say });
+    stops.push(() => postgres.stop());
+    const temporal = realServer
+      ? await startTemporalServer({
+          install: await resolveTemporalServer({ dataDir, log: say }),
+          cliPath,
+          workDir: join(work, 'temporal-server'),
+          postgresUrl: postgres.url,
+          createDatabase: (name) => postgres.createDatabase(name),
+          searchAttributes: SEARCH_ATTRIBUTES,
+          log: say,
+        })
+      : await startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log: say });
+    stops.push(() => temporal.stop());
     const env = {
       ...process.env,
       PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
       FLOWHOOK_TEST_POSTGRES_URL: postgres.url,
       FLOWHOOK_TEST_TEMPORAL_ADDRESS: temporal.address,
-      FLOWHOOK_TEST_TEMPORAL_CLI: await resolveTemporalCli({ dataDir: join(root, '.flowhook'), log: say }),
+      FLOWHOOK_TEST_TEMPORAL_CLI: cliPath,
+      FLOWHOOK_TEST_TEMPORAL: realServer ? 'server' : 'dev',
     };
     const [node, ava] = nodeTool('ava/entrypoints/cli.js');
     return await run(node, [...ava, ...process.argv.slice(2)], env);
@@ -66,6 +81,13 @@ async function main(): Promise<number> {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => say(`stop failed: ${String(error)}`));
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** FLOWHOOK_TEMPORAL: `dev` (default, the CLI's dev server) or `server` (the official server on PostgreSQL). */
+function temporalMode(): 'dev' | 'server' {
+  const mode = process.env.FLOWHOOK_TEMPORAL ?? 'dev';
+  if (mode !== 'dev' && mode !== 'server') throw new Error(`FLOWHOOK_TEMPORAL must be dev or server, not ${JSON.stringify(mode)}`);
+  return mode;
 }
 
 main().then(

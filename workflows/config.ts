@@ -15,6 +15,8 @@ export interface WorkerConfig {
   /** How many workflow tasks run at once; short flows want this high. */
   maxConcurrentWorkflowTasks: number;
   maxConcurrentActivities: number;
+  /** Executions kept in memory between their tasks (FLOWHOOK_WORKER_CACHED_WORKFLOWS): the worker's main memory lever. */
+  maxCachedWorkflows: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where the record activity reaches the engine's RecordService. */
   engineUrl: string;
@@ -40,12 +42,16 @@ export interface WorkerConfig {
   metricsToken?: string;
 }
 
+/** See README, Performance: what the cache costs in memory and saves in replays. */
+export const DEFAULT_CACHED_WORKFLOWS = 1000;
+
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   return Object.freeze({
     temporal: readTemporalSettings(env),
     taskQueue: env.FLOWHOOK_TASK_QUEUE || DEFAULT_TASK_QUEUE,
     maxConcurrentWorkflowTasks: positiveInt(env, 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 100),
     maxConcurrentActivities: positiveInt(env, 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY', 100),
+    maxCachedWorkflows: positiveInt(env, 'FLOWHOOK_WORKER_CACHED_WORKFLOWS', DEFAULT_CACHED_WORKFLOWS),
     logLevel: logLevel(env, 'FLOWHOOK_LOG_LEVEL'),
     engineUrl: httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049'),
     engineToken: readEngineToken(env, 'worker'),

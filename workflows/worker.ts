@@ -98,8 +98,8 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
     sinks: { ...traced?.sinks, ...metrics?.sinks },
     maxConcurrentWorkflowTaskExecutions: config.maxConcurrentWorkflowTasks,
     maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities,
-    // Short flows: keep executions cached so the next task skips replay.
-    maxCachedWorkflows: 1000,
+    // Short flows: keep executions cached so the next task skips replay (each costs memory).
+    maxCachedWorkflows: config.maxCachedWorkflows,
     shutdownGraceTime: '10s',
   });
   let running: Promise<void> | undefined;

@@ -78,6 +78,14 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     ...(dbFile ? ['--db-filename', dbFile, '--sqlite-pragma', 'journal_mode=WAL'] : []),
     ...(namespace === 'default' ? [] : ['--namespace', namespace]),
     ...attributes.flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    // Task dispatch fair between fairness keys (the engine sets one per company), not first come
+    // first served: one company's backlog does not hold up another's executions. Fairness holds
+    // within a task queue partition, so new tasks go to one (on a one-process server partitions
+    // buy no throughput); with the default four a quiet company's task could wait in a partition
+    // no poller was on (test/e2e/fairness.test.ts: done after 50-70 of a 150-execution flood
+    // instead of ~12). Reads stay on all four, so tasks an earlier run left in the others still run.
+    '--dynamic-config-value', 'matching.enableFairness=true',
+    '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
     '--log-level', 'warn',
     '--log-format', 'json',
   ];

@@ -1,9 +1,12 @@
 // The engine's admission control for webhook calls (issue 5): a rate per
-// caller, a rate per (company, activity), and a cap on sync calls waiting at
-// once. Each engine process keeps its own counters; with N engines the
-// effective limits are N times these. A refused call starts nothing and gets
-// a RateLimitedError, which the facade answers with 429 and Retry-After.
+// caller, per (company, activity), per company and for all calls together,
+// and a cap on sync calls waiting at once. The limits are cluster-wide: each
+// engine applies its share of them (cluster-share.ts), 1/N with N live engines
+// (engine-membership.ts), in memory — no call waits for the database. A
+// refused call starts nothing and gets a RateLimitedError, which the facade
+// answers with 429 and Retry-After.
 import { RateLimitedError } from '../errors.ts';
+import { capShare, liveNodeCount, rateShare } from './cluster-share.ts';
 import { KeyedRateLimiter, type TakeResult } from './token-bucket.ts';
 
 export interface RateLimit {
@@ -15,6 +18,10 @@ export interface RateLimit {
 export interface WebhookLimitSettings {
   perCaller: RateLimit;
   perActivity: RateLimit;
+  /** All calls to one company's flows (FLOWHOOK_RATE_LIMIT_PER_COMPANY). Absent: off. */
+  perCompany?: RateLimit;
+  /** All calls to every flow (FLOWHOOK_RATE_LIMIT_GLOBAL). Absent: off. */
+  global?: RateLimit;
   /**
    * The provider route per (company, activity), counted before the signature is checked: the one
    * limit unauthenticated callers can reach, so a flood of unsigned requests to a route is cut
@@ -25,10 +32,27 @@ export interface WebhookLimitSettings {
   maxConcurrentSyncCalls: number;
 }
 
+/** Which limit refused a call: the `limit` label of flowhook_engine_rate_limited_total. */
+export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'sync_calls';
+
+/** A refusal by admission control, naming the limit that refused. */
+export class LimitRefusedError extends RateLimitedError {
+  readonly limit: LimitName;
+
+  constructor(limit: LimitName, message: string, retryAfterSeconds: number) {
+    super(message, retryAfterSeconds);
+    this.limit = limit;
+  }
+}
+
 export interface WebhookLimits {
   /** Before anything is looked up for an authenticated caller. */
   admitCaller(callerLabel: string): void;
-  /** After the secret and permission checks, so calls that fail them do not use up a flow's budget. */
+  /**
+   * After the secret and permission checks, so calls that fail them do not use up a flow's budget:
+   * the (company, activity), company and global limits, all or nothing (a call one of them refuses
+   * takes no token from the others).
+   */
   admitActivity(company: string, activity: string): void;
   /** Provider route: before its flow's secret and signature are looked at (activity lower-cased). */
   admitHookRoute(company: string, activity: string): void;
@@ -36,26 +60,80 @@ export interface WebhookLimits {
   acquireSyncSlot(): () => void;
 }
 
-export function createWebhookLimits(settings: WebhookLimitSettings, now: () => number = Date.now): WebhookLimits {
-  const perCaller = settings.perCaller.perSecond > 0 ? new KeyedRateLimiter(settings.perCaller.perSecond, settings.perCaller.burst) : undefined;
-  const perActivity = settings.perActivity.perSecond > 0 ? new KeyedRateLimiter(settings.perActivity.perSecond, settings.perActivity.burst) : undefined;
-  const perHookRoute = settings.perHookRoute && settings.perHookRoute.perSecond > 0 ? new KeyedRateLimiter(settings.perHookRoute.perSecond, settings.perHookRoute.burst) : undefined;
+export interface ClusterWebhookLimits extends WebhookLimits {
+  /** How many engines share the limits now (this one included); each applies 1/N of every limit. */
+  setLiveNodes(liveNodes: number): void;
+  readonly liveNodes: number;
+}
+
+export function createWebhookLimits(settings: WebhookLimitSettings, now: () => number = Date.now, initialLiveNodes = 1): ClusterWebhookLimits {
+  let liveNodes = liveNodeCount(initialLiveNodes);
+  const limiter = (limit: RateLimit | undefined) => {
+    if (!limit || limit.perSecond <= 0) return undefined;
+    const share = rateShare(limit, liveNodes);
+    return { limit, limiter: new KeyedRateLimiter(share.perSecond, share.burst) };
+  };
+  const perCaller = limiter(settings.perCaller);
+  const perActivity = limiter(settings.perActivity);
+  const perCompany = limiter(settings.perCompany);
+  const global = limiter(settings.global);
+  const perHookRoute = limiter(settings.perHookRoute);
+  const all = [perCaller, perActivity, perCompany, global, perHookRoute];
+  const cap = settings.maxConcurrentSyncCalls;
+  let localCap = capShare(cap, liveNodes);
   let syncCallsInFlight = 0;
 
   return {
+    get liveNodes() {
+      return liveNodes;
+    },
+    setLiveNodes(count) {
+      const next = liveNodeCount(count);
+      if (next === liveNodes) return;
+      liveNodes = next;
+      const at = now();
+      for (const entry of all) {
+        if (!entry) continue;
+        const share = rateShare(entry.limit, liveNodes);
+        entry.limiter.adopt(share.perSecond, share.burst, at);
+      }
+      localCap = capShare(cap, liveNodes);
+    },
     admitCaller(callerLabel) {
-      refuseUnless(perCaller?.take(callerLabel, now()), `Too many calls from caller "${callerLabel}"`);
+      if (!perCaller) return;
+      const result = perCaller.limiter.take(callerLabel, now());
+      if (!result.allowed) refuse('caller', `Too many calls from caller "${callerLabel}" (FLOWHOOK_RATE_LIMIT_PER_CALLER)`, result.retryAfterSeconds);
     },
     admitActivity(company, activity) {
-      refuseUnless(perActivity?.take(`${company}\u0000${activity}`, now()), `Too many calls for activity "${activity}" in company "${company}"`);
+      if (!perActivity && !perCompany && !global) return;
+      const at = now();
+      const activityBucket = perActivity?.limiter.bucket(`${company}\u0000${activity}`, at);
+      const companyBucket = perCompany?.limiter.bucket(company, at);
+      const globalBucket = global?.limiter.bucket('', at);
+      const byActivity = activityBucket?.peek(at);
+      const byCompany = companyBucket?.peek(at);
+      const byGlobal = globalBucket?.peek(at);
+      if (refused(byActivity) || refused(byCompany) || refused(byGlobal)) {
+        // Named by the narrowest limit that refused; the wait is the longest, as a retry any sooner would be refused again.
+        const wait = Math.max(retryAfter(byActivity), retryAfter(byCompany), retryAfter(byGlobal));
+        if (refused(byActivity)) refuse('activity', `Too many calls for activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_ACTIVITY)`, wait);
+        if (refused(byCompany)) refuse('company', `Too many calls for company "${company}" (FLOWHOOK_RATE_LIMIT_PER_COMPANY)`, wait);
+        refuse('global', 'Too many calls for all companies together (FLOWHOOK_RATE_LIMIT_GLOBAL)', wait);
+      }
+      // Every one allowed at this instant: take without refilling again.
+      activityBucket?.consume();
+      companyBucket?.consume();
+      globalBucket?.consume();
     },
     admitHookRoute(company, activity) {
-      refuseUnless(perHookRoute?.take(`${company}\u0000${activity}`, now()), `Too many requests to the provider route of activity "${activity}" in company "${company}"`);
+      if (!perHookRoute) return;
+      const result = perHookRoute.limiter.take(`${company}\u0000${activity}`, now());
+      if (!result.allowed) refuse('hook_route', `Too many requests to the provider route of activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE)`, result.retryAfterSeconds);
     },
     acquireSyncSlot() {
-      const cap = settings.maxConcurrentSyncCalls;
-      if (cap > 0 && syncCallsInFlight >= cap) {
-        throw new RateLimitedError(`Too many calls are waiting for a flow's response (at most ${cap} at once)`, 1);
+      if (cap > 0 && syncCallsInFlight >= localCap) {
+        const share = liveNodes > 1 ? `, ${localCap} on this engine of ${liveNodes}` : '';
+        throw new LimitRefusedError('sync_calls', `Too many calls are waiting for a flow's response (at most ${cap} at once${share}; FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS)`, 1);
       }
       syncCallsInFlight++;
       let released = false;
@@ -68,6 +146,14 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
   };
 }
 
-function refuseUnless(result: TakeResult | undefined, message: string): void {
-  if (result && !result.allowed) throw new RateLimitedError(`${message}; retry after ${result.retryAfterSeconds} s`, result.retryAfterSeconds);
+function refused(result: TakeResult | undefined): boolean {
+  return result !== undefined && !result.allowed;
+}
+
+function retryAfter(result: TakeResult | undefined): number {
+  return result && !result.allowed ? result.retryAfterSeconds : 0;
+}
+
+function refuse(limit: LimitName, message: string, retryAfterSeconds: number): never {
+  throw new LimitRefusedError(limit, `${message}; retry after ${retryAfterSeconds} s`, retryAfterSeconds);
 }

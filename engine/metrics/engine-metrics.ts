@@ -11,6 +11,7 @@ import { CALL_SECONDS_BUCKETS, createMetricsRegistry, type MetricsRegistry } fro
 import type { WebhookOutcome } from '../../workflows/shared/index.ts';
 import { engineCode } from '../rpc/error-interceptor.ts';
 import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
+import type { LimitName } from '../limits/webhook-limits.ts';
 
 const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
   RESPONDED: 'responded',
@@ -22,7 +23,9 @@ const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
 /** Codes that mean the call itself was refused (the facade answers 4xx); any other is a failure (5xx). */
 const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExists, Code.Unauthenticated, Code.PermissionDenied, Code.FailedPrecondition, Code.ResourceExhausted]);
 
-export type RateLimitKind = 'caller' | 'activity' | 'hook_route' | 'sync_calls';
+/** The `limit` label of flowhook_engine_rate_limited_total: which limit refused (engine/limits/webhook-limits.ts). */
+export type RateLimitKind = LimitName;
+const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'sync_calls'];
 /** waitForCallback deliveries: through a callback URL, or resumed by correlation key. */
 export type CallbackRouteLabel = 'url' | 'key';
 /**
@@ -42,6 +45,8 @@ export interface EngineMetrics {
   /** One record per InvokeDirect (provider route): by scheme and mode, not per flow — the route is reachable unauthenticated. */
   directCall(): DirectCallRecord;
   rateLimited(kind: RateLimitKind): void;
+  /** Engines sharing the cluster-wide limits now, this one included (engine/limits/engine-membership.ts). */
+  liveEngines(count: number): void;
   /** For SnapshotCacheOptions.observeLookups: a counter bound to one cache. */
   cacheLookups(cache: string): (hit: boolean) => void;
   /** Temporal acknowledged a start (instant: the start call; sync: the start half of Update-With-Start). */
@@ -97,9 +102,15 @@ export function createEngineMetrics(): EngineMetrics {
     registers,
   });
   const waiting = new Gauge({ name: 'flowhook_engine_sync_calls_waiting', help: 'Sync calls waiting for their answer now', registers });
+  const live = new Gauge({
+    name: 'flowhook_engine_live_engines',
+    help: 'Engines whose heartbeat is recent, this one included: each applies 1/N of the rate limits and the sync-call cap',
+    registers,
+  });
+  live.set(1);
   const limited = new Counter({
     name: 'flowhook_engine_rate_limited_total',
-    help: 'Calls refused by admission control (429), by limit: caller, activity, hook_route (provider route, before verification), sync_calls',
+    help: 'Calls refused by admission control (429), by limit: caller, activity, company, global, hook_route (provider route, before verification), sync_calls',
     labelNames: ['limit'],
     registers,
   });
@@ -127,7 +138,7 @@ export function createEngineMetrics(): EngineMetrics {
   const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
   const flows = new BoundedValues(MAX_FLOW_SERIES);
   // Pre-bound and at 0 from the start, so rate() and alerts see the first refusal.
-  const limitedChildren = { caller: limited.labels('caller'), activity: limited.labels('activity'), hook_route: limited.labels('hook_route'), sync_calls: limited.labels('sync_calls') };
+  const limitedChildren = Object.fromEntries(RATE_LIMIT_KINDS.map((kind) => [kind, limited.labels(kind)])) as Record<RateLimitKind, ReturnType<typeof limited.labels>>;
   const directChildren = new BoundChildren((scheme, mode, outcome, code) => directCalls.labels(scheme!, mode!, outcome!, code!));
   for (const child of Object.values(limitedChildren)) child.inc(0);
   const startChildren = { instant: starts.labels('instant'), sync: starts.labels('sync') };
@@ -188,6 +199,7 @@ export function createEngineMetrics(): EngineMetrics {
     webhookCall: () => new CallRecord(),
     directCall: () => new DirectRecord(),
     rateLimited: (kind) => limitedChildren[kind].inc(),
+    liveEngines: (count) => live.set(count),
     callback,
     callbackFailed: (route, error) => callback(route, callbackOutcomeOf(engineCode(error))),
     cacheLookups(cache) {

@@ -2,7 +2,7 @@
 // without the limits or the starter knowing about metrics.
 import { RateLimitedError } from '../errors.ts';
 import { engineCode } from '../rpc/error-interceptor.ts';
-import type { WebhookLimits } from '../limits/webhook-limits.ts';
+import { LimitRefusedError, type WebhookLimits } from '../limits/webhook-limits.ts';
 import type { ExecutionStarter } from '../temporal/execution-starter.ts';
 import type { CallOutcome } from '../../common/metrics/call-labels.ts';
 import type { EngineMetrics, RateLimitKind } from './engine-metrics.ts';
@@ -13,7 +13,8 @@ export function meteredLimits(limits: WebhookLimits, metrics: EngineMetrics): We
     try {
       return admit();
     } catch (error) {
-      if (error instanceof RateLimitedError) metrics.rateLimited(kind);
+      // admitActivity checks three limits; the refusal names the one that refused.
+      if (error instanceof RateLimitedError) metrics.rateLimited(error instanceof LimitRefusedError ? error.limit : kind);
       throw error;
     }
   };

@@ -14,8 +14,9 @@ import { ServiceAccountSchema } from './service-account.entity.ts';
 import { EngineKeySchema } from './engine-key.entity.ts';
 import { HookSecretSchema } from './hook-secret.entity.ts';
 import { CallbackWaitSchema } from './callback-wait.entity.ts';
+import { EngineNodeSchema } from './engine-node.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -32,3 +33,4 @@ export { ServiceAccount } from './service-account.entity.ts';
 export { EngineKey } from './engine-key.entity.ts';
 export { HookSecret } from './hook-secret.entity.ts';
 export { CallbackWait } from './callback-wait.entity.ts';
+export { EngineNode } from './engine-node.entity.ts';

@@ -11,6 +11,7 @@ import { Migration0005ServiceAccounts } from './migrations/migration-0005-servic
 import { Migration0006ApplicationIssuer } from './migrations/migration-0006-application-issuer.ts';
 import { Migration0007HookSecrets } from './migrations/migration-0007-hook-secrets.ts';
 import { Migration0008CallbackWaits } from './migrations/migration-0008-callback-waits.ts';
+import { Migration0009EngineNodes } from './migrations/migration-0009-engine-nodes.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   { name: 'migration-0006-application-issuer', class: Migration0006ApplicationIssuer },
   { name: 'migration-0007-hook-secrets', class: Migration0007HookSecrets },
   { name: 'migration-0008-callback-waits', class: Migration0008CallbackWaits },
+  { name: 'migration-0009-engine-nodes', class: Migration0009EngineNodes },
 ];
 
 export interface OrmOptions {

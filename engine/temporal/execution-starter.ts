@@ -1,7 +1,7 @@
 // Starts executions on Temporal: a plain start for Instant return, and
 // Update-With-Start for Wait for Response step (DESIGN.md). Every call is
 // bounded by a deadline; only a start Temporal acknowledged counts as started.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isGrpcDeadlineError, isGrpcServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, type SearchAttributePair, type Workflow } from '@temporalio/common';
 import {
@@ -54,6 +54,25 @@ export interface ExecutionStarterOptions {
   onStartAcknowledged?: (mode: 'instant' | 'sync', seconds: number) => void;
 }
 
+/** Temporal's limit on a fairness key. */
+const MAX_FAIRNESS_KEY_BYTES = 64;
+
+/**
+ * The company's name as Temporal's fairness key; a name longer than the key may be (names go up
+ * to 250 characters) is cut and told apart from others with the same start by a digest of the whole.
+ */
+export function fairnessKeyOf(company: string): string {
+  if (Buffer.byteLength(company, 'utf8') <= MAX_FAIRNESS_KEY_BYTES) return company;
+  const digest = createHash('sha256').update(company, 'utf8').digest('base64url').slice(0, 16);
+  let prefix = '';
+  // Whole characters only (code points), so the key stays valid UTF-8.
+  for (const character of company) {
+    if (Buffer.byteLength(prefix + character, 'utf8') > MAX_FAIRNESS_KEY_BYTES - digest.length - 1) break;
+    prefix += character;
+  }
+  return `${prefix}~${digest}`;
+}
+
 /** `<activity>:<uuid>`: the activity is visible in the Temporal UI's id column. */
 export function newExecutionId(activity: string): string {
   return `${activity}:${randomUUID()}`;
@@ -82,6 +101,10 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       // server), so fresh ids keep the default policy.
       workflowIdReusePolicy: request.payloadDigest ? ('REJECT_DUPLICATE' as const) : undefined,
       typedSearchAttributes: request.searchAttributes,
+      // Task dispatch is fair between companies: one company's backlog does not hold up another's
+      // executions (needs matching.enableFairness on the server; ignored where it is off).
+      // Activities inherit it from the workflow.
+      priority: { fairnessKey: fairnessKeyOf(request.input.company) },
       // The Temporal UI's list row and header: what this execution is, without opening it.
       staticSummary: executionSummary(request.input),
       staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey, request.rerun),

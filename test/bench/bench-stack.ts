@@ -15,6 +15,8 @@ import { startEmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../../bin/embedded/temporal-dev-server.ts';
+import { startTemporalServer } from '../../bin/embedded/temporal-server.ts';
+import { resolveTemporalServer, TEMPORAL_SERVER_VERSION } from '../../bin/embedded/temporal-server-install.ts';
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import type { EngineClientTls } from '../../common/engine-client-tls.ts';
 import { adminTlsOf, benchTlsMode, createBenchTls, type BenchTls, type BenchTlsMode } from './bench-tls.ts';
@@ -32,6 +34,8 @@ export interface BenchStack {
   facadeUrl: string;
   engineUrl: string;
   temporalAddress: string;
+  /** Which Temporal the run measured: the dev server, the real server on PostgreSQL, or TEMPORAL_ADDRESS. */
+  temporalKind: string;
   taskQueue: string;
   /** The token the bench's admin client sends: the bootstrap token, or test-admin's under mutual TLS (its certificate's CN). */
   adminToken: string;
@@ -42,6 +46,8 @@ export interface BenchStack {
   ceilingUrl: string;
   stop(): Promise<void>;
 }
+
+const TUNING = ['FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
 
 export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<BenchStack> {
   const stops: (() => Promise<unknown>)[] = [];
@@ -55,18 +61,30 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       stops.push(tls.remove);
       log(`engine port over ${tlsMode === 'mutual' ? 'mutual TLS' : 'TLS'}`);
     }
-    let databaseUrl = env.FLOWHOOK_DATABASE_URL;
-    if (!databaseUrl) {
-      const postgres = await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log });
-      stops.push(() => postgres.stop());
-      databaseUrl = await postgres.createDatabase(`bench_${randomBytes(4).toString('hex')}`);
-    }
     let temporalAddress = env.TEMPORAL_ADDRESS;
+    const realServer = !temporalAddress && benchTemporal(env) === 'server';
+    let databaseUrl = env.FLOWHOOK_DATABASE_URL;
+    // The real server keeps its own two databases on the embedded PostgreSQL, next to flowhook's.
+    const postgres = !databaseUrl || realServer ? await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log }) : undefined;
+    if (postgres) stops.push(() => postgres.stop());
+    if (!databaseUrl) databaseUrl = await postgres!.createDatabase(`bench_${randomBytes(4).toString('hex')}`);
+    let temporalKind = temporalAddress ? `TEMPORAL_ADDRESS ${temporalAddress}` : 'dev server';
     if (!temporalAddress) {
       const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log });
-      const temporal = await startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log });
+      const temporal = realServer
+        ? await startTemporalServer({
+            install: await resolveTemporalServer({ dataDir: join(ROOT, '.flowhook'), log }),
+            cliPath,
+            workDir: join(work, 'temporal-server'),
+            postgresUrl: postgres!.url,
+            createDatabase: (name) => postgres!.createDatabase(name),
+            searchAttributes: SEARCH_ATTRIBUTES,
+            log,
+          })
+        : await startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log });
       stops.push(() => temporal.stop());
       temporalAddress = temporal.address;
+      if (realServer) temporalKind = `server ${TEMPORAL_SERVER_VERSION} on PostgreSQL`;
     }
     const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
     const taskQueue = `bench-${randomUUID()}`;
@@ -92,6 +110,8 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       // Scenario F measures the route limit's check, not its refusals (the default, 100/s, is below what a cell sends).
       FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '1000000',
       ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
+      // The worker's tuning knobs, passed on so a run can compare settings (README, Performance).
+      ...Object.fromEntries(TUNING.filter((name) => env[name]).map((name) => [name, env[name]!])),
     };
     // Migrated and provisioned before the engine starts, as an operator would with flowhook service-account create.
     const tokens = await provisionAccountsBeforeEngine(databaseUrl);
@@ -123,6 +143,7 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       facadeUrl: `http://127.0.0.1:${facadePort}`,
       engineUrl,
       temporalAddress,
+      temporalKind,
       taskQueue,
       // Under mutual TLS the certificate names test-admin, and a token sent with it must be that account's.
       adminToken: tlsMode === 'mutual' ? tokens.admin : adminToken,
@@ -191,4 +212,12 @@ export function cpuSeconds(pid: number): number {
 export function peakRssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
   return Math.round(Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024);
+}
+
+/** `--temporal server` on the command line or FLOWHOOK_TEMPORAL=server: the official server on PostgreSQL instead of the dev server. */
+function benchTemporal(env: NodeJS.ProcessEnv): 'dev' | 'server' {
+  const flag = process.argv.indexOf('--temporal');
+  const mode = flag >= 0 ? process.argv[flag + 1] : (env.FLOWHOOK_TEMPORAL ?? 'dev');
+  if (mode !== 'dev' && mode !== 'server') throw new Error(`--temporal / FLOWHOOK_TEMPORAL must be dev or server, not ${JSON.stringify(mode)}`);
+  return mode;
 }

@@ -18,6 +18,8 @@ export interface BenchReport {
   seconds: number;
   /** The facade → engine hop: h2c, TLS or mutual TLS (BENCH_ENGINE_TLS); absent in runs from before the option. */
   engineTls?: BenchTlsMode;
+  /** Which Temporal was measured; absent in runs from before the option (the dev server). */
+  temporal?: string;
   runs: ScenarioRun[];
   peakRssMiB: Record<string, number>;
   executions: { expected: number; found: number; missing: number };
@@ -29,7 +31,7 @@ const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100
 
 export function markdown(report: BenchReport): string {
   const lines = [
-    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up · engine hop ${ENGINE_HOP[report.engineTls ?? 'off']}`,
+    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up · engine hop ${ENGINE_HOP[report.engineTls ?? 'off']} · Temporal ${report.temporal ?? 'dev server'}`,
     '',
     '| scenario | conc. | calls | errors | req/s | p50 ms | p99 ms | CPU s engine / worker / facade |',
     '|---|---:|---:|---:|---:|---:|---:|---|',

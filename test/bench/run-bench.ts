@@ -5,6 +5,8 @@
 // BENCH_SCENARIOS (e.g. "A,C") and BENCH_CONCURRENCIES (e.g. "1,50") narrow a
 // run for profiling. BENCH_ENGINE_TLS=1 or =mutual serves the engine's port
 // over TLS or mutual TLS (bench-tls.ts), to measure what that hop's encryption costs.
+// `npm run bench -- --temporal server` (or FLOWHOOK_TEMPORAL=server) measures on the
+// official Temporal server with PostgreSQL persistence instead of the dev server.
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -82,14 +84,17 @@ try {
     node: process.version,
     seconds,
     engineTls: stack.engineTls,
+    temporal: stack.temporalKind,
     runs,
     peakRssMiB: Object.fromEntries(stack.processes.map((p) => [p.name, peakRssMiB(p.pid)])),
     executions: { expected: counter.executions, found, missing: Math.max(0, counter.executions - found) },
   };
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${dir}latest.md`, `${markdown(report)}\n`);
+  // The two Temporals are kept side by side: latest.* (dev server) and latest-server.* (the real server).
+  const name = stack.temporalKind.startsWith('server') ? 'latest-server' : 'latest';
+  writeFileSync(`${dir}${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${dir}${name}.md`, `${markdown(report)}\n`);
   process.stdout.write(`${markdown(report)}\n`);
   agent.destroy();
   await connection.close();

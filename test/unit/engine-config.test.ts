@@ -32,6 +32,8 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
   t.deepEqual(readEngineConfig(secure).limits, {
     perCaller: { perSecond: 500, burst: 1000 },
     perActivity: { perSecond: 500, burst: 1000 },
+    perCompany: { perSecond: 0, burst: 1 },
+    global: { perSecond: 0, burst: 1 },
     perHookRoute: { perSecond: 100, burst: 200 },
     maxConcurrentSyncCalls: 1000,
   });
@@ -40,10 +42,22 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
     FLOWHOOK_RATE_LIMIT_PER_CALLER: '0',
     FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: '20',
     FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '5',
+    FLOWHOOK_RATE_LIMIT_PER_COMPANY: '50',
+    FLOWHOOK_RATE_LIMIT_GLOBAL: '200',
+    FLOWHOOK_RATE_LIMIT_GLOBAL_BURST: '300',
     FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '0',
     FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '0',
   });
-  t.deepEqual(off.limits, { perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 20, burst: 5 }, perHookRoute: { perSecond: 0, burst: 1 }, maxConcurrentSyncCalls: 0 });
+  t.deepEqual(off.limits, {
+    perCaller: { perSecond: 0, burst: 1 },
+    perActivity: { perSecond: 20, burst: 5 },
+    perCompany: { perSecond: 50, burst: 100 },
+    global: { perSecond: 200, burst: 300 },
+    perHookRoute: { perSecond: 0, burst: 1 },
+    maxConcurrentSyncCalls: 0,
+  });
+  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_COMPANY: '-1' }), { message: /FLOWHOOK_RATE_LIMIT_PER_COMPANY must be an integer >= 0/ });
+  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_GLOBAL: '1.5' }), { message: /FLOWHOOK_RATE_LIMIT_GLOBAL must be an integer >= 0/ });
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: 'fast' }), { message: /FLOWHOOK_RATE_LIMIT_PER_CALLER must be an integer >= 0/ });
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '0' }), { message: /FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST must be an integer >= 1/ });
 });
