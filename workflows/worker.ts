@@ -1,20 +1,18 @@
 // The worker process: polls the flow task queue, runs the interpreter
 // workflow and its activities.
-import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createWorkerEngineClient, type WorkerEngineClient } from './activities/engine-client.ts';
 import { createActivities } from './activities/index.ts';
-import { flowDataConverter, PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
+import { flowDataConverter } from './codec/payload-codec.ts';
 import type { WorkerConfig } from './config.ts';
 import { temporalTlsOptions } from './shared/temporal-tls.ts';
 import { OAuthTokenCache } from './outbound/oauth-token-cache.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
-import { WORKFLOW_TRACING_MODULE, workerTracingOptions } from './worker-tracing.ts';
+import { workerTracingOptions } from './worker-tracing.ts';
+import { workflowBundle } from './workflow-bundle.ts';
 import type { WorkerMetrics } from './metrics/worker-metrics.ts';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
-const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('./formula/formula-evaluator.ts', import.meta.url));
-const NO_STACK_TRACES_PATH = fileURLToPath(new URL('./sandbox-stack-traces.ts', import.meta.url));
+export { workflowBundle, WORKFLOWS_PATH } from './workflow-bundle.ts';
 
 export interface FlowWorker {
   run(): Promise<void>;
@@ -24,44 +22,6 @@ export interface FlowWorker {
   /** The engine's health service, for readiness. */
   engineHealth: WorkerEngineClient['health'];
 }
-
-const bundles = new Map<string, Promise<WorkflowBundle>>();
-
-/** Bundles the workflow code once per process and variant (webpack takes a few seconds). */
-export function workflowBundle(stackTraces = false, tracing = false): Promise<WorkflowBundle> {
-  const variant = `${stackTraces}/${tracing}`;
-  let bundle = bundles.get(variant);
-  if (!bundle) {
-    bundle = bundleFor(stackTraces, tracing);
-    bundles.set(variant, bundle);
-  }
-  return bundle;
-}
-
-function bundleFor(stackTraces: boolean, tracing: boolean): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
-    failureConverterPath: PAYLOAD_CONVERTER_PATH,
-    logger: quietBundlerLogger,
-    // Tracing off: the sandbox carries no OpenTelemetry code at all.
-    workflowInterceptorModules: tracing ? [WORKFLOW_TRACING_MODULE] : [],
-    // Loaded once per worker thread and shared by all executions, instead of once per execution:
-    // JSONata builds its whole function library on load, which cost more CPU than a short flow, and
-    // the formula evaluator's cache of compiled expressions only pays off when it outlives one
-    // execution. Both hold no per-execution state (each evaluation gets its own frame and budget).
-    preloadModules: ['jsonata', FORMULA_EVALUATOR_PATH, ...(stackTraces ? [] : [NO_STACK_TRACES_PATH])],
-  });
-}
-
-const quietBundlerLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};
 
 export async function connectWorker(config: WorkerConfig): Promise<NativeConnection> {
   return NativeConnection.connect({

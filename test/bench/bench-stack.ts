@@ -47,7 +47,7 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-const TUNING = ['FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
+const TUNING = ['FLOWHOOK_NODE_HEAP', 'FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
 
 export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<BenchStack> {
   const stops: (() => Promise<unknown>)[] = [];
