@@ -60,6 +60,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   writeFileSync(join(configDir, 'flowhook.yaml'), serverConfig(postgres, ports, options.numHistoryShards ?? 4, join(configDir, 'dynamicconfig', 'flowhook.yaml')), { mode: 0o600 });
   writeFileSync(join(configDir, 'dynamicconfig', 'flowhook.yaml'), dynamicConfig(options.dynamicConfig ?? {}), { mode: 0o600 });
 
+  const seen = new Map<string, number>();
   const server = await spawnServer({
     name: 'Temporal server',
     command: options.install.server,
@@ -69,8 +70,8 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
       { signal: 'SIGTERM', waitMs: 15_000, wholeGroup: true },
       { signal: 'SIGKILL', waitMs: 5_000, wholeGroup: true },
     ],
-    onStdoutLine: (line) => forwardErrors(line, options.log),
-    onStderrLine: (line) => forwardErrors(line, options.log),
+    onStdoutLine: (line) => forwardErrors(line, options.log, seen),
+    onStderrLine: (line) => forwardErrors(line, options.log, seen),
   });
   const address = `${HOST}:${ports.frontend}`;
   try {
@@ -249,10 +250,19 @@ async function alreadyExistsIsFine(command: Promise<unknown>): Promise<void> {
 
 const ERROR_LEVELS = new Set(['error', 'dpanic', 'panic', 'fatal']);
 
-function forwardErrors(line: string, log: (message: string) => void): void {
+/**
+ * Error lines reach the log, each distinct one three times and then at every power of ten: a
+ * client killed mid-call (the multi-node test) makes the server repeat "context canceled" hundreds of times.
+ */
+function forwardErrors(line: string, log: (message: string) => void, seen: Map<string, number>): void {
   try {
     const entry = JSON.parse(line) as { level?: string; msg?: string; error?: string };
-    if (entry.level && ERROR_LEVELS.has(entry.level)) log(`temporal server: ${entry.msg ?? ''}${entry.error ? ` (${entry.error})` : ''}`);
+    if (!entry.level || !ERROR_LEVELS.has(entry.level)) return;
+    const message = `temporal server: ${entry.msg ?? ''}${entry.error ? ` (${entry.error})` : ''}`;
+    const count = (seen.get(message) ?? 0) + 1;
+    seen.set(message, count);
+    if (count <= 3) log(message);
+    else if (/^10+$/.test(String(count))) log(`${message} — ${count} times so far`);
   } catch {
     // Not JSON (a startup banner): the tail keeps it for error messages.
   }
