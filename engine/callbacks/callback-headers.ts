@@ -4,18 +4,13 @@
 // the connection (host, forwarded, x-forwarded-*): the flow reads what the
 // sender said, not where the facade runs.
 import type { HttpHeader } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { isWithheldCallbackHeader } from '../../workflows/shared/withheld-headers.ts';
 import { headerMap } from '../webhook/direct-request.ts';
-
-const WITHHELD = new Set(['authorization', 'cookie', 'proxy-authorization', 'forwarded', 'host']);
-
-export function isWithheldHeader(name: string): boolean {
-  return WITHHELD.has(name) || name.startsWith('x-forwarded-');
-}
 
 export function deliveredHeaders(headers: readonly HttpHeader[]): Record<string, string> {
   const delivered: Record<string, string> = {};
   for (const [name, value] of headerMap(headers)) {
-    if (isWithheldHeader(name)) continue;
+    if (isWithheldCallbackHeader(name)) continue;
     // defineProperty: a header literally named `__proto__` stays a plain member.
     Object.defineProperty(delivered, name, { value, enumerable: true, writable: true, configurable: true });
   }

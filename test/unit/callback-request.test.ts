@@ -3,7 +3,8 @@
 // rules the worker's callback requests must meet (step names, the activity an
 // execution id names).
 import test from 'ava';
-import { deliveredHeaders, isWithheldHeader } from '../../engine/callbacks/callback-headers.ts';
+import { deliveredHeaders } from '../../engine/callbacks/callback-headers.ts';
+import { isWithheldCallbackHeader as isWithheldHeader } from '../../workflows/shared/withheld-headers.ts';
 import { callbackBodyText } from '../../engine/callbacks/deliver-callback.ts';
 import { CallbackInvalidError } from '../../engine/callbacks/callback-refusals.ts';
 import { activityOfExecution, checkStepName, requireExecutionGrant } from '../../engine/callbacks/callback-scope.ts';

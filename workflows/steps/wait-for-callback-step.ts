@@ -13,6 +13,7 @@ import type { ReceivedCallback } from '../interpreter/callback-inbox.ts';
 import { deferralBeforeResponse, StepFailure } from '../interpreter/step-errors.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { checkText } from '../shared/field-checks.ts';
+import { isWithheldCallbackHeader } from '../shared/withheld-headers.ts';
 import { formatDuration } from '../shared/flow-limits.ts';
 import { checkDeferral } from './step-limits.ts';
 import type { StepCall, StepModule } from './step-module.ts';
@@ -29,12 +30,6 @@ export interface CallbackOutput {
   headers: Record<string, string>;
   receivedAt?: string;
 }
-
-/**
- * Never handed to the flow, whatever delivered the callback: credentials, and what proxies add.
- * The engine leaves them out already; anyone with access to the Temporal namespace can send the update too.
- */
-const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'forwarded', 'host']);
 
 export const waitForCallbackStep: StepModule<'waitForCallback'> = {
   kind: 'waitForCallback',
@@ -122,7 +117,8 @@ function parseBody(body: string): unknown {
 function flowHeaders(headers: Record<string, string>): Record<string, string> {
   const kept = Object.entries(headers)
     .map(([name, value]): [string, string] => [name.toLowerCase(), value])
-    .filter(([name]) => !WITHHELD_HEADERS.has(name) && !name.startsWith('x-forwarded-'));
+    // The engine leaves these out already; anyone with access to the Temporal namespace can send the update too.
+    .filter(([name]) => !isWithheldCallbackHeader(name));
   // fromEntries defines own properties, so a header named `__proto__` stays data.
   return Object.fromEntries(kept);
 }

@@ -28,6 +28,7 @@ import { schemeNamed, schemeOfRoute } from './scheme-registry.ts';
 import { slackChallengeOf } from './slack-scheme.ts';
 import { toleranceOf } from './signed-timestamp.ts';
 import type { DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
+import { CREDENTIAL_HEADERS } from '../../../workflows/shared/withheld-headers.ts';
 
 export type { DirectRefusal, DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
 export { DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS, MIN_TOLERANCE_SECONDS } from './signed-timestamp.ts';
@@ -35,8 +36,6 @@ export { DIRECT_SCHEME_NAMES } from './scheme-registry.ts';
 export { hmacConfigProblem } from './hmac-scheme.ts';
 export { MAX_EVENT_ID_LENGTH } from './request-fields.ts';
 
-/** Headers no flow sees on this route, whatever the scheme: credentials a proxy or browser may add. */
-const ALWAYS_WITHHELD = ['authorization', 'proxy-authorization', 'cookie'];
 
 /**
  * Whether the request proves it comes from the provider. Throws only for a
@@ -51,7 +50,8 @@ export function verifyDirectRequest(route: DirectRoute, secrets: HookSecrets, re
 /** Header names the flow never sees (signature, timestamp, auth, cookie), lower-cased. Throws for a route without a scheme. */
 export function withheldHeaders(route: DirectRoute): ReadonlySet<string> {
   const { scheme, config } = schemeOfRoute(route);
-  return new Set([...ALWAYS_WITHHELD, ...scheme.withheldHeaders(config)]);
+  // Credentials, whatever the scheme, and the scheme's own signature and timestamp headers.
+  return new Set([...CREDENTIAL_HEADERS, ...scheme.withheldHeaders(config)]);
 }
 
 /** Slack's url_verification: the challenge to answer, when the verified body is one. */
