@@ -177,6 +177,12 @@ test('without annotations the writer is JSON.stringify', (t) => {
   );
 });
 
+test('a member named __proto__ is written as data, not taken for the prototype', (t) => {
+  const value = JSON.parse('{"a":1,"__proto__":{"polluted":true},"b":2}');
+  t.is(toJsonText({ wrapped: value }), '{"wrapped":{"a":1,"__proto__":{"polluted":true},"b":2}}');
+  t.is(({} as { polluted?: unknown }).polluted, undefined);
+});
+
 test('a bare number payload keeps its spelling; the provider route applies the same rule to Trigger.Json', async (t) => {
   t.is(await resolveText('${Trigger.Payload}', context(' 12345678901234567890 ')), '12345678901234567890');
   const direct = context('{"id": "evt_1",  "amount": 1.10}\n', true, {});

@@ -25,7 +25,9 @@ export function toPlainJson(value: unknown): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return toPlainJson((value as { toJSON(): unknown }).toJSON());
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (item !== undefined && typeof item !== 'function' && typeof item !== 'symbol') copy[key] = toPlainJson(item);
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    // defineProperty: a member named `__proto__` (JSON allows it) stays data instead of setting the copy's prototype.
+    Object.defineProperty(copy, key, { value: toPlainJson(item), enumerable: true, writable: true, configurable: true });
   }
   carryExactness(value, copy);
   return copy;
