@@ -54,7 +54,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   if (!keyring.configured) logger.warn('no secret store key (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE): connections cannot be stored or used');
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
   const abandonment = createCallAbandonment();
-  const tracing = startTracing(config.tracing);
+  const tracing = await startTracing(config.tracing);
   const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKey, tracing);
   let searchAttributes = false;
   try {

@@ -25,7 +25,7 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 export async function runFacade(config: FacadeConfig = readFacadeConfig(), options: RunFacadeOptions = {}): Promise<RunningFacade> {
   const logger = createFacadeLogger(config.logLevel);
-  const tracing = startTracing(config.tracing);
+  const tracing = await startTracing(config.tracing);
   const tracer = tracing?.tracer('facade');
   const engine = createEngineClient(config, tracer);
   const verifiers: CallerVerifier[] = [basicVerifier];

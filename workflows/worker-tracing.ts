@@ -10,13 +10,9 @@
 // like every header, also for doNotLogPayload executions; nothing of the payload.
 // Workflow spans leave the sandbox through the `exporter` sink; the process's
 // span processor withholds what the sink adds beyond metadata.
-import { createRequire } from 'node:module';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../common/tracing/tracing.ts';
-
-/** The sandbox half; it must be bundled with the workflow code (a prebuilt bundle ignores WorkerOptions.interceptors.workflowModules). */
-export const WORKFLOW_TRACING_MODULE = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 export type WorkerTracingOptions = Required<Pick<WorkerOptions, 'sinks'>> & { activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> };
 

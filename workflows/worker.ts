@@ -8,7 +8,6 @@ import type { WorkerConfig } from './config.ts';
 import { temporalTlsOptions } from './shared/temporal-tls.ts';
 import { OAuthTokenCache } from './outbound/oauth-token-cache.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
-import { workerTracingOptions } from './worker-tracing.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 import type { WorkerMetrics } from './metrics/worker-metrics.ts';
 
@@ -32,9 +31,10 @@ export async function connectWorker(config: WorkerConfig): Promise<NativeConnect
 }
 
 export async function createFlowWorker(config: WorkerConfig, connection: NativeConnection, metrics?: WorkerMetrics): Promise<FlowWorker> {
-  const tracing = startTracing(config.tracing);
+  const tracing = await startTracing(config.tracing);
   const tracer = tracing?.tracer('worker');
-  const traced = tracing ? workerTracingOptions(tracing) : undefined;
+  // Loaded only with tracing on: Temporal's OTel interceptors are memory a worker without tracing does not need.
+  const traced = tracing ? (await import('./worker-tracing.ts')).workerTracingOptions(tracing) : undefined;
   const engine = createWorkerEngineClient({ ...config, tracer });
   const worker = await Worker.create({
     connection,

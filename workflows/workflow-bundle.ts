@@ -7,9 +7,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
-import { WORKFLOW_TRACING_MODULE } from './worker-tracing.ts';
 
 const run = promisify(execFile);
 const SELF = fileURLToPath(import.meta.url);
@@ -50,7 +50,7 @@ function bundleFor(stackTraces: boolean, tracing: boolean): Promise<WorkflowBund
     failureConverterPath: PAYLOAD_CONVERTER_PATH,
     logger: quietBundlerLogger,
     // Tracing off: the sandbox carries no OpenTelemetry code at all.
-    workflowInterceptorModules: tracing ? [WORKFLOW_TRACING_MODULE] : [],
+    workflowInterceptorModules: tracing ? [workflowTracingModule()] : [],
     // Loaded once per worker thread and shared by all executions, instead of once per execution:
     // JSONata builds its whole function library on load, which cost more CPU than a short flow, and
     // the formula evaluator's cache of compiled expressions only pays off when it outlives one
@@ -73,4 +73,13 @@ if (process.argv[1] === SELF) {
   const [stackTraces, tracing] = process.argv.slice(2).map((flag) => flag === 'true');
   const { code } = await bundleFor(stackTraces ?? false, tracing ?? false);
   process.stdout.write(code);
+}
+
+/**
+ * Temporal's OTel workflow interceptors (the sandbox half of worker-tracing.ts), resolved, not loaded,
+ * for a traced bundle only: they must be bundled with the workflow code (a prebuilt bundle ignores
+ * WorkerOptions.interceptors.workflowModules).
+ */
+function workflowTracingModule(): string {
+  return createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 }

@@ -7,8 +7,10 @@
 // process, not a component: they are collected into one registry per process
 // only (the first component that starts), so the all-in-one does not export
 // the same process three times. When that component stops, the next one to
-// start takes them over.
+// start takes them over. flowhook_threads* (thread-heaps.ts) belong to them:
+// the heaps of the process's worker threads, which nodejs_heap_* leaves out.
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { registerThreadHeapMetrics } from './thread-heaps.ts';
 
 export interface MetricsRegistry {
   registry: Registry;
@@ -31,6 +33,7 @@ export function createMetricsRegistry(): MetricsRegistry {
   if (processMetrics) {
     processMetricsOwner = registry;
     collectDefaultMetrics({ register: registry });
+    registerThreadHeapMetrics(registry);
   }
   return {
     registry,

@@ -3,26 +3,13 @@
 // one global provider, context manager and propagator: the first component
 // whose configuration turns tracing on installs them, later ones share them.
 // With tracing off nothing is installed and components register no
-// instrumentation at all, so the hot path carries none of it.
-import { diag, DiagLogLevel, trace, type DiagLogger, type Tracer } from '@opentelemetry/api';
-import pino from 'pino';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { TracingConfig, TracingOn } from './tracing-config.ts';
-import { WithholdingSpanProcessor } from './withholding-span-processor.ts';
+// instrumentation at all, so the hot path carries none of it — and the OTel
+// SDK and its exporter (tracing-provider.ts, ~20 MiB of resident memory once
+// loaded) are not even imported.
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Resource } from '@opentelemetry/resources';
+import type { Tracer } from '@opentelemetry/api';
+import type { TracingConfig } from './tracing-config.ts';
 
 export interface Tracing {
   /** Tracers are named after the component: the instrumentation scope tells facade, engine and worker spans apart in one process. */
@@ -34,96 +21,11 @@ export interface Tracing {
   flush(): Promise<void>;
 }
 
-let installed: Tracing | undefined;
+let installed: Promise<Tracing> | undefined;
 
 /** The process's tracing, installed on first use; undefined when this configuration has tracing off. */
-export function startTracing(config: TracingConfig): Tracing | undefined {
+export async function startTracing(config: TracingConfig): Promise<Tracing | undefined> {
   if (!config.enabled) return undefined;
-  installed ??= install(config);
+  installed ??= import('./tracing-provider.ts').then(({ installTracing }) => installTracing(config));
   return installed;
-}
-
-function install(config: TracingOn): Tracing {
-  const resource = new Resource(config.resource);
-  const spanProcessor = new WithholdingSpanProcessor(new MultiProcessor(config.exporters.map((kind) => new BatchSpanProcessor(exporter(kind, config)))));
-  const provider = new NodeTracerProvider({ resource, sampler: sampler(config.sampler), spanProcessors: [spanProcessor] });
-  // W3C trace context only, no baggage: baggage is free-form caller data and would travel into
-  // Temporal headers (history) and to every outbound target.
-  provider.register({ propagator: new W3CTraceContextPropagator() });
-  // Without a diag logger OTel drops its own errors: an unreachable collector would go unnoticed.
-  diag.setLogger(diagnostics(), DiagLogLevel.WARN);
-  return {
-    tracer: (component) => trace.getTracer(`flowhook-${component}`),
-    spanProcessor,
-    resource,
-    // An unreachable collector must not fail a component's shutdown: it is logged instead.
-    flush: () => provider.forceFlush().catch((error: unknown) => diag.error('the last export failed', error)),
-  };
-}
-
-/** OTel's warnings and errors (failed exports) as log lines; the text of an error, never its details object. */
-function diagnostics(): DiagLogger {
-  const logger = pino({ name: 'tracing', level: 'warn' });
-  const line = (level: 'warn' | 'error') => (message: string, ...args: unknown[]) => logger[level]({ reason: [message, ...args].map(reasonOf).join('; ').slice(0, 500) }, 'tracing: OpenTelemetry reports a problem');
-  const ignore = () => undefined;
-  return { error: line('error'), warn: line('warn'), info: ignore, debug: ignore, verbose: ignore };
-}
-
-/** OTel's error handler hands over errors serialized as JSON; their message is what an operator needs. */
-function reasonOf(value: unknown): string {
-  if (value instanceof Error) return value.message;
-  try {
-    const parsed: unknown = JSON.parse(String(value));
-    if (typeof (parsed as { message?: unknown })?.message === 'string') return (parsed as { message: string }).message;
-  } catch {
-    // not JSON: the text as it is
-  }
-  return String(value);
-}
-
-function exporter(kind: TracingOn['exporters'][number], config: TracingOn): SpanExporter {
-  if (kind === 'console') return new ConsoleSpanExporter();
-  return new OTLPTraceExporter({ url: config.otlp.url, headers: { ...config.otlp.headers } });
-}
-
-function sampler({ name, ratio }: TracingOn['sampler']): Sampler {
-  switch (name) {
-    case 'always_on':
-      return new AlwaysOnSampler();
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratio);
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
-  }
-}
-
-/** One processor per exporter behind the withholding one (`OTEL_TRACES_EXPORTER=otlp,console`). */
-class MultiProcessor implements SpanProcessor {
-  readonly #processors: readonly SpanProcessor[];
-
-  constructor(processors: readonly SpanProcessor[]) {
-    this.#processors = processors;
-  }
-
-  onStart(...args: Parameters<SpanProcessor['onStart']>): void {
-    for (const processor of this.#processors) processor.onStart(...args);
-  }
-
-  onEnd(...args: Parameters<SpanProcessor['onEnd']>): void {
-    for (const processor of this.#processors) processor.onEnd(...args);
-  }
-
-  async forceFlush(): Promise<void> {
-    await Promise.all(this.#processors.map((processor) => processor.forceFlush()));
-  }
-
-  async shutdown(): Promise<void> {
-    await Promise.all(this.#processors.map((processor) => processor.shutdown()));
-  }
 }

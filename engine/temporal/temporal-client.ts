@@ -2,7 +2,6 @@
 // connect timeout so an unreachable server is an error, never a hang. Its data
 // converter encrypts doNotLogPayload executions' payloads like the worker's does.
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../../common/tracing/tracing.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
 import { flowDataConverter } from '../../workflows/codec/payload-codec.ts';
@@ -23,6 +22,7 @@ export async function connectTemporal(settings: TemporalSettings, timeoutMs: num
     apiKey: settings.apiKey,
     connectTimeout: timeoutMs,
   });
-  const interceptors = tracing ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  // Loaded only with tracing on: memory an engine without tracing does not need.
+  const interceptors = tracing ? { workflow: [new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor()] } : undefined;
   return new Client({ connection, namespace: settings.namespace, dataConverter: flowDataConverter(payloadKey), interceptors });
 }

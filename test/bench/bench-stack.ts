@@ -1,7 +1,9 @@
 // The stack under measurement: PostgreSQL and Temporal (embedded, or the ones
 // FLOWHOOK_DATABASE_URL / TEMPORAL_ADDRESS name), and engine, worker and
 // facade as separate processes started through bin/flowhook, so each one's
-// CPU and peak memory can be read from /proc. BENCH_ENGINE_TLS (bench-tls.ts)
+// CPU and peak memory can be read from /proc — or, with `--all-in-one`
+// (BENCH_ALL_IN_ONE=1), the three in one `flowhook start` process, as a new
+// user runs them. BENCH_ENGINE_TLS (bench-tls.ts)
 // puts the engine's port under TLS or mutual TLS for every client of it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -28,6 +30,8 @@ const FLOWHOOK = join(ROOT, 'bin', 'flowhook');
 export interface BenchProcess {
   name: string;
   pid: number;
+  /** The process's /metrics endpoints (memory-sampler.ts reads its memory there). */
+  metricsUrls: string[];
 }
 
 export interface BenchStack {
@@ -42,12 +46,14 @@ export interface BenchStack {
   /** The admin client's TLS settings; undefined over h2c. */
   adminTls: EngineClientTls | undefined;
   engineTls: BenchTlsMode;
+  /** Engine, worker and facade in one `flowhook start` process. */
+  allInOne: boolean;
   processes: BenchProcess[];
   ceilingUrl: string;
   stop(): Promise<void>;
 }
 
-const TUNING = ['FLOWHOOK_NODE_HEAP', 'FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
+const TUNING = ['FLOWHOOK_NODE_HEAP', 'MALLOC_ARENA_MAX', 'FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
 
 export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<BenchStack> {
   const stops: (() => Promise<unknown>)[] = [];
@@ -86,7 +92,9 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       temporalAddress = temporal.address;
       if (realServer) temporalKind = `server ${TEMPORAL_SERVER_VERSION} on PostgreSQL`;
     }
-    const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
+    const allInOne = benchAllInOne(env);
+    if (allInOne && tlsMode !== 'off') throw new Error('--all-in-one runs the engine hop in one process: BENCH_ENGINE_TLS does not apply');
+    const [enginePort, facadePort, engineMetricsPort, workerMetricsPort] = [await findFreePort(), await findFreePort(), await findFreePort(), await findFreePort()];
     const taskQueue = `bench-${randomUUID()}`;
     const adminToken = randomBytes(24).toString('base64url');
     // The server certificate names localhost (and 127.0.0.1); the engine listens on 127.0.0.1.
@@ -99,9 +107,9 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_ENGINE_PORT: String(enginePort),
       FLOWHOOK_FACADE_PORT: String(facadePort),
       FLOWHOOK_FACADE_HOST: '127.0.0.1',
-      // Free ports: several stacks run at once, and the defaults (7051, 7052) may be taken.
-      FLOWHOOK_ENGINE_METRICS_PORT: '0',
-      FLOWHOOK_WORKER_METRICS_PORT: '0',
+      // Free ports (the defaults, 7051 and 7052, may be taken), known so memory-sampler.ts can read them.
+      FLOWHOOK_ENGINE_METRICS_PORT: String(engineMetricsPort),
+      FLOWHOOK_WORKER_METRICS_PORT: String(workerMetricsPort),
       FLOWHOOK_ENGINE_URL: engineUrl,
       FLOWHOOK_ADMIN_TOKEN: adminToken,
       FLOWHOOK_LOG_LEVEL: 'warn',
@@ -131,11 +139,20 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       stops.push(() => stopChild(child));
       return { name, child };
     };
-    const engine = launch('engine', [FLOWHOOK, 'engine']);
-    await waitForPort(enginePort);
-    const worker = launch('worker', [FLOWHOOK, 'worker']);
-    const facade = launch('facade', [FLOWHOOK, 'facade']);
-    await waitForPort(facadePort);
+    const metrics = (port: number) => `http://127.0.0.1:${port}/metrics`;
+    const flowhook: { name: string; child: ChildProcess; metricsUrls: string[] }[] = [];
+    if (allInOne) {
+      // Its own data directory (local tokens and keys); PostgreSQL and Temporal are the bench's, as above.
+      ownEnv.start = { FLOWHOOK_DATA_DIR: join(work, 'start') };
+      flowhook.push({ ...launch('start', [FLOWHOOK, 'start']), metricsUrls: [metrics(engineMetricsPort), metrics(workerMetricsPort), metrics(facadePort)] });
+      await waitForPort(facadePort);
+    } else {
+      flowhook.push({ ...launch('engine', [FLOWHOOK, 'engine']), metricsUrls: [metrics(engineMetricsPort)] });
+      await waitForPort(enginePort);
+      flowhook.push({ ...launch('worker', [FLOWHOOK, 'worker']), metricsUrls: [metrics(workerMetricsPort)] });
+      flowhook.push({ ...launch('facade', [FLOWHOOK, 'facade']), metricsUrls: [metrics(facadePort)] });
+      await waitForPort(facadePort);
+    }
     await waitForWorker(temporalAddress, taskQueue);
     const ceiling = launch('koa-ceiling', [join(ROOT, 'test', 'bench', 'koa-ceiling.ts')]);
     const ceilingPort = await new Promise<string>((resolve) => ceiling.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
@@ -149,7 +166,8 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       adminToken: tlsMode === 'mutual' ? tokens.admin : adminToken,
       adminTls: adminTlsOf(tls, engineUrl),
       engineTls: tlsMode,
-      processes: [engine, worker, facade].map(({ name, child }) => ({ name, pid: child.pid! })),
+      allInOne,
+      processes: flowhook.map(({ name, child, metricsUrls }) => ({ name, pid: child.pid!, metricsUrls })),
       ceilingUrl: `http://127.0.0.1:${ceilingPort}`,
       async stop() {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -212,6 +230,11 @@ export function cpuSeconds(pid: number): number {
 export function peakRssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
   return Math.round(Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024);
+}
+
+/** `--all-in-one` on the command line or BENCH_ALL_IN_ONE=1: `flowhook start` instead of three processes. */
+function benchAllInOne(env: NodeJS.ProcessEnv): boolean {
+  return process.argv.includes('--all-in-one') || env.BENCH_ALL_IN_ONE === '1';
 }
 
 /** `--temporal server` on the command line or FLOWHOOK_TEMPORAL=server: the official server on PostgreSQL instead of the dev server. */

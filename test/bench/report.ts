@@ -2,6 +2,7 @@
 // ratios against the floors and the issue's targets checked.
 import type { BenchTlsMode } from './bench-tls.ts';
 import type { LoadResult } from './load-loop.ts';
+import type { MemoryAtPeak } from './memory-sampler.ts';
 
 export interface ScenarioRun {
   scenario: 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
@@ -20,8 +21,12 @@ export interface BenchReport {
   engineTls?: BenchTlsMode;
   /** Which Temporal was measured; absent in runs from before the option (the dev server). */
   temporal?: string;
+  /** Engine, worker and facade in one `flowhook start` process; absent in runs from before the option. */
+  allInOne?: boolean;
   runs: ScenarioRun[];
   peakRssMiB: Record<string, number>;
+  /** Per process, the largest sampled RSS split by where it goes; absent in runs from before the sampler. */
+  memoryAtPeak?: Record<string, MemoryAtPeak>;
   executions: { expected: number; found: number; missing: number };
 }
 
@@ -30,15 +35,16 @@ const ENGINE_HOP = { off: 'h2c', tls: 'TLS', mutual: 'mutual TLS' } as const;
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : Number.NaN);
 
 export function markdown(report: BenchReport): string {
+  const processes = Object.keys(report.peakRssMiB);
   const lines = [
-    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up · engine hop ${ENGINE_HOP[report.engineTls ?? 'off']} · Temporal ${report.temporal ?? 'dev server'}`,
+    `Run ${report.date} · ${report.cores} cores · Node ${report.node} · ${report.seconds} s measured per cell after a warm-up · engine hop ${ENGINE_HOP[report.engineTls ?? 'off']} · Temporal ${report.temporal ?? 'dev server'}${report.allInOne ? ' · all in one `flowhook start` process' : ''}`,
     '',
-    '| scenario | conc. | calls | errors | req/s | p50 ms | p99 ms | CPU s engine / worker / facade |',
+    `| scenario | conc. | calls | errors | req/s | p50 ms | p99 ms | CPU s ${processes.join(' / ')} |`,
     '|---|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const run of report.runs) {
     const r = run.result;
-    const cpu = ['engine', 'worker', 'facade'].map((name) => (run.cpu[name] ?? 0).toFixed(1)).join(' / ');
+    const cpu = processes.map((name) => (run.cpu[name] ?? 0).toFixed(1)).join(' / ');
     lines.push(`| ${run.scenario}: ${run.label} | ${r.concurrency} | ${r.calls} | ${r.errors} | ${r.throughput} | ${r.p50} | ${r.p99} | ${cpu} |`);
   }
   lines.push('', '| ratio | conc. | throughput | p50 | p99 | target |', '|---|---:|---:|---:|---:|---|');
@@ -56,10 +62,24 @@ export function markdown(report: BenchReport): string {
       lines.push(`| B/D sync | ${concurrency} | ${ratio(b.throughput, d.throughput)} | ${ratio(b.p50, d.p50)} | ${ratio(b.p99, d.p99)} | ${target} |`);
     }
   }
+  const total = Object.values(report.peakRssMiB).reduce((sum, mib) => sum + mib, 0);
   lines.push(
     '',
-    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')}.`,
+    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
+    ...memoryTable(report.memoryAtPeak),
     `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
   );
   return lines.join('\n');
+}
+
+/** Where the memory goes at each process's largest sampled RSS (memory-sampler.ts). */
+function memoryTable(memory: BenchReport['memoryAtPeak']): string[] {
+  if (!memory || Object.keys(memory).length === 0) return [];
+  return [
+    '',
+    '| process (MiB, at its largest sample) | RSS | V8 heap, main thread | V8 heaps, worker threads | external (buffers) | native and code (the rest) |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...Object.entries(memory).map(([name, m]) => `| ${name} | ${m.rssMiB} | ${m.mainHeapMiB} | ${m.threadHeapsMiB} | ${m.externalMiB} | ${m.nativeMiB} |`),
+    '',
+  ];
 }

@@ -6,7 +6,8 @@
 // run for profiling. BENCH_ENGINE_TLS=1 or =mutual serves the engine's port
 // over TLS or mutual TLS (bench-tls.ts), to measure what that hop's encryption costs.
 // `npm run bench -- --temporal server` (or FLOWHOOK_TEMPORAL=server) measures on the
-// official Temporal server with PostgreSQL persistence instead of the dev server.
+// official Temporal server with PostgreSQL persistence instead of the dev server;
+// `--all-in-one` measures engine, worker and facade in one `flowhook start`.
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -18,6 +19,7 @@ import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { cpuSeconds, peakRssMiB, startBenchStack } from './bench-stack.ts';
 import { runLoad } from './load-loop.ts';
+import { startMemorySampler } from './memory-sampler.ts';
 import { markdown, type BenchReport, type ScenarioRun } from './report.ts';
 import { ceilingCall, facadeCall, floorInput, floorStart, floorUpdateWithStart, httpPoster, INSTANT_STEPS, PAYLOAD, PROVIDER_STEPS, providerCall, SYNC_STEPS, type Counter } from './scenarios.ts';
 
@@ -61,6 +63,7 @@ try {
   ];
 
   const runs: ScenarioRun[] = [];
+  const memory = startMemorySampler(stack.processes);
   for (const concurrency of CONCURRENCIES) {
     for (const { scenario, label, call } of scenarios.filter((s) => SCENARIOS.has(s.scenario))) {
       await drained(client, stack.taskQueue);
@@ -72,6 +75,7 @@ try {
     }
   }
 
+  const memoryAtPeak = await memory.stop();
   // Every call answered as started must have its execution in Temporal (visibility lags a little).
   let found = 0;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
@@ -85,14 +89,16 @@ try {
     seconds,
     engineTls: stack.engineTls,
     temporal: stack.temporalKind,
+    allInOne: stack.allInOne,
     runs,
     peakRssMiB: Object.fromEntries(stack.processes.map((p) => [p.name, peakRssMiB(p.pid)])),
+    memoryAtPeak,
     executions: { expected: counter.executions, found, missing: Math.max(0, counter.executions - found) },
   };
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  // The two Temporals are kept side by side: latest.* (dev server) and latest-server.* (the real server).
-  const name = stack.temporalKind.startsWith('server') ? 'latest-server' : 'latest';
+  // Kept side by side: latest.* (dev server), latest-server.* (the real server), and -all-in-one for `flowhook start`.
+  const name = `${stack.temporalKind.startsWith('server') ? 'latest-server' : 'latest'}${stack.allInOne ? '-all-in-one' : ''}`;
   writeFileSync(`${dir}${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(`${dir}${name}.md`, `${markdown(report)}\n`);
   process.stdout.write(`${markdown(report)}\n`);
