@@ -4,6 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import protos from '@temporalio/proto';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { createTestDatabase, testInfrastructure } from './stack.ts';
 import { provisionAccountsBeforeEngine, type StackTokens } from './service-accounts.ts';
@@ -83,6 +85,9 @@ export async function startProcessStack(options: { env?: Record<string, string> 
     launch('worker');
     launch('facade');
     await waitForPort(facadePort, () => output);
+    // The worker bundles its workflow code before it polls (seconds on a busy machine): a test's
+    // first sync call must not race that, or it measures start-up instead of what it tests.
+    await waitForPoller(temporalAddress, env.FLOWHOOK_TASK_QUEUE!, () => output);
   } catch (error) {
     await stopAll();
     throw error;
@@ -119,4 +124,22 @@ async function waitForPort(port: number, output: () => string, timeoutMs = 60_00
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`port ${port} did not open:\n${output()}`);
+}
+
+/** Until a worker polls the stack's workflow task queue. */
+async function waitForPoller(address: string, taskQueue: string, output: () => string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const { pollers } = await connection.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue },
+        taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      if (pollers.length > 0) return;
+    }
+    throw new Error(`no worker polled ${taskQueue} within 120 s; output so far:\n${output()}`);
+  } finally {
+    await connection.close();
+  }
 }
