@@ -29,8 +29,25 @@ async function jwksUri(issuer: { issuer: string; jwksUri?: string }): Promise<st
   if (!response.ok) throw new DiscoveryError(`${discovery} answered ${response.status}`);
   const document = (await response.json()) as { jwks_uri?: unknown };
   if (typeof document.jwks_uri !== 'string') throw new DiscoveryError(`${discovery} names no jwks_uri`);
+  if (!acceptableJwksUri(document.jwks_uri, issuer.issuer)) {
+    throw new DiscoveryError(`${discovery} names jwks_uri ${document.jwks_uri}: it must be https (http only when the issuer itself is http on a loopback host)`);
+  }
   return document.jwks_uri;
 }
+
+/**
+ * The keys decide which tokens are genuine, so they are fetched over https; a discovery document
+ * (or whoever altered it) may not send us to cleartext. Only a local identity provider, itself
+ * http on loopback (development, tests), may name an http key set.
+ */
+export function acceptableJwksUri(jwksUri: string, issuer: string): boolean {
+  const keys = URL.parse(jwksUri);
+  if (keys?.protocol === 'https:') return true;
+  const from = URL.parse(issuer);
+  return keys?.protocol === 'http:' && from?.protocol === 'http:' && LOOPBACK_HOSTS.has(from.hostname);
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The issuer could not be asked for its keys (as opposed to a token that failed verification). */
 export function isKeySetUnreachable(error: unknown): boolean {

@@ -25,6 +25,8 @@ export const REFUSAL_REASONS = {
   token_algorithm_refused: 401,
   /** `exp` passed, beyond the clock tolerance. */
   token_expired: 401,
+  /** `iat` older than FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS (or missing while that limit is on), though `exp` has not passed. */
+  token_too_old: 401,
   /** `nbf` still in the future, beyond the clock tolerance. */
   token_not_yet_valid: 401,
   /** `aud` missing or none of FLOWHOOK_OAUTH_AUDIENCE (or the issuer's audiences). */
@@ -68,6 +70,8 @@ export const REFUSAL_REASONS = {
   app_not_consented: 401,
   /** Bearer: the application's State is Disabled. */
   app_disabled: 401,
+  /** The caller is who it says, but holds no permission set in the company named (nor one for all companies): answered like an unknown company or activity, before any lookup. */
+  no_grant_in_company: 401,
   /** The caller is who it says, but the flow's secret is wrong. */
   secret_mismatch: 401,
   /** Right secret, but the caller lacks the permission set for the company (the 403 names it). */

@@ -12,6 +12,7 @@ import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from '
 import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 import { readCodecServerConfig, type CodecServerConfig } from './codec/codec-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
+import { readRecordSettings, type RecordSettings } from './records/record-settings.ts';
 
 export interface EngineConfig {
   host: string;
@@ -61,6 +62,8 @@ export interface EngineConfig {
   codec?: CodecServerConfig;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
   tracing: TracingConfig;
+  /** FLOWHOOK_RECORD_WRITE_RETENTION, FLOWHOOK_RECORD_MAX_PER_COMPANY: how long record idempotency rows live, and the optional per-company record quota (records/record-settings.ts). */
+  records: RecordSettings;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -115,6 +118,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     }),
     rerunsPerSecond: int(env, 'FLOWHOOK_RERUN_PER_SECOND', DEFAULT_RERUNS_PER_SECOND, 1),
     tracing: readTracingConfig(env),
+    records: readRecordSettings(env),
     metrics: readMetricsListener(env, 'FLOWHOOK_ENGINE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
   });

@@ -16,6 +16,7 @@ import { createCallAbandonment } from './temporal/call-abandonment.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
 import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { startEngineMembership } from './limits/engine-membership.ts';
+import { startRecordWritePurge } from './records/record-write-purge.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
@@ -79,6 +80,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     },
   });
   const probes = startDependencyProbes(orm, client, logger);
+  // Record idempotency rows live FLOWHOOK_RECORD_WRITE_RETENTION; every engine purges (idempotent).
+  const recordWritePurge = startRecordWritePurge({ orm, logger, retentionMs: config.records.writeRetentionMs });
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
   const engine = createEngine({
@@ -107,6 +110,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     useSearchAttributes: () => searchAttributes,
     keyring,
     flowLimits: config.flowLimits,
+    records: config.records,
     rerunsPerSecond: config.rerunsPerSecond,
     tracer: tracing?.tracer('engine'),
     metrics,
@@ -132,6 +136,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       metrics.registry.close();
       await codec?.close();
       probes.close();
+      await recordWritePurge.close();
       await engine.close();
       await changeFeed.close();
       // The SDK's longest retry backoff is 5 s.

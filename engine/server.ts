@@ -10,6 +10,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { AuditService } from '../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { CallbackService } from '../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { ConnectionAdminService } from '../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { OutboundService } from '../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
@@ -22,6 +23,8 @@ import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb
 import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createAppAdminService, createUserAdminService } from './admin/app-admin-service.ts';
+import { auditInterceptor } from './audit/audit-interceptor.ts';
+import { createAuditService } from './audit/audit-service.ts';
 import { createFlowAdminService } from './admin/flow-admin-service.ts';
 import { createHookSecretAdminService } from './admin/hook-secrets-admin-service.ts';
 import { createServiceAccountAdminService } from './admin/service-account-admin-service.ts';
@@ -33,6 +36,7 @@ import type { SecretKeyring } from './secrets/secret-keyring.ts';
 import type { FlowLimits } from '../workflows/shared/index.ts';
 import { createExecutionService } from './executions/execution-service.ts';
 import { createRecordService } from './records/record-service.ts';
+import type { RecordSettings } from './records/record-settings.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
 import { requestScopeInterceptor } from './rpc/request-scope-interceptor.ts';
 import { serviceAccountContext, serviceAccountGate } from './rpc/service-account-gate.ts';
@@ -65,6 +69,7 @@ export const ENGINE_SERVICES = [
   ServiceAccountAdminService,
   HookSecretAdminService,
   CallbackService,
+  AuditService,
 ];
 
 export interface EngineDeps {
@@ -101,6 +106,8 @@ export interface EngineDeps {
   keyring: SecretKeyring;
   /** Bounds checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
+  /** FLOWHOOK_RECORD_* (records/record-settings.ts): the record quota; off when absent. */
+  records?: RecordSettings;
   /** Re-run starts per second in this process (executions/rerun-pacer.ts); default 5. */
   rerunsPerSecond?: number;
   /** Set when tracing is on: a span per RPC, continuing the caller's traceparent (common/tracing/rpc-tracing.ts). */
@@ -123,7 +130,8 @@ export function createEngine(deps: EngineDeps): EngineServer {
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
     // Tracing (when on) is outside both, so its span covers the call and sees the final Connect code.
-    interceptors: [...(deps.tracer ? [rpcServerTracing(deps.tracer)] : []), requestScopeInterceptor(), errorInterceptor(deps.logger)],
+    // The audit log (audit/audit-interceptor.ts) sits outside the error mapping for the same reason.
+    interceptors: [...(deps.tracer ? [rpcServerTracing(deps.tracer)] : []), requestScopeInterceptor(), auditInterceptor(deps.orm, deps.logger), errorInterceptor(deps.logger)],
     contextValues: serviceAccountContext,
     // Also bounds what a decompressed message may grow to.
     readMaxBytes: deps.maxMessageBytes,
@@ -140,6 +148,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
       router.service(HookSecretAdminService, createHookSecretAdminService(deps));
       router.service(CallbackService, createCallbackService(deps));
+      router.service(AuditService, createAuditService(deps));
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);

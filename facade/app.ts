@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Router, { type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { authenticateCaller, basicVerifier, type CallerVerifier } from './caller-authentication.ts';
+import { authenticateCaller, authenticationChallenge, basicVerifier, type CallerVerifier } from './caller-authentication.ts';
 import { defaultPublicUrl, type FacadeConfig } from './config.ts';
 import type { WebhookClient } from './engine-client.ts';
 import { errorMapping } from './error-mapping.ts';
@@ -116,7 +116,7 @@ export function createFacade(deps: FacadeDeps): Facade {
   if (deps.tracer) app.use(requestTracing(deps.tracer));
   // Outside the error mapping, so it counts the status every refusal leaves with.
   if (deps.metrics) app.use(deps.metrics.middleware);
-  app.use(errorMapping(logger));
+  app.use(errorMapping(logger, authenticationChallenge(deps.verifiers ?? [basicVerifier])));
   app.use(requestContext(logger));
   app.use(routingFailures());
   app.use(router.routes());

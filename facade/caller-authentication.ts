@@ -8,6 +8,9 @@ import type { CallerInit, FacadeMiddleware } from './facade-context.ts';
 import { parseBasicAuthorization } from './basic-auth.ts';
 import { UnauthorizedError } from './http-errors.ts';
 
+/** The protection space every challenge names: one, as Basic and Bearer guard the same endpoint. */
+export const REALM = 'flowhook';
+
 /** Why credentials were refused, and the non-secret names known at that point. */
 export type CredentialRefusal = Pick<RefusedCall, 'reason' | 'clientId' | 'issuer' | 'tokenRule'>;
 
@@ -17,6 +20,8 @@ export type Verification = { caller: CallerInit } | { refused: CredentialRefusal
 export interface CallerVerifier {
   /** The Authorization scheme handled, lower case (`basic`, `bearer`). */
   scheme: string;
+  /** What a 401 offers for this scheme in `WWW-Authenticate` (RFC 7235 §4.1; Bearer: RFC 6750 §3). */
+  challenge: string;
   verify(authorization: string): Verification | Promise<Verification>;
 }
 
@@ -33,12 +38,23 @@ export class CallerRefusedError extends UnauthorizedError {
 /** Basic user name + access key, passed on for the engine to verify. */
 export const basicVerifier: CallerVerifier = {
   scheme: 'basic',
+  challenge: `Basic realm="${REALM}"`,
   verify(authorization) {
     const credentials = parseBasicAuthorization(authorization);
     if (!credentials) return { refused: { reason: 'malformed_credentials' } };
     return { caller: { identity: { case: 'basic', value: credentials } } };
   },
 };
+
+/**
+ * The `WWW-Authenticate` value of every 401: the challenges of exactly the schemes this facade
+ * verifies, so a client is never told to send credentials it would be refused for (a Bearer-only
+ * facade does not ask for Basic). Bearer, the recommended path (spec §5.1), comes first.
+ */
+export function authenticationChallenge(verifiers: readonly CallerVerifier[]): string {
+  const preferred = (verifier: CallerVerifier) => (verifier.scheme === 'bearer' ? 0 : 1);
+  return [...verifiers].sort((a, b) => preferred(a) - preferred(b)).map((verifier) => verifier.challenge).join(', ');
+}
 
 export function authenticateCaller(verifiers: readonly CallerVerifier[]): FacadeMiddleware {
   const byScheme = new Map(verifiers.map((verifier) => [verifier.scheme, verifier]));

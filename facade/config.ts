@@ -1,7 +1,7 @@
 // The facade's configuration, read once from the environment into a frozen,
 // typed object. This is the only facade file that touches process.env; a wrong
 // value stops the process with a message naming the variable.
-import type { OAuthSettings, TrustedIssuer } from './oauth/oauth-settings.ts';
+import { DEFAULT_MAX_TOKEN_AGE_SECONDS, type OAuthSettings, type TrustedIssuer } from './oauth/oauth-settings.ts';
 import { readEngineToken } from '../common/engine-token.ts';
 import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
 import { readMetricsToken } from '../common/metrics/metrics-config.ts';
@@ -126,7 +126,10 @@ function readOAuth(env: FacadeEnv): OAuthSettings | undefined {
   }
   const clockToleranceSeconds = readInt(env, 'FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS', 60, 0);
   if (clockToleranceSeconds > 300) throw new Error('FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS must be at most 300');
-  return Object.freeze({ issuers, audiences, clockToleranceSeconds });
+  // 0 lifts the limit (an opening, so it is spelled out); anything else must leave room for the skew.
+  const maxTokenAgeSeconds = readInt(env, 'FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS', DEFAULT_MAX_TOKEN_AGE_SECONDS, 0);
+  if (maxTokenAgeSeconds !== 0 && maxTokenAgeSeconds < 60) throw new Error('FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be 0 (no limit) or at least 60');
+  return Object.freeze({ issuers, audiences, clockToleranceSeconds, maxTokenAgeSeconds });
 }
 
 function parseIssuerJson(raw: string): TrustedIssuer[] {

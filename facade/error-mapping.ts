@@ -61,7 +61,8 @@ const UNAUTHORIZED_BODY = 'Unauthorized';
 const BASIC_CHALLENGE = 'Basic realm="flowhook"';
 const PLAIN_JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-export function errorMapping(logger: Logger): FacadeMiddleware {
+/** `challenge`: the 401's WWW-Authenticate, naming the schemes the facade accepts (caller-authentication.ts). */
+export function errorMapping(logger: Logger, challenge = BASIC_CHALLENGE): FacadeMiddleware {
   return async function mapErrors(ctx, next) {
     try {
       await next();
@@ -70,12 +71,12 @@ export function errorMapping(logger: Logger): FacadeMiddleware {
         logger.warn({ requestId: ctx.state.requestId, err: describe(error) }, 'error after the response was sent');
         return;
       }
-      respondWithError(ctx, error, logger);
+      respondWithError(ctx, error, logger, challenge);
     }
   };
 }
 
-function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger): void {
+function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger, challenge: string): void {
   const requestId = ctx.state.requestId ?? 'unknown';
   // Headers set on the way in (execution id, content type) belong to the failed answer.
   for (const name of Object.keys(ctx.response.headers)) {
@@ -98,7 +99,7 @@ function respondWithError(ctx: FacadeContext, error: unknown, logger: Logger): v
     return;
   }
   if (status === 401) {
-    ctx.set('WWW-Authenticate', BASIC_CHALLENGE);
+    ctx.set('WWW-Authenticate', challenge);
     ctx.set('Content-Type', 'text/plain; charset=utf-8');
     ctx.body = UNAUTHORIZED_BODY;
     return;

@@ -2,13 +2,16 @@
 // AppAdminService. An application is its issuer's client id, so `register`
 // always names the issuer (a client id alone would let any trusted issuer's
 // token with that id in); `--tenant` narrows it to one tenant of the issuer.
-// The Basic path's service users are in user-commands.ts.
+// A permission set is for one company unless --all-companies says otherwise
+// (the engine refuses a set with neither). The Basic path's service users are
+// in user-commands.ts.
 import { toJson } from '@bufbuild/protobuf';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   AppState,
   ListAppsResponseSchema,
   RegisterAppResponseSchema,
+  RevokeAppConsentResponseSchema,
   SetAppStateResponseSchema,
   type App,
 } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
@@ -26,7 +29,8 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     .requiredOption('--issuer <url>', "the token issuer (`iss`) whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS; tokens from any other issuer are refused")
     .addOption(new Option('--tenant <id>', 'accept only tokens naming this tenant (`tid`, Microsoft Entra ID)').conflicts('anyTenant'))
     .option('--any-tenant', 'drop a tenant given before: any tenant of the issuer')
-    .option('--company <name>', 'company of the permission set (default: all companies)')
+    .addOption(new Option('--company <name>', 'company of the permission set; a set needs --company or --all-companies').conflicts('allCompanies'))
+    .option('--all-companies', 'assign the permission set in every company, also ones created later (never the default)')
     .option('--permission-set <set>', 'FLOW INTEGR., the one set an application can have (FLOW ALL alone never lets it call; SUPER is never assignable)')
     .option('--description <text>', 'what the application is')
     .option('--consent', 'grant consent (tokens of an application without consent are refused)')
@@ -34,13 +38,14 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context, clientId: string) => {
-        const options = context.options as { issuer: string; tenant?: string; anyTenant?: boolean; company?: string; permissionSet?: string; description?: string; consent?: boolean; enabled?: boolean };
+        const options = context.options as { issuer: string; tenant?: string; anyTenant?: boolean; company?: string; allCompanies?: boolean; permissionSet?: string; description?: string; consent?: boolean; enabled?: boolean };
         const response = await context.client().registerApp({
           clientId,
           issuer: options.issuer,
           tenantId: options.tenant ?? '',
           anyTenant: options.anyTenant ?? false,
           company: options.company ?? '',
+          allCompanies: options.allCompanies ?? false,
           permissionSet: options.permissionSet ?? '',
           description: options.description ?? '',
           consentGranted: options.consent ?? false,
@@ -71,6 +76,25 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       );
   }
   app
+    .command('revoke-consent')
+    .description('withdraw consent: its tokens are refused at once; permission sets and State stay (register with --consent to restore)')
+    .argument('<clientId>')
+    .option('--issuer <url>', 'which registration, when the client id is registered under more than one issuer')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, clientId: string) => {
+        const { issuer } = context.options as { issuer?: string };
+        const response = await context.client().revokeAppConsent({ clientId, issuer: issuer ?? '' });
+        if (context.json) return printJson(context.io, toJson(RevokeAppConsentResponseSchema, response, JSON_OPTIONS));
+        const restore = `flowhook app register ${clientId} --issuer ${response.app?.issuer ?? '<url>'} --consent`;
+        printLines(context.io, [
+          response.wasGranted ? `Revoked consent of application ${clientId}: its tokens are refused from the next call on.` : `Application ${clientId} had no consent; its tokens stay refused.`,
+          ...describeApp(response.app),
+          `  Restore consent with: ${restore}`,
+        ]);
+      }),
+    );
+  app
     .command('list')
     .description('list applications')
     .option('--json', 'print the response as JSON')
@@ -78,7 +102,7 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       adminAction(runtime, async (context) => {
         const response = await context.client().listApps({});
         if (context.json) return printJson(context.io, toJson(ListAppsResponseSchema, response, JSON_OPTIONS));
-        if (response.apps.length === 0) return printLines(context.io, ['No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --permission-set "FLOW INTEGR."']);
+        if (response.apps.length === 0) return printLines(context.io, ['No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --company <company> --permission-set "FLOW INTEGR."']);
         const rows = response.apps.map((a) => [a.clientId, a.issuer || UNSET_ISSUER, a.tenantId || 'any', stateName(a.state), yesNo(a.consentGranted), permissionSets(a), a.description]);
         const lines = table(['CLIENT ID', 'ISSUER', 'TENANT', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'], rows);
         if (response.apps.some((a) => !a.issuer)) lines.push(`Applications with issuer ${UNSET_ISSUER} were registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>`);

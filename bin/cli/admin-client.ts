@@ -5,6 +5,7 @@
 import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
@@ -61,6 +62,16 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...createClient(ServiceAccountAdminService, transport),
     ...createClient(HookSecretAdminService, transport),
   };
+}
+
+/**
+ * The audit log's reader (`flowhook audit list`), on the same transport and token. Its own
+ * client rather than part of AdminClient, so code that builds an AdminClient need not serve it.
+ */
+export type AuditClient = Client<typeof AuditService>;
+
+export function auditClientFromEnvironment(): AuditClient {
+  return createClient(AuditService, createAdminTransport(adminOptionsFromEnvironment()));
 }
 
 /** The real client: engine URL and admin token from the environment, read on first use. */

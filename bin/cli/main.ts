@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin-commands.ts';
+import { registerAuditCommands } from './audit-commands.ts';
 import { addEnvironmentHelp } from './environment-help.ts';
 import { registerExecutionCommands } from './execution-commands.ts';
 import { registerProcessCommands } from './process-commands.ts';
@@ -16,5 +17,6 @@ const program = new Command('flowhook')
 registerProcessCommands(program);
 registerAdminCommands(program);
 registerExecutionCommands(program);
+registerAuditCommands(program);
 addEnvironmentHelp(program);
 await program.parseAsync(process.argv);

@@ -33,16 +33,19 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
     .command('create')
     .description('create a service user with a web service access key (Basic authentication)')
     .argument('<name>')
-    .option('--company <name>', 'restrict the permission set to this company (default: all companies)')
+    .addOption(new Option('--company <name>', 'the company its permission set holds in (this or --all-companies is required)').conflicts('allCompanies'))
+    .option('--all-companies', 'its permission set holds in every company, also ones created later (never the default)')
     .option('--permission-set <set>', `${SET_HELP} (default: ${DEFAULT_PERMISSION_SET})`)
     .option('--expires-at <iso>', 'expiry of the access key, an ISO 8601 timestamp', isoTimestamp)
     .option('--json', 'print the response as JSON (it holds the access key)')
     .action(
       adminAction(runtime, async (context, name: string) => {
-        const options = context.options as { company?: string; permissionSet?: string; expiresAt?: Date };
+        const options = context.options as { company?: string; allCompanies?: boolean; permissionSet?: string; expiresAt?: Date };
+        // The engine refuses a user with neither --company nor --all-companies, naming both.
         const response = await context.client().createUser({
           name,
           company: options.company ?? '',
+          allCompanies: options.allCompanies ?? false,
           permissionSet: options.permissionSet ?? '',
           accessKeyExpiresAt: options.expiresAt ? timestampFromDate(options.expiresAt) : undefined,
         });
@@ -189,7 +192,7 @@ function userCard(user: User): string[] {
   const next: string[] = [];
   if (!user.enabled) next.push(`Its calls get 401 while it is disabled: flowhook user enable ${name}`);
   if (user.accessKeyExpired) next.push(`Its key has expired (calls get 401): flowhook user regenerate-key ${name} --expires-at <ISO 8601> (or --no-expiry)`);
-  if (!user.permissionSets.some((held) => held.usable)) next.push(`No permission set lets it call (calls get 403): flowhook user grant ${name} --company <company> --permission-set "${DEFAULT_PERMISSION_SET}"`);
+  if (!user.permissionSets.some((held) => held.usable)) next.push(`No permission set lets it call (calls get ${user.permissionSets.length === 0 ? '401' : '403 where it holds a set, 401 elsewhere'}): flowhook user grant ${name} --company <company> --permission-set "${DEFAULT_PERMISSION_SET}"`);
   return [
     `Service user "${user.name}"`,
     ...card([

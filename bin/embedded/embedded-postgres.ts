@@ -6,8 +6,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { childEnvironment } from './child-environment.ts';
 import { assertPortFree } from './free-port.ts';
 import { findPostgresBinaries } from './postgres-binaries.ts';
+import { databaseOwner, ensureOwnedDatabase, type DatabaseOwner } from './postgres-database-owner.ts';
 import { initialiseOnce } from './postgres-initdb.ts';
 import { ensureReachable, postgresRunAs } from './postgres-os-user.ts';
 import { readOrCreatePassword } from './postgres-password.ts';
@@ -23,11 +25,15 @@ export type EmbeddedPostgresOptions = {
 };
 
 export type EmbeddedPostgres = {
-  /** postgres://flowhook:…@127.0.0.1:<port>/postgres — holds the password: do not log it. */
+  /** postgres://flowhook:…@127.0.0.1:<port>/postgres, the cluster's superuser — holds the password: do not log it. */
   url: string;
   /** The postmaster's PID. */
   pid: number;
-  /** Creates the database unless it exists (idempotent); returns its URL. */
+  /**
+   * Creates the database unless it exists (idempotent), owned by a role of its own
+   * ("<name>_owner": login only, no superuser, no CREATEDB/CREATEROLE); returns
+   * that role's URL for it. Holds a password: do not log it.
+   */
   createDatabase(name: string): Promise<string>;
   /** Fast shutdown; idempotent. */
   stop(): Promise<void>;
@@ -67,7 +73,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       '-c', 'log_min_error_statement=panic',
     ],
     cwd: pgdata,
-    env: { ...process.env, LC_MESSAGES: 'C' },
+    env: childEnvironment({ LC_MESSAGES: 'C' }),
     uid: runAs?.uid,
     gid: runAs?.gid,
     // Fast shutdown first; immediate shutdown; then kill the group (backends included).
@@ -81,7 +87,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     },
   });
 
-  const url = databaseUrl(password, port, 'postgres');
+  const url = databaseUrl({ role: SUPERUSER, password }, port, 'postgres');
   try {
     await waitUntilReady(pgdata, server, options.startupTimeoutMs ?? 60_000);
     await checkLogin(url, passwordFile, pgdata);
@@ -96,13 +102,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return {
     url,
     pid: server.pid,
-    createDatabase: (name) => createDatabase(url, name).then(() => databaseUrl(password, port, name)),
+    createDatabase: async (name) => {
+      const owner = databaseOwner(name, password);
+      await ensureOwnedDatabase(url, name, owner);
+      return databaseUrl(owner, port, name);
+    },
     stop: () => server.stop(),
   };
 }
 
-function databaseUrl(password: string, port: number, database: string): string {
-  return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${HOST}:${port}/${encodeURIComponent(database)}`;
+function databaseUrl(login: DatabaseOwner, port: number, database: string): string {
+  return `postgres://${encodeURIComponent(login.role)}:${encodeURIComponent(login.password)}@${HOST}:${port}/${encodeURIComponent(database)}`;
 }
 
 /**
@@ -141,22 +151,6 @@ async function checkLogin(url: string, passwordFile: string, pgdata: string): Pr
       throw new Error(`the password in ${passwordFile} does not match the cluster in ${pgdata}; restore the original file or delete ${pgdata} to start with a new, empty cluster`);
     }
     throw error;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function createDatabase(url: string, name: string): Promise<void> {
-  if (!name) throw new Error('createDatabase: the name must not be empty');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount) return;
-    await client.query(`create database ${client.escapeIdentifier(name)}`);
-  } catch (error) {
-    // Another process created it between our check and our create.
-    if ((error as { code?: string }).code !== '42P04') throw error;
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { childEnvironment } from './child-environment.ts';
 import type { RunAs } from './postgres-os-user.ts';
 
 const run = promisify(execFile);
@@ -37,7 +38,7 @@ export async function initialiseOnce(options: InitOptions): Promise<boolean> {
     await run(
       options.initdb,
       [`--pgdata=${staging}`, `--username=${options.user}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--no-locale'],
-      { cwd: parent, uid: runAs?.uid, gid: runAs?.gid, env: { ...process.env, LC_ALL: 'C' }, maxBuffer: 4 * 1024 * 1024 },
+      { cwd: parent, uid: runAs?.uid, gid: runAs?.gid, env: childEnvironment({ LC_ALL: 'C' }), maxBuffer: 4 * 1024 * 1024 },
     );
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });

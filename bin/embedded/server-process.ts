@@ -4,6 +4,7 @@
 // stopped by a signal ladder (polite first, SIGKILL last).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { childEnvironment } from './child-environment.ts';
 import { trackChild } from './child-processes.ts';
 import { createLineTail, type LineTail } from './line-tail.ts';
 
@@ -14,6 +15,7 @@ export type ServerProcessOptions = {
   command: string;
   args: string[];
   cwd?: string;
+  /** Defaults to childEnvironment(): PATH, HOME, locale; nothing of ours. */
   env?: NodeJS.ProcessEnv;
   uid?: number;
   gid?: number;
@@ -41,7 +43,8 @@ export type ServerProcess = {
 export async function spawnServer(options: ServerProcessOptions): Promise<ServerProcess> {
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    // Never our own environment by default: it holds tokens, keys and database URLs.
+    env: options.env ?? childEnvironment(),
     uid: options.uid,
     gid: options.gid,
     detached: true,

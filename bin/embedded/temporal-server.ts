@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { assertPortFree, canConnect, findFreePort } from './free-port.ts';
 import { spawnServer } from './server-process.ts';
-import { probeDevServer, withoutTemporalSettings } from './temporal-probe.ts';
+import { childEnvironment } from './child-environment.ts';
+import { probeDevServer } from './temporal-probe.ts';
 import type { SearchAttributeType } from './temporal-dev-server.ts';
 import type { TemporalServerInstall } from './temporal-server-install.ts';
 
@@ -65,7 +66,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
     name: 'Temporal server',
     command: options.install.server,
     args: ['--root', workDir, '--config', 'config', '--env', 'flowhook', '--allow-no-auth', 'start'],
-    env: withoutTemporalSettings(process.env),
+    env: childEnvironment(),
     stopSteps: [
       { signal: 'SIGTERM', waitMs: 15_000, wholeGroup: true },
       { signal: 'SIGKILL', waitMs: 5_000, wholeGroup: true },
@@ -89,7 +90,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
 /** Both databases, schema brought to the release's version by the official tool (idempotent). */
 async function setUpDatabases(options: TemporalServerOptions, postgres: URL): Promise<void> {
   const env = {
-    ...withoutTemporalSettings(process.env),
+    ...childEnvironment(),
     SQL_PLUGIN: 'postgres12',
     SQL_HOST: postgres.hostname,
     SQL_PORT: postgres.port || '5432',
@@ -213,7 +214,7 @@ function dynamicConfig(settings: Record<string, unknown>): string {
 async function waitUntilServing(options: TemporalServerOptions, server: Awaited<ReturnType<typeof spawnServer>>, address: string): Promise<void> {
   const deadline = Date.now() + (options.startupTimeoutMs ?? 120_000);
   const attributes = Object.entries(options.searchAttributes ?? {});
-  const cli = (args: string[]) => run(options.cliPath, [...args, '--address', address], { env: withoutTemporalSettings(process.env), timeout: 15_000 });
+  const cli = (args: string[]) => run(options.cliPath, [...args, '--address', address], { env: childEnvironment(), timeout: 15_000 });
   let registered = false;
   let why = 'the frontend port never opened';
   for (;;) {

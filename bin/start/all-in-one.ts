@@ -1,7 +1,6 @@
 // `flowhook start`: PostgreSQL (embedded unless FLOWHOOK_DATABASE_URL), a
 // Temporal dev server (unless TEMPORAL_ADDRESS), then engine, worker and
 // facade in this process. Ctrl-C stops them in reverse order, children included.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
@@ -10,10 +9,12 @@ import { readFacadeConfig } from '../../facade/config.ts';
 import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker } from '../../workflows/main.ts';
+import { keepDataDirPrivate } from '../data-dir-permissions.ts';
 import { startEmbeddedPostgres } from '../embedded/embedded-postgres.ts';
 import { resolveTemporalCli } from '../embedded/temporal-cli.ts';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { banner, bannerJson } from './banner.ts';
+import { writeFirstRunFiles } from './first-run-credentials.ts';
 import { planLocalCodec } from './local-codec.ts';
 import { localPayloadKey, localSecretsKeyFile } from './local-tokens.ts';
 import { ensureLocalServiceAccounts } from './local-service-accounts.ts';
@@ -27,9 +28,9 @@ type Stop = () => Promise<unknown>;
 const LOCAL_FACADE_HOST = '127.0.0.1';
 
 export async function startAllInOne(config: StartConfig, output: { json?: boolean } = {}): Promise<{ stop(): Promise<void> }> {
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const stops: Stop[] = [];
   const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
+  keepDataDirPrivate(config.dataDir, say);
   const stop = async () => {
     for (const step of stops.reverse()) {
       try {
@@ -91,9 +92,12 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     const admin = createAdminClient({ engineUrl, adminToken: tokens.cli });
     const seed = await seedIfEmpty(admin);
     const base = `${facadeConfig.publicUrl}/${facadeConfig.instance}/ODataV4`;
+    const webhookUrl = `${base}/flowWebhook_Invoke?company=Default`;
+    // Credentials on screen only for a person at a terminal; a log (journald, docker) gets the files' paths.
+    const firstRunFiles = seed && writeFirstRunFiles(config.dataDir, seed, webhookUrl, process.stdout.isTTY === true);
     process.stdout.write(
       (output.json ? bannerJson : banner)({
-        webhookUrl: `${base}/flowWebhook_Invoke?company=Default`,
+        webhookUrl,
         metadataUrl: `${base}/$metadata`,
         facadeHost: facadeConfig.host,
         engineUrl: `http://${engineConfig.host}:${engine.port}`,
@@ -107,6 +111,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
         },
         dataDir: config.dataDir,
         seed,
+        firstRunFiles,
       }),
     );
     return { stop };

@@ -1,5 +1,6 @@
 // What `flowhook start` prints once everything runs.
 import { join } from 'node:path';
+import { exampleRequestBody, type FirstRunFiles } from './first-run-credentials.ts';
 import { SEED_USER, type SeedResult } from './seed.ts';
 
 export interface BannerInfo {
@@ -16,6 +17,8 @@ export interface BannerInfo {
   metricsUrls?: { facade: string; engine?: string; worker?: string };
   dataDir: string;
   seed?: SeedResult;
+  /** With seed: where the first run's credentials went (first-run-credentials.ts); no `credentials` file: shown here. */
+  firstRunFiles?: FirstRunFiles;
 }
 
 /** The example flow's activity (engine/examples/hello-webhook.flow.yaml), for the lost-secret hint. */
@@ -39,26 +42,12 @@ export function banner(info: BannerInfo): string {
     ...(info.metricsUrls ? [`  metrics           ${Object.values(info.metricsUrls).filter(Boolean).join('  ')}   (loopback, or Bearer FLOWHOOK_METRICS_TOKEN)`] : []),
     `  data              ${info.dataDir}`,
   ];
-  if (info.seed) {
-    const { seed } = info;
-    const body = JSON.stringify({ activity: seed.activity, secret: seed.secret, payload: { name: 'Ada' } });
-    lines.push(
-      '',
-      'First run: created company "Default", service user and the published example flow "hello-webhook".',
-      'These credentials are shown ONCE — store them now:',
-      `  service user             ${seed.userName}`,
-      `  web service access key   ${seed.accessKey}`,
-      `  flow secret (${seed.activity})  ${seed.secret}`,
-      '',
-      'Try it:',
-      `  curl -sS -u '${seed.userName}:${seed.accessKey}' -H 'Content-Type: application/json' \\`,
-      `    -d '${body}' \\`,
-      `    '${info.webhookUrl}'`,
-    );
+  if (info.seed && info.firstRunFiles) {
+    lines.push('', ...firstRunLines(info.seed, info.firstRunFiles, info.webhookUrl));
   } else {
     lines.push(
       '',
-      'Existing data: credentials were shown on the first run. Lost them? Make new ones (the old ones stop working):',
+      'Existing data: credentials were given out on the first run. Lost them? Make new ones (the old ones stop working):',
       `  flow secret        flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`,
       `  access key         flowhook user regenerate-key ${SEED_USER}`,
     );
@@ -68,11 +57,45 @@ export function banner(info: BannerInfo): string {
 }
 
 /**
+ * The first run's credentials on a terminal, or where they are when stdout is not one (a log
+ * would keep them). Either way the curl reads the key from the netrc file, out of the process list.
+ */
+function firstRunLines(seed: SeedResult, files: FirstRunFiles, webhookUrl: string): string[] {
+  const lines = ['First run: created company "Default", service user and the published example flow "hello-webhook".'];
+  if (files.credentials) {
+    lines.push(
+      'Credentials are not printed here, as this output is not a terminal (it may be kept in a log). They are in',
+      `  ${files.credentials}   (mode 0600: service user, web service access key, flow secret)`,
+      'Store them elsewhere, then delete the first-run-* files.',
+    );
+  } else {
+    lines.push(
+      'These credentials are shown ONCE — store them now:',
+      `  service user             ${seed.userName}`,
+      `  web service access key   ${seed.accessKey}`,
+      `  flow secret (${seed.activity})  ${seed.secret}`,
+    );
+  }
+  // A request file holds the secret when it was not shown; on a terminal the body is shown as written.
+  const data = files.request ? `@'${files.request}'` : `'${exampleRequestBody(seed)}'`;
+  lines.push(
+    '',
+    `Try it (the access key is read from ${files.netrc}):`,
+    `  curl -sS --netrc-file '${files.netrc}' -H 'Content-Type: application/json' \\`,
+    `    -d ${data} \\`,
+    `    '${webhookUrl}'`,
+  );
+  return lines;
+}
+
+/**
  * `flowhook start --json`: the same facts as one JSON line on stdout, for scripts that start
- * flowhook and need its URLs (and, on the first run, the credentials shown once).
+ * flowhook and need its URLs. On the first run `firstRun` names the company, service user and
+ * activity, and the files of first-run-credentials.ts; the access key and secret themselves only
+ * when stdout is a terminal (a script's stdout tends to end up in a log).
  */
 export function bannerJson(info: BannerInfo): string {
-  const { seed } = info;
+  const { seed, firstRunFiles: files } = info;
   return `${JSON.stringify({
     status: 'running',
     webhookUrl: info.webhookUrl,
@@ -85,7 +108,16 @@ export function bannerJson(info: BannerInfo): string {
     codecLoginUrl: info.codecUrl ? `${info.codecUrl}/login` : null,
     metricsUrls: info.metricsUrls ?? null,
     dataDir: info.dataDir,
-    firstRun: seed ? { company: seed.company, serviceUser: seed.userName, accessKey: seed.accessKey, activity: seed.activity, secret: seed.secret } : null,
+    firstRun:
+      seed && files
+        ? {
+            company: seed.company,
+            serviceUser: seed.userName,
+            activity: seed.activity,
+            ...(files.credentials ? { credentialsFile: files.credentials, requestFile: files.request } : { accessKey: seed.accessKey, secret: seed.secret }),
+            netrcFile: files.netrc,
+          }
+        : null,
     replaceLostCredentials: seed ? null : { flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`, accessKey: `flowhook user regenerate-key ${SEED_USER}` },
   })}\n`;
 }

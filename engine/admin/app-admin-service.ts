@@ -10,7 +10,7 @@ import { AppSchema, AppState, type App, type AppAdminService } from '../../proto
 import { UserSchema, type User, type UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
 import { permissionSetsThatWork } from './caller-permission-sets.ts';
-import { listApplications, registerApplication, setApplicationState, type AppView } from './applications.ts';
+import { listApplications, registerApplication, revokeApplicationConsent, setApplicationState, type AppView } from './applications.ts';
 import { grantUserPermission, revokeUserPermission } from './service-user-grants.ts';
 import {
   deleteServiceUser,
@@ -33,6 +33,7 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
         tenantId: request.anyTenant ? null : request.tenantId || undefined,
         description: request.description || undefined,
         company: request.company || undefined,
+        allCompanies: request.allCompanies,
         permissionSet: request.permissionSet || undefined,
         consentGranted: request.consentGranted,
         enabled: request.state === AppState.UNSPECIFIED ? undefined : request.state === AppState.ENABLED,
@@ -42,6 +43,10 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
     async setAppState(request) {
       if (request.state === AppState.UNSPECIFIED) throw new InvalidArgumentError('state: ENABLED or DISABLED');
       return { app: appMessage(await setApplicationState(fork(), deps.changes, request.clientId, request.issuer || undefined, request.state === AppState.ENABLED)) };
+    },
+    async revokeAppConsent(request) {
+      const { view, wasGranted } = await revokeApplicationConsent(fork(), deps.changes, request.clientId, request.issuer || undefined);
+      return { app: appMessage(view), wasGranted };
     },
     async listApps() {
       return { apps: (await listApplications(fork())).map(appMessage) };

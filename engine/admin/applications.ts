@@ -6,7 +6,8 @@
 // refused at call time) are bound by registering them again with an issuer.
 // The one set an application can be given is FLOW INTEGR.: FLOW ALL alone
 // never lets it call (it has no user licence) and SUPER is never assignable
-// to an application.
+// to an application. A set is assigned for one company unless the operator
+// says all companies: a grant in every tenant is never what silence means.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
@@ -24,6 +25,8 @@ export interface AppRegistration {
   tenantId?: string | null;
   description?: string;
   company?: string;
+  /** The permission set is for every company; required (instead of a company) to assign one without a company. */
+  allCompanies?: boolean;
   permissionSet?: string;
   consentGranted?: boolean;
   /** State of a new application; undefined keeps an existing one's (new ones start disabled). */
@@ -45,6 +48,7 @@ export async function registerApplication(em: EntityManager, changes: ChangeAnno
   if (description.length > 250) throw new InvalidArgumentError('description: at most 250 characters');
   // FLOW ALL alone never lets an application call and SUPER is never assignable: refused here, not answered 403 at every call.
   const permissionSet = request.permissionSet ? requireUsablePermissionSet('application', request.permissionSet) : undefined;
+  requireGrantScope(clientId, request.company, request.allCompanies ?? false, permissionSet);
   const registered = await em.transactional(async (tx) => {
     const company = request.company ? await requireCompany(tx, request.company) : null;
     // The registration under this issuer, else the client id's unbound one (from before issuers were bound), bound now.
@@ -75,6 +79,20 @@ export async function setApplicationState(em: EntityManager, changes: ChangeAnno
   return appView(em, app);
 }
 
+/**
+ * Withdraws consent: the next call with the application's tokens is refused
+ * (app_not_consented) in every engine. Its sets, State and issuer stay, so
+ * registering it again with consent restores it as it was.
+ */
+export async function revokeApplicationConsent(em: EntityManager, changes: ChangeAnnouncer, clientId: string, issuer: string | undefined): Promise<{ view: AppView; wasGranted: boolean }> {
+  const app = await requireApplication(em, clientId, issuer);
+  const wasGranted = app.consentGranted;
+  app.consentGranted = false;
+  await em.flush();
+  await changes.announce(em, 'users');
+  return { view: await appView(em, app), wasGranted };
+}
+
 export async function listApplications(em: EntityManager): Promise<AppView[]> {
   const apps = await em.find(IdentityApplication, {}, { orderBy: { clientId: 'asc', issuer: 'asc' } });
   return Promise.all(apps.map((app) => appView(em, app)));
@@ -93,6 +111,18 @@ async function requireApplication(em: EntityManager, clientId: string, issuer: s
   if (!app) throw new NotFoundError(`Application "${clientId}" is not registered`);
   if (others.length > 0) throw new FailedPreconditionError(`Application "${clientId}" is registered under ${registrations.length} issuers (${registrations.map(issuerName).join(', ')}); name one with --issuer`);
   return app;
+}
+
+/** A permission set needs a scope the operator chose: one company, or all of them said out loud. */
+function requireGrantScope(clientId: string, company: string | undefined, allCompanies: boolean, permissionSet: string | undefined): void {
+  if (allCompanies && company) throw new InvalidArgumentError('give either a company (--company) or all companies (--all-companies), not both');
+  if (allCompanies && !permissionSet) throw new InvalidArgumentError('all companies (--all-companies) is the scope of a permission set; give the set too (--permission-set)');
+  if (permissionSet && !company && !allCompanies) {
+    throw new InvalidArgumentError(
+      `the permission set "${permissionSet}" needs a scope: --company <name> assigns it in that company; ` +
+        `--all-companies assigns it in every company, also ones created later: flowhook app register ${clientId} --issuer <url> --company <name> --permission-set "${permissionSet}"`,
+    );
+  }
 }
 
 function issuerName(app: IdentityApplication): string {

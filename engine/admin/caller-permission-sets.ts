@@ -14,7 +14,7 @@ type CallerKind = CallerIdentity['kind'];
  */
 export function permissionSetsThatWork(kind: CallerKind): string[] {
   return PERMISSION_SETS.filter((permissionSet) => {
-    const caller = { kind, id: '', name: '', label: '', grants: [{ companyId: null, permissionSet }] };
+    const caller = { kind, id: '', name: '', label: '', grants: [{ companyId: null, companyName: null, permissionSet }] };
     return missingPermissionSet(caller, '') === undefined;
   });
 }
@@ -31,7 +31,7 @@ export function requireUsablePermissionSet(kind: CallerKind, raw: string): strin
 }
 
 function unusableForServiceUser(permissionSet: string): string {
-  const why = permissionSet === FLOW_INTEGR ? `${FLOW_INTEGR} is the set for identity-provider applications (flowhook app register <clientId> --issuer <url> --permission-set "${FLOW_INTEGR}")` : `"${permissionSet}" never lets one call`;
+  const why = permissionSet === FLOW_INTEGR ? `${FLOW_INTEGR} is the set for identity-provider applications (flowhook app register <clientId> --issuer <url> --company <company> --permission-set "${FLOW_INTEGR}")` : `"${permissionSet}" never lets one call`;
   return `A service user cannot use "${permissionSet}": Basic service users need ${FLOW_ALL} (or ${SUPER}); ${why}`;
 }
 

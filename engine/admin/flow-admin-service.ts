@@ -91,6 +91,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       const { user, accessKey } = await createServiceUser(fork(), deps.changes, {
         name: request.name,
         company: request.company || undefined,
+        allCompanies: request.allCompanies,
         permissionSet: request.permissionSet || undefined,
         accessKeyExpiresAt: request.accessKeyExpiresAt ? timestampDate(request.accessKeyExpiresAt) : undefined,
       });

@@ -1,6 +1,6 @@
 // The RecordService Connect implementation: the worker's record activity calls
-// it with the execution's company, caller, idempotency key and grant. One
-// EntityManager fork per call.
+// it with the execution's company, caller, run id, idempotency key and grant.
+// One EntityManager fork per call.
 import { create, type JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
@@ -11,12 +11,15 @@ import { InvalidArgumentError } from '../errors.ts';
 import { requireExecutionAccess } from '../security/execution-access.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import { getRecord, writeRecord, type RecordAddress, type RecordSnapshot, type RecordWriteOperation, type WriteResult } from './records.ts';
+import { DEFAULT_RECORD_SETTINGS, type RecordSettings } from './record-settings.ts';
 
 export interface RecordDeps {
   orm: MikroORM;
   logger: Logger;
   /** Verifies the execution grants workers send (security/execution-grants.ts). */
   grantKey: Buffer;
+  /** FLOWHOOK_RECORD_* (record-settings.ts); the quota is off without them. */
+  records?: RecordSettings;
 }
 
 export function createRecordService(deps: RecordDeps): ServiceImpl<typeof RecordService> {
@@ -30,7 +33,7 @@ export function createRecordService(deps: RecordDeps): ServiceImpl<typeof Record
   const write = async (scope: RecordScope | undefined, context: HandlerContext, operation: RecordWriteOperation): Promise<WriteResult> => {
     const { em, address } = await admitted(scope, context);
     deps.logger.debug({ company: address.company, table: address.table, operation: operation.kind, caller: scope!.caller }, 'record write');
-    return writeRecord(em, address, operation, scope!.idempotencyKey);
+    return writeRecord(em, address, operation, { runId: scope!.runId, idempotencyKey: scope!.idempotencyKey }, deps.records ?? DEFAULT_RECORD_SETTINGS);
   };
   return {
     async getRecord(request, context) {

@@ -1,12 +1,18 @@
 // Company-scoped records: the storage behind the record step. Each write runs
 // in one transaction with its entry in record_write, so a retried activity
-// (same idempotency key) gets the first answer back and applies nothing twice.
+// (same run and idempotency key) gets the first answer back and applies
+// nothing twice. That entry keeps a digest and the resulting version, never
+// the data (repeated-write.ts rebuilds the answer), and is purged by age
+// (record-write-purge.ts).
 import { randomUUID } from 'node:crypto';
-import { OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlreadyExistsError, ConflictError, InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { requireCompany } from '../admin/companies.ts';
 import { FlowRecord, RecordWrite, type Company } from '../storage/entities.ts';
+import { repeatedWriteAnswer } from './repeated-write.ts';
+import { writeDigest } from './write-digest.ts';
+import { MAX_RECORDS_SETTING, type RecordSettings } from './record-settings.ts';
 
 export interface RecordAddress {
   company: string;
@@ -42,16 +48,31 @@ export async function getRecord(em: EntityManager, address: RecordAddress): Prom
   return snapshot(await requireRecord(em, company, address));
 }
 
-export async function writeRecord(em: EntityManager, address: RecordAddress, operation: RecordWriteOperation, idempotencyKey: string): Promise<WriteResult> {
+/** Who asks for a write: the Temporal run ('' outside an execution) and its idempotency key (execution id + step path). */
+export interface WriteIdentity {
+  runId: string;
+  idempotencyKey: string;
+}
+
+export async function writeRecord(em: EntityManager, address: RecordAddress, operation: RecordWriteOperation, identity: WriteIdentity, settings: RecordSettings): Promise<WriteResult> {
   checkAddress(address);
+  const { runId, idempotencyKey } = identity;
   if (idempotencyKey === '' || idempotencyKey.length > 600) throw new InvalidArgumentError('idempotency key: required, at most 600 characters');
+  if (runId.length > 100) throw new InvalidArgumentError('run id: at most 100 characters');
+  const requestDigest = writeDigest(address, operation);
   try {
     return await em.transactional(async (tx) => {
       const company = await requireCompany(tx, address.company);
-      const earlier = await tx.findOne(RecordWrite, { company, idempotencyKey });
-      if (earlier) return earlier.response as unknown as WriteResult;
-      const result = await apply(tx, company, address, operation);
-      tx.create(RecordWrite, { id: randomUUID(), company, idempotencyKey, response: result as unknown as Record<string, unknown>, createdAt: new Date() });
+      const earlier = await tx.findOne(RecordWrite, { company, runId, idempotencyKey });
+      if (earlier) {
+        // Rows from before migration 0011 have no digest: they answer as before, unchecked.
+        if (earlier.requestDigest !== '' && earlier.requestDigest !== requestDigest) {
+          throw new FailedPreconditionError(`idempotency key "${idempotencyKey}" was already used for another write; a retry must repeat the same write`);
+        }
+        return repeatedWriteAnswer(earlier, await tx.findOne(FlowRecord, { company, tableName: address.table, key: address.key }), address, snapshot);
+      }
+      const result = await apply(tx, company, address, operation, settings);
+      tx.create(RecordWrite, { id: randomUUID(), company, runId, idempotencyKey, operation: operation.kind, requestDigest, version: result.record.version, created: result.created, createdAt: new Date() });
       await tx.flush();
       return result;
     });
@@ -62,7 +83,7 @@ export async function writeRecord(em: EntityManager, address: RecordAddress, ope
   }
 }
 
-async function apply(em: EntityManager, company: Company, address: RecordAddress, operation: RecordWriteOperation): Promise<WriteResult> {
+async function apply(em: EntityManager, company: Company, address: RecordAddress, operation: RecordWriteOperation, settings: RecordSettings): Promise<WriteResult> {
   const now = new Date();
   const existing = await em.findOne(FlowRecord, { company, tableName: address.table, key: address.key });
   if (operation.kind !== 'insert' && existing && operation.expectedVersion !== undefined && existing.version !== operation.expectedVersion) {
@@ -71,13 +92,13 @@ async function apply(em: EntityManager, company: Company, address: RecordAddress
   switch (operation.kind) {
     case 'insert': {
       if (existing) throw new AlreadyExistsError(`${describe(address)} already exists`);
-      return { record: snapshot(await create(em, company, address, operation.data, now)), created: true };
+      return { record: snapshot(await create(em, company, address, operation.data, now, settings)), created: true };
     }
     case 'upsert':
     case 'modify': {
       if (!existing) {
         if (operation.kind === 'modify' || operation.expectedVersion !== undefined) throw new NotFoundError(`${describe(address)} does not exist`);
-        return { record: snapshot(await create(em, company, address, operation.data, now)), created: true };
+        return { record: snapshot(await create(em, company, address, operation.data, now, settings)), created: true };
       }
       existing.data = { ...existing.data, ...operation.data };
       existing.updatedAt = now;
@@ -94,10 +115,24 @@ async function apply(em: EntityManager, company: Company, address: RecordAddress
   }
 }
 
-async function create(em: EntityManager, company: Company, address: RecordAddress, data: Record<string, unknown>, now: Date): Promise<FlowRecord> {
+async function create(em: EntityManager, company: Company, address: RecordAddress, data: Record<string, unknown>, now: Date, settings: RecordSettings): Promise<FlowRecord> {
+  if (settings.maxRecordsPerCompany > 0) await requireRoomFor(em, company, settings.maxRecordsPerCompany);
   const record = em.create(FlowRecord, { id: randomUUID(), company, tableName: address.table, key: address.key, data, createdAt: now, updatedAt: now });
   await em.flush();
   return record;
+}
+
+/**
+ * The per-company quota. Creations of one company are serialized by a lock on
+ * its row (only while a quota is set), so two racing inserts cannot both take
+ * the last place; the lock ends with the write's transaction.
+ */
+async function requireRoomFor(em: EntityManager, company: Company, max: number): Promise<void> {
+  await em.lock(company, LockMode.PESSIMISTIC_WRITE);
+  const count = await em.count(FlowRecord, { company });
+  if (count >= max) {
+    throw new FailedPreconditionError(`company "${company.name}" holds ${count} records, the most ${MAX_RECORDS_SETTING} (${max}) allows: delete records or raise ${MAX_RECORDS_SETTING}`);
+  }
 }
 
 async function requireRecord(em: EntityManager, company: Company, address: RecordAddress): Promise<FlowRecord> {

@@ -15,8 +15,9 @@ import { EngineKeySchema } from './engine-key.entity.ts';
 import { HookSecretSchema } from './hook-secret.entity.ts';
 import { CallbackWaitSchema } from './callback-wait.entity.ts';
 import { EngineNodeSchema } from './engine-node.entity.ts';
+import { AuditEventSchema } from './audit-event.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -34,3 +35,4 @@ export { EngineKey } from './engine-key.entity.ts';
 export { HookSecret } from './hook-secret.entity.ts';
 export { CallbackWait } from './callback-wait.entity.ts';
 export { EngineNode } from './engine-node.entity.ts';
+export { AuditEvent } from './audit-event.entity.ts';

@@ -12,6 +12,8 @@ import { Migration0006ApplicationIssuer } from './migrations/migration-0006-appl
 import { Migration0007HookSecrets } from './migrations/migration-0007-hook-secrets.ts';
 import { Migration0008CallbackWaits } from './migrations/migration-0008-callback-waits.ts';
 import { Migration0009EngineNodes } from './migrations/migration-0009-engine-nodes.ts';
+import { Migration0010AuditLog } from './migrations/migration-0010-audit-log.ts';
+import { Migration0011RecordLifetime } from './migrations/migration-0011-record-lifetime.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -23,6 +25,8 @@ export const MIGRATIONS = [
   { name: 'migration-0007-hook-secrets', class: Migration0007HookSecrets },
   { name: 'migration-0008-callback-waits', class: Migration0008CallbackWaits },
   { name: 'migration-0009-engine-nodes', class: Migration0009EngineNodes },
+  { name: 'migration-0010-audit-log', class: Migration0010AuditLog },
+  { name: 'migration-0011-record-lifetime', class: Migration0011RecordLifetime },
 ];
 
 export interface OrmOptions {

@@ -13,6 +13,8 @@ import { ApplicationPermission, IdentityApplication, PermissionAssignment, Servi
 export interface PermissionGrant {
   /** Null: the set holds in every company. */
   companyId: string | null;
+  /** The company's name (companies are never renamed): which tenants a caller may learn about, before any lookup. */
+  companyName: string | null;
   permissionSet: string;
 }
 
@@ -57,7 +59,7 @@ export function createCallerDirectory(feed: ChangeFeed | undefined, cacheOptions
 async function loadServiceUser(em: EntityManager, name: string): Promise<ServiceUserSnapshot | undefined> {
   const user = await em.findOne(ServiceUser, { name });
   if (!user) return undefined;
-  const assignments = await em.find(PermissionAssignment, { serviceUser: user.id });
+  const assignments = await em.find(PermissionAssignment, { serviceUser: user.id }, { populate: ['company'] });
   return {
     id: user.id,
     name: user.name,
@@ -72,7 +74,7 @@ async function loadApplications(em: EntityManager, clientId: string): Promise<Ap
   const apps = await em.find(IdentityApplication, { clientId });
   // A miss stays undefined, so the cache never holds it.
   if (apps.length === 0) return undefined;
-  const permissions = await em.find(ApplicationPermission, { application: { $in: apps.map((app) => app.id) } });
+  const permissions = await em.find(ApplicationPermission, { application: { $in: apps.map((app) => app.id) } }, { populate: ['company'] });
   return apps.map((app) => ({
     id: app.id,
     clientId: app.clientId,
@@ -84,6 +86,6 @@ async function loadApplications(em: EntityManager, clientId: string): Promise<Ap
   }));
 }
 
-function grantOf(row: { company?: { id: string } | null; permissionSet: string }): PermissionGrant {
-  return { companyId: row.company?.id ?? null, permissionSet: row.permissionSet };
+function grantOf(row: { company?: { id: string; name: string } | null; permissionSet: string }): PermissionGrant {
+  return { companyId: row.company?.id ?? null, companyName: row.company?.name ?? null, permissionSet: row.permissionSet };
 }

@@ -3,7 +3,10 @@
 // resumes one): authenticate the caller, look the flow up, check the secret,
 // the service account's companies and the permission set — in that order, so
 // a caller without credentials learns nothing about flows, and one without the
-// secret nothing about permissions. The secret never leaves this function.
+// secret nothing about permissions. A caller with no permission set in the
+// company named learns nothing about that tenant either: before any lookup it
+// gets the same 401 whether the company, the activity or neither is unknown.
+// The secret never leaves this function.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { resolveTrigger, type ResolvedTrigger } from '../../workflows/shared/index.ts';
@@ -13,7 +16,7 @@ import { matchesHash } from '../security/credentials.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import { authenticateCaller, type CallerIdentity } from './caller-authentication.ts';
 import type { CallerDirectory } from './caller-directory.ts';
-import { missingPermissionSet } from './permissions.ts';
+import { mayLearnAboutCompany, missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup, PublishedFlowSnapshot } from './published-flow-lookup.ts';
 
 export interface FlowCallDeps {
@@ -50,6 +53,7 @@ export async function authorizeFlowCall(
 ): Promise<AuthorizedFlowCall> {
   const caller = await authenticateCaller(deps.callers, em, request.caller, new Date(), account);
   deps.limits.admitCaller(caller.label);
+  if (!mayLearnAboutCompany(caller, request.company)) throw new UnauthenticatedError('Unauthorized', 'no_grant_in_company');
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
   const trigger = resolveTrigger(published.flowVersion.definition.trigger?.webhook ?? {});
   observer?.flowResolved(published.company.name, trigger.activity, trigger.responseMode);

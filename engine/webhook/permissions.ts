@@ -27,3 +27,16 @@ export function missingPermissionSet(caller: CallerIdentity, companyId: string):
   const granted = caller.grants.some((grant) => (grant.companyId === null || grant.companyId === companyId) && accepted.includes(grant.permissionSet));
   return granted ? undefined : accepted[0];
 }
+
+/**
+ * Whether the caller may learn anything about the company: it holds some
+ * permission set there (any, even one that cannot run flows) or one for all
+ * companies. A caller that does not gets one answer for an unknown company,
+ * an unknown activity and a known one, decided from its grants alone — no
+ * lookup, so the timing cannot tell them apart either. Service accounts hold
+ * no sets; their companies are checked after the secret, as before.
+ */
+export function mayLearnAboutCompany(caller: CallerIdentity, companyName: string): boolean {
+  if (caller.kind === 'service-account') return true;
+  return caller.grants.some((grant) => grant.companyId === null || grant.companyName === companyName);
+}

@@ -1,7 +1,8 @@
 // The Bearer verifier of spec §5.1: an OAuth 2.0 client-credentials access
 // token (a JWT) from a trusted issuer, checked against the issuer's JWKS with
 // jose (signature, algorithm allow-list, issuer, audience, expiry and
-// not-before with a small clock tolerance). Only an app-only access token
+// not-before with a small clock tolerance, and an `iat` no older than the
+// configured maximum age). Only an app-only access token
 // passes: a user's (delegated) token or an id token is refused by the rules of
 // token-kind.ts. The facade passes the verified client id, tenant and issuer
 // on; the engine decides whether that application is registered under that
@@ -12,7 +13,7 @@ import { decodeJwt, errors, jwtVerify, type JWTHeaderParameters, type JWTPayload
 import { isKeySetUnreachable, issuerKeys } from '../../common/issuer-keys.ts';
 import type { Logger } from 'pino';
 import type { RefusalReason } from '../../common/refusal-reasons.ts';
-import type { CallerVerifier, Verification } from '../caller-authentication.ts';
+import { REALM, type CallerVerifier, type Verification } from '../caller-authentication.ts';
 import type { CallerInit } from '../facade-context.ts';
 import { ServiceUnavailableError } from '../http-errors.ts';
 import { ALLOWED_ALGORITHMS, type OAuthSettings } from './oauth-settings.ts';
@@ -22,6 +23,7 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
   const byIssuer = new Map(settings.issuers.map((trusted) => [trusted.issuer, { trusted, keys: issuerKeys(trusted) }]));
   return {
     scheme: 'bearer',
+    challenge: `Bearer realm="${REALM}"`,
     async verify(authorization): Promise<Verification> {
       const token = /^bearer[ \t]+([A-Za-z0-9_.~+/=-]+)[ \t]*$/i.exec(authorization)?.[1];
       if (!token) return { refused: { reason: 'malformed_credentials' } };
@@ -43,6 +45,8 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
           audience: entry.trusted.audiences ?? settings.audiences,
           algorithms: [...ALLOWED_ALGORITHMS],
           clockTolerance: settings.clockToleranceSeconds,
+          // jose then requires `iat`, refuses one older than this (and one in the future beyond the tolerance).
+          maxTokenAge: settings.maxTokenAgeSeconds > 0 ? settings.maxTokenAgeSeconds : undefined,
           requiredClaims: ['exp'],
         }));
       } catch (error) {
@@ -74,8 +78,10 @@ export function application(payload: JWTPayload, issuer: string): CallerInit | u
 
 /** Why jwtVerify refused a token, in the terms an operator acts on. */
 function tokenRefusalReason(error: unknown): RefusalReason {
-  if (error instanceof errors.JWTExpired) return error.claim === 'exp' ? 'token_expired' : 'token_invalid';
+  if (error instanceof errors.JWTExpired) return error.claim === 'exp' ? 'token_expired' : error.claim === 'iat' ? 'token_too_old' : 'token_invalid';
   if (error instanceof errors.JWTClaimValidationFailed) {
+    // With a maximum age, a token that does not say when it was issued cannot be shown to be young enough.
+    if (error.claim === 'iat' && error.reason === 'missing') return 'token_too_old';
     // `missing`/`check_failed` describe the claim's value; `invalid` a claim of the wrong type.
     if (error.claim === 'aud') return 'token_audience_mismatch';
     if (error.claim === 'iss') return 'token_issuer_untrusted';

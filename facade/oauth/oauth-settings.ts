@@ -16,7 +16,19 @@ export interface OAuthSettings {
   audiences: string[];
   /** Tolerated clock difference for `exp`/`nbf`/`iat`, in seconds. */
   clockToleranceSeconds: number;
+  /**
+   * The oldest token accepted, by its `iat`, in seconds; 0: no limit. A token that is still
+   * within its `exp` but was issued long ago (an identity provider configured for day-long or
+   * longer lifetimes, or a leaked token replayed) is refused once it is older than this.
+   */
+  maxTokenAgeSeconds: number;
 }
+
+/**
+ * One day: the longest default lifetime among common providers' client-credentials tokens
+ * (Auth0's API default is 86400 s; Entra ID issues 60–90 min, Okta and Cognito 1 h, Keycloak 5 min).
+ */
+export const DEFAULT_MAX_TOKEN_AGE_SECONDS = 86_400;
 
 /** Asymmetric algorithms only: `none` and the HMAC family (a shared secret) are never accepted. */
 export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'] as const;

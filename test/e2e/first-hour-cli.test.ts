@@ -130,8 +130,12 @@ test('a company name that differs in case suggests the right one; a missing one 
   t.regex(wrongCase.err, /Company "first hour & co" does not exist; did you mean "First Hour & Co"\? \(company names are case-sensitive\)/);
   const missing = await cli('flow', 'list', '--company', 'Nowhere_Inc');
   t.regex(missing.err, /Company "Nowhere_Inc" does not exist; create it with: flowhook company create Nowhere_Inc/);
-  // A webhook caller gets the spelling hint, not an admin command.
-  const call = await callWebhook(stack, { company: 'FIRST HOUR & CO', activity: 'first.publish', secret: 'x'.repeat(32), auth: tenant.auth });
+  // A caller with no set in the company named learns nothing about it; one with a set for all companies
+  // gets the spelling hint, not an admin command.
+  t.is((await callWebhook(stack, { company: 'FIRST HOUR & CO', activity: 'first.publish', secret: 'x'.repeat(32), auth: tenant.auth })).status, 401);
+  const everywhere = JSON.parse((await cli('user', 'create', 'svc-everywhere', '--all-companies', '--json')).out).accessKey;
+  const auth = `Basic ${Buffer.from(`svc-everywhere:${everywhere}`).toString('base64')}`;
+  const call = await callWebhook(stack, { company: 'FIRST HOUR & CO', activity: 'first.publish', secret: 'x'.repeat(32), auth });
   t.is(call.status, 404);
   t.regex(JSON.parse(call.text).error.message, /did you mean "First Hour & Co"/);
   t.notRegex(call.text, /company create/);

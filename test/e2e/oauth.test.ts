@@ -48,7 +48,7 @@ test.before(async () => {
   const register = (app: TestClient, permissionSet: string, options: { consent?: boolean; state?: AppState } = {}) =>
     admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet, consentGranted: options.consent ?? true, state: options.state ?? AppState.ENABLED, description: 'test app' });
   await register(integration, 'FLOW INTEGR.');
-  // FLOW ALL cannot be given to an application (it never lets one call): registered without a set, it is 403 the same way.
+  // FLOW ALL cannot be given to an application (it never lets one call): registered without a set, it holds none in the company.
   await register(flowAllOnly, '');
   await register(disabled, 'FLOW INTEGR.', { state: AppState.DISABLED });
   await register(unconsented, 'FLOW INTEGR.', { consent: false });
@@ -76,7 +76,7 @@ function craft(claims: Record<string, unknown>, key = idp.privateKey): Promise<s
     .setProtectedHeader({ alg: 'RS256', kid: idp.kid, typ: 'at+jwt' })
     .setIssuer((claims.iss as string) ?? idp.issuer)
     .setAudience((claims.aud as string) ?? API)
-    .setIssuedAt(now - 10)
+    .setIssuedAt((claims.iat as number) ?? now - 10)
     .setExpirationTime((claims.exp as number) ?? now + 300)
     .sign(key);
 }
@@ -89,21 +89,35 @@ test('a registered, consented, enabled application with FLOW INTEGR. runs the fl
   t.is(description.typedSearchAttributes.get(FLOW_CALLER_KEY), `app:${integration.clientId}`);
 });
 
-test('an application without FLOW INTEGR. is 403 naming it, after the secret check', async (t) => {
+test('an application with no set in the company learns nothing about it: one 401 for a known flow, a wrong secret and an unknown activity', async (t) => {
   const token = await idp.token(flowAllOnly);
-  const wrongSecret = await callGuarded(token, 'x'.repeat(32));
-  t.is(wrongSecret.status, 401, 'the secret is checked before the permission');
-  const forbidden = await callGuarded(token);
-  t.is(forbidden.status, 403);
-  t.regex(JSON.parse(forbidden.text).error.message, /FLOW INTEGR\./);
-  t.is(forbidden.executionId, null);
+  const known = await callGuarded(token);
+  t.is(known.status, 401);
+  t.is(known.text, 'Unauthorized');
+  t.is(known.executionId, null);
+  for (const [why, answer] of [
+    ['wrong secret', await callGuarded(token, 'x'.repeat(32))],
+    ['unknown activity', await callWebhook(stack, { company: COMPANY, activity: 'no.such.activity', secret: guardedSecret, auth: `Bearer ${token}` })],
+    ['unknown company', await callWebhook(stack, { company: 'No Such Company', activity: GUARDED, secret: guardedSecret, auth: `Bearer ${token}` })],
+  ] as const) {
+    t.deepEqual([answer.status, answer.text], [known.status, known.text], why);
+  }
+  t.is(await countExecutions(stack, GUARDED), 0);
 });
 
 test('a valid token with a wrong secret is 401 and starts nothing', async (t) => {
   const answer = await callGuarded(await idp.token(integration), 'W'.repeat(32));
   t.is(answer.status, 401);
   t.is(answer.text, 'Unauthorized');
+  // With issuers configured the challenge offers Bearer (the recommended path) first, then Basic.
+  t.is(answer.headers.get('www-authenticate'), 'Bearer realm="flowhook", Basic realm="flowhook"');
   t.is(await countExecutions(stack, GUARDED), 0);
+});
+
+test('a token issued longer ago than FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS (default one day) is 401, though its exp is ahead', async (t) => {
+  const now = Math.floor(Date.now() / 1000);
+  await unauthorized(t, await craft({ iat: now - 2 * 86_400 }), 'issued two days ago');
+  t.is((await call(await craft({ iat: now - 3600 }))).status, 200, 'an hour old is within the default');
 });
 
 test('disabled, unconsented and unregistered applications are 401', async (t) => {
@@ -121,6 +135,23 @@ test('disabling an application takes effect at once; enabling it again restores 
   await unauthorized(t, token, 'disabled');
   await admin.apps.setAppState({ clientId: app.clientId, state: AppState.ENABLED });
   t.is((await call(token)).status, 200);
+});
+
+test('revoking consent refuses the next token at once; registering with consent restores it', async (t) => {
+  const app = client('revoked');
+  await admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  const token = await craft({ client_id: app.clientId });
+  t.is((await call(token)).status, 200);
+  const revoked = await admin.apps.revokeAppConsent({ clientId: app.clientId });
+  t.true(revoked.wasGranted);
+  t.like(revoked.app, { consentGranted: false, state: AppState.ENABLED });
+  t.deepEqual(revoked.app?.permissionSets.map((set) => [set.permissionSet, set.company]), [['FLOW INTEGR.', COMPANY]], 'its sets stay');
+  await unauthorized(t, token, 'consent revoked');
+  t.false((await admin.apps.revokeAppConsent({ clientId: app.clientId })).wasGranted, 'revoking again changes nothing');
+  await admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, consentGranted: true });
+  t.is((await call(token)).status, 200);
+  const unknownApp = await t.throwsAsync(admin.apps.revokeAppConsent({ clientId: 'never-registered' }));
+  t.is((unknownApp as ConnectError).code, Code.NotFound);
 });
 
 test('expired, wrong-audience, untrusted-issuer, tampered and unsigned tokens are 401', async (t) => {

@@ -95,6 +95,12 @@ test.before(async () => {
   await database.connect();
   try {
     await database.query('update identity_application set issuer = null where client_id = $1', [apps.unbound.clientId]);
+    // A FLOW ALL assignment stored before registering refused it (it never lets an application call): a set in the company, but not the one it needs.
+    await database.query(
+      `insert into application_permission (id, application_id, company_id, permission_set)
+       select gen_random_uuid(), a.id, c.id, 'FLOW ALL' from identity_application a, company c where a.client_id = $1 and c.name = $2`,
+      [apps.flowAllOnly.clientId, COMPANY],
+    );
   } finally {
     await database.end();
   }
@@ -174,7 +180,7 @@ async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy:
 
 /** Reasons the facade decides before it asks the engine (so the body, and with it the activity, is unread). */
 const FACADE_REASONS = Object.fromEntries(
-  (['missing_credentials', 'unsupported_scheme', 'malformed_credentials', 'token_issuer_untrusted', 'token_signature_invalid', 'token_key_unknown', 'token_algorithm_refused', 'token_expired', 'token_not_yet_valid', 'token_audience_mismatch', 'token_invalid', 'token_delegated', 'token_client_id_missing'] as const).map((reason) => [reason, true]),
+  (['missing_credentials', 'unsupported_scheme', 'malformed_credentials', 'token_issuer_untrusted', 'token_signature_invalid', 'token_key_unknown', 'token_algorithm_refused', 'token_expired', 'token_too_old', 'token_not_yet_valid', 'token_audience_mismatch', 'token_invalid', 'token_delegated', 'token_client_id_missing'] as const).map((reason) => [reason, true]),
 ) as Partial<Record<RefusalReason, true>>;
 
 // ── the refusals ──
@@ -195,6 +201,8 @@ test('the facade refuses each kind of bad token, naming the client id once the s
   const unsigned = new UnsecuredJWT({ client_id: integration }).setIssuer(idp.issuer).setAudience(API).setExpirationTime('5m').encode();
   await refused(t, { why: 'alg: none', reason: 'token_algorithm_refused', authorization: `Bearer ${unsigned}` });
   await refused(t, { why: 'expired', reason: 'token_expired', clientId: integration, authorization: `Bearer ${await craft({ exp: now - 120 })}` });
+  // Still within its exp, but issued longer ago than FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS (default one day).
+  await refused(t, { why: 'issued too long ago', reason: 'token_too_old', clientId: integration, authorization: `Bearer ${await craft({ iat: now - 2 * 86_400 })}` });
   await refused(t, { why: 'not yet valid', reason: 'token_not_yet_valid', clientId: integration, authorization: `Bearer ${await craft({ nbf: now + 600 })}` });
   await refused(t, { why: 'issued for another API', reason: 'token_audience_mismatch', clientId: integration, authorization: `Bearer ${await idp.token(apps.integration, OTHER_API)}` });
   await refused(t, { why: 'no exp', reason: 'token_invalid', clientId: integration, authorization: `Bearer ${await craft({ exp: undefined })}` });
@@ -220,7 +228,7 @@ test('the engine refuses applications that are unknown, of another issuer or ten
   });
 });
 
-test('the engine refuses Basic callers: unknown, wrong key, disabled, expired key, wrong secret, missing permission set', async (t) => {
+test('the engine refuses Basic callers: unknown, wrong key, disabled, expired key, wrong secret, no set in the company', async (t) => {
   const viaEngine = { activity: ACTIVITY };
   // Credentials are checked (WebhookService.CheckCaller) before the facade reads the body: no activity yet.
   await refused(t, { why: 'unknown user', reason: 'unknown_user', user: 'refusal-nobody', authorization: basic('refusal-nobody', users['refusal-user']!) });
@@ -229,10 +237,9 @@ test('the engine refuses Basic callers: unknown, wrong key, disabled, expired ke
   await refused(t, { ...viaEngine, why: 'wrong secret', reason: 'secret_mismatch', user: 'refusal-user', authorization: basic('refusal-user', users['refusal-user']!), secret: 'W'.repeat(32) });
   await refused(t, {
     ...viaEngine,
-    why: 'FLOW ALL for another company only',
-    reason: 'missing_permission_set',
+    why: 'FLOW ALL for another company only: answered like an unknown company',
+    reason: 'no_grant_in_company',
     user: 'refusal-elsewhere',
-    permissionSet: 'FLOW ALL',
     authorization: basic('refusal-elsewhere', users['refusal-elsewhere']!),
   });
   // Created just before its expiry and called just after it: the engine's cache never held it as valid.

@@ -52,7 +52,8 @@ interface Banner {
   codecUrl: string;
   codecLoginUrl: string;
   webhookUrl: string;
-  firstRun: { serviceUser: string; accessKey: string };
+  /** stdout is a pipe here, so the credentials are in a 0600 file the line names. */
+  firstRun: { credentialsFile: string };
 }
 
 let started: StartedFlowhook;
@@ -77,9 +78,10 @@ test.before(async () => {
   const secret = /"secret":\s*"([^"]+)"/.exec(applied.out)?.[1];
   if (applied.code !== 0 || !secret) throw new Error(`flow apply failed: ${applied.out}\n${applied.err}`);
   const card = `CARD-${Math.random().toString(36).slice(2, 12)}`;
+  const credentials = JSON.parse(readFileSync(line.firstRun.credentialsFile, 'utf8')) as { serviceUser: string; accessKey: string };
   const answer = await fetch(line.webhookUrl.replace('localhost', '127.0.0.1'), {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${line.firstRun.serviceUser}:${line.firstRun.accessKey}`).toString('base64')}`, 'content-type': 'application/json' },
+    headers: { authorization: `Basic ${Buffer.from(`${credentials.serviceUser}:${credentials.accessKey}`).toString('base64')}`, 'content-type': 'application/json' },
     body: `{"activity": "cards.check", "secret": "${secret}", "payload": {"card": "${card}"}}`,
   });
   if (answer.status !== 200) throw new Error(`the webhook call failed: ${answer.status} ${await answer.text()}`);

@@ -1,10 +1,11 @@
 // `flowhook start` as a new user runs it (here on the run's PostgreSQL and
-// Temporal, so it takes seconds): the banner's curl works as printed, the
+// Temporal, so it takes seconds): with stdout a pipe the credentials are in
+// 0600 files rather than the output, the banner's curl works as printed, the
 // endpoint listens on loopback only, components log at the documented level
 // (info), admin commands work from another directory, and a restart names the
 // commands that replace lost credentials.
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,18 +67,38 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     t.regex(first.banner, /listening on\s+127\.0\.0\.1 only \(FLOWHOOK_FACADE_HOST=0\.0\.0\.0 opens the endpoint to the network\)/);
     t.deepEqual(listeningAddresses(facadePort), ['0100007F'], 'the facade listens on 127.0.0.1 only');
 
-    const user = /-u '([^':]+):([^']+)'/.exec(first.banner);
-    const body = /-d '(\{[^']+\})'/.exec(first.banner);
-    const url = /'(http:\/\/[^']+flowWebhook_Invoke\?company=Default)'/.exec(first.banner);
-    t.truthy(user && body && url, first.banner);
-    const answer = await fetch(url![1]!.replace('localhost', '127.0.0.1'), {
+    // stdout is a pipe (as under systemd or docker): the credentials are in 0600 files, not in the output.
+    const credentialsFile = /^ {2}(\S+first-run-credentials\.json) {3}\(mode 0600/m.exec(first.banner)?.[1];
+    t.is(credentialsFile, join(dataDir, 'first-run-credentials.json'), first.banner);
+    const credentials = JSON.parse(readFileSync(credentialsFile!, 'utf8')) as { serviceUser: string; accessKey: string; secret: string };
+    t.like(credentials, { serviceUser: 'flowhook-service' });
+    t.false(first.output().includes(credentials.accessKey), 'no access key on stdout or stderr');
+    t.false(first.output().includes(credentials.secret), 'no flow secret on stdout or stderr');
+    for (const file of ['first-run-credentials.json', 'first-run-request.json', 'first-run.netrc']) t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
+
+    // The printed curl, as printed: the key from the netrc file, the body (with the secret) from the request file.
+    const curl = /^ {2}(curl [^\n]+\\\n[^\n]+\\\n[^\n]+)$/m.exec(first.banner)?.[1];
+    t.truthy(curl, first.banner);
+    t.false(curl!.includes(credentials.accessKey), 'the key is not on the command line');
+    const netrc = /--netrc-file '([^']+)'/.exec(curl!)?.[1];
+    const body = /-d @'([^']+)'/.exec(curl!)?.[1];
+    const url = /'(http:\/\/[^']+flowWebhook_Invoke\?company=Default)'/.exec(curl!)?.[1];
+    const login = /^machine localhost login (\S+) password (\S+)$/m.exec(readFileSync(netrc!, 'utf8'));
+    t.deepEqual([login?.[1], login?.[2]], [credentials.serviceUser, credentials.accessKey]);
+    const answer = await fetch(url!.replace('localhost', '127.0.0.1'), {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${user![1]}:${user![2]}`).toString('base64')}`, 'content-type': 'application/json' },
-      body: body![1],
+      headers: { authorization: `Basic ${Buffer.from(`${login![1]}:${login![2]}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: readFileSync(body!, 'utf8'),
     });
     const text = await answer.text();
     t.is(answer.status, 200, text);
     t.regex(JSON.parse(JSON.parse(text).value).body, /Hello, Ada!/);
+    // Where curl is installed, the command itself runs as a user would paste it.
+    if (spawnSync('curl', ['--version']).status === 0) {
+      const pasted = spawnSync('sh', ['-c', curl!], { encoding: 'utf8' });
+      t.is(pasted.status, 0, pasted.stderr);
+      t.regex(JSON.parse(JSON.parse(pasted.stdout).value).body, /Hello, Ada!/);
+    }
 
     // The CLI works from another directory: the data directory (and its admin token) is found through the environment.
     const listed = await run(['company', 'list'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` }, tmpdir());

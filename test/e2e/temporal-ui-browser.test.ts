@@ -200,10 +200,11 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
     const banner = JSON.parse(started.banner.trim().split('\n').pop()!) as {
       webhookUrl: string;
       temporalUiUrl: string | null;
-      firstRun: { serviceUser: string; accessKey: string; activity: string; secret: string } | null;
+      /** stdout is a pipe here, so the credentials are in a 0600 file the line names. */
+      firstRun: { credentialsFile: string } | null;
     };
     if (!banner.temporalUiUrl || !banner.firstRun) throw new Error(`start printed no Temporal UI URL or first-run credentials: ${started.banner}`);
-    const { firstRun } = banner;
+    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as { serviceUser: string; accessKey: string; activity: string; secret: string };
     const secrets = await applyExamples(env, dataDir, soap, Number(env.FLOWHOOK_ENGINE_PORT));
     secrets[firstRun.activity] = firstRun.secret;
 

@@ -2,14 +2,15 @@
 // and what their callers see right after each change: a set that cannot work
 // is refused when it is given, a grant lets the next call through, a revoke
 // or delete refuses it at once, and regenerate-key keeps the expiry unless
-// told otherwise.
+// told otherwise. A grant names its scope (--company, or --all-companies said
+// out loud), and a caller with no set in a company learns nothing about it.
 import test from 'ava';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { cliAgainst, type CliRun } from '../support/cli-runner.ts';
-import { callWebhook, deployFlow, flow } from '../support/webhook-helpers.ts';
+import { callWebhook, deployFlow, flow, type WebhookAnswer } from '../support/webhook-helpers.ts';
 import { eventually } from '../support/eventually.ts';
 
 const HOME = 'Users & Co';
@@ -85,9 +86,9 @@ test('user list and show: state, key expiry, permission sets and created, never 
   for (const output of [list.out, shown.out, JSON.stringify(listed)]) t.false(output.includes(key), 'the key is never shown again');
 });
 
-test('a grant lets the next call through; a revoke refuses the next one with 403 at once', async (t) => {
+test('a grant lets the next call through; a revoke refuses the next one at once', async (t) => {
   const key = await createUser(t, 'cli-granted', '--company', OTHER);
-  t.is(await callAs('cli-granted', key), 403, 'FLOW ALL for another company only');
+  t.is(await callAs('cli-granted', key), 401, 'FLOW ALL for another company only: answered like an unknown company');
 
   const granted = await cli('user', 'grant', 'cli-granted', '--company', HOME, '--permission-set', 'flow  all');
   t.is(granted.code, 0, granted.err);
@@ -101,7 +102,7 @@ test('a grant lets the next call through; a revoke refuses the next one with 403
   const revoked = await cli('user', 'revoke', 'cli-granted', '--company', HOME, '--permission-set', 'FLOW ALL');
   t.is(revoked.code, 0, revoked.err);
   t.regex(revoked.out, /warning: User "cli-granted" can no longer call in company "Users & Co"; it still can in: "Users Elsewhere"/);
-  t.is(await callAs('cli-granted', key), 403, 'refused at once, not after a cache expires');
+  t.is(await callAs('cli-granted', key), 401, 'refused at once, not after a cache expires');
 
   const notHeld = await cli('user', 'revoke', 'cli-granted', '--company', HOME, '--permission-set', 'FLOW ALL', '--json');
   t.is(notHeld.code, 1);
@@ -113,12 +114,12 @@ test('a grant lets the next call through; a revoke refuses the next one with 403
   t.is(await callAs('cli-granted', key), 200, 'an all-companies grant covers every company');
   const everywhere = await cli('user', 'revoke', 'cli-granted', '--permission-set', 'FLOW ALL');
   t.regex(everywhere.out, /Revoked FLOW ALL \(all companies\)[^\n]*\n {2}permission sets: FLOW ALL \(Users Elsewhere\)\n {2}warning: User "cli-granted" no longer calls in every company; it now can only in: "Users Elsewhere"/);
-  t.is(await callAs('cli-granted', key), 403);
+  t.is(await callAs('cli-granted', key), 401);
 
   const last = await cli('user', 'revoke', 'cli-granted', '--company', OTHER, '--permission-set', 'FLOW ALL');
   t.is(last.code, 0, 'revoking the last grant is allowed');
-  t.regex(last.out, /warning: User "cli-granted" has no permission set left that lets it call: every call now gets 403/);
-  t.regex((await cli('user', 'show', 'cli-granted')).out, /No permission set lets it call \(calls get 403\): flowhook user grant cli-granted/);
+  t.regex(last.out, /warning: User "cli-granted" has no permission set left that lets it call: every call now gets 401/);
+  t.regex((await cli('user', 'show', 'cli-granted')).out, /No permission set lets it call \(calls get 401\): flowhook user grant cli-granted/);
 
   const nowhere = await cli('user', 'grant', 'cli-granted', '--company', 'Nowhere_Ltd', '--permission-set', 'FLOW ALL');
   t.regex(nowhere.err, /not found: Company "Nowhere_Ltd" does not exist; create it with: flowhook company create Nowhere_Ltd/);
@@ -141,7 +142,7 @@ test('delete needs --yes; then the next call is 401 and the name can be used aga
   const reused = await createUser(t, 'cli-deleted', '--company', OTHER);
   t.deepEqual((await userJson('cli-deleted')).permissionSets.map((held: { company: string }) => held.company), [OTHER], 'the old grants are gone');
   t.is(await callAs('cli-deleted', key), 401, 'the old key does not come back with the name');
-  t.is(await callAs('cli-deleted', reused), 403, 'the new user is known, without a grant here');
+  t.is(await callAs('cli-deleted', reused), 401, 'the new user is known, without a grant here');
   t.regex((await cli('user', 'delete', 'cli-nobody', '--yes')).err, /not found: User "cli-nobody" does not exist/);
 });
 
@@ -192,8 +193,68 @@ test('a revoke or delete made through another engine refuses the next call here,
   t.is(await callAs('cli-remote', key), 200, 'now served from the warm cache');
   t.is((await otherCli('user', 'grant', 'cli-remote', '--company', OTHER, '--permission-set', 'FLOW ALL')).code, 0);
   t.is((await otherCli('user', 'revoke', 'cli-remote', '--company', HOME, '--permission-set', 'FLOW ALL')).code, 0);
-  t.is(await eventually(() => callAs('cli-remote', key), 403), 403);
+  t.is(await eventually(() => callAs('cli-remote', key), 401), 401, 'no set left in HOME');
+  t.is((await otherCli('user', 'grant', 'cli-remote', '--company', HOME, '--permission-set', 'FLOW ALL')).code, 0);
+  t.is(await eventually(() => callAs('cli-remote', key), 200), 200);
   t.is((await otherCli('user', 'delete', 'cli-remote', '--yes')).code, 0);
   t.is(await eventually(() => callAs('cli-remote', key), 401), 401);
 });
 
+
+test('user create needs --company or --all-companies; an all-companies user calls everywhere and is listed as such', async (t) => {
+  const unscoped = await cli('user', 'create', 'cli-unscoped');
+  t.is(unscoped.code, 1);
+  t.regex(unscoped.err, /invalid argument: a service user's permission set needs a scope: flowhook user create cli-unscoped --company <name> lets it call in that company; --all-companies lets it call in every company/);
+  t.is(JSON.parse((await cli('user', 'show', 'cli-unscoped', '--json')).out).error.code, 'not_found', 'nothing was created');
+  const both = await stack.admin.createUser({ name: 'cli-both', company: HOME, allCompanies: true }).catch((error: Error) => error);
+  t.regex(String(both), /give either a company \(--company\) or all companies \(--all-companies\), not both/);
+
+  const key = await createUser(t, 'cli-everywhere', '--all-companies');
+  t.is(await callAs('cli-everywhere', key), 200);
+  t.regex((await cli('user', 'list')).out, /\ncli-everywhere\s+Enabled\s+never\s+FLOW ALL \(all companies\)/);
+});
+
+test('app register assigns a set only with --company or --all-companies; updating without a set needs neither', async (t) => {
+  const issuer = 'https://idp.example.test';
+  const unscoped = await cli('app', 'register', 'cli-unscoped-app', '--issuer', issuer, '--permission-set', 'FLOW INTEGR.');
+  t.is(unscoped.code, 1);
+  t.regex(unscoped.err, /invalid argument: the permission set "FLOW INTEGR\." needs a scope: --company <name> assigns it in that company; --all-companies assigns it in every company/);
+  t.notRegex((await cli('app', 'list')).out, /cli-unscoped-app/, 'nothing was registered');
+  t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--company', HOME, '--permission-set', 'FLOW INTEGR.')).code, 0);
+  t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--consent', '--enabled')).code, 0, 'consent and State alone assign nothing, so need no scope');
+  t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--permission-set', 'FLOW INTEGR.', '--all-companies')).code, 0);
+  t.regex((await cli('app', 'list')).out, /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(Users & Co\), FLOW INTEGR\. \(all companies\)|\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(all companies\), FLOW INTEGR\. \(Users & Co\)/);
+  const alone = await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--all-companies');
+  t.is(alone.code, 1);
+  t.regex(alone.err, /all companies \(--all-companies\) is the scope of a permission set; give the set too/);
+
+  const revoked = await cli('app', 'revoke-consent', 'cli-scoped-app');
+  t.is(revoked.code, 0, revoked.err);
+  t.regex(revoked.out, /Revoked consent of application cli-scoped-app: its tokens are refused from the next call on\.\n {2}state Enabled, consent no, /);
+  t.regex((await cli('app', 'list')).out, /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+no\s+FLOW INTEGR\./, 'sets and State stay');
+  t.regex((await cli('app', 'revoke-consent', 'cli-unscoped-app')).err, /not found: Application "cli-unscoped-app" is not registered/);
+});
+
+test('a caller with no set in a company gets one answer whatever it names there; one with a set gets the spec\'s 404 and 401', async (t) => {
+  const outsider = await createUser(t, 'cli-outsider', '--company', OTHER);
+  const insider = await createUser(t, 'cli-insider', '--company', HOME);
+  const basic = (name: string, key: string) => `Basic ${Buffer.from(`${name}:${key}`).toString('base64')}`;
+  const call = (auth: string, company: string, activity: string, callSecret: string) => callWebhook(stack, { company, activity, secret: callSecret, auth });
+  const shape = (answer: WebhookAnswer) => ({ status: answer.status, text: answer.text, contentType: answer.headers.get('content-type'), authenticate: answer.headers.get('www-authenticate') });
+
+  const asOutsider = (company: string, activity: string, callSecret: string) => call(basic('cli-outsider', outsider), company, activity, callSecret).then(shape);
+  const known = await asOutsider(HOME, ACTIVITY, secret);
+  t.like(known, { status: 401, text: 'Unauthorized' });
+  t.deepEqual(await asOutsider(HOME, ACTIVITY, 'W'.repeat(32)), known, 'wrong secret');
+  t.deepEqual(await asOutsider(HOME, 'no.such.activity', secret), known, 'unknown activity');
+  t.deepEqual(await asOutsider('No Such Company', ACTIVITY, secret), known, 'unknown company');
+  t.deepEqual(await asOutsider('users & co', ACTIVITY, secret), known, 'no spelling hint about the real company');
+
+  // The spec's order for a caller with a set in the company: unknown activity 404, wrong secret 401.
+  t.is((await call(basic('cli-insider', insider), HOME, 'no.such.activity', secret)).status, 404);
+  t.is((await call(basic('cli-insider', insider), HOME, ACTIVITY, 'W'.repeat(32))).status, 401);
+  t.is((await call(basic('cli-insider', insider), HOME, ACTIVITY, secret)).status, 200);
+  const everywhere = await createUser(t, 'cli-all-companies', '--all-companies');
+  const unknownCompany = await call(basic('cli-all-companies', everywhere), 'No Such Company', ACTIVITY, secret);
+  t.is(unknownCompany.status, 404, 'an all-companies caller is told the company does not exist');
+});

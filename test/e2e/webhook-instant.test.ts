@@ -65,7 +65,11 @@ test('an unknown activity or company is 404 with an OData error', async (t) => {
   t.is(typeof error.code, 'string');
   t.regex(error.message, /no\.such\.activity/);
 
-  const unknownCompany = await callWebhook(stack, { company: 'Nobody Inc.', activity, secret, auth: tenant.auth });
+  // A company is only described to a caller with a set in it or in all companies; the tenant's user gets the bare 401.
+  t.is((await callWebhook(stack, { company: 'Nobody Inc.', activity, secret, auth: tenant.auth })).status, 401);
+  const { accessKey } = await stack.admin.createUser({ name: 'instant-everywhere', allCompanies: true });
+  const everywhere = `Basic ${Buffer.from(`instant-everywhere:${accessKey}`).toString('base64')}`;
+  const unknownCompany = await callWebhook(stack, { company: 'Nobody Inc.', activity, secret, auth: everywhere });
   t.is(unknownCompany.status, 404);
   t.regex(JSON.parse(unknownCompany.text).error.message, /Nobody Inc\./);
 });

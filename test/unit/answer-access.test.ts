@@ -11,11 +11,15 @@ import type { PermissionGrant } from '../../engine/webhook/caller-directory.ts';
 const COMPANY = 'company-1';
 const OTHER = 'company-2';
 
-function user(name: string, grants: PermissionGrant[]): CallerIdentity {
-  return { kind: 'service-user', id: name, name, label: `user:${name}`, grants };
+// Reading an answer goes by company id; the name a grant also carries plays no part here.
+type GrantById = Omit<PermissionGrant, 'companyName'>;
+const named = (grants: GrantById[]): PermissionGrant[] => grants.map((grant) => ({ ...grant, companyName: grant.companyId }));
+
+function user(name: string, grants: GrantById[]): CallerIdentity {
+  return { kind: 'service-user', id: name, name, label: `user:${name}`, grants: named(grants) };
 }
-function app(clientId: string, grants: PermissionGrant[]): CallerIdentity {
-  return { kind: 'application', id: clientId, name: clientId, label: `app:${clientId}`, grants };
+function app(clientId: string, grants: GrantById[]): CallerIdentity {
+  return { kind: 'application', id: clientId, name: clientId, label: `app:${clientId}`, grants: named(grants) };
 }
 
 test('execution ids are accepted in the shapes the engine mints, nothing else', (t) => {

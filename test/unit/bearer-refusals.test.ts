@@ -18,6 +18,9 @@ const KID = 'key-1';
 let server: Server;
 let signingKey: CryptoKey;
 let verifier: CallerVerifier;
+/** The same issuer with the age limit lifted (FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS=0). */
+let unlimitedAge: CallerVerifier;
+const MAX_AGE = 3600;
 const logLines: string[] = [];
 
 test.before(async () => {
@@ -33,7 +36,9 @@ test.before(async () => {
       done();
     },
   });
-  verifier = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60 }, pino({ level: 'debug' }, sink));
+  const logger = pino({ level: 'debug' }, sink);
+  verifier = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: MAX_AGE }, logger);
+  unlimitedAge = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 0 }, logger);
 });
 test.after.always(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -41,13 +46,13 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** A token with the claims given; `undefined` leaves a claim out. */
 function sign(claims: JWTPayload, options: { key?: CryptoKey | Uint8Array; alg?: string; kid?: string } = {}): Promise<string> {
-  const payload: JWTPayload = { iss: ISSUER, aud: AUDIENCE, exp: now() + 300, client_id: CLIENT, ...claims };
+  const payload: JWTPayload = { iss: ISSUER, aud: AUDIENCE, iat: now() - 10, exp: now() + 300, client_id: CLIENT, ...claims };
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
   return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? KID }).sign(options.key ?? signingKey);
 }
 
-async function refusal(token: string): Promise<Extract<Verification, { refused: unknown }>['refused'] | undefined> {
-  const verification = await verifier.verify(`Bearer ${token}`);
+async function refusal(token: string, by: CallerVerifier = verifier): Promise<Extract<Verification, { refused: unknown }>['refused'] | undefined> {
+  const verification = await by.verify(`Bearer ${token}`);
   return 'refused' in verification ? verification.refused : undefined;
 }
 
@@ -73,6 +78,17 @@ test('claim failures after a good signature name the reason and the client id', 
   t.deepEqual(await refusal(await sign({ aud: undefined })), { reason: 'token_audience_mismatch', issuer: ISSUER, clientId: CLIENT });
   t.deepEqual(await refusal(await sign({ exp: undefined })), { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT });
   t.deepEqual(await refusal(await sign({ nbf: 'tomorrow' as never })), { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT });
+});
+
+test('a token issued longer ago than the maximum age is too old, though its exp has not passed', async (t) => {
+  // Issued two hours ago, valid for another hour: an identity provider handing out long-lived tokens.
+  const old = await sign({ iat: now() - 2 * MAX_AGE, exp: now() + MAX_AGE });
+  t.deepEqual(await refusal(old), { reason: 'token_too_old', issuer: ISSUER, clientId: CLIENT });
+  t.deepEqual(await refusal(await sign({ iat: undefined })), { reason: 'token_too_old', issuer: ISSUER, clientId: CLIENT }, 'no iat: its age cannot be shown');
+  t.is(await refusal(await sign({ iat: now() - MAX_AGE + 60 })), undefined, 'younger than the limit');
+  t.deepEqual(await refusal(await sign({ iat: now() + 600 })), { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT }, 'issued in the future beyond the tolerance');
+  t.is(await refusal(old, unlimitedAge), undefined, 'FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS=0 lifts the limit');
+  t.is(await refusal(await sign({ iat: undefined }), unlimitedAge), undefined);
 });
 
 test('signature, key and algorithm failures never name a client id', async (t) => {

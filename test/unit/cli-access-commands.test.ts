@@ -34,6 +34,8 @@ function fakeEngine() {
         throw new ConnectError(`An application cannot use "${request.permissionSet}": applications need "FLOW INTEGR."`, Code.InvalidArgument);
       }
       if (!request.issuer) throw new ConnectError('issuer: required', Code.InvalidArgument);
+      // The engine's rule (applications.ts): a set names its scope, one company or all of them.
+      if (request.permissionSet && !request.company && !request.allCompanies) throw new ConnectError('the permission set needs a scope: --company <name> or --all-companies', Code.InvalidArgument);
       const created = !apps.has(request.clientId);
       const app = apps.get(request.clientId) ?? create(AppSchema, { clientId: request.clientId, state: AppState.DISABLED });
       app.issuer = request.issuer.replace(/\/+$/, '');
@@ -51,6 +53,13 @@ function fakeEngine() {
       if (!app || (request.issuer && request.issuer !== app.issuer)) throw new ConnectError(`Application "${request.clientId}" is not registered`, Code.NotFound);
       app.state = request.state;
       return { app };
+    },
+    revokeAppConsent(request) {
+      const app = apps.get(request.clientId);
+      if (!app || (request.issuer && request.issuer !== app.issuer)) throw new ConnectError(`Application "${request.clientId}" is not registered`, Code.NotFound);
+      const wasGranted = app.consentGranted;
+      app.consentGranted = false;
+      return { app, wasGranted };
     },
     listApps() {
       return { apps: [...apps.values()] };
@@ -152,7 +161,7 @@ test('app register needs --issuer; --tenant and --any-tenant exclude each other'
 
 test('app enable, disable and list', async (t) => {
   const engine = fakeEngine();
-  await flowhook(engine, 'app', 'register', 'c-1', '--issuer', ISSUER, '--consent', '--enabled', '--permission-set', 'FLOW INTEGR.');
+  await flowhook(engine, 'app', 'register', 'c-1', '--issuer', ISSUER, '--consent', '--enabled', '--permission-set', 'FLOW INTEGR.', '--all-companies');
   t.regex((await flowhook(engine, 'app', 'disable', 'c-1')).out, /Application c-1 is Disabled\./);
   const list = await flowhook(engine, 'app', 'list');
   t.regex(list.out, /CLIENT ID\s+ISSUER\s+TENANT\s+STATE\s+CONSENT\s+PERMISSION SETS\s+DESCRIPTION\nc-1\s+https:\S+\s+any\s+Disabled\s+yes\s+FLOW INTEGR\. \(all companies\)/);
@@ -174,9 +183,35 @@ test('app list points out applications registered before issuers were bound', as
   t.regex(list.out, /registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>/);
 });
 
+test('app register sends the scope the operator chose; --company and --all-companies exclude each other', async (t) => {
+  const engine = fakeEngine();
+  const all = await flowhook(engine, 'app', 'register', 'c-all', '--issuer', ISSUER, '--permission-set', 'FLOW INTEGR.', '--all-companies');
+  t.is(all.code, 0, all.err);
+  t.regex(all.out, /permission sets: FLOW INTEGR\. \(all companies\)/);
+  const both = await flowhook(engine, 'app', 'register', 'c-both', '--issuer', ISSUER, '--permission-set', 'FLOW INTEGR.', '--company', 'Acme', '--all-companies');
+  t.is(both.code, 1);
+  t.regex(both.err, /option '--company <name>' cannot be used with option '--all-companies'/);
+  t.false(engine.apps.has('c-both'), 'nothing was sent');
+});
+
+test('app revoke-consent withdraws consent and says how to restore it', async (t) => {
+  const engine = fakeEngine();
+  await flowhook(engine, 'app', 'register', 'c-3', '--issuer', ISSUER, '--consent', '--enabled', '--company', 'Acme', '--permission-set', 'FLOW INTEGR.');
+  const revoked = await flowhook(engine, 'app', 'revoke-consent', 'c-3');
+  t.is(revoked.code, 0, revoked.err);
+  t.regex(revoked.out, /^Revoked consent of application c-3: its tokens are refused from the next call on\.\n {2}state Enabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)/);
+  t.true(revoked.out.includes(`Restore consent with: flowhook app register c-3 --issuer ${ISSUER} --consent`));
+  t.false(engine.apps.get('c-3')!.consentGranted);
+  const again = await flowhook(engine, 'app', 'revoke-consent', 'c-3', '--json');
+  t.is(JSON.parse(again.out).wasGranted, false);
+  const unknown = await flowhook(engine, 'app', 'revoke-consent', 'nobody');
+  t.is(unknown.code, 1);
+  t.regex(unknown.err, /Application "nobody" is not registered/);
+});
+
 test('app register refuses SUPER and FLOW ALL, naming FLOW INTEGR.', async (t) => {
   for (const set of ['SUPER', 'FLOW ALL']) {
-    const run = await flowhook(fakeEngine(), 'app', 'register', 'c-2', '--issuer', ISSUER, '--permission-set', set);
+    const run = await flowhook(fakeEngine(), 'app', 'register', 'c-2', '--issuer', ISSUER, '--company', 'Acme', '--permission-set', set);
     t.is(run.code, 1);
     t.regex(run.err, /invalid argument: An application cannot use "[A-Z ]+": applications need "FLOW INTEGR\."/);
   }
@@ -237,7 +272,7 @@ test('user show says what keeps the user from calling and how to fix it', async 
   t.regex(stuck, /Permission sets {2}FLOW INTEGR\. \(Acme\) — never lets a service user call; revoke it/);
   t.regex(stuck, /calls get 401 while it is disabled: flowhook user enable svc-erp/);
   t.regex(stuck, /key has expired \(calls get 401\): flowhook user regenerate-key svc-erp --expires-at <ISO 8601> \(or --no-expiry\)/);
-  t.regex(stuck, /No permission set lets it call \(calls get 403\): flowhook user grant svc-erp --company <company> --permission-set "FLOW ALL"/);
+  t.regex(stuck, /No permission set lets it call \(calls get 403 where it holds a set, 401 elsewhere\): flowhook user grant svc-erp --company <company> --permission-set "FLOW ALL"/);
   const missing = await flowhook(engine, 'user', 'show', 'nobody', '--json');
   t.is(missing.code, 1);
   t.is(JSON.parse(missing.out).error.code, 'not_found');

@@ -368,9 +368,13 @@ test('user create passes the options and prints the access key once', async (t) 
   t.truthy(key);
   t.is(occurrences(run.out, key!), 1);
 
-  const json = await flowhook(engine, 'user', 'create', 'svc2', '--json');
+  const json = await flowhook(engine, 'user', 'create', 'svc2', '--all-companies', '--json');
   t.regex(JSON.parse(json.out).accessKey, /^key-/);
   t.is(engine.users[1]?.company, '');
+  t.true(engine.users[1]?.allCompanies, 'an all-companies grant is asked for, never implied');
+  const both = await flowhook(engine, 'user', 'create', 'svc4', '--company', 'Acme', '--all-companies');
+  t.is(both.code, 1);
+  t.regex(both.err, /option '--company <name>' cannot be used with option '--all-companies'/);
 
   const bad = await flowhook(engine, 'user', 'create', 'svc3', '--expires-at', 'tomorrow');
   t.is(bad.code, 1);

@@ -8,7 +8,7 @@ import { application } from '../../facade/oauth/bearer-verifier.ts';
 const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const CLIENT = '8f3c4a2e-5b1d-4c6e-9a7f-0e2d1c3b4a59';
 
-test('issuers as a comma list share the audience and the default clock tolerance', (t) => {
+test('issuers as a comma list share the audience, the default clock tolerance and the default maximum token age', (t) => {
   const { oauth } = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_OAUTH_ISSUERS: `https://sts.windows.net/${TENANT}/, https://login.microsoftonline.com/${TENANT}/v2.0`,
     FLOWHOOK_OAUTH_AUDIENCE: 'api://flowhook,11111111-2222-3333-4444-555555555555',
@@ -17,7 +17,16 @@ test('issuers as a comma list share the audience and the default clock tolerance
     issuers: [{ issuer: `https://sts.windows.net/${TENANT}/` }, { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` }],
     audiences: ['api://flowhook', '11111111-2222-3333-4444-555555555555'],
     clockToleranceSeconds: 60,
+    maxTokenAgeSeconds: 86_400,
   });
+});
+
+test('the maximum token age is set in seconds, 0 lifts it, and a value below a minute is refused by name', (t) => {
+  const base = { FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' };
+  t.is(readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '5400' }).oauth?.maxTokenAgeSeconds, 5400);
+  t.is(readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '0' }).oauth?.maxTokenAgeSeconds, 0);
+  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '30' }), { message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be 0 \(no limit\) or at least 60/ });
+  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '1h' }), { message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be an integer/ });
 });
 
 test('issuers as JSON may name their key set and audiences', (t) => {

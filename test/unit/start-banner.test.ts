@@ -1,7 +1,13 @@
 // What `flowhook start` prints about the codec server: the URL the Web UI
-// calls and where the operator signs in — in the banner and its JSON line.
+// calls and where the operator signs in — in the banner and its JSON line;
+// and where the first run's credentials go (a terminal, or 0600 files).
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import { banner, bannerJson, type BannerInfo } from '../../bin/start/banner.ts';
+import { writeFirstRunFiles, type FirstRunFiles } from '../../bin/start/first-run-credentials.ts';
+import type { SeedResult } from '../../bin/start/seed.ts';
 
 const info: BannerInfo = {
   webhookUrl: 'http://localhost:7048/BC/ODataV4/flowWebhook_Invoke?company=Default',
@@ -23,4 +29,68 @@ test('without a codec server (another Temporal, or FLOWHOOK_CODEC_PORT=off) the 
   const without = { ...info, codecUrl: undefined };
   t.notRegex(banner(without), /codec/);
   t.like(JSON.parse(bannerJson(without)), { codecUrl: null, codecLoginUrl: null });
+});
+
+// ── the first run's credentials: on a terminal, or in 0600 files named by the banner ──
+
+const seed: SeedResult = { company: 'Default', userName: 'flowhook-service', accessKey: 'K'.repeat(44), activity: 'examples.hello', secret: 'S'.repeat(32) };
+
+const dataDirs: string[] = [];
+test.after.always(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function privateDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'flowhook-banner-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+function firstRun(shown: boolean): { dataDir: string; files: FirstRunFiles; text: string; json: Record<string, unknown> } {
+  const dataDir = privateDir();
+  const files = writeFirstRunFiles(dataDir, seed, info.webhookUrl, shown);
+  const withSeed = { ...info, dataDir, seed, firstRunFiles: files };
+  return { dataDir, files, text: banner(withSeed), json: JSON.parse(bannerJson(withSeed)) as Record<string, unknown> };
+}
+
+test('on a terminal the credentials are shown once and the curl reads the key from a 0600 netrc file', (t) => {
+  const { files, text, json } = firstRun(true);
+  t.regex(text, new RegExp(`web service access key\\s+${seed.accessKey}`));
+  t.regex(text, new RegExp(`flow secret \\(examples\\.hello\\)\\s+${seed.secret}`));
+  const curl = text.slice(text.indexOf('curl '));
+  t.notRegex(curl, new RegExp(seed.accessKey), 'the key is not on the command line (the process list)');
+  t.regex(curl, new RegExp(`--netrc-file '${files.netrc}'`));
+  t.is(readFileSync(files.netrc, 'utf8'), `machine localhost login flowhook-service password ${seed.accessKey}\n`);
+  t.is(statSync(files.netrc).mode & 0o777, 0o600);
+  t.is(files.credentials, undefined, 'nothing else is written when a person saw them');
+  t.like(json.firstRun, { serviceUser: 'flowhook-service', accessKey: seed.accessKey, secret: seed.secret, netrcFile: files.netrc });
+});
+
+test('when stdout is not a terminal no key or secret is printed: they are in 0600 files the banner names', (t) => {
+  const { dataDir, files, text, json } = firstRun(false);
+  for (const printed of [text, JSON.stringify(json)]) {
+    t.false(printed.includes(seed.accessKey), 'no access key in the output');
+    t.false(printed.includes(seed.secret), 'no flow secret in the output');
+  }
+  t.is(files.credentials, join(dataDir, 'first-run-credentials.json'));
+  t.true(text.includes(files.credentials!));
+  t.regex(text, new RegExp(`-d @'${files.request}'`));
+  t.deepEqual(JSON.parse(readFileSync(files.credentials!, 'utf8')), { company: 'Default', serviceUser: 'flowhook-service', accessKey: seed.accessKey, activity: 'examples.hello', secret: seed.secret });
+  t.deepEqual(JSON.parse(readFileSync(files.request!, 'utf8')), { activity: 'examples.hello', secret: seed.secret, payload: { name: 'Ada' } });
+  for (const file of [files.netrc, files.credentials!, files.request!]) t.is(statSync(file).mode & 0o777, 0o600, file);
+  t.deepEqual(json.firstRun, {
+    company: 'Default',
+    serviceUser: 'flowhook-service',
+    activity: 'examples.hello',
+    credentialsFile: files.credentials,
+    requestFile: files.request,
+    netrcFile: files.netrc,
+  });
+});
+
+test('a leftover file with wider permissions is replaced, not reused', (t) => {
+  const dataDir = privateDir();
+  writeFileSync(join(dataDir, 'first-run-credentials.json'), 'old', { mode: 0o644 });
+  const files = writeFirstRunFiles(dataDir, seed, info.webhookUrl, false);
+  t.is(statSync(files.credentials!).mode & 0o777, 0o600);
 });

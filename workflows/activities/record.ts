@@ -4,7 +4,7 @@
 // reached, or a write that lost a concurrency race, is retried by Temporal.
 import { toJson, type JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { RecordSchema, type Record as RecordMessage } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import type { RecordClient } from './engine-client.ts';
 
@@ -46,6 +46,8 @@ export function createRecordActivity(client: RecordClient) {
       idempotencyKey: input.idempotencyKey,
       executionId: input.executionId ?? input.idempotencyKey.split('/')[0] ?? '',
       executionGrant: input.executionGrant ?? '',
+      // Writes apply once per (run, key): a later run reusing this workflow id must not get this run's answers.
+      runId: Context.current().info.workflowExecution?.runId ?? '',
     };
     const data = (input.data ?? {}) as JsonObject;
     const expectedVersion = input.expectedVersion === undefined ? undefined : BigInt(input.expectedVersion);
@@ -96,6 +98,9 @@ function asFailure(error: unknown, input: RecordInput): ApplicationFailure {
       return ApplicationFailure.nonRetryable(message, 'RecordNotFound');
     case Code.AlreadyExists:
       return ApplicationFailure.nonRetryable(message, 'RecordAlreadyExists');
+    case Code.FailedPrecondition:
+      // The company's record quota (FLOWHOOK_RECORD_MAX_PER_COMPANY), a reused idempotency key, or a repeat that cannot be answered: retrying changes none of them.
+      return ApplicationFailure.nonRetryable(message, 'RecordRefused');
     default:
       return ApplicationFailure.nonRetryable(message, 'RecordRejected');
   }

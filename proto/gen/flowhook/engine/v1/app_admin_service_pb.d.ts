@@ -180,7 +180,8 @@ export declare type RegisterAppRequest = Message<"flowhook.engine.v1.RegisterApp
   description: string;
 
   /**
-   * Company of the permission set assignment; empty: all companies.
+   * Company of the permission set assignment. Empty with a permission set is
+   * refused unless all_companies says the set is for every company.
    *
    * @generated from field: string company = 3;
    */
@@ -230,6 +231,14 @@ export declare type RegisterAppRequest = Message<"flowhook.engine.v1.RegisterApp
    * @generated from field: bool any_tenant = 9;
    */
   anyTenant: boolean;
+
+  /**
+   * Assigns the permission set in every company, also ones created later;
+   * excludes company.
+   *
+   * @generated from field: bool all_companies = 10;
+   */
+  allCompanies: boolean;
 };
 
 /**
@@ -249,7 +258,8 @@ export declare type RegisterAppRequestJson = {
   description?: string;
 
   /**
-   * Company of the permission set assignment; empty: all companies.
+   * Company of the permission set assignment. Empty with a permission set is
+   * refused unless all_companies says the set is for every company.
    *
    * @generated from field: string company = 3;
    */
@@ -299,6 +309,14 @@ export declare type RegisterAppRequestJson = {
    * @generated from field: bool any_tenant = 9;
    */
   anyTenant?: boolean;
+
+  /**
+   * Assigns the permission set in every company, also ones created later;
+   * excludes company.
+   *
+   * @generated from field: bool all_companies = 10;
+   */
+  allCompanies?: boolean;
 };
 
 /**
@@ -430,6 +448,88 @@ export declare type SetAppStateResponseJson = {
 export declare const SetAppStateResponseSchema: GenMessage<SetAppStateResponse, {jsonType: SetAppStateResponseJson}>;
 
 /**
+ * @generated from message flowhook.engine.v1.RevokeAppConsentRequest
+ */
+export declare type RevokeAppConsentRequest = Message<"flowhook.engine.v1.RevokeAppConsentRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * Which registration, when the client id is registered under more than one
+   * issuer; empty: the only one.
+   *
+   * @generated from field: string issuer = 2;
+   */
+  issuer: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeAppConsentRequest
+ */
+export declare type RevokeAppConsentRequestJson = {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId?: string;
+
+  /**
+   * Which registration, when the client id is registered under more than one
+   * issuer; empty: the only one.
+   *
+   * @generated from field: string issuer = 2;
+   */
+  issuer?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RevokeAppConsentRequest.
+ * Use `create(RevokeAppConsentRequestSchema)` to create a new message.
+ */
+export declare const RevokeAppConsentRequestSchema: GenMessage<RevokeAppConsentRequest, {jsonType: RevokeAppConsentRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeAppConsentResponse
+ */
+export declare type RevokeAppConsentResponse = Message<"flowhook.engine.v1.RevokeAppConsentResponse"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.App app = 1;
+   */
+  app?: App | undefined;
+
+  /**
+   * False when consent had not been granted (nothing changed).
+   *
+   * @generated from field: bool was_granted = 2;
+   */
+  wasGranted: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RevokeAppConsentResponse
+ */
+export declare type RevokeAppConsentResponseJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.App app = 1;
+   */
+  app?: AppJson;
+
+  /**
+   * False when consent had not been granted (nothing changed).
+   *
+   * @generated from field: bool was_granted = 2;
+   */
+  wasGranted?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RevokeAppConsentResponse.
+ * Use `create(RevokeAppConsentResponseSchema)` to create a new message.
+ */
+export declare const RevokeAppConsentResponseSchema: GenMessage<RevokeAppConsentResponse, {jsonType: RevokeAppConsentResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.ListAppsRequest
  */
 export declare type ListAppsRequest = Message<"flowhook.engine.v1.ListAppsRequest"> & {
@@ -524,7 +624,8 @@ export declare const AppAdminService: GenService<{
    * issuer, its tokens refused) is bound to the issuer given.
    *
    * Errors: INVALID_ARGUMENT for a missing or malformed issuer, a malformed
-   * client id or any permission set
+   * client id, a permission set with neither a company nor all_companies
+   * (a grant in every company is never the default), or any permission set
    * but "FLOW INTEGR." ("FLOW ALL" never lets an application call, it has no
    * user licence; "SUPER" is never assignable to an application), NOT_FOUND
    * for an unknown company (the message says how to create it).
@@ -548,6 +649,21 @@ export declare const AppAdminService: GenService<{
     methodKind: "unary";
     input: typeof SetAppStateRequestSchema;
     output: typeof SetAppStateResponseSchema;
+  },
+  /**
+   * Withdraws consent: the application's tokens get 401 (app_not_consented)
+   * from the next call on, in every engine; its permission sets, State and
+   * issuer stay, so RegisterApp with consent_granted restores it.
+   *
+   * Errors: NOT_FOUND for an unknown application, FAILED_PRECONDITION when the
+   * client id is registered under more than one issuer and none is named.
+   *
+   * @generated from rpc flowhook.engine.v1.AppAdminService.RevokeAppConsent
+   */
+  revokeAppConsent: {
+    methodKind: "unary";
+    input: typeof RevokeAppConsentRequestSchema;
+    output: typeof RevokeAppConsentResponseSchema;
   },
   /**
    * @generated from rpc flowhook.engine.v1.AppAdminService.ListApps

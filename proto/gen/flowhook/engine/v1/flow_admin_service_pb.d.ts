@@ -886,7 +886,8 @@ export declare type CreateUserRequest = Message<"flowhook.engine.v1.CreateUserRe
   name: string;
 
   /**
-   * Empty: the permission set applies to all companies.
+   * The company the permission set holds in. Required unless all_companies:
+   * a grant in every company is never the default (INVALID_ARGUMENT).
    *
    * @generated from field: string company = 2;
    */
@@ -905,6 +906,14 @@ export declare type CreateUserRequest = Message<"flowhook.engine.v1.CreateUserRe
    * @generated from field: google.protobuf.Timestamp access_key_expires_at = 4;
    */
   accessKeyExpiresAt?: Timestamp | undefined;
+
+  /**
+   * The permission set holds in every company, also ones created later;
+   * excludes company.
+   *
+   * @generated from field: bool all_companies = 5;
+   */
+  allCompanies: boolean;
 };
 
 /**
@@ -917,7 +926,8 @@ export declare type CreateUserRequestJson = {
   name?: string;
 
   /**
-   * Empty: the permission set applies to all companies.
+   * The company the permission set holds in. Required unless all_companies:
+   * a grant in every company is never the default (INVALID_ARGUMENT).
    *
    * @generated from field: string company = 2;
    */
@@ -936,6 +946,14 @@ export declare type CreateUserRequestJson = {
    * @generated from field: google.protobuf.Timestamp access_key_expires_at = 4;
    */
   accessKeyExpiresAt?: TimestampJson;
+
+  /**
+   * The permission set holds in every company, also ones created later;
+   * excludes company.
+   *
+   * @generated from field: bool all_companies = 5;
+   */
+  allCompanies?: boolean;
 };
 
 /**

@@ -66,6 +66,16 @@ export declare type RecordScope = Message<"flowhook.engine.v1.RecordScope"> & {
    * @generated from field: string execution_grant = 7;
    */
   executionGrant: string;
+
+  /**
+   * The Temporal run of the execution asking. Writes are applied once per
+   * (run, idempotency key): a later run that reuses the workflow id (a keyed
+   * call after Temporal's retention forgot the first) gets its own answer.
+   * Empty for callers outside an execution.
+   *
+   * @generated from field: string run_id = 8;
+   */
+  runId: string;
 };
 
 /**
@@ -119,6 +129,16 @@ export declare type RecordScopeJson = {
    * @generated from field: string execution_grant = 7;
    */
   executionGrant?: string;
+
+  /**
+   * The Temporal run of the execution asking. Writes are applied once per
+   * (run, idempotency key): a later run that reuses the workflow id (a keyed
+   * call after Temporal's retention forgot the first) gets its own answer.
+   * Empty for callers outside an execution.
+   *
+   * @generated from field: string run_id = 8;
+   */
+  runId?: string;
 };
 
 /**
@@ -552,7 +572,10 @@ export declare const DeleteRecordResponseSchema: GenMessage<DeleteRecordResponse
 /**
  * Errors: NOT_FOUND for an unknown company or a missing record, ALREADY_EXISTS
  * when inserting an existing key, ABORTED when the record's version is not the
- * expected one, INVALID_ARGUMENT for a malformed table, key or data.
+ * expected one, INVALID_ARGUMENT for a malformed table, key or data,
+ * FAILED_PRECONDITION when the company holds the most records
+ * FLOWHOOK_RECORD_MAX_PER_COMPANY allows, when an idempotency key comes again
+ * with another write, or when a retried write's record was deleted since.
  *
  * @generated from service flowhook.engine.v1.RecordService
  */

@@ -1,0 +1,71 @@
+// Records every audited admin call (audited-methods.ts) once it has ended:
+// who called (the account the service account gate admitted), what, about
+// which company and target, and how it ended — success or the Connect code
+// of the failure, since a refused or failed attempt is part of the story too.
+// Calls the gate itself refused (no or wrong token, wrong scope) never get
+// here: they name no proven account, so they stay in the `rejected RPC` log
+// lines rather than letting anyone without a token fill this table.
+//
+// It sits outside the error interceptor, so it sees the final Connect code.
+// The row is written before the answer goes back, so a caller that lists the
+// audit log right after its change finds it. Writing is fail-open: the change
+// is already committed in its own transaction, so failing the call would tell
+// the caller a change did not happen when it did; a failed write is a warning
+// in the log instead (the method and the database's error code, no values).
+import { toJson, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { ConnectError, type HandlerContext, type Interceptor } from '@connectrpc/connect';
+import { codeToString } from '@connectrpc/connect/protocol-connect';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { serviceAccountOf } from '../rpc/service-account-gate.ts';
+import { auditEntryOf } from './audit-entry.ts';
+import { auditedMethod } from './audited-methods.ts';
+import { recordAuditEvent, type RecordedCall } from './audit-log.ts';
+
+export type AuditWriter = (call: RecordedCall) => Promise<void>;
+
+export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWriter = (call) => recordAuditEvent(orm, call)): Interceptor {
+  return (next) => async (request) => {
+    // Every audited method is unary; streams pass untouched.
+    if (request.stream) return next(request);
+    const audited = auditedMethod(request.service.typeName, request.method.name);
+    if (!audited) return next(request);
+    const at = new Date();
+    // Read before the call: the entry describes what was asked, whatever the service did with the message.
+    const entry = auditEntryOf(audited, requestJson(request.method.input, request.message));
+    // The gate's verdict travels as a context value; serviceAccountOf reads only `values`.
+    const account = serviceAccountOf({ values: request.contextValues } as HandlerContext).name;
+    const method = `${request.service.typeName}/${request.method.name}`;
+    const save = async (outcome: string) => {
+      try {
+        await write({ ...entry, at, account, method, outcome });
+      } catch (error) {
+        logger.warn({ method, action: entry.action, reason: reasonOf(error) }, 'audit event not recorded');
+      }
+    };
+    try {
+      const response = await next(request);
+      await save('ok');
+      return response;
+    } catch (error) {
+      await save(error instanceof ConnectError ? codeToString(error.code) : 'internal');
+      throw error;
+    }
+  };
+}
+
+/** The request as proto3 JSON; should a message not convert, the event still names the action (with no fields). */
+function requestJson(schema: DescMessage, message: Message): unknown {
+  try {
+    return toJson(schema, message);
+  } catch {
+    return {};
+  }
+}
+
+/** The error's type and database code only: driver messages can quote the statement's values. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = error instanceof Error ? error.name : typeof error;
+  return typeof code === 'string' ? `${name} (${code})` : name;
+}

@@ -1,0 +1,106 @@
+// Which admin RPCs the audit log records, and which of their request fields
+// it copies. A closed allowlist in both directions: a method not listed here
+// (every read, and any method added later) is not recorded until someone adds
+// it, and a field not listed is never copied — so a new request field that
+// carries a secret cannot reach the audit table by accident. Field paths are
+// the request's proto3 JSON names (camelCase), e.g. `flow.company`.
+import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+
+export interface AuditedMethod {
+  /** `<kind>.<verb>`, e.g. `flow.publish`; `--action flow` lists every `flow.*`. */
+  action: string;
+  /** The field naming the company the action is about. */
+  company?: string;
+  /** The field naming what within it (flow, activity, user, app, connection, account, execution). */
+  target?: string;
+  /** Further settings worth knowing afterwards (a version, a scope, a state). */
+  details?: readonly string[];
+}
+
+/**
+ * Field names that may hold a secret or caller data. No allowlisted path may
+ * contain one (a unit test checks), whatever the method — a second lock on the
+ * same door, for whoever extends the list below.
+ */
+export const FORBIDDEN_FIELD_WORDS = ['secret', 'key', 'token', 'password', 'payload', 'value', 'settings', 'credential', 'certificate'] as const;
+
+const FLOW_ADMIN: Record<string, AuditedMethod> = {
+  CreateCompany: { action: 'company.create', company: 'name' },
+  ApplyFlow: { action: 'flow.apply', company: 'flow.company', target: 'flow.name', details: ['publish'] },
+  PublishFlow: { action: 'flow.publish', company: 'company', target: 'name', details: ['version'] },
+  UnpublishFlow: { action: 'flow.unpublish', company: 'company', target: 'name' },
+  // The per-activity webhook secret; the new one is in the response, which is never read here.
+  RotateSecret: { action: 'webhook-secret.rotate', company: 'company', target: 'activity' },
+  CreateUser: { action: 'user.create', company: 'company', target: 'name', details: ['permissionSet', 'allCompanies'] },
+};
+
+const APP_ADMIN: Record<string, AuditedMethod> = {
+  RegisterApp: { action: 'app.register', company: 'company', target: 'clientId', details: ['permissionSet', 'allCompanies', 'consentGranted', 'state', 'issuer', 'tenantId', 'anyTenant'] },
+  SetAppState: { action: 'app.set-state', target: 'clientId', details: ['state', 'issuer'] },
+  RevokeAppConsent: { action: 'app.revoke-consent', target: 'clientId', details: ['issuer'] },
+};
+
+const USER_ADMIN: Record<string, AuditedMethod> = {
+  GrantUserPermission: { action: 'user.grant', company: 'company', target: 'name', details: ['permissionSet'] },
+  RevokeUserPermission: { action: 'user.revoke', company: 'company', target: 'name', details: ['permissionSet'] },
+  DeleteUser: { action: 'user.delete', target: 'name' },
+  RegenerateUserKey: { action: 'user.regenerate-key', target: 'name', details: ['clearExpiry'] },
+  SetUserState: { action: 'user.set-state', target: 'name', details: ['enabled'] },
+};
+
+const CONNECTION_ADMIN: Record<string, AuditedMethod> = {
+  SetConnection: { action: 'connection.set', company: 'company', target: 'name' },
+  DeleteConnection: { action: 'connection.delete', company: 'company', target: 'name', details: ['force'] },
+  SetCompanyEgress: { action: 'company.set-egress', company: 'company', details: ['allow', 'clear'] },
+};
+
+const SECRET_STORE_ADMIN: Record<string, AuditedMethod> = {
+  RotateKey: { action: 'secret-store.rotate-key' },
+};
+
+const SERVICE_ACCOUNT_ADMIN: Record<string, AuditedMethod> = {
+  CreateServiceAccount: { action: 'service-account.create', target: 'name', details: ['scope', 'companies', 'allCompanies', 'forwardsCallers'] },
+  SetServiceAccountState: { action: 'service-account.set-state', target: 'name', details: ['enabled'] },
+  RotateServiceAccountToken: { action: 'service-account.rotate-token', target: 'name' },
+  DeleteServiceAccount: { action: 'service-account.delete', target: 'name' },
+};
+
+const HOOK_SECRET_ADMIN: Record<string, AuditedMethod> = {
+  SetHookSecret: { action: 'hook-secret.set', company: 'company', target: 'activity', details: ['generate', 'overlapSeconds'] },
+  DeleteHookSecret: { action: 'hook-secret.delete', company: 'company', target: 'activity' },
+};
+
+const EXECUTION: Record<string, AuditedMethod> = {
+  RerunExecution: { action: 'execution.rerun', target: 'executionId', details: ['sameVersion'] },
+  RerunExecutions: { action: 'execution.rerun-many', company: 'company', target: 'activity', details: ['statuses', 'since', 'until', 'dryRun', 'maxCount', 'sameVersion'] },
+};
+
+export const AUDITED_METHODS: ReadonlyMap<string, Readonly<Record<string, AuditedMethod>>> = new Map([
+  [FlowAdminService.typeName, FLOW_ADMIN],
+  [AppAdminService.typeName, APP_ADMIN],
+  [UserAdminService.typeName, USER_ADMIN],
+  [ConnectionAdminService.typeName, CONNECTION_ADMIN],
+  [SecretStoreAdminService.typeName, SECRET_STORE_ADMIN],
+  [ServiceAccountAdminService.typeName, SERVICE_ACCOUNT_ADMIN],
+  [HookSecretAdminService.typeName, HOOK_SECRET_ADMIN],
+  [ExecutionService.typeName, EXECUTION],
+]);
+
+/** The entry for `service`/`method` (proto names), or undefined: not recorded. */
+export function auditedMethod(service: string, method: string): AuditedMethod | undefined {
+  const methods = AUDITED_METHODS.get(service);
+  return methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+}
+
+/** Whether a field path names something that may be secret (then it is never copied). */
+export function isForbiddenField(path: string): boolean {
+  const lower = path.toLowerCase();
+  return FORBIDDEN_FIELD_WORDS.some((word) => lower.includes(word));
+}
