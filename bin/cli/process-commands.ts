@@ -12,7 +12,7 @@ export function registerProcessCommands(program: Command): void {
   program
     .command('start')
     .description('run everything on embedded defaults: PostgreSQL, Temporal dev server, engine, worker, facade')
-    .option('--json', 'print the banner as one JSON line (URLs, data directory, first-run credentials)')
+    .option('--json', 'print the banner as one JSON line (URLs, data directory; first-run credentials only to a terminal, else the path of their 0600 file)')
     .action((options: { json?: boolean }) =>
       runUntilSignal(async () => {
         const [{ startAllInOne }, { readStartConfig }] = await Promise.all([import('../start/all-in-one.ts'), import('../start/start-config.ts')]);
