@@ -2,7 +2,7 @@
 // typed object. A wrong value stops the process with a message naming the variable.
 import { readBool } from '../common/env-values.ts';
 import { refuseSharedServiceToken } from '../common/engine-token.ts';
-import { parsePayloadKey } from '../workflows/codec/payload-codec.ts';
+import { readPayloadKeyring, type PayloadKeyring } from '../workflows/codec/payload-keyring.ts';
 import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
 import { DEFAULT_RERUNS_PER_SECOND } from './executions/rerun-pacer.ts';
 import { DEFAULT_FLOW_LIMITS, DEFAULT_TASK_QUEUE, parseDuration, readTemporalSettings, type FlowLimits, type TemporalSettings } from '../workflows/shared/index.ts';
@@ -46,8 +46,8 @@ export interface EngineConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Admission control for webhook calls, cluster-wide: each engine applies 1/N of it with N live engines (engine/limits/). */
   limits: WebhookLimitSettings;
-  /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the workers must use the same. */
-  payloadKey?: Buffer;
+  /** AES-256 keys for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE): the current one and retired ones; the workers must hold the same. */
+  payloadKeys?: PayloadKeyring;
   /** Where the secret store's key-encryption keys come from (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE). */
   secretsKeys: KeySource;
   /** FLOWHOOK_MAX_DEFERRAL, FLOWHOOK_MAX_HTTP_TIMEOUT: checked at publish and handed to every execution. */
@@ -80,9 +80,9 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
   const insecure = readBool(env, 'FLOWHOOK_ENGINE_INSECURE');
   // Refused here, before anything starts: cleartext tokens, secrets and payloads on a network.
   checkEngineExposure({ host, tls, insecure });
-  const payloadKey = parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY);
+  const payloadKeys = readPayloadKeyring(env);
   const codec = readCodecServerConfig(env, { tls, insecure });
-  if (codec && !payloadKey) throw new Error('FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not: the codec server decrypts with the payload key of the workers');
+  if (codec && !payloadKeys) throw new Error('FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not (nor FLOWHOOK_PAYLOAD_KEY_FILE): the codec server decrypts with the payload keys of the workers');
   return Object.freeze({
     host,
     port: port(env, 'FLOWHOOK_ENGINE_PORT', 7049),
@@ -109,7 +109,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
       perHookRoute: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', DEFAULT_HOOK_ROUTE_RATE_PER_SECOND),
       maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
     }),
-    payloadKey,
+    payloadKeys,
     codec,
     secretsKeys: keySourceFromEnv(env),
     flowLimits: Object.freeze({

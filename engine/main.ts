@@ -56,7 +56,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
   const abandonment = createCallAbandonment();
   const tracing = await startTracing(config.tracing);
-  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKey, tracing);
+  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKeys, tracing);
   let searchAttributes = false;
   try {
     searchAttributes = await ensureSearchAttributes(client, config.temporal.namespace);
@@ -148,7 +148,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   };
   if (config.codec) {
     try {
-      codec = await startCodecServer({ config: config.codec, payloadKey: config.payloadKey!, accounts, logger });
+      codec = await startCodecServer({ config: config.codec, payloadKeys: config.payloadKeys!, accounts, logger });
     } catch (error) {
       await running.close();
       throw error;

@@ -2,7 +2,7 @@
 import { readBool } from '../common/env-values.ts';
 import { readEngineToken } from '../common/engine-token.ts';
 import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
-import { parsePayloadKey } from './codec/payload-codec.ts';
+import { readPayloadKeyring, type PayloadKeyring } from './codec/payload-keyring.ts';
 import { DEFAULT_TASK_QUEUE, readTemporalSettings, type TemporalSettings } from './shared/index.ts';
 import { MAX_JSON_DEPTH } from '../common/json-depth.ts';
 import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './shared/egress-policy.ts';
@@ -24,8 +24,8 @@ export interface WorkerConfig {
   engineToken: string;
   /** FLOWHOOK_ENGINE_CA, FLOWHOOK_ENGINE_CLIENT_CERT/_KEY: how to trust (and prove itself to) an https engine. */
   engineTls?: EngineClientTls;
-  /** AES-256 key for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY); the engine must use the same. */
-  payloadKey?: Buffer;
+  /** AES-256 keys for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE): the current one and retired ones; the engine must hold the same. */
+  payloadKeys?: PayloadKeyring;
   /** Stack traces inside workflow code (off: they cost about half of a short flow's CPU; see sandbox-stack-traces.ts). */
   workflowStackTraces: boolean;
   /** Where flows may call: FLOWHOOK_EGRESS_ALLOW opens internal addresses; flowhook's own ports stay shut unless named. */
@@ -56,7 +56,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     engineUrl: httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049'),
     engineToken: readEngineToken(env, 'worker'),
     engineTls: readEngineClientTls(env, httpUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049')),
-    payloadKey: parsePayloadKey(env.FLOWHOOK_PAYLOAD_KEY),
+    payloadKeys: readPayloadKeyring(env),
     workflowStackTraces: readBool(env, 'FLOWHOOK_WORKFLOW_STACK_TRACES'),
     egress: Object.freeze({ allow: parseEgressRules(env[EGRESS_ALLOW_VARIABLE] ?? '', EGRESS_ALLOW_VARIABLE), ownPorts: ownPorts(env) }),
     httpMaxResponseBytes: positiveInt(env, 'FLOWHOOK_HTTP_MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES),

@@ -41,7 +41,7 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
     namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(config.workflowStackTraces, tracing !== undefined),
-    dataConverter: flowDataConverter(config.payloadKey),
+    dataConverter: flowDataConverter(config.payloadKeys),
     activities: createActivities({
       records: engine.records,
       outbound: engine.outbound,

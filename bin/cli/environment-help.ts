@@ -45,6 +45,17 @@ const TRACING_MEANINGS: Record<(typeof TRACING_VARIABLES)[number], string> = {
 };
 const TRACING = TRACING_VARIABLES.map((name) => v(name, TRACING_MEANINGS[name]));
 
+const PAYLOAD_KEYS: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 keys for doNotLogPayload executions, comma-separated, current first'),
+  v('FLOWHOOK_PAYLOAD_KEY_FILE', 'or a 0600 file of them, one a line, current first (flowhook payload-key rotate)'),
+];
+
+/** `flowhook payload-key rotate` edits a local file and reaches no engine. */
+const PAYLOAD_KEY_ROTATE_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  v('FLOWHOOK_PAYLOAD_KEY_FILE', 'the key file to rotate (default: <data dir>/payload-key)'),
+  v('FLOWHOOK_DATA_DIR', "where `start` keeps its key file (default: ./.flowhook, else the checkout's)"),
+];
+
 const ENGINE_CLIENT_TLS: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_CA', 'PEM CA trusted for an https engine (only this one)'),
   v('FLOWHOOK_ENGINE_CLIENT_CERT', 'PEM client certificate (mutual TLS)'),
@@ -67,7 +78,7 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_FACADE_PORT', 'facade port, for the default public URL'),
   v('FLOWHOOK_FACADE_TLS_CERT', 'set: the default public URL is https'),
   v('FLOWHOOK_INSTANCE', 'the {instance} path segment (default BC)'),
-  v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 key for doNotLogPayload executions'),
+  ...PAYLOAD_KEYS,
   v('FLOWHOOK_SECRETS_KEY', 'secret store keys, base64, comma-separated, newest first'),
   v('FLOWHOOK_SECRETS_KEY_FILE', 'file of secret store keys, one a line, newest first'),
   v('FLOWHOOK_TASK_QUEUE', 'Temporal task queue (default flowhook-flows)'),
@@ -128,7 +139,7 @@ export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_ENGINE_TOKEN', 'its service account token (records scope)'),
   v('FLOWHOOK_ENGINE_TOKEN_FILE', 'or a 0600 file holding it'),
   ...ENGINE_CLIENT_TLS,
-  v('FLOWHOOK_PAYLOAD_KEY', 'base64 AES-256 key for doNotLogPayload executions'),
+  ...PAYLOAD_KEYS,
   v('FLOWHOOK_TASK_QUEUE', 'Temporal task queue (default flowhook-flows)'),
   v('FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'workflow task slots (default 100)'),
   v('FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY', 'activity slots (default 100)'),
@@ -163,7 +174,8 @@ export const START_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_FACADE_HOST', 'default 127.0.0.1; 0.0.0.0 opens the endpoint to the network'),
   v('FLOWHOOK_LOG_LEVEL', 'component log level (default info)'),
   v('FLOWHOOK_ADMIN_TOKEN', 'optional bootstrap admin token (the CLI uses <data dir>/admin-token)'),
-  v('FLOWHOOK_PAYLOAD_KEY', 'default: generated into <data dir>/payload-key'),
+  v('FLOWHOOK_PAYLOAD_KEY', 'default: the key file below'),
+  v('FLOWHOOK_PAYLOAD_KEY_FILE', 'default: <data dir>/payload-key, generated (a key ring)'),
   v('FLOWHOOK_SECRETS_KEY', 'default: the key file below'),
   v('FLOWHOOK_SECRETS_KEY_FILE', 'default: <data dir>/secrets-key, generated'),
   v('FLOWHOOK_ENGINE_URL', 'default: the engine this process starts'),
@@ -185,6 +197,7 @@ const PROCESS_COMMANDS: Readonly<Record<string, readonly EnvironmentVariable[]>>
   engine: ENGINE_ENVIRONMENT,
   facade: FACADE_ENVIRONMENT,
   worker: WORKER_ENVIRONMENT,
+  'payload-key rotate': PAYLOAD_KEY_ROTATE_ENVIRONMENT,
 };
 
 /** Commands that read no environment at all (e.g. `flow schema` prints a file). */

@@ -5,6 +5,7 @@ import { registerAdminCommands } from './admin-commands.ts';
 import { registerAuditCommands } from './audit-commands.ts';
 import { addEnvironmentHelp } from './environment-help.ts';
 import { registerExecutionCommands } from './execution-commands.ts';
+import { registerPayloadKeyCommands } from './payload-key-commands.ts';
 import { registerProcessCommands } from './process-commands.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -18,5 +19,6 @@ registerProcessCommands(program);
 registerAdminCommands(program);
 registerExecutionCommands(program);
 registerAuditCommands(program);
+registerPayloadKeyCommands(program);
 addEnvironmentHelp(program);
 await program.parseAsync(process.argv);

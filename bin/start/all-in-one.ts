@@ -16,7 +16,7 @@ import { startTemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { banner, bannerJson } from './banner.ts';
 import { writeFirstRunFiles } from './first-run-credentials.ts';
 import { planLocalCodec } from './local-codec.ts';
-import { localPayloadKey, localSecretsKeyFile } from './local-tokens.ts';
+import { localPayloadKeyFile, localSecretsKeyFile } from './local-tokens.ts';
 import { ensureLocalServiceAccounts } from './local-service-accounts.ts';
 import { engineTokenVariables } from '../../common/engine-token.ts';
 import { seedIfEmpty } from './seed.ts';
@@ -45,7 +45,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     // A local default: the endpoint listens on loopback until FLOWHOOK_FACADE_HOST opens it.
     // Components log at their own default level (info), as when run apart.
     const env: Record<string, string | undefined> = { ...config.env, FLOWHOOK_FACADE_HOST: config.env.FLOWHOOK_FACADE_HOST || LOCAL_FACADE_HOST };
-    env.FLOWHOOK_PAYLOAD_KEY = localPayloadKey(config.dataDir, env.FLOWHOOK_PAYLOAD_KEY);
+    env.FLOWHOOK_PAYLOAD_KEY_FILE = localPayloadKeyFile(config.dataDir, env);
     env.FLOWHOOK_SECRETS_KEY_FILE = localSecretsKeyFile(config.dataDir, env);
 
     if (!config.databaseUrl) {

@@ -1,20 +1,28 @@
 // The keys of a local installation, generated once and kept in 0600 files
 // under the data directory: the key that encrypts doNotLogPayload executions'
-// payloads and the secret store's key file. Configured values
-// (FLOWHOOK_PAYLOAD_KEY, FLOWHOOK_SECRETS_KEY[_FILE]) win. The service
+// payloads (a key ring) and the secret store's key file. Configured values
+// (FLOWHOOK_PAYLOAD_KEY[_FILE], FLOWHOOK_SECRETS_KEY[_FILE]) win. The service
 // accounts' tokens are made in local-service-accounts.ts.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeKeyFile } from '../../workflows/codec/payload-keyring.ts';
 
-/** Base64 of 32 random bytes; losing it makes the encrypted executions' payloads unreadable. */
-export function localPayloadKey(dataDir: string, configured?: string): string {
-  if (configured) return configured;
-  const path = join(dataDir, 'payload-key');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const key = randomBytes(32).toString('base64');
-  writeFileSync(path, `${key}\n`, { mode: 0o600 });
-  return key;
+/** Under the data directory; `flowhook payload-key rotate` finds it there too. */
+export const LOCAL_PAYLOAD_KEY_FILE = 'payload-key';
+
+/**
+ * The payload key file, a ring (newest key first; workflows/codec/payload-keyring.ts): made once, mode 0600.
+ * It is the `payload-key` file earlier releases wrote with their single key, which is already a ring of one,
+ * so an existing installation keeps its key. Losing it makes the encrypted executions' payloads unreadable;
+ * `flowhook payload-key rotate` puts a newer key first in it. A configured FLOWHOOK_PAYLOAD_KEY wins (undefined).
+ */
+export function localPayloadKeyFile(dataDir: string, env: Record<string, string | undefined>): string | undefined {
+  if (env.FLOWHOOK_PAYLOAD_KEY) return undefined;
+  if (env.FLOWHOOK_PAYLOAD_KEY_FILE) return env.FLOWHOOK_PAYLOAD_KEY_FILE;
+  const path = join(dataDir, LOCAL_PAYLOAD_KEY_FILE);
+  if (!existsSync(path)) writeKeyFile(path, [randomBytes(32)]);
+  return path;
 }
 
 /**

@@ -1,9 +1,10 @@
 // The codec server: Temporal's remote codec protocol over the engine's payload
-// key, for operators reading doNotLogPayload executions in the Temporal UI (or
+// key ring, for operators reading doNotLogPayload executions in the Temporal UI (or
 // with `temporal workflow show --codec-endpoint`). Runs inside the engine
 // process on its own HTTP(S) listener (FLOWHOOK_CODEC_PORT).
 //
 //   POST [/{namespace}]/decode   decrypt `binary/encrypted` payloads, pass the others through
+//                                (the UI sends no workflow id: the one bound in the metadata is used, proven by the GCM tag)
 //   POST [/{namespace}]/encode   encrypt what the worker's codec would (marked payloads) — nothing else
 //   OPTIONS …                    CORS preflight, for the allowed UI origins only
 //   GET  /login, POST /login, POST /logout   the operator's session (see codec-sessions.ts)
@@ -12,7 +13,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Payload } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { PayloadEncryptionCodec } from '../../workflows/codec/payload-codec.ts';
+import { ENCRYPTED_ENCODING, PayloadDecryptionError, PayloadEncryptionCodec } from '../../workflows/codec/payload-codec.ts';
+import type { PayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
 import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
 import { authenticateOperator, type CodecAuthDeps } from './codec-auth.ts';
 import type { CodecServerConfig } from './codec-config.ts';
@@ -25,13 +27,13 @@ import { handleLogin, handleLogout, showLogin } from './login-routes.ts';
 
 /** One history page of payloads with room to spare; Temporal's own per-payload limit is 2 MB. */
 export const MAX_CODEC_BODY_BYTES = 8 * 1024 * 1024;
-const ENCRYPTED = 'binary/encrypted';
 /** `/decode`, or `/{namespace}/decode` as the CLI's `--codec-endpoint http://…/{namespace}` templating sends it. */
 const CODEC_PATH = /^(?:\/([^/]+))?\/(decode|encode)$/;
 
 export interface CodecServerDeps {
   config: CodecServerConfig;
-  payloadKey: Buffer;
+  /** The engine's payload keyring: any of its keys decrypts; /encode uses the current one. */
+  payloadKeys: PayloadKeyring;
   accounts: ServiceAccountDirectory;
   logger: Logger;
 }
@@ -45,7 +47,7 @@ export interface RunningCodecServer {
 
 export async function startCodecServer(deps: CodecServerDeps): Promise<RunningCodecServer> {
   const { config, logger } = deps;
-  const codec = new PayloadEncryptionCodec(deps.payloadKey);
+  const codec = new PayloadEncryptionCodec(deps.payloadKeys);
   const sessions = new CodecSessions(config.sessionTtlMs);
   const auth: CodecAuthDeps = { accounts: deps.accounts, sessions, oauth: config.oauth ? operatorTokenVerifier(config.oauth, logger) : undefined };
   const secure = config.tls !== undefined;
@@ -143,12 +145,13 @@ async function convertOne(operation: 'decode' | 'encode', codec: PayloadEncrypti
     const [encoded] = await codec.encode([payload]);
     return encoded === payload ? undefined : encoded;
   }
-  if (new TextDecoder().decode(payload.metadata?.encoding ?? new Uint8Array()) !== ENCRYPTED) return undefined;
+  if (new TextDecoder().decode(payload.metadata?.encoding ?? new Uint8Array()) !== ENCRYPTED_ENCODING) return undefined;
   try {
     return (await codec.decode([payload]))[0];
-  } catch {
-    // GCM refuses altered ciphertext and other keys alike; the key id is public, the rest says nothing.
-    throw new HttpRefusal(422, `payloads[${index}] cannot be decrypted: it was encrypted with another FLOWHOOK_PAYLOAD_KEY, or altered`);
+  } catch (error) {
+    // The codec's reasons name a key id (public metadata) or the binding, never a key: safe to pass on.
+    if (error instanceof PayloadDecryptionError) throw new HttpRefusal(422, `payloads[${index}] cannot be decrypted: ${error.message}`);
+    throw new HttpRefusal(422, `payloads[${index}] cannot be decrypted: it was encrypted with a key not in the payload keyring, or altered`);
   }
 }
 

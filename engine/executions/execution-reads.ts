@@ -15,7 +15,8 @@ export async function startInput(temporal: Client, workflowId: string, runId: st
   const history = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
-  return decodeFromPayloadsAtIndex<FlowExecutionInput>(temporal.options.loadedDataConverter, 0, payloads);
+  // With the execution's context: the codec refuses an input bound to another execution.
+  return decodeFromPayloadsAtIndex<FlowExecutionInput>(temporal.options.loadedDataConverter, 0, payloads, { type: 'workflow', namespace: temporal.options.namespace, workflowId });
 }
 
 export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 'typedSearchAttributes' | 'status' | 'startTime' | 'closeTime'>) {

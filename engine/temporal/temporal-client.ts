@@ -5,6 +5,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor }
 import type { Tracing } from '../../common/tracing/tracing.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
 import { flowDataConverter } from '../../workflows/codec/payload-codec.ts';
+import type { PayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
 import type { TemporalSettings } from '../../workflows/shared/index.ts';
 import { temporalTlsOptions } from '../../workflows/shared/temporal-tls.ts';
 
@@ -13,7 +14,7 @@ import { temporalTlsOptions } from '../../workflows/shared/temporal-tls.ts';
  * W3C trace context into the workflow's Temporal headers (see workflows/worker-tracing.ts for what
  * that header holds).
  */
-export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, abandonment: CallAbandonment, payloadKey?: Buffer, tracing?: Tracing): Promise<Client> {
+export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, abandonment: CallAbandonment, payloadKeys?: PayloadKeyring, tracing?: Tracing): Promise<Client> {
   const connection = await Connection.connect({
     // The SDK's retries, then (per attempt) the engine's way to give up on a call for good.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), abandonment.interceptor],
@@ -24,5 +25,5 @@ export async function connectTemporal(settings: TemporalSettings, timeoutMs: num
   });
   // Loaded only with tracing on: memory an engine without tracing does not need.
   const interceptors = tracing ? { workflow: [new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor()] } : undefined;
-  return new Client({ connection, namespace: settings.namespace, dataConverter: flowDataConverter(payloadKey), interceptors });
+  return new Client({ connection, namespace: settings.namespace, dataConverter: flowDataConverter(payloadKeys), interceptors });
 }

@@ -20,6 +20,7 @@ import { startAuthorizationServer, type TestAuthorizationServer } from '../suppo
 import { createTestCertificates } from '../support/test-certificates.ts';
 import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import { readPayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
 
 /** The Temporal UI's origin the codec allows (no UI runs here: the requests are made as it makes them). */
 const UI = 'http://127.0.0.1:8233';
@@ -297,7 +298,7 @@ test('with the engine\'s certificate the codec server serves HTTPS, and its sess
   // The engine's own parts on the stack's database: the codec server as runEngine builds it, with TLS.
   const codec = await startCodecServer({
     config: readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '0', FLOWHOOK_CODEC_ALLOWED_ORIGINS: UI }, { tls, insecure: false })!,
-    payloadKey: Buffer.from(stack.env.FLOWHOOK_PAYLOAD_KEY!, 'base64'),
+    payloadKeys: readPayloadKeyring(stack.env)!,
     accounts: createServiceAccountDirectory(stack.engine.orm, undefined, stack.adminToken),
     logger: pino({ level: 'silent' }),
   });

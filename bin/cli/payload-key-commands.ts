@@ -1,0 +1,51 @@
+// `flowhook payload-key rotate`: a new current key for doNotLogPayload
+// payloads, written first into the payload key file; the previous keys stay in
+// it, retired, so every history written under them stays readable. Local
+// only (the engine never holds the file's path for writing): engines and
+// workers read the file at start, so they are restarted afterwards — until
+// then they keep encrypting with the old key, which the new ring still reads.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Code } from '@connectrpc/connect';
+import type { Command } from 'commander';
+import { cliDataDir } from '../data-dir.ts';
+import { LOCAL_PAYLOAD_KEY_FILE } from '../start/local-tokens.ts';
+import { PAYLOAD_KEY_FILE_VARIABLE, rotatePayloadKeyFile } from '../../workflows/codec/payload-keyring.ts';
+import { CliError, reportError } from './admin-action.ts';
+import { printJson, printLines, processIo, type CliIo } from './output.ts';
+
+export function registerPayloadKeyCommands(program: Command, io: CliIo = processIo, env: Record<string, string | undefined> = process.env): void {
+  program
+    .command('payload-key')
+    .description('the keys that encrypt doNotLogPayload executions\' payloads in Temporal')
+    .command('rotate')
+    .description('put a new current key first in the payload key file; older keys stay there to decrypt old histories (restart engines and workers afterwards)')
+    .option('--file <path>', `the key file (default: ${PAYLOAD_KEY_FILE_VARIABLE}, else <data dir>/${LOCAL_PAYLOAD_KEY_FILE} of \`flowhook start\`)`)
+    .option('--json', 'print the result as JSON')
+    .action((options: { file?: string; json?: boolean }) => {
+      try {
+        const path = keyFile(options.file, env);
+        const rotation = rotatePayloadKeyFile(path);
+        if (options.json) return printJson(io, { file: path, ...rotation });
+        printLines(io, [
+          `New current payload key ${rotation.currentKeyId} in ${path}; retired (still decrypting): ${rotation.retiredKeyIds.join(', ')}.`,
+          'Restart every engine and worker that reads this file (copy it to those on other machines first): until then they encrypt with the previous key, which stays readable.',
+        ]);
+      } catch (error) {
+        reportError(io, options.json === true, error);
+        process.exitCode = 1;
+      }
+    });
+}
+
+function keyFile(option: string | undefined, env: Record<string, string | undefined>): string {
+  if (option) return option;
+  if (env[PAYLOAD_KEY_FILE_VARIABLE]) return env[PAYLOAD_KEY_FILE_VARIABLE];
+  const local = join(cliDataDir(env), LOCAL_PAYLOAD_KEY_FILE);
+  if (existsSync(local)) return local;
+  throw new CliError(
+    `no payload key file: name it with --file or ${PAYLOAD_KEY_FILE_VARIABLE} (\`flowhook start\` keeps one at ${local}). ` +
+      'Keys given in FLOWHOOK_PAYLOAD_KEY are rotated by putting a new key first in it (comma-separated, newest first) and restarting',
+    Code.FailedPrecondition,
+  );
+}
