@@ -29,6 +29,12 @@ export interface FacadeConfig {
   logLevel: FacadeLogLevel;
   /** Bearer (OAuth 2.0 service-to-service) callers are accepted only when trusted issuers are configured. */
   oauth?: OAuthSettings;
+  /**
+   * FLOWHOOK_BASIC_AUTH (default on): web service access keys over HTTP Basic, the spec's caller
+   * model. `off` makes a Bearer-only deployment; it needs FLOWHOOK_OAUTH_ISSUERS, or no caller could
+   * authenticate at all.
+   */
+  basicAuth: boolean;
   /** PEM files: the facade serves HTTPS itself when set. */
   tls?: { certFile: string; keyFile: string };
   /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics (common/metrics/metrics-access.ts). */
@@ -47,6 +53,7 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
   const port = readPort(env, 'FLOWHOOK_FACADE_PORT', DEFAULT_PORT);
   const tls = readTls(env);
   const publicUrl = readUrl(env, 'FLOWHOOK_PUBLIC_URL', defaultPublicUrl(port, tls !== undefined));
+  const oauth = readOAuth(env);
   return Object.freeze({
     port,
     host: env.FLOWHOOK_FACADE_HOST || '0.0.0.0',
@@ -57,11 +64,20 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
     engineTls: readEngineClientTls(env, readUrl(env, 'FLOWHOOK_ENGINE_URL', 'http://127.0.0.1:7049')),
     maxBodyBytes: readInt(env, 'FLOWHOOK_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1),
     logLevel: readLogLevel(env),
-    oauth: readOAuth(env),
+    oauth,
+    basicAuth: readBasicAuth(env, oauth !== undefined),
     tls,
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
     tracing: readTracingConfig(env),
   });
+}
+
+function readBasicAuth(env: FacadeEnv, bearer: boolean): boolean {
+  const raw = env.FLOWHOOK_BASIC_AUTH;
+  if (raw === undefined || raw === '' || raw === 'on') return true;
+  if (raw !== 'off') throw new Error(`FLOWHOOK_BASIC_AUTH must be on or off, got "${raw}"`);
+  if (!bearer) throw new Error('FLOWHOOK_BASIC_AUTH=off needs FLOWHOOK_OAUTH_ISSUERS: with neither, no caller could authenticate');
+  return false;
 }
 
 /** Where callers reach the facade when FLOWHOOK_PUBLIC_URL is unset. */

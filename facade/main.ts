@@ -28,7 +28,8 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
   const tracing = await startTracing(config.tracing);
   const tracer = tracing?.tracer('facade');
   const engine = createEngineClient(config, tracer);
-  const verifiers: CallerVerifier[] = [basicVerifier];
+  // The 401's challenge names exactly these schemes (app.ts), so a Bearer-only facade never invites Basic.
+  const verifiers: CallerVerifier[] = config.basicAuth ? [basicVerifier] : [];
   if (config.oauth) verifiers.push(bearerVerifier(config.oauth, logger));
   const metrics = createFacadeMetrics(config.metricsToken);
   const facade = createFacade({ config, webhookClient: engine.webhook, health: engine.health, logger, verifiers, metrics, tracer });
@@ -40,7 +41,7 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     metrics.registry.close();
     throw error;
   }
-  logger.info({ host: config.host, port: server.port, https: config.tls !== undefined, bearer: config.oauth !== undefined, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
+  logger.info({ host: config.host, port: server.port, https: config.tls !== undefined, bearer: config.oauth !== undefined, basic: config.basicAuth, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -126,6 +126,7 @@ export const FACADE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_FACADE_TLS_CERT', 'PEM certificate chain: serve HTTPS'),
   v('FLOWHOOK_FACADE_TLS_KEY', 'PEM private key for HTTPS'),
   v('FLOWHOOK_OAUTH_ISSUERS', 'trusted token issuers (unset: no Bearer callers)'),
+  v('FLOWHOOK_BASIC_AUTH', 'on (default) or off: off accepts Bearer callers only (needs FLOWHOOK_OAUTH_ISSUERS)'),
   v('FLOWHOOK_OAUTH_AUDIENCE', 'accepted aud values'),
   v('FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS', 'exp/nbf skew (default 60)'),
   v('FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS', 'oldest token accepted, by its iat (default 86400; 0: no limit)'),

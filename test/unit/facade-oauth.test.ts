@@ -29,6 +29,16 @@ test('the maximum token age is set in seconds, 0 lifts it, and a value below a m
   t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '1h' }), { message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be an integer/ });
 });
 
+test('Basic is on by default; FLOWHOOK_BASIC_AUTH=off needs issuers and is refused by name without them', (t) => {
+  const base = { FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus' };
+  const issuers = { FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' };
+  t.true(readFacadeConfig(base).basicAuth);
+  t.true(readFacadeConfig({ ...base, FLOWHOOK_BASIC_AUTH: 'on' }).basicAuth);
+  t.false(readFacadeConfig({ ...base, ...issuers, FLOWHOOK_BASIC_AUTH: 'off' }).basicAuth);
+  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_BASIC_AUTH: 'off' }), { message: /FLOWHOOK_BASIC_AUTH=off needs FLOWHOOK_OAUTH_ISSUERS/ });
+  t.throws(() => readFacadeConfig({ ...base, ...issuers, FLOWHOOK_BASIC_AUTH: 'no' }), { message: /FLOWHOOK_BASIC_AUTH must be on or off/ });
+});
+
 test('issuers as JSON may name their key set and audiences', (t) => {
   const { oauth } = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_OAUTH_ISSUERS: JSON.stringify([{ issuer: `https://sts.windows.net/${TENANT}/`, jwksUri: `https://login.microsoftonline.com/${TENANT}/discovery/keys`, audiences: ['api://flowhook'] }]),
