@@ -3,46 +3,16 @@
 // the operator says FLOWHOOK_NODE_HEAP=off or brings settings of their own.
 // Checked on a real facade process through the command line and environment
 // the kernel reports for its PID.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { withLoneFacade } from '../support/lone-facade.ts';
 
-const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
-
-/** Starts a facade (it needs no engine to listen), returns its command line and environment once it listens, stops it. */
-async function facadeProcess(env: Record<string, string>): Promise<{ commandLine: string; environment: string[] }> {
-  const child = spawn(process.execPath, [FLOWHOOK, 'facade'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      FLOWHOOK_FACADE_PORT: '0',
-      FLOWHOOK_FACADE_HOST: '127.0.0.1',
-      FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:1',
-      FLOWHOOK_ENGINE_TOKEN: 'fhsa_not-a-real-token-for-this-test',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  try {
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the facade did not start: ${output}`)), 30_000);
-      const seen = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('facade listening')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout.on('data', seen);
-      child.stderr.on('data', seen);
-      child.on('exit', (code) => reject(new Error(`the facade exited (${code}): ${output}`)));
-    });
-    const read = (file: string) => readFileSync(`/proc/${child.pid}/${file}`, 'utf8').split('\0');
+/** A facade's command line and environment, as the kernel reports them for its PID once it listens. */
+function facadeProcess(env: Record<string, string>): Promise<{ commandLine: string; environment: string[] }> {
+  return withLoneFacade(env, async ({ pid }) => {
+    const read = (file: string) => readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0');
     return { commandLine: read('cmdline').join(' '), environment: read('environ') };
-  } finally {
-    child.kill('SIGTERM');
-  }
+  });
 }
 
 test('by default the facade runs with flowhook\'s heap limits and two malloc arenas, under the same PID', async (t) => {
