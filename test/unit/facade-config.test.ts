@@ -19,6 +19,7 @@ test('defaults', (t) => {
       maxBodyBytes: 1048576,
       logLevel: 'info',
       oauth: undefined,
+      basicAuth: true,
       tls: undefined,
       metricsToken: undefined,
       tracing: { enabled: false },
