@@ -11,7 +11,7 @@ import test from 'ava';
 import pg from 'pg';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
-import { startFlowhook, stopFlowhook } from '../support/flowhook-start.ts';
+import { startFlowhook, startPorts, stopFlowhook } from '../support/flowhook-start.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CANARY = `canary-${randomBytes(8).toString('hex')}`;
@@ -32,19 +32,13 @@ test('npm start: the engine is not a superuser, its children hold no secrets, it
   writeFileSync(join(dataDir, 'payload-key'), `${randomBytes(32).toString('base64')}\n`);
   chmodSync(join(dataDir, 'payload-key'), 0o644);
 
-  const port = async () => String(await findFreePort());
+  // As a new user's shell: nothing of the test run's FLOWHOOK_*/TEMPORAL_* (so PostgreSQL is embedded).
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')));
   Object.assign(env, {
     FLOWHOOK_DATA_DIR: dataDir,
     TEMPORAL_CLI: await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log: () => undefined }),
-    FLOWHOOK_EMBEDDED_POSTGRES_PORT: await port(),
-    FLOWHOOK_FACADE_PORT: await port(),
-    FLOWHOOK_ENGINE_PORT: await port(),
-    FLOWHOOK_TEMPORAL_PORT: await port(),
-    FLOWHOOK_TEMPORAL_UI_PORT: await port(),
-    FLOWHOOK_CODEC_PORT: await port(),
-    FLOWHOOK_ENGINE_METRICS_PORT: '0',
-    FLOWHOOK_WORKER_METRICS_PORT: '0',
+    FLOWHOOK_EMBEDDED_POSTGRES_PORT: String(await findFreePort()),
+    ...(await startPorts()),
     // Secrets in start's own environment, to look for in its children's.
     FLOWHOOK_METRICS_TOKEN: CANARY,
     PGPASSWORD: CANARY,

@@ -15,12 +15,21 @@ export const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.
  * parallel never meet, and nothing inherited that would change what start does.
  */
 export async function startEnvironment(dataDir: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
-  const port = async () => String(await findFreePort());
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     FLOWHOOK_DATA_DIR: dataDir,
     FLOWHOOK_DATABASE_URL: await createTestDatabase(),
     TEMPORAL_CLI: testInfrastructure().temporalCli,
+    ...(await startPorts()),
+  };
+  for (const name of ['TEMPORAL_ADDRESS', 'FLOWHOOK_ADMIN_TOKEN', 'FLOWHOOK_LOG_LEVEL', 'FLOWHOOK_FACADE_HOST', 'FLOWHOOK_CODEC_ALLOWED_ORIGINS']) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** A free port for everything `start` listens on (metrics: any), so test files running in parallel never meet. */
+export async function startPorts(): Promise<Record<string, string>> {
+  const port = async () => String(await findFreePort());
+  return {
     FLOWHOOK_FACADE_PORT: await port(),
     FLOWHOOK_ENGINE_PORT: await port(),
     FLOWHOOK_TEMPORAL_PORT: await port(),
@@ -29,8 +38,6 @@ export async function startEnvironment(dataDir: string, extra: NodeJS.ProcessEnv
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_WORKER_METRICS_PORT: '0',
   };
-  for (const name of ['TEMPORAL_ADDRESS', 'FLOWHOOK_ADMIN_TOKEN', 'FLOWHOOK_LOG_LEVEL', 'FLOWHOOK_FACADE_HOST', 'FLOWHOOK_CODEC_ALLOWED_ORIGINS']) delete env[name];
-  return { ...env, ...extra };
 }
 
 export interface StartedFlowhook {
