@@ -168,7 +168,7 @@ function makeOwnerOnly(files: string[]): void {
 }
 
 /** With --log-format json every line is an object with a level; show only errors. */
-function forwardErrors(line: string, log: (message: string) => void): void {
+export function forwardErrors(line: string, log: (message: string) => void): void {
   let entry: { level?: unknown; msg?: unknown; error?: unknown } | undefined;
   try {
     entry = JSON.parse(line) as typeof entry;
@@ -177,9 +177,19 @@ function forwardErrors(line: string, log: (message: string) => void): void {
     if (/\b(error|fatal|panic)\b/i.test(line)) log(`temporal: ${line}`);
     return;
   }
-  if (ERROR_LEVELS.has(String(entry?.level).toLowerCase())) {
+  if (ERROR_LEVELS.has(String(entry?.level).toLowerCase()) && !isTransientShardError(entry)) {
     log(`temporal: ${String(entry?.msg)}${entry?.error ? `: ${String(entry.error)}` : ''}`);
   }
+}
+
+/**
+ * The server logs at error level while a history shard changes hands (acquired at start, released
+ * at stop) and retries on its own: a queue reader that polls a shard whose ownership is not
+ * settled yet reports "shard status unknown". Seen once in ~50 CI runs of the embedded test; not
+ * something an operator can act on, so it is not forwarded.
+ */
+function isTransientShardError(entry: { msg?: unknown; error?: unknown } | undefined): boolean {
+  return String(entry?.error ?? '').toLowerCase() === 'shard status unknown';
 }
 
 /** Where a client connects when the server binds a wildcard address. */
