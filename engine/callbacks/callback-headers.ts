@@ -6,13 +6,13 @@
 import type { HttpHeader } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { isWithheldCallbackHeader } from '../../workflows/shared/withheld-headers.ts';
 import { headerMap } from '../webhook/direct-request.ts';
+import { setOwnMember } from '../../common/own-member.ts';
 
 export function deliveredHeaders(headers: readonly HttpHeader[]): Record<string, string> {
   const delivered: Record<string, string> = {};
   for (const [name, value] of headerMap(headers)) {
     if (isWithheldCallbackHeader(name)) continue;
-    // defineProperty: a header literally named `__proto__` stays a plain member.
-    Object.defineProperty(delivered, name, { value, enumerable: true, writable: true, configurable: true });
+    setOwnMember(delivered, name, value);
   }
   return delivered;
 }

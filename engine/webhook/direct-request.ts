@@ -6,6 +6,7 @@ import type { HttpHeader } from '../../proto/gen/flowhook/engine/v1/webhook_serv
 import { fromJson } from '@bufbuild/protobuf';
 import { DirectRouteSchema, type DirectRoute, type DirectRouteJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { DirectTriggerRequest } from '../../workflows/shared/index.ts';
+import { setOwnMember } from '../../common/own-member.ts';
 
 /** Lower-cased names; a repeated header's values joined with ", " (RFC 9110 §5.3), as the verifiers expect. */
 export function headerMap(headers: readonly HttpHeader[]): Map<string, string> {
@@ -23,8 +24,7 @@ export function visibleHeaders(headers: ReadonlyMap<string, string>, withheld: R
   const visible: Record<string, string> = {};
   for (const [name, value] of headers) {
     if (withheld.has(name)) continue;
-    // defineProperty: a header literally named `__proto__` stays a plain member.
-    Object.defineProperty(visible, name, { value, enumerable: true, writable: true, configurable: true });
+    setOwnMember(visible, name, value);
   }
   return visible;
 }

@@ -120,6 +120,16 @@ test('resolveDeep resolves strings at any depth and leaves keys and other values
   t.is(await resolveDeep(5, makeContext()), 5);
 });
 
+test('resolveDeep keeps a member named __proto__ as data, as JSON.parse does', async (t) => {
+  // The flow file's JSON gives the key as an own member; the resolved copy must too.
+  const template = JSON.parse('{"__proto__": {"polluted": "${Variables.orderId}"}, "id": "x"}') as Record<string, unknown>;
+  const value = (await resolveDeep(template, makeContext())) as Record<string, unknown>;
+  t.is(Object.getPrototypeOf(value), Object.prototype);
+  t.deepEqual(Object.keys(value), ['__proto__', 'id']);
+  t.is(JSON.stringify(value), '{"__proto__":{"polluted":"A-1"},"id":"x"}');
+  t.is((value as { polluted?: unknown }).polluted, undefined);
+});
+
 test('isTemplate tells templates from plain text', (t) => {
   t.true(isTemplate('${1}'));
   t.true(isTemplate('a {{b}}'));

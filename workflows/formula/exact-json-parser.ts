@@ -9,6 +9,7 @@
 // Error messages give an offset, never the text: the payload may be secret.
 
 import { forgetSpelling, rememberSource, rememberSpelling } from './exact-source.ts';
+import { setOwnMember } from '../../common/own-member.ts';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const SIMPLE_INTEGER = /^[1-9]\d*$/;
@@ -72,9 +73,8 @@ class ExactJsonReader {
       forgetSpelling(holder, key);
     }
     if (Array.isArray(holder)) holder.push(value);
-    // JSON.parse makes `__proto__` an own member; plain assignment would set the prototype.
-    else if (key === '__proto__') Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
-    else holder[key] = value;
+    // JSON.parse makes `__proto__` an own member, and so does this parser.
+    else setOwnMember(holder, key, value);
   }
 
   private readObject(): Record<string, unknown> {

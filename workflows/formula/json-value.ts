@@ -7,6 +7,7 @@
 
 import { carryExactness, sourceOf } from './exact-source.ts';
 import { writeExactJson } from './exact-json-writer.ts';
+import { setOwnMember } from '../../common/own-member.ts';
 
 /**
  * A plain JSON copy of a value, with JSON.stringify's rules: functions and
@@ -26,8 +27,7 @@ export function toPlainJson(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    // defineProperty: a member named `__proto__` (JSON allows it) stays data instead of setting the copy's prototype.
-    Object.defineProperty(copy, key, { value: toPlainJson(item), enumerable: true, writable: true, configurable: true });
+    setOwnMember(copy, key, toPlainJson(item));
   }
   carryExactness(value, copy);
   return copy;

@@ -9,6 +9,7 @@ import { fieldReferenceProblems, formulaReferenceProblems, type FormulaScope } f
 import type { TemplatePart } from './template-parser.ts';
 import { compileFormula, evaluateFormula, evaluateFormulaText } from './formula-evaluator.ts';
 import { fieldText, parseFieldPath } from './field-path.ts';
+import { setOwnMember } from '../../common/own-member.ts';
 
 /** The template's value: a lone formula's raw value, otherwise the interpolated text. */
 export async function resolveValue(template: string, ctx: FormulaContext): Promise<unknown> {
@@ -37,7 +38,7 @@ export async function resolveDeep(value: unknown, ctx: FormulaContext): Promise<
   }
   if (value !== null && typeof value === 'object') {
     const resolved: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) resolved[key] = await resolveDeep(item, ctx);
+    for (const [key, item] of Object.entries(value)) setOwnMember(resolved, key, await resolveDeep(item, ctx));
     return resolved;
   }
   return value;

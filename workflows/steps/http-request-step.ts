@@ -11,6 +11,7 @@ import { formatDuration } from '../shared/flow-limits.ts';
 import { StepFailure } from '../interpreter/step-errors.ts';
 import { limitsOf } from './step-limits.ts';
 import type { StepModule } from './step-module.ts';
+import { setOwnMember } from '../../common/own-member.ts';
 
 const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -40,7 +41,7 @@ export const httpRequestStep: StepModule<'httpRequest'> = {
     const maxTimeout = limitsOf(call).maxHttpTimeoutMs;
     if (timeoutMs > maxTimeout) throw new StepFailure(`${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = await resolveText(value, ctx);
+    for (const [name, value] of Object.entries(request.headers ?? {})) setOwnMember(headers, name, await resolveText(value, ctx));
     const activities = call.services.activities({
       // Room for an OAuth token fetch (bounded by the same timeout) before the request itself.
       startToCloseTimeout: 2 * timeoutMs + 5_000,
