@@ -13,6 +13,7 @@ import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } f
 import { readCodecServerConfig, type CodecServerConfig } from './codec/codec-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { readRecordSettings, type RecordSettings } from './records/record-settings.ts';
+import { readCallbackRetention } from './callbacks/callback-retention.ts';
 
 export interface EngineConfig {
   host: string;
@@ -64,6 +65,8 @@ export interface EngineConfig {
   tracing: TracingConfig;
   /** FLOWHOOK_RECORD_WRITE_RETENTION, FLOWHOOK_RECORD_MAX_PER_COMPANY: how long record idempotency rows live, and the optional per-company record quota (records/record-settings.ts). */
   records: RecordSettings;
+  /** FLOWHOOK_CALLBACK_RETENTION: how long callback_wait rows that can no longer change an answer are kept (callbacks/callback-wait-purge.ts). */
+  callbackRetentionMs: number;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -119,6 +122,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     rerunsPerSecond: int(env, 'FLOWHOOK_RERUN_PER_SECOND', DEFAULT_RERUNS_PER_SECOND, 1),
     tracing: readTracingConfig(env),
     records: readRecordSettings(env),
+    callbackRetentionMs: readCallbackRetention(env),
     metrics: readMetricsListener(env, 'FLOWHOOK_ENGINE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
   });

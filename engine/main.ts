@@ -17,6 +17,7 @@ import { connectTemporal } from './temporal/temporal-client.ts';
 import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { startEngineMembership } from './limits/engine-membership.ts';
 import { startRecordWritePurge } from './records/record-write-purge.ts';
+import { startCallbackWaitPurge } from './callbacks/callback-wait-purge.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
@@ -82,6 +83,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const probes = startDependencyProbes(orm, client, logger);
   // Record idempotency rows live FLOWHOOK_RECORD_WRITE_RETENTION; every engine purges (idempotent).
   const recordWritePurge = startRecordWritePurge({ orm, logger, retentionMs: config.records.writeRetentionMs });
+  // callback_wait rows that can no longer change an answer live FLOWHOOK_CALLBACK_RETENTION.
+  const callbackWaitPurge = startCallbackWaitPurge({ orm, temporal: client, logger, retentionMs: config.callbackRetentionMs });
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
   const engine = createEngine({
@@ -137,6 +140,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       await codec?.close();
       probes.close();
       await recordWritePurge.close();
+      await callbackWaitPurge.close();
       await engine.close();
       await changeFeed.close();
       // The SDK's longest retry backoff is 5 s.

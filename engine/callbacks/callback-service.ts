@@ -4,6 +4,7 @@
 // started (its grant). The key is stored only as a keyed digest and never logged.
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { CallbackService, RegisterCallbackKeyRequest } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
@@ -12,12 +13,15 @@ import { requireExecutionAccess } from '../security/execution-access.ts';
 import { keyLookup, type CallbackKeys } from './callback-digests.ts';
 import { activityOfExecution, checkStepName, requireExecutionGrant } from './callback-scope.ts';
 import { registerKeyWait } from './callback-waits.ts';
+import { executionStillRuns } from './execution-still-runs.ts';
 
 export interface CallbackServiceDeps {
   orm: MikroORM;
   logger: Logger;
   grantKey: Buffer;
   callbackKeys: CallbackKeys;
+  /** Asked whether an execution holding the key still runs (execution-still-runs.ts). */
+  temporal: Client;
 }
 
 /** Longer than any deferral a deployment allows, short enough to stay a date. */
@@ -36,7 +40,9 @@ export function createCallbackService(deps: CallbackServiceDeps): ServiceImpl<ty
       if (activityOfExecution(executionId) !== activity) throw new InvalidArgumentError(`activity "${activity}" is not the activity of execution "${executionId}"`);
       const now = new Date();
       const lookup = keyLookup(deps.callbackKeys.lookup, { company, activity, key: request.key });
-      const expiresAt = await registerKeyWait(em, { lookup, company, activity, executionId, step, sensitive: request.sensitive }, now, new Date(now.getTime() + timeoutMs));
+      const wait = { lookup, company, activity, executionId, step, sensitive: request.sensitive };
+      const stillRuns = (holder: string) => executionStillRuns(deps.temporal, holder);
+      const expiresAt = await registerKeyWait(em, wait, now, new Date(now.getTime() + timeoutMs), stillRuns);
       deps.logger.info({ company, activity, executionId, step, expiresAt: expiresAt.toISOString() }, 'callback key registered');
       return { expiresAtMs: BigInt(expiresAt.getTime()) };
     },

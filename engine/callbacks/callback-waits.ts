@@ -55,19 +55,28 @@ const UPSERT_KEY = `insert into "callback_wait" ("lookup", "company", "activity"
  * Makes the key lead to this (execution, step) until `expiresAt`, unless another execution still
  * waits for it. Registering the same (execution, step) again (an activity retry) changes nothing
  * and is answered with the expiry it got the first time. One statement decides, so two executions
- * registering the same key at once cannot both win.
+ * registering the same key at once cannot both win. A row of an execution that has closed while
+ * its wait was open (terminated, cancelled, failed) is not a wait: `stillRuns` asks Temporal, and
+ * that execution's unused rows are forgotten so the key is free again before its old expiry.
  */
-export async function registerKeyWait(em: EntityManager, wait: NewWait, now: Date, expiresAt: Date): Promise<Date> {
+export async function registerKeyWait(em: EntityManager, wait: NewWait, now: Date, expiresAt: Date, stillRuns: (executionId: string) => Promise<boolean>): Promise<Date> {
   const connection = em.getConnection();
-  // Twice at most: a row that changed between the statement and the read is decided again.
-  for (let attempt = 0; attempt < 2; attempt++) {
+  // A row that changed between the statement and the read is decided again; so is a key freed from a closed execution.
+  for (let attempt = 0; attempt < 3; attempt++) {
     const written = await connection.execute<{ expires_at: Date }[]>(UPSERT_KEY, [wait.lookup, wait.company, wait.activity, wait.executionId, wait.step, wait.sensitive, now, expiresAt, now]);
     if (written[0]) return new Date(written[0].expires_at);
     const existing = await em.fork().findOne(CallbackWait, { lookup: wait.lookup });
     if (!existing) continue;
     if (existing.executionId === wait.executionId && existing.step === wait.step) return existing.expiresAt ?? expiresAt;
     const stillWaits = existing.usedAt == null && existing.expiresAt != null && existing.expiresAt > now;
-    if (stillWaits) throw anotherExecutionWaits(wait.company, wait.activity);
+    if (!stillWaits) continue;
+    if (await stillRuns(existing.executionId)) throw anotherExecutionWaits(wait.company, wait.activity);
+    await forgetExecutionWaits(em.fork(), existing.executionId);
   }
   throw new ConflictError('the key changed hands while it was being registered; try again');
+}
+
+/** The execution has closed: none of its unused rows leads anywhere. Used rows stay (they answer retried deliveries). Resolves to the rows deleted. */
+export async function forgetExecutionWaits(em: EntityManager, executionId: string): Promise<number> {
+  return em.nativeDelete(CallbackWait, { executionId, usedAt: null });
 }

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import { startPeriodicTask } from '../housekeeping/periodic-task.ts';
 
 export const HEARTBEAT_INTERVAL_MS = 5000;
 /** A node is live while its heartbeat is newer than this: three heartbeats, so one slow beat does not drop it. */
@@ -53,8 +54,6 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
   let live = 1;
   let failures = 0;
   let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let beating: Promise<void> = Promise.resolve();
 
   async function beat(): Promise<void> {
     try {
@@ -77,17 +76,8 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
     }
   }
 
-  function schedule(): void {
-    if (closed) return;
-    timer = setTimeout(() => {
-      beating = beat().finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  }
-
-  beating = beat();
-  await beating;
-  schedule();
+  const beats = startPeriodicTask(beat, intervalMs);
+  await beats.firstRound;
 
   return {
     nodeId,
@@ -95,8 +85,7 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
     async close() {
       if (closed) return;
       closed = true;
-      clearTimeout(timer);
-      await beating.catch(() => undefined);
+      await beats.close();
       try {
         await orm.em.getConnection().execute(`delete from "engine_node" where "id" = ?`, [nodeId]);
       } catch (error) {

@@ -15,7 +15,7 @@
 //
 // FLOWHOOK_RECORD_MAX_PER_COMPANY: the most records one company may hold, all
 // tables together; 0 (the default) is no quota.
-import { parseDuration } from '../../workflows/shared/index.ts';
+import { readRetention } from '../housekeeping/retention-setting.ts';
 
 export const WRITE_RETENTION_SETTING = 'FLOWHOOK_RECORD_WRITE_RETENTION';
 export const MAX_RECORDS_SETTING = 'FLOWHOOK_RECORD_MAX_PER_COMPANY';
@@ -33,17 +33,15 @@ export interface RecordSettings {
 
 export const DEFAULT_RECORD_SETTINGS: RecordSettings = Object.freeze({ writeRetentionMs: DEFAULT_WRITE_RETENTION_MS, maxRecordsPerCompany: 0 });
 
-export function readRecordSettings(env: Record<string, string | undefined>): RecordSettings {
-  return Object.freeze({ writeRetentionMs: retention(env[WRITE_RETENTION_SETTING]), maxRecordsPerCompany: maxRecords(env[MAX_RECORDS_SETTING]) });
-}
+const WRITE_RETENTION = {
+  name: WRITE_RETENTION_SETTING,
+  defaultMs: DEFAULT_WRITE_RETENTION_MS,
+  minMs: MIN_WRITE_RETENTION_MS,
+  why: "the record step's retries need their rows",
+};
 
-function retention(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_WRITE_RETENTION_MS;
-  const ms = parseDuration(raw);
-  if (typeof ms === 'string' || ms < MIN_WRITE_RETENTION_MS) {
-    throw new Error(`${WRITE_RETENTION_SETTING} must be a duration of at least 1h such as 30d (the record step's retries need their rows), got "${raw}"`);
-  }
-  return ms;
+export function readRecordSettings(env: Record<string, string | undefined>): RecordSettings {
+  return Object.freeze({ writeRetentionMs: readRetention(env, WRITE_RETENTION), maxRecordsPerCompany: maxRecords(env[MAX_RECORDS_SETTING]) });
 }
 
 function maxRecords(raw: string | undefined): number {

@@ -8,6 +8,7 @@
 // one huge transaction.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import { startPeriodicTask, type PeriodicTask } from '../housekeeping/periodic-task.ts';
 
 export const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const BATCH = 5000;
@@ -25,11 +26,6 @@ export interface RecordWritePurgeOptions {
   intervalMs?: number;
 }
 
-export interface RecordWritePurge {
-  /** Stops the timer and waits for a purge under way. */
-  close(): Promise<void>;
-}
-
 /** One purge: batches until none is full; resolves to the rows deleted. */
 export async function purgeRecordWrites(orm: MikroORM, retentionMs: number): Promise<number> {
   let total = 0;
@@ -41,39 +37,15 @@ export async function purgeRecordWrites(orm: MikroORM, retentionMs: number): Pro
   }
 }
 
-export function startRecordWritePurge(options: RecordWritePurgeOptions): RecordWritePurge {
+export function startRecordWritePurge(options: RecordWritePurgeOptions): PeriodicTask {
   const { orm, logger, retentionMs } = options;
-  const intervalMs = options.intervalMs ?? PURGE_INTERVAL_MS;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> = Promise.resolve(0);
-
-  async function purge(): Promise<number> {
+  return startPeriodicTask(async () => {
     try {
       const deleted = await purgeRecordWrites(orm, retentionMs);
       if (deleted > 0) logger.debug({ deleted, retentionMs }, 'purged record write rows past FLOWHOOK_RECORD_WRITE_RETENTION');
-      return deleted;
     } catch (error) {
       // Never fatal: the rows wait for the next round.
       logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'record write purge failed; it runs again at the next interval');
-      return 0;
     }
-  }
-
-  function schedule(): void {
-    if (closed) return;
-    timer = setTimeout(() => {
-      running = purge().finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  }
-
-  running = purge().finally(schedule);
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await running.catch(() => undefined);
-    },
-  };
+  }, options.intervalMs ?? PURGE_INTERVAL_MS);
 }
