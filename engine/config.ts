@@ -110,6 +110,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
       perCompany: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_COMPANY', 0),
       global: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_GLOBAL', 0),
       perHookRoute: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', DEFAULT_HOOK_ROUTE_RATE_PER_SECOND),
+      callbacks: rateLimit(env, 'FLOWHOOK_RATE_LIMIT_CALLBACKS', DEFAULT_CALLBACK_RATE_PER_SECOND),
       maxConcurrentSyncCalls: int(env, 'FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', DEFAULT_MAX_CONCURRENT_SYNC_CALLS, 0),
     }),
     payloadKeys,
@@ -141,6 +142,8 @@ const DEFAULT_MAX_CONCURRENT_SYNC_CALLS = 1000;
 // unsigned flood costs little, high enough for a provider's bursts (Stripe, Shopify and GitHub
 // deliver far below this per endpoint; the burst of 200 absorbs a backlog being replayed).
 const DEFAULT_HOOK_ROUTE_RATE_PER_SECOND = 100;
+// Every waiting step gets one delivery (retries aside): far below webhook calls in any deployment.
+const DEFAULT_CALLBACK_RATE_PER_SECOND = 200;
 /** Next to the facade's 7048, the engine's 7049 and embedded PostgreSQL's 7050; the worker's is 7052. */
 const DEFAULT_METRICS_PORT = 7051;
 

@@ -90,6 +90,7 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_RATE_LIMIT_PER_COMPANY', 'calls per second per company, all engines together (default 0 = off); _BURST (default twice the rate)'),
   v('FLOWHOOK_RATE_LIMIT_GLOBAL', 'calls per second to all flows, all engines together (default 0 = off); _BURST (default twice the rate)'),
   v('FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE', 'provider-route requests per second per activity, before verification, all engines together (default 100; 0 = off); _BURST (default 200)'),
+  v('FLOWHOOK_RATE_LIMIT_CALLBACKS', 'callback URL deliveries per second, all together, before the token is looked up, all engines together (default 200; 0 = off); _BURST (default 400)'),
   v('FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS', 'sync calls waiting at once, all engines together (default 1000; 0 = no cap)'),
   v('FLOWHOOK_RERUN_PER_SECOND', 're-run starts per second per engine (default 5)'),
   v('FLOWHOOK_MAX_HTTP_TIMEOUT', 'longest httpRequest timeout a flow may set (default 5m)'),

@@ -14,13 +14,18 @@ import { CallbackInvalidError, CallbackNotFoundError, NO_CALLBACK_AT_URL } from 
 import { isCallbackTokenShape } from './callback-tokens.ts';
 import { findWait } from './callback-waits.ts';
 import { deliverToWait, type CallbackDeliveryDeps, type DeliveredCallback } from './deliver-to-wait.ts';
+import type { WebhookLimits } from '../limits/webhook-limits.ts';
 
 // fatal: bytes that are not UTF-8 are refused instead of becoming U+FFFD;
 // ignoreBOM: a byte order mark stays in the text, so the text is the bytes exactly.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export async function deliverCallback(deps: CallbackDeliveryDeps, request: DeliverCallbackRequest, account: ServiceAccountIdentity): Promise<DeliveredCallback> {
+export type DeliverCallbackDeps = CallbackDeliveryDeps & { limits: Pick<WebhookLimits, 'admitCallback'> };
+
+export async function deliverCallback(deps: DeliverCallbackDeps, request: DeliverCallbackRequest, account: ServiceAccountIdentity): Promise<DeliveredCallback> {
   if (!isCallbackTokenShape(request.token)) throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'malformed_token' });
+  // Malformed tokens cost nothing and take nothing; a well-formed one costs a lookup.
+  deps.limits.admitCallback();
   const body = callbackBodyText(request.body);
   const em = deps.orm.em.fork();
   const wait = await findWait(em, tokenLookup(request.token));

@@ -28,12 +28,18 @@ export interface WebhookLimitSettings {
    * off before it costs verification work. Absent: off.
    */
   perHookRoute?: RateLimit;
+  /**
+   * Callback URL deliveries, all together, counted before the token is looked up: like the
+   * provider route, a door anyone can knock on, so a flood of guessed tokens is cut off before it
+   * costs a database lookup each. Absent: off.
+   */
+  callbacks?: RateLimit;
   /** Sync (Wait for Response step) calls waiting at once; 0 turns the cap off. */
   maxConcurrentSyncCalls: number;
 }
 
 /** Which limit refused a call: the `limit` label of flowhook_engine_rate_limited_total. */
-export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'sync_calls';
+export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'callbacks' | 'sync_calls';
 
 /** A refusal by admission control, naming the limit that refused. */
 export class LimitRefusedError extends RateLimitedError {
@@ -56,6 +62,8 @@ export interface WebhookLimits {
   admitActivity(company: string, activity: string): void;
   /** Provider route: before its flow's secret and signature are looked at (activity lower-cased). */
   admitHookRoute(company: string, activity: string): void;
+  /** Callback URL route: a well-formed token, before it is looked up. */
+  admitCallback(): void;
   /** Holds one of the sync slots until `release` is called. */
   acquireSyncSlot(): () => void;
 }
@@ -78,7 +86,8 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
   const perCompany = limiter(settings.perCompany);
   const global = limiter(settings.global);
   const perHookRoute = limiter(settings.perHookRoute);
-  const all = [perCaller, perActivity, perCompany, global, perHookRoute];
+  const callbacks = limiter(settings.callbacks);
+  const all = [perCaller, perActivity, perCompany, global, perHookRoute, callbacks];
   const cap = settings.maxConcurrentSyncCalls;
   let localCap = capShare(cap, liveNodes);
   let syncCallsInFlight = 0;
@@ -129,6 +138,11 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
       if (!perHookRoute) return;
       const result = perHookRoute.limiter.take(`${company}\u0000${activity}`, now());
       if (!result.allowed) refuse('hook_route', `Too many requests to the provider route of activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE)`, result.retryAfterSeconds);
+    },
+    admitCallback() {
+      if (!callbacks) return;
+      const result = callbacks.limiter.take('', now());
+      if (!result.allowed) refuse('callbacks', 'Too many callback deliveries (FLOWHOOK_RATE_LIMIT_CALLBACKS)', result.retryAfterSeconds);
     },
     acquireSyncSlot() {
       if (cap > 0 && syncCallsInFlight >= localCap) {

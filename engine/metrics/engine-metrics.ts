@@ -25,7 +25,7 @@ const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExist
 
 /** The `limit` label of flowhook_engine_rate_limited_total: which limit refused (engine/limits/webhook-limits.ts). */
 export type RateLimitKind = LimitName;
-const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'sync_calls'];
+const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'callbacks', 'sync_calls'];
 /** waitForCallback deliveries: through a callback URL, or resumed by correlation key. */
 export type CallbackRouteLabel = 'url' | 'key';
 /**

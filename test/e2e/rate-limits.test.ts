@@ -1,9 +1,10 @@
-// Admission control: a rate per caller, a rate per activity and a cap on
-// sync calls waiting at once. A refused call gets 429 with Retry-After in the
+// Admission control: a rate per caller, a rate per activity, a cap on
+// sync calls waiting at once and a rate for the callback URL route. A refused call gets 429 with Retry-After in the
 // OData error shape and starts nothing.
 import test, { type ExecutionContext } from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { startStack, type TestStack } from '../support/stack.ts';
+import { randomBytes } from 'node:crypto';
+import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, countVisibleExecutions, engineWebhookClient, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
 
@@ -21,6 +22,8 @@ test.before(async () => {
       FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: '1',
       FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '3',
       FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '1',
+      FLOWHOOK_RATE_LIMIT_CALLBACKS: '1',
+      FLOWHOOK_RATE_LIMIT_CALLBACKS_BURST: '3',
     },
   });
   tenant = await createTenant(stack);
@@ -114,4 +117,19 @@ test.serial("calls with a wrong secret do not use up an activity's budget", asyn
   const wrong = await Promise.all([1, 2, 3, 4, 5].map(async () => (await callWebhook(stack, { company: tenant.company, activity: 'limit.guarded', secret: 'not-the-secret', auth: await newCaller() })).status));
   t.deepEqual(wrong, [401, 401, 401, 401, 401]);
   t.is((await call('limit.guarded', await newCaller())).status, 200);
+});
+
+test.serial('callback URL deliveries past FLOWHOOK_RATE_LIMIT_CALLBACKS get 429 with Retry-After before the token is looked up', async (t) => {
+  const post = (token: string) => fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  // Malformed tokens are refused as unknown ones and take nothing from the budget.
+  for (let i = 0; i < 5; i++) t.is((await post('not-a-token')).status, 404);
+  const answers = [];
+  for (let i = 0; i < 5; i++) answers.push(await post(randomBytes(32).toString('base64url')));
+  const statuses = answers.map((answer) => answer.status);
+  // The burst of 3 (maybe one more token refilled meanwhile), then refusals.
+  t.deepEqual(statuses.slice(0, 3), [404, 404, 404]);
+  t.is(statuses.at(-1), 429, statuses.join(','));
+  const refused = answers.at(-1)!;
+  t.true(Number(refused.headers.get('retry-after')) >= 1, `Retry-After: ${refused.headers.get('retry-after')}`);
+  t.regex(await refused.text(), /FLOWHOOK_RATE_LIMIT_CALLBACKS/);
 });

@@ -16,6 +16,11 @@ import { mintCallbackToken } from '../../engine/callbacks/callback-tokens.ts';
 import { CallbackNotFoundError, CallbackUsedError } from '../../engine/callbacks/callback-refusals.ts';
 import { FailedPreconditionError, NotFoundError, PermissionDeniedError, UnavailableError } from '../../engine/errors.ts';
 import type { ServiceAccountIdentity } from '../../engine/security/service-account-tokens.ts';
+import { createWebhookLimits, LimitRefusedError, type RateLimit } from '../../engine/limits/webhook-limits.ts';
+
+const OFF: RateLimit = { perSecond: 0, burst: 1 };
+// The limiter's clock: tests move it by hand.
+let now = 1_000_000;
 
 interface Row {
   lookup: string;
@@ -42,7 +47,7 @@ const EXECUTION = 'pay:0f8fad5b-d9cb-469f-a165-70867728950e';
 const keys: CallbackKeys = { lookup: Buffer.alloc(32, 1), body: Buffer.alloc(32, 2) };
 const account: ServiceAccountIdentity = { name: 'facade', scope: 'invoke', allCompanies: true, companyIds: [], forwardsCallers: true };
 
-function harness(answer: (sent: Sent) => unknown) {
+function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSecond: 0, burst: 1 }) {
   const rows = new Map<string, Row>();
   const sent: Sent[] = [];
   const matches = (row: Row, where: Record<string, unknown>) => Object.entries(where).every(([name, value]) => row[name as keyof Row] === value);
@@ -73,7 +78,8 @@ function harness(answer: (sent: Sent) => unknown) {
       }),
     },
   } as unknown as Client;
-  const deps = { orm, temporal, callbackKeys: keys, logger: pino({ level: 'silent' }) };
+  const limits = createWebhookLimits({ perCaller: OFF, perActivity: OFF, maxConcurrentSyncCalls: 0, callbacks }, () => now);
+  const deps = { orm, temporal, callbackKeys: keys, logger: pino({ level: 'silent' }), limits };
   const addToken = (step = 'payment', extra: Partial<Row> = {}) => {
     const token = mintCallbackToken();
     const row: Row = { lookup: tokenLookup(token), company: 'Acme', activity: 'pay', executionId: EXECUTION, step, sensitive: false, createdAt: new Date(), expiresAt: null, usedAt: null, answerStatus: null, bodyDigest: null, ...extra };
@@ -194,7 +200,7 @@ test('Temporal unreachable is UNAVAILABLE; a body that is not UTF-8 is refused b
   });
   await t.throwsAsync(h.deliver(h.addToken(), '{}'), { instanceOf: UnavailableError, message: /Temporal is unavailable/ });
   // No table at all: the body is refused before the token is looked up.
-  const noTable = { orm: { em: { fork: () => t.fail('looked up') } } as never, temporal: {} as never, callbackKeys: keys, logger: pino({ level: 'silent' }) };
+  const noTable = { orm: { em: { fork: () => t.fail('looked up') } } as never, temporal: {} as never, callbackKeys: keys, logger: pino({ level: 'silent' }), limits: { admitCallback: () => undefined } };
   await t.throwsAsync(deliverCallback(noTable, create(DeliverCallbackRequestSchema, { token: mintCallbackToken(), body: new Uint8Array([0xff]) }), account), { message: 'callback bodies must be UTF-8 text' });
 });
 
@@ -205,4 +211,18 @@ test('an invoke account of other companies may not deliver this company\'s callb
   t.is(h.sent.length, 0);
   const own = { ...account, allCompanies: false, companyIds: ['company-acme'] };
   t.is((await h.deliver(h.addToken(), '{}', [], own)).statusCode, 200);
+});
+
+test('FLOWHOOK_RATE_LIMIT_CALLBACKS: well-formed tokens past the burst are refused before any lookup; malformed ones take nothing', async (t) => {
+  const h = harness(() => ({ status: 200 }), { perSecond: 1, burst: 2 });
+  const unknown = () => mintCallbackToken();
+  for (let i = 0; i < 5; i++) await t.throwsAsync(h.deliver('not-a-token', '{}'), { instanceOf: CallbackNotFoundError });
+  await t.throwsAsync(h.deliver(unknown(), '{}'), { instanceOf: CallbackNotFoundError });
+  await t.throwsAsync(h.deliver(unknown(), '{}'), { instanceOf: CallbackNotFoundError });
+  const refused = await t.throwsAsync(h.deliver(h.addToken(), '{}'), { instanceOf: LimitRefusedError });
+  t.is((refused as LimitRefusedError).limit, 'callbacks');
+  t.is(refused!.message, "Too many callback deliveries (FLOWHOOK_RATE_LIMIT_CALLBACKS); retry after 1 s");
+  t.is(h.sent.length, 0);
+  now += 1000;
+  t.is((await h.deliver(h.addToken(), '{}')).statusCode, 200, 'a token again after a second');
 });

@@ -35,6 +35,7 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
     perCompany: { perSecond: 0, burst: 1 },
     global: { perSecond: 0, burst: 1 },
     perHookRoute: { perSecond: 100, burst: 200 },
+    callbacks: { perSecond: 200, burst: 400 },
     maxConcurrentSyncCalls: 1000,
   });
   const off = readEngineConfig({
@@ -46,6 +47,7 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
     FLOWHOOK_RATE_LIMIT_GLOBAL: '200',
     FLOWHOOK_RATE_LIMIT_GLOBAL_BURST: '300',
     FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '0',
+    FLOWHOOK_RATE_LIMIT_CALLBACKS: '0',
     FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: '0',
   });
   t.deepEqual(off.limits, {
@@ -54,6 +56,7 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
     perCompany: { perSecond: 50, burst: 100 },
     global: { perSecond: 200, burst: 300 },
     perHookRoute: { perSecond: 0, burst: 1 },
+    callbacks: { perSecond: 0, burst: 1 },
     maxConcurrentSyncCalls: 0,
   });
   t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_COMPANY: '-1' }), { message: /FLOWHOOK_RATE_LIMIT_PER_COMPANY must be an integer >= 0/ });
