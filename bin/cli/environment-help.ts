@@ -148,6 +148,7 @@ export const WORKER_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY', 'activity slots (default 100)'),
   v('FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'executions kept in memory between tasks (default 1000)'),
   v('FLOWHOOK_NODE_HEAP', 'off: run engine, worker, facade and start without flowhook\'s V8 heap limits'),
+  v('FLOWHOOK_COMPILED_JS', 'off: let Node strip the TypeScript types of flowhook\'s modules as they load instead of using the cache in node_modules/.cache/flowhook-js'),
   v('FLOWHOOK_WORKFLOW_STACK_TRACES', 'true: keep stack traces in workflow code'),
   v('FLOWHOOK_EGRESS_ALLOW', 'internal hosts, host:port, IPs, CIDRs flows may reach'),
   v('FLOWHOOK_HTTP_MAX_RESPONSE_BYTES', 'cap on one httpRequest answer (default 4194304)'),
