@@ -47,13 +47,20 @@ const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
 const UNAVAILABLE: HttpMapping = { status: 503, code: 'ServiceUnavailable' };
 
 /**
- * An HTTP/2 stream or connection to the engine reset mid-call (the engine crashed or was killed):
- * connect-node reports INTERNAL_ERROR resets as Code.Internal, which from the engine itself means
- * "the flow failed before it responded". A reset is a transport failure: 503, retry with the key.
- * The engine's own messages never start this way (connect-node's node-error.ts writes these).
+ * The call to the engine failed in transport (the engine crashed or was killed mid-call), not in
+ * the engine: 503, retry with the key. connect-node reports such failures under codes that from
+ * the engine itself mean something else — an INTERNAL_ERROR reset as Code.Internal ("the flow
+ * failed before it responded"), a CANCEL reset as Code.Canceled, a reset socket (ECONNRESET) as
+ * Code.Aborted — so they are told apart by their origin: an error the engine sent was decoded
+ * from the wire (`isWireError`), one the client raised itself was not. connect-node's reset
+ * messages and Canceled count too, also when relayed (the facade cancels an engine call only
+ * when its own caller is gone, so a Canceled is never the engine's answer).
+ * Found by the engine kill -9 tests (engine-facade-crash, multi-node).
  */
-function isCutStream(error: ConnectError): boolean {
-  return error.code === Code.Internal && /^http\/2 (stream|connection) closed/.test(error.rawMessage);
+function isTransportFailure(error: ConnectError): boolean {
+  if (!error.isWireError) return true;
+  if (error.code === Code.Internal && /^http\/2 (stream|connection) closed/.test(error.rawMessage)) return true;
+  return error.code === Code.Canceled;
 }
 const RETRY_AFTER_SECONDS = '5';
 // Spec §7: the body of a 401 is exactly this text, whatever the cause.
@@ -119,7 +126,7 @@ function classify(error: unknown, requestId: string, logger: Logger): Classified
     return { status: error.status, code: error.code, message: error.message, headers: error.headers };
   }
   if (error instanceof ConnectError) {
-    const mapping = isCutStream(error) ? UNAVAILABLE : (CONNECT_TO_HTTP.get(error.code) ?? INTERNAL);
+    const mapping = isTransportFailure(error) ? UNAVAILABLE : (CONNECT_TO_HTTP.get(error.code) ?? INTERNAL);
     if (mapping.status === 503) {
       // Transport failures carry local details (addresses, errno): operators see
       // them in the log, the caller gets a retry hint.

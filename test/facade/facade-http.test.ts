@@ -42,6 +42,12 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
           case 'cut':
             // What connect-node raises when the engine dies mid-call (an HTTP/2 INTERNAL_ERROR reset).
             throw new ConnectError('http/2 stream closed with error code INTERNAL_ERROR (0x2)', Code.Internal);
+          case 'cancelled':
+            // An HTTP/2 CANCEL reset of the stream: what the facade sees when the engine's process goes away mid-call.
+            throw new ConnectError('http/2 stream closed with error code CANCEL (0x8)', Code.Canceled);
+          case 'conflict':
+            // The engine's own Aborted (a ConflictError) has no cause: not a transport failure.
+            throw new ConnectError('the key changed hands while it was being registered; try again', Code.Aborted);
           case 'limited':
             throw new ConnectError('Too many calls for activity "limited" in company "Acme"; retry after 7 s', Code.ResourceExhausted, { 'retry-after': '7' });
           case 'limited-odd':
@@ -61,6 +67,8 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
     // A client-side failure that is not a ConnectError: its text must never reach the caller.
     invoke: (request, options) => {
       if (request?.activity === 'crash') return Promise.reject(new TypeError('cannot read properties of undefined (db host 10.9.9.9)'));
+      // What connect-node raises itself when the engine's socket is reset mid-call: Aborted, never sent by the engine.
+      if (request?.activity === 'reset') return Promise.reject(new ConnectError('read ECONNRESET', Code.Aborted));
       return client.invoke(request, options);
     },
   };
@@ -208,10 +216,12 @@ test('engine errors map to OData errors with the engine message', async (t) => {
     assertODataError(t, await call({ activity: 'boom' }), 500, 'InternalServerError'),
     'The flow failed before it responded: a sleep step stands before the respond step',
   );
+  // The engine's own Aborted stays what it was (no transport failure behind it).
+  t.is(assertODataError(t, await call({ activity: 'conflict' }), 500, 'InternalServerError'), 'the key changed hands while it was being registered; try again');
 });
 
 test('an unavailable engine answers 503 with Retry-After and no internal details', async (t) => {
-  for (const activity of ['down', 'slow', 'cut']) {
+  for (const activity of ['down', 'slow', 'cut', 'cancelled', 'reset']) {
     const answer = await call({ activity });
     const message = assertODataError(t, answer, 503, 'ServiceUnavailable');
     t.is(answer.headers.get('retry-after'), '5');
