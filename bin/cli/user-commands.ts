@@ -150,15 +150,17 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
 function registerGrantCommands(user: Command, runtime: AdminRuntime): void {
   user
     .command('grant')
-    .description('grant a permission set for a company (or all companies); granting one the user has changes nothing')
+    .description('grant a permission set for a company (or, with --all-companies, all); granting one the user has changes nothing')
     .argument('<name>')
-    .option('--company <name>', 'the company (default: all companies)')
+    .addOption(new Option('--company <name>', 'the company the permission set holds in (this or --all-companies is required)').conflicts('allCompanies'))
+    .option('--all-companies', 'the permission set holds in every company, also ones created later (never the default)')
     .requiredOption('--permission-set <set>', SET_HELP)
     .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context, name: string) => {
-        const options = context.options as { company?: string; permissionSet: string };
-        const response = await context.client().grantUserPermission({ name, company: options.company ?? '', permissionSet: options.permissionSet });
+        const options = context.options as { company?: string; allCompanies?: boolean; permissionSet: string };
+        // The engine refuses a grant with neither --company nor --all-companies, naming both.
+        const response = await context.client().grantUserPermission({ name, company: options.company ?? '', allCompanies: options.allCompanies ?? false, permissionSet: options.permissionSet });
         if (context.json) return printJson(context.io, toJson(GrantUserPermissionResponseSchema, response, JSON_OPTIONS));
         const granted = scoped(response.granted!.permissionSet, response.granted!.company);
         const head = response.alreadyGranted ? `"${response.user!.name}" already has ${granted}; nothing changed.` : `Granted ${granted} to "${response.user!.name}".`;

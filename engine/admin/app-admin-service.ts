@@ -65,7 +65,7 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
       return { user: userMessage(await getServiceUser(fork(), request.name)) };
     },
     async grantUserPermission(request) {
-      const { view, alreadyGranted, grant } = await grantUserPermission(fork(), deps.changes, { name: request.name, company: request.company, permissionSet: request.permissionSet });
+      const { view, alreadyGranted, grant } = await grantUserPermission(fork(), deps.changes, { name: request.name, company: request.company, permissionSet: request.permissionSet, allCompanies: request.allCompanies });
       return { user: userMessage(view), alreadyGranted, granted: { ...grant, usable: true } };
     },
     async revokeUserPermission(request) {

@@ -1,5 +1,5 @@
 // Granting and revoking a service user's permission sets. A grant is for one
-// company or, with company null, for all; it is idempotent (the same set for
+// company or, asked for with allCompanies, for all (company null); it is idempotent (the same set for
 // the same scope twice is one grant). A revoke names exactly the scope it
 // was granted for. Both announce `users`, so the next call in any engine
 // sees the change.
@@ -12,13 +12,18 @@ import { InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { FLOW_ALL, normalizePermissionSet, PERMISSION_SETS } from '../webhook/permissions.ts';
 import { permissionSetsThatWork, requireUsablePermissionSet } from './caller-permission-sets.ts';
 import { requireCompany } from './companies.ts';
-import { requireServiceUser, serviceUserView, type ServiceUserView } from './service-users.ts';
+import { requireServiceUser, requireUserScope, serviceUserView, type ServiceUserView } from './service-users.ts';
 
 export interface UserGrant {
   name: string;
-  /** Undefined or empty: all companies. */
+  /** Undefined or empty: the all-companies grant (a new one only with allCompanies). */
   company?: string;
   permissionSet: string;
+}
+
+export interface NewUserGrant extends UserGrant {
+  /** A grant in every company must be asked for; an empty company alone is refused. */
+  allCompanies: boolean;
 }
 
 export interface GrantChange {
@@ -27,8 +32,9 @@ export interface GrantChange {
   grant: { permissionSet: string; company: string };
 }
 
-export async function grantUserPermission(em: EntityManager, changes: ChangeAnnouncer, grant: UserGrant): Promise<GrantChange & { alreadyGranted: boolean }> {
+export async function grantUserPermission(em: EntityManager, changes: ChangeAnnouncer, grant: NewUserGrant): Promise<GrantChange & { alreadyGranted: boolean }> {
   const permissionSet = requireUsablePermissionSet('service-user', grant.permissionSet);
+  requireUserScope(`flowhook user grant ${shellArg(grant.name.trim())} --permission-set ${shellArg(permissionSet)}`, grant.company, grant.allCompanies);
   const result = await em.transactional(async (tx) => {
     const user = await requireServiceUser(tx, grant.name);
     const company = grant.company ? await requireCompany(tx, grant.company) : null;

@@ -40,7 +40,7 @@ export async function createServiceUser(em: EntityManager, changes: ChangeAnnoun
   if (!/^[A-Za-z0-9._@-]{1,250}$/.test(name)) throw new InvalidArgumentError('user name: 1-250 characters of letters, digits, . _ @ -');
   const permissionSet = requireUsablePermissionSet('service-user', request.permissionSet || FLOW_ALL);
   if (request.accessKeyExpiresAt) requireFutureExpiry(request.accessKeyExpiresAt);
-  requireUserScope(name, request.company, request.allCompanies ?? false);
+  requireUserScope(`flowhook user create ${shellArg(name)}`, request.company, request.allCompanies ?? false);
   const company = request.company ? await requireCompany(em, request.company) : null;
   const accessKey = generateRandomText(ACCESS_KEY_LENGTH);
   const user = em.create(ServiceUser, {
@@ -133,12 +133,15 @@ function viewOf(user: ServiceUser, assignments: PermissionAssignment[]): Service
   return { user, permissionSets };
 }
 
-/** Refused unless the operator chose the scope: one company, or every company said out loud. */
-function requireUserScope(name: string, company: string | undefined, allCompanies: boolean): void {
+/**
+ * Refused unless the operator chose the scope of a service user's permission set: one company, or
+ * every company said out loud. `command` is the command to repeat with --company (create, grant).
+ */
+export function requireUserScope(command: string, company: string | undefined, allCompanies: boolean): void {
   if (company && allCompanies) throw new InvalidArgumentError('give either a company (--company) or all companies (--all-companies), not both');
   if (!company && !allCompanies) {
     throw new InvalidArgumentError(
-      `a service user's permission set needs a scope: flowhook user create ${shellArg(name)} --company <name> lets it call in that company; ` +
+      `a service user's permission set needs a scope: ${command} --company <name> lets it call in that company; ` +
         '--all-companies lets it call in every company, also ones created later',
     );
   }

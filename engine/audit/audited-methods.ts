@@ -48,7 +48,7 @@ const APP_ADMIN: Record<string, AuditedMethod> = {
 };
 
 const USER_ADMIN: Record<string, AuditedMethod> = {
-  GrantUserPermission: { action: 'user.grant', company: 'company', target: 'name', details: ['permissionSet'] },
+  GrantUserPermission: { action: 'user.grant', company: 'company', target: 'name', details: ['permissionSet', 'allCompanies'] },
   RevokeUserPermission: { action: 'user.revoke', company: 'company', target: 'name', details: ['permissionSet'] },
   DeleteUser: { action: 'user.delete', target: 'name' },
   RegenerateUserKey: { action: 'user.regenerate-key', target: 'name', details: ['clearExpiry'] },

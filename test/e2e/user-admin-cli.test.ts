@@ -109,8 +109,13 @@ test('a grant lets the next call through; a revoke refuses the next one at once'
   t.like(JSON.parse(notHeld.out).error, { code: 'not_found' });
   t.regex(notHeld.err, /User "cli-granted" has no "FLOW ALL" grant for company "Users & Co"; its grants: FLOW ALL \(Users Elsewhere\)/);
 
-  t.is((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL')).code, 0);
-  t.regex((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL')).out, /already has FLOW ALL \(all companies\); nothing changed/);
+  // Every company only when asked for: no scope is refused, naming both ways, and grants nothing.
+  const unscoped = await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL');
+  t.is(unscoped.code, 1);
+  t.regex(unscoped.err, /needs a scope: flowhook user grant cli-granted --permission-set 'FLOW ALL' --company <name> lets it call in that company; --all-companies lets it call in every company/);
+  t.is(await callAs('cli-granted', key), 401);
+  t.is((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).code, 0);
+  t.regex((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).out, /already has FLOW ALL \(all companies\); nothing changed/);
   t.is(await callAs('cli-granted', key), 200, 'an all-companies grant covers every company');
   const everywhere = await cli('user', 'revoke', 'cli-granted', '--permission-set', 'FLOW ALL');
   t.regex(everywhere.out, /Revoked FLOW ALL \(all companies\)[^\n]*\n {2}permission sets: FLOW ALL \(Users Elsewhere\)\n {2}warning: User "cli-granted" no longer calls in every company; it now can only in: "Users Elsewhere"/);

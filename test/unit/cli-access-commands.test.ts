@@ -73,6 +73,8 @@ function fakeEngine() {
       return { user: userNamed(request.name) };
     },
     grantUserPermission(request) {
+      // The CLI passes the scope as asked; the real engine's refusal is tested end to end (user-admin-cli).
+      if (!request.company && !request.allCompanies) throw new ConnectError('a service user\'s permission set needs a scope', Code.InvalidArgument);
       const user = userNamed(request.name);
       const alreadyGranted = user.permissionSets.some((held) => held.permissionSet === request.permissionSet && held.company === request.company);
       if (!alreadyGranted) user.permissionSets.push({ $typeName: 'flowhook.engine.v1.UserPermissionSet', permissionSet: request.permissionSet, company: request.company, usable: true });
@@ -280,12 +282,16 @@ test('user show says what keeps the user from calling and how to fix it', async 
 
 test('user grant and revoke: a repeated grant changes nothing, revoke passes on the warnings', async (t) => {
   const engine = fakeEngine();
-  const granted = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
+  const unscoped = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
+  t.is(unscoped.code, 1);
+  t.is(engine.users.get('svc-erp')!.permissionSets.length, 1);
+  t.is((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--company', 'Acme', '--all-companies')).code, 1, 'the two scopes exclude each other');
+  const granted = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies');
   t.regex(granted.out, /^Granted SUPER \(all companies\) to "svc-erp"\.\n {2}permission sets: FLOW ALL \(Acme\), SUPER \(all companies\)\n$/);
-  const again = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
+  const again = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies');
   t.regex(again.out, /"svc-erp" already has SUPER \(all companies\); nothing changed\./);
   t.is(engine.users.get('svc-erp')!.permissionSets.length, 2);
-  t.true(JSON.parse((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--json')).out).alreadyGranted);
+  t.true(JSON.parse((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies', '--json')).out).alreadyGranted);
   await flowhook(engine, 'user', 'revoke', 'svc-erp', '--permission-set', 'SUPER');
   const last = await flowhook(engine, 'user', 'revoke', 'svc-erp', '--company', 'Acme', '--permission-set', 'FLOW ALL');
   t.regex(last.out, /Revoked FLOW ALL \(Acme\) from "svc-erp"[^\n]*\n {2}permission sets: none\n {2}warning: User "svc-erp" has no permission set left/);

@@ -263,7 +263,7 @@ export declare type GrantUserPermissionRequest = Message<"flowhook.engine.v1.Gra
   name: string;
 
   /**
-   * Empty: all companies.
+   * The company the permission set holds in. Required unless all_companies.
    *
    * @generated from field: string company = 2;
    */
@@ -275,6 +275,13 @@ export declare type GrantUserPermissionRequest = Message<"flowhook.engine.v1.Gra
    * @generated from field: string permission_set = 3;
    */
   permissionSet: string;
+
+  /**
+   * The set holds in every company, also ones created later; never implied by an empty company.
+   *
+   * @generated from field: bool all_companies = 4;
+   */
+  allCompanies: boolean;
 };
 
 /**
@@ -287,7 +294,7 @@ export declare type GrantUserPermissionRequestJson = {
   name?: string;
 
   /**
-   * Empty: all companies.
+   * The company the permission set holds in. Required unless all_companies.
    *
    * @generated from field: string company = 2;
    */
@@ -299,6 +306,13 @@ export declare type GrantUserPermissionRequestJson = {
    * @generated from field: string permission_set = 3;
    */
   permissionSet?: string;
+
+  /**
+   * The set holds in every company, also ones created later; never implied by an empty company.
+   *
+   * @generated from field: bool all_companies = 4;
+   */
+  allCompanies?: boolean;
 };
 
 /**
