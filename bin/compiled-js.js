@@ -88,12 +88,12 @@ function staleSources(layout) {
 
 /** Strips in a child process, so the stripper never loads into this one. Failing is not fatal: Node strips as before. */
 function build(layout, sources) {
-  const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), 'build'], {
+  // Silent either way: a process whose cache could not be written runs as it would without one.
+  spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), 'build'], {
     input: JSON.stringify({ layout, sources }),
-    stdio: ['pipe', 'ignore', 'pipe'],
+    stdio: ['pipe', 'ignore', 'ignore'],
     timeout: 60_000,
   });
-  if (child.status !== 0 && process.env.FLOWHOOK_COMPILED_JS_DEBUG === '1') console.error(`flowhook: compiled-js cache not built: ${child.stderr}`);
 }
 
 function buildEntries(layout, sources) {
