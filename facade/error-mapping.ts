@@ -36,6 +36,8 @@ const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
   [Code.NotFound, { status: 404, code: 'NotFound' }],
   // The call cannot go ahead in the current state (e.g. an invalid trigger configuration).
   [Code.FailedPrecondition, { status: 409, code: 'Conflict' }],
+  // A concurrent change won (the engine's ConflictError); a transport Aborted never gets here (isTransportFailure).
+  [Code.Aborted, { status: 409, code: 'Conflict' }],
   // On the webhook path only an Idempotency-Key reused with another payload (IETF idempotency draft: 422).
   [Code.AlreadyExists, { status: 422, code: 'UnprocessableEntity' }],
   [Code.ResourceExhausted, { status: 429, code: 'TooManyRequests' }],

@@ -216,8 +216,8 @@ test('engine errors map to OData errors with the engine message', async (t) => {
     assertODataError(t, await call({ activity: 'boom' }), 500, 'InternalServerError'),
     'The flow failed before it responded: a sleep step stands before the respond step',
   );
-  // The engine's own Aborted stays what it was (no transport failure behind it).
-  t.is(assertODataError(t, await call({ activity: 'conflict' }), 500, 'InternalServerError'), 'the key changed hands while it was being registered; try again');
+  // The engine's own Aborted is a conflict, not a transport failure.
+  t.is(assertODataError(t, await call({ activity: 'conflict' }), 409, 'Conflict'), 'the key changed hands while it was being registered; try again');
 });
 
 test('an unavailable engine answers 503 with Retry-After and no internal details', async (t) => {
