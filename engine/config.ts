@@ -14,6 +14,7 @@ import { readCodecServerConfig, type CodecServerConfig } from './codec/codec-con
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { readRecordSettings, type RecordSettings } from './records/record-settings.ts';
 import { readCallbackRetention } from './callbacks/callback-retention.ts';
+import { readAuditRetention } from './audit/audit-retention.ts';
 
 export interface EngineConfig {
   host: string;
@@ -67,6 +68,8 @@ export interface EngineConfig {
   records: RecordSettings;
   /** FLOWHOOK_CALLBACK_RETENTION: how long callback_wait rows that can no longer change an answer are kept (callbacks/callback-wait-purge.ts). */
   callbackRetentionMs: number;
+  /** FLOWHOOK_AUDIT_RETENTION: audit rows older than this are deleted (audit/audit-purge.ts); undefined keeps them all. */
+  auditRetentionMs?: number;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -124,6 +127,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     tracing: readTracingConfig(env),
     records: readRecordSettings(env),
     callbackRetentionMs: readCallbackRetention(env),
+    auditRetentionMs: readAuditRetention(env),
     metrics: readMetricsListener(env, 'FLOWHOOK_ENGINE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
   });

@@ -18,6 +18,7 @@ import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { startEngineMembership } from './limits/engine-membership.ts';
 import { startRecordWritePurge } from './records/record-write-purge.ts';
 import { startCallbackWaitPurge } from './callbacks/callback-wait-purge.ts';
+import { startAuditPurge } from './audit/audit-purge.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
@@ -85,6 +86,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const recordWritePurge = startRecordWritePurge({ orm, logger, retentionMs: config.records.writeRetentionMs });
   // callback_wait rows that can no longer change an answer live FLOWHOOK_CALLBACK_RETENTION.
   const callbackWaitPurge = startCallbackWaitPurge({ orm, temporal: client, logger, retentionMs: config.callbackRetentionMs });
+  // Audit rows are kept unless FLOWHOOK_AUDIT_RETENTION says otherwise.
+  const auditPurge = config.auditRetentionMs === undefined ? undefined : startAuditPurge({ orm, logger, retentionMs: config.auditRetentionMs });
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
   const engine = createEngine({
@@ -141,6 +144,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       probes.close();
       await recordWritePurge.close();
       await callbackWaitPurge.close();
+      await auditPurge?.close();
       await engine.close();
       await changeFeed.close();
       // The SDK's longest retry backoff is 5 s.

@@ -23,6 +23,8 @@ import { FLOWHOOK } from '../support/flowhook-start.ts';
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import { createTestDatabase, startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
 import { flow } from '../support/webhook-helpers.ts';
+import { purgeAuditEvents, startAuditPurge } from '../../engine/audit/audit-purge.ts';
+import { createLogger } from '../../engine/logger.ts';
 
 const COMPANY = 'Audit Co';
 const OTHER = 'Other Co';
@@ -245,4 +247,24 @@ test('a failed audit write does not fail the admin call: the engine logs a warni
     engine.kill('SIGTERM');
     await exited;
   }
+});
+
+// Serial, so it runs before the other tests list the table, and it removes what it added.
+test.serial('FLOWHOOK_AUDIT_RETENTION: rows older than the retention are deleted by every engine, newer ones stay', async (t) => {
+  const sql = (text: string, params: unknown[] = []) => stack.engine.orm.em.getConnection().execute<Record<string, unknown>[]>(text, params);
+  const account = `retention-${randomUUID()}`;
+  t.teardown(() => sql('delete from audit_event where account = ?', [account]));
+  const insert = (ageHours: number) =>
+    sql(`insert into audit_event (at, account, action, method, outcome, details) values (now() - make_interval(hours => ?), ?, 'company.create', 'x', 'ok', '{}')`, [ageHours, account]);
+  for (const hours of [24 * 400, 24 * 3, 24 * 3, 1]) await insert(hours);
+  const left = async () => Number((await sql("select count(*)::int as n from audit_event where account = ?", [account]))[0]!.n);
+  t.is(await left(), 4);
+  // Two engines at once, two days of retention: the three older rows go, in batches that skip each other's.
+  const purges = [0, 1].map(() => startAuditPurge({ orm: stack.engine.orm, logger: createLogger('test', 'warn'), retentionMs: 2 * 86_400_000, intervalMs: 100 }));
+  await Promise.all(purges.map((purge) => purge.firstRound));
+  await Promise.all(purges.map((purge) => purge.close()));
+  t.is(await left(), 1);
+  t.is(await purgeAuditEvents(stack.engine.orm, 2 * 86_400_000), 0, 'nothing left to delete');
+  // The other tests' events (seconds old) are all still there.
+  t.true(Number((await sql("select count(*)::int as n from audit_event where at > now() - interval '1 hour'"))[0]!.n) > 1);
 });
