@@ -40,12 +40,9 @@ export async function threadHeaps(): Promise<ThreadHeaps> {
 
 /** Registers flowhook_threads and the two heap gauges; their values are read on each scrape. */
 export function registerThreadHeapMetrics(registry: Registry): void {
-  // One read serves the three gauges of a scrape (prom-client collects them one after another).
-  let pending: Promise<ThreadHeaps> | undefined;
-  const read = () => {
-    pending ??= threadHeaps().finally(() => setImmediate(() => (pending = undefined)));
-    return pending;
-  };
+  // Each gauge reads for itself (one message to each thread): a read shared between the gauges of
+  // one scrape could still be handed to the next scrape, showing a thread that has exited since.
+  const read = threadHeaps;
   const gauge = (name: string, help: string, pick: (heaps: ThreadHeaps) => number) =>
     new Gauge({
       name,
