@@ -2,7 +2,8 @@
 // the cache (Node's type stripper is never loaded), an edited source is rebuilt before it loads,
 // stack traces keep the source's lines, and without a usable cache everything loads as before.
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,40 +36,40 @@ let stack = '';
 try { a.boom({ reason: 'x' }); } catch (error) { stack = error.stack; }
 console.log(JSON.stringify({ value: a.value, stripperLoaded: process.moduleLoadList.some((m) => m.includes('amaro')), stack }));`,
   );
-  const run = (env: Record<string, string> = {}): Outcome => JSON.parse(execFileSync(process.execPath, [driver], { env: { ...process.env, ...env }, encoding: 'utf8' })) as Outcome;
+  const run = async (env: Record<string, string> = {}): Promise<Outcome> => JSON.parse((await promisify(execFile)(process.execPath, [driver], { env: { ...process.env, ...env }, encoding: 'utf8' })).stdout) as Outcome;
   return { root, layout, run };
 }
 
-test('modules load from the cache without the type stripper, with the source positions', (t) => {
+test('modules load from the cache without the type stripper, with the source positions', async (t) => {
   const { root, run } = project(t);
-  const first = run();
+  const first = await run();
   t.is(first.value, 'ab');
   t.false(first.stripperLoaded);
   t.regex(first.stack, /src\/c\.ts:5:9/);
   // The entry is what runs: change it behind the hook's back, keeping its first line.
   const entry = join(root, 'cache/src/a.ts.js');
   writeFileSync(entry, readFileSync(entry, 'utf8').replace("'a' + b", "'A' + b"));
-  t.is(run().value, 'Ab');
+  t.is((await run()).value, 'Ab');
 });
 
-test('an edited source is rebuilt before it loads; an entry of another version is never used', (t) => {
+test('an edited source is rebuilt before it loads; an entry of another version is never used', async (t) => {
   const { root, run } = project(t);
-  t.is(run().value, 'ab');
+  t.is((await run()).value, 'ab');
   writeFileSync(join(root, 'src/b.ts'), "export const b: string = 'second';\n");
-  const after = run();
+  const after = await run();
   t.is(after.value, 'asecond');
   t.false(after.stripperLoaded, 'rebuilt by the child, not stripped in the process');
   t.regex(readFileSync(join(root, 'cache/src/b.ts.js'), 'utf8'), /^\/\/ flowhook-js 35 [\d.]+\nexport const b {9}= 'second';\n$/);
 });
 
-test('without a usable cache, or with FLOWHOOK_COMPILED_JS=off, Node strips the types as before', (t) => {
+test('without a usable cache, or with FLOWHOOK_COMPILED_JS=off, Node strips the types as before', async (t) => {
   const { root, run } = project(t);
-  const off = run({ FLOWHOOK_COMPILED_JS: 'off' });
+  const off = await run({ FLOWHOOK_COMPILED_JS: 'off' });
   t.is(off.value, 'ab');
   t.true(off.stripperLoaded);
   // A file where the cache directory should be: nothing can be written there.
   writeFileSync(join(root, 'cache'), 'not a directory');
-  const unwritable = run();
+  const unwritable = await run();
   t.is(unwritable.value, 'ab');
   t.true(unwritable.stripperLoaded);
   t.regex(unwritable.stack, /src\/c\.ts:5:9/);
