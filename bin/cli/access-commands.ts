@@ -15,7 +15,7 @@ import {
   SetAppStateResponseSchema,
   type App,
 } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { adminAction, type AdminRuntime } from './admin-action.ts';
+import { adminAction, type AdminContext, type AdminRuntime } from './admin-action.ts';
 import { printJson, printLines, table, yesNo } from './output.ts';
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
@@ -60,40 +60,24 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       }),
     );
   for (const [name, state] of [['enable', AppState.ENABLED], ['disable', AppState.DISABLED]] as const) {
-    app
-      .command(name)
-      .description(state === AppState.ENABLED ? 'set State to Enabled' : 'set State to Disabled: its tokens are refused at once')
-      .argument('<clientId>')
-      .option('--issuer <url>', 'which registration, when the client id is registered under more than one issuer')
-      .option('--json', 'print the response as JSON')
-      .action(
-        adminAction(runtime, async (context, clientId: string) => {
-          const { issuer } = context.options as { issuer?: string };
-          const response = await context.client().setAppState({ clientId, state, issuer: issuer ?? '' });
-          if (context.json) return printJson(context.io, toJson(SetAppStateResponseSchema, response, JSON_OPTIONS));
-          printLines(context.io, [`Application ${clientId} is ${stateName(state)}.`]);
-        }),
-      );
+    const description = state === AppState.ENABLED ? 'set State to Enabled' : 'set State to Disabled: its tokens are refused at once';
+    registerAppCommand(app, runtime, name, description, async (context, clientId, issuer) => {
+      const response = await context.client().setAppState({ clientId, state, issuer });
+      if (context.json) return printJson(context.io, toJson(SetAppStateResponseSchema, response, JSON_OPTIONS));
+      printLines(context.io, [`Application ${clientId} is ${stateName(state)}.`]);
+    });
   }
-  app
-    .command('revoke-consent')
-    .description('withdraw consent: its tokens are refused at once; permission sets and State stay (register with --consent to restore)')
-    .argument('<clientId>')
-    .option('--issuer <url>', 'which registration, when the client id is registered under more than one issuer')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context, clientId: string) => {
-        const { issuer } = context.options as { issuer?: string };
-        const response = await context.client().revokeAppConsent({ clientId, issuer: issuer ?? '' });
-        if (context.json) return printJson(context.io, toJson(RevokeAppConsentResponseSchema, response, JSON_OPTIONS));
-        const restore = `flowhook app register ${clientId} --issuer ${response.app?.issuer ?? '<url>'} --consent`;
-        printLines(context.io, [
-          response.wasGranted ? `Revoked consent of application ${clientId}: its tokens are refused from the next call on.` : `Application ${clientId} had no consent; its tokens stay refused.`,
-          ...describeApp(response.app),
-          `  Restore consent with: ${restore}`,
-        ]);
-      }),
-    );
+  const revokeConsent = 'withdraw consent: its tokens are refused at once; permission sets and State stay (register with --consent to restore)';
+  registerAppCommand(app, runtime, 'revoke-consent', revokeConsent, async (context, clientId, issuer) => {
+    const response = await context.client().revokeAppConsent({ clientId, issuer });
+    if (context.json) return printJson(context.io, toJson(RevokeAppConsentResponseSchema, response, JSON_OPTIONS));
+    const restore = `flowhook app register ${clientId} --issuer ${response.app?.issuer ?? '<url>'} --consent`;
+    printLines(context.io, [
+      response.wasGranted ? `Revoked consent of application ${clientId}: its tokens are refused from the next call on.` : `Application ${clientId} had no consent; its tokens stay refused.`,
+      ...describeApp(response.app),
+      `  Restore consent with: ${restore}`,
+    ]);
+  });
   app
     .command('list')
     .description('list applications')
@@ -120,6 +104,28 @@ export function isoTimestamp(value: string): Date {
 
 /** How `list` shows a registration from before issuers were bound: its tokens are all refused. */
 const UNSET_ISSUER = '(unset: refused)';
+
+/** `app <name> <clientId> [--issuer url] [--json]`: the shape every command acting on one registration has. */
+function registerAppCommand(
+  app: Command,
+  runtime: AdminRuntime,
+  name: string,
+  description: string,
+  run: (context: AdminContext, clientId: string, issuer: string) => Promise<void>,
+): void {
+  app
+    .command(name)
+    .description(description)
+    .argument('<clientId>')
+    .option('--issuer <url>', 'which registration, when the client id is registered under more than one issuer')
+    .option('--json', 'print the response as JSON')
+    .action(
+      adminAction(runtime, async (context, clientId: string) => {
+        const { issuer } = context.options as { issuer?: string };
+        await run(context, clientId, issuer ?? '');
+      }),
+    );
+}
 
 function describeApp(app: App | undefined): string[] {
   if (!app) return [];

@@ -150,7 +150,8 @@ function describe(address: RecordAddress): string {
   return `record "${address.key}" of table "${address.table}"`;
 }
 
-function snapshot(record: FlowRecord): RecordSnapshot {
+/** A stored record as the RPCs answer it (also what repeated-write.ts is handed). */
+export function snapshot(record: FlowRecord): RecordSnapshot {
   return {
     table: record.tableName,
     key: record.key,

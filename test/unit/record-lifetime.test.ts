@@ -6,7 +6,7 @@ import { writeDigest } from '../../engine/records/write-digest.ts';
 import { repeatedWriteAnswer } from '../../engine/records/repeated-write.ts';
 import { DEFAULT_WRITE_RETENTION_MS, readRecordSettings } from '../../engine/records/record-settings.ts';
 import type { FlowRecord, RecordWrite } from '../../engine/storage/entities.ts';
-import type { RecordSnapshot } from '../../engine/records/records.ts';
+import { snapshot } from '../../engine/records/records.ts';
 
 const address = { company: 'Acme', table: 'invoice', key: 'INV-1' };
 
@@ -31,14 +31,6 @@ const written = (operation: string, version: number, created = false) =>
   ({ operation, version, created, createdAt: new Date('2026-11-23T10:00:00.000Z') }) as unknown as RecordWrite;
 const stored = (version: number, data: Record<string, unknown>) =>
   ({ tableName: 'invoice', key: 'INV-1', data, version, createdAt: new Date('2026-11-23T09:00:00.000Z'), updatedAt: new Date('2026-11-23T10:00:00.000Z') }) as unknown as FlowRecord;
-const snapshot = (record: FlowRecord): RecordSnapshot => ({
-  table: record.tableName,
-  key: record.key,
-  data: record.data,
-  version: record.version,
-  createdAt: record.createdAt.toISOString(),
-  updatedAt: record.updatedAt.toISOString(),
-});
 
 test('a repeated write re-reads the record: unchanged, the first answer; changed since, the record as it is now', (t) => {
   t.deepEqual(repeatedWriteAnswer(written('upsert', 1, true), stored(1, { n: 1 }), address, snapshot), { record: snapshot(stored(1, { n: 1 })), created: true });
