@@ -131,6 +131,20 @@ test.serial('an unused row stays while its execution runs, however old; it goes 
   t.is((await postCallback(running.token, '{"late": "but fine"}')).status, 202);
 });
 
+test.serial('Temporal not answering: the round ends with the error and keeps every unused row', async (t) => {
+  const closed = await startUrlWait();
+  await stack.engine.client.workflow.getHandle(closed.executionId).terminate('test');
+  await age(closed.executionId, 24 * 400);
+  const unreachable = {
+    workflow: { getHandle: () => ({ describe: () => Promise.reject(new Error('14 UNAVAILABLE: connect ECONNREFUSED')) }) },
+    connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
+  } as unknown as typeof stack.engine.client;
+  await t.throwsAsync(purgeCallbackWaits({ ...options(), temporal: unreachable }), { message: /Temporal did not say whether execution/ });
+  t.deepEqual(await rowsOf(closed.executionId), [{ used: false, key: false }]);
+  await purgeCallbackWaits(options());
+  t.deepEqual(await rowsOf(closed.executionId), [], 'the next round with Temporal back deletes them');
+});
+
 test.serial('a key row expired longer ago than the retention goes although its execution runs; a waiting key stays', async (t) => {
   const expired = await start('purge.brief', { orderId: 'PK-old' });
   const waiting = await start('purge.key', { orderId: 'PK-now' });
