@@ -13,7 +13,7 @@ export const REFUSAL_REASONS = {
   missing_credentials: 401,
   /** A scheme this facade does not accept, e.g. Bearer when no OAuth issuer is configured. */
   unsupported_scheme: 401,
-  /** An Authorization value that cannot be read: Basic not base64 `user:key`, a Bearer value that is no JWT. */
+  /** An Authorization value that cannot be read: Basic not base64 `user:key` (or a user name longer than any can be, 250 characters), a Bearer value that is no JWT. */
   malformed_credentials: 401,
   /** The token's `iss` is missing or not one of FLOWHOOK_OAUTH_ISSUERS. */
   token_issuer_untrusted: 401,

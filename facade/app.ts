@@ -16,7 +16,7 @@ import { errorMapping } from './error-mapping.ts';
 import type { FacadeMiddleware, FacadeState } from './facade-context.ts';
 import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './http-errors.ts';
 import { invokeWebhook, requireCompany } from './invoke-route.ts';
-import { forwardProviderRequest, HOOKS_ROUTE, onlyPost } from './hooks-route.ts';
+import { forwardProviderRequest, HOOKS_ROUTE, onlyPost, routeNamesWithinLimits } from './hooks-route.ts';
 import { rawBody } from './raw-body.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
@@ -103,7 +103,7 @@ export function createFacade(deps: FacadeDeps): Facade {
   // The provider route: no caller credentials (the engine checks the flow's signature scheme), any content type, raw bytes.
   if (client.invokeDirect) {
     const webhookClient = { invokeDirect: client.invokeDirect.bind(client) };
-    router.post(HOOKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardProviderRequest({ webhookClient }));
+    router.post(HOOKS_ROUTE, knownInstance(config.instance), routeNamesWithinLimits(), rawBody(config.maxBodyBytes), forwardProviderRequest({ webhookClient }));
     router.all(HOOKS_ROUTE, onlyPost());
   }
   // A waitForCallback step's URL: the token in the path is the credential, the body raw bytes (callbacks-route.ts).

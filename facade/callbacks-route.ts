@@ -22,9 +22,13 @@ export function isCallbacksPath(path: string): boolean {
   return /^\/[^/]+\/callbacks(\/|$)/i.test(path);
 }
 
-/** The path as a log line may show it: whatever follows /callbacks/ is a capability. */
+/** Longer paths are cut in log lines: a path is text any caller chooses. */
+const MAX_LOGGED_PATH_LENGTH = 300;
+
+/** The path as a log line may show it: whatever follows /callbacks/ is a capability; at most 300 characters of the rest. */
 export function loggablePath(path: string): string {
-  return path.replace(/^(\/[^/]+\/callbacks)\/[\s\S]+$/i, '$1/…');
+  const shown = path.replace(/^(\/[^/]+\/callbacks)\/[\s\S]+$/i, '$1/…');
+  return shown.length > MAX_LOGGED_PATH_LENGTH ? `${shown.slice(0, MAX_LOGGED_PATH_LENGTH)}…` : shown;
 }
 
 export function forwardCallback(deps: { webhookClient: Pick<WebhookClient, 'deliverCallback'> }): FacadeMiddleware {

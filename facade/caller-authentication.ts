@@ -3,6 +3,7 @@
 // has none, or whose credentials its verifier refuses, is answered 401 without
 // an engine call. Basic (spec §5.2) is here; Bearer (spec §5.1) is in oauth/.
 // A refusal carries its reason to error-mapping.ts, which logs it once.
+import { exceedsNameLimit } from '../common/name-limits.ts';
 import type { RefusedCall } from '../common/refusal-reasons.ts';
 import type { CallerInit, FacadeMiddleware } from './facade-context.ts';
 import { parseBasicAuthorization } from './basic-auth.ts';
@@ -42,6 +43,8 @@ export const basicVerifier: CallerVerifier = {
   verify(authorization) {
     const credentials = parseBasicAuthorization(authorization);
     if (!credentials) return { refused: { reason: 'malformed_credentials' } };
+    // No service user has a longer name: refused here, so such a name never reaches the engine or its caches.
+    if (exceedsNameLimit('user', credentials.userName)) return { refused: { reason: 'malformed_credentials' } };
     return { caller: { identity: { case: 'basic', value: credentials } } };
   },
 };

@@ -8,8 +8,12 @@
 import type { InvokeDirectResponse } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { WebhookClient } from './engine-client.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
-import { MethodNotAllowedError } from './http-errors.ts';
+import { exceedsNameLimit } from '../common/name-limits.ts';
+import { MethodNotAllowedError, NotFoundError } from './http-errors.ts';
 import { EXECUTION_ID_HEADER, headerSafe, OUTCOME_HEADER, OUTCOMES } from './invoke-route.ts';
+
+/** What every miss of this route is answered (the engine's words for it, too). */
+const NO_PROVIDER_ROUTE = 'No provider route at this address';
 
 /** The route as the router matches it (case-insensitive, like the OData route). */
 export const HOOKS_ROUTE = '/:instance/hooks/:company/:activity';
@@ -17,6 +21,17 @@ export const HOOKS_ROUTE = '/:instance/hooks/:company/:activity';
 /** Everything under /{instance}/hooks answers errors in this route's plain JSON shape, wrong paths and methods included. */
 export function isHooksPath(path: string): boolean {
   return /^\/[^/]+\/hooks(\/|$)/i.test(path);
+}
+
+/**
+ * A company or activity longer than any can be names no route: the same 404 the engine gives every
+ * miss, before the body is read or the engine is asked, so such a path is counted and remembered nowhere.
+ */
+export function routeNamesWithinLimits(): FacadeMiddleware {
+  return async function checkRouteNames(ctx, next) {
+    if (exceedsNameLimit('company', ctx.params.company ?? '') || exceedsNameLimit('activity', ctx.params.activity ?? '')) throw new NotFoundError(NO_PROVIDER_ROUTE);
+    await next();
+  };
 }
 
 /** Any method but POST: 405 naming POST (OPTIONS and HEAD too: providers only POST). */

@@ -4,6 +4,7 @@
 // the flow's answer in the OData envelope.
 import type { InvokeResponse } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { InvokeOutcome } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { exceedsNameLimit, nameLimitRule } from '../common/name-limits.ts';
 import type { WebhookClient } from './engine-client.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { BadRequestError } from './http-errors.ts';
@@ -30,6 +31,8 @@ export function requireCompany(): FacadeMiddleware {
     const company = ctx.query.company;
     if (Array.isArray(company)) throw new BadRequestError('the company query parameter must be given once');
     if (!company) throw new BadRequestError('the company query parameter is required');
+    // Before the caller's credentials are checked with the engine: a name no company can have goes no further.
+    if (exceedsNameLimit('company', company)) throw new BadRequestError(`the company query parameter is too long (${nameLimitRule('company')})`);
     ctx.state.company = company;
     await next();
   };

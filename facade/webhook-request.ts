@@ -3,6 +3,7 @@
 // exact text. Unknown extra top-level members are accepted and ignored: callers
 // often wrap webhooks with envelope fields of their own, and refusing them
 // would break such integrations for no gain (nothing reads them).
+import { exceedsNameLimit, nameLimitRule } from '../common/name-limits.ts';
 import { BadRequestError } from './http-errors.ts';
 import { extractPayloadText } from './payload-extract.ts';
 
@@ -18,6 +19,7 @@ export function readWebhookRequest(body: unknown, rawBody: string): WebhookReque
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   const activity = requiredString(fields, 'activity');
+  if (exceedsNameLimit('activity', activity)) throw new BadRequestError(`activity is too long (${nameLimitRule('activity')})`);
   const secret = requiredString(fields, 'secret');
   return { activity, secret, payloadJson: extractPayloadText(rawBody) };
 }

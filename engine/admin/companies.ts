@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
 import { shellArg } from '../../common/shell-words.ts';
 import { Company } from '../storage/entities.ts';
 import { escapeLikePattern } from '../storage/like-pattern.ts';
@@ -9,7 +10,7 @@ import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../erro
 export async function createCompany(em: EntityManager, rawName: string): Promise<Company> {
   const name = rawName.trim();
   if (name === '') throw new InvalidArgumentError('company name is required');
-  if (name.length > 250) throw new InvalidArgumentError('company name: at most 250 characters');
+  if (exceedsNameLimit('company', name)) throw new InvalidArgumentError(nameLimitRule('company'));
   const company = em.create(Company, { id: randomUUID(), name, createdAt: new Date() });
   try {
     await em.flush();

@@ -3,6 +3,7 @@
 // validates before it saves).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { exceedsNameLimit, NAME_LIMITS } from '../../common/name-limits.ts';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
@@ -34,7 +35,7 @@ export async function applyFlow(em: EntityManager, definition: FlowJson, publish
   const name = definition.name?.trim() ?? '';
   if (companyName === '') throw new InvalidArgumentError('company: required');
   if (name === '') throw new InvalidArgumentError('name: required');
-  if (name.length > 250) throw new InvalidArgumentError('name: at most 250 characters');
+  if (exceedsNameLimit('flow', name)) throw new InvalidArgumentError(`name: at most ${NAME_LIMITS.flow} characters`);
   const company = await requireCompany(em, companyName);
   let flow = await em.findOne(Flow, { company, name });
   const latest = flow && flow.latestVersion > 0 ? await em.findOne(FlowVersion, { flow, version: flow.latestVersion }) : null;

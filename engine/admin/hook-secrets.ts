@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
 import { shellArg } from '../../common/shell-words.ts';
 import { directSchemeOf, type DirectScheme } from '../../workflows/shared/index.ts';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
@@ -126,6 +127,6 @@ async function publishedScheme(em: EntityManager, company: Company, activity: st
 function normaliseActivity(raw: string): string {
   const activity = raw.trim().toLowerCase();
   if (activity === '') throw new InvalidArgumentError('activity: required');
-  if (activity.length > 200 || /[\u0000-\u001f\u007f]/.test(activity)) throw new InvalidArgumentError('activity: at most 200 characters, no control characters');
+  if (exceedsNameLimit('activity', activity) || /[\u0000-\u001f\u007f]/.test(activity)) throw new InvalidArgumentError(`${nameLimitRule('activity')}, no control characters`);
   return activity;
 }

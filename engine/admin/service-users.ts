@@ -10,6 +10,7 @@ import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { PermissionAssignment, ServiceUser } from '../storage/entities.ts';
 import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { ACCESS_KEY_LENGTH, generateRandomText, sha256Hex } from '../security/credentials.ts';
+import { exceedsNameLimit, NAME_LIMITS } from '../../common/name-limits.ts';
 import { shellArg } from '../../common/shell-words.ts';
 import { FLOW_ALL } from '../webhook/permissions.ts';
 import { requireUsablePermissionSet } from './caller-permission-sets.ts';
@@ -35,9 +36,11 @@ export interface ServiceUserView {
 /** How a regenerated key's expiry is chosen: kept unless a new one is given or none is asked for. */
 export type KeyExpiryChange = { keep: true } | { expiresAt: Date } | { clear: true };
 
+const USER_NAME = /^[A-Za-z0-9._@-]+$/;
+
 export async function createServiceUser(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceUser): Promise<{ user: ServiceUser; accessKey: string }> {
   const name = request.name.trim();
-  if (!/^[A-Za-z0-9._@-]{1,250}$/.test(name)) throw new InvalidArgumentError('user name: 1-250 characters of letters, digits, . _ @ -');
+  if (!USER_NAME.test(name) || exceedsNameLimit('user', name)) throw new InvalidArgumentError(`user name: 1-${NAME_LIMITS.user} characters of letters, digits, . _ @ -`);
   const permissionSet = requireUsablePermissionSet('service-user', request.permissionSet || FLOW_ALL);
   if (request.accessKeyExpiresAt) requireFutureExpiry(request.accessKeyExpiresAt);
   requireUserScope(`flowhook user create ${shellArg(name)}`, request.company, request.allCompanies ?? false);

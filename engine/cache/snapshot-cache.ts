@@ -3,12 +3,17 @@
 // no entry is served longer than a maximum age even then: should a change ever
 // go unheard while the feed looks live (a notification that was never sent
 // after its commit, say), the stale entry still dies within that bound.
+// Keys are names callers send (a company and activity, a user name), so they
+// are held as fixed-size digests, and at the bound the least recently used
+// entry makes room (digest-keyed-lru.ts): a flood of made-up names costs at
+// most `maxEntries` small entries, and pushes out only what was idle longest.
 import type { ChangeFeed, ChangeTopic } from './change-feed.ts';
+import { DigestKeyedLru } from './digest-keyed-lru.ts';
 
 export const DEFAULT_CACHE_MAX_AGE_MS = 30_000;
 
 export interface SnapshotCacheOptions {
-  /** More entries than this and the cache starts over. */
+  /** At most this many entries (default 10,000); the least recently used one makes room for a new one. */
   maxEntries?: number;
   /** An entry is reloaded once this old, counted from when its load began. */
   maxAgeMs?: number;
@@ -32,9 +37,8 @@ interface Entry<T> {
 }
 
 export class SnapshotCache<T> {
-  readonly #entries = new Map<string, Entry<T>>();
+  readonly #entries: DigestKeyedLru<Entry<T>>;
   readonly #feed: ChangeFeed | undefined;
-  readonly #maxEntries: number;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   readonly #rememberMisses: boolean;
@@ -44,7 +48,7 @@ export class SnapshotCache<T> {
 
   constructor(feed: ChangeFeed | undefined, topic: ChangeTopic, options: SnapshotCacheOptions = {}) {
     this.#feed = feed;
-    this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#entries = new DigestKeyedLru(options.maxEntries ?? 10_000);
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
     this.#now = options.now ?? Date.now;
     this.#rememberMisses = options.rememberMisses ?? false;
@@ -69,7 +73,6 @@ export class SnapshotCache<T> {
     const value = await load();
     // A miss is kept only when asked for (rememberMisses); a found value always is.
     if (live && (value !== undefined || this.#rememberMisses) && this.#feed?.live && generation === this.#generation) {
-      if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
       this.#entries.set(key, { value, loadStartedAt });
     }
     return value;

@@ -1,5 +1,6 @@
 // A token bucket: `ratePerSecond` calls on average, bursts of up to `burst`.
 // Pure apart from the clock it is handed, so tests can drive time.
+import { DigestKeyedLru } from '../cache/digest-keyed-lru.ts';
 
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -48,12 +49,6 @@ export class TokenBucket {
     this.#tokens = Math.min(this.#tokens, this.#burst);
   }
 
-  /** True when the bucket is back to full: it can be forgotten without changing any answer. */
-  isFull(nowMs: number): boolean {
-    this.#refill(nowMs);
-    return this.#tokens >= this.#burst;
-  }
-
   #refill(nowMs: number): void {
     const elapsedSeconds = Math.max(0, nowMs - this.#updatedAt) / 1000;
     this.#tokens = Math.min(this.#burst, this.#tokens + elapsedSeconds * this.#ratePerSecond);
@@ -64,17 +59,24 @@ export class TokenBucket {
 
 const ALLOWED: TakeResult = Object.freeze({ allowed: true });
 
-/** One bucket per key (a caller, an activity), created on first use. */
+/**
+ * Most keys a limiter remembers. A key is a caller, a flow, a sender's address: text an outsider
+ * can vary at will, so the map is bounded (about 200 bytes a key, whatever the key's length:
+ * 2 MB at the bound). At the bound the least recently used key is forgotten; it starts again with a
+ * full bucket, so a flood of new keys can at most hand an idle key back its burst.
+ */
+export const MAX_LIMITER_KEYS = 10_000;
+
+/** One bucket per key (a caller, an activity), created on first use; keys held as fixed-size digests (digest-keyed-lru.ts). */
 export class KeyedRateLimiter {
-  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #buckets: DigestKeyedLru<TokenBucket>;
   #ratePerSecond: number;
   #burst: number;
-  readonly #maxKeys: number;
 
-  constructor(ratePerSecond: number, burst: number, maxKeys = 100_000) {
+  constructor(ratePerSecond: number, burst: number, maxKeys = MAX_LIMITER_KEYS) {
     this.#ratePerSecond = ratePerSecond;
     this.#burst = burst;
-    this.#maxKeys = maxKeys;
+    this.#buckets = new DigestKeyedLru(maxKeys);
   }
 
   take(key: string, nowMs: number): TakeResult {
@@ -85,7 +87,6 @@ export class KeyedRateLimiter {
   bucket(key: string, nowMs: number): TokenBucket {
     let bucket = this.#buckets.get(key);
     if (!bucket) {
-      if (this.#buckets.size >= this.#maxKeys) this.#forgetFull(nowMs);
       bucket = new TokenBucket(this.#ratePerSecond, this.#burst, nowMs);
       this.#buckets.set(key, bucket);
     }
@@ -102,12 +103,5 @@ export class KeyedRateLimiter {
 
   get size(): number {
     return this.#buckets.size;
-  }
-
-  /** Full buckets hold no state worth keeping; dropping them keeps memory bounded by active keys. */
-  #forgetFull(nowMs: number): void {
-    for (const [key, bucket] of this.#buckets) {
-      if (bucket.isFull(nowMs)) this.#buckets.delete(key);
-    }
   }
 }

@@ -11,6 +11,7 @@
 // caller's answer is the same "Unauthorized" whatever the reason.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BasicCredentials, Caller, VerifiedApplication } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { exceedsNameLimit } from '../../common/name-limits.ts';
 import type { RefusedCall } from '../../common/refusal-reasons.ts';
 import { matchesHash } from '../security/credentials.ts';
 import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
@@ -58,7 +59,8 @@ export function claimedCaller(caller: Caller | undefined): Pick<RefusedCall, 'us
 
 async function authenticateServiceUser(directory: CallerDirectory, em: EntityManager, credentials: BasicCredentials, now: Date): Promise<CallerIdentity> {
   const { userName, accessKey } = credentials;
-  const user = userName ? await directory.serviceUser(em, userName) : undefined;
+  // A name longer than any user's is unknown without asking the directory, which would remember it.
+  const user = userName && !exceedsNameLimit('user', userName) ? await directory.serviceUser(em, userName) : undefined;
   // Compare even for an unknown user, so its absence does not answer faster.
   const keyMatches = matchesHash(accessKey, user?.accessKeyHash);
   admitServiceUser(user, keyMatches, now);

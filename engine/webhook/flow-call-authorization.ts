@@ -18,6 +18,7 @@ import { authenticateCaller, type CallerIdentity } from './caller-authentication
 import type { CallerDirectory } from './caller-directory.ts';
 import { mayLearnAboutCompany, missingPermissionSet } from './permissions.ts';
 import type { PublishedFlowLookup, PublishedFlowSnapshot } from './published-flow-lookup.ts';
+import { requireNamesWithinLimits } from './request-names.ts';
 
 export interface FlowCallDeps {
   publishedFlows: PublishedFlowLookup;
@@ -51,6 +52,7 @@ export async function authorizeFlowCall(
   account: ServiceAccountIdentity,
   observer?: InvokeObserver,
 ): Promise<AuthorizedFlowCall> {
+  requireNamesWithinLimits(request);
   const caller = await authenticateCaller(deps.callers, em, request.caller, new Date(), account);
   deps.limits.admitCaller(caller.label);
   if (!mayLearnAboutCompany(caller, request.company)) throw new UnauthenticatedError('Unauthorized', 'no_grant_in_company');

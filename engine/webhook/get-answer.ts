@@ -22,6 +22,7 @@ import { Company } from '../storage/entities.ts';
 import { authenticateCaller } from './caller-authentication.ts';
 import type { CallerDirectory } from './caller-directory.ts';
 import { isExecutionId, MAX_ANSWER_WAIT_SECONDS, mayReadAnswer } from './answer-access.ts';
+import { requireNamesWithinLimits } from './request-names.ts';
 
 export interface GetAnswerDeps {
   orm: MikroORM;
@@ -107,6 +108,7 @@ function isSettled(execution: ExecutionAnswer): boolean {
 
 function checkShape(request: GetAnswerRequest): void {
   if (!request.company) throw new InvalidArgumentError('company is required');
+  requireNamesWithinLimits({ company: request.company });
   if (!isExecutionId(request.executionId)) {
     throw new InvalidArgumentError('executionId must be an execution id as the call returned it in x-flowhook-execution-id (<activity>:<uuid>, <activity>:key-… or <activity>:rerun-<uuid>)');
   }

@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DirectRoute } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { isJsonMediaType, resolveTrigger, type ResolvedTrigger } from '../../workflows/shared/index.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
+import { exceedsNameLimit } from '../../common/name-limits.ts';
 import type { RefusalReason } from '../../common/refusal-reasons.ts';
 import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
 import { shellArg } from '../../common/shell-words.ts';
@@ -66,6 +67,8 @@ export async function invokeDirect(
 ): Promise<StartedExecution | ChallengeAnswer> {
   if (!request.company || !request.activity) throw new InvalidArgumentError('company and activity are required');
   if (request.method.toUpperCase() !== 'POST') throw new InvalidArgumentError('the provider route takes POST');
+  // A name longer than any can be is a miss like any other, before it is counted anywhere.
+  if (exceedsNameLimit('company', request.company) || exceedsNameLimit('activity', request.activity)) throw new NotFoundError(NO_ROUTE);
   // Before anything is looked up: the one budget a caller without a valid signature can spend.
   deps.limits.admitHookRoute(request.company, request.activity.toLowerCase());
   const em = deps.orm.em.fork();

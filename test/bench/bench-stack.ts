@@ -55,7 +55,8 @@ export interface BenchStack {
 
 const TUNING = ['FLOWHOOK_NODE_HEAP', 'MALLOC_ARENA_MAX', 'FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
 
-export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void): Promise<BenchStack> {
+/** `overrides` go to every flowhook process last (a run that measures a setting's default, say). */
+export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void, overrides: Record<string, string> = {}): Promise<BenchStack> {
   const stops: (() => Promise<unknown>)[] = [];
   const work = mkdtempSync(join(tmpdir(), 'flowhook-bench-'));
   stops.push(async () => rmSync(work, { recursive: true, force: true }));
@@ -120,6 +121,7 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
       // The worker's tuning knobs, passed on so a run can compare settings (README, Performance).
       ...Object.fromEntries(TUNING.filter((name) => env[name]).map((name) => [name, env[name]!])),
+      ...overrides,
     };
     // Migrated and provisioned before the engine starts, as an operator would with flowhook service-account create.
     const tokens = await provisionAccountsBeforeEngine(databaseUrl);

@@ -10,6 +10,7 @@ import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker, type RunningWorker } from '../../workflows/main.ts';
+import { scrape, sample } from '../support/metrics-samples.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, flow, webhookUrl, type Tenant } from '../support/webhook-helpers.ts';
@@ -52,24 +53,6 @@ test.after.always(async () => {
 const facadeMetricsUrl = () => `${stack.facadeUrl}/metrics`;
 const engineMetricsUrl = () => `http://127.0.0.1:${stack.engine.metrics!.port}/metrics`;
 const workerUrl = (worker: RunningWorker | undefined, path: string) => `http://127.0.0.1:${worker!.metrics!.port}${path}`;
-
-async function scrape(url: string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text}`);
-  return text;
-}
-
-/** The value of the one sample with exactly these labels (0 when there is none yet). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return 0;
-}
 
 function moved(t: ExecutionContext, before: string, after: string, name: string, labels: Record<string, string>, by: number): void {
   t.is(sample(after, name, labels) - sample(before, name, labels), by, `${name}${JSON.stringify(labels)}`);

@@ -175,3 +175,17 @@ test('tells its lookup observer every hit and miss, under its own name', async (
   await cache.get('k', async () => 1);
   t.deepEqual(seen, ['service_users:miss', 'service_users:hit', 'service_users:miss']);
 });
+
+test('at its bound a flood of made-up names pushes out only the least recently used entry, not everything', async (t) => {
+  const feed = fakeFeed();
+  const cache = new SnapshotCache<string>(feed, 'users', { maxEntries: 3, rememberMisses: true });
+  let loads = 0;
+  const load = (value: string | undefined) => async () => (loads++, value);
+  await cache.get('known-user', load('snapshot'));
+  for (let i = 0; i < 10; i++) {
+    // The known user keeps calling between the guesses, so it is never the least recently used.
+    t.is(await cache.get('known-user', load('reloaded')), 'snapshot');
+    t.is(await cache.get(`${'x'.repeat(10_000)}-${i}`, load(undefined)), undefined);
+  }
+  t.is(loads, 11, 'one load for the known user, one per made-up name');
+});

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { KeyedRateLimiter, TokenBucket } from '../../engine/limits/token-bucket.ts';
+import { KeyedRateLimiter, MAX_LIMITER_KEYS, TokenBucket } from '../../engine/limits/token-bucket.ts';
 import { createWebhookLimits } from '../../engine/limits/webhook-limits.ts';
 import { RateLimitedError } from '../../engine/errors.ts';
 
@@ -10,7 +10,8 @@ test('a bucket allows its burst at once, then refills at its rate', (t) => {
   // Half a second at 2/s is one token.
   t.true(bucket.take(500).allowed);
   t.false(bucket.take(500).allowed);
-  t.true(bucket.isFull(10_000));
+  // Back to its full burst, and no further.
+  t.deepEqual([bucket.take(10_000), bucket.take(10_000), bucket.take(10_000), bucket.take(10_000)].map((r) => r.allowed), [true, true, true, false]);
 });
 
 test('Retry-After is the time to the next token in whole seconds, never 0', (t) => {
@@ -21,14 +22,29 @@ test('Retry-After is the time to the next token in whole seconds, never 0', (t) 
   t.true(bucket.take(4000).allowed);
 });
 
-test('keys have separate buckets and full ones are forgotten when the map is at its bound', (t) => {
+test('keys have separate buckets; at the bound the least recently used key is forgotten', (t) => {
   const limiter = new KeyedRateLimiter(1, 1, 2);
   t.true(limiter.take('a', 0).allowed);
   t.false(limiter.take('a', 0).allowed);
   t.true(limiter.take('b', 0).allowed);
-  // 'a' and 'b' are full again after a second; a third key makes room by dropping them.
-  t.true(limiter.take('c', 5000).allowed);
-  t.is(limiter.size, 1);
+  // 'a' used last: a third key makes room by forgetting 'b'.
+  t.false(limiter.take('a', 0).allowed);
+  t.true(limiter.take('c', 0).allowed);
+  t.is(limiter.size, 2);
+  t.false(limiter.take('a', 0).allowed, "'a' kept its empty bucket");
+  t.true(limiter.take('b', 0).allowed, "'b' starts again with a full bucket");
+});
+
+test('a flood of long made-up keys keeps at most MAX_LIMITER_KEYS buckets, and a busy key keeps its state', (t) => {
+  const limiter = new KeyedRateLimiter(1, 2);
+  t.true(limiter.take('real-route', 0).allowed);
+  t.true(limiter.take('real-route', 0).allowed);
+  for (let i = 0; i < MAX_LIMITER_KEYS * 2; i++) {
+    limiter.take(`${'x'.repeat(7000)}-${i}`, 0);
+    // The real route is called between the made-up ones, so it stays among the recently used.
+    if (i % 1000 === 0) t.false(limiter.take('real-route', 0).allowed);
+  }
+  t.is(limiter.size, MAX_LIMITER_KEYS);
 });
 
 test('the sync-call cap refuses beyond its size and frees a slot once, however often released', (t) => {

@@ -3,6 +3,7 @@
 // the field in the flow file's own spelling, e.g. `steps[2].respond.statusCode`.
 // What each step kind checks lives in its module (workflows/steps/); this file
 // checks the trigger and the flow as a whole, driven by the step registry.
+import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
 import type { FlowJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { didYouMean, type FormulaScope } from '../formula/index.ts';
 import { STEP_KINDS, stepBody, stepKind, stepModule, walkSteps } from '../steps/step-registry.ts';
@@ -47,7 +48,7 @@ function validateTrigger(webhook: WebhookTriggerJson, errors: string[]): void {
   const activity = webhook.activity?.trim() ?? '';
   if (activity === '') errors.push('trigger.webhook.activity: required');
   else if (activity !== webhook.activity) errors.push('trigger.webhook.activity: must not start or end with white space');
-  else if (activity.length > 200) errors.push('trigger.webhook.activity: at most 200 characters');
+  else if (exceedsNameLimit('activity', activity)) errors.push(`trigger.webhook.${nameLimitRule('activity')}`);
   else if (/[\u0000-\u001f\u007f]/.test(activity)) errors.push('trigger.webhook.activity: must not contain control characters');
   const resolved = resolveTrigger(webhook);
   if (!Number.isInteger(resolved.syncTimeoutSeconds) || resolved.syncTimeoutSeconds < 1 || resolved.syncTimeoutSeconds > MAX_SYNC_TIMEOUT_SECONDS) {
