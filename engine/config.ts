@@ -146,8 +146,9 @@ const DEFAULT_MAX_CONCURRENT_SYNC_CALLS = 1000;
 // unsigned flood costs little, high enough for a provider's bursts (Stripe, Shopify and GitHub
 // deliver far below this per endpoint; the burst of 200 absorbs a backlog being replayed).
 const DEFAULT_HOOK_ROUTE_RATE_PER_SECOND = 100;
-// Every waiting step gets one delivery (retries aside): far below webhook calls in any deployment.
-const DEFAULT_CALLBACK_RATE_PER_SECOND = 200;
+// Unknown callback tokens per sender: a sender that delivers real callbacks almost never misses (a
+// used token is still known, and answered as a repeat), so this only has to stop guessing.
+const DEFAULT_CALLBACK_RATE_PER_SECOND = 10;
 /** Next to the facade's 7048, the engine's 7049 and embedded PostgreSQL's 7050; the worker's is 7052. */
 const DEFAULT_METRICS_PORT = 7051;
 

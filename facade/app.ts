@@ -109,7 +109,7 @@ export function createFacade(deps: FacadeDeps): Facade {
   // A waitForCallback step's URL: the token in the path is the credential, the body raw bytes (callbacks-route.ts).
   if (client.deliverCallback) {
     const webhookClient = { deliverCallback: client.deliverCallback.bind(client) };
-    router.post(CALLBACKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardCallback({ webhookClient }));
+    router.post(CALLBACKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardCallback({ webhookClient, trustedProxies: config.trustedProxies }));
     router.all(CALLBACKS_ROUTE, onlyPost());
   }
 

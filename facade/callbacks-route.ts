@@ -10,6 +10,7 @@ import type { DeliverCallbackResponse } from '../proto/gen/flowhook/engine/v1/we
 import type { WebhookClient } from './engine-client.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { requestHeaders } from './hooks-route.ts';
+import { NO_TRUSTED_PROXIES, senderOf, type TrustedProxies } from './sender-address.ts';
 
 /** The route as the router matches it (case-insensitive, like the others). */
 export const CALLBACKS_ROUTE = '/:instance/callbacks/:token';
@@ -31,13 +32,16 @@ export function loggablePath(path: string): string {
   return shown.length > MAX_LOGGED_PATH_LENGTH ? `${shown.slice(0, MAX_LOGGED_PATH_LENGTH)}…` : shown;
 }
 
-export function forwardCallback(deps: { webhookClient: Pick<WebhookClient, 'deliverCallback'> }): FacadeMiddleware {
+export function forwardCallback(deps: { webhookClient: Pick<WebhookClient, 'deliverCallback'>; trustedProxies?: TrustedProxies }): FacadeMiddleware {
+  const trustedProxies = deps.trustedProxies ?? NO_TRUSTED_PROXIES;
   return async function deliverCallback(ctx) {
     const response = await deps.webhookClient.deliverCallback({
       token: ctx.params.token ?? '',
       headers: requestHeaders(ctx),
       body: ctx.state.rawBody ?? new Uint8Array(),
       requestId: ctx.state.requestId,
+      // Unknown tokens are counted per sender (engine), so one sender's guesses cannot refuse another's callbacks.
+      sender: senderOf(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], trustedProxies),
     });
     respond(ctx, response);
   };

@@ -6,6 +6,7 @@ import { readEngineToken } from '../common/engine-token.ts';
 import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
 import { readMetricsToken } from '../common/metrics/metrics-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
+import { parseTrustedProxies, type TrustedProxies } from './sender-address.ts';
 
 export type FacadeLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -41,6 +42,8 @@ export interface FacadeConfig {
   metricsToken?: string;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
   tracing: TracingConfig;
+  /** FLOWHOOK_TRUSTED_PROXIES: peers whose X-Forwarded-For names the sender (sender-address.ts); none by default. */
+  trustedProxies: TrustedProxies;
 }
 
 export type FacadeEnv = Record<string, string | undefined>;
@@ -69,6 +72,7 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
     tls,
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
     tracing: readTracingConfig(env),
+    trustedProxies: parseTrustedProxies(env.FLOWHOOK_TRUSTED_PROXIES ?? '', 'FLOWHOOK_TRUSTED_PROXIES'),
   });
 }
 

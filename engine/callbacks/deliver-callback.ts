@@ -20,16 +20,21 @@ import type { WebhookLimits } from '../limits/webhook-limits.ts';
 // ignoreBOM: a byte order mark stays in the text, so the text is the bytes exactly.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export type DeliverCallbackDeps = CallbackDeliveryDeps & { limits: Pick<WebhookLimits, 'admitCallback'> };
+export type DeliverCallbackDeps = CallbackDeliveryDeps & { limits: Pick<WebhookLimits, 'admitCallback' | 'chargeCallbackMiss'> };
 
 export async function deliverCallback(deps: DeliverCallbackDeps, request: DeliverCallbackRequest, account: ServiceAccountIdentity): Promise<DeliveredCallback> {
   if (!isCallbackTokenShape(request.token)) throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'malformed_token' });
-  // Malformed tokens cost nothing and take nothing; a well-formed one costs a lookup.
-  deps.limits.admitCallback();
+  // Malformed tokens cost nothing and take nothing; a well-formed one costs a lookup, unless its
+  // sender has already guessed too often. A service calling the engine itself is its own sender.
+  const sender = request.sender || `account:${account.name}`;
+  deps.limits.admitCallback(sender);
   const body = callbackBodyText(request.body);
   const em = deps.orm.em.fork();
   const wait = await findWait(em, tokenLookup(request.token));
-  if (!wait) throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'unknown_token' });
+  if (!wait) {
+    deps.limits.chargeCallbackMiss(sender);
+    throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'unknown_token' });
+  }
   // As on the provider route: the account's companies are checked once the request proved itself.
   if (!account.allCompanies) {
     const company = await em.findOne(Company, { name: wait.company }, { fields: ['id'] });

@@ -29,9 +29,10 @@ export interface WebhookLimitSettings {
    */
   perHookRoute?: RateLimit;
   /**
-   * Callback URL deliveries, all together, counted before the token is looked up: like the
-   * provider route, a door anyone can knock on, so a flood of guessed tokens is cut off before it
-   * costs a database lookup each. Absent: off.
+   * Callback URL deliveries with an unknown token, per sender (FLOWHOOK_RATE_LIMIT_CALLBACKS): a
+   * door anyone can knock on, so a sender past its budget of guesses is refused before its next
+   * token costs a database lookup — and only that sender: real callbacks from others, and the
+   * known tokens of any sender, are never counted. Absent: off.
    */
   callbacks?: RateLimit;
   /** Sync (Wait for Response step) calls waiting at once; 0 turns the cap off. */
@@ -62,8 +63,10 @@ export interface WebhookLimits {
   admitActivity(company: string, activity: string): void;
   /** Provider route: before its flow's secret and signature are looked at (activity lower-cased). */
   admitHookRoute(company: string, activity: string): void;
-  /** Callback URL route: a well-formed token, before it is looked up. */
-  admitCallback(): void;
+  /** Callback URL route: a well-formed token, before it is looked up; refused while its sender is past its budget of unknown tokens. */
+  admitCallback(sender: string): void;
+  /** Callback URL route: the sender's token was unknown; counted against its budget. */
+  chargeCallbackMiss(sender: string): void;
   /** Holds one of the sync slots until `release` is called. */
   acquireSyncSlot(): () => void;
 }
@@ -139,10 +142,13 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
       const result = perHookRoute.limiter.take(`${company}\u0000${activity}`, now());
       if (!result.allowed) refuse('hook_route', `Too many requests to the provider route of activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE)`, result.retryAfterSeconds);
     },
-    admitCallback() {
+    admitCallback(sender) {
       if (!callbacks) return;
-      const result = callbacks.limiter.take('', now());
-      if (!result.allowed) refuse('callbacks', 'Too many callback deliveries (FLOWHOOK_RATE_LIMIT_CALLBACKS)', result.retryAfterSeconds);
+      const result = callbacks.limiter.bucket(sender, now()).peek(now());
+      if (!result.allowed) refuse('callbacks', 'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS)', result.retryAfterSeconds);
+    },
+    chargeCallbackMiss(sender) {
+      callbacks?.limiter.take(sender, now());
     },
     acquireSyncSlot() {
       if (cap > 0 && syncCallsInFlight >= localCap) {

@@ -22,7 +22,8 @@ export function meteredLimits(limits: WebhookLimits, metrics: EngineMetrics): We
     admitCaller: (caller) => counted('caller', () => limits.admitCaller(caller)),
     admitActivity: (company, activity) => counted('activity', () => limits.admitActivity(company, activity)),
     admitHookRoute: (company, activity) => counted('hook_route', () => limits.admitHookRoute(company, activity)),
-    admitCallback: () => counted('callbacks', () => limits.admitCallback()),
+    admitCallback: (sender) => counted('callbacks', () => limits.admitCallback(sender)),
+    chargeCallbackMiss: (sender) => limits.chargeCallbackMiss(sender),
     acquireSyncSlot: () => counted('sync_calls', () => limits.acquireSyncSlot()),
   };
 }

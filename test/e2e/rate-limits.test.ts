@@ -4,6 +4,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, countVisibleExecutions, engineWebhookClient, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
@@ -11,6 +12,7 @@ import { callWebhook, countVisibleExecutions, engineWebhookClient, createTenant,
 let stack: TestStack;
 let tenant: Tenant;
 let slowTarget: TargetServer;
+let callbackTarget: TargetServer;
 const secrets: Record<string, string> = {};
 
 test.before(async () => {
@@ -31,6 +33,11 @@ test.before(async () => {
     secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))).secret;
   }
   slowTarget = await startTargetServer(() => ({ delayMs: 2000 }));
+  callbackTarget = await startTargetServer();
+  secrets['limit.callback'] = (await deployFlow(stack, flow(tenant.company, 'limit-callback', { activity: 'limit.callback' }, [
+    { httpRequest: { description: 'hand out the callback URL', method: 'POST', url: `${callbackTarget.url}/start/{{Execution.Id}}`, body: '${Callbacks.paid.url}' } },
+    { name: 'paid', waitForCallback: { description: 'wait for the provider', timeout: '60s' } },
+  ]))).secret;
   secrets['limit.slow'] = (await deployFlow(stack, flow(tenant.company, 'limit-slow', { activity: 'limit.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
     { httpRequest: { description: 'keep the caller waiting', method: 'GET', url: `${slowTarget.url}/slow` } },
     { respond: { statusCode: 200, body: 'done' } },
@@ -39,6 +46,7 @@ test.before(async () => {
 test.after.always(async () => {
   await stack?.close();
   await slowTarget?.close();
+  await callbackTarget?.close();
 });
 
 async function newCaller(): Promise<string> {
@@ -119,17 +127,46 @@ test.serial("calls with a wrong secret do not use up an activity's budget", asyn
   t.is((await call('limit.guarded', await newCaller())).status, 200);
 });
 
-test.serial('callback URL deliveries past FLOWHOOK_RATE_LIMIT_CALLBACKS get 429 with Retry-After before the token is looked up', async (t) => {
-  const post = (token: string) => fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  // Malformed tokens are refused as unknown ones and take nothing from the budget.
-  for (let i = 0; i < 5; i++) t.is((await post('not-a-token')).status, 404);
-  const answers = [];
-  for (let i = 0; i < 5; i++) answers.push(await post(randomBytes(32).toString('base64url')));
-  const statuses = answers.map((answer) => answer.status);
-  // The burst of 3 (maybe one more token refilled meanwhile), then refusals.
+/** POSTs `{}` to a callback URL from one loopback address: each address is a sender of its own. */
+function postCallbackFrom(localAddress: string, token: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter?: string; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+test.serial('a sender guessing callback tokens gets 429 past FLOWHOOK_RATE_LIMIT_CALLBACKS, and never refuses a real callback from another sender', async (t) => {
+  // A real wait: the flow hands its callback URL to the target and waits for it.
+  const started = await call('limit.callback', await newCaller());
+  t.is(started.status, 200);
+  const token = /\/callbacks\/([A-Za-z0-9_-]{43})$/.exec((await callbackTarget.waitFor(`/start/${started.executionId}`)).body)?.[1];
+  t.truthy(token);
+
+  const guesser = '127.0.0.2';
+  // Malformed tokens are refused as unknown ones and count for nothing.
+  for (let i = 0; i < 5; i++) t.is((await postCallbackFrom(guesser, 'not-a-token')).status, 404);
+  const statuses: number[] = [];
+  let refused: Awaited<ReturnType<typeof postCallbackFrom>> | undefined;
+  for (let i = 0; i < 6; i++) {
+    const answer = await postCallbackFrom(guesser, randomBytes(32).toString('base64url'));
+    statuses.push(answer.status);
+    if (answer.status === 429) refused = answer;
+  }
+  // The burst of 3 unknown tokens (maybe one more refilled meanwhile), then refusals before any lookup.
   t.deepEqual(statuses.slice(0, 3), [404, 404, 404]);
   t.is(statuses.at(-1), 429, statuses.join(','));
-  const refused = answers.at(-1)!;
-  t.true(Number(refused.headers.get('retry-after')) >= 1, `Retry-After: ${refused.headers.get('retry-after')}`);
-  t.regex(await refused.text(), /FLOWHOOK_RATE_LIMIT_CALLBACKS/);
+  t.true(Number(refused!.retryAfter) >= 1, `Retry-After: ${refused!.retryAfter}`);
+  t.regex(refused!.text, /FLOWHOOK_RATE_LIMIT_CALLBACKS/);
+  // Writing another address into X-Forwarded-For changes nothing: no proxy is trusted.
+  t.is((await postCallbackFrom(guesser, randomBytes(32).toString('base64url'), { 'x-forwarded-for': '198.51.100.1' })).status, 429);
+
+  // Meanwhile the provider's callback, from another address, is delivered.
+  const delivered = await postCallbackFrom('127.0.0.1', token!);
+  t.is(delivered.status, 202, delivered.text);
+  await stack.temporal.workflow.getHandle(started.executionId!).result();
 });

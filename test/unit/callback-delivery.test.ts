@@ -86,8 +86,8 @@ function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSe
     rows.set(row.lookup, row);
     return token;
   };
-  const deliver = (token: string, body: string, headers: { name: string; value: string }[] = [], who = account) =>
-    deliverCallback(deps, create(DeliverCallbackRequestSchema, { token, body: Buffer.from(body), headers }), who);
+  const deliver = (token: string, body: string, headers: { name: string; value: string }[] = [], who = account, sender = '198.51.100.7') =>
+    deliverCallback(deps, create(DeliverCallbackRequestSchema, { token, body: Buffer.from(body), headers, sender }), who);
   return { rows, sent, addToken, deliver };
 }
 
@@ -200,7 +200,7 @@ test('Temporal unreachable is UNAVAILABLE; a body that is not UTF-8 is refused b
   });
   await t.throwsAsync(h.deliver(h.addToken(), '{}'), { instanceOf: UnavailableError, message: /Temporal is unavailable/ });
   // No table at all: the body is refused before the token is looked up.
-  const noTable = { orm: { em: { fork: () => t.fail('looked up') } } as never, temporal: {} as never, callbackKeys: keys, logger: pino({ level: 'silent' }), limits: { admitCallback: () => undefined } };
+  const noTable = { orm: { em: { fork: () => t.fail('looked up') } } as never, temporal: {} as never, callbackKeys: keys, logger: pino({ level: 'silent' }), limits: { admitCallback: () => undefined, chargeCallbackMiss: () => undefined } };
   await t.throwsAsync(deliverCallback(noTable, create(DeliverCallbackRequestSchema, { token: mintCallbackToken(), body: new Uint8Array([0xff]) }), account), { message: 'callback bodies must be UTF-8 text' });
 });
 
@@ -213,16 +213,24 @@ test('an invoke account of other companies may not deliver this company\'s callb
   t.is((await h.deliver(h.addToken(), '{}', [], own)).statusCode, 200);
 });
 
-test('FLOWHOOK_RATE_LIMIT_CALLBACKS: well-formed tokens past the burst are refused before any lookup; malformed ones take nothing', async (t) => {
+test('FLOWHOOK_RATE_LIMIT_CALLBACKS: a sender past its budget of unknown tokens is refused before any lookup; known tokens and malformed ones take nothing', async (t) => {
   const h = harness(() => ({ status: 200 }), { perSecond: 1, burst: 2 });
   const unknown = () => mintCallbackToken();
-  for (let i = 0; i < 5; i++) await t.throwsAsync(h.deliver('not-a-token', '{}'), { instanceOf: CallbackNotFoundError });
-  await t.throwsAsync(h.deliver(unknown(), '{}'), { instanceOf: CallbackNotFoundError });
-  await t.throwsAsync(h.deliver(unknown(), '{}'), { instanceOf: CallbackNotFoundError });
-  const refused = await t.throwsAsync(h.deliver(h.addToken(), '{}'), { instanceOf: LimitRefusedError });
+  const guesser = '203.0.113.9';
+  for (let i = 0; i < 5; i++) await t.throwsAsync(h.deliver('not-a-token', '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
+  // Known tokens are never counted, however many.
+  for (let i = 0; i < 5; i++) t.is((await h.deliver(h.addToken(), '{}', [], account, guesser)).statusCode, 200);
+  await t.throwsAsync(h.deliver(unknown(), '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
+  await t.throwsAsync(h.deliver(unknown(), '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
+  const sentBefore = h.sent.length;
+  const refused = await t.throwsAsync(h.deliver(h.addToken(), '{}', [], account, guesser), { instanceOf: LimitRefusedError });
   t.is((refused as LimitRefusedError).limit, 'callbacks');
-  t.is(refused!.message, "Too many callback deliveries (FLOWHOOK_RATE_LIMIT_CALLBACKS); retry after 1 s");
-  t.is(h.sent.length, 0);
+  t.is(refused!.message, 'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS); retry after 1 s');
+  t.is(h.sent.length, sentBefore);
+  // Another sender's real callback goes through while the guesser is refused.
+  t.is((await h.deliver(h.addToken(), '{}', [], account, '198.51.100.7')).statusCode, 200);
+  // A caller of the engine's RPC itself (no sender) is counted as its service account.
+  await t.throwsAsync(h.deliver(unknown(), '{}', [], account, ''), { instanceOf: CallbackNotFoundError });
   now += 1000;
-  t.is((await h.deliver(h.addToken(), '{}')).statusCode, 200, 'a token again after a second');
+  t.is((await h.deliver(h.addToken(), '{}', [], account, guesser)).statusCode, 200, 'a token again after a second');
 });

@@ -35,7 +35,7 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
     perCompany: { perSecond: 0, burst: 1 },
     global: { perSecond: 0, burst: 1 },
     perHookRoute: { perSecond: 100, burst: 200 },
-    callbacks: { perSecond: 200, burst: 400 },
+    callbacks: { perSecond: 10, burst: 20 },
     maxConcurrentSyncCalls: 1000,
   });
   const off = readEngineConfig({

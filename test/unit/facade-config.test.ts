@@ -1,5 +1,6 @@
 import test from 'ava';
 import { readFacadeConfig } from '../../facade/config.ts';
+import { NO_TRUSTED_PROXIES } from '../../facade/sender-address.ts';
 
 // The facade does not start without its service account token; every test gives it one.
 const TOKEN = 'a-token-of-sixteen-plus';
@@ -23,6 +24,8 @@ test('defaults', (t) => {
       tls: undefined,
       metricsToken: undefined,
       tracing: { enabled: false },
+      // No proxy is trusted: X-Forwarded-For is never read.
+      trustedProxies: NO_TRUSTED_PROXIES,
     },
   );
   t.true(Object.isFrozen(readFacadeConfig(withToken({}))));
@@ -56,4 +59,9 @@ test('a wrong value names its variable', (t) => {
     t.throws(() => readFacadeConfig(withToken({ [name]: value })), { message: new RegExp(name) }, name);
   }
   t.throws(() => readFacadeConfig(withToken({ FLOWHOOK_MAX_BODY_BYTES: '0' })), { message: /FLOWHOOK_MAX_BODY_BYTES/ });
+});
+
+test('FLOWHOOK_TRUSTED_PROXIES names the proxies whose X-Forwarded-For is read; a wrong entry stops the facade', (t) => {
+  t.deepEqual(readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7' })).trustedProxies.entries, ['10.0.0.0/8', '192.0.2.7']);
+  t.throws(() => readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: 'lb.internal' })), { message: /^FLOWHOOK_TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR block/ });
 });

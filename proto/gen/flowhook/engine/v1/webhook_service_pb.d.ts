@@ -44,6 +44,18 @@ export declare type DeliverCallbackRequest = Message<"flowhook.engine.v1.Deliver
    * @generated from field: string request_id = 4;
    */
   requestId: string;
+
+  /**
+   * Who sent the delivery, as the facade tells senders apart: the client's
+   * address (an IPv6 address by its /64 prefix), taken from X-Forwarded-For
+   * only when the peer is one of FLOWHOOK_TRUSTED_PROXIES. Unknown tokens are
+   * counted per sender (FLOWHOOK_RATE_LIMIT_CALLBACKS), so one sender's flood
+   * of guesses never refuses another sender's callback. Empty: the calling
+   * service account is the sender.
+   *
+   * @generated from field: string sender = 5;
+   */
+  sender: string;
 };
 
 /**
@@ -77,6 +89,18 @@ export declare type DeliverCallbackRequestJson = {
    * @generated from field: string request_id = 4;
    */
   requestId?: string;
+
+  /**
+   * Who sent the delivery, as the facade tells senders apart: the client's
+   * address (an IPv6 address by its /64 prefix), taken from X-Forwarded-For
+   * only when the peer is one of FLOWHOOK_TRUSTED_PROXIES. Unknown tokens are
+   * counted per sender (FLOWHOOK_RATE_LIMIT_CALLBACKS), so one sender's flood
+   * of guesses never refuses another sender's callback. Empty: the calling
+   * service account is the sender.
+   *
+   * @generated from field: string sender = 5;
+   */
+  sender?: string;
 };
 
 /**
