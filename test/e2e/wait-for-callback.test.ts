@@ -51,12 +51,22 @@ function paymentSteps(name: string, wait: Record<string, unknown>, between: unkn
 test.before(async () => {
   stack = await startStack({ env: { FLOWHOOK_LOG_LEVEL: 'warn' } });
   tenant = await createTenant(stack, 'Callback Co');
-  target = await startTargetServer();
+  // Most payment providers echo the notify URL they were given: /payments/echo/… does.
+  target = await startTargetServer((request) =>
+    request.path.startsWith('/payments/echo/') ? { body: JSON.stringify({ id: 'pay_1', notifyUrl: (JSON.parse(request.body) as { callbackUrl: string }).callbackUrl }) } : {},
+  );
   const flows: Record<string, { webhook: Record<string, unknown>; steps: unknown[] }> = {
     'pay.url': { webhook: instant('pay.url'), steps: paymentSteps('url', { timeout: '60s', responseStatus: 200 }) },
     'pay.early': { webhook: instant('pay.early'), steps: paymentSteps('early', { timeout: '60s' }, [{ sleep: { description: 'Settle', duration: '3s' } }]) },
     'pay.timeout': { webhook: instant('pay.timeout'), steps: paymentSteps('timeout', { timeout: '1s' }, []).concat([{ sleep: { description: 'Stay running', duration: '30s' } }]) },
     'pay.secret': { webhook: instant('pay.secret', { doNotLogPayload: true }), steps: paymentSteps('secret', { timeout: '60s' }) },
+    'pay.echo': {
+      webhook: instant('pay.echo'),
+      steps: [
+        ...paymentSteps('echo', { timeout: '60s' }).slice(0, 2),
+        { httpRequest: { description: 'Report what the provider said', method: 'POST', url: `${target.url}/invoice/echo/{{Execution.Id}}`, body: '${ {"id": Steps.create.json.id, "callback": Steps.payment.body} }' } },
+      ],
+    },
     'pay.key': {
       webhook: instant('pay.key'),
       steps: [
@@ -194,6 +204,17 @@ test('doNotLogPayload: the callback body and the token are not in the history in
   const history = await historyText(executionId);
   t.false(history.includes(marker));
   t.false(history.includes(token));
+});
+
+test('a provider that echoes the callback URL: the activity result, and so the flow and its history, hold the placeholder', async (t) => {
+  const { executionId, token } = await startPayment('pay.echo', 'echo');
+  t.is((await postCallback(token, '{"status":"succeeded"}')).status, 202, 'the real URL the provider got still works');
+  const report = JSON.parse((await target.waitFor(`/invoice/echo/${executionId}`)).body) as { id: string; callback: string };
+  t.deepEqual(report, { id: 'pay_1', callback: '{"status":"succeeded"}' });
+  await stack.temporal.workflow.getHandle(executionId).result();
+  const history = await historyText(executionId);
+  t.false(history.includes(token), 'the token is nowhere in the history: not in the activity result either');
+  t.regex(history, /notifyUrl\\*":\\*"flowhook-callback-[0-9a-f]+-payment/, 'Steps.create.json.notifyUrl is the placeholder');
 });
 
 /** flowWebhook_Resume: the caller's credentials and the flow's secret, as for the webhook call itself. */

@@ -70,7 +70,19 @@ test.before(async () => {
     request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
       seen.push({ url: request.url ?? '', headers: request.headers, body });
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const notify = String(request.headers['x-callback'] ?? '');
+      // A payment provider that echoes the notify URL it was given, as most do.
+      if (request.url === '/echo/json') {
+        // The same URL as written, with JSON's optional \/ escapes, and percent-encoded in a form field.
+        const answer = `{"notifyUrl":"${notify}","escaped":"${notify.replaceAll('/', '\\/')}","form":"notify=${encodeURIComponent(notify)}"}`;
+        response.writeHead(200, { 'content-type': 'application/json', 'x-notify': notify, location: notify }).end(answer);
+      } else if (request.url === '/echo/xml') {
+        response.writeHead(200, { 'content-type': 'application/xml' }).end(`<payment><notify url="${notify}">${notify}</notify></payment>`);
+      } else if (request.url === '/echo/redirect') {
+        response.writeHead(307, { location: `/echo/landing?cb=${encodeURIComponent(notify)}` }).end();
+      } else {
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,4 +147,24 @@ test.serial('a failed attempt names the placeholder, never the URL or its token'
   const refused = await t.throwsAsync(activity({})(input(`${base}/x`)));
   t.is((refused as ApplicationFailure).type, 'CallbackUnavailable');
   t.true((refused as ApplicationFailure).nonRetryable, 'sending the placeholder instead is never an option');
+});
+
+test.serial('an answer that echoes the callback URL shows the placeholder in body, json, xml, headers and url', async (t) => {
+  const json = await activity({ a: URL_A })(input(`${base}/echo/json`));
+  const jsonText = JSON.stringify(json);
+  t.false(jsonText.includes(TOKEN), jsonText);
+  t.deepEqual(json.json, { notifyUrl: A, escaped: `https://flowhook.example/BC/callbacks/${A}`, form: `notify=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}` });
+  t.is(json.headers['x-notify'], A);
+  t.is(json.headers.location, A);
+  t.true(json.body.includes(`"notifyUrl":"${A}"`));
+
+  const xml = await activity({ a: URL_A })(input(`${base}/echo/xml`));
+  t.false(JSON.stringify(xml).includes(TOKEN));
+  t.deepEqual(xml.xml, { payment: { notify: { '@url': A, '#text': A } } });
+
+  const redirected = await activity({ a: URL_A })(input(`${base}/echo/redirect`));
+  t.is(redirected.redirects, 1);
+  t.false(JSON.stringify(redirected).includes(TOKEN), redirected.url);
+  t.true(redirected.url.endsWith(`cb=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}`), redirected.url);
+  t.is(seen.at(-1)!.url, `/echo/landing?cb=${encodeURIComponent(URL_A)}`, 'the target itself got the real URL');
 });

@@ -2,8 +2,10 @@
 // activity placeholders (shared/callback-placeholders.ts); the engine mints
 // the real URLs per attempt (ResolveOutbound). A URL holds a token that
 // resumes a waiting step, so it goes into the request and nowhere else: any
-// message the attempt raises — it may quote the URL, a path or a host — shows
-// the placeholder instead, before it reaches Temporal, a log or a span.
+// message the attempt raises — it may quote the URL, a path or a host — and
+// the whole answer it returns — a payment provider echoes the notify URL it
+// was given in its body, a header, or the URL it redirected to — show the
+// placeholder instead, before they reach Temporal, a log, a span or the flow.
 import { ApplicationFailure } from '@temporalio/activity';
 import { replacePlaceholders, type CallbackReference } from '../shared/callback-placeholders.ts';
 import { OutboundRefused } from '../outbound/outbound-errors.ts';
@@ -44,8 +46,13 @@ export class CallbackUrls {
     return this.#urls.size > 0 ? replacePlaceholders(text, this.#urls) : text;
   }
 
-  /** The text with every URL (and token) replaced by its placeholder again. */
+  /**
+   * The text with every URL (and token) replaced by its placeholder again. The token alone is
+   * replaced too, so the URL is also caught percent-encoded (`https%3A%2F%2F…%2F<token>`) or
+   * JSON-escaped (`https:\/\/…\/<token>`): its characters are never escaped by either.
+   */
   redact(text: string): string {
+    if (this.#secrets.length === 0) return text;
     let shown = text;
     for (const [secret, placeholder] of this.#secrets) shown = shown.split(secret).join(placeholder);
     return shown;

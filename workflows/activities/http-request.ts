@@ -5,7 +5,8 @@
 // missing connection) are not, since retrying cannot change them.
 // Callback URLs (waitForCallback) reach the activity as placeholders: it asks
 // the engine for the real ones and writes them in just before sending; every
-// message it raises shows the placeholders again (callback-urls.ts).
+// message it raises, and the whole answer it returns, shows the placeholders
+// again (callback-urls.ts).
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Tracer } from '@opentelemetry/api';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -121,7 +122,11 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput, callbacks: C
   );
   // A refused token is forgotten, so the next attempt or execution fetches a fresh one.
   if (answer.status === 401 && connection?.settings?.type === ConnectionType.OAUTH2_CLIENT_CREDENTIALS) deps.tokens.invalidate(tokenKey(input.company!, connection));
-  return parseAnswer(answer.status, answer.headers, answer.body, answer.url, answer.redirects, deps.maxJsonDepth);
+  // The answer may echo a callback URL (most payment providers repeat the notify URL they were
+  // given): it is redacted before it is parsed, so json and xml hold the placeholder as well.
+  const headersShown = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, callbacks.redact(value)]));
+  const bodyShown = callbacks.redact(new TextDecoder().decode(answer.body));
+  return parseAnswer(answer.status, headersShown, bodyShown, callbacks.redact(answer.url.toString()), answer.redirects, deps.maxJsonDepth);
 }
 
 async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput, callbackSteps: string[]): Promise<ResolveOutboundResponse> {
@@ -165,9 +170,8 @@ function companyPolicy(base: EgressPolicy, outbound: ResolveOutboundResponse | u
   return { ...base, company: { name: egress.company, allow: parseEgressRules(egress.allow.join(','), `the egress list of company "${egress.company}"`) } };
 }
 
-function parseAnswer(status: number, headers: Record<string, string>, bytes: Buffer, url: URL, redirects: number, maxJsonDepth: number): HttpRequestOutput {
-  const body = new TextDecoder().decode(bytes);
-  const output: HttpRequestOutput = { status, headers, body, url: url.toString(), redirects };
+function parseAnswer(status: number, headers: Record<string, string>, body: string, url: string, redirects: number, maxJsonDepth: number): HttpRequestOutput {
+  const output: HttpRequestOutput = { status, headers, body, url, redirects };
   const contentType = headers['content-type'] ?? '';
   if (contentType.includes('json')) {
     // Formulas walk answers recursively: an absurdly deep one is refused, like a deep webhook payload.
