@@ -15,6 +15,7 @@ import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing
 import { readRecordSettings, type RecordSettings } from './records/record-settings.ts';
 import { readCallbackRetention } from './callbacks/callback-retention.ts';
 import { readAuditRetention } from './audit/audit-retention.ts';
+import { readReplayWindow } from './direct/replay-window.ts';
 
 export interface EngineConfig {
   host: string;
@@ -70,6 +71,8 @@ export interface EngineConfig {
   callbackRetentionMs: number;
   /** FLOWHOOK_AUDIT_RETENTION: audit rows older than this are deleted (audit/audit-purge.ts); undefined keeps them all. */
   auditRetentionMs?: number;
+  /** FLOWHOOK_HOOK_REPLAY_WINDOW: how long deliveries of provider routes without a signed timestamp are remembered (direct/replay-window.ts). */
+  hookReplayWindowMs: number;
 }
 
 export type EngineEnv = Record<string, string | undefined>;
@@ -128,6 +131,7 @@ export function readEngineConfig(env: EngineEnv = process.env): EngineConfig {
     records: readRecordSettings(env),
     callbackRetentionMs: readCallbackRetention(env),
     auditRetentionMs: readAuditRetention(env),
+    hookReplayWindowMs: readReplayWindow(env),
     metrics: readMetricsListener(env, 'FLOWHOOK_ENGINE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
   });

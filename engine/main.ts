@@ -22,6 +22,7 @@ import { startAuditPurge } from './audit/audit-purge.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
+import { createDeliveryMemory, startDeliveryPurge } from './direct/delivery-memory.ts';
 import { SecretKeyring } from './secrets/secret-keyring.ts';
 import { ServiceAccount } from './storage/entities.ts';
 import { startCodecServer, type RunningCodecServer } from './codec/codec-server.ts';
@@ -88,6 +89,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const callbackWaitPurge = startCallbackWaitPurge({ orm, temporal: client, logger, retentionMs: config.callbackRetentionMs });
   // Audit rows are kept unless FLOWHOOK_AUDIT_RETENTION says otherwise.
   const auditPurge = config.auditRetentionMs === undefined ? undefined : startAuditPurge({ orm, logger, retentionMs: config.auditRetentionMs });
+  // Provider deliveries without a signed timestamp are remembered for FLOWHOOK_HOOK_REPLAY_WINDOW.
+  const deliveryPurge = startDeliveryPurge({ orm, logger, windowMs: config.hookReplayWindowMs });
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
   const engine = createEngine({
@@ -95,6 +98,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     publishedFlows: createPublishedFlowLookup(changeFeed, cacheOptions),
     callers: createCallerDirectory(changeFeed, cacheOptions),
     hookSecrets: createHookSecretLookup(changeFeed, keyring, { ...cacheOptions, name: 'hook_secrets' }),
+    deliveries: createDeliveryMemory(config.hookReplayWindowMs),
     limits: meteredLimits(limits, metrics),
     changes: changeFeed,
     logger,
@@ -145,6 +149,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       await recordWritePurge.close();
       await callbackWaitPurge.close();
       await auditPurge?.close();
+      await deliveryPurge.close();
       await engine.close();
       await changeFeed.close();
       // The SDK's longest retry backoff is 5 s.

@@ -48,6 +48,7 @@ import type { WebhookLimits } from './limits/webhook-limits.ts';
 import type { CallerDirectory } from './webhook/caller-directory.ts';
 import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import type { HookSecretLookup } from './direct/hook-secret-lookup.ts';
+import type { DeliveryMemory } from './direct/delivery-memory.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
 import { registerHealth } from './rpc/grpc-health.ts';
 import { registerReflection } from './rpc/grpc-reflection.ts';
@@ -78,6 +79,8 @@ export interface EngineDeps {
   callers: CallerDirectory;
   /** The provider route's signing secrets (cached; engine/direct/hook-secret-lookup.ts). */
   hookSecrets: HookSecretLookup;
+  /** Accepted deliveries of provider routes without a signed timestamp (engine/direct/delivery-memory.ts). */
+  deliveries: DeliveryMemory;
   limits: WebhookLimits;
   changes: ChangeAnnouncer;
   starter: ExecutionStarter;

@@ -98,6 +98,7 @@ export const ENGINE_ENVIRONMENT: readonly EnvironmentVariable[] = [
   v('FLOWHOOK_RECORD_WRITE_RETENTION', 'how long record idempotency rows are kept (default 30d, at least 1h)'),
   v('FLOWHOOK_CALLBACK_RETENTION', 'how long callback_wait rows that can no longer change an answer are kept (default 30d, at least 1h)'),
   v('FLOWHOOK_AUDIT_RETENTION', 'how long audit_event rows are kept (default: for good; off = for good; else at least 1d)'),
+  v('FLOWHOOK_HOOK_REPLAY_WINDOW', 'how long provider deliveries without a signed timestamp (github, shopify, hmac) are remembered against replays (default 30d, at least 3d)'),
   v('FLOWHOOK_RECORD_MAX_PER_COMPANY', 'most records one company may hold (default 0 = no quota)'),
   v('FLOWHOOK_ENGINE_METRICS_PORT', 'GET /metrics port (default 7051; 0 = free port; off)'),
   v('FLOWHOOK_CODEC_PORT', 'codec server for the Temporal UI (unset or off: none; 0 = free port)'),

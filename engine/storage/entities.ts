@@ -16,8 +16,9 @@ import { HookSecretSchema } from './hook-secret.entity.ts';
 import { CallbackWaitSchema } from './callback-wait.entity.ts';
 import { EngineNodeSchema } from './engine-node.entity.ts';
 import { AuditEventSchema } from './audit-event.entity.ts';
+import { ProviderDeliverySchema } from './provider-delivery.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema, ProviderDeliverySchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -36,3 +37,4 @@ export { HookSecret } from './hook-secret.entity.ts';
 export { CallbackWait } from './callback-wait.entity.ts';
 export { EngineNode } from './engine-node.entity.ts';
 export { AuditEvent } from './audit-event.entity.ts';
+export { ProviderDelivery } from './provider-delivery.entity.ts';

@@ -14,6 +14,7 @@ import { Migration0008CallbackWaits } from './migrations/migration-0008-callback
 import { Migration0009EngineNodes } from './migrations/migration-0009-engine-nodes.ts';
 import { Migration0010AuditLog } from './migrations/migration-0010-audit-log.ts';
 import { Migration0011RecordLifetime } from './migrations/migration-0011-record-lifetime.ts';
+import { Migration0012ProviderDeliveries } from './migrations/migration-0012-provider-deliveries.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   { name: 'migration-0009-engine-nodes', class: Migration0009EngineNodes },
   { name: 'migration-0010-audit-log', class: Migration0010AuditLog },
   { name: 'migration-0011-record-lifetime', class: Migration0011RecordLifetime },
+  { name: 'migration-0012-provider-deliveries', class: Migration0012ProviderDeliveries },
 ];
 
 export interface OrmOptions {

@@ -16,7 +16,7 @@ import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/p
 import type { CallAbandonment } from './call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
 import { executionDetails, executionSummary, type RerunOrigin } from './execution-summary.ts';
-import { FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
+import { FailedPreconditionError, FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
 
 const GRPC_UNAVAILABLE = 14;
 const GRPC_NOT_FOUND = 5;
@@ -38,6 +38,14 @@ export interface ExecutionRequest {
   searchAttributes?: SearchAttributePair[];
   /** Set for a re-run (engine/executions/rerun-execution.ts): the execution it repeats and the admin account that asked. */
   rerun?: RerunOrigin;
+  /**
+   * A keyed call that must start nothing (a provider delivery the engines remember,
+   * direct/delivery-memory.ts): it joins or replays the execution `workflowId` names, and is
+   * refused when Temporal no longer keeps that execution.
+   */
+  joinOnly?: boolean;
+  /** Awaited once Temporal acknowledged the start, or the execution turned out to exist already, before the call is answered. */
+  onStarted?: () => Promise<void>;
 }
 
 export interface StartedExecution extends WebhookResponse {
@@ -114,27 +122,38 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   /** Instant return: durable once Temporal acknowledges the start. */
   async function startInstant(request: ExecutionRequest): Promise<StartedExecution> {
     const { defaultResponse } = request.input.trigger;
+    // Same idempotency key: that call was accepted; with the same payload it is answered again.
+    if (request.joinOnly || !(await startedNow(request))) await existingExecution(request);
+    await request.onStarted?.();
+    return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN' };
+  }
+
+  /** Whether this call started the execution; false when its (keyed) id is taken already. */
+  async function startedNow(request: ExecutionRequest): Promise<boolean> {
     const sent = performance.now();
     try {
       await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
         client.workflow.start(FLOW_WORKFLOW_TYPE, startOptions(request)),
       );
       options.onStartAcknowledged?.('instant', (performance.now() - sent) / 1000);
+      return true;
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(error);
-      // Same idempotency key: that call was accepted; with the same payload it is answered again.
-      await existingExecution(request);
+      return false;
     }
-    return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN' };
   }
 
   /** Wait for Response step: answers with the workflow's `webhookResponse` update. */
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
+    const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
+    if (request.joinOnly) return joinExisting(request, deadline);
     const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request));
     const sent = performance.now();
     // The handle resolves when Temporal acknowledged the start half, long before the update answers.
     if (options.onStartAcknowledged) operation.workflowHandle().then(() => options.onStartAcknowledged!('sync', (performance.now() - sent) / 1000), () => undefined);
-    const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
+    // Told at the acknowledgement, not after the sync window: an engine that stops while the caller waits has told it already.
+    const started = operation.workflowHandle().then(() => request.onStarted?.());
+    started.catch(() => undefined);
     const update = options.abandonment.tagged(client.connection, () =>
       client.connection.withDeadline(deadline, () =>
         client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
@@ -148,13 +167,24 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     try {
       // The cancelled call may settle only after its current attempt fails; the caller need not wait for that.
       const response = await Promise.race([update.result, watchdog.abandoned]);
+      await started;
       return { executionId: request.workflowId, ...response };
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return joinExisting(request, deadline);
-      if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.workflowId, error);
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        const joined = await joinExisting(request, deadline);
+        await request.onStarted?.();
+        return joined;
+      }
+      if (error instanceof WorkflowUpdateFailedError) {
+        await started;
+        throw flowFailedBeforeResponding(request.workflowId, error);
+      }
       // The update did not answer in time (e.g. no worker polls yet). If the start was
       // acknowledged the execution is durable and will run: that is the sync-timeout answer.
-      if (await wasStarted(operation)) return syncTimeout(request);
+      if (await wasStarted(operation)) {
+        await started;
+        return syncTimeout(request);
+      }
       if (watchdog.gaveUp) throw new UnavailableError('Temporal is unavailable: it did not answer while the execution was being started');
       throw unavailable(error);
     } finally {
@@ -172,6 +202,8 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     try {
       description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => handle.describe());
     } catch (error) {
+      // Closed longer ago than the namespace's retention: what it answered is gone, and it is not started again.
+      if (error instanceof WorkflowNotFoundError) throw new FailedPreconditionError(`This call repeats one accepted earlier (execution ${request.workflowId}) that Temporal no longer keeps; nothing was started`);
       throw unavailable(error);
     }
     const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { hmac?: unknown } | undefined)?.hmac;

@@ -2,8 +2,12 @@
 // request, cheap before expensive: the route's rate limit, the published flow
 // (cached), its signing secret (cached), the signature over the exact bytes —
 // and only then anything that writes. Nothing starts unless the signature
-// verified; the event id a provider signs makes a redelivery join or replay
-// the first execution (the Idempotency-Key machinery, idempotency.ts).
+// verified; the delivery's signed event id, or else a digest of exactly what
+// its signature covers, makes a redelivery or a replay join the first
+// execution (the Idempotency-Key machinery, idempotency.ts). On routes without a
+// signed timestamp the engines also remember accepted deliveries
+// (direct/delivery-memory.ts), so a replay after Temporal dropped the first
+// execution is refused rather than run again.
 import type { InvokeDirectRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DirectRoute } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
@@ -14,17 +18,21 @@ import type { RefusalReason } from '../../common/refusal-reasons.ts';
 import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
 import { shellArg } from '../../common/shell-words.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
-import { schemeOf, slackChallenge, verifyDirectRequest, withheldHeaders, type DirectRefusal, type DirectSchemeName } from '../direct/verification/index.ts';
+import { schemeOf, slackChallenge, verifyDirectRequest, withheldHeaders, type DeliveryKey, type DirectRefusal, type DirectSchemeName } from '../direct/verification/index.ts';
 import type { HookSecretLookup } from '../direct/hook-secret-lookup.ts';
+import type { DeliveryMemory } from '../direct/delivery-memory.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import type { ExecutionRequest, StartedExecution } from '../temporal/execution-starter.ts';
 import { bodyForFlow, directRouteOf, headerMap, mediaTypeOf, visibleHeaders } from './direct-request.ts';
 import { executionRequest, startExecution } from './execution-request.ts';
+import { deliveryIdempotencyKey } from './idempotency.ts';
 import type { InvokeDeps } from './invoke-webhook.ts';
 import type { PublishedFlowSnapshot } from './published-flow-lookup.ts';
 
 export interface InvokeDirectDeps extends InvokeDeps {
   hookSecrets: HookSecretLookup;
+  /** Accepted deliveries of routes without a signed timestamp, for FLOWHOOK_HOOK_REPLAY_WINDOW. */
+  deliveries: DeliveryMemory;
 }
 
 /** Told what the call resolved to, for metrics (a bounded scheme label, not the flow). */
@@ -75,7 +83,7 @@ export async function invokeDirect(
   const { published, route, trigger, scheme } = await findRoute(deps, em, request);
   observer?.routeResolved(scheme, trigger.responseMode);
   const headers = headerMap(request.headers);
-  const eventId = await verify(deps, em, { published, route, trigger, scheme }, headers, request.body);
+  const { eventId, delivery } = await verify(deps, em, { published, route, trigger, scheme }, headers, request.body);
 
   // As on the OData route, the account's companies are checked once the request proved itself.
   if (!actsForCompany(account, published.company.id)) {
@@ -86,8 +94,12 @@ export async function invokeDirect(
 
   annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode, 'flowhook.direct_scheme': scheme });
   deps.limits.admitActivity(published.company.name, trigger.activity);
-  const execution = directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId });
-  return startExecution(deps, execution, trigger.responseMode);
+  const execution = directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId, delivery });
+  if (delivery.signedTimestamp) return startExecution(deps, execution, trigger.responseMode);
+  // No signed timestamp: nothing but memory tells a replay of this delivery from a new event.
+  const id = execution.workflowId;
+  if (await deps.deliveries.remembers(em, id)) return startExecution(deps, { ...execution, joinOnly: true }, trigger.responseMode);
+  return startExecution(deps, { ...execution, onStarted: () => deps.deliveries.remember(em, id) }, trigger.responseMode);
 }
 
 interface ResolvedRoute {
@@ -106,22 +118,28 @@ async function findRoute(deps: InvokeDirectDeps, em: EntityManager, request: Inv
   return { published, route, trigger: resolveTrigger(webhook), scheme: schemeOf(route) };
 }
 
-/** The signature over the exact bytes, under the route's hook secret(s); the verified event id, if the scheme has one. */
-async function verify(deps: InvokeDirectDeps, em: EntityManager, resolved: ResolvedRoute, headers: ReadonlyMap<string, string>, body: Uint8Array): Promise<string | undefined> {
+/** The signature over the exact bytes, under the route's hook secret(s); the event id the flow sees, if any, and what identifies the delivery. */
+async function verify(
+  deps: InvokeDirectDeps,
+  em: EntityManager,
+  resolved: ResolvedRoute,
+  headers: ReadonlyMap<string, string>,
+  body: Uint8Array,
+): Promise<{ eventId: string | undefined; delivery: DeliveryKey }> {
   const { published, route, trigger, scheme } = resolved;
   const secrets = await deps.hookSecrets.find(em, published.company.id, trigger.activity);
   if (!secrets) throw new DirectRefusedError('hook_secret_missing', scheme, `flowhook hook-secret set ${shellArg(published.company.name)} ${shellArg(trigger.activity)}`);
   const verified = verifyDirectRequest(route, secrets, { headers, body, nowMs: Date.now() });
   if (!verified.ok) throw new DirectRefusedError(VERIFIER_REFUSALS[verified.reason], scheme);
   // Verification hands over only usable ids (printable ASCII, at most 255 characters); anything else is no id.
-  return verified.eventId || undefined;
+  return { eventId: verified.eventId || undefined, delivery: verified.delivery };
 }
 
-/** What to start: the input the flow reads its Trigger outputs from, and an execution id keyed by the event id. */
+/** What to start: the input the flow reads its Trigger outputs from, and an execution id keyed by the delivery. */
 function directExecution(
   deps: InvokeDirectDeps,
   { published, route, trigger, scheme }: ResolvedRoute,
-  request: { headers: ReadonlyMap<string, string>; body: Uint8Array; query: string; eventId: string | undefined },
+  request: { headers: ReadonlyMap<string, string>; body: Uint8Array; query: string; eventId: string | undefined; delivery: DeliveryKey },
 ): ExecutionRequest {
   const { eventId } = request;
   const contentType = mediaTypeOf(request.headers.get('content-type'));
@@ -133,8 +151,8 @@ function directExecution(
   return executionRequest(deps, published, trigger, {
     caller: `provider:${scheme}`,
     payloadJson: body.text,
-    // The provider's event id is its idempotency key: a redelivery of the event gets the same execution id.
-    idempotencyKey: eventId,
+    // Signed material only: a redelivery or a replay gets the same execution id whatever its unsigned headers say.
+    idempotencyKey: deliveryIdempotencyKey(deps.idempotencyKey, request.delivery),
     // The encoding is part of what is compared: base64 text and a text body with the same characters are different bodies.
     digestText: `${body.encoding}:${body.text}`,
     direct: {

@@ -62,6 +62,21 @@ test('hmac signedContent: only {body}, {timestamp}, {id}; {body} required; their
   t.deepEqual(hmac({ eventIdHeader: 'X-Delivery' }), []);
 });
 
+test('hmac signedContent: placeholders side by side are refused, saying why; a digits-only separator beside {timestamp} too', (t) => {
+  const at = 'trigger.webhook.direct.verify.hmac.signedContent';
+  const hmac = (signedContent: string) => errorsOf({ verify: { hmac: { header: 'X-Sig', signedContent, timestampHeader: signedContent.includes('{timestamp}') ? 'X-Ts' : undefined, eventIdHeader: 'X-Id' } } });
+  t.deepEqual(hmac('{id}{body}'), [
+    `${at}: {id}{body} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many (id, body) pairs and one signature covers them all; put a separator between them, e.g. "{id}.{body}"`,
+  ]);
+  for (const content of ['{timestamp}{body}', '{body}{timestamp}', 'v1:{id}.{timestamp}{body}', '{body}{body}']) t.regex(hmac(content)[0] ?? '', /side by side/, content);
+  t.deepEqual(hmac('{timestamp}0{body}'), [
+    `${at}: the text "0" between {timestamp} and {body} is only digits, which a timestamp may hold too, so the boundary between them can move; use a separator with a character that is not a digit, e.g. "{timestamp}.{body}"`,
+  ]);
+  t.regex(hmac('{body}12{timestamp}')[0] ?? '', /only digits/);
+  // A separator is enough once the placeholder beside it cannot hold it (an id never holds a literal's character).
+  for (const content of ['{id}.{body}', 'v0:{timestamp}:{body}', '{timestamp}1.{body}', '{body}.{id}', '{id}.{timestamp}.{body}', '12{timestamp}.{body}34']) t.deepEqual(hmac(content), [], content);
+});
+
 test('a flow without direct is not affected', (t) => {
   const flow = { company: 'C', name: 'f', trigger: { webhook: { activity: 'a.b' } }, steps: [{ log: { message: 'hi' } }] };
   t.deepEqual(validateFlow(flow as never).errors, []);

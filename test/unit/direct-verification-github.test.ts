@@ -4,6 +4,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
 import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID as anotherId } from 'node:crypto';
 import { sign, verify as octokitVerify } from '@octokit/webhooks-methods';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
@@ -20,17 +21,32 @@ function verify(secrets: HookSecrets, signature: string | undefined, body: strin
   return verifyDirectRequest(route, secrets, { headers, body: typeof body === 'string' ? Buffer.from(body) : body, nowMs: Date.now() });
 }
 
+/** GitHub signs the body alone and no time: the delivery is known by the body. */
+const BY_BODY = { signedContent: [Buffer.from(BODY)], signedTimestamp: false };
+
 test('a request signed with octokit verifies, with X-GitHub-Delivery as the event id', async (t) => {
   const signature = await sign(CURRENT, BODY);
   t.true(await octokitVerify(CURRENT, BODY, signature));
-  t.deepEqual(verify({ current: CURRENT }, signature), { ok: true, scheme: 'github', eventId: DELIVERY });
+  t.deepEqual(verify({ current: CURRENT }, signature), { ok: true, scheme: 'github', eventId: DELIVERY, delivery: BY_BODY });
 });
 
 test('without a usable delivery header the request still verifies, with no event id', async (t) => {
   const signature = await sign(CURRENT, BODY);
   const headers = new Map([['x-hub-signature-256', signature]]);
-  t.deepEqual(verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 }), { ok: true, scheme: 'github' });
-  t.deepEqual(verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': 'a b' }), { ok: true, scheme: 'github' });
+  t.deepEqual(verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 }), { ok: true, scheme: 'github', delivery: BY_BODY });
+  t.deepEqual(verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': 'a b' }), { ok: true, scheme: 'github', delivery: BY_BODY });
+});
+
+test('the delivery key is exactly what the signature covers, whatever the unsigned X-GitHub-Delivery says', async (t) => {
+  const signature = await sign(CURRENT, BODY);
+  const keys = [verify({ current: CURRENT }, signature), verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': anotherId() })].map((outcome) => (outcome.ok ? outcome.delivery : undefined));
+  const headers = new Map([['x-hub-signature-256', signature]]);
+  const dropped = verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 });
+  keys.push(dropped.ok ? dropped.delivery : undefined);
+  for (const key of keys) t.deepEqual(key, BY_BODY);
+  // Hashing the key's parts under the secret gives the signature: nothing more, nothing less.
+  const parts = (keys[0] as typeof BY_BODY).signedContent;
+  t.is(`sha256=${parts.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex')}`, signature);
 });
 
 test('a tampered body and a wrong secret are signature mismatches', async (t) => {

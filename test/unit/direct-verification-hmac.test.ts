@@ -60,7 +60,8 @@ for (const configuration of CONFIGURATIONS) {
 
   test(`${configuration.name}: the good request verifies; tampering and a wrong secret do not`, (t) => {
     const expectedId = hmac.eventIdHeader ? 'evt-1' : undefined;
-    t.deepEqual(verify(hmac, { current: CURRENT }, good), expectedId ? { ok: true, scheme: 'hmac', eventId: expectedId } : { ok: true, scheme: 'hmac' });
+    t.like(verify(hmac, { current: CURRENT }, good), expectedId ? { ok: true, scheme: 'hmac', eventId: expectedId } : { ok: true, scheme: 'hmac' });
+    if (!expectedId) t.false('eventId' in verify(hmac, { current: CURRENT }, good));
     t.like(verify(hmac, { current: CURRENT }, good, `${BODY} `), { ok: false, reason: 'signature_mismatch' });
     t.like(verify(hmac, { current: 'wrong' }, good), { ok: false, reason: 'signature_mismatch' });
   });
@@ -117,12 +118,27 @@ test('a signed {id}: its header is required, a changed id does not verify, and a
   t.like(verify(withId!.hmac, { current: CURRENT }, withId!.sign(CURRENT, BODY, SECONDS, 'evt:1')), { ok: false, reason: 'malformed_header' });
 });
 
-test('an unsigned event id header is the event id when usable, and absent otherwise', (t) => {
+test('an unsigned event id header is the event id when usable, and absent otherwise; the delivery is known by the signed body either way', (t) => {
   const hmac = { header: 'X-Signature', eventIdHeader: 'X-Delivery' };
   const signature = mac('sha256', CURRENT, BODY, 'hex');
-  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'd-77' }), { ok: true, scheme: 'hmac', eventId: 'd-77' });
-  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature }), { ok: true, scheme: 'hmac' });
-  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'two words' }), { ok: true, scheme: 'hmac' });
+  const delivery = { signedContent: [Buffer.from(BODY)], signedTimestamp: false };
+  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'd-77' }), { ok: true, scheme: 'hmac', eventId: 'd-77', delivery });
+  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature }), { ok: true, scheme: 'hmac', delivery });
+  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'two words' }), { ok: true, scheme: 'hmac', delivery });
+});
+
+test('delivery keys: a signed {id} is the key; without {id} the key is every part the signature covered, timestamp included', (t) => {
+  const [defaults, , timestamped, withId] = CONFIGURATIONS;
+  t.like(verify(withId!.hmac, { current: CURRENT }, withId!.sign(CURRENT, BODY, SECONDS, 'evt-1')), { ok: true, eventId: 'evt-1', delivery: { signedEventId: 'evt-1', signedTimestamp: true } });
+  const signedBody = verify(defaults!.hmac, { current: CURRENT }, defaults!.sign(CURRENT, BODY, SECONDS, ''));
+  t.deepEqual(signedBody.ok && signedBody.delivery, { signedContent: [Buffer.from(BODY)], signedTimestamp: false });
+  // The timestamped template with an unsigned id header: another id, the same key; the parts hash to the signature.
+  const hmac = { ...timestamped!.hmac, eventIdHeader: 'X-Event-Id' };
+  const headers = timestamped!.sign(CURRENT, BODY, SECONDS, '');
+  const keys = ['e-1', 'e-2', undefined].map((id) => verify(hmac, { current: CURRENT }, id ? { ...headers, 'x-event-id': id } : headers)).map((outcome) => outcome.ok && outcome.delivery);
+  for (const key of keys) t.deepEqual(key, { signedContent: [SECONDS, '.', Buffer.from(BODY)], signedTimestamp: true });
+  const parts = (keys[0] as { signedContent: readonly (string | Uint8Array)[] }).signedContent;
+  t.is(parts.reduce((digest, part) => digest.update(part), createHmac('sha512', CURRENT)).digest('hex'), headers['x-webhook-signature']);
 });
 
 test('the route tolerance applies to the timestamp', (t) => {
@@ -147,6 +163,8 @@ test('hmacConfigProblem names what publish validation must refuse, and accepts t
     [{ header: 'X-S', signedContent: '{timestamp}.{body}' }, /timestampHeader is required/],
     [{ header: 'X-S', signedContent: '{id}.{body}' }, /eventIdHeader is required/],
     [{ header: 'X-S', timestampHeader: 'X-T' }, /unsigned/],
+    [{ header: 'X-S', signedContent: '{id}{body}', eventIdHeader: 'X-I' }, /side by side/],
+    [{ header: 'X-S', signedContent: '{timestamp}0{body}', timestampHeader: 'X-T' }, /only digits/],
   ];
   for (const [hmac, problem] of problems) {
     t.regex(hmacConfigProblem(fromJson(HmacVerificationSchema, hmac)) ?? '', problem, JSON.stringify(hmac));

@@ -28,15 +28,26 @@ const delivery = (secret: string, body = BODY) => ({
   'x-shopify-event-id': EVENT_ID,
 });
 
+/** Shopify signs the body alone and no time: the delivery is known by the body, not by its unsigned id headers. */
+const BY_BODY = { signedContent: [Buffer.from(BODY)], signedTimestamp: false };
+
 test('a signed delivery verifies, with X-Shopify-Webhook-Id as the event id (X-Shopify-Event-Id without it)', (t) => {
-  t.deepEqual(verify({ current: CURRENT }, delivery(CURRENT)), { ok: true, scheme: 'shopify', eventId: WEBHOOK_ID });
+  t.deepEqual(verify({ current: CURRENT }, delivery(CURRENT)), { ok: true, scheme: 'shopify', eventId: WEBHOOK_ID, delivery: BY_BODY });
   const { 'x-shopify-webhook-id': _, ...withoutWebhookId } = delivery(CURRENT);
-  t.deepEqual(verify({ current: CURRENT }, withoutWebhookId), { ok: true, scheme: 'shopify', eventId: EVENT_ID });
+  t.deepEqual(verify({ current: CURRENT }, withoutWebhookId), { ok: true, scheme: 'shopify', eventId: EVENT_ID, delivery: BY_BODY });
 });
 
 test('a Shopify Events delivery (headers without X-) verifies too', (t) => {
   const headers = { 'shopify-hmac-sha256': shopifyHmac(CURRENT, BODY), 'shopify-webhook-id': WEBHOOK_ID };
-  t.deepEqual(verify({ current: CURRENT }, headers), { ok: true, scheme: 'shopify', eventId: WEBHOOK_ID });
+  t.deepEqual(verify({ current: CURRENT }, headers), { ok: true, scheme: 'shopify', eventId: WEBHOOK_ID, delivery: BY_BODY });
+});
+
+test('the delivery key is exactly what the signature covers, with the id headers changed or dropped', (t) => {
+  const { 'x-shopify-webhook-id': _, 'x-shopify-event-id': __, ...withoutIds } = delivery(CURRENT);
+  for (const headers of [delivery(CURRENT), { ...delivery(CURRENT), 'x-shopify-webhook-id': randomUUID() }, withoutIds]) {
+    t.like(verify({ current: CURRENT }, headers), { ok: true, delivery: BY_BODY });
+  }
+  t.is(shopifyHmac(CURRENT, Buffer.concat(BY_BODY.signedContent)), delivery(CURRENT)['x-shopify-hmac-sha256']);
 });
 
 test('a tampered body and a wrong secret are signature mismatches', (t) => {

@@ -29,12 +29,16 @@ function verify(secrets: HookSecrets, headers: Record<string, string>, body: str
   return verifyDirectRequest(route, secrets, { headers: new Map(Object.entries(headers)), body: typeof body === 'string' ? Buffer.from(body) : body, nowMs });
 }
 
-test('a signed Events API request verifies, with event_id as the event id', (t) => {
-  t.deepEqual(verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT)), { ok: true, scheme: 'slack', eventId: 'Ev08MFMKH6CV' });
+test('a signed Events API request verifies, with event_id (inside the signed body) as the event id and the delivery key', (t) => {
+  const delivery = { signedEventId: 'Ev08MFMKH6CV', signedTimestamp: true };
+  t.deepEqual(verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT)), { ok: true, scheme: 'slack', eventId: 'Ev08MFMKH6CV', delivery });
 });
 
-test('a signed slash command (a form post) verifies, with no event id', (t) => {
-  t.deepEqual(verify({ current: CURRENT }, signedHeaders(CURRENT, SLASH_COMMAND), SLASH_COMMAND), { ok: true, scheme: 'slack' });
+test('a signed slash command (a form post) verifies, with no event id, known by exactly what was signed', (t) => {
+  const headers = signedHeaders(CURRENT, SLASH_COMMAND);
+  const delivery = { signedContent: [`v0:${seconds(NOW)}:`, Buffer.from(SLASH_COMMAND)], signedTimestamp: true };
+  t.deepEqual(verify({ current: CURRENT }, headers, SLASH_COMMAND), { ok: true, scheme: 'slack', delivery });
+  t.is(`v0=${delivery.signedContent.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex')}`, headers['x-slack-signature']);
 });
 
 test('a tampered body, a wrong secret and a changed timestamp are signature mismatches', (t) => {

@@ -48,9 +48,9 @@ function ed25519Pair(): { publicKey: string; signAt: (atMs: number, body?: strin
   };
 }
 
-test('a request signed by the standardwebhooks library verifies, with webhook-id as the event id', (t) => {
+test('a request signed by the standardwebhooks library verifies, with webhook-id (signed) as the event id and the delivery key', (t) => {
   const requestHeaders = headers(libSign(CURRENT, NOW));
-  t.deepEqual(verify({ current: CURRENT }, requestHeaders), { ok: true, scheme: 'standardWebhooks', eventId: ID });
+  t.deepEqual(verify({ current: CURRENT }, requestHeaders), { ok: true, scheme: 'standardWebhooks', eventId: ID, delivery: { signedEventId: ID, signedTimestamp: true } });
   // The library itself agrees on the same request (the fixture is a real one).
   t.notThrows(() => new Webhook(CURRENT).verify(BODY, Object.fromEntries(requestHeaders)));
 });
@@ -136,7 +136,7 @@ test('a bare base64 secret works like whsec_, as the library reads it', (t) => {
 test('v1a (Ed25519) verifies with the whpk_ public key, and refuses tampering, a stale timestamp and the wrong key', (t) => {
   const sender = ed25519Pair();
   const signature = sender.signAt(NOW);
-  t.deepEqual(verify({ current: sender.publicKey }, headers(signature)), { ok: true, scheme: 'standardWebhooks', eventId: ID });
+  t.deepEqual(verify({ current: sender.publicKey }, headers(signature)), { ok: true, scheme: 'standardWebhooks', eventId: ID, delivery: { signedEventId: ID, signedTimestamp: true } });
   t.like(verify({ current: sender.publicKey }, headers(signature), `${BODY} `), { ok: false, reason: 'signature_mismatch' });
   t.like(verify({ current: ed25519Pair().publicKey }, headers(signature)), { ok: false, reason: 'signature_mismatch' });
   const old = NOW - 301_000;

@@ -4,7 +4,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
@@ -32,14 +32,18 @@ const v1Of = (header: string) => header.split(',').find((item) => item.startsWit
 
 test('a Stripe-signed event verifies, with the body id as the event id', (t) => {
   const header = stripeHeader(CURRENT);
-  t.deepEqual(verify({ current: CURRENT }, header), { ok: true, scheme: 'stripe', eventId: 'evt_1QxYz2AbCdEf' });
+  // The id is inside the signed body and a redelivery keeps it: it identifies the delivery.
+  t.deepEqual(verify({ current: CURRENT }, header), { ok: true, scheme: 'stripe', eventId: 'evt_1QxYz2AbCdEf', delivery: { signedEventId: 'evt_1QxYz2AbCdEf', signedTimestamp: true } });
   // Stripe's own verification accepts the same request.
   t.notThrows(() => Stripe.webhooks.constructEvent(EVENT, header, CURRENT));
 });
 
-test('a verified body that is no JSON object, or has no string id, has no event id', (t) => {
+test('a verified body that is no JSON object, or has no string id, has no event id and is known by exactly what was signed', (t) => {
   for (const body of ['plain text', '[1,2]', '{"id":42}', '{"id":"has space"}']) {
-    t.deepEqual(verify({ current: CURRENT }, stripeHeader(CURRENT, NOW, body), body), { ok: true, scheme: 'stripe' }, body);
+    const header = stripeHeader(CURRENT, NOW, body);
+    const delivery = { signedContent: [`${Math.floor(NOW / 1000)}.`, Buffer.from(body)], signedTimestamp: true };
+    t.deepEqual(verify({ current: CURRENT }, header, body), { ok: true, scheme: 'stripe', delivery }, body);
+    t.is(delivery.signedContent.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex'), v1Of(header), body);
   }
 });
 

@@ -64,6 +64,10 @@ function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]):
   const unknown = tokens.filter((token) => !PLACEHOLDERS.has(token));
   if (unknown.length > 0) errors.push(`${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got ${unknown.map((token) => JSON.stringify(token)).join(', ')}`);
   else if (!tokens.includes('{body}')) errors.push(`${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`);
+  else {
+    const boundary = signedContentBoundaryProblem(content);
+    if (boundary) errors.push(`${at}.signedContent: ${boundary}`);
+  }
 
   const signsTimestamp = tokens.includes('{timestamp}');
   if (signsTimestamp) checkHeaderName(hmac.timestampHeader, `${at}.timestampHeader`, errors, true, '(signedContent uses {timestamp})');
@@ -74,6 +78,33 @@ function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]):
   const headers = [hmac.header, hmac.timestampHeader, hmac.eventIdHeader].filter((name): name is string => Boolean(name)).map((name) => name.toLowerCase());
   if (new Set(headers).size !== headers.length) errors.push(`${at}: header, timestampHeader and eventIdHeader must be different headers`);
   return signsTimestamp;
+}
+
+/**
+ * Why the placeholders of a signedContent template (of known placeholders only) could trade
+ * characters with each other, or undefined. A signature covers the parts joined, not where one
+ * ends: with nothing between two placeholders (`{id}{body}`) the same signed bytes read as many
+ * (id, body) pairs — id `ab` with body `c…`, id `a` with body `bc…` — and one signature would
+ * cover every one of them. A literal between two placeholders fixes the boundary as long as the
+ * placeholder beside it cannot contain that literal: an `{id}` never contains a character of the
+ * template's literal text (verification refuses such an id), the body is one whole, and a
+ * `{timestamp}` is digits (leading zeros read the same), so a literal beside it needs a
+ * character that is not a digit. Shared by publish validation and verification (hmac-scheme.ts).
+ */
+export function signedContentBoundaryProblem(template: string): string | undefined {
+  // Odd indexes are placeholders, even ones the literal text between them ('' where they touch).
+  const parts = template.split(/(\{body\}|\{timestamp\}|\{id\})/);
+  for (let at = 1; at + 2 < parts.length; at += 2) {
+    const [left, between, right] = [parts[at]!, parts[at + 1]!, parts[at + 2]!];
+    if (between === '') {
+      const pair = `(${left.slice(1, -1)}, ${right.slice(1, -1)})`;
+      return `${left}${right} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many ${pair} pairs and one signature covers them all; put a separator between them, e.g. "${left}.${right}"`;
+    }
+    if ((left === '{timestamp}' || right === '{timestamp}') && /^[0-9]+$/.test(between)) {
+      return `the text "${between}" between ${left} and ${right} is only digits, which a timestamp may hold too, so the boundary between them can move; use a separator with a character that is not a digit, e.g. "${left}.${right}"`;
+    }
+  }
+  return undefined;
 }
 
 function checkHeaderName(name: string | undefined, field: string, errors: string[], required: boolean, why = ''): void {

@@ -5,15 +5,16 @@
 // replay window) and `{id}` (the event id header's text). The key is the
 // secret's UTF-8 bytes. One signature per header. The event id is the
 // `eventIdHeader` value: required and signed when the template has `{id}`,
-// best effort (like GitHub's delivery id) when it has not.
+// best effort (like GitHub's delivery id) when it has not — then it is only the
+// flow's event id, and the delivery is known by what the signature covers.
 import type { HmacVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { HMAC_ALGORITHMS, HMAC_ENCODINGS } from '../../../workflows/shared/direct-route.ts';
+import { HMAC_ALGORITHMS, HMAC_ENCODINGS, signedContentBoundaryProblem } from '../../../workflows/shared/direct-route.ts';
 import { HMAC_DIGEST_BYTES, hmacDigest, type HmacAlgorithm } from './hmac-digest.ts';
 import { eventIdFromHeaders, headerValue, isEventId } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
 import { anySecretSigned, decodeDigest, type DigestEncoding } from './signature-compare.ts';
 import { timestampRefusal } from './signed-timestamp.ts';
-import { accept, refuse, type VerificationScheme } from './verification-types.ts';
+import { accept, bySignedContent, bySignedId, refuse, type VerificationScheme } from './verification-types.ts';
 
 const SIGNED_CONTENT_PLACEHOLDERS = ['body', 'timestamp', 'id'] as const;
 type Placeholder = (typeof SIGNED_CONTENT_PLACEHOLDERS)[number];
@@ -60,8 +61,10 @@ export const hmacScheme: VerificationScheme<HmacVerification> = {
     const content = rules.parts.map((part) => ('literal' in part ? part.literal : { body: request.body, timestamp, id }[part.placeholder]));
     const signed = anySecretSigned(secrets, (secret) => hmacDigest(rules.algorithm, secret, content), [received]);
     if (!signed) return refuse('signature_mismatch');
-    if (rules.signedIdHeader !== undefined) return accept(id);
-    return accept(rules.unsignedIdHeader === undefined ? undefined : eventIdFromHeaders(request.headers, [rules.unsignedIdHeader]));
+    const timestamped = rules.timestampHeader !== undefined;
+    if (rules.signedIdHeader !== undefined) return accept(id, bySignedId(id, timestamped));
+    const unsignedId = rules.unsignedIdHeader === undefined ? undefined : eventIdFromHeaders(request.headers, [rules.unsignedIdHeader]);
+    return accept(unsignedId, bySignedContent(content, timestamped));
   },
 };
 
@@ -87,6 +90,8 @@ function hmacRules(config: HmacVerification): HmacRules | string {
   if (typeof parts === 'string') return parts;
   const has = (placeholder: Placeholder) => parts.some((part) => 'placeholder' in part && part.placeholder === placeholder);
   if (!has('body')) return 'signedContent must contain {body}';
+  const boundary = signedContentBoundaryProblem(config.signedContent || '{body}');
+  if (boundary) return `signedContent: ${boundary}`;
   const timestampHeader = config.timestampHeader.trim().toLowerCase() || undefined;
   const eventIdHeader = config.eventIdHeader.trim().toLowerCase() || undefined;
   if (has('timestamp') && !timestampHeader) return 'signedContent uses {timestamp}: timestampHeader is required';

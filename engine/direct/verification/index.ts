@@ -4,8 +4,12 @@
 // malformed header is a refusal value (never an exception), and no returned
 // value contains a secret or a computed signature.
 //
-// Per scheme — what is signed, and where the event id (the idempotency key of a
-// redelivery) comes from:
+// Per scheme — what is signed, and where the event id (Trigger.Provider.EventId)
+// comes from. A verified request also names its delivery key (verification-types.ts):
+// the event id only where the signature covers it (standardWebhooks, stripe's and
+// slack's body ids, hmac with {id}), otherwise the signed content itself, so an
+// unsigned id header (github, shopify, hmac without {id}) can never make a
+// captured delivery look new.
 //   standardWebhooks  HMAC-SHA256 (v1, `whsec_` base64 key) or Ed25519 (v1a, `whpk_`
 //                     public key) over `{webhook-id}.{webhook-timestamp}.{body}`;
 //                     `webhook-signature` lists several.     Event id: `webhook-id`.
@@ -30,7 +34,7 @@ import { toleranceOf } from './signed-timestamp.ts';
 import type { DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
 import { CREDENTIAL_HEADERS } from '../../../workflows/shared/withheld-headers.ts';
 
-export type { DirectRefusal, DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
+export type { DeliveryKey, DirectRefusal, DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
 export { DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS, MIN_TOLERANCE_SECONDS } from './signed-timestamp.ts';
 export { DIRECT_SCHEME_NAMES } from './scheme-registry.ts';
 export { hmacConfigProblem } from './hmac-scheme.ts';

@@ -2,13 +2,14 @@
 // keyed by the app's client secret (UTF-8). Shopify's newer Events deliveries
 // send the same headers without the `X-` prefix; both are read. No signed
 // timestamp (`X-Shopify-Triggered-At` is unsigned, so useless against
-// replays): the webhook id, which a retry keeps, makes a replay join instead.
+// replays) and no signed id: the webhook id header, which a retry keeps, is
+// only the flow's event id, and the delivery is known by its signed body.
 import type { ShopifyVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromHeaders, headerValue } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
 import { anySecretSigned, decodeDigest } from './signature-compare.ts';
-import { accept, refuse, type VerificationScheme } from './verification-types.ts';
+import { accept, bySignedContent, refuse, type VerificationScheme } from './verification-types.ts';
 
 const SIGNATURE_HEADERS = ['x-shopify-hmac-sha256', 'shopify-hmac-sha256'] as const;
 /** Shopify documents the webhook id as the idempotency key; the event id is shared by every subscription to one event. */
@@ -24,6 +25,6 @@ export const shopifyScheme: VerificationScheme<ShopifyVerification> = {
     const received = decodeDigest(header, 'base64', 32);
     if (received === undefined) return refuse('malformed_header');
     const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [request.body]), [received]);
-    return signed ? accept(eventIdFromHeaders(request.headers, EVENT_ID_HEADERS)) : refuse('signature_mismatch');
+    return signed ? accept(eventIdFromHeaders(request.headers, EVENT_ID_HEADERS), bySignedContent([request.body], false)) : refuse('signature_mismatch');
   },
 };

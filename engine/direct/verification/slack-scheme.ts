@@ -2,14 +2,15 @@
 // `v0:{X-Slack-Request-Timestamp}:{raw body}`, keyed by the app's signing
 // secret (UTF-8), with the timestamp inside the replay window. Events API
 // bodies carry `event_id` (kept on Slack's retries); slash commands and
-// interactivity post forms without one, so those have no event id.
+// interactivity post forms without one, so those have no event id and are
+// known by what was signed, `v0:{timestamp}:{body}`.
 import type { SlackVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromJson, headerValue, jsonObjectBody, stringMember } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
 import { anySecretSigned, decodeDigest } from './signature-compare.ts';
 import { timestampRefusal } from './signed-timestamp.ts';
-import { accept, refuse, type VerificationScheme } from './verification-types.ts';
+import { accept, bySignedContent, bySignedId, refuse, type VerificationScheme } from './verification-types.ts';
 
 const SIGNATURE_HEADER = 'x-slack-signature';
 const TIMESTAMP_HEADER = 'x-slack-request-timestamp';
@@ -30,7 +31,9 @@ export const slackScheme: VerificationScheme<SlackVerification> = {
     if (stale) return refuse(stale);
     const baseString = `${VERSION}:${timestamp}:`;
     const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [baseString, request.body]), [received]);
-    return signed ? accept(eventIdFromJson(request.body, 'event_id')) : refuse('signature_mismatch');
+    if (!signed) return refuse('signature_mismatch');
+    const id = eventIdFromJson(request.body, 'event_id');
+    return accept(id, id === undefined ? bySignedContent([baseString, request.body], true) : bySignedId(id, true));
   },
 };
 

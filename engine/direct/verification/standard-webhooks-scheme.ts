@@ -14,7 +14,7 @@ import { headerValue, isEventId } from './request-fields.ts';
 import { anySecretSigned, decodeDigest, MAX_SIGNATURES_PER_HEADER, secretsInOrder } from './signature-compare.ts';
 import { timestampRefusal } from './signed-timestamp.ts';
 import { publicKey, standardWebhooksSecretProblem, symmetricKey } from './standard-webhooks-keys.ts';
-import { accept, refuse, type VerificationScheme, type HookSecrets } from './verification-types.ts';
+import { accept, bySignedId, refuse, type VerificationScheme, type HookSecrets } from './verification-types.ts';
 
 const ID_HEADER = 'webhook-id';
 const TIMESTAMP_HEADER = 'webhook-timestamp';
@@ -40,7 +40,7 @@ export const standardWebhooksScheme: VerificationScheme<StandardWebhooksVerifica
     const signed =
       anySecretSigned(secrets, (secret) => hmacUnder(secret, signedPrefix, request.body), signatures.v1) ||
       anyPublicKeySigned(secrets, signedPrefix, request.body, signatures.v1a);
-    return signed ? accept(id) : refuse('signature_mismatch');
+    return signed ? accept(id, bySignedId(id, true)) : refuse('signature_mismatch');
   },
 };
 

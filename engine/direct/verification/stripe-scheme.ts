@@ -4,14 +4,15 @@
 // during Stripe's own secret roll; v0 (legacy test signatures) and unknown
 // keys are ignored, as Stripe's library does. Unlike that library the window
 // is symmetric (a future t is refused too). The event id is the verified
-// body's `id` (evt_…), which a redelivery keeps.
+// body's `id` (evt_…), which a redelivery keeps; a body without one is known
+// by what was signed, `{t}.{body}`.
 import type { StripeVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromJson, headerValue } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
 import { anySecretSigned, decodeDigest, MAX_SIGNATURES_PER_HEADER } from './signature-compare.ts';
 import { timestampRefusal } from './signed-timestamp.ts';
-import { accept, refuse, type VerificationScheme } from './verification-types.ts';
+import { accept, bySignedContent, bySignedId, refuse, type VerificationScheme } from './verification-types.ts';
 
 const SIGNATURE_HEADER = 'stripe-signature';
 
@@ -28,7 +29,9 @@ export const stripeScheme: VerificationScheme<StripeVerification> = {
     if (stale) return refuse(stale);
     const signedPrefix = `${parsed.timestamp}.`;
     const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [signedPrefix, request.body]), parsed.signatures);
-    return signed ? accept(eventIdFromJson(request.body, 'id')) : refuse('signature_mismatch');
+    if (!signed) return refuse('signature_mismatch');
+    const id = eventIdFromJson(request.body, 'id');
+    return accept(id, id === undefined ? bySignedContent([signedPrefix, request.body], true) : bySignedId(id, true));
   },
 };
 

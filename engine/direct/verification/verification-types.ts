@@ -21,14 +21,30 @@ export interface DirectRequest {
 /** The closed set of reasons; a refusal never says which secret or signature came closest. */
 export type DirectRefusal = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'signature_mismatch';
 
-export type Verified = { ok: true; scheme: DirectSchemeName; eventId?: string };
+/**
+ * What tells one delivery from another, taken only from what the signature covers, so that no
+ * unsigned header can make a captured delivery look like a new one: the event id where the scheme
+ * signs one, otherwise the signed content itself — its parts in order, exactly as they were hashed
+ * (the engine keys its digest; nothing here is kept). `signedTimestamp`: the signature covers a
+ * timestamp that had to be inside the tolerance, so the same delivery is refused once that has
+ * passed; without one, nothing in the request tells a replay from a new event.
+ */
+export type DeliveryKey = ({ signedEventId: string } | { signedContent: readonly (string | Uint8Array)[] }) & { signedTimestamp: boolean };
+
+/** `eventId` is what the flow sees as Trigger.Provider.EventId: signed or not (github, shopify, hmac without {id}), never the deduplication key unless `delivery` says so. */
+export type Verified = { ok: true; scheme: DirectSchemeName; eventId?: string; delivery: DeliveryKey };
 export type Refused = { ok: false; scheme: DirectSchemeName; reason: DirectRefusal };
 
 /** What a scheme module answers; the dispatcher adds the scheme name. */
-export type SchemeOutcome = { ok: true; eventId?: string } | { ok: false; reason: DirectRefusal };
+export type SchemeOutcome = { ok: true; eventId?: string; delivery: DeliveryKey } | { ok: false; reason: DirectRefusal };
 
 export const refuse = (reason: DirectRefusal): SchemeOutcome => ({ ok: false, reason });
-export const accept = (eventId: string | undefined): SchemeOutcome => (eventId === undefined ? { ok: true } : { ok: true, eventId });
+export const accept = (eventId: string | undefined, delivery: DeliveryKey): SchemeOutcome => (eventId === undefined ? { ok: true, delivery } : { ok: true, eventId, delivery });
+
+/** A delivery known by the event id its signature covers. */
+export const bySignedId = (signedEventId: string, signedTimestamp: boolean): DeliveryKey => ({ signedEventId, signedTimestamp });
+/** A delivery known by exactly what its signature covers. */
+export const bySignedContent = (signedContent: readonly (string | Uint8Array)[], signedTimestamp: boolean): DeliveryKey => ({ signedContent, signedTimestamp });
 
 /** The context every scheme's `verify` receives besides its own configuration. */
 export interface SchemeInput {

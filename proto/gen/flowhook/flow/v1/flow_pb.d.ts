@@ -578,6 +578,8 @@ export declare type HmacVerification = Message<"flowhook.flow.v1.HmacVerificatio
 
   /**
    * What is signed: a template of {body}, {timestamp} and {id}; default "{body}".
+   * Placeholders need literal text between them ("{id}.{body}", not "{id}{body}"),
+   * and a separator beside {timestamp} needs a character that is not a digit.
    *
    * @generated from field: string signed_content = 5;
    */
@@ -591,7 +593,8 @@ export declare type HmacVerification = Message<"flowhook.flow.v1.HmacVerificatio
   timestampHeader: string;
 
   /**
-   * The header carrying the sender's event id: the idempotency key of a redelivery; required when signed_content uses {id}.
+   * The header carrying the sender's event id (Trigger.Provider.EventId); required when signed_content uses {id}.
+   * Only a signed id ({id} in signed_content) identifies a redelivery; otherwise the signed content does.
    *
    * @generated from field: string event_id_header = 7;
    */
@@ -634,6 +637,8 @@ export declare type HmacVerificationJson = {
 
   /**
    * What is signed: a template of {body}, {timestamp} and {id}; default "{body}".
+   * Placeholders need literal text between them ("{id}.{body}", not "{id}{body}"),
+   * and a separator beside {timestamp} needs a character that is not a digit.
    *
    * @generated from field: string signed_content = 5;
    */
@@ -647,7 +652,8 @@ export declare type HmacVerificationJson = {
   timestampHeader?: string;
 
   /**
-   * The header carrying the sender's event id: the idempotency key of a redelivery; required when signed_content uses {id}.
+   * The header carrying the sender's event id (Trigger.Provider.EventId); required when signed_content uses {id}.
+   * Only a signed id ({id} in signed_content) identifies a redelivery; otherwise the signed content does.
    *
    * @generated from field: string event_id_header = 7;
    */
