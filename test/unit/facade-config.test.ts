@@ -21,6 +21,7 @@ test('defaults', (t) => {
       oauth: undefined,
       basicAuth: true,
       tls: undefined,
+      metrics: { host: '127.0.0.1', port: 7053 },
       metricsToken: undefined,
       tracing: { enabled: false },
     },
