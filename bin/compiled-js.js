@@ -7,13 +7,22 @@
 // the `.ts` URL. The module keeps its URL, so `import.meta.url`, relative asset paths and stack
 // traces (stripping keeps every position) are exactly as without the cache.
 //
-// Stale entries are never used: an entry's first line names its source's size and modification
-// time, and the hook checks both at every load; a source without a fresh entry is loaded by Node as
-// before. When the cache cannot be written (a read-only install) everything loads as before.
+// The cache runs code, so it is trusted no further than the sources are:
+// - an entry's first line names the SHA-256 of the source it was built from, and the hook hashes
+//   the source at every load: an entry for other text (an edited source, one copied in, a clock
+//   that went back) is never used, and a source without a fresh entry is loaded by Node as before;
+// - the cache directory is created 0700 and entries 0600, each written aside and renamed;
+// - an entry is used only when it is a regular file (not a link) owned by this process's user
+//   and writable by nobody else, checked on the open file it is read from; any other is rebuilt;
+// - a cache directory that is not a directory, a link, or owned by another user is not used at
+//   all (one warning on stderr; everything loads as without the cache); one of ours that others
+//   may enter or write — as releases before this one left it, under the umask — is made 0700.
+// When the cache cannot be written (a read-only install) everything loads as before.
 // FLOWHOOK_COMPILED_JS=off turns the cache off. This file is JavaScript because loading it must
 // not load the type stripper.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,9 +37,21 @@ export const FLOWHOOK_LAYOUT = Object.freeze({
   cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'flowhook-js'),
 });
 
+/** Group and others may do nothing in the cache; entries are the user's to read and write. */
+const DIRECTORY_MODE = 0o700;
+const ENTRY_MODE = 0o600;
+const WRITABLE_BY_OTHERS = 0o022;
+// Windows has no owners or modes in this sense: there the checks that need them are skipped.
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+
 /** Serves fresh cache entries for the project's `.ts` modules; builds the missing and stale ones first. */
 export function useCompiledJs(env = process.env, layout = FLOWHOOK_LAYOUT) {
   if (env.FLOWHOOK_COMPILED_JS === 'off' || typeof nodeModule.registerHooks !== 'function') return;
+  const unsafe = unsafeCacheDir(layout.cacheDir);
+  if (unsafe) {
+    process.stderr.write(`flowhook: not using the compiled-JS cache ${layout.cacheDir}: ${unsafe}. Modules load as TypeScript (remove it to have it rebuilt, or set FLOWHOOK_COMPILED_JS=off).\n`);
+    return;
+  }
   const stale = staleSources(layout);
   if (stale.length > 0) build(layout, stale);
   const projectUrl = `${pathToFileURL(layout.projectRoot).href}/`;
@@ -45,17 +66,41 @@ export function useCompiledJs(env = process.env, layout = FLOWHOOK_LAYOUT) {
   });
 }
 
+/**
+ * Why the cache directory must not be used, or undefined when it may (also when it does not
+ * exist yet). Ours but open to others: tightened to 0700, since its entries are checked one by one.
+ */
+function unsafeCacheDir(cacheDir) {
+  let stats;
+  try {
+    stats = lstatSync(cacheDir);
+  } catch (error) {
+    return error.code === 'ENOENT' ? undefined : `it cannot be examined (${error.code})`;
+  }
+  if (stats.isSymbolicLink()) return 'it is a symbolic link';
+  if (!stats.isDirectory()) return 'it is not a directory';
+  if (uid !== undefined && stats.uid !== uid) return `it is owned by user ${stats.uid}, not by this process's user ${uid}`;
+  if (uid !== undefined && (stats.mode & 0o077) !== 0) {
+    try {
+      chmodSync(cacheDir, DIRECTORY_MODE);
+    } catch (error) {
+      return `others may write to it and it cannot be made 0700 (${error.code})`;
+    }
+  }
+  return undefined;
+}
+
 function entryPath(layout, sourcePath) {
   return join(layout.cacheDir, `${relative(layout.projectRoot, sourcePath)}.js`);
 }
 
-/** The entry's text when it was built from the source as it is now; otherwise undefined. */
+/** The entry's text when it was built from the source as it is now and nobody else could have written it; otherwise undefined. */
 function freshEntry(layout, sourcePath) {
   try {
-    const text = readFileSync(entryPath(layout, sourcePath), 'utf8');
-    const newline = text.indexOf('\n');
-    // The first line names the source's size and modification time when the entry was built.
-    if (newline < 0 || text.slice(0, newline) !== header(statSync(sourcePath))) return undefined;
+    const text = readTrustedEntry(entryPath(layout, sourcePath));
+    const newline = text?.indexOf('\n') ?? -1;
+    // The first line names the SHA-256 of the source the entry was built from.
+    if (newline < 0 || text.slice(0, newline) !== header(readFileSync(sourcePath))) return undefined;
     // The header line is replaced by nothing and the text starts on line 1 again: positions as in the source.
     return text.slice(newline + 1);
   } catch {
@@ -63,8 +108,21 @@ function freshEntry(layout, sourcePath) {
   }
 }
 
-function header(source) {
-  return `// flowhook-js ${source.size} ${source.mtimeMs}`;
+/** The entry's text, checked on the descriptor it is read from (no link followed, no swap between check and read). */
+function readTrustedEntry(path) {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    if (uid !== undefined && (stats.uid !== uid || (stats.mode & WRITABLE_BY_OTHERS) !== 0)) return undefined;
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function header(sourceBytes) {
+  return `// flowhook-js sha256:${createHash('sha256').update(sourceBytes).digest('hex')}`;
 }
 
 function staleSources(layout) {
@@ -97,22 +155,31 @@ function build(layout, sources) {
 }
 
 function buildEntries(layout, sources) {
+  mkdirSync(dirname(layout.cacheDir), { recursive: true });
+  try {
+    mkdirSync(layout.cacheDir, { mode: DIRECTORY_MODE });
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+  }
+  // The parent checked it; checked again, as it may have changed since.
+  if (unsafeCacheDir(layout.cacheDir)) return;
   for (const sourcePath of sources) {
     if (!sourcePath.startsWith(layout.projectRoot + sep)) continue;
-    const source = statSync(sourcePath);
-    const text = readFileSync(sourcePath, 'utf8');
+    const source = readFileSync(sourcePath);
     let stripped;
     try {
-      stripped = nodeModule.stripTypeScriptTypes(text, { mode: 'strip' });
+      stripped = nodeModule.stripTypeScriptTypes(source.toString('utf8'), { mode: 'strip' });
     } catch {
       // Not erasable syntax: Node's own loader reports it with the file's name.
       continue;
     }
     const entry = entryPath(layout, sourcePath);
-    mkdirSync(dirname(entry), { recursive: true });
-    // Written aside and renamed: several processes starting at once never read half an entry.
+    mkdirSync(dirname(entry), { recursive: true, mode: DIRECTORY_MODE });
+    // Written aside and renamed: several processes starting at once never read half an entry. The
+    // aside file is new (wx), so nothing placed there beforehand is written through.
     const temporary = `${entry}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${header(source)}\n${stripped}`);
+    rmSync(temporary, { force: true });
+    writeFileSync(temporary, `${header(source)}\n${stripped}`, { flag: 'wx', mode: ENTRY_MODE });
     renameSync(temporary, entry);
   }
 }

@@ -39,7 +39,7 @@ export interface FacadeDeps {
   health?: HealthClient;
   /** Accepted Authorization schemes; default Basic only (main.ts adds Bearer when OAuth issuers are configured). */
   verifiers?: readonly CallerVerifier[];
-  /** With it, GET /metrics is served and every request is measured (metrics/facade-metrics.ts). */
+  /** With it, every request is measured and GET /metrics answers the bearer token (metrics/facade-metrics.ts); loopback scrapers use the metrics port main.ts serves. */
   metrics?: FacadeMetrics;
   /** Set when tracing is on: a span per request, continuing the caller's traceparent (request-tracing.ts). */
   tracer?: Tracer;

@@ -4,7 +4,7 @@
 import { DEFAULT_MAX_TOKEN_AGE_SECONDS, type OAuthSettings, type TrustedIssuer } from './oauth/oauth-settings.ts';
 import { readEngineToken } from '../common/engine-token.ts';
 import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
-import { readMetricsToken } from '../common/metrics/metrics-config.ts';
+import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { parseTrustedProxies, type TrustedProxies } from './sender-address.ts';
 
@@ -38,7 +38,9 @@ export interface FacadeConfig {
   basicAuth: boolean;
   /** PEM files: the facade serves HTTPS itself when set. */
   tls?: { certFile: string; keyFile: string };
-  /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics (common/metrics/metrics-access.ts). */
+  /** FLOWHOOK_FACADE_METRICS_PORT (default 7053; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): GET /metrics for loopback clients or the token. */
+  metrics?: MetricsListenerSettings;
+  /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics — and the only way to on the public port (common/metrics/metrics-access.ts). */
   metricsToken?: string;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
   tracing: TracingConfig;
@@ -49,6 +51,7 @@ export interface FacadeConfig {
 export type FacadeEnv = Record<string, string | undefined>;
 
 const DEFAULT_PORT = 7048;
+const DEFAULT_METRICS_PORT = 7053;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const LOG_LEVELS: readonly FacadeLogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -70,6 +73,7 @@ export function readFacadeConfig(env: FacadeEnv = process.env): FacadeConfig {
     oauth,
     basicAuth: readBasicAuth(env, oauth !== undefined),
     tls,
+    metrics: readMetricsListener(env, 'FLOWHOOK_FACADE_METRICS_PORT', 'FLOWHOOK_METRICS_HOST', DEFAULT_METRICS_PORT),
     metricsToken: readMetricsToken(env, 'FLOWHOOK_METRICS_TOKEN'),
     tracing: readTracingConfig(env),
     trustedProxies: parseTrustedProxies(env.FLOWHOOK_TRUSTED_PROXIES ?? '', 'FLOWHOOK_TRUSTED_PROXIES'),

@@ -10,9 +10,12 @@ import { createFacadeLogger } from './logger.ts';
 import { createFacadeMetrics } from './metrics/facade-metrics.ts';
 import { bearerVerifier } from './oauth/bearer-verifier.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
+import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
 
 export interface RunningFacade {
   port: number;
+  /** Where GET /metrics answers loopback clients or the token (FLOWHOOK_FACADE_METRICS_PORT), unless it is off. */
+  metrics?: { host: string; port: number };
   close(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
   const metrics = createFacadeMetrics(config.metricsToken);
   const facade = createFacade({ config, webhookClient: engine.webhook, health: engine.health, logger, verifiers, metrics, tracer });
   let server: ListeningFacade;
+  let metricsListener: MetricsListener | undefined;
   try {
     server = await facade.listen();
   } catch (error) {
@@ -42,13 +46,24 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     throw error;
   }
   logger.info({ host: config.host, port: server.port, https: config.tls !== undefined, bearer: config.oauth !== undefined, basic: config.basicAuth, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
+  if (config.metrics) {
+    try {
+      metricsListener = await startMetricsListener({ ...config.metrics, token: config.metricsToken, metrics: () => metrics.registry.text(), onError: (reason) => logger.warn({ reason }, 'metrics scrape failed') });
+    } catch (error) {
+      await server.close();
+      engine.close();
+      metrics.registry.close();
+      throw new Error(`the facade's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_FACADE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
+    }
+    logger.info({ host: config.metrics.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'facade metrics listening');
+  }
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       for (const signal of SIGNALS) process.off(signal, onSignal);
       try {
-        await server.close();
+        await Promise.all([server.close(), metricsListener?.close()]);
       } finally {
         engine.close();
         metrics.registry.close();
@@ -63,5 +78,5 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     close().catch((error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'facade stop failed'));
   };
   if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, onSignal);
-  return { port: server.port, close };
+  return { port: server.port, metrics: metricsListener && config.metrics && { host: config.metrics.host, port: metricsListener.port }, close };
 }

@@ -96,6 +96,10 @@ function ownPorts(env: NodeJS.ProcessEnv): Map<number, string> {
   add(Number(env.FLOWHOOK_EMBEDDED_POSTGRES_PORT), 'embedded PostgreSQL');
   // The codec server decrypts payloads: no flow may reach it either (default: `start`'s, next to the Web UI).
   add(Number(env.FLOWHOOK_CODEC_PORT) || Number(env.FLOWHOOK_TEMPORAL_UI_PORT || 8233) + 1, 'codec server');
+  // Metrics ports answer loopback clients, and a flow's call on the same host is one: every company's series.
+  add(Number(env.FLOWHOOK_ENGINE_METRICS_PORT) || 7051, 'engine metrics');
+  add(Number(env.FLOWHOOK_WORKER_METRICS_PORT) || DEFAULT_METRICS_PORT, 'worker metrics');
+  add(Number(env.FLOWHOOK_FACADE_METRICS_PORT) || 7053, 'facade metrics');
   add(portOfUrl(env.FLOWHOOK_DATABASE_URL) ?? (env.FLOWHOOK_DATABASE_URL ? 5432 : undefined), 'PostgreSQL');
   return ports;
 }

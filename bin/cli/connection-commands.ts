@@ -61,7 +61,7 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
     .argument('<name>', 'the name httpRequest steps refer to (letters, digits, _, - or .)')
     .requiredOption('--type <type>', `how requests authenticate: ${KIND_NAMES}`, parseKind)
     .option('--base-url <url>', 'requests go to this origin and path prefix; relative step URLs resolve against it')
-    .option('--allowed-host <host>', 'another host (or host:port) the credentials may be sent to; repeatable or comma-separated', collectList)
+    .option('--allowed-host <host>', 'another origin the credentials may be sent to: host or host:port (https), or http://host[:port]; repeatable or comma-separated', collectList)
     .option('--header <name>', `api-key: the header that carries the key (default ${DEFAULT_API_KEY_HEADER})`)
     .option('--username <user>', 'basic: the user name')
     .option('--token-url <url>', 'oauth2-client-credentials: the token endpoint')

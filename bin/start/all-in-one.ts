@@ -105,7 +105,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
         temporalUiUrl,
         codecUrl: engine.codec?.url,
         metricsUrls: {
-          facade: `${facadeConfig.publicUrl}/metrics`,
+          facade: facade.metrics && `http://${facade.metrics.host}:${facade.metrics.port}/metrics`,
           engine: engine.metrics && `http://${engine.metrics.host}:${engine.metrics.port}/metrics`,
           worker: worker.metrics && `http://${worker.metrics.host}:${worker.metrics.port}/metrics`,
         },

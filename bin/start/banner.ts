@@ -13,8 +13,8 @@ export interface BannerInfo {
   temporalUiUrl?: string;
   /** The engine's codec server, when one runs (the Web UI's codec endpoint). */
   codecUrl?: string;
-  /** Each component's GET /metrics (the engine's and worker's unless their port is off). */
-  metricsUrls?: { facade: string; engine?: string; worker?: string };
+  /** Each component's GET /metrics on its metrics port (unless that port is off). */
+  metricsUrls?: { facade?: string; engine?: string; worker?: string };
   dataDir: string;
   seed?: SeedResult;
   /** With seed: where the first run's credentials went (first-run-credentials.ts); no `credentials` file: shown here. */

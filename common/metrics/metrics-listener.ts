@@ -1,7 +1,8 @@
-// The small HTTP listener the engine and the worker serve their metrics on
-// (the facade serves /metrics on its own port, facade/metrics/). GET /metrics
-// follows the access rule of metrics-access.ts; probes (the worker's /healthz
-// and /readyz) answer anyone, since they say no more than ready or not.
+// The small HTTP listener the engine, the worker and the facade serve their
+// metrics on (the facade's public port answers /metrics only with the token,
+// facade/metrics/). GET /metrics follows the access rule of metrics-access.ts;
+// probes (the worker's /healthz and /readyz) answer anyone, since they say no
+// more than ready or not.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { metricsAccess } from './metrics-access.ts';

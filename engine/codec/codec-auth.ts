@@ -7,10 +7,10 @@
 // Every path answers "an operator" or "nobody"; why a credential failed is
 // not the caller's business (and never includes the credential).
 import { BOOTSTRAP_ADMIN, type ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { looksLikeServiceAccountToken } from '../security/service-account-tokens.ts';
+import { looksLikeServiceAccountToken, tokenHash } from '../security/service-account-tokens.ts';
 import type { OriginVerdict } from './codec-cors.ts';
 import { looksLikeJwt, type OperatorTokenVerifier } from './codec-oauth.ts';
-import type { CodecOperator, CodecSessions } from './codec-sessions.ts';
+import type { CodecOperator, CodecSessions, SessionCredential } from './codec-sessions.ts';
 
 export const SESSION_COOKIE = 'flowhook_codec_session';
 
@@ -37,8 +37,9 @@ export async function authenticateOperator(request: OperatorCredentials, deps: C
   if (sessionId === undefined) return undefined;
   const session = deps.sessions.find(sessionId);
   if (!session) return undefined;
-  // A session lasts no longer than its account's admin scope: disabled or changed accounts lose it at once.
-  if (session.account !== undefined && (await adminAccountName(deps.accounts, session.account)) === undefined) {
+  // A session lasts no longer than the token it was opened with: rotated (another engine's change
+  // feed clears this one's cache at once), or its account disabled, deleted or demoted, it ends.
+  if (session.credential !== undefined && !(await stillAdmin(deps.accounts, session.credential))) {
     deps.sessions.close(sessionId);
     return undefined;
   }
@@ -46,12 +47,12 @@ export async function authenticateOperator(request: OperatorCredentials, deps: C
 }
 
 /** An admin credential as the login page takes it: a service account token or FLOWHOOK_ADMIN_TOKEN (never an OAuth token: those expire on their own clock). */
-export async function adminOfToken(token: string, accounts: ServiceAccountDirectory): Promise<{ operator: CodecOperator; account?: string } | undefined> {
+export async function adminOfToken(token: string, accounts: ServiceAccountDirectory): Promise<{ operator: CodecOperator; credential?: SessionCredential } | undefined> {
   const found = await accounts.lookup(token);
   if (!('account' in found) || found.account.scope !== 'admin') return undefined;
   // The environment's bootstrap token has no account row to check again; a service account may be *named* bootstrap-admin, but its token has our shape.
   const bootstrap = found.account.name === BOOTSTRAP_ADMIN && !looksLikeServiceAccountToken(token);
-  return { operator: { name: found.account.name, via: 'service-account' }, account: bootstrap ? undefined : found.account.name };
+  return { operator: { name: found.account.name, via: 'service-account' }, credential: bootstrap ? undefined : { account: found.account.name, tokenHash: tokenHash(token) } };
 }
 
 async function operatorOfToken(token: string, deps: CodecAuthDeps): Promise<CodecOperator | undefined> {
@@ -59,9 +60,9 @@ async function operatorOfToken(token: string, deps: CodecAuthDeps): Promise<Code
   return (await adminOfToken(token, deps.accounts))?.operator;
 }
 
-async function adminAccountName(accounts: ServiceAccountDirectory, name: string): Promise<string | undefined> {
-  const found = await accounts.lookupByName(name);
-  return 'account' in found && found.account.scope === 'admin' ? found.account.name : undefined;
+async function stillAdmin(accounts: ServiceAccountDirectory, credential: SessionCredential): Promise<boolean> {
+  const found = await accounts.lookupByTokenHash(credential.tokenHash);
+  return 'account' in found && found.account.scope === 'admin' && found.account.name === credential.account;
 }
 
 export function bearerToken(authorization: string | undefined): string | undefined {

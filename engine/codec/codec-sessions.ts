@@ -4,7 +4,8 @@
 // and gets a short-lived session cookie. Sessions live in this process's
 // memory only, keyed by the SHA-256 of the cookie value (a memory dump holds
 // no usable cookie), and die with the process; they are a convenience for one
-// operator's browser, not state other engines need.
+// operator's browser, not state other engines need. A session lasts no longer
+// than the token it was opened with (codec-auth.ts checks it on every use).
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../security/credentials.ts';
 
@@ -15,10 +16,19 @@ export interface CodecOperator {
   via: 'service-account' | 'oauth' | 'session';
 }
 
+/** The service-account token a session was opened with: its account and the SHA-256 the directory knows it by (never the token). */
+export interface SessionCredential {
+  account: string;
+  tokenHash: string;
+}
+
 export interface CodecSession {
   operator: CodecOperator;
-  /** The service account behind the session, checked again on every use (disabled or demoted → refused); absent for the bootstrap admin token. */
-  account?: string;
+  /**
+   * Checked again on every use: a rotated token, a disabled, deleted or demoted account ends the
+   * session. Absent for FLOWHOOK_ADMIN_TOKEN, which changes only with a restart (ending every session).
+   */
+  credential?: SessionCredential;
   expiresAt: number;
 }
 
@@ -40,12 +50,12 @@ export class CodecSessions {
   }
 
   /** A new session for the operator; returns the cookie value (shown to nobody but the browser). */
-  open(operator: CodecOperator, account: string | undefined): { cookieValue: string; expiresAt: number } {
+  open(operator: CodecOperator, credential: SessionCredential | undefined): { cookieValue: string; expiresAt: number } {
     this.#sweep();
     if (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
     const cookieValue = randomBytes(32).toString('base64url');
     const expiresAt = this.#now() + this.#ttlMs;
-    this.#sessions.set(sha256Hex(cookieValue), { operator: { name: operator.name, via: 'session' }, account, expiresAt });
+    this.#sessions.set(sha256Hex(cookieValue), { operator: { name: operator.name, via: 'session' }, credential, expiresAt });
     return { cookieValue, expiresAt };
   }
 

@@ -38,7 +38,7 @@ export async function handleLogin(request: IncomingMessage, response: ServerResp
     context.logger.warn('codec server: sign-in refused');
     return sendPage(response, 401, { ...view(request, context), problem: 'Not signed in: that is not an enabled admin-scope service account token or FLOWHOOK_ADMIN_TOKEN.' });
   }
-  const { cookieValue: value } = context.sessions.open(admin.operator, admin.account);
+  const { cookieValue: value } = context.sessions.open(admin.operator, admin.credential);
   context.logger.info({ operator: admin.operator.name, ttlSeconds: context.sessions.ttlMs / 1000 }, 'codec server: operator signed in');
   // Post/redirect/get: a reload does not send the token again.
   sendText(response, 303, '', { location: '/login', 'set-cookie': cookie(value, Math.floor(context.sessions.ttlMs / 1000), context.secure) });

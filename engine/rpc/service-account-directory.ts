@@ -16,6 +16,8 @@ export type TokenLookup = { account: ServiceAccountIdentity } | { refused: 'serv
 
 export interface ServiceAccountDirectory {
   lookup(token: string): Promise<TokenLookup>;
+  /** The account whose current token has this SHA-256 (tokenHash): what a session that keeps no token checks again; a rotated token's hash finds nothing. */
+  lookupByTokenHash(hash: string): Promise<TokenLookup>;
   /** Mutual TLS: the account a verified client certificate names (its CN). */
   lookupByName(name: string): Promise<TokenLookup>;
 }
@@ -35,6 +37,7 @@ export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | 
     const { enabled: _enabled, ...account } = snapshot;
     return { account };
   };
+  const byTokenHash = async (hash: string) => verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
   return {
     async lookup(token) {
       if (bootstrapHash !== undefined && matchesHash(token, bootstrapHash)) {
@@ -42,9 +45,9 @@ export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | 
       }
       // A token that cannot be one of ours costs no database round trip.
       if (!looksLikeServiceAccountToken(token)) return { refused: 'service_token_invalid' };
-      const hash = tokenHash(token);
-      return verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
+      return byTokenHash(tokenHash(token));
     },
+    lookupByTokenHash: byTokenHash,
     async lookupByName(name) {
       return verdictOf(await accountsByName.get(name, () => loadAccount(orm, { name })));
     },

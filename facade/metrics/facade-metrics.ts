@@ -1,22 +1,27 @@
-// The facade's Prometheus metrics and its GET /metrics. The middleware is the
-// outermost one, so it sees every request with the status the error mapping
-// (error-mapping.ts, the one place statuses are decided) gave it, refusals
-// included. A webhook call is labelled with its company and activity only when
-// the engine answered it: then the pair named a published flow (companies match
-// exactly, activities lowercase). Refused calls carry `unknown`, so nothing a
-// caller writes into a query or body becomes a label; the engine's
-// flowhook_engine_webhook_calls_total has refusals after the flow lookup per flow.
+// The facade's Prometheus metrics, and GET /metrics on its public port. Scrapers
+// read them on the facade's metrics port (FLOWHOOK_FACADE_METRICS_PORT, served by
+// main.ts like the engine's and worker's); the public port answers /metrics only
+// with the bearer token, never on a loopback address alone: a reverse proxy or
+// sidecar on the same host connects from loopback for every caller on the
+// internet. The middleware is the outermost one, so it sees every request with
+// the status the error mapping (error-mapping.ts, the one place statuses are
+// decided) gave it, refusals included. A webhook call is labelled with its
+// company and activity only when the engine answered it: then the pair named a
+// published flow (companies match exactly, activities lowercase). Refused calls
+// carry `unknown`, so nothing a caller writes into a query or body becomes a
+// label; the engine's flowhook_engine_webhook_calls_total has refusals after
+// the flow lookup per flow.
 import { Counter, Histogram } from 'prom-client';
 import { CALL_OUTCOMES, MAX_FLOW_SERIES, modeOf, type CallOutcome } from '../../common/metrics/call-labels.ts';
 import { BoundChildren, BoundedValues, OTHER, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
-import { metricsAccess } from '../../common/metrics/metrics-access.ts';
+import { publicMetricsAccess } from '../../common/metrics/metrics-access.ts';
 import { CALL_SECONDS_BUCKETS, createMetricsRegistry, METRICS_CONTENT_TYPE, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
 import type { FacadeContext, FacadeMiddleware } from '../facade-context.ts';
 import { OUTCOME_HEADER } from '../invoke-route.ts';
 
 export interface FacadeMetrics {
   registry: MetricsRegistry;
-  /** First middleware: answers GET /metrics and measures everything else. */
+  /** First middleware: answers GET /metrics (token only) and measures everything else. */
   middleware: FacadeMiddleware;
 }
 
@@ -107,7 +112,7 @@ async function serveMetrics(ctx: FacadeContext, registry: MetricsRegistry, token
     ctx.set('Allow', 'GET, HEAD');
     return;
   }
-  const access = metricsAccess({ remoteAddress: ctx.req.socket.remoteAddress, headers: ctx.req.headers }, token);
+  const access = publicMetricsAccess(ctx.req.headers, token, 'FLOWHOOK_FACADE_METRICS_PORT');
   if (!access.allowed) {
     if (access.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="flowhook metrics"');
     ctx.status = access.status;

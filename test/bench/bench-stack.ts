@@ -95,7 +95,7 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     }
     const allInOne = benchAllInOne(env);
     if (allInOne && tlsMode !== 'off') throw new Error('--all-in-one runs the engine hop in one process: BENCH_ENGINE_TLS does not apply');
-    const [enginePort, facadePort, engineMetricsPort, workerMetricsPort] = [await findFreePort(), await findFreePort(), await findFreePort(), await findFreePort()];
+    const [enginePort, facadePort, engineMetricsPort, workerMetricsPort, facadeMetricsPort] = [await findFreePort(), await findFreePort(), await findFreePort(), await findFreePort(), await findFreePort()];
     const taskQueue = `bench-${randomUUID()}`;
     const adminToken = randomBytes(24).toString('base64url');
     // The server certificate names localhost (and 127.0.0.1); the engine listens on 127.0.0.1.
@@ -108,9 +108,10 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       FLOWHOOK_ENGINE_PORT: String(enginePort),
       FLOWHOOK_FACADE_PORT: String(facadePort),
       FLOWHOOK_FACADE_HOST: '127.0.0.1',
-      // Free ports (the defaults, 7051 and 7052, may be taken), known so memory-sampler.ts can read them.
+      // Free ports (the defaults, 7051 to 7053, may be taken), known so memory-sampler.ts can read them.
       FLOWHOOK_ENGINE_METRICS_PORT: String(engineMetricsPort),
       FLOWHOOK_WORKER_METRICS_PORT: String(workerMetricsPort),
+      FLOWHOOK_FACADE_METRICS_PORT: String(facadeMetricsPort),
       FLOWHOOK_ENGINE_URL: engineUrl,
       FLOWHOOK_ADMIN_TOKEN: adminToken,
       FLOWHOOK_LOG_LEVEL: 'warn',
@@ -146,13 +147,13 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     if (allInOne) {
       // Its own data directory (local tokens and keys); PostgreSQL and Temporal are the bench's, as above.
       ownEnv.start = { FLOWHOOK_DATA_DIR: join(work, 'start') };
-      flowhook.push({ ...launch('start', [FLOWHOOK, 'start']), metricsUrls: [metrics(engineMetricsPort), metrics(workerMetricsPort), metrics(facadePort)] });
+      flowhook.push({ ...launch('start', [FLOWHOOK, 'start']), metricsUrls: [metrics(engineMetricsPort), metrics(workerMetricsPort), metrics(facadeMetricsPort)] });
       await waitForPort(facadePort);
     } else {
       flowhook.push({ ...launch('engine', [FLOWHOOK, 'engine']), metricsUrls: [metrics(engineMetricsPort)] });
       await waitForPort(enginePort);
       flowhook.push({ ...launch('worker', [FLOWHOOK, 'worker']), metricsUrls: [metrics(workerMetricsPort)] });
-      flowhook.push({ ...launch('facade', [FLOWHOOK, 'facade']), metricsUrls: [metrics(facadePort)] });
+      flowhook.push({ ...launch('facade', [FLOWHOOK, 'facade']), metricsUrls: [metrics(facadeMetricsPort)] });
       await waitForPort(facadePort);
     }
     await waitForWorker(temporalAddress, taskQueue);

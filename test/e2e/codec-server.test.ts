@@ -13,6 +13,10 @@ import test from 'ava';
 import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pino from 'pino';
 import { readCodecServerConfig } from '../../engine/codec/codec-config.ts';
+import { readEngineConfig } from '../../engine/config.ts';
+import { runEngine } from '../../engine/main.ts';
+import { createAdminClient } from '../../bin/cli/admin-client.ts';
+import { eventually } from '../support/eventually.ts';
 import { startCodecServer } from '../../engine/codec/codec-server.ts';
 import { readEngineServerTls } from '../../engine/rpc/engine-tls.ts';
 import { createServiceAccountDirectory } from '../../engine/rpc/service-account-directory.ts';
@@ -190,6 +194,29 @@ test('a session from the login page decodes for the UI origin only; sign-out and
     status = (await codecCall('decode', input, { origin: UI, cookie: other })).status;
   }
   t.is(status, 401);
+});
+
+test('a session ends when its token is rotated through another engine, or its account is deleted and made again under the same name', async (t) => {
+  const { input } = await hiddenExecution();
+  const otherEngine = await runEngine(readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0' }));
+  t.teardown(() => otherEngine.close());
+  const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
+  const decode = (cookie: string) => async () => (await codecCall('decode', input, { origin: UI, cookie })).status;
+
+  const operator = `rotated-${randomBytes(3).toString('hex')}`;
+  const { token } = await stack.admin.createServiceAccount({ name: operator, scope: 'admin' });
+  const rotatedAway = sessionCookie(await signIn(token))!;
+  t.is(await decode(rotatedAway)(), 200);
+  const { token: newToken } = await other.rotateServiceAccountToken({ name: operator });
+  t.is(await eventually(decode(rotatedAway), 401), 401, 'the rotated token\'s session still decodes');
+  // The account is as it was, and a sign-in with its new token works.
+  const current = sessionCookie(await signIn(newToken))!;
+  t.is(await decode(current)(), 200);
+
+  // Deleted and made again under the same name and scope before this engine looks: another token, another account.
+  await other.deleteServiceAccount({ name: operator });
+  await other.createServiceAccount({ name: operator, scope: 'admin' });
+  t.is(await eventually(decode(current), 401), 401, 'the session outlived its account in a new one of the same name');
 });
 
 test('encode re-encrypts what the codec encrypts and passes the rest through; decode of that round-trips', async (t) => {

@@ -25,6 +25,7 @@ import { flow } from '../support/webhook-helpers.ts';
 const COMPANY = 'Connected';
 const API_KEY = `key-${randomBytes(18).toString('base64url')}`;
 const CLIENT = { clientId: 'erp-integration', clientSecret: `cs-${randomBytes(18).toString('base64url')}` };
+const TLS_TOKEN = `tls-${randomBytes(18).toString('base64url')}`;
 let stack: ProcessStack;
 let admin: AdminClient;
 let connections: ReturnType<typeof createClient<typeof ConnectionAdminService>>;
@@ -57,8 +58,15 @@ test.before(async () => {
   await connections.setConnection({
     company: COMPANY,
     name: 'erp-oauth',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.OAUTH2_CLIENT_CREDENTIALS, tokenUrl: `${idp.issuer}/token`, clientId: CLIENT.clientId, allowedHosts: [`127.0.0.1:${api.port}`] }),
+    settings: create(ConnectionSettingsSchema, { type: ConnectionType.OAUTH2_CLIENT_CREDENTIALS, tokenUrl: `${idp.issuer}/token`, clientId: CLIENT.clientId, allowedHosts: [`http://127.0.0.1:${api.port}`] }),
     secret: CLIENT.clientSecret,
+  });
+  // Pinned to https://127.0.0.1:<the api's port>: an allowed host without a scheme is https.
+  await connections.setConnection({
+    company: COMPANY,
+    name: 'erp-https',
+    settings: create(ConnectionSettingsSchema, { type: ConnectionType.BEARER, allowedHosts: [`127.0.0.1:${api.port}`] }),
+    secret: TLS_TOKEN,
   });
 });
 test.after.always(async () => {
@@ -144,17 +152,36 @@ test('an api-key connection signs the request, and its secret is nowhere else', 
   t.false(stack.output().includes(CLIENT.clientSecret), 'a process logged the client secret');
 });
 
+/** Why the execution behind a failed call failed (its step's message). */
+async function failureOf(answer: Awaited<ReturnType<typeof run>>): Promise<string> {
+  try {
+    await temporal.workflow.getHandle(answer.executionId || /\(execution ([^)]+)\)/.exec(answer.text)![1]!).result();
+  } catch (error) {
+    return String((error as { cause?: Error }).cause?.message);
+  }
+  return 'the execution did not fail';
+}
+
 test('a connection\'s credentials do not go to a URL outside its base URL', async (t) => {
   const before = api.seen.filter((seen) => seen.path === '/elsewhere').length;
   const answer = await run({ connection: 'erp', url: `http://localhost:${api.port}/elsewhere` });
   t.is(answer.status, 500);
   t.is(api.seen.filter((seen) => seen.path === '/elsewhere').length, before);
-  try {
-    await temporal.workflow.getHandle(answer.executionId || /\(execution ([^)]+)\)/.exec(answer.text)![1]!).result();
-    t.fail('the execution should have failed');
-  } catch (error) {
-    t.regex(String((error as { cause?: Error }).cause?.message), /connection "erp" may not send its credentials/);
+  t.regex(await failureOf(answer), /connection "erp" may not send its credentials/);
+});
+
+test('a pin is scheme, port and path: an https pin never sends its secret over http, and ..; or %2f never leave the base path', async (t) => {
+  // The pinned port, but plain http: the token would cross the network in clear.
+  const plain = await run({ connection: 'erp-https', url: `http://127.0.0.1:${api.port}/plain-http` });
+  // Under http://…/erp as WHATWG parses them; a Tomcat or a decoding proxy reads both as /pinned-out.
+  const parameters = await run({ connection: 'erp', url: '/..;/pinned-out' });
+  const encoded = await run({ connection: 'erp', url: '/..%2fpinned-out' });
+  for (const [answer, name] of [[plain, 'erp-https'], [parameters, 'erp'], [encoded, 'erp']] as const) {
+    t.is(answer.status, 500, answer.text);
+    t.regex(await failureOf(answer), new RegExp(`connection "${name}" may not send its credentials`));
   }
+  t.deepEqual(api.seen.filter((seen) => /plain-http|pinned-out/.test(seen.path)), [], 'nothing was sent, credentials or not');
+  t.false(stack.output().includes(TLS_TOKEN));
 });
 
 test('OAuth client-credentials tokens are fetched once and reused until near expiry', async (t) => {

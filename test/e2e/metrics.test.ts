@@ -2,12 +2,15 @@
 // are scraped before and after real calls (answered, refused at each stage,
 // rate limited) and the series that must move are checked, as are the labels
 // that must never appear (names an outsider chose). Then who may scrape
-// (loopback, or the bearer token; a proxied client is refused) and the
-// worker's readiness, which turns 503 when its engine goes away.
+// (loopback on a metrics port, or the bearer token; a proxied client is
+// refused; the facade's public port only with the token) and the worker's
+// readiness, which turns 503 when its engine goes away.
 import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
+import { readFacadeConfig } from '../../facade/config.ts';
+import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker, type RunningWorker } from '../../workflows/main.ts';
 import { scrape, sample } from '../support/metrics-samples.ts';
@@ -50,7 +53,7 @@ test.after.always(async () => {
   await target?.close();
 });
 
-const facadeMetricsUrl = () => `${stack.facadeUrl}/metrics`;
+const facadeMetricsUrl = () => stack.facadeMetricsUrl!;
 const engineMetricsUrl = () => `http://127.0.0.1:${stack.engine.metrics!.port}/metrics`;
 const workerUrl = (worker: RunningWorker | undefined, path: string) => `http://127.0.0.1:${worker!.metrics!.port}${path}`;
 
@@ -145,6 +148,27 @@ test.serial('who may scrape: loopback, or the bearer token; a proxied client and
     t.notRegex(await wrong.text(), new RegExp(METRICS_TOKEN));
     const text = await scrape(url, { authorization: `Bearer ${METRICS_TOKEN}`, 'x-forwarded-for': '203.0.113.9' });
     t.regex(text, /^flowhook_/m);
+  }
+});
+
+test.serial('the facade\'s public port answers /metrics only with the token: a loopback client there may be anyone a proxy forwards', async (t) => {
+  // What a reverse proxy or sidecar on the same host sends for a caller on the internet: loopback, no forwarding header.
+  const plain = await fetch(`${stack.facadeUrl}/metrics`);
+  t.is(plain.status, 401);
+  t.notRegex(await plain.text(), /flowhook_facade/);
+  t.regex(await scrape(`${stack.facadeUrl}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` }), /^flowhook_facade_http_requests_total/m);
+  t.regex(await scrape(facadeMetricsUrl()), /^flowhook_facade_http_requests_total/m, 'the metrics port serves loopback scrapers');
+
+  // Without a token configured, the public port serves no one and says where metrics are.
+  const { FLOWHOOK_METRICS_TOKEN: _token, ...withoutToken } = stack.env;
+  const facade = await runFacade(readFacadeConfig({ ...withoutToken, FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ENGINE_TOKEN: stack.tokens.facade }), { handleSignals: false });
+  try {
+    const refused = await fetch(`http://127.0.0.1:${facade.port}/metrics`);
+    t.is(refused.status, 403);
+    t.regex(await refused.text(), /on the metrics port \(FLOWHOOK_FACADE_METRICS_PORT\); on this port only with Authorization: Bearer <FLOWHOOK_METRICS_TOKEN>/);
+    t.regex(await scrape(`http://127.0.0.1:${facade.metrics!.port}/metrics`), /^# TYPE flowhook_facade_http_requests_total counter$/m);
+  } finally {
+    await facade.close();
   }
 });
 

@@ -56,6 +56,7 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     FLOWHOOK_ENGINE_PORT: String(enginePort),
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_WORKER_METRICS_PORT: '0',
+    FLOWHOOK_FACADE_METRICS_PORT: '0',
     FLOWHOOK_TASK_QUEUE: `start-${Math.random().toString(36).slice(2, 8)}`,
   };
   delete env.FLOWHOOK_LOG_LEVEL;
@@ -130,6 +131,11 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
       firstRun: null,
       replaceLostCredentials: { flowSecret: 'flowhook secret rotate Default examples.hello', accessKey: 'flowhook user regenerate-key flowhook-service' },
     });
+    // Each component's metrics port scrapes from loopback; the facade's is not its public port, which wants the token.
+    const metricsUrls = line.metricsUrls as Record<'facade' | 'engine' | 'worker', string>;
+    t.notRegex(metricsUrls.facade, new RegExp(`:${facadePort}/`));
+    for (const [component, url] of Object.entries(metricsUrls)) t.regex(await (await fetch(url)).text(), new RegExp(`^flowhook_${component}_`, 'm'), url);
+    t.is((await fetch(`http://127.0.0.1:${facadePort}/metrics`)).status, 403);
   } finally {
     t.is(await stop(second), 0);
   }

@@ -37,6 +37,7 @@ export async function startPorts(): Promise<Record<string, string>> {
     FLOWHOOK_CODEC_PORT: await port(),
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_WORKER_METRICS_PORT: '0',
+    FLOWHOOK_FACADE_METRICS_PORT: '0',
   };
 }
 

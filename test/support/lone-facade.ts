@@ -15,6 +15,7 @@ export async function withLoneFacade<T>(env: Record<string, string>, use: (facad
       PATH: process.env.PATH ?? '',
       FLOWHOOK_FACADE_PORT: String(port),
       FLOWHOOK_FACADE_HOST: '127.0.0.1',
+      FLOWHOOK_FACADE_METRICS_PORT: '0',
       FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:1',
       FLOWHOOK_ENGINE_TOKEN: 'fhsa_not-a-real-token-for-this-test',
       ...env,

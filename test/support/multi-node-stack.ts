@@ -48,6 +48,7 @@ export async function startMultiNodeStack(): Promise<MultiNodeStack> {
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
     // Free ports: two processes of a kind run side by side here (each worker gets its own, below).
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
+    FLOWHOOK_FACADE_METRICS_PORT: '0',
     // Keys from the environment must be equal in every process; the engines' HMAC keys
     // (engine/security/deployment-keys.ts) live in the shared database and agree by themselves.
     FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),

@@ -42,9 +42,10 @@ export async function startProcessStack(options: { env?: Record<string, string> 
     FLOWHOOK_ENGINE_PORT: String(enginePort),
     FLOWHOOK_FACADE_PORT: String(facadePort),
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
-    // Free ports: several stacks run at once, and the defaults (7051, 7052) may be taken.
+    // Free ports: several stacks run at once, and the defaults (7051, 7052, 7053) may be taken.
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_WORKER_METRICS_PORT: '0',
+    FLOWHOOK_FACADE_METRICS_PORT: '0',
     FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
     FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),

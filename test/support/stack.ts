@@ -32,6 +32,8 @@ export interface StackOptions {
 
 export interface TestStack {
   facadeUrl: string;
+  /** The facade's metrics port (GET /metrics for loopback clients), unless FLOWHOOK_FACADE_METRICS_PORT=off. */
+  facadeMetricsUrl?: string;
   engineUrl: string;
   taskQueue: string;
   admin: AdminClient;
@@ -83,9 +85,10 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     FLOWHOOK_ENGINE_PORT: '0',
     FLOWHOOK_FACADE_PORT: '0',
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
-    // Free ports: several stacks run at once, and the defaults (7051, 7052) may be taken.
+    // Free ports: several stacks run at once, and the defaults (7051, 7052, 7053) may be taken.
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_WORKER_METRICS_PORT: '0',
+    FLOWHOOK_FACADE_METRICS_PORT: '0',
     FLOWHOOK_ADMIN_TOKEN: adminToken,
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -111,6 +114,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const temporal = new TemporalClient({ connection });
   return {
     facadeUrl,
+    facadeMetricsUrl: facade.metrics && `http://127.0.0.1:${facade.metrics.port}/metrics`,
     engineUrl,
     taskQueue,
     admin,

@@ -8,25 +8,27 @@ import { loginPage } from '../../engine/codec/login-page.ts';
 test('a session lasts its time to live, ends when closed, and is found only by its cookie value', (t) => {
   let now = 1_000_000;
   const sessions = new CodecSessions(60_000, () => now);
-  const { cookieValue: value, expiresAt } = sessions.open({ name: 'ops-admin', via: 'service-account' }, 'ops-admin');
+  const credential = { account: 'ops-admin', tokenHash: 'a'.repeat(64) };
+  const { cookieValue: value, expiresAt } = sessions.open({ name: 'ops-admin', via: 'service-account' }, credential);
   t.is(expiresAt, now + 60_000);
   t.regex(value, /^[A-Za-z0-9_-]{43}$/);
-  t.like(sessions.find(value), { operator: { name: 'ops-admin', via: 'session' }, account: 'ops-admin' });
+  t.like(sessions.find(value), { operator: { name: 'ops-admin', via: 'session' }, credential });
   t.is(sessions.find(`${value}x`), undefined);
   now += 59_999;
   t.truthy(sessions.find(value));
   now += 1;
   t.is(sessions.find(value), undefined, 'expired');
   const other = sessions.open({ name: 'bootstrap-admin', via: 'service-account' }, undefined).cookieValue;
-  t.is(sessions.find(other)!.account, undefined);
+  t.is(sessions.find(other)!.credential, undefined);
   sessions.close(other);
   t.is(sessions.find(other), undefined);
 });
 
 test('a flood of sign-ins evicts the oldest sessions instead of growing', (t) => {
   const sessions = new CodecSessions(60_000);
-  const first = sessions.open({ name: 'a', via: 'service-account' }, 'a').cookieValue;
-  for (let i = 0; i < 1000; i++) sessions.open({ name: 'a', via: 'service-account' }, 'a');
+  const credential = { account: 'a', tokenHash: 'a'.repeat(64) };
+  const first = sessions.open({ name: 'a', via: 'service-account' }, credential).cookieValue;
+  for (let i = 0; i < 1000; i++) sessions.open({ name: 'a', via: 'service-account' }, credential);
   t.is(sessions.find(first), undefined);
 });
 

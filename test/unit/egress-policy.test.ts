@@ -125,6 +125,37 @@ test('public addresses are allowed', (t) => {
   }
 });
 
+test('every cloud metadata address is refused without an entry: Azure\'s WireServer by name, the others by their range', (t) => {
+  const metadata: [string, string, string][] = [
+    ['168.63.129.16', 'cloud-metadata', 'Azure WireServer'],
+    ['::ffff:168.63.129.16', 'cloud-metadata', 'Azure WireServer, IPv4-mapped'],
+    ['64:ff9b::a83f:8110', 'cloud-metadata', 'Azure WireServer, NAT64'],
+    ['2002:a83f:8110::1', 'cloud-metadata', 'Azure WireServer, 6to4'],
+    ['169.254.169.254', 'link-local', 'AWS, GCP, Azure IMDS, Oracle, DigitalOcean, OpenStack, Hetzner'],
+    ['169.254.170.2', 'link-local', 'AWS ECS task metadata'],
+    ['169.254.0.23', 'link-local', 'Tencent Cloud'],
+    ['169.254.42.42', 'link-local', 'Scaleway'],
+    ['100.100.100.200', 'shared-address-space', 'Alibaba Cloud'],
+    ['192.0.0.192', 'reserved', 'Oracle Cloud (legacy)'],
+    ['fd00:ec2::254', 'unique-local', 'AWS IMDS over IPv6'],
+    ['fd20:ce::254', 'unique-local', 'GCP metadata over IPv6'],
+    ['fd00:c1::a9fe:a9fe', 'unique-local', 'Oracle IMDS over IPv6'],
+    ['fd00:42::42', 'unique-local', 'Scaleway over IPv6'],
+    ['fe80::a9fe:a9fe', 'link-local', 'OpenStack over IPv6'],
+  ];
+  for (const [address, rule, whose] of metadata) t.is(ruleOf(policy(), target(address, 80, 'metadata.example')), rule, `${address} (${whose})`);
+  const decision = checkEgress(policy(), target('168.63.129.16', 80));
+  t.deepEqual(decision, {
+    allowed: false,
+    rule: 'cloud-metadata',
+    message: "refused by the egress policy: 168.63.129.16 is Azure's WireServer, a cloud metadata address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=168.63.129.16:80)",
+  });
+  t.is(internalAddressKind('168.63.129.16'), 'cloud metadata');
+  // Only that address: its public neighbours stay public, and an entry naming it opens it.
+  for (const neighbour of ['168.63.129.15', '168.63.129.17', '168.63.128.16']) t.true(allowed(policy(), target(neighbour)), neighbour);
+  t.true(allowed(policy('168.63.129.16'), target('168.63.129.16', 32526)));
+});
+
 test('IPv6 outside global unicast and IETF special blocks are reserved', (t) => {
   t.is(internalAddressKind('4000::1'), 'reserved');
   t.is(internalAddressKind('2001::1'), 'reserved'); // Teredo

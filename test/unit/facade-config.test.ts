@@ -22,6 +22,7 @@ test('defaults', (t) => {
       oauth: undefined,
       basicAuth: true,
       tls: undefined,
+      metrics: { host: '127.0.0.1', port: 7053 },
       metricsToken: undefined,
       tracing: { enabled: false },
       // No proxy is trusted: X-Forwarded-For is never read.

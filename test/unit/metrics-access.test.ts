@@ -1,8 +1,9 @@
-// Who may read /metrics (common/metrics/metrics-access.ts): loopback clients
-// that are not a proxy forwarding someone else, or a holder of
-// FLOWHOOK_METRICS_TOKEN; and how the metrics settings are read.
+// Who may read /metrics (common/metrics/metrics-access.ts): on a metrics port,
+// loopback clients that are not a proxy forwarding someone else, or a holder of
+// FLOWHOOK_METRICS_TOKEN; on a public port the token only; and how the metrics
+// settings are read.
 import test from 'ava';
-import { isLoopback, metricsAccess } from '../../common/metrics/metrics-access.ts';
+import { isLoopback, metricsAccess, publicMetricsAccess } from '../../common/metrics/metrics-access.ts';
 import { readMetricsListener, readMetricsToken } from '../../common/metrics/metrics-config.ts';
 import { createMetricsRegistry } from '../../common/metrics/metrics-registry.ts';
 import { startMetricsListener } from '../../common/metrics/metrics-listener.ts';
@@ -43,6 +44,15 @@ test('with a token: the right bearer token is let in from anywhere, a wrong or m
   if (!missing.allowed) t.notRegex(missing.message, new RegExp(TOKEN));
   // A bearer token presented where none is configured is refused, even from loopback: the scraper is misconfigured.
   t.like(metricsAccess({ remoteAddress: '127.0.0.1', headers: { authorization: `Bearer ${TOKEN}` } }, undefined), { allowed: false, status: 401 });
+});
+
+test('on a public port only the token counts: a loopback peer there may be a proxy that forwards anyone', (t) => {
+  t.deepEqual(publicMetricsAccess({ authorization: `Bearer ${TOKEN}` }, TOKEN, 'PORT_VARIABLE'), { allowed: true });
+  t.like(publicMetricsAccess({}, TOKEN, 'PORT_VARIABLE'), { allowed: false, status: 401 });
+  t.like(publicMetricsAccess({ authorization: `Bearer ${TOKEN}x` }, TOKEN, 'PORT_VARIABLE'), { allowed: false, status: 401 });
+  const untokened = publicMetricsAccess({}, undefined, 'PORT_VARIABLE');
+  t.like(untokened, { allowed: false, status: 403 });
+  if (!untokened.allowed) t.regex(untokened.message, /metrics port \(PORT_VARIABLE\).*FLOWHOOK_METRICS_TOKEN/);
 });
 
 test('metrics settings: a port, 0, or off; a token of at least 16 characters', (t) => {

@@ -39,6 +39,7 @@ test('an admitted account reaches the service with its identity; a refused one n
   const server = await serve({
     lookup: async (token) => (token === 'good' ? { account } : { refused: 'service_token_invalid' }),
     lookupByName: async () => ({ refused: 'service_token_invalid' }),
+    lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }),
   });
   try {
     t.is((await server.client('good').invoke({})).executionId, 'svc');
@@ -56,6 +57,7 @@ test('a directory that cannot be read answers UNAVAILABLE, not a refusal', async
       throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
     },
     lookupByName: async () => ({ refused: 'service_token_invalid' }),
+    lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }),
   });
   try {
     const error = await t.throwsAsync(server.client('any').invoke({}));

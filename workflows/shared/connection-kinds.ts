@@ -4,6 +4,9 @@
 // how each kind signs a request lives beside the HTTP client
 // (workflows/outbound/connection-credentials.ts).
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { parseAllowedHost } from './connection-pin.ts';
+
+export { connectionAllows } from './connection-pin.ts';
 
 export interface ConnectionSettingsInput {
   baseUrl: string;
@@ -40,7 +43,6 @@ export const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 export const CONNECTION_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 const MAX_SECRET_LENGTH = 8192;
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
 const FORBIDDEN_KEY_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'cookie', 'te', 'upgrade', 'idempotency-key']);
 
 export function connectionKind(type: ConnectionType): ConnectionKind | undefined {
@@ -66,7 +68,7 @@ export function checkConnection(type: ConnectionType, settings: ConnectionSettin
   if (settings.baseUrl) problems.push(...checkUrl(settings.baseUrl, 'baseUrl', true));
   if (settings.tokenUrl) problems.push(...checkUrl(settings.tokenUrl, 'tokenUrl', false));
   for (const host of settings.allowedHosts) {
-    if (!HOST_ENTRY.test(host)) problems.push(`allowedHosts: "${host}" is not a lower-case host name or host:port`);
+    if (!parseAllowedHost(host)) problems.push(`allowedHosts: "${host}" is not a lower-case host, host:port (https) or http://host[:port]`);
   }
   if (settings.headerName && (!HEADER_TOKEN.test(settings.headerName) || FORBIDDEN_KEY_HEADERS.has(settings.headerName.toLowerCase()))) {
     problems.push(`headerName: "${settings.headerName}" cannot carry a key`);
@@ -90,19 +92,4 @@ function checkUrl(raw: string, field: string, isBase: boolean): string[] {
   if (url.username || url.password) problems.push(`${field}: must not contain credentials (they belong in the secret)`);
   if (isBase && (url.search || url.hash)) problems.push(`${field}: must not have a query or fragment`);
   return problems;
-}
-
-/**
- * Whether a connection's credentials may go to `url`: the base URL's origin
- * and path prefix, or a host (any port) or host:port of allowedHosts.
- */
-export function connectionAllows(settings: Pick<ConnectionSettingsInput, 'baseUrl' | 'allowedHosts'>, url: URL): boolean {
-  if (settings.baseUrl) {
-    const base = new URL(settings.baseUrl);
-    const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
-    if (url.origin === base.origin && (url.pathname === base.pathname || url.pathname.startsWith(prefix) || base.pathname === '/')) return true;
-  }
-  const host = url.hostname.toLowerCase();
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return settings.allowedHosts.some((entry) => entry === host || entry === `${host}:${port}`);
 }

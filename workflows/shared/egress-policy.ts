@@ -238,7 +238,19 @@ function range(cidr: string, what: Category): Range {
   return { network: ip.value, prefix: Number(prefix), category: what };
 }
 
+// Every other metadata address we know lies in a range below (README, Egress policy): AWS, GCP,
+// Azure IMDS, DigitalOcean, OpenStack, Hetzner, Linode … 169.254.169.254 (link-local), Tencent
+// 169.254.0.23, Scaleway 169.254.42.42, AWS ECS 169.254.170.2; Alibaba 100.100.100.200 (shared
+// address space); Oracle 192.0.0.192 (192.0.0.0/24); AWS fd00:ec2::254, GCP fd20:ce::254, Oracle
+// fd00:c1::a9fe:a9fe, Scaleway fd00:42::42 (fc00::/7); OpenStack fe80::a9fe:a9fe (link-local).
+// Azure's WireServer (VM agent, extensions, their settings and certificates) sits in a public
+// range, so it is named here and refused like an internal address.
+const IPV4_METADATA: readonly Range[] = [
+  range('168.63.129.16/32', category('cloud-metadata', 'cloud metadata', "Azure's WireServer, a cloud metadata address")),
+];
+
 const IPV4_INTERNAL: readonly Range[] = [
+  ...IPV4_METADATA,
   range('0.0.0.0/8', UNSPECIFIED),
   range('10.0.0.0/8', PRIVATE),
   range('100.64.0.0/10', category('shared-address-space', 'shared address space (100.64.0.0/10)', 'in the shared address space (100.64.0.0/10)')),
