@@ -18,6 +18,8 @@ import { createWebhookLimits } from './limits/webhook-limits.ts';
 import { startEngineMembership } from './limits/engine-membership.ts';
 import { startRecordWritePurge } from './records/record-write-purge.ts';
 import { startCallbackWaitPurge } from './callbacks/callback-wait-purge.ts';
+import { executionRunState } from './callbacks/execution-still-runs.ts';
+import { createExecutionLiveness } from './security/execution-liveness.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { createCallerDirectory } from './webhook/caller-directory.ts';
 import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
@@ -110,6 +112,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     taskQueue: config.taskQueue,
     accounts,
     grantKey,
+    liveness: createExecutionLiveness({ ask: (executionId) => executionRunState(client, executionId), observeLookup: metrics.cacheLookups('execution_liveness') }),
     idempotencyKey,
     callbackKeys,
     maxMessageBytes: config.maxMessageBytes,

@@ -43,6 +43,7 @@ import { serviceAccountContext, serviceAccountGate } from './rpc/service-account
 import { createEngineHttp2Server, tlsRefusalReason, type EngineServerTls } from './rpc/engine-tls.ts';
 import type { ServiceAccountDirectory } from './rpc/service-account-directory.ts';
 import type { ExecutionStarter } from './temporal/execution-starter.ts';
+import type { ExecutionLiveness } from './security/execution-liveness.ts';
 import type { ChangeAnnouncer } from './cache/change-feed.ts';
 import type { WebhookLimits } from './limits/webhook-limits.ts';
 import type { CallerDirectory } from './webhook/caller-directory.ts';
@@ -92,6 +93,8 @@ export interface EngineDeps {
   accounts: ServiceAccountDirectory;
   /** Keys the execution grants (security/execution-grants.ts). */
   grantKey: Buffer;
+  /** Whether a grant's execution still runs: a grant works only while it does (security/execution-liveness.ts). */
+  liveness: ExecutionLiveness;
   /** Keys idempotency digests (webhook/idempotency.ts). */
   idempotencyKey: Buffer;
   /** Key callback-key lookups and accepted-body digests (callbacks/callback-digests.ts). */

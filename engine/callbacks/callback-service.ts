@@ -1,7 +1,7 @@
 // CallbackService: what a worker's waitForCallback step needs from the engine —
 // registering the correlation key a step with `key` waits for. Records-scope
-// accounts only (rpc/service-account-gate.ts), for an execution the engine
-// started (its grant). The key is stored only as a keyed digest and never logged.
+// accounts only (rpc/service-account-gate.ts), for a running execution the
+// engine started (its grant). The key is stored only as a keyed digest and never logged.
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
@@ -9,9 +9,10 @@ import type { Logger } from 'pino';
 import type { CallbackService, RegisterCallbackKeyRequest } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { requireExecutionAccess } from '../security/execution-access.ts';
+import { requireLiveGrant } from '../security/execution-access.ts';
+import type { ExecutionLiveness } from '../security/execution-liveness.ts';
 import { keyLookup, type CallbackKeys } from './callback-digests.ts';
-import { activityOfExecution, checkStepName, requireExecutionGrant } from './callback-scope.ts';
+import { activityOfExecution, checkStepName } from './callback-scope.ts';
 import { registerKeyWait } from './callback-waits.ts';
 import { executionStillRuns } from './execution-still-runs.ts';
 
@@ -19,6 +20,7 @@ export interface CallbackServiceDeps {
   orm: MikroORM;
   logger: Logger;
   grantKey: Buffer;
+  liveness: ExecutionLiveness;
   callbackKeys: CallbackKeys;
   /** Asked whether an execution holding the key still runs (execution-still-runs.ts). */
   temporal: Client;
@@ -33,8 +35,7 @@ export function createCallbackService(deps: CallbackServiceDeps): ServiceImpl<ty
       const timeoutMs = checkShape(request);
       const em = deps.orm.em.fork();
       const { company, executionId, step } = request;
-      requireExecutionGrant(request.executionGrant);
-      await requireExecutionAccess(em, deps.grantKey, serviceAccountOf(context), { company, executionId, grant: request.executionGrant });
+      await requireLiveGrant(deps, serviceAccountOf(context), { company, executionId, grant: request.executionGrant }, 'callback keys are registered');
       // The grant binds execution and company; the execution id names its activity, so the key cannot be placed under another flow's.
       const activity = request.activity.toLowerCase();
       if (activityOfExecution(executionId) !== activity) throw new InvalidArgumentError(`activity "${activity}" is not the activity of execution "${executionId}"`);

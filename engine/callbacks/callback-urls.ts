@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvalidArgumentError } from '../errors.ts';
 import { tokenLookup } from './callback-digests.ts';
-import { activityOfExecution, checkStepName, requireExecutionGrant } from './callback-scope.ts';
+import { activityOfExecution, checkStepName } from './callback-scope.ts';
 import { callbackUrl, mintCallbackToken } from './callback-tokens.ts';
 import { insertUrlWaits, type NewWait } from './callback-waits.ts';
 
@@ -18,7 +18,6 @@ export interface CallbackUrlTarget {
 export interface CallbackUrlRequest {
   company: string;
   executionId: string;
-  executionGrant: string;
   callbackSteps: readonly string[];
   callbacksSensitive: boolean;
 }
@@ -26,9 +25,8 @@ export interface CallbackUrlRequest {
 /** Most waitForCallback steps one request can name: a guard against a runaway list, far above any flow. */
 const MAX_CALLBACK_STEPS = 100;
 
-/** Step → URL. The caller has checked execution access (security/execution-access.ts). */
+/** Step → URL. The caller has checked the execution's grant and that it runs (security/execution-access.ts: requireLiveGrant). */
 export async function mintCallbackUrls(em: EntityManager, target: CallbackUrlTarget, request: CallbackUrlRequest): Promise<Record<string, string>> {
-  requireExecutionGrant(request.executionGrant);
   const steps = [...new Set(request.callbackSteps)];
   if (steps.length > MAX_CALLBACK_STEPS) throw new InvalidArgumentError(`at most ${MAX_CALLBACK_STEPS} callback steps per request`);
   for (const step of steps) checkStepName(step);

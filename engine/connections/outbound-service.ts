@@ -1,13 +1,16 @@
 // OutboundService: what a worker's httpRequest activity needs at run time —
 // the company's egress list, when the step names one the connection with
 // its decrypted secret, and when the request carries waitForCallback URLs a
-// fresh one per step (callbacks/callback-urls.ts). Records-scope accounts only, for an execution's own company
-// (see rpc/service-account-gate.ts and security/execution-access.ts); the
+// fresh one per step (callbacks/callback-urls.ts). Records-scope accounts only
+// (rpc/service-account-gate.ts), with the grant of a running execution of that
+// company (security/execution-access.ts): a records account created for a
+// company, or a grant read from a closed execution's history, gets nothing. The
 // secret and the URLs leave the engine in this response and nowhere else, and are never logged.
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { requireExecutionAccess } from '../security/execution-access.ts';
+import { requireLiveGrant } from '../security/execution-access.ts';
+import type { ExecutionLiveness } from '../security/execution-liveness.ts';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
@@ -22,6 +25,7 @@ export interface OutboundDeps {
   keyring: SecretKeyring;
   logger: Logger;
   grantKey: Buffer;
+  liveness: ExecutionLiveness;
   /** Where callback URLs point: the facade as callers see it. */
   publicUrl: string;
   instance: string;
@@ -31,8 +35,9 @@ export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof Ou
   return {
     async resolveOutbound(request, context) {
       const em = deps.orm.em.fork();
-      // Only for a company an execution the engine started belongs to: a worker's token cannot fetch other companies' secrets.
-      await requireExecutionAccess(em, deps.grantKey, serviceAccountOf(context), { company: request.company, executionId: request.executionId, grant: request.executionGrant });
+      // Only for a running execution the engine started, of that company: a worker's token cannot fetch other companies' secrets.
+      const access = { company: request.company, executionId: request.executionId, grant: request.executionGrant };
+      await requireLiveGrant(deps, serviceAccountOf(context), access, 'connection secrets, egress lists and callback URLs are handed out');
       const egress = create(CompanyEgressSchema, await getCompanyEgress(em, request.company));
       const connection = request.connection ? await connectionFor(deps, em, request) : undefined;
       // Last, so a request refused for its connection leaves no waits behind.

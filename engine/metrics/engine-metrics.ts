@@ -36,7 +36,7 @@ export type CallbackRouteLabel = 'url' | 'key';
 export const CALLBACK_OUTCOMES = ['accepted', 'repeated', 'used', 'not_found', 'invalid', 'refused', 'failed'] as const;
 export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 /** The provider route's schemes as metric labels (engine/direct/verification); anything else is `unknown`. */
-export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets'] as const;
+export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets', 'execution_liveness'] as const;
 
 export interface EngineMetrics {
   registry: MetricsRegistry;

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { RecordSchema, type RecordScope, type RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
 import { requireExecutionAccess } from '../security/execution-access.ts';
+import type { ExecutionLiveness } from '../security/execution-liveness.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import { getRecord, writeRecord, type RecordAddress, type RecordSnapshot, type RecordWriteOperation, type WriteResult } from './records.ts';
 import { DEFAULT_RECORD_SETTINGS, type RecordSettings } from './record-settings.ts';
@@ -18,6 +19,8 @@ export interface RecordDeps {
   logger: Logger;
   /** Verifies the execution grants workers send (security/execution-grants.ts). */
   grantKey: Buffer;
+  /** A grant works only while its execution runs (security/execution-liveness.ts). */
+  liveness: ExecutionLiveness;
   /** FLOWHOOK_RECORD_* (record-settings.ts); the quota is off without them. */
   records?: RecordSettings;
 }
@@ -27,7 +30,7 @@ export function createRecordService(deps: RecordDeps): ServiceImpl<typeof Record
   const admitted = async (scope: RecordScope | undefined, context: HandlerContext) => {
     const address = addressOf(scope);
     const em = deps.orm.em.fork();
-    await requireExecutionAccess(em, deps.grantKey, serviceAccountOf(context), { company: address.company, executionId: scope!.executionId, grant: scope!.executionGrant });
+    await requireExecutionAccess(em, deps, serviceAccountOf(context), { company: address.company, executionId: scope!.executionId, grant: scope!.executionGrant });
     return { em, address };
   };
   const write = async (scope: RecordScope | undefined, context: HandlerContext, operation: RecordWriteOperation): Promise<WriteResult> => {

@@ -16,6 +16,7 @@ import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/p
 import type { CallAbandonment } from './call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
 import { executionDetails, executionSummary, type RerunOrigin } from './execution-summary.ts';
+import { RUN_MARK_MEMO } from '../security/execution-grants.ts';
 import { FailedPreconditionError, FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
 
 const GRPC_UNAVAILABLE = 14;
@@ -35,6 +36,8 @@ export interface ExecutionRequest {
   /** The caller's Idempotency-Key, shown in the execution's details. */
   idempotencyKey?: string;
   workflowId: string;
+  /** The run mark of the execution's grant (security/execution-grants.ts), kept in the memo. */
+  runMark: string;
   searchAttributes?: SearchAttributePair[];
   /** Set for a re-run (engine/executions/rerun-execution.ts): the execution it repeats and the admin account that asked. */
   rerun?: RerunOrigin;
@@ -92,7 +95,8 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   function startOptions(request: ExecutionRequest) {
     // doNotLogPayload: the marked input and everything the workflow produces (it reads the memo) is encrypted by the codec.
     const hidePayload = request.input.trigger.doNotLogPayload;
-    const memo: Record<string, unknown> = {};
+    // The grant works only for the run that carries its mark (security/execution-grants.ts); not secret, never encrypted.
+    const memo: Record<string, unknown> = { [RUN_MARK_MEMO]: request.runMark };
     if (hidePayload) memo[DO_NOT_LOG_PAYLOAD_MEMO] = true;
     // Even a digest says something about a payload: for doNotLogPayload flows it is encrypted too.
     if (request.payloadDigest) memo[PAYLOAD_DIGEST_MEMO] = maybeSensitive({ hmac: request.payloadDigest }, hidePayload);
@@ -101,7 +105,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       taskQueue,
       workflowId: request.workflowId,
       args: [maybeSensitive(request.input, hidePayload)] as [FlowExecutionInput],
-      memo: Object.keys(memo).length > 0 ? memo : undefined,
+      memo,
       // A keyed call whose execution exists (running or closed) must not start another: it is
       // told so, checks the payload and joins or replays (joinExisting).
       workflowIdConflictPolicy: 'FAIL' as const,

@@ -52,8 +52,10 @@ export function executionRequest(
   const workflowId = call.executionId ?? (key
     ? idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: call.caller, activity: trigger.activity, key })
     : newExecutionId(trigger.activity));
+  const { grant, runMark } = mintExecutionGrant(deps.grantKey, workflowId, input.company);
   return {
-    input: { ...input, executionGrant: mintExecutionGrant(deps.grantKey, workflowId, input.company) },
+    input: { ...input, executionGrant: grant },
+    runMark,
     workflowId,
     payloadDigest: key ? payloadDigest(deps.idempotencyKey, call.digestText ?? call.payloadJson) : undefined,
     idempotencyKey: key,

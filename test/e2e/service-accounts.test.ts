@@ -28,6 +28,8 @@ let alpha: Tenant;
 let beta: Tenant;
 const secrets: Record<string, string> = {};
 const ACTIVITY = 'accounts.note';
+/** Notes the call, answers, and runs on (a grant works only while its execution runs). */
+const HOLDING = 'accounts.hold';
 
 test.before(async () => {
   stack = await startStack();
@@ -42,6 +44,14 @@ test.before(async () => {
       ]),
     ));
   }
+  ({ secret: secrets[HOLDING] } = await deployFlow(
+    stack,
+    flow(alpha.company, 'hold', { activity: HOLDING, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { record: { description: 'Note the call', table: 'seen', key: '${Trigger.Payload.key}', upsert: { by: '${Trigger.Payload.key}' } } },
+      { respond: { description: 'answer', statusCode: 200, body: 'noted' } },
+      { sleep: { description: 'Run on', duration: '1h' } },
+    ]),
+  ));
 });
 test.after.always(async () => stack?.close());
 
@@ -143,12 +153,12 @@ async function inputOf(executionId: string): Promise<FlowExecutionInput> {
   return JSON.parse(Buffer.from(payload.data!).toString('utf8')) as FlowExecutionInput;
 }
 
-test("the worker's records token needs the grant of an execution of that company", async (t) => {
-  const answer = await callWebhook(stack, { company: alpha.company, activity: ACTIVITY, secret: secrets[alpha.company]!, auth: alpha.auth, payloadText: JSON.stringify({ key: "granted" }) });
+test("the worker's records token needs the grant of a running execution of that company", async (t) => {
+  const answer = await callWebhook(stack, { company: alpha.company, activity: HOLDING, secret: secrets[HOLDING]!, auth: alpha.auth, payloadText: JSON.stringify({ key: "granted" }) });
   t.is(answer.status, 200);
   const executionId = answer.headers.get('x-flowhook-execution-id')!;
   const input = await inputOf(executionId);
-  t.regex(input.executionGrant ?? '', /^g1\./);
+  t.regex(input.executionGrant ?? '', /^g2\./);
 
   const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.worker)] }));
   const scope = (company: string, grant: string) => ({ company, table: 'seen', key: 'granted', executionId, executionGrant: grant });
@@ -164,6 +174,7 @@ test("the worker's records token needs the grant of an execution of that company
   t.truthy((await outbound.resolveOutbound({ company: alpha.company, executionId, executionGrant: input.executionGrant! })).egress);
   const stolen = await t.throwsAsync(outbound.resolveOutbound({ company: beta.company, executionId, executionGrant: input.executionGrant! }));
   t.is((stolen as ConnectError).code, Code.PermissionDenied);
+  await stack.temporal.workflow.getHandle(executionId).terminate('test over');
 });
 
 test('a workflow input forged for another company is refused by RecordService and writes nothing', async (t) => {

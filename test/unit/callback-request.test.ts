@@ -7,8 +7,8 @@ import { deliveredHeaders } from '../../engine/callbacks/callback-headers.ts';
 import { isWithheldCallbackHeader as isWithheldHeader } from '../../workflows/shared/withheld-headers.ts';
 import { callbackBodyText } from '../../engine/callbacks/deliver-callback.ts';
 import { CallbackInvalidError } from '../../engine/callbacks/callback-refusals.ts';
-import { activityOfExecution, checkStepName, requireExecutionGrant } from '../../engine/callbacks/callback-scope.ts';
-import { InvalidArgumentError, PermissionDeniedError } from '../../engine/errors.ts';
+import { activityOfExecution, checkStepName } from '../../engine/callbacks/callback-scope.ts';
+import { InvalidArgumentError } from '../../engine/errors.ts';
 
 const header = (name: string, value: string) => ({ name, value }) as never;
 
@@ -73,9 +73,7 @@ test('the activity of an execution id is what precedes its last colon', (t) => {
   t.is(activityOfExecution(':x'), '');
 });
 
-test('callback steps are named as flow steps are; callbacks need the execution grant', (t) => {
+test('callback steps are named as flow steps are', (t) => {
   for (const step of ['payment', '_x', 'Step_2']) t.notThrows(() => checkStepName(step), step);
   for (const step of ['', '2nd', 'a-b', 'a.b', 'a b', 'x'.repeat(201)]) t.throws(() => checkStepName(step), { instanceOf: InvalidArgumentError }, step);
-  t.throws(() => requireExecutionGrant(''), { instanceOf: PermissionDeniedError });
-  t.notThrows(() => requireExecutionGrant('g1.abc'));
 });

@@ -1,10 +1,11 @@
 import test from 'ava';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { executionStillRuns } from '../../engine/callbacks/execution-still-runs.ts';
+import { executionRunState, executionStillRuns } from '../../engine/callbacks/execution-still-runs.ts';
 import { UnavailableError } from '../../engine/errors.ts';
+import { RUN_MARK_MEMO } from '../../engine/security/execution-grants.ts';
 
 /** A client whose describe() answers as `answer` says; withDeadline just runs the call. */
-function client(answer: (executionId: string) => Promise<{ status: { name: string } }>): Client {
+function client(answer: (executionId: string) => Promise<{ status: { name: string }; memo?: Record<string, unknown> }>): Client {
   return {
     workflow: { getHandle: (executionId: string) => ({ describe: () => answer(executionId) }) },
     connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
@@ -17,6 +18,14 @@ test('only a RUNNING execution still runs; closed ones and unknown ones do not',
     t.false(await executionStillRuns(client(async () => ({ status: { name } })), 'pay:1'), name);
   }
   t.false(await executionStillRuns(client(async (id) => Promise.reject(new WorkflowNotFoundError('not found', id, undefined))), 'pay:gone'));
+});
+
+test("the run's grant mark comes from its memo; runs started before marks, and unknown executions, have none", async (t) => {
+  t.deepEqual(await executionRunState(client(async () => ({ status: { name: 'RUNNING' }, memo: { [RUN_MARK_MEMO]: 'mark-1', doNotLogPayload: true } })), 'pay:1'), { running: true, runMark: 'mark-1' });
+  t.deepEqual(await executionRunState(client(async () => ({ status: { name: 'COMPLETED' }, memo: { [RUN_MARK_MEMO]: 'mark-1' } })), 'pay:1'), { running: false, runMark: 'mark-1' });
+  t.deepEqual(await executionRunState(client(async () => ({ status: { name: 'RUNNING' } })), 'pay:1'), { running: true, runMark: undefined });
+  t.deepEqual(await executionRunState(client(async () => ({ status: { name: 'RUNNING' }, memo: { [RUN_MARK_MEMO]: 7 } })), 'pay:1'), { running: true, runMark: undefined });
+  t.deepEqual(await executionRunState(client(async (id) => Promise.reject(new WorkflowNotFoundError('not found', id, undefined))), 'pay:gone'), { running: false, runMark: undefined });
 });
 
 test('Temporal not answering is no answer: UNAVAILABLE (the purge keeps the rows, a key registration is retried)', async (t) => {

@@ -4,7 +4,7 @@
 
 // What a worker's waitForCallback step needs from the engine: registering the
 // correlation key it waits for. Called with the service token (records scope)
-// for an execution the engine started, like OutboundService.
+// and the grant of a running execution the engine started, like OutboundService.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
@@ -174,8 +174,9 @@ export declare const CallbackService: GenService<{
    * activity retry) is answered as the first time.
    *
    * Errors: FAILED_PRECONDITION when another execution still waits for the
-   * same key in this company and activity, PERMISSION_DENIED for a grant that
-   * does not match the execution, INVALID_ARGUMENT for a malformed request.
+   * same key in this company and activity, PERMISSION_DENIED without a grant,
+   * for one that does not match the execution or once that execution no
+   * longer runs, INVALID_ARGUMENT for a malformed request.
    *
    * @generated from rpc flowhook.engine.v1.CallbackService.RegisterCallbackKey
    */

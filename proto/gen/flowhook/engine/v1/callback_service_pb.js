@@ -4,7 +4,7 @@
 
 // What a worker's waitForCallback step needs from the engine: registering the
 // correlation key it waits for. Called with the service token (records scope)
-// for an execution the engine started, like OutboundService.
+// and the grant of a running execution the engine started, like OutboundService.
 
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 

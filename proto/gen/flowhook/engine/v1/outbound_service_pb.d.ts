@@ -40,7 +40,7 @@ export declare type ResolveOutboundRequest = Message<"flowhook.engine.v1.Resolve
   executionId: string;
 
   /**
-   * The engine's grant for this execution and company (see RecordScope).
+   * The engine's grant for this execution and company (see RecordScope); required.
    *
    * @generated from field: string execution_grant = 5;
    */
@@ -91,7 +91,7 @@ export declare type ResolveOutboundRequestJson = {
   executionId?: string;
 
   /**
-   * The engine's grant for this execution and company (see RecordScope).
+   * The engine's grant for this execution and company (see RecordScope); required.
    *
    * @generated from field: string execution_grant = 5;
    */
@@ -230,14 +230,18 @@ export declare const ResolvedConnectionSchema: GenMessage<ResolvedConnection, {j
 /**
  * What a worker's httpRequest activity needs from the engine at run time: the
  * company's egress list and, when the step names one, the connection with its
- * decrypted secret. Needs the service token; the secret is handed over only
- * here, and only in the response.
+ * decrypted secret. Needs a records-scope token and the grant of a running
+ * execution of the company; the secret is handed over only here, and only in
+ * the response.
  *
  * @generated from service flowhook.engine.v1.OutboundService
  */
 export declare const OutboundService: GenService<{
   /**
-   * Errors: NOT_FOUND for an unknown company or connection.
+   * Errors: NOT_FOUND for an unknown company or connection, PERMISSION_DENIED
+   * without a grant (also for a records account created for the company), for
+   * a grant that does not match, or once the grant's execution no longer runs;
+   * UNAVAILABLE when Temporal cannot say whether it runs.
    *
    * @generated from rpc flowhook.engine.v1.OutboundService.ResolveOutbound
    */

@@ -35,8 +35,9 @@ export const ResolvedConnectionSchema = /*@__PURE__*/
 /**
  * What a worker's httpRequest activity needs from the engine at run time: the
  * company's egress list and, when the step names one, the connection with its
- * decrypted secret. Needs the service token; the secret is handed over only
- * here, and only in the response.
+ * decrypted secret. Needs a records-scope token and the grant of a running
+ * execution of the company; the secret is handed over only here, and only in
+ * the response.
  *
  * @generated from service flowhook.engine.v1.OutboundService
  */

@@ -60,8 +60,9 @@ export declare type RecordScope = Message<"flowhook.engine.v1.RecordScope"> & {
 
   /**
    * The grant the engine minted for this execution and company when it
-   * started it (the workflow input carries it). Without one, the call needs a
-   * records service account created for the company (--company).
+   * started it (the workflow input carries it); good only while that run of
+   * the execution runs. Without one, the call needs a records service account
+   * created for the company (--company).
    *
    * @generated from field: string execution_grant = 7;
    */
@@ -123,8 +124,9 @@ export declare type RecordScopeJson = {
 
   /**
    * The grant the engine minted for this execution and company when it
-   * started it (the workflow input carries it). Without one, the call needs a
-   * records service account created for the company (--company).
+   * started it (the workflow input carries it); good only while that run of
+   * the execution runs. Without one, the call needs a records service account
+   * created for the company (--company).
    *
    * @generated from field: string execution_grant = 7;
    */
