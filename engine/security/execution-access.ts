@@ -28,13 +28,21 @@ export interface GrantCheck {
   liveness: ExecutionLiveness;
 }
 
-/** For what only a running execution gets (OutboundService, CallbackService): its grant, and nothing else. */
+/**
+ * For what only a running execution gets (OutboundService, CallbackService): a worker's account —
+ * records scope, created for no company, so it can act only through grants — with the execution's
+ * grant, and nothing else. A records account created for companies feeds their tables; it gets no
+ * connection secret even with a grant read from a running execution's history.
+ */
 export async function requireLiveGrant(check: GrantCheck, account: ServiceAccountIdentity, access: ExecutionAccess, what: string): Promise<void> {
-  if (access.grant === '') {
+  if (account.allCompanies || account.companyIds.length > 0) {
     throw new PermissionDeniedError(
-      `${what} only for a running execution: send its id and grant (the workflow input's executionGrant). ` +
-        `Service account "${account.name}" sent no grant; a records account created for a company reads and writes its records (RecordService) and nothing else`,
+      `${what} only to a worker's account for a running execution: service account "${account.name}" was created for ${account.allCompanies ? 'all companies' : 'companies'}, ` +
+        'to read and write their records (RecordService) and nothing else; workers use a records account created without --company (flowhook service-account create <name> --scope records)',
     );
+  }
+  if (access.grant === '') {
+    throw new PermissionDeniedError(`${what} only for a running execution: send its id and grant (the workflow input's executionGrant); service account "${account.name}" sent no grant`);
   }
   await requireGrant(check, access);
 }

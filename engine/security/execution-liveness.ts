@@ -14,9 +14,9 @@
 //
 // No answer (Temporal unreachable) is never remembered: the error travels on
 // (UNAVAILABLE) and the next call asks again. The cache holds at most
-// MAX_ENTRIES answers, keyed by a SHA-256 digest of execution id and run mark
-// (a fixed 32 bytes whatever the id's length); at the cap the oldest answer goes.
-import { createHash } from 'node:crypto';
+// MAX_ENTRIES answers, keyed by a digest of execution id and run mark
+// (cache/digest-keyed-lru.ts); at the cap the least recently used answer goes.
+import { DigestKeyedLru } from '../cache/digest-keyed-lru.ts';
 import type { ExecutionRunState } from '../callbacks/execution-still-runs.ts';
 
 export const RUNNING_TTL_MS = 2_000;
@@ -50,11 +50,10 @@ export function createExecutionLiveness(options: ExecutionLivenessOptions): Exec
   const closedTtlMs = options.closedTtlMs ?? CLOSED_TTL_MS;
   const maxEntries = options.maxEntries ?? MAX_ENTRIES;
   const now = options.now ?? Date.now;
-  // Insertion order is age order: every answer is stored afresh (delete, then set).
-  const answers = new Map<string, Answer>();
+  const answers = new DigestKeyedLru<Answer>(maxEntries);
   return {
     async stillRuns(executionId, runMark) {
-      const key = createHash('sha256').update(`${executionId}\n${runMark ?? ''}`, 'utf8').digest('base64');
+      const key = `${executionId}\n${runMark ?? ''}`;
       const askedAt = now();
       const cached = answers.get(key);
       const hit = cached !== undefined && askedAt < cached.expiresAt;
@@ -62,10 +61,8 @@ export function createExecutionLiveness(options: ExecutionLivenessOptions): Exec
       if (hit) return cached.running;
       const current = await options.ask(executionId);
       const running = current.running && current.runMark === runMark;
-      answers.delete(key);
       // Counted from the question, so an answer is never served longer than its bound after Temporal gave it.
       answers.set(key, { running, expiresAt: askedAt + (running ? runningTtlMs : closedTtlMs) });
-      while (answers.size > maxEntries) answers.delete(answers.keys().next().value!);
       return running;
     },
   };

@@ -104,12 +104,19 @@ test('a records account created for the company feeds its tables, but gets no co
   for (const [name, clients] of [['company-bound', feeder], ['all companies', clientsFor(stack.tokens.records)]] as const) {
     const denied = await refusal(t, clients.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId: 'grants.quick:any' }));
     t.is(denied.code, Code.PermissionDenied, name);
-    t.regex(denied.rawMessage, /connection secrets, egress lists and callback URLs are handed out only for a running execution: send its id and grant/, name);
-    t.regex(denied.rawMessage, /sent no grant; a records account created for a company reads and writes its records \(RecordService\) and nothing else/, name);
+    t.regex(denied.rawMessage, /connection secrets, egress lists and callback URLs are handed out only to a worker's account for a running execution/, name);
+    t.regex(denied.rawMessage, /to read and write their records \(RecordService\) and nothing else; workers use a records account created without --company/, name);
     t.false(denied.rawMessage.includes(API_KEY));
     const egress = await refusal(t, clients.outbound.resolveOutbound({ company: tenant.company }));
     t.is(egress.code, Code.PermissionDenied, `${name}: no egress list either`);
   }
+  // Not even with the grant of a running execution, read from its history.
+  const { executionId, input, handle } = await start(HOLD, {});
+  const withGrant = await refusal(t, feeder.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId, executionGrant: input.executionGrant! }));
+  t.is(withGrant.code, Code.PermissionDenied);
+  t.false(withGrant.rawMessage.includes(API_KEY));
+  t.is((await resolve(input, executionId)).connection?.secret, API_KEY, "the worker's account gets it");
+  await handle.terminate('test over');
 });
 
 test("a running execution's grant resolves the connection; the same grant is refused for another company", async (t) => {
