@@ -23,6 +23,7 @@ import { sendGuarded } from '../outbound/guarded-http.ts';
 import { traceOutbound } from '../outbound/outbound-tracing.ts';
 import type { OAuthTokenCache } from '../outbound/oauth-token-cache.ts';
 import { OutboundFailed, OutboundRefused } from '../outbound/outbound-errors.ts';
+import { xmlNestsDeeperThan } from '../outbound/xml-depth.ts';
 import { CallbackUrls } from './callback-urls.ts';
 import type { OutboundClient } from './engine-client.ts';
 
@@ -182,23 +183,12 @@ function parseAnswer(status: number, headers: Record<string, string>, body: stri
       // A body labelled JSON that is not JSON stays available as text.
     }
   } else if (/[/+]xml\b/i.test(contentType)) {
-    if (xmlDepth(body) > maxJsonDepth) {
+    if (xmlNestsDeeperThan(body, maxJsonDepth)) {
       throw new OutboundRefused(`the response XML nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
     }
     output.xml = parseXml(body);
   }
   return output;
-}
-
-/** Rough element depth (opening minus closing tags), enough to refuse pathological nesting before parsing. */
-function xmlDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (const match of text.matchAll(/<(\/?)[A-Za-z_][^>]*?(\/?)>/g)) {
-    if (match[1]) depth--;
-    else if (!match[2]) deepest = Math.max(deepest, ++depth);
-  }
-  return deepest;
 }
 
 // Text values stay strings (no number guessing: "007" and big integers keep their spelling).

@@ -15,10 +15,13 @@
 //  - string length: every string result is checked, so repeated doubling
 //    (`$s & $s`) stops before it eats the worker's memory; and the strings an
 //    evaluation builds are added up, so many strings each just below the
-//    single-string limit cannot eat it either.
+//    single-string limit cannot eat it either;
+//  - regular expressions: every search costs steps for the text it may scan
+//    (linear-regex.ts), so many searches over a long text stop too.
 
 import type jsonata from 'jsonata';
 import { noteConstructed } from './exact-provenance.ts';
+import { chargedRegexEngine, LinearRegex, type RegexEngineClass } from './linear-regex.ts';
 
 export const MAX_DEPTH = 200;
 export const MAX_STEPS = 200_000;
@@ -35,8 +38,18 @@ export const MAX_STRING_LENGTH = 10_000_000;
  */
 export const MAX_STRING_CHARS_PER_EVALUATION = 20_000_000;
 
-/** Options passed to jsonata() for every compiled formula. */
-export const JSONATA_OPTIONS: jsonata.JsonataOptions = { stack: MAX_DEPTH, sequence: MAX_SEQUENCE_LENGTH };
+/**
+ * Characters a regular expression search may scan for one step. One step of
+ * the budget is a node JSONata evaluates; RE2 scans about this much text in
+ * the same time, in the worst case (a pattern that keeps many threads alive).
+ */
+export const REGEX_CHARS_PER_STEP = 100;
+
+/**
+ * Options passed to jsonata() for every compiled formula. Regex literals run
+ * on RE2; an evaluation with a budget gets an engine that charges it (onEntry).
+ */
+export const JSONATA_OPTIONS: jsonata.JsonataOptions = { stack: MAX_DEPTH, sequence: MAX_SEQUENCE_LENGTH, RegexEngine: LinearRegex as unknown as RegExpConstructor };
 
 /** Counters for one evaluate() call; a compiled expression is shared, so they cannot live on it. */
 export interface Budget {
@@ -111,6 +124,26 @@ function onEntry(expr: SyntaxNode, _input: unknown, environment: jsonata.Environ
   if (!budget) return;
   chargeStep(budget);
   if (expr.type === 'lambda' && expr.body) lambdaBodies.add(expr.body);
+  // JSONata builds a regex literal's engine from its evaluation's root frame
+  // (`environment.base.RegexEngine`), right after this hook.
+  if (expr.type === 'regex') (environment as EvaluationFrame).base.RegexEngine = regexEngineOf(budget);
+}
+
+/** The part of JSONata's frames the regex engine travels in. */
+interface EvaluationFrame extends jsonata.Environment {
+  base: { RegexEngine: unknown };
+}
+
+const regexEngines = new WeakMap<Budget, RegexEngineClass>();
+
+/** The engine class whose searches charge `budget`, one per evaluation. */
+function regexEngineOf(budget: Budget): RegexEngineClass {
+  let engine = regexEngines.get(budget);
+  if (!engine) {
+    engine = chargedRegexEngine((characters) => chargeSteps(budget, Math.ceil(characters / REGEX_CHARS_PER_STEP), REGEX_HINT));
+    regexEngines.set(budget, engine);
+  }
+  return engine;
 }
 
 function onExit(expr: SyntaxNode, input: unknown, environment: jsonata.Environment, result: unknown): void {
@@ -136,10 +169,17 @@ function buildsString(expr: SyntaxNode): boolean {
   return expr.type === 'function' || expr.type === 'apply' || (expr.type === 'binary' && expr.value === '&');
 }
 
+const STEP_HINT = 'endless loop or too much data?';
+const REGEX_HINT = `regular expressions cost a step per ${REGEX_CHARS_PER_STEP} characters of text they search`;
+
 function chargeStep(budget: Budget): void {
+  chargeSteps(budget, 1, STEP_HINT);
+}
+
+function chargeSteps(budget: Budget, steps: number, hint: string): void {
   if (budget.violation) throw new Error(budget.violation);
-  budget.steps++;
-  if (budget.steps > MAX_STEPS) refuse(budget, `evaluation took more than ${MAX_STEPS} steps (endless loop or too much data?)`);
+  budget.steps += steps;
+  if (budget.steps > MAX_STEPS) refuse(budget, `evaluation took more than ${MAX_STEPS} steps (${hint})`);
 }
 
 function checkLength(budget: Budget, text: string): void {

@@ -12,6 +12,7 @@ import { plainPathNames, spellingAt, type SyntaxNode } from './exact-provenance.
 import { registerXmlFunctions } from './xml-functions.ts';
 import { BUDGET_BINDING, JSONATA_OPTIONS, installLimits, limitReason, newBudget } from './evaluation-limits.ts';
 import { installGuardedFunctions } from './guarded-functions.ts';
+import { compileRegexLiterals, UnsupportedRegexError } from './linear-regex.ts';
 
 /** Most compiled expressions kept; the least recently used one goes first. */
 export const COMPILED_CACHE_SIZE = 500;
@@ -30,9 +31,10 @@ export function compileFormula(expression: string): jsonata.Expression {
   let fresh: jsonata.Expression;
   try {
     fresh = jsonata(expression, JSONATA_OPTIONS);
+    compileRegexLiterals(fresh.ast());
   } catch (error) {
     // Syntax errors only quote the formula's own tokens, never data.
-    throw new FormulaError(formulaSource(expression), describeJsonataError(error, false));
+    throw new FormulaError(formulaSource(expression), error instanceof UnsupportedRegexError ? error.message : describeJsonataError(error, false));
   }
   // Installed before caching, so every expression the cache hands out has them.
   installLimits(fresh);

@@ -9,10 +9,14 @@
 //    own implementation, so results stay exactly the same.
 //  - $eval is refused: it would run a payload string as a formula, and values
 //    from the payload are data, never formulas.
+//  - $toMillis with a picture runs a backtracking regular expression built
+//    from the picture on the timestamp: what would make it super-linear is
+//    refused first (timestamp-picture.ts).
 
 import jsonata from 'jsonata';
 import { budgetOf, callWithinBudget, refuse } from './evaluation-limits.ts';
 import type { Callable } from './evaluation-limits.ts';
+import { pictureParseProblem } from './timestamp-picture.ts';
 
 export const EVAL_DISABLED = '$eval is disabled in flowhook formulas (payload values are data, never formulas)';
 
@@ -38,6 +42,18 @@ export function installGuardedFunctions(expression: jsonata.Expression): void {
   }
   // No signature: any call at all, whatever its arguments, gets the same answer.
   expression.registerFunction('eval', evalDisabled);
+  expression.registerFunction('toMillis', toMillis, TO_MILLIS_SIGNATURE);
+}
+
+/** JSONata 2.2's signature of $toMillis. */
+const TO_MILLIS_SIGNATURE = '<s-s?:n>';
+
+async function toMillis(this: jsonata.Focus, timestamp: unknown, picture: unknown) {
+  if (typeof timestamp === 'string' && typeof picture === 'string') {
+    const problem = pictureParseProblem(timestamp, picture);
+    if (problem) refuse(budgetOf(this.environment), problem);
+  }
+  return (await builtin('toMillis')).call(this, timestamp, picture);
 }
 
 function evalDisabled(this: jsonata.Focus): never {
@@ -128,10 +144,13 @@ function isFiniteNumber(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-/** JSONata's own implementations, looked up once. */
-let builtins: Record<HigherOrderName, Native> | undefined;
+/** The built-ins replaced here. */
+type ReplacedName = HigherOrderName | 'toMillis';
 
-async function builtin(name: HigherOrderName): Promise<Native> {
+/** JSONata's own implementations, looked up once. */
+let builtins: Record<ReplacedName, Native> | undefined;
+
+async function builtin(name: ReplacedName): Promise<Native> {
   builtins ??= await loadBuiltins();
   return builtins[name];
 }
@@ -140,9 +159,9 @@ async function builtin(name: HigherOrderName): Promise<Native> {
  * JSONata does not export its built-ins, but a fresh expression (with no
  * replacements registered) still sees them, and returns their definitions.
  */
-async function loadBuiltins(): Promise<Record<HigherOrderName, Native>> {
-  const names = Object.keys(HIGHER_ORDER) as HigherOrderName[];
+async function loadBuiltins(): Promise<Record<ReplacedName, Native>> {
+  const names: ReplacedName[] = [...(Object.keys(HIGHER_ORDER) as HigherOrderName[]), 'toMillis'];
   const listing = jsonata(`[${names.map((name) => `$${name}`).join(', ')}]`);
   const definitions = (await listing.evaluate(null)) as { implementation: Native }[];
-  return Object.fromEntries(names.map((name, index) => [name, definitions[index]!.implementation])) as Record<HigherOrderName, Native>;
+  return Object.fromEntries(names.map((name, index) => [name, definitions[index]!.implementation])) as Record<ReplacedName, Native>;
 }
