@@ -4,6 +4,7 @@
 // is retried on the next token rather than remembered. Shared by the facade's
 // Bearer callers and the engine's codec server operators.
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
+import { withoutTrailingSlashes } from './trailing-slashes.ts';
 
 const JWKS_TIMEOUT_MS = 5000;
 
@@ -24,7 +25,7 @@ export function issuerKeys(issuer: { issuer: string; jwksUri?: string }): JWTVer
 
 async function jwksUri(issuer: { issuer: string; jwksUri?: string }): Promise<string> {
   if (issuer.jwksUri) return issuer.jwksUri;
-  const discovery = `${issuer.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  const discovery = `${withoutTrailingSlashes(issuer.issuer)}/.well-known/openid-configuration`;
   const response = await fetch(discovery, { signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
   if (!response.ok) throw new DiscoveryError(`${discovery} answered ${response.status}`);
   const document = (await response.json()) as { jwks_uri?: unknown };

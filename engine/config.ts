@@ -16,6 +16,7 @@ import { readRecordSettings, type RecordSettings } from './records/record-settin
 import { readCallbackRetention } from './callbacks/callback-retention.ts';
 import { readAuditRetention } from './audit/audit-retention.ts';
 import { readReplayWindow } from './direct/replay-window.ts';
+import { withoutTrailingSlashes } from '../common/trailing-slashes.ts';
 
 export interface EngineConfig {
   host: string;
@@ -192,7 +193,7 @@ function url(env: EngineEnv, name: string, fallback: string): string {
   } catch {
     throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
   }
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
 }
 
 

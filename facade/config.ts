@@ -7,6 +7,7 @@ import { readEngineClientTls, type EngineClientTls } from '../common/engine-clie
 import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { parseTrustedProxies, type TrustedProxies } from './sender-address.ts';
+import { withoutTrailingSlashes } from '../common/trailing-slashes.ts';
 
 export type FacadeLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -119,7 +120,7 @@ function readUrl(env: FacadeEnv, name: string, fallback: string): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
   if (parsed.search || parsed.hash) throw new Error(`${name} must not have a query or fragment, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
 }
 
 function readInstance(env: FacadeEnv): string {

@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH } from '../common/json-depth.ts';
 import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './shared/egress-policy.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { readMetricsListener, readMetricsToken, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
+import { withoutTrailingSlashes } from '../common/trailing-slashes.ts';
 
 export interface WorkerConfig {
   temporal: TemporalSettings;
@@ -127,6 +128,6 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string
     // reported below
   }
   if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
 }
 

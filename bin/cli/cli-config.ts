@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliDataDir } from '../data-dir.ts';
 import { readEngineClientTls, type EngineClientTls } from '../../common/engine-client-tls.ts';
+import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
 
 export interface CliConfig {
   /** Base URL of the engine's Connect server (HTTP/2 cleartext). */
@@ -67,5 +68,5 @@ function engineUrl(raw: string | undefined): string {
     throw new Error(`FLOWHOOK_ENGINE_URL must use http or https, got "${raw}"`);
   }
   // A trailing slash would double up with the RPC paths Connect appends.
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
 }

@@ -9,6 +9,7 @@
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. OTEL_SDK_DISABLED=true wins over
 // everything. A wrong value stops the process with a message naming the variable.
 import type { Env } from '../env-values.ts';
+import { withoutTrailingSlashes } from '../trailing-slashes.ts';
 
 export type TraceExporterKind = 'otlp' | 'console';
 export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
@@ -97,7 +98,7 @@ function readProtocol(env: Env): void {
 function otlpUrl(env: Env): string {
   const specific = value(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const general = value(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  const url = specific ?? `${(general ?? DEFAULT_OTLP_BASE).replace(/\/+$/, '')}/v1/traces`;
+  const url = specific ?? `${withoutTrailingSlashes((general ?? DEFAULT_OTLP_BASE))}/v1/traces`;
   const name = specific !== undefined ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
   let protocol = '';
   try {

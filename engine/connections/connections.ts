@@ -13,6 +13,7 @@ import { decryptSecret, encryptSecret } from '../secrets/envelope-encryption.ts'
 import type { SecretKeyring } from '../secrets/secret-keyring.ts';
 import { Connection, PublishedFlow, type Company } from '../storage/entities.ts';
 import type { ConnectionSettingsColumn } from '../storage/connection.entity.ts';
+import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
 
 export interface ConnectionChange {
   company: string;
@@ -116,7 +117,7 @@ const CONNECTION_KIND_BY_NAME = new Map(
 
 function normalise(settings: ConnectionSettingsInput): ConnectionSettingsInput {
   return {
-    baseUrl: settings.baseUrl.trim().replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(settings.baseUrl.trim()),
     allowedHosts: [...new Set(settings.allowedHosts.map((host) => host.trim().toLowerCase()).filter((host) => host !== ''))],
     headerName: settings.headerName.trim(),
     username: settings.username,
