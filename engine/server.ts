@@ -40,6 +40,7 @@ import type { RecordSettings } from './records/record-settings.ts';
 import { errorInterceptor } from './rpc/error-interceptor.ts';
 import { requestScopeInterceptor } from './rpc/request-scope-interceptor.ts';
 import { serviceAccountContext, serviceAccountGate } from './rpc/service-account-gate.ts';
+import { resettingAfterAnswer } from './rpc/early-answer-reset.ts';
 import { createEngineHttp2Server, tlsRefusalReason, type EngineServerTls } from './rpc/engine-tls.ts';
 import type { ServiceAccountDirectory } from './rpc/service-account-directory.ts';
 import type { ExecutionStarter } from './temporal/execution-starter.ts';
@@ -160,7 +161,8 @@ export function createEngine(deps: EngineDeps): EngineServer {
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);
     },
   });
-  const server = createEngineHttp2Server(serviceAccountGate(handler, deps.accounts, deps.logger), deps.tls);
+  // An answer Connect gives before reading the whole body (a message over readMaxBytes) stops the rest of it.
+  const server = createEngineHttp2Server(serviceAccountGate(resettingAfterAnswer(handler), deps.accounts, deps.logger), deps.tls);
   // A refused handshake (no client certificate, an unknown CA) is otherwise invisible.
   server.on('tlsClientError', (error: Error, socket: TLSSocket) => deps.logger.warn({ reason: tlsRefusalReason(error, socket), remoteAddress: socket.remoteAddress }, 'TLS handshake refused'));
   // Idle HTTP/2 sessions (e.g. the facade's) would otherwise keep close() waiting forever.

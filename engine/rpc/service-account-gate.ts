@@ -10,7 +10,7 @@
 //
 // The gRPC health and reflection services are open: they reveal no data (the
 // protos are public) and load balancers and grpcurl call them without a token.
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Http2ServerRequest } from 'node:http2';
 import { createContextKey, createContextValues, type ContextValues, type HandlerContext } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
@@ -22,6 +22,7 @@ import { REQUEST_ID_HEADER } from '../../common/rpc-metadata.ts';
 import { runInRequestScope, SAFE_REQUEST_ID } from '../../common/request-scope.ts';
 import type { ServiceAccountIdentity, ServiceAccountScope } from '../security/service-account-tokens.ts';
 import { refuseRpc } from './rpc-refusal.ts';
+import type { NodeHandler } from './early-answer-reset.ts';
 import { HEALTH_SERVICE_NAME } from './grpc-health.ts';
 import { REFLECTION_V1_SERVICE_NAME, REFLECTION_V1ALPHA_SERVICE_NAME } from './grpc-reflection.ts';
 import { clientIdentityOf } from './engine-tls.ts';
@@ -56,8 +57,6 @@ export function serviceAccountOf(context: HandlerContext): ServiceAccountIdentit
   return account;
 }
 
-type NodeHandler = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
-
 export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccountDirectory, logger: Logger): NodeHandler {
   return (req, res) => {
     const service = serviceOfPath(req.url);
@@ -77,12 +76,12 @@ export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccou
         const requestId = String(req.headers[REQUEST_ID_HEADER] ?? '');
         if (SAFE_REQUEST_ID.test(requestId)) runInRequestScope(requestId, () => logRefusal(logger, service, req.url, verdict));
         else logRefusal(logger, service, req.url, verdict);
-        refuseRpc(req, res, verdict.code, verdict.message);
+        refuseRpc(req, verdict.code, verdict.message);
       },
       (error: unknown) => {
         // The directory could not be read (PostgreSQL down): unavailable, not a refusal.
         logger.error({ reason: error instanceof Error ? error.message : String(error), method: req.url }, 'service account lookup failed');
-        if (!res.headersSent) refuseRpc(req, res, 'unavailable', 'the engine cannot check its service accounts right now');
+        refuseRpc(req, 'unavailable', 'the engine cannot check its service accounts right now');
       },
     );
   };

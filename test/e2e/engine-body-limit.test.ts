@@ -55,7 +55,7 @@ function sendHugeBody(authorization: string | undefined): Promise<Sent> {
     });
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => (body += chunk));
-    // The answer is complete: stop sending (Connect answers an oversized message without resetting the stream).
+    // The answer is complete: stop sending (the engine resets the stream after such an answer as well; this client does not wait for it).
     stream.on('end', () => stream.close(constants.NGHTTP2_CANCEL));
     stream.on('error', () => undefined);
     stream.on('close', () => {

@@ -1,13 +1,16 @@
 // The gate in front of the engine's services, on a real HTTP/2 server with a
 // directory the test controls: a directory that cannot be read (PostgreSQL
-// down) is UNAVAILABLE, not a refusal; a refusal never reaches the handler.
+// down) is UNAVAILABLE, not a refusal; a refusal never reaches the handler,
+// and every protocol's client reads it as its own error.
 import test from 'ava';
 import { createServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
+import { connectNodeAdapter, createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import pino from 'pino';
+import { status } from '@grpc/grpc-js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { grpcJsUnaryClient } from '../support/grpc-js-unary.ts';
 import { serviceAccountContext, serviceAccountGate, serviceAccountOf } from '../../engine/rpc/service-account-gate.ts';
 import type { ServiceAccountDirectory } from '../../engine/rpc/service-account-directory.ts';
 
@@ -26,11 +29,12 @@ async function serve(directory: ServiceAccountDirectory) {
   });
   const server = createServer(serviceAccountGate(handler, directory, pino({ level: 'silent' })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = (token: string) => createClient(WebhookService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, interceptors: [(next) => (request) => {
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = (token: string) => createClient(WebhookService, createGrpcTransport({ baseUrl: url, interceptors: [(next) => (request) => {
     request.header.set('authorization', `Bearer ${token}`);
     return next(request);
   }] }));
-  return { client, handled: () => handled, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url, client, handled: () => handled, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 const account = { name: 'svc', scope: 'invoke' as const, allCompanies: true, companyIds: [], forwardsCallers: false };
@@ -51,6 +55,28 @@ test('an admitted account reaches the service with its identity; a refused one n
   }
 });
 
+test('a refusal reaches Connect, gRPC-Web and gRPC clients as their own error, with its message', async (t) => {
+  const server = await serve({ lookup: async () => ({ refused: 'service_token_invalid' }), lookupByName: async () => ({ refused: 'service_token_invalid' }) });
+  const grpcJs = grpcJsUnaryClient(server.url);
+  try {
+    const transports = {
+      connect: createConnectTransport({ baseUrl: server.url, httpVersion: '2' }),
+      'gRPC-Web': createGrpcWebTransport({ baseUrl: server.url, httpVersion: '2' }),
+      gRPC: createGrpcTransport({ baseUrl: server.url }),
+    };
+    for (const [protocol, transport] of Object.entries(transports)) {
+      const error = ConnectError.from(await t.throwsAsync(createClient(WebhookService, transport).invoke({})));
+      t.is(error.code, Code.Unauthenticated, protocol);
+      t.is(error.rawMessage, 'a service account token is required (authorization: Bearer fhsa_…)', protocol);
+    }
+    t.deepEqual(await grpcJs.call(WebhookService.method.invoke, {}), { code: status.UNAUTHENTICATED, details: 'a service account token is required (authorization: Bearer fhsa_…)' });
+    t.is(server.handled(), 0);
+  } finally {
+    grpcJs.close();
+    await server.close();
+  }
+});
+
 test('a directory that cannot be read answers UNAVAILABLE, not a refusal', async (t) => {
   const server = await serve({
     lookup: async () => {
@@ -63,6 +89,13 @@ test('a directory that cannot be read answers UNAVAILABLE, not a refusal', async
     const error = await t.throwsAsync(server.client('any').invoke({}));
     t.true(error instanceof ConnectError);
     t.is((error as ConnectError).code, Code.Unavailable);
+    // grpc-js reads the status only from a Trailers-Only answer that really ends the stream.
+    const grpcJs = grpcJsUnaryClient(server.url);
+    try {
+      t.deepEqual(await grpcJs.call(WebhookService.method.invoke, {}, 'any'), { code: status.UNAVAILABLE, details: 'the engine cannot check its service accounts right now' });
+    } finally {
+      grpcJs.close();
+    }
     t.is(server.handled(), 0);
   } finally {
     await server.close();
