@@ -56,7 +56,7 @@ test('an admitted account reaches the service with its identity; a refused one n
 });
 
 test('a refusal reaches Connect, gRPC-Web and gRPC clients as their own error, with its message', async (t) => {
-  const server = await serve({ lookup: async () => ({ refused: 'service_token_invalid' }), lookupByName: async () => ({ refused: 'service_token_invalid' }) });
+  const server = await serve({ lookup: async () => ({ refused: 'service_token_invalid' }), lookupByName: async () => ({ refused: 'service_token_invalid' }), lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }) });
   const grpcJs = grpcJsUnaryClient(server.url);
   try {
     const transports = {
