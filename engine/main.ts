@@ -148,7 +148,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       await metricsListener?.close();
       metrics.registry.close();
       await codec?.close();
-      probes.close();
+      await probes.close();
       await recordWritePurge.close();
       await callbackWaitPurge.close();
       await auditPurge?.close();

@@ -15,7 +15,8 @@ export const TEMPORAL_HEALTH_NAME = 'flowhook.dependency.temporal';
 export interface DependencyProbes {
   /** Dependency health name → reachable at the last probe (false until the first answer). */
   readonly status: Readonly<Record<string, boolean>>;
-  close(): void;
+  /** Stops probing and waits for the probes under way, so the ORM and the Temporal client can be closed after it. */
+  close(): Promise<void>;
 }
 
 export function startDependencyProbes(orm: MikroORM, client: Client, logger: Logger, intervalMs = 2000, timeoutMs = 1500): DependencyProbes {
@@ -26,19 +27,19 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
   };
   // A probe that hangs (a frozen connection) counts as down at its deadline, but no second probe
   // of that dependency starts until it settles: hung probes must not pile up in the pool.
-  const inFlight = new Set<string>();
+  const inFlight = new Map<string, Promise<void>>();
   const probe = (name: string) => {
     if (inFlight.has(name)) return;
-    inFlight.add(name);
     const timer = setTimeout(() => report(name, false, new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
-    probes[name]!().then(
+    const settled = probes[name]!().then(
       () => report(name, true),
       (error: unknown) => report(name, false, error),
     ).finally(() => {
       clearTimeout(timer);
       inFlight.delete(name);
     });
+    inFlight.set(name, settled);
   };
   const report = (name: string, up: boolean, error?: unknown) => {
     if (status[name] !== up) {
@@ -51,5 +52,16 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
   probeAll();
   const timer = setInterval(probeAll, intervalMs);
   timer.unref();
-  return { status, close: () => clearInterval(timer) };
+  return {
+    status,
+    async close() {
+      clearInterval(timer);
+      // The engine closes the ORM next. A probe still opening its connection when the pool ends is
+      // handed that connection afterwards, and the driver (no pool any more) drops it unreleased:
+      // the pool's end, and so the engine's close, would wait for it forever. The connection
+      // attempt is bounded (FLOWHOOK_DATABASE_TIMEOUT_MS), the Temporal probe by its deadline; a
+      // query stuck on a frozen connection would hold the pool's end just the same without this wait.
+      await Promise.all(inFlight.values());
+    },
+  };
 }
