@@ -6,9 +6,8 @@
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
-  ConnectionType,
   DeleteConnectionResponseSchema,
   GetCompanyEgressResponseSchema,
   GetConnectionResponseSchema,
@@ -18,17 +17,20 @@ import {
   type CompanyEgress,
   type Connection,
   type ConnectionSettings,
+  type ConnectionType,
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { RotateKeyResponseSchema } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { CONNECTION_KINDS, DEFAULT_API_KEY_HEADER, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds.ts';
+import type { ConnectionKind } from '../../workflows/shared/connection-kinds/connection-kind.ts';
+import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds/connection-kind-registry.ts';
+import { KIND_SETTINGS, kindSettingsOf, type KindSettingName } from '../../workflows/shared/connection-kinds/connection-settings.ts';
 import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
 import { card, printJson, printLines, shellArg, table } from './output.ts';
 import { processSecretStdin, readSecret, type SecretStdin } from './secret-input.ts';
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 const KIND_NAMES = CONNECTION_KINDS.map((kind) => kind.name).join(', ');
-
-type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+/** "API key, password, token or client secret". */
+const SECRET_NAMES = CONNECTION_KINDS.map((kind) => kind.secretName).join(', ').replace(/, ([^,]*)$/, ' or $1');
 
 export interface ConnectionCommandDeps {
   /** Where a secret given neither by file nor pipe is typed. Default: the process's stdin. */
@@ -39,57 +41,45 @@ interface SetOptions {
   type: ConnectionKind;
   baseUrl?: string;
   allowedHost?: string[];
-  header?: string;
-  username?: string;
-  tokenUrl?: string;
-  clientId?: string;
-  scope?: string;
-  audience?: string;
   secretFile?: string;
 }
 
-// The settings a kind requires, as the options that give them.
-const OPTION_OF = { username: '--username', tokenUrl: '--token-url', clientId: '--client-id', headerName: '--header', scope: '--scope', audience: '--audience', baseUrl: '--base-url', allowedHosts: '--allowed-host' } as const;
+/** The `connection set` option of each kind setting, its help naming the kinds that use it ("api-key: the header that carries the key …"). */
+function kindSettingOptions(): { name: KindSettingName; option: Option }[] {
+  return KIND_SETTINGS.map(({ name, flags }) => {
+    const uses = CONNECTION_KINDS.flatMap((kind) => kind.settings.filter((use) => use.name === name).map((use) => `${kind.name}: ${use.help}`));
+    return { name, option: new Option(flags, uses.join('; ')) };
+  });
+}
 
 export function registerConnectionCommands(program: Command, runtime: AdminRuntime, deps: ConnectionCommandDeps = {}): void {
   const stdin = deps.stdin ?? processSecretStdin;
   const connection = program.command('connection').description('named, company-scoped credentials that httpRequest steps call other systems with');
-  connection
+  const settingOptions = kindSettingOptions();
+  const set = connection
     .command('set')
     .description('create or replace a connection; its secret is read from --secret-file or stdin and stored encrypted')
     .argument('<company>')
     .argument('<name>', 'the name httpRequest steps refer to (letters, digits, _, - or .)')
     .requiredOption('--type <type>', `how requests authenticate: ${KIND_NAMES}`, parseKind)
     .option('--base-url <url>', 'requests go to this origin and path prefix; relative step URLs resolve against it')
-    .option('--allowed-host <host>', 'another origin the credentials may be sent to: host or host:port (https), or http://host[:port]; repeatable or comma-separated', collectList)
-    .option('--header <name>', `api-key: the header that carries the key (default ${DEFAULT_API_KEY_HEADER})`)
-    .option('--username <user>', 'basic: the user name')
-    .option('--token-url <url>', 'oauth2-client-credentials: the token endpoint')
-    .option('--client-id <id>', 'oauth2-client-credentials: the client id')
-    .option('--scope <scope>', 'oauth2-client-credentials: the scope to request')
-    .option('--audience <audience>', 'oauth2-client-credentials: the audience to request')
+    .option('--allowed-host <host>', 'another origin the credentials may be sent to: host or host:port (https), or http://host[:port]; repeatable or comma-separated', collectList);
+  for (const { option } of settingOptions) set.addOption(option);
+  set
     .option(
       '--secret-file <path>',
-      'read the secret (API key, password, token or client secret) from this file, one trailing line break removed; "-" for stdin. Without it the secret is read from stdin (typed hidden at a terminal). The secret is never accepted on the command line.',
+      `read the secret (${SECRET_NAMES}) from this file, one trailing line break removed; "-" for stdin. Without it the secret is read from stdin (typed hidden at a terminal). The secret is never accepted on the command line.`,
     )
     .option('--json', 'print the response as JSON (it holds no secret)')
     .action(
       adminAction(runtime, async (context, company: string, name: string) => {
         const options = context.options as unknown as SetOptions;
         const kind = options.type;
-        const settings = {
-          type: kind.type,
-          baseUrl: options.baseUrl ?? '',
-          allowedHosts: options.allowedHost ?? [],
-          headerName: options.header ?? '',
-          username: options.username ?? '',
-          tokenUrl: options.tokenUrl ?? '',
-          clientId: options.clientId ?? '',
-          scope: options.scope ?? '',
-          audience: options.audience ?? '',
-        };
+        const given = Object.fromEntries(settingOptions.map(({ name, option }) => [name, context.options[option.attributeName()] as string | undefined]));
+        const settings = { type: kind.type, baseUrl: options.baseUrl ?? '', allowedHosts: options.allowedHost ?? [], ...kindSettingsOf(given) };
         // Said before the secret is asked for, so nobody types it in vain.
-        const missing = kind.required.filter((setting) => isBlank(settings[setting])).map((setting) => `${OPTION_OF[setting]} is required for ${kind.name} connections`);
+        const optionOf = (setting: KindSettingName) => settingOptions.find(({ name }) => name === setting)!.option.long;
+        const missing = kind.settings.filter((use) => use.required && isBlank(settings[use.name])).map((use) => `${optionOf(use.name)} is required for ${kind.name} connections`);
         if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0) missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
         if (missing.length > 0) throw new CliError(missing.join('; '), Code.InvalidArgument);
 
@@ -243,18 +233,17 @@ function target(settings: ConnectionSettings | undefined): string {
 
 function settingsRows(settings: ConnectionSettings | undefined): [string, string | undefined][] {
   if (!settings) return [];
-  const orUndefined = (value: string) => value || undefined;
-  const header = settings.type === ConnectionType.API_KEY ? settings.headerName || `${DEFAULT_API_KEY_HEADER} (default)` : orUndefined(settings.headerName);
+  const kind = connectionKind(settings.type);
+  // An empty setting the kind fills in itself shows what it uses: "X-API-Key (default)".
+  const shown = (name: KindSettingName) => {
+    const fallback = kind?.settings.find((use) => use.name === name)?.default;
+    return settings[name] || (fallback && `${fallback} (default)`) || undefined;
+  };
   return [
     ['type', typeName(settings.type)],
-    ['base URL', orUndefined(settings.baseUrl)],
-    ['allowed hosts', orUndefined(settings.allowedHosts.join(', '))],
-    ['header', header],
-    ['username', orUndefined(settings.username)],
-    ['token URL', orUndefined(settings.tokenUrl)],
-    ['client id', orUndefined(settings.clientId)],
-    ['scope', orUndefined(settings.scope)],
-    ['audience', orUndefined(settings.audience)],
+    ['base URL', settings.baseUrl || undefined],
+    ['allowed hosts', settings.allowedHosts.join(', ') || undefined],
+    ...KIND_SETTINGS.map(({ name, label }): [string, string | undefined] => [label, shown(name)]),
   ];
 }
 

@@ -13,7 +13,7 @@ import {
   type ConnectionSettings,
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import type { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import type { ConnectionSettingsInput } from '../../workflows/shared/index.ts';
+import { kindSettingsOf, type ConnectionSettingsInput } from '../../workflows/shared/index.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { rotateSecretsKey } from '../secrets/key-rotation.ts';
 import type { SecretKeyring } from '../secrets/secret-keyring.ts';
@@ -72,16 +72,7 @@ export function createSecretStoreAdminService(deps: ConnectionAdminDeps): Servic
 }
 
 export function settingsInput(settings: ConnectionSettings): ConnectionSettingsInput {
-  return {
-    baseUrl: settings.baseUrl,
-    allowedHosts: settings.allowedHosts,
-    headerName: settings.headerName,
-    username: settings.username,
-    tokenUrl: settings.tokenUrl,
-    clientId: settings.clientId,
-    scope: settings.scope,
-    audience: settings.audience,
-  };
+  return { baseUrl: settings.baseUrl, allowedHosts: settings.allowedHosts, ...kindSettingsOf(settings) };
 }
 
 export function settingsMessage(connection: Connection): ConnectionSettings {

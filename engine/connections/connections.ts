@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { CONNECTION_NAME, checkConnection, connectionKind, connectionsUsedBy, type ConnectionSettingsInput } from '../../workflows/shared/index.ts';
+import { CONNECTION_NAME, checkConnection, connectionKind, connectionKindNamed, connectionsUsedBy, kindSettingsOf, trimmedKindSettings, type ConnectionSettingsInput } from '../../workflows/shared/index.ts';
 import { requireCompany } from '../admin/companies.ts';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { decryptSecret, encryptSecret } from '../secrets/envelope-encryption.ts';
@@ -84,9 +84,9 @@ export async function publishedFlowsUsing(em: EntityManager, company: Company, n
 /** The connection with its secret, for a worker's activity only. */
 export async function resolveConnection(em: EntityManager, keyring: SecretKeyring, companyName: string, name: string): Promise<ResolvedConnection> {
   const connection = await requireConnection(em, companyName, name);
-  const kind = CONNECTION_KIND_BY_NAME.get(connection.type);
+  const kind = connectionKindNamed(connection.type);
   if (kind === undefined) throw new FailedPreconditionError(`connection "${name}" has an unknown type`);
-  return { name, type: kind, settings: fromColumn(connection.settings), version: connection.version, secret: decryptSecret(keyring, connection.secretCiphertext, secretContext(connection)) };
+  return { name, type: kind.type, settings: fromColumn(connection.settings), version: connection.version, secret: decryptSecret(keyring, connection.secretCiphertext, secretContext(connection)) };
 }
 
 /** What a secret's ciphertext is bound to: this row, so a ciphertext moved to another row does not decrypt. */
@@ -95,36 +95,18 @@ export function secretContext(connection: Connection): string {
 }
 
 export function fromColumn(column: ConnectionSettingsColumn): ConnectionSettingsInput {
-  return {
-    baseUrl: column.baseUrl ?? '',
-    allowedHosts: column.allowedHosts ?? [],
-    headerName: column.headerName ?? '',
-    username: column.username ?? '',
-    tokenUrl: column.tokenUrl ?? '',
-    clientId: column.clientId ?? '',
-    scope: column.scope ?? '',
-    audience: column.audience ?? '',
-  };
+  return { baseUrl: column.baseUrl ?? '', allowedHosts: column.allowedHosts ?? [], ...kindSettingsOf(column) };
 }
 
 export function connectionTypeOf(connection: Connection): ConnectionType {
-  return CONNECTION_KIND_BY_NAME.get(connection.type) ?? ConnectionType.UNSPECIFIED;
+  return connectionKindNamed(connection.type)?.type ?? ConnectionType.UNSPECIFIED;
 }
-
-const CONNECTION_KIND_BY_NAME = new Map(
-  [ConnectionType.API_KEY, ConnectionType.BASIC, ConnectionType.BEARER, ConnectionType.OAUTH2_CLIENT_CREDENTIALS].map((type) => [connectionKind(type)!.name, type]),
-);
 
 function normalise(settings: ConnectionSettingsInput): ConnectionSettingsInput {
   return {
     baseUrl: withoutTrailingSlashes(settings.baseUrl.trim()),
     allowedHosts: [...new Set(settings.allowedHosts.map((host) => host.trim().toLowerCase()).filter((host) => host !== ''))],
-    headerName: settings.headerName.trim(),
-    username: settings.username,
-    tokenUrl: settings.tokenUrl.trim(),
-    clientId: settings.clientId.trim(),
-    scope: settings.scope.trim(),
-    audience: settings.audience.trim(),
+    ...trimmedKindSettings(settings),
   };
 }
 

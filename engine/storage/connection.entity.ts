@@ -1,17 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { ConnectionSettingsInput } from '../../workflows/shared/index.ts';
 import { Company } from './company.entity.ts';
 
-/** What a connection stores besides its secret (see ConnectionSettings in the proto). */
-export interface ConnectionSettingsColumn {
-  baseUrl?: string;
-  allowedHosts?: string[];
-  headerName?: string;
-  username?: string;
-  tokenUrl?: string;
-  clientId?: string;
-  scope?: string;
-  audience?: string;
-}
+/** What a connection stores besides its secret (see ConnectionSettings in the proto): the settings that are set. */
+export type ConnectionSettingsColumn = Partial<ConnectionSettingsInput>;
 
 /**
  * A named, company-scoped outbound credential that httpRequest steps refer to

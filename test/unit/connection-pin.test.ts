@@ -1,7 +1,7 @@
 // Where a connection's credentials may go (workflows/shared/connection-pin.ts): scheme and port
 // match the pin exactly, and a path stays under the base URL's prefix however the server reads it.
 import test from 'ava';
-import { checkConnection } from '../../workflows/shared/connection-kinds.ts';
+import { checkConnection } from '../../workflows/shared/connection-kinds/connection-check.ts';
 import { connectionAllows, parseAllowedHost, pathWithin } from '../../workflows/shared/connection-pin.ts';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 

@@ -11,14 +11,13 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Tracer } from '@opentelemetry/api';
 import { ApplicationFailure } from '@temporalio/activity';
 import { XMLParser } from 'fast-xml-parser';
-import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import type { ResolveOutboundResponse, ResolvedConnection } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { nestsDeeperThan } from '../../common/json-depth.ts';
 import type { CallbackReference } from '../shared/callback-placeholders.ts';
-import { connectionAllows } from '../shared/connection-kinds.ts';
+import { connectionAllows } from '../shared/connection-pin.ts';
 import { isSensitive } from '../shared/payload-converter.ts';
 import { parseEgressRules, type EgressPolicy } from '../shared/egress-policy.ts';
-import { credentialHeaders, tokenKey } from '../outbound/connection-credentials.ts';
+import { credentialHeaders, forgetToken } from '../outbound/connection-credentials.ts';
 import { sendGuarded } from '../outbound/guarded-http.ts';
 import { traceOutbound } from '../outbound/outbound-tracing.ts';
 import type { OAuthTokenCache } from '../outbound/oauth-token-cache.ts';
@@ -122,7 +121,7 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput, callbacks: C
     ),
   );
   // A refused token is forgotten, so the next attempt or execution fetches a fresh one.
-  if (answer.status === 401 && connection?.settings?.type === ConnectionType.OAUTH2_CLIENT_CREDENTIALS) deps.tokens.invalidate(tokenKey(input.company!, connection));
+  if (answer.status === 401 && connection) forgetToken(deps.tokens, input.company!, connection);
   // The answer may echo a callback URL (most payment providers repeat the notify URL they were
   // given): it is redacted before it is parsed, so json and xml hold the placeholder as well.
   const headersShown = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, callbacks.redact(value)]));

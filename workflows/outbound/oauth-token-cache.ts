@@ -3,12 +3,9 @@
 // fetched again shortly before it expires (or when the connection changes:
 // its version is part of the key). Concurrent requests wait on one fetch.
 // Tokens live only in this process's memory: never in history, never logged.
+import type { TokenGrant } from '../shared/connection-kinds/connection-kind.ts';
 
-export interface TokenGrant {
-  accessToken: string;
-  /** Lifetime from the token endpoint's `expires_in`; undefined when it said none. */
-  expiresInMs?: number;
-}
+export type { TokenGrant };
 
 /** Refresh this long before expiry at most (less for short-lived tokens: a tenth of their life). */
 const REFRESH_MARGIN_MS = 60_000;

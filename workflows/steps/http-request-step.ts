@@ -4,7 +4,7 @@
 // computed breaks the replay of running executions.
 import { resolveText, type FormulaContext } from '../formula/index.ts';
 import { placeholdersIn, type CallbackReference } from '../shared/callback-placeholders.ts';
-import { CONNECTION_NAME } from '../shared/connection-kinds.ts';
+import { CONNECTION_NAME } from '../shared/connection-name.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { checkText } from '../shared/field-checks.ts';
 import { formatDuration } from '../shared/flow-limits.ts';

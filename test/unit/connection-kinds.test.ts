@@ -1,0 +1,90 @@
+// The connection-kind registry: one module per value of the proto's
+// ConnectionType, and the one list the engine's checks, the worker's request
+// authentication and the CLI's `connection set` options are derived from.
+import test from 'ava';
+import fc from 'fast-check';
+import { Command } from 'commander';
+import { ConnectionType, ConnectionTypeSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { registerConnectionCommands } from '../../bin/cli/connection-commands.ts';
+import { checkConnection } from '../../workflows/shared/connection-kinds/connection-check.ts';
+import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds/connection-kind-registry.ts';
+import { KIND_SETTINGS, kindSettingsOf } from '../../workflows/shared/connection-kinds/connection-settings.ts';
+import { basicCredentials } from '../../workflows/shared/connection-kinds/http-basic.ts';
+import type { AuthenticationServices } from '../../workflows/shared/connection-kinds/connection-kind.ts';
+
+/** What simple kinds get: they must not reach for a token endpoint or the token cache. */
+const NO_IO: AuthenticationServices = {
+  cachedToken: () => Promise.reject(new Error('this kind fetched a token')),
+  send: () => Promise.reject(new Error('this kind sent a request')),
+};
+
+function connectionSet(): Command {
+  const program = new Command('flowhook');
+  registerConnectionCommands(program, { client: () => { throw new Error('no engine in this test'); }, io: { out: () => undefined, err: () => undefined }, setExitCode: () => undefined });
+  return program.commands.find((command) => command.name() === 'connection')!.commands.find((command) => command.name() === 'set')!;
+}
+
+test('the registry has one kind per value of the proto ConnectionType, found by its type and by its name', (t) => {
+  const types = ConnectionTypeSchema.values.map((value) => value.number as ConnectionType).filter((type) => type !== ConnectionType.UNSPECIFIED);
+  t.deepEqual(CONNECTION_KINDS.map((kind) => kind.type), types);
+  for (const kind of CONNECTION_KINDS) {
+    t.is(connectionKind(kind.type), kind);
+    t.is(connectionKindNamed(kind.name), kind);
+    t.is(connectionKindNamed(kind.name.toUpperCase()), kind, 'names are matched in any letter case');
+    t.regex(kind.name, /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+  }
+  t.is(connectionKind(ConnectionType.UNSPECIFIED), undefined);
+  t.is(new Set(CONNECTION_KINDS.map((kind) => kind.name)).size, CONNECTION_KINDS.length);
+});
+
+test('kinds use only settings of the settings table, and every setting of the table is used by a kind', (t) => {
+  const known = new Set(KIND_SETTINGS.map((setting) => setting.name));
+  const used = new Set(CONNECTION_KINDS.flatMap((kind) => kind.settings.map((use) => use.name)));
+  for (const name of used) t.true(known.has(name), name);
+  t.deepEqual([...known].filter((name) => !used.has(name)), []);
+});
+
+test('connection set offers every kind as --type and every setting as an option whose help names the kinds that use it', (t) => {
+  const set = connectionSet();
+  const option = (long: string) => set.options.find((candidate) => candidate.long === long);
+  t.true(option('--type')!.description.endsWith(CONNECTION_KINDS.map((kind) => kind.name).join(', ')));
+  for (const setting of KIND_SETTINGS) {
+    const given = option(setting.flags.split(' ')[0]!);
+    t.truthy(given, setting.flags);
+    for (const kind of CONNECTION_KINDS) {
+      const use = kind.settings.find((candidate) => candidate.name === setting.name);
+      if (use) t.true(given!.description.includes(`${kind.name}: ${use.help}`), `${setting.flags} for ${kind.name}`);
+    }
+  }
+});
+
+test('a setting the kind does not use is refused, naming it and the kind', (t) => {
+  const settings = { baseUrl: 'https://erp.example.com/api', allowedHosts: [], ...kindSettingsOf({}) };
+  for (const kind of CONNECTION_KINDS) {
+    const required = Object.fromEntries(kind.settings.filter((use) => use.required).map((use) => [use.name, use.name === 'tokenUrl' ? 'https://login.example.com/token' : 'x']));
+    t.deepEqual(checkConnection(kind.type, { ...settings, ...required }, 'secret'), [], kind.name);
+    for (const { name } of KIND_SETTINGS.filter((setting) => !kind.settings.some((use) => use.name === setting.name))) {
+      t.deepEqual(checkConnection(kind.type, { ...settings, ...required, [name]: 'x' }, 'secret'), [`${name}: not used by ${kind.name} connections`]);
+    }
+  }
+});
+
+test('api-key, basic and bearer add their one header and need no I/O', async (t) => {
+  const connection = (settings: Partial<Record<(typeof KIND_SETTINGS)[number]['name'], string>>) => ({ name: 'erp', settings: kindSettingsOf(settings), secret: 'pässwörd' });
+  const authenticate = (type: ConnectionType, settings = {}) => connectionKind(type)!.authenticate(connection(settings), NO_IO);
+  t.deepEqual(await authenticate(ConnectionType.API_KEY), { 'x-api-key': 'pässwörd' });
+  t.deepEqual(await authenticate(ConnectionType.API_KEY, { headerName: 'X-Erp-Key' }), { 'x-erp-key': 'pässwörd' });
+  t.deepEqual(await authenticate(ConnectionType.BASIC, { username: 'zoë' }), { authorization: `Basic ${Buffer.from('zoë:pässwörd', 'utf8').toString('base64')}` });
+  t.deepEqual(await authenticate(ConnectionType.BEARER), { authorization: 'Bearer pässwörd' });
+});
+
+test('Basic credentials are the base64 of the UTF-8 bytes, for any text (lone surrogates as U+FFFD, like Buffer)', (t) => {
+  // Any UTF-16 code unit (lone surrogates included) or astral code point.
+  const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), fc.integer({ min: 0x10000, max: 0x10ffff }).map((code) => String.fromCodePoint(code)));
+  const text = fc.string({ unit });
+  fc.assert(
+    fc.property(text, text, (user, password) => {
+      t.is(basicCredentials(user, password), Buffer.from(`${user}:${password}`, 'utf8').toString('base64'));
+    }),
+  );
+});
