@@ -14,7 +14,7 @@ import { FLOW_WORKFLOW_TYPE, type StepLogEntry } from '../../workflows/shared/in
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { RERUN_OF_MEMO } from '../temporal/execution-starter.ts';
+import { RERUN_OF_MEMO } from '../temporal/execution-start-options.ts';
 import { FLOW_OUTCOMES, RERUN_OF_KEY } from '../temporal/search-attributes.ts';
 import { rerunMatching } from './bulk-rerun.ts';
 import { startInput, summaryMessage } from './execution-reads.ts';

@@ -8,7 +8,7 @@ import { FLOW_ALL, missingPermissionSet, SUPER } from './permissions.ts';
 /** The longest wait a fetch may ask for: a long-poll holds a sync slot for that long. */
 export const MAX_ANSWER_WAIT_SECONDS = 60;
 
-// `<activity>:<uuid>` (execution-starter.ts), `<activity>:key-<40 hex>` (idempotency.ts) or
+// `<activity>:<uuid>` (execution-start-options.ts), `<activity>:key-<40 hex>` (idempotency.ts) or
 // `<activity>:rerun-<uuid>` (executions/rerun-execution.ts: a re-run keeps the original's caller);
 // an activity is at most 200 characters without control characters (flow-validation.ts).
 const EXECUTION_ID = /^[^\u0000-\u001f\u007f]{1,200}:(?:(?:rerun-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|key-[0-9a-f]{40})$/;

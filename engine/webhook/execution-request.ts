@@ -5,7 +5,8 @@
 // search attributes.
 import type { FlowExecutionInput, ResolvedTrigger } from '../../workflows/shared/index.ts';
 import { mintExecutionGrant } from '../security/execution-grants.ts';
-import { newExecutionId, type ExecutionRequest, type StartedExecution } from '../temporal/execution-starter.ts';
+import { newExecutionId, type ExecutionRequest } from '../temporal/execution-start-options.ts';
+import type { StartedExecution } from '../temporal/execution-starter.ts';
 import { executionSearchAttributes } from '../temporal/search-attributes.ts';
 import { idempotentExecutionId, payloadDigest } from './idempotency.ts';
 import type { InvokeDeps } from './invoke-webhook.ts';

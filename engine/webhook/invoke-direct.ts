@@ -22,7 +22,8 @@ import { schemeOf, slackChallenge, verifyDirectRequest, withheldHeaders, type De
 import type { HookSecretLookup } from '../direct/hook-secret-lookup.ts';
 import type { DeliveryMemory } from '../direct/delivery-memory.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import type { ExecutionRequest, StartedExecution } from '../temporal/execution-starter.ts';
+import type { ExecutionRequest } from '../temporal/execution-start-options.ts';
+import type { StartedExecution } from '../temporal/execution-starter.ts';
 import { bodyForFlow, directRouteOf, headerMap, mediaTypeOf, visibleHeaders } from './direct-request.ts';
 import { executionRequest, startExecution } from './execution-request.ts';
 import { deliveryIdempotencyKey } from './idempotency.ts';

@@ -9,7 +9,7 @@ import { createWebhookLimits, LimitRefusedError, type WebhookLimitSettings } fro
 import { RateLimitedError } from '../../engine/errors.ts';
 import { createEngineMetrics } from '../../engine/metrics/engine-metrics.ts';
 import { meteredLimits } from '../../engine/metrics/metered-webhook.ts';
-import { fairnessKeyOf } from '../../engine/temporal/execution-starter.ts';
+import { fairnessKeyOf } from '../../engine/temporal/execution-start-options.ts';
 
 const OFF = { perSecond: 0, burst: 1 };
 const settings = (overrides: Partial<WebhookLimitSettings>): WebhookLimitSettings => ({ perCaller: OFF, perActivity: OFF, maxConcurrentSyncCalls: 0, ...overrides });
