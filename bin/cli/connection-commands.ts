@@ -30,7 +30,7 @@ import { processSecretStdin, readSecret, type SecretStdin } from './secret-input
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 const KIND_NAMES = CONNECTION_KINDS.map((kind) => kind.name).join(', ');
 /** "API key, password, token or client secret". */
-const SECRET_NAMES = CONNECTION_KINDS.map((kind) => kind.secretName).join(', ').replace(/, ([^,]*)$/, ' or $1');
+const SECRET_NAMES = [...new Set(CONNECTION_KINDS.map((kind) => kind.secretName))].join(', ').replace(/, ([^,]*)$/, ' or $1');
 
 export interface ConnectionCommandDeps {
   /** Where a secret given neither by file nor pipe is typed. Default: the process's stdin. */
@@ -44,7 +44,10 @@ interface SetOptions {
   secretFile?: string;
 }
 
-/** The `connection set` option of each kind setting, its help naming the kinds that use it ("api-key: the header that carries the key …"). */
+/**
+ * The `connection set` option of each kind setting, its help naming the kinds that use it ("api-key: the
+ * header that carries the key …"). New ones per program: an Option belongs to the command it is added to.
+ */
 function kindSettingOptions(): { name: KindSettingName; option: Option }[] {
   return KIND_SETTINGS.map(({ name, flags }) => {
     const uses = CONNECTION_KINDS.flatMap((kind) => kind.settings.filter((use) => use.name === name).map((use) => `${kind.name}: ${use.help}`));
