@@ -92,8 +92,8 @@ export async function getAnswer(deps: GetAnswerDeps, request: GetAnswerRequest, 
 
 /**
  * The answer to hand the caller: the respond step's (in the window or late), or — once the flow
- * completed without one — the trigger's default response, as the spec gives it for a flow that
- * ends without responding. None while it runs unanswered, nor for a flow that failed first.
+ * completed without one — the trigger's default response, the answer of a flow that ends
+ * without responding. None while it runs unanswered, nor for a flow that failed first.
  */
 export function answerToHand(execution: ExecutionAnswer): { response: FlowResponseFields; isDefault: boolean } | undefined {
   const { answer } = execution;

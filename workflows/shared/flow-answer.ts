@@ -4,7 +4,7 @@
 // engine and the workflow share, so it stays free of workflow-runtime imports.
 import type { DefaultResponse, WebhookOutcome } from './flow-contract.ts';
 
-/** What a respond step answered: the three fields of the envelope's `value` (spec §2.2). */
+/** What a respond step answered: the three fields of the envelope's `value`. */
 export interface FlowResponseFields {
   statusCode: number;
   contentType: string;
