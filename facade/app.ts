@@ -1,4 +1,4 @@
-// The facade's Koa application: the OData routes of spec §4 in front of the
+// The facade's Koa application: the OData routes (one POST endpoint for every flow) in front of the
 // engine's WebhookService. Middleware order is the contract: the error mapping
 // is outermost, so every failure (ours, the engine's, the router's) leaves
 // through the same table.
@@ -9,13 +9,13 @@ import type { AddressInfo } from 'node:net';
 import Router, { type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { authenticateCaller, authenticationChallenge, basicVerifier, type CallerVerifier } from './caller-authentication.ts';
+import { authenticationChallenge, basicVerifier, verifyCallerCredentials, type CallerVerifier } from './caller-credentials.ts';
 import { defaultPublicUrl, type FacadeConfig } from './config.ts';
 import type { WebhookClient } from './engine-client.ts';
 import { errorMapping } from './error-mapping.ts';
 import type { FacadeMiddleware, FacadeState } from './facade-context.ts';
-import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './http-errors.ts';
-import { invokeWebhook, requireCompany } from './invoke-route.ts';
+import { MethodNotAllowedError, NotImplementedError, RouteNotFoundError } from './http-errors.ts';
+import { forwardWebhookCall, readCompanyParameter } from './invoke-route.ts';
 import { forwardProviderRequest, HOOKS_ROUTE, onlyPost, routeNamesWithinLimits } from './hooks-route.ts';
 import { rawBody } from './raw-body.ts';
 import { jsonBody } from './json-body.ts';
@@ -23,7 +23,7 @@ import { precheckBasicCaller } from './basic-precheck.ts';
 import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
 import { ANSWER_FUNCTION, METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, RESUME_ACTION, WEBHOOK_ACTION } from './odata-metadata.ts';
 import { CALLBACKS_ROUTE, forwardCallback } from './callbacks-route.ts';
-import { resumeCallback } from './resume-route.ts';
+import { forwardResumeCall } from './resume-route.ts';
 import { fetchAnswer } from './answer-route.ts';
 import { requestContext } from './request-context.ts';
 import type { FacadeMetrics } from './metrics/facade-metrics.ts';
@@ -78,16 +78,16 @@ export function createFacade(deps: FacadeDeps): Facade {
   // (one precheck, so a caller's accepted credentials are remembered for both actions).
   const callerChain = [
     knownInstance(config.instance),
-    authenticateCaller(deps.verifiers ?? [basicVerifier]),
-    requireCompany(),
+    verifyCallerCredentials(deps.verifiers ?? [basicVerifier]),
+    readCompanyParameter(),
     ...(client.checkCaller ? [precheckBasicCaller({ checkCaller: client.checkCaller })] : []),
     jsonBody(config.maxBodyBytes),
   ];
-  router.post(`${base}/${WEBHOOK_ACTION}`, ...callerChain, invokeWebhook({ target, webhookClient: deps.webhookClient }));
+  router.post(`${base}/${WEBHOOK_ACTION}`, ...callerChain, forwardWebhookCall({ target, webhookClient: deps.webhookClient }));
   // A waitForCallback step with a key, resumed by an authenticated caller (resume-route.ts).
   if (client.resumeCallback) {
     const webhookClient = { resumeCallback: client.resumeCallback.bind(client) };
-    router.post(`${base}/${RESUME_ACTION}`, ...callerChain, resumeCallback({ target, webhookClient }));
+    router.post(`${base}/${RESUME_ACTION}`, ...callerChain, forwardResumeCall({ target, webhookClient }));
   }
   // The late answer of a sync call (answer-route.ts): the same credentials as the POST, no body.
   if (client.getAnswer) {
@@ -95,8 +95,8 @@ export function createFacade(deps: FacadeDeps): Facade {
     router.get(
       `${base}/${ANSWER_FUNCTION}\\(:key\\)`,
       knownInstance(config.instance),
-      authenticateCaller(deps.verifiers ?? [basicVerifier]),
-      requireCompany(),
+      verifyCallerCredentials(deps.verifiers ?? [basicVerifier]),
+      readCompanyParameter(),
       fetchAnswer({ target, webhookClient }),
     );
   }
@@ -138,7 +138,7 @@ function knownInstance(instance: string): RouterMiddleware<FacadeState> {
   const expected = instance.toLowerCase();
   return async function checkInstance(ctx, next) {
     const supplied = ctx.params.instance ?? '';
-    if (supplied.toLowerCase() !== expected) throw new NotFoundError(`No service instance "${supplied}" on this server`);
+    if (supplied.toLowerCase() !== expected) throw new RouteNotFoundError(`No service instance "${supplied}" on this server`);
     await next();
   };
 }
@@ -163,12 +163,12 @@ function routingFailures(): FacadeMiddleware {
     await next();
     if (ctx.status === 405) throw new MethodNotAllowedError(ctx.method, ctx.response.get('Allow'));
     if (ctx.status === 501) throw new NotImplementedError(ctx.method);
-    if (ctx.status === 404 && ctx.body == null) throw new NotFoundError(`No resource at ${ctx.path}`);
+    if (ctx.status === 404 && ctx.body == null) throw new RouteNotFoundError(`No resource at ${ctx.path}`);
   };
 }
 
 function listen(app: Koa<FacadeState>, config: FacadeConfig): Promise<ListeningFacade> {
-  // The per-flow secret travels in the body (spec §5.3): with certificate files the facade speaks HTTPS itself.
+  // The per-flow secret travels in the body, so calls belong on HTTPS: with certificate files the facade speaks it itself.
   const server = config.tls
     ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, app.callback())
     : createServer(app.callback());

@@ -1,5 +1,5 @@
 // Reads Basic credentials (RFC 7617) from an Authorization header: the service
-// user and web service access key of spec §5.2. The facade does not check them;
+// user name and web service access key of the Basic path. The facade does not check them;
 // the engine verifies the key against its database.
 
 export interface BasicCredentials {

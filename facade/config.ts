@@ -32,8 +32,8 @@ export interface FacadeConfig {
   /** Bearer (OAuth 2.0 service-to-service) callers are accepted only when trusted issuers are configured. */
   oauth?: OAuthSettings;
   /**
-   * FLOWHOOK_BASIC_AUTH (default on): web service access keys over HTTP Basic, the spec's caller
-   * model. `off` makes a Bearer-only deployment; it needs FLOWHOOK_OAUTH_ISSUERS, or no caller could
+   * FLOWHOOK_BASIC_AUTH (default on): web service access keys over HTTP Basic, the host platform's
+   * legacy caller model. `off` makes a Bearer-only deployment; it needs FLOWHOOK_OAUTH_ISSUERS, or no caller could
    * authenticate at all.
    */
   basicAuth: boolean;

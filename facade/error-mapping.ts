@@ -15,7 +15,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { logRefusedCall } from '../common/refusal-reasons.ts';
 import { RETRY_AFTER_METADATA } from '../common/rpc-metadata.ts';
-import { CallerRefusedError } from './caller-authentication.ts';
+import { CallerRefusedError } from './caller-credentials.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { FacadeHttpError } from './http-errors.ts';
 import { isHooksPath } from './hooks-route.ts';
@@ -65,12 +65,12 @@ function isTransportFailure(error: ConnectError): boolean {
   return error.code === Code.Canceled;
 }
 const RETRY_AFTER_SECONDS = '5';
-// Spec §7: the body of a 401 is exactly this text, whatever the cause.
+// The body of a 401 is exactly this text, whatever the cause (callers match on it).
 const UNAUTHORIZED_BODY = 'Unauthorized';
 const BASIC_CHALLENGE = 'Basic realm="flowhook"';
 const PLAIN_JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** `challenge`: the 401's WWW-Authenticate, naming the schemes the facade accepts (caller-authentication.ts). */
+/** `challenge`: the 401's WWW-Authenticate, naming the schemes the facade accepts (caller-credentials.ts). */
 export function errorMapping(logger: Logger, challenge = BASIC_CHALLENGE): FacadeMiddleware {
   return async function mapErrors(ctx, next) {
     try {

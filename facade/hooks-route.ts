@@ -9,7 +9,7 @@ import type { InvokeDirectResponse } from '../proto/gen/flowhook/engine/v1/webho
 import type { WebhookClient } from './engine-client.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
 import { exceedsNameLimit } from '../common/name-limits.ts';
-import { MethodNotAllowedError, NotFoundError } from './http-errors.ts';
+import { MethodNotAllowedError, RouteNotFoundError } from './http-errors.ts';
 import { EXECUTION_ID_HEADER, headerSafe, OUTCOME_HEADER, OUTCOMES } from './invoke-route.ts';
 
 /** What every miss of this route is answered (the engine's words for it, too). */
@@ -29,7 +29,7 @@ export function isHooksPath(path: string): boolean {
  */
 export function routeNamesWithinLimits(): FacadeMiddleware {
   return async function checkRouteNames(ctx, next) {
-    if (exceedsNameLimit('company', ctx.params.company ?? '') || exceedsNameLimit('activity', ctx.params.activity ?? '')) throw new NotFoundError(NO_PROVIDER_ROUTE);
+    if (exceedsNameLimit('company', ctx.params.company ?? '') || exceedsNameLimit('activity', ctx.params.activity ?? '')) throw new RouteNotFoundError(NO_PROVIDER_ROUTE);
     await next();
   };
 }

@@ -31,7 +31,8 @@ export class UnauthorizedError extends FacadeHttpError {
   }
 }
 
-export class NotFoundError extends FacadeHttpError {
+/** Nothing at this address: no such service instance, path or provider route. */
+export class RouteNotFoundError extends FacadeHttpError {
   constructor(message: string) {
     super(404, 'NotFound', message);
   }

@@ -1,5 +1,5 @@
 // POST /{instance}/ODataV4/flowWebhook_Invoke: the one webhook endpoint
-// (spec §4). By the time `invoke` runs, the instance, caller, company and body
+// (flows are told apart by `activity`, not by path). By the time `invoke` runs, the instance, caller, company and body
 // have been checked by the middlewares before it; it asks the engine and wraps
 // the flow's answer in the OData envelope.
 import type { InvokeResponse } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
@@ -26,7 +26,7 @@ export const OUTCOMES: ReadonlyMap<InvokeOutcome, string> = new Map([
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** `company` must be given once and not be empty. */
-export function requireCompany(): FacadeMiddleware {
+export function readCompanyParameter(): FacadeMiddleware {
   return async function readCompany(ctx, next) {
     const company = ctx.query.company;
     if (Array.isArray(company)) throw new BadRequestError('the company query parameter must be given once');
@@ -38,7 +38,7 @@ export function requireCompany(): FacadeMiddleware {
   };
 }
 
-export function invokeWebhook(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'invoke'> }): FacadeMiddleware {
+export function forwardWebhookCall(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'invoke'> }): FacadeMiddleware {
   return async function invoke(ctx) {
     const request = readWebhookRequest(ctx.request.body, ctx.request.rawBody);
     const response = await deps.webhookClient.invoke({

@@ -26,7 +26,7 @@ export function jsonBody(maxBodyBytes: number): FacadeMiddleware {
   const parse = bodyParser(options);
   return async function readJsonBody(ctx, next) {
     // Other JSON-ish types (application/*+json) are refused on purpose: the
-    // endpoint's contract is `Content-Type: application/json` (spec §4).
+    // endpoint's contract is `Content-Type: application/json`.
     const mediaType = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
     if (mediaType !== 'application/json') {
       throw new UnsupportedMediaTypeError('Content-Type must be application/json');

@@ -3,7 +3,7 @@
 // (the handle's close() is idempotent, so a CLI that also handles signals can
 // call it again safely).
 import { createFacade, type ListeningFacade } from './app.ts';
-import { basicVerifier, type CallerVerifier } from './caller-authentication.ts';
+import { basicVerifier, type CallerVerifier } from './caller-credentials.ts';
 import { readFacadeConfig, type FacadeConfig } from './config.ts';
 import { createEngineClient } from './engine-client.ts';
 import { createFacadeLogger } from './logger.ts';

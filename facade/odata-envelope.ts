@@ -1,4 +1,4 @@
-// The OData shapes the caller sees (spec §2.2, DESIGN "The endpoint"). The
+// The OData shapes the caller sees: the envelope {@odata.context, value}. The
 // success envelope's `value` is a *string* holding JSON, so callers parse twice;
 // the outer status is 200 whatever status the flow chose.
 

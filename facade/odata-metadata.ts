@@ -3,7 +3,7 @@
 // codeunit function is an unbound action in the `NAV` namespace, imported into
 // the default container.
 //
-// The declared parameter types are what the endpoint accepts (spec §2.1):
+// The declared parameter types are what the endpoint accepts:
 // `activity` and `secret` are strings, `payload` is arbitrary JSON. It is
 // declared `Edm.Untyped` — any JSON value, passed as is — because a client
 // generated from `Edm.String` would send the payload as a JSON *string*, which
@@ -12,7 +12,7 @@
 // type-annotated and their names to be identifiers; arbitrary JSON is neither.
 // Edm.Untyped exists since CSDL 4.01, so the document says Version="4.01" and
 // is served with `OData-Version: 4.01`. The webhook answer stays a 4.0 payload
-// (`OData-Version: 4.0`, DESIGN "The endpoint"): an Edm.String value is the
+// (`OData-Version: 4.0`, as callers of the host platform expect): an Edm.String value is the
 // same in both versions, and a 4.01 service may answer in 4.0.
 //
 // The late answer of a call (answer-route.ts) is an unbound *function*: it
@@ -39,7 +39,7 @@ export const RESUME_ACTION = 'flowWebhook_Resume';
 /** What flowWebhook_Resume returns, also the fragment of its answer's `@odata.context`. */
 export const RESUME_RESULT_TYPE = 'Edm.ComplexType';
 
-/** Parameter names and types of the action, in the order of the request body (spec §2.1). */
+/** Parameter names and types of the action, in the order of the request body ({activity, secret, payload}). */
 export const WEBHOOK_PARAMETERS: ReadonlyArray<{ name: string; type: string }> = [
   { name: 'activity', type: 'Edm.String' },
   { name: 'secret', type: 'Edm.String' },

@@ -1,5 +1,5 @@
 // The trigger output `Payload` is the `payload` member's JSON text exactly as
-// the caller sent it (DESIGN "The endpoint"): key order, white space, number
+// the caller sent it: key order, white space, number
 // spelling, big integers and escapes included. Parsing and re-serialising
 // loses all of that, so this small scanner walks the top-level object of the
 // raw body and cuts the member's value out of the text instead.

@@ -13,7 +13,7 @@ import { metadataUrl, ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, type EnvelopeTarge
 import { RESUME_RESULT_TYPE } from './odata-metadata.ts';
 import { readResumeRequest } from './resume-request.ts';
 
-export function resumeCallback(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'resumeCallback'> }): FacadeMiddleware {
+export function forwardResumeCall(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'resumeCallback'> }): FacadeMiddleware {
   return async function resume(ctx) {
     const request = readResumeRequest(ctx.request.body, ctx.request.rawBody);
     const response = await deps.webhookClient.resumeCallback({

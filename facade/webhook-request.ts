@@ -1,4 +1,4 @@
-// The webhook call's body (spec §2.1), checked before the engine is asked:
+// The webhook call's body, {activity, secret, payload}, checked before the engine is asked:
 // `activity` and `secret` non-empty strings, `payload` a JSON object taken as
 // exact text. Unknown extra top-level members are accepted and ignored: callers
 // often wrap webhooks with envelope fields of their own, and refusing them

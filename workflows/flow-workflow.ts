@@ -1,6 +1,6 @@
 // The flow interpreter workflow: one execution of one published flow version.
 // Deterministic and I/O-free; outbound calls are activities.
-import { ApplicationFailure, allHandlersFinished, condition, defineQuery, defineUpdate, patched, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, patched, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { FormulaContext } from './formula/index.ts';
 import { CallbackInbox, type CallbackRefusal } from './interpreter/callback-inbox.ts';
 import { ExecutionLog } from './interpreter/execution-log.ts';
@@ -10,18 +10,10 @@ import { SyncWindow } from './interpreter/sync-window.ts';
 import { EXACT_VALUES_PATCH, triggerOutputs } from './interpreter/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
 import { callbackPlaceholder } from './shared/callback-placeholders.ts';
-import { CALLBACK_UPDATE, FLOW_ANSWER_QUERY, FLOW_FAILED_BEFORE_RESPONSE, WEBHOOK_ANSWER_QUERY, WEBHOOK_RESPONSE_UPDATE } from './shared/index.ts';
-import type { CallbackAccepted, CallbackDelivery, FlowAnswer, FlowExecutionInput, FlowExecutionResult, StepLogEntry, WebhookResponse } from './shared/index.ts';
+import { callbackUpdate, executionLogQuery, flowAnswerQuery, webhookAnswerQuery, webhookResponseUpdate } from './shared/flow-messages.ts';
+import { FLOW_FAILED_BEFORE_RESPONSE } from './shared/index.ts';
+import type { FlowExecutionInput, FlowExecutionResult } from './shared/index.ts';
 import { callbackStepsOf, type CallbackStep } from './steps/callback-steps.ts';
-
-export const webhookResponseUpdate = defineUpdate<WebhookResponse>(WEBHOOK_RESPONSE_UPDATE);
-export const executionLogQuery = defineQuery<StepLogEntry[]>('executionLog');
-/** The caller's answer, also after the execution closed (a retried call with the same idempotency key). */
-export const webhookAnswerQuery = defineQuery<WebhookResponse>(WEBHOOK_ANSWER_QUERY);
-/** What the flow has answered so far, also after a sync timeout (the caller fetches it: engine webhook/get-answer.ts). A query adds no history. */
-export const flowAnswerQuery = defineQuery<FlowAnswer>(FLOW_ANSWER_QUERY);
-/** A callback for a waitForCallback step, sent by the engine (engine webhook/ DeliverCallback, ResumeCallback). */
-export const callbackUpdate = defineUpdate<CallbackAccepted, [CallbackDelivery]>(CALLBACK_UPDATE);
 
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();

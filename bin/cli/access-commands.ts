@@ -1,4 +1,4 @@
-// Identity-provider applications (`app …`, spec §5.1), each a call to
+// Identity-provider applications (`app …`, the OAuth 2.0 path), each a call to
 // AppAdminService. An application is its issuer's client id, so `register`
 // always names the issuer (a client id alone would let any trusted issuer's
 // token with that id in); `--tenant` narrows it to one tenant of the issuer.

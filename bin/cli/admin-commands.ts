@@ -1,4 +1,4 @@
-// The admin commands of `flowhook` (DESIGN.md "The CLI"): companies, flows,
+// The admin commands of `flowhook`: companies, flows,
 // secrets, service users and applications, each a call to an admin service.
 // Every command takes --json; the error contract is in admin-action.ts.
 import { toJson } from '@bufbuild/protobuf';

@@ -1,12 +1,12 @@
-// The flow card of `flowhook flow get` (spec §2.3 "When a webhook is
-// received"), with the "Webhook Call" section only once the flow is published.
+// The flow card of `flowhook flow get` (the trigger "When a webhook is
+// received" and its fields), with the "Webhook Call" section only once the flow is published.
 // The card never shows a secret: the engine keeps only its hash, and the
 // sample body carries a `<secret>` placeholder.
 import type { GetFlowResponse, ProviderRoute, WebhookCall } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ResponseMode, type Step } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { card, shellArg, shellQuote, yesNo } from './output.ts';
 
-// Spec §2.3 defaults, shown when the file leaves the field out.
+// The trigger's defaults, shown when the file leaves the field out.
 const DEFAULT_SYNC_TIMEOUT_SECONDS = 30;
 const DEFAULT_STATUS_CODE = 200;
 const DEFAULT_CONTENT_TYPE = 'application/json';
@@ -30,7 +30,7 @@ export function flowCard(response: GetFlowResponse): string[] {
       ['Activity', activity || '—'],
       ['Response mode', waits ? 'Wait for Response step' : 'Instant return'],
       ['Sync timeout', waits ? `${trigger?.syncTimeoutSeconds ?? DEFAULT_SYNC_TIMEOUT_SECONDS} s` : undefined],
-      // The spec's default response has an empty body whatever its content type says; say so, so nobody parses "" as JSON.
+      // The default response has an empty body whatever its content type says; say so, so nobody parses "" as JSON.
       ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}, empty body`],
       ['Do not log payload', yesNo(trigger?.doNotLogPayload ?? false)],
       ['Versions', `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`],
@@ -127,7 +127,7 @@ function placeholderBody(sample: string, activity: string): string {
     const parsed: unknown = JSON.parse(sample);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
   } catch {
-    // Not JSON: fall back to the documented shape (spec §2.1).
+    // Not JSON: fall back to the request's shape, {activity, secret, payload}.
   }
   return JSON.stringify({ activity: body.activity ?? activity, secret: '<secret>', payload: body.payload ?? {} });
 }

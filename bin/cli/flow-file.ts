@@ -1,4 +1,4 @@
-// Reads a flow file (flows as code, DESIGN.md "Flow files"): YAML or JSON read
+// Reads a flow file (flows as code): YAML or JSON read
 // with the protobuf JSON mapping of flowhook.flow.v1.Flow. Every failure is a
 // FlowFileError whose message names the file, the place and the problem, ready
 // to print as is — a flow author should never see a stack trace.

@@ -1,4 +1,4 @@
-// `flowhook user …`: the service users of the Basic path (spec §5.2, legacy),
+// `flowhook user …`: the service users of the Basic path (legacy: a named user and a long-lived key),
 // each command one call to FlowAdminService.CreateUser or UserAdminService.
 // No command ever shows a key except the one create and regenerate-key print
 // once. `delete` cannot be undone, so it needs --yes (there is no prompt:

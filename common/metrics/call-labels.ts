@@ -4,7 +4,7 @@
 export const CALL_MODES = ['instant', 'sync'] as const;
 export type CallMode = (typeof CALL_MODES)[number];
 
-/** What became of a call: the four answers of spec §1, or refused (4xx) / failed (5xx). */
+/** What became of a call: a respond step's answer, the sync timeout's, the flow's end's or Instant return's; or refused (4xx) / failed (5xx). */
 export const CALL_OUTCOMES = ['responded', 'sync_timeout', 'flow_ended', 'instant_return', 'refused', 'failed'] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 

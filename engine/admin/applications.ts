@@ -1,4 +1,4 @@
-// Identity-provider applications (spec §5.1): registered by issuer and client
+// Identity-provider applications (OAuth 2.0 callers): registered by issuer and client
 // id — a client id is only the issuer's name for an application — optionally
 // bound to a tenant, with consent, state and permission sets per company. The
 // issuer is required: a registration without one would accept the client id

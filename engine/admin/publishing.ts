@@ -1,5 +1,6 @@
 // Publishing makes one version of a flow the one callers reach. It validates
-// the definition (spec §2.3, §2.4, §7) and registers the activity; the unique
+// the definition (flow-validation.ts: a webhook trigger with an activity,
+// respond status codes 200..599, …) and registers the activity; the unique
 // index on (company, activity) settles races between two publishes.
 //
 // The checks are separate from the write so `flow apply --publish` can run them
@@ -86,7 +87,7 @@ export async function unpublishFlow(em: EntityManager, changes: ChangeAnnouncer,
   await changes.announce(em, 'flows');
 }
 
-/** Activities are stored lowercase (spec §2.3). */
+/** Activities are stored lowercase, so two that differ only in case are one. */
 export function activityOf(definition: FlowJson): string {
   return (definition.trigger?.webhook?.activity ?? '').trim().toLowerCase();
 }

@@ -1,4 +1,4 @@
-// "Rotate Secret" (spec §2.3): a new 32-character secret; the previous one
+// "Rotate Secret": a new 32-character secret; the previous one
 // stops working as soon as this commits.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';

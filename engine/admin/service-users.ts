@@ -1,4 +1,4 @@
-// Service users for the Basic path (spec §5.2). The web service access key is
+// Service users for the Basic path (user name and web service access key). The key is
 // random and long, shown once, stored as its SHA-256 hash; it can expire, be
 // regenerated, and the user can be disabled or deleted. Every change is
 // announced on the change feed's `users` topic after it commits, so every

@@ -1,4 +1,4 @@
-// The flow card's "Webhook Call" section (spec §2.3): the resolved endpoint
+// The flow card's "Webhook Call" section, shown once the flow is published: the resolved endpoint
 // URL (company URL-encoded) and a sample body with a placeholder for the secret.
 export function webhookCall(base: { publicUrl: string; instance: string }, company: string, activity: string) {
   const url = `${base.publicUrl}/${encodeURIComponent(base.instance)}/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(company)}`;

@@ -2,7 +2,7 @@
 // doors (a callback URL, deliver-callback.ts; a correlation key,
 // resume-callback.ts): answered from the table when the step already accepted
 // a callback (the same body gets the first answer again, another is refused),
-// otherwise sent to the execution as the `flowhookCallback` update, whose
+// otherwise sent to the execution as `callbackUpdate` (flow-messages.ts), whose
 // validator decides whether the step still takes one. The update id carries
 // the body's digest, so a delivery retried after the engine gave up waiting
 // (no worker yet, a timeout) is handed the outcome of the first instead of
@@ -15,11 +15,11 @@ import {
   CALLBACK_ALREADY_RECEIVED,
   CALLBACK_EXPIRED,
   CALLBACK_UNKNOWN_STEP,
-  CALLBACK_UPDATE,
   DEFAULT_CALLBACK_STATUS,
   type CallbackAccepted,
   type CallbackDelivery,
 } from '../../workflows/shared/index.ts';
+import { callbackUpdate } from '../../workflows/shared/flow-messages.ts';
 import { markSensitive } from '../../workflows/shared/payload-converter.ts';
 import { UnavailableError } from '../errors.ts';
 import type { CallbackWait } from '../storage/entities.ts';
@@ -75,7 +75,7 @@ function sendUpdate(deps: CallbackDeliveryDeps, wait: CallbackWait, call: Callba
   const delivery: CallbackDelivery = { step: wait.step, body: call.body, headers: call.headers };
   const handle = deps.temporal.workflow.getHandle(wait.executionId);
   return deps.temporal.connection.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
-    handle.executeUpdate<CallbackAccepted, [CallbackDelivery]>(CALLBACK_UPDATE, {
+    handle.executeUpdate(callbackUpdate, {
       // doNotLogPayload: the codec encrypts the callback in the execution's history.
       args: [wait.sensitive ? markSensitive(delivery) : delivery],
       updateId: `callback-${wait.step}-${digest.slice(0, 32)}`,

@@ -11,6 +11,7 @@ import {
   type ExecutionService,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FLOW_WORKFLOW_TYPE, type StepLogEntry } from '../../workflows/shared/index.ts';
+import { executionLogQuery } from '../../workflows/shared/flow-messages.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
@@ -73,7 +74,7 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       const input = await startInput(temporal, handle.workflowId, description.runId);
       let steps: StepLogEntry[] = [];
       try {
-        steps = await handle.query<StepLogEntry[]>('executionLog');
+        steps = await handle.query(executionLogQuery);
       } catch {
         throw new UnavailableError('the execution log needs a running worker to answer');
       }

@@ -1,11 +1,11 @@
 // Every secret flowhook generates or checks goes through here: per-flow
-// webhook secrets (spec §5.3), web service access keys and bearer tokens.
+// webhook secrets, web service access keys and bearer tokens.
 // Only SHA-256 hashes are stored; comparisons are constant-time.
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** The spec's generated secret: 32 random characters. */
+/** A generated flow secret: 32 random characters, shown once. */
 export const SECRET_LENGTH = 32;
 /** Access keys are longer: they authenticate a user for a long time. */
 export const ACCESS_KEY_LENGTH = 44;

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** A company: the data boundary a flow runs in (spec §4 `company`). */
+/** A company: the data boundary a flow runs in (the endpoint's `company` query parameter names it). */
 export const CompanySchema = defineEntity({
   name: 'Company',
   tableName: 'company',

@@ -14,7 +14,7 @@ export const FlowVersionSchema = defineEntity({
     id: p.uuid().primary(),
     flow: () => p.manyToOne(Flow).deleteRule('cascade'),
     version: p.integer(),
-    /** Lowercase, as the spec stores activities. */
+    /** Stored lowercase: activities match case-insensitively. */
     activity: p.string().length(250).check('activity = lower(activity)'),
     definition: p.json<FlowJson>(),
     createdAt: p.datetime(),

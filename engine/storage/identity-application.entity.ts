@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * An identity-provider application allowed to call with an OAuth 2.0
- * client-credentials token (spec §5.1): the host's application card. Its
+ * client-credentials token: the host's application card. Its
  * tokens are accepted only while it is enabled and consent is granted, and
  * only from the issuer it was registered under (and tenant, when one is set):
  * a client id is the issuer's name for an application, so the same client id

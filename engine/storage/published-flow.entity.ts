@@ -6,7 +6,7 @@ import { FlowVersion } from './flow-version.entity.ts';
 /**
  * The registry of published webhook triggers: one row per published flow. The
  * unique index on (company, activity) is what guarantees "exactly one published
- * flow per activity" (spec §1, §8), even when two publishes race.
+ * flow per activity", even when two publishes race.
  */
 export const PublishedFlowSchema = defineEntity({
   name: 'PublishedFlow',

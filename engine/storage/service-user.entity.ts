@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A licensed service user for the Basic path (spec §5.2). The web service
+ * A licensed service user for the Basic path (user name and access key). The web service
  * access key is stored as its SHA-256 hash; it can expire and the user can be
  * disabled.
  */

@@ -1,15 +1,10 @@
 // Starts executions on Temporal: a plain start for Instant return, and
-// Update-With-Start for Wait for Response step (DESIGN.md). Every call is
+// Update-With-Start for Wait for Response step. Every call is
 // bounded by a deadline; only a start Temporal acknowledged counts as started.
 import { isGrpcDeadlineError, isGrpcServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, type Workflow } from '@temporalio/common';
-import {
-  FLOW_WORKFLOW_TYPE,
-  WEBHOOK_ANSWER_QUERY,
-  WEBHOOK_RESPONSE_UPDATE,
-  type FlowExecutionResult,
-  type WebhookResponse,
-} from '../../workflows/shared/index.ts';
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { FLOW_WORKFLOW_TYPE, type FlowWorkflow, type WebhookResponse } from '../../workflows/shared/index.ts';
+import { webhookAnswerQuery, webhookResponseUpdate } from '../../workflows/shared/flow-messages.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
 import { PAYLOAD_DIGEST_MEMO, startOptions, type ExecutionRequest } from './execution-start-options.ts';
@@ -49,7 +44,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     const sent = performance.now();
     try {
       await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
-        client.workflow.start(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue)),
+        client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue)),
       );
       options.onStartAcknowledged?.('instant', (performance.now() - sent) / 1000);
       return true;
@@ -63,7 +58,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
     const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
     if (request.joinOnly) return joinExisting(request, deadline);
-    const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue));
+    const operation = new WithStartWorkflowOperation<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue));
     const sent = performance.now();
     // The handle resolves when Temporal acknowledged the start half, long before the update answers.
     if (options.onStartAcknowledged) operation.workflowHandle().then(() => options.onStartAcknowledged!('sync', (performance.now() - sent) / 1000), () => undefined);
@@ -72,7 +67,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     started.catch(() => undefined);
     const update = options.abandonment.tagged(client.connection, () =>
       client.connection.withDeadline(deadline, () =>
-        client.workflow.executeUpdateWithStart<Workflow, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, {
+        client.workflow.executeUpdateWithStart(webhookResponseUpdate, {
           updateId: webhookUpdateId(request),
           startWorkflowOperation: operation,
         }),
@@ -139,7 +134,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       try {
         // The first call's update id: Temporal hands this call that update's outcome.
         const response = await client.connection.withDeadline(deadline, () =>
-          handle.executeUpdate<WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, { updateId: webhookUpdateId(request) }),
+          handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }),
         );
         return { executionId: request.workflowId, ...response };
       } catch (error) {
@@ -156,17 +151,17 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
 
   /** A retried sync call whose execution already closed gets the answer that execution gave. */
   async function answerOfClosed(workflowId: string): Promise<StartedExecution> {
-    const handle = client.workflow.getHandle(workflowId);
+    const handle = client.workflow.getHandle<FlowWorkflow>(workflowId);
     const deadline = Date.now() + options.temporalTimeoutMs;
     try {
-      const result = await client.connection.withDeadline(deadline, () => handle.result() as Promise<FlowExecutionResult>);
+      const result = await client.connection.withDeadline(deadline, () => handle.result());
       return { executionId: workflowId, ...result.response };
     } catch (error) {
       if (!(error instanceof WorkflowFailedError)) throw unavailable(error);
     }
     // The execution failed: the caller was answered if it failed after responding (a worker replays it to tell).
     try {
-      const answer = await client.connection.withDeadline(deadline, () => handle.query<WebhookResponse>(WEBHOOK_ANSWER_QUERY));
+      const answer = await client.connection.withDeadline(deadline, () => handle.query(webhookAnswerQuery));
       return { executionId: workflowId, ...answer };
     } catch (error) {
       if (isGrpcDeadlineError(error) || (isGrpcServiceError(error) && error.code === GRPC_UNAVAILABLE)) throw unavailable(error);
@@ -201,7 +196,7 @@ function isWorkflowClosedError(error: unknown): boolean {
   return error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) || /already completed/i.test(error instanceof Error ? error.message : '');
 }
 
-async function wasStarted(operation: WithStartWorkflowOperation<Workflow>): Promise<boolean> {
+async function wasStarted(operation: WithStartWorkflowOperation<FlowWorkflow>): Promise<boolean> {
   const settled = await Promise.race([
     operation.workflowHandle().then(() => true, () => false),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50).unref()),

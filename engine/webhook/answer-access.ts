@@ -22,7 +22,7 @@ export function isExecutionId(text: string): boolean {
  * that recorded `recordedCaller`: the same caller while it may still run
  * flows there, or a caller that may run flows there and holds FLOW ALL or
  * SUPER for it (the sets that see all of a company's flows). An application
- * needs FLOW INTEGR. for the runtime data in either case (spec §5.1); a
+ * needs FLOW INTEGR. for the runtime data in either case (FLOW ALL does not reach it); a
  * service account (its companies checked by the caller of this) sees its own
  * executions only.
  */

@@ -3,7 +3,7 @@
 // Basic callers are checked here against the stored key hash; application
 // callers arrive with a token the facade has already verified, and are
 // accepted only when registered under the token's issuer (and tenant, when
-// one is registered), consented and enabled (spec §5.1): a client id is only
+// one is registered), consented and enabled: a client id is only
 // the issuer's name for an application, so the same client id from another
 // trusted issuer is refused, and so is a registration that names no issuer
 // (one made before issuers were bound: guessing would let any issuer in). Every

@@ -1,4 +1,4 @@
-// Spec §1 steps 2-5 for a call on a published flow, shared by everything a
+// The checks of a call on a published flow, shared by everything a
 // caller does with a flow's secret (Invoke starts an execution, ResumeCallback
 // resumes one): authenticate the caller, look the flow up, check the secret,
 // the service account's companies and the permission set — in that order, so

@@ -14,7 +14,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcDeadlineError, QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GetAnswerRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { FLOW_ANSWER_QUERY, FLOW_WORKFLOW_TYPE, type FlowAnswer, type FlowResponseFields } from '../../workflows/shared/index.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowAnswer, type FlowResponseFields } from '../../workflows/shared/index.ts';
+import { flowAnswerQuery } from '../../workflows/shared/flow-messages.ts';
 import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
@@ -91,8 +92,8 @@ export async function getAnswer(deps: GetAnswerDeps, request: GetAnswerRequest, 
 
 /**
  * The answer to hand the caller: the respond step's (in the window or late), or — once the flow
- * completed without one — the trigger's default response, as the spec gives it for a flow that
- * ends without responding. None while it runs unanswered, nor for a flow that failed first.
+ * completed without one — the trigger's default response, the answer of a flow that ends
+ * without responding. None while it runs unanswered, nor for a flow that failed first.
  */
 export function answerToHand(execution: ExecutionAnswer): { response: FlowResponseFields; isDefault: boolean } | undefined {
   const { answer } = execution;
@@ -130,7 +131,7 @@ async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<
   if (description.type !== FLOW_WORKFLOW_TYPE || description.taskQueue !== deps.taskQueue) throw new AnswerNotFoundError(executionId, 'unknown_execution');
   let answer: FlowAnswer;
   try {
-    answer = await temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.query<FlowAnswer>(FLOW_ANSWER_QUERY));
+    answer = await temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.query(flowAnswerQuery));
   } catch (error) {
     // Started by a release without the query: it has no late answer to give, and no caller to authorize by.
     if (error instanceof QueryNotRegisteredError) throw new AnswerNotFoundError(executionId, 'unknown_execution');

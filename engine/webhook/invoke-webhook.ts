@@ -1,4 +1,4 @@
-// Spec §1 steps 2-6 for one call: the caller, flow, secret and permission
+// One call, in order: the caller, flow, secret and permission
 // checks (flow-call-authorization.ts), then the execution starts. Nothing
 // starts unless every check passed.
 import type { MikroORM } from '@mikro-orm/postgresql';

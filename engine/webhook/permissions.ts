@@ -1,5 +1,5 @@
 // Permission sets, named as on the host platform. The check runs after the
-// secret check (spec §5): a caller that passed the secret but lacks the set
+// secret check: a caller that passed the secret but lacks the set
 // gets PermissionDenied naming it, and no execution starts.
 import type { CallerIdentity } from './caller-authentication.ts';
 
@@ -17,8 +17,9 @@ export function normalizePermissionSet(name: string): string | undefined {
 /**
  * The permission set the caller lacks to run a flow in the company, or
  * undefined when it may. A licensed service user needs FLOW ALL or SUPER
- * (spec §5.2); an application needs FLOW INTEGR., and FLOW ALL alone is not
- * enough for it (spec §5.1). A grant without a company holds for all.
+ * (its licence brings the rest); an application needs FLOW INTEGR., and FLOW
+ * ALL alone is not enough for it (no licence: FLOW INTEGR. adds the runtime
+ * data). A grant without a company holds for all.
  */
 export function missingPermissionSet(caller: CallerIdentity, companyId: string): string | undefined {
   // A service account's companies were checked already (invoke-webhook.ts); it holds no permission sets.

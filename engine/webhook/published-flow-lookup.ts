@@ -1,4 +1,4 @@
-// Finds the published flow for (company, activity) — spec §1 step 2. Activity
+// Finds the published flow for (company, activity), the call's first lookup. Activity
 // matching is case-insensitive because activities are stored lowercase. Found
 // flows are kept as plain snapshots in a cache the change feed clears whenever
 // a flow is published, unpublished or its secret rotated (in any engine).

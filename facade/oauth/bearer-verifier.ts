@@ -1,4 +1,4 @@
-// The Bearer verifier of spec §5.1: an OAuth 2.0 client-credentials access
+// The Bearer verifier (the service-to-service path): an OAuth 2.0 client-credentials access
 // token (a JWT) from a trusted issuer, checked against the issuer's JWKS with
 // jose (signature, algorithm allow-list, issuer, audience, expiry and
 // not-before with a small clock tolerance, and an `iat` no older than the
@@ -13,7 +13,7 @@ import { decodeJwt, errors, jwtVerify, type JWTHeaderParameters, type JWTPayload
 import { isKeySetUnreachable, issuerKeys } from '../../common/issuer-keys.ts';
 import type { Logger } from 'pino';
 import type { RefusalReason } from '../../common/refusal-reasons.ts';
-import { REALM, type CallerVerifier, type Verification } from '../caller-authentication.ts';
+import { REALM, type CallerVerifier, type Verification } from '../caller-credentials.ts';
 import type { CallerInit } from '../facade-context.ts';
 import { ServiceUnavailableError } from '../http-errors.ts';
 import { ALLOWED_ALGORITHMS, type OAuthSettings } from './oauth-settings.ts';

@@ -1,4 +1,4 @@
-// The shape of the OAuth 2.0 settings (spec §5.1), read by config.ts from
+// The shape of the OAuth 2.0 settings (trusted issuers for Bearer callers), read by config.ts from
 // FLOWHOOK_OAUTH_* and used by the bearer verifier.
 
 export interface TrustedIssuer {

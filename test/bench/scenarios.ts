@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import Stripe from 'stripe';
 import { executionSearchAttributes } from '../../engine/temporal/search-attributes.ts';
-import { FLOW_WORKFLOW_TYPE, WEBHOOK_RESPONSE_UPDATE, type FlowExecutionInput, type WebhookResponse } from '../../workflows/shared/index.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput, type FlowWorkflow } from '../../workflows/shared/index.ts';
+import { webhookResponseUpdate } from '../../workflows/shared/flow-messages.ts';
 
 export const PAYLOAD = '{"order": {"id": "SO-1001", "customer": "C-42", "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B-7", "qty": 1}]}, "amount": 129.90}';
 
@@ -65,7 +66,7 @@ function attributeValues(input: FlowExecutionInput) {
 export function floorStart(client: Client, taskQueue: string, input: FlowExecutionInput, counter: Counter) {
   const searchAttributes = executionSearchAttributes(attributeValues(input));
   return async () => {
-    await client.workflow.start(FLOW_WORKFLOW_TYPE, { taskQueue, workflowId: `${input.trigger.activity}:${randomUUID()}`, args: [input], typedSearchAttributes: searchAttributes });
+    await client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, { taskQueue, workflowId: `${input.trigger.activity}:${randomUUID()}`, args: [input], typedSearchAttributes: searchAttributes });
     counter.executions++;
   };
 }
@@ -75,14 +76,14 @@ export function floorUpdateWithStart(client: Client, taskQueue: string, input: F
   const searchAttributes = executionSearchAttributes(attributeValues(input));
   return async () => {
     const workflowId = `${input.trigger.activity}:${randomUUID()}`;
-    const operation = new WithStartWorkflowOperation(FLOW_WORKFLOW_TYPE, {
+    const operation = new WithStartWorkflowOperation<FlowWorkflow>(FLOW_WORKFLOW_TYPE, {
       taskQueue,
       workflowId,
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
       typedSearchAttributes: searchAttributes,
     });
-    const response = await client.workflow.executeUpdateWithStart<never, WebhookResponse, []>(WEBHOOK_RESPONSE_UPDATE, { updateId: workflowId, startWorkflowOperation: operation as never });
+    const response = await client.workflow.executeUpdateWithStart(webhookResponseUpdate, { updateId: workflowId, startWorkflowOperation: operation });
     counter.executions++;
     if (response.outcome !== 'RESPONDED') throw new Error(`outcome ${response.outcome}`);
   };

@@ -1,4 +1,4 @@
-// Spec §1 step 5 end to end: a formula that writes the payload, or a number
+// The payload reaches the flow exactly as sent, end to end: a formula that writes the payload, or a number
 // of it, unchanged writes the caller's exact text (spacing, key order, number
 // spelling), in a respond body and in an httpRequest body; computed values
 // are written as computed.

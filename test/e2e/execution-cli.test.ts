@@ -49,7 +49,7 @@ test('execution show lists the steps with descriptions and the payload, never th
   const shown = await cli('execution', 'show', executions.open!);
   t.is(shown.code, 0, shown.err);
   t.regex(shown.out, /Payload\s+\{"card": "CARD-open"\}/);
-  // The execution log starts with the trigger and its description (spec §2.3), then the steps.
+  // The execution log starts with the trigger and its description, then the steps.
   t.regex(shown.out, /trigger\s+webhook\s+trigger of open\s+completed\s+0\s+activity exec\.open · instant return/);
   t.regex(shown.out, /steps\[1\]\s+log\s+Note the card\s+completed\s+\d+\s+card CARD-open/);
   t.false(shown.out.includes(secrets.open!));

@@ -1,4 +1,4 @@
-// An application is its issuer's client id (spec §5.1): with two trusted
+// An application is its issuer's client id: with two trusted
 // authorization servers that both know the same client id, a token from the
 // one the application was not registered under is refused, as is a token for
 // another tenant than the registered one, a user's token, and a token for an

@@ -1,4 +1,4 @@
-// Service-to-service callers (spec §5.1) against a real OAuth 2.0
+// Service-to-service callers (OAuth 2.0 client credentials) against a real OAuth 2.0
 // authorization server (oidc-provider, client credentials + resource
 // indicators): only an application registered under the token's issuer,
 // consented, enabled and with "FLOW INTEGR." for the company starts a flow,

@@ -17,7 +17,7 @@ import { ENGINE_SERVICES } from '../../engine/server.ts';
 import { ensureServiceAccount } from '../../engine/admin/ensure-service-account.ts';
 import { scopeOfService } from '../../engine/rpc/service-account-gate.ts';
 import { FLOW_CALLER_KEY } from '../../engine/temporal/search-attributes.ts';
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../workflows/shared/index.ts';
 import { cliAgainst } from '../support/cli-runner.ts';
 import { recordClient } from '../support/record-client.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -184,7 +184,7 @@ test('a workflow input forged for another company is refused by RecordService an
   // Whoever can start workflows on the task queue copies a real input and points it at Beta Co,
   // even under the same (closed) execution id.
   const forgedInput: FlowExecutionInput = { ...input, company: beta.company, trigger: { ...input.trigger, responseMode: 'INSTANT_RETURN' } };
-  const handle = await stack.temporal.workflow.start('flowWorkflow', { taskQueue: stack.taskQueue, workflowId: executionId, args: [forgedInput] });
+  const handle = await stack.temporal.workflow.start(FLOW_WORKFLOW_TYPE, { taskQueue: stack.taskQueue, workflowId: executionId, args: [forgedInput] });
   const failure = await t.throwsAsync(handle.result());
   t.true(failure instanceof WorkflowFailedError);
   t.regex(String((failure as WorkflowFailedError).cause?.message), /grant does not match execution/);

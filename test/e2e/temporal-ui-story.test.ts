@@ -6,6 +6,7 @@
 import test from 'ava';
 import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search-attributes.ts';
 import { SYNC_WINDOW_TIMER_SUMMARY } from '../../workflows/interpreter/outcome-attribute.ts';
+import * as messages from '../../workflows/shared/flow-messages.ts';
 import { cliAgainst, executionCliAgainst } from '../support/cli-runner.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -107,6 +108,21 @@ test('FlowVersion and FlowOutcome tell how the caller was answered; execution li
   const wrong = await cli('execution', 'list', '--outcome', 'exploded');
   t.not(wrong.code, 0);
   t.regex(wrong.err, /outcome: one of responded, sync timeout, flow ended, instant, failed/);
+});
+
+test('the UI lists exactly the updates and queries workflows/shared defines, and no signal', async (t) => {
+  const id = await call('story.responded');
+  await closed(id);
+  // Temporal's own query, answered by the SDK: what the UI shows as the execution's handlers.
+  const metadata = await stack.temporal.workflow.getHandle(id).query<{ definition: Record<'updateDefinitions' | 'queryDefinitions' | 'signalDefinitions', { name: string }[]> }>('__temporal_workflow_metadata');
+  const defined = Object.values(messages);
+  const names = (kind: string) => defined.filter((definition) => definition.type === kind).map((definition) => definition.name).sort();
+  // Names starting with "__" are the SDK's built-in queries.
+  const registered = (list: { name: string }[]) => list.map((handler) => handler.name).filter((name) => !name.startsWith('__')).sort();
+  t.deepEqual(registered(metadata.definition.updateDefinitions), names('update'));
+  t.deepEqual(registered(metadata.definition.queryDefinitions), names('query'));
+  t.deepEqual(registered(metadata.definition.signalDefinitions), names('signal'));
+  t.true(names('update').length > 0 && names('query').length > 0);
 });
 
 test('the current details say which step runs and what it waits for — a host, never a path', async (t) => {

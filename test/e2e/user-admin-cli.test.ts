@@ -240,7 +240,7 @@ test('app register assigns a set only with --company or --all-companies; updatin
   t.regex((await cli('app', 'revoke-consent', 'cli-unscoped-app')).err, /not found: Application "cli-unscoped-app" is not registered/);
 });
 
-test('a caller with no set in a company gets one answer whatever it names there; one with a set gets the spec\'s 404 and 401', async (t) => {
+test('a caller with no set in a company gets one answer whatever it names there; one with a set gets 404 for an unknown activity and 401 for a wrong secret', async (t) => {
   const outsider = await createUser(t, 'cli-outsider', '--company', OTHER);
   const insider = await createUser(t, 'cli-insider', '--company', HOME);
   const basic = (name: string, key: string) => `Basic ${Buffer.from(`${name}:${key}`).toString('base64')}`;
@@ -255,7 +255,7 @@ test('a caller with no set in a company gets one answer whatever it names there;
   t.deepEqual(await asOutsider('No Such Company', ACTIVITY, secret), known, 'unknown company');
   t.deepEqual(await asOutsider('users & co', ACTIVITY, secret), known, 'no spelling hint about the real company');
 
-  // The spec's order for a caller with a set in the company: unknown activity 404, wrong secret 401.
+  // For a caller with a set in the company the flow is looked up before the secret: unknown activity 404, wrong secret 401.
   t.is((await call(basic('cli-insider', insider), HOME, 'no.such.activity', secret)).status, 404);
   t.is((await call(basic('cli-insider', insider), HOME, ACTIVITY, 'W'.repeat(32))).status, 401);
   t.is((await call(basic('cli-insider', insider), HOME, ACTIVITY, secret)).status, 200);

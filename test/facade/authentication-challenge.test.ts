@@ -10,7 +10,7 @@ import { Code, ConnectError, createClient, createRouterTransport } from '@connec
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { WebhookService, InvokeOutcome } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createFacade, type ListeningFacade } from '../../facade/app.ts';
-import { authenticationChallenge, basicVerifier, type CallerVerifier } from '../../facade/caller-authentication.ts';
+import { authenticationChallenge, basicVerifier, type CallerVerifier } from '../../facade/caller-credentials.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
 import { createFacadeLogger } from '../../facade/logger.ts';
 import { bearerVerifier } from '../../facade/oauth/bearer-verifier.ts';

@@ -1,5 +1,5 @@
-// The facade serves HTTPS itself when given certificate files (spec §5.3:
-// the per-flow secret travels in the body, so production traffic is HTTPS).
+// The facade serves HTTPS itself when given certificate files (the per-flow
+// secret travels in the body, so production traffic is HTTPS).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';

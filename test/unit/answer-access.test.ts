@@ -42,7 +42,7 @@ test('the recorded caller reads its own answer while it may still run flows in t
   t.true(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }]), COMPANY, 'app:portal'));
   // Its grant was withdrawn (or holds for another company only): no more answers either.
   t.false(mayReadAnswer(user('alice', [{ companyId: OTHER, permissionSet: 'FLOW ALL' }]), COMPANY, 'user:alice'));
-  t.false(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW ALL' }]), COMPANY, 'app:portal'), 'FLOW ALL alone is not enough for an application (spec §5.1)');
+  t.false(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW ALL' }]), COMPANY, 'app:portal'), 'FLOW ALL alone is not enough for an application');
 });
 
 test("another caller reads an execution's answer only with FLOW ALL or SUPER in that company", (t) => {

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import test from 'ava';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
 import pino from 'pino';
-import type { CallerVerifier, Verification } from '../../facade/caller-authentication.ts';
+import type { CallerVerifier, Verification } from '../../facade/caller-credentials.ts';
 import { bearerVerifier } from '../../facade/oauth/bearer-verifier.ts';
 
 const ISSUER = 'https://idp.example.test/tenant/v2.0';

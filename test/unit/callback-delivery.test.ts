@@ -8,7 +8,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
 import { create } from '@bufbuild/protobuf';
 import { DeliverCallbackRequestSchema } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, CALLBACK_UPDATE, type CallbackDelivery } from '../../workflows/shared/index.ts';
+import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackDelivery } from '../../workflows/shared/index.ts';
+import { callbackUpdate } from '../../workflows/shared/flow-messages.ts';
 import { isSensitive } from '../../workflows/shared/payload-converter.ts';
 import { deliverCallback } from '../../engine/callbacks/deliver-callback.ts';
 import { tokenLookup, type CallbackKeys } from '../../engine/callbacks/callback-digests.ts';
@@ -38,7 +39,7 @@ interface Row {
 
 interface Sent {
   workflowId: string;
-  name: string;
+  update: unknown;
   delivery: CallbackDelivery;
   updateId: string | undefined;
 }
@@ -70,8 +71,8 @@ function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSe
     connection: { withDeadline: (_deadline: number, call: () => Promise<unknown>) => call() },
     workflow: {
       getHandle: (workflowId: string) => ({
-        executeUpdate: async (name: string, options: { args: [CallbackDelivery]; updateId?: string }) => {
-          const call = { workflowId, name, delivery: options.args[0], updateId: options.updateId };
+        executeUpdate: async (update: unknown, options: { args: [CallbackDelivery]; updateId?: string }) => {
+          const call = { workflowId, update, delivery: options.args[0], updateId: options.updateId };
           sent.push(call);
           return answer(call);
         },
@@ -104,7 +105,7 @@ test('an accepted callback: the update carries step, exact body and filtered hea
   t.deepEqual(answer, { executionId: EXECUTION, step: 'payment', statusCode: 200, repeated: false });
   t.is(h.sent.length, 1);
   t.is(h.sent[0]!.workflowId, EXECUTION);
-  t.is(h.sent[0]!.name, CALLBACK_UPDATE);
+  t.is(h.sent[0]!.update, callbackUpdate);
   t.deepEqual(h.sent[0]!.delivery, { step: 'payment', body: '{ "status": "ok" }', headers: { 'content-type': 'application/json' } });
   t.false(isSensitive(h.sent[0]!.delivery));
   t.regex(h.sent[0]!.updateId ?? '', /^callback-payment-[0-9a-f]{32}$/);

@@ -23,8 +23,8 @@ async function problem(t: import('ava').ExecutionContext, path: string): Promise
   return error!.message;
 }
 
-// DESIGN.md "Flow files", without the `record` step (not in the proto yet).
-const DESIGN_EXAMPLE = `company: Default
+// A complete flow file (every trigger field, a respond body formula, a sleep), without the `record` step.
+const EXAMPLE_FLOW = `company: Default
 name: payment-callback
 description: Payment provider callback that updates the invoice
 trigger:
@@ -43,8 +43,8 @@ steps:
   - sleep:   { description: Let the provider settle, duration: 5s }
 `;
 
-test('the DESIGN.md example flow parses', async (t) => {
-  const flow = await readFlowFile(file('.yaml', DESIGN_EXAMPLE));
+test('a complete example flow parses', async (t) => {
+  const flow = await readFlowFile(file('.yaml', EXAMPLE_FLOW));
   t.is(flow.company, 'Default');
   t.is(flow.name, 'payment-callback');
   const trigger = flow.trigger?.kind;

@@ -1,6 +1,6 @@
-// The execution log's first line is the trigger with its Description (spec §2.3:
-// it appears in the execution history), also for doNotLogPayload flows, whose
-// step notes are withheld.
+// The execution log's first line is the trigger with its Description (it says
+// what triggered the flow, so it belongs in the execution history), also for
+// doNotLogPayload flows, whose step notes are withheld.
 import test from 'ava';
 import { ExecutionLog, NOTE_WITHHELD } from '../../workflows/interpreter/execution-log.ts';
 import type { FlowExecutionInput } from '../../workflows/shared/index.ts';

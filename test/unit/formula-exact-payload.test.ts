@@ -1,4 +1,4 @@
-// Spec §1 step 5: the payload reaches the flow exactly as sent. A formula
+// The payload reaches the flow exactly as sent. A formula
 // that hands the payload (or a part of it, or one of its numbers) on
 // unchanged writes the caller's text; anything computed is written as computed.
 import test from 'ava';

@@ -1,5 +1,5 @@
-// What a value looked like in the text it was parsed from (spec §1 step 5:
-// the payload reaches the flow "exactly as the caller sent it"). Values stay
+// What a value looked like in the text it was parsed from (the payload
+// reaches the flow exactly as the caller sent it). Values stay
 // plain JavaScript so formulas compute with them as before; the original
 // spelling travels with them:
 //  - an object or array parsed from the payload maps to its source slice;

@@ -24,8 +24,8 @@ export class ExecutionLog {
   }
 
   /**
-   * The first line: the webhook trigger with its Description, which the spec (§2.3) wants in the
-   * execution history. Flow metadata only (description, activity, response mode), never payload, so
+   * The first line: the webhook trigger with its Description, which says what triggered the flow,
+   * so it belongs in the execution history. Flow metadata only (description, activity, response mode), never payload, so
    * the line is the same for doNotLogPayload flows.
    */
   recordTrigger(trigger: FlowExecutionInput['trigger'], startedAt: string): void {

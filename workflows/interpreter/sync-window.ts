@@ -1,4 +1,5 @@
-// The synchronous response window of one execution (spec §1 step 6, §2.4).
+// The synchronous response window of one execution: a sync caller waits until a
+// respond step answers, the sync timeout fires or the flow ends.
 // The main flow closes it by responding, ending or failing; the update
 // handler closes it by timing out. Whatever closed it first decides the answer
 // every `webhookResponse` update gets, so a repeated update sees the same one.

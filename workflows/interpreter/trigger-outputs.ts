@@ -13,7 +13,7 @@ export const EXACT_VALUES_PATCH = 'flowhook-exact-payload-values';
 
 /**
  * `exactValues`: parse JSON with parseExactJson, so values handed on unchanged
- * are written as sent (spec §1 step 5). Executions started by a release
+ * are written as sent (the payload reaches the flow exactly as sent). Executions started by a release
  * without it replay with JSON.parse (flow-workflow.ts decides with patched()),
  * so what they already sent is sent the same way again.
  */

@@ -1,9 +1,7 @@
-// What the engine and the flow workflow agree on for waitForCallback: the
-// update that delivers a callback, what it carries and how it is refused. The
-// token or key never travels here: the engine resolves it to (execution, step).
-
-/** The update the engine sends to deliver a callback to a waiting (or not yet waiting) step. */
-export const CALLBACK_UPDATE = 'flowhookCallback';
+// What the engine and the flow workflow agree on for waitForCallback: what the
+// update that delivers a callback (callbackUpdate, flow-messages.ts) carries
+// and how it is refused. The token or key never travels here: the engine
+// resolves it to (execution, step).
 
 /** One callback as the step receives it. */
 export interface CallbackDelivery {

@@ -1,12 +1,10 @@
-// The `flowAnswer` query: what the flow has answered so far, for callers who
-// fetch the answer after their sync window timed out (engine
-// webhook/get-answer.ts). Part of the Temporal contract the engine and the
-// workflow share, so it stays free of workflow-runtime imports.
+// The result of the `flowAnswer` query (flow-messages.ts): what the flow has
+// answered so far, for callers who fetch the answer after their sync window
+// timed out (engine webhook/get-answer.ts). Part of the Temporal contract the
+// engine and the workflow share, so it stays free of workflow-runtime imports.
 import type { DefaultResponse, WebhookOutcome } from './flow-contract.ts';
 
-export const FLOW_ANSWER_QUERY = 'flowAnswer';
-
-/** What a respond step answered: the three fields of the envelope's `value` (spec §2.2). */
+/** What a respond step answered: the three fields of the envelope's `value`. */
 export interface FlowResponseFields {
   statusCode: number;
   contentType: string;

@@ -1,13 +1,13 @@
-// What the engine and the worker agree on: the workflow's name, its input and
-// output, the update the engine waits on in sync mode, and the task queue.
-// Imported by the engine, so it must stay free of workflow-runtime imports.
+// What the engine and the worker agree on: the workflow's name and signature,
+// its input and output, and the task queue (its updates and queries are in
+// flow-messages.ts). Imported by the engine, so it must stay free of
+// workflow-runtime imports.
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { FlowLimits } from './flow-limits.ts';
 
+/** The workflow's type: the name workflows/index.ts exports it under (the worker registers it by that name). */
 export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
 export const DEFAULT_TASK_QUEUE = 'flowhook-flows';
-export const WEBHOOK_RESPONSE_UPDATE = 'webhookResponse';
-export const WEBHOOK_ANSWER_QUERY = 'webhookAnswer';
 
 export type ResponseMode = 'INSTANT_RETURN' | 'WAIT_FOR_RESPONSE_STEP';
 
@@ -72,7 +72,7 @@ export interface DirectTriggerRequest {
 /** Why the caller got the answer it got; mirrors InvokeOutcome of the engine proto. */
 export type WebhookOutcome = 'RESPONDED' | 'SYNC_TIMEOUT' | 'FLOW_ENDED' | 'INSTANT_RETURN';
 
-/** The answer of the `webhookResponse` update. */
+/** The answer of the `webhookResponse` update (flow-messages.ts). */
 export interface WebhookResponse {
   statusCode: number;
   contentType: string;
@@ -98,6 +98,12 @@ export interface StepLogEntry {
   finishedAt: string;
   note?: string;
 }
+
+/**
+ * The workflow's signature, so the engine starts it with typed arguments and result without
+ * importing workflow code (test/unit/temporal-contract.test.ts holds the workflow to it).
+ */
+export type FlowWorkflow = (input: FlowExecutionInput) => Promise<FlowExecutionResult>;
 
 export interface FlowExecutionResult {
   outcome: WebhookOutcome;

@@ -1,4 +1,5 @@
-// Publish-time validation of a flow definition (spec §2.3, §2.4, §7, §8).
+// Publish-time validation of a flow definition (trigger fields, step fields,
+// respond status codes 200..599, …).
 // Pure: drafts may be saved invalid; only publishing calls this. Problems name
 // the field in the flow file's own spelling, e.g. `steps[2].respond.statusCode`.
 // What each step kind checks lives in its module (workflows/steps/); this file

@@ -1,9 +1,10 @@
-// The spec's defaults for a webhook trigger (§2.3), applied in one place.
+// The defaults of a webhook trigger (Instant return, sync timeout 30 s, default
+// response 200 application/json), applied in one place.
 import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { DefaultResponse, ResponseMode } from './flow-contract.ts';
 
 export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30;
-/** Our choice (the spec shows no maximum): a caller held longer than this is better served by Instant return. */
+/** A caller held longer than this is better served by Instant return. */
 export const MAX_SYNC_TIMEOUT_SECONDS = 600;
 
 export interface ResolvedTrigger {

@@ -1,4 +1,4 @@
-// respond: answers the caller waiting in WAIT_FOR_RESPONSE_STEP mode (spec §1).
+// respond: answers the caller waiting in WAIT_FOR_RESPONSE_STEP mode.
 // Instant callers already have the default response; after the sync window
 // closed the answer is kept as the late answer the caller may fetch.
 import { resolveText, resolveValue } from '../formula/index.ts';

@@ -1,5 +1,5 @@
 // sleep: a durable timer of a fixed duration. A deferral: the sync window
-// cannot be paused, so it fails while a caller still waits (spec §1 rules).
+// cannot be paused, so it fails while a caller still waits (the caller gets 500).
 import { parseDuration } from '../shared/duration.ts';
 import { formatDuration } from '../shared/flow-limits.ts';
 import { deferralBeforeResponse, StepFailure } from '../interpreter/step-errors.ts';

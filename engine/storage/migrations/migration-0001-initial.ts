@@ -19,7 +19,7 @@ export class Migration0001Initial extends Migration {
     this.addSql(`alter table "flow_version" add constraint "flow_version_flow_version_unique" unique ("flow_id", "version");`);
     this.addSql(`alter table "flow_version" add constraint "flow_version_activity_check" check (activity = lower(activity));`);
 
-    // The unique (company_id, activity) index is the spec's "one published flow per activity".
+    // The unique (company_id, activity) index: one published flow per activity.
     this.addSql(`create table "published_flow" ("flow_id" uuid not null, "company_id" uuid not null, "activity" varchar(250) not null, "flow_version_id" uuid not null, "published_at" timestamptz not null, primary key ("flow_id"));`);
     this.addSql(`alter table "published_flow" add constraint "published_flow_company_activity_unique" unique ("company_id", "activity");`);
     this.addSql(`alter table "published_flow" add constraint "published_flow_activity_check" check (activity = lower(activity));`);

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Identity-provider applications (spec §5.1) and their permission set
+ * Identity-provider applications (OAuth 2.0 callers) and their permission set
  * assignments per company. Matches the entities exactly.
  */
 export class Migration0003Applications extends Migration {

@@ -94,7 +94,7 @@ export const AppState = /*@__PURE__*/
   tsEnum(AppStateSchema);
 
 /**
- * Identity-provider applications for the service-to-service path (spec §5.1):
+ * Identity-provider applications for the service-to-service path (OAuth 2.0):
  * the engine's counterpart of the host's application card. A bearer token is
  * accepted only for an application registered here under the token's issuer
  * (and tenant, when one is registered), with consent granted, state Enabled

@@ -724,7 +724,7 @@ export declare type SetUserStateResponseJson = {
 export declare const SetUserStateResponseSchema: GenMessage<SetUserStateResponse, {jsonType: SetUserStateResponseJson}>;
 
 /**
- * Life cycle of the service users of the Basic path (spec §5.2, legacy): list
+ * Life cycle of the service users of the Basic path (legacy): list
  * and show them, grant and revoke their permission sets, regenerate a web
  * service access key, disable, enable and delete a user. Users are created
  * with FlowAdminService.CreateUser. Every call needs the admin token.

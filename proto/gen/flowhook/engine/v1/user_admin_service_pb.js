@@ -124,7 +124,7 @@ export const SetUserStateResponseSchema = /*@__PURE__*/
   messageDesc(file_flowhook_engine_v1_user_admin_service, 15);
 
 /**
- * Life cycle of the service users of the Basic path (spec §5.2, legacy): list
+ * Life cycle of the service users of the Basic path (legacy): list
  * and show them, grant and revoke their permission sets, regenerate a web
  * service access key, disable, enable and delete a user. Users are created
  * with FlowAdminService.CreateUser. Every call needs the admin token.

@@ -1278,7 +1278,8 @@ export declare type InvokeOutcomeJson = "INVOKE_OUTCOME_UNSPECIFIED" | "INVOKE_O
 export declare const InvokeOutcomeSchema: GenEnum<InvokeOutcome, InvokeOutcomeJson>;
 
 /**
- * Runs the webhook path of spec §1 steps 2-6 for one call.
+ * Runs the webhook path for one call: flow lookup, secret check, permission
+ * check, execution start, and the answer of the response mode.
  *
  * @generated from service flowhook.engine.v1.WebhookService
  */

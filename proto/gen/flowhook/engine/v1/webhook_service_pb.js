@@ -154,7 +154,8 @@ export const InvokeOutcome = /*@__PURE__*/
   tsEnum(InvokeOutcomeSchema);
 
 /**
- * Runs the webhook path of spec §1 steps 2-6 for one call.
+ * Runs the webhook path for one call: flow lookup, secret check, permission
+ * check, execution start, and the answer of the response mode.
  *
  * @generated from service flowhook.engine.v1.WebhookService
  */

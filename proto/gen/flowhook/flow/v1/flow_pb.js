@@ -190,7 +190,7 @@ export const ResponseModeSchema = /*@__PURE__*/
   enumDesc(file_flowhook_flow_v1_flow, 0);
 
 /**
- * Response mode of a webhook trigger (spec §2.3).
+ * Response mode of a webhook trigger.
  *
  * @generated from enum flowhook.flow.v1.ResponseMode
  */

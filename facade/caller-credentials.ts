@@ -1,8 +1,10 @@
-// Establishes who is calling before the body is read or the engine is asked.
-// Each supported Authorization scheme has a verifier; a request whose scheme
-// has none, or whose credentials its verifier refuses, is answered 401 without
-// an engine call. Basic (spec §5.2) is here; Bearer (spec §5.1) is in oauth/.
-// A refusal carries its reason to error-mapping.ts, which logs it once.
+// The caller's credentials, from the Authorization header, before the body is
+// read or the engine is asked. Each supported scheme has a verifier; a request
+// whose scheme has none, or whose credentials its verifier refuses, is answered
+// 401 without an engine call. Basic (user name and access key, passed on for
+// the engine to check against its stored hash) is here; Bearer (an OAuth 2.0
+// client-credentials token, verified here) is in oauth/. A refusal carries its
+// reason to error-mapping.ts, which logs it once.
 import { exceedsNameLimit } from '../common/name-limits.ts';
 import type { RefusedCall } from '../common/refusal-reasons.ts';
 import type { CallerInit, FacadeMiddleware } from './facade-context.ts';
@@ -52,16 +54,16 @@ export const basicVerifier: CallerVerifier = {
 /**
  * The `WWW-Authenticate` value of every 401: the challenges of exactly the schemes this facade
  * verifies, so a client is never told to send credentials it would be refused for (a Bearer-only
- * facade does not ask for Basic). Bearer, the recommended path (spec §5.1), comes first.
+ * facade does not ask for Basic). Bearer, the recommended path (no shared long-lived key), comes first.
  */
 export function authenticationChallenge(verifiers: readonly CallerVerifier[]): string {
   const preferred = (verifier: CallerVerifier) => (verifier.scheme === 'bearer' ? 0 : 1);
   return [...verifiers].sort((a, b) => preferred(a) - preferred(b)).map((verifier) => verifier.challenge).join(', ');
 }
 
-export function authenticateCaller(verifiers: readonly CallerVerifier[]): FacadeMiddleware {
+export function verifyCallerCredentials(verifiers: readonly CallerVerifier[]): FacadeMiddleware {
   const byScheme = new Map(verifiers.map((verifier) => [verifier.scheme, verifier]));
-  return async function authenticate(ctx, next) {
+  return async function verifyCredentials(ctx, next) {
     const verification = await verifyAuthorization(byScheme, ctx.get('authorization'));
     if ('refused' in verification) throw new CallerRefusedError(verification.refused);
     ctx.state.caller = verification.caller;
