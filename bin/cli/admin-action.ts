@@ -2,13 +2,14 @@
 // engine and no token), and turns every failure into the CLI's error contract:
 //
 //   - the message goes to stderr as `flowhook: <code in words>: <message>`,
-//   - the exit code is 1,
+//   - the exit code is 2 for a UsageError (the command line itself is wrong,
+//     found before anything was sent), 1 for everything else,
 //   - with --json, stdout additionally gets exactly one object
 //     `{"error": {"code": "not_found", "message": "..."}}` (Connect's code
 //     names), so a script reading stdout always gets one JSON document.
 //
-// Usage errors (unknown option, missing argument) stay with commander: it
-// prints them and exits 1 before any of this runs.
+// Usage errors commander finds (unknown command or option, missing argument,
+// invalid option value) never reach this: cli-program.ts maps them to exit 2.
 import { Code, ConnectError } from '@connectrpc/connect';
 import { codeToString } from '@connectrpc/connect/protocol-connect';
 import type { Command } from 'commander';
@@ -58,9 +59,14 @@ export function adminAction<A extends unknown[]>(runtime: AdminRuntime, handler:
       await handler(context, ...(args.slice(0, -2) as A));
     } catch (error) {
       reportError(runtime.io, json, error);
-      runtime.setExitCode(1);
+      runtime.setExitCode(exitCodeFor(error));
     }
   };
+}
+
+/** 2 when the command line itself is wrong (a UsageError), 1 for every other failure. */
+export function exitCodeFor(error: unknown): 1 | 2 {
+  return error instanceof UsageError ? 2 : 1;
 }
 
 /** `about` names what failed when a command does several things (e.g. one of several files). */
@@ -93,5 +99,17 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
     this.connectCode = code;
+  }
+}
+
+/**
+ * A command line that cannot work, found by the CLI's own checks before anything is sent
+ * (options that exclude each other, a setting the chosen kind needs): exit code 2, like
+ * commander's usage errors.
+ */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, Code.InvalidArgument);
+    this.name = 'UsageError';
   }
 }

@@ -50,9 +50,13 @@ export function createAdminTransport(options: AdminClientOptions): Transport {
 }
 
 export function createAdminClient(options: AdminClientOptions): AdminClient {
-  const transport = createAdminTransport(options);
   // Idle HTTP/2 sessions are unref'd by connect-node, so the CLI exits once
   // its calls are done without closing anything.
+  return adminClientOn(createAdminTransport(options));
+}
+
+/** Every admin service on one transport (tests pass an in-memory one). */
+export function adminClientOn(transport: Transport): AdminClient {
   return {
     ...createClient(FlowAdminService, transport),
     ...createClient(AppAdminService, transport),

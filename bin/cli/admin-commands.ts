@@ -13,9 +13,11 @@ import {
 import { registerAppCommands } from './access-commands.ts';
 import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
 import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
-import { registerCompanyEgressCommands, registerConnectionCommands, registerSecretsCommands } from './connection-commands.ts';
+import { registerCompanyEgressCommands } from './company-egress-commands.ts';
+import { registerConnectionCommands } from './connection-commands.ts';
 import { registerFlowCommands } from './flow-commands.ts';
 import { registerHookSecretCommands } from './hook-secret-commands.ts';
+import { registerSecretStoreCommands } from './secret-store-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
 import { registerServiceAccountCommands } from './service-account-commands.ts';
 import { printJson, printLines, processIo, shownOnce, table, type CliIo } from './output.ts';
@@ -75,7 +77,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
 
   program
     .command('secret')
-    .description('per-flow webhook secrets')
+    .description("a flow's webhook secret, the one its callers send with the activity")
     .command('rotate')
     .description('generate a new secret for an activity; the previous one stops working at once')
     .argument('<company>')
@@ -92,7 +94,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
         ]);
       }),
     );
-  registerSecretsCommands(program, runtime);
+  registerSecretStoreCommands(program, runtime);
   registerHookSecretCommands(program, runtime, { stdin: deps.secretStdin });
 
   registerUserCommands(program, runtime);

@@ -6,7 +6,7 @@ import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/prot
 import { InvalidArgumentError, type Command } from 'commander';
 import { ListAuditEventsResponseSchema } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { parseDuration } from '../../workflows/shared/duration.ts';
-import { reportError } from './admin-action.ts';
+import { exitCodeFor, reportError } from './admin-action.ts';
 import { auditClientFromEnvironment, type AuditClient } from './admin-client.ts';
 import { printJson, printLines, processIo, table, type CliIo } from './output.ts';
 
@@ -57,7 +57,7 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
         printLines(io, table(['TIME', 'ACCOUNT', 'ACTION', 'COMPANY', 'TARGET', 'OUTCOME', 'DETAILS'], rows));
       } catch (error) {
         reportError(io, json, error);
-        setExitCode(1);
+        setExitCode(exitCodeFor(error));
       }
     });
 }

@@ -1,7 +1,5 @@
-// Outbound administration: connections (`connection set|list|show|delete`),
-// a company's egress list (`company egress`) and the secret store's key
-// rotation (`secrets rotate-key`), each a call to ConnectionAdminService or
-// SecretStoreAdminService. A connection's secret is read from a file or stdin
+// Connections (`connection set|list|show|delete`), each a call to
+// ConnectionAdminService. A connection's secret is read from a file or stdin
 // (never argv) and appears in no output: the engine never returns it.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
@@ -9,21 +7,17 @@ import { Code } from '@connectrpc/connect';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   DeleteConnectionResponseSchema,
-  GetCompanyEgressResponseSchema,
   GetConnectionResponseSchema,
   ListConnectionsResponseSchema,
-  SetCompanyEgressResponseSchema,
   SetConnectionResponseSchema,
-  type CompanyEgress,
   type Connection,
   type ConnectionSettings,
   type ConnectionType,
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { RotateKeyResponseSchema } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import type { ConnectionKind } from '../../workflows/shared/connection-kinds/connection-kind.ts';
 import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds/connection-kind-registry.ts';
 import { KIND_SETTINGS, kindSettingsOf, type KindSettingName } from '../../workflows/shared/connection-kinds/connection-settings.ts';
-import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
+import { adminAction, CliError, UsageError, type AdminRuntime } from './admin-action.ts';
 import { card, printJson, printLines, shellArg, table } from './output.ts';
 import { processSecretStdin, readSecret, type SecretStdin } from './secret-input.ts';
 
@@ -84,7 +78,7 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
         const optionOf = (setting: KindSettingName) => settingOptions.find(({ name }) => name === setting)!.option.long;
         const missing = kind.settings.filter((use) => use.required && isBlank(settings[use.name])).map((use) => `${optionOf(use.name)} is required for ${kind.name} connections`);
         if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0) missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
-        if (missing.length > 0) throw new CliError(missing.join('; '), Code.InvalidArgument);
+        if (missing.length > 0) throw new UsageError(missing.join('; '));
 
         const secret = await readSecret({
           file: options.secretFile,
@@ -108,10 +102,11 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
   connection
     .command('list')
     .description("list a company's connections and the published flows that use them")
-    .argument('<company>')
+    .requiredOption('--company <name>', 'the company whose connections to list')
     .option('--json', 'print the response as JSON')
     .action(
-      adminAction(runtime, async (context, company: string) => {
+      adminAction(runtime, async (context) => {
+        const company = context.options.company as string;
         const response = await context.client().listConnections({ company });
         if (context.json) return printJson(context.io, toJson(ListConnectionsResponseSchema, response, JSON_OPTIONS));
         if (response.connections.length === 0) {
@@ -136,69 +131,16 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
     );
   connection
     .command('delete')
-    .description('delete a connection; refused while published flows use it, unless --force')
+    .description('delete a connection; refused while published flows use it, unless --yes')
     .argument('<company>')
     .argument('<name>')
-    .option('--force', "delete even while published flows use it (their httpRequest steps then fail)")
+    .option('--yes', 'confirm deleting it while published flows use it (their httpRequest steps then fail)')
     .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context, company: string, name: string) => {
-        const response = await context.client().deleteConnection({ company, name, force: context.options.force === true });
+        const response = await context.client().deleteConnection({ company, name, force: context.options.yes === true });
         if (context.json) return printJson(context.io, toJson(DeleteConnectionResponseSchema, response, JSON_OPTIONS));
         printLines(context.io, [`Deleted connection "${name}" from company "${company}".`]);
-      }),
-    );
-}
-
-export function registerCompanyEgressCommands(company: Command, runtime: AdminRuntime): void {
-  company
-    .command('egress')
-    .description("show or set the hosts a company's flows may call (on top of FLOWHOOK_EGRESS_ALLOW); no entries and no --clear shows the list")
-    .argument('<company>')
-    .argument('[entries...]', 'hosts, host:port or CIDRs, as separate arguments or comma-separated; they replace the list')
-    .option('--clear', 'remove the company\'s list: only FLOWHOOK_EGRESS_ALLOW applies')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context, companyName: string, entries: string[]) => {
-        const allow = entries.flatMap(splitList);
-        const clear = context.options.clear === true;
-        if (clear && entries.length > 0) throw new CliError('give entries to set the list or --clear to remove it, not both', Code.InvalidArgument);
-        if (entries.length > 0 && allow.length === 0) throw new CliError('no egress entries given (only commas and blanks); use --clear to remove the list', Code.InvalidArgument);
-        if (clear || allow.length > 0) {
-          const response = await context.client().setCompanyEgress({ company: companyName, allow, clear });
-          if (context.json) return printJson(context.io, toJson(SetCompanyEgressResponseSchema, response, JSON_OPTIONS));
-          return printLines(context.io, [describeEgress(response.egress, companyName)]);
-        }
-        const response = await context.client().getCompanyEgress({ company: companyName });
-        if (context.json) return printJson(context.io, toJson(GetCompanyEgressResponseSchema, response, JSON_OPTIONS));
-        printLines(context.io, [describeEgress(response.egress, companyName)]);
-      }),
-    );
-}
-
-export function registerSecretsCommands(program: Command, runtime: AdminRuntime): void {
-  program
-    .command('secrets')
-    .description('the encrypted secret store that holds connection and hook secrets')
-    .command('rotate-key')
-    .description('re-wrap every stored secret under the current key (with a key file: a newly generated one)')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context) => {
-        const response = await context.client().rotateKey({});
-        if (context.json) return printJson(context.io, toJson(RotateKeyResponseSchema, response, JSON_OPTIONS));
-        const secrets = `${response.rewrapped} ${response.rewrapped === 1 ? 'secret' : 'secrets'}`;
-        const lines = [
-          response.generated
-            ? `Generated a new key ${response.currentKeyId} and re-wrapped ${secrets} under it.`
-            : `Re-wrapped ${secrets} under the current key ${response.currentKeyId} (from FLOWHOOK_SECRETS_KEY).`,
-        ];
-        if (response.retiredKeyIds.length > 0) {
-          const where = response.generated ? 'the key file' : 'FLOWHOOK_SECRETS_KEY';
-          const keys = response.retiredKeyIds.length === 1 ? 'key' : 'keys';
-          lines.push(`The older ${keys} ${response.retiredKeyIds.join(', ')} protect${keys === 'key' ? 's' : ''} no secret any more and may be removed from ${where}.`);
-        }
-        printLines(context.io, lines);
       }),
     );
 }
@@ -213,7 +155,8 @@ function isBlank(value: string | string[]): boolean {
   return Array.isArray(value) ? value.length === 0 : value.trim() === '';
 }
 
-function splitList(value: string): string[] {
+/** Comma-separated entries, blanks dropped; also for `company egress set`. */
+export function splitList(value: string): string[] {
   return value
     .split(',')
     .map((entry) => entry.trim())
@@ -264,12 +207,6 @@ function describeConnection(connection: Connection | undefined, company: string,
       ['used by', connection.usedByFlows.join(', ') || 'no published flow'],
     ]),
   ];
-}
-
-function describeEgress(egress: CompanyEgress | undefined, company: string): string {
-  const name = egress?.company || company;
-  if (!egress?.narrowed) return `Company "${name}" has no egress list of its own: FLOWHOOK_EGRESS_ALLOW alone applies.`;
-  return `Company "${name}" may call only: ${egress.allow.join(', ')}`;
 }
 
 function iso(timestamp: Timestamp | undefined): string | undefined {

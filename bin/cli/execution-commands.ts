@@ -10,7 +10,7 @@ import {
   GetExecutionResponseSchema,
   ListExecutionsResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { reportError } from './admin-action.ts';
+import { exitCodeFor, reportError } from './admin-action.ts';
 import { addRerunCommand, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
 import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
 import { card, printJson, printLines, processIo, table, type CliIo } from './output.ts';
@@ -40,7 +40,7 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         await handler(json, options, ...(args.slice(0, -2) as A));
       } catch (error) {
         reportError(io, json, error);
-        setExitCode(1);
+        setExitCode(exitCodeFor(error));
       }
     };
 

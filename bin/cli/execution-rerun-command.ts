@@ -15,7 +15,7 @@ import {
   type RerunExecutionsRequestSchema,
   type RerunExecutionsResponse,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { CliError } from './admin-action.ts';
+import { CliError, UsageError } from './admin-action.ts';
 import type { ExecutionClient } from './execution-commands.ts';
 import { printJson, printLines, table, type CliIo } from './output.ts';
 
@@ -58,14 +58,14 @@ export function addRerunCommand(execution: Command, run: (handler: (json: boolea
         const sameVersion = options.sameVersion === true;
         if (executionId !== undefined) {
           const used = FILTER_OPTIONS.filter((name) => name === 'status' ? (options.status as string[]).length > 0 : options[name] !== undefined);
-          if (used.length > 0) throw new CliError(`an execution id re-runs that execution; drop ${used.map(flag).join(', ')} (or the id, to re-run by filter)`, Code.InvalidArgument);
+          if (used.length > 0) throw new UsageError(`an execution id re-runs that execution; drop ${used.map(flag).join(', ')} (or the id, to re-run by filter)`);
           const response = await deps.client().rerunExecution({ executionId, sameVersion });
           if (json) return printJson(io, toJson(RerunExecutionResponseSchema, response, JSON_OPTIONS));
           const rerun = response.rerun!;
           return printLines(io, [`Re-ran ${rerun.originalExecutionId} as ${rerun.executionId} (flow version ${rerun.flowVersion}).`]);
         }
         if (!options.company || (options.status as string[]).length === 0) {
-          throw new CliError('give an execution id, or --company and --status to re-run by filter', Code.InvalidArgument);
+          throw new UsageError('give an execution id, or --company and --status to re-run by filter');
         }
         const request: MessageInitShape<typeof RerunExecutionsRequestSchema> = {
           company: options.company as string,

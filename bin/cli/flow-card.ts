@@ -1,4 +1,4 @@
-// The flow card of `flowhook flow get` (the trigger "When a webhook is
+// The flow card of `flowhook flow show` (the trigger "When a webhook is
 // received" and its fields), with the "Webhook Call" section only once the flow is published.
 // The card never shows a secret: the engine keeps only its hash, and the
 // sample body carries a `<secret>` placeholder.

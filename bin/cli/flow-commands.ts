@@ -1,4 +1,4 @@
-// `flowhook flow apply|get|list|publish|unpublish`: flows as code against the
+// `flowhook flow apply|show|list|publish|unpublish`: flows as code against the
 // engine's FlowAdminService.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
@@ -36,7 +36,7 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
     .action(adminAction(runtime, applyFiles));
 
   flow
-    .command('get')
+    .command('show')
     .description('show the flow card, with the Webhook Call once published')
     .argument('<company>')
     .argument('<name>')

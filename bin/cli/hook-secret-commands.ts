@@ -13,7 +13,7 @@ import {
   SetHookSecretResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { parseDuration } from '../../workflows/shared/duration.ts';
-import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
+import { adminAction, CliError, UsageError, type AdminRuntime } from './admin-action.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 import { processSecretStdin, readSecret, type SecretStdin } from './secret-input.ts';
 
@@ -47,7 +47,7 @@ export function registerHookSecretCommands(program: Command, runtime: AdminRunti
       adminAction(runtime, async (context, company: string, activity: string) => {
         const options = context.options as SetOptions;
         const generate = options.generate === true;
-        if (generate && options.secretFile !== undefined) throw new CliError('give --secret-file or --generate, not both', Code.InvalidArgument);
+        if (generate && options.secretFile !== undefined) throw new UsageError('give --secret-file or --generate, not both');
         const secret = generate
           ? ''
           : await readSecret({ file: options.secretFile, stdin, io: context.io, prompt: `Enter the signing secret for "${activity}" in company "${company}" (input hidden), then press Enter:` });
@@ -70,7 +70,7 @@ export function registerHookSecretCommands(program: Command, runtime: AdminRunti
   hookSecret
     .command('list')
     .description('list hook secrets: company, activity, when set, rotation overlap — never a secret')
-    .option('--company <company>', 'one company only')
+    .option('--company <name>', 'only this company')
     .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context) => {

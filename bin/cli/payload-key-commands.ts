@@ -11,10 +11,20 @@ import type { Command } from 'commander';
 import { cliDataDir } from '../data-dir.ts';
 import { LOCAL_PAYLOAD_KEY_FILE } from '../start/local-tokens.ts';
 import { PAYLOAD_KEY_FILE_VARIABLE, rotatePayloadKeyFile } from '../../workflows/codec/payload-keyring.ts';
-import { CliError, reportError } from './admin-action.ts';
+import { CliError, exitCodeFor, reportError } from './admin-action.ts';
 import { printJson, printLines, processIo, type CliIo } from './output.ts';
 
-export function registerPayloadKeyCommands(program: Command, io: CliIo = processIo, env: Record<string, string | undefined> = process.env): void {
+export interface PayloadKeyCommandDeps {
+  io?: CliIo;
+  /** Where FLOWHOOK_PAYLOAD_KEY_FILE and the data directory are read. Default: the process's environment. */
+  env?: Record<string, string | undefined>;
+  setExitCode?: (code: number) => void;
+}
+
+export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCommandDeps = {}): void {
+  const io = deps.io ?? processIo;
+  const env = deps.env ?? process.env;
+  const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
   program
     .command('payload-key')
     .description('the keys that encrypt doNotLogPayload executions\' payloads in Temporal')
@@ -33,7 +43,7 @@ export function registerPayloadKeyCommands(program: Command, io: CliIo = process
         ]);
       } catch (error) {
         reportError(io, options.json === true, error);
-        process.exitCode = 1;
+        setExitCode(exitCodeFor(error));
       }
     });
 }

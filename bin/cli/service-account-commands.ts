@@ -8,6 +8,7 @@ import { Code } from '@connectrpc/connect';
 import type { Command } from 'commander';
 import {
   CreateServiceAccountResponseSchema,
+  DeleteServiceAccountResponseSchema,
   ListServiceAccountsResponseSchema,
   RotateServiceAccountTokenResponseSchema,
   SetServiceAccountStateResponseSchema,
@@ -94,12 +95,14 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
     .description('delete a service account: its token is refused at once (needs --yes)')
     .argument('<name>')
     .option('--yes', 'confirm: the account cannot be restored')
+    .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context, name: string) => {
         if (context.options.yes !== true) {
           throw new CliError(`not deleted: its token is refused at once and cannot be restored. Confirm with: flowhook service-account delete ${shellArg(name)} --yes (or pause it instead: flowhook service-account disable ${shellArg(name)})`, Code.FailedPrecondition);
         }
-        await context.client().deleteServiceAccount({ name });
+        const response = await context.client().deleteServiceAccount({ name });
+        if (context.json) return printJson(context.io, toJson(DeleteServiceAccountResponseSchema, response, JSON_OPTIONS));
         printLines(context.io, [`Deleted service account "${name}".`]);
       }),
     );

@@ -1,6 +1,6 @@
 // `flowhook user …`: the service users of the Basic path (legacy: a named user and a long-lived key),
 // each command one call to FlowAdminService.CreateUser or UserAdminService.
-// No command ever shows a key except the one create and regenerate-key print
+// No command ever shows a key except the one create and rotate-key print
 // once. `delete` cannot be undone, so it needs --yes (there is no prompt:
 // a script and a person get the same answer).
 import { toJson } from '@bufbuild/protobuf';
@@ -110,7 +110,7 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
       }),
     );
   user
-    .command('regenerate-key')
+    .command('rotate-key')
     .description('replace the web service access key; the old key stops working at once, the expiry is kept unless changed')
     .argument('<name>')
     .addOption(new Option('--expires-at <iso>', 'new expiry of the key, an ISO 8601 timestamp').argParser(isoTimestamp).conflicts('expiry'))
@@ -193,7 +193,7 @@ function userCard(user: User): string[] {
   const name = shellArg(user.name);
   const next: string[] = [];
   if (!user.enabled) next.push(`Its calls get 401 while it is disabled: flowhook user enable ${name}`);
-  if (user.accessKeyExpired) next.push(`Its key has expired (calls get 401): flowhook user regenerate-key ${name} --expires-at <ISO 8601> (or --no-expiry)`);
+  if (user.accessKeyExpired) next.push(`Its key has expired (calls get 401): flowhook user rotate-key ${name} --expires-at <ISO 8601> (or --no-expiry)`);
   if (!user.permissionSets.some((held) => held.usable)) next.push(`No permission set lets it call (calls get ${user.permissionSets.length === 0 ? '401' : '403 where it holds a set, 401 elsewhere'}): flowhook user grant ${name} --company <company> --permission-set "${DEFAULT_PERMISSION_SET}"`);
   return [
     `Service user "${user.name}"`,

@@ -49,7 +49,7 @@ export function banner(info: BannerInfo): string {
       '',
       'Existing data: credentials were given out on the first run. Lost them? Make new ones (the old ones stop working):',
       `  flow secret        flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`,
-      `  access key         flowhook user regenerate-key ${SEED_USER}`,
+      `  access key         flowhook user rotate-key ${SEED_USER}`,
     );
   }
   lines.push('', 'Press Ctrl-C to stop.', '');
@@ -118,6 +118,6 @@ export function bannerJson(info: BannerInfo): string {
             netrcFile: files.netrc,
           }
         : null,
-    replaceLostCredentials: seed ? null : { flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`, accessKey: `flowhook user regenerate-key ${SEED_USER}` },
+    replaceLostCredentials: seed ? null : { flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`, accessKey: `flowhook user rotate-key ${SEED_USER}` },
   })}\n`;
 }

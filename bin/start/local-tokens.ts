@@ -27,7 +27,7 @@ export function localPayloadKeyFile(dataDir: string, env: Record<string, string 
 
 /**
  * The secret store's key file (connections' secrets are encrypted under it): made once, mode 0600.
- * Losing it makes the stored secrets unreadable; `flowhook secrets rotate-key` adds a newer key to it.
+ * Losing it makes the stored secrets unreadable; `flowhook secret-store rotate` adds a newer key to it.
  */
 export function localSecretsKeyFile(dataDir: string, env: Record<string, string | undefined>): string | undefined {
   if (env.FLOWHOOK_SECRETS_KEY) return undefined;

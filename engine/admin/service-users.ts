@@ -75,7 +75,7 @@ export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnno
     // Keeping a past expiry would hand out a key that is refused on its first call.
     throw new FailedPreconditionError(
       `The access key of "${user.name}" expired at ${user.accessKeyExpiresAt.toISOString()}, so a new key cannot keep that expiry; give a new one: ` +
-        `flowhook user regenerate-key ${shellArg(user.name)} --expires-at <ISO 8601> (or --no-expiry)`,
+        `flowhook user rotate-key ${shellArg(user.name)} --expires-at <ISO 8601> (or --no-expiry)`,
     );
   }
   const accessKey = generateRandomText(ACCESS_KEY_LENGTH);

@@ -70,7 +70,7 @@ export async function deleteConnection(em: EntityManager, companyName: string, n
   const connection = await requireConnection(em, companyName, name);
   const users = await publishedFlowsUsing(em, connection.company, name);
   if (users.length > 0 && !force) {
-    throw new FailedPreconditionError(`connection "${name}" is used by published flow${users.length > 1 ? 's' : ''} ${users.map((flow) => `"${flow}"`).join(', ')}; unpublish ${users.length > 1 ? 'them' : 'it'} first, or delete with --force (their httpRequest steps then fail)`);
+    throw new FailedPreconditionError(`connection "${name}" is used by published flow${users.length > 1 ? 's' : ''} ${users.map((flow) => `"${flow}"`).join(', ')}; unpublish ${users.length > 1 ? 'them' : 'it'} first, or delete with --yes (their httpRequest steps then fail)`);
   }
   await em.nativeDelete(Connection, { id: connection.id });
 }

@@ -1,4 +1,4 @@
-// `flowhook secrets rotate-key`: every stored secret's data key (connections,
+// `flowhook secret-store rotate`: every stored secret's data key (connections,
 // hook secrets) is re-wrapped under the current key-encryption key, in one
 // transaction, so afterwards no secret depends on an older key and that key
 // can be removed.

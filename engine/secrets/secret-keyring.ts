@@ -2,7 +2,7 @@
 // FLOWHOOK_SECRETS_KEY (comma-separated, newest first) or from a key file (one
 // key a line, newest first; `flowhook start` makes one, mode 0600). The first
 // key wraps new secrets; the others only unwrap what they wrapped before, until
-// `flowhook secrets rotate-key` has re-wrapped everything.
+// `flowhook secret-store rotate` has re-wrapped everything.
 //
 // A key id is a short digest of the key: it names the key in every ciphertext
 // (so the right key is found after a rotation) and reveals nothing about it.

@@ -34,7 +34,7 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     ...(rerun ? [`- re-run of ${code(rerun.of)} (started by admin account ${code(rerun.by)}; its payload and trigger context)`] : []),
     '',
     'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +
-      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow get ' + shellArg(input.company) + ' ' + shellArg(input.flowName) + '`.',
+      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow show ' + shellArg(input.company) + ' ' + shellArg(input.flowName) + '`.',
   ];
   return lines.join('\n');
 }

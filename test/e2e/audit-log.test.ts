@@ -12,13 +12,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { create, fromJson } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { Command } from 'commander';
 import pg from 'pg';
 import { createAdminClient, createAdminTransport, type AdminClient } from '../../bin/cli/admin-client.ts';
-import { registerAuditCommands } from '../../bin/cli/audit-commands.ts';
 import { AuditService, type ListAuditEventsResponseJson } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { runCapturing } from '../support/cli-runner.ts';
 import { FLOWHOOK } from '../support/flowhook-start.ts';
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import { createTestDatabase, startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
@@ -40,17 +39,7 @@ interface Run {
 /** `flowhook audit …` in this process, as the bootstrap admin. */
 function auditCli(stack: TestStack): (...args: string[]) => Promise<Run> {
   const client = createClient(AuditService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }));
-  return async (...args) => {
-    const run: Run = { out: '', err: '', code: 0 };
-    const program = new Command('flowhook').exitOverride().configureOutput({ writeOut: (text) => void (run.out += text), writeErr: (text) => void (run.err += text) });
-    registerAuditCommands(program, { client: () => client, io: { out: (text) => void (run.out += text), err: (text) => void (run.err += text) }, setExitCode: (code) => void (run.code = code) });
-    try {
-      await program.parseAsync(['node', 'flowhook', ...args]);
-    } catch (error) {
-      run.code = (error as { exitCode?: number }).exitCode ?? 1;
-    }
-    return run;
-  };
+  return (...args) => runCapturing(args, { audit: { client: () => client } });
 }
 
 /** The real `flowhook` binary (main.ts registers the command). */

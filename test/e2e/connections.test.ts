@@ -2,7 +2,7 @@
 // at debug log level: a step names a connection, the worker asks the engine for
 // it at run time and signs the request; the secret appears nowhere else — not
 // in Temporal history (every event, decoded), the logs, the database in clear,
-// `flow get` or `execution show`. OAuth client-credentials tokens are fetched
+// `flow show` or `execution show`. OAuth client-credentials tokens are fetched
 // once and reused; a connection's credentials only go where it is pinned.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';

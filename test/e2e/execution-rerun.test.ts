@@ -125,7 +125,7 @@ test.serial('--same-version re-runs on the original version; a running or unknow
   t.is(unknown.code, 1);
   t.is(JSON.parse(unknown.out).error.code, 'not_found');
   const mixedUp = await cli('execution', 'rerun', original, '--status', 'FAILED');
-  t.is(mixedUp.code, 1);
+  t.is(mixedUp.code, 2, 'a usage error');
   t.regex(mixedUp.err, /drop --status/);
 });
 

@@ -48,7 +48,7 @@ const SECRET_LINE = /shown once, store it now[^\n]*\n\s+([A-Za-z0-9_-]{32})\n/;
 const ROTATE_HINT = (activity: string) => `flowhook secret rotate 'First Hour & Co' ${activity}`;
 
 async function flowJson(name: string): Promise<{ code: number; json: any; err: string }> {
-  const run = await cli('flow', 'get', COMPANY, name, '--json');
+  const run = await cli('flow', 'show', COMPANY, name, '--json');
   return { code: run.code, json: run.code === 0 ? JSON.parse(run.out) : JSON.parse(run.out || '{}'), err: run.err };
 }
 

@@ -2,7 +2,7 @@
 // CLI, listed as metadata only, rotated with an overlap in which both secrets
 // verify (the previous one dropped at call time when the overlap ends, even
 // from a cached entry), generated, refused for a wrong company or a malformed
-// secret, re-wrapped by `secrets rotate-key`, and deleted. The lookup under
+// secret, re-wrapped by `secret-store rotate`, and deleted. The lookup under
 // test runs on its own change feed and ORM, as another engine's would: every
 // change reaches it through PostgreSQL notifications, not through a restart.
 import test from 'ava';
@@ -13,17 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import pino from 'pino';
-import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
 import { startChangeFeed, type ChangeFeed } from '../../engine/cache/change-feed.ts';
 import { createHookSecretLookup, type HookSecretLookup } from '../../engine/direct/hook-secret-lookup.ts';
 import { SecretKeyring } from '../../engine/secrets/secret-keyring.ts';
 import { Company } from '../../engine/storage/entities.ts';
 import { openOrm } from '../../engine/storage/orm.ts';
 import type { HookSecrets } from '../../engine/direct/verification/index.ts';
+import { runCapturing } from '../support/cli-runner.ts';
 import { startProcessStack } from '../support/process-stack.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { deployFlow, flow } from '../support/webhook-helpers.ts';
@@ -55,23 +54,8 @@ function cliProcess(env: Record<string, string>, args: string[], stdin = ''): Pr
 
 /** The same commands in this process (quicker), with `stdin` piped into them. */
 function cliInProcess(stack: TestStack): (args: string[], stdin?: string) => Promise<Run> {
-  return async (args, stdin = '') => {
-    const run: Run = { code: 0, out: '', err: '' };
-    const io = { out: (text: string) => void (run.out += text), err: (text: string) => void (run.err += text) };
-    const program = new Command('flowhook').exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
-    registerAdminCommands(program, {
-      client: stack.admin,
-      io,
-      setExitCode: (code) => void (run.code = code),
-      secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }),
-    });
-    try {
-      await program.parseAsync(['node', 'flowhook', ...args]);
-    } catch (error) {
-      run.code = (error as { exitCode?: number }).exitCode ?? 1;
-    }
-    return run;
-  };
+  return (args, stdin = '') =>
+    runCapturing(args, { admin: { client: stack.admin, secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }) } });
 }
 
 /** Polls until `probe` yields `expected` (compared as JSON), for up to `ms`. */
@@ -120,7 +104,7 @@ async function otherEngine(databaseUrl: string, keyFile: string): Promise<OtherE
   return engine;
 }
 
-test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse, rotate-key, delete — seen by another engine', async (t) => {
+test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse, secret-store rotate, delete — seen by another engine', async (t) => {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'flowhook-keys-')), 'secrets-key');
   writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   const stack = await startStack({ withoutWorker: true, env: { FLOWHOOK_SECRETS_KEY: '', FLOWHOOK_SECRETS_KEY_FILE: keyFile } });
@@ -207,7 +191,7 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
 
     // Key rotation re-wraps hook secrets; with the old key gone, they still decrypt.
     const before = await rows(databaseUrl);
-    const rotation = await cliProcess(env, ['secrets', 'rotate-key', '--json']);
+    const rotation = await cliProcess(env, ['secret-store', 'rotate', '--json']);
     t.is(rotation.code, 0, rotation.err);
     const { currentKeyId, rewrapped } = JSON.parse(rotation.out) as { currentKeyId: string; rewrapped: number };
     t.is(rewrapped, 2, 'two current hook secrets (the expired previous one is dropped, not re-wrapped)');
@@ -235,7 +219,7 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(JSON.parse(again.out).error.code, 'not_found');
 
     // The flow card says where the provider posts and that its secret is missing again.
-    const card = await cli(['flow', 'get', COMPANY, 'stripe-in']);
+    const card = await cli(['flow', 'show', COMPANY, 'stripe-in']);
     t.regex(card.out, /Provider route\n {2}Method +POST\n {2}URL +https:\/\/hooks\.example\.test\/BC\/hooks\/Hook%20Co\/payments\.stripe\n {2}Verification +stripe\n {2}Signing secret +no signing secret yet: flowhook hook-secret set 'Hook Co' payments\.stripe/);
   } finally {
     await other.close();

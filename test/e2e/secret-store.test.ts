@@ -1,7 +1,8 @@
 // The secret store through the real CLI: `connection set` reads the secret from
-// stdin (never argv) and prints no secret; `secrets rotate-key` on a key-file
+// stdin (never argv) and prints no secret; `secret-store rotate` on a key-file
 // engine generates a new key, re-wraps the stored secret under it, and the
-// connection keeps signing requests. An engine without a key says how to get one.
+// connection keeps signing requests; so does its old spelling `secrets
+// rotate-key`, with a note on stderr. An engine without a key says how to get one.
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +30,7 @@ function cli(env: Record<string, string>, args: string[], stdin = ''): Promise<{
   });
 }
 
-test('connection set reads stdin, rotate-key re-wraps under a new key, and the connection still signs', async (t) => {
+test('connection set reads stdin, secret-store rotate re-wraps under a new key, and the connection still signs', async (t) => {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'flowhook-keys-')), 'secrets-key');
   writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   const api = await startRouteServer();
@@ -44,7 +45,7 @@ test('connection set reads stdin, rotate-key re-wraps under a new key, and the c
     t.false(set.stdout.includes(token) || set.stderr.includes(token));
     const keyBefore = JSON.parse(set.stdout).connection.keyId as string;
 
-    const rotated = await cli(env, ['secrets', 'rotate-key', '--json']);
+    const rotated = await cli(env, ['secret-store', 'rotate', '--json']);
     t.is(rotated.code, 0, rotated.stderr);
     const rotation = JSON.parse(rotated.stdout);
     t.true(rotation.generated);
@@ -66,6 +67,16 @@ test('connection set reads stdin, rotate-key re-wraps under a new key, and the c
     const { secret } = await deployFlow(stack, definition);
     const answer = await callWebhook(stack, { company: 'Keyed', activity: 'keyed.ping', secret, auth: tenant.auth });
     t.is(answer.value?.body, `Bearer ${token}`);
+
+    // The old spelling still rotates for one release: the note goes to stderr, stdout stays one JSON document.
+    const old = await cli(env, ['secrets', 'rotate-key', '--json']);
+    t.is(old.code, 0, old.stderr);
+    t.is(old.stderr, 'flowhook: "secrets rotate-key" is deprecated and will be removed in the next release; use "secret-store rotate"\n');
+    const again = JSON.parse(old.stdout);
+    t.true(again.generated);
+    t.is(again.rewrapped, 1);
+    t.deepEqual(again.retiredKeyIds, [rotation.currentKeyId, keyBefore]);
+    t.is(readFileSync(keyFile, 'utf8').trim().split('\n').length, 3);
   } finally {
     await stack.close();
     await api.close();

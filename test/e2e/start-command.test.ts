@@ -129,7 +129,7 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
       engineUrl: `http://127.0.0.1:${enginePort}`,
       dataDir,
       firstRun: null,
-      replaceLostCredentials: { flowSecret: 'flowhook secret rotate Default examples.hello', accessKey: 'flowhook user regenerate-key flowhook-service' },
+      replaceLostCredentials: { flowSecret: 'flowhook secret rotate Default examples.hello', accessKey: 'flowhook user rotate-key flowhook-service' },
     });
     // Each component's metrics port scrapes from loopback; the facade's is not its public port, which wants the token.
     const metricsUrls = line.metricsUrls as Record<'facade' | 'engine' | 'worker', string>;

@@ -1,7 +1,7 @@
 // Managing Basic service users with `flowhook user …` against a real engine,
 // and what their callers see right after each change: a set that cannot work
 // is refused when it is given, a grant lets the next call through, a revoke
-// or delete refuses it at once, and regenerate-key keeps the expiry unless
+// or delete refuses it at once, and rotate-key keeps the expiry unless
 // told otherwise. A grant names its scope (--company, or --all-companies said
 // out loud), and a caller with no set in a company learns nothing about it.
 import test from 'ava';
@@ -151,12 +151,12 @@ test('delete needs --yes; then the next call is 401 and the name can be used aga
   t.regex((await cli('user', 'delete', 'cli-nobody', '--yes')).err, /not found: User "cli-nobody" does not exist/);
 });
 
-test('regenerate-key keeps the expiry, --expires-at changes it, --no-expiry clears it; the old key is 401', async (t) => {
+test('rotate-key keeps the expiry, --expires-at changes it, --no-expiry clears it; the old key is 401', async (t) => {
   const first = new Date(Date.now() + 86_400_000);
   const second = new Date(Date.now() + 2 * 86_400_000);
   const original = await createUser(t, 'cli-rotating', '--company', HOME, '--expires-at', first.toISOString());
   const regenerate = async (...options: string[]) => {
-    const run = await cli('user', 'regenerate-key', 'cli-rotating', ...options, '--json');
+    const run = await cli('user', 'rotate-key', 'cli-rotating', ...options, '--json');
     t.is(run.code, 0, run.err);
     return JSON.parse(run.out) as { accessKey: string; accessKeyExpiresAt?: string };
   };
@@ -173,20 +173,20 @@ test('regenerate-key keeps the expiry, --expires-at changes it, --no-expiry clea
 
   const cleared = await regenerate('--no-expiry');
   t.is(cleared.accessKeyExpiresAt, undefined, 'an unset expiry is left out of the JSON');
-  const human = await cli('user', 'regenerate-key', 'cli-rotating');
+  const human = await cli('user', 'rotate-key', 'cli-rotating');
   t.regex(human.out, /New access key for "cli-rotating" \(does not expire, as before\)/);
   t.regex((await cli('user', 'show', 'cli-rotating')).out, /Key expires\s+never/);
 });
 
-test('regenerate-key refuses to keep an expiry that has passed, and says how to give a new one', async (t) => {
+test('rotate-key refuses to keep an expiry that has passed, and says how to give a new one', async (t) => {
   await createUser(t, 'cli-expired', '--company', HOME, '--expires-at', new Date(Date.now() + 1000).toISOString());
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.regex((await cli('user', 'list')).out, /\ncli-expired\s+Enabled\s+expired \d{4}-/);
-  const kept = await cli('user', 'regenerate-key', 'cli-expired', '--json');
+  const kept = await cli('user', 'rotate-key', 'cli-expired', '--json');
   t.is(kept.code, 1);
   t.is(JSON.parse(kept.out).error.code, 'failed_precondition');
-  t.regex(kept.err, /expired at [^;]+; give a new one: flowhook user regenerate-key cli-expired --expires-at <ISO 8601> \(or --no-expiry\)/);
-  const renewed = await cli('user', 'regenerate-key', 'cli-expired', '--no-expiry', '--json');
+  t.regex(kept.err, /expired at [^;]+; give a new one: flowhook user rotate-key cli-expired --expires-at <ISO 8601> \(or --no-expiry\)/);
+  const renewed = await cli('user', 'rotate-key', 'cli-expired', '--no-expiry', '--json');
   t.is(renewed.code, 0, renewed.err);
   t.is(await callAs('cli-expired', JSON.parse(renewed.out).accessKey), 200);
 });

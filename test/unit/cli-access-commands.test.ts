@@ -1,21 +1,16 @@
 // `flowhook app …` and `flowhook user list|show|grant|revoke|delete|
-// regenerate-key|enable|disable` as an operator sees them: the real commander
+// rotate-key|enable|disable` as an operator sees them: the real commander
 // program and Connect client against in-memory AppAdminService and
 // UserAdminService (the engine's own rules are tested end to end in
 // test/e2e/user-admin-cli.test.ts).
 import test from 'ava';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import { Command, CommanderError } from 'commander';
+import { Code, ConnectError, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
 import { AppAdminService, AppSchema, AppState, type App } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { UserAdminService, UserPermissionSetSchema, UserSchema, type RegenerateUserKeyRequest, type User } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
-import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
+import { adminClientOn } from '../../bin/cli/admin-client.ts';
+import { runCapturing } from '../support/cli-runner.ts';
 
 function fakeEngine() {
   const apps = new Map<string, App>();
@@ -107,30 +102,13 @@ function fakeEngine() {
     service(AppAdminService, appImpl);
     service(UserAdminService, userImpl);
   });
-  const client = {
-    ...createClient(FlowAdminService, transport),
-    ...createClient(AppAdminService, transport),
-    ...createClient(UserAdminService, transport),
-    ...createClient(ConnectionAdminService, transport),
-    ...createClient(SecretStoreAdminService, transport),
-    ...createClient(ServiceAccountAdminService, transport),
-    // Not served by this fake: the client type holds every admin service.
-    ...createClient(HookSecretAdminService, transport),
-  };
+  // The services this fake does not serve answer unimplemented.
+  const client = adminClientOn(transport);
   return { client, apps, users, regenerations };
 }
 
-async function flowhook(engine: ReturnType<typeof fakeEngine>, ...args: string[]) {
-  const run = { out: '', err: '', code: 0 };
-  const program = new Command('flowhook').exitOverride().configureOutput({ writeOut: (text) => void (run.out += text), writeErr: (text) => void (run.err += text) });
-  registerAdminCommands(program, { client: engine.client, io: { out: (text) => void (run.out += text), err: (text) => void (run.err += text) }, setExitCode: (code) => void (run.code = code) });
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    run.code = error.exitCode;
-  }
-  return run;
+function flowhook(engine: ReturnType<typeof fakeEngine>, ...args: string[]) {
+  return runCapturing(args, { admin: { client: engine.client } });
 }
 
 const ISSUER = 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0';
@@ -153,10 +131,10 @@ test('app register adds the application and says what is missing before its toke
 test('app register needs --issuer; --tenant and --any-tenant exclude each other', async (t) => {
   const engine = fakeEngine();
   const missing = await flowhook(engine, 'app', 'register', 'erp-client', '--consent');
-  t.is(missing.code, 1);
+  t.is(missing.code, 2);
   t.regex(missing.err, /required option '--issuer <url>' not specified/);
   const both = await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--tenant', 't', '--any-tenant');
-  t.is(both.code, 1);
+  t.is(both.code, 2);
   t.regex(both.err, /cannot be used with/);
   t.is(engine.apps.size, 0, 'nothing was sent');
 });
@@ -191,7 +169,7 @@ test('app register sends the scope the operator chose; --company and --all-compa
   t.is(all.code, 0, all.err);
   t.regex(all.out, /permission sets: FLOW INTEGR\. \(all companies\)/);
   const both = await flowhook(engine, 'app', 'register', 'c-both', '--issuer', ISSUER, '--permission-set', 'FLOW INTEGR.', '--company', 'Acme', '--all-companies');
-  t.is(both.code, 1);
+  t.is(both.code, 2);
   t.regex(both.err, /option '--company <name>' cannot be used with option '--all-companies'/);
   t.false(engine.apps.has('c-both'), 'nothing was sent');
 });
@@ -219,30 +197,30 @@ test('app register refuses SUPER and FLOW ALL, naming FLOW INTEGR.', async (t) =
   }
 });
 
-test('user regenerate-key prints the new key once; user disable and enable', async (t) => {
+test('user rotate-key prints the new key once; user disable and enable', async (t) => {
   const engine = fakeEngine();
-  const run = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--expires-at', '2030-01-01T00:00:00Z');
+  const run = await flowhook(engine, 'user', 'rotate-key', 'svc-erp', '--expires-at', '2030-01-01T00:00:00Z');
   t.is(run.code, 0, run.err);
   t.regex(run.out, /New access key for "svc-erp" \(expires 2030-01-01T00:00:00\.000Z\); the previous key no longer works\./);
   t.regex(run.out, /shown once[^\n]*\n {4}K{44}/);
-  const json = JSON.parse((await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--json')).out);
+  const json = JSON.parse((await flowhook(engine, 'user', 'rotate-key', 'svc-erp', '--json')).out);
   t.is(json.accessKey.length, 44);
   t.regex((await flowhook(engine, 'user', 'disable', 'svc-erp')).out, /Service user "svc-erp" is disabled\./);
   t.false(engine.users.get('svc-erp')!.enabled);
   t.regex((await flowhook(engine, 'user', 'enable', 'svc-erp')).out, /is enabled\./);
 });
 
-test('user regenerate-key keeps the expiry unless --expires-at or --no-expiry says otherwise; both at once is a usage error', async (t) => {
+test('user rotate-key keeps the expiry unless --expires-at or --no-expiry says otherwise; both at once is a usage error', async (t) => {
   const engine = fakeEngine();
-  await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--expires-at', '2031-05-06T07:08:09Z');
-  const kept = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp');
+  await flowhook(engine, 'user', 'rotate-key', 'svc-erp', '--expires-at', '2031-05-06T07:08:09Z');
+  const kept = await flowhook(engine, 'user', 'rotate-key', 'svc-erp');
   t.regex(kept.out, /\(expires 2031-05-06T07:08:09\.000Z, as before\)/);
   t.like(engine.regenerations[1], { accessKeyExpiresAt: undefined, clearExpiry: false });
-  const cleared = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--no-expiry');
+  const cleared = await flowhook(engine, 'user', 'rotate-key', 'svc-erp', '--no-expiry');
   t.regex(cleared.out, /\(does not expire\)/);
   t.true(engine.regenerations[2]!.clearExpiry);
-  const both = await flowhook(engine, 'user', 'regenerate-key', 'svc-erp', '--expires-at', '2031-01-01T00:00:00Z', '--no-expiry');
-  t.is(both.code, 1);
+  const both = await flowhook(engine, 'user', 'rotate-key', 'svc-erp', '--expires-at', '2031-01-01T00:00:00Z', '--no-expiry');
+  t.is(both.code, 2);
   t.regex(both.err, /cannot be used with/);
   t.is(engine.regenerations.length, 3, 'nothing was sent');
 });
@@ -273,7 +251,7 @@ test('user show says what keeps the user from calling and how to fix it', async 
   const stuck = (await flowhook(engine, 'user', 'show', 'svc-erp')).out;
   t.regex(stuck, /Permission sets {2}FLOW INTEGR\. \(Acme\) — never lets a service user call; revoke it/);
   t.regex(stuck, /calls get 401 while it is disabled: flowhook user enable svc-erp/);
-  t.regex(stuck, /key has expired \(calls get 401\): flowhook user regenerate-key svc-erp --expires-at <ISO 8601> \(or --no-expiry\)/);
+  t.regex(stuck, /key has expired \(calls get 401\): flowhook user rotate-key svc-erp --expires-at <ISO 8601> \(or --no-expiry\)/);
   t.regex(stuck, /No permission set lets it call \(calls get 403 where it holds a set, 401 elsewhere\): flowhook user grant svc-erp --company <company> --permission-set "FLOW ALL"/);
   const missing = await flowhook(engine, 'user', 'show', 'nobody', '--json');
   t.is(missing.code, 1);
@@ -285,7 +263,7 @@ test('user grant and revoke: a repeated grant changes nothing, revoke passes on 
   const unscoped = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
   t.is(unscoped.code, 1);
   t.is(engine.users.get('svc-erp')!.permissionSets.length, 1);
-  t.is((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--company', 'Acme', '--all-companies')).code, 1, 'the two scopes exclude each other');
+  t.is((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--company', 'Acme', '--all-companies')).code, 2, 'the two scopes exclude each other (a usage error)');
   const granted = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies');
   t.regex(granted.out, /^Granted SUPER \(all companies\) to "svc-erp"\.\n {2}permission sets: FLOW ALL \(Acme\), SUPER \(all companies\)\n$/);
   const again = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies');
@@ -296,7 +274,7 @@ test('user grant and revoke: a repeated grant changes nothing, revoke passes on 
   const last = await flowhook(engine, 'user', 'revoke', 'svc-erp', '--company', 'Acme', '--permission-set', 'FLOW ALL');
   t.regex(last.out, /Revoked FLOW ALL \(Acme\) from "svc-erp"[^\n]*\n {2}permission sets: none\n {2}warning: User "svc-erp" has no permission set left/);
   const usage = await flowhook(engine, 'user', 'grant', 'svc-erp');
-  t.is(usage.code, 1);
+  t.is(usage.code, 2);
   t.regex(usage.err, /required option '--permission-set <set>'/);
 });
 

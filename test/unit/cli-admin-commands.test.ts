@@ -8,22 +8,16 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { create, equals } from '@bufbuild/protobuf';
 import { timestampDate, timestampNow } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import { Command, CommanderError } from 'commander';
+import { Code, ConnectError, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
 import {
   FlowAdminService,
   FlowSummarySchema,
   type CreateUserRequest,
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
+import { adminClientOn } from '../../bin/cli/admin-client.ts';
+import { runCapturing } from '../support/cli-runner.ts';
 
 interface StoredFlow {
   company: string;
@@ -134,16 +128,8 @@ function fakeEngine() {
   const transport = createRouterTransport(({ service }) => service(FlowAdminService, impl));
   // The application and user services are driven by cli-access-commands.test.ts,
   // the connection and secret-store services by cli-connection-commands.test.ts.
-  const client = {
-    ...createClient(FlowAdminService, transport),
-    ...createClient(AppAdminService, transport),
-    ...createClient(UserAdminService, transport),
-    ...createClient(ConnectionAdminService, transport),
-    ...createClient(SecretStoreAdminService, transport),
-    ...createClient(ServiceAccountAdminService, transport),
-    // Not served by this fake: the client type holds every admin service.
-    ...createClient(HookSecretAdminService, transport),
-  };
+  // The services this fake does not serve answer unimplemented.
+  const client = adminClientOn(transport);
   return { client, calls, users, flows, companies };
 }
 
@@ -155,23 +141,8 @@ interface Run {
   code: number;
 }
 
-async function flowhook(engine: Engine, ...args: string[]): Promise<Run> {
-  const run: Run = { out: '', err: '', code: 0 };
-  const program = new Command('flowhook')
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => void (run.out += text), writeErr: (text) => void (run.err += text) });
-  registerAdminCommands(program, {
-    client: engine.client,
-    io: { out: (text) => void (run.out += text), err: (text) => void (run.err += text) },
-    setExitCode: (code) => void (run.code = code),
-  });
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    run.code = error.exitCode;
-  }
-  return run;
+function flowhook(engine: Engine, ...args: string[]): Promise<Run> {
+  return runCapturing(args, { admin: { client: engine.client } });
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'flowhook-cli-'));
@@ -217,12 +188,12 @@ test('company create and list, as text and as one JSON document', async (t) => {
 
 test('a NotFound error exits non-zero with the engine message and the code in words', async (t) => {
   const engine = fakeEngine();
-  const run = await flowhook(engine, 'flow', 'get', 'Nope', 'some-flow');
+  const run = await flowhook(engine, 'flow', 'show', 'Nope', 'some-flow');
   t.is(run.code, 1);
   t.is(run.out, '');
   t.regex(run.err, /not found: company "Nope" does not exist/);
 
-  const json = await flowhook(engine, 'flow', 'get', 'Nope', 'some-flow', '--json');
+  const json = await flowhook(engine, 'flow', 'show', 'Nope', 'some-flow', '--json');
   t.is(json.code, 1);
   t.deepEqual(JSON.parse(json.out), { error: { code: 'not_found', message: 'company "Nope" does not exist' } });
   t.regex(json.err, /not found/);
@@ -275,12 +246,12 @@ test('an invalid file applies nothing; an engine error still applies the other f
   t.regex(mixed.err, /elsewhere\.flow\.yaml: not found: company "Ghost" does not exist/);
 });
 
-test('flow get shows the card, and the Webhook Call section only once published', async (t) => {
+test('flow show shows the card, and the Webhook Call section only once published', async (t) => {
   const engine = await engineWithCompany();
   await flowhook(engine, 'flow', 'apply', flowFile('card', { activity: 'Acme.Card' }));
   const secret = engine.flows.get('Acme/card')!.secret;
 
-  const draft = await flowhook(engine, 'flow', 'get', 'Acme', 'card');
+  const draft = await flowhook(engine, 'flow', 'show', 'Acme', 'card');
   t.is(draft.code, 0, draft.err);
   t.regex(draft.out, /Activity\s+acme\.card/);
   t.regex(draft.out, /Response mode\s+Wait for Response step/);
@@ -290,7 +261,7 @@ test('flow get shows the card, and the Webhook Call section only once published'
   t.notRegex(draft.out, /^Webhook Call$/m);
 
   await flowhook(engine, 'flow', 'publish', 'Acme', 'card');
-  const live = await flowhook(engine, 'flow', 'get', 'Acme', 'card');
+  const live = await flowhook(engine, 'flow', 'show', 'Acme', 'card');
   t.regex(live.out, /^Webhook Call$/m);
   t.regex(live.out, /Method\s+POST/);
   t.regex(live.out, /URL\s+http:\/\/localhost:7048\/BC\/ODataV4\/flowWebhook_Invoke\?company=Acme/);
@@ -298,7 +269,7 @@ test('flow get shows the card, and the Webhook Call section only once published'
   t.regex(live.out, /curl -sS -X POST 'http:\/\/localhost:7048/);
   t.false(live.out.includes(secret), 'the card never shows the real secret');
 
-  const json = JSON.parse((await flowhook(engine, 'flow', 'get', 'Acme', 'card', '--json')).out);
+  const json = JSON.parse((await flowhook(engine, 'flow', 'show', 'Acme', 'card', '--json')).out);
   t.is(json.webhookCall.method, 'POST');
   t.is(json.definition.trigger.webhook.responseMode, 'WAIT_FOR_RESPONSE_STEP');
 });
@@ -316,7 +287,7 @@ test('instant-return flows show no sync timeout; nested if steps are listed', as
     }),
   );
   t.is((await flowhook(engine, 'flow', 'apply', path)).code, 0);
-  const { out } = await flowhook(engine, 'flow', 'get', 'Acme', 'instant');
+  const { out } = await flowhook(engine, 'flow', 'show', 'Acme', 'instant');
   t.regex(out, /Response mode\s+Instant return/);
   t.notRegex(out, /Sync timeout/);
   t.regex(out, /1\. if \(\$\{Trigger\.Payload\.amount > 100\}\) — big order\?\n\s+then:\n\s+1\. log — note it/);
@@ -338,7 +309,7 @@ test('flow list, publish and unpublish', async (t) => {
   t.is(JSON.parse(unpublished.out).flow.publishedVersion, 0);
 
   const usage = await flowhook(engine, 'flow', 'publish', 'Acme', 'listed', '--version', 'latest');
-  t.is(usage.code, 1);
+  t.is(usage.code, 2);
   t.regex(usage.err, /--version/);
 });
 
@@ -373,10 +344,10 @@ test('user create passes the options and prints the access key once', async (t) 
   t.is(engine.users[1]?.company, '');
   t.true(engine.users[1]?.allCompanies, 'an all-companies grant is asked for, never implied');
   const both = await flowhook(engine, 'user', 'create', 'svc4', '--company', 'Acme', '--all-companies');
-  t.is(both.code, 1);
+  t.is(both.code, 2);
   t.regex(both.err, /option '--company <name>' cannot be used with option '--all-companies'/);
 
   const bad = await flowhook(engine, 'user', 'create', 'svc3', '--expires-at', 'tomorrow');
-  t.is(bad.code, 1);
+  t.is(bad.code, 2);
   t.is(engine.users.length, 2);
 });

@@ -1,5 +1,5 @@
-// `flowhook connection …`, `flowhook company egress` and `flowhook secrets
-// rotate-key` as an operator sees them: the real commander program and Connect
+// `flowhook connection …`, `flowhook company egress …` and `flowhook
+// secret-store rotate` as an operator sees them: the real commander program and Connect
 // client against in-memory ConnectionAdminService and SecretStoreAdminService
 // that record what they receive. The secret comes from an injected stdin or a
 // file, never from argv, and never shows up in any output.
@@ -10,9 +10,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import { Command, CommanderError } from 'commander';
-import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { Code, ConnectError, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
 import {
   ConnectionAdminService,
   ConnectionSchema,
@@ -22,12 +20,9 @@ import {
   type SetCompanyEgressRequest,
   type SetConnectionRequest,
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { SecretStoreAdminService, type RotateKeyResponse } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
-import { registerAdminCommands } from '../../bin/cli/admin-commands.ts';
+import { adminClientOn } from '../../bin/cli/admin-client.ts';
+import { runCapturing } from '../support/cli-runner.ts';
 import { readSecret, type SecretStdin } from '../../bin/cli/secret-input.ts';
 
 const KEY_ID = '0123456789abcdef';
@@ -118,16 +113,8 @@ function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true
     service(ConnectionAdminService, connectionImpl);
     service(SecretStoreAdminService, secretStoreImpl);
   });
-  const client = {
-    ...createClient(FlowAdminService, transport),
-    ...createClient(AppAdminService, transport),
-    ...createClient(UserAdminService, transport),
-    ...createClient(ConnectionAdminService, transport),
-    ...createClient(SecretStoreAdminService, transport),
-    ...createClient(ServiceAccountAdminService, transport),
-    // Not served by this fake: the client type holds every admin service.
-    ...createClient(HookSecretAdminService, transport),
-  };
+  // The services this fake does not serve answer unimplemented.
+  const client = adminClientOn(transport);
   return { client, connections, setRequests, deleteRequests, egressRequests, calls };
 }
 
@@ -147,27 +134,14 @@ function piped(text: string): SecretStdin {
 }
 
 async function flowhook(engine: Engine, stdin: SecretStdin | undefined, ...args: string[]): Promise<Run> {
-  const run: Run = { out: '', err: '', code: 0, stdinRead: false };
-  const program = new Command('flowhook')
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => void (run.out += text), writeErr: (text) => void (run.err += text) });
-  registerAdminCommands(program, {
-    client: engine.client,
-    io: { out: (text) => void (run.out += text), err: (text) => void (run.err += text) },
-    setExitCode: (code) => void (run.code = code),
-    secretStdin: () => {
-      run.stdinRead = true;
-      if (!stdin) throw new Error('this command should not read stdin');
-      return stdin;
-    },
-  });
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    run.code = error.exitCode;
-  }
-  return run;
+  let stdinRead = false;
+  const secretStdin = () => {
+    stdinRead = true;
+    if (!stdin) throw new Error('this command should not read stdin');
+    return stdin;
+  };
+  const run = await runCapturing(args, { admin: { client: engine.client, secretStdin } });
+  return { ...run, stdinRead };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'flowhook-connection-cli-'));
@@ -287,7 +261,7 @@ test('an empty secret is refused before any call to the engine', async (t) => {
 test('missing settings of the kind are reported before the secret is asked for', async (t) => {
   const engine = fakeEngine();
   const run = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'legacy', '--type', 'basic');
-  t.is(run.code, 1);
+  t.is(run.code, 2, 'a usage error');
   t.regex(run.err, /--username is required for basic connections; --base-url or --allowed-host is required/);
   t.false(run.stdinRead);
   t.deepEqual(engine.calls, []);
@@ -296,19 +270,19 @@ test('missing settings of the kind are reported before the secret is asked for',
 test('an unknown --type is a usage error naming the valid ones', async (t) => {
   const engine = fakeEngine();
   const run = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'digest', '--base-url', 'https://erp.example.com');
-  t.is(run.code, 1);
+  t.is(run.code, 2);
   t.regex(run.err, /'digest' is invalid\. expected one of api-key, basic, bearer, oauth2-client-credentials/);
   t.false(run.stdinRead);
   t.deepEqual(engine.calls, []);
   const none = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--base-url', 'https://erp.example.com');
-  t.is(none.code, 1);
+  t.is(none.code, 2);
   t.regex(none.err, /required option '--type <type>' not specified/);
 });
 
 test('there is no --secret option: a secret on the command line is rejected by commander', async (t) => {
   const engine = fakeEngine();
   const run = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com', '--secret', 'abc');
-  t.is(run.code, 1);
+  t.is(run.code, 2);
   t.regex(run.err, /unknown option '--secret'/);
   t.false(run.stdinRead);
   t.deepEqual(engine.calls, []);
@@ -353,14 +327,14 @@ test('Ctrl-C at the hidden prompt cancels without a call and restores the termin
 
 test('connection list and show never show the secret', async (t) => {
   const engine = fakeEngine();
-  const empty = await flowhook(engine, undefined, 'connection', 'list', 'Acme');
+  const empty = await flowhook(engine, undefined, 'connection', 'list', '--company', 'Acme');
   t.is(empty.out, 'No connections in company "Acme". Create one with: flowhook connection set Acme <name> --type api-key --base-url https://… --secret-file <file>\n');
 
   await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'api-key', '--base-url', 'https://erp.example.com/api');
   await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'crm', '--type', 'bearer', '--allowed-host', 'crm.example.com,api.crm.example.com');
   engine.connections.get('Acme/erp')!.usedByFlows = ['orders', 'invoices'];
 
-  const list = await flowhook(engine, undefined, 'connection', 'list', 'Acme');
+  const list = await flowhook(engine, undefined, 'connection', 'list', '--company', 'Acme');
   t.is(list.code, 0, list.err);
   t.is(
     list.out,
@@ -371,7 +345,7 @@ test('connection list and show never show the secret', async (t) => {
       '',
     ].join('\n'),
   );
-  const listJson = await flowhook(engine, undefined, 'connection', 'list', 'Acme', '--json');
+  const listJson = await flowhook(engine, undefined, 'connection', 'list', '--company', 'Acme', '--json');
   t.deepEqual(JSON.parse(listJson.out).connections.map((c: { name: string }) => c.name), ['erp', 'crm']);
   t.false(leaks(list) || leaks(listJson));
 
@@ -413,7 +387,7 @@ test('a NOT_FOUND from the engine follows the --json error contract', async (t) 
   t.false(leaks(set));
 });
 
-test('connection delete passes --force through; without it the engine refuses while flows use it', async (t) => {
+test('connection delete passes --yes through; without it the engine refuses while flows use it', async (t) => {
   const engine = fakeEngine();
   await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com');
   engine.connections.get('Acme/erp')!.usedByFlows = ['orders'];
@@ -423,7 +397,7 @@ test('connection delete passes --force through; without it the engine refuses wh
   t.regex(refused.err, /failed precondition: connection "erp" is used by published flows: orders/);
   t.false(engine.deleteRequests[0]!.force);
 
-  const forced = await flowhook(engine, undefined, 'connection', 'delete', 'Acme', 'erp', '--force');
+  const forced = await flowhook(engine, undefined, 'connection', 'delete', 'Acme', 'erp', '--yes');
   t.is(forced.code, 0, forced.err);
   t.true(engine.deleteRequests[1]!.force);
   t.is(forced.out, 'Deleted connection "erp" from company "Acme".\n');
@@ -435,50 +409,67 @@ test('connection delete passes --force through; without it the engine refuses wh
   t.deepEqual(JSON.parse(json.out), {});
 });
 
-test('company egress sets (splitting commas), shows and clears the list', async (t) => {
+test('company egress set (splitting commas), show and delete', async (t) => {
   const engine = fakeEngine();
-  const none = await flowhook(engine, undefined, 'company', 'egress', 'Acme');
+  const none = await flowhook(engine, undefined, 'company', 'egress', 'show', 'Acme');
   t.is(none.out, 'Company "Acme" has no egress list of its own: FLOWHOOK_EGRESS_ALLOW alone applies.\n');
 
-  const set = await flowhook(engine, undefined, 'company', 'egress', 'Acme', 'api.example.com,10.0.0.0/8', 'erp.example.com:8443', ' , ');
+  const set = await flowhook(engine, undefined, 'company', 'egress', 'set', 'Acme', 'api.example.com,10.0.0.0/8', 'erp.example.com:8443', ' , ');
   t.is(set.code, 0, set.err);
   t.deepEqual(engine.egressRequests[0]!.allow, ['api.example.com', '10.0.0.0/8', 'erp.example.com:8443']);
   t.false(engine.egressRequests[0]!.clear);
   t.is(set.out, 'Company "Acme" may call only: api.example.com, 10.0.0.0/8, erp.example.com:8443\n');
 
-  const show = await flowhook(engine, undefined, 'company', 'egress', 'Acme', '--json');
+  const show = await flowhook(engine, undefined, 'company', 'egress', 'show', 'Acme', '--json');
   t.deepEqual(JSON.parse(show.out), { egress: { company: 'Acme', narrowed: true, allow: ['api.example.com', '10.0.0.0/8', 'erp.example.com:8443'] } });
 
-  const cleared = await flowhook(engine, undefined, 'company', 'egress', 'Acme', '--clear');
-  t.is(cleared.code, 0, cleared.err);
+  const deleted = await flowhook(engine, undefined, 'company', 'egress', 'delete', 'Acme');
+  t.is(deleted.code, 0, deleted.err);
   t.true(engine.egressRequests[1]!.clear);
   t.deepEqual(engine.egressRequests[1]!.allow, []);
-  t.is(cleared.out, 'Company "Acme" has no egress list of its own: FLOWHOOK_EGRESS_ALLOW alone applies.\n');
+  t.is(deleted.out, 'Company "Acme" has no egress list of its own: FLOWHOOK_EGRESS_ALLOW alone applies.\n');
   t.deepEqual(engine.calls, ['getCompanyEgress', 'setCompanyEgress', 'getCompanyEgress', 'setCompanyEgress']);
 
-  const both = await flowhook(engine, undefined, 'company', 'egress', 'Acme', 'a.example.com', '--clear', '--json');
-  t.is(both.code, 1);
-  t.is(JSON.parse(both.out).error.code, 'invalid_argument');
-  const blank = await flowhook(engine, undefined, 'company', 'egress', 'Acme', ',');
-  t.is(blank.code, 1);
-  t.is(engine.egressRequests.length, 2);
+  const blank = await flowhook(engine, undefined, 'company', 'egress', 'set', 'Acme', ',', '--json');
+  t.is(blank.code, 2, 'a usage error');
+  t.is(JSON.parse(blank.out).error.code, 'invalid_argument');
+  const empty = await flowhook(engine, undefined, 'company', 'egress', 'set', 'Acme');
+  t.is(empty.code, 2);
+  t.regex(empty.err, /missing required argument 'entries'/);
+  t.is(engine.egressRequests.length, 2, 'nothing was sent');
 });
 
-test('secrets rotate-key: a generated key from the key file, with retired keys', async (t) => {
+test('the old company egress spellings still show, set and delete, with a note on stderr', async (t) => {
+  const engine = fakeEngine();
+  const set = await flowhook(engine, undefined, 'company', 'egress', 'Acme', 'api.example.com', '--json');
+  t.is(set.code, 0, set.err);
+  t.deepEqual(JSON.parse(set.out).egress.allow, ['api.example.com']);
+  t.is(set.err, 'flowhook: "company egress <company> <entries…>" is deprecated and will be removed in the next release; use "company egress set <company> <entries…>"\n');
+  const show = await flowhook(engine, undefined, 'company', 'egress', 'Acme');
+  t.is(show.out, 'Company "Acme" may call only: api.example.com\n');
+  t.regex(show.err, /^flowhook: "company egress <company>" is deprecated[^\n]*use "company egress show <company>"\n$/);
+  const cleared = await flowhook(engine, undefined, 'company', 'egress', 'Acme', '--clear');
+  t.is(cleared.code, 0, cleared.err);
+  t.regex(cleared.err, /^flowhook: "company egress <company> --clear" is deprecated[^\n]*use "company egress delete <company>"\n$/);
+  t.deepEqual(engine.calls, ['setCompanyEgress', 'getCompanyEgress', 'setCompanyEgress']);
+  t.true(engine.egressRequests[1]!.clear);
+});
+
+test('secret-store rotate: a generated key from the key file, with retired keys', async (t) => {
   const engine = fakeEngine({ currentKeyId: 'k-new', generated: true, rewrapped: 3, retiredKeyIds: ['k-old1', 'k-old2'] });
-  const run = await flowhook(engine, undefined, 'secrets', 'rotate-key');
+  const run = await flowhook(engine, undefined, 'secret-store', 'rotate');
   t.is(run.code, 0, run.err);
   t.is(
     run.out,
     'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n',
   );
-  const json = await flowhook(engine, undefined, 'secrets', 'rotate-key', '--json');
+  const json = await flowhook(engine, undefined, 'secret-store', 'rotate', '--json');
   t.deepEqual(JSON.parse(json.out), { currentKeyId: 'k-new', generated: true, rewrapped: 3, retiredKeyIds: ['k-old1', 'k-old2'] });
 });
 
-test('secrets rotate-key: the current key from FLOWHOOK_SECRETS_KEY', async (t) => {
-  const only = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, retiredKeyIds: [] }), undefined, 'secrets', 'rotate-key');
+test('secret-store rotate: the current key from FLOWHOOK_SECRETS_KEY', async (t) => {
+  const only = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, retiredKeyIds: [] }), undefined, 'secret-store', 'rotate');
   t.is(only.out, 'Re-wrapped 1 secret under the current key k-env (from FLOWHOOK_SECRETS_KEY).\n');
-  const older = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 0, retiredKeyIds: ['k-prev'] }), undefined, 'secrets', 'rotate-key');
+  const older = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 0, retiredKeyIds: ['k-prev'] }), undefined, 'secret-store', 'rotate');
   t.is(older.out, 'Re-wrapped 0 secrets under the current key k-env (from FLOWHOOK_SECRETS_KEY).\nThe older key k-prev protects no secret any more and may be removed from FLOWHOOK_SECRETS_KEY.\n');
 });

@@ -208,12 +208,12 @@ test('the messages name the rule, the address and what to change', (t) => {
   t.deepEqual(checkEgress(policy('', { name: 'Acme', allow: 'api.acme.example' }), target('93.184.216.34', 443, 'erp.example.com')), {
     allowed: false,
     rule: 'company-egress',
-    message: 'refused by company "Acme" egress list: erp.example.com:443 (93.184.216.34) is not on it (change it with flowhook company egress Acme …)',
+    message: 'refused by company "Acme" egress list: erp.example.com:443 (93.184.216.34) is not on it (change it with flowhook company egress set Acme …)',
   });
   t.deepEqual(checkEgress(policy('', { name: 'Acme Corp', allow: '' }), target('2606:4700::1111', 443)), {
     allowed: false,
     rule: 'company-egress',
-    message: 'refused by company "Acme Corp" egress list: [2606:4700::1111]:443 is not on it (change it with flowhook company egress "Acme Corp" …)',
+    message: 'refused by company "Acme Corp" egress list: [2606:4700::1111]:443 is not on it (change it with flowhook company egress set "Acme Corp" …)',
   });
   const notIp = checkEgress(policy(), target('exa"mple', 443));
   t.deepEqual(notIp, { allowed: false, rule: 'not-an-ip-address', message: 'refused by the egress policy: "exa\\"mple" is not an IP address' });

@@ -28,7 +28,7 @@ test('the details name the trigger, caller, key and next steps, escape Markdown,
   t.regex(details, /idempotency key: set \(not shown: doNotLogPayload\)/);
   t.regex(executionDetails(input(), 'x', 'k`1'), /idempotency key: `k'1`/);
   t.regex(details, /payload: encrypted \(doNotLogPayload\)/);
-  t.regex(details, /flowhook flow get 'Contoso & Co' order-intake/);
+  t.regex(details, /flowhook flow show 'Contoso & Co' order-intake/);
   t.false(details.includes('4111'));
   t.false(executionDetails(input(), 'x', undefined).includes('idempotency key'));
 });

@@ -82,7 +82,7 @@ export function checkEgress(policy: EgressPolicy, target: EgressTarget): EgressD
     const argument = /^[A-Za-z0-9._-]+$/.test(company.name) ? company.name : name;
     return refuse(
       'company-egress',
-      `refused by company ${name} egress list: ${shown} is not on it (change it with flowhook company egress ${argument} …)`,
+      `refused by company ${name} egress list: ${shown} is not on it (change it with flowhook company egress set ${argument} …)`,
     );
   }
 
