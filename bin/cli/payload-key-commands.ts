@@ -8,13 +8,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code } from '@connectrpc/connect';
 import type { Command } from 'commander';
-import { cliDataDir } from '../data-dir.ts';
 import { LOCAL_PAYLOAD_KEY_FILE } from '../start/local-tokens.ts';
 import { PAYLOAD_KEY_FILE_VARIABLE, rotatePayloadKeyFile } from '../../workflows/codec/payload-keyring.ts';
 import { CliError, reportError } from './admin-action.ts';
+import { readPayloadKeyCommandConfig, type PayloadKeyCommandConfig } from './cli-config.ts';
 import { printJson, printLines, processIo, type CliIo } from './output.ts';
 
-export function registerPayloadKeyCommands(program: Command, io: CliIo = processIo, env: Record<string, string | undefined> = process.env): void {
+export function registerPayloadKeyCommands(program: Command, io: CliIo = processIo, config: () => PayloadKeyCommandConfig = readPayloadKeyCommandConfig): void {
   program
     .command('payload-key')
     .description('the keys that encrypt doNotLogPayload executions\' payloads in Temporal')
@@ -24,7 +24,7 @@ export function registerPayloadKeyCommands(program: Command, io: CliIo = process
     .option('--json', 'print the result as JSON')
     .action((options: { file?: string; json?: boolean }) => {
       try {
-        const path = keyFile(options.file, env);
+        const path = keyFile(options.file, config());
         const rotation = rotatePayloadKeyFile(path);
         if (options.json) return printJson(io, { file: path, ...rotation });
         printLines(io, [
@@ -38,10 +38,10 @@ export function registerPayloadKeyCommands(program: Command, io: CliIo = process
     });
 }
 
-function keyFile(option: string | undefined, env: Record<string, string | undefined>): string {
+function keyFile(option: string | undefined, config: PayloadKeyCommandConfig): string {
   if (option) return option;
-  if (env[PAYLOAD_KEY_FILE_VARIABLE]) return env[PAYLOAD_KEY_FILE_VARIABLE];
-  const local = join(cliDataDir(env), LOCAL_PAYLOAD_KEY_FILE);
+  if (config.keyFile) return config.keyFile;
+  const local = join(config.dataDir, LOCAL_PAYLOAD_KEY_FILE);
   if (existsSync(local)) return local;
   throw new CliError(
     `no payload key file: name it with --file or ${PAYLOAD_KEY_FILE_VARIABLE} (\`flowhook start\` keeps one at ${local}). ` +
