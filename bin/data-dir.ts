@@ -12,12 +12,13 @@ import { fileURLToPath } from 'node:url';
 export const CHECKOUT_DATA_DIR = fileURLToPath(new URL('../.flowhook', import.meta.url));
 const LOCAL = '.flowhook';
 
-export function startDataDir(env: Record<string, string | undefined>): string {
-  return resolve(env.FLOWHOOK_DATA_DIR || LOCAL);
+/** `configured`: FLOWHOOK_DATA_DIR, as the process's configuration read it. */
+export function startDataDir(configured: string | undefined): string {
+  return resolve(configured || LOCAL);
 }
 
-export function cliDataDir(env: Record<string, string | undefined>, cwd = process.cwd()): string {
-  if (env.FLOWHOOK_DATA_DIR) return resolve(env.FLOWHOOK_DATA_DIR);
+export function cliDataDir(configured: string | undefined, cwd = process.cwd()): string {
+  if (configured) return resolve(configured);
   const local = resolve(cwd, LOCAL);
   return existsSync(local) ? local : CHECKOUT_DATA_DIR;
 }

@@ -7,7 +7,7 @@
 // FLOWHOOK_ENGINE_CLIENT_CERT/_KEY present a client certificate to an engine
 // that requires one (mutual TLS).
 import type { SecureClientSessionOptions } from 'node:http2';
-import type { Env } from './env-values.ts';
+import type { SettingValues } from './configuration/configuration-table.ts';
 import { readCertificateAndKey, readPemCertificates } from './pem-files.ts';
 
 export interface EngineClientTls {
@@ -18,20 +18,22 @@ export interface EngineClientTls {
   key?: Buffer;
 }
 
-const TLS_VARIABLES = ['FLOWHOOK_ENGINE_CA', 'FLOWHOOK_ENGINE_CLIENT_CERT', 'FLOWHOOK_ENGINE_CLIENT_KEY'];
+const TLS_VARIABLES = ['FLOWHOOK_ENGINE_CA', 'FLOWHOOK_ENGINE_CLIENT_CERT', 'FLOWHOOK_ENGINE_CLIENT_KEY'] as const;
+
+export type EngineClientTlsSettings = Partial<SettingValues<(typeof TLS_VARIABLES)[number]>>;
 
 /** The client's TLS settings; undefined when none is set (h2c, or https:// against the system roots). */
-export function readEngineClientTls(env: Env, engineUrl: string): EngineClientTls | undefined {
-  const configured = TLS_VARIABLES.filter((name) => env[name]);
+export function readEngineClientTls(settings: EngineClientTlsSettings, engineUrl: string): EngineClientTls | undefined {
+  const configured = TLS_VARIABLES.filter((name) => settings[name]);
   if (configured.length === 0) return undefined;
   // A CA or client certificate on a cleartext URL would be silently ignored, leaving the link unencrypted.
   if (new URL(engineUrl).protocol !== 'https:') {
     throw new Error(`${configured.join(', ')} ${configured.length === 1 ? 'is' : 'are'} set but the engine URL ${engineUrl} is not TLS: use https:// in FLOWHOOK_ENGINE_URL`);
   }
   const tls: EngineClientTls = {};
-  const caPath = env.FLOWHOOK_ENGINE_CA || undefined;
+  const caPath = settings.FLOWHOOK_ENGINE_CA || undefined;
   if (caPath !== undefined) tls.ca = readPemCertificates('FLOWHOOK_ENGINE_CA', caPath).pem;
-  const identity = readCertificateAndKey(env, 'FLOWHOOK_ENGINE_CLIENT_CERT', 'FLOWHOOK_ENGINE_CLIENT_KEY');
+  const identity = readCertificateAndKey(settings, 'FLOWHOOK_ENGINE_CLIENT_CERT', 'FLOWHOOK_ENGINE_CLIENT_KEY');
   if (identity !== undefined) {
     tls.cert = identity.cert;
     tls.key = identity.key;

@@ -3,28 +3,21 @@
 // (which must be readable by its owner only, like an SSH key — a token in a
 // world-readable file is a token anyone on the host can use).
 import { readFileSync, statSync } from 'node:fs';
-import type { Env } from './env-values.ts';
+import type { SettingValues } from './configuration/configuration-table.ts';
+import { parseSetting, type Env } from './configuration/read-settings.ts';
 
-export function readEngineToken(env: Env, processName: string): string {
-  const inline = env.FLOWHOOK_ENGINE_TOKEN;
-  const file = env.FLOWHOOK_ENGINE_TOKEN_FILE;
+export type EngineTokenSettings = Partial<SettingValues<'FLOWHOOK_ENGINE_TOKEN' | 'FLOWHOOK_ENGINE_TOKEN_FILE'>>;
+
+export function readEngineToken(settings: EngineTokenSettings, processName: string): string {
+  const inline = settings.FLOWHOOK_ENGINE_TOKEN;
+  const file = settings.FLOWHOOK_ENGINE_TOKEN_FILE;
   if (inline && file) throw new Error('set FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE, not both');
-  refuseSharedServiceToken(env, `the ${processName} calls the engine with its own service account token in FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE (create one with: flowhook service-account create <name> --scope ${processName === 'worker' ? 'records' : 'invoke --all-companies --forwards-callers'})`);
-  const token = inline || (file ? readTokenFile(file) : '');
+  // A token from the file is held to the same rule as one in the variable.
+  const token = inline || (file ? (parseSetting('FLOWHOOK_ENGINE_TOKEN', readTokenFile(file)) as string) : '');
   if (!token) {
     throw new Error(`the ${processName} needs its service account token in FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE (\`flowhook start\` makes one; otherwise: flowhook service-account create <name> --scope ${processName === 'worker' ? 'records' : 'invoke --all-companies --forwards-callers'})`);
   }
-  if (token.length < 16) throw new Error('FLOWHOOK_ENGINE_TOKEN must have at least 16 characters');
   return token;
-}
-
-/**
- * Earlier releases shared one FLOWHOOK_SERVICE_TOKEN between facade, workers
- * and engine; it could claim any caller. A deployment that still sets it
- * should learn that it no longer protects anything, not run as if it did.
- */
-export function refuseSharedServiceToken(env: Env, instead: string): void {
-  if (env.FLOWHOOK_SERVICE_TOKEN) throw new Error(`FLOWHOOK_SERVICE_TOKEN is no longer read: ${instead}; unset it`);
 }
 
 /** The variables that hand one process its token (flowhook start runs several processes from one environment). */

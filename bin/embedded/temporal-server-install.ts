@@ -28,16 +28,15 @@ export type TemporalServerInstall = {
 const inFlight = new Map<string, Promise<TemporalServerInstall>>();
 
 /**
- * The cached install, building it first when it is missing. TEMPORAL_SERVER_HOME names a
- * directory laid out the same way (bin/temporal-server, bin/temporal-sql-tool, schema/postgresql/v12)
- * for an install made elsewhere.
+ * The cached install, building it first when it is missing. `home` (the test runner's and the
+ * bench's TEMPORAL_SERVER_HOME) names a directory laid out the same way (bin/temporal-server,
+ * bin/temporal-sql-tool, schema/postgresql/v12) for an install made elsewhere.
  */
-export function resolveTemporalServer(options: { dataDir: string; log: (message: string) => void; env?: NodeJS.ProcessEnv }): Promise<TemporalServerInstall> {
-  const env = options.env ?? process.env;
-  const home = env.TEMPORAL_SERVER_HOME ? resolve(env.TEMPORAL_SERVER_HOME) : join(resolve(options.dataDir), `temporal-server-${TEMPORAL_SERVER_VERSION}`);
+export function resolveTemporalServer(options: { dataDir: string; log: (message: string) => void; home?: string }): Promise<TemporalServerInstall> {
+  const home = options.home ? resolve(options.home) : join(resolve(options.dataDir), `temporal-server-${TEMPORAL_SERVER_VERSION}`);
   let found = inFlight.get(home);
   if (!found) {
-    found = installOnce(home, !env.TEMPORAL_SERVER_HOME, options.log);
+    found = installOnce(home, !options.home, options.log);
     inFlight.set(home, found);
     found.catch(() => inFlight.delete(home));
   }

@@ -25,8 +25,6 @@ import { createAdminClient } from '../cli/admin-client.ts';
 
 type Stop = () => Promise<unknown>;
 
-const LOCAL_FACADE_HOST = '127.0.0.1';
-
 export async function startAllInOne(config: StartConfig, output: { json?: boolean } = {}): Promise<{ stop(): Promise<void> }> {
   const stops: Stop[] = [];
   const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
@@ -42,11 +40,11 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     stops.length = 0;
   };
   try {
-    // A local default: the endpoint listens on loopback until FLOWHOOK_FACADE_HOST opens it.
-    // Components log at their own default level (info), as when run apart.
-    const env: Record<string, string | undefined> = { ...config.env, FLOWHOOK_FACADE_HOST: config.env.FLOWHOOK_FACADE_HOST || LOCAL_FACADE_HOST };
-    env.FLOWHOOK_PAYLOAD_KEY_FILE = localPayloadKeyFile(config.dataDir, env);
-    env.FLOWHOOK_SECRETS_KEY_FILE = localSecretsKeyFile(config.dataDir, env);
+    // The components' environment: the operator's, with start's local defaults (a loopback
+    // endpoint, generated key files). Components log at their own default level (info), as when run apart.
+    const env: Record<string, string | undefined> = { ...config.env, FLOWHOOK_FACADE_HOST: config.facadeHost };
+    env.FLOWHOOK_PAYLOAD_KEY_FILE = localPayloadKeyFile(config.dataDir, config.settings);
+    env.FLOWHOOK_SECRETS_KEY_FILE = localSecretsKeyFile(config.dataDir, config.settings);
 
     if (!config.databaseUrl) {
       say('starting embedded PostgreSQL…');
@@ -58,9 +56,9 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     let temporalUiUrl: string | undefined;
     if (!config.temporalAddress) {
       say('starting the Temporal dev server…');
-      const cliPath = await resolveTemporalCli({ dataDir: config.dataDir, log: say });
+      const cliPath = await resolveTemporalCli({ dataDir: config.dataDir, log: say, configuredPath: config.temporalCli });
       // The engine's codec server, so the Web UI can show doNotLogPayload payloads to a signed-in operator.
-      const codec = await planLocalCodec(env, config.temporalUiPort);
+      const codec = await planLocalCodec(config.settings, config.temporalUiPort);
       Object.assign(env, codec?.env);
       const temporal = await startTemporalDevServer({
         cliPath,
@@ -81,7 +79,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     stops.push(() => engine.close());
     // Each process its own account and scope; one process's env here, so the tokens are set per process.
     const tokens = await ensureLocalServiceAccounts(engine, config.dataDir, say);
-    const engineUrl = env.FLOWHOOK_ENGINE_URL || `http://127.0.0.1:${engine.port}`;
+    const engineUrl = config.engineUrl ?? `http://127.0.0.1:${engine.port}`;
     const clientEnv = (token: string) => ({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, ...engineTokenVariables(token) });
     const worker = await runWorker(readWorkerConfig(clientEnv(tokens.worker)));
     stops.push(() => worker.close());

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SettingValues } from '../../common/configuration/configuration-table.ts';
 import { writeKeyFile } from '../../workflows/codec/payload-keyring.ts';
 
 /** Under the data directory; `flowhook payload-key rotate` finds it there too. */
@@ -17,9 +18,9 @@ export const LOCAL_PAYLOAD_KEY_FILE = 'payload-key';
  * so an existing installation keeps its key. Losing it makes the encrypted executions' payloads unreadable;
  * `flowhook payload-key rotate` puts a newer key first in it. A configured FLOWHOOK_PAYLOAD_KEY wins (undefined).
  */
-export function localPayloadKeyFile(dataDir: string, env: Record<string, string | undefined>): string | undefined {
-  if (env.FLOWHOOK_PAYLOAD_KEY) return undefined;
-  if (env.FLOWHOOK_PAYLOAD_KEY_FILE) return env.FLOWHOOK_PAYLOAD_KEY_FILE;
+export function localPayloadKeyFile(dataDir: string, settings: Partial<SettingValues<'FLOWHOOK_PAYLOAD_KEY' | 'FLOWHOOK_PAYLOAD_KEY_FILE'>>): string | undefined {
+  if (settings.FLOWHOOK_PAYLOAD_KEY) return undefined;
+  if (settings.FLOWHOOK_PAYLOAD_KEY_FILE) return settings.FLOWHOOK_PAYLOAD_KEY_FILE;
   const path = join(dataDir, LOCAL_PAYLOAD_KEY_FILE);
   if (!existsSync(path)) writeKeyFile(path, [randomBytes(32)]);
   return path;
@@ -29,9 +30,9 @@ export function localPayloadKeyFile(dataDir: string, env: Record<string, string 
  * The secret store's key file (connections' secrets are encrypted under it): made once, mode 0600.
  * Losing it makes the stored secrets unreadable; `flowhook secret-store rotate` adds a newer key to it.
  */
-export function localSecretsKeyFile(dataDir: string, env: Record<string, string | undefined>): string | undefined {
-  if (env.FLOWHOOK_SECRETS_KEY) return undefined;
-  if (env.FLOWHOOK_SECRETS_KEY_FILE) return env.FLOWHOOK_SECRETS_KEY_FILE;
+export function localSecretsKeyFile(dataDir: string, settings: Partial<SettingValues<'FLOWHOOK_SECRETS_KEY' | 'FLOWHOOK_SECRETS_KEY_FILE'>>): string | undefined {
+  if (settings.FLOWHOOK_SECRETS_KEY) return undefined;
+  if (settings.FLOWHOOK_SECRETS_KEY_FILE) return settings.FLOWHOOK_SECRETS_KEY_FILE;
   const path = join(dataDir, 'secrets-key');
   if (!existsSync(path)) writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
   return path;

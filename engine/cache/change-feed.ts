@@ -16,14 +16,14 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_CACHE_MAX_AGE_MS } from './snapshot-cache.ts';
+import { defaultOf } from '../../common/configuration/configuration-table.ts';
 
 export const CHANGE_CHANNEL = 'flowhook_changes';
 // 'hookSecrets': provider routes' signing secrets (engine/direct/hook-secret-lookup.ts).
 export const CHANGE_TOPICS = ['flows', 'users', 'hookSecrets'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
-export const DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = defaultOf('FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS');
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3000;
 /** Every feed's heartbeat payload starts with this; listeners never read it as a change. */
 const HEARTBEAT_PREFIX = 'flowhook-heartbeat:';
@@ -150,30 +150,6 @@ export function startChangeFeed(databaseUrl: string, logger: Logger, options: Ch
       if (current) await endWithin(current, CLOSE_GRACE_MS);
     },
   };
-}
-
-/**
- * Reads the environment's overrides of the feed's heartbeat interval and the
- * caches' maximum entry age; unset variables keep the defaults.
- */
-export function changeFeedSettingsFromEnv(env: Record<string, string | undefined>): { heartbeatIntervalMs: number; maxAgeMs: number } {
-  return {
-    heartbeatIntervalMs: positiveMilliseconds(env, 'FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS', DEFAULT_HEARTBEAT_INTERVAL_MS),
-    maxAgeMs: positiveMilliseconds(env, 'FLOWHOOK_CACHE_MAX_AGE_MS', DEFAULT_CACHE_MAX_AGE_MS),
-  };
-}
-
-/** Node's timers hold at most this many milliseconds; larger values would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-function positiveMilliseconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new Error(`${name} must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got "${raw}"`);
-  }
-  return value;
 }
 
 function topicOf(payload: string | undefined): ChangeTopic | 'all' {

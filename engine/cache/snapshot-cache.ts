@@ -7,10 +7,11 @@
 // are held as fixed-size digests, and at the bound the least recently used
 // entry makes room (digest-keyed-lru.ts): a flood of made-up names costs at
 // most `maxEntries` small entries, and pushes out only what was idle longest.
+import { defaultOf } from '../../common/configuration/configuration-table.ts';
 import type { ChangeFeed, ChangeTopic } from './change-feed.ts';
 import { DigestKeyedLru } from './digest-keyed-lru.ts';
 
-export const DEFAULT_CACHE_MAX_AGE_MS = 30_000;
+export const DEFAULT_CACHE_MAX_AGE_MS = defaultOf('FLOWHOOK_CACHE_MAX_AGE_MS');
 
 export interface SnapshotCacheOptions {
   /** At most this many entries (default 10,000); the least recently used one makes room for a new one. */

@@ -13,7 +13,6 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { deleteAgedRows, startAgedRowsPurge } from '../housekeeping/aged-rows.ts';
 import type { PeriodicTask } from '../housekeeping/periodic-task.ts';
-import { REPLAY_WINDOW_SETTING } from './replay-window.ts';
 
 const DELIVERIES = { table: 'provider_delivery', key: 'key', column: 'received_at' };
 export const DELIVERY_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -60,7 +59,7 @@ export function startDeliveryPurge(options: { orm: MikroORM; logger: Logger; win
     rows: DELIVERIES,
     retentionMs: options.windowMs,
     intervalMs: options.intervalMs ?? DELIVERY_PURGE_INTERVAL_MS,
-    setting: REPLAY_WINDOW_SETTING,
+    setting: 'FLOWHOOK_HOOK_REPLAY_WINDOW',
   });
 }
 

@@ -4,12 +4,14 @@
 // per-activity budgets of live calls (engine/limits): a bulk re-run must never
 // get a live caller refused with 429. Its own low, separate pace is what keeps
 // it from crowding Temporal and the workers that live calls need.
+import { defaultOf } from '../../common/configuration/configuration-table.ts';
+
 export interface RerunPacer {
   /** Resolves when the next start may go; rejects when `signal` aborts first. */
   turn(signal?: AbortSignal): Promise<void>;
 }
 
-export const DEFAULT_RERUNS_PER_SECOND = 5;
+export const DEFAULT_RERUNS_PER_SECOND = defaultOf('FLOWHOOK_RERUN_PER_SECOND');
 
 export function createRerunPacer(perSecond: number, now: () => number = Date.now): RerunPacer {
   const intervalMs = 1000 / perSecond;

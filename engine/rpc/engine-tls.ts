@@ -7,9 +7,9 @@
 import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import { BlockList, isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { Env } from '../../common/env-values.ts';
+import type { SettingValues } from '../../common/configuration/configuration-table.ts';
+import { isLoopbackHost } from '../../common/loopback-host.ts';
 import { readCertificateAndKey, readPemCertificates } from '../../common/pem-files.ts';
 
 export interface EngineServerTls {
@@ -28,10 +28,12 @@ export interface ClientIdentity {
   subject: string;
 }
 
-/** TLS settings from the environment; undefined when neither certificate nor key is set. */
-export function readEngineServerTls(env: Env = process.env): EngineServerTls | undefined {
-  const clientCaPath = env.FLOWHOOK_ENGINE_TLS_CLIENT_CA || undefined;
-  const identity = readCertificateAndKey(env, 'FLOWHOOK_ENGINE_TLS_CERT', 'FLOWHOOK_ENGINE_TLS_KEY');
+export type EngineServerTlsSettings = Partial<SettingValues<'FLOWHOOK_ENGINE_TLS_CERT' | 'FLOWHOOK_ENGINE_TLS_KEY' | 'FLOWHOOK_ENGINE_TLS_CLIENT_CA'>>;
+
+/** TLS settings from the engine's configuration; undefined when neither certificate nor key is set. */
+export function readEngineServerTls(settings: EngineServerTlsSettings): EngineServerTls | undefined {
+  const clientCaPath = settings.FLOWHOOK_ENGINE_TLS_CLIENT_CA || undefined;
+  const identity = readCertificateAndKey(settings, 'FLOWHOOK_ENGINE_TLS_CERT', 'FLOWHOOK_ENGINE_TLS_KEY');
   if (identity === undefined) {
     if (clientCaPath !== undefined) throw new Error('FLOWHOOK_ENGINE_TLS_CLIENT_CA requires TLS: set FLOWHOOK_ENGINE_TLS_CERT and FLOWHOOK_ENGINE_TLS_KEY too');
     return undefined;
@@ -39,20 +41,6 @@ export function readEngineServerTls(env: Env = process.env): EngineServerTls | u
   const tls: EngineServerTls = { cert: identity.cert, key: identity.key };
   if (clientCaPath !== undefined) tls.clientCa = readPemCertificates('FLOWHOOK_ENGINE_TLS_CLIENT_CA', clientCaPath).pem;
   return tls;
-}
-
-// Addresses that never leave the machine. IPv4-mapped IPv6 (::ffff:127.0.0.1)
-// matches the IPv4 rule. 0.0.0.0 and :: mean "every interface": not loopback.
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  const family = isIP(bare);
-  if (family === 0) return false; // any other name may resolve to anything
-  return LOOPBACK.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**

@@ -8,6 +8,7 @@
 // (so the right key is found after a rotation) and reveals nothing about it.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { SettingValues } from '../../common/configuration/configuration-table.ts';
 import { FailedPreconditionError } from '../errors.ts';
 
 export const SECRETS_KEY_VARIABLE = 'FLOWHOOK_SECRETS_KEY';
@@ -115,11 +116,11 @@ function parseKey(text: string, where: string, index: number): Kek {
   return { id: keyId(key), key };
 }
 
-/** The key source named by the environment: the variable wins over the file. */
-export function keySourceFromEnv(env: Record<string, string | undefined>): KeySource {
-  const inline = env[SECRETS_KEY_VARIABLE];
+/** The key source the engine's configuration names: the variable wins over the file. */
+export function keySourceFromEnv(settings: Partial<SettingValues<typeof SECRETS_KEY_VARIABLE | typeof SECRETS_KEY_FILE_VARIABLE>>): KeySource {
+  const inline = settings[SECRETS_KEY_VARIABLE];
   if (inline) return { kind: 'env', keys: inline.split(',') };
-  const path = env[SECRETS_KEY_FILE_VARIABLE];
+  const path = settings[SECRETS_KEY_FILE_VARIABLE];
   if (path) return { kind: 'file', path };
   return { kind: 'none' };
 }

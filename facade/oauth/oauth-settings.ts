@@ -24,11 +24,5 @@ export interface OAuthSettings {
   maxTokenAgeSeconds: number;
 }
 
-/**
- * One day: the longest default lifetime among common providers' client-credentials tokens
- * (Auth0's API default is 86400 s; Entra ID issues 60–90 min, Okta and Cognito 1 h, Keycloak 5 min).
- */
-export const DEFAULT_MAX_TOKEN_AGE_SECONDS = 86_400;
-
 /** Asymmetric algorithms only: `none` and the HMAC family (a shared secret) are never accepted. */
 export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'] as const;

@@ -77,10 +77,10 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     if (!databaseUrl) databaseUrl = await postgres!.createDatabase(`bench_${randomBytes(4).toString('hex')}`);
     let temporalKind = temporalAddress ? `TEMPORAL_ADDRESS ${temporalAddress}` : 'dev server';
     if (!temporalAddress) {
-      const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log });
+      const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log, configuredPath: env.TEMPORAL_CLI });
       const temporal = realServer
         ? await startTemporalServer({
-            install: await resolveTemporalServer({ dataDir: join(ROOT, '.flowhook'), log }),
+            install: await resolveTemporalServer({ dataDir: join(ROOT, '.flowhook'), log, home: env.TEMPORAL_SERVER_HOME }),
             cliPath,
             workDir: join(work, 'temporal-server'),
             postgresUrl: postgres!.url,

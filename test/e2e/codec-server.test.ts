@@ -13,6 +13,7 @@ import test from 'ava';
 import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pino from 'pino';
 import { readCodecServerConfig } from '../../engine/codec/codec-config.ts';
+import { readSettings } from '../../common/configuration/read-settings.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
@@ -324,7 +325,7 @@ test('with the engine\'s certificate the codec server serves HTTPS, and its sess
   const tls = readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key });
   // The engine's own parts on the stack's database: the codec server as runEngine builds it, with TLS.
   const codec = await startCodecServer({
-    config: readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '0', FLOWHOOK_CODEC_ALLOWED_ORIGINS: UI }, { tls, insecure: false })!,
+    config: readCodecServerConfig(readSettings({ FLOWHOOK_CODEC_PORT: '0', FLOWHOOK_CODEC_ALLOWED_ORIGINS: UI }, 'engine'), { tls, insecure: false })!,
     payloadKeys: readPayloadKeyring(stack.env)!,
     accounts: createServiceAccountDirectory(stack.engine.orm, undefined, stack.adminToken),
     logger: pino({ level: 'silent' }),

@@ -12,7 +12,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { readEngineConfig } from '../../engine/config.ts';
 import { purgeDeliveries } from '../../engine/direct/delivery-memory.ts';
-import { DEFAULT_REPLAY_WINDOW_MS } from '../../engine/direct/replay-window.ts';
+import { defaultOf } from '../../common/configuration/configuration-table.ts';
 import { runEngine } from '../../engine/main.ts';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
 import { deployFlow, engineWebhookClient, flow } from '../support/webhook-helpers.ts';
@@ -197,7 +197,7 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
   // Rows are keyed by the SHA-256 of the execution id (storage/provider-delivery.entity.ts).
   const keys = deliveries.map(({ executionId }) => createHash('sha256').update(executionId).digest('hex'));
   await stack.engine.orm.em.getConnection().execute(`update "provider_delivery" set "received_at" = now() - interval '31 days' where "key" in (?, ?)`, keys);
-  t.is(await purgeDeliveries(stack.engine.orm, DEFAULT_REPLAY_WINDOW_MS), keys.length);
+  t.is(await purgeDeliveries(stack.engine.orm, defaultOf('FLOWHOOK_HOOK_REPLAY_WINDOW')), keys.length);
   for (const { route, body, headers, executionId } of deliveries) {
     const forgotten = await post(route, body, headers);
     t.is(forgotten.status, route.instant ? 202 : 200, forgotten.text);

@@ -80,7 +80,7 @@ test('resolveTemporalCli finds a working CLI, and names a broken TEMPORAL_CLI', 
   t.regex(stdout, /temporal version \d+\.\d+\.\d+/);
 
   const missing = join(dataDir, 'no-such-temporal');
-  const error = await t.throwsAsync(resolveTemporalCli({ dataDir, log: quiet, env: { ...process.env, TEMPORAL_CLI: missing } }));
+  const error = await t.throwsAsync(resolveTemporalCli({ dataDir, log: quiet, configuredPath: missing }));
   t.true(error?.message.includes(`TEMPORAL_CLI=${missing}`));
 });
 

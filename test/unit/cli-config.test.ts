@@ -16,11 +16,11 @@ test('defaults: local engine, .flowhook, no token', (t) => {
   t.regex(error!.message, /FLOWHOOK_ADMIN_TOKEN/);
   t.regex(error!.message, /admin-token/);
   // The current directory's .flowhook when there is one, else the checkout's (npm link, any directory).
-  t.is(cliDataDir({}, process.cwd()), existsSync(join(process.cwd(), '.flowhook')) ? join(process.cwd(), '.flowhook') : CHECKOUT_DATA_DIR);
+  t.is(cliDataDir(undefined, process.cwd()), existsSync(join(process.cwd(), '.flowhook')) ? join(process.cwd(), '.flowhook') : CHECKOUT_DATA_DIR);
   const elsewhere = mkdtempSync(join(tmpdir(), 'flowhook-cwd-'));
-  t.is(cliDataDir({}, elsewhere), CHECKOUT_DATA_DIR);
+  t.is(cliDataDir(undefined, elsewhere), CHECKOUT_DATA_DIR);
   mkdirSync(join(elsewhere, '.flowhook'));
-  t.is(cliDataDir({}, elsewhere), join(elsewhere, '.flowhook'));
+  t.is(cliDataDir(undefined, elsewhere), join(elsewhere, '.flowhook'));
 });
 
 test('the token file written by `flowhook start` is used when the variable is unset', (t) => {

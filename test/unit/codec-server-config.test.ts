@@ -3,9 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
-import { readCodecServerConfig, readOrigins } from '../../engine/codec/codec-config.ts';
+import { readCodecServerConfig as codecServerConfigOf } from '../../engine/codec/codec-config.ts';
+import { readSettings } from '../../common/configuration/read-settings.ts';
 
 const plain = { tls: undefined, insecure: false };
+type Engine = Parameters<typeof codecServerConfigOf>[1];
+const readCodecServerConfig = (env: Record<string, string>, engine: Engine) => codecServerConfigOf(readSettings(env, 'engine'), engine);
+const readOrigins = (raw: string) => readSettings({ FLOWHOOK_CODEC_ALLOWED_ORIGINS: raw }, 'engine').FLOWHOOK_CODEC_ALLOWED_ORIGINS;
 
 test('off unless FLOWHOOK_CODEC_PORT is set (or when it is off)', (t) => {
   t.is(readCodecServerConfig({}, plain), undefined);

@@ -4,7 +4,6 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { deliveryIdempotencyKey } from '../../engine/webhook/idempotency.ts';
-import { readReplayWindow } from '../../engine/direct/replay-window.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 
 const KEY = randomBytes(32);
@@ -30,6 +29,7 @@ test('signed content: a keyed digest of the signed bytes, told apart from every 
 
 test('FLOWHOOK_HOOK_REPLAY_WINDOW: 30 days unless set, never below 3 days, a wrong value names the variable', (t) => {
   const day = 86_400_000;
+  const readReplayWindow = (env: Record<string, string>) => readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', ...env }).hookReplayWindowMs;
   t.is(readReplayWindow({}), 30 * day);
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '' }), 30 * day);
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '3d' }), 3 * day);

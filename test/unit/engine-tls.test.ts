@@ -13,7 +13,7 @@ import { ConnectError, createClient, createContextKey, createContextValues } fro
 import { connectNodeAdapter, createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import test from 'ava';
 import { engineSessionOptions, engineTransportOptions, readEngineClientTls } from '../../common/engine-client-tls.ts';
-import type { Env } from '../../common/env-values.ts';
+import type { Env } from '../../common/configuration/read-settings.ts';
 import { checkEngineExposure, clientIdentityOf, createEngineHttp2Server, readEngineServerTls, tlsRefusalReason, type ClientIdentity, type EngineServerTls } from '../../engine/rpc/engine-tls.ts';
 import { InvokeResponseSchema, WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { eventually } from '../support/eventually.ts';

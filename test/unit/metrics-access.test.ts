@@ -4,7 +4,7 @@
 // settings are read.
 import test from 'ava';
 import { isLoopback, metricsAccess, publicMetricsAccess } from '../../common/metrics/metrics-access.ts';
-import { readMetricsListener, readMetricsToken } from '../../common/metrics/metrics-config.ts';
+import { readEngineConfig } from '../../engine/config.ts';
 import { createMetricsRegistry } from '../../common/metrics/metrics-registry.ts';
 import { startMetricsListener } from '../../common/metrics/metrics-listener.ts';
 
@@ -56,14 +56,17 @@ test('on a public port only the token counts: a loopback peer there may be a pro
 });
 
 test('metrics settings: a port, 0, or off; a token of at least 16 characters', (t) => {
-  t.deepEqual(readMetricsListener({}, 'P', 'H', 7051), { host: '127.0.0.1', port: 7051 });
-  t.deepEqual(readMetricsListener({ P: '0', H: '0.0.0.0' }, 'P', 'H', 7051), { host: '0.0.0.0', port: 0 });
-  t.is(readMetricsListener({ P: 'off' }, 'P', 'H', 7051), undefined);
-  t.throws(() => readMetricsListener({ P: '70000' }, 'P', 'H', 7051), { message: /P must be a port number/ });
-  t.throws(() => readMetricsListener({ P: 'yes' }, 'P', 'H', 7051), { message: /P must be a port number \(0\.\.65535\) or off/ });
-  t.is(readMetricsToken({}, 'T'), undefined);
-  t.is(readMetricsToken({ T: TOKEN }, 'T'), TOKEN);
-  t.throws(() => readMetricsToken({ T: 'short' }, 'T'), { message: /T must have at least 16 characters/ });
+  const engine = (env: Record<string, string>) => readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', ...env });
+  t.deepEqual(engine({}).metrics, { host: '127.0.0.1', port: 7051 });
+  t.deepEqual(engine({ FLOWHOOK_ENGINE_METRICS_PORT: '0', FLOWHOOK_METRICS_HOST: '0.0.0.0' }).metrics, { host: '0.0.0.0', port: 0 });
+  t.is(engine({ FLOWHOOK_ENGINE_METRICS_PORT: 'off' }).metrics, undefined);
+  t.throws(() => engine({ FLOWHOOK_ENGINE_METRICS_PORT: '70000' }), { message: /FLOWHOOK_ENGINE_METRICS_PORT must be a port number/ });
+  t.throws(() => engine({ FLOWHOOK_ENGINE_METRICS_PORT: 'yes' }), { message: /FLOWHOOK_ENGINE_METRICS_PORT must be a port number \(0\.\.65535\) or off/ });
+  t.is(engine({}).metricsToken, undefined);
+  t.is(engine({ FLOWHOOK_METRICS_TOKEN: TOKEN }).metricsToken, TOKEN);
+  const short = t.throws(() => engine({ FLOWHOOK_METRICS_TOKEN: 'short' }));
+  t.regex(short!.message, /FLOWHOOK_METRICS_TOKEN must have at least 16 characters/);
+  t.false(short!.message.includes('short'), 'a secret is never quoted');
 });
 
 test('process metrics go to one registry per process, and pass on when it closes', (t) => {

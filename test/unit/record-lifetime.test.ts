@@ -4,7 +4,8 @@
 import test from 'ava';
 import { writeDigest } from '../../engine/records/write-digest.ts';
 import { repeatedWriteAnswer } from '../../engine/records/repeated-write.ts';
-import { DEFAULT_WRITE_RETENTION_MS, readRecordSettings } from '../../engine/records/record-settings.ts';
+import { DEFAULT_WRITE_RETENTION_MS, readRecordSettings as recordSettingsOf } from '../../engine/records/record-settings.ts';
+import { readSettings } from '../../common/configuration/read-settings.ts';
 import type { FlowRecord, RecordWrite } from '../../engine/storage/entities.ts';
 import { snapshot } from '../../engine/records/records.ts';
 
@@ -47,6 +48,7 @@ test('a repeated delete answers the version it deleted and no data; a write whos
 });
 
 test('settings: 30 days of idempotency rows and no quota by default; wrong values name the variable', (t) => {
+  const readRecordSettings = (env: Record<string, string>) => recordSettingsOf(readSettings(env, 'engine'));
   t.deepEqual(readRecordSettings({}), { writeRetentionMs: DEFAULT_WRITE_RETENTION_MS, maxRecordsPerCompany: 0 });
   t.is(DEFAULT_WRITE_RETENTION_MS, 30 * 86_400_000);
   t.deepEqual(readRecordSettings({ FLOWHOOK_RECORD_WRITE_RETENTION: '2d', FLOWHOOK_RECORD_MAX_PER_COMPANY: '10000' }), { writeRetentionMs: 2 * 86_400_000, maxRecordsPerCompany: 10_000 });

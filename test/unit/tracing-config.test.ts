@@ -2,7 +2,10 @@
 // variables, nothing else), what each variable becomes, and that wrong values
 // stop the process naming the variable — without quoting header credentials.
 import test from 'ava';
-import { readTracingConfig, type TracingOn } from '../../common/tracing/tracing-config.ts';
+import { readTracingConfig as tracingOf, type TracingOn } from '../../common/tracing/tracing-config.ts';
+import { readSettings } from '../../common/configuration/read-settings.ts';
+
+const readTracingConfig = (env: Record<string, string>) => tracingOf(readSettings(env, 'worker'));
 
 const on = (env: Record<string, string>): TracingOn => {
   const config = readTracingConfig(env);

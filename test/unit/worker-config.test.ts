@@ -22,7 +22,7 @@ test('the metrics ports are flowhook\'s own: a flow on the same host would be a 
 
 test('worker slots must be positive integers', (t) => {
   t.is(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY: '7' }).maxConcurrentWorkflowTasks, 7);
-  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '0' }), { message: /FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY must be a positive integer/ });
+  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '0' }), { message: /FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY must be an integer >= 1/ });
 });
 
 test('the worker needs its own service account token, from env or an owner-only file', (t) => {

@@ -14,6 +14,7 @@
 // payloads written then stay readable.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import type { SettingValues } from '../../common/configuration/configuration-table.ts';
 
 export const PAYLOAD_KEY_VARIABLE = 'FLOWHOOK_PAYLOAD_KEY';
 export const PAYLOAD_KEY_FILE_VARIABLE = 'FLOWHOOK_PAYLOAD_KEY_FILE';
@@ -65,9 +66,9 @@ function legacyPayloadKeyId(key: Buffer): string {
  * (then doNotLogPayload executions fail rather than leak). Both set is refused:
  * which one holds the retired keys would be a guess.
  */
-export function readPayloadKeyring(env: Record<string, string | undefined>): PayloadKeyring | undefined {
-  const inline = env[PAYLOAD_KEY_VARIABLE];
-  const path = env[PAYLOAD_KEY_FILE_VARIABLE];
+export function readPayloadKeyring(settings: Partial<SettingValues<typeof PAYLOAD_KEY_VARIABLE | typeof PAYLOAD_KEY_FILE_VARIABLE>>): PayloadKeyring | undefined {
+  const inline = settings[PAYLOAD_KEY_VARIABLE];
+  const path = settings[PAYLOAD_KEY_FILE_VARIABLE];
   if (inline && path) throw new Error(`set ${PAYLOAD_KEY_VARIABLE} or ${PAYLOAD_KEY_FILE_VARIABLE}, not both`);
   if (inline) return new PayloadKeyring(parseKeys(inline.split(','), PAYLOAD_KEY_VARIABLE));
   if (path) return new PayloadKeyring(readKeyFile(path));

@@ -1,6 +1,6 @@
 // How to reach Temporal, from the TEMPORAL_* variables the Temporal CLI and
-// SDKs use. Shared by the engine's client and the worker; callers pass in the
-// environment object their config.ts read.
+// SDKs use. Shared by the engine's client and the worker; their config.ts
+// read the variables through the configuration table and pass them in.
 
 export interface TemporalSettings {
   address: string;
@@ -9,20 +9,26 @@ export interface TemporalSettings {
   tls?: { certPath?: string; keyPath?: string; caPath?: string; serverName?: string } | true;
 }
 
-/** TEMPORAL_* variables as the Temporal CLI and SDKs name them. */
-export function readTemporalSettings(env: Record<string, string | undefined>): TemporalSettings {
-  const tlsFiles = env.TEMPORAL_TLS_CERT || env.TEMPORAL_TLS_KEY || env.TEMPORAL_TLS_CA;
-  const tlsOn = env.TEMPORAL_TLS === 'true' || env.TEMPORAL_TLS === '1' || Boolean(env.TEMPORAL_API_KEY);
-  const temporal: TemporalSettings = {
-    address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
-    namespace: env.TEMPORAL_NAMESPACE || 'default',
-  };
-  if (env.TEMPORAL_API_KEY) temporal.apiKey = env.TEMPORAL_API_KEY;
-  if (tlsFiles) {
-    temporal.tls = { certPath: env.TEMPORAL_TLS_CERT, keyPath: env.TEMPORAL_TLS_KEY, caPath: env.TEMPORAL_TLS_CA, serverName: env.TEMPORAL_TLS_SERVER_NAME };
-  } else if (tlsOn) {
+/** The TEMPORAL_* variables, parsed (common/configuration/table/dependency-settings.ts). */
+export interface TemporalVariables {
+  readonly TEMPORAL_ADDRESS: string;
+  readonly TEMPORAL_NAMESPACE: string;
+  readonly TEMPORAL_TLS: boolean;
+  readonly TEMPORAL_TLS_CERT: string | undefined;
+  readonly TEMPORAL_TLS_KEY: string | undefined;
+  readonly TEMPORAL_TLS_CA: string | undefined;
+  readonly TEMPORAL_TLS_SERVER_NAME: string | undefined;
+  readonly TEMPORAL_API_KEY: string | undefined;
+}
+
+/** TLS is on with a client certificate, a CA, an API key (Temporal Cloud) or TEMPORAL_TLS=true. */
+export function readTemporalSettings(variables: TemporalVariables): TemporalSettings {
+  const temporal: TemporalSettings = { address: variables.TEMPORAL_ADDRESS, namespace: variables.TEMPORAL_NAMESPACE };
+  if (variables.TEMPORAL_API_KEY) temporal.apiKey = variables.TEMPORAL_API_KEY;
+  if (variables.TEMPORAL_TLS_CERT || variables.TEMPORAL_TLS_KEY || variables.TEMPORAL_TLS_CA) {
+    temporal.tls = { certPath: variables.TEMPORAL_TLS_CERT, keyPath: variables.TEMPORAL_TLS_KEY, caPath: variables.TEMPORAL_TLS_CA, serverName: variables.TEMPORAL_TLS_SERVER_NAME };
+  } else if (variables.TEMPORAL_TLS || temporal.apiKey) {
     temporal.tls = true;
   }
   return temporal;
 }
-
