@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { chromium } from 'playwright-core';
+import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
 
 /** Screenshots of the UI before and after signing in (git-ignored). Needs Debian's `chromium`. */
@@ -124,8 +125,8 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   t.true(text(((await decoded.json()) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
 
   // Every decode is logged with who and how many, never with the payload.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.regex(started.output(), /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/);
+  const decodeLine = /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/;
+  t.regex(await eventually(() => started.output(), { until: (output) => decodeLine.test(output), what: 'the decode logged', show: () => 'no decode line' }), decodeLine);
   t.false(started.output().includes(card));
   t.false(started.output().includes(adminToken));
 });
