@@ -98,7 +98,7 @@ async function callUntilAnswered(callers: Callers, key: string, first: NodeName)
     attempts.push(attempt);
     if (attempt.status === 200) return { key, attempts, executionId: attempt.executionId };
     if (!refused(attempt) || Date.now() > deadline) return { key, attempts, executionId: null };
-    if (attempts.length > 1) await sleep(250);
+    if (attempts.length > 1) await sleep(250); // the caller's own back-off, as a client's would be
   }
 }
 

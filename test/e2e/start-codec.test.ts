@@ -158,9 +158,9 @@ test('in the real Web UI (headless Chromium) the payload is ciphertext until the
       t.log(page.url(), (await page.locator('body').innerText()).slice(0, 3000), shots);
       throw error;
     }
-    await page.waitForTimeout(3000);
+    // Once the UI shows the codec server's refusal it has asked for the payload and been told no.
+    const before = await eventually(() => page.locator('body').innerText(), { until: (text) => /codec server/i.test(text), timeoutMs: 30_000, intervalMs: 250, what: "the UI showing the codec server's refusal" });
     await page.screenshot({ path: join(shots, '1-before-sign-in.png'), fullPage: true });
-    const before = await page.locator('body').innerText();
     t.false(before.includes(card), 'ciphertext before signing in');
     // The UI did ask the codec server and was refused (it shows the codec error, not a missing endpoint).
     t.regex(before, /codec server/i);
