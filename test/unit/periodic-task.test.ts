@@ -19,7 +19,11 @@ test('a round runs at start and then every interval, never two at once', async (
   }, 5);
   t.is(rounds, 1, 'the first round starts at once');
   // Waited for, not timed: a loaded machine delays timers.
-  await eventually(() => rounds, { until: (count) => count >= 3, timeoutMs: 10_000, intervalMs: 10, what: 'three rounds' }).finally(() => task.close());
+  try {
+    await eventually(() => rounds, { until: (count) => count >= 3, timeoutMs: 10_000, intervalMs: 10, what: 'three rounds' });
+  } finally {
+    await task.close();
+  }
   t.true(rounds >= 3, `rounds ${rounds}`);
   t.false(overlapped);
 });
