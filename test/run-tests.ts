@@ -64,7 +64,7 @@ async function main(): Promise<number> {
   // For quick local iterations on one test file; CI always runs the checks.
   if (!quick && process.env.FLOWHOOK_TEST_SKIP_CHECKS !== '1') await checkSources();
   // Named files run as named; otherwise the quick lane's files, or (npm test) every file.
-  const files = quick && !avaArgs.some((arg) => !arg.startsWith('-')) ? quickLaneFiles(root) : [];
+  const files = quick && !namesFiles(avaArgs) ? quickLaneFiles(root) : [];
   if (quick) say(`quick lane: ${files.length > 0 ? `${files.length} files` : 'the files named'}, no checks`);
   const work = mkdtempSync(join(tmpdir(), 'flowhook-test-'));
   const stops: (() => Promise<unknown>)[] = [];
@@ -101,6 +101,17 @@ async function main(): Promise<number> {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => say(`stop failed: ${String(error)}`));
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Whether ava's arguments name files (or globs): anything but a flag and the value of one that takes it. */
+function namesFiles(args: string[]): boolean {
+  const takesValue = new Set(['--match', '-m', '--timeout', '-T', '--concurrency', '-c', '--node-arguments']);
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (takesValue.has(arg)) index++;
+    else if (!arg.startsWith('-')) return true;
+  }
+  return false;
 }
 
 /** FLOWHOOK_TEMPORAL: `dev` (default, the CLI's dev server) or `server` (the official server on PostgreSQL). */
