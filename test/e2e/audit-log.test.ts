@@ -18,6 +18,7 @@ import { AuditService, type ListAuditEventsResponseJson } from '../../proto/gen/
 import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { runCapturing } from '../support/cli-runner.ts';
+import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK } from '../support/flowhook-start.ts';
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import { createTestDatabase, startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
@@ -213,17 +214,16 @@ test('a failed audit write does not fail the admin call: the engine logs a warni
   engine.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise((resolve) => engine.once('exit', resolve));
   try {
-    for (const deadline = Date.now() + 60_000; !(await canConnect('127.0.0.1', port)); ) {
-      if (Date.now() > deadline || engine.exitCode !== null) throw new Error(`the engine did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const listening = async () => {
+      if (engine.exitCode !== null) throw new Error(`the engine did not start:\n${output}`);
+      return canConnect('127.0.0.1', port);
+    };
+    await eventually(listening, { timeoutMs: 60_000, intervalMs: 200, what: 'the engine listening', show: () => `not yet; output so far:\n${output}` });
     const admin = createAdminClient({ engineUrl: `http://127.0.0.1:${port}`, adminToken });
     await admin.createCompany({ name: 'Unaudited Co' });
     await admin.setHookSecret({ company: 'Unaudited Co', activity: 'orders.paid', secret: HOOK_SECRET });
     t.deepEqual((await admin.listHookSecrets({ company: 'Unaudited Co' })).secrets.map((s) => s.activity), ['orders.paid']);
-    for (const deadline = Date.now() + 5000; (output.match(/audit event not recorded/g) ?? []).length < 2 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(() => (output.match(/audit event not recorded/g) ?? []).length, { until: (warnings) => warnings >= 2, what: 'two "audit event not recorded" warnings' });
     const warnings = output.split('\n').filter((line) => line.includes('audit event not recorded')).map((line) => JSON.parse(line) as Record<string, unknown>);
     t.deepEqual(warnings.map((w) => [w.level, w.method, w.action]), [
       [40, 'flowhook.engine.v1.FlowAdminService/CreateCompany', 'company.create'],

@@ -6,6 +6,7 @@
 import test from 'ava';
 import { createLogger } from '../../engine/logger.ts';
 import { purgeCallbackWaits, startCallbackWaitPurge } from '../../engine/callbacks/callback-wait-purge.ts';
+import { eventually } from '../support/eventually.ts';
 import { INSTANCE, PUBLIC_URL, startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -91,11 +92,7 @@ async function age(executionId: string, hours: number): Promise<void> {
 }
 
 async function registered(executionId: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await rowsOf(executionId)).length === 0) {
-    if (Date.now() > deadline) throw new Error('the key wait was not registered');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(() => rowsOf(executionId), { until: (rows) => rows.length > 0, timeoutMs: 20_000, what: 'the key wait registered' });
 }
 
 const options = () => ({ orm: stack.engine.orm, temporal: stack.engine.client, logger: createLogger('test', 'warn'), retentionMs: HOUR_MS });
@@ -150,16 +147,17 @@ test.serial('a key row expired longer ago than the retention goes although its e
   const waiting = await start('purge.key', { orderId: 'PK-now' });
   await registered(expired);
   await registered(waiting);
-  // Let the 1s wait time out, then make it two hours ago. The execution sleeps on: still RUNNING.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Once the 1s wait has timed out (the execution has gone on to its sleep), make it two hours ago.
+  // The execution sleeps on: still RUNNING.
+  const waitTimedOut = async () => ((await stack.temporal.workflow.getHandle(expired).fetchHistory()).events ?? []).some((event) => event.timerFiredEventAttributes);
+  await eventually(waitTimedOut, { what: 'the brief wait timed out (its timer fired)' });
   await age(expired, 2);
   t.is((await stack.engine.client.workflow.getHandle(expired).describe()).status.name, 'RUNNING');
 
   // Several engines purge at once: their rounds do not get in each other's way.
   const purges = [0, 1].map(() => startCallbackWaitPurge({ ...options(), intervalMs: 100 }));
   try {
-    const until = Date.now() + 10_000;
-    while ((await rowsOf(expired)).length > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(() => rowsOf(expired), { until: (rows) => rows.length === 0, timeoutMs: 10_000, what: 'the expired key row purged' });
   } finally {
     await Promise.all(purges.map((purge) => purge.close()));
   }

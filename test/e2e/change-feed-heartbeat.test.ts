@@ -5,6 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import pino from 'pino';
 import { CHANGE_CHANNEL, CHANGE_FEED_APPLICATION_NAME, startChangeFeed, type ChangeFeed, type ChangeFeedOptions, type ChangeTopic } from '../../engine/cache/change-feed.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestDatabase } from '../support/stack.ts';
 import { startFreezableProxy, type FreezableProxy } from '../support/freezable-proxy.ts';
 
@@ -39,13 +40,11 @@ async function proxyTo(t: ExecutionContext, databaseUrl: string): Promise<Freeza
 /** Milliseconds until the condition held; fails the test at the bound. */
 async function within(boundMs: number, condition: () => boolean, what: string): Promise<number> {
   const started = performance.now();
-  while (!condition()) {
-    if (performance.now() - started > boundMs) throw new Error(`${what}: not within ${boundMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(condition, { timeoutMs: boundMs, intervalMs: 20, what });
   return performance.now() - started;
 }
 
+/** For the waits whose point is that nothing happens meanwhile (no cache cleared, never live). */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function sql(databaseUrl: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {

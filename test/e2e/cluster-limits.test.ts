@@ -9,6 +9,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
+import { equalTo, eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
 
@@ -97,15 +98,6 @@ async function invokeCounted(client: Client<typeof WebhookService>, company: str
   }
 }
 
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return Date.now() - started;
-}
-
 async function engineRows(): Promise<number> {
   const rows = await stack.engine.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from "engine_node"`);
   return rows[0]!.n;
@@ -115,7 +107,7 @@ test.serial('two engines on one database admit together no more than the limit, 
   second = await runEngine(readEngineConfig(stack.env));
   // The second engine counts the first at once; the first learns of the second at its next heartbeat (5 s).
   t.is(second.liveEngines(), 2);
-  await waitFor('the first engine counts two engines', () => stack.engine.liveEngines() === 2, 10_000);
+  await eventually(() => stack.engine.liveEngines(), { until: equalTo(2), timeoutMs: 10_000, what: 'the first engine counts two engines' });
   t.is(await engineRows(), 2);
 
   const started = performance.now();
@@ -138,7 +130,7 @@ test.serial('when one engine stops, its row goes and the other takes the whole l
   await second!.close();
   second = undefined;
   t.is(await engineRows(), 1, 'a graceful stop deletes the engine_node row');
-  await waitFor('the first engine counts itself alone', () => stack.engine.liveEngines() === 1, 10_000);
+  await eventually(() => stack.engine.liveEngines(), { until: equalTo(1), timeoutMs: 10_000, what: 'the first engine counts itself alone' });
   t.log(`the share returned ${((performance.now() - stopped) / 1000).toFixed(1)} s after the stop`);
   // A key new to the engine starts with the whole burst now (half of it, 4, while two engines ran).
   const client = webhookClient(stack.engine.port);

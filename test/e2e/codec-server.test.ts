@@ -17,7 +17,7 @@ import { readSettings } from '../../common/configuration/read-settings.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
-import { eventually } from '../support/eventually.ts';
+import { equalTo, eventually } from '../support/eventually.ts';
 import { startCodecServer } from '../../engine/codec/codec-server.ts';
 import { readEngineServerTls } from '../../engine/rpc/engine-tls.ts';
 import { createServiceAccountDirectory } from '../../engine/rpc/service-account-directory.ts';
@@ -190,10 +190,7 @@ test('a session from the login page decodes for the UI origin only; sign-out and
   t.is((await codecCall('decode', input, { origin: UI, cookie: other })).status, 200);
   await stack.admin.setServiceAccountState({ name: operator, enabled: false });
   // The change feed tells the directory at once; allow it a moment.
-  let status = 200;
-  for (const deadline = Date.now() + 5000; status === 200 && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    status = (await codecCall('decode', input, { origin: UI, cookie: other })).status;
-  }
+  const status = await eventually(async () => (await codecCall('decode', input, { origin: UI, cookie: other })).status, { until: (answer) => answer !== 200, what: 'the disabled account\'s session refused' });
   t.is(status, 401);
 });
 
@@ -209,7 +206,7 @@ test('a session ends when its token is rotated through another engine, or its ac
   const rotatedAway = sessionCookie(await signIn(token))!;
   t.is(await decode(rotatedAway)(), 200);
   const { token: newToken } = await other.rotateServiceAccountToken({ name: operator });
-  t.is(await eventually(decode(rotatedAway), 401), 401, 'the rotated token\'s session still decodes');
+  t.is(await eventually(decode(rotatedAway), { until: equalTo(401) }), 401, 'the rotated token\'s session still decodes');
   // The account is as it was, and a sign-in with its new token works.
   const current = sessionCookie(await signIn(newToken))!;
   t.is(await decode(current)(), 200);
@@ -217,7 +214,7 @@ test('a session ends when its token is rotated through another engine, or its ac
   // Deleted and made again under the same name and scope before this engine looks: another token, another account.
   await other.deleteServiceAccount({ name: operator });
   await other.createServiceAccount({ name: operator, scope: 'admin' });
-  t.is(await eventually(decode(current), 401), 401, 'the session outlived its account in a new one of the same name');
+  t.is(await eventually(decode(current), { until: equalTo(401) }), 401, 'the session outlived its account in a new one of the same name');
 });
 
 test('encode re-encrypts what the codec encrypts and passes the rest through; decode of that round-trips', async (t) => {

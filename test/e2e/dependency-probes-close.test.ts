@@ -10,6 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { startDependencyProbes } from '../../engine/health/dependency-probes.ts';
 import { openOrm } from '../../engine/storage/orm.ts';
+import { eventually } from '../support/eventually.ts';
 import { startFreezableProxy, type FreezableProxy } from '../support/freezable-proxy.ts';
 import { createTestDatabase, testInfrastructure } from '../support/stack.ts';
 
@@ -22,10 +23,6 @@ test.after.always(async () => {
   await temporal?.close();
 });
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 test('closing the probes waits for a PostgreSQL probe under way, so the ORM closed next ends its pool', async (t) => {
   t.timeout(60_000, 'orm.close() after probes.close() never returned: the pool waits for a connection nobody releases');
   proxy = await startFreezableProxy(await createTestDatabase());
@@ -37,7 +34,7 @@ test('closing the probes waits for a PostgreSQL probe under way, so the ORM clos
   proxy.partition();
   const opened = proxy.connections.length;
   const probes = startDependencyProbes(orm, new Client({ connection: temporal }), pino({ level: 'silent' }));
-  await until(() => proxy!.connections.length > opened);
+  await eventually(() => proxy!.connections.length > opened, { intervalMs: 5, what: 'the probe opening a connection' });
 
   // The engine's order: probes, then the ORM.
   const stopped = (async () => {
@@ -47,7 +44,7 @@ test('closing the probes waits for a PostgreSQL probe under way, so the ORM clos
   })();
   // The handshake goes on once the pool is ending: a probe close() did not wait for completes it into
   // an ended pool; one it waited for has given up at the connect timeout before the pool ended.
-  await until(() => pool.ending);
+  await eventually(() => pool.ending, { intervalMs: 5, what: 'the pool ending' });
   proxy.thaw();
   await stopped;
   t.true(pool.ended);

@@ -11,6 +11,7 @@ import { canConnect } from '../../bin/embedded/free-port.ts';
 import { startProcessStack, type ProcessStack } from '../support/process-stack.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
+import { eventually } from '../support/eventually.ts';
 import { flow, runsOf } from '../support/webhook-helpers.ts';
 
 interface Outcome {
@@ -73,6 +74,7 @@ async function traffic(setup: Setup, activity: string, prefix: string, ms: numbe
   const calls: Promise<Outcome>[] = [];
   for (const end = Date.now() + ms; Date.now() < end; ) {
     calls.push(setup.call(activity, `${prefix}-${calls.length}`));
+    // The sender's rhythm is what this simulates: a pause between calls, not a wait for something.
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   return calls;
@@ -80,11 +82,7 @@ async function traffic(setup: Setup, activity: string, prefix: string, ms: numbe
 
 async function waitForPort(url: string): Promise<void> {
   const { port } = new URL(url);
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    if (await canConnect('127.0.0.1', Number(port))) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`port ${port} did not open`);
+  await eventually(() => canConnect('127.0.0.1', Number(port)), { timeoutMs: 60_000, what: `port ${port} open again` });
 }
 
 /** The status of the execution a 200 named; describe() throws when Temporal has none. */
@@ -127,6 +125,7 @@ test.serial('kill -9 of the engine mid-traffic: a 200 always names a durable exe
     setup = await setUp();
     const sync = await traffic(setup, 'crash.sync', 'engine-sync', 600, 100);
     const instant = traffic(setup, 'crash.instant', 'engine-instant', 1500, 20);
+    // Mid-traffic is the point: the kill lands about halfway through the 1.5 s burst of instant calls.
     await new Promise((resolve) => setTimeout(resolve, 700));
     await setup.stack.crash('engine');
     const instantCalls = await instant;
@@ -151,7 +150,8 @@ test.serial('kill -9 of the facade while sync calls wait: callers see the connec
   try {
     setup = await setUp();
     const calls = await traffic(setup, 'crash.sync', 'facade-sync', 500, 100);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A sync call waits on its flow once the flow's slow request has reached the target.
+    await setup.target.waitFor('/slow');
     await setup.stack.crash('facade');
     const outcomes = await Promise.all(calls);
     t.true(outcomes.every((o) => o.status === 'network-error'), JSON.stringify(outcomes.map((o) => o.status)));

@@ -3,6 +3,7 @@
 // unless doNotLogPayload, never the secret.
 import test from 'ava';
 import { executionCliAgainst } from '../support/cli-runner.ts';
+import { eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 
@@ -34,11 +35,8 @@ const cli = (...args: string[]) => executionCliAgainst(stack, stack.adminToken)(
 
 test('execution list filters by company and activity', async (t) => {
   // Temporal's visibility store is eventually consistent: wait until both executions are listed.
-  let listed = { executions: [] as { executionId: string }[] };
-  for (let attempt = 0; attempt < 50 && listed.executions.length < 2; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    listed = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--json')).out);
-  }
+  const list = async (): Promise<{ executions: { executionId: string }[] }> => JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--json')).out);
+  const listed = await eventually(list, { until: (answer) => answer.executions.length >= 2, what: 'both executions listed' });
   t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [executions.hidden, executions.open].sort());
   const open = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out);
   t.deepEqual(open.executions.map((e: { executionId: string; status: string }) => [e.executionId, e.status]), [[executions.open, 'COMPLETED']]);

@@ -11,6 +11,7 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { RERUN_OF_KEY, FLOW_VERSION_KEY, RESPONSE_MODE_KEY } from '../../engine/temporal/search-attributes.ts';
 import { executionCliAgainst } from '../support/cli-runner.ts';
+import { eventually } from '../support/eventually.ts';
 import { recordClient } from '../support/record-client.ts';
 import { signStandardV1, standardWebhooksSecret } from '../support/provider-signers.ts';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
@@ -63,16 +64,6 @@ async function settled(executionId: string): Promise<string> {
   return (await handle.describe()).status.name;
 }
 
-/** Polls until `probe` yields a value `done` accepts (visibility lags a moment behind starts). */
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await probe();
-  for (const deadline = Date.now() + 10_000; !done(value) && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await probe();
-  }
-  return value;
-}
-
 const seen = async (key: string) => (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'seen', key } })).record?.data as Record<string, unknown> | undefined;
 
 test.serial('a failed execution re-runs on the version now published, with the exact payload, linked both ways', async (t) => {
@@ -100,7 +91,7 @@ test.serial('a failed execution re-runs on the version now published, with the e
   t.is(shownRerun.rerunOf, original);
   t.is(shownRerun.payloadJson, PAYLOAD);
   t.is(shownRerun.caller, JSON.parse((await cli('execution', 'show', original, '--json')).out).caller, 'the trigger context is the original caller');
-  const shownOriginal = await until(async () => JSON.parse((await cli('execution', 'show', original, '--json')).out), (shown) => shown.reruns.length > 0);
+  const shownOriginal = await eventually(async () => JSON.parse((await cli('execution', 'show', original, '--json')).out), { until: (shown) => shown.reruns.length > 0, what: 'the re-run linked from the original' });
   t.deepEqual(shownOriginal.reruns, [started.executionId]);
   t.regex((await cli('execution', 'show', original)).out, new RegExp(`Re-runs\\s+${started.executionId}`));
   t.regex((await cli('execution', 'show', started.executionId)).out, new RegExp(`Re-run of\\s+${original}`));
@@ -138,7 +129,7 @@ test.serial('bulk: --dry-run lists exactly the failed executions in the window; 
   const untilTime = new Date(Date.now() + 1000).toISOString();
   const filter = ['--company', tenant.company, '--activity', 'rerun.bulk', '--status', 'FAILED,TIMED_OUT', '--since', since, '--until', untilTime];
 
-  const listed = await until(async () => JSON.parse((await cli('execution', 'rerun', ...filter, '--dry-run', '--json')).out), (r) => r.matched === 3);
+  const listed = await eventually(async () => JSON.parse((await cli('execution', 'rerun', ...filter, '--dry-run', '--json')).out), { until: (r) => r.matched === 3, what: 'three executions matched' });
   t.is(listed.matched, 3);
   t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [...failed].sort());
   t.false(listed.executions.some((e: { executionId: string }) => e.executionId === completed));

@@ -7,6 +7,7 @@ import test from 'ava';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { cliAgainst, type CliRun } from '../support/cli-runner.ts';
 import { callWebhook, createTenant, type Tenant } from '../support/webhook-helpers.ts';
@@ -151,12 +152,12 @@ test("the README's Temporal UI query finds a failed execution by flow name", asy
   t.truthy(executionId, answer.text);
   await t.throwsAsync(stack.temporal.workflow.getHandle(executionId!).result());
   // Visibility is eventually consistent.
-  let found: string[] = [];
-  for (let attempt = 0; attempt < 50 && found.length === 0; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    found = [];
-    for await (const execution of stack.temporal.workflow.list({ query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"` })) found.push(execution.workflowId);
-  }
+  const failed = async () => {
+    const ids: string[] = [];
+    for await (const execution of stack.temporal.workflow.list({ query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"` })) ids.push(execution.workflowId);
+    return ids;
+  };
+  const found = await eventually(failed, { until: (ids) => ids.length > 0, what: 'the failed execution listed' });
   t.deepEqual(found, [executionId]);
 });
 

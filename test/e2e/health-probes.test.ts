@@ -3,6 +3,7 @@
 // answers 503 naming PostgreSQL or Temporal while one of them is cut off (a
 // proxy that stops forwarding), and 200 again once it is back.
 import test, { type ExecutionContext } from 'ava';
+import { eventually } from '../support/eventually.ts';
 import { startFreezableProxy, type FreezableProxy } from '../support/freezable-proxy.ts';
 import { createTestDatabase, startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
 
@@ -35,11 +36,7 @@ async function readyz(): Promise<Readiness> {
 
 /** Polls /readyz until it answers `status` (probes run every 2 s with a 1.5 s deadline). */
 async function readinessBecomes(t: ExecutionContext, status: number, why: string): Promise<Readiness> {
-  let last = await readyz();
-  for (const deadline = Date.now() + 15_000; last.status !== status && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    last = await readyz();
-  }
+  const last = await eventually(readyz, { until: (readiness) => readiness.status === status, intervalMs: 250, what: `${why}: /readyz ${status}`, show: (readiness) => `${readiness.status} ${JSON.stringify(readiness.body)}` });
   t.is(last.status, status, `${why}: ${JSON.stringify(last.body)}`);
   return last;
 }

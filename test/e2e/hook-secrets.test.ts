@@ -23,6 +23,7 @@ import { Company } from '../../engine/storage/entities.ts';
 import { openOrm } from '../../engine/storage/orm.ts';
 import type { HookSecrets } from '../../engine/direct/verification/index.ts';
 import { runCapturing } from '../support/cli-runner.ts';
+import { equalTo, eventually } from '../support/eventually.ts';
 import { startProcessStack } from '../support/process-stack.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { deployFlow, flow } from '../support/webhook-helpers.ts';
@@ -58,16 +59,6 @@ function cliInProcess(stack: TestStack): (args: string[], stdin?: string) => Pro
     runCapturing(args, { admin: { client: stack.admin, secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }) } });
 }
 
-/** Polls until `probe` yields `expected` (compared as JSON), for up to `ms`. */
-async function eventuallyEqual<T>(probe: () => Promise<T>, expected: T, ms = 5000): Promise<T> {
-  let value = await probe();
-  for (const deadline = Date.now() + ms; JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await probe();
-  }
-  return value;
-}
-
 interface OtherEngine {
   orm: MikroORM;
   feed: ChangeFeed;
@@ -100,7 +91,7 @@ async function otherEngine(databaseUrl: string, keyFile: string): Promise<OtherE
       await orm.close(true);
     },
   };
-  for (const deadline = Date.now() + 10_000; !feed.live && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => feed.live, { timeoutMs: 10_000, intervalMs: 50, what: "the other engine's change feed live" });
   return engine;
 }
 
@@ -128,7 +119,7 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(set.code, 0, set.err);
     t.regex(set.out, /Set the signing secret of activity payments\.stripe in company "Hook Co"/);
     t.false(set.out.includes(first) || set.err.includes(first));
-    t.deepEqual(await eventuallyEqual(() => other.find(STRIPE), { current: first }), { current: first });
+    t.deepEqual(await eventually(() => other.find(STRIPE), { until: equalTo({ current: first }) }), { current: first });
     // Served from the other engine's cache now.
     const hitsBefore = other.hits;
     t.deepEqual(await other.find(STRIPE), { current: first });
@@ -151,8 +142,9 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(rotated.code, 0, rotated.err);
     const until = Date.parse(JSON.parse(rotated.out).previousValidUntil as string);
     t.true(until > Date.now() && until <= Date.now() + 2000, rotated.out);
-    t.deepEqual(await eventuallyEqual(() => other.find(STRIPE), { current: second, previous: first }), { current: second, previous: first });
+    t.deepEqual(await eventually(() => other.find(STRIPE), { until: equalTo({ current: second, previous: first }) }), { current: second, previous: first });
     const hitsInOverlap = other.hits;
+    // No change is announced when the overlap ends: its deadline passing is the event itself.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now()) + 50));
     t.deepEqual(await other.find(STRIPE), { current: second }, 'the overlap ends at its deadline, even for a cached entry');
     t.is(other.hits, hitsInOverlap + 1, 'that answer came from the cache: the deadline is checked per call');
@@ -177,7 +169,7 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(generated.code, 0, generated.err);
     const generatedSecret = JSON.parse(generated.out).generatedSecret as string;
     t.regex(generatedSecret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    t.deepEqual(await eventuallyEqual(() => other.find(STANDARD), { current: generatedSecret }), { current: generatedSecret });
+    t.deepEqual(await eventually(() => other.find(STANDARD), { until: equalTo({ current: generatedSecret }) }), { current: generatedSecret });
     const human = await cli(['hook-secret', 'set', COMPANY, STANDARD, '--generate']);
     t.regex(human.out, /signing secret \(give it to the sender\) — shown once.*\n {4}whsec_\S+\n$/);
     const stripeGenerate = await cli(['hook-secret', 'set', COMPANY, STRIPE, '--generate']);
@@ -213,7 +205,7 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.regex(unconfirmed.err, /repeat with --yes/);
     const deleted = await cli(['hook-secret', 'delete', COMPANY, STRIPE, '--yes']);
     t.is(deleted.code, 0, deleted.err);
-    t.is(await eventuallyEqual(() => other.find(STRIPE), undefined), undefined);
+    t.is(await eventually(() => other.find(STRIPE), { until: equalTo(undefined) }), undefined);
     const again = await cli(['hook-secret', 'delete', COMPANY, STRIPE, '--yes', '--json']);
     t.is(again.code, 1);
     t.is(JSON.parse(again.out).error.code, 'not_found');

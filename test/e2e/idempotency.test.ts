@@ -99,7 +99,8 @@ test.serial('the same key with another payload is refused with 422 and starts no
 test.serial('a retry while the first sync call still waits joins it: same answer, one execution; another payload meanwhile is 422', async (t) => {
   const key = `join-${Math.random().toString(36).slice(2)}`;
   const first = call('keyed.slow', key, '{"n": 5}');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The first call waits on its flow once the flow's slow request reached the target.
+  await slowTarget.waitFor('/slow');
   const [joined, conflicting] = await Promise.all([call('keyed.slow', key, '{"n": 5}'), call('keyed.slow', key, '{"n": 6}')]);
   const original = await first;
   t.is(original.status, 200);

@@ -52,6 +52,8 @@ test('a doNotLogPayload late answer reaches the caller and no log; a long-poll e
 
     const neverId = await post('late.never', neverSecret, {});
     const polling = fetchAnswer(stack.facadeUrl, { company: COMPANY, executionId: neverId, auth, wait: 30 });
+    // Nothing observable marks the long-poll as holding its slot (the engine logs a fetch when it ends),
+    // so it is given a moment, well inside its 30 s wait.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const second = await fetchAnswer(stack.facadeUrl, { company: COMPANY, executionId: neverId, auth, wait: 5 });
     t.is(second.status, 429, second.text);

@@ -13,6 +13,7 @@ import { readFacadeConfig } from '../../facade/config.ts';
 import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
 import { runWorker, type RunningWorker } from '../../workflows/main.ts';
+import { eventually } from '../support/eventually.ts';
 import { scrape, sample } from '../support/metrics-samples.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -63,12 +64,7 @@ function moved(t: ExecutionContext, before: string, after: string, name: string,
 
 /** Polls a scrape until `ready` holds on it (the worker reports steps when the execution runs, after the call). */
 async function scrapeUntil(url: string, ready: (text: string) => boolean): Promise<string> {
-  let text = await scrape(url);
-  for (const deadline = Date.now() + 15_000; !ready(text) && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    text = await scrape(url);
-  }
-  return text;
+  return eventually(() => scrape(url), { until: ready, intervalMs: 200, what: `the awaited samples in ${url}` });
 }
 
 const call = (activity: string, overrides: Partial<Parameters<typeof callWebhook>[1]> = {}) =>
@@ -184,11 +180,7 @@ test.serial('the worker is ready while it polls and reaches Temporal and its eng
   let worker: RunningWorker | undefined;
   try {
     worker = await runWorker(readWorkerConfig({ ...stack.env, FLOWHOOK_TASK_QUEUE: `${stack.taskQueue}-second`, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${engine.port}`, FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker }));
-    let readiness = await fetch(workerUrl(worker, '/readyz'));
-    for (const deadline = Date.now() + 15_000; readiness.status !== 200 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      readiness = await fetch(workerUrl(worker, '/readyz'));
-    }
+    const readiness = await eventually(() => fetch(workerUrl(worker, '/readyz')), { until: (response) => response.status === 200, intervalMs: 200, what: 'the second worker ready', show: (response) => `${response.status}` });
     t.is(readiness.status, 200, JSON.stringify(await readiness.clone().json()));
     t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 1$/m);
 

@@ -13,6 +13,7 @@ import { fromJson } from '@bufbuild/protobuf';
 import { Client, Connection } from '@temporalio/client';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
+import { eventually } from '../support/eventually.ts';
 import { startMultiNodeStack, type MultiNodeStack, type NodeName } from '../support/multi-node-stack.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { startTargetServer, type ReceivedRequest, type TargetServer } from '../support/target-server.ts';
@@ -97,7 +98,7 @@ async function callUntilAnswered(callers: Callers, key: string, first: NodeName)
     attempts.push(attempt);
     if (attempt.status === 200) return { key, attempts, executionId: attempt.executionId };
     if (!refused(attempt) || Date.now() > deadline) return { key, attempts, executionId: null };
-    if (attempts.length > 1) await sleep(250);
+    if (attempts.length > 1) await sleep(250); // the caller's own back-off, as a client's would be
   }
 }
 
@@ -117,12 +118,14 @@ async function driveLoad(callers: Callers, run: string, ms: number): Promise<Key
 
 /** The execution one facade names for a key, asked until it answers 200 (it may still be reconnecting to its engine). */
 async function executionNamedBy(callers: Callers, facade: NodeName, key: string): Promise<string | null> {
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const attempt = await callers.invoke(facade, key);
-    if (attempt.status === 200) return attempt.executionId;
-    if (!refused(attempt) || Date.now() > deadline) return `${attempt.status} ${attempt.body}`;
-    await sleep(500);
-  }
+  const attempt = await eventually(() => callers.invoke(facade, key), {
+    until: (answer) => !refused(answer),
+    timeoutMs: 60_000,
+    intervalMs: 500,
+    what: `facade ${facade} answering for ${key}`,
+    show: (answer) => `${answer.status} ${answer.body}`,
+  });
+  return attempt.status === 200 ? attempt.executionId : `${attempt.status} ${attempt.body}`;
 }
 
 /** `work` for every item, at most `limit` at a time; results in the items' order. */
@@ -139,14 +142,14 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T
   return results;
 }
 
-/** Workflow ids on the task queue once visibility (eventually consistent) lists at least `atLeast`, or after 60 s. */
+/** Workflow ids on the task queue once visibility (eventually consistent) lists at least `atLeast`. */
 async function executionsOnQueue(temporal: Client, taskQueue: string, atLeast: number): Promise<string[]> {
-  for (const deadline = Date.now() + 60_000; ; ) {
+  const listed = async () => {
     const ids: string[] = [];
     for await (const execution of temporal.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) ids.push(execution.workflowId);
-    if (ids.length >= atLeast || Date.now() > deadline) return ids;
-    await sleep(500);
-  }
+    return ids;
+  };
+  return eventually(listed, { until: (ids) => ids.length >= atLeast, timeoutMs: 60_000, intervalMs: 500, what: `${atLeast} executions listed`, show: (ids) => `${ids.length}` });
 }
 
 /** The flow's result outcome, or why there is none. */
@@ -202,6 +205,7 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
 
     const loadStarted = Date.now();
     const load = driveLoad(callers, `run${loadStarted}`, LOAD_MS);
+    // The scenario's clock: the kill lands well inside the load, and the processes stay down a while.
     await sleep(CRASH_AFTER_MS);
     // Engine a and worker b: facade a loses its engine (its callers turn to facade b), and the
     // surviving worker a loses its engine too, so until the restart every step waits on retries.

@@ -21,6 +21,7 @@ import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { flowDataConverter, PayloadEncryptionCodec } from '../../workflows/codec/payload-codec.ts';
 import { PayloadKeyring, readKeyFile, readPayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
 import { payloadConverter } from '../../workflows/shared/payload-converter.ts';
+import { eventually } from '../support/eventually.ts';
 import { historyText } from '../support/history-text.ts';
 import { startProcessStack } from '../support/process-stack.ts';
 import { testInfrastructure } from '../support/stack.ts';
@@ -139,11 +140,7 @@ function keyIdOf(payload: Payload): string {
   return Buffer.from(payload.metadata!['encryption-key-id']!).toString();
 }
 
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value as T;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting until ${what}`);
+/** Waits for `probe` to yield a value (not undefined or false) and returns it. */
+function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
+  return eventually(probe, { until: (value) => value !== undefined && value !== false, timeoutMs, intervalMs: 250, what }) as Promise<T>;
 }

@@ -14,6 +14,7 @@ import { readEngineConfig } from '../../engine/config.ts';
 import { purgeDeliveries } from '../../engine/direct/delivery-memory.ts';
 import { defaultOf } from '../../common/configuration/configuration-table.ts';
 import { runEngine } from '../../engine/main.ts';
+import { eventually } from '../support/eventually.ts';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
 import { deployFlow, engineWebhookClient, flow } from '../support/webhook-helpers.ts';
 import { GENERIC_HMAC, signGenericHmac, signGithubRequest, signShopify, signSlack, textSecret, type Signer } from '../support/provider-signers.ts';
@@ -102,10 +103,7 @@ async function isGone(executionId: string): Promise<boolean> {
 /** Deletes the execution as Temporal's retention would, and waits until Temporal no longer has it. */
 async function dropExecution(executionId: string): Promise<void> {
   await stack.temporal.workflowService.deleteWorkflowExecution({ namespace: stack.temporal.options.namespace, workflowExecution: { workflowId: executionId } });
-  for (const deadline = Date.now() + 120_000; !(await isGone(executionId)); ) {
-    if (Date.now() > deadline) throw new Error(`Temporal still has ${executionId}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await eventually(() => isGone(executionId), { timeoutMs: 120_000, intervalMs: 250, what: `Temporal no longer has ${executionId}` });
 }
 
 for (const [name, route] of [['GitHub', routes.github], ['Shopify', routes.shopify], ['hmac without {id} or {timestamp}', routes.plainHmac]] as const) {

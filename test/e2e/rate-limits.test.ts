@@ -86,15 +86,16 @@ test.serial("an activity's rate is shared by all callers; other activities keep 
   t.deepEqual(statuses, [200, 200, 200, 429]);
   t.is((await call('limit.other', await newCaller())).status, 200);
   t.is(await countVisibleExecutions(stack, 'limit.activity', 3), 3);
-  // The bucket refills: after the advertised wait the activity answers again.
+  // The bucket refills: after the advertised wait the activity answers again (the time passing is the
+  // refill itself, so it is waited out; polling would spend the refilled token).
   await new Promise((resolve) => setTimeout(resolve, 1100));
   t.is((await call('limit.activity', await newCaller())).status, 200);
 });
 
 test.serial('sync calls beyond the cap are refused at once while the slot is taken, and accepted again after', async (t) => {
   const first = call('limit.slow', await newCaller());
-  // Give the first call time to take the only slot.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // The first call holds the only slot once its flow's slow request reached the target.
+  await slowTarget.waitFor('/slow');
   const started = performance.now();
   const second = await call('limit.slow', await newCaller());
   assertRefused(t, second, /waiting for a flow's response/);

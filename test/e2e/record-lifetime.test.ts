@@ -12,6 +12,7 @@ import { ENTITIES } from '../../engine/storage/entities.ts';
 import { MIGRATIONS, openOrm } from '../../engine/storage/orm.ts';
 import { createLogger } from '../../engine/logger.ts';
 import { startRecordWritePurge } from '../../engine/records/record-write-purge.ts';
+import { eventually } from '../support/eventually.ts';
 import { recordClient } from '../support/record-client.ts';
 import { createTestDatabase, startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -156,8 +157,7 @@ test('rows older than the retention are purged, newer ones stay, and several pur
   // Two engines' purges at once, with a one-hour retention.
   const purges = [0, 1].map(() => startRecordWritePurge({ orm: stack.engine.orm, logger, retentionMs: 60 * 60 * 1000, intervalMs: 100 }));
   try {
-    const deadline = Date.now() + 10_000;
-    while ((await writeRowsOf(company)).some((row) => row.idempotency_key.startsWith('old/')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(() => writeRowsOf(company), { until: (rows) => !rows.some((row) => row.idempotency_key.startsWith('old/')), timeoutMs: 10_000, what: 'the old write rows purged' });
   } finally {
     await Promise.all(purges.map((purge) => purge.close()));
   }

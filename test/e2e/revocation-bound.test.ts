@@ -9,6 +9,7 @@ import { CHANGE_CHANNEL, CHANGE_FEED_APPLICATION_NAME, DEFAULT_HEARTBEAT_INTERVA
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
+import { eventually } from '../support/eventually.ts';
 import { startFreezableProxy, type FreezableProxy, type ProxiedConnection } from '../support/freezable-proxy.ts';
 import { createTestDatabase, startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -53,10 +54,7 @@ async function warmUser() {
 /** Milliseconds until the call answers `expected`; fails at the bound. */
 async function answeredWithin(boundMs: number, call: () => Promise<number>, expected: number): Promise<number> {
   const started = performance.now();
-  for (let status = await call(); status !== expected; status = await call()) {
-    if (performance.now() - started > boundMs) throw new Error(`still ${status} after ${Math.round(performance.now() - started)} ms (bound ${boundMs} ms)`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(call, { until: (status) => status === expected, timeoutMs: boundMs, intervalMs: 50, what: `a ${expected} within the bound` });
   return performance.now() - started;
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { chromium } from 'playwright-core';
+import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
 
 /** Screenshots of the UI before and after signing in (git-ignored). Needs Debian's `chromium`. */
@@ -124,8 +125,8 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   t.true(text(((await decoded.json()) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
 
   // Every decode is logged with who and how many, never with the payload.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  t.regex(started.output(), /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/);
+  const decodeLine = /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/;
+  t.regex(await eventually(() => started.output(), { until: (output) => decodeLine.test(output), what: 'the decode logged', show: () => 'no decode line' }), decodeLine);
   t.false(started.output().includes(card));
   t.false(started.output().includes(adminToken));
 });
@@ -157,9 +158,9 @@ test('in the real Web UI (headless Chromium) the payload is ciphertext until the
       t.log(page.url(), (await page.locator('body').innerText()).slice(0, 3000), shots);
       throw error;
     }
-    await page.waitForTimeout(3000);
+    // Once the UI shows the codec server's refusal it has asked for the payload and been told no.
+    const before = await eventually(() => page.locator('body').innerText(), { until: (text) => /codec server/i.test(text), timeoutMs: 30_000, intervalMs: 250, what: "the UI showing the codec server's refusal" });
     await page.screenshot({ path: join(shots, '1-before-sign-in.png'), fullPage: true });
-    const before = await page.locator('body').innerText();
     t.false(before.includes(card), 'ciphertext before signing in');
     // The UI did ask the codec server and was refused (it shows the codec error, not a missing endpoint).
     t.regex(before, /codec server/i);

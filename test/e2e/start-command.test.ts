@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK, startFlowhook, stopFlowhook as stop } from '../support/flowhook-start.ts';
 import { createTestDatabase, testInfrastructure } from '../support/stack.ts';
 
@@ -113,8 +114,8 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     for (const file of ['admin-token', 'facade-token', 'worker-token']) t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
 
     // Info is the documented default level: the call above logged its `webhook invoked` line.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    t.regex(first.output(), /"level":30[^\n]*"msg":"webhook invoked"/);
+    const invokedLine = /"level":30[^\n]*"msg":"webhook invoked"/;
+    t.regex(await eventually(() => first.output(), { until: (output) => invokedLine.test(output), what: 'the call logged', show: () => 'no "webhook invoked" line' }), invokedLine);
   } finally {
     t.is(await stop(first), 0);
   }

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
 import { startSoapPriceServer, type SoapPriceServer } from '../support/soap-price-server.ts';
 
@@ -292,19 +293,16 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
 /**
  * Opens the list and reloads until it shows the expected executions (visibility is eventually
  * consistent; the list does not refresh by itself) — all of them, and with `exact` nothing else.
- * Returns the rows' texts; the caller asserts on them.
+ * Returns the rows' texts.
  */
 async function listUntil(page: Page, url: string, expectedIds: string[], exact: boolean): Promise<string[]> {
-  let rows: string[] = [];
-  for (const deadline = Date.now() + 60_000; ; ) {
+  const listed = async () => {
     await page.goto(url);
     await page.locator(ROW).first().waitFor({ timeout: UI_TIMEOUT });
-    rows = await page.locator(ROW).allInnerTexts();
-    const shown = expectedIds.filter((id) => rows.some((text) => text.includes(id)));
-    if (shown.length === expectedIds.length && (!exact || rows.length === expectedIds.length)) return rows;
-    if (Date.now() > deadline) return rows;
-    await page.waitForTimeout(500);
-  }
+    return page.locator(ROW).allInnerTexts();
+  };
+  const complete = (rows: string[]) => expectedIds.every((id) => rows.some((text) => text.includes(id))) && (!exact || rows.length === expectedIds.length);
+  return eventually(listed, { until: complete, timeoutMs: 60_000, intervalMs: 500, what: `the list showing ${exact ? 'exactly ' : ''}${expectedIds.join(', ')}` });
 }
 
 async function openUserMetadata(page: Page, uiUrl: string, executionId: string): Promise<void> {
@@ -314,15 +312,11 @@ async function openUserMetadata(page: Page, uiUrl: string, executionId: string):
   await page.waitForURL(/\/user-metadata$/, { timeout: UI_TIMEOUT });
 }
 
-/** The text of a Markdown frame once it contains `expected` (or after the UI timeout); the caller asserts on it. */
+/** The text of a Markdown frame once it contains `expected`. */
 async function frameTextUntil(page: Page, frame: string, expected: RegExp): Promise<string> {
   const body = page.frameLocator(frame).locator('body');
   await body.waitFor({ timeout: UI_TIMEOUT });
-  let text = await body.innerText();
-  for (const deadline = Date.now() + UI_TIMEOUT; !expected.test(text) && Date.now() < deadline; text = await body.innerText()) {
-    await page.waitForTimeout(250);
-  }
-  return text;
+  return eventually(() => body.innerText(), { until: (text) => expected.test(text), timeoutMs: UI_TIMEOUT, intervalMs: 250, what: `${frame} showing ${expected}` });
 }
 
 async function screenshot(t: ExecutionContext, page: Page, name: string): Promise<void> {

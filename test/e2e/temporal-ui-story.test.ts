@@ -8,6 +8,7 @@ import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search
 import { SYNC_WINDOW_TIMER_SUMMARY } from '../../workflows/interpreter/outcome-attribute.ts';
 import * as messages from '../../workflows/shared/flow-messages.ts';
 import { cliAgainst, executionCliAgainst } from '../support/cli-runner.ts';
+import { eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -92,17 +93,14 @@ test('FlowVersion and FlowOutcome tell how the caller was answered; execution li
   }
 
   // Visibility is eventually consistent: wait until the list shows the timed-out one.
-  let listed: { out: string } | undefined;
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
-    const run = await cli('execution', 'list', '--company', tenant.company, '--outcome', 'sync-timeout', '--flow-version', '1');
-    if (run.out.includes(ids['story.timeout']!)) {
-      listed = run;
-      break;
-    }
-  }
-  t.truthy(listed, 'the timed-out execution is listed by its outcome');
-  t.regex(listed!.out, /story\.timeout\s+1\s+sync timeout/);
-  for (const [activity, id] of Object.entries(ids)) if (activity !== 'story.timeout') t.false(listed!.out.includes(id), `${activity} is not a sync timeout`);
+  const listed = await eventually(() => cli('execution', 'list', '--company', tenant.company, '--outcome', 'sync-timeout', '--flow-version', '1'), {
+    until: (run) => run.out.includes(ids['story.timeout']!),
+    intervalMs: 250,
+    what: 'the timed-out execution listed by its outcome',
+    show: (run) => run.out,
+  });
+  t.regex(listed.out, /story\.timeout\s+1\s+sync timeout/);
+  for (const [activity, id] of Object.entries(ids)) if (activity !== 'story.timeout') t.false(listed.out.includes(id), `${activity} is not a sync timeout`);
   const none = await cli('execution', 'list', '--company', tenant.company, '--flow-version', '2');
   t.regex(none.out, /No executions\./);
   const wrong = await cli('execution', 'list', '--outcome', 'exploded');

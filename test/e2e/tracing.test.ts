@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { trace } from '@opentelemetry/api';
+import { eventually } from '../support/eventually.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -47,12 +48,13 @@ async function stackWith(env: Record<string, string>): Promise<{ stack: TestStac
 }
 
 async function spansOf(traceId: string, done: (spans: ReceivedSpan[]) => boolean, timeoutMs = 40_000): Promise<ReceivedSpan[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const spans = receiver.spans.filter((span) => span.traceId === traceId);
-    if (done(spans) || Date.now() > deadline) return spans;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return eventually(() => receiver.spans.filter((span) => span.traceId === traceId), {
+    until: done,
+    timeoutMs,
+    intervalMs: 200,
+    what: `the awaited spans of trace ${traceId}`,
+    show: (spans) => spans.map((span) => `${span.scope} ${span.name}`).join(', '),
+  });
 }
 
 test.serial('tracing is off without an exporter: OTEL_TRACES_EXPORTER=none wins over an endpoint, and targets get no traceparent', async (t) => {

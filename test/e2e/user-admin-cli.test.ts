@@ -11,7 +11,7 @@ import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { cliAgainst, type CliRun } from '../support/cli-runner.ts';
 import { callWebhook, deployFlow, flow, type WebhookAnswer } from '../support/webhook-helpers.ts';
-import { eventually } from '../support/eventually.ts';
+import { equalTo, eventually } from '../support/eventually.ts';
 
 const HOME = 'Users & Co';
 const OTHER = 'Users Elsewhere';
@@ -180,8 +180,8 @@ test('rotate-key keeps the expiry, --expires-at changes it, --no-expiry clears i
 
 test('rotate-key refuses to keep an expiry that has passed, and says how to give a new one', async (t) => {
   await createUser(t, 'cli-expired', '--company', HOME, '--expires-at', new Date(Date.now() + 1000).toISOString());
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  t.regex((await cli('user', 'list')).out, /\ncli-expired\s+Enabled\s+expired \d{4}-/);
+  const expired = /\ncli-expired\s+Enabled\s+expired \d{4}-/;
+  t.regex((await eventually(() => cli('user', 'list'), { until: (listed) => expired.test(listed.out), what: 'the key listed as expired', show: (listed) => listed.out })).out, expired);
   const kept = await cli('user', 'rotate-key', 'cli-expired', '--json');
   t.is(kept.code, 1);
   t.is(JSON.parse(kept.out).error.code, 'failed_precondition');
@@ -198,11 +198,11 @@ test('a revoke or delete made through another engine refuses the next call here,
   t.is(await callAs('cli-remote', key), 200, 'now served from the warm cache');
   t.is((await otherCli('user', 'grant', 'cli-remote', '--company', OTHER, '--permission-set', 'FLOW ALL')).code, 0);
   t.is((await otherCli('user', 'revoke', 'cli-remote', '--company', HOME, '--permission-set', 'FLOW ALL')).code, 0);
-  t.is(await eventually(() => callAs('cli-remote', key), 401), 401, 'no set left in HOME');
+  t.is(await eventually(() => callAs('cli-remote', key), { until: equalTo(401) }), 401, 'no set left in HOME');
   t.is((await otherCli('user', 'grant', 'cli-remote', '--company', HOME, '--permission-set', 'FLOW ALL')).code, 0);
-  t.is(await eventually(() => callAs('cli-remote', key), 200), 200);
+  t.is(await eventually(() => callAs('cli-remote', key), { until: equalTo(200) }), 200);
   t.is((await otherCli('user', 'delete', 'cli-remote', '--yes')).code, 0);
-  t.is(await eventually(() => callAs('cli-remote', key), 401), 401);
+  t.is(await eventually(() => callAs('cli-remote', key), { until: equalTo(401) }), 401);
 });
 
 

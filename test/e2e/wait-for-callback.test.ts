@@ -8,6 +8,7 @@
 // doNotLogPayload flow whose callback body and token never reach the history.
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { eventually } from '../support/eventually.ts';
 import { historyText } from '../support/history-text.ts';
 import { INSTANCE, PUBLIC_URL, startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -231,11 +232,7 @@ test('correlation by key: an authenticated flowWebhook_Resume resumes the execut
   const started = await call('pay.key', JSON.stringify({ orderId }));
   t.is(started.status, 200);
   // The key is registered when the step starts; until then no execution waits for it (404).
-  let answer = await resume('pay.key', orderId, { carrier: 'DHL' });
-  for (const deadline = Date.now() + 15_000; answer.status === 404 && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    answer = await resume('pay.key', orderId, { carrier: 'DHL' });
-  }
+  const answer = await eventually(() => resume('pay.key', orderId, { carrier: 'DHL' }), { until: (response) => response.status !== 404, intervalMs: 200, what: 'the key registered', show: (response) => `${response.status}` });
   t.is(answer.status, 202);
   t.is(answer.headers.get('x-flowhook-execution-id'), started.executionId);
   const output = await outputSentTo(`/shipped/${started.executionId}`);

@@ -59,8 +59,7 @@ test('a flow survives its worker being killed during a sleep after respond', asy
     t.is(answer.status, 200);
     t.is(answer.value.statusCode, 202);
 
-    await stack.crash('worker');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stack.crash('worker'); // resolves once the process has exited
     stack.launch('worker');
 
     const result = await temporal.workflow.getHandle(answer.executionId).result();

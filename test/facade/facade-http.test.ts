@@ -9,6 +9,7 @@ import { createFacade, type ListeningFacade } from '../../facade/app.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
 import type { WebhookClient } from '../../facade/engine-client.ts';
 import { createFacadeLogger } from '../../facade/logger.ts';
+import { eventually } from '../support/eventually.ts';
 
 const PUBLIC_URL = 'https://hooks.example.com/bc';
 const USER = 'svc-flows';
@@ -121,6 +122,12 @@ async function call(options: Call = {}) {
   const response = await fetch(`${base}${options.path ?? '/BC/ODataV4/flowWebhook_Invoke'}${query}`, { method: options.method ?? 'POST', headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, requestId, engineCalls: calls.filter((c) => c.requestId === requestId) };
+}
+
+/** The facade's `request` log line of a call, once written (when the response has closed). */
+function requestLine(requestId: string): Promise<Record<string, unknown> | undefined> {
+  const find = () => logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.requestId === requestId && entry.msg === 'request');
+  return eventually(find, { intervalMs: 10, what: `the request line of ${requestId}` });
 }
 
 function assertODataError(t: import('ava').ExecutionContext, answer: { status: number; headers: Headers; text: string }, status: number, code: string) {
@@ -365,12 +372,14 @@ test('an unsafe caller request id is replaced by a generated one', async (t) => 
 
 test('logs never hold the secret, the access key, the Authorization header or the payload', async (t) => {
   const marker = `payload-marker-${randomUUID()}`;
-  await call({ payloadText: `{"m":"${marker}"}` });
-  await call({ activity: 'crash', payloadText: `{"m":"${marker}"}` });
-  await call({ secret: 'wrong', payloadText: `{"m":"${marker}"}` });
-  await call({ body: `{"activity":"echo","secret":"${SECRET}","payload":{"m":"${marker}"` });
+  const answers = [
+    await call({ payloadText: `{"m":"${marker}"}` }),
+    await call({ activity: 'crash', payloadText: `{"m":"${marker}"}` }),
+    await call({ secret: 'wrong', payloadText: `{"m":"${marker}"}` }),
+    await call({ body: `{"activity":"echo","secret":"${SECRET}","payload":{"m":"${marker}"` }),
+  ];
   // The request line is written when the response closes.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await Promise.all(answers.map((answer) => requestLine(answer.requestId)));
   const logs = logLines.join('');
   t.true(logs.includes('"msg":"request"'));
   for (const forbidden of [SECRET, ACCESS_KEY, AUTH, AUTH.slice(6), marker]) t.false(logs.includes(forbidden), forbidden);
@@ -378,8 +387,7 @@ test('logs never hold the secret, the access key, the Authorization header or th
 
 test('one request log line carries method, path, status, duration, request id and execution id', async (t) => {
   const answer = await call();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const line = logLines.map((text) => JSON.parse(text)).find((entry) => entry.requestId === answer.requestId && entry.msg === 'request');
+  const line = await requestLine(answer.requestId);
   t.like(line, { method: 'POST', path: '/BC/ODataV4/flowWebhook_Invoke', status: 200, executionId: 'echo:exec-1', level: 30 });
   t.is(typeof line?.ms, 'number');
 });

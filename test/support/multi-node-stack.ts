@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
+import { eventually } from './eventually.ts';
 import { createTestDatabase, testInfrastructure } from './stack.ts';
 import { provisionAccountsBeforeEngine, type StackTokens } from './service-accounts.ts';
 
@@ -162,10 +163,9 @@ function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Polls `isReady`; a process that exits first fails at once. */
 async function waitUntilReady(name: ProcessName, isReady: () => Promise<boolean>, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+  const readyOrExited = async () => {
     if (exited(child)) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`);
-    if (await isReady()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${name} was not ready within ${timeoutMs / 1000} s:\n${output()}`);
+    return isReady();
+  };
+  await eventually(readyOrExited, { timeoutMs, intervalMs: 200, what: `${name} ready`, show: () => `not ready; output so far:\n${output()}` });
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import protos from '@temporalio/proto';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
+import { eventually } from './eventually.ts';
 import { createTestDatabase, testInfrastructure } from './stack.ts';
 import { provisionAccountsBeforeEngine, type StackTokens } from './service-accounts.ts';
 
@@ -119,27 +120,22 @@ export async function startProcessStack(options: { env?: Record<string, string> 
 
 /** The engine speaks HTTP/2 only, so readiness is a TCP connect, not an HTTP request. */
 async function waitForPort(port: number, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await canConnect('127.0.0.1', port)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`port ${port} did not open:\n${output()}`);
+  await eventually(() => canConnect('127.0.0.1', port), { timeoutMs, intervalMs: 200, what: `port ${port} open`, show: () => `it closed; output so far:\n${output()}` });
 }
 
 /** Until a worker polls the stack's workflow task queue. */
 async function waitForPoller(address: string, taskQueue: string, output: () => string): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
-      const { pollers } = await connection.workflowService.describeTaskQueue({
-        namespace: 'default',
-        taskQueue: { name: taskQueue },
-        taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      });
-      if (pollers.length > 0) return;
-    }
-    throw new Error(`no worker polled ${taskQueue} within 120 s; output so far:\n${output()}`);
+    const pollers = async () =>
+      (
+        await connection.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: taskQueue },
+          taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        })
+      ).pollers.length;
+    await eventually(pollers, { timeoutMs: 120_000, intervalMs: 250, what: `a worker polling ${taskQueue}`, show: () => `no poller; output so far:\n${output()}` });
   } finally {
     await connection.close();
   }

@@ -6,6 +6,7 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { eventually } from './eventually.ts';
 import { INSTANCE, type TestStack } from './stack.ts';
 
 export interface Tenant {
@@ -78,25 +79,31 @@ export async function countExecutions(stack: TestStack, activity: string): Promi
 
 /** Runs listed under a workflow id, waiting for visibility (eventually consistent) to show at least one. */
 export async function runsOf(temporal: TestStack['temporal'], workflowId: string): Promise<number> {
-  for (const deadline = Date.now() + 15_000; ; ) {
-    let count = 0;
-    for await (const _ of temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) count++;
-    if (count > 0 || Date.now() > deadline) return count;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const count = async () => {
+    let runs = 0;
+    for await (const _ of temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs++;
+    return runs;
+  };
+  return eventually(count, { until: (runs) => runs > 0, intervalMs: 200, what: `a run of ${workflowId} listed` });
 }
 
 /**
  * Executions of the activity once visibility (eventually consistent) shows at least `atLeast` of
- * them, or after 15 s: a count that must not exceed a number is checked after waiting for it.
+ * them: a count that must not exceed a number is checked after waiting for it.
  */
 export async function countVisibleExecutions(stack: TestStack, activity: string, atLeast: number): Promise<number> {
-  let count = await countExecutions(stack, activity);
-  for (const deadline = Date.now() + 15_000; count < atLeast && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    count = await countExecutions(stack, activity);
-  }
-  return count;
+  return eventually(() => countExecutions(stack, activity), { until: (count) => count >= atLeast, intervalMs: 250, what: `${atLeast} executions of ${activity} listed` });
+}
+
+/**
+ * Executions of the activity once visibility shows `expected` of them, counted again after a
+ * while: one that a refused call started by mistake would be listed by then. Waiting that while
+ * is the point (nothing more may appear); the expected ones are waited for, not slept for.
+ */
+export async function countSettledExecutions(stack: TestStack, activity: string, expected: number, settleMs = 3000): Promise<number> {
+  await countVisibleExecutions(stack, activity, expected);
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  return countExecutions(stack, activity);
 }
 
 /** The engine's WebhookService over gRPC with the facade's service account token (it may pass callers on). */

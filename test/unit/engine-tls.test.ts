@@ -16,7 +16,7 @@ import { engineSessionOptions, engineTransportOptions, readEngineClientTls } fro
 import type { Env } from '../../common/configuration/read-settings.ts';
 import { checkEngineExposure, clientIdentityOf, createEngineHttp2Server, readEngineServerTls, tlsRefusalReason, type ClientIdentity, type EngineServerTls } from '../../engine/rpc/engine-tls.ts';
 import { InvokeResponseSchema, WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { eventually } from '../support/eventually.ts';
+import { equalTo, eventually } from '../support/eventually.ts';
 import { createTestCertificates, type TestCertificates } from '../support/test-certificates.ts';
 
 let certs: TestCertificates;
@@ -248,7 +248,7 @@ test('mTLS: a client without a certificate is turned away', async (t) => {
   t.teardown(engine.close);
   await t.throwsAsync(invokeWith(engine.url, withCa()), { instanceOf: ConnectError });
   t.is(engine.calls, 0);
-  t.is(await eventually(async () => engine.refusals.length, 1), 1);
+  t.is(await eventually(async () => engine.refusals.length, { until: equalTo(1) }), 1);
   t.deepEqual(engine.refusals, ['ERR_SSL_PEER_DID_NOT_RETURN_A_CERTIFICATE']);
 });
 
@@ -257,7 +257,7 @@ test('mTLS: a client certificate from an unrelated CA is turned away, even with 
   t.teardown(engine.close);
   await t.throwsAsync(invokeWith(engine.url, withClient(certs.strangerClient)), { instanceOf: ConnectError });
   t.is(engine.calls, 0);
-  t.is(await eventually(async () => engine.refusals.length, 1), 1);
+  t.is(await eventually(async () => engine.refusals.length, { until: equalTo(1) }), 1);
   t.deepEqual(engine.refusals, ['UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
 });
 

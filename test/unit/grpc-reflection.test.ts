@@ -21,6 +21,7 @@ import * as v1 from '../../proto/gen/grpc/reflection/v1/reflection_pb.js';
 import * as v1alpha from '../../proto/gen/grpc/reflection/v1alpha/reflection_pb.js';
 import { registerHealth } from '../../engine/rpc/grpc-health.ts';
 import { registerReflection } from '../../engine/rpc/grpc-reflection.ts';
+import { eventually } from '../support/eventually.ts';
 
 const BUF = fileURLToPath(new URL('../../node_modules/.bin/buf', import.meta.url));
 const SERVICES = [WebhookService, RecordService, FlowAdminService];
@@ -31,6 +32,8 @@ interface TestServer {
   setServing(serving: boolean): void;
   /** How often health asked isServing(): stops growing once every Watch has ended. */
   servingChecks(): number;
+  /** HTTP/2 streams (calls) the server has open. */
+  openStreams(): number;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,11 @@ async function startServer(): Promise<TestServer> {
   const server: Http2Server = createServer(handler);
   const sessions = new Set<{ destroy(): void }>();
   server.on('session', (session) => sessions.add(session));
+  let streams = 0;
+  server.on('stream', (stream) => {
+    streams++;
+    stream.once('close', () => streams--);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -54,6 +62,7 @@ async function startServer(): Promise<TestServer> {
     address: `127.0.0.1:${port}`,
     setServing: (value) => void (serving = value),
     servingChecks: () => checks,
+    openStreams: () => streams,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
@@ -156,8 +165,9 @@ test('grpc-js Health/Watch: the current status, then each change, and polling st
   server.setServing(true);
   t.is(((await updates.next()).value as HealthCheckResponse).status, ServingStatus.SERVING);
   watch.cancel();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await eventually(() => server.openStreams(), { until: (open) => open === 0, what: 'the cancelled Watch closed on the server' });
   const afterCancel = server.servingChecks();
+  // Nothing to wait for here: the point is that no check happens in a while (ten poll intervals).
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is(server.servingChecks(), afterCancel, 'the server still polls for a cancelled Watch');
 });

@@ -8,6 +8,7 @@ function clockAndFetcher(lifetimeMs: number | undefined) {
   let fetches = 0;
   const fetch = async (): Promise<TokenGrant> => {
     fetches++;
+    // A fetch takes a moment, as over the network: concurrent requests overlap it.
     await new Promise((resolve) => setTimeout(resolve, 5));
     return { accessToken: `token-${fetches}`, expiresInMs: lifetimeMs };
   };

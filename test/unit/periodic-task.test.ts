@@ -1,6 +1,8 @@
 import test from 'ava';
 import { startPeriodicTask } from '../../engine/housekeeping/periodic-task.ts';
+import { eventually } from '../support/eventually.ts';
 
+/** A round's work taking time, and (last test) a while in which nothing may happen. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('a round runs at start and then every interval, never two at once', async (t) => {
@@ -17,8 +19,11 @@ test('a round runs at start and then every interval, never two at once', async (
   }, 5);
   t.is(rounds, 1, 'the first round starts at once');
   // Waited for, not timed: a loaded machine delays timers.
-  for (const deadline = Date.now() + 10_000; rounds < 3 && Date.now() < deadline; ) await sleep(10);
-  await task.close();
+  try {
+    await eventually(() => rounds, { until: (count) => count >= 3, timeoutMs: 10_000, intervalMs: 10, what: 'three rounds' });
+  } finally {
+    await task.close();
+  }
   t.true(rounds >= 3, `rounds ${rounds}`);
   t.false(overlapped);
 });
@@ -34,6 +39,7 @@ test('close waits for the round under way, and none starts after it', async (t) 
   await task.close();
   t.true(finished, 'close resolved only after the round ended');
   const after = rounds;
+  // Nothing is awaited here: the point is that no round starts in a while (30 intervals).
   await sleep(30);
   t.is(rounds, after);
 });
