@@ -17,8 +17,9 @@ import { CallbackWaitSchema } from './callback-wait.entity.ts';
 import { EngineNodeSchema } from './engine-node.entity.ts';
 import { AuditEventSchema } from './audit-event.entity.ts';
 import { ProviderDeliverySchema } from './provider-delivery.entity.ts';
+import { ConsoleSessionSchema } from './console-session.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema, ProviderDeliverySchema];
+export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema, ProviderDeliverySchema, ConsoleSessionSchema];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';
@@ -38,3 +39,4 @@ export { CallbackWait } from './callback-wait.entity.ts';
 export { EngineNode } from './engine-node.entity.ts';
 export { AuditEvent } from './audit-event.entity.ts';
 export { ProviderDelivery } from './provider-delivery.entity.ts';
+export { ConsoleSession } from './console-session.entity.ts';
