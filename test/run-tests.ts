@@ -51,6 +51,7 @@ async function checkSources(): Promise<void> {
     ['proto lint', bin('buf'), ['lint']],
     ['generated code is current', process.execPath, [join(root, 'test', 'support', 'check-generated.ts')]],
     ['type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', root]],
+    ['console type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', join(root, 'console')]],
   ];
   for (const [name, command, args] of checks) {
     say(`${name}…`);

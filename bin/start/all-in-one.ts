@@ -23,6 +23,7 @@ import { seedIfEmpty } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
 import { createAdminClient } from '../cli/admin-client.ts';
 import { LOCAL_CONSOLE_PORT } from '../../common/configuration/table/console-settings.ts';
+import { buildConsoleIfStale } from './local-console.ts';
 
 type Stop = () => Promise<unknown>;
 
@@ -77,6 +78,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
 
     // The web console next to the engine: on by default here, `FLOWHOOK_CONSOLE_PORT=off` runs none.
     const consoleByDefault = config.settings.FLOWHOOK_CONSOLE_PORT === undefined;
+    if (config.settings.FLOWHOOK_CONSOLE_PORT !== 'off') await buildConsoleIfStale(say);
     if (consoleByDefault) env.FLOWHOOK_CONSOLE_PORT = String(LOCAL_CONSOLE_PORT);
     const engineConfig = readEngineConfig(env);
     const engine = await runEngine(engineConfig, { adminAccountFollows: true, consoleFreePortIfTaken: consoleByDefault });

@@ -7,7 +7,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
-import { plainPage, sendHtml, sendText } from './console-http.ts';
+import { consoleCsp, CSP_NONCE_PLACEHOLDER, newNonce, plainPage, sendHtml, sendText } from './console-http.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -34,8 +34,9 @@ export function serveAssets(assetsDir: string, headers: Record<string, string>):
       }
     }
     if (!existsSync(indexPath)) return sendHtml(res, 503, NOT_BUILT, headers);
-    // Read on every load (small): a rebuild while the engine runs is served at once.
-    sendHtml(res, 200, readFileSync(indexPath, 'utf8'), headers);
+    // Read on every load (small): a rebuild while the engine runs is served at once. Each page its own style nonce.
+    const nonce = newNonce();
+    sendHtml(res, 200, readFileSync(indexPath, 'utf8').replaceAll(CSP_NONCE_PLACEHOLDER, nonce), { ...headers, 'content-security-policy': consoleCsp(nonce) });
   };
 }
 

@@ -2,12 +2,29 @@
 // pages (the sign-in problem page of OpenID Connect, and the page shown while
 // the console's bundle is not built). The Content-Security-Policy allows
 // scripts, styles, images and calls of the console's own origin only: no
-// inline script, no eval, no framing.
+// inline script, no eval, no framing. The one exception is the styles the
+// code editor adds as <style> elements (CodeMirror's style-mod): allowed by a
+// nonce made fresh for every page, which the page hands the editor.
+import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
-export const CONSOLE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** In the built index.html where the page's nonce goes (console/vite.config.ts writes it there). */
+export const CSP_NONCE_PLACEHOLDER = 'FLOWHOOK_CSP_NONCE';
+
+export function consoleCsp(styleNonce?: string): string {
+  const styles = styleNonce ? `'self' 'nonce-${styleNonce}'` : "'self'";
+  return (
+    `default-src 'self'; script-src 'self'; style-src ${styles}; img-src 'self' data:; font-src 'self'; connect-src 'self'; ` +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+  );
+}
+
+export const CONSOLE_CSP = consoleCsp();
+
+/** A page's own nonce: 128 random bits, base64. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
 
 /** `same-origin`, not `no-referrer`: under no-referrer a page's POSTs carry `Origin: null`, and the gate could not tell our page from another. */
 export function securityHeaders(secure: boolean): Record<string, string> {
