@@ -9,7 +9,7 @@ import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** Replaced by the engine with each page's nonce; the same text as CSP_NONCE_PLACEHOLDER in engine/console/console-http.ts. */
-const CSP_NONCE_PLACEHOLDER = 'FLOWHOOK_CSP_NONCE';
+const CSP_NONCE_PLACEHOLDER = 'console-csp-nonce-placeholder';
 
 export default defineConfig({
   root,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 /** In the built index.html where the page's nonce goes (console/vite.config.ts writes it there). */
-export const CSP_NONCE_PLACEHOLDER = 'FLOWHOOK_CSP_NONCE';
+export const CSP_NONCE_PLACEHOLDER = 'console-csp-nonce-placeholder';
 
 export function consoleCsp(styleNonce?: string): string {
   const styles = styleNonce ? `'self' 'nonce-${styleNonce}'` : "'self'";

@@ -8,7 +8,7 @@ import test from 'ava';
 import { fromJson } from '@bufbuild/protobuf';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { ConsoleSessions } from '../../engine/console/console-sessions.ts';
-import { CONSOLE_CSP } from '../../engine/console/console-http.ts';
+import { CONSOLE_CSP, CSP_NONCE_PLACEHOLDER } from '../../engine/console/console-http.ts';
 import { createServiceAccount } from '../../engine/admin/service-accounts.ts';
 import { ConsolePage } from '../support/console-page.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -191,6 +191,15 @@ test('the pages carry a strict Content-Security-Policy and no CORS headers', asy
   t.regex(csp, /^default-src 'self'; script-src 'self'; style-src 'self'( 'nonce-[A-Za-z0-9+/]{22}==')?; /);
   t.notRegex(csp, /unsafe-inline|unsafe-eval/);
   t.regex(CONSOLE_CSP, /frame-ancestors 'none'/);
+  if (response.status === 200) {
+    // Each page its own nonce, the same in the header and in the page (where the code editor reads it).
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    const html = await response.text();
+    t.true(html.includes(`nonce="${nonce}"`), html);
+    t.false(html.includes(CSP_NONCE_PLACEHOLDER));
+    const again = (await fetch(`${consoleUrl}/`)).headers.get('content-security-policy');
+    t.not(/'nonce-([^']+)'/.exec(again ?? '')?.[1], nonce);
+  }
   t.is(response.headers.get('x-frame-options'), 'DENY');
   t.is(response.headers.get('access-control-allow-origin'), null);
   t.is(await statusWithHost(`${consoleUrl}/`, 'attacker.example'), 421, 'another host name gets no page');
