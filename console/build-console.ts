@@ -65,7 +65,8 @@ if (import.meta.main) {
       // Vite is a development dependency: an install without them (--omit=dev) has no console pages, only its RPCs.
       const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
       process.stderr.write(`console: not built (${missing ? 'its build tools are not installed: npm install without --omit=dev' : error instanceof Error ? error.message : String(error)})\n`);
-      process.exitCode = missing ? 0 : 1;
+      // Never fails `npm install` (prepare): `flowhook start` tries again and says why; `npm run build:console` does fail.
+      if (force && !missing) process.exitCode = 1;
     }
   }
 }

@@ -198,7 +198,7 @@ function registerConsoleTests(executablePath: string): void {
     await withPage(t, async (page) => {
       await page.goto(`${ctx().consoleUrl}/flows/Default/shop.orders.created`);
       await page.getByRole('button', { name: 'Rotate Secret' }).click();
-      const confirm = page.getByRole('alertdialog', { name: 'Rotate the secret?' });
+      const confirm = page.getByRole('dialog', { name: 'Rotate the secret?' });
       await confirm.getByText(/the old secret stops working at once/).waitFor();
       await expectAccessible(t, page, 'the Rotate Secret confirmation');
       await screenshot(t, page, 'rotate-secret');
@@ -221,6 +221,10 @@ function registerConsoleTests(executablePath: string): void {
   test.serial('YAML tab: a publish problem marked at its line, completion from the flow schema; versions compared; Try it', async (t) => {
     await withPage(t, async (page) => {
       await page.goto(`${ctx().consoleUrl}/flows/Default/hello-webhook`);
+      // A stored flow's card opens at its Respond to Webhook step; the others are listed in order.
+      const respond = page.getByRole('region', { name: 'Respond to Webhook' });
+      t.is(await respond.getByLabel('Status Code', { exact: true }).inputValue({ timeout: UI_TIMEOUT }), '200');
+      t.regex(await page.getByRole('region', { name: 'Steps' }).getByRole('list').first().innerText(), /Set variables — Pick the name to greet[\s\S]*Respond to Webhook — Greet the caller \(200\)[\s\S]*Sleep — Pretend to do slow work after answering \(2s\)[\s\S]*Log/);
       await page.getByRole('tab', { name: 'YAML' }).click();
       const editor = page.getByRole('textbox', { name: 'Flow YAML' });
       await editor.waitFor({ timeout: UI_TIMEOUT });

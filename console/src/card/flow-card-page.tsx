@@ -10,6 +10,7 @@ import { mayIn, useSession } from '../session/session.tsx';
 import { TextField } from '../ui/field.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
 import { Tabs } from '../ui/tabs.tsx';
+import { flatOutline, outline } from './flow-draft.ts';
 import { ProblemsList, type ShownProblem } from './problems-list.tsx';
 import { RotateSecretDialog } from './rotate-secret-dialog.tsx';
 import { StepsSection } from './steps-section.tsx';
@@ -32,7 +33,8 @@ export default function FlowCardPage({ company, name }: { company: string; name?
   const card = useFlowCard(company, name);
   const { person } = useSession();
   const [params, setParams] = useSearchParams();
-  const [selectedStep, setSelectedStep] = useState<string | undefined>('steps[0]');
+  // Until someone picks a step, the first Respond to Webhook step's card is open (the one the spec describes).
+  const [pickedStep, setSelectedStep] = useState<string | null>(null);
   const [confirmRotate, setConfirmRotate] = useState(false);
   const [reveal, setReveal] = useState<(string | number)[]>();
   const readOnly = !mayIn(person, company, 'editor');
@@ -44,6 +46,7 @@ export default function FlowCardPage({ company, name }: { company: string; name?
   if (!card.draft) return <Loading what={`flow ${name}`} />;
   const draft = card.draft;
   const summary = card.stored.data?.flow;
+  const selectedStep = pickedStep ?? firstRespondStep(draft) ?? undefined;
 
   const show = (problem: ShownProblem & { segments: (string | number)[] }) => {
     const step = /^steps(?:\[\d+\](?:\.if\.(?:then|else))?)*\[\d+\]/.exec(problem.fieldPath)?.[0];
@@ -139,7 +142,7 @@ export default function FlowCardPage({ company, name }: { company: string; name?
                   draft={draft}
                   onChange={card.edit}
                   selected={selectedStep}
-                  onSelect={setSelectedStep}
+                  onSelect={(path) => setSelectedStep(path ?? null)}
                   problemOf={card.problemOf}
                   stepHasProblem={card.stepHasProblem}
                   readOnly={readOnly}
@@ -179,4 +182,8 @@ export default function FlowCardPage({ company, name }: { company: string; name?
       ) : null}
     </article>
   );
+}
+
+function firstRespondStep(flow: { steps?: Parameters<typeof outline>[0] }): string | undefined {
+  return flatOutline(outline(flow.steps ?? [])).find((step) => step.kind === 'respond')?.path;
 }

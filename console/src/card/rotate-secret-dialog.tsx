@@ -3,7 +3,7 @@ import { ModalDialog } from '../ui/modal-dialog.tsx';
 
 export function RotateSecretDialog({ activity, onConfirm, onCancel, busy }: { activity: string; onConfirm(): void; onCancel(): void; busy: boolean }) {
   return (
-    <ModalDialog title="Rotate the secret?" role="alertdialog" onClose={onCancel}>
+    <ModalDialog title="Rotate the secret?" onClose={onCancel}>
       <p>
         A new secret is generated for <code>{activity || 'this flow'}</code>, and <strong>the old secret stops working at once</strong>: callers that still send it get 401 Unauthorized until they use the
         new one.

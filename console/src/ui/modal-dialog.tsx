@@ -11,13 +11,12 @@ export interface ModalDialogProps {
   /** Called when the dialog is dismissed (Escape); its own buttons close it too. Focus starts on the element marked data-autofocus. */
   onClose(): void;
   children: ReactNode;
-  role?: 'dialog' | 'alertdialog';
 }
 
 /** Dialogs open now: the page behind stays inert until the last one closes. */
 let openDialogs = 0;
 
-export function ModalDialog({ title, onClose, children, role = 'dialog' }: ModalDialogProps) {
+export function ModalDialog({ title, onClose, children }: ModalDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -43,7 +42,6 @@ export function ModalDialog({ title, onClose, children, role = 'dialog' }: Modal
   return createPortal(
     <dialog
       ref={ref}
-      role={role}
       aria-labelledby={titleId}
       className="modal"
       onCancel={(event) => {
