@@ -122,6 +122,10 @@ function registerConsoleTests(executablePath: string): void {
       await page.getByRole('heading', { name: 'New flow' }).waitFor();
       const trigger = page.getByRole('region', { name: 'When a webhook is received' });
       await trigger.getByLabel('Description', { exact: true }).fill('Orders from the web shop');
+      // An activity another published flow has, in other letter case: refused at the field before anyone publishes.
+      await trigger.getByLabel('Activity').fill('Examples.HELLO');
+      await trigger.getByText(/"examples\.hello" is already published by flow "hello-webhook"/).waitFor({ timeout: UI_TIMEOUT });
+      t.is(await trigger.getByLabel('Activity').getAttribute('aria-invalid'), 'true');
       await trigger.getByLabel('Activity').fill('Shop.Orders.Created');
       await trigger.getByLabel('Activity').blur();
       t.is(await trigger.getByLabel('Activity').inputValue(), 'shop.orders.created', 'stored lowercase');
@@ -179,8 +183,11 @@ function registerConsoleTests(executablePath: string): void {
       await page.goto(`${ctx().consoleUrl}/flows/Default/shop.orders.created`);
       const call = page.getByRole('region', { name: 'Webhook Call' });
       await call.getByText(/appear here once the flow is published/).waitFor({ timeout: UI_TIMEOUT });
-      // A change before publishing: the published version is a second one beside the first draft.
+      // A change saved as a draft, not published: the endpoint still answers nothing for it.
       await page.getByRole('region', { name: 'When a webhook is received' }).getByLabel('Description', { exact: true }).fill('Orders from the web shop (checked)');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.getByRole('status').getByText('Saved draft version 2.').waitFor({ timeout: UI_TIMEOUT });
+      await call.getByText(/appear here once the flow is published/).waitFor();
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.getByRole('status').getByText(/Published version \d+\./).waitFor({ timeout: UI_TIMEOUT });
       const url = await call.locator('code.url').innerText();
