@@ -25,6 +25,11 @@ export default function VersionsTab({ company, name, onLoad, readOnly }: { compa
   const b = useQuery(FlowAdminService.method.getFlow, newer ? { company, name, version: newer } : skipToken);
   if (versions.isPending) return <Loading what="the versions" />;
   if (versions.isError) return <LoadProblem what="the versions" error={versions.error} />;
+  const options = list.map((version) => (
+    <option key={version.version} value={version.version}>
+      v{version.version}
+    </option>
+  ));
   const yamlOf = (definition: typeof a.data) => (definition?.definition ? toYaml(toJson(FlowSchema, definition.definition) as FlowJson) : undefined);
   return (
     <div className="versions">
@@ -64,18 +69,10 @@ export default function VersionsTab({ company, name, onLoad, readOnly }: { compa
           <h2 id="compare-title">Compare two versions</h2>
           <div className="compare-pickers">
             <SelectField label="Compare version" value={older} onChange={(event) => setLeft(Number(event.target.value))}>
-              {list.map((version) => (
-                <option key={version.version} value={version.version}>
-                  v{version.version}
-                </option>
-              ))}
+              {options}
             </SelectField>
             <SelectField label="with version" value={newer} onChange={(event) => setRight(Number(event.target.value))}>
-              {list.map((version) => (
-                <option key={version.version} value={version.version}>
-                  v{version.version}
-                </option>
-              ))}
+              {options}
             </SelectField>
           </div>
           {yamlOf(a.data) !== undefined && yamlOf(b.data) !== undefined ? (
