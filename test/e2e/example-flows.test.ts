@@ -1,4 +1,4 @@
-// The shipped example flows (engine/examples/), published as they are (only
+// The shipped example flows (examples/flows/), published as they are (only
 // company and, for the bridge, the SOAP service URL substituted) and called
 // end to end.
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ let soap: SoapPriceServer;
 const secrets: Record<string, string> = {};
 
 async function loadExample(file: string, patch: (flow: FlowJson) => void = () => undefined): Promise<FlowJson> {
-  const flow = toJson(FlowSchema, await readFlowFile(fileURLToPath(new URL(`../../engine/examples/${file}`, import.meta.url)))) as FlowJson;
+  const flow = toJson(FlowSchema, await readFlowFile(fileURLToPath(new URL(`../../examples/flows/${file}`, import.meta.url)))) as FlowJson;
   flow.company = tenant.company;
   patch(flow);
   return flow;

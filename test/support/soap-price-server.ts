@@ -1,5 +1,5 @@
 // A SOAP 1.1 price service on loopback for the soap-bridge example flow
-// (engine/examples/soap-bridge.flow.yaml): prices sku "P-1" and answers a
+// (examples/flows/soap-bridge.flow.yaml): prices sku "P-1" and answers a
 // Fault for anything else. It records the requests it got.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
