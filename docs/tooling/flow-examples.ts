@@ -6,6 +6,7 @@ import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { REPOSITORY_ROOT } from './handbook-pages.ts';
+import { code, table } from './markdown.ts';
 
 export interface ExampleFile {
   /** Relative to the repository root. */
@@ -57,6 +58,29 @@ export function directSnippets(files: readonly ExampleFile[] = exampleFlowFiles(
     if (scheme !== undefined && isMap(direct)) keep(found, scheme, { path, text: `direct:\n${indented(text, direct, '  ')}` });
   }
   return found;
+}
+
+/** A table of the example flows: each file, its activity, and the first sentence of its header comment. */
+export function renderExampleIndex(toRoot: string, files: readonly ExampleFile[] = exampleFlowFiles()): string {
+  return table(
+    ['example', 'activity', 'what it shows'],
+    files.map(({ path, text }) => {
+      const activity = parseDocument(text).getIn(['trigger', 'webhook', 'activity']);
+      return [`[${path.replace(/^examples\/flows\//, '')}](${toRoot}${path})`, code(String(activity)), headerComment(text)];
+    }),
+  );
+}
+
+/** The comment lines a file starts with, after the editor's modeline, up to the first full stop. */
+function headerComment(text: string): string {
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('#')) break;
+    if (!line.includes('yaml-language-server:')) lines.push(line.replace(/^#\s?/, ''));
+  }
+  const comment = lines.join(' ');
+  const end = comment.search(/\.(\s|$)/);
+  return end < 0 ? comment : comment.slice(0, end + 1);
 }
 
 function keep(found: Map<string, Snippet>, key: string, snippet: Snippet): void {

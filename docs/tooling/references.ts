@@ -6,6 +6,7 @@ import { extname, join } from 'node:path';
 import { renderCliReference } from './cli-reference.ts';
 import { renderConfigurationReference } from './configuration-reference.ts';
 import { renderEngineApiReference } from './engine-api-reference.ts';
+import { renderExampleIndex } from './flow-examples.ts';
 import { renderFlowFileReference } from './flow-file-reference.ts';
 import { renderFormulaFunctionsReference, renderFormulaLimitsReference, renderFormulaRootsReference } from './formulas-reference.ts';
 import type { Section } from './generated-sections.ts';
@@ -23,6 +24,7 @@ export const REFERENCES: Readonly<Record<string, Renderer>> = {
   cli: renderCliReference,
   'engine-api': renderEngineApiReference,
   'flow-file': renderFlowFileReference,
+  'example-flows': () => renderExampleIndex('../../'),
   'verification-schemes': renderVerificationSchemesReference,
   'refusal-reasons': renderRefusalReasonsReference,
   metrics: renderMetricsReference,

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
-import { startSoapPriceServer, type SoapPriceServer } from '../support/soap-price-server.ts';
+import { startSoapPriceServer, type SoapPriceServer } from '../../examples/soap-bridge/price-service.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-output/ui/', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/flows/', import.meta.url));

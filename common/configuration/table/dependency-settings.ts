@@ -25,7 +25,7 @@ export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
     default: 2000,
     processes: ['engine'],
     meaning: 'how often the cache-invalidation feed (PostgreSQL LISTEN/NOTIFY) proves it is alive',
-    more: 'See *Guarantees and limits*.',
+    more: 'See [caches](../explanation/guarantees.md#caches-never-serve-stale-security-data-for-long).',
   }),
   FLOWHOOK_CACHE_MAX_AGE_MS: setting({
     type: integer({ min: 1, max: MAX_TIMER_MS, unit: 'ms' }),

@@ -25,7 +25,7 @@ export const FLOW_SETTINGS = settingsGroup('Flows and outbound calls', {
     defaultText: 'empty',
     processes: ['worker'],
     meaning: 'hosts, `host:port`, IPs and CIDRs (comma-separated) flows may reach although internal',
-    more: "flowhook's own ports stay shut unless a `host:port` entry names them (see *Outbound calls*).",
+    more: "flowhook's own ports stay shut unless a `host:port` entry names them (see [the egress policy](../explanation/security.md#outbound-calls-the-egress-policy)).",
   }),
   FLOWHOOK_HTTP_MAX_RESPONSE_BYTES: setting({
     type: integer({ min: 1, unit: 'bytes' }),
