@@ -5,8 +5,8 @@
 // alone), and only the quick lane's files (test/support/test-lanes.ts) unless
 // files are named. With
 // FLOWHOOK_TEMPORAL=server the run uses the official Temporal server on that
-// PostgreSQL instead (built once from the Go module proxy; see README, Running
-// on a Temporal cluster).
+// PostgreSQL instead (built once from the Go module proxy; see docs/how-to/deploy.md, A Temporal
+// cluster).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -85,6 +85,7 @@ function renderLeaf({ path, command }: Leaf): string[] {
     ...(options.length > 0 ? ['', table(['option', 'meaning'], options.map((option) => [code(option.flags), optionMeaning(option)]))] : []),
     '',
     reader === undefined ? 'Reads no environment variable.' : reader === 'cli' ? 'Environment: [the admin commands\u2019 variables](#environment-of-the-admin-commands).' : `Environment:\n\n${environmentList(reader)}`,
+    ...(reader === 'start' ? ['', 'It hands its environment on: engine, worker and facade read their own variables from it (below).'] : []),
   ];
 }
 

@@ -142,7 +142,7 @@ test('a company name that differs in case suggests the right one; a missing one 
   t.notRegex(call.text, /company create/);
 });
 
-test("the README's Temporal UI query finds a failed execution by flow name", async (t) => {
+test("the handbook's Temporal UI query finds a failed execution by flow name", async (t) => {
   const applied = await cli('flow', 'apply', flowFile('failing-flow', 'failing.flow', '  - fail: { message: "the ERP said no" }'), '--publish');
   const secret = SECRET_LINE.exec(applied.out)?.[1]!;
   const answer = await callWebhook(stack, { company: COMPANY, activity: 'failing.flow', secret, auth: tenant.auth });
