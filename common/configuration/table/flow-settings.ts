@@ -1,6 +1,6 @@
 // What a flow may ask for, and where and how it may call out.
+import { DEFAULT_FLOW_LIMITS } from '../../flow-limits.ts';
 import { MAX_JSON_DEPTH } from '../../json-depth.ts';
-import { DEFAULT_FLOW_LIMITS } from '../../../workflows/shared/flow-limits.ts';
 import { setting, settingsGroup } from '../setting.ts';
 import { boolean } from '../values/boolean-value.ts';
 import { duration } from '../values/duration-value.ts';
