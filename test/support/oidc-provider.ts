@@ -26,7 +26,8 @@ export async function startOidcProvider(options: { clientId: string; redirectUri
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: 'console-test', alg: 'RS256', use: 'sig' };
   const rolesClaim = options.rolesClaim ?? 'flowhook_roles';
   let current = options.people[0]?.accountId ?? '';
-  let provider: Provider | undefined;
+  // Made once the server listens (the issuer names its port); the server hands requests to it.
+  const made: { provider?: Provider } = {};
 
   const server = createServer((req, res) => {
     const uid = /^\/interaction\/([^/?]+)/.exec(req.url ?? '')?.[1];
@@ -34,12 +35,12 @@ export async function startOidcProvider(options: { clientId: string; redirectUri
       res.statusCode = 500;
       res.end(String(error));
     });
-    provider!.callback()(req, res);
+    void made.provider!.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  provider = new Provider(issuer, {
+  const provider = new Provider(issuer, {
     clients: [{ client_id: options.clientId, token_endpoint_auth_method: 'none', redirect_uris: [options.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
     jwks: { keys: [jwk] },
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'], flowhook: [rolesClaim] },
@@ -56,17 +57,18 @@ export async function startOidcProvider(options: { clientId: string; redirectUri
       return { accountId, claims: () => ({ sub: accountId, name: person.name, preferred_username: person.name, [rolesClaim]: person.roles }) };
     },
   });
+  made.provider = provider;
 
   async function completeInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const details = await provider!.interactionDetails(req, res);
+    const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      await provider!.interactionFinished(req, res, { login: { accountId: current } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(req, res, { login: { accountId: current } }, { mergeWithLastSubmission: false });
       return;
     }
-    const grant = details.grantId ? await provider!.Grant.find(details.grantId) : new provider!.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
+    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
     grant!.addOIDCScope(String(details.params.scope));
     grant!.addOIDCClaims([rolesClaim, 'name', 'preferred_username']);
-    await provider!.interactionFinished(req, res, { consent: { grantId: await grant!.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(req, res, { consent: { grantId: await grant!.save() } }, { mergeWithLastSubmission: true });
   }
 
   return {

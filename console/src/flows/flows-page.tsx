@@ -24,7 +24,7 @@ export function FlowsPage() {
           Flows of {company}
         </h1>
         {mayIn(person, company, 'editor') ? (
-          <button type="button" onClick={() => navigate(`/new-flow/${encodeURIComponent(company)}`)}>
+          <button type="button" onClick={() => void navigate(`/new-flow/${encodeURIComponent(company)}`)}>
             New flow
           </button>
         ) : null}

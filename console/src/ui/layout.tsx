@@ -45,7 +45,7 @@ function CompanyPicker() {
   return (
     <div className="company-picker">
       <label htmlFor="company-picker">Company</label>
-      <select id="company-picker" value={current} onChange={(event) => navigate(`/flows/${encodeURIComponent(event.target.value)}`)}>
+      <select id="company-picker" value={current} onChange={(event) => void navigate(`/flows/${encodeURIComponent(event.target.value)}`)}>
         {current === '' ? <option value="">Choose a company</option> : null}
         {companies.data.companies.map((company) => (
           <option key={company.name} value={company.name}>
