@@ -12,7 +12,16 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'console', 'dist');
 const stampFile = join(dist, '.build-stamp');
-const INPUTS = ['console/index.html', 'console/vite.config.ts', 'console/tsconfig.json', 'console/src/**/*', 'console/public/**/*', 'proto/gen/**/*.js', 'flow.schema.json', 'package-lock.json'];
+const INPUTS = [
+  'console/index.html',
+  'console/vite.config.ts',
+  'console/tsconfig.json',
+  'console/src/**/*',
+  'console/public/**/*',
+  'proto/gen/**/*.js',
+  'flow.schema.json',
+  'package-lock.json',
+];
 
 /** A digest of every input's path and content: what a build made from them would be. */
 export function sourceStamp(): string {
@@ -64,7 +73,9 @@ if (import.meta.main) {
     } catch (error) {
       // Vite is a development dependency: an install without them (--omit=dev) has no console pages, only its RPCs.
       const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
-      process.stderr.write(`console: not built (${missing ? 'its build tools are not installed: npm install without --omit=dev' : error instanceof Error ? error.message : String(error)})\n`);
+      process.stderr.write(
+        `console: not built (${missing ? 'its build tools are not installed: npm install without --omit=dev' : error instanceof Error ? error.message : String(error)})\n`,
+      );
       // Never fails `npm install` (prepare): `flowhook start` tries again and says why; `npm run build:console` does fail.
       if (force && !missing) process.exitCode = 1;
     }

@@ -12,6 +12,8 @@ export async function buildConsoleIfStale(say: (message: string) => void): Promi
     await buildConsole(say);
   } catch (error) {
     const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
-    say(`the console's pages were not built (${missing ? 'the build tools are not installed: npm install without --omit=dev' : error instanceof Error ? error.message : String(error)}); the console shows how to build them`);
+    say(
+      `the console's pages were not built (${missing ? 'the build tools are not installed: npm install without --omit=dev' : error instanceof Error ? error.message : String(error)}); the console shows how to build them`,
+    );
   }
 }

@@ -47,7 +47,12 @@ function FirstCompany() {
   if (companies.isPending) return <Loading what="your companies" />;
   if (companies.isError) return <LoadProblem what="your companies" error={companies.error} />;
   const first = companies.data.companies[0];
-  if (!first) return <p>You have a role in no company yet. An admin creates companies with <code>flowhook company create</code>.</p>;
+  if (!first)
+    return (
+      <p>
+        You have a role in no company yet. An admin creates companies with <code>flowhook company create</code>.
+      </p>
+    );
   return <Navigate replace to={`/flows/${encodeURIComponent(first.name)}`} />;
 }
 

@@ -75,7 +75,9 @@ async function callerHeaders(em: EntityManager, deps: TryFlowDeps, request: TryF
   }
   // A connection's credentials go only where the connection says (its base URL or allowed hosts), here as for a flow's request.
   if (!connectionAllows(connection.settings, url)) {
-    throw new FailedPreconditionError(`connection "${connection.name}" may not send its credentials to ${url.origin}: add that origin to its base URL or allowed hosts to call the endpoint with it`);
+    throw new FailedPreconditionError(
+      `connection "${connection.name}" may not send its credentials to ${url.origin}: add that origin to its base URL or allowed hosts to call the endpoint with it`,
+    );
   }
   return connectionKind(connection.type)!.authenticate({ name: connection.name, settings: connection.settings, secret: connection.secret }, NO_SERVICES);
 }

@@ -84,5 +84,11 @@ function readOidc(settings: ConsoleSettings): ConsoleOidcSettings | undefined {
   const clientId = settings.FLOWHOOK_CONSOLE_OIDC_CLIENT_ID;
   if (!clientId) throw new Error("FLOWHOOK_CONSOLE_OIDC_CLIENT_ID is required with FLOWHOOK_CONSOLE_OIDC_ISSUER: the console's client id at that identity provider");
   const scopes = settings.FLOWHOOK_CONSOLE_OIDC_SCOPES.includes('openid') ? settings.FLOWHOOK_CONSOLE_OIDC_SCOPES : ['openid', ...settings.FLOWHOOK_CONSOLE_OIDC_SCOPES];
-  return Object.freeze({ issuer, clientId, clientSecret: settings.FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET, rolesClaim: settings.FLOWHOOK_CONSOLE_OIDC_ROLES_CLAIM, scopes: Object.freeze(scopes) });
+  return Object.freeze({
+    issuer,
+    clientId,
+    clientSecret: settings.FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET,
+    rolesClaim: settings.FLOWHOOK_CONSOLE_OIDC_ROLES_CLAIM,
+    scopes: Object.freeze(scopes),
+  });
 }

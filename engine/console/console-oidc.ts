@@ -80,13 +80,21 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
     },
     async finish(query, login, redirectUri) {
       const error = query.get('error');
-      if (error) throw new OidcSignInError(`The identity provider did not sign you in (${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}).`, 401);
+      if (error)
+        throw new OidcSignInError(`The identity provider did not sign you in (${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}).`, 401);
       const code = query.get('code');
-      if (!login || !code || query.get('state') !== login.state) throw new OidcSignInError('This sign-in is not the one this browser started (or it took longer than ten minutes): start again.', 400);
+      if (!login || !code || query.get('state') !== login.state)
+        throw new OidcSignInError('This sign-in is not the one this browser started (or it took longer than ten minutes): start again.', 400);
       const idToken = await exchangeCode(settings, (await discovered()).token, code, login.verifier, redirectUri);
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(idToken, keys, { issuer: settings.issuer, audience: settings.clientId, algorithms: ALGORITHMS, clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['exp', 'sub'] }));
+        ({ payload } = await jwtVerify(idToken, keys, {
+          issuer: settings.issuer,
+          audience: settings.clientId,
+          algorithms: ALGORITHMS,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          requiredClaims: ['exp', 'sub'],
+        }));
       } catch {
         throw new OidcSignInError('The identity provider answered with an ID token that does not verify.', 502);
       }
@@ -94,7 +102,10 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
       const name = nameOf(payload);
       const grants = grantsFromClaim(payload[settings.rolesClaim]);
       if (Object.keys(grants).length === 0) {
-        throw new OidcSignInError(`You are ${name} at the identity provider, but it gives you no console role (its "${settings.rolesClaim}" claim lists none of viewer, editor, admin or <role>:<company>).`, 403);
+        throw new OidcSignInError(
+          `You are ${name} at the identity provider, but it gives you no console role (its "${settings.rolesClaim}" claim lists none of viewer, editor, admin or <role>:<company>).`,
+          403,
+        );
       }
       return { name, grants };
     },

@@ -43,6 +43,7 @@ export function refusalOfCall(site: ConsoleSite, headers: BrowserHeaders): strin
   const own = ownOrigin(site, headers.host);
   if (own === undefined) return refusalOfPage(site, headers);
   if (headers.secFetchSite !== undefined && headers.secFetchSite !== 'same-origin') return `calls come from the console's own pages only (Sec-Fetch-Site: ${headers.secFetchSite})`;
-  if (headers.origin !== own) return `calls come from the console's own pages only (Origin ${headers.origin === undefined ? 'missing' : JSON.stringify(headers.origin)}, expected ${own})`;
+  if (headers.origin !== own)
+    return `calls come from the console's own pages only (Origin ${headers.origin === undefined ? 'missing' : JSON.stringify(headers.origin)}, expected ${own})`;
   return undefined;
 }

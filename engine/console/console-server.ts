@@ -91,7 +91,10 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     grpc: false,
     grpcWeb: false,
     routes(router) {
-      router.service(ConsoleService, createConsoleService({ sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookie, logger, oidc: oidc && { issuer: oidc.issuer, startPath: OIDC_START_PATH } }));
+      router.service(
+        ConsoleService,
+        createConsoleService({ sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookie, logger, oidc: oidc && { issuer: oidc.issuer, startPath: OIDC_START_PATH } }),
+      );
       const [flowAdmin, executions, connections, audit] = CONSOLE_SERVICES;
       router.service(flowAdmin, deps.services.flowAdmin);
       router.service(executions, deps.services.executions);
@@ -110,7 +113,10 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'method not allowed', { allow: 'GET, HEAD' });
     const refusal = refusalOfPage(site, { host: req.headers.host });
     if (refusal) return sendText(res, 421, refusal);
-    const answer = (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH) && oidc ? oidcRoute(req, res, path, { client: oidc, site, sessions, cookie, secure, headers, logger }) : assets(req, res);
+    const answer =
+      (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH) && oidc
+        ? oidcRoute(req, res, path, { client: oidc, site, sessions, cookie, secure, headers, logger })
+        : assets(req, res);
     answer.catch((error: unknown) => {
       logger.error({ reason: error instanceof Error ? error.message : String(error), path }, 'console: request failed');
       if (!res.headersSent) sendText(res, 500, 'internal error');
@@ -123,7 +129,7 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     if (!deps.freePortIfTaken) throw new Error(`the console's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CONSOLE_PORT`);
-    logger.warn({ port: config.port }, 'the console\'s usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)');
+    logger.warn({ port: config.port }, "the console's usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)");
     await listen(server, 0, config.host);
   }
   const purge = sessions.startPurge(logger);

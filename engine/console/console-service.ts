@@ -52,7 +52,13 @@ export function createConsoleService(deps: ConsoleServiceDeps): ServiceImpl<type
       }
       // A sign-in always starts a new session (never adopts one the browser brought along).
       await endCurrent(context, deps);
-      const { cookieValue, session } = await deps.sessions.open({ person: admin.account, via: 'admin-token', account: admin.account, tokenHash: admin.tokenHash, roles: { [EVERY_COMPANY]: 'admin' } });
+      const { cookieValue, session } = await deps.sessions.open({
+        person: admin.account,
+        via: 'admin-token',
+        account: admin.account,
+        tokenHash: admin.tokenHash,
+        roles: { [EVERY_COMPANY]: 'admin' },
+      });
       context.responseHeader.append('set-cookie', deps.cookie.set(cookieValue, deps.sessions.ttlMs));
       deps.logger.info({ person: admin.account, via: 'admin-token', ttlSeconds: deps.sessions.ttlMs / 1000 }, 'console: signed in');
       return { person: personOf(session), csrfToken: csrfTokenOf(deps.csrfKey, session.key) };

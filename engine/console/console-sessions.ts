@@ -80,7 +80,13 @@ export class ConsoleSessions {
       await em.nativeDelete(ConsoleSession, { id: key });
       return undefined;
     }
-    const identity: ConsoleIdentity = { person: row.person, via: row.via === 'oidc' ? 'oidc' : 'admin-token', account: row.account, tokenHash: row.tokenHash ?? undefined, roles: storedGrants(row.roles) };
+    const identity: ConsoleIdentity = {
+      person: row.person,
+      via: row.via === 'oidc' ? 'oidc' : 'admin-token',
+      account: row.account,
+      tokenHash: row.tokenHash ?? undefined,
+      roles: storedGrants(row.roles),
+    };
     return { key, identity, expiresAt: row.expiresAt };
   }
 

@@ -39,7 +39,12 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
   try {
     if (path === OIDC_START_PATH) {
       const { url, login } = await deps.client.begin(redirectUri);
-      res.writeHead(303, { ...deps.headers, location: url, 'cache-control': 'no-store', 'set-cookie': setCookie(loginCookie, encodeLogin(login), cookieOptions(LOGIN_TTL_SECONDS)) });
+      res.writeHead(303, {
+        ...deps.headers,
+        location: url,
+        'cache-control': 'no-store',
+        'set-cookie': setCookie(loginCookie, encodeLogin(login), cookieOptions(LOGIN_TTL_SECONDS)),
+      });
       res.end();
       return;
     }
@@ -47,7 +52,12 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
     const person = await deps.client.finish(query, decodeLogin(cookieValue(req.headers.cookie, loginCookie)), redirectUri);
     const { cookieValue: session } = await deps.sessions.open({ person: person.name, via: 'oidc', account: OIDC_ACCOUNT, roles: person.grants });
     deps.logger.info({ person: person.name, via: 'oidc', companies: Object.keys(person.grants).length }, 'console: signed in');
-    res.writeHead(303, { ...deps.headers, location: '/', 'cache-control': 'no-store', 'set-cookie': [deps.cookie.set(session, deps.sessions.ttlMs), setCookie(loginCookie, '', cookieOptions(0))] });
+    res.writeHead(303, {
+      ...deps.headers,
+      location: '/',
+      'cache-control': 'no-store',
+      'set-cookie': [deps.cookie.set(session, deps.sessions.ttlMs), setCookie(loginCookie, '', cookieOptions(0))],
+    });
     res.end();
   } catch (error) {
     if (error instanceof OidcSignInError) return problem(res, deps, error);

@@ -19,7 +19,27 @@ import { AuditEventSchema } from './audit-event.entity.ts';
 import { ProviderDeliverySchema } from './provider-delivery.entity.ts';
 import { ConsoleSessionSchema } from './console-session.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema, ProviderDeliverySchema, ConsoleSessionSchema];
+export const ENTITIES = [
+  CompanySchema,
+  FlowSchema,
+  FlowVersionSchema,
+  PublishedFlowSchema,
+  ServiceUserSchema,
+  PermissionAssignmentSchema,
+  RecordSchema,
+  RecordWriteSchema,
+  IdentityApplicationSchema,
+  ApplicationPermissionSchema,
+  ConnectionSchema,
+  ServiceAccountSchema,
+  EngineKeySchema,
+  HookSecretSchema,
+  CallbackWaitSchema,
+  EngineNodeSchema,
+  AuditEventSchema,
+  ProviderDeliverySchema,
+  ConsoleSessionSchema,
+];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';

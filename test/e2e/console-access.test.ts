@@ -71,7 +71,10 @@ test('signing in with an admin token sets an HttpOnly SameSite=Strict cookie; a 
   t.false(JSON.stringify(signedIn.json).includes(stack.adminToken), 'the token is not sent back');
   const listed = await page.flowAdmin('ListFlows', { company: COMPANY });
   t.is(listed.status, 200, JSON.stringify(listed.json));
-  t.deepEqual((listed.json.flows as { name: string }[]).map((f) => f.name), ['greeter']);
+  t.deepEqual(
+    (listed.json.flows as { name: string }[]).map((f) => f.name),
+    ['greeter'],
+  );
 
   const out = await page.call('flowhook.engine.v1.ConsoleService', 'SignOut');
   t.is(out.status, 200);
@@ -80,7 +83,7 @@ test('signing in with an admin token sets an HttpOnly SameSite=Strict cookie; a 
   t.is((await page.flowAdmin('ListFlows', { company: COMPANY })).status, 401, 'the old cookie opens nothing after sign-out');
 });
 
-test('a call without the CSRF token, or with another session\'s, is refused and changes nothing', async (t) => {
+test("a call without the CSRF token, or with another session's, is refused and changes nothing", async (t) => {
   const page = new ConsolePage(consoleUrl);
   await page.signIn(stack.adminToken);
   const other = new ConsolePage(consoleUrl);
@@ -107,7 +110,10 @@ test('requests from another origin, another site or another host name are refuse
   t.is((await page.flowAdmin('ListFlows', { company: COMPANY }, { secFetchSite: 'same-site' })).status, 403);
   // A name an attacker points at 127.0.0.1 (DNS rebinding): its pages are same-origin with themselves, not with us.
   const port = new URL(consoleUrl).port;
-  const rebound = await statusWithHost(`${consoleUrl}/flowhook.engine.v1.ConsoleService/GetSession`, `attacker.example:${port}`, { method: 'POST', origin: `http://attacker.example:${port}` });
+  const rebound = await statusWithHost(`${consoleUrl}/flowhook.engine.v1.ConsoleService/GetSession`, `attacker.example:${port}`, {
+    method: 'POST',
+    origin: `http://attacker.example:${port}`,
+  });
   t.is(rebound, 403);
   const signIn = await new ConsolePage(consoleUrl).call('flowhook.engine.v1.ConsoleService', 'SignIn', { adminToken: stack.adminToken }, { origin: evil });
   t.is(signIn.status, 403, 'another site cannot sign the browser in (login CSRF)');
@@ -118,7 +124,11 @@ test('a viewer reads but cannot publish, apply or rotate; nobody sees a company 
   const viewer = await personWith({ [COMPANY]: 'viewer' });
   t.is((await viewer.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })).status, 200);
   const companies = await viewer.flowAdmin('ListCompanies');
-  t.deepEqual((companies.json.companies as { name: string }[]).map((c) => c.name), [COMPANY], 'the listing is cut to their companies');
+  t.deepEqual(
+    (companies.json.companies as { name: string }[]).map((c) => c.name),
+    [COMPANY],
+    'the listing is cut to their companies',
+  );
   for (const [method, body] of [
     ['PublishFlow', { company: COMPANY, name: 'greeter' }],
     ['UnpublishFlow', { company: COMPANY, name: 'greeter' }],
@@ -151,7 +161,13 @@ test('methods the console has no rule for are refused, even for an admin', async
 });
 
 test('a session ends when its admin token is rotated, or its account disabled', async (t) => {
-  const account = await createServiceAccount(stack.engine.orm.em.fork(), stack.engine.changes, { name: 'console-person', scope: 'admin', companies: [], allCompanies: false, forwardsCallers: false });
+  const account = await createServiceAccount(stack.engine.orm.em.fork(), stack.engine.changes, {
+    name: 'console-person',
+    scope: 'admin',
+    companies: [],
+    allCompanies: false,
+    forwardsCallers: false,
+  });
   const page = new ConsolePage(consoleUrl);
   t.is((await page.signIn(account.token)).status, 200);
   t.is((await page.flowAdmin('ListCompanies')).status, 200);
@@ -179,8 +195,15 @@ test('changes made in the console are in the audit log with the person', async (
   await audit.signIn(stack.adminToken);
   const events = (await audit.call('flowhook.engine.v1.AuditService', 'ListAuditEvents', { company: COMPANY })).json.events as Record<string, string>[];
   const byEd = events.filter((event) => event.person === 'ed@example.com');
-  t.like(byEd.find((event) => event.action === 'webhook-secret.rotate'), { account: 'console-oidc', outcome: 'ok', detailsJson: '{"name":"greeter"}' });
-  t.like(events.find((event) => event.person === 'vi@example.com'), { action: 'flow.unpublish', outcome: 'permission_denied' }, 'a refused attempt is on record too');
+  t.like(
+    byEd.find((event) => event.action === 'webhook-secret.rotate'),
+    { account: 'console-oidc', outcome: 'ok', detailsJson: '{"name":"greeter"}' },
+  );
+  t.like(
+    events.find((event) => event.person === 'vi@example.com'),
+    { action: 'flow.unpublish', outcome: 'permission_denied' },
+    'a refused attempt is on record too',
+  );
   t.false(JSON.stringify(events).includes((rotated.json as { secret: string }).secret), 'never the secret');
 });
 

@@ -189,7 +189,10 @@ function registerConsoleTests(executablePath: string): void {
       await page.getByRole('status').getByText('Saved draft version 2.').waitFor({ timeout: UI_TIMEOUT });
       await call.getByText(/appear here once the flow is published/).waitFor();
       await page.getByRole('button', { name: 'Publish' }).click();
-      await page.getByRole('status').getByText(/Published version \d+\./).waitFor({ timeout: UI_TIMEOUT });
+      await page
+        .getByRole('status')
+        .getByText(/Published version \d+\./)
+        .waitFor({ timeout: UI_TIMEOUT });
       const url = await call.locator('code.url').innerText();
       t.regex(url, /^http:\/\/localhost:\d+\/BC\/ODataV4\/flowWebhook_Invoke\?company=Default$/);
       t.regex(await call.locator('pre.curl').innerText(), /^curl -sS -X POST 'http:\/\/localhost:\d+\/BC\/ODataV4\/flowWebhook_Invoke\?company=Default'/);
@@ -231,7 +234,10 @@ function registerConsoleTests(executablePath: string): void {
       // A stored flow's card opens at its Respond to Webhook step; the others are listed in order.
       const respond = page.getByRole('region', { name: 'Respond to Webhook' });
       t.is(await respond.getByLabel('Status Code', { exact: true }).inputValue({ timeout: UI_TIMEOUT }), '200');
-      t.regex(await page.getByRole('region', { name: 'Steps' }).getByRole('list').first().innerText(), /Set variables — Pick the name to greet[\s\S]*Respond to Webhook — Greet the caller \(200\)[\s\S]*Sleep — Pretend to do slow work after answering \(2s\)[\s\S]*Log/);
+      t.regex(
+        await page.getByRole('region', { name: 'Steps' }).getByRole('list').first().innerText(),
+        /Set variables — Pick the name to greet[\s\S]*Respond to Webhook — Greet the caller \(200\)[\s\S]*Sleep — Pretend to do slow work after answering \(2s\)[\s\S]*Log/,
+      );
       await page.getByRole('tab', { name: 'YAML' }).click();
       const editor = page.getByRole('textbox', { name: 'Flow YAML' });
       await editor.waitFor({ timeout: UI_TIMEOUT });
@@ -244,7 +250,10 @@ function registerConsoleTests(executablePath: string): void {
       await page.keyboard.press('Control+a');
       await page.keyboard.press('Control+v');
       await page.locator('.cm-lintRange-error').first().waitFor({ timeout: UI_TIMEOUT });
-      await page.getByRole('status').getByText(/^1 error/).waitFor({ timeout: UI_TIMEOUT });
+      await page
+        .getByRole('status')
+        .getByText(/^1 error/)
+        .waitFor({ timeout: UI_TIMEOUT });
       // Listed under the editor too, each with its line (the key `activity:` is on line 11 of the example file).
       const listed = page.getByRole('list', { name: 'Problems in the YAML' });
       await listed.getByText(/trigger\.webhook\.activity: "shop\.orders\.created" is already published by flow "shop\.orders\.created"/).waitFor({ timeout: UI_TIMEOUT });
@@ -313,7 +322,10 @@ function registerConsoleTests(executablePath: string): void {
       await page.getByRole('heading', { name: 'Flow keyboard.only' }).waitFor({ timeout: UI_TIMEOUT });
       await tabTo(page, page.getByRole('button', { name: 'Publish' }));
       await page.keyboard.press('Enter');
-      await page.getByRole('status').getByText(/Published version \d+\./).waitFor({ timeout: UI_TIMEOUT });
+      await page
+        .getByRole('status')
+        .getByText(/Published version \d+\./)
+        .waitFor({ timeout: UI_TIMEOUT });
       // Tabs are reached by keyboard too (arrow keys within the tab list).
       await tabTo(page, page.getByRole('tab', { name: 'Card' }));
       await page.keyboard.press('ArrowRight');
@@ -356,10 +368,26 @@ function registerConsoleTests(executablePath: string): void {
 
   function curl(url: string, activity: string, secret: string, payload: string): { status: number; body: string } {
     const body = `{"activity": ${JSON.stringify(activity)}, "secret": ${JSON.stringify(secret)}, "payload": ${payload}}`;
-    const result = spawnSync('curl', ['-sS', '-o', '-', '-w', '\n%{http_code}', '-u', `${ctx().caller.user}:${ctx().caller.accessKey}`, '-H', 'Content-Type: application/json', '-d', body, url.replace('localhost', '127.0.0.1')], { encoding: 'utf8' });
+    const result = spawnSync(
+      'curl',
+      [
+        '-sS',
+        '-o',
+        '-',
+        '-w',
+        '\n%{http_code}',
+        '-u',
+        `${ctx().caller.user}:${ctx().caller.accessKey}`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        body,
+        url.replace('localhost', '127.0.0.1'),
+      ],
+      { encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new Error(`curl failed: ${result.stderr}`);
     const lines = result.stdout.split('\n');
     return { status: Number(lines.pop()), body: lines.join('\n') };
   }
 }
-

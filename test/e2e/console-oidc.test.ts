@@ -40,7 +40,13 @@ test.before(async () => {
   });
   for (const company of [COMPANY, OTHER]) {
     await createTenant(stack, company);
-    await stack.admin.applyFlow({ flow: fromJson(FlowSchema, flow(company, 'greeter', { activity: `greet.${company.split(' ')[0]!.toLowerCase()}` }, [{ respond: { description: 'Greet', statusCode: 200 } }]) as never), publish: true });
+    await stack.admin.applyFlow({
+      flow: fromJson(
+        FlowSchema,
+        flow(company, 'greeter', { activity: `greet.${company.split(' ')[0]!.toLowerCase()}` }, [{ respond: { description: 'Greet', statusCode: 200 } }]) as never,
+      ),
+      publish: true,
+    });
   }
 });
 test.after.always(async () => {
@@ -89,7 +95,13 @@ test.serial('a person signs in with the authorization code flow and PKCE, and ge
   const { response, hops } = await browser.navigate(`${consoleUrl}/auth/oidc/start`);
   const authorization = new URL(hops[1]!);
   t.is(authorization.origin, idp.issuer);
-  t.like(Object.fromEntries(authorization.searchParams), { response_type: 'code', client_id: 'flowhook-console', code_challenge_method: 'S256', redirect_uri: `${consoleUrl}/auth/oidc/callback`, scope: 'openid profile flowhook' });
+  t.like(Object.fromEntries(authorization.searchParams), {
+    response_type: 'code',
+    client_id: 'flowhook-console',
+    code_challenge_method: 'S256',
+    redirect_uri: `${consoleUrl}/auth/oidc/callback`,
+    scope: 'openid profile flowhook',
+  });
   t.regex(authorization.searchParams.get('code_challenge') ?? '', /^[A-Za-z0-9_-]{43}$/);
   t.regex(hops.at(-2) ?? '', /\/auth\/oidc\/callback\?code=/);
   t.is(new URL(hops.at(-1)!).pathname, '/', 'back to the console');
@@ -107,8 +119,13 @@ test.serial('a person signs in with the authorization code flow and PKCE, and ge
   t.is((await page.flowAdmin('PublishFlow', { company: COMPANY, name: 'greeter' })).status, 200, 'an editor publishes in their company');
   t.is((await page.flowAdmin('GetFlow', { company: OTHER, name: 'greeter' })).status, 200, 'a viewer reads in theirs');
   t.is((await page.flowAdmin('PublishFlow', { company: OTHER, name: 'greeter' })).status, 403, 'but does not publish there');
-  const audit = await stack.engine.orm.em.getConnection().execute<{ person: string; account: string }[]>(`select person, account from audit_event where action = 'flow.publish' and company = ?`, [COMPANY]);
-  t.deepEqual(audit.map((row) => ({ ...row })), [{ person: 'pat@example.com', account: 'console-oidc' }]);
+  const audit = await stack.engine.orm.em
+    .getConnection()
+    .execute<{ person: string; account: string }[]>(`select person, account from audit_event where action = 'flow.publish' and company = ?`, [COMPANY]);
+  t.deepEqual(
+    audit.map((row) => ({ ...row })),
+    [{ person: 'pat@example.com', account: 'console-oidc' }],
+  );
 });
 
 test.serial('a person the identity provider gives no console role gets no session, and is told why', async (t) => {

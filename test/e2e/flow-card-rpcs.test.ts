@@ -48,17 +48,31 @@ test('CheckFlow names every publish problem at its field, without storing anythi
   t.truthy(errors.find((problem) => problem.fieldPath === 'steps[1].httpRequest.connection' && /no connection "erp"/.test(problem.message)));
   const duplicate = errors.find((problem) => problem.fieldPath === 'trigger.webhook.activity');
   t.regex(duplicate?.message ?? '', /"orders\.created" is already published by flow "holder".*ignoring case/);
-  t.is((await stack.admin.listFlows({ company: tenant.company })).flows.some((f) => f.name === 'newcomer'), false, 'nothing was stored');
+  t.is(
+    (await stack.admin.listFlows({ company: tenant.company })).flows.some((f) => f.name === 'newcomer'),
+    false,
+    'nothing was stored',
+  );
 
   const fine = await stack.admin.checkFlow({ flow: message(echo('holder', 'orders.created')) });
-  t.deepEqual(fine.problems.filter((problem) => problem.severity === FlowProblem_Severity.ERROR), [], 'the holder itself may publish its own activity again');
+  t.deepEqual(
+    fine.problems.filter((problem) => problem.severity === FlowProblem_Severity.ERROR),
+    [],
+    'the holder itself may publish its own activity again',
+  );
 });
 
 test('ListFlowVersions lists drafts newest first with the published one marked; GetFlow reads any version', async (t) => {
   await stack.admin.applyFlow({ flow: message(echo('versioned', 'versions.one')), publish: true });
   await stack.admin.applyFlow({ flow: message({ ...echo('versioned', 'versions.one'), description: 'a draft' }) });
   const { versions } = await stack.admin.listFlowVersions({ company: tenant.company, name: 'versioned' });
-  t.deepEqual(versions.map((v) => [v.version, v.published, v.description]), [[2, false, 'a draft'], [1, true, 'test flow versioned']]);
+  t.deepEqual(
+    versions.map((v) => [v.version, v.published, v.description]),
+    [
+      [2, false, 'a draft'],
+      [1, true, 'test flow versioned'],
+    ],
+  );
   const first = await stack.admin.getFlow({ company: tenant.company, name: 'versioned', version: 1 });
   t.is(first.definition?.description, 'test flow versioned');
   t.is((await stack.admin.getFlow({ company: tenant.company, name: 'versioned' })).definition?.description, 'a draft');
@@ -77,7 +91,13 @@ test('RotateSecret by flow name; TryFlow calls the endpoint with a connection th
     settings: create(ConnectionSettingsSchema, { type: ConnectionType.BASIC, baseUrl: base, username: tenant.userName }),
     secret: tenant.accessKey,
   });
-  const answer = await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: applied.secret, payloadJson: '{"name": "Ada"}', caller: { case: 'connection', value: 'me-as-caller' } });
+  const answer = await stack.admin.tryFlow({
+    company: tenant.company,
+    activity: 'try.me',
+    secret: applied.secret,
+    payloadJson: '{"name": "Ada"}',
+    caller: { case: 'connection', value: 'me-as-caller' },
+  });
   t.is(answer.httpStatus, 200, answer.body);
   t.is(answer.url, `${base}/BC/ODataV4/flowWebhook_Invoke?company=Card%20Co`);
   t.regex(answer.contentType, /^application\/json/);
@@ -89,9 +109,17 @@ test('RotateSecret by flow name; TryFlow calls the endpoint with a connection th
   const rotated = await stack.admin.rotateSecret({ company: tenant.company, name: 'tried' });
   t.not(rotated.secret, applied.secret);
   const typed = { case: 'basic' as const, value: { user: tenant.userName, accessKey: tenant.accessKey } };
-  t.is((await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: applied.secret, payloadJson: '{}', caller: typed })).httpStatus, 401, 'the old secret stopped working');
+  t.is(
+    (await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: applied.secret, payloadJson: '{}', caller: typed })).httpStatus,
+    401,
+    'the old secret stopped working',
+  );
   t.is((await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: rotated.secret, payloadJson: '{}', caller: typed })).httpStatus, 200);
-  t.is((await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: rotated.secret, payloadJson: '{}' })).httpStatus, 401, 'no caller: the endpoint asks for one');
+  t.is(
+    (await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: rotated.secret, payloadJson: '{}' })).httpStatus,
+    401,
+    'no caller: the endpoint asks for one',
+  );
 });
 
 test("TryFlow sends a connection's credentials only where the connection allows, and only a JSON object as payload", async (t) => {
@@ -101,7 +129,9 @@ test("TryFlow sends a connection's credentials only where the connection allows,
     settings: create(ConnectionSettingsSchema, { type: ConnectionType.BEARER, baseUrl: 'https://erp.example/api' }),
     secret: 'a-token-for-the-erp-only',
   });
-  const elsewhere = await t.throwsAsync(stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '{}', caller: { case: 'connection', value: 'erp-only' } }));
+  const elsewhere = await t.throwsAsync(
+    stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '{}', caller: { case: 'connection', value: 'erp-only' } }),
+  );
   t.regex(elsewhere!.message, /may not send its credentials to http:\/\/127\.0\.0\.1/);
   const notObject = await t.throwsAsync(stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '[1, 2]' }));
   t.regex(notObject!.message, /payload: must be a JSON object/);

@@ -31,17 +31,20 @@ export async function startOidcProvider(options: { clientId: string; redirectUri
 
   const server = createServer((req, res) => {
     const uid = /^\/interaction\/([^/?]+)/.exec(req.url ?? '')?.[1];
-    if (uid) return void completeInteraction(req, res).catch((error: unknown) => {
-      res.statusCode = 500;
-      res.end(String(error));
-    });
+    if (uid)
+      return void completeInteraction(req, res).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
     void made.provider!.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const provider = new Provider(issuer, {
-    clients: [{ client_id: options.clientId, token_endpoint_auth_method: 'none', redirect_uris: [options.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      { client_id: options.clientId, token_endpoint_auth_method: 'none', redirect_uris: [options.redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
     jwks: { keys: [jwk] },
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'], flowhook: [rolesClaim] },
     scopes: ['openid', 'profile', 'flowhook'],
@@ -65,7 +68,9 @@ export async function startOidcProvider(options: { clientId: string; redirectUri
       await provider.interactionFinished(req, res, { login: { accountId: current } }, { mergeWithLastSubmission: false });
       return;
     }
-    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
     grant!.addOIDCScope(String(details.params.scope));
     grant!.addOIDCClaims([rolesClaim, 'name', 'preferred_username']);
     await provider.interactionFinished(req, res, { consent: { grantId: await grant!.save() } }, { mergeWithLastSubmission: true });

@@ -63,12 +63,16 @@ test('an execution names its company in the answer: read only by someone with a 
 test('a method without a rule is closed, however strong the role; every served service has rules', (t) => {
   t.false(authorizeRequest({ '': 'admin' }, ServiceAccountAdminService.typeName, 'CreateServiceAccount', {}).allowed);
   t.false(authorizeRequest({ '': 'admin' }, ExecutionService.typeName, 'RerunExecution', { executionId: 'a:b' }).allowed);
-  for (const service of CONSOLE_SERVICES) t.true(service.methods.some((method) => rpcRule(service.typeName, method.name)), service.typeName);
+  for (const service of CONSOLE_SERVICES)
+    t.true(
+      service.methods.some((method) => rpcRule(service.typeName, method.name)),
+      service.typeName,
+    );
 });
 
 const loopback: ConsoleSite = { scheme: 'http', loopbackOnly: true };
 
-test("a call must come from a page of the console: its Origin, same-origin Sec-Fetch-Site, a loopback host name on loopback", (t) => {
+test('a call must come from a page of the console: its Origin, same-origin Sec-Fetch-Site, a loopback host name on loopback', (t) => {
   const ok = { host: '127.0.0.1:7054', origin: 'http://127.0.0.1:7054', secFetchSite: 'same-origin' };
   t.is(refusalOfCall(loopback, ok), undefined);
   t.is(refusalOfCall(loopback, { ...ok, host: 'localhost:7054', origin: 'http://localhost:7054' }), undefined);

@@ -137,7 +137,12 @@ export default function FlowCardPage({ company, name }: { company: string; name?
                 />
               </div>
               <div>
-                <WebhookCallSection call={card.stored.data?.webhookCall} providerRoute={card.stored.data?.providerRoute} published={card.published} activity={summary?.activity ?? card.activity} />
+                <WebhookCallSection
+                  call={card.stored.data?.webhookCall}
+                  providerRoute={card.stored.data?.providerRoute}
+                  published={card.published}
+                  activity={summary?.activity ?? card.activity}
+                />
                 <StepsSection
                   draft={draft}
                   onChange={card.edit}

@@ -19,7 +19,9 @@ export function newFlow(company: string): FlowJson {
     company,
     name: '',
     description: '',
-    trigger: { webhook: { description: '', activity: '', responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: DEFAULT_STATUS_CODE, defaultResponseContentType: DEFAULT_CONTENT_TYPE } },
+    trigger: {
+      webhook: { description: '', activity: '', responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: DEFAULT_STATUS_CODE, defaultResponseContentType: DEFAULT_CONTENT_TYPE },
+    },
     steps: [{ respond: { description: 'Acknowledge the call', statusCode: DEFAULT_STATUS_CODE, contentType: DEFAULT_CONTENT_TYPE, body: '${ {"received": true} }' } }],
   };
 }
@@ -222,7 +224,9 @@ export function withStepMoved(flow: FlowJson, path: string, by: -1 | 1): { flow:
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
   }
   return JSON.stringify(value);

@@ -27,14 +27,22 @@ export function RespondStepCard({ path, step, readOnly, problemOf, onChange }: R
       <p className="muted">
         Step <code>{path}</code>. Answers a caller waiting in Wait for Response step mode; in Instant return mode it is skipped.
       </p>
-      <TextField label="Description" value={step.description ?? ''} readOnly={readOnly} onChange={(event) => set({ description: event.target.value })} problem={problemOf('description')} data-field={`${path}.respond.description`} />
+      <TextField
+        label="Description"
+        value={step.description ?? ''}
+        readOnly={readOnly}
+        onChange={(event) => set({ description: event.target.value })}
+        problem={problemOf('description')}
+        data-field={`${path}.respond.description`}
+      />
       <TextField
         label="Status Code"
         inputMode="numeric"
         value={step.statusCode === undefined || step.statusCode === null ? '' : String(step.statusCode)}
         readOnly={readOnly}
         onChange={(event) => set({ statusCode: parseStatusCode(event.target.value) })}
-        problem={problemOf('statusCode')} data-field={`${path}.respond.statusCode`}
+        problem={problemOf('statusCode')}
+        data-field={`${path}.respond.statusCode`}
         hint="200..599 (1xx codes are refused), or a SmartFormula yielding one. Returned to the caller as statusCode."
       />
       <TextField
@@ -43,7 +51,8 @@ export function RespondStepCard({ path, step, readOnly, problemOf, onChange }: R
         value={step.contentType ?? ''}
         readOnly={readOnly}
         onChange={(event) => set({ contentType: event.target.value === '' ? undefined : event.target.value })}
-        problem={problemOf('contentType')} data-field={`${path}.respond.contentType`}
+        problem={problemOf('contentType')}
+        data-field={`${path}.respond.contentType`}
         hint="The body's media type, e.g. application/json, text/plain, application/xml."
       />
       <TextAreaField
@@ -54,7 +63,8 @@ export function RespondStepCard({ path, step, readOnly, problemOf, onChange }: R
         value={step.body ?? ''}
         readOnly={readOnly}
         onChange={(event) => set({ body: event.target.value })}
-        problem={problemOf('body')} data-field={`${path}.respond.body`}
+        problem={problemOf('body')}
+        data-field={`${path}.respond.body`}
         hint={<SmartFormulaHelp />}
       />
     </section>
@@ -73,8 +83,8 @@ function SmartFormulaHelp() {
           <code>{'${ {"orderId": Trigger.Payload.order.id, "status": "accepted"} }'}</code> — a SmartFormula (JSONata): a whole-body formula yielding an object is written as JSON.
         </li>
         <li>
-          Formulas see <code>Trigger</code> (Payload, Activity, Description), <code>Variables</code>, <code>Steps.&lt;name&gt;</code>, <code>Execution</code> and <code>Company</code>. Values from the payload are
-          data: never evaluated again.
+          Formulas see <code>Trigger</code> (Payload, Activity, Description), <code>Variables</code>, <code>Steps.&lt;name&gt;</code>, <code>Execution</code> and{' '}
+          <code>Company</code>. Values from the payload are data: never evaluated again.
         </li>
       </ul>
     </details>

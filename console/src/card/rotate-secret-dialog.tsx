@@ -5,8 +5,8 @@ export function RotateSecretDialog({ activity, onConfirm, onCancel, busy }: { ac
   return (
     <ModalDialog title="Rotate the secret?" onClose={onCancel}>
       <p>
-        A new secret is generated for <code>{activity || 'this flow'}</code>, and <strong>the old secret stops working at once</strong>: callers that still send it get 401 Unauthorized until they use the
-        new one.
+        A new secret is generated for <code>{activity || 'this flow'}</code>, and <strong>the old secret stops working at once</strong>: callers that still send it get 401
+        Unauthorized until they use the new one.
       </p>
       <div className="dialog-actions">
         <button type="button" className="secondary" data-autofocus onClick={onCancel}>

@@ -42,7 +42,11 @@ export function StepsSection({ draft, onChange, selected, onSelect, problemOf, s
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Steps</h2>
-      {items.length === 0 ? <p>No steps yet: the caller gets the default response and the flow ends.</p> : <StepList items={items} selected={selected} onSelect={onSelect} stepHasProblem={stepHasProblem} />}
+      {items.length === 0 ? (
+        <p>No steps yet: the caller gets the default response and the flow ends.</p>
+      ) : (
+        <StepList items={items} selected={selected} onSelect={onSelect} stepHasProblem={stepHasProblem} />
+      )}
       {readOnly ? null : (
         <div className="toolbar">
           <button type="button" className="secondary" onClick={add}>
@@ -98,7 +102,11 @@ function StepList({ items, selected, onSelect, stepHasProblem }: { items: StepOu
           {item.branches.map((branch) => (
             <div key={branch.label} className="branch">
               <p className="branch-label">{branch.label}</p>
-              {branch.steps.length > 0 ? <StepList items={branch.steps} selected={selected} onSelect={onSelect} stepHasProblem={stepHasProblem} /> : <p className="muted">no steps</p>}
+              {branch.steps.length > 0 ? (
+                <StepList items={branch.steps} selected={selected} onSelect={onSelect} stepHasProblem={stepHasProblem} />
+              ) : (
+                <p className="muted">no steps</p>
+              )}
             </div>
           ))}
         </li>

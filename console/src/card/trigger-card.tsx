@@ -4,7 +4,16 @@
 import { useId } from 'react';
 import type { FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { CheckboxField, SelectField, TextField } from '../ui/field.tsx';
-import { DEFAULT_CONTENT_TYPE, DEFAULT_STATUS_CODE, DEFAULT_SYNC_TIMEOUT_SECONDS, parseStatusCode, responseModeOf, triggerOf, withTrigger, type ResponseModeName } from './flow-draft.ts';
+import {
+  DEFAULT_CONTENT_TYPE,
+  DEFAULT_STATUS_CODE,
+  DEFAULT_SYNC_TIMEOUT_SECONDS,
+  parseStatusCode,
+  responseModeOf,
+  triggerOf,
+  withTrigger,
+  type ResponseModeName,
+} from './flow-draft.ts';
 import { SecretField, type SecretFieldProps } from './secret-field.tsx';
 
 export interface TriggerCardProps {
@@ -52,7 +61,11 @@ export function TriggerCard({ draft, onChange, problemOf, warningOf, readOnly, s
         value={mode}
         disabled={readOnly}
         onChange={(event) => set({ responseMode: event.target.value as ResponseModeName })}
-        hint={mode === 'INSTANT_RETURN' ? 'The caller gets the default response at once; the flow runs on in the background.' : 'The caller waits for a Respond to Webhook step, the sync timeout or the end of the flow.'}
+        hint={
+          mode === 'INSTANT_RETURN'
+            ? 'The caller gets the default response at once; the flow runs on in the background.'
+            : 'The caller waits for a Respond to Webhook step, the sync timeout or the end of the flow.'
+        }
         {...at('responseMode')}
       >
         <option value="INSTANT_RETURN">Instant return</option>

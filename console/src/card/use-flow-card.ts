@@ -114,7 +114,11 @@ export function useFlowCard(company: string, name: string | undefined) {
       const answer = await apply.mutateAsync({ flow: message, publish });
       if (answer.secret) reveal(answer.secret, `Flow "${flow.name}" was created with this secret.`);
       const version = answer.flow?.latestVersion ?? 0;
-      const text = publish ? `Published version ${answer.flow?.publishedVersion ?? version}.` : answer.newVersion ? `Saved draft version ${version}.` : 'Nothing changed since the last saved version.';
+      const text = publish
+        ? `Published version ${answer.flow?.publishedVersion ?? version}.`
+        : answer.newVersion
+          ? `Saved draft version ${version}.`
+          : 'Nothing changed since the last saved version.';
       const done: Notice = { kind: 'done', text: [text, ...answer.warnings.map((warning) => `Warning: ${warning}`)].join(' ') };
       await refresh();
       if (isNew) return void navigate(`/flows/${encodeURIComponent(company)}/${encodeURIComponent(flow.name!)}`, { replace: true, state: { notice: done } });

@@ -67,7 +67,11 @@ export function FlowsPage() {
                   </td>
                   <td>{flow.description || flow.triggerDescription || '—'}</td>
                   <td>{flow.responseMode === ResponseMode.WAIT_FOR_RESPONSE_STEP ? 'Wait for Response step' : 'Instant return'}</td>
-                  <td>{flow.publishedVersion > 0 ? `v${flow.publishedVersion}${flow.latestVersion > flow.publishedVersion ? ` (draft v${flow.latestVersion})` : ''}` : `not published (draft v${flow.latestVersion})`}</td>
+                  <td>
+                    {flow.publishedVersion > 0
+                      ? `v${flow.publishedVersion}${flow.latestVersion > flow.publishedVersion ? ` (draft v${flow.latestVersion})` : ''}`
+                      : `not published (draft v${flow.latestVersion})`}
+                  </td>
                   <td>
                     <LastOutcome company={company} flowName={flow.name} />
                   </td>

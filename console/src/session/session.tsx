@@ -68,5 +68,7 @@ const NAMES: Partial<Record<ConsoleRole, RoleName>> = { [ConsoleRole.VIEWER]: 'v
 
 /** Whether the person may do what `needed` may in the company (the engine decides; this only spares a refused click). */
 export function mayIn(person: ConsolePerson | undefined, company: string, needed: RoleName): boolean {
-  return (person?.roles ?? []).some((grant) => (grant.company === '' || grant.company === company) && RANK[NAMES[grant.role] ?? 'viewer'] >= RANK[needed] && NAMES[grant.role] !== undefined);
+  return (person?.roles ?? []).some(
+    (grant) => (grant.company === '' || grant.company === company) && RANK[NAMES[grant.role] ?? 'viewer'] >= RANK[needed] && NAMES[grant.role] !== undefined,
+  );
 }

@@ -18,7 +18,9 @@ const NONE = '(none)';
 
 export default function TryPanel({ company, activity, published }: { company: string; activity: string; published: boolean }) {
   const connections = useQuery(ConnectionAdminService.method.listConnections, { company });
-  const callers = (connections.data?.connections ?? []).filter((connection) => connection.settings?.type === ConnectionType.BASIC || connection.settings?.type === ConnectionType.BEARER);
+  const callers = (connections.data?.connections ?? []).filter(
+    (connection) => connection.settings?.type === ConnectionType.BASIC || connection.settings?.type === ConnectionType.BEARER,
+  );
   const [recent, setRecent] = useState(() => recentPayloads(company, activity));
   const [payload, setPayload] = useState(recent[0] ?? '{\n  "name": "Ada"\n}');
   const [secret, setSecret] = useState('');
@@ -49,7 +51,12 @@ export default function TryPanel({ company, activity, published }: { company: st
       <form onSubmit={(event) => void send(event)} noValidate className="card">
         <h2>Send a call through the endpoint</h2>
         {recent.length > 0 ? (
-          <SelectField label="Recent payloads" value="" onChange={(event) => event.target.value !== '' && setPayload(event.target.value)} hint="Kept for this browser session only.">
+          <SelectField
+            label="Recent payloads"
+            value=""
+            onChange={(event) => event.target.value !== '' && setPayload(event.target.value)}
+            hint="Kept for this browser session only."
+          >
             <option value="">Choose one to load it…</option>
             {recent.map((item, index) => (
               <option key={item} value={item}>
@@ -58,9 +65,30 @@ export default function TryPanel({ company, activity, published }: { company: st
             ))}
           </SelectField>
         ) : null}
-        <TextAreaField label="Payload (JSON)" rows={8} className="code" spellCheck={false} value={payload} onChange={(event) => setPayload(event.target.value)} problem={payloadProblem} hint="Sent byte for byte as the call's payload: the flow sees exactly this text." />
-        <TextField label="Flow secret" type="password" autoComplete="off" value={secret} onChange={(event) => setSecret(event.target.value)} hint="The secret shown when it was generated; it is sent with this call only." />
-        <SelectField label="Call as" value={chosen} onChange={(event) => setCaller(event.target.value)} hint="A Basic or Bearer connection of the company that may send its credentials to the endpoint, or a service user typed here.">
+        <TextAreaField
+          label="Payload (JSON)"
+          rows={8}
+          className="code"
+          spellCheck={false}
+          value={payload}
+          onChange={(event) => setPayload(event.target.value)}
+          problem={payloadProblem}
+          hint="Sent byte for byte as the call's payload: the flow sees exactly this text."
+        />
+        <TextField
+          label="Flow secret"
+          type="password"
+          autoComplete="off"
+          value={secret}
+          onChange={(event) => setSecret(event.target.value)}
+          hint="The secret shown when it was generated; it is sent with this call only."
+        />
+        <SelectField
+          label="Call as"
+          value={chosen}
+          onChange={(event) => setCaller(event.target.value)}
+          hint="A Basic or Bearer connection of the company that may send its credentials to the endpoint, or a service user typed here."
+        >
           {callers.map((connection) => (
             <option key={connection.name} value={connection.name}>
               Connection {connection.name} ({connection.settings?.type === ConnectionType.BASIC ? `user ${connection.settings.username}` : 'bearer token'})

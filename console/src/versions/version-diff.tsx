@@ -13,7 +13,15 @@ export default function VersionDiff({ left, right, leftLabel, rightLabel }: { le
   useEffect(() => {
     const side = (doc: string, label: string) => ({
       doc,
-      extensions: [EditorView.cspNonce.of(CSP_NONCE), lineNumbers(), yaml(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }), EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': `${label} (YAML, read-only)` })],
+      extensions: [
+        EditorView.cspNonce.of(CSP_NONCE),
+        lineNumbers(),
+        yaml(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        EditorState.readOnly.of(true),
+        EditorView.editable.of(false),
+        EditorView.contentAttributes.of({ 'aria-label': `${label} (YAML, read-only)` }),
+      ],
     });
     const view = new MergeView({ a: side(left, leftLabel), b: side(right, rightLabel), parent: host.current!, collapseUnchanged: { margin: 3, minSize: 6 } });
     return () => view.destroy();

@@ -33,7 +33,11 @@ export function schemaProblems(data: unknown): SchemaProblem[] {
 
 /** `#/steps/0/respond` → ['steps', 0, 'respond'] (a number where the data has a list). */
 function pointerPath(pointer: string, data: unknown): PathSegment[] {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter((part) => part !== '').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const parts = pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
   const path: PathSegment[] = [];
   let current = data;
   for (const part of parts) {

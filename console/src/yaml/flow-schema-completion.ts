@@ -124,6 +124,8 @@ function valueOptions(root: Schema, schema: Schema): Completion[] {
 
 /** The first sentence of a field's description, for the completion's detail. */
 function summary(root: Schema, property: Schema): string | undefined {
-  const description = flatten(root, property).map((part) => part.description).find((text) => typeof text === 'string') as string | undefined;
+  const description = flatten(root, property)
+    .map((part) => part.description)
+    .find((text) => typeof text === 'string') as string | undefined;
   return description?.split(/(?<=\.)\s+(?=[A-Z])/)[0];
 }

@@ -54,7 +54,11 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
       for (const problem of schema) found.push({ ...placed(read.doc, problem.path, text), message: `${pathText(problem.path)}: ${problem.message}`, severity: 'error' });
       if (read.flow) {
         for (const problem of problemsRef.current) {
-          found.push({ ...placed(read.doc, problem.segments, text), message: problem.fieldPath ? `${problem.fieldPath}: ${problem.message}` : problem.message, severity: problem.severity });
+          found.push({
+            ...placed(read.doc, problem.segments, text),
+            message: problem.fieldPath ? `${problem.fieldPath}: ${problem.message}` : problem.message,
+            severity: problem.severity,
+          });
         }
       }
       const errors = found.filter((problem) => problem.severity === 'error').length;
@@ -117,7 +121,8 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
         Flow YAML
       </p>
       <p id={`${labelId}-hint`} className="field-hint">
-        The flow file the CLI reads (<code>flowhook flow apply</code>). Completion: Ctrl-Space. Problems are marked at their line and listed below the editor; Tab moves on to the next control.
+        The flow file the CLI reads (<code>flowhook flow apply</code>). Completion: Ctrl-Space. Problems are marked at their line and listed below the editor; Tab moves on to the
+        next control.
       </p>
       <div ref={host} className="yaml-editor" />
       <p role="status" className="muted">
