@@ -5,11 +5,7 @@ import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { createClient, type Client } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  ExecutionService,
-  GetExecutionResponseSchema,
-  ListExecutionsResponseSchema,
-} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { ExecutionService, GetExecutionResponseSchema, ListExecutionsResponseSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { exitCodeFor, reportError } from './admin-action.ts';
 import { addRerunCommand, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
 import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
@@ -32,7 +28,8 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
   const io = deps.io ?? processIo;
   const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
   const client = deps.client ?? (() => createClient(ExecutionService, createAdminTransport(adminOptionsFromEnvironment())));
-  const action = <A extends unknown[]>(handler: (json: boolean, options: Record<string, unknown>, ...positional: A) => Promise<void>) =>
+  const action =
+    <A extends unknown[]>(handler: (json: boolean, options: Record<string, unknown>, ...positional: A) => Promise<void>) =>
     async (...args: unknown[]): Promise<void> => {
       const options = (args[args.length - 1] as Command).opts<Record<string, unknown>>();
       const json = options.json === true;
@@ -67,10 +64,13 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         });
         if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));
         if (response.executions.length === 0) return printLines(io, ['No executions.']);
-        printLines(io, table(
-          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED'],
-          response.executions.map((e) => [e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt)]),
-        ));
+        printLines(
+          io,
+          table(
+            ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED'],
+            response.executions.map((e) => [e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt)]),
+          ),
+        );
       }),
     );
   execution
@@ -83,29 +83,34 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         const response = await client().getExecution({ executionId });
         if (json) return printJson(io, toJson(GetExecutionResponseSchema, response, JSON_OPTIONS));
         const e = response.execution;
-        const lines = card([
-          ['Execution', e?.executionId],
-          ['Company', e?.company],
-          ['Activity', e?.activity],
-          ['Flow', e?.flowName],
-          ['Status', e?.status],
-          ['Started', time(e?.startedAt)],
-          ['Closed', e?.closedAt ? time(e.closedAt) : undefined],
-          ['Caller', response.caller || undefined],
-          ['Re-run of', response.rerunOf || undefined],
-          ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
-          ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
-        ], '');
-        lines.push('', ...table(
-          ['STEP', 'TYPE', 'DESCRIPTION', 'STATUS', 'MS', 'NOTE'],
-          response.steps.map((s) => [s.path, s.type, s.description, s.status, String(millis(s.finishedAt) - millis(s.startedAt)), s.note]),
-        ));
+        const lines = card(
+          [
+            ['Execution', e?.executionId],
+            ['Company', e?.company],
+            ['Activity', e?.activity],
+            ['Flow', e?.flowName],
+            ['Status', e?.status],
+            ['Started', time(e?.startedAt)],
+            ['Closed', e?.closedAt ? time(e.closedAt) : undefined],
+            ['Caller', response.caller || undefined],
+            ['Re-run of', response.rerunOf || undefined],
+            ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
+            ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
+          ],
+          '',
+        );
+        lines.push(
+          '',
+          ...table(
+            ['STEP', 'TYPE', 'DESCRIPTION', 'STATUS', 'MS', 'NOTE'],
+            response.steps.map((s) => [s.path, s.type, s.description, s.status, String(millis(s.finishedAt) - millis(s.startedAt)), s.note]),
+          ),
+        );
         printLines(io, lines);
       }),
     );
   addRerunCommand(execution, action, { client, io, confirm: deps.confirm ?? terminalConfirm });
 }
-
 
 function positiveInt(raw: string): number {
   const value = Number(raw);

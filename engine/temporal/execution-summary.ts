@@ -33,8 +33,14 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     ...(input.trigger.doNotLogPayload ? ['- payload: encrypted (doNotLogPayload)'] : []),
     ...(rerun ? [`- re-run of ${code(rerun.of)} (started by admin account ${code(rerun.by)}; its payload and trigger context)`] : []),
     '',
-    'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +
-      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow show ' + shellArg(input.company) + ' ' + shellArg(input.flowName) + '`.',
+    'Next: the step log is the `executionLog` query (or `flowhook execution show ' +
+      executionId +
+      '`); ' +
+      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow show ' +
+      shellArg(input.company) +
+      ' ' +
+      shellArg(input.flowName) +
+      '`.',
   ];
   return lines.join('\n');
 }
@@ -43,4 +49,3 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
 function code(text: string): string {
   return `\`${text.replaceAll('`', "'")}\``;
 }
-

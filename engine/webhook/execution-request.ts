@@ -50,9 +50,9 @@ export function executionRequest(
     limits: deps.flowLimits,
   };
   const key = call.idempotencyKey || undefined;
-  const workflowId = call.executionId ?? (key
-    ? idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: call.caller, activity: trigger.activity, key })
-    : newExecutionId(trigger.activity));
+  const workflowId =
+    call.executionId ??
+    (key ? idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: call.caller, activity: trigger.activity, key }) : newExecutionId(trigger.activity));
   const { grant, runMark } = mintExecutionGrant(deps.grantKey, workflowId, input.company);
   return {
     input: { ...input, executionGrant: grant },
@@ -61,7 +61,14 @@ export function executionRequest(
     payloadDigest: key ? payloadDigest(deps.idempotencyKey, call.digestText ?? call.payloadJson) : undefined,
     idempotencyKey: key,
     searchAttributes: deps.useSearchAttributes()
-      ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: trigger.responseMode, caller: call.caller })
+      ? executionSearchAttributes({
+          company: input.company,
+          activity: trigger.activity,
+          flowName: input.flowName,
+          flowVersion: input.flowVersion,
+          responseMode: trigger.responseMode,
+          caller: call.caller,
+        })
       : undefined,
   };
 }

@@ -65,7 +65,9 @@ export function markdown(report: BenchReport): string {
   const total = Object.values(report.peakRssMiB).reduce((sum, mib) => sum + mib, 0);
   lines.push(
     '',
-    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
+    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB)
+      .map(([name, mib]) => `${name} ${mib}`)
+      .join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
     ...memoryTable(report.memoryAtPeak),
     `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
   );

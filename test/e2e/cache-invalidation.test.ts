@@ -25,7 +25,6 @@ test.after.always(async () => {
   await stack?.close();
 });
 
-
 test('a secret rotated or a flow unpublished through another engine stops working here', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached', { activity: 'cached.flow' }, []));
   const call = (s: string) => callWebhook(stack, { company: tenant.company, activity: 'cached.flow', secret: s, auth: tenant.auth }).then((a) => a.status);
@@ -79,7 +78,10 @@ test('an application disabled through another engine is refused here', async (t)
   const invoke = () =>
     webhook
       .invoke({ company: tenant.company, activity: 'cached.apps', secret, payloadJson: '{}', caller: { identity: { case: 'application', value: { clientId, issuer } } } })
-      .then(() => 200, (error: unknown) => (ConnectError.from(error).code === Code.Unauthenticated ? 401 : 500));
+      .then(
+        () => 200,
+        (error: unknown) => (ConnectError.from(error).code === Code.Unauthenticated ? 401 : 500),
+      );
   t.is(await invoke(), 200);
   t.is(await invoke(), 200, 'served from the warm cache');
   await other.setAppState({ clientId, state: AppState.DISABLED });

@@ -26,9 +26,12 @@ test.before(async () => {
   target = await startTargetServer(() => ({ delayMs: 200 }));
   for (const company of ['Flood Co', 'Quiet Co']) {
     await createTenant(stack, company);
-    secrets[company] = (await deployFlow(stack, flow(company, 'fair-slow', { activity: ACTIVITY }, [
-      { httpRequest: { description: 'a call that takes a while', method: 'GET', url: `${target.url}/slow` } },
-    ]))).secret;
+    secrets[company] = (
+      await deployFlow(
+        stack,
+        flow(company, 'fair-slow', { activity: ACTIVITY }, [{ httpRequest: { description: 'a call that takes a while', method: 'GET', url: `${target.url}/slow` } }]),
+      )
+    ).secret;
   }
 });
 
@@ -39,39 +42,48 @@ test.after.always(async () => {
 
 /** An internal service's client of the engine: starts executions for any company. */
 function webhookClient(): Client<typeof WebhookService> {
-  return createClient(WebhookService, createGrpcTransport({
-    baseUrl: stack.engineUrl,
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
-      return next(request);
-    }],
-  }));
+  return createClient(
+    WebhookService,
+    createGrpcTransport({
+      baseUrl: stack.engineUrl,
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
+          return next(request);
+        },
+      ],
+    }),
+  );
 }
 
 /** Starts `count` executions for the company, `concurrency` calls at a time; their ids. */
 async function start(client: Client<typeof WebhookService>, company: string, count: number, concurrency: number): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next++;
-      const answer = await client.invoke({ company, activity: ACTIVITY, secret: secrets[company]!, payloadJson: '{}' });
-      ids.push(answer.executionId);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        const answer = await client.invoke({ company, activity: ACTIVITY, secret: secrets[company]!, payloadJson: '{}' });
+        ids.push(answer.executionId);
+      }
+    }),
+  );
   return ids;
 }
 
 /** When each execution closed, by Temporal's clock; waits for all of them and checks each carried its company's fairness key. */
 async function closeTimes(ids: string[], company: string): Promise<number[]> {
-  return Promise.all(ids.map(async (id) => {
-    const handle = stack.temporal.workflow.getHandle(id);
-    await handle.result();
-    const description = await handle.describe();
-    if (description.status.name !== 'COMPLETED') throw new Error(`${id} ended ${description.status.name}`);
-    if (description.priority?.fairnessKey !== company) throw new Error(`${id} has the fairness key ${JSON.stringify(description.priority?.fairnessKey)}, not ${company}`);
-    return description.closeTime!.getTime();
-  }));
+  return Promise.all(
+    ids.map(async (id) => {
+      const handle = stack.temporal.workflow.getHandle(id);
+      await handle.result();
+      const description = await handle.describe();
+      if (description.status.name !== 'COMPLETED') throw new Error(`${id} ended ${description.status.name}`);
+      if (description.priority?.fairnessKey !== company) throw new Error(`${id} has the fairness key ${JSON.stringify(description.priority?.fairnessKey)}, not ${company}`);
+      return description.closeTime!.getTime();
+    }),
+  );
 }
 
 test("one company's flood does not hold up another company's executions", async (t) => {
@@ -86,6 +98,8 @@ test("one company's flood does not hold up another company's executions", async 
   // How much of the flood had finished when the last of the quiet company's executions did.
   const floodBefore = floodDone.filter((time) => time <= lastQuiet).length;
   const floodDrainedAt = floodDone[floodDone.length - 1]!;
-  t.log(`Quiet Co done ${((lastQuiet - quietStarted) / 1000).toFixed(1)} s after it started, when ${floodBefore} of ${FLOOD} Flood Co executions were; Flood Co drained ${((floodDrainedAt - quietStarted) / 1000).toFixed(1)} s after that start`);
+  t.log(
+    `Quiet Co done ${((lastQuiet - quietStarted) / 1000).toFixed(1)} s after it started, when ${floodBefore} of ${FLOOD} Flood Co executions were; Flood Co drained ${((floodDrainedAt - quietStarted) / 1000).toFixed(1)} s after that start`,
+  );
   t.true(floodBefore < FLOOD / 2, `the quiet company's executions waited for ${floodBefore} of the flood's ${FLOOD}`);
 });

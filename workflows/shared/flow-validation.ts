@@ -101,7 +101,10 @@ function walkForDeferrals(steps: StepJson[], path: string, responded: boolean, w
       warnings.push(`${at}.${kind}: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500`);
     } else if (behaviour.branches) {
       const before = responded;
-      responded = behaviour.branches(stepBody(step, kind)).map((branch) => walkForDeferrals(branch.steps, `${at}.${kind}.${branch.name}`, before, warnings)).every(Boolean);
+      responded = behaviour
+        .branches(stepBody(step, kind))
+        .map((branch) => walkForDeferrals(branch.steps, `${at}.${kind}.${branch.name}`, before, warnings))
+        .every(Boolean);
     }
   });
   return responded;
@@ -138,7 +141,9 @@ function variablesSetBy(steps: StepJson[]): Set<string> {
 function warnAboutDirectOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<string>, warnings: string[]): void {
   if (webhook.direct || read.size === 0) return;
   const names = [...read].map((member) => `Trigger.${member}`).join(', ');
-  warnings.push(`${names}: only the provider route (trigger.webhook.direct) fills ${read.size === 1 ? 'it' : 'them'}; without direct ${read.size === 1 ? 'it is' : 'they are'} empty at run time`);
+  warnings.push(
+    `${names}: only the provider route (trigger.webhook.direct) fills ${read.size === 1 ? 'it' : 'them'}; without direct ${read.size === 1 ? 'it is' : 'they are'} empty at run time`,
+  );
 }
 
 function warnAboutUnsetVariables(read: ReadonlySet<string>, set: ReadonlySet<string>, warnings: string[]): void {
