@@ -142,6 +142,10 @@ export function createEngine(deps: EngineDeps): EngineServer {
     executions: createExecutionService(deps),
     connections: createConnectionAdminService(deps),
     audit: createAuditService(deps),
+    users: createUserAdminService(deps),
+    apps: createAppAdminService(deps),
+    serviceAccounts: createServiceAccountAdminService(deps),
+    hookSecrets: createHookSecretAdminService(deps),
   };
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
@@ -154,15 +158,15 @@ export function createEngine(deps: EngineDeps): EngineServer {
     routes(router) {
       router.service(WebhookService, createWebhookService({ ...deps, stopping: stopping.signal }));
       router.service(FlowAdminService, consoleServices.flowAdmin);
-      router.service(AppAdminService, createAppAdminService(deps));
-      router.service(UserAdminService, createUserAdminService(deps));
+      router.service(AppAdminService, consoleServices.apps);
+      router.service(UserAdminService, consoleServices.users);
       router.service(RecordService, createRecordService(deps));
       router.service(ExecutionService, consoleServices.executions);
       router.service(ConnectionAdminService, consoleServices.connections);
       router.service(SecretStoreAdminService, createSecretStoreAdminService(deps));
       router.service(OutboundService, createOutboundService(deps));
-      router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
-      router.service(HookSecretAdminService, createHookSecretAdminService(deps));
+      router.service(ServiceAccountAdminService, consoleServices.serviceAccounts);
+      router.service(HookSecretAdminService, consoleServices.hookSecrets);
       router.service(CallbackService, createCallbackService(deps));
       router.service(AuditService, consoleServices.audit);
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.

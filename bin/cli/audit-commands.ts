@@ -36,6 +36,7 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
     .option('--since <time>', 'events at or after this time: ISO 8601 (2026-11-23T18:00:00Z) or a duration ago (24h, 7d)', time)
     .option('--until <time>', 'events before this time: ISO 8601 or a duration ago', time)
     .option('--account <name>', 'only calls by this service account (bootstrap-admin: FLOWHOOK_ADMIN_TOKEN)')
+    .option('--person <name>', 'only changes this person made in the console')
     .option('--company <name>', 'only actions about this company')
     .option('--action <action>', 'only this action (flow.publish) or kind of action (flow: every flow.* action)')
     .option('--limit <n>', 'at most this many (1..1000, default 100)', positiveInt)
@@ -49,6 +50,7 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
           account: text(options.account),
           company: text(options.company),
           action: text(options.action),
+          person: text(options.person),
           limit: typeof options.limit === 'number' ? options.limit : 0,
         });
         if (json) return printJson(io, toJson(ListAuditEventsResponseSchema, response, JSON_OPTIONS));

@@ -6,6 +6,7 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AuditEventSchema, type AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import { InvalidArgumentError } from '../errors.ts';
 import { listAuditEvents } from './audit-log.ts';
 
 export interface AuditServiceDeps {
@@ -15,12 +16,14 @@ export interface AuditServiceDeps {
 export function createAuditService(deps: AuditServiceDeps): ServiceImpl<typeof AuditService> {
   return {
     async listAuditEvents(request) {
-      const events = await listAuditEvents(deps.orm, {
+      const { events, more } = await listAuditEvents(deps.orm, {
         since: request.since ? timestampDate(request.since) : undefined,
         until: request.until ? timestampDate(request.until) : undefined,
         account: request.account,
         company: request.company,
         action: request.action,
+        person: request.person,
+        beforeId: request.pageToken ? idOfPageToken(request.pageToken) : undefined,
         limit: request.limit,
       });
       return {
@@ -38,7 +41,15 @@ export function createAuditService(deps: AuditServiceDeps): ServiceImpl<typeof A
             person: event.person ?? '',
           }),
         ),
+        // The last id shown: the next page lists the events below it (ids only grow, so a page never repeats or skips one).
+        nextPageToken: more ? String(events.at(-1)!.id) : '',
       };
     },
   };
+}
+
+/** A page token is the id of the last event of the page before: a positive integer, never SQL. */
+function idOfPageToken(token: string): string {
+  if (!/^[1-9][0-9]{0,18}$/.test(token)) throw new InvalidArgumentError('page_token: not a page token this listing gave');
+  return token;
 }

@@ -9,6 +9,11 @@ import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_p
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { APP_ADMIN_RULES, HOOK_SECRET_ADMIN_RULES, SERVICE_ACCOUNT_ADMIN_RULES, USER_ADMIN_RULES } from './console-people-rules.ts';
 import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName, type RoleGrants } from './console-roles.ts';
 
 export type CompanyOfCall =
@@ -65,10 +70,17 @@ export const CONSOLE_RPC_RULES: ReadonlyMap<string, Readonly<Record<string, RpcR
   [ExecutionService.typeName, EXECUTIONS],
   [ConnectionAdminService.typeName, CONNECTIONS],
   [AuditService.typeName, AUDIT],
+  [UserAdminService.typeName, USER_ADMIN_RULES],
+  [AppAdminService.typeName, APP_ADMIN_RULES],
+  [ServiceAccountAdminService.typeName, SERVICE_ACCOUNT_ADMIN_RULES],
+  [HookSecretAdminService.typeName, HOOK_SECRET_ADMIN_RULES],
 ]);
 
 /** The services the console's listener serves with a rule table (ConsoleService, the session itself, aside). */
 export const CONSOLE_SERVICES = [FlowAdminService, ExecutionService, ConnectionAdminService, AuditService] as const;
+
+/** People, machines and hook secrets (console-people-rules.ts), served on the console's listener too. */
+export const CONSOLE_PEOPLE_SERVICES = [UserAdminService, AppAdminService, ServiceAccountAdminService, HookSecretAdminService] as const;
 
 export function rpcRule(service: string, method: string): RpcRule | undefined {
   const rules = CONSOLE_RPC_RULES.get(service);

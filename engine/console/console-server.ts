@@ -15,11 +15,15 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import type { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import type { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import type { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import type { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import type { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { isLoopbackHost } from '../../common/loopback-host.ts';
 import { auditInterceptor } from '../audit/audit-interceptor.ts';
 import { errorInterceptor } from '../rpc/error-interceptor.ts';
@@ -32,7 +36,7 @@ import { securityHeaders, sendText } from './console-http.ts';
 import { createOidcClient } from './console-oidc.ts';
 import type { ConsoleSite } from './console-request-checks.ts';
 import { refusalOfPage } from './console-request-checks.ts';
-import { CONSOLE_SERVICES } from './console-rpc-policy.ts';
+import { CONSOLE_PEOPLE_SERVICES, CONSOLE_SERVICES } from './console-rpc-policy.ts';
 import { createConsoleService } from './console-service.ts';
 import { ConsoleSessions } from './console-sessions.ts';
 import { OIDC_CALLBACK_PATH, OIDC_START_PATH, oidcRoute } from './oidc-routes.ts';
@@ -44,6 +48,10 @@ export interface ConsoleServedServices {
   executions: ServiceImpl<typeof ExecutionService>;
   connections: ServiceImpl<typeof ConnectionAdminService>;
   audit: ServiceImpl<typeof AuditService>;
+  users: ServiceImpl<typeof UserAdminService>;
+  apps: ServiceImpl<typeof AppAdminService>;
+  serviceAccounts: ServiceImpl<typeof ServiceAccountAdminService>;
+  hookSecrets: ServiceImpl<typeof HookSecretAdminService>;
 }
 
 export interface ConsoleServerDeps {
@@ -100,6 +108,11 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
       router.service(executions, deps.services.executions);
       router.service(connections, deps.services.connections);
       router.service(audit, deps.services.audit);
+      const [users, apps, serviceAccounts, hookSecrets] = CONSOLE_PEOPLE_SERVICES;
+      router.service(users, deps.services.users);
+      router.service(apps, deps.services.apps);
+      router.service(serviceAccounts, deps.services.serviceAccounts);
+      router.service(hookSecrets, deps.services.hookSecrets);
     },
   });
   const gated = consoleGate(rpc, { site, sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookieName: cookie.name, logger });

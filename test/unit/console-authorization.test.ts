@@ -5,9 +5,13 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { atLeast, grantsFromClaim, roleIn } from '../../engine/console/console-roles.ts';
-import { authorizeRequest, authorizeResponse, rpcRule, CONSOLE_SERVICES } from '../../engine/console/console-rpc-policy.ts';
+import { authorizeRequest, authorizeResponse, rpcRule, CONSOLE_PEOPLE_SERVICES, CONSOLE_SERVICES } from '../../engine/console/console-rpc-policy.ts';
 import { ownOrigin, refusalOfCall, type ConsoleSite } from '../../engine/console/console-request-checks.ts';
 import { csrfMatches, csrfTokenOf } from '../../engine/console/console-csrf.ts';
 
@@ -61,13 +65,30 @@ test('an execution names its company in the answer: read only by someone with a 
 });
 
 test('a method without a rule is closed, however strong the role; every served service has rules', (t) => {
-  t.false(authorizeRequest({ '': 'admin' }, ServiceAccountAdminService.typeName, 'CreateServiceAccount', {}).allowed);
+  t.false(authorizeRequest({ '': 'admin' }, SecretStoreAdminService.typeName, 'RotateKey', {}).allowed);
   t.false(authorizeRequest({ '': 'admin' }, ExecutionService.typeName, 'RerunExecution', { executionId: 'a:b' }).allowed);
-  for (const service of CONSOLE_SERVICES)
+  for (const service of [...CONSOLE_SERVICES, ...CONSOLE_PEOPLE_SERVICES])
     t.true(
       service.methods.some((method) => rpcRule(service.typeName, method.name)),
       service.typeName,
     );
+});
+
+test("people and machines belong to the deployment: reading needs a role in every company, changing the admin role there; a grant is its company admin's", (t) => {
+  const SA = ServiceAccountAdminService.typeName;
+  const USERS = UserAdminService.typeName;
+  t.true(authorizeRequest({ '': 'viewer' }, SA, 'ListServiceAccounts', {}).allowed);
+  t.false(authorizeRequest({ Acme: 'admin' }, SA, 'ListServiceAccounts', {}).allowed, 'an admin of one company sees no deployment-wide list');
+  t.false(authorizeRequest({ '': 'editor' }, SA, 'RotateServiceAccountToken', { name: 'ci' }).allowed);
+  t.true(authorizeRequest({ '': 'admin' }, SA, 'RotateServiceAccountToken', { name: 'ci' }).allowed);
+  t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'RegenerateUserKey', { name: 'shop' }).allowed, 'a key acts in every company the user holds a grant in');
+  t.true(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', company: 'Acme', permissionSet: 'FLOW ALL' }).allowed);
+  t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', company: 'Globex', permissionSet: 'FLOW ALL' }).allowed);
+  t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', allCompanies: true }).allowed, 'all companies needs the admin role in every company');
+  t.false(authorizeRequest({ '': 'viewer' }, AppAdminService.typeName, 'SetAppState', { clientId: 'erp' }).allowed);
+  t.true(authorizeRequest({ Acme: 'viewer' }, HookSecretAdminService.typeName, 'ListHookSecrets', { company: 'Acme' }).allowed);
+  t.false(authorizeRequest({ Acme: 'editor' }, HookSecretAdminService.typeName, 'SetHookSecret', { company: 'Acme', activity: 'github.push' }).allowed);
+  t.true(authorizeRequest({ Acme: 'admin' }, HookSecretAdminService.typeName, 'SetHookSecret', { company: 'Acme', activity: 'github.push' }).allowed);
 });
 
 const loopback: ConsoleSite = { scheme: 'http', loopbackOnly: true };

@@ -56,6 +56,22 @@ export declare type ListAuditEventsRequest = Message<"flowhook.engine.v1.ListAud
    * @generated from field: int32 limit = 6;
    */
   limit: number;
+
+  /**
+   * Optional: the person who made the change in the console (exactly as the
+   * events name them: AuditEvent.person).
+   *
+   * @generated from field: string person = 7;
+   */
+  person: string;
+
+  /**
+   * Optional: the next_page_token of the answer before, for the events after
+   * its last (older ones); the other filters stay as they were.
+   *
+   * @generated from field: string page_token = 8;
+   */
+  pageToken: string;
 };
 
 /**
@@ -103,6 +119,22 @@ export declare type ListAuditEventsRequestJson = {
    * @generated from field: int32 limit = 6;
    */
   limit?: number;
+
+  /**
+   * Optional: the person who made the change in the console (exactly as the
+   * events name them: AuditEvent.person).
+   *
+   * @generated from field: string person = 7;
+   */
+  person?: string;
+
+  /**
+   * Optional: the next_page_token of the answer before, for the events after
+   * its last (older ones); the other filters stay as they were.
+   *
+   * @generated from field: string page_token = 8;
+   */
+  pageToken?: string;
 };
 
 /**
@@ -273,6 +305,13 @@ export declare type ListAuditEventsResponse = Message<"flowhook.engine.v1.ListAu
    * @generated from field: repeated flowhook.engine.v1.AuditEvent events = 1;
    */
   events: AuditEvent[];
+
+  /**
+   * Set when older events match too: pass it as page_token for the next page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
 };
 
 /**
@@ -283,6 +322,13 @@ export declare type ListAuditEventsResponseJson = {
    * @generated from field: repeated flowhook.engine.v1.AuditEvent events = 1;
    */
   events?: AuditEventJson[];
+
+  /**
+   * Set when older events match too: pass it as page_token for the next page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken?: string;
 };
 
 /**
@@ -304,7 +350,8 @@ export declare const AuditService: GenService<{
   /**
    * Newest first.
    *
-   * Errors: INVALID_ARGUMENT for a limit outside 0..1000 or since after until.
+   * Errors: INVALID_ARGUMENT for a limit outside 0..1000, since after until or
+   * a page_token that is not one this RPC gave.
    *
    * @generated from rpc flowhook.engine.v1.AuditService.ListAuditEvents
    */
