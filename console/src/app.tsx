@@ -5,6 +5,9 @@
 //   /new-flow/:company           the card of a new flow
 //   /flows/:company/:name        a flow's card (?tab=yaml|versions|try)
 //   /executions/:executionId     one execution (what "Try it" links to)
+//   /settings/:company           a company's hook secrets and egress list
+//   /people                      service users, OAuth applications, service accounts
+//   /audit                       the audit log (?person=&action=&company=&since=&until=)
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
@@ -18,6 +21,9 @@ import { SecretRevealProvider } from './card/secret-dialog.tsx';
 
 const FlowCardPage = lazy(() => import('./card/flow-card-page.tsx'));
 const ExecutionPage = lazy(() => import('./executions/execution-page.tsx'));
+const CompanySettingsPage = lazy(() => import('./company-settings/company-settings-page.tsx'));
+const PeoplePage = lazy(() => import('./people/people-page.tsx'));
+const AuditPage = lazy(() => import('./audit/audit-page.tsx'));
 
 export function App() {
   const session = useSession();
@@ -33,6 +39,9 @@ export function App() {
             <Route path="/new-flow/:company" element={<CardRoute isNew />} />
             <Route path="/flows/:company/:name" element={<CardRoute />} />
             <Route path="/executions/:executionId" element={<ExecutionPage />} />
+            <Route path="/settings/:company" element={<CompanySettingsPage />} />
+            <Route path="/people" element={<PeoplePage />} />
+            <Route path="/audit" element={<AuditPage />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

@@ -156,7 +156,7 @@ test('methods the console has no rule for are refused, even for an admin', async
   await page.signIn(stack.adminToken);
   const rerun = await page.call('flowhook.engine.v1.ExecutionService', 'RerunExecution', { executionId: 'x:y' });
   t.is(rerun.status, 403, JSON.stringify(rerun.json));
-  const notServed = await page.call('flowhook.engine.v1.ServiceAccountAdminService', 'ListServiceAccounts');
+  const notServed = await page.call('flowhook.engine.v1.SecretStoreAdminService', 'RotateKey');
   t.is(notServed.status, 404, 'services the console does not serve are not there');
 });
 

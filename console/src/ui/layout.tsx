@@ -1,10 +1,11 @@
-// Every signed-in page: a skip link, the header (the company picker, the
-// person and Sign out) and the main region pages render into.
+// Every signed-in page: a skip link, the header (the pages, the company
+// picker, the person and Sign out) and the main region pages render into.
 import type { ReactNode } from 'react';
-import { Link, matchPath, useLocation, useNavigate } from 'react-router';
+import { Link, matchPath, NavLink, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { useSession } from '../session/session.tsx';
+import './admin-pages.css';
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();
@@ -17,6 +18,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Link to="/" className="brand">
           flowhook console
         </Link>
+        <ConsoleNav />
         <CompanyPicker />
         <div className="person">
           <span>
@@ -34,18 +36,51 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-/** The company whose flows the pages show: from the address, changed here. */
+/** The pages: those of a company go to the company shown now (else the first one the person sees). */
+function ConsoleNav() {
+  const companies = useQuery(FlowAdminService.method.listCompanies, {});
+  const company = encodeURIComponent(useCompanyInAddress() || (companies.data?.companies[0]?.name ?? ''));
+  return (
+    <nav aria-label="Console" className="app-nav">
+      <ul>
+        <li>
+          <NavLink to={`/flows/${company}`}>Flows</NavLink>
+        </li>
+        <li>
+          <NavLink to={`/settings/${company}`}>Company settings</NavLink>
+        </li>
+        <li>
+          <NavLink to="/people">People and machines</NavLink>
+        </li>
+        <li>
+          <NavLink to="/audit">Audit log</NavLink>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** Company pages (/<section>/:company…): changing the company stays in the section. */
+const COMPANY_PAGES = ['/flows/:company/*', '/new-flow/:company', '/settings/:company'];
+
+function useCompanyInAddress(): string {
+  const location = useLocation();
+  const match = COMPANY_PAGES.map((pattern) => matchPath(pattern, location.pathname)).find(Boolean);
+  return match?.params.company ?? '';
+}
+
+/** The company the company pages show: from the address, changed here. */
 function CompanyPicker() {
   const location = useLocation();
   const navigate = useNavigate();
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
-  const match = matchPath('/flows/:company/*', location.pathname) ?? matchPath('/new-flow/:company', location.pathname);
-  const current = match?.params.company ?? '';
+  const current = useCompanyInAddress();
+  const section = location.pathname.startsWith('/settings/') ? 'settings' : 'flows';
   if (!companies.data || companies.data.companies.length === 0) return null;
   return (
     <div className="company-picker">
       <label htmlFor="company-picker">Company</label>
-      <select id="company-picker" value={current} onChange={(event) => void navigate(`/flows/${encodeURIComponent(event.target.value)}`)}>
+      <select id="company-picker" value={current} onChange={(event) => void navigate(`/${section}/${encodeURIComponent(event.target.value)}`)}>
         {current === '' ? <option value="">Choose a company</option> : null}
         {companies.data.companies.map((company) => (
           <option key={company.name} value={company.name}>

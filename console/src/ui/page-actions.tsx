@@ -1,0 +1,89 @@
+// What an admin page does when a person acts: one action at a time, its
+// outcome said in words (a status line when done, an alert with the engine's
+// own reason when refused — a viewer's click included), a question first for
+// what cannot be undone, and a secret the answer carries shown once. After
+// every action the page's lists are read again: what is shown is what the
+// engine has, never what the page guessed.
+import { useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { messageOf } from '../rpc/transport.ts';
+import { ConfirmDialog, type Confirmation } from './confirm-dialog.tsx';
+import { ShownOnceDialog, type ShownOnce } from './shown-once-dialog.tsx';
+
+/** An action's result: the sentence for the status line, and a secret to show once when it gave one. */
+export interface Outcome {
+  done: string;
+  reveal?: ShownOnce;
+}
+
+export interface PageActions {
+  /** An action runs: for a busy look; buttons stay enabled (a second click is ignored). */
+  busy: boolean;
+  /** Runs the action now; true when it succeeded. */
+  run(action: () => Promise<Outcome>): Promise<boolean>;
+  /** Asks first; runs on confirmation. */
+  confirm(confirmation: Confirmation & { run(): Promise<Outcome> }): void;
+  /** The status line, the alert and the dialogs: render once on the page. */
+  view: ReactNode;
+}
+
+export function usePageActions(): PageActions {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState('');
+  const [problem, setProblem] = useState('');
+  const [asking, setAsking] = useState<Confirmation & { run(): Promise<Outcome> }>();
+  const [shown, setShown] = useState<ShownOnce>();
+
+  // A second click while one action runs does nothing (buttons stay enabled, so focus never falls off one).
+  const running = useRef(false);
+  const run = async (action: () => Promise<Outcome>): Promise<boolean> => {
+    if (running.current) return false;
+    running.current = true;
+    setBusy(true);
+    setDone('');
+    setProblem('');
+    try {
+      const outcome = await action();
+      // Said once the lists show it: "done" never stands next to the state before.
+      await refresh();
+      setDone(outcome.done);
+      if (outcome.reveal) setShown(outcome.reveal);
+      return true;
+    } catch (error) {
+      await refresh();
+      setProblem(messageOf(error));
+      return false;
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  };
+  // Not the session's own query: an action changes lists, not who is signed in.
+  const refresh = () => queryClient.invalidateQueries({ predicate: (query) => !JSON.stringify(query.queryKey).includes('ConsoleService') });
+
+  const view = (
+    <>
+      <div role="status" aria-live="polite" className="notice done">
+        {done}
+      </div>
+      <div role="alert" className="notice problem">
+        {problem}
+      </div>
+      {asking ? (
+        <ConfirmDialog
+          confirmation={asking}
+          busy={busy}
+          onCancel={() => setAsking(undefined)}
+          onConfirm={() => {
+            const confirmed = asking;
+            setAsking(undefined);
+            void run(() => confirmed.run());
+          }}
+        />
+      ) : null}
+      {shown ? <ShownOnceDialog shown={shown} onDone={() => setShown(undefined)} /> : null}
+    </>
+  );
+  return { busy, run, confirm: setAsking, view };
+}
