@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
-import { ensureConsoleBuilt, expectAccessible, INSTALL_HINT, isFocused, screenshot, tabTo } from '../support/console-browser.ts';
+import { ensureConsoleBuilt, expectAccessible, inConsolePage, INSTALL_HINT, isFocused, screenshot, tabTo } from '../support/console-browser.ts';
 import { findChromium } from '../support/chromium.ts';
 
 // Generous: the suite shares two cores; these bound waits, they assert nothing about speed.
@@ -341,21 +341,7 @@ function registerConsoleTests(executablePath: string): void {
   /** One browser context per test, signed in; a failing test leaves a screenshot; no CSP violation may happen. */
   async function withPage(t: ExecutionContext, use: (page: Page) => Promise<void>): Promise<void> {
     t.timeout(3 * 60_000);
-    const browserContext = await signedInContext();
-    const page = await browserContext.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    try {
-      await use(page);
-      t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
-    } catch (error) {
-      await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
-      throw error;
-    } finally {
-      await browserContext.close();
-    }
+    await inConsolePage(t, await signedInContext(), use);
   }
 
   /** The first test signs in through the form; the others start from the session it made (its cookie, as a browser keeps it). */

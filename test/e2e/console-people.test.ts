@@ -19,7 +19,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { ConsoleSessions } from '../../engine/console/console-sessions.ts';
 import type { ConsoleRoleName } from '../../engine/console/console-roles.ts';
-import { ensureConsoleBuilt, expectAccessible, INSTALL_HINT, isFocused, screenshot, tabTo } from '../support/console-browser.ts';
+import { ensureConsoleBuilt, expectAccessible, inConsolePage, INSTALL_HINT, isFocused, screenshot, tabTo } from '../support/console-browser.ts';
 import { ConsolePage } from '../support/console-page.ts';
 import { findChromium } from '../support/chromium.ts';
 import { eventually } from '../support/eventually.ts';
@@ -83,21 +83,9 @@ function registerTests(executablePath: string): void {
     if (!sessions.has(person)) sessions.set(person, await sessionOf(person, roles));
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
     await context.addCookies([{ name: 'flowhook_console_session', value: sessions.get(person)!, url: consoleUrl, httpOnly: true, sameSite: 'Strict' }]);
-    const page = await context.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    try {
-      await use(page);
-      t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
-    } catch (error) {
-      await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
-      throw error;
-    } finally {
-      await context.close();
-    }
+    await inConsolePage(t, context, use);
   }
+
   /** The person's session as its page calls the RPCs (for what a page never shows, and for refusals). */
   async function rpcAs(person: string): Promise<ConsolePage> {
     const page = new ConsolePage(consoleUrl);
@@ -350,6 +338,7 @@ function registerTests(executablePath: string): void {
       await page.goto(`${consoleUrl}/settings/${encodeURIComponent(COMPANY)}`);
       const egress = page.getByRole('region', { name: 'Egress list' });
       await egress.getByText('Not narrowed').waitFor({ timeout: UI_TIMEOUT });
+      t.is(await page.getByRole('banner').getByLabel('Company').inputValue(), COMPANY, 'the header names the company shown');
       await egress.getByLabel('Allowed hosts').fill('api.example.com\n10.0.0.0/8');
       await egress.getByRole('button', { name: 'Save egress list' }).click();
       await egress.getByText('Narrowed to 2 entries.').waitFor({ timeout: UI_TIMEOUT });

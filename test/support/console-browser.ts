@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionContext } from 'ava';
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { buildConsole, isConsoleCurrent } from '../../console/build-console.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/console/', import.meta.url));
@@ -67,4 +67,25 @@ export async function tabTo(page: Page, target: Locator, options: { backwards?: 
 /** For `locator.evaluate`: whether the element has the focus (runs in the page, where `document` is). */
 export function isFocused(node: unknown): boolean {
   return node === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement;
+}
+
+/**
+ * A new page of `browserContext` for one test: it fails when the page breaks its
+ * Content-Security-Policy, leaves a screenshot when the test fails, and closes the context.
+ */
+export async function inConsolePage(t: ExecutionContext, browserContext: BrowserContext, use: (page: Page) => Promise<void>): Promise<void> {
+  const page = await browserContext.newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  try {
+    await use(page);
+    t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
+  } catch (error) {
+    await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
+    throw error;
+  } finally {
+    await browserContext.close();
+  }
 }

@@ -9,6 +9,7 @@ import { useQuery } from '@connectrpc/connect-query';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { transport } from '../rpc/transport.ts';
+import { ConfirmButton } from '../ui/action-buttons.tsx';
 import { CheckboxField, TextField } from '../ui/field.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
@@ -60,27 +61,23 @@ export function HookSecretsSection({ company, actions, mayChange }: { company: s
                     >
                       Replace
                     </button>
-                    <button
-                      type="button"
-                      className="danger small"
-                      onClick={() =>
-                        actions.confirm({
-                          title: 'Delete the hook secret?',
-                          body: (
-                            <p>
-                              Webhooks for <code>{secret.activity}</code> can no longer be verified: the provider route refuses them until a secret is set again.
-                            </p>
-                          ),
-                          action: 'Delete hook secret',
-                          run: async () => {
-                            await hookSecrets.deleteHookSecret({ company, activity: secret.activity });
-                            return { done: `Hook secret of ${secret.activity} deleted.` };
-                          },
-                        })
+                    <ConfirmButton
+                      actions={actions}
+                      danger
+                      title="Delete the hook secret?"
+                      body={
+                        <>
+                          Webhooks for <code>{secret.activity}</code> can no longer be verified: the provider route refuses them until a secret is set again.
+                        </>
                       }
+                      action="Delete hook secret"
+                      run={async () => {
+                        await hookSecrets.deleteHookSecret({ company, activity: secret.activity });
+                        return { done: `Hook secret of ${secret.activity} deleted.` };
+                      }}
                     >
                       Delete
-                    </button>
+                    </ConfirmButton>
                   </td>
                 ) : null}
               </tr>

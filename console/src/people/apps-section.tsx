@@ -7,6 +7,7 @@ import { createClient } from '@connectrpc/connect';
 import { useQuery } from '@connectrpc/connect-query';
 import { AppAdminService, AppState, type App } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { transport } from '../rpc/transport.ts';
+import { ActionButton, ConfirmButton } from '../ui/action-buttons.tsx';
 import { CheckboxField, TextField } from '../ui/field.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
@@ -88,55 +89,43 @@ function AppRow({ app, actions, mayChange, onSets }: { app: App; actions: PageAc
           <button type="button" className="secondary small" onClick={onSets}>
             Permission sets
           </button>
-          <button
-            type="button"
-            className="secondary small"
-
-            onClick={() =>
-              void actions.run(async () => {
-                await apps.setAppState({ clientId: app.clientId, issuer: app.issuer, state: enabled ? AppState.DISABLED : AppState.ENABLED });
-                return { done: `${app.clientId} is ${enabled ? 'disabled: its tokens are refused' : 'enabled'}.` };
-              })
-            }
+          <ActionButton
+            actions={actions}
+            run={async () => {
+              await apps.setAppState({ clientId: app.clientId, issuer: app.issuer, state: enabled ? AppState.DISABLED : AppState.ENABLED });
+              return { done: `${app.clientId} is ${enabled ? 'disabled: its tokens are refused' : 'enabled'}.` };
+            }}
           >
             {enabled ? 'Disable' : 'Enable'}
-          </button>
+          </ActionButton>
           {app.consentGranted ? (
-            <button
-              type="button"
-              className="danger small"
-              onClick={() =>
-                actions.confirm({
-                  title: 'Revoke consent?',
-                  body: (
-                    <p>
-                      The next call with a token of <code>{app.clientId}</code> is refused. Its permission sets and state stay; granting consent again restores it.
-                    </p>
-                  ),
-                  action: 'Revoke consent',
-                  run: async () => {
-                    await apps.revokeAppConsent({ clientId: app.clientId, issuer: app.issuer });
-                    return { done: `Consent of ${app.clientId} revoked.` };
-                  },
-                })
+            <ConfirmButton
+              actions={actions}
+              danger
+              title="Revoke consent?"
+              body={
+                <>
+                  The next call with a token of <code>{app.clientId}</code> is refused. Its permission sets and state stay; granting consent again restores it.
+                </>
               }
+              action="Revoke consent"
+              run={async () => {
+                await apps.revokeAppConsent({ clientId: app.clientId, issuer: app.issuer });
+                return { done: `Consent of ${app.clientId} revoked.` };
+              }}
             >
               Revoke consent
-            </button>
+            </ConfirmButton>
           ) : (
-            <button
-              type="button"
-              className="secondary small"
-
-              onClick={() =>
-                void actions.run(async () => {
-                  await apps.registerApp({ clientId: app.clientId, issuer: app.issuer, consentGranted: true });
-                  return { done: `Consent of ${app.clientId} granted.` };
-                })
-              }
+            <ActionButton
+              actions={actions}
+              run={async () => {
+                await apps.registerApp({ clientId: app.clientId, issuer: app.issuer, consentGranted: true });
+                return { done: `Consent of ${app.clientId} granted.` };
+              }}
             >
               Grant consent
-            </button>
+            </ActionButton>
           )}
         </td>
       ) : null}

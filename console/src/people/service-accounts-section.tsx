@@ -8,6 +8,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ServiceAccountAdminService, type ServiceAccountInfo } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { transport } from '../rpc/transport.ts';
+import { ActionButton, ConfirmButton } from '../ui/action-buttons.tsx';
 import { CheckboxField, SelectField, TextField } from '../ui/field.tsx';
 import type { Outcome, PageActions } from '../ui/page-actions.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
@@ -74,66 +75,53 @@ function AccountRow({ account, actions, mayChange }: { account: ServiceAccountIn
       <td>{account.scope === 'admin' ? '—' : account.allCompanies ? 'every company' : account.companies.join(', ') || 'none'}</td>
       <td>{account.enabled ? 'Enabled' : 'Disabled'}</td>
       <td>
-        <code>{account.tokenHint}…</code>
+        <code>{account.tokenHint}</code>
         {changed ? ` since ${timestampDate(changed).toLocaleString()}` : ''}
       </td>
       {mayChange ? (
         <td className="row-actions">
-          <button
-            type="button"
-            className="secondary small"
-            onClick={() =>
-              actions.confirm({
-                title: 'Rotate the token?',
-                body: (
-                  <p>
-                    <code>{account.name}</code> gets a new token, shown once, and <strong>the current token stops working at once</strong>.
-                  </p>
-                ),
-                action: 'Rotate token',
-                run: async () => {
-                  const answer = await accounts.rotateServiceAccountToken({ name: account.name });
-                  return { done: `${account.name} has a new token; the old one no longer works.`, reveal: tokenReveal(account.name, answer.token) };
-                },
-              })
+          <ConfirmButton
+            actions={actions}
+            title="Rotate the token?"
+            body={
+              <>
+                <code>{account.name}</code> gets a new token, shown once, and <strong>the current token stops working at once</strong>.
+              </>
             }
+            action="Rotate token"
+            run={async () => {
+              const answer = await accounts.rotateServiceAccountToken({ name: account.name });
+              return { done: `${account.name} has a new token; the old one no longer works.`, reveal: tokenReveal(account.name, answer.token) };
+            }}
           >
             Rotate token
-          </button>
-          <button
-            type="button"
-            className="secondary small"
-
-            onClick={() =>
-              void actions.run(async () => {
-                await accounts.setServiceAccountState({ name: account.name, enabled: !account.enabled });
-                return { done: `${account.name} is ${account.enabled ? 'disabled: its token is refused' : 'enabled'}.` };
-              })
-            }
+          </ConfirmButton>
+          <ActionButton
+            actions={actions}
+            run={async () => {
+              await accounts.setServiceAccountState({ name: account.name, enabled: !account.enabled });
+              return { done: `${account.name} is ${account.enabled ? 'disabled: its token is refused' : 'enabled'}.` };
+            }}
           >
             {account.enabled ? 'Disable' : 'Enable'}
-          </button>
-          <button
-            type="button"
-            className="danger small"
-            onClick={() =>
-              actions.confirm({
-                title: 'Delete the service account?',
-                body: (
-                  <p>
-                    <code>{account.name}</code> and its token are deleted; whatever still uses the token is refused from now on.
-                  </p>
-                ),
-                action: 'Delete service account',
-                run: async () => {
-                  await accounts.deleteServiceAccount({ name: account.name });
-                  return { done: `Service account ${account.name} deleted.` };
-                },
-              })
+          </ActionButton>
+          <ConfirmButton
+            actions={actions}
+            danger
+            title="Delete the service account?"
+            body={
+              <>
+                <code>{account.name}</code> and its token are deleted; whatever still uses the token is refused from now on.
+              </>
             }
+            action="Delete service account"
+            run={async () => {
+              await accounts.deleteServiceAccount({ name: account.name });
+              return { done: `Service account ${account.name} deleted.` };
+            }}
           >
             Delete
-          </button>
+          </ConfirmButton>
         </td>
       ) : null}
     </tr>

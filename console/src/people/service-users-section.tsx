@@ -9,6 +9,7 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { UserAdminService, type User } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { transport } from '../rpc/transport.ts';
+import { ActionButton, ConfirmButton } from '../ui/action-buttons.tsx';
 import { SelectField, TextField } from '../ui/field.tsx';
 import type { Outcome, PageActions } from '../ui/page-actions.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
@@ -106,62 +107,49 @@ function UserRow({ user, actions, mayChange, onGrants }: { user: User; actions: 
           <button type="button" className="secondary small" onClick={onGrants}>
             Permission sets
           </button>
-          <button
-            type="button"
-            className="secondary small"
-            onClick={() =>
-              actions.confirm({
-                title: 'A new access key?',
-                body: (
-                  <p>
-                    <code>{user.name}</code> gets a new access key, shown once, and <strong>the current key stops working at once</strong>: calls that still send it get 401
-                    Unauthorized.
-                  </p>
-                ),
-                action: 'New key',
-                run: async () => {
-                  const answer = await users.regenerateUserKey({ name: user.name });
-                  return { done: `${user.name} has a new access key; the old one no longer works.`, reveal: accessKeyReveal(user.name, answer.accessKey) };
-                },
-              })
+          <ConfirmButton
+            actions={actions}
+            title="A new access key?"
+            body={
+              <>
+                <code>{user.name}</code> gets a new access key, shown once, and <strong>the current key stops working at once</strong>: calls that still send it get 401
+                Unauthorized.
+              </>
             }
+            action="New key"
+            run={async () => {
+              const answer = await users.regenerateUserKey({ name: user.name });
+              return { done: `${user.name} has a new access key; the old one no longer works.`, reveal: accessKeyReveal(user.name, answer.accessKey) };
+            }}
           >
             New key
-          </button>
-          <button
-            type="button"
-            className="secondary small"
-
-            onClick={() =>
-              void actions.run(async () => {
-                await users.setUserState({ name: user.name, enabled: !user.enabled });
-                return { done: `${user.name} is ${user.enabled ? 'disabled: its calls are refused' : 'enabled'}.` };
-              })
-            }
+          </ConfirmButton>
+          <ActionButton
+            actions={actions}
+            run={async () => {
+              await users.setUserState({ name: user.name, enabled: !user.enabled });
+              return { done: `${user.name} is ${user.enabled ? 'disabled: its calls are refused' : 'enabled'}.` };
+            }}
           >
             {user.enabled ? 'Disable' : 'Enable'}
-          </button>
-          <button
-            type="button"
-            className="danger small"
-            onClick={() =>
-              actions.confirm({
-                title: 'Delete the service user?',
-                body: (
-                  <p>
-                    <code>{user.name}</code>, its access key and its permission sets are deleted. Calls with its key are refused from now on.
-                  </p>
-                ),
-                action: 'Delete service user',
-                run: async () => {
-                  await users.deleteUser({ name: user.name });
-                  return { done: `Service user ${user.name} deleted.` };
-                },
-              })
+          </ActionButton>
+          <ConfirmButton
+            actions={actions}
+            danger
+            title="Delete the service user?"
+            body={
+              <>
+                <code>{user.name}</code>, its access key and its permission sets are deleted. Calls with its key are refused from now on.
+              </>
             }
+            action="Delete service user"
+            run={async () => {
+              await users.deleteUser({ name: user.name });
+              return { done: `Service user ${user.name} deleted.` };
+            }}
           >
             Delete
-          </button>
+          </ConfirmButton>
         </td>
       ) : null}
     </tr>

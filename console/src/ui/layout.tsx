@@ -66,7 +66,13 @@ const COMPANY_PAGES = ['/flows/:company/*', '/new-flow/:company', '/settings/:co
 function useCompanyInAddress(): string {
   const location = useLocation();
   const match = COMPANY_PAGES.map((pattern) => matchPath(pattern, location.pathname)).find(Boolean);
-  return match?.params.company ?? '';
+  // matchPath leaves the address's percent-encoding in ("People%20Co"); the picker needs the name.
+  const company = match?.params.company ?? '';
+  try {
+    return decodeURIComponent(company);
+  } catch {
+    return company;
+  }
 }
 
 /** The company the company pages show: from the address, changed here. */
