@@ -22,7 +22,7 @@ type Scalar = string | number | boolean;
 export function auditEntryOf(method: AuditedMethod, requestJson: unknown): AuditEntry {
   const details: Record<string, unknown> = {};
   for (const path of method.details ?? []) {
-    const value = plainValue(pick(requestJson, path));
+    const value = plainValue(pick(requestJson, path)) ?? (method.implicit && Object.hasOwn(method.implicit, path) ? method.implicit[path] : undefined);
     if (value !== undefined) details[path] = value;
   }
   return { action: method.action, company: textAt(requestJson, method.company), target: textAt(requestJson, method.target), details };

@@ -22,6 +22,11 @@ export interface AuditedMethod {
   target?: string;
   /** Further settings worth knowing afterwards (a version, a scope, a state). */
   details?: readonly string[];
+  /**
+   * What a detail is when the request leaves it out: proto3 JSON omits a
+   * field at its default, so a `false` that matters (a disable) is said here.
+   */
+  implicit?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /**
@@ -59,7 +64,7 @@ const USER_ADMIN: Record<string, AuditedMethod> = {
   RevokeUserPermission: { action: 'user.revoke', company: 'company', target: 'name', details: ['permissionSet'] },
   DeleteUser: { action: 'user.delete', target: 'name' },
   RegenerateUserKey: { action: 'user.regenerate-key', target: 'name', details: ['clearExpiry'] },
-  SetUserState: { action: 'user.set-state', target: 'name', details: ['enabled'] },
+  SetUserState: { action: 'user.set-state', target: 'name', details: ['enabled'], implicit: { enabled: false } },
 };
 
 const CONNECTION_ADMIN: Record<string, AuditedMethod> = {
@@ -74,7 +79,7 @@ const SECRET_STORE_ADMIN: Record<string, AuditedMethod> = {
 
 const SERVICE_ACCOUNT_ADMIN: Record<string, AuditedMethod> = {
   CreateServiceAccount: { action: 'service-account.create', target: 'name', details: ['scope', 'companies', 'allCompanies', 'forwardsCallers'] },
-  SetServiceAccountState: { action: 'service-account.set-state', target: 'name', details: ['enabled'] },
+  SetServiceAccountState: { action: 'service-account.set-state', target: 'name', details: ['enabled'], implicit: { enabled: false } },
   RotateServiceAccountToken: { action: 'service-account.rotate-token', target: 'name' },
   DeleteServiceAccount: { action: 'service-account.delete', target: 'name' },
 };

@@ -121,3 +121,10 @@ function hasJsonPath(message: DescMessage, path: string): boolean {
   if (rest.length === 0) return true;
   return field.fieldKind === 'message' && hasJsonPath(field.message, rest.join('.'));
 }
+
+test('a state change says which: a disable (enabled false, left out of proto3 JSON) is recorded as enabled false', (t) => {
+  const disable = auditEntryOf(auditedMethod('flowhook.engine.v1.UserAdminService', 'SetUserState')!, { name: 'shop' });
+  t.deepEqual(disable.details, { enabled: false });
+  const enable = auditEntryOf(auditedMethod('flowhook.engine.v1.ServiceAccountAdminService', 'SetServiceAccountState')!, { name: 'ci', enabled: true });
+  t.deepEqual(enable.details, { enabled: true });
+});
