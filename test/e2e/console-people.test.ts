@@ -262,7 +262,7 @@ function registerTests(executablePath: string): void {
     });
   });
 
-  test.serial('a service account: its token shown once signs in; rotated, the old one stops; disabled; deleted', async (t) => {
+  test.serial('a service account: its token shown once signs in; rotated by its owner (shown before the sign-out), the old one stops; disabled; deleted', async (t) => {
     await asAdmin(t, async (page) => {
       await page.goto(`${consoleUrl}/people`);
       const form = page.getByRole('form', { name: 'New service account' });
@@ -275,11 +275,25 @@ function registerTests(executablePath: string): void {
       t.is(await signIn(first), 200, 'the token from the dialog signs in');
       const row = page.getByRole('row', { name: /ops-admin/ });
       t.regex(await row.innerText(), /admin[\s\S]*Enabled/);
-      await row.getByRole('button', { name: 'Rotate token' }).click();
-      await confirmIn(page, 'Rotate the token?', 'Rotate token');
-      const second = await takeShownOnce(t, page, 'Service account token');
+      // Signed in with that token, its owner rotates it: the new token is shown before the console signs them out.
+      let second = '';
+      await inConsolePage(t, await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }), async (own) => {
+        await own.goto(consoleUrl);
+        await own.getByLabel('Admin token').fill(first);
+        await own.getByRole('button', { name: 'Sign in' }).click();
+        await own.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'People and machines' }).click();
+        const ownRow = own.getByRole('row', { name: /ops-admin/ });
+        await ownRow.getByRole('button', { name: 'Rotate token' }).click();
+        await own.getByRole('dialog', { name: 'Rotate the token?' }).getByText('You are signed in with it').waitFor({ timeout: UI_TIMEOUT });
+        await confirmIn(own, 'Rotate the token?', 'Rotate token');
+        second = await takeShownOnce(t, own, 'Service account token');
+        await own.getByLabel('Admin token').waitFor({ timeout: UI_TIMEOUT });
+      });
+      t.not(second, first);
       await statusBecomes(() => signIn(first), 401, 'the rotated token is refused');
       t.is(await signIn(second), 200);
+      await page.reload();
+      await row.waitFor({ timeout: UI_TIMEOUT });
       await row.getByRole('button', { name: 'Disable' }).click();
       await status(page, 'ops-admin is disabled: its token is refused.');
       await statusBecomes(() => signIn(second), 401, 'a disabled account is refused');
@@ -383,8 +397,13 @@ function registerTests(executablePath: string): void {
       await table.getByText('hook-secret.set').first().waitFor({ timeout: UI_TIMEOUT });
       t.true((await table.locator('tbody tr td:nth-child(3)').allInnerTexts()).every((action) => action === 'hook-secret.set'));
       await page.getByLabel('Action').fill('');
-      for (const action of ['app.register', 'app.set-state', 'app.revoke-consent', 'service-account.create', 'service-account.rotate-token', 'company.set-egress'])
+      for (const action of ['app.register', 'app.set-state', 'app.revoke-consent', 'service-account.create', 'service-account.set-state', 'company.set-egress'])
         await table.getByText(action, { exact: true }).first().waitFor({ timeout: UI_TIMEOUT });
+      // The rotation its owner made, signed in with the account's own token: the person is the account.
+      await page.getByLabel('Person').fill('ops-admin');
+      await table.getByText('service-account.rotate-token', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByLabel('Person').fill(ADMIN);
+      await table.getByText('app.register', { exact: true }).first().waitFor({ timeout: UI_TIMEOUT });
       t.regex(page.url(), /person=dana%40example\.com/);
       const content = await page.content();
       t.false(/typed-hook-secret/.test(content), 'no secret in the audit log');
@@ -433,6 +452,10 @@ function registerTests(executablePath: string): void {
       await page.goto(`${consoleUrl}/people`);
       await page.getByText('seeing them needs a role in every company').waitFor({ timeout: UI_TIMEOUT });
       t.is(await page.getByRole('table').count(), 0);
+      // Sign out gives way to the sign-in form at once, and nothing of the session stays on the page.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Admin token').waitFor({ timeout: UI_TIMEOUT });
+      t.false((await page.content()).includes('otto@example.com'));
     });
   });
 }

@@ -8,27 +8,14 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ServiceAccountAdminService, type ServiceAccountInfo } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { transport } from '../rpc/transport.ts';
-import { ActionButton, ConfirmButton } from '../ui/action-buttons.tsx';
 import { CheckboxField, SelectField, TextField } from '../ui/field.tsx';
-import type { Outcome, PageActions } from '../ui/page-actions.tsx';
+import type { PageActions } from '../ui/page-actions.tsx';
+import { ServiceAccountActions, tokenReveal } from './service-account-actions.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
 
 const accounts = createClient(ServiceAccountAdminService, transport);
 
 const SCOPES = ['invoke', 'records', 'admin'] as const;
-
-function tokenReveal(name: string, token: string): Outcome['reveal'] {
-  return {
-    title: 'Service account token',
-    what: (
-      <>
-        The token of service account <code>{name}</code>.
-      </>
-    ),
-    value: token,
-    use: <>flowhook keeps only its hash. The account sends it as a bearer token to the engine.</>,
-  };
-}
 
 export function ServiceAccountsSection({ actions, mayChange }: { actions: PageActions; mayChange: boolean }) {
   const list = useQuery(ServiceAccountAdminService.method.listServiceAccounts, {});
@@ -80,48 +67,7 @@ function AccountRow({ account, actions, mayChange }: { account: ServiceAccountIn
       </td>
       {mayChange ? (
         <td className="row-actions">
-          <ConfirmButton
-            actions={actions}
-            title="Rotate the token?"
-            body={
-              <>
-                <code>{account.name}</code> gets a new token, shown once, and <strong>the current token stops working at once</strong>.
-              </>
-            }
-            action="Rotate token"
-            run={async () => {
-              const answer = await accounts.rotateServiceAccountToken({ name: account.name });
-              return { done: `${account.name} has a new token; the old one no longer works.`, reveal: tokenReveal(account.name, answer.token) };
-            }}
-          >
-            Rotate token
-          </ConfirmButton>
-          <ActionButton
-            actions={actions}
-            run={async () => {
-              await accounts.setServiceAccountState({ name: account.name, enabled: !account.enabled });
-              return { done: `${account.name} is ${account.enabled ? 'disabled: its token is refused' : 'enabled'}.` };
-            }}
-          >
-            {account.enabled ? 'Disable' : 'Enable'}
-          </ActionButton>
-          <ConfirmButton
-            actions={actions}
-            danger
-            title="Delete the service account?"
-            body={
-              <>
-                <code>{account.name}</code> and its token are deleted; whatever still uses the token is refused from now on.
-              </>
-            }
-            action="Delete service account"
-            run={async () => {
-              await accounts.deleteServiceAccount({ name: account.name });
-              return { done: `Service account ${account.name} deleted.` };
-            }}
-          >
-            Delete
-          </ConfirmButton>
+          <ServiceAccountActions account={account} actions={actions} />
         </td>
       ) : null}
     </tr>

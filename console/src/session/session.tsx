@@ -3,7 +3,7 @@
 // this holds only what the page may know: the person, their roles and the
 // CSRF token for the session's calls.
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { partialMatchKey, useQueryClient } from '@tanstack/react-query';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { ConsoleRole, ConsoleService, type ConsolePerson, type SignInOptions } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { onSessionEnded, setCsrfToken } from '../rpc/transport.ts';
@@ -28,15 +28,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const sessionKey = createConnectQueryKey({ schema: ConsoleService.method.getSession, input: {}, cardinality: 'finite' });
 
   if (session.data) setCsrfToken(session.data.csrfToken);
-  useEffect(
-    () =>
-      onSessionEnded(() => {
-        // Everything cached belonged to the session that ended.
-        queryClient.clear();
-        void queryClient.invalidateQueries({ queryKey: sessionKey });
-      }),
-    [queryClient],
-  );
+  // The session ended: GetSession is read again (no person now: the sign-in form shows), and nothing
+  // else cached stays — it belonged to that session. clear() alone would not do: observers of a
+  // removed query are never told, so the page went on showing the person signed in. (The cached
+  // key also names the transport, which sessionKey does not: hence the partial match.)
+  const forgetSession = async () => {
+    queryClient.removeQueries({ predicate: (query) => !partialMatchKey(query.queryKey, sessionKey) });
+    await queryClient.resetQueries({ queryKey: sessionKey });
+  };
+  useEffect(() => onSessionEnded(() => void forgetSession()), [queryClient]);
 
   const value: Session = {
     person: session.data?.person,
@@ -51,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async signOut() {
       await signOut.mutateAsync({});
       setCsrfToken('');
-      queryClient.clear();
+      await forgetSession();
     },
   };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

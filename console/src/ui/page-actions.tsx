@@ -7,6 +7,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../rpc/transport.ts';
+import { useSession } from '../session/session.tsx';
 import { ConfirmDialog, type Confirmation } from './confirm-dialog.tsx';
 import { ShownOnceDialog, type ShownOnce } from './shown-once-dialog.tsx';
 
@@ -14,6 +15,12 @@ import { ShownOnceDialog, type ShownOnce } from './shown-once-dialog.tsx';
 export interface Outcome {
   done: string;
   reveal?: ShownOnce;
+  /**
+   * The action ended the person's own session (they rotated the token they
+   * signed in with): they are signed out only once the shown-once dialog is
+   * closed — the new token must be copied first.
+   */
+  endsSession?: boolean;
 }
 
 export interface PageActions {
@@ -29,11 +36,12 @@ export interface PageActions {
 
 export function usePageActions(): PageActions {
   const queryClient = useQueryClient();
+  const { signOut } = useSession();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState('');
   const [problem, setProblem] = useState('');
   const [asking, setAsking] = useState<Confirmation & { run(): Promise<Outcome> }>();
-  const [shown, setShown] = useState<ShownOnce>();
+  const [shown, setShown] = useState<ShownOnce & { endsSession?: boolean }>();
 
   // A second click while one action runs does nothing (buttons stay enabled, so focus never falls off one).
   const running = useRef(false);
@@ -46,9 +54,9 @@ export function usePageActions(): PageActions {
     try {
       const outcome = await action();
       // Said once the lists show it: "done" never stands next to the state before.
-      await refresh();
+      if (!(outcome.endsSession && outcome.reveal)) await refresh();
       setDone(outcome.done);
-      if (outcome.reveal) setShown(outcome.reveal);
+      if (outcome.reveal) setShown({ ...outcome.reveal, endsSession: outcome.endsSession });
       return true;
     } catch (error) {
       await refresh();
@@ -82,7 +90,16 @@ export function usePageActions(): PageActions {
           }}
         />
       ) : null}
-      {shown ? <ShownOnceDialog shown={shown} onDone={() => setShown(undefined)} /> : null}
+      {shown ? (
+        <ShownOnceDialog
+          shown={shown}
+          onDone={() => {
+            setShown(undefined);
+            // Their token is rotated: sign out now rather than wait for a read to find the session gone (a read may still pass while every engine learns of the rotation).
+            if (shown.endsSession) void signOut().catch(() => refresh());
+          }}
+        />
+      ) : null}
     </>
   );
   return { busy, run, confirm: setAsking, view };
