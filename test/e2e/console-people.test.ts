@@ -281,6 +281,8 @@ function registerTests(executablePath: string): void {
         await own.goto(consoleUrl);
         await own.getByLabel('Admin token').fill(first);
         await own.getByRole('button', { name: 'Sign in' }).click();
+        // Signed in, the console opens the first company's flows: the way on starts from there.
+        await own.getByRole('heading', { name: /^Flows of / }).waitFor({ timeout: UI_TIMEOUT });
         await own.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'People and machines' }).click();
         const ownRow = own.getByRole('row', { name: /ops-admin/ });
         await ownRow.getByRole('button', { name: 'Rotate token' }).click();
@@ -344,6 +346,29 @@ function registerTests(executablePath: string): void {
       const listed = JSON.stringify((await (await rpcAs(ADMIN)).call('flowhook.engine.v1.HookSecretAdminService', 'ListHookSecrets', { company: COMPANY })).json);
       t.regex(listed, /github\.push/);
       t.false(listed.includes(typed) || listed.includes(generated), 'no RPC reads a hook secret back');
+    });
+  });
+
+  test.serial('a hook secret generated with the keyboard alone', async (t) => {
+    await asAdmin(t, async (page) => {
+      await page.goto(`${consoleUrl}/settings/${encodeURIComponent(COMPANY)}`);
+      const form = page.getByRole('form', { name: 'Set a hook secret' });
+      await form.getByLabel('Activity').waitFor({ timeout: UI_TIMEOUT });
+      await tabTo(page, form.getByLabel('Activity'));
+      await page.keyboard.type('stripe.charge');
+      await page.keyboard.press('Tab');
+      t.true(await form.getByLabel('Generate the secret').evaluate(isFocused), 'Tab goes on to Generate the secret');
+      await page.keyboard.press('Space');
+      t.true(await form.getByLabel('Generate the secret').isChecked());
+      await tabTo(page, form.getByRole('button', { name: 'Set hook secret' }));
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Hook secret' });
+      await dialog.waitFor({ timeout: UI_TIMEOUT });
+      t.true(await dialog.getByRole('button', { name: 'Copy' }).evaluate(isFocused));
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('row', { name: /stripe\.charge/ }).waitFor();
     });
   });
 
@@ -440,6 +465,9 @@ function registerTests(executablePath: string): void {
       await page.getByText(`You can read these: changing them needs the admin role in ${COMPANY}.`).waitFor({ timeout: UI_TIMEOUT });
       await page.getByRole('row', { name: /github\.push/ }).waitFor();
       t.is(await page.getByRole('form', { name: 'Set a hook secret' }).count(), 0);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Could not load the audit log: this needs the admin role in every company' }).waitFor({ timeout: UI_TIMEOUT });
+      await expectAccessible(t, page, 'the audit log refused to a viewer');
     });
     const viewer = await rpcAs(VIEWER);
     const refused = await viewer.call('flowhook.engine.v1.UserAdminService', 'RegenerateUserKey', { name: 'keyboard-feed' });

@@ -73,6 +73,8 @@ export function isFocused(node: unknown): boolean {
  * A new page of `browserContext` for one test: it fails when the page breaks its
  * Content-Security-Policy, leaves a screenshot when the test fails, and closes the context.
  */
+let failedPages = 0;
+
 export async function inConsolePage(t: ExecutionContext, browserContext: BrowserContext, use: (page: Page) => Promise<void>): Promise<void> {
   const page = await browserContext.newPage();
   const cspViolations: string[] = [];
@@ -83,7 +85,8 @@ export async function inConsolePage(t: ExecutionContext, browserContext: Browser
     await use(page);
     t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
   } catch (error) {
-    await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
+    // A page inside another test's page gets a name of its own: the outer one's would overwrite it.
+    await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}${++failedPages > 1 ? `-${failedPages}` : ''}`).catch(() => undefined);
     throw error;
   } finally {
     await browserContext.close();
