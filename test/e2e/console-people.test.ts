@@ -32,6 +32,7 @@ const OTHER = 'Other Co';
 const ACTIVITY = 'people.greet';
 const ADMIN = 'dana@example.com';
 const VIEWER = 'vic@example.com';
+const pad = (value: number) => String(value).padStart(2, '0');
 
 const chromiumPath = findChromium();
 if (!chromiumPath) {
@@ -435,10 +436,19 @@ function registerTests(executablePath: string): void {
 
       await page.getByLabel('Person').fill('nobody@example.com');
       await page.getByText('No events match.').waitFor({ timeout: UI_TIMEOUT });
+      // The time window: nothing from tomorrow on; everything until tomorrow.
+      await page.getByLabel('Person').fill(ADMIN);
+      const tomorrow = new Date(Date.now() + 24 * 3600_000);
+      const local = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+      await page.getByLabel('From').fill(local(tomorrow));
+      await page.getByText('No events match.').waitFor({ timeout: UI_TIMEOUT });
+      await page.getByLabel('From').fill('');
+      await page.getByLabel('Until').fill(local(tomorrow));
+      await table.getByText('user.create', { exact: true }).first().waitFor({ timeout: UI_TIMEOUT });
     });
   });
 
-  test.serial('the audit log pages: older events a page at a time', async (t) => {
+  test.serial('the audit log pages: older events a page at a time, in the RPC and on the page', async (t) => {
     const page = await rpcAs(ADMIN);
     const list = (body: object) => page.call('flowhook.engine.v1.AuditService', 'ListAuditEvents', { person: ADMIN, ...body });
     const all = (await list({})).json.events as { id: string }[];
@@ -450,6 +460,22 @@ function registerTests(executablePath: string): void {
       all.slice(0, 6).map((event) => event.id),
     );
     t.is((await list({ pageToken: "1'; drop table audit_event" })).status, 400);
+
+    // More than a page of one action, then the page's own buttons.
+    for (let i = 0; i < 26; i++)
+      for (const enabled of [false, true]) t.is((await page.call('flowhook.engine.v1.UserAdminService', 'SetUserState', { name: 'keyboard-feed', enabled })).status, 200);
+    const total = ((await list({ action: 'user.set-state', limit: 1000 })).json.events as unknown[]).length;
+    t.true(total > 50 && total <= 100);
+    await asAdmin(t, async (browserPage) => {
+      await browserPage.goto(`${consoleUrl}/audit?person=${encodeURIComponent(ADMIN)}&action=user.set-state`);
+      await browserPage.getByText('50 events, older ones on the next page').waitFor({ timeout: UI_TIMEOUT });
+      t.true(await browserPage.getByRole('button', { name: 'Newer events' }).isDisabled());
+      await browserPage.getByRole('button', { name: 'Older events' }).click();
+      await browserPage.getByText(`Page 2: ${total - 50} event${total - 50 === 1 ? '' : 's'}`).waitFor({ timeout: UI_TIMEOUT });
+      t.true(await browserPage.getByRole('button', { name: 'Older events' }).isDisabled());
+      await browserPage.getByRole('button', { name: 'Newer events' }).click();
+      await browserPage.getByText('50 events, older ones on the next page').waitFor({ timeout: UI_TIMEOUT });
+    });
   });
 
   test.serial('a viewer reads people but cannot change them; someone with a role in one company sees none', async (t) => {
