@@ -23,7 +23,7 @@ import { findChromium } from '../support/chromium.ts';
 
 // Generous: the suite shares two cores; these bound waits, they assert nothing about speed.
 const UI_TIMEOUT = 30_000;
-const HELLO = fileURLToPath(new URL('../../engine/examples/hello-webhook.flow.yaml', import.meta.url));
+const HELLO = fileURLToPath(new URL('../../examples/flows/hello-webhook.flow.yaml', import.meta.url));
 
 interface Context {
   started: StartedFlowhook;
