@@ -1125,6 +1125,8 @@ export declare const CheckFlowResponseSchema: GenMessage<CheckFlowResponse, {jso
  */
 export declare type FlowProblem = Message<"flowhook.engine.v1.FlowProblem"> & {
   /**
+   * Whether the problem stops a publish.
+   *
    * @generated from field: flowhook.engine.v1.FlowProblem.Severity severity = 1;
    */
   severity: FlowProblem_Severity;
@@ -1158,6 +1160,8 @@ export declare type FlowProblem = Message<"flowhook.engine.v1.FlowProblem"> & {
  */
 export declare type FlowProblemJson = {
   /**
+   * Whether the problem stops a publish.
+   *
    * @generated from field: flowhook.engine.v1.FlowProblem.Severity severity = 1;
    */
   severity?: FlowProblem_SeverityJson;
@@ -1195,6 +1199,8 @@ export declare const FlowProblemSchema: GenMessage<FlowProblem, {jsonType: FlowP
  */
 export enum FlowProblem_Severity {
   /**
+   * Never sent: every problem is an error or a warning.
+   *
    * @generated from enum value: SEVERITY_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
