@@ -5,6 +5,9 @@
 //   /new-flow/:company           the card of a new flow
 //   /flows/:company/:name        a flow's card (?tab=yaml|versions|try)
 //   /executions/:executionId     one execution (what "Try it" links to)
+//   /overview/:company           the company's last hour
+//   /executions?company=…&…      the execution list, its filter in the query
+//   /connections/:company        the company's connections
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
@@ -18,6 +21,9 @@ import { SecretRevealProvider } from './card/secret-dialog.tsx';
 
 const FlowCardPage = lazy(() => import('./card/flow-card-page.tsx'));
 const ExecutionPage = lazy(() => import('./executions/execution-page.tsx'));
+const OverviewPage = lazy(() => import('./overview/overview-page.tsx'));
+const ExecutionsPage = lazy(() => import('./executions/executions-page.tsx'));
+const ConnectionsPage = lazy(() => import('./connections/connections-page.tsx'));
 
 export function App() {
   const session = useSession();
@@ -33,6 +39,9 @@ export function App() {
             <Route path="/new-flow/:company" element={<CardRoute isNew />} />
             <Route path="/flows/:company/:name" element={<CardRoute />} />
             <Route path="/executions/:executionId" element={<ExecutionPage />} />
+            <Route path="/overview/:company" element={<OverviewPage />} />
+            <Route path="/executions" element={<ExecutionsPage />} />
+            <Route path="/connections/:company" element={<ConnectionsPage />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

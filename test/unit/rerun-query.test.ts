@@ -16,8 +16,8 @@ test('a filter becomes one query of flowhook executions on the task queue', (t) 
   });
   t.is(
     query,
-    "WorkflowType = 'flowWorkflow' AND TaskQueue = 'flowhook' AND Company = 'Acme Ltd.' AND FlowActivity = 'orders.new' AND " +
-      "ExecutionStatus IN ('Failed', 'TimedOut') AND StartTime >= '2026-11-23T10:00:00.000Z' AND StartTime < '2026-11-23T12:00:00.500Z'",
+    "WorkflowType = 'flowWorkflow' AND TaskQueue = 'flowhook' AND Company = 'Acme Ltd.' AND ExecutionStatus IN ('Failed', 'TimedOut') AND " +
+      "FlowActivity = 'orders.new' AND StartTime >= '2026-11-23T10:00:00.000Z' AND StartTime < '2026-11-23T12:00:00.500Z'",
   );
 });
 

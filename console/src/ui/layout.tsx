@@ -1,10 +1,11 @@
 // Every signed-in page: a skip link, the header (the company picker, the
 // person and Sign out) and the main region pages render into.
 import type { ReactNode } from 'react';
-import { Link, matchPath, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { useSession } from '../session/session.tsx';
+import { CompanyNav, companyOf, samePageFor } from './company-sections.tsx';
 
 export function Layout({ children }: { children: ReactNode }) {
   const session = useSession();
@@ -18,6 +19,7 @@ export function Layout({ children }: { children: ReactNode }) {
           flowhook console
         </Link>
         <CompanyPicker />
+        <CompanyNav />
         <div className="person">
           <span>
             Signed in as <strong>{session.person?.name}</strong>
@@ -39,13 +41,12 @@ function CompanyPicker() {
   const location = useLocation();
   const navigate = useNavigate();
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
-  const match = matchPath('/flows/:company/*', location.pathname) ?? matchPath('/new-flow/:company', location.pathname);
-  const current = match?.params.company ?? '';
+  const current = companyOf(location);
   if (!companies.data || companies.data.companies.length === 0) return null;
   return (
     <div className="company-picker">
       <label htmlFor="company-picker">Company</label>
-      <select id="company-picker" value={current} onChange={(event) => void navigate(`/flows/${encodeURIComponent(event.target.value)}`)}>
+      <select id="company-picker" value={current} onChange={(event) => void navigate(samePageFor(location, event.target.value))}>
         {current === '' ? <option value="">Choose a company</option> : null}
         {companies.data.companies.map((company) => (
           <option key={company.name} value={company.name}>

@@ -1,0 +1,42 @@
+// The company the page is about, and the header's way between a company's
+// pages. The company is in the path (/flows/:company, /overview/:company, …)
+// or, on the execution list, in its filter (?company=…); the picker keeps the
+// page kind when it changes company. One entry per page kind.
+import { Link, matchPath, useLocation, type Location } from 'react-router';
+
+const SECTIONS: { label: string; pattern: string; path(company: string): string }[] = [
+  { label: 'Overview', pattern: '/overview/:company', path: (company) => `/overview/${encodeURIComponent(company)}` },
+  { label: 'Flows', pattern: '/flows/:company/*', path: (company) => `/flows/${encodeURIComponent(company)}` },
+  { label: 'Executions', pattern: '/executions', path: (company) => `/executions?company=${encodeURIComponent(company)}` },
+  { label: 'Connections', pattern: '/connections/:company', path: (company) => `/connections/${encodeURIComponent(company)}` },
+];
+
+export function companyOf(location: Location): string {
+  if (matchPath('/executions', location.pathname)) return new URLSearchParams(location.search).get('company') ?? '';
+  for (const pattern of [...SECTIONS.map((section) => section.pattern), '/new-flow/:company']) {
+    const company = matchPath(pattern, location.pathname)?.params.company;
+    if (company) return company;
+  }
+  return '';
+}
+
+/** The same kind of page for another company (its flows when the page has no company). */
+export function samePageFor(location: Location, company: string): string {
+  const section = SECTIONS.find((candidate) => matchPath(candidate.pattern, location.pathname)) ?? SECTIONS[1]!;
+  return section.path(company);
+}
+
+export function CompanyNav() {
+  const location = useLocation();
+  const company = companyOf(location);
+  if (!company) return null;
+  return (
+    <nav aria-label="Company pages" className="company-nav">
+      {SECTIONS.map((section) => (
+        <Link key={section.label} to={section.path(company)} aria-current={matchPath(section.pattern, location.pathname) ? 'page' : undefined}>
+          {section.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
