@@ -22,7 +22,8 @@ export async function callerAnswer(handle: WorkflowHandle, failedInWindow: boole
     return undefined;
   }
   if (!answer.outcome) return undefined;
-  if (failedInWindow) return create(CallerAnswerSchema, { outcome: 'FAILED', statusCode: 500, contentType: 'application/json' });
+  // The facade's own error answer, not the flow's: its body is flowhook's, never the reason.
+  if (failedInWindow) return create(CallerAnswerSchema, { outcome: 'FAILED', statusCode: 500 });
   const fallback = { statusCode: answer.defaultResponse.statusCode, contentType: answer.defaultResponse.contentType, body: '', defaultResponse: true };
   if (answer.answeredAfterTimeout && answer.response) return create(CallerAnswerSchema, { outcome: answer.outcome, ...fallback, lateAnswer: answer.response });
   return create(CallerAnswerSchema, { outcome: answer.outcome, ...(answer.response ? { ...answer.response, defaultResponse: false } : fallback) });

@@ -191,7 +191,7 @@ function registerTests(executablePath: string): void {
       await timeline.getByText('Output of partner').click();
       t.regex(await timeline.innerText(), /"status": 401/);
       const answer = page.getByRole('region', { name: "The caller's answer" });
-      t.regex(await answer.innerText(), /the flow failed before it responded[\s\S]*Status\s+500/);
+      t.regex(await answer.innerText(), /The flow failed before it responded[\s\S]*Status\s+500/);
       t.regex(await page.getByRole('region', { name: 'Payload' }).getByLabel('Payload text').innerText(), /^\{"orderId": "PO-\d", "amount": \d00\}$/, 'the payload as exact text');
       t.regex(
         (await page.getByRole('link', { name: 'Open in the Temporal UI' }).getAttribute('href'))!,
@@ -248,8 +248,9 @@ function registerTests(executablePath: string): void {
     t.is(accepted.length, FAILED_CALLS);
     t.true(accepted.every((request) => request.headers['x-api-key'] === RIGHT_KEY));
     t.deepEqual(
+      // The step sends the payload as $string writes it: the same order, compact.
       accepted.map((request) => request.body).sort(),
-      [1, 2, 3].map((n) => `{"orderId": "PO-${n}", "amount": ${n * 100}}`),
+      [1, 2, 3].map((n) => `{"orderId":"PO-${n}","amount":${n * 100}}`),
     );
   });
 
@@ -347,6 +348,7 @@ function registerTests(executablePath: string): void {
       t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
     } catch (error) {
       await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
+      t.log(`flowhook start's output, the end:\n${ctx().started.output().slice(-4000)}`);
       throw error;
     } finally {
       await browserContext.close();

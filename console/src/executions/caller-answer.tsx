@@ -6,11 +6,11 @@
 import type { CallerAnswer } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 
 const OUTCOMES: Record<string, string> = {
-  RESPONDED: 'a Respond to Webhook step answered',
-  SYNC_TIMEOUT: "the caller's sync window timed out: it got the default response",
-  FLOW_ENDED: 'the flow ended without responding: the caller got the default response',
+  RESPONDED: 'A Respond to Webhook step answered',
+  SYNC_TIMEOUT: "The caller's sync window timed out: it got the default response",
+  FLOW_ENDED: 'The flow ended without responding: the caller got the default response',
   INSTANT_RETURN: 'Instant return: the caller was answered at once',
-  FAILED: 'the flow failed before it responded: the caller got 500 Internal Server Error',
+  FAILED: "The flow failed before it responded: the caller got 500 Internal Server Error, with flowhook's error body (it names the step that failed, not why)",
 };
 
 export function CallerAnswerSection({ answer, running }: { answer: CallerAnswer | undefined; running: boolean }) {
@@ -25,12 +25,16 @@ export function CallerAnswerSection({ answer, running }: { answer: CallerAnswer 
           <dl className="facts">
             <dt>Status</dt>
             <dd>{answer.statusCode}</dd>
-            <dt>Content type</dt>
-            <dd>
-              <code>{answer.contentType || '—'}</code>
-            </dd>
-            <dt>Body</dt>
-            <dd>{answer.body ? <pre className="exact">{answer.body}</pre> : <span className="muted">(empty)</span>}</dd>
+            {answer.outcome === 'FAILED' ? null : (
+              <>
+                <dt>Content type</dt>
+                <dd>
+                  <code>{answer.contentType || '—'}</code>
+                </dd>
+                <dt>Body</dt>
+                <dd>{answer.body ? <pre className="exact">{answer.body}</pre> : <span className="muted">(empty)</span>}</dd>
+              </>
+            )}
           </dl>
           {answer.lateAnswer ? (
             <div className="late-answer">

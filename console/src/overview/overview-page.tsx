@@ -9,6 +9,7 @@ import { ExecutionService, type CallMinute } from '../../../proto/gen/flowhook/e
 import { LoadProblem, Loading } from '../ui/states.tsx';
 import { executionsLink } from '../executions/execution-filter.ts';
 import { CallsChart, OUTCOME_LABELS } from './calls-chart.tsx';
+import { CompaniesTable } from './companies-table.tsx';
 import '../executions/operations.css';
 
 const REFRESH_MS = 5_000;
@@ -89,6 +90,7 @@ export default function OverviewPage() {
               ))}
             </tbody>
           </table>
+          <CompaniesTable current={company} />
         </>
       ) : null}
     </section>

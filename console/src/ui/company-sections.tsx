@@ -11,13 +11,15 @@ const SECTIONS: { label: string; pattern: string; path(company: string): string 
   { label: 'Connections', pattern: '/connections/:company', path: (company) => `/connections/${encodeURIComponent(company)}` },
 ];
 
+/** The company of the last page that named one: a page about one execution keeps the header's company. In memory only. */
+let lastCompany = '';
+
 export function companyOf(location: Location): string {
-  if (matchPath('/executions', location.pathname)) return new URLSearchParams(location.search).get('company') ?? '';
-  for (const pattern of [...SECTIONS.map((section) => section.pattern), '/new-flow/:company']) {
-    const company = matchPath(pattern, location.pathname)?.params.company;
-    if (company) return company;
-  }
-  return '';
+  const found = matchPath('/executions', location.pathname)
+    ? (new URLSearchParams(location.search).get('company') ?? '')
+    : [...SECTIONS.map((section) => section.pattern), '/new-flow/:company'].map((pattern) => matchPath(pattern, location.pathname)?.params.company).find(Boolean);
+  if (found) lastCompany = found;
+  return found || lastCompany;
 }
 
 /** The same kind of page for another company (its flows when the page has no company). */
