@@ -18,7 +18,7 @@ test('quantiles interpolate linearly inside the bucket the rank falls in', (t) =
 
 test("a minute's calls are counted in that minute, per company and outcome", async (t) => {
   const metrics = createEngineMetrics();
-  let now = Date.parse('2026-11-26T10:00:30Z');
+  const now = Date.parse('2026-11-26T10:00:30Z');
   const minutes = await startCallMinutes(metrics.registry.registry, () => now);
   t.teardown(() => {
     minutes.close();
