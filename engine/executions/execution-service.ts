@@ -62,14 +62,17 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
     async getExecution(request) {
       const { handle, description } = await flowExecution(request.executionId);
       const withheld = description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
-      const input = await startInput(temporal, handle.workflowId, description.runId);
-      let steps: StepLogEntry[];
-      try {
-        steps = await handle.query(executionLogQuery);
-      } catch {
-        throw new UnavailableError('the execution log needs a running worker to answer');
-      }
       const execution = summaryMessage(description);
+      // One at a time, each query of a closed execution waits for a worker to replay it: asked together, the page waits once.
+      const [input, steps, answer, outputs, reruns] = await Promise.all([
+        startInput(temporal, handle.workflowId, description.runId),
+        handle.query(executionLogQuery).catch(() => {
+          throw new UnavailableError('the execution log needs a running worker to answer');
+        }),
+        callerAnswer(handle, execution.outcome === 'failed'),
+        withheld ? [] : stepOutputs(handle),
+        rerunsOf(request.executionId),
+      ]);
       return {
         execution,
         steps: steps.map(stepMessage),
@@ -77,16 +80,16 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
         payloadWithheld: withheld,
         caller: input?.caller ?? '',
         rerunOf: rerunOf(description),
-        reruns: await rerunsOf(request.executionId),
-        answer: await callerAnswer(handle, execution.outcome === 'failed'),
-        stepOutputs: withheld ? [] : await stepOutputs(handle),
+        reruns,
+        answer,
+        stepOutputs: outputs,
         temporalUiUrl: temporalUiLink(deps.temporalUiUrl, temporal.options.namespace, handle.workflowId, description.runId),
       };
     },
     async revealExecutionPayload(request) {
       const { handle, description } = await flowExecution(request.executionId, request.company);
-      const input = await startInput(temporal, handle.workflowId, description.runId);
-      return { payloadJson: input?.payloadJson ?? '', stepOutputs: await stepOutputs(handle), failureReason: await failureReason(handle) };
+      const [input, outputs, reason] = await Promise.all([startInput(temporal, handle.workflowId, description.runId), stepOutputs(handle), failureReason(handle)]);
+      return { payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason };
     },
     async getExecutionOverview(request) {
       return executionOverview(deps, request.company);

@@ -16,7 +16,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create, fromJson } from '@bufbuild/protobuf';
-import { createClient } from '@connectrpc/connect';
+import { createClient, type Client } from '@connectrpc/connect';
+import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ConnectionAdminService, ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
@@ -42,6 +43,7 @@ interface Context {
   partner: RouteServer;
   caller: { user: string; accessKey: string };
   secrets: Map<string, string>;
+  audit: Client<typeof AuditService>;
   dataDir: string;
 }
 
@@ -120,6 +122,7 @@ function registerTests(executablePath: string): void {
     ]);
     secrets.set('quiet.orders', (await admin.applyFlow({ flow: fromJson(FlowSchema, quiet as never), publish: true })).secret);
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    const audit = createClient(AuditService, createAdminTransport({ engineUrl: banner.engineUrl, adminToken }));
     context = {
       started,
       browser,
@@ -128,6 +131,7 @@ function registerTests(executablePath: string): void {
       partner,
       caller: { user: firstRun.serviceUser, accessKey: firstRun.accessKey },
       secrets,
+      audit,
       dataDir,
     };
     sessionToken = adminToken;
@@ -247,6 +251,13 @@ function registerTests(executablePath: string): void {
     const accepted = ctx().partner.seen.slice(FAILED_CALLS);
     t.is(accepted.length, FAILED_CALLS);
     t.true(accepted.every((request) => request.headers['x-api-key'] === RIGHT_KEY));
+    // Each console action is in the audit log with the person (the admin token's sign-in), never a key.
+    const audit = await ctx().audit.listAuditEvents({ company: COMPANY, limit: 500 });
+    const byConsole = audit.events.filter((event) => event.person !== '');
+    t.true(byConsole.some((event) => event.action === 'connection.set' && event.target === 'partner-api' && event.outcome === 'ok'));
+    t.is(byConsole.filter((event) => event.action === 'execution.rerun' && event.outcome === 'ok').length, FAILED_CALLS);
+    t.true(byConsole.some((event) => event.action === 'execution.rerun-many' && event.detailsJson.includes('"dryRun":true')));
+    t.false(JSON.stringify(audit.events).includes(RIGHT_KEY) || JSON.stringify(audit.events).includes(WRONG_KEY));
     t.deepEqual(
       // The step sends the payload as $string writes it: the same order, compact.
       accepted.map((request) => request.body).sort(),
