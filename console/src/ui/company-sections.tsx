@@ -33,7 +33,7 @@ export function CompanyNav() {
   const company = companyOf(location);
   if (!company) return null;
   return (
-    <nav aria-label="Company pages" className="company-nav">
+    <nav aria-label="Sections" className="company-nav">
       {SECTIONS.map((section) => (
         <Link key={section.label} to={section.path(company)} aria-current={matchPath(section.pattern, location.pathname) ? 'page' : undefined}>
           {section.label}
