@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { create, fromJson } from '@bufbuild/protobuf';
 import { createClient, type Client } from '@connectrpc/connect';
 import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ConnectionAdminService, ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
@@ -44,6 +45,7 @@ interface Context {
   caller: { user: string; accessKey: string };
   secrets: Map<string, string>;
   audit: Client<typeof AuditService>;
+  executions: Client<typeof ExecutionService>;
   dataDir: string;
 }
 
@@ -76,6 +78,7 @@ function registerTests(executablePath: string): void {
       if (request.headers['x-api-key'] !== RIGHT_KEY) return void response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid API key"}');
       response.writeHead(201, { 'content-type': 'application/json' }).end(`{"accepted":true,"order":${JSON.stringify(request.body)}}`);
     });
+    partner.route('/slow', (_request, response) => void setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"reserved":true}'), 3_000));
     const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-console-ops-'));
     const env = await startEnvironment(dataDir, { FLOWHOOK_LOG_LEVEL: 'warn', FLOWHOOK_EGRESS_ALLOW: `127.0.0.1:${partner.port}` });
     const started = await startFlowhook(env, true);
@@ -121,6 +124,12 @@ function registerTests(executablePath: string): void {
       },
     ]);
     secrets.set('quiet.orders', (await admin.applyFlow({ flow: fromJson(FlowSchema, quiet as never), publish: true })).secret);
+    const slow = flow(COMPANY, 'slow-orders', { activity: 'slow.orders', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 1 }, [
+      // A slow answer, not a sleep: a deferral before a Respond step fails a sync call instead.
+      { httpRequest: { description: 'Ask the warehouse', url: `${partner.url}/slow`, maxAttempts: 1 } },
+      { respond: { description: 'Confirm late', statusCode: 201, contentType: 'text/plain', body: 'reserved ${ Trigger.Payload.orderId }' } },
+    ]);
+    secrets.set('slow.orders', (await admin.applyFlow({ flow: fromJson(FlowSchema, slow as never), publish: true })).secret);
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
     const audit = createClient(AuditService, createAdminTransport({ engineUrl: banner.engineUrl, adminToken }));
     context = {
@@ -132,6 +141,7 @@ function registerTests(executablePath: string): void {
       caller: { user: firstRun.serviceUser, accessKey: firstRun.accessKey },
       secrets,
       audit,
+      executions: createClient(ExecutionService, createAdminTransport({ engineUrl: banner.engineUrl, adminToken })),
       dataDir,
     };
     sessionToken = adminToken;
@@ -156,7 +166,7 @@ function registerTests(executablePath: string): void {
     await withPage(t, async (page) => {
       await signIn(page);
       // The overview: the failures are on it, and each figure leads to the executions behind it.
-      await page.getByRole('navigation', { name: 'Company pages' }).getByRole('link', { name: 'Overview' }).click();
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Overview' }).click();
       await page.getByRole('heading', { name: `Overview of ${COMPANY}` }).waitFor({ timeout: UI_TIMEOUT });
       const failedExecutions = page.getByRole('link', { name: `Failed executions: ${FAILED_CALLS}, show them` });
       await failedExecutions.waitFor({ timeout: UI_TIMEOUT });
@@ -257,7 +267,8 @@ function registerTests(executablePath: string): void {
     t.true(byConsole.some((event) => event.action === 'connection.set' && event.target === 'partner-api' && event.outcome === 'ok'));
     t.is(byConsole.filter((event) => event.action === 'execution.rerun' && event.outcome === 'ok').length, FAILED_CALLS);
     t.true(byConsole.some((event) => event.action === 'execution.rerun-many' && event.detailsJson.includes('"dryRun":true')));
-    t.false(JSON.stringify(audit.events).includes(RIGHT_KEY) || JSON.stringify(audit.events).includes(WRONG_KEY));
+    const recorded = JSON.stringify(audit.events, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+    t.false(recorded.includes(RIGHT_KEY) || recorded.includes(WRONG_KEY));
     t.deepEqual(
       // The step sends the payload as $string writes it: the same order, compact.
       accepted.map((request) => request.body).sort(),
@@ -330,6 +341,28 @@ function registerTests(executablePath: string): void {
       await page.getByRole('link', { name: original }).waitFor({ timeout: UI_TIMEOUT });
       t.regex(await page.locator('.facts').first().innerText(), new RegExp(`Re-run of\\s+${original.replace(/[.]/g, '\\.')}`));
       await expectAccessible(t, page, 'a re-run');
+      // A re-run names its company, and must be that company's: another company's execution reads as unknown.
+      const other = await t.throwsAsync(ctx().executions.rerunExecution({ executionId: original, company: 'Globex' }));
+      t.regex(other!.message, /does not exist/);
+    });
+  });
+
+  test.serial("a late answer: the caller got the default response, the Respond step's answer came after the window", async (t) => {
+    const answer = await call('slow.orders', '{"orderId": "S-1"}');
+    t.is(answer.status, 200, 'the sync window timed out: the default response');
+    await withPage(t, async (page) => {
+      await page.goto(`${ctx().consoleUrl}/executions?company=${COMPANY}&flow=slow-orders`);
+      const rows = page.getByRole('table').getByRole('row');
+      await waitForCount(rows, 2);
+      await rows.nth(1).getByRole('link').first().click();
+      // The page follows the execution while it runs, until the Respond step has answered.
+      const caller = page.getByRole('region', { name: "The caller's answer" });
+      await caller.getByRole('heading', { name: 'Late answer' }).waitFor({ timeout: UI_TIMEOUT });
+      const text = await caller.innerText();
+      t.regex(text, /sync window timed out: it got the default response[\s\S]*Status\s+200/);
+      t.regex(text, /Late answer[\s\S]*Status\s+201[\s\S]*text\/plain[\s\S]*reserved S-1/);
+      await expectAccessible(t, page, 'an execution with a late answer');
+      await screenshot(t, page, 'execution-late-answer');
     });
   });
 
