@@ -16,8 +16,10 @@ import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import { RERUN_OF_MEMO } from '../temporal/execution-start-options.ts';
 import { COMPANY_KEY, RERUN_OF_KEY } from '../temporal/search-attributes.ts';
 import type { CallMinutes } from '../metrics/call-minutes.ts';
+import type { SecretKeyring } from '../secrets/secret-keyring.ts';
 import { callerAnswer, stepOutputs, temporalUiLink } from './execution-details.ts';
 import { executionOverview } from './execution-overview.ts';
+import { connectionSecretScrubber, scrubbed } from './output-secrets.ts';
 import { rerunMatching } from './bulk-rerun.ts';
 import { describeFlowExecution, startInput, summaryMessage } from './execution-reads.ts';
 import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
@@ -25,6 +27,8 @@ import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
 import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, needsExactCompanyCheck, quote } from './visibility-query.ts';
 
 export interface ExecutionDeps extends RerunDeps {
+  /** The secret store's keys: step outputs are shown without the flow's connection secrets (output-secrets.ts). */
+  keyring: SecretKeyring;
   /** Re-run starts per second in this engine process (FLOWHOOK_RERUN_PER_SECOND). */
   rerunsPerSecond?: number;
   /** The Temporal Web UI as people open it (FLOWHOOK_TEMPORAL_UI_URL): each execution links there. */
@@ -73,23 +77,26 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
         withheld ? [] : stepOutputs(handle),
         rerunsOf(request.executionId),
       ]);
-      return {
-        execution,
-        steps: steps.map(stepMessage),
-        payloadJson: withheld ? '' : (input?.payloadJson ?? ''),
-        payloadWithheld: withheld,
-        caller: input?.caller ?? '',
-        rerunOf: rerunOf(description),
-        reruns,
-        answer,
-        stepOutputs: outputs,
-        temporalUiUrl: temporalUiLink(deps.temporalUiUrl, temporal.options.namespace, handle.workflowId, description.runId),
-      };
+      return scrubbed(
+        {
+          execution,
+          steps: steps.map(stepMessage),
+          payloadJson: withheld ? '' : (input?.payloadJson ?? ''),
+          payloadWithheld: withheld,
+          caller: input?.caller ?? '',
+          rerunOf: rerunOf(description),
+          reruns,
+          answer,
+          stepOutputs: outputs,
+          temporalUiUrl: temporalUiLink(deps.temporalUiUrl, temporal.options.namespace, handle.workflowId, description.runId),
+        },
+        await connectionSecretScrubber(deps, input),
+      );
     },
     async revealExecutionPayload(request) {
       const { handle, description } = await flowExecution(request.executionId, request.company);
       const [input, outputs, reason] = await Promise.all([startInput(temporal, handle.workflowId, description.runId), stepOutputs(handle), failureReason(handle)]);
-      return { payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason };
+      return scrubbed({ payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason }, await connectionSecretScrubber(deps, input));
     },
     async getExecutionOverview(request) {
       return executionOverview(deps, request.company);

@@ -82,6 +82,8 @@ function registerTests(executablePath: string): void {
     const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-console-ops-'));
     const env = await startEnvironment(dataDir, { FLOWHOOK_LOG_LEVEL: 'warn', FLOWHOOK_EGRESS_ALLOW: `127.0.0.1:${partner.port}` });
     const started = await startFlowhook(env, true);
+    // Stopped by the after hook even when the rest of this setup fails.
+    cleanup = { started, partner, dataDir };
     const banner = JSON.parse(started.banner.trim().split('\n').pop()!) as {
       consoleUrl: string | null;
       engineUrl: string;
@@ -93,6 +95,8 @@ function registerTests(executablePath: string): void {
     const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
     const admin = createAdminClient({ engineUrl: banner.engineUrl, adminToken });
     const connections = createClient(ConnectionAdminService, createAdminTransport({ engineUrl: banner.engineUrl, adminToken }));
+    // A second company, so the overview lists every company's failures.
+    await admin.createCompany({ name: 'Globex' });
     // Someone typed the partner's key wrong when the connection was set up.
     await connections.setConnection({
       company: COMPANY,
@@ -146,12 +150,13 @@ function registerTests(executablePath: string): void {
     };
     sessionToken = adminToken;
   });
+  let cleanup: { started: StartedFlowhook; partner: RouteServer; dataDir: string } | undefined;
   test.after.always(async () => {
-    if (!context) return;
-    await context.browser.close().catch(() => undefined);
-    await stopFlowhook(context.started);
-    await context.partner.close();
-    rmSync(context.dataDir, { recursive: true, force: true });
+    await context?.browser.close().catch(() => undefined);
+    if (!cleanup) return;
+    await stopFlowhook(cleanup.started);
+    await cleanup.partner.close();
+    rmSync(cleanup.dataDir, { recursive: true, force: true });
   });
 
   test.serial("an operator's morning: the partner's calls fail, the overview shows it, the execution names the connection, its key is fixed, a bulk re-run succeeds", async (t) => {
@@ -173,6 +178,9 @@ function registerTests(executablePath: string): void {
       await page.getByRole('link', { name: `Failed calls: ${FAILED_CALLS}, show them` }).waitFor({ timeout: UI_TIMEOUT });
       t.regex(await page.getByRole('table', { name: 'Calls in the last hour by outcome' }).innerText(), new RegExp(`Failed \\(5xx\\)\\s+${FAILED_CALLS}`));
       t.notRegex(await page.getByRole('listitem').filter({ hasText: 'Answer time p95' }).innerText(), /—/, 'an answer time is known');
+      const companies = page.getByRole('table', { name: 'Every company you see, in the last hour' });
+      await companies.getByRole('link', { name: `${COMPANY}: ${FAILED_CALLS} failed executions` }).waitFor({ timeout: UI_TIMEOUT });
+      await companies.getByRole('link', { name: 'Globex: 0 failed executions' }).waitFor({ timeout: UI_TIMEOUT });
       await expectAccessible(t, page, 'the overview');
       await screenshot(t, page, 'overview');
 
