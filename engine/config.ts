@@ -52,6 +52,8 @@ export interface EngineConfig {
   secretsKeys: KeySource;
   /** FLOWHOOK_MAX_DEFERRAL, FLOWHOOK_MAX_HTTP_TIMEOUT: checked at publish and handed to every execution. */
   flowLimits: FlowLimits;
+  /** FLOWHOOK_TEMPORAL_UI_URL: the Temporal Web UI, which execution pages link to. */
+  temporalUiUrl?: string;
   /** FLOWHOOK_RERUN_PER_SECOND: re-run starts per second per engine process (engine/executions/rerun-pacer.ts). */
   rerunsPerSecond: number;
   /** FLOWHOOK_ENGINE_METRICS_PORT (default 7051; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): GET /metrics. */
@@ -121,6 +123,7 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     secretsKeys: keySourceFromEnv(settings),
     flowLimits: Object.freeze({ maxDeferralMs: settings.FLOWHOOK_MAX_DEFERRAL, maxHttpTimeoutMs: settings.FLOWHOOK_MAX_HTTP_TIMEOUT }),
     rerunsPerSecond: settings.FLOWHOOK_RERUN_PER_SECOND,
+    temporalUiUrl: settings.FLOWHOOK_TEMPORAL_UI_URL,
     tracing: readTracingConfig(settings),
     records: readRecordSettings(settings),
     callbackRetentionMs: settings.FLOWHOOK_CALLBACK_RETENTION,

@@ -31,6 +31,7 @@ import { startCodecServer, type RunningCodecServer } from './codec/codec-server.
 import { startConsoleServer, type RunningConsoleServer } from './console/console-server.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
 import { createEngineMetrics } from './metrics/engine-metrics.ts';
+import { startCallMinutes } from './metrics/call-minutes.ts';
 import { meteredLimits, meteredStarter } from './metrics/metered-webhook.ts';
 import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
 
@@ -75,6 +76,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   }
   const changeFeed = startChangeFeed(config.databaseUrl, logger, { heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs });
   const metrics = createEngineMetrics();
+  const callMinutes = await startCallMinutes(metrics.registry.registry);
   const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs, observeLookups: metrics.cacheLookups };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
@@ -139,6 +141,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     rerunsPerSecond: config.rerunsPerSecond,
     tracer: tracing?.tracer('engine'),
     metrics,
+    callMinutes,
+    temporalUiUrl: config.temporalUiUrl,
   });
   // An engine nobody can administer is a setup mistake worth saying out loud.
   if (!options.adminAccountFollows && config.adminToken === undefined && (await orm.em.fork().count(ServiceAccount, { scope: 'admin', enabled: true })) === 0) {
@@ -161,6 +165,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       // First: the other engines take this one's share at their next heartbeat, while it drains.
       await membership.close();
       await metricsListener?.close();
+      callMinutes.close();
       metrics.registry.close();
       await codec?.close();
       await consoleServer?.close();

@@ -57,6 +57,7 @@ import { registerReflection } from './rpc/grpc-reflection.ts';
 import { rpcServerTracing } from '../common/tracing/rpc-tracing.ts';
 import type { Tracer } from '@opentelemetry/api';
 import type { EngineMetrics } from './metrics/engine-metrics.ts';
+import type { CallMinutes } from './metrics/call-minutes.ts';
 import type { ConsoleServedServices } from './console/console-server.ts';
 
 /** Every service the engine serves behind the gate (reflection and health list these). */
@@ -122,6 +123,10 @@ export interface EngineDeps {
   tracer?: Tracer;
   /** The engine's metrics (metrics/engine-metrics.ts); the webhook service records each call in them. */
   metrics?: EngineMetrics;
+  /** Those metrics by minute for the console's overview (metrics/call-minutes.ts). */
+  callMinutes?: CallMinutes;
+  /** FLOWHOOK_TEMPORAL_UI_URL: executions link to their page there. */
+  temporalUiUrl?: string;
 }
 
 export interface EngineServer {

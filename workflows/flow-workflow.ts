@@ -10,7 +10,7 @@ import { SyncWindow } from './interpreter/sync-window.ts';
 import { EXACT_VALUES_PATCH, triggerOutputs } from './interpreter/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
 import { callbackPlaceholder } from './shared/callback-placeholders.ts';
-import { callbackUpdate, executionLogQuery, flowAnswerQuery, webhookAnswerQuery, webhookResponseUpdate } from './shared/flow-messages.ts';
+import { callbackUpdate, executionLogQuery, flowAnswerQuery, stepOutputsQuery, webhookAnswerQuery, webhookResponseUpdate } from './shared/flow-messages.ts';
 import { FLOW_FAILED_BEFORE_RESPONSE } from './shared/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult } from './shared/index.ts';
 import { callbackStepsOf, type CallbackStep } from './steps/callback-steps.ts';
@@ -55,6 +55,8 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     Company: { Name: input.company },
     ...callbackUrls(callbackSteps),
   };
+  // A query adds nothing to the history, so executions started before it existed replay unchanged.
+  setHandler(stepOutputsQuery, () => context.Steps);
 
   const outcomeRecorded = recordOutcomeWhenDecided(window);
   try {

@@ -7,7 +7,7 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ExecutionService, GetExecutionResponseSchema, ListExecutionsResponseSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { exitCodeFor, reportError } from './admin-action.ts';
-import { addRerunCommand, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
+import { addRerunCommand, isoTime, statuses, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
 import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
 import { card, printJson, printLines, processIo, table, type CliIo } from './output.ts';
 
@@ -50,6 +50,10 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     .option('--flow <name>', 'only this flow')
     .option('--flow-version <n>', 'only this version of the flow', positiveInt)
     .option('--outcome <outcome>', "only executions whose caller's window closed so: responded, sync-timeout, flow-ended, instant, failed")
+    .option('--status <status>', 'only executions in these states: RUNNING, COMPLETED, FAILED, TIMED_OUT, TERMINATED, CANCELED (repeat or comma-separate)', statuses, [])
+    .option('--since <time>', 'only executions started at or after this ISO 8601 time', isoTime)
+    .option('--until <time>', 'only executions started before this ISO 8601 time', isoTime)
+    .option('--caller <caller>', 'only executions of this caller, e.g. user:partner')
     .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
     .option('--json', 'print the response as JSON')
     .action(
@@ -60,6 +64,10 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
           flowName: options.flow as string | undefined,
           flowVersion: (options.flowVersion as number | undefined) ?? 0,
           outcome: options.outcome as string | undefined,
+          statuses: options.status as string[],
+          since: options.since as Timestamp | undefined,
+          until: options.until as Timestamp | undefined,
+          caller: options.caller as string | undefined,
           limit: (options.limit as number | undefined) ?? 0,
         });
         if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));

@@ -129,7 +129,7 @@ function flag(option: string): string {
   return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
-function statuses(raw: string, previous: string[]): string[] {
+export function statuses(raw: string, previous: string[]): string[] {
   return [
     ...previous,
     ...raw
@@ -139,7 +139,7 @@ function statuses(raw: string, previous: string[]): string[] {
   ];
 }
 
-function isoTime(raw: string): Timestamp {
+export function isoTime(raw: string): Timestamp {
   // A date alone or a time with its zone: a time without one would depend on the operator's clock settings.
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw))
     throw new InvalidArgumentError('an ISO 8601 date, or a time with its zone (2026-11-23T18:00:00Z)');

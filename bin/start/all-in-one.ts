@@ -74,6 +74,8 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
       stops.push(() => temporal.stop());
       env.TEMPORAL_ADDRESS = temporal.address;
       temporalUiUrl = temporal.uiUrl;
+      // The console links executions to this Web UI unless the operator named another.
+      env.FLOWHOOK_TEMPORAL_UI_URL ??= temporal.uiUrl;
     }
 
     // The web console next to the engine: on by default here, `FLOWHOOK_CONSOLE_PORT=off` runs none.

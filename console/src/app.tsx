@@ -5,6 +5,9 @@
 //   /new-flow/:company           the card of a new flow
 //   /flows/:company/:name        a flow's card (?tab=yaml|versions|try)
 //   /executions/:executionId     one execution (what "Try it" links to)
+//   /overview/:company           the company's last hour
+//   /executions?company=…&…      the execution list, its filter in the query
+//   /connections/:company        the company's connections
 //   /settings/:company           a company's hook secrets and egress list
 //   /people                      service users, OAuth applications, service accounts
 //   /audit                       the audit log (?person=&action=&company=&since=&until=)
@@ -21,6 +24,9 @@ import { SecretRevealProvider } from './card/secret-dialog.tsx';
 
 const FlowCardPage = lazy(() => import('./card/flow-card-page.tsx'));
 const ExecutionPage = lazy(() => import('./executions/execution-page.tsx'));
+const OverviewPage = lazy(() => import('./overview/overview-page.tsx'));
+const ExecutionsPage = lazy(() => import('./executions/executions-page.tsx'));
+const ConnectionsPage = lazy(() => import('./connections/connections-page.tsx'));
 const CompanySettingsPage = lazy(() => import('./company-settings/company-settings-page.tsx'));
 const PeoplePage = lazy(() => import('./people/people-page.tsx'));
 const AuditPage = lazy(() => import('./audit/audit-page.tsx'));
@@ -39,6 +45,9 @@ export function App() {
             <Route path="/new-flow/:company" element={<CardRoute isNew />} />
             <Route path="/flows/:company/:name" element={<CardRoute />} />
             <Route path="/executions/:executionId" element={<ExecutionPage />} />
+            <Route path="/overview/:company" element={<OverviewPage />} />
+            <Route path="/executions" element={<ExecutionsPage />} />
+            <Route path="/connections/:company" element={<ConnectionsPage />} />
             <Route path="/settings/:company" element={<CompanySettingsPage />} />
             <Route path="/people" element={<PeoplePage />} />
             <Route path="/audit" element={<AuditPage />} />

@@ -90,8 +90,15 @@ const HOOK_SECRET_ADMIN: Record<string, AuditedMethod> = {
 };
 
 const EXECUTION: Record<string, AuditedMethod> = {
-  RerunExecution: { action: 'execution.rerun', target: 'executionId', details: ['sameVersion'] },
-  RerunExecutions: { action: 'execution.rerun-many', company: 'company', target: 'activity', details: ['statuses', 'since', 'until', 'dryRun', 'maxCount', 'sameVersion'] },
+  RerunExecution: { action: 'execution.rerun', company: 'company', target: 'executionId', details: ['sameVersion'] },
+  RerunExecutions: {
+    action: 'execution.rerun-many',
+    company: 'company',
+    target: 'activity',
+    details: ['statuses', 'since', 'until', 'dryRun', 'maxCount', 'sameVersion', 'flowName', 'flowVersion', 'outcome', 'caller'],
+  },
+  // A read, but of what doNotLogPayload keeps out of every log: who decrypted it is on record.
+  RevealExecutionPayload: { action: 'execution.reveal-payload', company: 'company', target: 'executionId' },
 };
 
 export const AUDITED_METHODS: ReadonlyMap<string, Readonly<Record<string, AuditedMethod>>> = new Map([

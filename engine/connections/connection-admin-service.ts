@@ -18,6 +18,7 @@ import { InvalidArgumentError } from '../errors.ts';
 import { rotateSecretsKey } from '../secrets/key-rotation.ts';
 import type { SecretKeyring } from '../secrets/secret-keyring.ts';
 import type { Connection } from '../storage/entities.ts';
+import { connectionKindInfos } from './connection-kind-infos.ts';
 import { getCompanyEgress, setCompanyEgress, type CompanyEgress } from './company-egress.ts';
 import { connectionTypeOf, deleteConnection, fromColumn, listConnections, publishedFlowsUsing, requireConnection, setConnection } from './connections.ts';
 
@@ -59,6 +60,9 @@ export function createConnectionAdminService(deps: ConnectionAdminDeps): Service
     },
     async getCompanyEgress(request) {
       return { egress: egressMessage(await getCompanyEgress(fork(), request.company)) };
+    },
+    async listConnectionKinds() {
+      return { kinds: connectionKindInfos() };
     },
   };
 }

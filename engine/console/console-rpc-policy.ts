@@ -24,7 +24,9 @@ export type CompanyOfCall =
   /** A listing the console cuts to the companies the person sees (ListCompanies). */
   | 'filtered'
   /** Nothing names a company: the call needs the role in every company. */
-  | 'every-company';
+  | 'every-company'
+  /** Nothing about any company (e.g. the connection kinds): the role in some company. */
+  | 'any-company';
 
 export interface RpcRule {
   role: ConsoleRoleName;
@@ -46,10 +48,16 @@ const FLOW_ADMIN: Record<string, RpcRule> = {
   CreateUser: { role: 'admin', company: { request: 'company' } },
 };
 
-// Re-runs (part 2 of the console) name an execution, not a company: they get their rule with their page.
+// A re-run changes something, so its company must be known before it runs: the console names it
+// in the request (the service checks it is the execution's). Without it, editor in every company.
 const EXECUTIONS: Record<string, RpcRule> = {
   ListExecutions: { role: 'viewer', company: { request: 'company' } },
   GetExecution: { role: 'viewer', company: { response: 'execution.company' } },
+  GetExecutionOverview: { role: 'viewer', company: { request: 'company' } },
+  RerunExecution: { role: 'editor', company: { request: 'company' } },
+  RerunExecutions: { role: 'editor', company: { request: 'company' } },
+  // A doNotLogPayload payload is decrypted for those who may decrypt it in the Temporal UI too: admins.
+  RevealExecutionPayload: { role: 'admin', company: { request: 'company' } },
 };
 
 const CONNECTIONS: Record<string, RpcRule> = {
@@ -59,6 +67,7 @@ const CONNECTIONS: Record<string, RpcRule> = {
   SetConnection: { role: 'admin', company: { request: 'company' } },
   DeleteConnection: { role: 'admin', company: { request: 'company' } },
   SetCompanyEgress: { role: 'admin', company: { request: 'company' } },
+  ListConnectionKinds: { role: 'viewer', company: 'any-company' },
 };
 
 const AUDIT: Record<string, RpcRule> = {
@@ -93,7 +102,7 @@ export type Verdict = { allowed: true } | { allowed: false; reason: string };
 export function authorizeRequest(grants: RoleGrants, service: string, method: string, request: unknown): Verdict {
   const rule = rpcRule(service, method);
   if (!rule) return { allowed: false, reason: `${method} is not open to the console` };
-  if (rule.company === 'filtered' || (typeof rule.company === 'object' && 'response' in rule.company)) {
+  if (rule.company === 'filtered' || rule.company === 'any-company' || (typeof rule.company === 'object' && 'response' in rule.company)) {
     // Any role anywhere lets the call run; what it answers is cut or checked afterwards.
     return Object.keys(grants).length > 0 ? { allowed: true } : { allowed: false, reason: 'this person has no role in any company' };
   }

@@ -36,6 +36,10 @@ export async function rerunMatching(
   const query = rerunQuery(deps.taskQueue, {
     company: request.company,
     activity: request.activity || undefined,
+    flowName: request.flowName || undefined,
+    flowVersion: request.flowVersion,
+    outcome: request.outcome || undefined,
+    caller: request.caller || undefined,
     statuses: request.statuses,
     since: request.since && timestampDate(request.since),
     until: request.until && timestampDate(request.until),

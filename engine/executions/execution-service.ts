@@ -3,26 +3,38 @@
 // payload of a doNotLogPayload execution is never returned (its execution log
 // notes are withheld by the workflow itself); a re-run reads it inside the engine.
 import type { ServiceImpl } from '@connectrpc/connect';
-import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { create } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ExecutionStepSchema, type ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { FLOW_WORKFLOW_TYPE, type StepLogEntry } from '../../workflows/shared/index.ts';
+import type { StepLogEntry } from '../../workflows/shared/index.ts';
 import { executionLogQuery } from '../../workflows/shared/flow-messages.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
-import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
+import { InvalidArgumentError, UnavailableError } from '../errors.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
 import { RERUN_OF_MEMO } from '../temporal/execution-start-options.ts';
-import { FLOW_OUTCOMES, RERUN_OF_KEY } from '../temporal/search-attributes.ts';
+import { COMPANY_KEY, RERUN_OF_KEY } from '../temporal/search-attributes.ts';
+import type { CallMinutes } from '../metrics/call-minutes.ts';
+import type { SecretKeyring } from '../secrets/secret-keyring.ts';
+import { callerAnswer, stepOutputs, temporalUiLink } from './execution-details.ts';
+import { executionOverview } from './execution-overview.ts';
+import { connectionSecretScrubber, scrubbed } from './output-secrets.ts';
 import { rerunMatching } from './bulk-rerun.ts';
-import { startInput, summaryMessage } from './execution-reads.ts';
+import { describeFlowExecution, startInput, summaryMessage } from './execution-reads.ts';
 import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
 import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
-import { flowExecutionsQuery, quote } from './visibility-query.ts';
+import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, needsExactCompanyCheck, quote } from './visibility-query.ts';
 
 export interface ExecutionDeps extends RerunDeps {
+  /** The secret store's keys: step outputs are shown without the flow's connection secrets (output-secrets.ts). */
+  keyring: SecretKeyring;
   /** Re-run starts per second in this engine process (FLOWHOOK_RERUN_PER_SECOND). */
   rerunsPerSecond?: number;
+  /** The Temporal Web UI as people open it (FLOWHOOK_TEMPORAL_UI_URL): each execution links there. */
+  temporalUiUrl?: string;
+  /** This engine's call figures by minute, for the overview (metrics/call-minutes.ts). */
+  callMinutes?: CallMinutes;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -39,55 +51,61 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       const limit = request.limit === 0 ? DEFAULT_LIMIT : request.limit;
       if (limit < 1 || limit > MAX_LIMIT) throw new InvalidArgumentError(`limit: 1..${MAX_LIMIT}`);
       const filters = flowExecutionsQuery(deps.taskQueue);
-      if (request.company) filters.push(`Company = ${quote(request.company)}`);
-      if (request.activity) filters.push(`FlowActivity = ${quote(request.activity.toLowerCase())}`);
-      if (request.flowName) filters.push(`FlowName = ${quote(request.flowName)}`);
-      if (request.flowVersion < 0) throw new InvalidArgumentError('flow version: a positive number');
-      if (request.flowVersion > 0) filters.push(`FlowVersion = ${request.flowVersion}`);
-      if (request.outcome) {
-        const outcome = request.outcome.trim().toLowerCase().replace(/[-_]/g, ' ');
-        if (!(FLOW_OUTCOMES as readonly string[]).includes(outcome)) throw new InvalidArgumentError(`outcome: one of ${FLOW_OUTCOMES.join(', ')}; got "${request.outcome}"`);
-        filters.push(`FlowOutcome = ${quote(outcome)}`);
-      }
+      if (request.company) filters.push(companyClause(request.company));
+      if (request.statuses.length > 0) filters.push(`ExecutionStatus IN (${[...new Set(request.statuses.map(executionStatusValue))].map(quote).join(', ')})`);
+      filters.push(...filterClauses({ ...request, since: request.since && timestampDate(request.since), until: request.until && timestampDate(request.until) }));
+      const prefixOnly = request.company !== '' && needsExactCompanyCheck(request.company);
       const executions = [];
       for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
+        if (prefixOnly && info.typedSearchAttributes.get(COMPANY_KEY) !== request.company) continue;
         executions.push(summaryMessage(info));
         if (executions.length >= limit) break;
       }
       return { executions };
     },
     async getExecution(request) {
-      if (!request.executionId) throw new InvalidArgumentError('execution id is required');
-      const handle = temporal.workflow.getHandle(request.executionId);
-      let description: WorkflowExecutionDescription;
-      try {
-        description = await handle.describe();
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`Execution "${request.executionId}" does not exist`);
-        throw error;
-      }
-      if (description.type !== FLOW_WORKFLOW_TYPE) throw new NotFoundError(`Execution "${request.executionId}" does not exist`);
+      const { handle, description } = await flowExecution(request.executionId);
       const withheld = description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
-      const input = await startInput(temporal, handle.workflowId, description.runId);
-      let steps: StepLogEntry[];
-      try {
-        steps = await handle.query(executionLogQuery);
-      } catch {
-        throw new UnavailableError('the execution log needs a running worker to answer');
-      }
-      return {
-        execution: summaryMessage(description),
-        steps: steps.map(stepMessage),
-        payloadJson: withheld ? '' : (input?.payloadJson ?? ''),
-        payloadWithheld: withheld,
-        caller: input?.caller ?? '',
-        rerunOf: rerunOf(description),
-        reruns: await rerunsOf(request.executionId),
-      };
+      const execution = summaryMessage(description);
+      // One at a time, each query of a closed execution waits for a worker to replay it: asked together, the page waits once.
+      const [input, steps, answer, outputs, reruns] = await Promise.all([
+        startInput(temporal, handle.workflowId, description.runId),
+        handle.query(executionLogQuery).catch(() => {
+          throw new UnavailableError('the execution log needs a running worker to answer');
+        }),
+        callerAnswer(handle, execution.outcome === 'failed'),
+        withheld ? [] : stepOutputs(handle),
+        rerunsOf(request.executionId),
+      ]);
+      return scrubbed(
+        {
+          execution,
+          steps: steps.map(stepMessage),
+          payloadJson: withheld ? '' : (input?.payloadJson ?? ''),
+          payloadWithheld: withheld,
+          caller: input?.caller ?? '',
+          rerunOf: rerunOf(description),
+          reruns,
+          answer,
+          stepOutputs: outputs,
+          temporalUiUrl: temporalUiLink(deps.temporalUiUrl, temporal.options.namespace, handle.workflowId, description.runId),
+        },
+        await connectionSecretScrubber(deps, input),
+      );
+    },
+    async revealExecutionPayload(request) {
+      const { handle, description } = await flowExecution(request.executionId, request.company);
+      const [input, outputs, reason] = await Promise.all([startInput(temporal, handle.workflowId, description.runId), stepOutputs(handle), failureReason(handle)]);
+      return scrubbed({ payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason }, await connectionSecretScrubber(deps, input));
+    },
+    async getExecutionOverview(request) {
+      return executionOverview(deps, request.company);
     },
     async rerunExecution(request, context) {
       if (!request.executionId) throw new InvalidArgumentError('execution id is required');
       const account = serviceAccountOf(context);
+      // The console authorizes a re-run by the company it names: it must be the execution's.
+      if (request.company) await flowExecution(request.executionId, request.company);
       await pacer.turn(context.signal);
       return { rerun: await rerunExecution(deps, account, request.executionId, request.sameVersion) };
     },
@@ -95,6 +113,11 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       return rerunMatching({ ...deps, pacer }, serviceAccountOf(context), request, context.signal);
     },
   };
+
+  /** A flow execution by id (of `company`, when given), or NOT_FOUND: another company's reads as unknown. */
+  function flowExecution(executionId: string, company?: string) {
+    return describeFlowExecution(temporal, executionId, { company });
+  }
 
   /** The re-runs of an execution, found by their `RerunOf` search attribute (visibility lags a moment behind a start). */
   async function rerunsOf(executionId: string): Promise<string[]> {
@@ -106,6 +129,19 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       if (ids.length >= RERUNS_SHOWN) break;
     }
     return ids;
+  }
+}
+
+/** Why a failed execution failed: doNotLogPayload flows keep the reason in the (encrypted) failure details only. */
+async function failureReason(handle: WorkflowHandle): Promise<string> {
+  try {
+    await handle.result();
+    return '';
+  } catch (error) {
+    const cause = error instanceof WorkflowFailedError ? error.cause : undefined;
+    if (!(cause instanceof ApplicationFailure)) return cause?.message ?? '';
+    const detail = cause.details?.[0];
+    return typeof detail === 'string' ? detail : cause.message;
   }
 }
 

@@ -9,9 +9,9 @@
 // is recorded as ignored and a deferral (sleep, waitUntil) is fine anywhere.
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { FLOW_WORKFLOW_TYPE, resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
+import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
 import { FailedPreconditionError, NotFoundError } from '../errors.ts';
 import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import { FlowVersion } from '../storage/entities.ts';
@@ -19,7 +19,7 @@ import type { ExecutionStarter } from '../temporal/execution-starter.ts';
 import { RERUN_OF_KEY } from '../temporal/search-attributes.ts';
 import { executionRequest } from '../webhook/execution-request.ts';
 import type { PublishedFlowLookup, PublishedFlowSnapshot } from '../webhook/published-flow-lookup.ts';
-import { startInput } from './execution-reads.ts';
+import { describeFlowExecution, startInput } from './execution-reads.ts';
 
 export interface RerunDeps {
   orm: MikroORM;
@@ -81,16 +81,8 @@ export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIde
 }
 
 async function originalInput(deps: RerunDeps, executionId: string): Promise<FlowExecutionInput> {
-  const handle = deps.temporal.workflow.getHandle(executionId);
-  let description: WorkflowExecutionDescription;
-  try {
-    description = await handle.describe();
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`Execution "${executionId}" does not exist`);
-    throw error;
-  }
   // Another application's workflows on the same namespace are not flowhook's to re-run.
-  if (description.type !== FLOW_WORKFLOW_TYPE || description.taskQueue !== deps.taskQueue) throw new NotFoundError(`Execution "${executionId}" does not exist`);
+  const { description } = await describeFlowExecution(deps.temporal, executionId, { taskQueue: deps.taskQueue });
   if (description.status.name === 'RUNNING') throw new FailedPreconditionError(`Execution "${executionId}" is still running; re-run it once it has closed`);
   const input = await startInput(deps.temporal, executionId, description.runId);
   if (!input?.company || !input.flowName || !input.trigger?.activity) throw new FailedPreconditionError(`Execution "${executionId}" has no input a re-run could repeat`);

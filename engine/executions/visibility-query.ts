@@ -3,6 +3,7 @@
 // change the query's shape (a quote in a name stays inside its literal).
 import { FLOW_WORKFLOW_TYPE } from '../../workflows/shared/index.ts';
 import { InvalidArgumentError } from '../errors.ts';
+import { FLOW_OUTCOMES } from '../temporal/search-attributes.ts';
 
 /**
  * What an operator may re-run: closed executions only (a running one has not
@@ -16,12 +17,25 @@ export const RERUNNABLE_STATUSES: Readonly<Record<string, string>> = {
   COMPLETED: 'Completed',
 };
 
-export interface RerunFilter {
-  company: string;
+/** Every state an execution may be in, for the list's filter: the closed ones and RUNNING. */
+export const EXECUTION_STATUSES: Readonly<Record<string, string>> = { RUNNING: 'Running', ...RERUNNABLE_STATUSES };
+
+/** The optional filters the list and bulk re-runs share; each narrows, none widens. */
+export interface ExecutionFilter {
   activity?: string;
-  statuses: readonly string[];
+  flowName?: string;
+  /** 0 or absent: any version. */
+  flowVersion?: number;
+  /** responded, sync timeout (sync-timeout), flow ended, instant, failed. */
+  outcome?: string;
+  caller?: string;
   since?: Date;
   until?: Date;
+}
+
+export interface RerunFilter extends ExecutionFilter {
+  company: string;
+  statuses: readonly string[];
 }
 
 /** A visibility-query string literal. */
@@ -57,14 +71,40 @@ export function needsExactCompanyCheck(company: string): boolean {
 export function rerunQuery(taskQueue: string, filter: RerunFilter): string {
   if (!filter.company) throw new InvalidArgumentError('company is required: re-runs are chosen within one company');
   if (filter.statuses.length === 0) throw new InvalidArgumentError(`at least one status is required (${Object.keys(RERUNNABLE_STATUSES).join(', ')})`);
-  if (filter.since && filter.until && filter.since.getTime() >= filter.until.getTime()) throw new InvalidArgumentError('since must be before until');
   const statuses = [...new Set(filter.statuses.map(rerunnableStatus))].map((name) => quote(RERUNNABLE_STATUSES[name]!));
-  const company = needsExactCompanyCheck(filter.company) ? `Company STARTS_WITH ${quote(filter.company.split(/['"\\]/)[0]!)}` : `Company = ${quote(filter.company)}`;
-  const clauses = [...flowExecutionsQuery(taskQueue), company];
+  return [...flowExecutionsQuery(taskQueue), companyClause(filter.company), `ExecutionStatus IN (${statuses.join(', ')})`, ...filterClauses(filter)].join(' AND ');
+}
+
+/** `Company = …`, or the prefix a quote-holding name is found by (see needsExactCompanyCheck). */
+export function companyClause(company: string): string {
+  return needsExactCompanyCheck(company) ? `Company STARTS_WITH ${quote(company.split(/['"\\]/)[0]!)}` : `Company = ${quote(company)}`;
+}
+
+/** `RUNNING`, `failed`, `timed-out` → Temporal's `ExecutionStatus` value; anything else is refused. */
+export function executionStatusValue(raw: string): string {
+  const name = raw.trim().toUpperCase() === 'RUNNING' ? 'RUNNING' : rerunnableStatus(raw);
+  return EXECUTION_STATUSES[name]!;
+}
+
+/** The clauses of the optional filters, in a fixed order; bad values are refused naming the filter. */
+export function filterClauses(filter: ExecutionFilter): string[] {
+  if (filter.since && filter.until && filter.since.getTime() >= filter.until.getTime()) throw new InvalidArgumentError('since must be before until');
+  if (filter.flowVersion !== undefined && filter.flowVersion < 0) throw new InvalidArgumentError('flow version: a positive number');
+  const clauses: string[] = [];
   // Activities are stored (and set as search attributes) lower-cased.
   if (filter.activity) clauses.push(`FlowActivity = ${quote(filter.activity.toLowerCase())}`);
-  clauses.push(`ExecutionStatus IN (${statuses.join(', ')})`);
+  if (filter.flowName) clauses.push(`FlowName = ${quote(filter.flowName)}`);
+  if (filter.flowVersion) clauses.push(`FlowVersion = ${filter.flowVersion}`);
+  if (filter.outcome) clauses.push(`FlowOutcome = ${quote(outcomeLabel(filter.outcome))}`);
+  if (filter.caller) clauses.push(`FlowCaller = ${quote(filter.caller)}`);
   if (filter.since) clauses.push(`StartTime >= ${quote(filter.since.toISOString())}`);
   if (filter.until) clauses.push(`StartTime < ${quote(filter.until.toISOString())}`);
-  return clauses.join(' AND ');
+  return clauses;
+}
+
+/** `sync-timeout`, `Flow_Ended` → the FlowOutcome label; anything else is refused. */
+function outcomeLabel(raw: string): string {
+  const outcome = raw.trim().toLowerCase().replace(/[-_]/g, ' ');
+  if (!(FLOW_OUTCOMES as readonly string[]).includes(outcome)) throw new InvalidArgumentError(`outcome: one of ${FLOW_OUTCOMES.join(', ')}; got "${raw}"`);
+  return outcome;
 }

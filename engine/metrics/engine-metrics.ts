@@ -12,6 +12,7 @@ import type { WebhookOutcome } from '../../workflows/shared/index.ts';
 import { engineCode } from '../rpc/error-interceptor.ts';
 import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
 import type { LimitName } from '../limits/webhook-limits.ts';
+import { ANSWER_METRIC } from './call-minutes.ts';
 
 const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
   RESPONDED: 'responded',
@@ -87,6 +88,14 @@ export function createEngineMetrics(): EngineMetrics {
     buckets: CALL_SECONDS_BUCKETS,
     registers,
   });
+  // By company alone (not activity: a histogram's series are many), for the console's overview (call-minutes.ts).
+  const answers = new Histogram({
+    name: ANSWER_METRIC,
+    help: "Invoke latency by company, for calls resolved to a published flow (the console overview's p50/p95)",
+    labelNames: ['company'],
+    buckets: CALL_SECONDS_BUCKETS,
+    registers,
+  });
   const starts = new Histogram({
     name: 'flowhook_engine_temporal_start_duration_seconds',
     help: 'Time until Temporal acknowledged an execution start (instant: workflow start; sync: the start of Update-With-Start)',
@@ -135,6 +144,7 @@ export function createEngineMetrics(): EngineMetrics {
 
   const callChildren = new BoundChildren((company, activity, mode, outcome, code) => calls.labels(company!, activity!, mode!, outcome!, code!));
   const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
+  const answerChildren = new BoundChildren((company) => answers.labels(company!));
   const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
   const flows = new BoundedValues(MAX_FLOW_SERIES);
   // Pre-bound and at 0 from the start, so rate() and alerts see the first refusal.
@@ -171,7 +181,9 @@ export function createEngineMetrics(): EngineMetrics {
 
     #record(outcome: CallOutcome, code: string): void {
       callChildren.get(this.#company, this.#activity, this.#mode, outcome, code).inc();
-      durationChildren.get(this.#mode, outcome).observe((performance.now() - this.#started) / 1000);
+      const seconds = (performance.now() - this.#started) / 1000;
+      durationChildren.get(this.#mode, outcome).observe(seconds);
+      if (this.#company !== UNKNOWN) answerChildren.get(this.#company).observe(seconds);
     }
   }
 

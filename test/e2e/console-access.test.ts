@@ -151,11 +151,16 @@ test('a viewer reads but cannot publish, apply or rotate; nobody sees a company 
   t.is((await editor.flowAdmin('CreateCompany', { name: 'Editor Co' })).status, 403, 'companies are for admins');
 });
 
-test('methods the console has no rule for are refused, even for an admin', async (t) => {
+test('a re-run needs the editor role in the company it names; services the console does not serve are not there', async (t) => {
+  const rerun = (page: ConsolePage, company?: string) => page.call('flowhook.engine.v1.ExecutionService', 'RerunExecution', { executionId: 'x:y', company });
+  const viewer = await personWith({ [COMPANY]: 'viewer' }, 'rerun-viewer@example.com');
+  t.is((await rerun(viewer, COMPANY)).status, 403);
+  const editor = await personWith({ [COMPANY]: 'editor' }, 'rerun-editor@example.com');
+  t.is((await rerun(editor)).status, 403, 'without a company the role is needed in every company');
+  const unknown = await rerun(editor, COMPANY);
+  t.is(unknown.status, 404, JSON.stringify(unknown.json));
   const page = new ConsolePage(consoleUrl);
   await page.signIn(stack.adminToken);
-  const rerun = await page.call('flowhook.engine.v1.ExecutionService', 'RerunExecution', { executionId: 'x:y' });
-  t.is(rerun.status, 403, JSON.stringify(rerun.json));
   const notServed = await page.call('flowhook.engine.v1.SecretStoreAdminService', 'RotateKey');
   t.is(notServed.status, 404, 'services the console does not serve are not there');
 });

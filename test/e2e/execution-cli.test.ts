@@ -50,6 +50,13 @@ test('execution list filters by company and activity', async (t) => {
     [[executions.open, 'COMPLETED']],
   );
   t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+VERSION\s+OUTCOME\s+STATUS\s+STARTED/);
+  // The console's filters, on the command line too: state, start time, caller.
+  const byFilter = async (...filter: string[]) =>
+    (JSON.parse((await cli('execution', 'list', '--company', tenant.company, ...filter, '--json')).out) as { executions: { executionId: string }[] }).executions.length;
+  t.is(await byFilter('--status', 'COMPLETED', '--activity', 'exec.open'), 1);
+  t.is(await byFilter('--status', 'running,failed', '--activity', 'exec.open'), 0);
+  t.is(await byFilter('--since', '2999-01-01T00:00:00Z'), 0);
+  t.is(await byFilter('--caller', 'user:nobody-at-all'), 0);
 });
 
 test('execution show lists the steps with descriptions and the payload, never the secret', async (t) => {

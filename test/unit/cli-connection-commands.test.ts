@@ -102,6 +102,10 @@ function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true
       requireCompany(company);
       return { egress: egressOf(company) };
     },
+    listConnectionKinds() {
+      // The CLI takes its kinds from the registry itself; the console asks this.
+      throw new ConnectError('not used by the CLI', Code.Unimplemented);
+    },
   };
   const secretStoreImpl: ServiceImpl<typeof SecretStoreAdminService> = {
     rotateKey() {

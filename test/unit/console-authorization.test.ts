@@ -64,9 +64,19 @@ test('an execution names its company in the answer: read only by someone with a 
   t.false(authorizeRequest({}, ExecutionService.typeName, 'GetExecution', { executionId: 'a:b' }).allowed, 'no role anywhere: not even the call');
 });
 
+test('a re-run needs the editor role in the company it names; without a company, in every company', (t) => {
+  const rerun = (grants: Record<string, 'viewer' | 'editor' | 'admin'>, company: string) =>
+    authorizeRequest(grants, ExecutionService.typeName, 'RerunExecution', { executionId: 'a:b', company }).allowed;
+  t.true(rerun({ Acme: 'editor' }, 'Acme'));
+  t.false(rerun({ Acme: 'viewer' }, 'Acme'));
+  t.false(rerun({ Acme: 'editor' }, ''), 'no company named: the role is needed everywhere');
+  t.true(rerun({ '': 'editor' }, ''));
+  t.false(authorizeRequest({ Acme: 'editor' }, ExecutionService.typeName, 'RevealExecutionPayload', { executionId: 'a:b', company: 'Acme' }).allowed, 'decrypting needs admin');
+});
+
 test('a method without a rule is closed, however strong the role; every served service has rules', (t) => {
   t.false(authorizeRequest({ '': 'admin' }, SecretStoreAdminService.typeName, 'RotateKey', {}).allowed);
-  t.false(authorizeRequest({ '': 'admin' }, ExecutionService.typeName, 'RerunExecution', { executionId: 'a:b' }).allowed);
+  t.false(authorizeRequest({ '': 'admin' }, FlowAdminService.typeName, 'NoSuchMethod', {}).allowed);
   for (const service of [...CONSOLE_SERVICES, ...CONSOLE_PEOPLE_SERVICES])
     t.true(
       service.methods.some((method) => rpcRule(service.typeName, method.name)),

@@ -2,7 +2,7 @@
 // operator input is quoted so it cannot change the query's shape, statuses
 // are Temporal's spelling, and starts are spaced evenly across callers.
 import test from 'ava';
-import { needsExactCompanyCheck, rerunnableStatus, rerunQuery } from '../../engine/executions/visibility-query.ts';
+import { executionStatusValue, filterClauses, needsExactCompanyCheck, rerunnableStatus, rerunQuery } from '../../engine/executions/visibility-query.ts';
 import { createRerunPacer } from '../../engine/executions/rerun-pacer.ts';
 import { InvalidArgumentError } from '../../engine/errors.ts';
 
@@ -16,8 +16,8 @@ test('a filter becomes one query of flowhook executions on the task queue', (t) 
   });
   t.is(
     query,
-    "WorkflowType = 'flowWorkflow' AND TaskQueue = 'flowhook' AND Company = 'Acme Ltd.' AND FlowActivity = 'orders.new' AND " +
-      "ExecutionStatus IN ('Failed', 'TimedOut') AND StartTime >= '2026-11-23T10:00:00.000Z' AND StartTime < '2026-11-23T12:00:00.500Z'",
+    "WorkflowType = 'flowWorkflow' AND TaskQueue = 'flowhook' AND Company = 'Acme Ltd.' AND ExecutionStatus IN ('Failed', 'TimedOut') AND " +
+      "FlowActivity = 'orders.new' AND StartTime >= '2026-11-23T10:00:00.000Z' AND StartTime < '2026-11-23T12:00:00.500Z'",
   );
 });
 
@@ -71,4 +71,20 @@ test('the pacer spaces starts evenly, whoever asks, and gives up when the caller
   const aborted = new AbortController();
   aborted.abort(new Error('caller left'));
   await t.throwsAsync(pacer.turn(aborted.signal), { message: 'caller left' });
+});
+
+test("the list's filters: each narrows, values stay inside their literals, bad ones are refused naming the filter", (t) => {
+  t.deepEqual(filterClauses({ flowName: 'orders', flowVersion: 3, outcome: 'sync-timeout', caller: "user:o'neil", since: new Date('2026-11-26T10:00:00Z') }), [
+    "FlowName = 'orders'",
+    'FlowVersion = 3',
+    "FlowOutcome = 'sync timeout'",
+    "FlowCaller = 'user:o\\'neil'",
+    "StartTime >= '2026-11-26T10:00:00.000Z'",
+  ]);
+  t.deepEqual(filterClauses({}), []);
+  t.throws(() => filterClauses({ outcome: 'exploded' }), { instanceOf: InvalidArgumentError, message: /outcome: one of/ });
+  t.throws(() => filterClauses({ flowVersion: -1 }), { message: /flow version/ });
+  t.is(executionStatusValue('running'), 'Running');
+  t.is(executionStatusValue('timed-out'), 'TimedOut');
+  t.throws(() => executionStatusValue("Running') OR ('1"), { instanceOf: InvalidArgumentError });
 });

@@ -27,6 +27,13 @@ export const callbackUpdate = defineUpdate<CallbackAccepted, [CallbackDelivery]>
 /** The execution log, for `flowhook execution show`. */
 export const executionLogQuery = defineQuery<StepLogEntry[], []>('executionLog');
 
+/**
+ * What named steps put out so far (`Steps.<name>` of SmartFields), for the
+ * console's execution page. The engine withholds it for doNotLogPayload flows
+ * unless the person may decrypt.
+ */
+export const stepOutputsQuery = defineQuery<Record<string, unknown>, []>('stepOutputs');
+
 /** The caller's answer, also after the execution closed (a retried call with the same idempotency key). */
 export const webhookAnswerQuery = defineQuery<WebhookResponse, []>('webhookAnswer');
 

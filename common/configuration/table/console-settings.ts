@@ -39,6 +39,12 @@ export const CONSOLE_SETTINGS = settingsGroup('Console', {
     processes: ['engine'],
     meaning: 'the console as browsers open it (behind a proxy): the only origin whose pages it answers, and the base of the OpenID Connect redirect URI',
   }),
+  FLOWHOOK_TEMPORAL_UI_URL: setting({
+    type: url({ base: true }),
+    defaultText: 'unset: no link; `start`: its own Web UI',
+    processes: ['engine'],
+    meaning: "the Temporal Web UI as people open it: the console's execution pages (and `execution show --json`) link each execution there",
+  }),
   FLOWHOOK_CONSOLE_SESSION_TTL: setting({
     type: duration({ min: 60_000, max: 7 * 24 * 3_600_000 }),
     default: 8 * 3_600_000,

@@ -1,70 +1,107 @@
 // One execution as the engine reads it from Temporal (ExecutionService.GetExecution):
-// where it stands and its steps. What "Try it" and the flow list link to;
-// re-runs and the execution list come with the console's second part.
-import { useParams } from 'react-router';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
+// where it stands, why it failed (the step and its reason, and the connection
+// an httpRequest step used), the answer its caller got, the steps as a
+// timeline with their outputs, the payload as exact text, its re-runs, and
+// the same execution in the Temporal Web UI. Read again while it runs.
+import { Link, useParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { LoadProblem, Loading } from '../ui/states.tsx';
+import { CallerAnswerSection } from './caller-answer.tsx';
+import { ExecutionFailure } from './execution-failure.tsx';
+import { ExecutionPayload } from './execution-payload.tsx';
+import { ExecutionTimeline } from './execution-timeline.tsx';
+import { executionsLink } from './execution-filter.ts';
+import { between, durationText, timeText } from './format.ts';
+import { RerunButton } from './rerun-button.tsx';
+import './operations.css';
+
+const RUNNING_REFRESH_MS = 3_000;
 
 export default function ExecutionPage() {
   const { executionId = '' } = useParams();
-  const execution = useQuery(ExecutionService.method.getExecution, { executionId });
+  const execution = useQuery(
+    ExecutionService.method.getExecution,
+    { executionId },
+    { refetchInterval: (query) => (query.state.data?.execution?.status === 'RUNNING' ? RUNNING_REFRESH_MS : false) },
+  );
   const data = execution.data;
   const summary = data?.execution;
-  const time = (value: Parameters<typeof timestampDate>[0] | undefined) => (value ? timestampDate(value).toLocaleString() : '—');
   return (
     <section aria-labelledby="execution-title">
-      <h1 id="execution-title" tabIndex={-1}>
-        Execution <code>{executionId}</code>
-      </h1>
+      <div className="page-head">
+        <h1 id="execution-title" tabIndex={-1}>
+          Execution <code>{executionId}</code>
+        </h1>
+        {summary ? (
+          <div className="toolbar">
+            <RerunButton execution={summary} />
+            {data.temporalUiUrl ? (
+              <a className="button secondary-link" href={data.temporalUiUrl} target="_blank" rel="noreferrer noopener">
+                Open in the Temporal UI
+              </a>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
       {execution.isPending ? <Loading what="the execution" /> : null}
       {execution.isError ? <LoadProblem what="the execution" error={execution.error} /> : null}
       {data && summary ? (
         <>
+          <ExecutionFailure execution={data} />
           <dl className="facts card">
             <dt>Flow</dt>
             <dd>
-              {summary.flowName} v{summary.flowVersion} ({summary.company})
+              <Link to={`/flows/${encodeURIComponent(summary.company)}/${encodeURIComponent(summary.flowName)}`}>{summary.flowName}</Link> v{summary.flowVersion}{' '}
+              <span className="muted">
+                (activity <code>{summary.activity}</code>, company {summary.company})
+              </span>
             </dd>
             <dt>Status</dt>
-            <dd>{summary.status}</dd>
-            <dt>Outcome</dt>
-            <dd>{summary.outcome || '—'}</dd>
+            <dd>
+              <span className={`status status-${summary.status.toLowerCase()}`}>{summary.status.toLowerCase().replace('_', ' ')}</span>
+              {summary.outcome ? <span className="muted"> · caller&apos;s window: {summary.outcome}</span> : null}
+            </dd>
             <dt>Started</dt>
-            <dd>{time(summary.startedAt)}</dd>
+            <dd>{timeText(summary.startedAt)}</dd>
             <dt>Closed</dt>
-            <dd>{time(summary.closedAt)}</dd>
+            <dd>{summary.closedAt ? `${timeText(summary.closedAt)} (took ${durationText(between(summary.startedAt, summary.closedAt))})` : 'still running'}</dd>
             <dt>Caller</dt>
-            <dd>{data.caller || '—'}</dd>
+            <dd>
+              {data.caller ? (
+                <Link to={executionsLink({ company: summary.company, caller: data.caller })}>
+                  <code>{data.caller}</code>
+                </Link>
+              ) : (
+                '—'
+              )}
+            </dd>
+            {data.rerunOf ? (
+              <>
+                <dt>Re-run of</dt>
+                <dd>
+                  <Link to={`/executions/${encodeURIComponent(data.rerunOf)}`}>{data.rerunOf}</Link>
+                </dd>
+              </>
+            ) : null}
+            {data.reruns.length > 0 ? (
+              <>
+                <dt>Re-runs</dt>
+                <dd>
+                  <ul className="plain">
+                    {data.reruns.map((id) => (
+                      <li key={id}>
+                        <Link to={`/executions/${encodeURIComponent(id)}`}>{id}</Link>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            ) : null}
           </dl>
-          <table>
-            <caption>Steps</caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Description</th>
-                <th scope="col">Status</th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.steps.map((step) => (
-                <tr key={`${step.path}:${step.startedAt?.seconds ?? ''}`}>
-                  <th scope="row">
-                    <code>{step.path}</code>
-                  </th>
-                  <td>{step.type}</td>
-                  <td>{step.description || step.name || '—'}</td>
-                  <td>{step.status}</td>
-                  <td>{step.note || ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <h2>Payload</h2>
-          {data.payloadWithheld ? <p>Withheld: the flow does not log its payload.</p> : <pre>{data.payloadJson}</pre>}
+          <CallerAnswerSection answer={data.answer} running={summary.status === 'RUNNING'} />
+          <ExecutionTimeline steps={data.steps} outputs={data.stepOutputs} withheld={data.payloadWithheld} />
+          <ExecutionPayload execution={data} />
         </>
       ) : null}
     </section>

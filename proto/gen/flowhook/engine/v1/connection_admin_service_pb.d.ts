@@ -716,6 +716,200 @@ export declare type CompanyEgressJson = {
 export declare const CompanyEgressSchema: GenMessage<CompanyEgress, {jsonType: CompanyEgressJson}>;
 
 /**
+ * @generated from message flowhook.engine.v1.ListConnectionKindsRequest
+ */
+export declare type ListConnectionKindsRequest = Message<"flowhook.engine.v1.ListConnectionKindsRequest"> & {
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListConnectionKindsRequest
+ */
+export declare type ListConnectionKindsRequestJson = {
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListConnectionKindsRequest.
+ * Use `create(ListConnectionKindsRequestSchema)` to create a new message.
+ */
+export declare const ListConnectionKindsRequestSchema: GenMessage<ListConnectionKindsRequest, {jsonType: ListConnectionKindsRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ListConnectionKindsResponse
+ */
+export declare type ListConnectionKindsResponse = Message<"flowhook.engine.v1.ListConnectionKindsResponse"> & {
+  /**
+   * In the order of ConnectionType.
+   *
+   * @generated from field: repeated flowhook.engine.v1.ConnectionKindInfo kinds = 1;
+   */
+  kinds: ConnectionKindInfo[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListConnectionKindsResponse
+ */
+export declare type ListConnectionKindsResponseJson = {
+  /**
+   * In the order of ConnectionType.
+   *
+   * @generated from field: repeated flowhook.engine.v1.ConnectionKindInfo kinds = 1;
+   */
+  kinds?: ConnectionKindInfoJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListConnectionKindsResponse.
+ * Use `create(ListConnectionKindsResponseSchema)` to create a new message.
+ */
+export declare const ListConnectionKindsResponseSchema: GenMessage<ListConnectionKindsResponse, {jsonType: ListConnectionKindsResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ConnectionKindInfo
+ */
+export declare type ConnectionKindInfo = Message<"flowhook.engine.v1.ConnectionKindInfo"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.ConnectionType type = 1;
+   */
+  type: ConnectionType;
+
+  /**
+   * The CLI's `--type` spelling, e.g. `api-key`.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * What the secret is, e.g. `API key`, `password`.
+   *
+   * @generated from field: string secret_name = 3;
+   */
+  secretName: string;
+
+  /**
+   * The settings it uses besides base URL and allowed hosts.
+   *
+   * @generated from field: repeated flowhook.engine.v1.ConnectionKindSetting settings = 4;
+   */
+  settings: ConnectionKindSetting[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ConnectionKindInfo
+ */
+export declare type ConnectionKindInfoJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.ConnectionType type = 1;
+   */
+  type?: ConnectionTypeJson;
+
+  /**
+   * The CLI's `--type` spelling, e.g. `api-key`.
+   *
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+
+  /**
+   * What the secret is, e.g. `API key`, `password`.
+   *
+   * @generated from field: string secret_name = 3;
+   */
+  secretName?: string;
+
+  /**
+   * The settings it uses besides base URL and allowed hosts.
+   *
+   * @generated from field: repeated flowhook.engine.v1.ConnectionKindSetting settings = 4;
+   */
+  settings?: ConnectionKindSettingJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ConnectionKindInfo.
+ * Use `create(ConnectionKindInfoSchema)` to create a new message.
+ */
+export declare const ConnectionKindInfoSchema: GenMessage<ConnectionKindInfo, {jsonType: ConnectionKindInfoJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ConnectionKindSetting
+ */
+export declare type ConnectionKindSetting = Message<"flowhook.engine.v1.ConnectionKindSetting"> & {
+  /**
+   * The ConnectionSettings field, in protobuf-es (camelCase) spelling, e.g. `headerName`.
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * How people call it, e.g. `header`.
+   *
+   * @generated from field: string label = 2;
+   */
+  label: string;
+
+  /**
+   * @generated from field: string help = 3;
+   */
+  help: string;
+
+  /**
+   * @generated from field: bool required = 4;
+   */
+  required: boolean;
+
+  /**
+   * What is used when it is left empty.
+   *
+   * @generated from field: string default_value = 5;
+   */
+  defaultValue: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ConnectionKindSetting
+ */
+export declare type ConnectionKindSettingJson = {
+  /**
+   * The ConnectionSettings field, in protobuf-es (camelCase) spelling, e.g. `headerName`.
+   *
+   * @generated from field: string field = 1;
+   */
+  field?: string;
+
+  /**
+   * How people call it, e.g. `header`.
+   *
+   * @generated from field: string label = 2;
+   */
+  label?: string;
+
+  /**
+   * @generated from field: string help = 3;
+   */
+  help?: string;
+
+  /**
+   * @generated from field: bool required = 4;
+   */
+  required?: boolean;
+
+  /**
+   * What is used when it is left empty.
+   *
+   * @generated from field: string default_value = 5;
+   */
+  defaultValue?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ConnectionKindSetting.
+ * Use `create(ConnectionKindSettingSchema)` to create a new message.
+ */
+export declare const ConnectionKindSettingSchema: GenMessage<ConnectionKindSetting, {jsonType: ConnectionKindSettingJson}>;
+
+/**
  * How a connection authenticates its requests.
  *
  * @generated from enum flowhook.engine.v1.ConnectionType
@@ -835,6 +1029,17 @@ export declare const ConnectionAdminService: GenService<{
     methodKind: "unary";
     input: typeof GetCompanyEgressRequestSchema;
     output: typeof GetCompanyEgressResponseSchema;
+  },
+  /**
+   * The connection kinds this engine knows (its kind registry), with the
+   * settings each uses: what the console's connection form offers.
+   *
+   * @generated from rpc flowhook.engine.v1.ConnectionAdminService.ListConnectionKinds
+   */
+  listConnectionKinds: {
+    methodKind: "unary";
+    input: typeof ListConnectionKindsRequestSchema;
+    output: typeof ListConnectionKindsResponseSchema;
   },
 }>;
 

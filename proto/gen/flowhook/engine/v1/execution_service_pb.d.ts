@@ -61,6 +61,33 @@ export declare type ListExecutionsRequest = Message<"flowhook.engine.v1.ListExec
    * @generated from field: string flow_name = 6;
    */
   flowName: string;
+
+  /**
+   * Only executions in one of these states: RUNNING, COMPLETED, FAILED,
+   * TIMED_OUT, TERMINATED, CANCELED.
+   *
+   * @generated from field: repeated string statuses = 7;
+   */
+  statuses: string[];
+
+  /**
+   * Only executions that started since <= start < until.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 8;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 9;
+   */
+  until?: Timestamp | undefined;
+
+  /**
+   * Only executions of this caller, e.g. `user:partner`.
+   *
+   * @generated from field: string caller = 10;
+   */
+  caller: string;
 };
 
 /**
@@ -107,6 +134,33 @@ export declare type ListExecutionsRequestJson = {
    * @generated from field: string flow_name = 6;
    */
   flowName?: string;
+
+  /**
+   * Only executions in one of these states: RUNNING, COMPLETED, FAILED,
+   * TIMED_OUT, TERMINATED, CANCELED.
+   *
+   * @generated from field: repeated string statuses = 7;
+   */
+  statuses?: string[];
+
+  /**
+   * Only executions that started since <= start < until.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 8;
+   */
+  since?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 9;
+   */
+  until?: TimestampJson;
+
+  /**
+   * Only executions of this caller, e.g. `user:partner`.
+   *
+   * @generated from field: string caller = 10;
+   */
+  caller?: string;
 };
 
 /**
@@ -196,6 +250,13 @@ export declare type ExecutionSummary = Message<"flowhook.engine.v1.ExecutionSumm
    * @generated from field: string outcome = 9;
    */
   outcome: string;
+
+  /**
+   * Who called, e.g. `user:flowhook-service` (the FlowCaller search attribute).
+   *
+   * @generated from field: string caller = 10;
+   */
+  caller: string;
 };
 
 /**
@@ -253,6 +314,13 @@ export declare type ExecutionSummaryJson = {
    * @generated from field: string outcome = 9;
    */
   outcome?: string;
+
+  /**
+   * Who called, e.g. `user:flowhook-service` (the FlowCaller search attribute).
+   *
+   * @generated from field: string caller = 10;
+   */
+  caller?: string;
 };
 
 /**
@@ -335,6 +403,30 @@ export declare type GetExecutionResponse = Message<"flowhook.engine.v1.GetExecut
    * @generated from field: repeated string reruns = 7;
    */
   reruns: string[];
+
+  /**
+   * What the flow answered its caller; absent while the caller still waits
+   * or when the execution log cannot be read.
+   *
+   * @generated from field: flowhook.engine.v1.CallerAnswer answer = 8;
+   */
+  answer?: CallerAnswer | undefined;
+
+  /**
+   * What named steps put out, as JSON text; empty when withheld
+   * (doNotLogPayload) or for executions of workers that predate it.
+   *
+   * @generated from field: repeated flowhook.engine.v1.StepOutput step_outputs = 9;
+   */
+  stepOutputs: StepOutput[];
+
+  /**
+   * The same execution in the Temporal Web UI; empty when the engine does
+   * not know the UI's address (FLOWHOOK_TEMPORAL_UI_URL).
+   *
+   * @generated from field: string temporal_ui_url = 10;
+   */
+  temporalUiUrl: string;
 };
 
 /**
@@ -385,6 +477,30 @@ export declare type GetExecutionResponseJson = {
    * @generated from field: repeated string reruns = 7;
    */
   reruns?: string[];
+
+  /**
+   * What the flow answered its caller; absent while the caller still waits
+   * or when the execution log cannot be read.
+   *
+   * @generated from field: flowhook.engine.v1.CallerAnswer answer = 8;
+   */
+  answer?: CallerAnswerJson;
+
+  /**
+   * What named steps put out, as JSON text; empty when withheld
+   * (doNotLogPayload) or for executions of workers that predate it.
+   *
+   * @generated from field: repeated flowhook.engine.v1.StepOutput step_outputs = 9;
+   */
+  stepOutputs?: StepOutputJson[];
+
+  /**
+   * The same execution in the Temporal Web UI; empty when the engine does
+   * not know the UI's address (FLOWHOOK_TEMPORAL_UI_URL).
+   *
+   * @generated from field: string temporal_ui_url = 10;
+   */
+  temporalUiUrl?: string;
 };
 
 /**
@@ -392,6 +508,514 @@ export declare type GetExecutionResponseJson = {
  * Use `create(GetExecutionResponseSchema)` to create a new message.
  */
 export declare const GetExecutionResponseSchema: GenMessage<GetExecutionResponse, {jsonType: GetExecutionResponseJson}>;
+
+/**
+ * What the caller of an execution got, or the flow answered after the
+ * caller's window had closed.
+ *
+ * @generated from message flowhook.engine.v1.CallerAnswer
+ */
+export declare type CallerAnswer = Message<"flowhook.engine.v1.CallerAnswer"> & {
+  /**
+   * RESPONDED, SYNC_TIMEOUT, FLOW_ENDED or INSTANT_RETURN; FAILED when the
+   * flow failed inside the caller's window (the caller got a 500).
+   *
+   * @generated from field: string outcome = 1;
+   */
+  outcome: string;
+
+  /**
+   * The answer the caller got.
+   *
+   * @generated from field: int32 status_code = 2;
+   */
+  statusCode: number;
+
+  /**
+   * @generated from field: string content_type = 3;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: string body = 4;
+   */
+  body: string;
+
+  /**
+   * The trigger's default response, not a respond step's.
+   *
+   * @generated from field: bool default_response = 5;
+   */
+  defaultResponse: boolean;
+
+  /**
+   * A respond step's answer after the caller's window timed out: the caller
+   * got the default response and may fetch this one (flowWebhook_Answer).
+   *
+   * @generated from field: flowhook.engine.v1.CallerLateAnswer late_answer = 6;
+   */
+  lateAnswer?: CallerLateAnswer | undefined;
+};
+
+/**
+ * What the caller of an execution got, or the flow answered after the
+ * caller's window had closed.
+ *
+ * @generated from message flowhook.engine.v1.CallerAnswer
+ */
+export declare type CallerAnswerJson = {
+  /**
+   * RESPONDED, SYNC_TIMEOUT, FLOW_ENDED or INSTANT_RETURN; FAILED when the
+   * flow failed inside the caller's window (the caller got a 500).
+   *
+   * @generated from field: string outcome = 1;
+   */
+  outcome?: string;
+
+  /**
+   * The answer the caller got.
+   *
+   * @generated from field: int32 status_code = 2;
+   */
+  statusCode?: number;
+
+  /**
+   * @generated from field: string content_type = 3;
+   */
+  contentType?: string;
+
+  /**
+   * @generated from field: string body = 4;
+   */
+  body?: string;
+
+  /**
+   * The trigger's default response, not a respond step's.
+   *
+   * @generated from field: bool default_response = 5;
+   */
+  defaultResponse?: boolean;
+
+  /**
+   * A respond step's answer after the caller's window timed out: the caller
+   * got the default response and may fetch this one (flowWebhook_Answer).
+   *
+   * @generated from field: flowhook.engine.v1.CallerLateAnswer late_answer = 6;
+   */
+  lateAnswer?: CallerLateAnswerJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CallerAnswer.
+ * Use `create(CallerAnswerSchema)` to create a new message.
+ */
+export declare const CallerAnswerSchema: GenMessage<CallerAnswer, {jsonType: CallerAnswerJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.CallerLateAnswer
+ */
+export declare type CallerLateAnswer = Message<"flowhook.engine.v1.CallerLateAnswer"> & {
+  /**
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode: number;
+
+  /**
+   * @generated from field: string content_type = 2;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: string body = 3;
+   */
+  body: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.CallerLateAnswer
+ */
+export declare type CallerLateAnswerJson = {
+  /**
+   * @generated from field: int32 status_code = 1;
+   */
+  statusCode?: number;
+
+  /**
+   * @generated from field: string content_type = 2;
+   */
+  contentType?: string;
+
+  /**
+   * @generated from field: string body = 3;
+   */
+  body?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CallerLateAnswer.
+ * Use `create(CallerLateAnswerSchema)` to create a new message.
+ */
+export declare const CallerLateAnswerSchema: GenMessage<CallerLateAnswer, {jsonType: CallerLateAnswerJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.StepOutput
+ */
+export declare type StepOutput = Message<"flowhook.engine.v1.StepOutput"> & {
+  /**
+   * The step's name (what SmartFields call it: Steps.<name>).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Its output as JSON text.
+   *
+   * @generated from field: string output_json = 2;
+   */
+  outputJson: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.StepOutput
+ */
+export declare type StepOutputJson = {
+  /**
+   * The step's name (what SmartFields call it: Steps.<name>).
+   *
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * Its output as JSON text.
+   *
+   * @generated from field: string output_json = 2;
+   */
+  outputJson?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.StepOutput.
+ * Use `create(StepOutputSchema)` to create a new message.
+ */
+export declare const StepOutputSchema: GenMessage<StepOutput, {jsonType: StepOutputJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RevealExecutionPayloadRequest
+ */
+export declare type RevealExecutionPayloadRequest = Message<"flowhook.engine.v1.RevealExecutionPayloadRequest"> & {
+  /**
+   * @generated from field: string execution_id = 1;
+   */
+  executionId: string;
+
+  /**
+   * The company the execution belongs to (checked).
+   *
+   * @generated from field: string company = 2;
+   */
+  company: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RevealExecutionPayloadRequest
+ */
+export declare type RevealExecutionPayloadRequestJson = {
+  /**
+   * @generated from field: string execution_id = 1;
+   */
+  executionId?: string;
+
+  /**
+   * The company the execution belongs to (checked).
+   *
+   * @generated from field: string company = 2;
+   */
+  company?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RevealExecutionPayloadRequest.
+ * Use `create(RevealExecutionPayloadRequestSchema)` to create a new message.
+ */
+export declare const RevealExecutionPayloadRequestSchema: GenMessage<RevealExecutionPayloadRequest, {jsonType: RevealExecutionPayloadRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.RevealExecutionPayloadResponse
+ */
+export declare type RevealExecutionPayloadResponse = Message<"flowhook.engine.v1.RevealExecutionPayloadResponse"> & {
+  /**
+   * @generated from field: string payload_json = 1;
+   */
+  payloadJson: string;
+
+  /**
+   * @generated from field: repeated flowhook.engine.v1.StepOutput step_outputs = 2;
+   */
+  stepOutputs: StepOutput[];
+
+  /**
+   * The reason the execution failed, from its encrypted failure details; empty when it did not fail.
+   *
+   * @generated from field: string failure_reason = 3;
+   */
+  failureReason: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.RevealExecutionPayloadResponse
+ */
+export declare type RevealExecutionPayloadResponseJson = {
+  /**
+   * @generated from field: string payload_json = 1;
+   */
+  payloadJson?: string;
+
+  /**
+   * @generated from field: repeated flowhook.engine.v1.StepOutput step_outputs = 2;
+   */
+  stepOutputs?: StepOutputJson[];
+
+  /**
+   * The reason the execution failed, from its encrypted failure details; empty when it did not fail.
+   *
+   * @generated from field: string failure_reason = 3;
+   */
+  failureReason?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.RevealExecutionPayloadResponse.
+ * Use `create(RevealExecutionPayloadResponseSchema)` to create a new message.
+ */
+export declare const RevealExecutionPayloadResponseSchema: GenMessage<RevealExecutionPayloadResponse, {jsonType: RevealExecutionPayloadResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GetExecutionOverviewRequest
+ */
+export declare type GetExecutionOverviewRequest = Message<"flowhook.engine.v1.GetExecutionOverviewRequest"> & {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GetExecutionOverviewRequest
+ */
+export declare type GetExecutionOverviewRequestJson = {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GetExecutionOverviewRequest.
+ * Use `create(GetExecutionOverviewRequestSchema)` to create a new message.
+ */
+export declare const GetExecutionOverviewRequestSchema: GenMessage<GetExecutionOverviewRequest, {jsonType: GetExecutionOverviewRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.GetExecutionOverviewResponse
+ */
+export declare type GetExecutionOverviewResponse = Message<"flowhook.engine.v1.GetExecutionOverviewResponse"> & {
+  /**
+   * The last 60 minutes, oldest first; the last one is the minute now running.
+   *
+   * @generated from field: repeated flowhook.engine.v1.CallMinute minutes = 1;
+   */
+  minutes: CallMinute[];
+
+  /**
+   * Answer times of the company's calls in that hour, in seconds (0 without calls).
+   *
+   * @generated from field: double answer_p50_seconds = 2;
+   */
+  answerP50Seconds: number;
+
+  /**
+   * @generated from field: double answer_p95_seconds = 3;
+   */
+  answerP95Seconds: number;
+
+  /**
+   * Calls in that hour the figures are of.
+   *
+   * @generated from field: int64 answered_calls = 4;
+   */
+  answeredCalls: bigint;
+
+  /**
+   * When this engine started counting: calls before it are not in the figures.
+   *
+   * @generated from field: google.protobuf.Timestamp counting_since = 5;
+   */
+  countingSince?: Timestamp | undefined;
+
+  /**
+   * Executions of the company that failed (closed as FAILED or TIMED_OUT) in the hour.
+   *
+   * @generated from field: int64 failed_executions = 6;
+   */
+  failedExecutions: bigint;
+
+  /**
+   * Executions of the company running now (waiting, sleeping or working).
+   *
+   * @generated from field: int64 running_executions = 7;
+   */
+  runningExecutions: bigint;
+
+  /**
+   * The hour the figures cover.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 8;
+   */
+  since?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.GetExecutionOverviewResponse
+ */
+export declare type GetExecutionOverviewResponseJson = {
+  /**
+   * The last 60 minutes, oldest first; the last one is the minute now running.
+   *
+   * @generated from field: repeated flowhook.engine.v1.CallMinute minutes = 1;
+   */
+  minutes?: CallMinuteJson[];
+
+  /**
+   * Answer times of the company's calls in that hour, in seconds (0 without calls).
+   *
+   * @generated from field: double answer_p50_seconds = 2;
+   */
+  answerP50Seconds?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: double answer_p95_seconds = 3;
+   */
+  answerP95Seconds?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * Calls in that hour the figures are of.
+   *
+   * @generated from field: int64 answered_calls = 4;
+   */
+  answeredCalls?: string;
+
+  /**
+   * When this engine started counting: calls before it are not in the figures.
+   *
+   * @generated from field: google.protobuf.Timestamp counting_since = 5;
+   */
+  countingSince?: TimestampJson;
+
+  /**
+   * Executions of the company that failed (closed as FAILED or TIMED_OUT) in the hour.
+   *
+   * @generated from field: int64 failed_executions = 6;
+   */
+  failedExecutions?: string;
+
+  /**
+   * Executions of the company running now (waiting, sleeping or working).
+   *
+   * @generated from field: int64 running_executions = 7;
+   */
+  runningExecutions?: string;
+
+  /**
+   * The hour the figures cover.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 8;
+   */
+  since?: TimestampJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.GetExecutionOverviewResponse.
+ * Use `create(GetExecutionOverviewResponseSchema)` to create a new message.
+ */
+export declare const GetExecutionOverviewResponseSchema: GenMessage<GetExecutionOverviewResponse, {jsonType: GetExecutionOverviewResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.CallMinute
+ */
+export declare type CallMinute = Message<"flowhook.engine.v1.CallMinute"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp minute = 1;
+   */
+  minute?: Timestamp | undefined;
+
+  /**
+   * Calls by outcome: responded, sync_timeout, flow_ended, instant_return, refused, failed.
+   *
+   * @generated from field: repeated flowhook.engine.v1.OutcomeCount counts = 2;
+   */
+  counts: OutcomeCount[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.CallMinute
+ */
+export declare type CallMinuteJson = {
+  /**
+   * @generated from field: google.protobuf.Timestamp minute = 1;
+   */
+  minute?: TimestampJson;
+
+  /**
+   * Calls by outcome: responded, sync_timeout, flow_ended, instant_return, refused, failed.
+   *
+   * @generated from field: repeated flowhook.engine.v1.OutcomeCount counts = 2;
+   */
+  counts?: OutcomeCountJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CallMinute.
+ * Use `create(CallMinuteSchema)` to create a new message.
+ */
+export declare const CallMinuteSchema: GenMessage<CallMinute, {jsonType: CallMinuteJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.OutcomeCount
+ */
+export declare type OutcomeCount = Message<"flowhook.engine.v1.OutcomeCount"> & {
+  /**
+   * @generated from field: string outcome = 1;
+   */
+  outcome: string;
+
+  /**
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.OutcomeCount
+ */
+export declare type OutcomeCountJson = {
+  /**
+   * @generated from field: string outcome = 1;
+   */
+  outcome?: string;
+
+  /**
+   * @generated from field: int64 count = 2;
+   */
+  count?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.OutcomeCount.
+ * Use `create(OutcomeCountSchema)` to create a new message.
+ */
+export declare const OutcomeCountSchema: GenMessage<OutcomeCount, {jsonType: OutcomeCountJson}>;
 
 /**
  * @generated from message flowhook.engine.v1.RerunExecutionRequest
@@ -408,6 +1032,14 @@ export declare type RerunExecutionRequest = Message<"flowhook.engine.v1.RerunExe
    * @generated from field: bool same_version = 2;
    */
   sameVersion: boolean;
+
+  /**
+   * When set, the execution must belong to this company (else NOT_FOUND):
+   * the console authorizes a re-run by it.
+   *
+   * @generated from field: string company = 3;
+   */
+  company: string;
 };
 
 /**
@@ -425,6 +1057,14 @@ export declare type RerunExecutionRequestJson = {
    * @generated from field: bool same_version = 2;
    */
   sameVersion?: boolean;
+
+  /**
+   * When set, the execution must belong to this company (else NOT_FOUND):
+   * the console authorizes a re-run by it.
+   *
+   * @generated from field: string company = 3;
+   */
+  company?: string;
 };
 
 /**
@@ -568,6 +1208,29 @@ export declare type RerunExecutionsRequest = Message<"flowhook.engine.v1.RerunEx
    * @generated from field: bool same_version = 8;
    */
   sameVersion: boolean;
+
+  /**
+   * Optional, as in ListExecutionsRequest: only this flow, flow version,
+   * outcome or caller.
+   *
+   * @generated from field: string flow_name = 9;
+   */
+  flowName: string;
+
+  /**
+   * @generated from field: int32 flow_version = 10;
+   */
+  flowVersion: number;
+
+  /**
+   * @generated from field: string outcome = 11;
+   */
+  outcome: string;
+
+  /**
+   * @generated from field: string caller = 12;
+   */
+  caller: string;
 };
 
 /**
@@ -625,6 +1288,29 @@ export declare type RerunExecutionsRequestJson = {
    * @generated from field: bool same_version = 8;
    */
   sameVersion?: boolean;
+
+  /**
+   * Optional, as in ListExecutionsRequest: only this flow, flow version,
+   * outcome or caller.
+   *
+   * @generated from field: string flow_name = 9;
+   */
+  flowName?: string;
+
+  /**
+   * @generated from field: int32 flow_version = 10;
+   */
+  flowVersion?: number;
+
+  /**
+   * @generated from field: string outcome = 11;
+   */
+  outcome?: string;
+
+  /**
+   * @generated from field: string caller = 12;
+   */
+  caller?: string;
 };
 
 /**
@@ -895,6 +1581,31 @@ export declare const ExecutionService: GenService<{
     methodKind: "unary";
     input: typeof RerunExecutionsRequestSchema;
     output: typeof RerunExecutionsResponseSchema;
+  },
+  /**
+   * The payload text, step outputs and failure reason of a doNotLogPayload
+   * execution, decrypted inside the engine (as the codec server does for
+   * operators). For other executions the same as GetExecution has. Errors:
+   * NOT_FOUND for an unknown execution id or one of another company.
+   *
+   * @generated from rpc flowhook.engine.v1.ExecutionService.RevealExecutionPayload
+   */
+  revealExecutionPayload: {
+    methodKind: "unary";
+    input: typeof RevealExecutionPayloadRequestSchema;
+    output: typeof RevealExecutionPayloadResponseSchema;
+  },
+  /**
+   * One company's last hour: calls per minute by outcome and answer times
+   * from this engine's own metrics, failed and running executions from
+   * Temporal (so of every engine).
+   *
+   * @generated from rpc flowhook.engine.v1.ExecutionService.GetExecutionOverview
+   */
+  getExecutionOverview: {
+    methodKind: "unary";
+    input: typeof GetExecutionOverviewRequestSchema;
+    output: typeof GetExecutionOverviewResponseSchema;
   },
 }>;
 
