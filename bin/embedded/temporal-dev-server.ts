@@ -97,6 +97,48 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     '--log-format',
     'json',
   ];
+  // The CLI picks free ports of its own for the dev server's inner services (history, matching, …);
+  // another process can take one before the CLI binds it. Then it dies at startup, and trying again
+  // picks others. A port given here (gRPC, Web UI) that someone took is reported, not retried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options, args, { host, port, uiPort, address, namespace, dbFile, attributes: attributes.map(([name]) => name) });
+    } catch (error) {
+      const taken = error instanceof DevServerStartError ? error.takenPort : undefined;
+      if (attempt >= INNER_PORT_ATTEMPTS || taken === undefined || taken === port || taken === uiPort) throw error;
+      options.log(`the Temporal dev server's own port ${taken} was taken meanwhile; starting it again (try ${attempt + 1} of ${INNER_PORT_ATTEMPTS})`);
+    }
+  }
+}
+
+/** How often a start that lost one of the CLI's own ports to another process is tried. */
+const INNER_PORT_ATTEMPTS = 3;
+
+/** A port the CLI could not bind, as its log says it ("listen tcp 127.0.0.1:45505: bind: address already in use"). */
+const PORT_TAKEN = /listen tcp \S*:(\d+): bind: address already in use/;
+
+/** A start that failed; `takenPort` when the CLI said a port was taken (its log line, which a crash's trace can push out of the tail). */
+class DevServerStartError extends Error {
+  readonly takenPort: number | undefined;
+  constructor(message: string, takenPort: number | undefined) {
+    super(message);
+    this.takenPort = takenPort;
+  }
+}
+
+interface StartPlan {
+  host: string;
+  port: number;
+  uiPort: number | undefined;
+  address: string;
+  namespace: string;
+  dbFile: string | undefined;
+  attributes: string[];
+}
+
+async function startOnce(options: TemporalDevServerOptions, args: string[], plan: StartPlan): Promise<TemporalDevServer> {
+  const { host, port, uiPort, address, namespace, dbFile } = plan;
+  let takenPort: number | undefined;
   const server = await spawnServer({
     name: 'Temporal dev server',
     command: options.cliPath,
@@ -106,7 +148,11 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
       { signal: 'SIGTERM', waitMs: 10_000, wholeGroup: true },
       { signal: 'SIGKILL', waitMs: 5_000, wholeGroup: true },
     ],
-    onStderrLine: (line) => forwardErrors(line, options.log),
+    onStderrLine: (line) => {
+      const taken = PORT_TAKEN.exec(line);
+      if (taken) takenPort = Number(taken[1]);
+      forwardErrors(line, options.log);
+    },
   });
   if (dbFile) {
     recordServerPid(dbFile, server.pid);
@@ -114,19 +160,10 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   }
 
   try {
-    await waitUntilReady(
-      server,
-      options.cliPath,
-      host,
-      port,
-      address,
-      namespace,
-      attributes.map(([name]) => name),
-      options.startupTimeoutMs ?? 60_000,
-    );
+    await waitUntilReady(server, options.cliPath, host, port, address, namespace, plan.attributes, options.startupTimeoutMs ?? 60_000);
   } catch (error) {
     await server.stop().catch(() => undefined);
-    throw error;
+    throw new DevServerStartError(error instanceof Error ? error.message : String(error), takenPort);
   }
   if (dbFile) makeOwnerOnly([dbFile, `${dbFile}-wal`, `${dbFile}-shm`]);
   void server.exited.then(() => {

@@ -8,15 +8,18 @@ import { CallerAnswerSchema, StepOutputSchema, type CallerAnswer, type StepOutpu
 import type { FlowAnswer } from '../../workflows/shared/index.ts';
 import { flowAnswerQuery, stepOutputsQuery } from '../../workflows/shared/flow-messages.ts';
 
+/** Runs one question to Temporal under a deadline (Connection.withDeadline), so a page never waits on it for long. */
+export type Within = <T>(ask: () => Promise<T>) => Promise<T>;
+
 /**
  * The caller's answer, as the flow's sync window decided it; undefined while a
  * caller still waits. `failed`: the flow failed inside the caller's window (the
  * FlowOutcome search attribute says so), and the caller got a 500.
  */
-export async function callerAnswer(handle: WorkflowHandle, failedInWindow: boolean): Promise<CallerAnswer | undefined> {
+export async function callerAnswer(handle: WorkflowHandle, failedInWindow: boolean, within: Within = (ask) => ask()): Promise<CallerAnswer | undefined> {
   let answer: FlowAnswer;
   try {
-    answer = await handle.query(flowAnswerQuery);
+    answer = await within(() => handle.query(flowAnswerQuery));
   } catch {
     // No worker answered, or the execution predates the query: the page says the answer is unknown.
     return undefined;
@@ -30,10 +33,10 @@ export async function callerAnswer(handle: WorkflowHandle, failedInWindow: boole
 }
 
 /** Each named step's output as JSON text, in the order the steps ran; [] when the worker cannot say. */
-export async function stepOutputs(handle: WorkflowHandle): Promise<StepOutput[]> {
+export async function stepOutputs(handle: WorkflowHandle, within: Within = (ask) => ask()): Promise<StepOutput[]> {
   let outputs: Record<string, unknown>;
   try {
-    outputs = await handle.query(stepOutputsQuery);
+    outputs = await within(() => handle.query(stepOutputsQuery));
   } catch {
     return [];
   }

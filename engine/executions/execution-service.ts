@@ -41,6 +41,8 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 /** How many re-runs `execution show` links back to. */
 const RERUNS_SHOWN = 20;
+/** How long the execution page waits for each query of an execution (its log, the caller's answer, step outputs). */
+const QUERY_DEADLINE_MS = 15_000;
 
 export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof ExecutionService> {
   const { temporal } = deps;
@@ -70,11 +72,11 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       // One at a time, each query of a closed execution waits for a worker to replay it: asked together, the page waits once.
       const [input, steps, answer, outputs, reruns] = await Promise.all([
         startInput(temporal, handle.workflowId, description.runId),
-        handle.query(executionLogQuery).catch(() => {
-          throw new UnavailableError('the execution log needs a running worker to answer');
+        withinQueryDeadline(() => handle.query(executionLogQuery)).catch(() => {
+          throw new UnavailableError(`the execution log needs a running worker to answer, and none did within ${QUERY_DEADLINE_MS / 1000} s`);
         }),
-        callerAnswer(handle, execution.outcome === 'failed'),
-        withheld ? [] : stepOutputs(handle),
+        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline),
+        withheld ? [] : stepOutputs(handle, withinQueryDeadline),
         rerunsOf(request.executionId),
       ]);
       return scrubbed(
@@ -115,6 +117,12 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
   };
 
   /** A flow execution by id (of `company`, when given), or NOT_FOUND: another company's reads as unknown. */
+  // A query is answered by a worker replaying the execution; when none answers (all busy, or Temporal's
+  // dispatch to a worker's sticky queue waits for its timeout first) the page must not wait on it for good.
+  function withinQueryDeadline<T>(ask: () => Promise<T>): Promise<T> {
+    return temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, ask);
+  }
+
   function flowExecution(executionId: string, company?: string) {
     return describeFlowExecution(temporal, executionId, { company });
   }

@@ -289,7 +289,7 @@ function registerConsoleTests(executablePath: string): void {
       await screenshot(t, page, 'try-it');
       await answer.getByRole('link', { name: /^shop\.orders\.created:/ }).click();
       await page.getByRole('heading', { name: /^Execution shop\.orders\.created:/ }).waitFor({ timeout: UI_TIMEOUT });
-      await page.getByRole('rowheader', { name: 'steps[0]' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.getByRole('region', { name: 'Steps' }).getByText('steps[0]', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
       await expectAccessible(t, page, 'an execution');
       await screenshot(t, page, 'execution');
     });

@@ -346,7 +346,10 @@ function registerTests(executablePath: string): void {
       const started = page.getByRole('status').getByRole('link', { name: /quiet\.orders:rerun-/ });
       await started.waitFor({ timeout: UI_TIMEOUT });
       await started.click();
-      await page.getByRole('link', { name: original }).waitFor({ timeout: UI_TIMEOUT });
+      // The page of an execution that has just started or ended: its queries wait for a worker to replay
+      // it, and on a loaded machine Temporal may first try the worker's sticky queue until that times out
+      // (each query is bounded, QUERY_DEADLINE_MS in engine/executions/execution-service.ts, and the page asks again).
+      await page.getByRole('link', { name: original }).waitFor({ timeout: 3 * UI_TIMEOUT });
       t.regex(await page.locator('.facts').first().innerText(), new RegExp(`Re-run of\\s+${original.replace(/[.]/g, '\\.')}`));
       await expectAccessible(t, page, 'a re-run');
       // A re-run names its company, and must be that company's: another company's execution reads as unknown.
