@@ -29,6 +29,11 @@ export interface FormulaContext {
     Method?: string;
     /** The verified scheme and the provider's event id (when the scheme has one). */
     Provider?: { Scheme: string; EventId?: string };
+    // ── flow control only (trigger.webhook.debounce / batch); absent otherwise ──
+    /** Debounce: how many calls this execution stands for, and each one's exact payload text in arrival order (the latest ones when there were many). */
+    Coalesced?: { count: number; payloads: string[] };
+    /** Batch: the calls collected into this execution, in arrival order; `payload` is each call's exact payload text. */
+    Batch?: { payload: string; caller: string; receivedAt: string }[];
   };
   Variables: Record<string, unknown>;
   Steps: Record<string, unknown>;
