@@ -53,6 +53,7 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     .option('--flow <name>', 'only this flow')
     .option('--flow-version <n>', 'only this version of the flow', positiveInt)
     .option('--outcome <outcome>', "only executions whose caller's window closed so: responded, sync-timeout, flow-ended, instant, failed")
+    .option('--key <key>', "only executions whose flow control (concurrency, throttle, debounce, batch) computed this key")
     .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
     .option('--json', 'print the response as JSON')
     .action(
@@ -63,13 +64,19 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
           flowName: options.flow as string | undefined,
           flowVersion: (options.flowVersion as number | undefined) ?? 0,
           outcome: options.outcome as string | undefined,
+          key: options.key as string | undefined,
           limit: (options.limit as number | undefined) ?? 0,
         });
         if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));
         if (response.executions.length === 0) return printLines(io, ['No executions.']);
+        // Flow control's columns only when some execution has a key or waited.
+        const controlled = response.executions.some((e) => e.keys.length > 0 || e.waitedMs > 0n);
         printLines(io, table(
-          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED'],
-          response.executions.map((e) => [e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt)]),
+          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED', ...(controlled ? ['KEY', 'WAITED MS'] : [])],
+          response.executions.map((e) => [
+            e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt),
+            ...(controlled ? [e.keys.join(', ') || '-', String(e.waitedMs)] : []),
+          ]),
         ));
       }),
     );

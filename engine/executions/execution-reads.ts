@@ -8,7 +8,7 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { ExecutionSummarySchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
-import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../temporal/search-attributes.ts';
+import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_VERSION_KEY, FLOW_WAIT_KEY } from '../temporal/search-attributes.ts';
 
 /** The workflow's input, read (and decoded, decrypted) from its first history event. */
 export async function startInput(temporal: Client, workflowId: string, runId: string): Promise<FlowExecutionInput | undefined> {
@@ -28,6 +28,8 @@ export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 
     flowName: attributes.get(FLOW_NAME_KEY) ?? '',
     flowVersion: attributes.get(FLOW_VERSION_KEY) ?? 0,
     outcome: attributes.get(FLOW_OUTCOME_KEY) ?? '',
+    keys: attributes.get(FLOW_KEY) ?? [],
+    waitedMs: BigInt(attributes.get(FLOW_WAIT_KEY) ?? 0),
     status: info.status.name,
     startedAt: timestampFromDate(info.startTime),
     closedAt: info.closeTime ? timestampFromDate(info.closeTime) : undefined,

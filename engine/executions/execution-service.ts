@@ -22,6 +22,7 @@ import { startInput, summaryMessage } from './execution-reads.ts';
 import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
 import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
 import { flowExecutionsQuery, quote } from './visibility-query.ts';
+import { keyLabels } from '../flow-control/coordinator-ids.ts';
 
 export interface ExecutionDeps extends RerunDeps {
   /** Re-run starts per second in this engine process (FLOWHOOK_RERUN_PER_SECOND). */
@@ -52,6 +53,8 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
         if (!(FLOW_OUTCOMES as readonly string[]).includes(outcome)) throw new InvalidArgumentError(`outcome: one of ${FLOW_OUTCOMES.join(', ')}; got "${request.outcome}"`);
         filters.push(`FlowOutcome = ${quote(outcome)}`);
       }
+      // Every label the key can have (coordinator-ids.ts): shown as it is, or as `#…` in doNotLogPayload flows.
+      if (request.key) filters.push(`FlowKey IN (${keyLabels(deps.idempotencyKey, request.key).map(quote).join(', ')})`);
       const executions = [];
       for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
         executions.push(summaryMessage(info));

@@ -12,6 +12,7 @@ import type { WebhookOutcome } from '../../workflows/shared/index.ts';
 import { engineCode } from '../rpc/error-interceptor.ts';
 import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
 import type { LimitName } from '../limits/webhook-limits.ts';
+import type { FlowControlCall } from '../webhook/execution-request.ts';
 
 const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
   RESPONDED: 'responded',
@@ -55,6 +56,8 @@ export interface EngineMetrics {
   callback(route: CallbackRouteLabel, outcome: CallbackOutcome): void;
   /** The same for a delivery that ended in an error, by the Connect code it maps to. */
   callbackFailed(route: CallbackRouteLabel, error: unknown): void;
+  /** What flow control did with an accepted call (published flows only: company and activity are bounded). */
+  flowControlCall(company: string, activity: string, what: FlowControlCall): void;
   /** A sync call's wait on the webhookResponse update, by what ended it; `waiting` counts the calls in it now. */
   syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
 }
@@ -133,7 +136,14 @@ export function createEngineMetrics(): EngineMetrics {
     registers,
   });
 
+  const flowControl = new Counter({
+    name: 'flowhook_engine_flow_control_calls_total',
+    help: 'Accepted calls flow control coalesced (debounce), batched, deduplicated (joined an execution by an idempotency key) or held (the flow was paused), by company and activity',
+    labelNames: ['company', 'activity', 'control'],
+    registers,
+  });
   const callChildren = new BoundChildren((company, activity, mode, outcome, code) => calls.labels(company!, activity!, mode!, outcome!, code!));
+  const flowControlChildren = new BoundChildren((company, activity, what) => flowControl.labels(company!, activity!, what!));
   const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
   const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
   const flows = new BoundedValues(MAX_FLOW_SERIES);
@@ -211,6 +221,11 @@ export function createEngineMetrics(): EngineMetrics {
       return (found) => (found ? hit : miss).inc();
     },
     startAcknowledged: (mode, seconds) => startChildren[mode].observe(seconds),
+    flowControlCall(company, activity, what) {
+      const pair = flows.value(`${company}\u0000${activity}`);
+      const [companyLabel, activityLabel] = pair === OTHER ? [OTHER, OTHER] : [company, activity];
+      flowControlChildren.get(companyLabel, activityLabel, what).inc();
+    },
     syncWait: {
       begin: () => waiting.inc(),
       end(outcome, seconds) {

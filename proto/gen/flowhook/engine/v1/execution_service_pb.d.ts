@@ -61,6 +61,14 @@ export declare type ListExecutionsRequest = Message<"flowhook.engine.v1.ListExec
    * @generated from field: string flow_name = 6;
    */
   flowName: string;
+
+  /**
+   * Only executions whose flow control computed this key (concurrency,
+   * throttle, debounce or batch), as the key formula yielded it.
+   *
+   * @generated from field: string key = 7;
+   */
+  key: string;
 };
 
 /**
@@ -107,6 +115,14 @@ export declare type ListExecutionsRequestJson = {
    * @generated from field: string flow_name = 6;
    */
   flowName?: string;
+
+  /**
+   * Only executions whose flow control computed this key (concurrency,
+   * throttle, debounce or batch), as the key formula yielded it.
+   *
+   * @generated from field: string key = 7;
+   */
+  key?: string;
 };
 
 /**
@@ -196,6 +212,21 @@ export declare type ExecutionSummary = Message<"flowhook.engine.v1.ExecutionSumm
    * @generated from field: string outcome = 9;
    */
   outcome: string;
+
+  /**
+   * Flow control: the keys computed for it, as labelled (`#…` for a
+   * doNotLogPayload flow's or a long key), and how long it waited at its gates
+   * (pause, throttle, concurrency) before its steps ran; 0 when it did not, or
+   * has not passed them yet.
+   *
+   * @generated from field: repeated string keys = 10;
+   */
+  keys: string[];
+
+  /**
+   * @generated from field: int64 waited_ms = 11;
+   */
+  waitedMs: bigint;
 };
 
 /**
@@ -253,6 +284,21 @@ export declare type ExecutionSummaryJson = {
    * @generated from field: string outcome = 9;
    */
   outcome?: string;
+
+  /**
+   * Flow control: the keys computed for it, as labelled (`#…` for a
+   * doNotLogPayload flow's or a long key), and how long it waited at its gates
+   * (pause, throttle, concurrency) before its steps ran; 0 when it did not, or
+   * has not passed them yet.
+   *
+   * @generated from field: repeated string keys = 10;
+   */
+  keys?: string[];
+
+  /**
+   * @generated from field: int64 waited_ms = 11;
+   */
+  waitedMs?: string;
 };
 
 /**
