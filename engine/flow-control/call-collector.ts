@@ -7,7 +7,7 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { COLLECTOR_WORKFLOW_TYPE, COORDINATOR_PRIORITY, type CollectedCall, type CollectorInput, type ExecutionTemplate } from '../../workflows/shared/flow-control-contract.ts';
 import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
-import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
+import { markSensitive } from '../../workflows/shared/payload-converter.ts';
 import { FailedPreconditionError, IdempotencyKeyReusedError } from '../errors.ts';
 import { executionSeed, fairnessKeyOf, type ExecutionRequest } from '../temporal/execution-start-options.ts';
 import { isWorkflowClosedError, unavailable, type StartedExecution } from '../temporal/execution-starter.ts';
@@ -59,8 +59,6 @@ export function createCallCollector(options: CallCollectorOptions) {
         taskQueue,
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
-        // Everything the collector produces (its children's input) is encrypted like the flow's own.
-        memo: request.input.trigger.doNotLogPayload ? { [DO_NOT_LOG_PAYLOAD_MEMO]: true } : {},
         priority: { priorityKey: COORDINATOR_PRIORITY, fairnessKey: fairnessKeyOf(request.input.company) },
         staticSummary: plan.summary,
       });

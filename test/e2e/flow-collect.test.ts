@@ -10,6 +10,8 @@ import { startIntervalServer } from '../support/interval-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY } from '../../engine/temporal/search-attributes.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
+import { historyText } from '../support/history-text.ts';
+import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE } from '../../workflows/shared/flow-control-contract.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -101,6 +103,35 @@ test('a retried keyed call joins its batch once; another payload under its key i
   t.deepEqual(JSON.parse(report!.body).calls, ['{"n":1}', '{"n":3}', '{"n":4}'], 'the retried call is in the batch once');
   const late = await call('keyed-batch', secret, '{"n":1}', { 'Idempotency-Key': 'k-1' });
   t.is(late.executionId, first.executionId, 'also after its batch ran');
+});
+
+test('doNotLogPayload: the collector, the concurrency coordinator and the execution keep the payload and the key out of Temporal, and the execution still runs with them', async (t) => {
+  const server = await startIntervalServer({ holdMs: 0 });
+  t.teardown(() => server.close());
+  const key = '${Trigger.Payload.card}';
+  const secret = await deploy('hidden', { doNotLogPayload: true, debounce: { key, period: '2s' }, concurrency: { key } }, [
+    { httpRequest: { description: 'report', url: `${server.url}/hidden`, method: 'POST', body: '${ {"card": Trigger.Payload.card, "count": Trigger.Coalesced.count} }' } },
+  ]);
+  const first = await call('hidden', secret, '{"card": "4111-SECRET-1111", "n": 1}');
+  await call('hidden', secret, '{"card": "4111-SECRET-1111", "n": 2}');
+  const [report] = await server.waitForAnswered(1, '/hidden');
+  t.deepEqual(JSON.parse(report!.body), { card: '4111-SECRET-1111', count: 2 }, 'the execution decrypts what the collector handed it');
+  // Its result is encrypted too: this test's client has no codec, so it asks only whether it completed — and its memo
+  // (the grant's run mark) is as readable as any execution's: the engine's grant checks read it.
+  const described = await eventually(() => stack.temporal.workflow.getHandle(first.executionId!).describe(), { until: (description) => description.status.name === 'COMPLETED', what: 'the execution completed' });
+  t.true(typeof described.memo?.grantRun === 'string');
+  const coordinators = async (type: string) => {
+    const ids: string[] = [];
+    for await (const info of stack.temporal.workflow.list({ query: `WorkflowType = '${type}' AND TaskQueue = '${stack.taskQueue}'` })) ids.push(info.workflowId);
+    return ids;
+  };
+  const collectors = await eventually(() => coordinators(COLLECTOR_WORKFLOW_TYPE), { until: (ids) => ids.length > 0, what: 'the collector is listed' });
+  const gates = await eventually(() => coordinators(CONCURRENCY_WORKFLOW_TYPE), { until: (ids) => ids.length > 0, what: 'the concurrency coordinator is listed' });
+  for (const workflowId of [first.executionId!, ...collectors, ...gates]) {
+    t.false((await historyText(workflowId)).includes('SECRET'), `${workflowId}: no payload or key in clear`);
+  }
+  const label = (await stack.temporal.workflow.getHandle(first.executionId!).describe()).typedSearchAttributes.get(FLOW_KEY);
+  t.regex(label?.[0] ?? '', /^#[A-Za-z0-9_-]{16}$/, 'the key is shown as its digest');
 });
 
 test('publishing refuses debounce and batch for Wait for Response step, and key formulas that read what a call cannot know yet', async (t) => {

@@ -86,6 +86,27 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   t.deepEqual(other.executions.map((e) => e.flowName), ['many-keys'], 'the filter matches the key exactly (not INV-1)');
 });
 
+test('Wait for Response step with a concurrency key: a caller whose execution waits for the key gets the default answer when its sync window closes, and the execution runs later', async (t) => {
+  const server = await startIntervalServer({ holdMs: 0, holdFirst: true });
+  t.teardown(() => server.close());
+  const secret = await deploy('sync-key', { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 2, defaultResponseStatusCode: 202, concurrency: { key: '${Trigger.Payload.invoice}' } }, [
+    { respond: { statusCode: 201, body: 'done ${Trigger.Payload.n}' } },
+    ...post(server.url, '/after-respond'),
+  ]);
+  const first = await call('sync-key', secret, { invoice: 'INV-5', n: 1 });
+  t.is(first.value?.statusCode, 201, 'the first call holds the key and is answered by its respond step');
+  await eventually(() => server.intervals.length === 1, { what: 'the first execution holds the key in its httpRequest' });
+  const second = await call('sync-key', secret, { invoice: 'INV-5', n: 2 });
+  t.is(second.status, 200);
+  t.deepEqual([second.value?.statusCode, second.headers.get('x-flowhook-outcome')], [202, 'sync-timeout'], 'the default answer once the window closed');
+  server.releaseFirst();
+  const ran = await server.waitForAnswered(2);
+  t.false(overlapping(ran));
+  const late = await stack.temporal.workflow.getHandle(second.executionId!).result();
+  t.is(late.outcome, 'SYNC_TIMEOUT');
+  t.true(late.steps.some((step) => step.type === 'respond' && /late answer/.test(step.note ?? '')), 'its respond step ran after the window: kept as the late answer');
+});
+
 test('throttled calls are all accepted (no 429) and their executions start at the set rate', async (t) => {
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());

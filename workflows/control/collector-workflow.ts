@@ -6,9 +6,14 @@
 // the window's first call, so the execution id the callers were given is the
 // one that runs. Keyed calls are remembered for a day, across continue-as-new,
 // so a retried call joins its execution instead of a second one.
+// doNotLogPayload: what the collector hands on that holds payload data (its
+// executions' input, its continue-as-new state) is marked for the codec; the
+// rest — memo, update answers — holds none, so each execution's memo stays as
+// readable as any other execution's.
 import { condition, continueAsNew, log, setHandler, startChild } from '@temporalio/workflow';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../shared/flow-contract.ts';
-import { COLLECTED_LIMITS, type CollectorInput, type CollectorWindow } from '../shared/flow-control-contract.ts';
+import { COLLECTED_LIMITS, type CollectorCarry, type CollectorInput, type CollectorWindow } from '../shared/flow-control-contract.ts';
+import { markSensitive } from '../shared/payload-converter.ts';
 import { collectCallUpdate } from '../shared/flow-control-messages.ts';
 import { historyIsLong, lingeredIdle } from './coordinator-lifecycle.ts';
 import { CollectorWindows, windowInput } from './collector-windows.ts';
@@ -38,7 +43,8 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     for (const window of windows.takeDue(Date.now())) await startExecution(window);
     forgetOlderThan(Date.now() - COLLECTED_LIMITS.rememberMs);
     if (historyIsLong()) {
-      await continueAsNew<typeof flowCollectorWorkflow>({ ...input, carried: { windows: [...windows.windows], remembered: [...remembered].map(([callId, { executionId, at, digest }]) => [callId, executionId, at, digest]) } });
+      const carried = { windows: [...windows.windows], remembered: [...remembered].map(([callId, { executionId, at, digest }]) => [callId, executionId, at, digest] as CollectorCarry['remembered'][number]) };
+      await continueAsNew<typeof flowCollectorWorkflow>(sensitive({ ...input, carried }));
     }
     const seen = calls;
     const nextDue = windows.nextDue();
@@ -55,12 +61,16 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     await condition(() => calls !== seen, Math.max(1, oldest + COLLECTED_LIMITS.rememberMs - Date.now()));
   }
 
+  function sensitive<T>(value: T): T {
+    return input.template.trigger.doNotLogPayload ? markSensitive(value) : value;
+  }
+
   async function startExecution(window: CollectorWindow): Promise<void> {
     const { seed } = window;
     try {
       await startChild<FlowWorkflow>(FLOW_WORKFLOW_TYPE, {
         workflowId: seed.workflowId,
-        args: [windowInput(input.template, input.policy, window)],
+        args: [sensitive(windowInput(input.template, input.policy, window))],
         // The execution lives on when this collector ends; cancelling the collector does not cancel it.
         parentClosePolicy: 'ABANDON',
         cancellationType: 'ABANDON',
