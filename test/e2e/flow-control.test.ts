@@ -10,6 +10,7 @@ import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../sup
 import { overlapping, startIntervalServer } from '../support/interval-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY, FLOW_WAIT_KEY } from '../../engine/temporal/search-attributes.ts';
+import type { FlowWorkflow } from '../../workflows/shared/index.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { createClient, type Client } from '@connectrpc/connect';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -102,7 +103,7 @@ test('Wait for Response step with a concurrency key: a caller whose execution wa
   server.releaseFirst();
   const ran = await server.waitForAnswered(2);
   t.false(overlapping(ran));
-  const late = await stack.temporal.workflow.getHandle(second.executionId!).result();
+  const late = await stack.temporal.workflow.getHandle<FlowWorkflow>(second.executionId!).result();
   t.is(late.outcome, 'SYNC_TIMEOUT');
   t.true(late.steps.some((step) => step.type === 'respond' && /late answer/.test(step.note ?? '')), 'its respond step ran after the window: kept as the late answer');
 });
