@@ -101,6 +101,8 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
           ['Caller', response.caller || undefined],
           ['Re-run of', response.rerunOf || undefined],
           ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
+          ['Flow keys', e?.keys.length ? e.keys.join(', ') : undefined],
+          ['Waited', e && e.waitedMs > 0n ? `${e.waitedMs} ms before its first step (flow control)` : undefined],
           ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
         ], '');
         lines.push('', ...table(

@@ -79,6 +79,8 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   });
   t.true(listed.executions.every((e) => e.keys.includes('INV-1')));
   t.true(listed.executions.some((e) => e.waitedMs > 0n), 'executions that waited say how long');
+  const shown = await executions.getExecution({ executionId: answers[0]!.executionId! });
+  t.deepEqual(shown.execution?.keys, ['INV-1'], 'execution show names the key too');
   const description = await stack.temporal.workflow.getHandle(answers[0]!.executionId!).describe();
   t.deepEqual(description.typedSearchAttributes.get(FLOW_KEY), ['INV-1']);
   t.not(description.typedSearchAttributes.get(FLOW_WAIT_KEY), undefined);
@@ -106,6 +108,19 @@ test('Wait for Response step with a concurrency key: a caller whose execution wa
   const late = await stack.temporal.workflow.getHandle<FlowWorkflow>(second.executionId!).result();
   t.is(late.outcome, 'SYNC_TIMEOUT');
   t.true(late.steps.some((step) => step.type === 'respond' && /late answer/.test(step.note ?? '')), 'its respond step ran after the window: kept as the late answer');
+});
+
+test('a key formula that fails for a call refuses it with 400, naming the field and not the payload; nothing starts', async (t) => {
+  const secret = await deploy('bad-key', { concurrency: { key: '${$number(Trigger.Payload.invoice)}' } }, []);
+  const refused = await call('bad-key', secret, { invoice: 'INV-SECRET-9' });
+  t.is(refused.status, 400);
+  t.regex(refused.text, /trigger\.webhook\.concurrency\.key: the key could not be computed for this call/);
+  t.false(refused.text.includes('INV-SECRET-9'));
+  t.is((await call('bad-key', secret, { invoice: '42' })).status, 200, 'a payload the formula can read is accepted');
+  t.is(refused.executionId, null);
+  // The accepted call's execution is listed; the refused one never was (it is the earlier of the two).
+  const listed = await eventually(() => executions.listExecutions({ company: tenant.company, activity: 'control.bad-key' }), { until: (response) => response.executions.length > 0, what: 'the accepted call is listed' });
+  t.is(listed.executions.length, 1);
 });
 
 test('throttled calls are all accepted (no 429) and their executions start at the set rate', async (t) => {
