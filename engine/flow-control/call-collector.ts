@@ -12,7 +12,7 @@ import { FailedPreconditionError, IdempotencyKeyReusedError } from '../errors.ts
 import { executionSeed, fairnessKeyOf, type ExecutionRequest } from '../temporal/execution-start-options.ts';
 import { isWorkflowClosedError, unavailable, type StartedExecution } from '../temporal/execution-starter.ts';
 
-/** A collector that ends just as the update arrives aborts it unaccepted; the next try starts a new run. */
+/** A collector that ends just as the update arrives aborts it unaccepted; the next try starts a new run (or reaches the same one). */
 const ATTEMPTS = 3;
 
 export interface CallCollectorOptions {
@@ -67,7 +67,8 @@ export function createCallCollector(options: CallCollectorOptions) {
           client.workflow.executeUpdateWithStart(collectCallUpdate, { args: [call], updateId, startWorkflowOperation: operation }),
         );
       } catch (error) {
-        if (attempt < ATTEMPTS && isWorkflowClosedError(error)) continue;
+        // Closed, or the update aborted before it was accepted (nothing of it in the history): the same update id again.
+        if (attempt < ATTEMPTS && (isWorkflowClosedError(error) || /update was aborted/i.test(error instanceof Error ? error.message : ''))) continue;
         throw unavailable(error);
       }
     }

@@ -11,7 +11,10 @@ import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY } from '../../engine/temporal/search-attributes.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { historyText } from '../support/history-text.ts';
-import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE } from '../../workflows/shared/flow-control-contract.ts';
+import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, type CollectedCall, type CollectorInput } from '../../workflows/shared/flow-control-contract.ts';
+import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
+import type { FlowWorkflow } from '../../workflows/shared/index.ts';
+import { randomUUID } from 'node:crypto';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -132,6 +135,34 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
   }
   const label = (await stack.temporal.workflow.getHandle(first.executionId!).describe()).typedSearchAttributes.get(FLOW_KEY);
   t.regex(label?.[0] ?? '', /^#[A-Za-z0-9_-]{16}$/, 'the key is shown as its digest');
+});
+
+test('a collector continued as new keeps its open window and the keyed calls it remembers', async (t) => {
+  // The state continue-as-new hands on: one open batch window holding one keyed call.
+  const executionId = `collect.carried:${randomUUID()}`;
+  const seed = { workflowId: executionId, executionGrant: '', memo: {}, staticSummary: 'carried', staticDetails: 'carried', priority: { fairnessKey: tenant.company } };
+  const now = Date.now();
+  const input: CollectorInput = {
+    policy: { kind: 'batch', maxSize: 2, maxWaitMs: 60_000 },
+    template: {
+      company: tenant.company,
+      flowName: 'carried',
+      flowVersion: 1,
+      steps: [{ log: { message: '${$count(Trigger.Batch)}: ${$join(Trigger.Batch.payload, " ")}' } }],
+      trigger: { activity: 'collect.carried', description: '', responseMode: 'INSTANT_RETURN', syncTimeoutMs: 30_000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false },
+    },
+    carried: {
+      windows: [{ seed, openedAt: now, lastAt: now, count: 1, calls: [{ payloadJson: '{"n":1}', caller: 'user:a', receivedAt: new Date(now).toISOString() }], bytes: 7 }],
+      remembered: [['key-1', executionId, now, 'digest-1']],
+    },
+  };
+  const collector = await stack.temporal.workflow.start(COLLECTOR_WORKFLOW_TYPE, { workflowId: `flowhook-batch:collect.carried:${randomUUID()}`, taskQueue: stack.taskQueue, args: [input] });
+  const collected = (callId: string, payloadJson: string, extra: Partial<CollectedCall> = {}): CollectedCall => ({ callId, keyed: false, payloadJson, caller: 'user:b', held: false, seed: { ...seed, workflowId: `collect.carried:${randomUUID()}` }, ...extra });
+  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":1}', { keyed: true, payloadDigest: 'digest-1' })] }), { executionId, repeated: true });
+  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":9}', { keyed: true, payloadDigest: 'digest-9' })] }), { executionId, repeated: true, reused: true });
+  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected(randomUUID(), '{"n":2}')] }), { executionId, repeated: false });
+  const result = await stack.temporal.workflow.getHandle<FlowWorkflow>(executionId).result();
+  t.is(result.steps.find((step) => step.type === 'log')?.note, '2: {"n":1} {"n":2}', 'the carried call and the new one, in one batch');
 });
 
 test('publishing refuses debounce and batch for Wait for Response step, and key formulas that read what a call cannot know yet', async (t) => {

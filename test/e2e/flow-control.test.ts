@@ -123,6 +123,22 @@ test('a key formula that fails for a call refuses it with 400, naming the field 
   t.is(listed.executions.length, 1);
 });
 
+test('a slot held by an execution an operator terminated is given to the next one (the coordinator asks Temporal about its holders)', async (t) => {
+  t.timeout(5 * 60_000);
+  const server = await startIntervalServer({ holdMs: 0, holdFirst: true });
+  t.teardown(() => server.close());
+  const secret = await deploy('terminated-holder', { concurrency: { key: '${Trigger.Payload.invoice}' } }, post(server.url, '/run'));
+  const holder = await call('terminated-holder', secret, { invoice: 'INV-T', n: 1 });
+  await eventually(() => server.intervals.length === 1, { what: 'the first execution holds the key' });
+  const waiting = await call('terminated-holder', secret, { invoice: 'INV-T', n: 2 });
+  // Terminated, it cannot give its slot back itself.
+  await stack.temporal.workflow.getHandle(holder.executionId!).terminate('operator');
+  // The terminated holder's request stays held at the server: the first answered one is the waiting execution's.
+  const [next] = await server.waitForAnswered(1, '/run', 4 * 60_000);
+  t.is(JSON.parse(next!.body).n, 2);
+  t.is((await stack.temporal.workflow.getHandle<FlowWorkflow>(waiting.executionId!).result()).outcome, 'INSTANT_RETURN');
+});
+
 test('throttled calls are all accepted (no 429) and their executions start at the set rate', async (t) => {
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
