@@ -3,7 +3,7 @@
 
 /** A shell argument, quoted only when it needs to be. */
 export function shellArg(value: string): string {
-  return /^[\w.\/:@=+-]+$/.test(value) ? value : shellQuote(value);
+  return /^[\w./:@=+-]+$/.test(value) ? value : shellQuote(value);
 }
 
 /** A value for a shell command line in single quotes (POSIX shells). */

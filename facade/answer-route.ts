@@ -2,7 +2,7 @@
 // the answer of an execution after its call — for a sync call that got the
 // default response because its window timed out, the respond step's answer
 // once the flow reaches it (engine WebhookService.GetAnswer decides who may
-// see it). Statuses (README "Getting the answer after a timeout"):
+// see it). Statuses (docs/how-to/call-the-endpoint.md, "Get the answer after a timeout"):
 //   200  the OData envelope of the POST with the answer in `value`
 //   202  still running and nothing answered yet (ask again, or wait longer)
 //   500  the flow failed before it answered (as the POST would have said)

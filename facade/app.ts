@@ -3,7 +3,7 @@
 // is outermost, so every failure (ours, the engine's, the router's) leaves
 // through the same table.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Router, { type RouterMiddleware } from '@koa/router';
@@ -170,9 +170,12 @@ function routingFailures(): FacadeMiddleware {
 
 function listen(app: Koa<FacadeState>, config: FacadeConfig): Promise<ListeningFacade> {
   // The per-flow secret travels in the body, so calls belong on HTTPS: with certificate files the facade speaks it itself.
+  const handle = app.callback();
+  // Koa's handler settles every request itself (an error becomes an answer and a log line): nothing awaits it.
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
   const server = config.tls
-    ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, app.callback())
-    : createServer(app.callback());
+    ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, onRequest)
+    : createServer(onRequest);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {

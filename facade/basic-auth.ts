@@ -1,6 +1,7 @@
 // Reads Basic credentials (RFC 7617) from an Authorization header: the service
 // user name and web service access key of the Basic path. The facade does not check them;
 // the engine verifies the key against its database.
+import { hasControlCharacter } from '../common/control-characters.ts';
 
 export interface BasicCredentials {
   userName: string;
@@ -9,8 +10,6 @@ export interface BasicCredentials {
 
 // Strict base64 (standard alphabet, correct padding): anything looser is a malformed header.
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-// Control characters cannot be typed into a user name or key; their presence means a broken client.
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The credentials of a `Basic` header, or undefined when the header is absent or malformed. */
 export function parseBasicAuthorization(header: string | undefined): BasicCredentials | undefined {
@@ -24,6 +23,6 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
   if (colon <= 0) return undefined;
   const userName = decoded.slice(0, colon);
   const accessKey = decoded.slice(colon + 1);
-  if (!accessKey || CONTROL.test(decoded) || decoded.includes('\ufffd')) return undefined;
+  if (!accessKey || hasControlCharacter(decoded) || decoded.includes('\ufffd')) return undefined;
   return { userName, accessKey };
 }

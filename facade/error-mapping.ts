@@ -23,13 +23,13 @@ import { isCallbacksPath } from './callbacks-route.ts';
 import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, odataError } from './odata-envelope.ts';
 import { REQUEST_ID_HEADER } from './request-context.ts';
 
-interface HttpMapping {
+export interface HttpMapping {
   status: number;
   code: string;
 }
 
-/** Our table from Connect codes to HTTP; codes not listed are a 500. */
-const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
+/** Our table from Connect codes to HTTP; codes not listed are a 500 (the HTTP routes reference lists it). */
+export const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
   [Code.Unauthenticated, { status: 401, code: 'Unauthorized' }],
   [Code.InvalidArgument, { status: 400, code: 'BadRequest' }],
   [Code.PermissionDenied, { status: 403, code: 'Forbidden' }],
@@ -45,7 +45,7 @@ const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
   [Code.DeadlineExceeded, { status: 503, code: 'ServiceUnavailable' }],
 ]);
 
-const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
+export const INTERNAL: HttpMapping = { status: 500, code: 'InternalServerError' };
 const UNAVAILABLE: HttpMapping = { status: 503, code: 'ServiceUnavailable' };
 
 /**

@@ -5,7 +5,7 @@
 // caller gets. Registered only when tracing is on.
 //
 // Trust: the caller chooses the trace id and, under the default parent-based
-// sampler, whether its call is recorded; the README says so and how to decide
+// sampler, whether its call is recorded; docs/how-to/observe.md (Traces) says so and how to decide
 // yourself. Attributes: method, route, status, the `company` query parameter and
 // the request id — never headers, the body or the query string.
 import { context, defaultTextMapGetter, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';

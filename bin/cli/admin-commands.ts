@@ -3,7 +3,6 @@
 // Every command takes --json; the error contract is in admin-action.ts.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Code } from '@connectrpc/connect';
 import type { Command } from 'commander';
 import {
   CreateCompanyResponseSchema,
@@ -11,7 +10,7 @@ import {
   RotateSecretResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { registerAppCommands } from './access-commands.ts';
-import { adminAction, CliError, type AdminRuntime } from './admin-action.ts';
+import { adminAction, type AdminRuntime } from './admin-action.ts';
 import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
 import { registerCompanyEgressCommands } from './company-egress-commands.ts';
 import { registerConnectionCommands } from './connection-commands.ts';

@@ -5,7 +5,7 @@ import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ListAuditEventsResponseSchema } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
-import { parseDuration } from '../../workflows/shared/duration.ts';
+import { parseDuration } from '../../common/duration.ts';
 import { exitCodeFor, reportError } from './admin-action.ts';
 import { auditClientFromEnvironment, type AuditClient } from './admin-client.ts';
 import { printJson, printLines, processIo, table, type CliIo } from './output.ts';

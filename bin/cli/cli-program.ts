@@ -53,6 +53,11 @@ export async function runCli(args: readonly string[], deps: CliDeps = {}): Promi
   return exitCode;
 }
 
+/** The command tree as `runCli` parses with it, for reading it (the CLI reference walks it); runs nothing. */
+export function cliCommandTree(deps: CliDeps = {}): Command {
+  return createProgram(deps, deps.io ?? processIo, () => undefined);
+}
+
 function createProgram(deps: CliDeps, io: CliIo, setExitCode: (code: number) => void): Command {
   // Set before the commands are added: every subcommand inherits them.
   const program = new Command('flowhook')

@@ -1,5 +1,5 @@
 // The old spellings of commands and options, kept working for one release after
-// the CLI's verbs were made consistent (README, "The CLI": show for one item,
+// the CLI's verbs were made consistent (docs/reference/cli.md: show for one item,
 // set for create-or-replace, rotate for every rotation, --yes for every
 // confirmation, --company for every list filter). An old spelling is rewritten
 // to its new one before commander parses, so it is in no --help, and one line
@@ -13,9 +13,17 @@ export interface Respelled {
   note: string;
 }
 
+/** An old spelling and the one that replaced it, as the CLI reference lists them. */
+export interface Spelling {
+  old: string;
+  now: string;
+}
+
 interface Deprecation {
   /** The command words the old spelling starts with. */
   path: readonly string[];
+  /** What it respells, for the reference. */
+  spellings: readonly Spelling[];
   /** The whole command line in its new spelling, or undefined when `rest` (what follows `path`) is not the old spelling. */
   respell(rest: string[]): { args: string[]; old: string; now: string } | undefined;
 }
@@ -23,7 +31,7 @@ interface Deprecation {
 /** A command renamed: every argument and option stays as it was. */
 function renamed(old: string, now: string): Deprecation {
   const path = old.split(' ');
-  return { path, respell: (rest) => ({ args: [...now.split(' '), ...rest], old, now }) };
+  return { path, spellings: [{ old, now }], respell: (rest) => ({ args: [...now.split(' '), ...rest], old, now }) };
 }
 
 /** An option of one command renamed. */
@@ -31,6 +39,7 @@ function optionRenamed(command: string, old: string, now: string): Deprecation {
   const path = command.split(' ');
   return {
     path,
+    spellings: [{ old: `${command} ${old}`, now: `${command} ${now}` }],
     respell(rest) {
       const at = optionsPart(rest).indexOf(old);
       if (at < 0) return undefined;
@@ -58,6 +67,7 @@ const DEPRECATIONS: readonly Deprecation[] = [
   {
     // `connection list <company>` → `connection list --company <company>`, like every other list.
     path: ['connection', 'list'],
+    spellings: [{ old: 'connection list <company>', now: 'connection list --company <company>' }],
     respell(rest) {
       const words = operands(rest);
       if (words.length !== 1 || rest.includes('--company')) return undefined;
@@ -68,6 +78,11 @@ const DEPRECATIONS: readonly Deprecation[] = [
   {
     // `company egress <company> [entries…] [--clear]` showed, set or removed the list: now three verbs.
     path: ['company', 'egress'],
+    spellings: [
+      { old: 'company egress <company>', now: 'company egress show <company>' },
+      { old: 'company egress <company> <entries…>', now: 'company egress set <company> <entries…>' },
+      { old: 'company egress <company> --clear', now: 'company egress delete <company>' },
+    ],
     respell(rest) {
       const [company, ...entries] = operands(rest);
       if (company === undefined || rest[0] !== company || ['show', 'set', 'delete', 'help'].includes(company)) return undefined;
@@ -82,6 +97,9 @@ const DEPRECATIONS: readonly Deprecation[] = [
 function egress(verb: string, old: string, now: string, rest: string[]) {
   return { args: ['company', 'egress', verb, ...rest], old: `company egress ${old}`, now: `company egress ${verb} ${now}` };
 }
+
+/** Every old spelling that still works, with its replacement. */
+export const DEPRECATED_SPELLINGS: readonly Spelling[] = DEPRECATIONS.flatMap((deprecation) => deprecation.spellings);
 
 /** The command line in its current spelling, and the deprecation note when it was an old one. */
 export function respellDeprecated(args: readonly string[]): Respelled | undefined {

@@ -25,6 +25,12 @@ const READS_NOTHING = new Set(['flow schema', 'help']);
 /** `start` hands its environment on: the components' variables apply as well. */
 const START_NOTE = '\n\nengine, worker and facade read their own variables from the same environment (flowhook engine|worker|facade --help).';
 
+/** The reader whose variables a command reads (`user create` → `cli`), or undefined when it reads none; `path` is its words after `flowhook`. */
+export function environmentReaderOf(path: string): ProcessName | undefined {
+  if (READS_NOTHING.has(path)) return undefined;
+  return PROCESS_COMMANDS[path] ?? 'cli';
+}
+
 /** The variables `reader` reads, each with what it means to that reader and its default. */
 export function environmentOf(reader: ProcessName): EnvironmentVariable[] {
   return (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][])
@@ -43,8 +49,8 @@ export function addEnvironmentHelp(program: Command): void {
       for (const child of command.commands) visit(child, path);
       return;
     }
-    if (READS_NOTHING.has(key)) return;
-    const reader = PROCESS_COMMANDS[key] ?? 'cli';
+    const reader = environmentReaderOf(key);
+    if (reader === undefined) return;
     command.addHelpText('after', () => environmentSection(environmentOf(reader)) + (reader === 'start' ? START_NOTE : ''));
   }
 }

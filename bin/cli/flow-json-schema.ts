@@ -6,7 +6,7 @@
 // Contract: every document the schema accepts, `fromJson(FlowSchema, …)`
 // accepts too. The schema asks for the canonical spelling only, where fromJson
 // is more lenient: lowerCamelCase names (not proto names: completions and the
-// README use one spelling), enum names (not numbers, not *_UNSPECIFIED),
+// handbook use one spelling), enum names (not numbers, not *_UNSPECIFIED),
 // 32-bit integers as numbers (not numeric strings), and no `null` (the mapping
 // reads it as "not set", which a flow file says by leaving the key out; in
 // YAML a bare `get:` is null, a mistake the editor should flag). And every

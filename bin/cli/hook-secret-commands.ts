@@ -12,7 +12,7 @@ import {
   ListHookSecretsResponseSchema,
   SetHookSecretResponseSchema,
 } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import { parseDuration } from '../../workflows/shared/duration.ts';
+import { parseDuration } from '../../common/duration.ts';
 import { adminAction, CliError, UsageError, type AdminRuntime } from './admin-action.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 import { processSecretStdin, readSecret, type SecretStdin } from './secret-input.ts';

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** The server release flowhook is tested with (README: Running on a Temporal cluster). */
+/** The server release flowhook is tested with (docs/how-to/deploy.md, A Temporal cluster). */
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const MODULE = 'go.temporal.io/server';
 

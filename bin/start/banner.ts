@@ -21,7 +21,7 @@ export interface BannerInfo {
   firstRunFiles?: FirstRunFiles;
 }
 
-/** The example flow's activity (engine/examples/hello-webhook.flow.yaml), for the lost-secret hint. */
+/** The example flow's activity (examples/flows/hello-webhook.flow.yaml), for the lost-secret hint. */
 const EXAMPLE_ACTIVITY = 'examples.hello';
 
 function listening(host: string): string {

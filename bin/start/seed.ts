@@ -6,7 +6,7 @@ import type { Client } from '@connectrpc/connect';
 import type { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { readFlowFile } from '../cli/flow-file.ts';
 
-export const EXAMPLE_FLOW_PATH = fileURLToPath(new URL('../../engine/examples/hello-webhook.flow.yaml', import.meta.url));
+export const EXAMPLE_FLOW_PATH = fileURLToPath(new URL('../../examples/flows/hello-webhook.flow.yaml', import.meta.url));
 export const SEED_COMPANY = 'Default';
 export const SEED_USER = 'flowhook-service';
 

@@ -2,7 +2,7 @@
 // OpenTelemetry variables of those projects that flowhook itself reads. Rows are grouped by topic
 // (one module each, in the order of the reference); a variable that is not here is not read —
 // test/unit/configuration-table.test.ts scans the source for any that would be.
-import type { AnySetting, ProcessName, Setting } from './setting.ts';
+import type { AnySetting, ProcessName } from './setting.ts';
 import { ADDRESS_SETTINGS } from './table/address-settings.ts';
 import { CALLER_SETTINGS } from './table/caller-settings.ts';
 import { CODEC_SETTINGS } from './table/codec-settings.ts';

@@ -5,6 +5,7 @@
 // refused here, with a message that never quotes the secret itself.
 import { randomBytes } from 'node:crypto';
 import type { DirectScheme } from '../../workflows/shared/index.ts';
+import { hasControlCharacter } from '../../common/control-characters.ts';
 
 /** Longer than any provider's secret (Standard Webhooks allows 64 bytes, ~94 characters with prefix). */
 export const MAX_HOOK_SECRET_LENGTH = 1024;
@@ -25,7 +26,7 @@ export function hookSecretProblems(secret: string, scheme: DirectScheme | undefi
   if (secret.length > MAX_HOOK_SECRET_LENGTH) return [`the secret is longer than ${MAX_HOOK_SECRET_LENGTH} characters`];
   const problems: string[] = [];
   if (secret.trim() !== secret) problems.push('the secret starts or ends with white space (a stray newline or space from copying it?)');
-  if (/[\u0000-\u001f\u007f]/.test(secret)) problems.push('the secret contains control characters (a line break in the middle?)');
+  if (hasControlCharacter(secret)) problems.push('the secret contains control characters (a line break in the middle?)');
   if (problems.length === 0 && scheme === 'standardWebhooks') problems.push(...standardWebhooksProblems(secret));
   return problems;
 }

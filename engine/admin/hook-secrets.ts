@@ -21,6 +21,7 @@ import type { SecretKeyring } from '../secrets/secret-keyring.ts';
 import { HookSecret, PublishedFlow, type Company } from '../storage/entities.ts';
 import { requireCompany } from './companies.ts';
 import { generateHookSecret, generateProblem, hookSecretProblems, MAX_HOOK_SECRET_OVERLAP_SECONDS } from './hook-secrets-validation.ts';
+import { hasControlCharacter } from '../../common/control-characters.ts';
 
 export interface HookSecretChange {
   company: string;
@@ -127,6 +128,6 @@ async function publishedScheme(em: EntityManager, company: Company, activity: st
 function normaliseActivity(raw: string): string {
   const activity = raw.trim().toLowerCase();
   if (activity === '') throw new InvalidArgumentError('activity: required');
-  if (exceedsNameLimit('activity', activity) || /[\u0000-\u001f\u007f]/.test(activity)) throw new InvalidArgumentError(`${nameLimitRule('activity')}, no control characters`);
+  if (exceedsNameLimit('activity', activity) || hasControlCharacter(activity)) throw new InvalidArgumentError(`${nameLimitRule('activity')}, no control characters`);
   return activity;
 }

@@ -75,7 +75,7 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       if (description.type !== FLOW_WORKFLOW_TYPE) throw new NotFoundError(`Execution "${request.executionId}" does not exist`);
       const withheld = description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
       const input = await startInput(temporal, handle.workflowId, description.runId);
-      let steps: StepLogEntry[] = [];
+      let steps: StepLogEntry[];
       try {
         steps = await handle.query(executionLogQuery);
       } catch {

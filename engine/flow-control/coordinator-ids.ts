@@ -7,6 +7,7 @@
 // which get `#` and an HMAC of the key text, so the same key has the same
 // label in every flow and `flowhook execution list --key` finds it.
 import { createHmac } from 'node:crypto';
+import { hasControlCharacter } from '../../common/control-characters.ts';
 
 export type CoordinatorKind = 'concurrency' | 'throttle' | 'debounce' | 'batch' | 'pause';
 
@@ -35,7 +36,7 @@ export function pauseGateId(secret: Buffer, flow: { company: string; flowName: s
 
 /** How a key is shown: '' stays '' (no key: one for the whole flow). */
 export function keyLabel(secret: Buffer, key: string, hidden: boolean): string {
-  if (key === '' || (!hidden && key.length <= MAX_SHOWN_KEY_LENGTH && !/[\u0000-\u001f\u007f]/.test(key))) return key;
+  if (key === '' || (!hidden && key.length <= MAX_SHOWN_KEY_LENGTH && !hasControlCharacter(key))) return key;
   return hiddenKeyLabel(secret, key);
 }
 

@@ -11,6 +11,7 @@ export const MAX_ANSWER_WAIT_SECONDS = 60;
 // `<activity>:<uuid>` (execution-start-options.ts), `<activity>:key-<40 hex>` (idempotency.ts) or
 // `<activity>:rerun-<uuid>` (executions/rerun-execution.ts: a re-run keeps the original's caller);
 // an activity is at most 200 characters without control characters (flow-validation.ts).
+// eslint-disable-next-line no-control-regex -- an activity has no control characters: the pattern excludes them on purpose
 const EXECUTION_ID = /^[^\u0000-\u001f\u007f]{1,200}:(?:(?:rerun-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|key-[0-9a-f]{40})$/;
 
 export function isExecutionId(text: string): boolean {

@@ -120,7 +120,7 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       // Scenario F measures the route limit's check, not its refusals (the default, 100/s, is below what a cell sends).
       FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '1000000',
       ...(env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_NODE_OPTIONS } : {}),
-      // The worker's tuning knobs, passed on so a run can compare settings (README, Performance).
+      // The worker's tuning knobs, passed on so a run can compare settings (docs/explanation/performance.md).
       ...Object.fromEntries(TUNING.filter((name) => env[name]).map((name) => [name, env[name]!])),
       ...overrides,
     };

@@ -38,7 +38,7 @@ try {
     (await admin.applyFlow({ flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode, ...control } }, steps } as never), publish: true })).secret;
   const instantSecret = await deploy('bench.instant', 'INSTANT_RETURN', INSTANT_STEPS);
   const syncSecret = await deploy('bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS);
-  // G, H, I: A's flow with flow control (docs/flow-control.md); the key is the payload's `account`.
+  // G, H, I: A's flow with flow control (docs/how-to/control-how-calls-become-executions.md); the key is the payload's `account`.
   const keyedSecret = await deploy('bench.keyed', 'INSTANT_RETURN', INSTANT_STEPS, { concurrency: { key: '${Trigger.Payload.account}', limit: 1 } });
   const debouncedSecret = await deploy('bench.debounced', 'INSTANT_RETURN', INSTANT_STEPS, { debounce: { key: '${Trigger.Payload.account}', period: '1s' } });
   // F: the same Instant flow's steps behind the provider route, verified as Stripe.

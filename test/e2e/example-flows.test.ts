@@ -1,23 +1,50 @@
-// The shipped example flows (engine/examples/), published as they are (only
-// company and, for the bridge, the SOAP service URL substituted) and called
-// end to end.
+// The shipped example flows (examples/flows/) that run without outside
+// services, published as they are (only the company and, for the bridge, the
+// SOAP service URL substituted) and called end to end — what the handbook's
+// tutorials and guides show them doing. The provider-route examples are called
+// as their providers sign; the invoice payment runs against a stand-in payment
+// provider behind its connection.
+import { createHmac, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { toJson } from '@bufbuild/protobuf';
+import { create, toJson } from '@bufbuild/protobuf';
+import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { readFlowFile } from '../../bin/cli/flow-file.ts';
+import { eventually } from '../support/eventually.ts';
+import { signGithubRequest, signShopify, signSlack, signStandardV1, signStripe, standardWebhooksSecret, stripeSecret, textSecret, type Signer } from '../support/provider-signers.ts';
 import { recordClient } from '../support/record-client.ts';
-import { startSoapPriceServer, type SoapPriceServer } from '../support/soap-price-server.ts';
-import { startStack, type TestStack } from '../support/stack.ts';
+import { startSoapPriceServer, type SoapPriceServer } from '../../examples/soap-bridge/price-service.ts';
+import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
+import { startTargetServer, type TargetServer } from '../support/target-server.ts';
 import { callWebhook, createTenant, deployFlow, type Tenant } from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
 let soap: SoapPriceServer;
+let psp: TargetServer;
 const secrets: Record<string, string> = {};
 
+/** The provider-route examples, with how their providers sign and the secret each route holds. */
+const PROVIDERS: { file: string; activity: string; sign: Signer; secret: string }[] = [
+  { file: 'providers/stripe-payments.flow.yaml', activity: 'payments.stripe', sign: signStripe, secret: stripeSecret() },
+  { file: 'providers/github-push.flow.yaml', activity: 'ci.github-push', sign: signGithubRequest, secret: textSecret() },
+  { file: 'providers/shopify-orders.flow.yaml', activity: 'shop.orders-create', sign: signShopify, secret: textSecret() },
+  { file: 'providers/slack-events.flow.yaml', activity: 'chat.slack-events', sign: signSlack, secret: textSecret() },
+  { file: 'providers/standard-webhooks.flow.yaml', activity: 'billing.invoice-events', sign: signStandardV1, secret: standardWebhooksSecret() },
+  { file: 'providers/partner-hmac.flow.yaml', activity: 'partner.events', sign: signPartner, secret: textSecret() },
+];
+
+/** partner-hmac.flow.yaml's scheme: base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" after "v1=". */
+async function signPartner(body: string, secret: string): Promise<Record<string, string>> {
+  const id = `ev_${randomUUID()}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { 'x-partner-signature': `v1=${signature}`, 'x-partner-timestamp': timestamp, 'x-partner-event-id': id };
+}
+
 async function loadExample(file: string, patch: (flow: FlowJson) => void = () => undefined): Promise<FlowJson> {
-  const flow = toJson(FlowSchema, await readFlowFile(fileURLToPath(new URL(`../../engine/examples/${file}`, import.meta.url)))) as FlowJson;
+  const flow = toJson(FlowSchema, await readFlowFile(fileURLToPath(new URL(`../../examples/flows/${file}`, import.meta.url)))) as FlowJson;
   flow.company = tenant.company;
   patch(flow);
   return flow;
@@ -27,15 +54,27 @@ test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack);
   soap = await startSoapPriceServer();
+  // A stand-in payment provider: creates a payment and remembers the notify URL it was given.
+  psp = await startTargetServer((request) => (request.path === '/v1/payments' ? { status: 201, body: '{"id": "pay_77", "status": "pending"}' } : {}));
+  await stack.admin.setConnection({ company: tenant.company, name: 'psp', settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: `${psp.url}/v1` }), secret: 'psp-test-key' });
   secrets.payment = (await deployFlow(stack, await loadExample('payment-callback.flow.yaml'))).secret;
   secrets.order = (await deployFlow(stack, await loadExample('order-import.flow.yaml'))).secret;
   secrets.soap = (await deployFlow(stack, await loadExample('soap-bridge.flow.yaml', (flow) => {
     flow.steps![0]!.httpRequest!.url = `${soap.url}/soap/prices`;
   }))).secret;
+  for (const file of ['price-quote.flow.yaml', 'payment-reminder.flow.yaml', 'order-shipment.flow.yaml', 'invoice-payment.flow.yaml']) {
+    const flow = await loadExample(file);
+    secrets[flow.trigger!.webhook!.activity!] = (await deployFlow(stack, flow)).secret;
+  }
+  for (const provider of PROVIDERS) {
+    await deployFlow(stack, await loadExample(provider.file));
+    await stack.admin.setHookSecret({ company: tenant.company, activity: provider.activity, secret: provider.secret });
+  }
 });
 test.after.always(async () => {
   await stack?.close();
   await soap?.close();
+  await psp?.close();
 });
 
 const call = (activity: string, secret: string, payloadText: string) => callWebhook(stack, { company: tenant.company, activity, secret, auth: tenant.auth, payloadText });
@@ -108,4 +147,102 @@ test('SOAP bridge: JSON in, a SOAP request with escaped text out, the XML answer
   t.is(fault.value!.statusCode, 502);
   t.regex(soap.requests.at(-1)!.body, /<p:Sku>&lt;x &amp; &quot;y&quot;&gt;<\/p:Sku>/);
   t.deepEqual(JSON.parse(fault.value!.body), { error: 'the price service failed', fault: 'unknown sku <x & "y">', status: 500 });
+});
+
+test('price quote (the first-flow tutorial): 201 with the total, 422 for an empty basket', async (t) => {
+  const quote = await call('shop.quote', secrets['shop.quote']!, '{"items": [{"price": 2.5, "qty": 4}, {"price": 1.25, "qty": 2}]}');
+  t.is(quote.status, 200, quote.text);
+  t.deepEqual(quote.value, { statusCode: 201, contentType: 'application/json', body: '{"total":12.5,"lines":2}' });
+  const empty = await call('shop.quote', secrets['shop.quote']!, '{"items": []}');
+  t.deepEqual(empty.value, { statusCode: 422, contentType: 'application/json', body: '{"error":"the basket is empty"}' });
+});
+
+test('payment reminder: waits until the due date, then marks an open invoice; no due date fails the execution', async (t) => {
+  const records = recordClient(stack);
+  const scope = (key: string, idempotencyKey = '') => ({ company: tenant.company, table: 'invoice', key, caller: 'erp', idempotencyKey });
+  await records.insertRecord({ scope: scope('INV-200', 'seed/INV-200'), data: { amount: 40, status: 'open' } });
+  const dueAt = new Date(Date.now() + 2000).toISOString();
+  const reminded = await call('invoices.remind', secrets['invoices.remind']!, JSON.stringify({ invoiceId: 'INV-200', dueAt }));
+  t.is(reminded.headers.get('x-flowhook-outcome'), 'instant-return');
+  await stack.temporal.workflow.getHandle(reminded.executionId!).result();
+  t.true(Date.now() >= Date.parse(dueAt), 'it waited for the due date');
+  t.like((await records.getRecord({ scope: scope('INV-200') })).record!.data, { status: 'reminded' });
+
+  const undated = await call('invoices.remind', secrets['invoices.remind']!, '{"invoiceId": "INV-201"}');
+  const error = await t.throwsAsync(stack.temporal.workflow.getHandle(undated.executionId!).result());
+  t.regex(String((error?.cause as Error | undefined)?.message), /invoice INV-201 has no dueAt/);
+});
+
+test('order shipment: the step waits for its key, and flowWebhook_Resume delivers the carrier', async (t) => {
+  const started = await call('orders.ship', secrets['orders.ship']!, '{"orderId": "SO-4711"}');
+  t.is(started.status, 200, started.text);
+  const resume = () =>
+    fetch(`${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(tenant.company)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: tenant.auth },
+      body: JSON.stringify({ activity: 'orders.ship', secret: secrets['orders.ship'], key: 'SO-4711', payload: { carrier: 'DHL' } }),
+    });
+  // The key is registered when the step starts waiting; until then no execution waits for it (404).
+  const resumed = await eventually(resume, { until: (response) => response.status !== 404, intervalMs: 200, what: 'the key registered', show: (response) => `${response.status}` });
+  t.is(resumed.status, 202);
+  await stack.temporal.workflow.getHandle(started.executionId!).result();
+  const shipment = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'shipment', key: 'SO-4711', caller: 'test', idempotencyKey: '' } })).record!;
+  t.like(shipment.data, { status: 'picked-up', carrier: 'DHL' });
+});
+
+test('invoice payment: the provider gets the callback URL through the connection, its callback marks the invoice paid', async (t) => {
+  const started = await call('invoices.collect', secrets['invoices.collect']!, '{"invoiceId": "INV-300", "amount": 99.5}');
+  t.is(started.status, 200, started.text);
+  const created = await psp.waitFor('/v1/payments');
+  t.is(created.headers['x-api-key'], 'psp-test-key', 'the connection added its key');
+  const { notifyUrl, invoice, amount } = JSON.parse(created.body) as { notifyUrl: string; invoice: string; amount: number };
+  t.deepEqual({ invoice, amount }, { invoice: 'INV-300', amount: 99.5 });
+  const token = /\/callbacks\/([A-Za-z0-9_-]{43})$/.exec(notifyUrl)?.[1];
+  t.truthy(token, notifyUrl);
+  const callback = await fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id": "pay_77", "status": "succeeded"}' });
+  t.is(callback.status, 200);
+  t.deepEqual(await callback.json(), { received: true });
+  await stack.temporal.workflow.getHandle(started.executionId!).result();
+  const paid = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'invoice', key: 'INV-300', caller: 'test', idempotencyKey: '' } })).record!;
+  t.like(paid.data, { status: 'paid', paymentId: 'pay_77' });
+});
+
+/** A provider's request to the example's route, signed as that provider signs. */
+async function deliver(activity: string, body: string, contentType = 'application/json'): Promise<{ status: number; text: string; executionId: string | null }> {
+  const provider = PROVIDERS.find((candidate) => candidate.activity === activity)!;
+  const headers = { 'content-type': contentType, ...(await provider.sign(body, provider.secret)) };
+  const response = await fetch(`${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(tenant.company)}/${activity}`, { method: 'POST', headers, body });
+  return { status: response.status, text: await response.text(), executionId: response.headers.get('x-flowhook-execution-id') };
+}
+
+test('stripe payments (the provider callback tutorial): a signed payment_intent.succeeded marks the invoice paid, answered with the event id', async (t) => {
+  const event = { id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { id: 'pi_1', amount_received: 4200, metadata: { invoice: 'INV-400' } } } };
+  const answer = await deliver('payments.stripe', JSON.stringify(event));
+  t.is(answer.status, 200, answer.text);
+  t.deepEqual(JSON.parse(answer.text), { received: 'evt_1' });
+  const invoice = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'invoice', key: 'INV-400', caller: 'test', idempotencyKey: '' } })).record!;
+  t.like(invoice.data, { status: 'paid', paidAmount: 42, stripeEvent: 'evt_1' });
+});
+
+test('the other provider examples accept their provider\'s signed request and run to the end', async (t) => {
+  const slack = await deliver('chat.slack-events', 'command=%2Fquote&text=hello', 'application/x-www-form-urlencoded');
+  t.is(slack.status, 200, slack.text);
+  t.deepEqual(JSON.parse(slack.text), { text: 'Got it: hello' });
+
+  const shop = await deliver('shop.orders-create', '{"id": 1001, "name": "#1001", "total_price": "9.90"}');
+  t.is(shop.status, 200, shop.text);
+  await stack.temporal.workflow.getHandle(shop.executionId!).result();
+  const order = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'shop-order', key: '1001', caller: 'test', idempotencyKey: '' } })).record!;
+  t.like(order.data, { name: '#1001', total: '9.90' });
+
+  const others: [string, string][] = [
+    ['ci.github-push', '{"ref": "refs/heads/main", "after": "abc123", "pusher": {"name": "ada"}}'],
+    ['billing.invoice-events', '{"type": "invoice.paid", "data": {"invoiceId": "INV-500"}}'],
+    ['partner.events', '{"event": "order.created"}'],
+  ];
+  for (const [activity, body] of others) {
+    const answer = await deliver(activity, body);
+    t.is(answer.status, 200, `${activity}: ${answer.text}`);
+    await t.notThrowsAsync(stack.temporal.workflow.getHandle(answer.executionId!).result(), activity);
+  }
 });

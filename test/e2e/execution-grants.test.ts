@@ -99,7 +99,7 @@ test('a records account created for the company feeds its tables, but gets no co
   const { token } = await stack.admin.createServiceAccount({ name: 'granted-feeder', scope: 'records', companies: [tenant.company] });
   const feeder = clientsFor(token);
   const written = await feeder.records.upsertRecord({ scope: { company: tenant.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' }, data: { eur: 10 } });
-  t.is(written.record?.key, 'p-1', 'what the README promises it');
+  t.is(written.record?.key, 'p-1', 'what the handbook promises it');
 
   for (const [name, clients] of [['company-bound', feeder], ['all companies', clientsFor(stack.tokens.records)]] as const) {
     const denied = await refusal(t, clients.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId: 'grants.quick:any' }));

@@ -48,7 +48,7 @@ const RESPOND = '  - respond: { statusCode: 200, contentType: text/plain, body: 
 const SECRET_LINE = /shown once, store it now[^\n]*\n\s+([A-Za-z0-9_-]{32})\n/;
 const ROTATE_HINT = (activity: string) => `flowhook secret rotate 'First Hour & Co' ${activity}`;
 
-async function flowJson(name: string): Promise<{ code: number; json: any; err: string }> {
+async function flowJson(name: string): Promise<{ code: number; json: { flow?: { latestVersion?: number; publishedVersion?: number } }; err: string }> {
   const run = await cli('flow', 'show', COMPANY, name, '--json');
   return { code: run.code, json: run.code === 0 ? JSON.parse(run.out) : JSON.parse(run.out || '{}'), err: run.err };
 }
@@ -89,13 +89,13 @@ test('a new flow whose activity another flow publishes is refused whole: no draf
 
 test('an invalid new version of a published flow is not saved; the published version keeps answering', async (t) => {
   const first = await cli('flow', 'apply', flowFile('steady', 'steady.flow', RESPOND), '--publish');
-  const secret = SECRET_LINE.exec(first.out)?.[1]!;
+  const secret = SECRET_LINE.exec(first.out)![1]!;
   const broken = await cli('flow', 'apply', flowFile('steady', 'steady.flow', '  - respond: { statusCode: 101, body: "x" }'), '--publish');
   t.is(broken.code, 1);
   t.regex(broken.err, /steps\[0\]\.respond\.statusCode/);
   const { json } = await flowJson('steady');
-  t.is(json.flow.latestVersion, 1);
-  t.is(json.flow.publishedVersion, 1);
+  t.is(json.flow?.latestVersion, 1);
+  t.is(json.flow?.publishedVersion, 1);
   t.is((await callWebhook(stack, { company: COMPANY, activity: 'steady.flow', secret, auth: tenant.auth })).status, 200);
 });
 
@@ -142,9 +142,9 @@ test('a company name that differs in case suggests the right one; a missing one 
   t.notRegex(call.text, /company create/);
 });
 
-test("the README's Temporal UI query finds a failed execution by flow name", async (t) => {
+test("the handbook's Temporal UI query finds a failed execution by flow name", async (t) => {
   const applied = await cli('flow', 'apply', flowFile('failing-flow', 'failing.flow', '  - fail: { message: "the ERP said no" }'), '--publish');
-  const secret = SECRET_LINE.exec(applied.out)?.[1]!;
+  const secret = SECRET_LINE.exec(applied.out)![1]!;
   const answer = await callWebhook(stack, { company: COMPANY, activity: 'failing.flow', secret, auth: tenant.auth });
   t.is(answer.status, 500);
   // The 500 names the execution (its id header belongs to successful answers only).

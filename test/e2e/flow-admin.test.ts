@@ -86,7 +86,7 @@ test('a service user with no permission set in the company is 401 whether its se
   const auth = `Basic ${Buffer.from(`other-company-user:${accessKey}`).toString('base64')}`;
   const wrongSecret = await callWebhook(stack, { company: tenant.company, activity: 'guarded.flow', secret: 'x'.repeat(32), auth });
   const rightSecret = await callWebhook(stack, { company: tenant.company, activity: 'guarded.flow', secret, auth });
-  // Nothing tells it the flow exists, nor that the secret was right (README "Tenants a caller has no grant in").
+  // Nothing tells it the flow exists, nor that the secret was right (docs/explanation/security.md, "Tenants a caller has no grant in").
   t.deepEqual([rightSecret.status, rightSecret.text], [401, 'Unauthorized']);
   t.deepEqual([wrongSecret.status, wrongSecret.text], [401, 'Unauthorized']);
   t.is(rightSecret.executionId, null);

@@ -1,4 +1,4 @@
-// An internal service calling the engine directly, the way the README tells a
+// An internal service calling the engine directly, the way the handbook tells a
 // team to: the example program in examples/internal-service runs as a child
 // process with its own invoke account (over h2c and over TLS), and `buf curl`
 // makes the same call from the command line, learning the schema by gRPC

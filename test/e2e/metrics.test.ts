@@ -79,7 +79,7 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   t.is((await call('metrics.instant', { secret: 'wrong-secret-wrong-secret-123456' })).status, 401);
   t.is((await call('metrics.instant', { auth: undefined })).status, 401);
   // Names an outsider chose: refused, and never a label.
-  // A company the caller holds no set in is refused before any lookup (README "Tenants a caller has no grant in").
+  // A company the caller holds no set in is refused before any lookup (docs/explanation/security.md, "Tenants a caller has no grant in").
   t.is((await call('attacker.chosen.activity', { company: 'EvilCo' })).status, 401);
   t.is((await call('attacker.chosen.other')).status, 404);
   t.is((await call('metrics.instant', { payloadText: `{"pad": "${'x'.repeat(MAX_BODY_BYTES)}"}` })).status, 413);

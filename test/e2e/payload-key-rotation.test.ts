@@ -39,7 +39,7 @@ test('a rotated payload key: the sleeping execution completes, its old history d
   const stack = await startProcessStack({ env: { FLOWHOOK_PAYLOAD_KEY: '', FLOWHOOK_PAYLOAD_KEY_FILE: keyFile } });
   const { temporalAddress } = testInfrastructure();
   const connection = await Connection.connect({ address: temporalAddress });
-  let keys: Buffer[] = [];
+  let keys: Buffer[];
   try {
     const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: COMPANY });

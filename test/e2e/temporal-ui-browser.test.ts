@@ -19,10 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
 import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
-import { startSoapPriceServer, type SoapPriceServer } from '../support/soap-price-server.ts';
+import { startSoapPriceServer, type SoapPriceServer } from '../../examples/soap-bridge/price-service.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-output/ui/', import.meta.url));
-const EXAMPLES = fileURLToPath(new URL('../../engine/examples/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../examples/flows/', import.meta.url));
 const INSTALL_HINT = "the Temporal UI browser test needs Debian's chromium: apt-get install -y chromium (it is looked up as `chromium` on PATH)";
 // The list's own columns (Status, Workflow ID) plus the flow's search attributes: what an operator
 // picks with the list's column settings. The UI keeps that choice in localStorage under this key.

@@ -49,7 +49,7 @@ async function createUser(t: import('ava').ExecutionContext, name: string, ...op
   return JSON.parse(run.out).accessKey;
 }
 
-async function userJson(name: string): Promise<any> {
+async function userJson(name: string): Promise<{ permissionSets: { company: string }[]; accessKeyExpiresAt?: string }> {
   return JSON.parse((await cli('user', 'show', name, '--json')).out).user;
 }
 
@@ -145,7 +145,7 @@ test('delete needs --yes; then the next call is 401 and the name can be used aga
   t.is(JSON.parse((await cli('user', 'show', 'cli-deleted', '--json')).out).error.code, 'not_found');
 
   const reused = await createUser(t, 'cli-deleted', '--company', OTHER);
-  t.deepEqual((await userJson('cli-deleted')).permissionSets.map((held: { company: string }) => held.company), [OTHER], 'the old grants are gone');
+  t.deepEqual((await userJson('cli-deleted')).permissionSets.map((held) => held.company), [OTHER], 'the old grants are gone');
   t.is(await callAs('cli-deleted', key), 401, 'the old key does not come back with the name');
   t.is(await callAs('cli-deleted', reused), 401, 'the new user is known, without a grant here');
   t.regex((await cli('user', 'delete', 'cli-nobody', '--yes')).err, /not found: User "cli-nobody" does not exist/);

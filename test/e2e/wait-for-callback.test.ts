@@ -23,7 +23,7 @@ const warnings: Record<string, string[]> = {};
 const CALLBACK_URL = new RegExp(`^${PUBLIC_URL.replace(/\./g, '\\.')}/${INSTANCE}/callbacks/([A-Za-z0-9_-]{43})$`);
 const instant = (activity: string, extra: Record<string, unknown> = {}) => ({ activity, responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: 200, ...extra });
 
-/** The payment flow of the README: create the payment with the callback URL, wait, update the invoice. */
+/** The payment flow of the handbook (examples/flows/invoice-payment.flow.yaml): create the payment with the callback URL, wait, update the invoice. */
 function paymentSteps(name: string, wait: Record<string, unknown>, between: unknown[] = []): unknown[] {
   return [
     {

@@ -1,7 +1,7 @@
 // A real OAuth 2.0 authorization server for the tests: oidc-provider on a
 // loopback port, with the client-credentials grant and resource indicators,
 // issuing RS256 JWT access tokens for the requested API resource.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import Provider, { errors } from 'oidc-provider';
@@ -35,11 +35,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
 
   // The issuer URL names the port, so listen first and attach the provider after.
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let tokenRequests = 0;
   const server = createServer((req, res) => {
     if (req.url?.startsWith('/token')) tokenRequests++;
-    handler!(req, res);
+    // Koa's handler (the provider is a Koa app) answers every request itself, errors included.
+    void handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -68,7 +68,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       },
     },
   });
-  handler = provider.callback();
+  const handler = provider.callback();
 
   return {
     issuer,

@@ -118,10 +118,10 @@ test('app register adds the application and says what is missing before its toke
   const first = await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--company', 'Acme', '--permission-set', 'FLOW INTEGR.', '--description', 'ERP');
   t.is(first.code, 0, first.err);
   t.regex(first.out, /Registered application erp-client\./);
-  t.regex(first.out, /state Disabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)\n  issuer https:\/\/login\.microsoftonline\.com\/\S+\/v2\.0, tenant any/);
+  t.regex(first.out, /state Disabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)\n {2}issuer https:\/\/login\.microsoftonline\.com\/\S+\/v2\.0, tenant any/);
   t.true(first.out.includes(`refused until consent is granted and State is Enabled: flowhook app register erp-client --issuer ${ISSUER} --consent --enabled`));
   const second = await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--tenant', 'tenant-1', '--consent', '--enabled');
-  t.regex(second.out, /Updated application erp-client\.\n  state Enabled, consent yes[^\n]*\n  issuer \S+, tenant tenant-1/);
+  t.regex(second.out, /Updated application erp-client\.\n {2}state Enabled, consent yes[^\n]*\n {2}issuer \S+, tenant tenant-1/);
   t.notRegex(second.out, /refused/);
   t.is(engine.apps.get('erp-client')!.tenantId, 'tenant-1');
   await flowhook(engine, 'app', 'register', 'erp-client', '--issuer', ISSUER, '--any-tenant');

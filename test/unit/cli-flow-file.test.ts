@@ -164,7 +164,7 @@ test('empty and missing files', async (t) => {
 });
 
 test('the example flow that `flowhook start` publishes parses', async (t) => {
-  const flow = await readFlowFile(new URL('../../engine/examples/hello-webhook.flow.yaml', import.meta.url).pathname);
+  const flow = await readFlowFile(new URL('../../examples/flows/hello-webhook.flow.yaml', import.meta.url).pathname);
   t.is(flow.name, 'hello-webhook');
   t.true(flow.steps.length > 0);
 });

@@ -1,22 +1,36 @@
-// The example flows are what `flowhook start` publishes and what users copy:
-// every one must pass publish validation, including the formula reference
-// checks, exactly as the CLI reads it and the engine receives it.
+// The example flows (examples/**/*.flow.yaml) are what `flowhook start` publishes, what the
+// handbook shows and what users copy: every one must pass publish validation without an error
+// or a warning, exactly as the CLI reads it and the engine receives it. Together they use every
+// step kind and every verification scheme, so the flow file and verification scheme references
+// (which quote them) have an example for each.
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
 import { toJson } from '@bufbuild/protobuf';
-import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { FlowSchema, StepSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { parseFlowText } from '../../bin/cli/flow-file.ts';
+import { DIRECT_SCHEME_NAMES } from '../../engine/direct/verification/scheme-registry.ts';
 import { validateFlow } from '../../workflows/shared/index.ts';
+import { directSnippets, exampleFlowFiles, stepSnippets } from '../../docs/tooling/flow-examples.ts';
 
-const EXAMPLES_DIR = new URL('../../engine/examples/', import.meta.url);
-const examples = readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.flow.yaml'));
+const examples = exampleFlowFiles();
 
-test('every example flow publishes without errors, and reads no variable it never sets', (t) => {
-  t.true(examples.length >= 4);
-  for (const name of examples) {
-    const flow = toJson(FlowSchema, parseFlowText(name, readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'))) as FlowJson;
+test('every example flow publishes without errors or warnings', (t) => {
+  t.true(examples.length >= 10);
+  for (const { path, text } of examples) {
+    const flow = toJson(FlowSchema, parseFlowText(path, text)) as FlowJson;
     const { errors, warnings } = validateFlow(flow);
-    t.deepEqual(errors, [], name);
-    t.deepEqual(warnings.filter((warning) => warning.startsWith('Variables.')), [], name);
+    t.deepEqual(errors, [], path);
+    t.deepEqual(warnings, [], path);
   }
+});
+
+test('the examples use every step kind and every verification scheme', (t) => {
+  const kinds = StepSchema.oneofs[0]!.fields.map((field) => field.jsonName);
+  t.deepEqual(kinds.filter((kind) => !stepSnippets(examples).has(kind)), [], 'add an example flow that uses it');
+  t.deepEqual(DIRECT_SCHEME_NAMES.filter((scheme) => !directSnippets(examples).has(scheme)), [], 'add an example flow that uses it');
+});
+
+test('a step quoted from an example is the step as written, at column 0', (t) => {
+  const snippet = stepSnippets([{ path: 'x.flow.yaml', text: 'steps:\n  - name: a\n    log:\n      message: hi   # a comment\n  - if:\n      condition: "${true}"\n      then:\n        - fail: { message: no }\n' }]);
+  t.is(snippet.get('log')?.text, '- name: a\n  log:\n    message: hi   # a comment');
+  t.is(snippet.get('fail')?.text, '- fail: { message: no }');
 });

@@ -10,7 +10,7 @@ import { validateFlow } from '../../workflows/shared/index.ts';
 
 const EXAMPLES = new URL('../../examples/flow-control/', import.meta.url);
 const examples = readdirSync(EXAMPLES).filter((name) => name.endsWith('.flow.yaml')).sort();
-const page = readFileSync(new URL('../../docs/flow-control.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/how-to/control-how-calls-become-executions.md', import.meta.url), 'utf8');
 
 test('every flow-control example publishes without errors or warnings, and together they use every control', (t) => {
   const used = new Set<string>();
@@ -24,10 +24,11 @@ test('every flow-control example publishes without errors or warnings, and toget
   t.deepEqual([...used].sort(), ['batch', 'concurrency', 'debounce', 'idempotencyKey', 'idempotencyWindow', 'priority', 'throttle']);
 });
 
-test('docs/flow-control.md shows each example file exactly, names it, and the README links the page', (t) => {
+test('the flow-control how-to shows each example file exactly, names it, and the README and the handbook index link the page', (t) => {
   for (const name of examples) {
     const text = readFileSync(new URL(name, EXAMPLES), 'utf8');
-    t.true(page.includes(`\`\`\`yaml\n${text}\`\`\`\n(\`examples/flow-control/${name}\`)`), `${name} is shown as it is, with its path`);
+    t.true(page.includes(`<!-- BEGIN EXAMPLE: examples/flow-control/${name} `) && page.includes(`\`\`\`yaml\n${text}\`\`\``), `${name} is included as it is (npm run docs)`);
   }
-  t.true(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes('(docs/flow-control.md)'));
+  t.true(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes('(docs/how-to/control-how-calls-become-executions.md)'));
+  t.true(readFileSync(new URL('../../docs/README.md', import.meta.url), 'utf8').includes('(how-to/control-how-calls-become-executions.md)'));
 });

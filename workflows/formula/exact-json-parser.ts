@@ -14,6 +14,7 @@ import { setOwnMember } from '../../common/own-member.ts';
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const SIMPLE_INTEGER = /^[1-9]\d*$/;
 /** What stops a string's fast path: an escape or a control character (which JSON forbids raw). */
+// eslint-disable-next-line no-control-regex -- finding raw control characters is this pattern's purpose
 const NEEDS_CARE = /[\\\u0000-\u001f]/;
 
 /** JSON.parse(text), with the exact text of every value remembered; the whole text belongs to the top-level object or array. */

@@ -11,7 +11,9 @@ export interface FormulaContext {
     Payload: unknown;
     /** The body exactly as received; `{{Trigger.Payload}}` and `${Trigger.Payload}` write this text. */
     PayloadJson: string;
+    /** The activity the caller named (as stored: lower case). */
     Activity: string;
+    /** The trigger's description, from the flow file. */
     Description: string;
     // ── provider route only (POST /{instance}/hooks/{company}/{activity}); absent on the OData route ──
     /** The request body exactly as received: UTF-8 text, or base64 when the bytes are not UTF-8 (see BodyEncoding). */
@@ -26,19 +28,35 @@ export interface FormulaContext {
     Headers?: Record<string, string>;
     /** The decoded query string; repeated keys are arrays. */
     Query?: Record<string, string | string[]>;
+    /** The request's method: `POST`. */
     Method?: string;
     /** The verified scheme and the provider's event id (when the scheme has one). */
-    Provider?: { Scheme: string; EventId?: string };
+    Provider?: {
+      /** The verified scheme's name, e.g. `stripe`. */
+      Scheme: string;
+      /** The provider's event id; for `github`, `shopify` and `hmac` without `{id}` an unsigned header's text. */
+      EventId?: string;
+    };
     // ── flow control only (trigger.webhook.debounce / batch); absent otherwise ──
     /** Debounce: how many calls this execution stands for, and each one's exact payload text in arrival order (the latest ones when there were many). */
     Coalesced?: { count: number; payloads: string[] };
     /** Batch: the calls collected into this execution, in arrival order; `payload` is each call's exact payload text. */
     Batch?: { payload: string; caller: string; receivedAt: string }[];
   };
+  /** What `set` steps have set so far, by name; a name no step set reads as nothing. */
   Variables: Record<string, unknown>;
+  /** The outputs of the named steps that have run, by step name. */
   Steps: Record<string, unknown>;
-  Execution: { Id: string; StartedAt: string };
-  Company: { Name: string };
+  Execution: {
+    /** The execution id (the Temporal workflow id), `<activity>:…`. */
+    Id: string;
+    /** When the execution started, ISO 8601 in UTC. */
+    StartedAt: string;
+  };
+  Company: {
+    /** The company the flow runs in. */
+    Name: string;
+  };
   /**
    * Per waitForCallback step without a key, `url`: its callback URL as the workflow knows it, a
    * placeholder the httpRequest activity replaces by the real URL when it sends (shared/callback-placeholders.ts).

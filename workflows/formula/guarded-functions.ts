@@ -35,6 +35,9 @@ const HIGHER_ORDER = {
 
 type HigherOrderName = keyof typeof HIGHER_ORDER;
 
+/** The built-ins whose function-argument calls are charged to the step budget (the formula reference lists them). */
+export const CHARGED_FUNCTIONS: readonly string[] = Object.keys(HIGHER_ORDER);
+
 /** Registers the charged higher-order functions and the refusing $eval on a compiled expression. */
 export function installGuardedFunctions(expression: jsonata.Expression): void {
   for (const name of Object.keys(HIGHER_ORDER) as HigherOrderName[]) {

@@ -8,7 +8,7 @@
 // when the formula is compiled, so at publish (with the reason), never halfway
 // through an execution. JavaScript spellings RE2 lacks (`\uXXXX`, `(?<name>…)`,
 // `[^]`, `\/`) are translated by re2js; the meaning is RE2's otherwise (see
-// the README: `.` and `\s` differ slightly, `\p{L}` is a Unicode class).
+// docs/reference/formulas.md: `.` and `\s` differ slightly, `\p{L}` is a Unicode class).
 //
 // JSONata hands its engine the parsed RegExp and then drives it like a global
 // RegExp: `lastIndex`, then `exec(text)`. Each search is charged to the

@@ -148,7 +148,7 @@ function networkFailure(hop: Hop, error: Error, signal: AbortSignal, timeoutMs: 
 function checkHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) throw new OutboundRefused(`header name ${JSON.stringify(name.slice(0, 100))} is not a valid HTTP header name`, 'InvalidHeader');
-    if (/[\u0000\r\n]/.test(value) || /[^\u0000-\u00ff]/.test(value)) {
+    if (/[\r\n]/.test(value) || value.includes('\0') || /[\u0100-\uffff]/.test(value)) {
       throw new OutboundRefused(`header "${name}" has a value HTTP cannot carry (a line break, NUL or a character beyond Latin-1); the value is not shown`, 'InvalidHeader');
     }
   }

@@ -4,6 +4,7 @@
 // Verifying requests is engine/direct/verification's job; this only makes
 // sure that what it will be asked to verify is well-formed.
 import type { DirectRouteJson, DirectVerificationJson, HmacVerificationJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { hasControlCharacter } from '../../common/control-characters.ts';
 
 /** The schemes of `direct.verify`, in the proto's order; whether each signs a timestamp (so toleranceSeconds means something). */
 export const DIRECT_SCHEMES = {
@@ -57,7 +58,7 @@ function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]):
   if (algorithm !== '' && !(HMAC_ALGORITHMS as readonly string[]).includes(algorithm)) errors.push(`${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`);
   const encoding = hmac.encoding ?? '';
   if (encoding !== '' && !(HMAC_ENCODINGS as readonly string[]).includes(encoding)) errors.push(`${at}.encoding: one of ${HMAC_ENCODINGS.join(', ')} (default hex), got ${JSON.stringify(encoding)}`);
-  if (/[\u0000-\u001f\u007f]/.test(hmac.prefix ?? '')) errors.push(`${at}.prefix: must not contain control characters`);
+  if (hasControlCharacter(hmac.prefix ?? '')) errors.push(`${at}.prefix: must not contain control characters`);
 
   const content = hmac.signedContent || '{body}';
   const tokens: string[] = content.match(/\{[^{}]*\}|[{}]/g) ?? [];

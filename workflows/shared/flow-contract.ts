@@ -1,14 +1,13 @@
 // What the engine and the worker agree on: the workflow's name and signature,
-// its input and output, and the task queue (its updates and queries are in
-// flow-messages.ts). Imported by the engine, so it must stay free of
+// its input and output (its updates and queries are in flow-messages.ts; the
+// task queue both use is a setting, FLOWHOOK_TASK_QUEUE). Imported by the engine, so it must stay free of
 // workflow-runtime imports.
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { FlowLimits } from './flow-limits.ts';
+import type { FlowLimits } from '../../common/flow-limits.ts';
 import type { ExecutionControl } from './flow-control-contract.ts';
 
 /** The workflow's type: the name workflows/index.ts exports it under (the worker registers it by that name). */
 export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
-export const DEFAULT_TASK_QUEUE = 'flowhook-flows';
 
 export type ResponseMode = 'INSTANT_RETURN' | 'WAIT_FOR_RESPONSE_STEP';
 

@@ -4,7 +4,7 @@
 // The bounds are here too, so what validation refuses and what the engine
 // relies on cannot drift apart.
 import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../../common/duration.ts';
 
 export const CONTROL_BOUNDS = {
   concurrencyLimit: { min: 1, max: 1000, default: 1 },

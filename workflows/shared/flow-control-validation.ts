@@ -4,9 +4,8 @@
 // Company only — and the combinations that cannot work, refused with why.
 import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { checkTemplate, type FormulaScope } from '../formula/index.ts';
-import { parseDuration } from './duration.ts';
+import { formatDuration, parseDuration } from '../../common/duration.ts';
 import { CONTROL_BOUNDS } from './flow-control-settings.ts';
-import { formatDuration } from './flow-limits.ts';
 
 const KEY_ROOTS = {
   names: new Set(['Trigger', 'Company']),

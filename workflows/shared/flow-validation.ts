@@ -10,11 +10,12 @@ import { COLLECTED_TRIGGER, didYouMean, type FormulaScope } from '../formula/ind
 import { STEP_KINDS, stepBody, stepKind, stepModule, walkSteps } from '../steps/step-registry.ts';
 import type { StepValidation } from '../steps/step-module.ts';
 import { callbackStepsOf } from '../steps/callback-steps.ts';
-import { DEFAULT_FLOW_LIMITS, type FlowLimits } from './flow-limits.ts';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../../common/flow-limits.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
 import { checkStatusCode } from './field-checks.ts';
 import { validateDirectRoute } from './direct-route.ts';
 import { validateFlowControl } from './flow-control-validation.ts';
+import { hasControlCharacter } from '../../common/control-characters.ts';
 
 export interface FlowProblems {
   errors: string[];
@@ -52,7 +53,7 @@ function validateTrigger(webhook: WebhookTriggerJson, errors: string[]): void {
   if (activity === '') errors.push('trigger.webhook.activity: required');
   else if (activity !== webhook.activity) errors.push('trigger.webhook.activity: must not start or end with white space');
   else if (exceedsNameLimit('activity', activity)) errors.push(`trigger.webhook.${nameLimitRule('activity')}`);
-  else if (/[\u0000-\u001f\u007f]/.test(activity)) errors.push('trigger.webhook.activity: must not contain control characters');
+  else if (hasControlCharacter(activity)) errors.push('trigger.webhook.activity: must not contain control characters');
   const resolved = resolveTrigger(webhook);
   if (!Number.isInteger(resolved.syncTimeoutSeconds) || resolved.syncTimeoutSeconds < 1 || resolved.syncTimeoutSeconds > MAX_SYNC_TIMEOUT_SECONDS) {
     errors.push(`trigger.webhook.syncTimeoutSeconds: must be between 1 and ${MAX_SYNC_TIMEOUT_SECONDS}`);

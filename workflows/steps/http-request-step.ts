@@ -5,9 +5,8 @@
 import { resolveText, type FormulaContext } from '../formula/index.ts';
 import { placeholdersIn, type CallbackReference } from '../shared/callback-placeholders.ts';
 import { CONNECTION_NAME } from '../shared/connection-name.ts';
-import { parseDuration } from '../shared/duration.ts';
+import { formatDuration, parseDuration } from '../../common/duration.ts';
 import { checkText } from '../shared/field-checks.ts';
-import { formatDuration } from '../shared/flow-limits.ts';
 import { StepFailure } from '../interpreter/step-errors.ts';
 import { limitsOf } from './step-limits.ts';
 import type { StepModule } from './step-module.ts';

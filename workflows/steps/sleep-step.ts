@@ -1,7 +1,6 @@
 // sleep: a durable timer of a fixed duration. A deferral: the sync window
 // cannot be paused, so it fails while a caller still waits (the caller gets 500).
-import { parseDuration } from '../shared/duration.ts';
-import { formatDuration } from '../shared/flow-limits.ts';
+import { formatDuration, parseDuration } from '../../common/duration.ts';
 import { deferralBeforeResponse, StepFailure } from '../interpreter/step-errors.ts';
 import { checkDeferral } from './step-limits.ts';
 import type { StepModule } from './step-module.ts';

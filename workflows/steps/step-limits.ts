@@ -1,7 +1,8 @@
 // The engine's bounds (FLOWHOOK_MAX_DEFERRAL, FLOWHOOK_MAX_HTTP_TIMEOUT) as a
 // running step sees them: publishing checked the literal values, these check
 // the ones only known at run time (a waitUntil formula's instant).
-import { DEFAULT_FLOW_LIMITS, formatDuration, type FlowLimits } from '../shared/flow-limits.ts';
+import { formatDuration } from '../../common/duration.ts';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../../common/flow-limits.ts';
 import { StepFailure } from '../interpreter/step-errors.ts';
 import type { StepCall } from './step-module.ts';
 

@@ -9,7 +9,7 @@ import type { ActivityOptions } from '@temporalio/common';
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { FlowActivities } from '../activities/index.ts';
 import type { FormulaScope } from '../formula/index.ts';
-import type { FlowLimits } from '../shared/flow-limits.ts';
+import type { FlowLimits } from '../../common/flow-limits.ts';
 import type { StepPosition } from '../interpreter/current-details.ts';
 import type { FlowRuntime } from '../interpreter/flow-runtime.ts';
 

@@ -11,10 +11,9 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
 import { parseExactJson, rememberSpelling, resolveText } from '../formula/index.ts';
 import type { ReceivedCallback } from '../interpreter/callback-inbox.ts';
 import { deferralBeforeResponse, StepFailure } from '../interpreter/step-errors.ts';
-import { parseDuration } from '../shared/duration.ts';
+import { formatDuration, parseDuration } from '../../common/duration.ts';
 import { checkText } from '../shared/field-checks.ts';
 import { isWithheldCallbackHeader } from '../shared/withheld-headers.ts';
-import { formatDuration } from '../shared/flow-limits.ts';
 import { checkDeferral } from './step-limits.ts';
 import type { StepCall, StepModule } from './step-module.ts';
 

@@ -1,6 +1,5 @@
 // PostgreSQL and Temporal: where they are and how long the engine waits on them. The TEMPORAL_*
 // names are the Temporal CLI's and SDKs' own.
-import { DEFAULT_TASK_QUEUE } from '../../../workflows/shared/flow-contract.ts';
 import { setting, settingsGroup } from '../setting.ts';
 import { boolean } from '../values/boolean-value.ts';
 import { integer } from '../values/integer-value.ts';
@@ -25,7 +24,7 @@ export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
     default: 2000,
     processes: ['engine'],
     meaning: 'how often the cache-invalidation feed (PostgreSQL LISTEN/NOTIFY) proves it is alive',
-    more: 'See *Guarantees and limits*.',
+    more: 'See [caches](../explanation/guarantees.md#caches-never-serve-stale-security-data-for-long).',
   }),
   FLOWHOOK_CACHE_MAX_AGE_MS: setting({
     type: integer({ min: 1, max: MAX_TIMER_MS, unit: 'ms' }),
@@ -61,7 +60,7 @@ export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
   TEMPORAL_TLS_CA: setting({ type: path(), processes: ['engine', 'worker'], meaning: "CA of the Temporal server's certificate" }),
   TEMPORAL_TLS_SERVER_NAME: setting({ type: text(), processes: ['engine', 'worker'], meaning: "server name to verify in Temporal's certificate" }),
   TEMPORAL_API_KEY: setting({ type: text(), secret: true, processes: ['engine', 'worker'], meaning: 'API key (Temporal Cloud); turns TLS on' }),
-  FLOWHOOK_TASK_QUEUE: setting({ type: text(), default: DEFAULT_TASK_QUEUE, processes: ['engine', 'worker'], meaning: 'Temporal task queue of engine and workers' }),
+  FLOWHOOK_TASK_QUEUE: setting({ type: text(), default: 'flowhook-flows', processes: ['engine', 'worker'], meaning: 'Temporal task queue of engine and workers' }),
   FLOWHOOK_TEMPORAL_TIMEOUT_MS: setting({
     type: integer({ min: 100, unit: 'ms' }),
     default: 10_000,

@@ -1,6 +1,6 @@
 // What a flow may ask for, and where and how it may call out.
+import { DEFAULT_FLOW_LIMITS } from '../../flow-limits.ts';
 import { MAX_JSON_DEPTH } from '../../json-depth.ts';
-import { DEFAULT_FLOW_LIMITS } from '../../../workflows/shared/flow-limits.ts';
 import { setting, settingsGroup } from '../setting.ts';
 import { boolean } from '../values/boolean-value.ts';
 import { duration } from '../values/duration-value.ts';
@@ -25,7 +25,7 @@ export const FLOW_SETTINGS = settingsGroup('Flows and outbound calls', {
     defaultText: 'empty',
     processes: ['worker'],
     meaning: 'hosts, `host:port`, IPs and CIDRs (comma-separated) flows may reach although internal',
-    more: "flowhook's own ports stay shut unless a `host:port` entry names them (see *Outbound calls*).",
+    more: "flowhook's own ports stay shut unless a `host:port` entry names them (see [the egress policy](../explanation/security.md#outbound-calls-the-egress-policy)).",
   }),
   FLOWHOOK_HTTP_MAX_RESPONSE_BYTES: setting({
     type: integer({ min: 1, unit: 'bytes' }),

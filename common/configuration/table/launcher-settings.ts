@@ -18,7 +18,7 @@ export const LAUNCHER_SETTINGS = settingsGroup('Process memory', {
     launcher: true,
     processes: ['engine', 'facade', 'worker', 'start', 'cli', 'payload-key'],
     meaning: "`off` lets Node strip the TypeScript types of flowhook's modules as they load instead of serving them from the cache in `node_modules/.cache/flowhook-js/`",
-    more: '`bin/flowhook` only; ~20–30 MiB more per process (see *Performance*).',
+    more: '`bin/flowhook` only; ~20–30 MiB more per process (see [performance](../explanation/performance.md#memory)).',
   }),
   FLOWHOOK_HEAP_TUNED: setting({
     type: choice(['1']),

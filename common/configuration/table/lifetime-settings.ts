@@ -14,7 +14,7 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     processes: ['engine'],
     meaning: "how long the record step's idempotency rows (`record_write`) are kept before every engine's periodic purge deletes them",
     why: "the record step's retries need their rows",
-    more: 'See *Record data lifetime*.',
+    more: 'See [record data lifetime](../explanation/security.md#record-data-lifetime).',
   }),
   // A used callback_wait row answers a retried delivery of the same body with the first answer;
   // senders retry for minutes to a few days.
@@ -24,7 +24,7 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     processes: ['engine'],
     meaning: 'how long a `callback_wait` row that can no longer change an answer (used, or its key wait expired) is kept',
     why: 'retried callback deliveries are answered from these rows',
-    more: 'Unused rows stay while their execution runs (see *Waiting for a callback*).',
+    more: 'Unused rows stay while their execution runs (see [other data lifetimes](../explanation/security.md#other-data-lifetimes)).',
   }),
   // An audit log is kept unless a policy says otherwise.
   FLOWHOOK_AUDIT_RETENTION: setting({
@@ -33,7 +33,7 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     processes: ['engine'],
     meaning: 'how long `audit_event` rows are kept; `off` keeps every row, a duration lets every engine delete older ones hourly',
     why: 'the floor guards the log against a unit slip',
-    more: 'See *Audit log*.',
+    more: 'See [the audit log](../explanation/security.md#audit-log).',
   }),
   // Nothing in a delivery whose signature covers no timestamp tells a replay from a new event, so
   // for this long a replay joins the first execution instead of starting another. The default
@@ -46,6 +46,6 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     processes: ['engine'],
     meaning: 'how long every engine remembers a delivery accepted on a provider route whose signature covers no timestamp (`github`, `shopify`, `hmac` without `{timestamp}`)',
     why: "a provider's redelivery must join the first execution, not start another",
-    more: 'A replay of it then starts nothing, even after Temporal dropped the first execution (see *Rate limit, replays and redeliveries*).',
+    more: 'A replay of it then starts nothing, even after Temporal dropped the first execution (see [replays and redeliveries](../how-to/provider-webhooks.md#replays-and-redeliveries)).',
   }),
 });

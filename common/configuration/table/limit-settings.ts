@@ -26,14 +26,14 @@ export const LIMIT_SETTINGS = settingsGroup('Limits', {
   // Counted before verification, so anyone can spend it: low enough that an unsigned flood costs
   // little, high enough for a provider's bursts (Stripe, Shopify and GitHub deliver far below this
   // per endpoint; the burst of 200 absorbs a backlog being replayed).
-  FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: rate(100, 'provider-route requests per second per (company, activity), counted before the signature is checked', 'See *The provider route*.'),
+  FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: rate(100, 'provider-route requests per second per (company, activity), counted before the signature is checked', 'See [the provider route](../how-to/provider-webhooks.md#rate-limit-replays-and-redeliveries).'),
   FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE_BURST: burst('FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE'),
   // A sender that delivers real callbacks almost never misses (a used token is still known, and
   // answered as a repeat), so this only has to stop guessing.
   FLOWHOOK_RATE_LIMIT_CALLBACKS: rate(
     10,
     'callback URL deliveries with an unknown token per second per sender (an IPv6 client by its /64)',
-    "A sender past it is refused before its next token is looked up, and only that sender; known tokens are never counted (see *Waiting for a callback*; `flowWebhook_Resume` counts against the caller's rate like a webhook call).",
+    "A sender past it is refused before its next token is looked up, and only that sender; known tokens are never counted (see [waiting for a callback](../how-to/wait-for-a-callback.md); `flowWebhook_Resume` counts against the caller's rate like a webhook call).",
   ),
   FLOWHOOK_RATE_LIMIT_CALLBACKS_BURST: burst('FLOWHOOK_RATE_LIMIT_CALLBACKS'),
   FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS: setting({
@@ -48,7 +48,7 @@ export const LIMIT_SETTINGS = settingsGroup('Limits', {
     default: 5,
     processes: ['engine'],
     meaning: 're-run starts per second per engine process, shared by all re-run requests',
-    more: 'See *Re-running executions*.',
+    more: 'See [re-run executions](../how-to/rerun-executions.md#many-at-once).',
   }),
   FLOWHOOK_RECORD_MAX_PER_COMPANY: setting({
     type: integer({ min: 0 }),

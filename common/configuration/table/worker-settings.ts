@@ -15,6 +15,6 @@ export const WORKER_SETTINGS = settingsGroup('Workers', {
     default: 1000,
     processes: ['worker'],
     meaning: "executions a worker keeps in memory between their tasks (a cached one needs no replay): the worker's main memory lever",
-    more: 'See *Performance* for what it costs.',
+    more: 'See [performance](../explanation/performance.md#memory) for what it costs.',
   }),
 });

@@ -1,7 +1,6 @@
 // A duration, spelled as in flow files (`90d`, `1h30m`, `250ms`), in milliseconds, within
 // bounds. `off` is a value of its own where a row allows it (a retention that keeps everything).
-import { parseDuration } from '../../../workflows/shared/duration.ts';
-import { formatDuration } from '../../../workflows/shared/flow-limits.ts';
+import { formatDuration, parseDuration } from '../../duration.ts';
 import { ValueError, type ValueType } from './value-type.ts';
 
 export interface DurationOptions {

@@ -16,6 +16,14 @@ const SIGNATURE_PREFIX = 'sha256=';
 
 export const githubScheme: VerificationScheme<GithubVerification> = {
   name: 'github',
+  documentation: {
+    signatureHeaders: '`X-Hub-Signature-256: sha256=<hex>`',
+    signedContent: '`{body}`',
+    secret: "the webhook's secret",
+    eventId: '`X-GitHub-Delivery` (unsigned)',
+    deliveryKey: 'the body',
+    signedTimestamp: 'never',
+  },
   withheldHeaders: () => [SIGNATURE_HEADER, 'x-hub-signature'],
   secretProblem: plainSecretProblem,
   verify(_config, { secrets, request }) {

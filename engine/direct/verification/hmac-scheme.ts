@@ -39,6 +39,14 @@ interface HmacRules {
 
 export const hmacScheme: VerificationScheme<HmacVerification> = {
   name: 'hmac',
+  documentation: {
+    signatureHeaders: "the route's `header`, optionally after a `prefix`, in `hex` or `base64`",
+    signedContent: "the route's `signedContent` template of `{body}`, `{timestamp}`, `{id}` and literal text (default `{body}`)",
+    secret: 'any text (its UTF-8 bytes are the key)',
+    eventId: 'the `eventIdHeader` (signed only when `signedContent` has `{id}`)',
+    deliveryKey: '`{id}` when signed; otherwise the signed content',
+    signedTimestamp: 'when configured',
+  },
   // Read from the description as given, valid or not: a header meant to be withheld stays withheld.
   withheldHeaders: (config) => [config.header, config.timestampHeader].map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0),
   secretProblem: plainSecretProblem,

@@ -17,6 +17,14 @@ const EVENT_ID_HEADERS = ['x-shopify-webhook-id', 'shopify-webhook-id', 'x-shopi
 
 export const shopifyScheme: VerificationScheme<ShopifyVerification> = {
   name: 'shopify',
+  documentation: {
+    signatureHeaders: '`X-Shopify-Hmac-Sha256: <base64>` (also without `X-`)',
+    signedContent: '`{body}`',
+    secret: "the app's client secret",
+    eventId: '`X-Shopify-Webhook-Id`, else `X-Shopify-Event-Id` (unsigned)',
+    deliveryKey: 'the body',
+    signedTimestamp: 'never',
+  },
   withheldHeaders: () => SIGNATURE_HEADERS,
   secretProblem: plainSecretProblem,
   verify(_config, { secrets, request }) {

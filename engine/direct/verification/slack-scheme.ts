@@ -18,6 +18,14 @@ const VERSION = 'v0';
 
 export const slackScheme: VerificationScheme<SlackVerification> = {
   name: 'slack',
+  documentation: {
+    signatureHeaders: '`X-Slack-Signature: v0=<hex>` with `X-Slack-Request-Timestamp`',
+    signedContent: '`v0:{timestamp}:{body}`',
+    secret: "the app's Signing Secret",
+    eventId: "the body's `event_id` (Events API, signed); form posts have none",
+    deliveryKey: '`event_id`; without one, `v0:{timestamp}:{body}`',
+    signedTimestamp: 'always',
+  },
   withheldHeaders: () => [SIGNATURE_HEADER, TIMESTAMP_HEADER],
   secretProblem: plainSecretProblem,
   verify(_config, { secrets, request, toleranceSeconds }) {

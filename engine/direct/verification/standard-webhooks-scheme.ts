@@ -24,6 +24,14 @@ const ED25519_SIGNATURE_BYTES = 64;
 
 export const standardWebhooksScheme: VerificationScheme<StandardWebhooksVerification> = {
   name: 'standardWebhooks',
+  documentation: {
+    signatureHeaders: '`webhook-signature`: `v1,<base64>` and/or `v1a,<base64>`, space-separated; with `webhook-id` and `webhook-timestamp`',
+    signedContent: '`{webhook-id}.{webhook-timestamp}.{body}`',
+    secret: "`whsec_…` (HMAC-SHA256) or the sender's `whpk_…` public key (Ed25519)",
+    eventId: '`webhook-id` (signed)',
+    deliveryKey: '`webhook-id`',
+    signedTimestamp: 'always',
+  },
   withheldHeaders: () => [SIGNATURE_HEADER, TIMESTAMP_HEADER],
   secretProblem: standardWebhooksSecretProblem,
   verify(_config, { secrets, request, toleranceSeconds }) {

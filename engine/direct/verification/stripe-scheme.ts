@@ -18,6 +18,14 @@ const SIGNATURE_HEADER = 'stripe-signature';
 
 export const stripeScheme: VerificationScheme<StripeVerification> = {
   name: 'stripe',
+  documentation: {
+    signatureHeaders: '`Stripe-Signature: t=…,v1=<hex>[,v1=…]`',
+    signedContent: '`{t}.{body}`',
+    secret: "the endpoint's signing secret `whsec_…`, used as text",
+    eventId: "the body's `id` (`evt_…`, signed)",
+    deliveryKey: "the body's `id`; without one, `{t}.{body}`",
+    signedTimestamp: 'always',
+  },
   withheldHeaders: () => [SIGNATURE_HEADER],
   secretProblem: (secret) => plainSecretProblem(secret) ?? (secret.startsWith('whsec_') ? undefined : 'a Stripe signing secret starts with whsec_ (the endpoint secret, not an API key)'),
   verify(_config, { secrets, request, toleranceSeconds }) {

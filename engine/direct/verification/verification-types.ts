@@ -54,9 +54,30 @@ export interface SchemeInput {
   toleranceSeconds: number;
 }
 
+/**
+ * What a scheme checks, in words, for the verification scheme reference
+ * (docs/reference/verification-schemes.md is generated from these): a new scheme is documented
+ * where it is written.
+ */
+export interface SchemeDocumentation {
+  /** The header(s) carrying the signature, and their format. */
+  signatureHeaders: string;
+  /** The bytes the signature covers. */
+  signedContent: string;
+  /** What `flowhook hook-secret set` takes as the secret. */
+  secret: string;
+  /** Where `Trigger.Provider.EventId` comes from, and whether the signature covers it. */
+  eventId: string;
+  /** What makes two requests one delivery (only signed material). */
+  deliveryKey: string;
+  /** Whether the signature covers a timestamp, which the route's tolerance then bounds. */
+  signedTimestamp: 'always' | 'never' | 'when configured';
+}
+
 /** One verification scheme: its rules and the headers it keeps from the flow. Listed once in scheme-registry.ts. */
 export interface VerificationScheme<Config> {
   readonly name: DirectSchemeName;
+  readonly documentation: SchemeDocumentation;
   verify(config: Config, input: SchemeInput): SchemeOutcome;
   /** Lower-cased names of the headers carrying this scheme's signature and signed timestamp. */
   withheldHeaders(config: Config): readonly string[];

@@ -6,6 +6,7 @@ import { parseAllowedHost } from '../connection-pin.ts';
 import { CONNECTION_KINDS, connectionKind } from './connection-kind-registry.ts';
 import { KIND_SETTINGS, type ConnectionSettingsInput } from './connection-settings.ts';
 import { urlSettingProblems } from './url-setting.ts';
+import { hasControlCharacter } from '../../../common/control-characters.ts';
 
 const MAX_SECRET_LENGTH = 8192;
 
@@ -28,6 +29,6 @@ export function checkConnection(type: ConnectionType, settings: ConnectionSettin
   problems.push(...(kind.check?.(settings) ?? []));
   if (secret === '') problems.push(`secret: the ${kind.secretName} is empty`);
   else if (secret.length > MAX_SECRET_LENGTH) problems.push(`secret: at most ${MAX_SECRET_LENGTH} characters`);
-  else if (/[\u0000-\u001f\u007f]/.test(secret)) problems.push(`secret: the ${kind.secretName} contains a control character (a line break read from a file?)`);
+  else if (hasControlCharacter(secret)) problems.push(`secret: the ${kind.secretName} contains a control character (a line break read from a file?)`);
   return problems;
 }

@@ -110,7 +110,7 @@ function parseHostName(text: string, wildcard: boolean): string | { error: strin
   const rest = isWildcard ? name.slice(2) : name;
   if (isWildcard && !wildcard) return { error: 'a wildcard is not allowed here' };
   if (rest.includes('*')) return { error: '"*" is only allowed as a leading "*." (e.g. *.corp.example)' };
-  if (/[^\x00-\x7f]/.test(rest)) return { error: 'give a non-ASCII host name in its xn-- (punycode) form' };
+  if (/[\u0080-\uffff]/.test(rest)) return { error: 'give a non-ASCII host name in its xn-- (punycode) form' };
   const bad = /[^a-z0-9.-]/.exec(rest);
   if (bad) return { error: `${JSON.stringify(bad[0])} is not allowed in a host name (letters, digits, "-" and ".")` };
   if (rest.length > 253) return { error: 'the host name is longer than 253 characters' };

@@ -45,7 +45,7 @@ function range(cidr: string, what: Category): Range {
   return { network: ip.value, prefix: Number(prefix), category: what };
 }
 
-// Every other metadata address we know lies in a range below (README, Egress policy): AWS, GCP,
+// Every other metadata address we know lies in a range below (docs/explanation/security.md, the egress policy): AWS, GCP,
 // Azure IMDS, DigitalOcean, OpenStack, Hetzner, Linode … 169.254.169.254 (link-local), Tencent
 // 169.254.0.23, Scaleway 169.254.42.42, AWS ECS 169.254.170.2; Alibaba 100.100.100.200 (shared
 // address space); Oracle 192.0.0.192 (192.0.0.0/24); AWS fd00:ec2::254, GCP fd20:ce::254, Oracle

@@ -193,7 +193,9 @@ export declare type WebhookTrigger = Message<"flowhook.flow.v1.WebhookTrigger"> 
   defaultResponseContentType?: string | undefined;
 
   /**
-   * When set, the inbound payload is kept out of the execution log.
+   * When set, the payload's text is kept out of everything operators and logs
+   * see: encrypted in Temporal's history, withheld in the execution log and in
+   * process logs. The flow reads it as usual.
    *
    * @generated from field: bool do_not_log_payload = 7;
    */
@@ -318,7 +320,9 @@ export declare type WebhookTriggerJson = {
   defaultResponseContentType?: string;
 
   /**
-   * When set, the inbound payload is kept out of the execution log.
+   * When set, the payload's text is kept out of everything operators and logs
+   * see: encrypted in Temporal's history, withheld in the execution log and in
+   * process logs. The flow reads it as usual.
    *
    * @generated from field: bool do_not_log_payload = 7;
    */
@@ -1267,6 +1271,9 @@ export declare type SleepStep = Message<"flowhook.flow.v1.SleepStep"> & {
   description: string;
 
   /**
+   * Numbers with units (ms, s, m, h, d), e.g. "250ms", "1m30s", "1.5h", "1d"; at
+   * most the engine's FLOWHOOK_MAX_DEFERRAL (default 90d).
+   *
    * @generated from field: string duration = 2;
    */
   duration: string;
@@ -1286,6 +1293,9 @@ export declare type SleepStepJson = {
   description?: string;
 
   /**
+   * Numbers with units (ms, s, m, h, d), e.g. "250ms", "1m30s", "1.5h", "1d"; at
+   * most the engine's FLOWHOOK_MAX_DEFERRAL (default 90d).
+   *
    * @generated from field: string duration = 2;
    */
   duration?: string;
@@ -1311,6 +1321,9 @@ export declare type WaitUntilStep = Message<"flowhook.flow.v1.WaitUntilStep"> & 
   description: string;
 
   /**
+   * An ISO 8601 timestamp, e.g. "2026-12-24T09:00:00Z", or a template yielding
+   * one; at most the engine's FLOWHOOK_MAX_DEFERRAL (default 90d) ahead.
+   *
    * @generated from field: string until = 2;
    */
   until: string;
@@ -1330,6 +1343,9 @@ export declare type WaitUntilStepJson = {
   description?: string;
 
   /**
+   * An ISO 8601 timestamp, e.g. "2026-12-24T09:00:00Z", or a template yielding
+   * one; at most the engine's FLOWHOOK_MAX_DEFERRAL (default 90d) ahead.
+   *
    * @generated from field: string until = 2;
    */
   until?: string;
@@ -1445,6 +1461,9 @@ export declare type SetStep = Message<"flowhook.flow.v1.SetStep"> & {
   description: string;
 
   /**
+   * Names and values: later formulas read Variables.<name> (and, for a named
+   * step, Steps.<step name>.<name>).
+   *
    * @generated from field: google.protobuf.Struct variables = 2;
    */
   variables?: JsonObject | undefined;
@@ -1464,6 +1483,9 @@ export declare type SetStepJson = {
   description?: string;
 
   /**
+   * Names and values: later formulas read Variables.<name> (and, for a named
+   * step, Steps.<step name>.<name>).
+   *
    * @generated from field: google.protobuf.Struct variables = 2;
    */
   variables?: StructJson;
@@ -1489,16 +1511,22 @@ export declare type IfStep = Message<"flowhook.flow.v1.IfStep"> & {
   description: string;
 
   /**
+   * A SmartFormula, e.g. "${Trigger.Payload.amount > 1000}".
+   *
    * @generated from field: string condition = 2;
    */
   condition: string;
 
   /**
+   * The steps run when the condition is truthy.
+   *
    * @generated from field: repeated flowhook.flow.v1.Step then = 3;
    */
   then: Step[];
 
   /**
+   * The steps run otherwise.
+   *
    * @generated from field: repeated flowhook.flow.v1.Step else = 4;
    */
   else: Step[];
@@ -1518,16 +1546,22 @@ export declare type IfStepJson = {
   description?: string;
 
   /**
+   * A SmartFormula, e.g. "${Trigger.Payload.amount > 1000}".
+   *
    * @generated from field: string condition = 2;
    */
   condition?: string;
 
   /**
+   * The steps run when the condition is truthy.
+   *
    * @generated from field: repeated flowhook.flow.v1.Step then = 3;
    */
   then?: StepJson[];
 
   /**
+   * The steps run otherwise.
+   *
    * @generated from field: repeated flowhook.flow.v1.Step else = 4;
    */
   else?: StepJson[];

@@ -1,6 +1,11 @@
 // A SOAP 1.1 price service on loopback for the soap-bridge example flow
-// (engine/examples/soap-bridge.flow.yaml): prices sku "P-1" and answers a
-// Fault for anything else. It records the requests it got.
+// (examples/flows/soap-bridge.flow.yaml): prices sku "P-1" and answers a
+// Fault for anything else. It records the requests it got. The SOAP/REST
+// bridge tutorial runs it on the port the example flow names:
+//
+//   npx node examples/soap-bridge/price-service.ts        # http://127.0.0.1:8089/soap/prices
+//
+// and the example-flow tests start it on a free port.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,7 +15,10 @@ export interface SoapPriceServer {
   close(): Promise<void>;
 }
 
-export async function startSoapPriceServer(): Promise<SoapPriceServer> {
+/** The port examples/flows/soap-bridge.flow.yaml calls. */
+export const EXAMPLE_PORT = 8089;
+
+export async function startSoapPriceServer(port = 0): Promise<SoapPriceServer> {
   const requests: { headers: IncomingHttpHeaders; body: string }[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -30,10 +38,15 @@ export async function startSoapPriceServer(): Promise<SoapPriceServer> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+}
+
+if (import.meta.main) {
+  const service = await startSoapPriceServer(Number(process.argv[2] ?? EXAMPLE_PORT));
+  process.stdout.write(`SOAP price service on ${service.url}/soap/prices (sku P-1 has a price; Ctrl-C stops it)\n`);
 }

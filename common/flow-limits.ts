@@ -13,18 +13,3 @@ export const DEFAULT_FLOW_LIMITS: FlowLimits = Object.freeze({
   maxDeferralMs: 90 * 86_400_000,
   maxHttpTimeoutMs: 5 * 60_000,
 });
-
-/** A duration in words a person reads back, e.g. "90d", "5m", "1h30m". */
-export function formatDuration(ms: number): string {
-  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]];
-  let rest = ms;
-  let text = '';
-  for (const [unit, size] of units) {
-    const count = Math.floor(rest / size);
-    if (count > 0) {
-      text += `${count}${unit}`;
-      rest -= count * size;
-    }
-  }
-  return text || '0ms';
-}
