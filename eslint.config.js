@@ -42,7 +42,12 @@ const OTHERS_THAN = (...layers) => PRODUCT.filter((layer) => layer !== 'bin' && 
 const ARROWS = [
   { target: 'facade', from: OTHERS_THAN('facade', 'common'), message: 'facade/ imports proto/gen and common/ only: it reaches the engine over Connect.' },
   { target: 'engine', from: OTHERS_THAN('engine', 'common', 'workflows'), message: 'engine/ imports proto/gen, common/ and the workflow contract only.' },
-  { target: 'engine', from: 'workflows', except: ['./shared', './codec'], message: 'engine/ imports from workflows/ only shared/ (the workflow contract) and codec/ (the payload codec).' },
+  {
+    target: 'engine',
+    from: 'workflows',
+    except: ['./shared', './codec'],
+    message: 'engine/ imports from workflows/ only shared/ (the workflow contract) and codec/ (the payload codec).',
+  },
   { target: 'workflows', from: OTHERS_THAN('workflows', 'common'), message: 'workflows/ imports proto/gen and common/ only: activities reach the engine over Connect.' },
   { target: 'common', from: OTHERS_THAN('common'), message: 'common/ is what facade, engine and workers share: it imports no other folder of the product.' },
   { target: 'console', from: OTHERS_THAN('console'), message: 'console/ imports proto/gen only: the browser talks to the engine over Connect.' },
@@ -83,14 +88,24 @@ export default defineConfig([
     files: SANDBOX,
     ignores: SHARED_NODE_SIDE,
     rules: {
-      'no-restricted-imports': ['error', { paths: builtinModules.map((name) => ({ name, message: NODE_BUILTINS_MESSAGE })), patterns: [{ regex: '^node:', message: NODE_BUILTINS_MESSAGE }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: builtinModules.map((name) => ({ name, message: NODE_BUILTINS_MESSAGE })), patterns: [{ regex: '^node:', message: NODE_BUILTINS_MESSAGE }] },
+      ],
     },
   },
   {
     files: PRODUCT.map((layer) => `${layer}/**`),
     ignores: ENVIRONMENT_READERS,
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'the environment is read once per process, through the configuration table (common/configuration/): take the value from the config object.' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'the environment is read once per process, through the configuration table (common/configuration/): take the value from the config object.',
+        },
+      ],
     },
   },
 ]);

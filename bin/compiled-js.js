@@ -49,7 +49,9 @@ export function useCompiledJs(env = process.env, layout = FLOWHOOK_LAYOUT) {
   if (env.FLOWHOOK_COMPILED_JS === 'off' || typeof nodeModule.registerHooks !== 'function') return;
   const unsafe = unsafeCacheDir(layout.cacheDir);
   if (unsafe) {
-    process.stderr.write(`flowhook: not using the compiled-JS cache ${layout.cacheDir}: ${unsafe}. Modules load as TypeScript (remove it to have it rebuilt, or set FLOWHOOK_COMPILED_JS=off).\n`);
+    process.stderr.write(
+      `flowhook: not using the compiled-JS cache ${layout.cacheDir}: ${unsafe}. Modules load as TypeScript (remove it to have it rebuilt, or set FLOWHOOK_COMPILED_JS=off).\n`,
+    );
     return;
   }
   const stale = staleSources(layout);

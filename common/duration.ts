@@ -24,7 +24,13 @@ export function parseDuration(text: string): number | string {
 
 /** A duration in words a person reads back, e.g. "90d", "5m", "1h30m". */
 export function formatDuration(ms: number): string {
-  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]];
+  const units: [string, number][] = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+    ['ms', 1],
+  ];
   let rest = ms;
   let text = '';
   for (const [unit, size] of units) {

@@ -15,7 +15,9 @@ export function readEngineToken(settings: EngineTokenSettings, processName: stri
   // A token from the file is held to the same rule as one in the variable.
   const token = inline || (file ? (parseSetting('FLOWHOOK_ENGINE_TOKEN', readTokenFile(file)) as string) : '');
   if (!token) {
-    throw new Error(`the ${processName} needs its service account token in FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE (\`flowhook start\` makes one; otherwise: flowhook service-account create <name> --scope ${processName === 'worker' ? 'records' : 'invoke --all-companies --forwards-callers'})`);
+    throw new Error(
+      `the ${processName} needs its service account token in FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE (\`flowhook start\` makes one; otherwise: flowhook service-account create <name> --scope ${processName === 'worker' ? 'records' : 'invoke --all-companies --forwards-callers'})`,
+    );
   }
   return token;
 }

@@ -14,7 +14,8 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // an escape covers the next character
+      if (c === 0x5c)
+        i++; // an escape covers the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -56,7 +56,11 @@ export interface CertificateAndKey {
  * is undefined, one alone is an error naming the other, and a key that does not
  * belong to the certificate is caught here rather than in every handshake.
  */
-export function readCertificateAndKey<C extends string, K extends string>(paths: { readonly [N in C | K]?: string }, certVariable: C, keyVariable: K): CertificateAndKey | undefined {
+export function readCertificateAndKey<C extends string, K extends string>(
+  paths: { readonly [N in C | K]?: string },
+  certVariable: C,
+  keyVariable: K,
+): CertificateAndKey | undefined {
   const certPath = paths[certVariable] || undefined;
   const keyPath = paths[keyVariable] || undefined;
   if (certPath === undefined && keyPath === undefined) return undefined;
@@ -76,7 +80,14 @@ function readNamedFile(variable: string, path: string): Buffer {
     return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable by this process' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? 'unknown error'})`;
+    const reason =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'is not readable by this process'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : `cannot be read (${code ?? 'unknown error'})`;
     throw new Error(`${variable} points at ${path}, which ${reason}`);
   }
 }

@@ -82,7 +82,8 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
   checkEngineExposure({ host, tls, insecure });
   const payloadKeys = readPayloadKeyring(settings);
   const codec = readCodecServerConfig(settings, { tls, insecure });
-  if (codec && !payloadKeys) throw new Error('FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not (nor FLOWHOOK_PAYLOAD_KEY_FILE): the codec server decrypts with the payload keys of the workers');
+  if (codec && !payloadKeys)
+    throw new Error('FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not (nor FLOWHOOK_PAYLOAD_KEY_FILE): the codec server decrypts with the payload keys of the workers');
   const auditRetention = settings.FLOWHOOK_AUDIT_RETENTION;
   return Object.freeze({
     host,

@@ -106,7 +106,14 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     changes: changeFeed,
     logger,
     starter: meteredStarter(
-      createExecutionStarter({ client, abandonment, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, syncGraceMs: config.syncGraceMs, onStartAcknowledged: metrics.startAcknowledged }),
+      createExecutionStarter({
+        client,
+        abandonment,
+        taskQueue: config.taskQueue,
+        temporalTimeoutMs: config.temporalTimeoutMs,
+        syncGraceMs: config.syncGraceMs,
+        onStartAcknowledged: metrics.startAcknowledged,
+      }),
       metrics,
     ),
     collector: createCallCollector({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs }),
@@ -132,7 +139,9 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   });
   // An engine nobody can administer is a setup mistake worth saying out loud.
   if (!options.adminAccountFollows && config.adminToken === undefined && (await orm.em.fork().count(ServiceAccount, { scope: 'admin', enabled: true })) === 0) {
-    logger.warn('no admin access: no enabled admin service account and no FLOWHOOK_ADMIN_TOKEN; start the engine once with FLOWHOOK_ADMIN_TOKEN and run: flowhook service-account create <name> --scope admin');
+    logger.warn(
+      'no admin access: no enabled admin service account and no FLOWHOOK_ADMIN_TOKEN; start the engine once with FLOWHOOK_ADMIN_TOKEN and run: flowhook service-account create <name> --scope admin',
+    );
   }
   const port = await engine.listen(config.port, config.host);
   logger.info({ host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' }, 'engine listening');
@@ -175,10 +184,17 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   }
   if (config.metrics) {
     try {
-      metricsListener = await startMetricsListener({ ...config.metrics, token: config.metricsToken, metrics: () => metrics.registry.text(), onError: (reason) => logger.warn({ reason }, 'metrics scrape failed') });
+      metricsListener = await startMetricsListener({
+        ...config.metrics,
+        token: config.metricsToken,
+        metrics: () => metrics.registry.text(),
+        onError: (reason) => logger.warn({ reason }, 'metrics scrape failed'),
+      });
     } catch (error) {
       await running.close();
-      throw new Error(`the engine's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_ENGINE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `the engine's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_ENGINE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     running.metrics = { host: config.metrics.host, port: metricsListener.port };
     logger.info({ host: config.metrics.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'engine metrics listening');

@@ -167,7 +167,9 @@ export function createEngine(deps: EngineDeps): EngineServer {
   // An answer Connect gives before reading the whole body (a message over readMaxBytes) stops the rest of it.
   const server = createEngineHttp2Server(serviceAccountGate(resettingAfterAnswer(handler), deps.accounts, deps.logger), deps.tls);
   // A refused handshake (no client certificate, an unknown CA) is otherwise invisible.
-  server.on('tlsClientError', (error: Error, socket: TLSSocket) => deps.logger.warn({ reason: tlsRefusalReason(error, socket), remoteAddress: socket.remoteAddress }, 'TLS handshake refused'));
+  server.on('tlsClientError', (error: Error, socket: TLSSocket) =>
+    deps.logger.warn({ reason: tlsRefusalReason(error, socket), remoteAddress: socket.remoteAddress }, 'TLS handshake refused'),
+  );
   // Idle HTTP/2 sessions (e.g. the facade's) would otherwise keep close() waiting forever.
   const sessions = new Set<ServerHttp2Session>();
   server.on('session', (session: ServerHttp2Session) => {
@@ -192,4 +194,3 @@ export function createEngine(deps: EngineDeps): EngineServer {
     },
   };
 }
-

@@ -173,9 +173,7 @@ function listen(app: Koa<FacadeState>, config: FacadeConfig): Promise<ListeningF
   const handle = app.callback();
   // Koa's handler settles every request itself (an error becomes an answer and a log line): nothing awaits it.
   const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
-  const server = config.tls
-    ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, onRequest)
-    : createServer(onRequest);
+  const server = config.tls ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, onRequest) : createServer(onRequest);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {

@@ -58,7 +58,10 @@ export const basicVerifier: CallerVerifier = {
  */
 export function authenticationChallenge(verifiers: readonly CallerVerifier[]): string {
   const preferred = (verifier: CallerVerifier) => (verifier.scheme === 'bearer' ? 0 : 1);
-  return [...verifiers].sort((a, b) => preferred(a) - preferred(b)).map((verifier) => verifier.challenge).join(', ');
+  return [...verifiers]
+    .sort((a, b) => preferred(a) - preferred(b))
+    .map((verifier) => verifier.challenge)
+    .join(', ');
 }
 
 export function verifyCallerCredentials(verifiers: readonly CallerVerifier[]): FacadeMiddleware {

@@ -107,7 +107,12 @@ function readOAuth(settings: FacadeSettings): OAuthSettings | undefined {
     throw new Error('FLOWHOOK_OAUTH_AUDIENCE is required with FLOWHOOK_OAUTH_ISSUERS (the API resource tokens must be issued for)');
   }
   // 0 lifts the age limit (an opening, so it is spelled out); anything else must leave room for the skew.
-  return Object.freeze({ issuers, audiences, clockToleranceSeconds: settings.FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS, maxTokenAgeSeconds: settings.FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS });
+  return Object.freeze({
+    issuers,
+    audiences,
+    clockToleranceSeconds: settings.FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS,
+    maxTokenAgeSeconds: settings.FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS,
+  });
 }
 
 function parseIssuerJson(raw: string): TrustedIssuer[] {
@@ -141,7 +146,10 @@ function checkIdpUrl(name: string, raw: string): void {
 }
 
 function list(raw: string): string[] {
-  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function readTls(settings: FacadeSettings): FacadeConfig['tls'] {

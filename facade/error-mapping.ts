@@ -169,6 +169,9 @@ function exposedClientStatus(error: unknown): number | undefined {
 /** Type, first message line and stack frames; enough to debug, without dumping objects. */
 function describe(error: unknown): { type: string; message: string; stack?: string } {
   if (!(error instanceof Error)) return { type: typeof error, message: '' };
-  const frames = error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).join('\n');
+  const frames = error.stack
+    ?.split('\n')
+    .filter((line) => line.trimStart().startsWith('at '))
+    .join('\n');
   return { type: error.name, message: error.message.split('\n')[0] ?? '', stack: frames };
 }

@@ -45,15 +45,33 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     metrics.registry.close();
     throw error;
   }
-  logger.info({ host: config.host, port: server.port, https: config.tls !== undefined, bearer: config.oauth !== undefined, basic: config.basicAuth, instance: config.instance, engine: new URL(config.engineUrl).origin }, 'facade listening');
+  logger.info(
+    {
+      host: config.host,
+      port: server.port,
+      https: config.tls !== undefined,
+      bearer: config.oauth !== undefined,
+      basic: config.basicAuth,
+      instance: config.instance,
+      engine: new URL(config.engineUrl).origin,
+    },
+    'facade listening',
+  );
   if (config.metrics) {
     try {
-      metricsListener = await startMetricsListener({ ...config.metrics, token: config.metricsToken, metrics: () => metrics.registry.text(), onError: (reason) => logger.warn({ reason }, 'metrics scrape failed') });
+      metricsListener = await startMetricsListener({
+        ...config.metrics,
+        token: config.metricsToken,
+        metrics: () => metrics.registry.text(),
+        onError: (reason) => logger.warn({ reason }, 'metrics scrape failed'),
+      });
     } catch (error) {
       await server.close();
       engine.close();
       metrics.registry.close();
-      throw new Error(`the facade's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_FACADE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `the facade's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_FACADE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     logger.info({ host: config.metrics.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'facade metrics listening');
   }

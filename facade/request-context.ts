@@ -11,7 +11,6 @@ import { loggablePath } from './callbacks-route.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-
 export function requestIdFor(supplied: string | undefined): string {
   return supplied && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID();
 }

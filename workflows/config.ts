@@ -73,7 +73,13 @@ export function readWorkerConfig(env: Env = process.env): WorkerConfig {
  * by FLOWHOOK_EGRESS_ALLOW, unless a host:port entry names it.
  */
 function ownPorts(settings: Settings<'worker'>): Map<number, string> {
-  const ports = new Map<number, string>([[7048, 'facade'], [7049, 'engine'], [7050, 'embedded PostgreSQL'], [7233, 'Temporal'], [8233, 'Temporal Web UI']]);
+  const ports = new Map<number, string>([
+    [7048, 'facade'],
+    [7049, 'engine'],
+    [7050, 'embedded PostgreSQL'],
+    [7233, 'Temporal'],
+    [8233, 'Temporal Web UI'],
+  ]);
   const add = (port: number | undefined, name: string) => {
     if (port && port > 0 && port < 65536) ports.set(port, name);
   };

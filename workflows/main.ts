@@ -72,7 +72,9 @@ export async function runWorker(config: WorkerConfig = readWorkerConfig()): Prom
       if (closing) await listener.close();
     } catch (error) {
       await close();
-      throw new Error(`the worker's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_WORKER_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `the worker's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_WORKER_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return { done, metrics: listener && { host: config.metrics!.host, port: listener.port }, close };

@@ -26,7 +26,10 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     .command('register')
     .description('add an application by its issuer and client id, or update it: tenant, description, consent, a permission set for a company')
     .argument('<clientId>')
-    .requiredOption('--issuer <url>', "the token issuer (`iss`) whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS; tokens from any other issuer are refused")
+    .requiredOption(
+      '--issuer <url>',
+      "the token issuer (`iss`) whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS; tokens from any other issuer are refused",
+    )
     .addOption(new Option('--tenant <id>', 'accept only tokens naming this tenant (`tid`, Microsoft Entra ID)').conflicts('anyTenant'))
     .option('--any-tenant', 'drop a tenant given before: any tenant of the issuer')
     .addOption(new Option('--company <name>', 'company of the permission set; a set needs --company or --all-companies').conflicts('allCompanies'))
@@ -38,7 +41,17 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     .option('--json', 'print the response as JSON')
     .action(
       adminAction(runtime, async (context, clientId: string) => {
-        const options = context.options as { issuer: string; tenant?: string; anyTenant?: boolean; company?: string; allCompanies?: boolean; permissionSet?: string; description?: string; consent?: boolean; enabled?: boolean };
+        const options = context.options as {
+          issuer: string;
+          tenant?: string;
+          anyTenant?: boolean;
+          company?: string;
+          allCompanies?: boolean;
+          permissionSet?: string;
+          description?: string;
+          consent?: boolean;
+          enabled?: boolean;
+        };
         const response = await context.client().registerApp({
           clientId,
           issuer: options.issuer,
@@ -54,12 +67,17 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
         if (context.json) return printJson(context.io, toJson(RegisterAppResponseSchema, response, JSON_OPTIONS));
         const lines = [`${response.created ? 'Registered' : 'Updated'} application ${clientId}.`, ...describeApp(response.app)];
         if (response.app && (!response.app.consentGranted || response.app.state !== AppState.ENABLED)) {
-          lines.push(`  Its tokens are refused until consent is granted and State is Enabled: flowhook app register ${clientId} --issuer ${response.app.issuer} --consent --enabled`);
+          lines.push(
+            `  Its tokens are refused until consent is granted and State is Enabled: flowhook app register ${clientId} --issuer ${response.app.issuer} --consent --enabled`,
+          );
         }
         printLines(context.io, lines);
       }),
     );
-  for (const [name, state] of [['enable', AppState.ENABLED], ['disable', AppState.DISABLED]] as const) {
+  for (const [name, state] of [
+    ['enable', AppState.ENABLED],
+    ['disable', AppState.DISABLED],
+  ] as const) {
     const description = state === AppState.ENABLED ? 'set State to Enabled' : 'set State to Disabled: its tokens are refused at once';
     registerAppCommand(app, runtime, name, description, async (context, clientId, issuer) => {
       const response = await context.client().setAppState({ clientId, state, issuer });
@@ -73,7 +91,9 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     if (context.json) return printJson(context.io, toJson(RevokeAppConsentResponseSchema, response, JSON_OPTIONS));
     const restore = `flowhook app register ${clientId} --issuer ${response.app?.issuer ?? '<url>'} --consent`;
     printLines(context.io, [
-      response.wasGranted ? `Revoked consent of application ${clientId}: its tokens are refused from the next call on.` : `Application ${clientId} had no consent; its tokens stay refused.`,
+      response.wasGranted
+        ? `Revoked consent of application ${clientId}: its tokens are refused from the next call on.`
+        : `Application ${clientId} had no consent; its tokens stay refused.`,
       ...describeApp(response.app),
       `  Restore consent with: ${restore}`,
     ]);
@@ -86,10 +106,22 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       adminAction(runtime, async (context) => {
         const response = await context.client().listApps({});
         if (context.json) return printJson(context.io, toJson(ListAppsResponseSchema, response, JSON_OPTIONS));
-        if (response.apps.length === 0) return printLines(context.io, ['No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --company <company> --permission-set "FLOW INTEGR."']);
-        const rows = response.apps.map((a) => [a.clientId, a.issuer || UNSET_ISSUER, a.tenantId || 'any', stateName(a.state), yesNo(a.consentGranted), permissionSets(a), a.description]);
+        if (response.apps.length === 0)
+          return printLines(context.io, [
+            'No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --company <company> --permission-set "FLOW INTEGR."',
+          ]);
+        const rows = response.apps.map((a) => [
+          a.clientId,
+          a.issuer || UNSET_ISSUER,
+          a.tenantId || 'any',
+          stateName(a.state),
+          yesNo(a.consentGranted),
+          permissionSets(a),
+          a.description,
+        ]);
         const lines = table(['CLIENT ID', 'ISSUER', 'TENANT', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'], rows);
-        if (response.apps.some((a) => !a.issuer)) lines.push(`Applications with issuer ${UNSET_ISSUER} were registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>`);
+        if (response.apps.some((a) => !a.issuer))
+          lines.push(`Applications with issuer ${UNSET_ISSUER} were registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>`);
         printLines(context.io, lines);
       }),
     );

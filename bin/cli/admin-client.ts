@@ -110,7 +110,13 @@ function unreachableInterceptor(engineUrl: string): Interceptor {
       const code = (cause as { code?: unknown } | null)?.code;
       if (typeof code !== 'string' || !UNREACHABLE.has(code)) throw error;
       const detail = code === 'ECONNREFUSED' ? '' : ` (${code})`;
-      throw new ConnectError(`cannot reach the engine at ${engineUrl} — is \`flowhook start\` (or \`flowhook engine\`) running?${detail}`, Code.Unavailable, undefined, undefined, cause);
+      throw new ConnectError(
+        `cannot reach the engine at ${engineUrl} — is \`flowhook start\` (or \`flowhook engine\`) running?${detail}`,
+        Code.Unavailable,
+        undefined,
+        undefined,
+        cause,
+      );
     }
   };
 }

@@ -4,11 +4,7 @@
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Command } from 'commander';
-import {
-  CreateCompanyResponseSchema,
-  ListCompaniesResponseSchema,
-  RotateSecretResponseSchema,
-} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { CreateCompanyResponseSchema, ListCompaniesResponseSchema, RotateSecretResponseSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { registerAppCommands } from './access-commands.ts';
 import { adminAction, type AdminRuntime } from './admin-action.ts';
 import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts';
@@ -100,4 +96,3 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
   registerServiceAccountCommands(program, runtime);
   registerAppCommands(program, runtime);
 }
-

@@ -53,7 +53,15 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
         });
         if (json) return printJson(io, toJson(ListAuditEventsResponseSchema, response, JSON_OPTIONS));
         if (response.events.length === 0) return printLines(io, ['No audit events match.']);
-        const rows = response.events.map((e) => [e.at ? timestampDate(e.at).toISOString() : '', e.account, e.action, e.company || '-', e.target || '-', e.outcome, e.detailsJson === '{}' ? '' : e.detailsJson]);
+        const rows = response.events.map((e) => [
+          e.at ? timestampDate(e.at).toISOString() : '',
+          e.account,
+          e.action,
+          e.company || '-',
+          e.target || '-',
+          e.outcome,
+          e.detailsJson === '{}' ? '' : e.detailsJson,
+        ]);
         printLines(io, table(['TIME', 'ACCOUNT', 'ACTION', 'COMPANY', 'TARGET', 'OUTCOME', 'DETAILS'], rows));
       } catch (error) {
         reportError(io, json, error);

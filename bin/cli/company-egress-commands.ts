@@ -3,11 +3,7 @@
 // ConnectionAdminService.
 import { toJson, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
 import type { Command } from 'commander';
-import {
-  GetCompanyEgressResponseSchema,
-  SetCompanyEgressResponseSchema,
-  type CompanyEgress,
-} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { GetCompanyEgressResponseSchema, SetCompanyEgressResponseSchema, type CompanyEgress } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { adminAction, UsageError, type AdminContext, type AdminRuntime } from './admin-action.ts';
 import { splitList } from './connection-commands.ts';
 import { printJson, printLines } from './output.ts';

@@ -77,7 +77,8 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
         // Said before the secret is asked for, so nobody types it in vain.
         const optionOf = (setting: KindSettingName) => settingOptions.find(({ name }) => name === setting)!.option.long;
         const missing = kind.settings.filter((use) => use.required && isBlank(settings[use.name])).map((use) => `${optionOf(use.name)} is required for ${kind.name} connections`);
-        if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0) missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
+        if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0)
+          missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
         if (missing.length > 0) throw new UsageError(missing.join('; '));
 
         const secret = await readSecret({
@@ -110,7 +111,9 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
         const response = await context.client().listConnections({ company });
         if (context.json) return printJson(context.io, toJson(ListConnectionsResponseSchema, response, JSON_OPTIONS));
         if (response.connections.length === 0) {
-          return printLines(context.io, [`No connections in company "${company}". Create one with: flowhook connection set ${shellArg(company)} <name> --type api-key --base-url https://… --secret-file <file>`]);
+          return printLines(context.io, [
+            `No connections in company "${company}". Create one with: flowhook connection set ${shellArg(company)} <name> --type api-key --base-url https://… --secret-file <file>`,
+          ]);
         }
         const rows = response.connections.map((c) => [c.name, typeName(c.settings?.type), target(c.settings), String(c.version), c.usedByFlows.join(', ') || '-']);
         printLines(context.io, table(['NAME', 'TYPE', 'TARGET', 'VERSION', 'USED BY'], rows));

@@ -5,11 +5,7 @@ import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { createClient, type Client } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  ExecutionService,
-  GetExecutionResponseSchema,
-  ListExecutionsResponseSchema,
-} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { ExecutionService, GetExecutionResponseSchema, ListExecutionsResponseSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { exitCodeFor, reportError } from './admin-action.ts';
 import { addRerunCommand, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
 import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
@@ -32,7 +28,8 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
   const io = deps.io ?? processIo;
   const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
   const client = deps.client ?? (() => createClient(ExecutionService, createAdminTransport(adminOptionsFromEnvironment())));
-  const action = <A extends unknown[]>(handler: (json: boolean, options: Record<string, unknown>, ...positional: A) => Promise<void>) =>
+  const action =
+    <A extends unknown[]>(handler: (json: boolean, options: Record<string, unknown>, ...positional: A) => Promise<void>) =>
     async (...args: unknown[]): Promise<void> => {
       const options = (args[args.length - 1] as Command).opts<Record<string, unknown>>();
       const json = options.json === true;
@@ -53,7 +50,7 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     .option('--flow <name>', 'only this flow')
     .option('--flow-version <n>', 'only this version of the flow', positiveInt)
     .option('--outcome <outcome>', "only executions whose caller's window closed so: responded, sync-timeout, flow-ended, instant, failed")
-    .option('--key <key>', "only executions whose flow control (concurrency, throttle, debounce, batch) computed this key")
+    .option('--key <key>', 'only executions whose flow control (concurrency, throttle, debounce, batch) computed this key')
     .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
     .option('--json', 'print the response as JSON')
     .action(
@@ -71,13 +68,22 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         if (response.executions.length === 0) return printLines(io, ['No executions.']);
         // Flow control's columns only when some execution has a key or waited.
         const controlled = response.executions.some((e) => e.keys.length > 0 || e.waitedMs > 0n);
-        printLines(io, table(
-          ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED', ...(controlled ? ['KEY', 'WAITED MS'] : [])],
-          response.executions.map((e) => [
-            e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt),
-            ...(controlled ? [e.keys.join(', ') || '-', String(e.waitedMs)] : []),
-          ]),
-        ));
+        printLines(
+          io,
+          table(
+            ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED', ...(controlled ? ['KEY', 'WAITED MS'] : [])],
+            response.executions.map((e) => [
+              e.executionId,
+              e.company,
+              e.activity,
+              e.flowVersion ? String(e.flowVersion) : '-',
+              e.outcome || '-',
+              e.status,
+              time(e.startedAt),
+              ...(controlled ? [e.keys.join(', ') || '-', String(e.waitedMs)] : []),
+            ]),
+          ),
+        );
       }),
     );
   execution
@@ -90,31 +96,36 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         const response = await client().getExecution({ executionId });
         if (json) return printJson(io, toJson(GetExecutionResponseSchema, response, JSON_OPTIONS));
         const e = response.execution;
-        const lines = card([
-          ['Execution', e?.executionId],
-          ['Company', e?.company],
-          ['Activity', e?.activity],
-          ['Flow', e?.flowName],
-          ['Status', e?.status],
-          ['Started', time(e?.startedAt)],
-          ['Closed', e?.closedAt ? time(e.closedAt) : undefined],
-          ['Caller', response.caller || undefined],
-          ['Re-run of', response.rerunOf || undefined],
-          ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
-          ['Flow keys', e?.keys.length ? e.keys.join(', ') : undefined],
-          ['Waited', e && e.waitedMs > 0n ? `${e.waitedMs} ms before its first step (flow control)` : undefined],
-          ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
-        ], '');
-        lines.push('', ...table(
-          ['STEP', 'TYPE', 'DESCRIPTION', 'STATUS', 'MS', 'NOTE'],
-          response.steps.map((s) => [s.path, s.type, s.description, s.status, String(millis(s.finishedAt) - millis(s.startedAt)), s.note]),
-        ));
+        const lines = card(
+          [
+            ['Execution', e?.executionId],
+            ['Company', e?.company],
+            ['Activity', e?.activity],
+            ['Flow', e?.flowName],
+            ['Status', e?.status],
+            ['Started', time(e?.startedAt)],
+            ['Closed', e?.closedAt ? time(e.closedAt) : undefined],
+            ['Caller', response.caller || undefined],
+            ['Re-run of', response.rerunOf || undefined],
+            ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
+            ['Flow keys', e?.keys.length ? e.keys.join(', ') : undefined],
+            ['Waited', e && e.waitedMs > 0n ? `${e.waitedMs} ms before its first step (flow control)` : undefined],
+            ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
+          ],
+          '',
+        );
+        lines.push(
+          '',
+          ...table(
+            ['STEP', 'TYPE', 'DESCRIPTION', 'STATUS', 'MS', 'NOTE'],
+            response.steps.map((s) => [s.path, s.type, s.description, s.status, String(millis(s.finishedAt) - millis(s.startedAt)), s.note]),
+          ),
+        );
         printLines(io, lines);
       }),
     );
   addRerunCommand(execution, action, { client, io, confirm: deps.confirm ?? terminalConfirm });
 }
-
 
 function positiveInt(raw: string): number {
   const value = Number(raw);

@@ -37,7 +37,11 @@ export const terminalConfirm: Confirm = async (question) => {
   }
 };
 
-export function addRerunCommand(execution: Command, run: (handler: (json: boolean, options: Record<string, unknown>, id?: string) => Promise<void>) => (...args: unknown[]) => Promise<void>, deps: { client: () => ExecutionClient; io: CliIo; confirm: Confirm }): void {
+export function addRerunCommand(
+  execution: Command,
+  run: (handler: (json: boolean, options: Record<string, unknown>, id?: string) => Promise<void>) => (...args: unknown[]) => Promise<void>,
+  deps: { client: () => ExecutionClient; io: CliIo; confirm: Confirm },
+): void {
   const { io } = deps;
   execution
     .command('rerun')
@@ -57,7 +61,7 @@ export function addRerunCommand(execution: Command, run: (handler: (json: boolea
       run(async (json, options, executionId) => {
         const sameVersion = options.sameVersion === true;
         if (executionId !== undefined) {
-          const used = FILTER_OPTIONS.filter((name) => name === 'status' ? (options.status as string[]).length > 0 : options[name] !== undefined);
+          const used = FILTER_OPTIONS.filter((name) => (name === 'status' ? (options.status as string[]).length > 0 : options[name] !== undefined));
           if (used.length > 0) throw new UsageError(`an execution id re-runs that execution; drop ${used.map(flag).join(', ')} (or the id, to re-run by filter)`);
           const response = await deps.client().rerunExecution({ executionId, sameVersion });
           if (json) return printJson(io, toJson(RerunExecutionResponseSchema, response, JSON_OPTIONS));
@@ -79,14 +83,19 @@ export function addRerunCommand(execution: Command, run: (handler: (json: boolea
         if (options.dryRun === true) {
           const listed = await deps.client().rerunExecutions({ ...request, dryRun: true });
           if (json) return printJson(io, toJson(RerunExecutionsResponseSchema, listed, JSON_OPTIONS));
-          return printLines(io, [`${listed.matched} execution(s) would be re-run${listed.matched > listed.executions.length ? ` (${listed.executions.length} listed)` : ''}.`, ...matches(listed)]);
+          return printLines(io, [
+            `${listed.matched} execution(s) would be re-run${listed.matched > listed.executions.length ? ` (${listed.executions.length} listed)` : ''}.`,
+            ...matches(listed),
+          ]);
         }
         if (options.yes !== true) {
           const listed = await deps.client().rerunExecutions({ ...request, dryRun: true });
-          if (listed.matched === 0) return json ? printJson(io, toJson(RerunExecutionsResponseSchema, listed, JSON_OPTIONS)) : printLines(io, ['No executions match; nothing re-run.']);
+          if (listed.matched === 0)
+            return json ? printJson(io, toJson(RerunExecutionsResponseSchema, listed, JSON_OPTIONS)) : printLines(io, ['No executions match; nothing re-run.']);
           if (!json) printLines(io, matches(listed));
           const answer = json ? undefined : await deps.confirm(`Re-run these ${listed.matched} execution(s)?`);
-          if (answer === undefined) throw new CliError(`not re-run: ${listed.matched} execution(s) match. Confirm with --yes (check the list first with --dry-run)`, Code.FailedPrecondition);
+          if (answer === undefined)
+            throw new CliError(`not re-run: ${listed.matched} execution(s) match. Confirm with --yes (check the list first with --dry-run)`, Code.FailedPrecondition);
           if (!answer) return printLines(io, ['Nothing re-run.']);
           // What was confirmed is the bound: should more match by now, the engine refuses instead of re-running them unseen.
           request.maxCount = listed.matched;
@@ -96,7 +105,12 @@ export function addRerunCommand(execution: Command, run: (handler: (json: boolea
         if (json) return printJson(io, toJson(RerunExecutionsResponseSchema, response, JSON_OPTIONS));
         printLines(io, [
           `Re-ran ${response.started.length} of ${response.matched} execution(s).`,
-          ...(response.started.length ? table(['ORIGINAL', 'RE-RUN', 'VERSION'], response.started.map((s) => [s.originalExecutionId, s.executionId, String(s.flowVersion)])) : []),
+          ...(response.started.length
+            ? table(
+                ['ORIGINAL', 'RE-RUN', 'VERSION'],
+                response.started.map((s) => [s.originalExecutionId, s.executionId, String(s.flowVersion)]),
+              )
+            : []),
           ...response.skipped.map((s) => `Skipped ${s.originalExecutionId}: ${s.reason}`),
         ]);
       }),
@@ -116,12 +130,19 @@ function flag(option: string): string {
 }
 
 function statuses(raw: string, previous: string[]): string[] {
-  return [...previous, ...raw.split(',').map((part) => part.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ];
 }
 
 function isoTime(raw: string): Timestamp {
   // A date alone or a time with its zone: a time without one would depend on the operator's clock settings.
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw)) throw new InvalidArgumentError('an ISO 8601 date, or a time with its zone (2026-11-23T18:00:00Z)');
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw))
+    throw new InvalidArgumentError('an ISO 8601 date, or a time with its zone (2026-11-23T18:00:00Z)');
   const date = new Date(raw);
   if (Number.isNaN(date.getTime())) throw new InvalidArgumentError('an ISO 8601 time');
   return timestampFromDate(date);

@@ -35,7 +35,10 @@ export function flowCard(response: GetFlowResponse): string[] {
       ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}, empty body`],
       ['Do not log payload', yesNo(trigger?.doNotLogPayload ?? false)],
       ['Versions', `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`],
-      ['Paused', summary?.pausedAt ? `since ${timestampDate(summary.pausedAt).toISOString()}: executions wait (flowhook flow resume ${shellArg(company)} ${shellArg(name)})` : undefined],
+      [
+        'Paused',
+        summary?.pausedAt ? `since ${timestampDate(summary.pausedAt).toISOString()}: executions wait (flowhook flow resume ${shellArg(company)} ${shellArg(name)})` : undefined,
+      ],
       ['Flow control', trigger ? flowControlText(trigger) : undefined],
       ['Secret', summary?.hasSecret ? `set (new one: flowhook secret rotate ${shellArg(company)} ${shellArg(activity)})` : 'not set'],
     ]),

@@ -62,7 +62,8 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
         const company = (context.options.company as string | undefined) ?? '';
         const response = await context.client().listFlows({ company });
         if (context.json) return printJson(context.io, toJson(ListFlowsResponseSchema, response, JSON_OPTIONS));
-        if (response.flows.length === 0) return printLines(context.io, [company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>']);
+        if (response.flows.length === 0)
+          return printLines(context.io, [company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>']);
         printLines(context.io, table(['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED', 'TRIGGER'], response.flows.map(listRow)));
       }),
     );
@@ -144,9 +145,11 @@ function appliedLines(file: string, response: ApplyFlowResponse): string[] {
   const action = response.created ? 'created' : response.newVersion ? 'updated' : 'unchanged';
   const version = response.newVersion || response.created ? `version ${latest}` : `version ${latest} already has this definition`;
   const state =
-    published === latest ? 'published'
-    : published > 0 ? `draft; version ${published} stays published (publish with: flowhook flow publish ${shellArg(company)} ${shellArg(name)})`
-    : `not published (publish with: flowhook flow publish ${shellArg(company)} ${shellArg(name)})`;
+    published === latest
+      ? 'published'
+      : published > 0
+        ? `draft; version ${published} stays published (publish with: flowhook flow publish ${shellArg(company)} ${shellArg(name)})`
+        : `not published (publish with: flowhook flow publish ${shellArg(company)} ${shellArg(name)})`;
   const lines = [`${file}: flow "${name}" (company ${company}) ${action} — ${version}, ${state}`];
   for (const warning of response.warnings) lines.push(`  warning: ${warning}`);
   if (response.secret) lines.push(...shownOnce(`secret of activity ${summary?.activity ?? ''}`, response.secret));
@@ -160,7 +163,9 @@ function appliedLines(file: string, response: ApplyFlowResponse): string[] {
  * never goes live with a secret nobody has.
  */
 function secretReminder(company: string, activity: string): string[] {
-  return [`  callers send the flow secret shown when the flow was created; lost it? make a new one (the old one stops working): flowhook secret rotate ${shellArg(company)} ${shellArg(activity)}`];
+  return [
+    `  callers send the flow secret shown when the flow was created; lost it? make a new one (the old one stops working): flowhook secret rotate ${shellArg(company)} ${shellArg(activity)}`,
+  ];
 }
 
 function listRow(flow: FlowSummary): string[] {
@@ -171,7 +176,11 @@ function listRow(flow: FlowSummary): string[] {
     String(flow.latestVersion),
     flow.publishedVersion > 0 ? `${flow.publishedVersion}${flow.pausedAt ? ' (paused)' : ''}` : '—',
     flow.hasSecret ? 'set' : 'none',
-    flow.updatedAt ? timestampDate(flow.updatedAt).toISOString().replace(/\.\d+Z$/, 'Z') : '',
+    flow.updatedAt
+      ? timestampDate(flow.updatedAt)
+          .toISOString()
+          .replace(/\.\d+Z$/, 'Z')
+      : '',
     // Last, so a long description does not push the other columns around.
     flow.triggerDescription || '—',
   ];

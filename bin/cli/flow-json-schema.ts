@@ -93,9 +93,11 @@ export function messageJsonSchema(root: DescMessage, comments: ProtoComments = (
         return described(messageSchema(field.message), comments(field) ?? comments(field.message));
       case 'list': {
         const [items, element]: [JsonSchema, ProtoElement | undefined] =
-          field.listKind === 'scalar' ? [scalarSchema(field.scalar), undefined]
-          : field.listKind === 'enum' ? [enumSchema(field.enum), field.enum]
-          : [messageSchema(field.message), field.message];
+          field.listKind === 'scalar'
+            ? [scalarSchema(field.scalar), undefined]
+            : field.listKind === 'enum'
+              ? [enumSchema(field.enum), field.enum]
+              : [messageSchema(field.message), field.message];
         return described({ type: 'array', items }, comments(field) ?? (element && comments(element)));
       }
       case 'map': {

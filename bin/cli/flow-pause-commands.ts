@@ -14,7 +14,8 @@ export function registerFlowPauseCommands(flow: Command, runtime: AdminRuntime):
       description: 'hold the flow: calls are still accepted and answered, their executions wait until resume',
       send: (context: AdminContext, company: string, name: string) => context.client().pauseFlow({ company, name }),
       schema: PauseFlowResponseSchema,
-      changed: (company: string, name: string) => `Paused flow "${name}" (company ${company}): calls are accepted, their executions wait until: flowhook flow resume ${shellArg(company)} ${shellArg(name)}`,
+      changed: (company: string, name: string) =>
+        `Paused flow "${name}" (company ${company}): calls are accepted, their executions wait until: flowhook flow resume ${shellArg(company)} ${shellArg(name)}`,
       unchanged: 'was paused already; nothing changed',
     },
     {

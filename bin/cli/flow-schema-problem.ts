@@ -52,7 +52,8 @@ export function findSchemaProblem(schema: DescMessage, value: unknown, path: Pat
     if (child === null) continue;
     if (field.oneof) {
       const other = setInOneof.get(field.oneof);
-      if (other !== undefined) return { path: here, message: `"${other}" and "${key}" cannot both be set: use one of ${field.oneof.fields.map((f) => f.jsonName).join(', ')}`, atKey: true };
+      if (other !== undefined)
+        return { path: here, message: `"${other}" and "${key}" cannot both be set: use one of ${field.oneof.fields.map((f) => f.jsonName).join(', ')}`, atKey: true };
       setInOneof.set(field.oneof, key);
     }
     const problem = fieldProblem(schema, field, key, child, here);
@@ -71,9 +72,11 @@ function fieldProblem(parent: DescMessage, field: DescField, key: string, value:
       if (!Array.isArray(value)) return { path, message: `expected a list, got ${describe(value)}` };
       for (const [i, item] of value.entries()) {
         const problem =
-          field.listKind === 'message' ? messageProblem(field.message, item, [...path, i])
-          : field.listKind === 'enum' ? enumProblem(field.enum, item, [...path, i])
-          : decodeProblem(parent, { [key]: [item] }, [...path, i]);
+          field.listKind === 'message'
+            ? messageProblem(field.message, item, [...path, i])
+            : field.listKind === 'enum'
+              ? enumProblem(field.enum, item, [...path, i])
+              : decodeProblem(parent, { [key]: [item] }, [...path, i]);
         if (problem) return problem;
       }
       return undefined;

@@ -7,11 +7,7 @@ import { toJson } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  DeleteHookSecretResponseSchema,
-  ListHookSecretsResponseSchema,
-  SetHookSecretResponseSchema,
-} from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import { DeleteHookSecretResponseSchema, ListHookSecretsResponseSchema, SetHookSecretResponseSchema } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { parseDuration } from '../../common/duration.ts';
 import { adminAction, CliError, UsageError, type AdminRuntime } from './admin-action.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
@@ -50,7 +46,12 @@ export function registerHookSecretCommands(program: Command, runtime: AdminRunti
         if (generate && options.secretFile !== undefined) throw new UsageError('give --secret-file or --generate, not both');
         const secret = generate
           ? ''
-          : await readSecret({ file: options.secretFile, stdin, io: context.io, prompt: `Enter the signing secret for "${activity}" in company "${company}" (input hidden), then press Enter:` });
+          : await readSecret({
+              file: options.secretFile,
+              stdin,
+              io: context.io,
+              prompt: `Enter the signing secret for "${activity}" in company "${company}" (input hidden), then press Enter:`,
+            });
         if (!generate && secret === '') {
           const source = options.secretFile !== undefined && options.secretFile !== '-' ? 'the file given to --secret-file' : 'stdin';
           throw new CliError(`the signing secret is empty: nothing was read from ${source} (or use --generate)`, Code.InvalidArgument);
@@ -58,11 +59,7 @@ export function registerHookSecretCommands(program: Command, runtime: AdminRunti
         const response = await context.client().setHookSecret({ company, activity, secret, generate, overlapSeconds: options.overlap });
         if (context.json) return printJson(context.io, toJson(SetHookSecretResponseSchema, response, JSON_OPTIONS));
         const lines = [`Set the signing secret of activity ${activity.trim().toLowerCase()} in company "${company}" (stored encrypted).`];
-        lines.push(
-          response.previousValidUntil
-            ? `The previous secret keeps verifying until ${iso(response.previousValidUntil)}.`
-            : 'Any previous secret no longer verifies.',
-        );
+        lines.push(response.previousValidUntil ? `The previous secret keeps verifying until ${iso(response.previousValidUntil)}.` : 'Any previous secret no longer verifies.');
         if (response.generatedSecret) lines.push(...shownOnce('signing secret (give it to the sender)', response.generatedSecret));
         printLines(context.io, lines);
       }),
@@ -78,9 +75,17 @@ export function registerHookSecretCommands(program: Command, runtime: AdminRunti
         const response = await context.client().listHookSecrets({ company });
         if (context.json) return printJson(context.io, toJson(ListHookSecretsResponseSchema, response, JSON_OPTIONS));
         if (response.secrets.length === 0) {
-          return printLines(context.io, [`No hook secrets${company ? ` in company "${company}"` : ''}. Set one with: flowhook hook-secret set ${shellArg(company || '<company>')} <activity>`]);
+          return printLines(context.io, [
+            `No hook secrets${company ? ` in company "${company}"` : ''}. Set one with: flowhook hook-secret set ${shellArg(company || '<company>')} <activity>`,
+          ]);
         }
-        const rows = response.secrets.map((s) => [s.company, s.activity, s.updatedAt ? iso(s.updatedAt) : '', s.previousValidUntil ? iso(s.previousValidUntil) : '-', s.routePublished ? 'published' : 'not published']);
+        const rows = response.secrets.map((s) => [
+          s.company,
+          s.activity,
+          s.updatedAt ? iso(s.updatedAt) : '',
+          s.previousValidUntil ? iso(s.previousValidUntil) : '-',
+          s.routePublished ? 'published' : 'not published',
+        ]);
         printLines(context.io, table(['COMPANY', 'ACTIVITY', 'SET', 'PREVIOUS VALID UNTIL', 'ROUTE'], rows));
       }),
     );
@@ -98,7 +103,9 @@ export function registerHookSecretCommands(program: Command, runtime: AdminRunti
         }
         const response = await context.client().deleteHookSecret({ company, activity });
         if (context.json) return printJson(context.io, toJson(DeleteHookSecretResponseSchema, response, JSON_OPTIONS));
-        printLines(context.io, [`Deleted the signing secret of activity ${activity.trim().toLowerCase()} in company "${company}"; its provider route refuses every request until one is set.`]);
+        printLines(context.io, [
+          `Deleted the signing secret of activity ${activity.trim().toLowerCase()} in company "${company}"; its provider route refuses every request until one is set.`,
+        ]);
       }),
     );
 }

@@ -25,7 +25,12 @@ export function printLines(io: CliIo, lines: string[]): void {
 export function table(headers: string[], rows: string[][]): string[] {
   const all = [headers, ...rows];
   const widths = headers.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
+  return all.map((row) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** `label  value` lines with the labels aligned; rows whose value is undefined are left out. */

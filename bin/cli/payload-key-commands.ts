@@ -27,7 +27,7 @@ export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCom
   const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
   program
     .command('payload-key')
-    .description('the keys that encrypt doNotLogPayload executions\' payloads in Temporal')
+    .description("the keys that encrypt doNotLogPayload executions' payloads in Temporal")
     .command('rotate')
     .description('put a new current key first in the payload key file; older keys stay there to decrypt old histories (restart engines and workers afterwards)')
     .option('--file <path>', `the key file (default: ${PAYLOAD_KEY_FILE_VARIABLE}, else <data dir>/${LOCAL_PAYLOAD_KEY_FILE} of \`flowhook start\`)`)

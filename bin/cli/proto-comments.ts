@@ -114,7 +114,13 @@ function qualified(scope: string, name: string): string {
 function prose(comment: string): string {
   return comment
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.split('\n').map((line) => line.trim()).filter((line) => line !== '').join(' '))
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join(' '),
+    )
     .filter((paragraph) => paragraph !== '')
     .join('\n\n');
 }

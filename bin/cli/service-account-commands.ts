@@ -59,12 +59,24 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
       adminAction(runtime, async (context) => {
         const response = await context.client().listServiceAccounts({});
         if (context.json) return printJson(context.io, toJson(ListServiceAccountsResponseSchema, response, JSON_OPTIONS));
-        if (response.accounts.length === 0) return printLines(context.io, ['No service accounts yet. Create one with: flowhook service-account create <name> --scope invoke --company <company>']);
-        const rows = response.accounts.map((a) => [a.name, a.scope, companiesOf(a), a.forwardsCallers ? 'yes' : 'no', a.enabled ? 'enabled' : 'disabled', a.tokenHint, time(a.rotatedAt ?? a.createdAt)]);
+        if (response.accounts.length === 0)
+          return printLines(context.io, ['No service accounts yet. Create one with: flowhook service-account create <name> --scope invoke --company <company>']);
+        const rows = response.accounts.map((a) => [
+          a.name,
+          a.scope,
+          companiesOf(a),
+          a.forwardsCallers ? 'yes' : 'no',
+          a.enabled ? 'enabled' : 'disabled',
+          a.tokenHint,
+          time(a.rotatedAt ?? a.createdAt),
+        ]);
         printLines(context.io, table(['NAME', 'SCOPE', 'COMPANIES', 'FORWARDS CALLERS', 'STATE', 'TOKEN', 'TOKEN SINCE'], rows));
       }),
     );
-  for (const [command, enabled] of [['disable', false], ['enable', true]] as const) {
+  for (const [command, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
     accounts
       .command(command)
       .description(enabled ? 'enable a service account again (its current token works again)' : 'disable a service account: its calls get UNAUTHENTICATED at once, in every engine')
@@ -99,7 +111,10 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
     .action(
       adminAction(runtime, async (context, name: string) => {
         if (context.options.yes !== true) {
-          throw new CliError(`not deleted: its token is refused at once and cannot be restored. Confirm with: flowhook service-account delete ${shellArg(name)} --yes (or pause it instead: flowhook service-account disable ${shellArg(name)})`, Code.FailedPrecondition);
+          throw new CliError(
+            `not deleted: its token is refused at once and cannot be restored. Confirm with: flowhook service-account delete ${shellArg(name)} --yes (or pause it instead: flowhook service-account disable ${shellArg(name)})`,
+            Code.FailedPrecondition,
+          );
         }
         const response = await context.client().deleteServiceAccount({ name });
         if (context.json) return printJson(context.io, toJson(DeleteServiceAccountResponseSchema, response, JSON_OPTIONS));
@@ -114,7 +129,8 @@ function collect(value: string, previous: string[]): string[] {
 
 function describe(account: ServiceAccountInfo): string {
   const parts = [`scope ${account.scope}`];
-  if (account.scope !== 'admin') parts.push(companiesOf(account) === '-' ? (account.scope === 'records' ? "only executions it is handed" : 'no company') : `companies: ${companiesOf(account)}`);
+  if (account.scope !== 'admin')
+    parts.push(companiesOf(account) === '-' ? (account.scope === 'records' ? 'only executions it is handed' : 'no company') : `companies: ${companiesOf(account)}`);
   if (account.forwardsCallers) parts.push('forwards callers');
   return parts.join(', ');
 }

@@ -128,13 +128,19 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
         if (context.json) return printJson(context.io, toJson(RegenerateUserKeyResponseSchema, response, JSON_OPTIONS));
         const kept = !options.expiresAt && options.expiry ? ', as before' : '';
         const expiry = response.accessKeyExpiresAt ? `expires ${time(response.accessKeyExpiresAt)}` : 'does not expire';
-        printLines(context.io, [`New access key for "${response.name}" (${expiry}${kept}); the previous key no longer works.`, ...shownOnce('web service access key', response.accessKey)]);
+        printLines(context.io, [
+          `New access key for "${response.name}" (${expiry}${kept}); the previous key no longer works.`,
+          ...shownOnce('web service access key', response.accessKey),
+        ]);
       }),
     );
-  for (const [command, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [command, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     user
       .command(command)
-      .description(enabled ? 'allow the user to call again' : 'refuse the user\'s calls (401) whatever key it sends')
+      .description(enabled ? 'allow the user to call again' : "refuse the user's calls (401) whatever key it sends")
       .argument('<name>')
       .option('--json', 'print the response as JSON')
       .action(
@@ -160,7 +166,9 @@ function registerGrantCommands(user: Command, runtime: AdminRuntime): void {
       adminAction(runtime, async (context, name: string) => {
         const options = context.options as { company?: string; allCompanies?: boolean; permissionSet: string };
         // The engine refuses a grant with neither --company nor --all-companies, naming both.
-        const response = await context.client().grantUserPermission({ name, company: options.company ?? '', allCompanies: options.allCompanies ?? false, permissionSet: options.permissionSet });
+        const response = await context
+          .client()
+          .grantUserPermission({ name, company: options.company ?? '', allCompanies: options.allCompanies ?? false, permissionSet: options.permissionSet });
         if (context.json) return printJson(context.io, toJson(GrantUserPermissionResponseSchema, response, JSON_OPTIONS));
         const granted = scoped(response.granted!.permissionSet, response.granted!.company);
         const head = response.alreadyGranted ? `"${response.user!.name}" already has ${granted}; nothing changed.` : `Granted ${granted} to "${response.user!.name}".`;
@@ -194,7 +202,10 @@ function userCard(user: User): string[] {
   const next: string[] = [];
   if (!user.enabled) next.push(`Its calls get 401 while it is disabled: flowhook user enable ${name}`);
   if (user.accessKeyExpired) next.push(`Its key has expired (calls get 401): flowhook user rotate-key ${name} --expires-at <ISO 8601> (or --no-expiry)`);
-  if (!user.permissionSets.some((held) => held.usable)) next.push(`No permission set lets it call (calls get ${user.permissionSets.length === 0 ? '401' : '403 where it holds a set, 401 elsewhere'}): flowhook user grant ${name} --company <company> --permission-set "${DEFAULT_PERMISSION_SET}"`);
+  if (!user.permissionSets.some((held) => held.usable))
+    next.push(
+      `No permission set lets it call (calls get ${user.permissionSets.length === 0 ? '401' : '403 where it holds a set, 401 elsewhere'}): flowhook user grant ${name} --company <company> --permission-set "${DEFAULT_PERMISSION_SET}"`,
+    );
   return [
     `Service user "${user.name}"`,
     ...card([

@@ -64,13 +64,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     name: 'PostgreSQL',
     command: binaries.postgres,
     args: [
-      '-D', pgdata,
-      '-p', String(port),
-      '-c', `listen_addresses=${HOST}`,
+      '-D',
+      pgdata,
+      '-p',
+      String(port),
+      '-c',
+      `listen_addresses=${HOST}`,
       // No Unix socket: nothing to collide with in /tmp, and TCP on loopback is all we use.
-      '-c', 'unix_socket_directories=',
+      '-c',
+      'unix_socket_directories=',
       // Failed statements are the client's to report; their text may hold secrets.
-      '-c', 'log_min_error_statement=panic',
+      '-c',
+      'log_min_error_statement=panic',
     ],
     cwd: pgdata,
     env: childEnvironment({ LC_MESSAGES: 'C' }),

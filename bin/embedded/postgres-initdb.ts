@@ -35,11 +35,13 @@ export async function initialiseOnce(options: InitOptions): Promise<boolean> {
     chownSync(pwfile, runAs.uid, runAs.gid);
   }
   try {
-    await run(
-      options.initdb,
-      [`--pgdata=${staging}`, `--username=${options.user}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--no-locale'],
-      { cwd: parent, uid: runAs?.uid, gid: runAs?.gid, env: childEnvironment({ LC_ALL: 'C' }), maxBuffer: 4 * 1024 * 1024 },
-    );
+    await run(options.initdb, [`--pgdata=${staging}`, `--username=${options.user}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--no-locale'], {
+      cwd: parent,
+      uid: runAs?.uid,
+      gid: runAs?.gid,
+      env: childEnvironment({ LC_ALL: 'C' }),
+      maxBuffer: 4 * 1024 * 1024,
+    });
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;

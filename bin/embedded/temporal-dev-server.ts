@@ -70,9 +70,12 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   if (uiPort !== undefined) await assertPortFree(ip, uiPort, 'Temporal dev server (Web UI)');
 
   const args = [
-    'server', 'start-dev',
-    '--ip', ip,
-    '--port', String(port),
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(port),
     ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort)]),
     ...(uiPort !== undefined && options.codecEndpoint ? ['--ui-codec-endpoint', options.codecEndpoint] : []),
     // WAL as in the SDK's own CI: readers do not block the writer.
@@ -85,10 +88,14 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     // buy no throughput); with the default four a quiet company's task could wait in a partition
     // no poller was on (test/e2e/fairness.test.ts: done after 50-70 of a 150-execution flood
     // instead of ~12). Reads stay on all four, so tasks an earlier run left in the others still run.
-    '--dynamic-config-value', 'matching.enableFairness=true',
-    '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
-    '--log-level', 'warn',
-    '--log-format', 'json',
+    '--dynamic-config-value',
+    'matching.enableFairness=true',
+    '--dynamic-config-value',
+    'matching.numTaskqueueWritePartitions=1',
+    '--log-level',
+    'warn',
+    '--log-format',
+    'json',
   ];
   const server = await spawnServer({
     name: 'Temporal dev server',
@@ -107,7 +114,16 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   }
 
   try {
-    await waitUntilReady(server, options.cliPath, host, port, address, namespace, attributes.map(([name]) => name), options.startupTimeoutMs ?? 60_000);
+    await waitUntilReady(
+      server,
+      options.cliPath,
+      host,
+      port,
+      address,
+      namespace,
+      attributes.map(([name]) => name),
+      options.startupTimeoutMs ?? 60_000,
+    );
   } catch (error) {
     await server.stop().catch(() => undefined);
     throw error;

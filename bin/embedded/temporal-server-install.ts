@@ -48,7 +48,12 @@ function layout(home: string): TemporalServerInstall {
 }
 
 function complete(install: TemporalServerInstall): boolean {
-  return existsSync(install.server) && existsSync(install.sqlTool) && existsSync(join(install.postgresSchema, 'temporal', 'versioned')) && existsSync(join(install.postgresSchema, 'visibility', 'versioned'));
+  return (
+    existsSync(install.server) &&
+    existsSync(install.sqlTool) &&
+    existsSync(join(install.postgresSchema, 'temporal', 'versioned')) &&
+    existsSync(join(install.postgresSchema, 'visibility', 'versioned'))
+  );
 }
 
 async function installOnce(home: string, mayBuild: boolean, log: (message: string) => void): Promise<TemporalServerInstall> {
@@ -61,7 +66,10 @@ async function installOnce(home: string, mayBuild: boolean, log: (message: strin
   rmSync(scratch, { recursive: true, force: true });
   const bin = join(scratch, 'bin');
   mkdirSync(bin, { recursive: true });
-  for (const [pkg, name] of [['cmd/server', 'temporal-server'], ['cmd/tools/sql', 'temporal-sql-tool']] as const) {
+  for (const [pkg, name] of [
+    ['cmd/server', 'temporal-server'],
+    ['cmd/tools/sql', 'temporal-sql-tool'],
+  ] as const) {
     await go(['install', `${MODULE}/${pkg}@${TEMPORAL_SERVER_VERSION}`], { GOBIN: bin });
     renameSync(join(bin, pkg.split('/').pop()!), join(bin, name));
   }

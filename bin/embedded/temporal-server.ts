@@ -138,7 +138,7 @@ async function freePortBelow32768(taken: Set<number>): Promise<number> {
       // Taken: try another.
     }
   }
-  throw new Error('no free port between 20000 and 32000 for the Temporal server\'s membership');
+  throw new Error("no free port between 20000 and 32000 for the Temporal server's membership");
 }
 
 function serverConfig(postgres: URL, ports: ServicePorts & { frontend: number }, shards: number, dynamicConfigFile: string): string {
@@ -208,7 +208,9 @@ function dynamicConfig(settings: Record<string, unknown>): string {
     'matching.numTaskqueueWritePartitions': 1,
     ...settings,
   };
-  return Object.entries(all).map(([key, value]) => `${key}:\n  - value: ${JSON.stringify(value)}\n`).join('');
+  return Object.entries(all)
+    .map(([key, value]) => `${key}:\n  - value: ${JSON.stringify(value)}\n`)
+    .join('');
 }
 
 async function waitUntilServing(options: TemporalServerOptions, server: Awaited<ReturnType<typeof spawnServer>>, address: string): Promise<void> {
@@ -224,18 +226,26 @@ async function waitUntilServing(options: TemporalServerOptions, server: Awaited<
         if (!registered) {
           await alreadyExistsIsFine(cli(['operator', 'namespace', 'create', '--namespace', 'default', '--retention', '24h']));
           if (attributes.length > 0) {
-            await alreadyExistsIsFine(cli(['operator', 'search-attribute', 'create', '--namespace', 'default', ...attributes.flatMap(([name, type]) => ['--name', name, '--type', type])]));
+            await alreadyExistsIsFine(
+              cli(['operator', 'search-attribute', 'create', '--namespace', 'default', ...attributes.flatMap(([name, type]) => ['--name', name, '--type', type])]),
+            );
           }
           registered = true;
         }
-        const probe = await probeDevServer(options.cliPath, address, 'default', attributes.map(([name]) => name));
+        const probe = await probeDevServer(
+          options.cliPath,
+          address,
+          'default',
+          attributes.map(([name]) => name),
+        );
         if (probe.ready) return;
         why = probe.why;
       } catch (error) {
         why = (error as { stderr?: string; message: string }).stderr?.trim() || (error as Error).message;
       }
     }
-    if (Date.now() > deadline) throw new Error(`the Temporal server on ${address} was not ready in time (${why.split('\n').slice(-2).join(' ')}). Its last output:\n${server.tail.text()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the Temporal server on ${address} was not ready in time (${why.split('\n').slice(-2).join(' ')}). Its last output:\n${server.tail.text()}`);
     await sleep(500);
   }
 }

@@ -38,7 +38,11 @@ export function banner(info: BannerInfo): string {
     `  listening on      ${listening(info.facadeHost)}`,
     `  engine (gRPC)     ${info.engineUrl}`,
     `  Temporal          ${info.temporalAddress}${info.temporalUiUrl ? `   (Web UI: ${info.temporalUiUrl})` : ''}`,
-    ...(info.codecUrl ? [`  codec server      ${info.codecUrl}   (doNotLogPayload payloads in the Web UI: sign in at ${info.codecUrl}/login with the token in ${join(info.dataDir, 'admin-token')})`] : []),
+    ...(info.codecUrl
+      ? [
+          `  codec server      ${info.codecUrl}   (doNotLogPayload payloads in the Web UI: sign in at ${info.codecUrl}/login with the token in ${join(info.dataDir, 'admin-token')})`,
+        ]
+      : []),
     ...(info.metricsUrls ? [`  metrics           ${Object.values(info.metricsUrls).filter(Boolean).join('  ')}   (loopback, or Bearer FLOWHOOK_METRICS_TOKEN)`] : []),
     `  data              ${info.dataDir}`,
   ];

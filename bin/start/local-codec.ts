@@ -24,7 +24,8 @@ export async function planLocalCodec(settings: LocalCodecSettings, uiPort: numbe
   const configured = settings.FLOWHOOK_CODEC_PORT;
   if (configured === 'off') return undefined;
   // The UI is told the port before the engine listens: it must be a fixed one, not 0 (a free port).
-  if (configured === 0) throw new Error('FLOWHOOK_CODEC_PORT must be a fixed port for flowhook start (1..65535) or off: the Web UI is told the codec endpoint before the engine listens');
+  if (configured === 0)
+    throw new Error('FLOWHOOK_CODEC_PORT must be a fixed port for flowhook start (1..65535) or off: the Web UI is told the codec endpoint before the engine listens');
   const port = configured ?? uiPort + 1;
   const host = settings.FLOWHOOK_CODEC_HOST;
   await assertPortFree(host, port, `the codec server (FLOWHOOK_CODEC_PORT=${port}; FLOWHOOK_CODEC_PORT=off runs none)`);

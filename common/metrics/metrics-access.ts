@@ -34,7 +34,11 @@ export function metricsAccess(client: MetricsClient, token: string | undefined):
 export function publicMetricsAccess(headers: IncomingHttpHeaders, token: string | undefined, listener: string): MetricsAccess {
   if (headers.authorization !== undefined) return bearerAccess(headers.authorization, token);
   if (token !== undefined) return TOKEN_MISSING;
-  return { allowed: false, status: 403, message: `metrics are served on the metrics port (${listener}); on this port only with Authorization: Bearer <${METRICS_TOKEN_VARIABLE}>, which is not set` };
+  return {
+    allowed: false,
+    status: 403,
+    message: `metrics are served on the metrics port (${listener}); on this port only with Authorization: Bearer <${METRICS_TOKEN_VARIABLE}>, which is not set`,
+  };
 }
 
 function bearerAccess(authorization: string, token: string | undefined): MetricsAccess {

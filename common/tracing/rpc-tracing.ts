@@ -7,7 +7,19 @@
 // message — only `company`, `activity` and the request id: identifiers, never
 // a secret, credential or payload member.
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TextMapGetter, type TextMapSetter, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type TextMapGetter,
+  type TextMapSetter,
+  type Tracer,
+} from '@opentelemetry/api';
 import { SAFE_REQUEST_ID } from '../request-scope.ts';
 
 type Request = Parameters<ReturnType<Interceptor>>[0];
@@ -35,7 +47,9 @@ export function rpcServerTracing(tracer: Tracer): Interceptor {
   return (next) => async (request) => {
     if (UNTRACED_SERVICES.has(request.service.typeName)) return next(request);
     const parent = propagation.extract(ROOT_CONTEXT, request.header, headerGetter);
-    return tracer.startActiveSpan(spanName(request), { kind: SpanKind.SERVER, attributes: { ...rpcAttributes(request), ...messageAttributes(request) } }, parent, (span) => settle(span, () => next(request)));
+    return tracer.startActiveSpan(spanName(request), { kind: SpanKind.SERVER, attributes: { ...rpcAttributes(request), ...messageAttributes(request) } }, parent, (span) =>
+      settle(span, () => next(request)),
+    );
   };
 }
 

@@ -42,7 +42,10 @@ export function installTracing(config: TracingOn): Tracing {
 /** OTel's warnings and errors (failed exports) as log lines; the text of an error, never its details object. */
 function diagnostics(): DiagLogger {
   const logger = pino({ name: 'tracing', level: 'warn' });
-  const line = (level: 'warn' | 'error') => (message: string, ...args: unknown[]) => logger[level]({ reason: [message, ...args].map(reasonOf).join('; ').slice(0, 500) }, 'tracing: OpenTelemetry reports a problem');
+  const line =
+    (level: 'warn' | 'error') =>
+    (message: string, ...args: unknown[]) =>
+      logger[level]({ reason: [message, ...args].map(reasonOf).join('; ').slice(0, 500) }, 'tracing: OpenTelemetry reports a problem');
   const ignore = () => undefined;
   return { error: line('error'), warn: line('warn'), info: ignore, debug: ignore, verbose: ignore };
 }

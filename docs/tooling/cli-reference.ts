@@ -26,15 +26,24 @@ export function renderCliReference(): string {
   return [
     '## Commands',
     '',
-    table(['command', 'what it does'], groups.flatMap(({ leaves }) => leaves.map(({ path, command }) => [`[${code(`flowhook ${path}`)}](#${slug(`flowhook ${path}`)})`, command.description()]))),
+    table(
+      ['command', 'what it does'],
+      groups.flatMap(({ leaves }) => leaves.map(({ path, command }) => [`[${code(`flowhook ${path}`)}](#${slug(`flowhook ${path}`)})`, command.description()])),
+    ),
     '',
     '## Exit codes',
     '',
-    table(['code', 'meaning'], [
-      ['`0`', 'the command did what it says'],
-      ['`1`', 'it failed: the engine refused or is unreachable, no admin token, a file is wrong, a confirmation (`--yes`) is missing'],
-      [`\`${USAGE_EXIT_CODE}\``, 'usage error: an unknown command or option, a missing or extra argument, an invalid option value, options that exclude each other — nothing was sent, and stderr shows the usage'],
-    ]),
+    table(
+      ['code', 'meaning'],
+      [
+        ['`0`', 'the command did what it says'],
+        ['`1`', 'it failed: the engine refused or is unreachable, no admin token, a file is wrong, a confirmation (`--yes`) is missing'],
+        [
+          `\`${USAGE_EXIT_CODE}\``,
+          'usage error: an unknown command or option, a missing or extra argument, an invalid option value, options that exclude each other — nothing was sent, and stderr shows the usage',
+        ],
+      ],
+    ),
     ...groups.flatMap(({ command, leaves }, index) => renderGroup(command, leaves, index === 0 || !isProcess(groups[index - 1]!))),
     '',
     '## Environment of the admin commands',
@@ -47,7 +56,10 @@ export function renderCliReference(): string {
     '',
     'These still work in this release and print one line on stderr naming the new spelling (never on stdout, so `--json` output stays one document). They are in no `--help` and go in the next release.',
     '',
-    table(['old spelling', 'use'], DEPRECATED_SPELLINGS.map(({ old, now }) => [code(`flowhook ${old}`), code(`flowhook ${now}`)])),
+    table(
+      ['old spelling', 'use'],
+      DEPRECATED_SPELLINGS.map(({ old, now }) => [code(`flowhook ${old}`), code(`flowhook ${now}`)]),
+    ),
   ].join('\n');
 }
 
@@ -82,9 +94,21 @@ function renderLeaf({ path, command }: Leaf): string[] {
     '',
     fenced('', `flowhook ${path} ${command.usage()}`),
     ...argumentsPart(command.registeredArguments),
-    ...(options.length > 0 ? ['', table(['option', 'meaning'], options.map((option) => [code(option.flags), optionMeaning(option)]))] : []),
+    ...(options.length > 0
+      ? [
+          '',
+          table(
+            ['option', 'meaning'],
+            options.map((option) => [code(option.flags), optionMeaning(option)]),
+          ),
+        ]
+      : []),
     '',
-    reader === undefined ? 'Reads no environment variable.' : reader === 'cli' ? 'Environment: [the admin commands\u2019 variables](#environment-of-the-admin-commands).' : `Environment:\n\n${environmentList(reader)}`,
+    reader === undefined
+      ? 'Reads no environment variable.'
+      : reader === 'cli'
+        ? 'Environment: [the admin commands\u2019 variables](#environment-of-the-admin-commands).'
+        : `Environment:\n\n${environmentList(reader)}`,
     ...(reader === 'start' ? ['', 'It hands its environment on: engine, worker and facade read their own variables from it (below).'] : []),
   ];
 }
@@ -92,7 +116,13 @@ function renderLeaf({ path, command }: Leaf): string[] {
 function argumentsPart(args: readonly Argument[]): string[] {
   const described = args.filter((arg) => arg.description !== '');
   if (described.length === 0) return [];
-  return ['', table(['argument', 'meaning'], described.map((arg) => [code(argumentLabel(arg)), arg.description]))];
+  return [
+    '',
+    table(
+      ['argument', 'meaning'],
+      described.map((arg) => [code(argumentLabel(arg)), arg.description]),
+    ),
+  ];
 }
 
 function argumentLabel(arg: Argument): string {

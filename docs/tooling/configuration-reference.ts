@@ -13,7 +13,14 @@ export function renderConfigurationReference(headingLevel: number): string {
     groups.set(row.group, [...(groups.get(row.group) ?? []), [name, row]]);
   }
   const sections = [...groups].map(([group, rows]) =>
-    [`${'#'.repeat(headingLevel)} ${group}`, '', table(['variable', 'read by', 'type', 'default', 'meaning'], rows.map(([name, row]) => cells(name, row)))].join('\n'),
+    [
+      `${'#'.repeat(headingLevel)} ${group}`,
+      '',
+      table(
+        ['variable', 'read by', 'type', 'default', 'meaning'],
+        rows.map(([name, row]) => cells(name, row)),
+      ),
+    ].join('\n'),
   );
   return sections.join('\n\n');
 }

@@ -20,9 +20,15 @@ export async function renderEngineApiReference(): Promise<string> {
   return [
     '## Services',
     '',
-    table(['service', 'scope', 'what it is for'], services.map((service) => [`[${service.name}](#${slug(service.name)})`, code(scopeOfService(service.typeName)), summary(service, protos)])),
+    table(
+      ['service', 'scope', 'what it is for'],
+      services.map((service) => [`[${service.name}](#${slug(service.name)})`, code(scopeOfService(service.typeName)), summary(service, protos)]),
+    ),
     '',
-    `Open to every caller, without a token: ${[...OPEN_SERVICES].sort().map((name) => code(name)).join(', ')}.`,
+    `Open to every caller, without a token: ${[...OPEN_SERVICES]
+      .sort()
+      .map((name) => code(name))
+      .join(', ')}.`,
     ...files.flatMap((file) => renderFile(file, protos, link)),
   ].join('\n');
 }
@@ -31,7 +37,8 @@ function renderFile(file: DescFile, protos: CommentedProtos, link: TypeLink): st
   const documented = new Set<DescMessage>();
   const parts = file.services.flatMap((service) => renderService(service, protos, link, documented));
   const others = [...file.messages.filter((message) => !documented.has(message)), ...file.enums];
-  if (others.length > 0) parts.push('', `### Types of ${file.services.map((service) => service.name).join(', ') || file.name}`, ...others.flatMap((type) => renderType(type, protos, link)));
+  if (others.length > 0)
+    parts.push('', `### Types of ${file.services.map((service) => service.name).join(', ') || file.name}`, ...others.flatMap((type) => renderType(type, protos, link)));
   return parts;
 }
 

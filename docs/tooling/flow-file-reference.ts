@@ -58,5 +58,8 @@ export async function renderFlowFileReference(): Promise<string> {
 export async function stepKindsWithoutExample(): Promise<string[]> {
   const protos: CommentedProtos = await commentedProtos();
   const snippets = stepSnippets();
-  return protos.registry.getMessage(StepSchema.typeName)!.oneofs[0]!.fields.map((field) => field.jsonName).filter((kind) => !snippets.has(kind));
+  return protos.registry
+    .getMessage(StepSchema.typeName)!
+    .oneofs[0]!.fields.map((field) => field.jsonName)
+    .filter((kind) => !snippets.has(kind));
 }

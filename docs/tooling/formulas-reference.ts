@@ -37,7 +37,10 @@ export function renderFormulaFunctionsReference(): string {
     '',
     '**Refused** (publish names the formula and the reason):',
     '',
-    table(['function', 'why'], Object.entries(REFUSED_FUNCTIONS).map(([name, why]) => [code(`$${name}`), why])),
+    table(
+      ['function', 'why'],
+      Object.entries(REFUSED_FUNCTIONS).map(([name, why]) => [code(`$${name}`), why]),
+    ),
     '',
     `**Charged per call**: ${CHARGED_FUNCTIONS.map((name) => code(`$${name}`)).join(', ')} call their function argument from native code; every such call counts as a step of the budget below, natives included.`,
   ].join('\n');
@@ -48,12 +51,20 @@ export function renderFormulaLimitsReference(): string {
   return table(
     ['bound', 'value', 'what passes it'],
     [
-      ['steps', number(MAX_STEPS), 'nodes evaluated, plus every call a higher-order function makes, plus a step per ' + REGEX_CHARS_PER_STEP + ' characters a regular expression search may scan'],
+      [
+        'steps',
+        number(MAX_STEPS),
+        'nodes evaluated, plus every call a higher-order function makes, plus a step per ' + REGEX_CHARS_PER_STEP + ' characters a regular expression search may scan',
+      ],
       ['recursion depth', number(MAX_DEPTH), 'nested function calls (JSONata error D1011)'],
       ['sequence length', number(MAX_SEQUENCE_LENGTH), 'a sequence or range of more items (JSONata error D2015)'],
       ['one string', `${number(MAX_STRING_LENGTH)} characters`, 'a longer string result'],
       ['new strings per evaluation', `${number(MAX_STRING_CHARS_PER_EVALUATION)} characters`, 'all strings an evaluation builds, together (values only handed on cost nothing)'],
-      ['`$toMillis` with a picture', `${number(MAX_PICTURE_TIMESTAMP_LENGTH)} characters`, 'a longer timestamp; pictures whose name or word markers run together (`[MNn][FNn]`) are refused'],
+      [
+        '`$toMillis` with a picture',
+        `${number(MAX_PICTURE_TIMESTAMP_LENGTH)} characters`,
+        'a longer timestamp; pictures whose name or word markers run together (`[MNn][FNn]`) are refused',
+      ],
     ],
   );
 }

@@ -27,7 +27,11 @@ interface RouteNote {
 
 /** Every path of the router, by its router pattern. */
 const ROUTES: Readonly<Record<string, RouteNote>> = {
-  '/:instance/ODataV4/$metadata': { path: '/{instance}/ODataV4/$metadata', credentials: 'none', meaning: 'the CSDL document (OData 4.01) declaring the actions and the function below' },
+  '/:instance/ODataV4/$metadata': {
+    path: '/{instance}/ODataV4/$metadata',
+    credentials: 'none',
+    meaning: 'the CSDL document (OData 4.01) declaring the actions and the function below',
+  },
   '/:instance/ODataV4/flowWebhook_Invoke': {
     path: '/{instance}/ODataV4/flowWebhook_Invoke?company={company}',
     credentials: 'Bearer or Basic',
@@ -60,20 +64,36 @@ interface HeaderNote {
 
 /** The facade's header constants, and the standard headers it reads or sets with a meaning of its own. */
 const HEADERS: Readonly<Record<string, HeaderNote>> = {
-  authorization: { direction: 'request', meaning: '`Bearer <access token>` (OAuth 2.0 client credentials) or `Basic base64(user:accessKey)`; never on the provider and callback routes' },
-  'content-type': { direction: 'both', meaning: 'requests to the OData actions: `application/json` (else 415); answers: `application/json; odata.metadata=minimal`, or the flow\'s own on the provider route' },
-  'idempotency-key': { direction: 'request', meaning: 'makes the execution id deterministic for (company, caller, activity, key): a retry joins the first execution or gets its answer again; another payload with the same key is 422' },
+  authorization: {
+    direction: 'request',
+    meaning: '`Bearer <access token>` (OAuth 2.0 client credentials) or `Basic base64(user:accessKey)`; never on the provider and callback routes',
+  },
+  'content-type': {
+    direction: 'both',
+    meaning: "requests to the OData actions: `application/json` (else 415); answers: `application/json; odata.metadata=minimal`, or the flow's own on the provider route",
+  },
+  'idempotency-key': {
+    direction: 'request',
+    meaning:
+      'makes the execution id deterministic for (company, caller, activity, key): a retry joins the first execution or gets its answer again; another payload with the same key is 422',
+  },
   'webhook-id': { direction: 'request', meaning: 'read as `Idempotency-Key` when that is absent (Standard Webhooks senders set it)' },
-  [REQUEST_ID_HEADER]: { direction: 'both', meaning: 'the request id of every log line of the call: the caller\'s when it is 1–64 characters of `A-Za-z0-9._:-`, else a new UUID; always returned' },
+  [REQUEST_ID_HEADER]: {
+    direction: 'both',
+    meaning: "the request id of every log line of the call: the caller's when it is 1–64 characters of `A-Za-z0-9._:-`, else a new UUID; always returned",
+  },
   traceparent: { direction: 'request', meaning: 'W3C trace context the facade continues when tracing is on (with `tracestate`)' },
   'x-forwarded-for': { direction: 'request', meaning: 'names the sender (callback rate limit) only behind one of `FLOWHOOK_TRUSTED_PROXIES`' },
   [EXECUTION_ID_HEADER]: { direction: 'response', meaning: 'the execution that answered (every answered webhook, resume and provider call)' },
-  [OUTCOME_HEADER]: { direction: 'response', meaning: 'how the caller\'s window closed: `responded`, `sync-timeout`, `flow-ended`, `instant-return`' },
+  [OUTCOME_HEADER]: { direction: 'response', meaning: "how the caller's window closed: `responded`, `sync-timeout`, `flow-ended`, `instant-return`" },
   [EXECUTION_STATE_HEADER]: { direction: 'response', meaning: '`flowWebhook_Answer`: `running`, `completed` or `failed`' },
   [ANSWER_SOURCE_HEADER]: { direction: 'response', meaning: '`flowWebhook_Answer`: `respond-step`, `late-respond-step` or `default-response`' },
   [CALLBACK_REPEATED_HEADER]: { direction: 'response', meaning: '`true` on the first answer given again to a callback that repeats the accepted body' },
   'retry-after': { direction: 'response', meaning: 'seconds to wait, with 429 and 503 (and 202 from `flowWebhook_Answer`)' },
-  'www-authenticate': { direction: 'response', meaning: 'with 401 on the OData routes: exactly the schemes this facade accepts (`Bearer realm="flowhook", Basic realm="flowhook"`, or one of them)' },
+  'www-authenticate': {
+    direction: 'response',
+    meaning: 'with 401 on the OData routes: exactly the schemes this facade accepts (`Bearer realm="flowhook", Basic realm="flowhook"`, or one of them)',
+  },
   'odata-version': { direction: 'response', meaning: '`4.0` on answers and OData errors; `4.01` on `$metadata`' },
   allow: { direction: 'response', meaning: 'with 405: the methods the path takes' },
 };
@@ -91,7 +111,11 @@ export function renderHttpRoutesReference(): string {
 
   const statuses = [
     ...[...CONNECT_TO_HTTP].map(([connect, mapping]) => [String(mapping.status), code(mapping.code), `the engine answered ${code(Code[connect])}`]),
-    [String(INTERNAL.status), code(INTERNAL.code), 'any other engine code: `Internal` when the flow failed before it responded (the message names the execution and the failed step); an unexpected error, the engine\'s or the facade\'s, whose message is never shown (`An internal error occurred (request id …)`)'],
+    [
+      String(INTERNAL.status),
+      code(INTERNAL.code),
+      "any other engine code: `Internal` when the flow failed before it responded (the message names the execution and the failed step); an unexpected error, the engine's or the facade's, whose message is never shown (`An internal error occurred (request id …)`)",
+    ],
     ['503', code('ServiceUnavailable'), 'the engine could not be reached, or its connection broke mid-call (a transport failure, never a flow failure)'],
     ...facadeErrors().map(({ status, code: errorCode, name }) => [String(status), code(errorCode), `decided by the facade itself (${code(name)})`]),
   ].sort((a, b) => Number(a[0]) - Number(b[0]));
@@ -108,7 +132,10 @@ export function renderHttpRoutesReference(): string {
     '',
     '## Headers',
     '',
-    table(['header', 'in', 'meaning'], Object.entries(HEADERS).map(([name, note]) => [code(name), note.direction, note.meaning])),
+    table(
+      ['header', 'in', 'meaning'],
+      Object.entries(HEADERS).map(([name, note]) => [code(name), note.direction, note.meaning]),
+    ),
     '',
     '## Statuses of failed calls',
     '',
@@ -138,7 +165,9 @@ function routerRoutes(): Map<string, string[]> {
 /** The facade's typed errors (facade/http-errors.ts) with the status and code each answers. */
 function facadeErrors(): { name: string; status: number; code: string }[] {
   return Object.entries(httpErrors)
-    .filter(([name, value]) => typeof value === 'function' && value !== httpErrors.FacadeHttpError && value.prototype instanceof httpErrors.FacadeHttpError && name.endsWith('Error'))
+    .filter(
+      ([name, value]) => typeof value === 'function' && value !== httpErrors.FacadeHttpError && value.prototype instanceof httpErrors.FacadeHttpError && name.endsWith('Error'),
+    )
     .map(([name, ErrorClass]) => {
       const error = new (ErrorClass as new (...args: string[]) => httpErrors.FacadeHttpError)('x', 'x');
       return { name, status: error.status, code: error.code };

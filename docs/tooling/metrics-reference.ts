@@ -30,7 +30,9 @@ export function renderMetricsReference(): string {
   const sections = COMPONENTS.map(({ title, port, registry }) => {
     const made = registry();
     // The first registry of a process also takes the process metrics: listed once, below.
-    const own = made.registry.getMetricsAsArray().filter((metric) => metricName(metric).startsWith('flowhook_') && processMetrics.getSingleMetric(metricName(metric)) === undefined);
+    const own = made.registry
+      .getMetricsAsArray()
+      .filter((metric) => metricName(metric).startsWith('flowhook_') && processMetrics.getSingleMetric(metricName(metric)) === undefined);
     made.close();
     return [`## ${title}`, '', `On ${port}.`, '', metricsTable(own)].join('\n');
   });
@@ -54,7 +56,10 @@ export function renderMetricsReference(): string {
 type RegisteredMetric = ReturnType<Registry['getMetricsAsArray']>[number];
 
 function metricsTable(metrics: readonly RegisteredMetric[]): string {
-  return table(['metric', 'type', 'labels', 'meaning'], metrics.map((metric) => [code(metric.name), String(metric.type), labelsOf(metric), metric.help]));
+  return table(
+    ['metric', 'type', 'labels', 'meaning'],
+    metrics.map((metric) => [code(metric.name), String(metric.type), labelsOf(metric), metric.help]),
+  );
 }
 
 function metricName(metric: RegisteredMetric): string {

@@ -22,9 +22,7 @@ const WELL_KNOWN: Readonly<Record<string, string>> = {
 /** The fields as a table, followed by a line for each choice (oneof) of several fields. */
 export function fieldTable(message: DescMessage, protos: CommentedProtos, link: TypeLink): string {
   const rows = message.fields.map((field) => [code(field.jsonName), typeOf(field, link), meaning(field, protos)]);
-  const choices = message.oneofs
-    .filter((oneof) => oneof.fields.length > 1)
-    .map((oneof) => `Exactly one of ${oneof.fields.map((member) => code(member.jsonName)).join(', ')}.`);
+  const choices = message.oneofs.filter((oneof) => oneof.fields.length > 1).map((oneof) => `Exactly one of ${oneof.fields.map((member) => code(member.jsonName)).join(', ')}.`);
   return [table(['field', 'type', 'meaning'], rows), ...choices].join('\n\n');
 }
 
@@ -81,5 +79,8 @@ function scalarName(scalar: ScalarType): string {
 
 /** An enum's values with their comments; `*_UNSPECIFIED` is listed as what it means. */
 export function enumTable(desc: DescEnum, protos: CommentedProtos): string {
-  return table(['value', 'meaning'], desc.values.map((value) => [code(value.name), protos.comment(value)]));
+  return table(
+    ['value', 'meaning'],
+    desc.values.map((value) => [code(value.name), protos.comment(value)]),
+  );
 }

@@ -25,7 +25,14 @@ export function renderRefusalReasonsReference(): string {
   if (missing.length > 0) throw new Error(`common/refusal-reasons.ts: no doc comment read for ${missing.join(', ')}`);
   return [...groups]
     .map(([group, reasons]) =>
-      [`## ${capitalised(group)}`, '', table(['reason', 'status', 'what it means', 'what to do'], reasons.map((reason) => [code(reason.code), String(reason.status), reason.meaning, reason.remedy]))].join('\n'),
+      [
+        `## ${capitalised(group)}`,
+        '',
+        table(
+          ['reason', 'status', 'what it means', 'what to do'],
+          reasons.map((reason) => [code(reason.code), String(reason.status), reason.meaning, reason.remedy]),
+        ),
+      ].join('\n'),
     )
     .join('\n\n');
 }
@@ -44,7 +51,11 @@ function reasonGroups(): Map<string, Reason[]> {
     }
     const docs = ts.getJSDocCommentsAndTags(property).filter(ts.isJSDoc);
     const meaning = docs.map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '').join(' ');
-    const remedy = docs.flatMap((doc) => doc.tags ?? []).filter((tag) => tag.tagName.text === 'remedy').map((tag) => ts.getTextOfJSDocComment(tag.comment) ?? '').join(' ');
+    const remedy = docs
+      .flatMap((doc) => doc.tags ?? [])
+      .filter((tag) => tag.tagName.text === 'remedy')
+      .map((tag) => ts.getTextOfJSDocComment(tag.comment) ?? '')
+      .join(' ');
     const reason = { code: property.name.getText(file), status: Number(property.initializer.text), meaning, remedy };
     groups.set(group, [...(groups.get(group) ?? []), reason]);
   }

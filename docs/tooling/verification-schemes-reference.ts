@@ -21,7 +21,8 @@ export async function renderVerificationSchemesReference(): Promise<string> {
   const schemes = DIRECT_SCHEME_NAMES.map((name) => ({ name, documentation: schemeNamed(name).documentation }));
   const timestamped = schemes.filter(({ documentation }) => documentation.signedTimestamp !== 'never');
   const untimed = schemes.filter(({ documentation }) => documentation.signedTimestamp !== 'always');
-  const configured = (name: string, signed: boolean) => (schemeNamed(name as never).documentation.signedTimestamp === 'when configured' ? `${code(name)} ${signed ? 'with' : 'without'} \`{timestamp}\`` : code(name));
+  const configured = (name: string, signed: boolean) =>
+    schemeNamed(name as never).documentation.signedTimestamp === 'when configured' ? `${code(name)} ${signed ? 'with' : 'without'} \`{timestamp}\`` : code(name);
   const flowLink: TypeLink = (type) => `[${type.name}](${FLOW_FILE_PAGE}#${slug(type.name)})`;
   return [
     '## The schemes',
@@ -36,8 +37,18 @@ export async function renderVerificationSchemesReference(): Promise<string> {
     table(
       ['scheme', 'a replay within…', '…joins the first execution', 'after that'],
       [
-        [timestamped.map(({ name }) => configured(name, true)).join(', '), '`toleranceSeconds` (at most 1 h; Temporal keeps executions for at least a day)', 'yes, whatever its unsigned headers say', 'refused: `stale_timestamp` (401)'],
-        [untimed.map(({ name }) => configured(name, false)).join(', '), '`FLOWHOOK_HOOK_REPLAY_WINDOW` (default 30 days, at least 3)', 'yes while Temporal keeps the execution; once it no longer does, refused with 409', 'the same signed bytes are a new delivery again (and run): nothing in such a request tells a year-old capture from a new event'],
+        [
+          timestamped.map(({ name }) => configured(name, true)).join(', '),
+          '`toleranceSeconds` (at most 1 h; Temporal keeps executions for at least a day)',
+          'yes, whatever its unsigned headers say',
+          'refused: `stale_timestamp` (401)',
+        ],
+        [
+          untimed.map(({ name }) => configured(name, false)).join(', '),
+          '`FLOWHOOK_HOOK_REPLAY_WINDOW` (default 30 days, at least 3)',
+          'yes while Temporal keeps the execution; once it no longer does, refused with 409',
+          'the same signed bytes are a new delivery again (and run): nothing in such a request tells a year-old capture from a new event',
+        ],
       ],
     ),
     ...schemes.flatMap(({ name }) => {

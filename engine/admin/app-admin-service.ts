@@ -12,15 +12,7 @@ import { InvalidArgumentError } from '../errors.ts';
 import { permissionSetsThatWork } from './caller-permission-sets.ts';
 import { listApplications, registerApplication, revokeApplicationConsent, setApplicationState, type AppView } from './applications.ts';
 import { grantUserPermission, revokeUserPermission } from './service-user-grants.ts';
-import {
-  deleteServiceUser,
-  getServiceUser,
-  listServiceUsers,
-  regenerateAccessKey,
-  setServiceUserEnabled,
-  type KeyExpiryChange,
-  type ServiceUserView,
-} from './service-users.ts';
+import { deleteServiceUser, getServiceUser, listServiceUsers, regenerateAccessKey, setServiceUserEnabled, type KeyExpiryChange, type ServiceUserView } from './service-users.ts';
 
 export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof AppAdminService> {
   const fork = () => deps.orm.em.fork();
@@ -65,7 +57,12 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
       return { user: userMessage(await getServiceUser(fork(), request.name)) };
     },
     async grantUserPermission(request) {
-      const { view, alreadyGranted, grant } = await grantUserPermission(fork(), deps.changes, { name: request.name, company: request.company, permissionSet: request.permissionSet, allCompanies: request.allCompanies });
+      const { view, alreadyGranted, grant } = await grantUserPermission(fork(), deps.changes, {
+        name: request.name,
+        company: request.company,
+        permissionSet: request.permissionSet,
+        allCompanies: request.allCompanies,
+      });
       return { user: userMessage(view), alreadyGranted, granted: { ...grant, usable: true } };
     },
     async revokeUserPermission(request) {
@@ -77,7 +74,11 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
     },
     async regenerateUserKey(request) {
       if (request.accessKeyExpiresAt && request.clearExpiry) throw new InvalidArgumentError('give either a new expiry or clear_expiry, not both');
-      const expiry: KeyExpiryChange = request.accessKeyExpiresAt ? { expiresAt: timestampDate(request.accessKeyExpiresAt) } : request.clearExpiry ? { clear: true } : { keep: true };
+      const expiry: KeyExpiryChange = request.accessKeyExpiresAt
+        ? { expiresAt: timestampDate(request.accessKeyExpiresAt) }
+        : request.clearExpiry
+          ? { clear: true }
+          : { keep: true };
       const { user, accessKey } = await regenerateAccessKey(fork(), deps.changes, request.name, expiry);
       return { name: user.name, accessKey, accessKeyExpiresAt: user.accessKeyExpiresAt ? timestampFromDate(user.accessKeyExpiresAt) : undefined };
     },

@@ -84,7 +84,12 @@ export async function setApplicationState(em: EntityManager, changes: ChangeAnno
  * (app_not_consented) in every engine. Its sets, State and issuer stay, so
  * registering it again with consent restores it as it was.
  */
-export async function revokeApplicationConsent(em: EntityManager, changes: ChangeAnnouncer, clientId: string, issuer: string | undefined): Promise<{ view: AppView; wasGranted: boolean }> {
+export async function revokeApplicationConsent(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  clientId: string,
+  issuer: string | undefined,
+): Promise<{ view: AppView; wasGranted: boolean }> {
   const app = await requireApplication(em, clientId, issuer);
   const wasGranted = app.consentGranted;
   app.consentGranted = false;
@@ -104,12 +109,18 @@ async function requireApplication(em: EntityManager, clientId: string, issuer: s
   if (issuer !== undefined && issuer.trim() !== '') {
     const wanted = normalizeIssuer(issuer);
     const app = registrations.find((registration) => registration.issuer === wanted);
-    if (!app) throw new NotFoundError(`Application "${clientId}" is not registered under issuer "${wanted}"${registrations.length > 0 ? `; it is under: ${registrations.map(issuerName).join(', ')}` : ''}`);
+    if (!app)
+      throw new NotFoundError(
+        `Application "${clientId}" is not registered under issuer "${wanted}"${registrations.length > 0 ? `; it is under: ${registrations.map(issuerName).join(', ')}` : ''}`,
+      );
     return app;
   }
   const [app, ...others] = registrations;
   if (!app) throw new NotFoundError(`Application "${clientId}" is not registered`);
-  if (others.length > 0) throw new FailedPreconditionError(`Application "${clientId}" is registered under ${registrations.length} issuers (${registrations.map(issuerName).join(', ')}); name one with --issuer`);
+  if (others.length > 0)
+    throw new FailedPreconditionError(
+      `Application "${clientId}" is registered under ${registrations.length} issuers (${registrations.map(issuerName).join(', ')}); name one with --issuer`,
+    );
   return app;
 }
 
@@ -132,14 +143,15 @@ function issuerName(app: IdentityApplication): string {
 /** An absolute http(s) URL, as `iss` is; stored without a trailing slash. */
 function requireIssuer(value: string | undefined): string {
   const issuer = normalizeIssuer(value ?? '');
-  if (issuer === '') throw new InvalidArgumentError('issuer: required — the issuer whose tokens carry this client id, one of the facade\'s FLOWHOOK_OAUTH_ISSUERS (--issuer <url>)');
+  if (issuer === '') throw new InvalidArgumentError("issuer: required — the issuer whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS (--issuer <url>)");
   let url: URL;
   try {
     url = new URL(issuer);
   } catch {
     throw new InvalidArgumentError(`issuer: "${issuer.slice(0, 100)}" is not a URL; use the token's exact \`iss\`, e.g. https://login.microsoftonline.com/<tenant>/v2.0`);
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || issuer.length > 1000) throw new InvalidArgumentError('issuer: an http(s) URL of at most 1000 characters, the token\'s exact `iss`');
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || issuer.length > 1000)
+    throw new InvalidArgumentError("issuer: an http(s) URL of at most 1000 characters, the token's exact `iss`");
   return issuer;
 }
 

@@ -24,14 +24,19 @@ export function requireUsablePermissionSet(kind: CallerKind, raw: string): strin
   const usable = permissionSetsThatWork(kind);
   const permissionSet = normalizePermissionSet(raw);
   if (!permissionSet) {
-    throw new InvalidArgumentError(`Unknown permission set "${raw.trim()}"; ${kind === 'service-user' ? 'a service user' : 'an application'} needs ${usable.map((set) => `"${set}"`).join(' or ')}`);
+    throw new InvalidArgumentError(
+      `Unknown permission set "${raw.trim()}"; ${kind === 'service-user' ? 'a service user' : 'an application'} needs ${usable.map((set) => `"${set}"`).join(' or ')}`,
+    );
   }
   if (usable.includes(permissionSet)) return permissionSet;
   throw new InvalidArgumentError(kind === 'service-user' ? unusableForServiceUser(permissionSet) : unusableForApplication(permissionSet));
 }
 
 function unusableForServiceUser(permissionSet: string): string {
-  const why = permissionSet === FLOW_INTEGR ? `${FLOW_INTEGR} is the set for identity-provider applications (flowhook app register <clientId> --issuer <url> --company <company> --permission-set "${FLOW_INTEGR}")` : `"${permissionSet}" never lets one call`;
+  const why =
+    permissionSet === FLOW_INTEGR
+      ? `${FLOW_INTEGR} is the set for identity-provider applications (flowhook app register <clientId> --issuer <url> --company <company> --permission-set "${FLOW_INTEGR}")`
+      : `"${permissionSet}" never lets one call`;
   return `A service user cannot use "${permissionSet}": Basic service users need ${FLOW_ALL} (or ${SUPER}); ${why}`;
 }
 

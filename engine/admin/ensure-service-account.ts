@@ -9,7 +9,12 @@ import { ServiceAccount } from '../storage/entities.ts';
 import { looksLikeServiceAccountToken, tokenHash } from '../security/service-account-tokens.ts';
 import { createServiceAccount, rotateServiceAccountToken, type NewServiceAccount } from './service-accounts.ts';
 
-export async function ensureServiceAccount(em: EntityManager, changes: ChangeAnnouncer, spec: NewServiceAccount, heldToken: string | undefined): Promise<{ token: string; enabled: boolean }> {
+export async function ensureServiceAccount(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  spec: NewServiceAccount,
+  heldToken: string | undefined,
+): Promise<{ token: string; enabled: boolean }> {
   const usable = heldToken !== undefined && looksLikeServiceAccountToken(heldToken) ? heldToken : undefined;
   const existing = await em.findOne(ServiceAccount, { name: spec.name });
   if (!existing) return { token: (await createServiceAccount(em, changes, spec, usable)).token, enabled: true };

@@ -105,7 +105,10 @@ export async function deleteHookSecret(em: EntityManager, changes: ChangeAnnounc
   const activity = normaliseActivity(rawActivity);
   const company = await requireCompany(em, companyName);
   const deleted = await em.nativeDelete(HookSecret, { company: company.id, activity });
-  if (deleted === 0) throw new NotFoundError(`Company "${company.name}" has no hook secret for activity "${activity}" (list them with: flowhook hook-secret list --company ${shellArg(company.name)})`);
+  if (deleted === 0)
+    throw new NotFoundError(
+      `Company "${company.name}" has no hook secret for activity "${activity}" (list them with: flowhook hook-secret list --company ${shellArg(company.name)})`,
+    );
   await changes.announce(em, 'hookSecrets');
 }
 

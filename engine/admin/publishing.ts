@@ -37,7 +37,9 @@ export async function checkPublishable(em: EntityManager, candidate: PublishCand
   if (holder) throw duplicateActivity(activity, holder.flow.name);
   // Not an error: the secret may well be set right after publishing; until then the route refuses every request.
   if (definition.trigger?.webhook?.direct && !(await hasHookSecret(em, company, activity))) {
-    problems.warnings.push(`trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`);
+    problems.warnings.push(
+      `trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`,
+    );
   }
   return { warnings: problems.warnings };
 }

@@ -7,11 +7,19 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { ServiceAccountInfoSchema, type ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import type { ServiceAccount } from '../storage/entities.ts';
-import { createServiceAccount, deleteServiceAccount, listServiceAccounts, rotateServiceAccountToken, setServiceAccountEnabled, type ServiceAccountView } from './service-accounts.ts';
+import {
+  createServiceAccount,
+  deleteServiceAccount,
+  listServiceAccounts,
+  rotateServiceAccountToken,
+  setServiceAccountEnabled,
+  type ServiceAccountView,
+} from './service-accounts.ts';
 
 export function createServiceAccountAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof ServiceAccountAdminService> {
   const fork = () => deps.orm.em.fork();
-  const viewOf = async (account: ServiceAccount): Promise<ServiceAccountView> => (await listServiceAccounts(fork())).find((view) => view.account.id === account.id) ?? { account, companies: [] };
+  const viewOf = async (account: ServiceAccount): Promise<ServiceAccountView> =>
+    (await listServiceAccounts(fork())).find((view) => view.account.id === account.id) ?? { account, companies: [] };
   return {
     async createServiceAccount(request) {
       const { view, token } = await createServiceAccount(fork(), deps.changes, {

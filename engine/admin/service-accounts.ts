@@ -31,12 +31,17 @@ export interface ServiceAccountView {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-export async function createServiceAccount(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceAccount, token = generateServiceAccountToken()): Promise<{ view: ServiceAccountView; token: string }> {
+export async function createServiceAccount(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  request: NewServiceAccount,
+  token = generateServiceAccountToken(),
+): Promise<{ view: ServiceAccountView; token: string }> {
   const name = request.name.trim();
   if (!NAME.test(name)) throw new InvalidArgumentError('service account name: 1-100 characters of letters, digits, . _ - (starting with a letter or digit)');
   const scope = requireScope(request.scope);
   const companies = await companiesFor(em, scope, request);
-  if (request.forwardsCallers && scope !== 'invoke') throw new InvalidArgumentError('--forwards-callers is for invoke accounts only (the facade\'s)');
+  if (request.forwardsCallers && scope !== 'invoke') throw new InvalidArgumentError("--forwards-callers is for invoke accounts only (the facade's)");
   const account = em.create(ServiceAccount, {
     id: randomUUID(),
     name,
@@ -76,7 +81,12 @@ export async function setServiceAccountEnabled(em: EntityManager, changes: Chang
 }
 
 /** A new token replaces the old one at once, in every engine; the new one is returned once. */
-export async function rotateServiceAccountToken(em: EntityManager, changes: ChangeAnnouncer, name: string, token = generateServiceAccountToken()): Promise<{ account: ServiceAccount; token: string }> {
+export async function rotateServiceAccountToken(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  name: string,
+  token = generateServiceAccountToken(),
+): Promise<{ account: ServiceAccount; token: string }> {
   const account = await requireServiceAccount(em, name);
   account.tokenHash = tokenHash(token);
   account.tokenHint = tokenHint(token);
@@ -112,10 +122,13 @@ function requireScope(scope: string): ServiceAccountScope {
  * they are handed. admin accounts are not bound to companies.
  */
 async function companiesFor(em: EntityManager, scope: ServiceAccountScope, request: NewServiceAccount): Promise<Company[]> {
-  if (scope === 'admin' && (request.companies.length > 0 || request.allCompanies)) throw new InvalidArgumentError('admin accounts are not bound to companies; drop --company/--all-companies');
+  if (scope === 'admin' && (request.companies.length > 0 || request.allCompanies))
+    throw new InvalidArgumentError('admin accounts are not bound to companies; drop --company/--all-companies');
   if (request.allCompanies && request.companies.length > 0) throw new InvalidArgumentError('--all-companies and --company exclude each other');
   if (scope === 'invoke' && !request.allCompanies && request.companies.length === 0) {
-    throw new InvalidArgumentError(`an invoke account needs the companies it may call for: --company <name> (repeatable), or --all-companies; e.g. flowhook service-account create ${shellArg(request.name)} --scope invoke --company CRONUS`);
+    throw new InvalidArgumentError(
+      `an invoke account needs the companies it may call for: --company <name> (repeatable), or --all-companies; e.g. flowhook service-account create ${shellArg(request.name)} --scope invoke --company CRONUS`,
+    );
   }
   const companies: Company[] = [];
   for (const name of new Set(request.companies)) companies.push(await requireCompany(em, name));

@@ -81,7 +81,9 @@ function reachWarnings(view: ServiceUserView, revokedCompany: string): string[] 
   if (remaining.length === 0) {
     // A company where it holds no set at all answers 401 like an unknown one (flow-call-authorization.ts); where an unusable set is left, 403.
     const answer = view.permissionSets.length === 0 ? 'every call now gets 401' : 'every call is now refused (403 where it still holds a set, 401 elsewhere)';
-    return [`User "${view.user.name}" has no permission set left that lets it call: ${answer}. Grant one with: flowhook user grant ${name} --company <company> --permission-set "${FLOW_ALL}"`];
+    return [
+      `User "${view.user.name}" has no permission set left that lets it call: ${answer}. Grant one with: flowhook user grant ${name} --company <company> --permission-set "${FLOW_ALL}"`,
+    ];
   }
   if (remaining.some((held) => held.company === '')) return [];
   const companies = [...new Set(remaining.map((held) => held.company))];

@@ -66,7 +66,13 @@ export async function createServiceUser(em: EntityManager, changes: ChangeAnnoun
 }
 
 /** A new random key replaces the old one at once; only its hash is stored, the key is returned once. */
-export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnnouncer, name: string, expiry: KeyExpiryChange, now = new Date()): Promise<{ user: ServiceUser; accessKey: string }> {
+export async function regenerateAccessKey(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  name: string,
+  expiry: KeyExpiryChange,
+  now = new Date(),
+): Promise<{ user: ServiceUser; accessKey: string }> {
   if ('expiresAt' in expiry) requireFutureExpiry(expiry.expiresAt, now);
   const user = await requireServiceUser(em, name);
   if ('expiresAt' in expiry) user.accessKeyExpiresAt = expiry.expiresAt;
@@ -111,7 +117,12 @@ export async function listServiceUsers(em: EntityManager): Promise<ServiceUserVi
   const users = await em.find(ServiceUser, {}, { orderBy: { name: 'asc' } });
   if (users.length === 0) return [];
   const assignments = await em.find(PermissionAssignment, { serviceUser: { $in: users.map((user) => user.id) } }, { populate: ['company'] });
-  return users.map((user) => viewOf(user, assignments.filter((assignment) => assignment.serviceUser.id === user.id)));
+  return users.map((user) =>
+    viewOf(
+      user,
+      assignments.filter((assignment) => assignment.serviceUser.id === user.id),
+    ),
+  );
 }
 
 export async function getServiceUser(em: EntityManager, name: string): Promise<ServiceUserView> {

@@ -44,7 +44,12 @@ const FLOW_ADMIN: Record<string, AuditedMethod> = {
 };
 
 const APP_ADMIN: Record<string, AuditedMethod> = {
-  RegisterApp: { action: 'app.register', company: 'company', target: 'clientId', details: ['permissionSet', 'allCompanies', 'consentGranted', 'state', 'issuer', 'tenantId', 'anyTenant'] },
+  RegisterApp: {
+    action: 'app.register',
+    company: 'company',
+    target: 'clientId',
+    details: ['permissionSet', 'allCompanies', 'consentGranted', 'state', 'issuer', 'tenantId', 'anyTenant'],
+  },
   SetAppState: { action: 'app.set-state', target: 'clientId', details: ['state', 'issuer'] },
   RevokeAppConsent: { action: 'app.revoke-consent', target: 'clientId', details: ['issuer'] },
 };

@@ -8,16 +8,7 @@ import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '..
 export type CallbackRoute = 'url' | 'key';
 
 export type CallbackRefusalReason =
-  | 'malformed_token'
-  | 'body_not_utf8'
-  | 'body_too_deep'
-  | 'unknown_token'
-  | 'unknown_key'
-  | 'key_expired'
-  | 'step_expired'
-  | 'unknown_step'
-  | 'execution_closed'
-  | 'already_used';
+  'malformed_token' | 'body_not_utf8' | 'body_too_deep' | 'unknown_token' | 'unknown_key' | 'key_expired' | 'step_expired' | 'unknown_step' | 'execution_closed' | 'already_used';
 
 export interface CallbackRefusal {
   reason: CallbackRefusalReason;

@@ -55,7 +55,7 @@ function checkShape(request: RegisterCallbackKeyRequest): number {
   if (!request.activity) throw new InvalidArgumentError('activity is required');
   if (!request.executionId) throw new InvalidArgumentError('executionId is required');
   checkStepName(request.step);
-  if (!request.key) throw new InvalidArgumentError('key is required (the step\'s key evaluated to empty text)');
+  if (!request.key) throw new InvalidArgumentError("key is required (the step's key evaluated to empty text)");
   const timeoutMs = Number(request.timeoutMs);
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw new InvalidArgumentError('timeoutMs must be a positive number of milliseconds');
   return timeoutMs;

@@ -43,7 +43,6 @@ select distinct "execution_id" from "callback_wait"
 where "used_at" is null and "created_at" < now() - make_interval(secs => ?) and "execution_id" > ?
 order by "execution_id" limit ${EXECUTIONS_PER_PAGE}`;
 
-
 export interface CallbackWaitPurgeOptions {
   orm: MikroORM;
   temporal: Client;
@@ -98,7 +97,8 @@ export function startCallbackWaitPurge(options: CallbackWaitPurgeOptions): Perio
   return startPeriodicTask(async () => {
     try {
       const round = await purgeCallbackWaits(options, cursor);
-      if (round.aged + round.ofClosedExecutions > 0) options.logger.debug({ ...round, retentionMs: options.retentionMs }, 'purged callback_wait rows past FLOWHOOK_CALLBACK_RETENTION');
+      if (round.aged + round.ofClosedExecutions > 0)
+        options.logger.debug({ ...round, retentionMs: options.retentionMs }, 'purged callback_wait rows past FLOWHOOK_CALLBACK_RETENTION');
     } catch (error) {
       // Never fatal: the rows wait for the next round.
       options.logger.warn({ reason: error instanceof Error ? error.message.split('\n')[0] : String(error) }, 'callback wait purge failed; it runs again at the next interval');

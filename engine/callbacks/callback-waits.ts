@@ -24,12 +24,19 @@ export function findWait(em: EntityManager, lookup: string): Promise<CallbackWai
 /** URL rows: a fresh token each, so there is never a conflict (and a collision of 256 random bits would be an error). */
 export async function insertUrlWaits(em: EntityManager, waits: readonly NewWait[], now: Date): Promise<void> {
   if (waits.length === 0) return;
-  await em.insertMany(CallbackWait, waits.map((wait) => ({ ...wait, createdAt: now, expiresAt: null, usedAt: null, answerStatus: null, bodyDigest: null })));
+  await em.insertMany(
+    CallbackWait,
+    waits.map((wait) => ({ ...wait, createdAt: now, expiresAt: null, usedAt: null, answerStatus: null, bodyDigest: null })),
+  );
 }
 
 /** The step accepted a callback: every way into it (all its URLs, its key) answers from now on with this status, for this body only. */
 export async function markUsed(em: EntityManager, target: WaitTarget, answer: { status: number; bodyDigest: string }, now: Date): Promise<void> {
-  await em.nativeUpdate(CallbackWait, { executionId: target.executionId, step: target.step, usedAt: null }, { usedAt: now, answerStatus: answer.status, bodyDigest: answer.bodyDigest });
+  await em.nativeUpdate(
+    CallbackWait,
+    { executionId: target.executionId, step: target.step, usedAt: null },
+    { usedAt: now, answerStatus: answer.status, bodyDigest: answer.bodyDigest },
+  );
 }
 
 /** The execution said the step can never take a callback (timed out, unknown, ended): its unused rows lead nowhere. */
@@ -63,7 +70,17 @@ export async function registerKeyWait(em: EntityManager, wait: NewWait, now: Dat
   const connection = em.getConnection();
   // A row that changed between the statement and the read is decided again; so is a key freed from a closed execution.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const written = await connection.execute<{ expires_at: Date }[]>(UPSERT_KEY, [wait.lookup, wait.company, wait.activity, wait.executionId, wait.step, wait.sensitive, now, expiresAt, now]);
+    const written = await connection.execute<{ expires_at: Date }[]>(UPSERT_KEY, [
+      wait.lookup,
+      wait.company,
+      wait.activity,
+      wait.executionId,
+      wait.step,
+      wait.sensitive,
+      now,
+      expiresAt,
+      now,
+    ]);
     if (written[0]) return new Date(written[0].expires_at);
     const existing = await em.fork().findOne(CallbackWait, { lookup: wait.lookup });
     if (!existing) continue;

@@ -8,7 +8,14 @@
 // (no worker yet, a timeout) is handed the outcome of the first instead of
 // being refused as a second callback.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { isGrpcDeadlineError, isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import {
+  isGrpcDeadlineError,
+  isGrpcServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
 import {
@@ -24,7 +31,16 @@ import { markSensitive } from '../../workflows/shared/payload-converter.ts';
 import { UnavailableError } from '../errors.ts';
 import type { CallbackWait } from '../storage/entities.ts';
 import { bodyDigest, sameDigest, type CallbackKeys } from './callback-digests.ts';
-import { CallbackNotFoundError, CallbackUsedError, KEY_ALREADY_USED, NO_CALLBACK_AT_URL, NO_EXECUTION_WAITS_FOR_KEY, URL_ALREADY_USED, type CallbackRefusalReason, type CallbackRoute } from './callback-refusals.ts';
+import {
+  CallbackNotFoundError,
+  CallbackUsedError,
+  KEY_ALREADY_USED,
+  NO_CALLBACK_AT_URL,
+  NO_EXECUTION_WAITS_FOR_KEY,
+  URL_ALREADY_USED,
+  type CallbackRefusalReason,
+  type CallbackRoute,
+} from './callback-refusals.ts';
 import { findWait, forgetWaits, markUsed, type WaitTarget } from './callback-waits.ts';
 
 export interface CallbackDeliveryDeps {
@@ -90,7 +106,14 @@ function answerAgain(wait: CallbackWait, digest: string, route: CallbackRoute): 
   throw new CallbackUsedError(route === 'url' ? URL_ALREADY_USED : KEY_ALREADY_USED, { reason: 'already_used', ...target });
 }
 
-async function refusedByExecution(deps: CallbackDeliveryDeps, lookup: string, target: WaitTarget, digest: string, route: CallbackRoute, error: unknown): Promise<DeliveredCallback> {
+async function refusedByExecution(
+  deps: CallbackDeliveryDeps,
+  lookup: string,
+  target: WaitTarget,
+  digest: string,
+  route: CallbackRoute,
+  error: unknown,
+): Promise<DeliveredCallback> {
   const failureType = error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
   if (failureType === CALLBACK_ALREADY_RECEIVED) {
     // Another delivery won the race, or this one was accepted before the table said so: the table decides which.

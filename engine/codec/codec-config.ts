@@ -77,12 +77,14 @@ export function readCodecServerConfig(settings: CodecSettings, engine: { tls: En
 function readOAuth(settings: CodecSettings): CodecOAuthSettings | undefined {
   const issuer = settings.FLOWHOOK_CODEC_OAUTH_ISSUER;
   if (issuer === undefined) {
-    const others = (['FLOWHOOK_CODEC_OAUTH_AUDIENCE', 'FLOWHOOK_CODEC_OAUTH_GROUP', 'FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM', 'FLOWHOOK_CODEC_OAUTH_JWKS_URI'] as const).filter((name) => settings[name] !== undefined);
+    const others = (['FLOWHOOK_CODEC_OAUTH_AUDIENCE', 'FLOWHOOK_CODEC_OAUTH_GROUP', 'FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM', 'FLOWHOOK_CODEC_OAUTH_JWKS_URI'] as const).filter(
+      (name) => settings[name] !== undefined,
+    );
     if (others.length > 0) throw new Error(`${others.join(', ')} need FLOWHOOK_CODEC_OAUTH_ISSUER (the issuer of operators' access tokens)`);
     return undefined;
   }
   const audiences = settings.FLOWHOOK_CODEC_OAUTH_AUDIENCE ?? [];
-  if (audiences.length === 0) throw new Error('FLOWHOOK_CODEC_OAUTH_AUDIENCE is required with FLOWHOOK_CODEC_OAUTH_ISSUER: the aud value(s) of operators\' access tokens');
+  if (audiences.length === 0) throw new Error("FLOWHOOK_CODEC_OAUTH_AUDIENCE is required with FLOWHOOK_CODEC_OAUTH_ISSUER: the aud value(s) of operators' access tokens");
   const group = settings.FLOWHOOK_CODEC_OAUTH_GROUP;
   if (!group) throw new Error('FLOWHOOK_CODEC_OAUTH_GROUP is required with FLOWHOOK_CODEC_OAUTH_ISSUER: only members of this operator group (or role) may decode');
   return Object.freeze({ issuer, jwksUri: settings.FLOWHOOK_CODEC_OAUTH_JWKS_URI, audiences, group, groupClaim: settings.FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM ?? DEFAULT_GROUP_CLAIM });

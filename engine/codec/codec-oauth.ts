@@ -30,8 +30,8 @@ export function operatorTokenVerifier(settings: CodecOAuthSettings, logger: Logg
         requiredClaims: ['exp'],
       }));
     } catch (error) {
-      const reason = error instanceof Error ? (error as { code?: string }).code ?? error.name : 'invalid';
-      if (isKeySetUnreachable(error)) logger.warn({ issuer: settings.issuer, reason }, 'codec server: the identity provider\'s keys are unreachable');
+      const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : 'invalid';
+      if (isKeySetUnreachable(error)) logger.warn({ issuer: settings.issuer, reason }, "codec server: the identity provider's keys are unreachable");
       else logger.warn({ issuer: settings.issuer, reason }, 'codec server: operator token refused');
       return undefined;
     }

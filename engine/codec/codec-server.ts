@@ -65,7 +65,9 @@ export async function startCodecServer(deps: CodecServerDeps): Promise<RunningCo
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`the codec server's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CODEC_PORT`) : error),
+      reject(
+        error.code === 'EADDRINUSE' ? new Error(`the codec server's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CODEC_PORT`) : error,
+      ),
     );
     server.listen(config.port, config.host, resolve);
   });
@@ -97,7 +99,8 @@ async function route(request: IncomingMessage, response: ServerResponse, context
   }
   if (path === '/logout') return method === 'POST' ? handleLogout(request, response, context) : sendText(response, 405, '', { allow: 'POST' });
   const [, pathNamespace, operation] = (CODEC_PATH.exec(path) ?? []) as (string | undefined)[];
-  if (operation !== 'decode' && operation !== 'encode') return sendJson(response, 404, { message: 'not found: the codec server answers POST /decode and POST /encode (and GET /login)' });
+  if (operation !== 'decode' && operation !== 'encode')
+    return sendJson(response, 404, { message: 'not found: the codec server answers POST /decode and POST /encode (and GET /login)' });
   if (method === 'OPTIONS') return preflight(request, response, context.config);
   if (method !== 'POST') return sendText(response, 405, '', { allow: 'POST, OPTIONS' });
   return convert(operation, pathNamespace, request, response, context, codec);
@@ -109,7 +112,14 @@ function preflight(request: IncomingMessage, response: ServerResponse, config: C
   sendText(response, 204, '', preflightHeaders(origin!, header(request, 'access-control-request-private-network') === 'true'));
 }
 
-async function convert(operation: 'decode' | 'encode', pathNamespace: string | undefined, request: IncomingMessage, response: ServerResponse, context: Context, codec: PayloadEncryptionCodec): Promise<void> {
+async function convert(
+  operation: 'decode' | 'encode',
+  pathNamespace: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: Context,
+  codec: PayloadEncryptionCodec,
+): Promise<void> {
   const origin = header(request, 'origin');
   const verdict = judgeOrigin(origin, context.config.allowedOrigins);
   if (verdict === 'refused') return refuseOrigin(response, origin);

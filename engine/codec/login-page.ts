@@ -16,7 +16,10 @@ export interface LoginPageView {
 export const LOGIN_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function loginPage(view: LoginPageView): string {
-  const ui = view.uiOrigins.length > 0 ? view.uiOrigins.map((origin) => `<a href="${escape(origin)}">${escape(origin)}</a>`).join(' or ') : 'your Temporal UI (none is allowed yet: set FLOWHOOK_CODEC_ALLOWED_ORIGINS)';
+  const ui =
+    view.uiOrigins.length > 0
+      ? view.uiOrigins.map((origin) => `<a href="${escape(origin)}">${escape(origin)}</a>`).join(' or ')
+      : 'your Temporal UI (none is allowed yet: set FLOWHOOK_CODEC_ALLOWED_ORIGINS)';
   const status = view.signedInAs
     ? `<p class="ok">Signed in as <b>${escape(view.signedInAs.name)}</b> until ${escape(view.signedInAs.until.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>
 <form method="post" action="/logout"><button type="submit">Sign out</button></form>`

@@ -58,7 +58,7 @@ function cookie(value: string, maxAgeSeconds: number, secure: boolean): string {
 /** Browsers send Origin with every form POST; it must be this server, as the browser addressed it. */
 function checkOwnOrigin(request: IncomingMessage, context: LoginContext): void {
   const origin = header(request, 'origin');
-  if (!origin || origin !== ownOrigin(request, context)) throw new HttpRefusal(403, 'sign in and out with the form of the codec server\'s own /login page');
+  if (!origin || origin !== ownOrigin(request, context)) throw new HttpRefusal(403, "sign in and out with the form of the codec server's own /login page");
 }
 
 function ownOrigin(request: IncomingMessage, context: LoginContext): string {
@@ -71,5 +71,10 @@ function view(request: IncomingMessage, context: LoginContext): LoginPageView {
 
 // `same-origin`, not `no-referrer`: under no-referrer browsers send `Origin: null` with the form's POST, and the origin check could not tell our form from another site's.
 function sendPage(response: ServerResponse, status: number, page: LoginPageView): void {
-  sendText(response, status, loginPage(page), { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': LOGIN_PAGE_CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
+  sendText(response, status, loginPage(page), {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': LOGIN_PAGE_CSP,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'same-origin',
+  });
 }

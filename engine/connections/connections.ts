@@ -6,7 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { CONNECTION_NAME, checkConnection, connectionKind, connectionKindNamed, connectionsUsedBy, kindSettingsOf, trimmedKindSettings, type ConnectionSettingsInput } from '../../workflows/shared/index.ts';
+import {
+  CONNECTION_NAME,
+  checkConnection,
+  connectionKind,
+  connectionKindNamed,
+  connectionsUsedBy,
+  kindSettingsOf,
+  trimmedKindSettings,
+  type ConnectionSettingsInput,
+} from '../../workflows/shared/index.ts';
 import { requireCompany } from '../admin/companies.ts';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
 import { decryptSecret, encryptSecret } from '../secrets/envelope-encryption.ts';
@@ -62,7 +71,10 @@ export async function listConnections(em: EntityManager, companyName: string): P
 export async function requireConnection(em: EntityManager, companyName: string, name: string): Promise<Connection> {
   const company = await requireCompany(em, companyName);
   const connection = await em.findOne(Connection, { company, name }, { populate: ['company'] });
-  if (!connection) throw new NotFoundError(`Company "${company.name}" has no connection "${name}" (create it with: flowhook connection set ${shellWord(company.name)} ${shellWord(name)} --type …)`);
+  if (!connection)
+    throw new NotFoundError(
+      `Company "${company.name}" has no connection "${name}" (create it with: flowhook connection set ${shellWord(company.name)} ${shellWord(name)} --type …)`,
+    );
   return connection;
 }
 
@@ -70,7 +82,9 @@ export async function deleteConnection(em: EntityManager, companyName: string, n
   const connection = await requireConnection(em, companyName, name);
   const users = await publishedFlowsUsing(em, connection.company, name);
   if (users.length > 0 && !force) {
-    throw new FailedPreconditionError(`connection "${name}" is used by published flow${users.length > 1 ? 's' : ''} ${users.map((flow) => `"${flow}"`).join(', ')}; unpublish ${users.length > 1 ? 'them' : 'it'} first, or delete with --yes (their httpRequest steps then fail)`);
+    throw new FailedPreconditionError(
+      `connection "${name}" is used by published flow${users.length > 1 ? 's' : ''} ${users.map((flow) => `"${flow}"`).join(', ')}; unpublish ${users.length > 1 ? 'them' : 'it'} first, or delete with --yes (their httpRequest steps then fail)`,
+    );
   }
   await em.nativeDelete(Connection, { id: connection.id });
 }
@@ -78,7 +92,10 @@ export async function deleteConnection(em: EntityManager, companyName: string, n
 /** Names of the company's published flows whose published version names the connection. */
 export async function publishedFlowsUsing(em: EntityManager, company: Company, name: string): Promise<string[]> {
   const published = await em.find(PublishedFlow, { company }, { populate: ['flow', 'flowVersion'] });
-  return published.filter((entry) => connectionsUsedBy(entry.flowVersion.definition.steps ?? []).has(name)).map((entry) => entry.flow.name).sort();
+  return published
+    .filter((entry) => connectionsUsedBy(entry.flowVersion.definition.steps ?? []).has(name))
+    .map((entry) => entry.flow.name)
+    .sort();
 }
 
 /** The connection with its secret, for a worker's activity only. */
@@ -86,7 +103,13 @@ export async function resolveConnection(em: EntityManager, keyring: SecretKeyrin
   const connection = await requireConnection(em, companyName, name);
   const kind = connectionKindNamed(connection.type);
   if (kind === undefined) throw new FailedPreconditionError(`connection "${name}" has an unknown type`);
-  return { name, type: kind.type, settings: fromColumn(connection.settings), version: connection.version, secret: decryptSecret(keyring, connection.secretCiphertext, secretContext(connection)) };
+  return {
+    name,
+    type: kind.type,
+    settings: fromColumn(connection.settings),
+    version: connection.version,
+    secret: decryptSecret(keyring, connection.secretCiphertext, secretContext(connection)),
+  };
 }
 
 /** What a secret's ciphertext is bound to: this row, so a ciphertext moved to another row does not decrypt. */

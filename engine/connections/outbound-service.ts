@@ -42,7 +42,8 @@ export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof Ou
       const connection = request.connection ? await connectionFor(deps, em, request) : undefined;
       // Last, so a request refused for its connection leaves no waits behind.
       const callbackUrls = request.callbackSteps.length > 0 ? await mintCallbackUrls(em, deps, request) : {};
-      if (request.callbackSteps.length > 0) deps.logger.debug({ company: request.company, executionId: request.executionId, steps: Object.keys(callbackUrls) }, 'callback urls handed to an activity');
+      if (request.callbackSteps.length > 0)
+        deps.logger.debug({ company: request.company, executionId: request.executionId, steps: Object.keys(callbackUrls) }, 'callback urls handed to an activity');
       return { egress, connection, callbackUrls };
     },
   };
@@ -50,7 +51,10 @@ export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof Ou
 
 async function connectionFor(deps: OutboundDeps, em: EntityManager, request: ResolveOutboundRequest): Promise<ResolvedConnection> {
   const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);
-  deps.logger.debug({ company: request.company, connection: resolved.name, version: resolved.version, caller: request.caller, executionId: request.executionId }, 'connection handed to an activity');
+  deps.logger.debug(
+    { company: request.company, connection: resolved.name, version: resolved.version, caller: request.caller, executionId: request.executionId },
+    'connection handed to an activity',
+  );
   return create(ResolvedConnectionSchema, {
     name: resolved.name,
     settings: create(ConnectionSettingsSchema, { type: resolved.type, ...resolved.settings }),

@@ -28,10 +28,9 @@ export function createDeliveryMemory(windowMs: number): DeliveryMemory {
   const windowSeconds = windowMs / 1000;
   return {
     async remembers(em, executionId) {
-      const rows = await em.getConnection().execute<unknown[]>(
-        `select 1 from "provider_delivery" where "key" = ? and "received_at" > now() - make_interval(secs => ?)`,
-        [keyOf(executionId), windowSeconds],
-      );
+      const rows = await em
+        .getConnection()
+        .execute<unknown[]>(`select 1 from "provider_delivery" where "key" = ? and "received_at" > now() - make_interval(secs => ?)`, [keyOf(executionId), windowSeconds]);
       return rows.length > 0;
     },
     async remember(em, executionId) {

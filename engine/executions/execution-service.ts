@@ -6,10 +6,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import {
-  ExecutionStepSchema,
-  type ExecutionService,
-} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { ExecutionStepSchema, type ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FLOW_WORKFLOW_TYPE, type StepLogEntry } from '../../workflows/shared/index.ts';
 import { executionLogQuery } from '../../workflows/shared/flow-messages.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';

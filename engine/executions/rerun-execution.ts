@@ -67,7 +67,17 @@ export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIde
     rerun: { of: originalId, by: account.name },
   });
   // The audit line: who re-ran what as what. Never the payload.
-  deps.logger.info({ serviceAccount: account.name, originalExecutionId: originalId, executionId, company: version.company.name, activity: trigger.activity, flowVersion: version.flowVersion.version }, 'execution re-run');
+  deps.logger.info(
+    {
+      serviceAccount: account.name,
+      originalExecutionId: originalId,
+      executionId,
+      company: version.company.name,
+      activity: trigger.activity,
+      flowVersion: version.flowVersion.version,
+    },
+    'execution re-run',
+  );
   return { originalExecutionId: originalId, executionId, flowVersion: version.flowVersion.version };
 }
 

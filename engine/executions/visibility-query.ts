@@ -36,7 +36,11 @@ export function flowExecutionsQuery(taskQueue: string): string[] {
 
 /** `FAILED`, `timed-out`, `Timed_Out`, `CANCELLED` → the CLI's name; anything else is refused. */
 export function rerunnableStatus(raw: string): string {
-  const name = raw.trim().toUpperCase().replace(/-/g, '_').replace(/^CANCELLED$/, 'CANCELED');
+  const name = raw
+    .trim()
+    .toUpperCase()
+    .replace(/-/g, '_')
+    .replace(/^CANCELLED$/, 'CANCELED');
   if (!(name in RERUNNABLE_STATUSES)) throw new InvalidArgumentError(`status: one of ${Object.keys(RERUNNABLE_STATUSES).join(', ')}; got "${raw}"`);
   return name;
 }
@@ -55,9 +59,7 @@ export function rerunQuery(taskQueue: string, filter: RerunFilter): string {
   if (filter.statuses.length === 0) throw new InvalidArgumentError(`at least one status is required (${Object.keys(RERUNNABLE_STATUSES).join(', ')})`);
   if (filter.since && filter.until && filter.since.getTime() >= filter.until.getTime()) throw new InvalidArgumentError('since must be before until');
   const statuses = [...new Set(filter.statuses.map(rerunnableStatus))].map((name) => quote(RERUNNABLE_STATUSES[name]!));
-  const company = needsExactCompanyCheck(filter.company)
-    ? `Company STARTS_WITH ${quote(filter.company.split(/['"\\]/)[0]!)}`
-    : `Company = ${quote(filter.company)}`;
+  const company = needsExactCompanyCheck(filter.company) ? `Company STARTS_WITH ${quote(filter.company.split(/['"\\]/)[0]!)}` : `Company = ${quote(filter.company)}`;
   const clauses = [...flowExecutionsQuery(taskQueue), company];
   // Activities are stored (and set as search attributes) lower-cased.
   if (filter.activity) clauses.push(`FlowActivity = ${quote(filter.activity.toLowerCase())}`);

@@ -77,9 +77,12 @@ export function createCallCollector(options: CallCollectorOptions) {
   /** A provider delivery the engines remember: it may join its window, never open one. */
   async function joinOnly(collectorId: string, call: CollectedCall, updateId: string) {
     try {
-      return await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.getHandle(collectorId).executeUpdate(collectCallUpdate, { args: [call], updateId }));
+      return await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
+        client.workflow.getHandle(collectorId).executeUpdate(collectCallUpdate, { args: [call], updateId }),
+      );
     } catch (error) {
-      if (isWorkflowClosedError(error)) throw new FailedPreconditionError('This call repeats one accepted earlier whose collected execution Temporal no longer tracks; nothing was collected');
+      if (isWorkflowClosedError(error))
+        throw new FailedPreconditionError('This call repeats one accepted earlier whose collected execution Temporal no longer tracks; nothing was collected');
       throw unavailable(error);
     }
   }

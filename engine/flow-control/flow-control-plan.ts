@@ -85,13 +85,26 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
     const { perSecond, burst } = settings.throttle;
     const key = await keyOf(settings.throttle.key, 'throttle.key');
     const label = labelled(key);
-    plan.gates.push({ kind: 'throttle', coordinatorId: coordinatorId(secret, 'throttle', flow, key), summary: `throttle · ${named}${keyText(label)} · ${perSecond}/s, burst ${burst}`, keyLabel: label, perSecond, burst });
+    plan.gates.push({
+      kind: 'throttle',
+      coordinatorId: coordinatorId(secret, 'throttle', flow, key),
+      summary: `throttle · ${named}${keyText(label)} · ${perSecond}/s, burst ${burst}`,
+      keyLabel: label,
+      perSecond,
+      burst,
+    });
   }
   if (settings.concurrency) {
     const { limit } = settings.concurrency;
     const key = await keyOf(settings.concurrency.key, 'concurrency.key');
     const label = labelled(key);
-    plan.gates.push({ kind: 'concurrency', coordinatorId: coordinatorId(secret, 'concurrency', flow, key), summary: `concurrency · ${named}${keyText(label)} · limit ${limit}`, keyLabel: label, limit });
+    plan.gates.push({
+      kind: 'concurrency',
+      coordinatorId: coordinatorId(secret, 'concurrency', flow, key),
+      summary: `concurrency · ${named}${keyText(label)} · limit ${limit}`,
+      keyLabel: label,
+      limit,
+    });
   }
   if (settings.idempotency && !call.rerun) {
     const key = await keyOf(settings.idempotency.key, 'idempotencyKey');

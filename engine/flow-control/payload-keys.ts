@@ -17,7 +17,12 @@ export interface PayloadKeyedCall {
   windowMs: number;
 }
 
-export async function payloadKeyedExecutionId(secret: Buffer, startTimeOf: (workflowId: string) => Promise<Date | undefined>, call: PayloadKeyedCall, now = Date.now()): Promise<string> {
+export async function payloadKeyedExecutionId(
+  secret: Buffer,
+  startTimeOf: (workflowId: string) => Promise<Date | undefined>,
+  call: PayloadKeyedCall,
+  now = Date.now(),
+): Promise<string> {
   const window = Math.floor(now / call.windowMs);
   // The prefix keeps payload keys apart from header keys with the same text.
   const idOf = (index: number) => idempotentExecutionId(secret, { ...call, key: `payload key\n${call.windowMs}\n${index}\n${call.key}` });

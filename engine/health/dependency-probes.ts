@@ -32,13 +32,15 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
     if (inFlight.has(name)) return;
     const timer = setTimeout(() => report(name, false, new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
-    const settled = probes[name]!().then(
-      () => report(name, true),
-      (error: unknown) => report(name, false, error),
-    ).finally(() => {
-      clearTimeout(timer);
-      inFlight.delete(name);
-    });
+    const settled = probes[name]!()
+      .then(
+        () => report(name, true),
+        (error: unknown) => report(name, false, error),
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        inFlight.delete(name);
+      });
     inFlight.set(name, settled);
   };
   const report = (name: string, up: boolean, error?: unknown) => {

@@ -25,7 +25,10 @@ export function startPeriodicTask(round: () => Promise<unknown>, intervalMs: num
   }
 
   running = round().finally(schedule);
-  const firstRound = running.then(() => undefined, () => undefined);
+  const firstRound = running.then(
+    () => undefined,
+    () => undefined,
+  );
   return {
     firstRound,
     async close() {

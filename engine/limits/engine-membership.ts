@@ -57,9 +57,7 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
 
   async function beat(): Promise<void> {
     try {
-      const rows = await orm.em
-        .getConnection()
-        .execute<{ others: number }[]>(HEARTBEAT_SQL, [nodeId, startedAt, FORGET_AFTER_MS / 1000, nodeId, nodeId, liveWindowSeconds]);
+      const rows = await orm.em.getConnection().execute<{ others: number }[]>(HEARTBEAT_SQL, [nodeId, startedAt, FORGET_AFTER_MS / 1000, nodeId, nodeId, liveWindowSeconds]);
       if (closed) return;
       if (failures > 0) logger.info({ nodeId, failedHeartbeats: failures }, 'engine heartbeat reaches the database again');
       failures = 0;
@@ -71,7 +69,10 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
       // Never fatal: the engine keeps its last share. Said once per streak, then once a minute.
       failures++;
       if (failures === 1 || failures % Math.max(1, Math.round(60_000 / intervalMs)) === 0) {
-        logger.warn({ nodeId, failedHeartbeats: failures, reason: error instanceof Error ? error.message : String(error) }, 'engine heartbeat failed; the rate-limit share stays as it was');
+        logger.warn(
+          { nodeId, failedHeartbeats: failures, reason: error instanceof Error ? error.message : String(error) },
+          'engine heartbeat failed; the rate-limit share stays as it was',
+        );
       }
     }
   }
@@ -89,7 +90,10 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
       try {
         await orm.em.getConnection().execute(`delete from "engine_node" where "id" = ?`, [nodeId]);
       } catch (error) {
-        logger.warn({ nodeId, reason: error instanceof Error ? error.message : String(error) }, 'could not delete this engine\'s engine_node row; the others notice it is gone once its heartbeat is stale');
+        logger.warn(
+          { nodeId, reason: error instanceof Error ? error.message : String(error) },
+          "could not delete this engine's engine_node row; the others notice it is gone once its heartbeat is stale",
+        );
       }
     },
   };

@@ -140,7 +140,12 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
     admitHookRoute(company, activity) {
       if (!perHookRoute) return;
       const result = perHookRoute.limiter.take(`${company}\u0000${activity}`, now());
-      if (!result.allowed) refuse('hook_route', `Too many requests to the provider route of activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE)`, result.retryAfterSeconds);
+      if (!result.allowed)
+        refuse(
+          'hook_route',
+          `Too many requests to the provider route of activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE)`,
+          result.retryAfterSeconds,
+        );
     },
     admitCallback(sender) {
       if (!callbacks) return;

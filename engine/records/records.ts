@@ -54,7 +54,13 @@ export interface WriteIdentity {
   idempotencyKey: string;
 }
 
-export async function writeRecord(em: EntityManager, address: RecordAddress, operation: RecordWriteOperation, identity: WriteIdentity, settings: RecordSettings): Promise<WriteResult> {
+export async function writeRecord(
+  em: EntityManager,
+  address: RecordAddress,
+  operation: RecordWriteOperation,
+  identity: WriteIdentity,
+  settings: RecordSettings,
+): Promise<WriteResult> {
   checkAddress(address);
   const { runId, idempotencyKey } = identity;
   if (idempotencyKey === '' || idempotencyKey.length > 600) throw new InvalidArgumentError('idempotency key: required, at most 600 characters');
@@ -72,7 +78,17 @@ export async function writeRecord(em: EntityManager, address: RecordAddress, ope
         return repeatedWriteAnswer(earlier, await tx.findOne(FlowRecord, { company, tableName: address.table, key: address.key }), address, snapshot);
       }
       const result = await apply(tx, company, address, operation, settings);
-      tx.create(RecordWrite, { id: randomUUID(), company, runId, idempotencyKey, operation: operation.kind, requestDigest, version: result.record.version, created: result.created, createdAt: new Date() });
+      tx.create(RecordWrite, {
+        id: randomUUID(),
+        company,
+        runId,
+        idempotencyKey,
+        operation: operation.kind,
+        requestDigest,
+        version: result.record.version,
+        created: result.created,
+        createdAt: new Date(),
+      });
       await tx.flush();
       return result;
     });
@@ -131,7 +147,9 @@ async function requireRoomFor(em: EntityManager, company: Company, max: number):
   await em.lock(company, LockMode.PESSIMISTIC_WRITE);
   const count = await em.count(FlowRecord, { company });
   if (count >= max) {
-    throw new FailedPreconditionError(`company "${company.name}" holds ${count} records, the most ${MAX_RECORDS_SETTING} (${max}) allows: delete records or raise ${MAX_RECORDS_SETTING}`);
+    throw new FailedPreconditionError(
+      `company "${company.name}" holds ${count} records, the most ${MAX_RECORDS_SETTING} (${max}) allows: delete records or raise ${MAX_RECORDS_SETTING}`,
+    );
   }
 }
 

@@ -22,7 +22,9 @@ export function repeatedWriteAnswer(earlier: RecordWrite, current: FlowRecord | 
     return { record: { table: address.table, key: address.key, data: {}, version: earlier.version, createdAt: at, updatedAt: at }, created: false };
   }
   if (current === null) {
-    throw new FailedPreconditionError(`record "${address.key}" of table "${address.table}": this ${earlier.operation} was applied once, but the record was deleted before a retry could repeat its answer`);
+    throw new FailedPreconditionError(
+      `record "${address.key}" of table "${address.table}": this ${earlier.operation} was applied once, but the record was deleted before a retry could repeat its answer`,
+    );
   }
   return { record: snapshot(current), created: earlier.created };
 }

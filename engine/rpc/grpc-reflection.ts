@@ -98,9 +98,12 @@ function scopeOf(typeName: string): string {
 }
 
 function answer(request: v1.ServerReflectionRequest, catalog: SchemaCatalog): v1.ServerReflectionResponse {
-  const respond = (messageResponse: v1.ServerReflectionResponse['messageResponse']) => create(v1.ServerReflectionResponseSchema, { validHost: request.host, originalRequest: request, messageResponse });
+  const respond = (messageResponse: v1.ServerReflectionResponse['messageResponse']) =>
+    create(v1.ServerReflectionResponseSchema, { validHost: request.host, originalRequest: request, messageResponse });
   const files = (file: DescFile | undefined, missing: string) =>
-    file === undefined ? respond(failure(Code.NotFound, missing)) : respond({ case: 'fileDescriptorResponse', value: create(v1.FileDescriptorResponseSchema, { fileDescriptorProto: serializedWithImports(file) }) });
+    file === undefined
+      ? respond(failure(Code.NotFound, missing))
+      : respond({ case: 'fileDescriptorResponse', value: create(v1.FileDescriptorResponseSchema, { fileDescriptorProto: serializedWithImports(file) }) });
   const question = request.messageRequest;
   switch (question.case) {
     case 'listServices':
@@ -120,7 +123,10 @@ function answer(request: v1.ServerReflectionRequest, catalog: SchemaCatalog): v1
       const typeName = withoutLeadingDot(question.value);
       const extensions = catalog.extensionsByMessage.get(typeName);
       if (extensions === undefined) return respond(failure(Code.NotFound, `message type not found: ${typeName}`));
-      return respond({ case: 'allExtensionNumbersResponse', value: create(v1.ExtensionNumberResponseSchema, { baseTypeName: typeName, extensionNumber: extensions.map((extension) => extension.number) }) });
+      return respond({
+        case: 'allExtensionNumbersResponse',
+        value: create(v1.ExtensionNumberResponseSchema, { baseTypeName: typeName, extensionNumber: extensions.map((extension) => extension.number) }),
+      });
     }
     case undefined:
       return respond(failure(Code.InvalidArgument, 'the request asks nothing: set one of its message_request fields'));

@@ -26,7 +26,12 @@ interface AccountSnapshot extends ServiceAccountIdentity {
   enabled: boolean;
 }
 
-export function createServiceAccountDirectory(orm: MikroORM, feed: ChangeFeed | undefined, bootstrapAdminToken: string | undefined, cacheOptions: SnapshotCacheOptions = {}): ServiceAccountDirectory {
+export function createServiceAccountDirectory(
+  orm: MikroORM,
+  feed: ChangeFeed | undefined,
+  bootstrapAdminToken: string | undefined,
+  cacheOptions: SnapshotCacheOptions = {},
+): ServiceAccountDirectory {
   const bootstrapHash = bootstrapAdminToken === undefined ? undefined : sha256Hex(bootstrapAdminToken);
   // Misses are remembered: a flood of well-formed random tokens costs one query per token at most.
   const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_accounts' });

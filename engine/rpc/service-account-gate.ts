@@ -89,17 +89,28 @@ export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccou
 
 type Verdict =
   | { account: ServiceAccountIdentity }
-  | { code: 'unauthenticated' | 'permission_denied'; message: string; reason: 'service_token_missing' | 'service_token_invalid' | 'service_account_disabled' | 'service_account_scope'; name?: string };
+  | {
+      code: 'unauthenticated' | 'permission_denied';
+      message: string;
+      reason: 'service_token_missing' | 'service_token_invalid' | 'service_account_disabled' | 'service_account_scope';
+      name?: string;
+    };
 
 async function admit(req: Http2ServerRequest, service: string, directory: ServiceAccountDirectory): Promise<Verdict> {
   const header = String(req.headers.authorization ?? '');
   // Mutual TLS: the verified certificate names the account (its CN); a token, if sent too, must be that account's.
   const certified = clientIdentityOf(req)?.commonName;
-  if (header === '' && certified === undefined) return { code: 'unauthenticated', message: 'a service account token is required (authorization: Bearer fhsa_…)', reason: 'service_token_missing' };
+  if (header === '' && certified === undefined)
+    return { code: 'unauthenticated', message: 'a service account token is required (authorization: Bearer fhsa_…)', reason: 'service_token_missing' };
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
   const found = header === '' ? await directory.lookupByName(certified!) : await directory.lookup(token);
   if (!('refused' in found) && certified !== undefined && found.account.name !== certified) {
-    return { code: 'permission_denied', message: `the client certificate names service account "${certified}", the token another one`, reason: 'service_account_scope', name: found.account.name };
+    return {
+      code: 'permission_denied',
+      message: `the client certificate names service account "${certified}", the token another one`,
+      reason: 'service_account_scope',
+      name: found.account.name,
+    };
   }
   if ('refused' in found) return { code: 'unauthenticated', message: 'a valid service account token is required', reason: found.refused, name: found.name };
   const needed = scopeOfService(service);

@@ -47,7 +47,10 @@ export class SecretKeyring {
   /** The key new secrets are wrapped under; throws when the store has no key. */
   current(): Kek {
     const key = this.#keys[0];
-    if (!key) throw new KeyringError(`the secret store has no key: set ${SECRETS_KEY_VARIABLE} (base64 of 32 random bytes) or ${SECRETS_KEY_FILE_VARIABLE}; \`flowhook start\` makes one under its data directory`);
+    if (!key)
+      throw new KeyringError(
+        `the secret store has no key: set ${SECRETS_KEY_VARIABLE} (base64 of 32 random bytes) or ${SECRETS_KEY_FILE_VARIABLE}; \`flowhook start\` makes one under its data directory`,
+      );
     return key;
   }
 
@@ -104,7 +107,10 @@ function loadKeys(source: KeySource): Kek[] {
       throw new KeyringError(`cannot read ${where} (${SECRETS_KEY_FILE_VARIABLE}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
     }
   }
-  const keys = texts.map((text) => text.trim()).filter((text) => text !== '').map((text, index) => parseKey(text, where, index));
+  const keys = texts
+    .map((text) => text.trim())
+    .filter((text) => text !== '')
+    .map((text, index) => parseKey(text, where, index));
   if (keys.length === 0) throw new KeyringError(`${where} holds no key (base64 of 32 random bytes)`);
   return keys;
 }

@@ -13,7 +13,10 @@ export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'c
 
 export async function loadDeploymentKey(em: EntityManager, purpose: KeyPurpose): Promise<Buffer> {
   const connection = em.getConnection();
-  await connection.execute(`insert into "engine_key" ("purpose", "secret", "created_at") values (?, ?, now()) on conflict ("purpose") do nothing`, [purpose, randomBytes(32).toString('base64')]);
+  await connection.execute(`insert into "engine_key" ("purpose", "secret", "created_at") values (?, ?, now()) on conflict ("purpose") do nothing`, [
+    purpose,
+    randomBytes(32).toString('base64'),
+  ]);
   const rows = await connection.execute<{ secret: string }[]>(`select "secret" from "engine_key" where "purpose" = ?`, [purpose]);
   const key = Buffer.from(rows[0]!.secret, 'base64');
   if (key.length !== 32) throw new Error(`engine_key "${purpose}" is not 32 bytes of base64; delete the row to have a new one made`);

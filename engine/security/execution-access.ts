@@ -42,7 +42,9 @@ export async function requireLiveGrant(check: GrantCheck, account: ServiceAccoun
     );
   }
   if (access.grant === '') {
-    throw new PermissionDeniedError(`${what} only for a running execution: send its id and grant (the workflow input's executionGrant); service account "${account.name}" sent no grant`);
+    throw new PermissionDeniedError(
+      `${what} only for a running execution: send its id and grant (the workflow input's executionGrant); service account "${account.name}" sent no grant`,
+    );
   }
   await requireGrant(check, access);
 }
@@ -58,7 +60,8 @@ export async function requireExecutionAccess(em: EntityManager, check: GrantChec
   }
   if (account.allCompanies) return;
   const company = await em.findOne(Company, { name: access.company }, { fields: ['id'] });
-  if (!company || !actsForCompany(account, company.id)) throw new PermissionDeniedError(`service account "${account.name}" may not touch the records of company "${access.company}"`);
+  if (!company || !actsForCompany(account, company.id))
+    throw new PermissionDeniedError(`service account "${account.name}" may not touch the records of company "${access.company}"`);
 }
 
 /** The grant was minted for this execution and company, and the execution still runs. */

@@ -18,7 +18,26 @@ import { EngineNodeSchema } from './engine-node.entity.ts';
 import { AuditEventSchema } from './audit-event.entity.ts';
 import { ProviderDeliverySchema } from './provider-delivery.entity.ts';
 
-export const ENTITIES = [CompanySchema, FlowSchema, FlowVersionSchema, PublishedFlowSchema, ServiceUserSchema, PermissionAssignmentSchema, RecordSchema, RecordWriteSchema, IdentityApplicationSchema, ApplicationPermissionSchema, ConnectionSchema, ServiceAccountSchema, EngineKeySchema, HookSecretSchema, CallbackWaitSchema, EngineNodeSchema, AuditEventSchema, ProviderDeliverySchema];
+export const ENTITIES = [
+  CompanySchema,
+  FlowSchema,
+  FlowVersionSchema,
+  PublishedFlowSchema,
+  ServiceUserSchema,
+  PermissionAssignmentSchema,
+  RecordSchema,
+  RecordWriteSchema,
+  IdentityApplicationSchema,
+  ApplicationPermissionSchema,
+  ConnectionSchema,
+  ServiceAccountSchema,
+  EngineKeySchema,
+  HookSecretSchema,
+  CallbackWaitSchema,
+  EngineNodeSchema,
+  AuditEventSchema,
+  ProviderDeliverySchema,
+];
 
 export { Company } from './company.entity.ts';
 export { Flow } from './flow.entity.ts';

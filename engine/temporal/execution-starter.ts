@@ -1,7 +1,15 @@
 // Starts executions on Temporal: a plain start for Instant return, and
 // Update-With-Start for Wait for Response step. Every call is
 // bounded by a deadline; only a start Temporal acknowledged counts as started.
-import { isGrpcDeadlineError, isGrpcServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  isGrpcDeadlineError,
+  isGrpcServiceError,
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow, type WebhookResponse } from '../../workflows/shared/index.ts';
 import { webhookAnswerQuery, webhookResponseUpdate } from '../../workflows/shared/flow-messages.ts';
@@ -46,9 +54,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startedNow(request: ExecutionRequest): Promise<boolean> {
     const sent = performance.now();
     try {
-      await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
-        client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue)),
-      );
+      await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue)));
       options.onStartAcknowledged?.('instant', (performance.now() - sent) / 1000);
       return true;
     } catch (error) {
@@ -64,7 +70,11 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     const operation = new WithStartWorkflowOperation<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue));
     const sent = performance.now();
     // The handle resolves when Temporal acknowledged the start half, long before the update answers.
-    if (options.onStartAcknowledged) operation.workflowHandle().then(() => options.onStartAcknowledged!('sync', (performance.now() - sent) / 1000), () => undefined);
+    if (options.onStartAcknowledged)
+      operation.workflowHandle().then(
+        () => options.onStartAcknowledged!('sync', (performance.now() - sent) / 1000),
+        () => undefined,
+      );
     // Told at the acknowledgement, not after the sync window: an engine that stops while the caller waits has told it already.
     const started = operation.workflowHandle().then(() => request.onStarted?.());
     started.catch(() => undefined);
@@ -117,14 +127,13 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => handle.describe());
     } catch (error) {
       // Closed longer ago than the namespace's retention: what it answered is gone, and it is not started again.
-      if (error instanceof WorkflowNotFoundError) throw new FailedPreconditionError(`This call repeats one accepted earlier (execution ${request.workflowId}) that Temporal no longer keeps; nothing was started`);
+      if (error instanceof WorkflowNotFoundError)
+        throw new FailedPreconditionError(`This call repeats one accepted earlier (execution ${request.workflowId}) that Temporal no longer keeps; nothing was started`);
       throw unavailable(error);
     }
     const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { hmac?: unknown } | undefined)?.hmac;
     if (typeof stored === 'string' && stored !== request.payloadDigest) {
-      throw new IdempotencyKeyReusedError(
-        `The idempotency key was already used for a call with another payload (execution ${request.workflowId}); use a new key for a new call`,
-      );
+      throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${request.workflowId}); use a new key for a new call`);
     }
     return { running: description.status.name === 'RUNNING' };
   }
@@ -136,9 +145,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       const handle = client.workflow.getHandle(request.workflowId);
       try {
         // The first call's update id: Temporal hands this call that update's outcome.
-        const response = await client.connection.withDeadline(deadline, () =>
-          handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }),
-        );
+        const response = await client.connection.withDeadline(deadline, () => handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }));
         return { executionId: request.workflowId, ...response };
       } catch (error) {
         if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.workflowId, error);
@@ -207,12 +214,19 @@ function flowFailedBeforeResponding(workflowId: string, error: WorkflowUpdateFai
 
 /** An update sent to an execution that has just closed. */
 export function isWorkflowClosedError(error: unknown): boolean {
-  return error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) || /already completed|workflow is closing/i.test(error instanceof Error ? error.message : '');
+  return (
+    error instanceof WorkflowNotFoundError ||
+    (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) ||
+    /already completed|workflow is closing/i.test(error instanceof Error ? error.message : '')
+  );
 }
 
 async function wasStarted(operation: WithStartWorkflowOperation<FlowWorkflow>): Promise<boolean> {
   const settled = await Promise.race([
-    operation.workflowHandle().then(() => true, () => false),
+    operation.workflowHandle().then(
+      () => true,
+      () => false,
+    ),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50).unref()),
   ]);
   return settled;

@@ -17,7 +17,9 @@ const MODE_NAMES = { INSTANT_RETURN: 'instant return', WAIT_FOR_RESPONSE_STEP: '
  */
 export function executionSummary(input: FlowExecutionInput, keyLabels: readonly string[] = []): string {
   const keys = keyLabels.length > 0 ? [`key ${keyLabels.join(', ')}`] : [];
-  return [input.trigger.activity, input.company, `${input.flowName} v${input.flowVersion}`, MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode, ...keys].join(' · ');
+  return [input.trigger.activity, input.company, `${input.flowName} v${input.flowVersion}`, MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode, ...keys].join(
+    ' · ',
+  );
 }
 
 /** What a re-run repeats: the original execution's id and the admin account that started the re-run. */
@@ -41,8 +43,14 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     ...(input.coalesced ? [`- debounce: stands for ${input.coalesced.count} call${input.coalesced.count === 1 ? '' : 's'} (\`Trigger.Coalesced\`)`] : []),
     ...(input.batch ? [`- batch of ${input.batch.length} call${input.batch.length === 1 ? '' : 's'} (\`Trigger.Batch\`)`] : []),
     '',
-    'Next: the step log is the `executionLog` query (or `flowhook execution show ' + executionId + '`); ' +
-      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow show ' + shellArg(input.company) + ' ' + shellArg(input.flowName) + '`.',
+    'Next: the step log is the `executionLog` query (or `flowhook execution show ' +
+      executionId +
+      '`); ' +
+      'the outcome for the caller is the `FlowOutcome` search attribute; the flow definition: `flowhook flow show ' +
+      shellArg(input.company) +
+      ' ' +
+      shellArg(input.flowName) +
+      '`.',
   ];
   return lines.join('\n');
 }
@@ -63,4 +71,3 @@ function gateLine(gate: AdmissionGate): string {
 function code(text: string): string {
   return `\`${text.replaceAll('`', "'")}\``;
 }
-

@@ -34,7 +34,9 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
     await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, typeOf(name)])) });
   } catch (error) {
     // Temporal Cloud and locked-down clusters refuse this: say exactly what an operator must run.
-    throw new Error(`search attributes ${missing.join(', ')} are missing and could not be added (${error instanceof Error ? error.message : String(error)}); create them with: ${createCommands(namespace, missing)}`);
+    throw new Error(
+      `search attributes ${missing.join(', ')} are missing and could not be added (${error instanceof Error ? error.message : String(error)}); create them with: ${createCommands(namespace, missing)}`,
+    );
   }
   return true;
 }
@@ -44,7 +46,15 @@ export function createCommands(namespace: string, names: readonly string[]): str
   return names.map((name) => `temporal operator search-attribute create --namespace ${namespace} --name ${name} --type ${SEARCH_ATTRIBUTES[name]}`).join(' && ');
 }
 
-export function executionSearchAttributes(values: { company: string; activity: string; flowName: string; flowVersion: number; responseMode: string; caller: string; keys?: readonly string[] }): SearchAttributePair[] {
+export function executionSearchAttributes(values: {
+  company: string;
+  activity: string;
+  flowName: string;
+  flowVersion: number;
+  responseMode: string;
+  caller: string;
+  keys?: readonly string[];
+}): SearchAttributePair[] {
   return [
     { key: COMPANY_KEY, value: values.company },
     { key: FLOW_ACTIVITY_KEY, value: values.activity },

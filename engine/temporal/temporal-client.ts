@@ -14,7 +14,13 @@ import { temporalTlsOptions } from '../../workflows/shared/temporal-tls.ts';
  * W3C trace context into the workflow's Temporal headers (see workflows/worker-tracing.ts for what
  * that header holds).
  */
-export async function connectTemporal(settings: TemporalSettings, timeoutMs: number, abandonment: CallAbandonment, payloadKeys?: PayloadKeyring, tracing?: Tracing): Promise<Client> {
+export async function connectTemporal(
+  settings: TemporalSettings,
+  timeoutMs: number,
+  abandonment: CallAbandonment,
+  payloadKeys?: PayloadKeyring,
+  tracing?: Tracing,
+): Promise<Client> {
   const connection = await Connection.connect({
     // The SDK's retries, then (per attempt) the engine's way to give up on a call for good.
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), abandonment.interceptor],

@@ -36,11 +36,20 @@ export interface CallerIdentity {
  * that is what keeps an internal service from claiming to be an OAuth
  * application or a Basic user.
  */
-export async function authenticateCaller(directory: CallerDirectory, em: EntityManager, caller: Caller | undefined, now: Date, account: ServiceAccountIdentity): Promise<CallerIdentity> {
+export async function authenticateCaller(
+  directory: CallerDirectory,
+  em: EntityManager,
+  caller: Caller | undefined,
+  now: Date,
+  account: ServiceAccountIdentity,
+): Promise<CallerIdentity> {
   const identity = caller?.identity;
   if (!account.forwardsCallers) {
     if (identity?.case !== undefined) {
-      throw new PermissionDeniedError(`only the facade's service account may pass on a caller; call without \`caller\` and the execution records service account "${account.name}" as its caller`, { reason: 'caller_forwarding_refused' });
+      throw new PermissionDeniedError(
+        `only the facade's service account may pass on a caller; call without \`caller\` and the execution records service account "${account.name}" as its caller`,
+        { reason: 'caller_forwarding_refused' },
+      );
     }
     return { kind: 'service-account', id: account.name, name: account.name, label: `account:${account.name}`, grants: [] };
   }

@@ -69,11 +69,25 @@ export async function executionRequest(
   else if (headerKey) workflowId = keyedId(headerKey);
   else {
     const { key, windowMs } = plan.payloadKey!;
-    workflowId = await payloadKeyedExecutionId(deps.idempotencyKey, deps.starter.startTimeOf, { company: input.company, caller: call.caller, activity: trigger.activity, key, windowMs });
+    workflowId = await payloadKeyedExecutionId(deps.idempotencyKey, deps.starter.startTimeOf, {
+      company: input.company,
+      caller: call.caller,
+      activity: trigger.activity,
+      key,
+      windowMs,
+    });
   }
   const { grant, runMark } = mintExecutionGrant(deps.grantKey, workflowId, input.company);
   const searchAttributes = deps.useSearchAttributes()
-    ? executionSearchAttributes({ company: input.company, activity: trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: trigger.responseMode, caller: call.caller, keys: plan.keyLabels })
+    ? executionSearchAttributes({
+        company: input.company,
+        activity: trigger.activity,
+        flowName: input.flowName,
+        flowVersion: input.flowVersion,
+        responseMode: trigger.responseMode,
+        caller: call.caller,
+        keys: plan.keyLabels,
+      })
     : undefined;
   const request: ExecutionRequest = {
     input: { ...input, executionGrant: grant },
@@ -85,7 +99,13 @@ export async function executionRequest(
     ...(plan.keyLabels.length > 0 && { keyLabels: plan.keyLabels }),
   };
   if (plan.collect) {
-    request.collect = { ...plan.collect, callId: headerKey ? keyedId(headerKey) : randomUUID(), keyed: headerKey !== undefined, held: plan.held, ...(digest && { payloadDigest: digest }) };
+    request.collect = {
+      ...plan.collect,
+      callId: headerKey ? keyedId(headerKey) : randomUUID(),
+      keyed: headerKey !== undefined,
+      held: plan.held,
+      ...(digest && { payloadDigest: digest }),
+    };
   } else if (digest) {
     request.payloadDigest = digest;
   }
@@ -96,7 +116,11 @@ export async function executionRequest(
  * Starts it: a collected call goes to its collector; otherwise at once for Instant return, and a
  * sync call holds one slot of the sync-call cap while the caller waits.
  */
-export async function startExecution(deps: Pick<InvokeDeps, 'starter' | 'limits' | 'collector' | 'metrics'>, execution: ExecutionRequest, responseMode: string): Promise<StartedExecution> {
+export async function startExecution(
+  deps: Pick<InvokeDeps, 'starter' | 'limits' | 'collector' | 'metrics'>,
+  execution: ExecutionRequest,
+  responseMode: string,
+): Promise<StartedExecution> {
   const count = (what: FlowControlCall) => deps.metrics?.flowControlCall(execution.input.company, execution.input.trigger.activity, what);
   const held = execution.input.control?.gates.some((gate) => gate.kind === 'pause') || execution.collect?.held;
   if (execution.collect) {

@@ -66,7 +66,10 @@ export async function authorizeFlowCall(
   }
   const missing = missingPermissionSet(caller, published.company.id);
   if (missing) {
-    throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`, { reason: 'missing_permission_set', permissionSet: missing });
+    throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`, {
+      reason: 'missing_permission_set',
+      permissionSet: missing,
+    });
   }
   return { caller, published, trigger };
 }

@@ -111,7 +111,9 @@ function checkShape(request: GetAnswerRequest): void {
   if (!request.company) throw new InvalidArgumentError('company is required');
   requireNamesWithinLimits({ company: request.company });
   if (!isExecutionId(request.executionId)) {
-    throw new InvalidArgumentError('executionId must be an execution id as the call returned it in x-flowhook-execution-id (<activity>:<uuid>, <activity>:key-… or <activity>:rerun-<uuid>)');
+    throw new InvalidArgumentError(
+      'executionId must be an execution id as the call returned it in x-flowhook-execution-id (<activity>:<uuid>, <activity>:key-… or <activity>:rerun-<uuid>)',
+    );
   }
   const wait = request.waitSeconds;
   if (!Number.isInteger(wait) || wait < 0 || wait > MAX_ANSWER_WAIT_SECONDS) throw new InvalidArgumentError(`wait must be between 0 and ${MAX_ANSWER_WAIT_SECONDS} seconds`);

@@ -93,7 +93,12 @@ export async function invokeDirect(
   const challenge = slackChallenge(route, request.body);
   if (challenge !== undefined) return { challenge };
 
-  annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode, 'flowhook.direct_scheme': scheme });
+  annotateActiveSpan({
+    'flowhook.flow': published.flow.name,
+    'flowhook.flow_version': published.flowVersion.version,
+    'flowhook.response_mode': trigger.responseMode,
+    'flowhook.direct_scheme': scheme,
+  });
   deps.limits.admitActivity(published.company.name, trigger.activity);
   const execution = await directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId, delivery });
   if (delivery.signedTimestamp) return startExecution(deps, execution, trigger.responseMode);

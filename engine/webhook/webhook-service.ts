@@ -105,7 +105,14 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const { answer } = execution;
       const handed = answerToHand(execution);
       deps.logger.info(
-        { company: request.company, executionId: execution.executionId, state: execution.state, answered: handed !== undefined, waitSeconds: request.waitSeconds, ms: Date.now() - started },
+        {
+          company: request.company,
+          executionId: execution.executionId,
+          state: execution.state,
+          answered: handed !== undefined,
+          waitSeconds: request.waitSeconds,
+          ms: Date.now() - started,
+        },
         'answer fetched',
       );
       return create(GetAnswerResponseSchema, {
@@ -157,7 +164,15 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
 
 function callbackDelivered(deps: WebhookServiceDeps, route: CallbackRoute, delivered: DeliveredCallback, started: number, where?: { company: string; activity: string }): void {
   deps.logger.info(
-    { route, ...where, executionId: delivered.executionId, step: delivered.step, status: delivered.statusCode, repeated: delivered.repeated || undefined, ms: Date.now() - started },
+    {
+      route,
+      ...where,
+      executionId: delivered.executionId,
+      step: delivered.step,
+      status: delivered.statusCode,
+      repeated: delivered.repeated || undefined,
+      ms: Date.now() - started,
+    },
     'callback delivered',
   );
   deps.metrics?.callback(route, delivered.repeated ? 'repeated' : 'accepted');

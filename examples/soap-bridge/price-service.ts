@@ -31,7 +31,11 @@ export async function startSoapPriceServer(port = 0): Promise<SoapPriceServer> {
         `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
       if (sku === 'P-1') {
         res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
-        res.end(envelope(`<m:GetPriceResponse xmlns:m="urn:prices"><m:Sku>P-1</m:Sku><m:UnitPrice currency="EUR">12.50</m:UnitPrice><m:Total>${(12.5 * quantity).toFixed(2)}</m:Total></m:GetPriceResponse>`));
+        res.end(
+          envelope(
+            `<m:GetPriceResponse xmlns:m="urn:prices"><m:Sku>P-1</m:Sku><m:UnitPrice currency="EUR">12.50</m:UnitPrice><m:Total>${(12.5 * quantity).toFixed(2)}</m:Total></m:GetPriceResponse>`,
+          ),
+        );
       } else {
         res.writeHead(500, { 'content-type': 'text/xml; charset=utf-8' });
         res.end(envelope(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>unknown sku ${sku}</faultstring></soap:Fault>`));
@@ -42,7 +46,11 @@ export async function startSoapPriceServer(port = 0): Promise<SoapPriceServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

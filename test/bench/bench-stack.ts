@@ -53,7 +53,13 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-const TUNING = ['FLOWHOOK_NODE_HEAP', 'MALLOC_ARENA_MAX', 'FLOWHOOK_WORKER_CACHED_WORKFLOWS', 'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY', 'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY'] as const;
+const TUNING = [
+  'FLOWHOOK_NODE_HEAP',
+  'MALLOC_ARENA_MAX',
+  'FLOWHOOK_WORKER_CACHED_WORKFLOWS',
+  'FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY',
+  'FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY',
+] as const;
 
 /** `overrides` go to every flowhook process last (a run that measures a setting's default, say). */
 export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void, overrides: Record<string, string> = {}): Promise<BenchStack> {
@@ -95,7 +101,13 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     }
     const allInOne = benchAllInOne(env);
     if (allInOne && tlsMode !== 'off') throw new Error('--all-in-one runs the engine hop in one process: BENCH_ENGINE_TLS does not apply');
-    const [enginePort, facadePort, engineMetricsPort, workerMetricsPort, facadeMetricsPort] = [await findFreePort(), await findFreePort(), await findFreePort(), await findFreePort(), await findFreePort()];
+    const [enginePort, facadePort, engineMetricsPort, workerMetricsPort, facadeMetricsPort] = [
+      await findFreePort(),
+      await findFreePort(),
+      await findFreePort(),
+      await findFreePort(),
+      await findFreePort(),
+    ];
     const taskQueue = `bench-${randomUUID()}`;
     const adminToken = randomBytes(24).toString('base64url');
     // The server certificate names localhost (and 127.0.0.1); the engine listens on 127.0.0.1.
@@ -231,7 +243,9 @@ export function cpuSeconds(pid: number): number {
 
 /** Peak resident set size (VmHWM) in MiB. */
 export function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Math.round(Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024);
 }
 

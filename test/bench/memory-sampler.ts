@@ -47,7 +47,13 @@ export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000)
       return Object.fromEntries(
         [...peaks].map(([name, s]) => [
           name,
-          { rssMiB: MiB(s.rss), mainHeapMiB: MiB(s.mainHeap), threadHeapsMiB: MiB(s.threadHeaps), externalMiB: MiB(s.external), nativeMiB: MiB(s.rss - s.mainHeap - s.threadHeaps - s.external) },
+          {
+            rssMiB: MiB(s.rss),
+            mainHeapMiB: MiB(s.mainHeap),
+            threadHeapsMiB: MiB(s.threadHeaps),
+            externalMiB: MiB(s.external),
+            nativeMiB: MiB(s.rss - s.mainHeap - s.threadHeaps - s.external),
+          },
         ]),
       );
     },

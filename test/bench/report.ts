@@ -52,9 +52,14 @@ export function markdown(report: BenchReport): string {
     const get = (s: ScenarioRun['scenario']) => report.runs.find((r) => r.scenario === s && r.result.concurrency === concurrency)?.result;
     const [a, b, c, d, f] = [get('A'), get('B'), get('C'), get('D'), get('F')];
     // Flow control's price on the call path next to A (the executions themselves then wait in Temporal).
-    for (const [scenario, name] of [['G', 'G/A one concurrency key'], ['H', 'H/A 50 concurrency keys'], ['I', 'I/A debounce, 50 keys']] as const) {
+    for (const [scenario, name] of [
+      ['G', 'G/A one concurrency key'],
+      ['H', 'H/A 50 concurrency keys'],
+      ['I', 'I/A debounce, 50 keys'],
+    ] as const) {
       const controlled = get(scenario);
-      if (controlled && a) lines.push(`| ${name} | ${concurrency} | ${ratio(controlled.throughput, a.throughput)} | ${ratio(controlled.p50, a.p50)} | ${ratio(controlled.p99, a.p99)} | — |`);
+      if (controlled && a)
+        lines.push(`| ${name} | ${concurrency} | ${ratio(controlled.throughput, a.throughput)} | ${ratio(controlled.p50, a.p50)} | ${ratio(controlled.p99, a.p99)} | — |`);
     }
     if (a && c) {
       const target = `thr ≥ 0.8×C${concurrency === 50 ? (a.throughput >= 0.8 * c.throughput ? ' ✓' : ' ✗') : ''}; p50 ≤ 1.25×C+2ms ${a.p50 <= 1.25 * c.p50 + 2 ? '✓' : '✗'}`;
@@ -70,7 +75,9 @@ export function markdown(report: BenchReport): string {
   const total = Object.values(report.peakRssMiB).reduce((sum, mib) => sum + mib, 0);
   lines.push(
     '',
-    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
+    `Peak RSS (MiB): ${Object.entries(report.peakRssMiB)
+      .map(([name, mib]) => `${name} ${mib}`)
+      .join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
     ...memoryTable(report.memoryAtPeak),
     `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
   );

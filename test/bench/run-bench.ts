@@ -21,7 +21,21 @@ import { cpuSeconds, peakRssMiB, startBenchStack } from './bench-stack.ts';
 import { runLoad } from './load-loop.ts';
 import { startMemorySampler } from './memory-sampler.ts';
 import { markdown, type BenchReport, type ScenarioRun } from './report.ts';
-import { ceilingCall, facadeCall, floorInput, floorStart, floorUpdateWithStart, httpPoster, INSTANT_STEPS, keyedFacadeCall, PAYLOAD, PROVIDER_STEPS, providerCall, SYNC_STEPS, type Counter } from './scenarios.ts';
+import {
+  ceilingCall,
+  facadeCall,
+  floorInput,
+  floorStart,
+  floorUpdateWithStart,
+  httpPoster,
+  INSTANT_STEPS,
+  keyedFacadeCall,
+  PAYLOAD,
+  PROVIDER_STEPS,
+  providerCall,
+  SYNC_STEPS,
+  type Counter,
+} from './scenarios.ts';
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const seconds = Number(process.env.BENCH_SECONDS || 6);
@@ -35,7 +49,12 @@ try {
   await admin.createCompany({ name: COMPANY });
   const { accessKey } = await admin.createUser({ name: 'bench-user', company: COMPANY });
   const deploy = async (activity: string, mode: string, steps: unknown[], control: Record<string, unknown> = {}) =>
-    (await admin.applyFlow({ flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode, ...control } }, steps } as never), publish: true })).secret;
+    (
+      await admin.applyFlow({
+        flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode, ...control } }, steps } as never),
+        publish: true,
+      })
+    ).secret;
   const instantSecret = await deploy('bench.instant', 'INSTANT_RETURN', INSTANT_STEPS);
   const syncSecret = await deploy('bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS);
   // G, H, I: A's flow with flow control (docs/how-to/control-how-calls-become-executions.md); the key is the payload's `account`.
@@ -43,7 +62,12 @@ try {
   const debouncedSecret = await deploy('bench.debounced', 'INSTANT_RETURN', INSTANT_STEPS, { debounce: { key: '${Trigger.Payload.account}', period: '1s' } });
   // F: the same Instant flow's steps behind the provider route, verified as Stripe.
   await admin.applyFlow({
-    flow: fromJson(FlowSchema, { company: COMPANY, name: 'bench.stripe', trigger: { webhook: { activity: 'bench.stripe', direct: { verify: { stripe: {} } } } }, steps: PROVIDER_STEPS } as never),
+    flow: fromJson(FlowSchema, {
+      company: COMPANY,
+      name: 'bench.stripe',
+      trigger: { webhook: { activity: 'bench.stripe', direct: { verify: { stripe: {} } } } },
+      steps: PROVIDER_STEPS,
+    } as never),
     publish: true,
   });
   const stripeSecret = `whsec_${randomBytes(24).toString('hex')}`;
@@ -59,10 +83,22 @@ try {
   const scenarios: { scenario: ScenarioRun['scenario']; label: string; call: () => Promise<void> }[] = [
     { scenario: 'E', label: 'bare Koa ceiling', call: ceilingCall(httpPoster(stack.ceilingUrl, body('bench.instant', instantSecret), {}, agent)) },
     { scenario: 'A', label: 'instant via flowhook', call: facadeCall(httpPoster(url, body('bench.instant', instantSecret), auth, agent), 'instant-return', counter) },
-    { scenario: 'F', label: 'instant via the provider route (Stripe-signed)', call: providerCall(`${stack.facadeUrl}/BC/hooks/${COMPANY}/bench.stripe`, stripeSecret, agent, counter) },
-    { scenario: 'C', label: 'instant floor (bare start)', call: floorStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS), counter) },
+    {
+      scenario: 'F',
+      label: 'instant via the provider route (Stripe-signed)',
+      call: providerCall(`${stack.facadeUrl}/BC/hooks/${COMPANY}/bench.stripe`, stripeSecret, agent, counter),
+    },
+    {
+      scenario: 'C',
+      label: 'instant floor (bare start)',
+      call: floorStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS), counter),
+    },
     { scenario: 'B', label: 'sync via flowhook', call: facadeCall(httpPoster(url, body('bench.sync', syncSecret), auth, agent), 'responded', counter) },
-    { scenario: 'D', label: 'sync floor (bare Update-With-Start)', call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter) },
+    {
+      scenario: 'D',
+      label: 'sync floor (bare Update-With-Start)',
+      call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter),
+    },
     { scenario: 'G', label: 'instant, concurrency key (one key, limit 1)', call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 1, auth, agent, counter) },
     { scenario: 'H', label: 'instant, concurrency key (50 keys, limit 1)', call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 50, auth, agent, counter) },
     { scenario: 'I', label: 'instant, debounce (50 keys, period 1 s)', call: keyedFacadeCall(url, 'bench.debounced', debouncedSecret, 50, auth, agent) },
@@ -77,7 +113,9 @@ try {
       const result = await runLoad({ concurrency, warmupMs: 2000, durationMs: seconds * 1000, call });
       const cpu = Object.fromEntries(stack.processes.map((p) => [p.name, Math.round((cpuSeconds(p.pid) - before[p.name]!) * 10) / 10]));
       runs.push({ scenario, label, result, cpu });
-      log(`${scenario} c=${concurrency}: ${result.throughput} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`);
+      log(
+        `${scenario} c=${concurrency}: ${result.throughput} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`,
+      );
     }
   }
 

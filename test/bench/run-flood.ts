@@ -45,9 +45,17 @@ try {
   const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.adminToken, engineTls: stack.adminTls });
   await admin.createCompany({ name: COMPANY });
   const { accessKey } = await admin.createUser({ name: 'flood-user', company: COMPANY });
-  const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, { company: COMPANY, name: 'flood.instant', trigger: { webhook: { activity: 'flood.instant' } }, steps: INSTANT_STEPS } as never), publish: true });
+  const { secret } = await admin.applyFlow({
+    flow: fromJson(FlowSchema, { company: COMPANY, name: 'flood.instant', trigger: { webhook: { activity: 'flood.instant' } }, steps: INSTANT_STEPS } as never),
+    publish: true,
+  });
   await admin.applyFlow({
-    flow: fromJson(FlowSchema, { company: COMPANY, name: 'flood.stripe', trigger: { webhook: { activity: 'flood.stripe', direct: { verify: { stripe: {} } } } }, steps: PROVIDER_STEPS } as never),
+    flow: fromJson(FlowSchema, {
+      company: COMPANY,
+      name: 'flood.stripe',
+      trigger: { webhook: { activity: 'flood.stripe', direct: { verify: { stripe: {} } } } },
+      steps: PROVIDER_STEPS,
+    } as never),
     publish: true,
   });
   const stripeSecret = `whsec_${randomBytes(24).toString('hex')}`;
@@ -56,7 +64,11 @@ try {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const invokeUrl = `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`;
   const counter = { executions: 0 };
-  const realCall = facadeCall(httpPoster(invokeUrl, `{"activity": "flood.instant", "secret": "${secret}", "payload": ${PAYLOAD}}`, basic('flood-user', accessKey), agent), 'instant-return', counter);
+  const realCall = facadeCall(
+    httpPoster(invokeUrl, `{"activity": "flood.instant", "secret": "${secret}", "payload": ${PAYLOAD}}`, basic('flood-user', accessKey), agent),
+    'instant-return',
+    counter,
+  );
   const realProviderCall = providerCall(`${stack.facadeUrl}/BC/hooks/${COMPANY}/flood.stripe`, stripeSecret, agent, counter);
   const stillAnswers = async () => {
     try {
@@ -82,7 +94,7 @@ try {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < calls) {
           next++;
-          const status = await send().then(String, (error: unknown) => (error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : 'error'));
+          const status = await send().then(String, (error: unknown) => (error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : 'error'));
           statuses[status] = (statuses[status] ?? 0) + 1;
         }
       }),
@@ -96,17 +108,27 @@ try {
   };
 
   // 1. Unsigned provider calls to made-up routes: 7,000 random characters each for company and activity.
-  if (KINDS.has('provider')) await flood('unsigned provider calls, 7,000-character company and activity', PROVIDER_CALLS, async () => {
-    const answer = await httpPoster(`${stack.facadeUrl}/BC/hooks/${randomName(7000)}/${randomName(7000)}`, '{}', {}, agent)();
-    return answer.status;
-  });
+  if (KINDS.has('provider'))
+    await flood('unsigned provider calls, 7,000-character company and activity', PROVIDER_CALLS, async () => {
+      const answer = await httpPoster(`${stack.facadeUrl}/BC/hooks/${randomName(7000)}/${randomName(7000)}`, '{}', {}, agent)();
+      return answer.status;
+    });
   // 2. Basic calls with made-up 10,000-character user names.
-  if (KINDS.has('basic') && isAlive(start!.pid)) await flood('Basic calls, 10,000-character user names', BASIC_CALLS, async () => {
-    const answer = await httpPoster(invokeUrl, `{"activity": "flood.instant", "secret": "x", "payload": {}}`, basic(randomName(10_000), 'not-a-key'), agent)();
-    return answer.status;
-  });
+  if (KINDS.has('basic') && isAlive(start!.pid))
+    await flood('Basic calls, 10,000-character user names', BASIC_CALLS, async () => {
+      const answer = await httpPoster(invokeUrl, `{"activity": "flood.instant", "secret": "x", "payload": {}}`, basic(randomName(10_000), 'not-a-key'), agent)();
+      return answer.status;
+    });
 
-  const report = { date: new Date().toISOString(), cores: availableParallelism(), node: process.version, concurrency: CONCURRENCY, targetMiB: TARGET_MIB, peakRssMiB: isAlive(start!.pid) ? peakRssMiB(start!.pid) : undefined, floods };
+  const report = {
+    date: new Date().toISOString(),
+    cores: availableParallelism(),
+    node: process.version,
+    concurrency: CONCURRENCY,
+    targetMiB: TARGET_MIB,
+    peakRssMiB: isAlive(start!.pid) ? peakRssMiB(start!.pid) : undefined,
+    floods,
+  };
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}latest-flood.json`, `${JSON.stringify(report, null, 2)}\n`);
@@ -130,7 +152,9 @@ function randomName(length: number): string {
 
 /** Current resident set size (VmRSS) in MiB. */
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024);
 }
 
@@ -153,7 +177,9 @@ function markdown(report: { date: string; cores: number; node: string; concurren
     (f) =>
       `| ${f.name} | ${f.calls} | ${Object.entries(f.statuses)
         .map(([status, count]) => `${status}: ${count}`)
-        .join(', ')} | ${f.rssBeforeMiB} | ${f.alive ? f.rssAfterMiB : 'died'} | ${f.alive ? `${f.growthMiB >= 0 ? '+' : ''}${f.growthMiB}` : '—'} | ${f.stillAnswers ? 'yes' : 'no'} |`,
+        .join(
+          ', ',
+        )} | ${f.rssBeforeMiB} | ${f.alive ? f.rssAfterMiB : 'died'} | ${f.alive ? `${f.growthMiB >= 0 ? '+' : ''}${f.growthMiB}` : '—'} | ${f.stillAnswers ? 'yes' : 'no'} |`,
   );
   return [
     `Flood run ${report.date} — ${report.cores} cores, Node ${report.node}, \`flowhook start\` (one process), ${report.concurrency} connections; target: growth < ${report.targetMiB} MiB and still answering`,

@@ -51,7 +51,14 @@ export function floorInput(company: string, activity: string, mode: FlowExecutio
     flowName: activity,
     flowVersion: 1,
     steps: steps as FlowExecutionInput['steps'],
-    trigger: { activity, description: 'bench', responseMode: mode, syncTimeoutMs: 30_000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false },
+    trigger: {
+      activity,
+      description: 'bench',
+      responseMode: mode,
+      syncTimeoutMs: 30_000,
+      defaultResponse: { statusCode: 200, contentType: 'application/json' },
+      doNotLogPayload: false,
+    },
     payloadJson: PAYLOAD,
     caller: 'user:bench',
   };
@@ -59,14 +66,26 @@ export function floorInput(company: string, activity: string, mode: FlowExecutio
 
 /** The same search attributes the engine sets. */
 function attributeValues(input: FlowExecutionInput) {
-  return { company: input.company, activity: input.trigger.activity, flowName: input.flowName, flowVersion: input.flowVersion, responseMode: input.trigger.responseMode, caller: input.caller };
+  return {
+    company: input.company,
+    activity: input.trigger.activity,
+    flowName: input.flowName,
+    flowVersion: input.flowVersion,
+    responseMode: input.trigger.responseMode,
+    caller: input.caller,
+  };
 }
 
 /** C: the floor for A, a bare client starting the same workflow. */
 export function floorStart(client: Client, taskQueue: string, input: FlowExecutionInput, counter: Counter) {
   const searchAttributes = executionSearchAttributes(attributeValues(input));
   return async () => {
-    await client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, { taskQueue, workflowId: `${input.trigger.activity}:${randomUUID()}`, args: [input], typedSearchAttributes: searchAttributes });
+    await client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: `${input.trigger.activity}:${randomUUID()}`,
+      args: [input],
+      typedSearchAttributes: searchAttributes,
+    });
     counter.executions++;
   };
 }

@@ -65,12 +65,25 @@ test.before(async () => {
   stack = await startStack({ withoutWorker: true });
   const admin = stack.admin;
   await admin.createCompany({ name: COMPANY });
-  const applied = await admin.applyFlow({ flow: fromJson(FlowSchema, flow(COMPANY, 'orders', { activity: 'orders.created', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]) as never), publish: true });
+  const applied = await admin.applyFlow({
+    flow: fromJson(
+      FlowSchema,
+      flow(COMPANY, 'orders', { activity: 'orders.created', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+        { respond: { description: 'answer', statusCode: 200, body: 'ok' } },
+      ]) as never,
+    ),
+    publish: true,
+  });
   secretsSeen.push(applied.secret);
   const rotated = await admin.rotateSecret({ company: COMPANY, activity: 'orders.created' });
   secretsSeen.push(rotated.secret);
   await admin.setHookSecret({ company: COMPANY, activity: 'payments.stripe', secret: HOOK_SECRET, overlapSeconds: 60 });
-  await admin.setConnection({ company: COMPANY, name: 'erp', settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: 'https://erp.example.test/api', headerName: 'X-Api-Key' }), secret: CONNECTION_SECRET });
+  await admin.setConnection({
+    company: COMPANY,
+    name: 'erp',
+    settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: 'https://erp.example.test/api', headerName: 'X-Api-Key' }),
+    secret: CONNECTION_SECRET,
+  });
   // A read: never recorded.
   await admin.listCompanies({});
   // A failed attempt: recorded with its code.
@@ -114,7 +127,10 @@ test('each admin action is recorded once: who, what, about what, how it ended â€
   t.is(byAction.get('flow.apply')!.method, 'flowhook.engine.v1.FlowAdminService/ApplyFlow');
   // Ids increase with time.
   const ids = events(run).map((e) => BigInt(e.id!));
-  t.deepEqual([...ids].sort((a, b) => (a > b ? -1 : 1)), ids);
+  t.deepEqual(
+    [...ids].sort((a, b) => (a > b ? -1 : 1)),
+    ids,
+  );
 });
 
 test('filters: account, company, action or its kind, time window, limit', async (t) => {
@@ -139,7 +155,10 @@ test('filters: account, company, action or its kind, time window, limit', async 
   t.regex(refused.out, /"invalid_argument"/);
   const human = await cli('audit', 'list', '--company', COMPANY, '--action', 'hook-secret');
   t.is(human.code, 0, human.err);
-  t.regex(human.out, /^TIME +ACCOUNT +ACTION +COMPANY +TARGET +OUTCOME +DETAILS\n\S+Z +bootstrap-admin +hook-secret\.set +Audit Co +payments\.stripe +ok +\{"overlapSeconds":60\}\n$/);
+  t.regex(
+    human.out,
+    /^TIME +ACCOUNT +ACTION +COMPANY +TARGET +OUTCOME +DETAILS\n\S+Z +bootstrap-admin +hook-secret\.set +Audit Co +payments\.stripe +ok +\{"overlapSeconds":60\}\n$/,
+  );
 });
 
 test('no secret, token or key appears in the audit table or in what the CLI prints', async (t) => {
@@ -176,9 +195,20 @@ test('reading the audit log needs an admin account, and is itself not recorded',
 });
 
 test('the flowhook binary has `audit list` and reads FLOWHOOK_ENGINE_URL and FLOWHOOK_ADMIN_TOKEN', async (t) => {
-  const run = await cliProcess({ FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken }, ['audit', 'list', '--json', '--account', 'audit-ops', '--limit', '1']);
+  const run = await cliProcess({ FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken }, [
+    'audit',
+    'list',
+    '--json',
+    '--account',
+    'audit-ops',
+    '--limit',
+    '1',
+  ]);
   t.is(run.code, 0, run.err);
-  t.deepEqual(events(run).map((e) => [e.action, e.company]), [['company.set-egress', OTHER]]);
+  t.deepEqual(
+    events(run).map((e) => [e.action, e.company]),
+    [['company.set-egress', OTHER]],
+  );
   // Without a token the CLI says what is missing, before any call.
   const missing = await cliProcess({ FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_DATA_DIR: '/nonexistent-flowhook-data' }, ['audit', 'list']);
   t.is(missing.code, 1);
@@ -222,16 +252,28 @@ test('a failed audit write does not fail the admin call: the engine logs a warni
     const admin = createAdminClient({ engineUrl: `http://127.0.0.1:${port}`, adminToken });
     await admin.createCompany({ name: 'Unaudited Co' });
     await admin.setHookSecret({ company: 'Unaudited Co', activity: 'orders.paid', secret: HOOK_SECRET });
-    t.deepEqual((await admin.listHookSecrets({ company: 'Unaudited Co' })).secrets.map((s) => s.activity), ['orders.paid']);
+    t.deepEqual(
+      (await admin.listHookSecrets({ company: 'Unaudited Co' })).secrets.map((s) => s.activity),
+      ['orders.paid'],
+    );
     await eventually(() => (output.match(/audit event not recorded/g) ?? []).length, { until: (warnings) => warnings >= 2, what: 'two "audit event not recorded" warnings' });
-    const warnings = output.split('\n').filter((line) => line.includes('audit event not recorded')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    t.deepEqual(warnings.map((w) => [w.level, w.method, w.action]), [
-      [40, 'flowhook.engine.v1.FlowAdminService/CreateCompany', 'company.create'],
-      [40, 'flowhook.engine.v1.HookSecretAdminService/SetHookSecret', 'hook-secret.set'],
-    ]);
+    const warnings = output
+      .split('\n')
+      .filter((line) => line.includes('audit event not recorded'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    t.deepEqual(
+      warnings.map((w) => [w.level, w.method, w.action]),
+      [
+        [40, 'flowhook.engine.v1.FlowAdminService/CreateCompany', 'company.create'],
+        [40, 'flowhook.engine.v1.HookSecretAdminService/SetHookSecret', 'hook-secret.set'],
+      ],
+    );
     t.regex(String(warnings[0]!.reason), /42P01/);
     t.false(output.includes(HOOK_SECRET));
-    t.false(warnings.some((w) => JSON.stringify(w).includes('Unaudited Co')), 'the warning quotes no request values');
+    t.false(
+      warnings.some((w) => JSON.stringify(w).includes('Unaudited Co')),
+      'the warning quotes no request values',
+    );
   } finally {
     engine.kill('SIGTERM');
     await exited;
@@ -244,9 +286,12 @@ test.serial('FLOWHOOK_AUDIT_RETENTION: rows older than the retention are deleted
   const account = `retention-${randomUUID()}`;
   t.teardown(() => sql('delete from audit_event where account = ?', [account]));
   const insert = (ageHours: number) =>
-    sql(`insert into audit_event (at, account, action, method, outcome, details) values (now() - make_interval(hours => ?), ?, 'company.create', 'x', 'ok', '{}')`, [ageHours, account]);
+    sql(`insert into audit_event (at, account, action, method, outcome, details) values (now() - make_interval(hours => ?), ?, 'company.create', 'x', 'ok', '{}')`, [
+      ageHours,
+      account,
+    ]);
   for (const hours of [24 * 400, 24 * 3, 24 * 3, 1]) await insert(hours);
-  const left = async () => Number((await sql("select count(*)::int as n from audit_event where account = ?", [account]))[0]!.n);
+  const left = async () => Number((await sql('select count(*)::int as n from audit_event where account = ?', [account]))[0]!.n);
   t.is(await left(), 4);
   // Two engines at once, two days of retention: the three older rows go, in batches that skip each other's.
   const purges = [0, 1].map(() => startAuditPurge({ orm: stack.engine.orm, logger: createLogger('test', 'warn'), retentionMs: 2 * 86_400_000, intervalMs: 100 }));

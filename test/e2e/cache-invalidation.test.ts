@@ -25,7 +25,6 @@ test.after.always(async () => {
   await stack?.close();
 });
 
-
 test('a secret rotated or a flow unpublished through another engine stops working here', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached', { activity: 'cached.flow' }, []));
   const call = (s: string) => callWebhook(stack, { company: tenant.company, activity: 'cached.flow', secret: s, auth: tenant.auth }).then((a) => a.status);
@@ -51,13 +50,16 @@ test('a flow paused through another engine holds the executions of calls made he
   const held = await eventually(
     async () => {
       const answer = await call();
-      const details = await stack.temporal.workflow.getHandle(answer.executionId!).describe().then((d) => d.staticDetails());
+      const details = await stack.temporal.workflow
+        .getHandle(answer.executionId!)
+        .describe()
+        .then((d) => d.staticDetails());
       return /held: the flow was paused/.test(details ?? '') ? answer.executionId! : undefined;
     },
     { what: 'a call made here is held' },
   );
   await other.resumeFlow({ company: tenant.company, name: 'cached-pause' });
-  t.is((await stack.temporal.workflow.getHandle(held!).result() as { outcome: string }).outcome, 'INSTANT_RETURN', 'the held execution ran after the resume');
+  t.is(((await stack.temporal.workflow.getHandle(held!).result()) as { outcome: string }).outcome, 'INSTANT_RETURN', 'the held execution ran after the resume');
 });
 
 test('a user disabled or a key regenerated through another engine is refused here; an expired key at its expiry', async (t) => {
@@ -98,7 +100,10 @@ test('an application disabled through another engine is refused here', async (t)
   const invoke = () =>
     webhook
       .invoke({ company: tenant.company, activity: 'cached.apps', secret, payloadJson: '{}', caller: { identity: { case: 'application', value: { clientId, issuer } } } })
-      .then(() => 200, (error: unknown) => (ConnectError.from(error).code === Code.Unauthenticated ? 401 : 500));
+      .then(
+        () => 200,
+        (error: unknown) => (ConnectError.from(error).code === Code.Unauthenticated ? 401 : 500),
+      );
   t.is(await invoke(), 200);
   t.is(await invoke(), 200, 'served from the warm cache');
   await other.setAppState({ clientId, state: AppState.DISABLED });

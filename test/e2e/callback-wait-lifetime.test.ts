@@ -117,7 +117,10 @@ test.serial('an unused row stays while its execution runs, however old; it goes 
   await stack.engine.client.workflow.getHandle(closed.executionId).terminate('test: the execution ends without its callback');
   for (const wait of [running, closed]) await age(wait.executionId, 24 * 400);
   // A row whose execution never existed in this namespace (a restored database, a deleted namespace).
-  await sql(`insert into callback_wait (lookup, company, activity, execution_id, step, sensitive, created_at) values ('t:purge-ghost', ?, 'purge.url', 'no-such-execution-purge', 'paid', false, now() - interval '2 days')`, [tenant.company]);
+  await sql(
+    `insert into callback_wait (lookup, company, activity, execution_id, step, sensitive, created_at) values ('t:purge-ghost', ?, 'purge.url', 'no-such-execution-purge', 'paid', false, now() - interval '2 days')`,
+    [tenant.company],
+  );
 
   const round = await purgeCallbackWaits(options());
   t.true(round.described >= 3, `described ${round.described}`);

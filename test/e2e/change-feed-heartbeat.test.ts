@@ -134,7 +134,13 @@ test('heartbeats, ours and other feeds’, are never taken for changes; real top
   await sql(database, 'select pg_notify($1, $2)', [CHANGE_CHANNEL, 'users']);
   await sql(database, 'select pg_notify($1, $2)', [CHANGE_CHANNEL, 'something-newer']);
   await within(SLACK_MS, () => first.topics.length === 2 && second.topics.length === 2, 'both heard both');
-  t.deepEqual([first.topics, second.topics], [['users', 'all'], ['users', 'all']]);
+  t.deepEqual(
+    [first.topics, second.topics],
+    [
+      ['users', 'all'],
+      ['users', 'all'],
+    ],
+  );
 });
 
 test('close() returns promptly even when the listening connection is silently dead', async (t) => {

@@ -63,13 +63,18 @@ test.after.always(async () => {
 
 /** An internal service's client of one engine (its invoke account is its own caller). */
 function webhookClient(port: number): Client<typeof WebhookService> {
-  return createClient(WebhookService, createGrpcTransport({
-    baseUrl: `http://127.0.0.1:${port}`,
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
-      return next(request);
-    }],
-  }));
+  return createClient(
+    WebhookService,
+    createGrpcTransport({
+      baseUrl: `http://127.0.0.1:${port}`,
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
+          return next(request);
+        },
+      ],
+    }),
+  );
 }
 
 interface Tally {
@@ -81,9 +86,11 @@ interface Tally {
 async function flood(client: Client<typeof WebhookService>, activity: string, until: number, concurrency: number): Promise<Tally> {
   const tally: Tally = { admitted: 0, refused: 0 };
   const company = 'Acme Ltd.';
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < until) await invokeCounted(client, company, activity, tally);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) await invokeCounted(client, company, activity, tally);
+    }),
+  );
   return tally;
 }
 
@@ -143,7 +150,8 @@ test.serial('when one engine stops, its row goes and the other takes the whole l
   t.true(tally.refused > 0);
 });
 
-const call = (tenant: Tenant, activity: string) => callWebhook(limitsStack, { company: tenant.company, activity, secret: secrets[`${tenant.company}/${activity}`]!, auth: tenant.auth });
+const call = (tenant: Tenant, activity: string) =>
+  callWebhook(limitsStack, { company: tenant.company, activity, secret: secrets[`${tenant.company}/${activity}`]!, auth: tenant.auth });
 
 function refusalsOf(answers: WebhookAnswer[]): string[] {
   return answers.filter((answer) => answer.status === 429).map((answer) => JSON.parse(answer.text).error.message as string);

@@ -57,9 +57,14 @@ test.before(async () => {
   });
   codecUrl = stack.engine.codec!.url;
   tenant = await createTenant(stack);
-  secret = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 }, [
-    { respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"ok": true} }' } },
-  ]))).secret;
+  secret = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 }, [
+        { respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"ok": true} }' } },
+      ]),
+    )
+  ).secret;
 });
 test.after.always(async () => {
   await stack?.close();
@@ -72,7 +77,9 @@ async function hiddenExecution(): Promise<{ card: string; workflowId: string; in
   const answer = await callWebhook(stack, { company: tenant.company, activity: 'cards.hidden', secret, auth: tenant.auth, payloadText: `{"card": "${card}"}` });
   if (answer.status !== 200 || !answer.executionId) throw new Error(`the call failed: ${answer.status} ${answer.text}`);
   await stack.engine.client.workflow.getHandle(answer.executionId).result();
-  const history = JSON.parse(await temporalCli(['workflow', 'show', '--workflow-id', answer.executionId, '--output', 'json'])) as { events: { workflowExecutionStartedEventAttributes?: { input: { payloads: WirePayload[] } } }[] };
+  const history = JSON.parse(await temporalCli(['workflow', 'show', '--workflow-id', answer.executionId, '--output', 'json'])) as {
+    events: { workflowExecutionStartedEventAttributes?: { input: { payloads: WirePayload[] } } }[];
+  };
   const started = history.events.find((event) => event.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!;
   return { card, workflowId: answer.executionId, input: started.input.payloads };
 }
@@ -86,7 +93,11 @@ async function temporalCli(args: string[], env: NodeJS.ProcessEnv = process.env)
 const text = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base64').toString('utf8');
 
 /** What the UI's codeServerRequest sends; `cookie` stands for the browser's cookie jar under credentials: 'include'. */
-function codecCall(operation: 'decode' | 'encode', payloads: unknown, options: { origin?: string; authorization?: string; cookie?: string; body?: string; contentType?: string } = {}) {
+function codecCall(
+  operation: 'decode' | 'encode',
+  payloads: unknown,
+  options: { origin?: string; authorization?: string; cookie?: string; body?: string; contentType?: string } = {},
+) {
   const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json', 'x-namespace': NAMESPACE };
   if (options.origin !== undefined) headers.origin = options.origin;
   if (options.authorization) headers.authorization = options.authorization;
@@ -95,12 +106,17 @@ function codecCall(operation: 'decode' | 'encode', payloads: unknown, options: {
 }
 
 async function signIn(token: string, origin = codecUrl): Promise<Response> {
-  return fetch(`${codecUrl}/login`, { method: 'POST', redirect: 'manual', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() });
+  return fetch(`${codecUrl}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }).toString(),
+  });
 }
 
 const sessionCookie = (response: Response) => /^(flowhook_codec_session=[^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
 
-test('the history holds ciphertext; the UI\'s preflight and decode with an admin token return the payload', async (t) => {
+test("the history holds ciphertext; the UI's preflight and decode with an admin token return the payload", async (t) => {
   const { card, input } = await hiddenExecution();
   t.is(text(input[0]!.metadata!.encoding), 'binary/encrypted');
   t.false(JSON.stringify(input).includes(card) || text(input[0]!.data).includes(card), 'ciphertext in history');
@@ -128,7 +144,14 @@ test('the history holds ciphertext; the UI\'s preflight and decode with an admin
 
 test('no credentials, or an invoke or records token, are refused with how to sign in', async (t) => {
   const { card, input } = await hiddenExecution();
-  for (const authorization of [undefined, `Bearer ${stack.tokens.records}`, `Bearer ${stack.tokens.internal}`, `Bearer ${stack.serviceToken}`, 'Bearer not-a-token', `Basic ${Buffer.from(`x:${stack.adminToken}`).toString('base64')}`]) {
+  for (const authorization of [
+    undefined,
+    `Bearer ${stack.tokens.records}`,
+    `Bearer ${stack.tokens.internal}`,
+    `Bearer ${stack.serviceToken}`,
+    'Bearer not-a-token',
+    `Basic ${Buffer.from(`x:${stack.adminToken}`).toString('base64')}`,
+  ]) {
     const response = await codecCall('decode', input, { origin: UI, authorization });
     t.is(response.status, 401, authorization?.slice(0, 12));
     // CORS headers on the refusal too, so the UI sees a 401 rather than a network error.
@@ -190,7 +213,10 @@ test('a session from the login page decodes for the UI origin only; sign-out and
   t.is((await codecCall('decode', input, { origin: UI, cookie: other })).status, 200);
   await stack.admin.setServiceAccountState({ name: operator, enabled: false });
   // The change feed tells the directory at once; allow it a moment.
-  const status = await eventually(async () => (await codecCall('decode', input, { origin: UI, cookie: other })).status, { until: (answer) => answer !== 200, what: 'the disabled account\'s session refused' });
+  const status = await eventually(async () => (await codecCall('decode', input, { origin: UI, cookie: other })).status, {
+    until: (answer) => answer !== 200,
+    what: "the disabled account's session refused",
+  });
   t.is(status, 401);
 });
 
@@ -206,7 +232,7 @@ test('a session ends when its token is rotated through another engine, or its ac
   const rotatedAway = sessionCookie(await signIn(token))!;
   t.is(await decode(rotatedAway)(), 200);
   const { token: newToken } = await other.rotateServiceAccountToken({ name: operator });
-  t.is(await eventually(decode(rotatedAway), { until: equalTo(401) }), 401, 'the rotated token\'s session still decodes');
+  t.is(await eventually(decode(rotatedAway), { until: equalTo(401) }), 401, "the rotated token's session still decodes");
   // The account is as it was, and a sign-in with its new token works.
   const current = sessionCookie(await signIn(newToken))!;
   t.is(await decode(current)(), 200);
@@ -264,10 +290,16 @@ test('malformed requests get 400, 413, 415 or 422 with a message, never a payloa
 
 test('the Temporal CLI reads the history through the codec server (TEMPORAL_CODEC_AUTH keeps the token off the command line)', async (t) => {
   const { card, workflowId } = await hiddenExecution();
-  const shown = await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', codecUrl], { ...process.env, TEMPORAL_CODEC_AUTH: `Bearer ${stack.adminToken}` });
+  const shown = await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', codecUrl], {
+    ...process.env,
+    TEMPORAL_CODEC_AUTH: `Bearer ${stack.adminToken}`,
+  });
   t.true(shown.includes(card) || decodedData(shown).includes(card), 'decoded through the codec');
   // The CLI's endpoint templating: …/{namespace}/decode.
-  const templated = await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', `${codecUrl}/{namespace}`], { ...process.env, TEMPORAL_CODEC_AUTH: `Bearer ${stack.tokens.admin}` });
+  const templated = await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', `${codecUrl}/{namespace}`], {
+    ...process.env,
+    TEMPORAL_CODEC_AUTH: `Bearer ${stack.tokens.admin}`,
+  });
   t.true(templated.includes(card) || decodedData(templated).includes(card), 'decoded through /{namespace}/decode');
   t.false((await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json'])).includes(card));
 });
@@ -293,7 +325,7 @@ function operatorToken(claims: Record<string, unknown>, options: { key?: CryptoK
     .sign(options.key ?? identityProvider.privateKey);
 }
 
-test('an OAuth access token passed by the UI decodes when it names the operator group, verified against the issuer\'s keys', async (t) => {
+test("an OAuth access token passed by the UI decodes when it names the operator group, verified against the issuer's keys", async (t) => {
   const { card, input } = await hiddenExecution();
   const decoded = await codecCall('decode', input, { origin: UI, authorization: `Bearer ${await operatorToken({ groups: ['staff', OPERATORS] })}` });
   t.is(decoded.status, 200);
@@ -316,7 +348,7 @@ test('an OAuth access token passed by the UI decodes when it names the operator 
   }
 });
 
-test('with the engine\'s certificate the codec server serves HTTPS, and its session cookie is Secure', async (t) => {
+test("with the engine's certificate the codec server serves HTTPS, and its session cookie is Secure", async (t) => {
   const { card, input } = await hiddenExecution();
   const certificates = await createTestCertificates();
   const tls = readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key });
@@ -340,10 +372,18 @@ test('with the engine\'s certificate the codec server serves HTTPS, and its sess
         request.on('error', reject);
         request.end(body);
       });
-    const decoded = await call('/decode', { origin: UI, 'content-type': 'application/json', 'x-namespace': NAMESPACE, authorization: `Bearer ${stack.tokens.admin}` }, JSON.stringify({ payloads: input }));
+    const decoded = await call(
+      '/decode',
+      { origin: UI, 'content-type': 'application/json', 'x-namespace': NAMESPACE, authorization: `Bearer ${stack.tokens.admin}` },
+      JSON.stringify({ payloads: input }),
+    );
     t.is(decoded.status, 200);
     t.true(text((JSON.parse(decoded.body) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
-    const signedIn = await call('/login', { origin: `https://localhost:${codec.port}`, host: `localhost:${codec.port}`, 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ token: stack.adminToken }).toString());
+    const signedIn = await call(
+      '/login',
+      { origin: `https://localhost:${codec.port}`, host: `localhost:${codec.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      new URLSearchParams({ token: stack.adminToken }).toString(),
+    );
     t.is(signedIn.status, 303);
     t.regex(String(signedIn.headers['set-cookie']), /; Secure/);
   } finally {

@@ -58,7 +58,12 @@ test.before(async () => {
   await connections.setConnection({
     company: COMPANY,
     name: 'erp-oauth',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.OAUTH2_CLIENT_CREDENTIALS, tokenUrl: `${idp.issuer}/token`, clientId: CLIENT.clientId, allowedHosts: [`http://127.0.0.1:${api.port}`] }),
+    settings: create(ConnectionSettingsSchema, {
+      type: ConnectionType.OAUTH2_CLIENT_CREDENTIALS,
+      tokenUrl: `${idp.issuer}/token`,
+      clientId: CLIENT.clientId,
+      allowedHosts: [`http://127.0.0.1:${api.port}`],
+    }),
     secret: CLIENT.clientSecret,
   });
   // Pinned to https://127.0.0.1:<the api's port>: an allowed host without a scheme is https.
@@ -90,7 +95,13 @@ async function run(httpRequest: Record<string, unknown>) {
     body: JSON.stringify({ activity, secret, payload: { order: n } }),
   });
   const text = await response.text();
-  return { status: response.status, text, executionId: response.headers.get('x-flowhook-execution-id') ?? '', name: `conn-${n}`, value: response.status === 200 ? JSON.parse(JSON.parse(text).value) : undefined };
+  return {
+    status: response.status,
+    text,
+    executionId: response.headers.get('x-flowhook-execution-id') ?? '',
+    name: `conn-${n}`,
+    value: response.status === 200 ? JSON.parse(JSON.parse(text).value) : undefined,
+  };
 }
 
 /** Every string and every byte field of a structure, decoded as UTF-8, so encoded payloads are searched too. */
@@ -121,7 +132,10 @@ test('an api-key connection signs the request, and its secret is nowhere else', 
   // legitimately in history. Everything else must not hold the key: the step's input above all.
   const scheduled = history.events!.filter((event) => event.activityTaskScheduledEventAttributes);
   t.true(scheduled.length > 0);
-  t.false(allText(scheduled).some((text) => text.includes(API_KEY)), 'the activity input holds the key');
+  t.false(
+    allText(scheduled).some((text) => text.includes(API_KEY)),
+    'the activity input holds the key',
+  );
   t.false(allText(history.events!.filter((event) => event.workflowExecutionStartedEventAttributes)).some((text) => text.includes(API_KEY)));
 
   const flowGet = toJsonString(GetFlowResponseSchema, await admin.getFlow({ company: COMPANY, name: answer.name }));
@@ -162,7 +176,7 @@ async function failureOf(answer: Awaited<ReturnType<typeof run>>): Promise<strin
   return 'the execution did not fail';
 }
 
-test('a connection\'s credentials do not go to a URL outside its base URL', async (t) => {
+test("a connection's credentials do not go to a URL outside its base URL", async (t) => {
   const before = api.seen.filter((seen) => seen.path === '/elsewhere').length;
   const answer = await run({ connection: 'erp', url: `http://localhost:${api.port}/elsewhere` });
   t.is(answer.status, 500);
@@ -176,11 +190,19 @@ test('a pin is scheme, port and path: an https pin never sends its secret over h
   // Under http://…/erp as WHATWG parses them; a Tomcat or a decoding proxy reads both as /pinned-out.
   const parameters = await run({ connection: 'erp', url: '/..;/pinned-out' });
   const encoded = await run({ connection: 'erp', url: '/..%2fpinned-out' });
-  for (const [answer, name] of [[plain, 'erp-https'], [parameters, 'erp'], [encoded, 'erp']] as const) {
+  for (const [answer, name] of [
+    [plain, 'erp-https'],
+    [parameters, 'erp'],
+    [encoded, 'erp'],
+  ] as const) {
     t.is(answer.status, 500, answer.text);
     t.regex(await failureOf(answer), new RegExp(`connection "${name}" may not send its credentials`));
   }
-  t.deepEqual(api.seen.filter((seen) => /plain-http|pinned-out/.test(seen.path)), [], 'nothing was sent, credentials or not');
+  t.deepEqual(
+    api.seen.filter((seen) => /plain-http|pinned-out/.test(seen.path)),
+    [],
+    'nothing was sent, credentials or not',
+  );
   t.false(stack.output().includes(TLS_TOKEN));
 });
 

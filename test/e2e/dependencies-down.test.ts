@@ -42,9 +42,12 @@ test.before(async () => {
   });
   tenant = await createTenant(stack);
   ({ secret } = await deployFlow(stack, flow(tenant.company, 'durable', { activity: 'durable.instant' }, [])));
-  ({ secret: syncSecret } = await deployFlow(stack, flow(tenant.company, 'durable-sync', { activity: 'durable.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 60 }, [
-    { respond: { statusCode: 200, body: 'ok' } },
-  ])));
+  ({ secret: syncSecret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'durable-sync', { activity: 'durable.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 60 }, [
+      { respond: { statusCode: 200, body: 'ok' } },
+    ]),
+  ));
 });
 test.after.always(async () => {
   await stack?.close().catch(() => undefined);

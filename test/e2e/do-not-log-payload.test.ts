@@ -28,15 +28,19 @@ test.before(async () => {
   const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 };
   secrets.hidden = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, ...sync }, steps(target.url)))).secret;
   secrets.visible = (await deployFlow(stack, flow(tenant.company, 'visible', { activity: 'cards.visible', ...sync }, steps(target.url)))).secret;
-  secrets.failing = (await deployFlow(stack, flow(tenant.company, 'failing', { activity: 'cards.failing', doNotLogPayload: true }, [
-    { fail: { description: 'Refuse the card', message: 'card {{Trigger.Payload.card}} refused' } },
-  ]))).secret;
+  secrets.failing = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'failing', { activity: 'cards.failing', doNotLogPayload: true }, [
+        { fail: { description: 'Refuse the card', message: 'card {{Trigger.Payload.card}} refused' } },
+      ]),
+    )
+  ).secret;
 });
 test.after.always(async () => {
   await stack?.close();
   await target?.close();
 });
-
 
 const marker = () => `CARD-${randomBytes(8).toString('hex')}`;
 const call = (activity: string, card: string) =>
@@ -48,7 +52,10 @@ test('with doNotLogPayload the flow reads the payload, but Temporal history and 
   t.is(answer.status, 200, answer.text);
   t.deepEqual(JSON.parse(answer.value!.body), { card, upstream: 200 });
   // The respond step runs after the httpRequest step, so the call has been received.
-  t.true(target.received.some((request) => request.path === '/charge' && request.body.includes(card)), 'the outbound call still carries the payload');
+  t.true(
+    target.received.some((request) => request.path === '/charge' && request.body.includes(card)),
+    'the outbound call still carries the payload',
+  );
   const handle = stack.engine.client.workflow.getHandle(answer.executionId!);
   const result = await handle.result();
   t.is(result.steps.find((step: { type: string }) => step.type === 'log').note, 'withheld (doNotLogPayload)');
@@ -79,7 +86,10 @@ test('without the flag the payload is visible to operators in the history and th
 });
 
 test("a keyed call's payload digest is an HMAC, encrypted in the memo of a doNotLogPayload flow, in clear for others", async (t) => {
-  for (const [activity, hidden] of [['cards.hidden', true], ['cards.visible', false]] as const) {
+  for (const [activity, hidden] of [
+    ['cards.hidden', true],
+    ['cards.visible', false],
+  ] as const) {
     const card = marker();
     const payloadText = `{"card": "${card}"}`;
     const answer = await callWebhook(stack, {

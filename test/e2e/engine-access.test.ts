@@ -20,16 +20,20 @@ test.before(async () => {
   stack = await startStack();
   admin = accessAdmin(stack);
   tenant = await createTenant(stack, 'Northwind');
-  ({ secret } = await deployFlow(stack, flow(tenant.company, 'keys', { activity: 'keys.flow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { description: 'answer', statusCode: 200, body: 'ok' } },
-  ])));
+  ({ secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'keys', { activity: 'keys.flow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]),
+  ));
 });
 test.after.always(async () => stack?.close());
 
-const bearer = (token: string): Interceptor => (next) => (request) => {
-  request.header.set('authorization', `Bearer ${token}`);
-  return next(request);
-};
+const bearer =
+  (token: string): Interceptor =>
+  (next) =>
+  (request) => {
+    request.header.set('authorization', `Bearer ${token}`);
+    return next(request);
+  };
 
 const transports = {
   connect: (interceptors: Interceptor[] = []) => createConnectTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors }),
@@ -50,7 +54,13 @@ async function permissionDenied(t: ExecutionContext, promise: Promise<unknown>, 
 
 for (const [protocol, transport] of Object.entries(transports)) {
   test(`${protocol}: WebhookService without the service token is unauthenticated and starts nothing`, async (t) => {
-    const invoke = { company: tenant.company, activity: 'keys.flow', secret, payloadJson: '{}', caller: { identity: { case: 'basic' as const, value: { userName: tenant.userName, accessKey: tenant.accessKey } } } };
+    const invoke = {
+      company: tenant.company,
+      activity: 'keys.flow',
+      secret,
+      payloadJson: '{}',
+      caller: { identity: { case: 'basic' as const, value: { userName: tenant.userName, accessKey: tenant.accessKey } } },
+    };
     await unauthenticated(t, createClient(WebhookService, transport()).invoke(invoke), 'no token');
     await unauthenticated(t, createClient(WebhookService, transport([bearer('w'.repeat(32))])).invoke(invoke), 'wrong token');
     await permissionDenied(t, createClient(WebhookService, transport([bearer(stack.adminToken)])).invoke(invoke), 'scope "invoke"', 'an admin token is not an invoke token');

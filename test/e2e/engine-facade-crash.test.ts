@@ -72,7 +72,7 @@ async function tearDown(setup: Setup | undefined): Promise<void> {
 /** Calls started every few milliseconds for `ms`, as a busy sender would make them. */
 async function traffic(setup: Setup, activity: string, prefix: string, ms: number, everyMs: number): Promise<Promise<Outcome>[]> {
   const calls: Promise<Outcome>[] = [];
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     calls.push(setup.call(activity, `${prefix}-${calls.length}`));
     // The sender's rhythm is what this simulates: a pause between calls, not a wait for something.
     await new Promise((resolve) => setTimeout(resolve, everyMs));
@@ -131,15 +131,28 @@ test.serial('kill -9 of the engine mid-traffic: a 200 always names a durable exe
     const instantCalls = await instant;
     const outcomes = await Promise.all([...sync, ...instantCalls]);
     // Some calls ran into the dead engine: they were told so, with a 503.
-    t.true(outcomes.some((o) => o.status === 503), JSON.stringify(outcomes.map((o) => o.status)));
+    t.true(
+      outcomes.some((o) => o.status === 503),
+      JSON.stringify(outcomes.map((o) => o.status)),
+    );
     t.true(outcomes.some((o) => o.status === 200));
     await checkEveryAnswer(t, setup, outcomes);
 
     setup.stack.launch('engine');
     await waitForPort(setup.stack.engineUrl);
     // The facade reconnects by itself.
-    await retryAll(t, setup, 'crash.sync', outcomes.filter((o) => o.key.startsWith('engine-sync')));
-    await retryAll(t, setup, 'crash.instant', outcomes.filter((o) => o.key.startsWith('engine-instant')));
+    await retryAll(
+      t,
+      setup,
+      'crash.sync',
+      outcomes.filter((o) => o.key.startsWith('engine-sync')),
+    );
+    await retryAll(
+      t,
+      setup,
+      'crash.instant',
+      outcomes.filter((o) => o.key.startsWith('engine-instant')),
+    );
   } finally {
     await tearDown(setup);
   }
@@ -154,7 +167,10 @@ test.serial('kill -9 of the facade while sync calls wait: callers see the connec
     await setup.target.waitFor('/slow');
     await setup.stack.crash('facade');
     const outcomes = await Promise.all(calls);
-    t.true(outcomes.every((o) => o.status === 'network-error'), JSON.stringify(outcomes.map((o) => o.status)));
+    t.true(
+      outcomes.every((o) => o.status === 'network-error'),
+      JSON.stringify(outcomes.map((o) => o.status)),
+    );
 
     setup.stack.launch('facade');
     await waitForPort(setup.stack.facadeUrl);

@@ -32,10 +32,15 @@ async function roundTrip(t: ExecutionContext, stack: TestStack, company: string)
   const tenant = await createTenant(stack, company);
   const { secret } = await deployFlow(
     stack,
-    flow(tenant.company, 'tls', { activity: 'tls.note', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-      { record: { description: 'Note the call', table: 'seen', key: '${Trigger.Payload.key}', upsert: { via: 'tls' } } },
-      { respond: { description: 'answer', statusCode: 200, body: '${Steps.noted.version}' } },
-    ].map((step, index) => (index === 0 ? { name: 'noted', ...step } : step))),
+    flow(
+      tenant.company,
+      'tls',
+      { activity: 'tls.note', responseMode: 'WAIT_FOR_RESPONSE_STEP' },
+      [
+        { record: { description: 'Note the call', table: 'seen', key: '${Trigger.Payload.key}', upsert: { via: 'tls' } } },
+        { respond: { description: 'answer', statusCode: 200, body: '${Steps.noted.version}' } },
+      ].map((step, index) => (index === 0 ? { name: 'noted', ...step } : step)),
+    ),
   );
   const answer = await callWebhook(stack, { company: tenant.company, activity: 'tls.note', secret, auth: tenant.auth, payloadText: '{"key":"k-1"}' });
   t.is(answer.status, 200, answer.text);
@@ -52,10 +57,13 @@ function refusedHandshake(t: ExecutionContext, error: unknown, why: string): voi
   t.notRegex((error as ConnectError).rawMessage, /service account|Unauthorized/, why);
 }
 
-const bearer = (token: string): Interceptor => (next) => (request) => {
-  request.header.set('authorization', `Bearer ${token}`);
-  return next(request);
-};
+const bearer =
+  (token: string): Interceptor =>
+  (next) =>
+  (request) => {
+    request.header.set('authorization', `Bearer ${token}`);
+    return next(request);
+  };
 
 test('facade → engine → worker records over TLS; a client without the CA is refused', async (t) => {
   const stack = await startStack({ engineTls: { engine: serverTls(), facade: clientTls(), worker: clientTls(), admin: clientTls(), records: clientTls() } });
@@ -71,7 +79,9 @@ test('facade → engine → worker records over TLS; a client without the CA is 
 });
 
 test('mutual TLS: a certificate is required, its CN names the account, and a token of another account is refused', async (t) => {
-  const [facade, worker, admin, records, internal] = await Promise.all(['test-facade', 'test-worker', 'test-admin', 'test-records', 'test-internal'].map((name) => certificates.issueClient(name)));
+  const [facade, worker, admin, records, internal] = await Promise.all(
+    ['test-facade', 'test-worker', 'test-admin', 'test-records', 'test-internal'].map((name) => certificates.issueClient(name)),
+  );
   const stack = await startStack({
     engineTls: {
       engine: { ...serverTls(), FLOWHOOK_ENGINE_TLS_CLIENT_CA: certificates.clientCa },
@@ -85,11 +95,14 @@ test('mutual TLS: a certificate is required, its CN names the account, and a tok
     const secret = await roundTrip(t, stack, 'mTLS Co');
     const invoke = { company: 'mTLS Co', activity: 'tls.note', secret, payloadJson: '{"key":"k-2"}' };
     const webhook = (client: { cert: string; key: string } | undefined, token?: string) =>
-      createClient(WebhookService, createGrpcTransport({
-        baseUrl: stack.engineUrl,
-        ...engineTransportOptions(readEngineClientTls(clientTls(client), stack.engineUrl)),
-        interceptors: token ? [bearer(token)] : [],
-      }));
+      createClient(
+        WebhookService,
+        createGrpcTransport({
+          baseUrl: stack.engineUrl,
+          ...engineTransportOptions(readEngineClientTls(clientTls(client), stack.engineUrl)),
+          interceptors: token ? [bearer(token)] : [],
+        }),
+      );
     // The certificate alone names the account: test-internal calls as itself, without a token.
     t.is((await webhook(internal).invoke(invoke)).statusCode, 200);
     // Without a certificate, or with one of an unknown CA (even with the right CN), the handshake fails.

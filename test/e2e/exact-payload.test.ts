@@ -61,10 +61,7 @@ test('"${Trigger.Payload.amount}" writes the exact digits of a number beyond 2^5
 
 test('payload parts keep their spelling inside a larger body; computed numbers are written as computed', async (t) => {
   const answer = await call('exact.mixed');
-  t.is(
-    answer.value!.body,
-    `{"got": ${PAYLOAD}, "amount": 12345678901234567890, "line": {"sku":"A", "price": 2.50}, "built": {"price":1.10,"qty":1e3,"double":2.2}}`,
-  );
+  t.is(answer.value!.body, `{"got": ${PAYLOAD}, "amount": 12345678901234567890, "line": {"sku":"A", "price": 2.50}, "built": {"price":1.10,"qty":1e3,"double":2.2}}`);
 });
 
 test('an httpRequest body "${Trigger.Payload}" sends the exact text', async (t) => {

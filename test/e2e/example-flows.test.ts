@@ -12,7 +12,17 @@ import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowho
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { readFlowFile } from '../../bin/cli/flow-file.ts';
 import { eventually } from '../support/eventually.ts';
-import { signGithubRequest, signShopify, signSlack, signStandardV1, signStripe, standardWebhooksSecret, stripeSecret, textSecret, type Signer } from '../support/provider-signers.ts';
+import {
+  signGithubRequest,
+  signShopify,
+  signSlack,
+  signStandardV1,
+  signStripe,
+  standardWebhooksSecret,
+  stripeSecret,
+  textSecret,
+  type Signer,
+} from '../support/provider-signers.ts';
 import { recordClient } from '../support/record-client.ts';
 import { startSoapPriceServer, type SoapPriceServer } from '../../examples/soap-bridge/price-service.ts';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
@@ -56,12 +66,22 @@ test.before(async () => {
   soap = await startSoapPriceServer();
   // A stand-in payment provider: creates a payment and remembers the notify URL it was given.
   psp = await startTargetServer((request) => (request.path === '/v1/payments' ? { status: 201, body: '{"id": "pay_77", "status": "pending"}' } : {}));
-  await stack.admin.setConnection({ company: tenant.company, name: 'psp', settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: `${psp.url}/v1` }), secret: 'psp-test-key' });
+  await stack.admin.setConnection({
+    company: tenant.company,
+    name: 'psp',
+    settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: `${psp.url}/v1` }),
+    secret: 'psp-test-key',
+  });
   secrets.payment = (await deployFlow(stack, await loadExample('payment-callback.flow.yaml'))).secret;
   secrets.order = (await deployFlow(stack, await loadExample('order-import.flow.yaml'))).secret;
-  secrets.soap = (await deployFlow(stack, await loadExample('soap-bridge.flow.yaml', (flow) => {
-    flow.steps![0]!.httpRequest!.url = `${soap.url}/soap/prices`;
-  }))).secret;
+  secrets.soap = (
+    await deployFlow(
+      stack,
+      await loadExample('soap-bridge.flow.yaml', (flow) => {
+        flow.steps![0]!.httpRequest!.url = `${soap.url}/soap/prices`;
+      }),
+    )
+  ).secret;
   for (const file of ['price-quote.flow.yaml', 'payment-reminder.flow.yaml', 'order-shipment.flow.yaml', 'invoice-payment.flow.yaml']) {
     const flow = await loadExample(file);
     secrets[flow.trigger!.webhook!.activity!] = (await deployFlow(stack, flow)).secret;
@@ -199,7 +219,11 @@ test('invoice payment: the provider gets the callback URL through the connection
   t.deepEqual({ invoice, amount }, { invoice: 'INV-300', amount: 99.5 });
   const token = /\/callbacks\/([A-Za-z0-9_-]{43})$/.exec(notifyUrl)?.[1];
   t.truthy(token, notifyUrl);
-  const callback = await fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id": "pay_77", "status": "succeeded"}' });
+  const callback = await fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"id": "pay_77", "status": "succeeded"}',
+  });
   t.is(callback.status, 200);
   t.deepEqual(await callback.json(), { received: true });
   await stack.temporal.workflow.getHandle(started.executionId!).result();
@@ -224,7 +248,7 @@ test('stripe payments (the provider callback tutorial): a signed payment_intent.
   t.like(invoice.data, { status: 'paid', paidAmount: 42, stripeEvent: 'evt_1' });
 });
 
-test('the other provider examples accept their provider\'s signed request and run to the end', async (t) => {
+test("the other provider examples accept their provider's signed request and run to the end", async (t) => {
   const slack = await deliver('chat.slack-events', 'command=%2Fquote&text=hello', 'application/x-www-form-urlencoded');
   t.is(slack.status, 200, slack.text);
   t.deepEqual(JSON.parse(slack.text), { text: 'Got it: hello' });

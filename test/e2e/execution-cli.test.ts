@@ -22,7 +22,13 @@ test.before(async () => {
   secrets.open = (await deployFlow(stack, flow(tenant.company, 'open', { activity: 'exec.open' }, steps))).secret;
   secrets.hidden = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'exec.hidden', doNotLogPayload: true }, steps))).secret;
   for (const name of ['open', 'hidden']) {
-    const answer = await callWebhook(stack, { company: tenant.company, activity: `exec.${name}`, secret: secrets[name]!, auth: tenant.auth, payloadText: `{"card": "CARD-${name}"}` });
+    const answer = await callWebhook(stack, {
+      company: tenant.company,
+      activity: `exec.${name}`,
+      secret: secrets[name]!,
+      auth: tenant.auth,
+      payloadText: `{"card": "CARD-${name}"}`,
+    });
     executions[name] = answer.executionId!;
     await stack.engine.client.workflow.getHandle(answer.executionId!).result();
   }
@@ -39,7 +45,10 @@ test('execution list filters by company and activity', async (t) => {
   const listed = await eventually(list, { until: (answer) => answer.executions.length >= 2, what: 'both executions listed' });
   t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [executions.hidden, executions.open].sort());
   const open = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out);
-  t.deepEqual(open.executions.map((e: { executionId: string; status: string }) => [e.executionId, e.status]), [[executions.open, 'COMPLETED']]);
+  t.deepEqual(
+    open.executions.map((e: { executionId: string; status: string }) => [e.executionId, e.status]),
+    [[executions.open, 'COMPLETED']],
+  );
   t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+VERSION\s+OUTCOME\s+STATUS\s+STARTED/);
 });
 
@@ -53,7 +62,10 @@ test('execution show lists the steps with descriptions and the payload, never th
   t.false(shown.out.includes(secrets.open!));
   const json = JSON.parse((await cli('execution', 'show', executions.open!, '--json')).out);
   t.is(json.execution.company, tenant.company);
-  t.deepEqual(json.steps.map((s: { description: string }) => s.description), ['trigger of open', 'Read the card', 'Note the card']);
+  t.deepEqual(
+    json.steps.map((s: { description: string }) => s.description),
+    ['trigger of open', 'Read the card', 'Note the card'],
+  );
 });
 
 test('execution show withholds the payload of a doNotLogPayload execution', async (t) => {

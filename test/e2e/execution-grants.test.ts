@@ -43,23 +43,30 @@ test.before(async () => {
     secret: API_KEY,
   });
   // Answers and ends at once, without asking the engine anything: its grant is first used after it closed.
-  ({ secret: secrets[QUICK] } = await deployFlow(stack, flow(tenant.company, 'quick', { activity: QUICK, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { description: 'answer', statusCode: 200, body: 'done' } },
-  ])));
+  ({ secret: secrets[QUICK] } = await deployFlow(
+    stack,
+    flow(tenant.company, 'quick', { activity: QUICK, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'done' } }]),
+  ));
   // Runs until the test terminates it.
   ({ secret: secrets[HOLD] } = await deployFlow(stack, flow(tenant.company, 'hold', { activity: HOLD }, [HOLD_STEP])));
   // Answers (so its first workflow task has completed when the caller hears back), then runs on.
-  ({ secret: secrets[ANSWER_THEN_HOLD] } = await deployFlow(stack, flow(tenant.company, 'answer-then-hold', { activity: ANSWER_THEN_HOLD, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { description: 'answer', statusCode: 200, body: 'on it' } },
-    HOLD_STEP,
-  ])));
+  ({ secret: secrets[ANSWER_THEN_HOLD] } = await deployFlow(
+    stack,
+    flow(tenant.company, 'answer-then-hold', { activity: ANSWER_THEN_HOLD, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { respond: { description: 'answer', statusCode: 200, body: 'on it' } },
+      HOLD_STEP,
+    ]),
+  ));
 });
 test.after.always(async () => stack?.close());
 
-const bearer = (token: string): Interceptor => (next) => (request) => {
-  request.header.set('authorization', `Bearer ${token}`);
-  return next(request);
-};
+const bearer =
+  (token: string): Interceptor =>
+  (next) =>
+  (request) => {
+    request.header.set('authorization', `Bearer ${token}`);
+    return next(request);
+  };
 const clientsFor = (token: string) => {
   const transport = createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] });
   return { outbound: createClient(OutboundService, transport), records: createClient(RecordService, transport), callbacks: createClient(CallbackService, transport) };
@@ -101,7 +108,10 @@ test('a records account created for the company feeds its tables, but gets no co
   const written = await feeder.records.upsertRecord({ scope: { company: tenant.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' }, data: { eur: 10 } });
   t.is(written.record?.key, 'p-1', 'what the handbook promises it');
 
-  for (const [name, clients] of [['company-bound', feeder], ['all companies', clientsFor(stack.tokens.records)]] as const) {
+  for (const [name, clients] of [
+    ['company-bound', feeder],
+    ['all companies', clientsFor(stack.tokens.records)],
+  ] as const) {
     const denied = await refusal(t, clients.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId: 'grants.quick:any' }));
     t.is(denied.code, Code.PermissionDenied, name);
     t.regex(denied.rawMessage, /connection secrets, egress lists and callback URLs are handed out only to a worker's account for a running execution/, name);
@@ -154,7 +164,10 @@ test("a closed execution's grant, read from its history, opens nothing: no conne
   const absent = await refusal(t, worker().records.getRecord({ scope: { company: tenant.company, table: 'seen', key: 'closed' } }));
   t.is(absent.code, Code.PermissionDenied, 'the worker token without a grant gets nothing either');
 
-  const key = await refusal(t, worker().callbacks.registerCallbackKey({ company: tenant.company, activity: QUICK, executionId, executionGrant: grant, step: 'wait', key: 'order-1', timeoutMs: 60_000n }));
+  const key = await refusal(
+    t,
+    worker().callbacks.registerCallbackKey({ company: tenant.company, activity: QUICK, executionId, executionGrant: grant, step: 'wait', key: 'order-1', timeoutMs: 60_000n }),
+  );
   t.is(key.code, Code.PermissionDenied);
 });
 
@@ -190,7 +203,14 @@ test('a g1 grant of an execution started before run marks works while it runs, a
 
   const running = await startLegacy([HOLD_STEP]);
   t.is((await resolve(running.input, running.executionId)).connection?.secret, API_KEY);
-  const scope = { company: tenant.company, table: 'seen', key: 'legacy', executionId: running.executionId, executionGrant: running.input.executionGrant!, idempotencyKey: `${running.executionId}/steps[9]` };
+  const scope = {
+    company: tenant.company,
+    table: 'seen',
+    key: 'legacy',
+    executionId: running.executionId,
+    executionGrant: running.input.executionGrant!,
+    idempotencyKey: `${running.executionId}/steps[9]`,
+  };
   t.is((await worker().records.upsertRecord({ scope, data: { n: 1 } })).record?.key, 'legacy');
   await running.handle.terminate('test over');
 

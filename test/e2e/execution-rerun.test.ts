@@ -28,9 +28,7 @@ const HOOK_SECRET = standardWebhooksSecret();
 const broken = [{ fail: { description: 'Broken on v1', message: 'version 1 is broken' } }];
 /** Version 2 writes what it saw into a record keyed by its execution id. */
 const fixed = (fields: Record<string, string>) => [{ record: { description: 'Note what arrived', table: 'seen', key: '${Execution.Id}', insert: fields } }];
-const mixed = [
-  { if: { description: 'Fine?', condition: '${Trigger.Payload.ok}', then: [{ log: { description: 'Fine', message: 'ok' } }], else: broken } },
-];
+const mixed = [{ if: { description: 'Fine?', condition: '${Trigger.Payload.ok}', then: [{ log: { description: 'Fine', message: 'ok' } }], else: broken } }];
 
 test.before(async () => {
   stack = await startStack();
@@ -48,13 +46,17 @@ test.after.always(async () => {
 });
 
 const cli = (...args: string[]) => executionCliAgainst(stack, stack.adminToken)(...args);
-const call = (name: string, payloadText: string) => callWebhook(stack, { company: tenant.company, activity: `rerun.${name}`, secret: secrets[name]!, auth: tenant.auth, payloadText });
+const call = (name: string, payloadText: string) =>
+  callWebhook(stack, { company: tenant.company, activity: `rerun.${name}`, secret: secrets[name]!, auth: tenant.auth, payloadText });
 
 /** Calls the flow and waits until the execution closed (failed or completed). */
 async function closedExecution(name: string, payloadText: string): Promise<string> {
   const answer = await call(name, payloadText);
   if (!answer.executionId) throw new Error(`no execution: ${answer.status} ${answer.text}`);
-  await stack.temporal.workflow.getHandle(answer.executionId).result().catch(() => undefined);
+  await stack.temporal.workflow
+    .getHandle(answer.executionId)
+    .result()
+    .catch(() => undefined);
   return answer.executionId;
 }
 
@@ -64,7 +66,8 @@ async function settled(executionId: string): Promise<string> {
   return (await handle.describe()).status.name;
 }
 
-const seen = async (key: string) => (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'seen', key } })).record?.data as Record<string, unknown> | undefined;
+const seen = async (key: string) =>
+  (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'seen', key } })).record?.data as Record<string, unknown> | undefined;
 
 test.serial('a failed execution re-runs on the version now published, with the exact payload, linked both ways', async (t) => {
   const original = await closedExecution('orders', PAYLOAD);
@@ -91,7 +94,10 @@ test.serial('a failed execution re-runs on the version now published, with the e
   t.is(shownRerun.rerunOf, original);
   t.is(shownRerun.payloadJson, PAYLOAD);
   t.is(shownRerun.caller, JSON.parse((await cli('execution', 'show', original, '--json')).out).caller, 'the trigger context is the original caller');
-  const shownOriginal = await eventually(async () => JSON.parse((await cli('execution', 'show', original, '--json')).out), { until: (shown) => shown.reruns.length > 0, what: 'the re-run linked from the original' });
+  const shownOriginal = await eventually(async () => JSON.parse((await cli('execution', 'show', original, '--json')).out), {
+    until: (shown) => shown.reruns.length > 0,
+    what: 'the re-run linked from the original',
+  });
   t.deepEqual(shownOriginal.reruns, [started.executionId]);
   t.regex((await cli('execution', 'show', original)).out, new RegExp(`Re-runs\\s+${started.executionId}`));
   t.regex((await cli('execution', 'show', started.executionId)).out, new RegExp(`Re-run of\\s+${original}`));
@@ -129,7 +135,10 @@ test.serial('bulk: --dry-run lists exactly the failed executions in the window; 
   const untilTime = new Date(Date.now() + 1000).toISOString();
   const filter = ['--company', tenant.company, '--activity', 'rerun.bulk', '--status', 'FAILED,TIMED_OUT', '--since', since, '--until', untilTime];
 
-  const listed = await eventually(async () => JSON.parse((await cli('execution', 'rerun', ...filter, '--dry-run', '--json')).out), { until: (r) => r.matched === 3, what: 'three executions matched' });
+  const listed = await eventually(async () => JSON.parse((await cli('execution', 'rerun', ...filter, '--dry-run', '--json')).out), {
+    until: (r) => r.matched === 3,
+    what: 'three executions matched',
+  });
   t.is(listed.matched, 3);
   t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [...failed].sort());
   t.false(listed.executions.some((e: { executionId: string }) => e.executionId === completed));
@@ -169,9 +178,19 @@ test.serial("a provider-route execution re-runs with the provider's request as t
   t.is(response.status, 200, await response.text());
   const original = response.headers.get('x-flowhook-execution-id')!;
   t.is(await settled(original), 'FAILED');
-  await deployFlow(stack, flow(tenant.company, 'provider', { activity: 'rerun.provider', direct: { verify: { standardWebhooks: {} } } }, fixed({
-    body: '{{Trigger.Body}}', source: '${Trigger.Headers.`x-order-source`}', type: '${Trigger.Json.type}',
-  })));
+  await deployFlow(
+    stack,
+    flow(
+      tenant.company,
+      'provider',
+      { activity: 'rerun.provider', direct: { verify: { standardWebhooks: {} } } },
+      fixed({
+        body: '{{Trigger.Body}}',
+        source: '${Trigger.Headers.`x-order-source`}',
+        type: '${Trigger.Json.type}',
+      }),
+    ),
+  );
   const rerun = JSON.parse((await cli('execution', 'rerun', original, '--json')).out).rerun;
   t.is(await settled(rerun.executionId), 'COMPLETED');
   t.deepEqual(await seen(rerun.executionId), { body, source: 'shop-7', type: 'order.created' });
@@ -204,18 +223,22 @@ test.serial('a doNotLogPayload original stays encrypted even when the version no
 
 test('only admin tokens re-run executions', async (t) => {
   for (const scope of ['internal', 'records', 'worker', 'facade'] as const) {
-    const client = createClient(ExecutionService, createConnectTransport({
-      baseUrl: stack.engineUrl,
-      httpVersion: '2',
-      interceptors: [(next) => (request) => {
-        request.header.set('authorization', `Bearer ${stack.tokens[scope]}`);
-        return next(request);
-      }],
-    }));
+    const client = createClient(
+      ExecutionService,
+      createConnectTransport({
+        baseUrl: stack.engineUrl,
+        httpVersion: '2',
+        interceptors: [
+          (next) => (request) => {
+            request.header.set('authorization', `Bearer ${stack.tokens[scope]}`);
+            return next(request);
+          },
+        ],
+      }),
+    );
     const refused = await t.throwsAsync(client.rerunExecution({ executionId: 'any' }), { instanceOf: ConnectError });
     t.is(refused.code, Code.PermissionDenied, scope);
     const bulk = await t.throwsAsync(client.rerunExecutions({ company: tenant.company, statuses: ['FAILED'], dryRun: true }), { instanceOf: ConnectError });
     t.is(bulk.code, Code.PermissionDenied, scope);
   }
 });
-

@@ -36,18 +36,39 @@ function probes(auth: string): fc.Arbitrary<Probe> {
     fc.string({ maxLength: 200 }).map((body) => ({ path: goodPath, method: 'POST', headers: json, body })),
     fc.json().map((text) => ({ path: goodPath, method: 'POST', headers: json, body: text.slice(0, Math.max(0, text.length - 1)) + (text.length % 2 ? '' : '}') })),
     // JSON, but a member missing or of the wrong type (at least one field is wrong).
-    fc.record({ activity: fc.oneof(notAString, fc.constant(activity)), secret: fc.oneof(notAString, fc.constant(secret)), payload: fc.oneof(notAnObject, fc.constant({})) })
+    fc
+      .record({ activity: fc.oneof(notAString, fc.constant(activity)), secret: fc.oneof(notAString, fc.constant(secret)), payload: fc.oneof(notAnObject, fc.constant({})) })
       .filter((r) => !(r.activity === activity && r.secret === secret && typeof r.payload === 'object' && r.payload !== null && !Array.isArray(r.payload)))
       .map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
     fc.record({ activity: fc.constant(activity), payload: fc.constant({}) }).map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
     // Right body, wrong secret or wrong credentials.
-    fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s !== secret).map((wrong) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify({ activity, secret: wrong, payload: {} }) })),
-    fc.string({ maxLength: 60 }).map((header) => ({ path: goodPath, method: 'POST', headers: { 'content-type': 'application/json', authorization: header }, body: JSON.stringify({ activity, secret, payload: {} }) })),
+    fc
+      .string({ minLength: 1, maxLength: 40 })
+      .filter((s) => s !== secret)
+      .map((wrong) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify({ activity, secret: wrong, payload: {} }) })),
+    fc.string({ maxLength: 60 }).map((header) => ({
+      path: goodPath,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: header },
+      body: JSON.stringify({ activity, secret, payload: {} }),
+    })),
     // Wrong content type, method, path or company.
-    fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '').map((type) => ({ path: goodPath, method: 'POST', headers: { 'content-type': type, authorization: auth }, body: JSON.stringify({ activity, secret, payload: {} }) })),
+    fc
+      .constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '')
+      .map((type) => ({ path: goodPath, method: 'POST', headers: { 'content-type': type, authorization: auth }, body: JSON.stringify({ activity, secret, payload: {} }) })),
     fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH').map((method) => ({ path: goodPath, method, headers: json })),
     fc.webPath().map((path) => ({ path: path || '/', method: 'POST', headers: json, body: JSON.stringify({ activity, secret, payload: {} }) })),
-    fc.oneof(fc.constant(''), fc.string({ maxLength: 30 }).filter((c) => c !== 'Fuzz Co')).map((company) => ({ path: `/${INSTANCE}/ODataV4/flowWebhook_Invoke${company === '' ? '' : `?company=${encodeURIComponent(company)}`}`, method: 'POST', headers: json, body: JSON.stringify({ activity, secret, payload: {} }) })),
+    fc
+      .oneof(
+        fc.constant(''),
+        fc.string({ maxLength: 30 }).filter((c) => c !== 'Fuzz Co'),
+      )
+      .map((company) => ({
+        path: `/${INSTANCE}/ODataV4/flowWebhook_Invoke${company === '' ? '' : `?company=${encodeURIComponent(company)}`}`,
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ activity, secret, payload: {} }),
+      })),
   );
 }
 

@@ -35,7 +35,10 @@ test.before(async () => {
   }
   // One company, two flows: a backlog at the lowest priority, a few calls at the highest.
   await createTenant(stack, PRIORITY_COMPANY);
-  for (const [activity, priority] of [[LOW, 5], [URGENT, 1]] as const) {
+  for (const [activity, priority] of [
+    [LOW, 5],
+    [URGENT, 1],
+  ] as const) {
     secrets[activity] = (await deployFlow(stack, flow(PRIORITY_COMPANY, activity.replace('.', '-'), { activity, priority }, [slowStep]))).secret;
   }
 });
@@ -47,39 +50,48 @@ test.after.always(async () => {
 
 /** An internal service's client of the engine: starts executions for any company. */
 function webhookClient(): Client<typeof WebhookService> {
-  return createClient(WebhookService, createGrpcTransport({
-    baseUrl: stack.engineUrl,
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
-      return next(request);
-    }],
-  }));
+  return createClient(
+    WebhookService,
+    createGrpcTransport({
+      baseUrl: stack.engineUrl,
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
+          return next(request);
+        },
+      ],
+    }),
+  );
 }
 
 /** Starts `count` executions for the company, `concurrency` calls at a time; their ids. */
 async function start(client: Client<typeof WebhookService>, company: string, count: number, concurrency: number, activity = ACTIVITY): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next++;
-      const answer = await client.invoke({ company, activity, secret: secrets[activity === ACTIVITY ? company : activity]!, payloadJson: '{}' });
-      ids.push(answer.executionId);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        const answer = await client.invoke({ company, activity, secret: secrets[activity === ACTIVITY ? company : activity]!, payloadJson: '{}' });
+        ids.push(answer.executionId);
+      }
+    }),
+  );
   return ids;
 }
 
 /** When each execution closed, by Temporal's clock; waits for all of them and checks each carried its company's fairness key. */
 async function closeTimes(ids: string[], company: string): Promise<number[]> {
-  return Promise.all(ids.map(async (id) => {
-    const handle = stack.temporal.workflow.getHandle(id);
-    await handle.result();
-    const description = await handle.describe();
-    if (description.status.name !== 'COMPLETED') throw new Error(`${id} ended ${description.status.name}`);
-    if (description.priority?.fairnessKey !== company) throw new Error(`${id} has the fairness key ${JSON.stringify(description.priority?.fairnessKey)}, not ${company}`);
-    return description.closeTime!.getTime();
-  }));
+  return Promise.all(
+    ids.map(async (id) => {
+      const handle = stack.temporal.workflow.getHandle(id);
+      await handle.result();
+      const description = await handle.describe();
+      if (description.status.name !== 'COMPLETED') throw new Error(`${id} ended ${description.status.name}`);
+      if (description.priority?.fairnessKey !== company) throw new Error(`${id} has the fairness key ${JSON.stringify(description.priority?.fairnessKey)}, not ${company}`);
+      return description.closeTime!.getTime();
+    }),
+  );
 }
 
 test.serial("one company's flood does not hold up another company's executions", async (t) => {
@@ -94,7 +106,9 @@ test.serial("one company's flood does not hold up another company's executions",
   // How much of the flood had finished when the last of the quiet company's executions did.
   const floodBefore = floodDone.filter((time) => time <= lastQuiet).length;
   const floodDrainedAt = floodDone[floodDone.length - 1]!;
-  t.log(`Quiet Co done ${((lastQuiet - quietStarted) / 1000).toFixed(1)} s after it started, when ${floodBefore} of ${FLOOD} Flood Co executions were; Flood Co drained ${((floodDrainedAt - quietStarted) / 1000).toFixed(1)} s after that start`);
+  t.log(
+    `Quiet Co done ${((lastQuiet - quietStarted) / 1000).toFixed(1)} s after it started, when ${floodBefore} of ${FLOOD} Flood Co executions were; Flood Co drained ${((floodDrainedAt - quietStarted) / 1000).toFixed(1)} s after that start`,
+  );
   t.true(floodBefore < FLOOD / 2, `the quiet company's executions waited for ${floodBefore} of the flood's ${FLOOD}`);
 });
 
@@ -105,7 +119,10 @@ test.serial("a flow's priority: executions of a priority 1 flow go before a back
   const urgentStarted = Date.now();
   const urgent = await start(client, PRIORITY_COMPANY, FEW, FEW, URGENT);
   const [backlogDone, urgentDone] = await Promise.all([closeTimes(backlog, PRIORITY_COMPANY), closeTimes(urgent, PRIORITY_COMPANY)]);
-  for (const [ids, key] of [[backlog, 5], [urgent, 1]] as const) {
+  for (const [ids, key] of [
+    [backlog, 5],
+    [urgent, 1],
+  ] as const) {
     t.is((await stack.temporal.workflow.getHandle(ids[0]!).describe()).priority?.priorityKey, key);
   }
   const lastUrgent = Math.max(...urgentDone);

@@ -29,17 +29,7 @@ function flowFile(name: string, activity: string, steps: string): string {
   const path = join(dir, `${name}-${Math.random().toString(36).slice(2, 8)}.flow.yaml`);
   writeFileSync(
     path,
-    [
-      `company: "${COMPANY}"`,
-      `name: ${name}`,
-      'trigger:',
-      '  webhook:',
-      `    activity: ${activity}`,
-      '    responseMode: WAIT_FOR_RESPONSE_STEP',
-      'steps:',
-      steps,
-      '',
-    ].join('\n'),
+    [`company: "${COMPANY}"`, `name: ${name}`, 'trigger:', '  webhook:', `    activity: ${activity}`, '    responseMode: WAIT_FOR_RESPONSE_STEP', 'steps:', steps, ''].join('\n'),
   );
   return path;
 }
@@ -154,7 +144,8 @@ test("the handbook's Temporal UI query finds a failed execution by flow name", a
   // Visibility is eventually consistent.
   const failed = async () => {
     const ids: string[] = [];
-    for await (const execution of stack.temporal.workflow.list({ query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"` })) ids.push(execution.workflowId);
+    for await (const execution of stack.temporal.workflow.list({ query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"` }))
+      ids.push(execution.workflowId);
     return ids;
   };
   const found = await eventually(failed, { until: (ids) => ids.length > 0, what: 'the failed execution listed' });

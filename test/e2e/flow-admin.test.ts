@@ -29,7 +29,12 @@ async function rejected(t: import('ava').ExecutionContext, promise: Promise<unkn
 
 test('a second flow with the same activity, differing only in case, is rejected at publish', async (t) => {
   await deployFlow(stack, flow(tenant.company, 'first', sync('dup.Activity'), respondWith('one')));
-  await rejected(t, deployFlow(stack, flow(tenant.company, 'second', sync('DUP.activity'), respondWith('two'))), Code.AlreadyExists, /dup\.activity.*already published by flow "first"/);
+  await rejected(
+    t,
+    deployFlow(stack, flow(tenant.company, 'second', sync('DUP.activity'), respondWith('two'))),
+    Code.AlreadyExists,
+    /dup\.activity.*already published by flow "first"/,
+  );
   // Apply and publish are one: the refused publish stored no draft (and no secret) either.
   await rejected(t, stack.admin.getFlow({ company: tenant.company, name: 'second' }), Code.NotFound, /does not exist/);
   // Saved without publishing, the draft exists; only publishing it is refused.
@@ -40,13 +45,26 @@ test('a second flow with the same activity, differing only in case, is rejected 
 });
 
 test('publish validation rejects a 1xx status code and names the field', async (t) => {
-  await rejected(t, deployFlow(stack, flow(tenant.company, 'bad-status', sync('bad.status'), [{ respond: { statusCode: 101, body: '' } }])), Code.InvalidArgument, /steps\[0\]\.respond\.statusCode: .*200\.\.599/);
-  await rejected(t, deployFlow(stack, flow(tenant.company, 'bad-default', { activity: 'bad.default', defaultResponseStatusCode: 600 }, [])), Code.InvalidArgument, /defaultResponseStatusCode/);
+  await rejected(
+    t,
+    deployFlow(stack, flow(tenant.company, 'bad-status', sync('bad.status'), [{ respond: { statusCode: 101, body: '' } }])),
+    Code.InvalidArgument,
+    /steps\[0\]\.respond\.statusCode: .*200\.\.599/,
+  );
+  await rejected(
+    t,
+    deployFlow(stack, flow(tenant.company, 'bad-default', { activity: 'bad.default', defaultResponseStatusCode: 600 }, [])),
+    Code.InvalidArgument,
+    /defaultResponseStatusCode/,
+  );
 });
 
 test('publish warns about a deferral that can run before the respond step', async (t) => {
   const { warnings } = await deployFlow(stack, flow(tenant.company, 'warned', sync('warned.flow'), [{ sleep: { duration: '1s' } }, ...respondWith('late')]));
-  t.true(warnings.some((w) => /steps\[0\]\.sleep: a deferral can run before any respond step/.test(w)), warnings.join('\n'));
+  t.true(
+    warnings.some((w) => /steps\[0\]\.sleep: a deferral can run before any respond step/.test(w)),
+    warnings.join('\n'),
+  );
 });
 
 test('rotating the secret invalidates the previous one at once', async (t) => {

@@ -40,13 +40,23 @@ test('10 calls within a debounce period become one execution with the last paylo
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
   const secret = await deploy('debounced', { debounce: { key: '${Trigger.Payload.customer}', period: '3s' } }, [
-    { httpRequest: { description: 'report', url: `${server.url}/coalesced`, method: 'POST', body: '${ {"count": Trigger.Coalesced.count, "payloads": Trigger.Coalesced.payloads, "last": Trigger.Payload.n} }' } },
+    {
+      httpRequest: {
+        description: 'report',
+        url: `${server.url}/coalesced`,
+        method: 'POST',
+        body: '${ {"count": Trigger.Coalesced.count, "payloads": Trigger.Coalesced.payloads, "last": Trigger.Payload.n} }',
+      },
+    },
   ]);
   // Spelled the way a caller might: spaces, key order and a big number kept byte for byte.
   const payloads = Array.from({ length: 10 }, (_, n) => `{ "n": ${n},"customer":"C-1", "amount": 12345678901234567890 }`);
   const answers = [];
   for (const payload of payloads) answers.push(await call('debounced', secret, payload));
-  t.deepEqual(answers.map((answer) => answer.status), Array(10).fill(200));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(10).fill(200),
+  );
   t.is(new Set(answers.map((answer) => answer.executionId)).size, 1, 'every caller is told the one execution');
   const other = await call('debounced', secret, '{"n": 99, "customer": "C-2"}');
   t.not(other.executionId, answers[0]!.executionId, 'another key: another execution');
@@ -69,15 +79,28 @@ test('25 concurrent calls to a batch of maxSize 10 become three executions cover
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
   const secret = await deploy('batched', { batch: { maxSize: 10, maxWait: '20s' } }, [
-    { httpRequest: { description: 'report', url: `${server.url}/batch`, method: 'POST', body: '${ {"calls": Trigger.Batch.payload, "callers": Trigger.Batch.caller, "received": Trigger.Batch.receivedAt} }' } },
+    {
+      httpRequest: {
+        description: 'report',
+        url: `${server.url}/batch`,
+        method: 'POST',
+        body: '${ {"calls": Trigger.Batch.payload, "callers": Trigger.Batch.caller, "received": Trigger.Batch.receivedAt} }',
+      },
+    },
   ]);
   const sent = Array.from({ length: 25 }, (_, n) => `{"n":${n}}`);
   const answers = await Promise.all(sent.map((payload) => call('batched', secret, payload)));
-  t.deepEqual(answers.map((answer) => answer.status), Array(25).fill(200));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(25).fill(200),
+  );
   t.is(new Set(answers.map((answer) => answer.executionId)).size, 3, 'callers are told three executions');
   // Two full batches at once; the last five after maxWait.
   const reports = (await server.waitForAnswered(3, '/batch', 90_000)).map((report) => JSON.parse(report.body) as { calls: string[]; callers: string[]; received: string[] });
-  t.deepEqual(reports.map((report) => report.calls.length).sort((a, b) => a - b), [5, 10, 10]);
+  t.deepEqual(
+    reports.map((report) => report.calls.length).sort((a, b) => a - b),
+    [5, 10, 10],
+  );
   const collected = reports.flatMap((report) => report.calls);
   t.deepEqual([...collected].sort(), [...sent].sort(), 'every call in exactly one batch');
   for (const report of reports) {
@@ -121,7 +144,10 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
   t.deepEqual(JSON.parse(report!.body), { card: '4111-SECRET-1111', count: 2 }, 'the execution decrypts what the collector handed it');
   // Its result is encrypted too: this test's client has no codec, so it asks only whether it completed — and its memo
   // (the grant's run mark) is as readable as any execution's: the engine's grant checks read it.
-  const described = await eventually(() => stack.temporal.workflow.getHandle(first.executionId!).describe(), { until: (description) => description.status.name === 'COMPLETED', what: 'the execution completed' });
+  const described = await eventually(() => stack.temporal.workflow.getHandle(first.executionId!).describe(), {
+    until: (description) => description.status.name === 'COMPLETED',
+    what: 'the execution completed',
+  });
   t.true(typeof described.memo?.grantRun === 'string');
   const coordinators = async (type: string) => {
     const ids: string[] = [];
@@ -149,17 +175,43 @@ test('a collector continued as new keeps its open window and the keyed calls it 
       flowName: 'carried',
       flowVersion: 1,
       steps: [{ log: { message: '${$count(Trigger.Batch)}: ${$join(Trigger.Batch.payload, " ")}' } }],
-      trigger: { activity: 'collect.carried', description: '', responseMode: 'INSTANT_RETURN', syncTimeoutMs: 30_000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false },
+      trigger: {
+        activity: 'collect.carried',
+        description: '',
+        responseMode: 'INSTANT_RETURN',
+        syncTimeoutMs: 30_000,
+        defaultResponse: { statusCode: 200, contentType: 'application/json' },
+        doNotLogPayload: false,
+      },
     },
     carried: {
       windows: [{ seed, openedAt: now, lastAt: now, count: 1, calls: [{ payloadJson: '{"n":1}', caller: 'user:a', receivedAt: new Date(now).toISOString() }], bytes: 7 }],
       remembered: [['key-1', executionId, now, 'digest-1']],
     },
   };
-  const collector = await stack.temporal.workflow.start(COLLECTOR_WORKFLOW_TYPE, { workflowId: `flowhook-batch:collect.carried:${randomUUID()}`, taskQueue: stack.taskQueue, args: [input] });
-  const collected = (callId: string, payloadJson: string, extra: Partial<CollectedCall> = {}): CollectedCall => ({ callId, keyed: false, payloadJson, caller: 'user:b', held: false, seed: { ...seed, workflowId: `collect.carried:${randomUUID()}` }, ...extra });
-  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":1}', { keyed: true, payloadDigest: 'digest-1' })] }), { executionId, repeated: true });
-  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":9}', { keyed: true, payloadDigest: 'digest-9' })] }), { executionId, repeated: true, reused: true });
+  const collector = await stack.temporal.workflow.start(COLLECTOR_WORKFLOW_TYPE, {
+    workflowId: `flowhook-batch:collect.carried:${randomUUID()}`,
+    taskQueue: stack.taskQueue,
+    args: [input],
+  });
+  const collected = (callId: string, payloadJson: string, extra: Partial<CollectedCall> = {}): CollectedCall => ({
+    callId,
+    keyed: false,
+    payloadJson,
+    caller: 'user:b',
+    held: false,
+    seed: { ...seed, workflowId: `collect.carried:${randomUUID()}` },
+    ...extra,
+  });
+  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":1}', { keyed: true, payloadDigest: 'digest-1' })] }), {
+    executionId,
+    repeated: true,
+  });
+  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":9}', { keyed: true, payloadDigest: 'digest-9' })] }), {
+    executionId,
+    repeated: true,
+    reused: true,
+  });
   t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected(randomUUID(), '{"n":2}')] }), { executionId, repeated: false });
   const result = await stack.temporal.workflow.getHandle<FlowWorkflow>(executionId).result();
   t.is(result.steps.find((step) => step.type === 'log')?.note, '2: {"n":1} {"n":2}', 'the carried call and the new one, in one batch');
@@ -167,10 +219,18 @@ test('a collector continued as new keeps its open window and the keyed calls it 
 
 test('publishing refuses debounce and batch for Wait for Response step, and key formulas that read what a call cannot know yet', async (t) => {
   const refused = async (webhook: Record<string, unknown>) => {
-    const error = await t.throwsAsync(deployFlow(stack, flow(tenant.company, `refused-${Math.random().toString(36).slice(2, 8)}`, { activity: `collect.refused.${Math.random().toString(36).slice(2, 8)}`, ...webhook }, [])));
+    const error = await t.throwsAsync(
+      deployFlow(
+        stack,
+        flow(tenant.company, `refused-${Math.random().toString(36).slice(2, 8)}`, { activity: `collect.refused.${Math.random().toString(36).slice(2, 8)}`, ...webhook }, []),
+      ),
+    );
     return ConnectError.from(error).rawMessage;
   };
-  t.regex(await refused({ responseMode: 'WAIT_FOR_RESPONSE_STEP', debounce: { key: '${Trigger.Payload.id}', period: '5s' } }), /trigger\.webhook\.debounce: only with responseMode INSTANT_RETURN/);
+  t.regex(
+    await refused({ responseMode: 'WAIT_FOR_RESPONSE_STEP', debounce: { key: '${Trigger.Payload.id}', period: '5s' } }),
+    /trigger\.webhook\.debounce: only with responseMode INSTANT_RETURN/,
+  );
   t.regex(await refused({ responseMode: 'WAIT_FOR_RESPONSE_STEP', batch: { maxSize: 5, maxWait: '5s' } }), /trigger\.webhook\.batch: only with responseMode INSTANT_RETURN/);
   t.regex(await refused({ concurrency: { key: '${Variables.customer}' } }), /trigger\.webhook\.concurrency\.key: .*"Variables" cannot be read here/);
 });

@@ -35,7 +35,12 @@ test.after.always(async () => {
 });
 
 /** A flow whose one step posts to the server under its execution id. */
-async function deploy(name: string, webhook: Record<string, unknown>, server: IntervalServer, body = '${Trigger.PayloadJson}'): Promise<(payload: string) => Promise<{ status: number; executionId: string }>> {
+async function deploy(
+  name: string,
+  webhook: Record<string, unknown>,
+  server: IntervalServer,
+  body = '${Trigger.PayloadJson}',
+): Promise<(payload: string) => Promise<{ status: number; executionId: string }>> {
   const step = { httpRequest: { description: 'report', url: `${server.url}/${name}/{{Execution.Id}}`, method: 'POST', body, timeout: '2s' } };
   const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, flow(COMPANY, name, { activity: `crash.${name}`, ...webhook }, [step]) as never), publish: true });
   return async (payload) => {
@@ -68,12 +73,19 @@ test.serial('concurrency: executions waiting for a key across a kill -9 of the w
   const call = await deploy('concurrency', { concurrency: { key: '${Trigger.Payload.invoice}', limit: 1 } }, server);
   const answers = [];
   for (let n = 0; n < 5; n++) answers.push(await call(`{"invoice": "INV-7", "n": ${n}}`));
-  t.deepEqual(answers.map((answer) => answer.status), Array(5).fill(200));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(5).fill(200),
+  );
   await eventually(() => server.intervals.length >= 1, { what: 'the first execution holds the key' });
   await stack.crash('worker');
   server.releaseFirst();
   stack.launch('worker');
-  await eventually(() => new Set(server.intervals.filter((i) => i.end !== undefined).map((i) => i.path)).size, { until: (runs) => runs === 5, timeoutMs: 120_000, what: 'all five executions ran' });
+  await eventually(() => new Set(server.intervals.filter((i) => i.end !== undefined).map((i) => i.path)).size, {
+    until: (runs) => runs === 5,
+    timeoutMs: 120_000,
+    what: 'all five executions ran',
+  });
   const runs = byExecution(t, server.intervals);
   t.deepEqual([...runs.keys()].sort(), answers.map((answer) => `/concurrency/${answer.executionId}`).sort(), 'every accepted call ran');
   // Each execution from its first request to its last answer: never two at once.
@@ -85,7 +97,10 @@ test.serial('throttle: executions waiting for their start across a kill -9 of th
   t.teardown(() => server.close());
   const call = await deploy('throttle', { throttle: { perSecond: 1, burst: 1 } }, server);
   const answers = await Promise.all(Array.from({ length: 5 }, (_, n) => call(`{"n": ${n}}`)));
-  t.deepEqual(answers.map((answer) => answer.status), Array(5).fill(200));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(5).fill(200),
+  );
   await eventually(() => server.intervals.length >= 2, { what: 'two executions started' });
   await killWorkerAndRestart();
   await eventually(() => new Set(server.intervals.map((i) => i.path)).size, { until: (runs) => runs === 5, timeoutMs: 120_000, what: 'all five executions ran' });
@@ -98,7 +113,12 @@ test.serial('throttle: executions waiting for their start across a kill -9 of th
 test.serial('debounce: calls coalescing across a kill -9 of the worker become one execution with all of them', async (t) => {
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
-  const call = await deploy('debounce', { debounce: { key: '${Trigger.Payload.customer}', period: '4s' } }, server, '${ {"count": Trigger.Coalesced.count, "last": Trigger.Payload.n} }');
+  const call = await deploy(
+    'debounce',
+    { debounce: { key: '${Trigger.Payload.customer}', period: '4s' } },
+    server,
+    '${ {"count": Trigger.Coalesced.count, "last": Trigger.Payload.n} }',
+  );
   const answers = [];
   for (let n = 0; n < 10; n++) answers.push(await call(`{"customer": "C-9", "n": ${n}}`));
   t.is(new Set(answers.map((answer) => answer.executionId)).size, 1);
@@ -115,7 +135,10 @@ test.serial('batch: calls collected across a kill -9 of the worker become three 
   const call = await deploy('batch', { batch: { maxSize: 10, maxWait: '10s' } }, server, '${ {"calls": Trigger.Batch.payload} }');
   const sent = Array.from({ length: 25 }, (_, n) => `{"n":${n}}`);
   const answers = await Promise.all(sent.map((payload) => call(payload)));
-  t.deepEqual(answers.map((answer) => answer.status), Array(25).fill(200));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(25).fill(200),
+  );
   await killWorkerAndRestart();
   await eventually(() => new Set(server.intervals.map((i) => i.path)).size, { until: (runs) => runs === 3, timeoutMs: 120_000, what: 'three batches ran' });
   const runs = byExecution(t, server.intervals);
@@ -145,10 +168,16 @@ test.serial('pause: executions held across a kill -9 of the worker run once each
   await admin.pauseFlow({ company: COMPANY, name: 'pause' });
   const answers = [];
   for (let n = 0; n < 3; n++) answers.push(await call(`{"n": ${n}}`));
-  t.deepEqual(answers.map((answer) => answer.status), Array(3).fill(200));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(3).fill(200),
+  );
   // Held, as the Temporal UI shows it, before the kill: not merely not started yet.
   for (const { executionId } of answers) {
-    await eventually(async () => (await temporal.workflow.getHandle(executionId).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '', { until: (details) => /held/.test(details), what: `${executionId} is held` });
+    await eventually(async () => (await temporal.workflow.getHandle(executionId).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '', {
+      until: (details) => /held/.test(details),
+      what: `${executionId} is held`,
+    });
   }
   await stack.crash('worker');
   await admin.resumeFlow({ company: COMPANY, name: 'pause' });

@@ -52,13 +52,20 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   const manyKeys = await deploy('many-keys', { concurrency }, post(parallel.url, '/run'));
 
   const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => call('one-key', oneKey, { invoice: 'INV-1', n })));
-  t.deepEqual(answers.map((answer) => answer.status), Array(20).fill(200), 'every call is accepted at once (Instant return)');
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(20).fill(200),
+    'every call is accepted at once (Instant return)',
+  );
   const ran = await serial.waitForAnswered(20);
   t.false(overlapping(ran), 'one key: no two executions ran at the same time');
   t.deepEqual(new Set(ran.map((interval) => JSON.parse(interval.body).n)).size, 20, 'each call ran once');
 
   const spread = await Promise.all(Array.from({ length: 20 }, (_, n) => call('many-keys', manyKeys, { invoice: `INV-${n}`, n })));
-  t.deepEqual(spread.map((answer) => answer.status), Array(20).fill(200));
+  t.deepEqual(
+    spread.map((answer) => answer.status),
+    Array(20).fill(200),
+  );
   await parallel.waitForAnswered(20);
   t.true(parallel.maxInFlight() >= 2, 'different keys: executions ran at the same time');
 
@@ -69,7 +76,10 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   for (let n = 1; n < 10; n++) t.is((await call('in-order', inOrder, { invoice: 'INV-9', n })).status, 200);
   ordered.releaseFirst();
   const runs = await ordered.waitForAnswered(10);
-  t.deepEqual(runs.sort((a, b) => a.start - b.start).map((interval) => JSON.parse(interval.body).n), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  t.deepEqual(
+    runs.sort((a, b) => a.start - b.start).map((interval) => JSON.parse(interval.body).n),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
 
   // Visible: the key in the execution's search attributes, the wait in FlowWaitMs, and `execution list --key`.
   const listed = await eventually(() => executions.listExecutions({ company: tenant.company, flowName: 'one-key', key: 'INV-1', limit: 50 }), {
@@ -78,7 +88,10 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
     timeoutMs: 30_000,
   });
   t.true(listed.executions.every((e) => e.keys.includes('INV-1')));
-  t.true(listed.executions.some((e) => e.waitedMs > 0n), 'executions that waited say how long');
+  t.true(
+    listed.executions.some((e) => e.waitedMs > 0n),
+    'executions that waited say how long',
+  );
   const shown = await executions.getExecution({ executionId: answers[0]!.executionId! });
   t.deepEqual(shown.execution?.keys, ['INV-1'], 'execution show names the key too');
   const description = await stack.temporal.workflow.getHandle(answers[0]!.executionId!).describe();
@@ -86,16 +99,21 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   t.not(description.typedSearchAttributes.get(FLOW_WAIT_KEY), undefined);
   t.regex((await description.staticSummary()) ?? '', /key INV-1/);
   const other = await executions.listExecutions({ company: tenant.company, key: 'INV-13', limit: 50 });
-  t.deepEqual(other.executions.map((e) => e.flowName), ['many-keys'], 'the filter matches the key exactly (not INV-1)');
+  t.deepEqual(
+    other.executions.map((e) => e.flowName),
+    ['many-keys'],
+    'the filter matches the key exactly (not INV-1)',
+  );
 });
 
 test('Wait for Response step with a concurrency key: a caller whose execution waits for the key gets the default answer when its sync window closes, and the execution runs later', async (t) => {
   const server = await startIntervalServer({ holdMs: 0, holdFirst: true });
   t.teardown(() => server.close());
-  const secret = await deploy('sync-key', { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 2, defaultResponseStatusCode: 202, concurrency: { key: '${Trigger.Payload.invoice}' } }, [
-    { respond: { statusCode: 201, body: 'done ${Trigger.Payload.n}' } },
-    ...post(server.url, '/after-respond'),
-  ]);
+  const secret = await deploy(
+    'sync-key',
+    { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 2, defaultResponseStatusCode: 202, concurrency: { key: '${Trigger.Payload.invoice}' } },
+    [{ respond: { statusCode: 201, body: 'done ${Trigger.Payload.n}' } }, ...post(server.url, '/after-respond')],
+  );
   const first = await call('sync-key', secret, { invoice: 'INV-5', n: 1 });
   t.is(first.value?.statusCode, 201, 'the first call holds the key and is answered by its respond step');
   await eventually(() => server.intervals.length === 1, { what: 'the first execution holds the key in its httpRequest' });
@@ -107,7 +125,10 @@ test('Wait for Response step with a concurrency key: a caller whose execution wa
   t.false(overlapping(ran));
   const late = await stack.temporal.workflow.getHandle<FlowWorkflow>(second.executionId!).result();
   t.is(late.outcome, 'SYNC_TIMEOUT');
-  t.true(late.steps.some((step) => step.type === 'respond' && /late answer/.test(step.note ?? '')), 'its respond step ran after the window: kept as the late answer');
+  t.true(
+    late.steps.some((step) => step.type === 'respond' && /late answer/.test(step.note ?? '')),
+    'its respond step ran after the window: kept as the late answer',
+  );
 });
 
 test('a key formula that fails for a call refuses it with 400, naming the field and not the payload; nothing starts', async (t) => {
@@ -119,7 +140,10 @@ test('a key formula that fails for a call refuses it with 400, naming the field 
   t.is((await call('bad-key', secret, { invoice: '42' })).status, 200, 'a payload the formula can read is accepted');
   t.is(refused.executionId, null);
   // The accepted call's execution is listed; the refused one never was (it is the earlier of the two).
-  const listed = await eventually(() => executions.listExecutions({ company: tenant.company, activity: 'control.bad-key' }), { until: (response) => response.executions.length > 0, what: 'the accepted call is listed' });
+  const listed = await eventually(() => executions.listExecutions({ company: tenant.company, activity: 'control.bad-key' }), {
+    until: (response) => response.executions.length > 0,
+    what: 'the accepted call is listed',
+  });
   t.is(listed.executions.length, 1);
 });
 
@@ -144,7 +168,11 @@ test('throttled calls are all accepted (no 429) and their executions start at th
   t.teardown(() => server.close());
   const secret = await deploy('throttled', { throttle: { perSecond: 2, burst: 1 } }, post(server.url, '/start'));
   const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => call('throttled', secret, { n })));
-  t.deepEqual(answers.map((answer) => answer.status), Array(10).fill(200), 'no call is refused');
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(10).fill(200),
+    'no call is refused',
+  );
   const started = (await server.waitForAnswered(10)).map((interval) => interval.start).sort((a, b) => a - b);
   // At 2/s with a burst of 1 the 10th start is granted 4.5 s after the first. Grants come from Temporal
   // timers, which never fire early, so the observed spread can only exceed 4.5 s by the time the
@@ -214,7 +242,13 @@ test('a paused flow accepts calls and holds their executions; resume runs them o
   t.is(after.status, 200);
   await server.waitForAnswered(4);
   const audit = await createClient(AuditService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken })).listAuditEvents({ action: 'flow', limit: 50 });
-  t.deepEqual(audit.events.map((event) => event.action).filter((action) => action === 'flow.pause' || action === 'flow.resume').sort(), ['flow.pause', 'flow.resume']);
+  t.deepEqual(
+    audit.events
+      .map((event) => event.action)
+      .filter((action) => action === 'flow.pause' || action === 'flow.resume')
+      .sort(),
+    ['flow.pause', 'flow.resume'],
+  );
 });
 
 /** The execution's current details, as the Temporal UI shows them (a query the SDK answers for every workflow). */

@@ -83,7 +83,11 @@ for (const [bytes, what] of [
     const refusals = [
       ['no token', undefined, { code: status.UNAUTHENTICATED, details: 'a service account token is required (authorization: Bearer fhsa_…)' }],
       ['an unknown token', UNKNOWN_TOKEN, { code: status.UNAUTHENTICATED, details: 'a valid service account token is required' }],
-      ['an admin token', stack.tokens.admin, { code: status.PERMISSION_DENIED, details: 'flowhook.engine.v1.WebhookService needs a service account of scope "invoke"; "test-admin" has scope "admin"' }],
+      [
+        'an admin token',
+        stack.tokens.admin,
+        { code: status.PERMISSION_DENIED, details: 'flowhook.engine.v1.WebhookService needs a service account of scope "invoke"; "test-admin" has scope "admin"' },
+      ],
     ] as const;
     for (const [who, token, expected] of refusals) {
       const before = relay.sent();

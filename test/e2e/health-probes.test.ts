@@ -36,7 +36,12 @@ async function readyz(): Promise<Readiness> {
 
 /** Polls /readyz until it answers `status` (probes run every 2 s with a 1.5 s deadline). */
 async function readinessBecomes(t: ExecutionContext, status: number, why: string): Promise<Readiness> {
-  const last = await eventually(readyz, { until: (readiness) => readiness.status === status, intervalMs: 250, what: `${why}: /readyz ${status}`, show: (readiness) => `${readiness.status} ${JSON.stringify(readiness.body)}` });
+  const last = await eventually(readyz, {
+    until: (readiness) => readiness.status === status,
+    intervalMs: 250,
+    what: `${why}: /readyz ${status}`,
+    show: (readiness) => `${readiness.status} ${JSON.stringify(readiness.body)}`,
+  });
   t.is(last.status, status, `${why}: ${JSON.stringify(last.body)}`);
   return last;
 }

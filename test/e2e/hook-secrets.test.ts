@@ -55,8 +55,7 @@ function cliProcess(env: Record<string, string>, args: string[], stdin = ''): Pr
 
 /** The same commands in this process (quicker), with `stdin` piped into them. */
 function cliInProcess(stack: TestStack): (args: string[], stdin?: string) => Promise<Run> {
-  return (args, stdin = '') =>
-    runCapturing(args, { admin: { client: stack.admin, secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }) } });
+  return (args, stdin = '') => runCapturing(args, { admin: { client: stack.admin, secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }) } });
 }
 
 interface OtherEngine {
@@ -105,7 +104,10 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.true(other.feed.live, 'the other engine listens');
     await stack.admin.createCompany({ name: COMPANY });
     const published = await deployFlow(stack, flow(COMPANY, 'stripe-in', { activity: STRIPE, direct: { verify: { stripe: {} } } }, [{ log: { message: 'paid' } }]));
-    t.true(published.warnings.some((warning) => warning.includes(`no signing secret yet`) && warning.includes(`flowhook hook-secret set 'Hook Co' ${STRIPE}`)), published.warnings.join('\n'));
+    t.true(
+      published.warnings.some((warning) => warning.includes(`no signing secret yet`) && warning.includes(`flowhook hook-secret set 'Hook Co' ${STRIPE}`)),
+      published.warnings.join('\n'),
+    );
     await deployFlow(stack, flow(COMPANY, 'standard-in', { activity: STANDARD, direct: { verify: { standardWebhooks: {} } } }, [{ log: { message: 'ordered' } }]));
     const cli = cliInProcess(stack);
     const env = { FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken };
@@ -212,7 +214,10 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
 
     // The flow card says where the provider posts and that its secret is missing again.
     const card = await cli(['flow', 'show', COMPANY, 'stripe-in']);
-    t.regex(card.out, /Provider route\n {2}Method +POST\n {2}URL +https:\/\/hooks\.example\.test\/BC\/hooks\/Hook%20Co\/payments\.stripe\n {2}Verification +stripe\n {2}Signing secret +no signing secret yet: flowhook hook-secret set 'Hook Co' payments\.stripe/);
+    t.regex(
+      card.out,
+      /Provider route\n {2}Method +POST\n {2}URL +https:\/\/hooks\.example\.test\/BC\/hooks\/Hook%20Co\/payments\.stripe\n {2}Verification +stripe\n {2}Signing secret +no signing secret yet: flowhook hook-secret set 'Hook Co' payments\.stripe/,
+    );
   } finally {
     await other.close();
     await stack.close();

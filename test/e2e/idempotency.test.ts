@@ -14,15 +14,25 @@ test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack);
   secrets['keyed.instant'] = (await deployFlow(stack, flow(tenant.company, 'keyed-instant', { activity: 'keyed.instant' }, []))).secret;
-  secrets['keyed.sync'] = (await deployFlow(stack, flow(tenant.company, 'keyed-sync', { activity: 'keyed.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { statusCode: 201, body: '${ {"n": Trigger.Payload.n, "at": Execution.Id} }' } },
-    { fail: { description: 'fails after answering', message: 'late failure' } },
-  ]))).secret;
+  secrets['keyed.sync'] = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'keyed-sync', { activity: 'keyed.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+        { respond: { statusCode: 201, body: '${ {"n": Trigger.Payload.n, "at": Execution.Id} }' } },
+        { fail: { description: 'fails after answering', message: 'late failure' } },
+      ]),
+    )
+  ).secret;
   slowTarget = await startTargetServer(() => ({ delayMs: 1500, body: '{"slow": true}' }));
-  secrets['keyed.slow'] = (await deployFlow(stack, flow(tenant.company, 'keyed-slow', { activity: 'keyed.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { name: 'wait', httpRequest: { description: 'a slow target', method: 'GET', url: `${slowTarget.url}/slow` } },
-    { respond: { statusCode: 200, body: '${ {"n": Trigger.Payload.n, "at": Execution.Id} }' } },
-  ]))).secret;
+  secrets['keyed.slow'] = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'keyed-slow', { activity: 'keyed.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+        { name: 'wait', httpRequest: { description: 'a slow target', method: 'GET', url: `${slowTarget.url}/slow` } },
+        { respond: { statusCode: 200, body: '${ {"n": Trigger.Payload.n, "at": Execution.Id} }' } },
+      ]),
+    )
+  ).secret;
 });
 test.after.always(async () => {
   await stack?.close();
@@ -44,7 +54,14 @@ test.serial('a sync retry after the execution closed gets the same stored answer
   const fresh = await call('keyed.sync', undefined, '{"n": 2}');
   t.not(fresh.executionId, first.executionId);
   // The Standard Webhooks header works the same way.
-  const viaWebhookId = await callWebhook(stack, { company: tenant.company, activity: 'keyed.sync', secret: secrets['keyed.sync']!, auth: tenant.auth, payloadText: '{"n": 1}', headers: { 'webhook-id': 'order-77' } });
+  const viaWebhookId = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'keyed.sync',
+    secret: secrets['keyed.sync']!,
+    auth: tenant.auth,
+    payloadText: '{"n": 1}',
+    headers: { 'webhook-id': 'order-77' },
+  });
   t.is(viaWebhookId.executionId, first.executionId);
 });
 

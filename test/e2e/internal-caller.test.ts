@@ -23,9 +23,7 @@ const INVOKE_PATH = '/flowhook.engine.v1.WebhookService/Invoke';
 const ACTIVITY = 'billing.order';
 const ACCOUNT = 'billing-sync';
 /** Answers 201 with a body built from the payload, so the test sees its own payload come back. */
-const ORDER_FLOW_STEPS = [
-  { respond: { description: 'Accepted', statusCode: 201, contentType: 'application/json', body: '${ {"accepted": Trigger.Payload.orderId} }' } },
-];
+const ORDER_FLOW_STEPS = [{ respond: { description: 'Accepted', statusCode: 201, contentType: 'application/json', body: '${ {"accepted": Trigger.Payload.orderId} }' } }];
 
 interface Deployment {
   company: string;
@@ -154,16 +152,22 @@ test('the example turns refusals into a message naming the reason and exit code 
     ['a wrong token', { FLOWHOOK_ENGINE_TOKEN: `fhsa_${'x'.repeat(43)}` }, /unauthenticated.*a valid service account token is required/],
     ['a wrong flow secret', { FLOWHOOK_SECRET: 'x'.repeat(32) }, /unauthenticated.*flow secret is wrong/],
     ['an unknown activity', { FLOWHOOK_ACTIVITY: 'billing.nothing' }, /not found/],
-    ["another company's flow", { FLOWHOOK_COMPANY: other.company, FLOWHOOK_SECRET: other.secret }, /permission denied: Service account "billing-sync" may not call flows of company "Fabrikam"/],
+    [
+      "another company's flow",
+      { FLOWHOOK_COMPANY: other.company, FLOWHOOK_SECRET: other.secret },
+      /permission denied: Service account "billing-sync" may not call flows of company "Fabrikam"/,
+    ],
     ['no engine listening', { FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:1' }, /cannot reach the engine at http:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/],
     ['a token of another scope', { FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker }, /permission denied: .*needs a service account of scope "invoke"/],
   ];
-  await Promise.all(refusals.map(async ([why, overrides, message]) => {
-    const run = await runExample(exampleEnv(stack.engineUrl, cronus, overrides), '{"orderId":1}');
-    t.is(run.code, 1, `${why}: ${run.stderr}`);
-    t.is(run.stdout, '', why);
-    t.regex(run.stderr, message, why);
-  }));
+  await Promise.all(
+    refusals.map(async ([why, overrides, message]) => {
+      const run = await runExample(exampleEnv(stack.engineUrl, cronus, overrides), '{"orderId":1}');
+      t.is(run.code, 1, `${why}: ${run.stderr}`);
+      t.is(run.stdout, '', why);
+      t.regex(run.stderr, message, why);
+    }),
+  );
 });
 
 test('the example refuses a payload that is not a JSON object, and a CA on a cleartext URL, before calling', async (t) => {
@@ -249,7 +253,11 @@ test('over TLS: the example with FLOWHOOK_ENGINE_CA and buf curl --cacert reach 
     t.is(untrusted.code, 1, untrusted.stderr);
     t.regex(untrusted.stderr, /cannot reach the engine at https:\/\/localhost:\d+: .*certificate/);
 
-    const viaBuf = await bufCurl(tlsStack.engineUrl, ['--cacert', certificates.serverCa, '-H', `authorization: Bearer ${deployment.token}`], invokeRequest(deployment, { orderId: 444 }));
+    const viaBuf = await bufCurl(
+      tlsStack.engineUrl,
+      ['--cacert', certificates.serverCa, '-H', `authorization: Bearer ${deployment.token}`],
+      invokeRequest(deployment, { orderId: 444 }),
+    );
     t.is(viaBuf.code, 0, viaBuf.stderr);
     t.deepEqual(JSON.parse((JSON.parse(viaBuf.stdout) as { body: string }).body), { accepted: 444 });
 
@@ -263,10 +271,16 @@ test('over TLS: the example with FLOWHOOK_ENGINE_CA and buf curl --cacert reach 
   }
 });
 
-test('over mutual TLS: the example presents the account\'s client certificate; without it the handshake fails', async (t) => {
+test("over mutual TLS: the example presents the account's client certificate; without it the handshake fails", async (t) => {
   const certificates = await createTestCertificates();
-  const [facade, worker, admin, records, account] = await Promise.all(['test-facade', 'test-worker', 'test-admin', 'test-records', ACCOUNT].map((name) => certificates.issueClient(name)));
-  const clientEnv = (client: { cert: string; key: string }) => ({ FLOWHOOK_ENGINE_CA: certificates.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: client.cert, FLOWHOOK_ENGINE_CLIENT_KEY: client.key });
+  const [facade, worker, admin, records, account] = await Promise.all(
+    ['test-facade', 'test-worker', 'test-admin', 'test-records', ACCOUNT].map((name) => certificates.issueClient(name)),
+  );
+  const clientEnv = (client: { cert: string; key: string }) => ({
+    FLOWHOOK_ENGINE_CA: certificates.serverCa,
+    FLOWHOOK_ENGINE_CLIENT_CERT: client.cert,
+    FLOWHOOK_ENGINE_CLIENT_KEY: client.key,
+  });
   const mtlsStack = await startStack({
     engineTls: {
       engine: { FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certificates.clientCa },
@@ -283,7 +297,10 @@ test('over mutual TLS: the example presents the account\'s client certificate; w
     await assertRecordedExecution(t, mtlsStack, answer.fields.execution!, deployment.company);
     const withoutCertificate = await runExample(exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa }), '{"orderId":3}');
     t.is(withoutCertificate.code, 1, withoutCertificate.stderr);
-    const halfConfigured = await runExample(exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: account.cert }), '{"orderId":4}');
+    const halfConfigured = await runExample(
+      exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: account.cert }),
+      '{"orderId":4}',
+    );
     t.is(halfConfigured.code, 2);
     t.regex(halfConfigured.stderr, /FLOWHOOK_ENGINE_CLIENT_CERT and FLOWHOOK_ENGINE_CLIENT_KEY together/);
   } finally {

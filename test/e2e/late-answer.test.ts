@@ -31,7 +31,14 @@ let idp: TestAuthorizationServer;
 
 // The upstream answers after 3 s: past the 1 s sync window, well inside a 10 s wait.
 const slow = (path: string) => ({ httpRequest: { description: 'Slow upstream', url: `${target.url}/slow/${path}`, method: 'POST', timeout: '10s' } });
-const sync = (activity: string, extra: Record<string, unknown> = {}) => ({ activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 1, defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain', ...extra });
+const sync = (activity: string, extra: Record<string, unknown> = {}) => ({
+  activity,
+  responseMode: 'WAIT_FOR_RESPONSE_STEP',
+  syncTimeoutSeconds: 1,
+  defaultResponseStatusCode: 202,
+  defaultResponseContentType: 'text/plain',
+  ...extra,
+});
 
 test.before(async () => {
   idp = await startAuthorizationServer({ clients: [portal, partner], resources: [API] });
@@ -42,17 +49,42 @@ test.before(async () => {
   const user = async (name: string, company: string, permissionSet: string) => basic(name, (await stack.admin.createUser({ name, company, permissionSet })).accessKey);
   users.colleague = await user('colleague', tenant.company, 'FLOW ALL');
   for (const app of [portal, partner]) {
-    await accessAdmin(stack).apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: tenant.company, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED, description: 'test app' });
+    await accessAdmin(stack).apps.registerApp({
+      clientId: app.clientId,
+      issuer: idp.issuer,
+      company: tenant.company,
+      permissionSet: 'FLOW INTEGR.',
+      consentGranted: true,
+      state: AppState.ENABLED,
+      description: 'test app',
+    });
   }
   users.outsider = await user('outsider', OTHER_COMPANY, 'FLOW ALL');
   const flows: Record<string, [Record<string, unknown>, unknown[]]> = {
-    'late.answer': [sync('late.answer'), [slow('late'), { respond: { description: 'Late order confirmation', statusCode: 201, contentType: 'application/json', body: '${ {"order": Trigger.Payload.ref, "status": "confirmed"} }' } }]],
+    'late.answer': [
+      sync('late.answer'),
+      [
+        slow('late'),
+        {
+          respond: { description: 'Late order confirmation', statusCode: 201, contentType: 'application/json', body: '${ {"order": Trigger.Payload.ref, "status": "confirmed"} }' },
+        },
+      ],
+    ],
     'never.responds': [sync('never.responds'), [slow('never'), { log: { description: 'Done', message: 'no answer' } }]],
     'fails.late': [sync('fails.late'), [slow('fails'), { fail: { description: 'Upstream said no', message: 'refused' } }]],
-    'answers.then.fails': [sync('answers.then.fails', { syncTimeoutSeconds: 10 }), [{ respond: { description: 'Accepted', statusCode: 200, contentType: 'text/plain', body: 'accepted' } }, { fail: { description: 'Later trouble', message: 'broken later' } }]],
+    'answers.then.fails': [
+      sync('answers.then.fails', { syncTimeoutSeconds: 10 }),
+      [{ respond: { description: 'Accepted', statusCode: 200, contentType: 'text/plain', body: 'accepted' } }, { fail: { description: 'Later trouble', message: 'broken later' } }],
+    ],
     'in.time': [sync('in.time', { syncTimeoutSeconds: 10 }), [{ respond: { description: 'At once', statusCode: 200, contentType: 'text/plain', body: 'in time' } }]],
-    'instant.flow': [{ activity: 'instant.flow', defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' }, [{ log: { description: 'Background work', message: 'done' } }]],
-    'hidden.late': [sync('hidden.late', { doNotLogPayload: true }), [slow('hidden'), { respond: { description: 'Echo the card', statusCode: 200, contentType: 'application/json', body: '${ {"card": Trigger.Payload.card} }' } }]],
+    'instant.flow': [
+      { activity: 'instant.flow', defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' },
+      [{ log: { description: 'Background work', message: 'done' } }],
+    ],
+    'hidden.late': [
+      sync('hidden.late', { doNotLogPayload: true }),
+      [slow('hidden'), { respond: { description: 'Echo the card', statusCode: 200, contentType: 'application/json', body: '${ {"card": Trigger.Payload.card} }' } }],
+    ],
   };
   for (const [activity, [webhook, steps]] of Object.entries(flows)) {
     secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))).secret;
@@ -64,7 +96,8 @@ test.after.always(async () => {
   await idp?.close();
 });
 
-const post = (activity: string, payloadText = '{"ref": "SO-4711"}') => callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
+const post = (activity: string, payloadText = '{"ref": "SO-4711"}') =>
+  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
 const get = (executionId: string, options: { wait?: number | string; auth?: string; company?: string } = {}) =>
   fetchAnswer(stack.facadeUrl, { company: options.company ?? tenant.company, executionId, auth: options.auth ?? tenant.auth, wait: options.wait });
 const headersOf = (answer: FetchedAnswer) => ({
@@ -140,7 +173,13 @@ test('only the same caller, or a caller with FLOW ALL in that company, gets the 
 
 test('an application fetches the answers of its own calls; another application gets 404, a user with FLOW ALL the answer', async (t) => {
   const bearer = async (app: TestClient) => `Bearer ${await idp.token(app)}`;
-  const call = await callWebhook(stack, { company: tenant.company, activity: 'late.answer', secret: secrets['late.answer']!, auth: await bearer(portal), payloadText: '{"ref": "APP-1"}' });
+  const call = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'late.answer',
+    secret: secrets['late.answer']!,
+    auth: await bearer(portal),
+    payloadText: '{"ref": "APP-1"}',
+  });
   t.is(call.headers.get('x-flowhook-outcome'), 'sync-timeout');
   const own = await get(call.executionId!, { auth: await bearer(portal), wait: 10 });
   t.is(own.status, 200, own.text);
@@ -156,9 +195,14 @@ test('malformed requests are 400: an id the engine never mints, a wait outside 0
   t.is((await get('not-an-execution-id')).status, 400);
   const noCompany = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')`, { headers: { authorization: tenant.auth } });
   t.is(noCompany.status, 400);
-  const badLiteral = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(id='${call.executionId}')?company=${encodeURIComponent(tenant.company)}`, { headers: { authorization: tenant.auth } });
+  const badLiteral = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(id='${call.executionId}')?company=${encodeURIComponent(tenant.company)}`, {
+    headers: { authorization: tenant.auth },
+  });
   t.is(badLiteral.status, 400);
-  const post405 = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')?company=x`, { method: 'POST', headers: { authorization: tenant.auth } });
+  const post405 = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')?company=x`, {
+    method: 'POST',
+    headers: { authorization: tenant.auth },
+  });
   t.is(post405.status, 405);
 });
 
@@ -214,13 +258,18 @@ test('doNotLogPayload: the late answer reaches the caller (decrypted in the engi
 });
 
 test('on the engine: an internal service account fetches the executions it started, not those of others', async (t) => {
-  const internal = createClient(WebhookService, createGrpcTransport({
-    baseUrl: stack.engineUrl,
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
-      return next(request);
-    }],
-  }));
+  const internal = createClient(
+    WebhookService,
+    createGrpcTransport({
+      baseUrl: stack.engineUrl,
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${stack.tokens.internal}`);
+          return next(request);
+        },
+      ],
+    }),
+  );
   const started = await internal.invoke({ company: tenant.company, activity: 'late.answer', secret: secrets['late.answer']!, payloadJson: '{"ref": "SO-9"}' });
   t.true(started.defaultResponse);
   const running = await internal.getAnswer({ company: tenant.company, executionId: started.executionId });

@@ -113,7 +113,10 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   moved(t, engineBefore, engine, 'flowhook_engine_sync_wait_seconds_count', { outcome: 'responded' }, 1);
   moved(t, engineBefore, engine, 'flowhook_engine_temporal_start_duration_seconds_count', { mode: 'sync' }, 1);
   moved(t, engineBefore, engine, 'flowhook_engine_temporal_start_duration_seconds_count', { mode: 'instant' }, 4);
-  t.true(sample(engine, 'flowhook_engine_cache_lookups_total', { cache: 'flows', result: 'hit' }) > sample(engineBefore, 'flowhook_engine_cache_lookups_total', { cache: 'flows', result: 'hit' }));
+  t.true(
+    sample(engine, 'flowhook_engine_cache_lookups_total', { cache: 'flows', result: 'hit' }) >
+      sample(engineBefore, 'flowhook_engine_cache_lookups_total', { cache: 'flows', result: 'hit' }),
+  );
   t.is(sample(engine, 'flowhook_engine_sync_calls_waiting'), 0);
 
   for (const text of [facade, engine]) {
@@ -121,7 +124,13 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   }
 
   // The instant executions run after their calls were answered: wait for their steps.
-  const worker = await scrapeUntil(workerUrl(stack.worker, '/metrics'), (text) => sample(text, 'flowhook_worker_steps_total', { kind: 'set', result: 'completed' }) - sample(workerBefore, 'flowhook_worker_steps_total', { kind: 'set', result: 'completed' }) >= 1);
+  const worker = await scrapeUntil(
+    workerUrl(stack.worker, '/metrics'),
+    (text) =>
+      sample(text, 'flowhook_worker_steps_total', { kind: 'set', result: 'completed' }) -
+        sample(workerBefore, 'flowhook_worker_steps_total', { kind: 'set', result: 'completed' }) >=
+      1,
+  );
   moved(t, workerBefore, worker, 'flowhook_worker_steps_total', { kind: 'set', result: 'completed' }, 1);
   moved(t, workerBefore, worker, 'flowhook_worker_steps_total', { kind: 'httpRequest', result: 'completed' }, 1);
   moved(t, workerBefore, worker, 'flowhook_worker_steps_total', { kind: 'respond', result: 'completed' }, 1);
@@ -147,7 +156,7 @@ test.serial('who may scrape: loopback, or the bearer token; a proxied client and
   }
 });
 
-test.serial('the facade\'s public port answers /metrics only with the token: a loopback client there may be anyone a proxy forwards', async (t) => {
+test.serial("the facade's public port answers /metrics only with the token: a loopback client there may be anyone a proxy forwards", async (t) => {
   // What a reverse proxy or sidecar on the same host sends for a caller on the internet: loopback, no forwarding header.
   const plain = await fetch(`${stack.facadeUrl}/metrics`);
   t.is(plain.status, 401);
@@ -179,8 +188,20 @@ test.serial('the worker is ready while it polls and reaches Temporal and its eng
   let engine: RunningEngine | undefined = await runEngine(readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0' }));
   let worker: RunningWorker | undefined;
   try {
-    worker = await runWorker(readWorkerConfig({ ...stack.env, FLOWHOOK_TASK_QUEUE: `${stack.taskQueue}-second`, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${engine.port}`, FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker }));
-    const readiness = await eventually(() => fetch(workerUrl(worker, '/readyz')), { until: (response) => response.status === 200, intervalMs: 200, what: 'the second worker ready', show: (response) => `${response.status}` });
+    worker = await runWorker(
+      readWorkerConfig({
+        ...stack.env,
+        FLOWHOOK_TASK_QUEUE: `${stack.taskQueue}-second`,
+        FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${engine.port}`,
+        FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker,
+      }),
+    );
+    const readiness = await eventually(() => fetch(workerUrl(worker, '/readyz')), {
+      until: (response) => response.status === 200,
+      intervalMs: 200,
+      what: 'the second worker ready',
+      show: (response) => `${response.status}`,
+    });
     t.is(readiness.status, 200, JSON.stringify(await readiness.clone().json()));
     t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 1$/m);
 

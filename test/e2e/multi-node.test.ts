@@ -254,14 +254,26 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
 
     const firstAttempts = calls.map((call) => call.attempts[0]!);
     const refusedFirst = firstAttempts.filter(refused);
-    t.log(`${calls.length} keys; first tries refused: ${JSON.stringify(tally(refusedFirst.map((a) => `facade ${a.facade}: ${a.status}`)))}; tries in all: ${calls.reduce((sum, call) => sum + call.attempts.length, 0)}`);
+    t.log(
+      `${calls.length} keys; first tries refused: ${JSON.stringify(tally(refusedFirst.map((a) => `facade ${a.facade}: ${a.status}`)))}; tries in all: ${calls.reduce((sum, call) => sum + call.attempts.length, 0)}`,
+    );
     t.true(refusedFirst.length > 0, 'the crash refused calls in flight or arriving');
-    for (const node of NODES) t.true(firstAttempts.some((a) => a.facade === node && a.status === 200), `facade ${node} answered calls`);
+    for (const node of NODES)
+      t.true(
+        firstAttempts.some((a) => a.facade === node && a.status === 200),
+        `facade ${node} answered calls`,
+      );
     // A refusal is a 503 in the OData error shape or a dropped connection; never the 500 that means the flow failed.
-    const oddRefusals = calls.flatMap((call) => call.attempts).filter((a) => refused(a) && a.status !== 'network-error' && (a.status !== 503 || !/"code":"ServiceUnavailable"/.test(a.body)));
+    const oddRefusals = calls
+      .flatMap((call) => call.attempts)
+      .filter((a) => refused(a) && a.status !== 'network-error' && (a.status !== 503 || !/"code":"ServiceUnavailable"/.test(a.body)));
     t.deepEqual(oddRefusals, [], 'refusals are 503 ServiceUnavailable');
 
-    t.deepEqual(calls.filter((call) => !call.executionId), [], 'every key ends with a 200 naming an execution');
+    t.deepEqual(
+      calls.filter((call) => !call.executionId),
+      [],
+      'every key ends with a 200 naming an execution',
+    );
     const twoNames = calls.filter((call) => new Set(call.attempts.filter((a) => a.status === 200).map((a) => a.executionId)).size > 1);
     t.deepEqual(twoNames, [], 'every 200 for a key names the same execution');
     const executionIds = calls.map((call) => call.executionId!);
@@ -269,13 +281,26 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
 
     // Every key once more through each facade (each its own engine): the same execution, nothing new started.
     const reconcileStarted = Date.now();
-    const named = await mapLimit(calls, 8, async (call) => ({ key: call.key, a: await executionNamedBy(callers, 'a', call.key), b: await executionNamedBy(callers, 'b', call.key), first: call.executionId }));
-    t.deepEqual(named.filter((n) => n.a !== n.first || n.b !== n.first), [], 'both facades name the first execution of every key');
+    const named = await mapLimit(calls, 8, async (call) => ({
+      key: call.key,
+      a: await executionNamedBy(callers, 'a', call.key),
+      b: await executionNamedBy(callers, 'b', call.key),
+      first: call.executionId,
+    }));
+    t.deepEqual(
+      named.filter((n) => n.a !== n.first || n.b !== n.first),
+      [],
+      'both facades name the first execution of every key',
+    );
     phase('reconcile', reconcileStarted);
 
     const completionStarted = Date.now();
     const outcomes = await mapLimit(executionIds, 16, (id) => outcomeOf(temporal, id));
-    t.deepEqual(outcomes.map((outcome, i) => [executionIds[i], outcome]).filter(([, outcome]) => outcome !== 'INSTANT_RETURN'), [], 'every execution completes');
+    t.deepEqual(
+      outcomes.map((outcome, i) => [executionIds[i], outcome]).filter(([, outcome]) => outcome !== 'INSTANT_RETURN'),
+      [],
+      'every execution completes',
+    );
     const listed = await executionsOnQueue(temporal, stack.env.FLOWHOOK_TASK_QUEUE!, executionIds.length);
     t.is(listed.length, executionIds.length, 'one execution per key on the task queue, and no other run');
     t.deepEqual(listed.toSorted(), executionIds.toSorted(), 'the executions listed are those the keys name');

@@ -76,13 +76,17 @@ test.serial("the engine's own RPCs refuse such names the same way", async (t) =>
   const direct = await t.throwsAsync(engine.invokeDirect({ company: long(7000), activity: long(7000), method: 'POST', body: new Uint8Array() }), { instanceOf: ConnectError });
   t.is(direct!.code, Code.NotFound);
   t.is(direct!.rawMessage, 'No provider route at this address');
-  const unknown = await t.throwsAsync(engine.checkCaller({ company: tenant.company, caller: { identity: { case: 'basic', value: { userName: long(10_000), accessKey: 'x' } } } }), { instanceOf: ConnectError });
+  const unknown = await t.throwsAsync(engine.checkCaller({ company: tenant.company, caller: { identity: { case: 'basic', value: { userName: long(10_000), accessKey: 'x' } } } }), {
+    instanceOf: ConnectError,
+  });
   t.is(unknown!.code, Code.Unauthenticated);
 });
 
 test.serial('names past the limits cannot be created either', async (t) => {
   await t.throwsAsync(stack.admin.createCompany({ name: long(NAME_LIMITS.company + 1) }), { message: /company name: at most 250 characters/ });
   await t.throwsAsync(stack.admin.createUser({ name: long(NAME_LIMITS.user + 1), company: tenant.company }), { message: /user name: 1-250 characters/ });
-  await t.throwsAsync(deployFlow(stack, flow(tenant.company, 'too-long-activity', { activity: long(NAME_LIMITS.activity + 1) }, [])), { message: /activity: at most 200 characters/ });
+  await t.throwsAsync(deployFlow(stack, flow(tenant.company, 'too-long-activity', { activity: long(NAME_LIMITS.activity + 1) }, [])), {
+    message: /activity: at most 200 characters/,
+  });
   await t.throwsAsync(deployFlow(stack, flow(tenant.company, long(NAME_LIMITS.flow + 1), { activity: 'names.long-flow' }, [])), { message: /name: at most 250 characters/ });
 });

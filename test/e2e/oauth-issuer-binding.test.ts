@@ -41,9 +41,10 @@ test.before(async () => {
   stack = await startStack({ env: { FLOWHOOK_OAUTH_ISSUERS: `${idpA.issuer},${idpB.issuer}`, FLOWHOOK_OAUTH_AUDIENCE: API } });
   admin = accessAdmin(stack);
   await stack.admin.createCompany({ name: COMPANY });
-  ({ secret } = await deployFlow(stack, flow(COMPANY, 'issuers-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { description: 'answer', statusCode: 200, body: 'accepted' } },
-  ])));
+  ({ secret } = await deployFlow(
+    stack,
+    flow(COMPANY, 'issuers-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'accepted' } }]),
+  ));
   ({ secret: guardedSecret } = await deployFlow(stack, flow(COMPANY, 'issuers-guarded', { activity: GUARDED }, [])));
   // A trailing slash in the registered issuer does not matter: the token's `iss` has none.
   await register(shared, `${idpA.issuer}/`);
@@ -111,7 +112,7 @@ test('registered under both issuers, they are two applications; state is switche
   t.is((await call(await idpA.token(twice))).status, 200, 'A registration untouched');
 });
 
-test('a registered tenant must be the token\'s tenant', async (t) => {
+test("a registered tenant must be the token's tenant", async (t) => {
   await unauthorized(t, await craft(idpA, tenanted, { tid: 'tenant-2' }), 'another tenant');
   await unauthorized(t, await idpA.token(tenanted), 'no tenant in the token');
   t.is((await call(await craft(idpA, tenanted, { tid: 'tenant-1' }))).status, 200);
@@ -119,7 +120,7 @@ test('a registered tenant must be the token\'s tenant', async (t) => {
   t.is(apps.find((app) => app.clientId === tenanted.clientId)?.tenantId, 'tenant-1');
 });
 
-test('a user\'s token from the right issuer is refused', async (t) => {
+test("a user's token from the right issuer is refused", async (t) => {
   await unauthorized(t, await craft(idpA, shared, { scp: 'user_impersonation' }), 'delegated scopes');
   await unauthorized(t, await craft(idpA, shared, { sub: 'user-42' }), 'an at+jwt token about a user');
   await unauthorized(t, await craft(idpA, shared, { preferred_username: 'alice' }), 'an end-user name');

@@ -41,12 +41,21 @@ test.before(async () => {
   stack = await startStack({ env: { FLOWHOOK_OAUTH_ISSUERS: idp.issuer, FLOWHOOK_OAUTH_AUDIENCE: API } });
   admin = accessAdmin(stack);
   await stack.admin.createCompany({ name: COMPANY });
-  ({ secret } = await deployFlow(stack, flow(COMPANY, 'oauth-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { description: 'answer', statusCode: 200, body: 'accepted' } },
-  ])));
+  ({ secret } = await deployFlow(
+    stack,
+    flow(COMPANY, 'oauth-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'accepted' } }]),
+  ));
   ({ secret: guardedSecret } = await deployFlow(stack, flow(COMPANY, 'oauth-guarded', { activity: GUARDED }, [])));
   const register = (app: TestClient, permissionSet: string, options: { consent?: boolean; state?: AppState } = {}) =>
-    admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet, consentGranted: options.consent ?? true, state: options.state ?? AppState.ENABLED, description: 'test app' });
+    admin.apps.registerApp({
+      clientId: app.clientId,
+      issuer: idp.issuer,
+      company: COMPANY,
+      permissionSet,
+      consentGranted: options.consent ?? true,
+      state: options.state ?? AppState.ENABLED,
+      description: 'test app',
+    });
   await register(integration, 'FLOW INTEGR.');
   // FLOW ALL cannot be given to an application (it never lets one call): registered without a set, it holds none in the company.
   await register(flowAllOnly, '');
@@ -145,7 +154,11 @@ test('revoking consent refuses the next token at once; registering with consent 
   const revoked = await admin.apps.revokeAppConsent({ clientId: app.clientId });
   t.true(revoked.wasGranted);
   t.like(revoked.app, { consentGranted: false, state: AppState.ENABLED });
-  t.deepEqual(revoked.app?.permissionSets.map((set) => [set.permissionSet, set.company]), [['FLOW INTEGR.', COMPANY]], 'its sets stay');
+  t.deepEqual(
+    revoked.app?.permissionSets.map((set) => [set.permissionSet, set.company]),
+    [['FLOW INTEGR.', COMPANY]],
+    'its sets stay',
+  );
   await unauthorized(t, token, 'consent revoked');
   t.false((await admin.apps.revokeAppConsent({ clientId: app.clientId })).wasGranted, 'revoking again changes nothing');
   await admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, consentGranted: true });
@@ -201,5 +214,8 @@ test('an application listed by the admin service shows its issuer, tenant, state
   t.is(listed?.tenantId, '');
   t.is(listed?.state, AppState.ENABLED);
   t.true(listed?.consentGranted);
-  t.deepEqual(listed?.permissionSets.map((set) => [set.permissionSet, set.company]), [['FLOW INTEGR.', COMPANY]]);
+  t.deepEqual(
+    listed?.permissionSets.map((set) => [set.permissionSet, set.company]),
+    [['FLOW INTEGR.', COMPANY]],
+  );
 });

@@ -21,16 +21,19 @@ let secret: string;
 test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack);
-  ({ secret } = await deployFlow(stack, flow(tenant.company, 'odata-client-greeting', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 }, [
-    {
-      respond: {
-        description: 'Greet the customer',
-        statusCode: 201,
-        contentType: 'application/json',
-        body: '${ {"greeting": "Hello, " & Trigger.Payload.customer.name & "!", "lines": $count(Trigger.Payload.lines)} }',
+  ({ secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'odata-client-greeting', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 }, [
+      {
+        respond: {
+          description: 'Greet the customer',
+          statusCode: 201,
+          contentType: 'application/json',
+          body: '${ {"greeting": "Hello, " & Trigger.Payload.customer.name & "!", "lines": $count(Trigger.Payload.lines)} }',
+        },
       },
-    },
-  ])));
+    ]),
+  ));
 });
 test.after.always(async () => {
   await stack?.close();
@@ -83,7 +86,10 @@ async function readSignature(t: { is: (a: unknown, b: unknown) => void; deepEqua
 
 test('a client generated from $metadata calls flowWebhook_Invoke with the declared types and gets the flow answer', async (t) => {
   const signature = await readSignature(t);
-  t.deepEqual(signature.parameters.map(({ name, type }) => `${name}: ${type}`), ['activity: Edm.String', 'secret: Edm.String', 'payload: Edm.Untyped']);
+  t.deepEqual(
+    signature.parameters.map(({ name, type }) => `${name}: ${type}`),
+    ['activity: Edm.String', 'secret: Edm.String', 'payload: Edm.Untyped'],
+  );
   t.is(signature.returnType, 'Edm.String');
 
   const exchanges: Exchange[] = [];
@@ -116,12 +122,19 @@ test('a client generated from the old declaration (payload: Edm.String) sends a 
 test('the same client calls the function import flowWebhook_Answer with the execution id and gets the same envelope', async (t) => {
   const metadata = await (await fetch(metadataUrl())).text();
   const signature = functionImportSignature(metadata, 'flowWebhook_Answer');
-  t.deepEqual(signature.parameters.map(({ name, type }) => `${name}: ${type}`), ['executionId: Edm.String']);
+  t.deepEqual(
+    signature.parameters.map(({ name, type }) => `${name}: ${type}`),
+    ['executionId: Edm.String'],
+  );
   const call = await callWebhook(stack, { company: tenant.company, activity: ACTIVITY, secret, auth: tenant.auth, payloadText: '{"customer": {"name": "Grace"}, "lines": []}' });
   t.is(call.status, 200);
 
   const exchanges: Exchange[] = [];
-  const answer = await recordingClient(exchanges).functionImport('flowWebhook_Answer', declaredArguments(signature, { executionId: call.executionId }), OData.newParam().custom('company', tenant.company));
+  const answer = await recordingClient(exchanges).functionImport(
+    'flowWebhook_Answer',
+    declaredArguments(signature, { executionId: call.executionId }),
+    OData.newParam().custom('company', tenant.company),
+  );
   t.deepEqual(exchanges, [{ status: 200, odataVersion: '4.0' }]);
   const envelope = answer as unknown as { '@odata.context': string; value: string };
   t.true(envelope['@odata.context'].endsWith('/$metadata#Edm.String'));

@@ -57,14 +57,23 @@ async function assertRefused(t: ExecutionContext, on: { stack: TestStack }, answ
 }
 
 test('169.254.169.254, loopback by name and by every spelling are refused with the default policy', async (t) => {
-  await assertRefused(t, closed, await request(closed, { url: 'http://169.254.169.254/latest/meta-data/' }), /169\.254\.169\.254 is a link-local address.*FLOWHOOK_EGRESS_ALLOW/, ['169.254']);
-  for (const url of [`http://localhost:${internal.port}/x`, `http://127.0.0.1:${internal.port}/x`, `http://[::ffff:127.0.0.1]:${internal.port}/x`, `http://[::1]:${internal.port}/x`, `http://0x7f000001:${internal.port}/x`, `http://127.1:${internal.port}/x`]) {
+  await assertRefused(t, closed, await request(closed, { url: 'http://169.254.169.254/latest/meta-data/' }), /169\.254\.169\.254 is a link-local address.*FLOWHOOK_EGRESS_ALLOW/, [
+    '169.254',
+  ]);
+  for (const url of [
+    `http://localhost:${internal.port}/x`,
+    `http://127.0.0.1:${internal.port}/x`,
+    `http://[::ffff:127.0.0.1]:${internal.port}/x`,
+    `http://[::1]:${internal.port}/x`,
+    `http://0x7f000001:${internal.port}/x`,
+    `http://127.1:${internal.port}/x`,
+  ]) {
     await assertRefused(t, closed, await request(closed, { url }), /loopback.*FLOWHOOK_EGRESS_ALLOW/, [String(internal.port), '127.0.0.1']);
   }
   t.is(refusedHits(), 0, 'no refused request reached the loopback server');
 });
 
-test('FLOWHOOK_EGRESS_ALLOW opens exactly what it names, and never flowhook\'s own ports', async (t) => {
+test("FLOWHOOK_EGRESS_ALLOW opens exactly what it names, and never flowhook's own ports", async (t) => {
   allowed.route('/ok', json({ ok: true }));
   const ok = await request(open, { url: `${allowed.url}/ok` });
   t.is(ok.status, 200, ok.text);
@@ -78,7 +87,13 @@ test('FLOWHOOK_EGRESS_ALLOW opens exactly what it names, and never flowhook\'s o
   t.like(JSON.parse((await request(open, { url: `http://localhost:${internal.port}/named` })).value!.body), { json: { named: true } });
   // …but not the engine's port behind the same name.
   const enginePort = new URL(open.stack.engineUrl).port;
-  await assertRefused(t, open, await request(open, { url: `http://localhost:${enginePort}/flowhook.engine.v1.FlowAdminService/ListCompanies`, method: 'POST' }), /flowhook's own engine port/, [enginePort]);
+  await assertRefused(
+    t,
+    open,
+    await request(open, { url: `http://localhost:${enginePort}/flowhook.engine.v1.FlowAdminService/ListCompanies`, method: 'POST' }),
+    /flowhook's own engine port/,
+    [enginePort],
+  );
 });
 
 test('a redirect from an allowed host to loopback is refused and the loopback server is never hit', async (t) => {

@@ -46,11 +46,14 @@ test('a rotated payload key: the sleeping execution completes, its old history d
     const { accessKey } = await admin.createUser({ name: 'rotation-user', company: COMPANY });
     const auth = `Basic ${Buffer.from(`rotation-user:${accessKey}`).toString('base64')}`;
     const { secret } = await admin.applyFlow({
-      flow: fromJson(FlowSchema, flow(COMPANY, 'sleeper', { activity: 'rotation.sleeper', doNotLogPayload: true }, [
-        { set: { description: 'Read the card', variables: { number: '${Trigger.Payload.card}' } } },
-        { sleep: { description: 'Sleep through the rotation', duration: '6s' } },
-        { log: { description: 'Note the card', message: 'charged {{Variables.number}}' } },
-      ]) as never),
+      flow: fromJson(
+        FlowSchema,
+        flow(COMPANY, 'sleeper', { activity: 'rotation.sleeper', doNotLogPayload: true }, [
+          { set: { description: 'Read the card', variables: { number: '${Trigger.Payload.card}' } } },
+          { sleep: { description: 'Sleep through the rotation', duration: '6s' } },
+          { log: { description: 'Note the card', message: 'charged {{Variables.number}}' } },
+        ]) as never,
+      ),
       publish: true,
     });
     const post = (card: string) =>
@@ -72,7 +75,10 @@ test('a rotated payload key: the sleeping execution completes, its old history d
 
     t.is(await stack.terminate('worker'), 0);
     t.is(await stack.terminate('engine'), 0);
-    const rotation = JSON.parse((await promisify(execFile)(process.execPath, [FLOWHOOK, 'payload-key', 'rotate', '--file', keyFile, '--json'])).stdout) as { currentKeyId: string; retiredKeyIds: string[] };
+    const rotation = JSON.parse((await promisify(execFile)(process.execPath, [FLOWHOOK, 'payload-key', 'rotate', '--file', keyFile, '--json'])).stdout) as {
+      currentKeyId: string;
+      retiredKeyIds: string[];
+    };
     t.deepEqual(rotation.retiredKeyIds, [firstRing.current.id]);
     keys = readKeyFile(keyFile);
     const ring = new PayloadKeyring(keys);
@@ -90,7 +96,10 @@ test('a rotated payload key: the sleeping execution completes, its old history d
     const codec = new PayloadEncryptionCodec(ring);
     const context = { type: 'workflow', namespace: 'default', workflowId: sleeping } as const;
     const decoded = await codec.decode(oldHistory, context);
-    t.true(decoded.some((payload) => JSON.stringify(payloadConverter.fromPayload(payload)).includes(oldCard)), 'the input, written under the retired key, decrypts');
+    t.true(
+      decoded.some((payload) => JSON.stringify(payloadConverter.fromPayload(payload)).includes(oldCard)),
+      'the input, written under the retired key, decrypts',
+    );
     t.false((await historyText(sleeping)).includes(oldCard));
     // The first ring alone cannot read what the restarted worker wrote: the key really changed.
     await t.throwsAsync(new PayloadEncryptionCodec(firstRing).decode(oldHistory, context), { message: new RegExp(`key ${ring.current.id}: it is not in the payload keyring`) });
@@ -121,7 +130,9 @@ test('a rotated payload key: the sleeping execution completes, its old history d
 /** Every `binary/encrypted` payload of the execution's history, as `temporal workflow show` prints it. */
 async function encryptedPayloads(workflowId: string): Promise<Payload[]> {
   const { temporalAddress, temporalCli } = testInfrastructure();
-  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const found: Payload[] = [];
   JSON.parse(stdout, (_key, value: unknown) => {
     const candidate = value as { metadata?: Record<string, string>; data?: string } | null;

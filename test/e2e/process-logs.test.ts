@@ -86,7 +86,9 @@ test.before(async () => {
   admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.tokens.admin });
   await admin.createCompany({ name: COMPANY });
   await admin.createCompany({ name: ELSEWHERE });
-  const definition = flow(COMPANY, 'refusal-guarded', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]);
+  const definition = flow(COMPANY, 'refusal-guarded', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+    { respond: { description: 'answer', statusCode: 200, body: 'ok' } },
+  ]);
   ({ secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true }));
   sent.push(secret, stack.env.FLOWHOOK_ADMIN_TOKEN!, ...Object.values(stack.tokens));
   const createUser = async (name: string, company: string, expiresAt?: Date) => {
@@ -99,7 +101,16 @@ test.before(async () => {
   await admin.setUserState({ name: 'refusal-disabled', enabled: false });
   await createUser('refusal-elsewhere', ELSEWHERE);
   const register = (app: TestClient, permissionSet: string, consentGranted: boolean, state: AppState, binding: { issuer?: string; tenantId?: string } = {}) =>
-    admin.registerApp({ clientId: app.clientId, issuer: binding.issuer ?? idp.issuer, tenantId: binding.tenantId, company: COMPANY, permissionSet, consentGranted, state, description: 'refusal test app' });
+    admin.registerApp({
+      clientId: app.clientId,
+      issuer: binding.issuer ?? idp.issuer,
+      tenantId: binding.tenantId,
+      company: COMPANY,
+      permissionSet,
+      consentGranted,
+      state,
+      description: 'refusal test app',
+    });
   await register(apps.integration, 'FLOW INTEGR.', true, AppState.ENABLED);
   await register(apps.flowAllOnly, '', true, AppState.ENABLED);
   await register(apps.disabled, 'FLOW INTEGR.', true, AppState.DISABLED);
@@ -188,7 +199,9 @@ const refusalLines = (requestId: string) => logLines().filter((line) => line.msg
 async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy: 'facade' | 'engine', viaFacade = true): Promise<void> {
   expectations.push(expected);
   const arrived = () => refusalLines(expected.requestId).length > 0 && (!viaFacade || logLines().some((line) => line.msg === 'request' && line.requestId === expected.requestId));
-  await eventually(arrived, { timeoutMs: 10_000, intervalMs: 50, what: `${expected.why}: the refusal line${viaFacade ? " and the facade's request line" : ''}` }).catch(() => undefined); // the count below says what is missing
+  await eventually(arrived, { timeoutMs: 10_000, intervalMs: 50, what: `${expected.why}: the refusal line${viaFacade ? " and the facade's request line" : ''}` }).catch(
+    () => undefined,
+  ); // the count below says what is missing
   const lines = refusalLines(expected.requestId);
   t.is(lines.length, 1, `${expected.why}: ${JSON.stringify(lines)}`);
   const line = lines[0] ?? {};
@@ -199,7 +212,24 @@ async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy:
 
 /** Reasons the facade decides before it asks the engine (so the body, and with it the activity, is unread). */
 const FACADE_REASONS = Object.fromEntries(
-  (['missing_credentials', 'unsupported_scheme', 'malformed_credentials', 'token_issuer_untrusted', 'token_signature_invalid', 'token_key_unknown', 'token_algorithm_refused', 'token_expired', 'token_too_old', 'token_not_yet_valid', 'token_audience_mismatch', 'token_invalid', 'token_delegated', 'token_client_id_missing'] as const).map((reason) => [reason, true]),
+  (
+    [
+      'missing_credentials',
+      'unsupported_scheme',
+      'malformed_credentials',
+      'token_issuer_untrusted',
+      'token_signature_invalid',
+      'token_key_unknown',
+      'token_algorithm_refused',
+      'token_expired',
+      'token_too_old',
+      'token_not_yet_valid',
+      'token_audience_mismatch',
+      'token_invalid',
+      'token_delegated',
+      'token_client_id_missing',
+    ] as const
+  ).map((reason) => [reason, true]),
 ) as Partial<Record<RefusalReason, true>>;
 
 // ── secrets and tokens (what was logs-secrecy) ──
@@ -228,7 +258,18 @@ test('no secret, access key or token reaches the logs; the request id threads fa
   tracedExecutionId = traced.headers.get('x-flowhook-execution-id') ?? '';
   const badSecret = await call({ activity: 'secret.keeping', secret: wrongSecret, payload: {} });
   t.is(badSecret.status, 401);
-  await expectOneLine(t, { why: 'a wrong secret', reason: 'secret_mismatch', requestId: badSecret.headers.get('x-request-id') ?? '', company: 'Secretive', activity: 'secret.keeping', user: 'log-test-user' }, 'engine');
+  await expectOneLine(
+    t,
+    {
+      why: 'a wrong secret',
+      reason: 'secret_mismatch',
+      requestId: badSecret.headers.get('x-request-id') ?? '',
+      company: 'Secretive',
+      activity: 'secret.keeping',
+      user: 'log-test-user',
+    },
+    'engine',
+  );
   const badKey = await call({ activity: 'secret.keeping', secret: keeping, payload: {} }, wrongKey);
   t.is(badKey.status, 401);
   await expectOneLine(t, { why: 'a wrong key', reason: 'bad_key', requestId: badKey.headers.get('x-request-id') ?? '', company: 'Secretive', user: 'log-test-user' }, 'engine');
@@ -242,15 +283,28 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
   const { accessKey } = await admin.createUser({ name: 'private-user', company: 'Private' });
   sent.push(accessKey);
   const deploy = async (activity: string, webhook: Record<string, unknown>, steps: unknown[]) =>
-    (await admin.applyFlow({ flow: fromJson(FlowSchema, flow('Private', activity.replace('.', '-'), { activity, doNotLogPayload: true, ...webhook }, steps) as never), publish: true })).secret;
+    (
+      await admin.applyFlow({
+        flow: fromJson(FlowSchema, flow('Private', activity.replace('.', '-'), { activity, doNotLogPayload: true, ...webhook }, steps) as never),
+        publish: true,
+      })
+    ).secret;
   const calling = await deploy('private.call', { responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
     { log: { description: 'Note the card', message: 'card {{Trigger.Payload.card}}' } },
     { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
   ]);
   // The same calling flow without the flag: its marker must show up, or the test would prove nothing.
-  const open = (await admin.applyFlow({ flow: fromJson(FlowSchema, flow('Private', 'open-call', { activity: 'open.call', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
-  ]) as never), publish: true })).secret;
+  const open = (
+    await admin.applyFlow({
+      flow: fromJson(
+        FlowSchema,
+        flow('Private', 'open-call', { activity: 'open.call', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+          { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
+        ]) as never,
+      ),
+      publish: true,
+    })
+  ).secret;
   const failing = await deploy('private.fail', {}, [{ fail: { description: 'Refuse', message: 'refused {{Trigger.Payload.card}}' } }]);
   sent.push(calling, open, failing);
   const call = (activity: string, callSecret: string, value = card) =>
@@ -291,7 +345,12 @@ test('the facade refuses each kind of bad token, naming the client id once the s
   // Still within its exp, but issued longer ago than FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS (default one day).
   await refused(t, { why: 'issued too long ago', reason: 'token_too_old', clientId: integration, authorization: `Bearer ${await craft({ iat: now - 2 * 86_400 })}` });
   await refused(t, { why: 'not yet valid', reason: 'token_not_yet_valid', clientId: integration, authorization: `Bearer ${await craft({ nbf: now + 600 })}` });
-  await refused(t, { why: 'issued for another API', reason: 'token_audience_mismatch', clientId: integration, authorization: `Bearer ${await idp.token(apps.integration, OTHER_API)}` });
+  await refused(t, {
+    why: 'issued for another API',
+    reason: 'token_audience_mismatch',
+    clientId: integration,
+    authorization: `Bearer ${await idp.token(apps.integration, OTHER_API)}`,
+  });
   await refused(t, { why: 'no exp', reason: 'token_invalid', clientId: integration, authorization: `Bearer ${await craft({ exp: undefined })}` });
   await refused(t, { why: 'a user token', reason: 'token_delegated', clientId: integration, authorization: `Bearer ${await craft({ scp: 'user_impersonation' })}` });
   await refused(t, { why: 'no client id', reason: 'token_client_id_missing', authorization: `Bearer ${await craft({ client_id: undefined, sub: 'someone' })}` });
@@ -300,10 +359,34 @@ test('the facade refuses each kind of bad token, naming the client id once the s
 test('the engine refuses applications that are unknown, of another issuer or tenant, unbound, without consent or disabled, and one without FLOW INTEGR.', async (t) => {
   const viaEngine = { activity: ACTIVITY };
   await refused(t, { ...viaEngine, why: 'not registered', reason: 'unknown_app', clientId: apps.unknown.clientId, authorization: `Bearer ${await idp.token(apps.unknown)}` });
-  await refused(t, { ...viaEngine, why: 'registered under another issuer', reason: 'app_issuer_mismatch', clientId: apps.otherIssuer.clientId, authorization: `Bearer ${await idp.token(apps.otherIssuer)}` });
-  await refused(t, { ...viaEngine, why: 'registered for another tenant', reason: 'app_tenant_mismatch', clientId: apps.tenanted.clientId, authorization: `Bearer ${await idp.token(apps.tenanted)}` });
-  await refused(t, { ...viaEngine, why: 'registered before issuers were bound', reason: 'app_issuer_unset', clientId: apps.unbound.clientId, authorization: `Bearer ${await idp.token(apps.unbound)}` });
-  await refused(t, { ...viaEngine, why: 'no consent', reason: 'app_not_consented', clientId: apps.unconsented.clientId, authorization: `Bearer ${await idp.token(apps.unconsented)}` });
+  await refused(t, {
+    ...viaEngine,
+    why: 'registered under another issuer',
+    reason: 'app_issuer_mismatch',
+    clientId: apps.otherIssuer.clientId,
+    authorization: `Bearer ${await idp.token(apps.otherIssuer)}`,
+  });
+  await refused(t, {
+    ...viaEngine,
+    why: 'registered for another tenant',
+    reason: 'app_tenant_mismatch',
+    clientId: apps.tenanted.clientId,
+    authorization: `Bearer ${await idp.token(apps.tenanted)}`,
+  });
+  await refused(t, {
+    ...viaEngine,
+    why: 'registered before issuers were bound',
+    reason: 'app_issuer_unset',
+    clientId: apps.unbound.clientId,
+    authorization: `Bearer ${await idp.token(apps.unbound)}`,
+  });
+  await refused(t, {
+    ...viaEngine,
+    why: 'no consent',
+    reason: 'app_not_consented',
+    clientId: apps.unconsented.clientId,
+    authorization: `Bearer ${await idp.token(apps.unconsented)}`,
+  });
   await refused(t, { ...viaEngine, why: 'disabled', reason: 'app_disabled', clientId: apps.disabled.clientId, authorization: `Bearer ${await idp.token(apps.disabled)}` });
   await refused(t, {
     ...viaEngine,
@@ -321,7 +404,14 @@ test('the engine refuses Basic callers: unknown, wrong key, disabled, expired ke
   await refused(t, { why: 'unknown user', reason: 'unknown_user', user: 'refusal-nobody', authorization: basic('refusal-nobody', users['refusal-user']!) });
   await refused(t, { why: 'wrong key', reason: 'bad_key', user: 'refusal-user', authorization: basic('refusal-user', `${users['refusal-user']!.slice(0, 30)}WRONGKEYWRONGK`) });
   await refused(t, { why: 'disabled user', reason: 'user_disabled', user: 'refusal-disabled', authorization: basic('refusal-disabled', users['refusal-disabled']!) });
-  await refused(t, { ...viaEngine, why: 'wrong secret', reason: 'secret_mismatch', user: 'refusal-user', authorization: basic('refusal-user', users['refusal-user']!), secret: 'W'.repeat(32) });
+  await refused(t, {
+    ...viaEngine,
+    why: 'wrong secret',
+    reason: 'secret_mismatch',
+    user: 'refusal-user',
+    authorization: basic('refusal-user', users['refusal-user']!),
+    secret: 'W'.repeat(32),
+  });
   await refused(t, {
     ...viaEngine,
     why: 'FLOW ALL for another company only: answered like an unknown company',
@@ -342,12 +432,16 @@ test('the engine refuses Basic callers: unknown, wrong key, disabled, expired ke
 test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming the rule; the engine logs why', async (t) => {
   // The gate refuses on headers alone, before the message (and the request id in it) is read,
   // so these callers send the request id as a header as well, as the facade does.
-  const headers = (token: string | undefined, requestId: string): Interceptor => (next) => (request) => {
-    if (token) request.header.set('authorization', `Bearer ${token}`);
-    request.header.set('x-request-id', requestId);
-    return next(request);
-  };
-  const webhook = (token: string | undefined, requestId: string) => createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [headers(token, requestId)] }));
+  const headers =
+    (token: string | undefined, requestId: string): Interceptor =>
+    (next) =>
+    (request) => {
+      if (token) request.header.set('authorization', `Bearer ${token}`);
+      request.header.set('x-request-id', requestId);
+      return next(request);
+    };
+  const webhook = (token: string | undefined, requestId: string) =>
+    createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [headers(token, requestId)] }));
   const facadeToken = stack.tokens.facade;
   const wrongToken = `fhsa_${'w'.repeat(43)}`;
   sent.push(wrongToken);
@@ -375,8 +469,20 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
     ["the worker's records token on WebhookService", stack.tokens.worker, invoke('refusal-grpc-6', user), Code.PermissionDenied, { reason: 'service_account_scope' }],
     // Past the gate: the engine read the message.
     ['no caller in the request', facadeToken, invoke('refusal-grpc-3'), Code.Unauthenticated, { reason: 'missing_credentials', ...onTheCall }],
-    ['a wrong key', facadeToken, invoke('refusal-grpc-4', { userName: 'refusal-user', accessKey: wrongKey }), Code.Unauthenticated, { reason: 'bad_key', ...onTheCall, user: 'refusal-user' }],
-    ['an internal service claiming a Basic user', stack.tokens.internal, invoke('refusal-grpc-7', user), Code.PermissionDenied, { reason: 'caller_forwarding_refused', ...onTheCall, user: 'refusal-user' }],
+    [
+      'a wrong key',
+      facadeToken,
+      invoke('refusal-grpc-4', { userName: 'refusal-user', accessKey: wrongKey }),
+      Code.Unauthenticated,
+      { reason: 'bad_key', ...onTheCall, user: 'refusal-user' },
+    ],
+    [
+      'an internal service claiming a Basic user',
+      stack.tokens.internal,
+      invoke('refusal-grpc-7', user),
+      Code.PermissionDenied,
+      { reason: 'caller_forwarding_refused', ...onTheCall, user: 'refusal-user' },
+    ],
     ['an invoke account of another company', elsewhere.token, invoke('refusal-grpc-8'), Code.PermissionDenied, { reason: 'service_account_company', ...onTheCall }],
   ];
   for (const [why, token, request, code, expected] of cases) {
@@ -444,6 +550,12 @@ test.after('each process exits 0 on SIGTERM; every reason was provoked, each ref
   for (const line of aboutTraced) t.is(line.requestId, TRACED_REQUEST_ID, JSON.stringify(line));
   t.true(lines.some((line) => line.name === 'worker' && line.workflowId === tracedExecutionId));
 
-  t.false(output.includes(card), `the card number is in a process log:\n${output.split('\n').filter((line) => line.includes(card)).join('\n')}`);
+  t.false(
+    output.includes(card),
+    `the card number is in a process log:\n${output
+      .split('\n')
+      .filter((line) => line.includes(card))
+      .join('\n')}`,
+  );
   t.true(output.includes(control), 'without the flag the same failure is logged with its reason');
 });

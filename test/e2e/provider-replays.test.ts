@@ -49,7 +49,9 @@ const routes: Record<'github' | 'shopify' | 'plainHmac' | 'timedHmac' | 'slack' 
 };
 
 // What the flow answers: the execution and the event id it saw.
-const ECHO = [{ respond: { description: 'Echo', statusCode: 200, contentType: 'application/json', body: '${ {"execution": Execution.Id, "eventId": Trigger.Provider.EventId} }' } }];
+const ECHO = [
+  { respond: { description: 'Echo', statusCode: 200, contentType: 'application/json', body: '${ {"execution": Execution.Id, "eventId": Trigger.Provider.EventId} }' } },
+];
 
 test.before(async () => {
   stack = await startStack();
@@ -106,7 +108,11 @@ async function dropExecution(executionId: string): Promise<void> {
   await eventually(() => isGone(executionId), { timeoutMs: 120_000, intervalMs: 250, what: `Temporal no longer has ${executionId}` });
 }
 
-for (const [name, route] of [['GitHub', routes.github], ['Shopify', routes.shopify], ['hmac without {id} or {timestamp}', routes.plainHmac]] as const) {
+for (const [name, route] of [
+  ['GitHub', routes.github],
+  ['Shopify', routes.shopify],
+  ['hmac without {id} or {timestamp}', routes.plainHmac],
+] as const) {
   test(`${name}: a captured delivery replayed with its delivery id header changed or dropped joins the first execution; so does a genuine redelivery`, async (t) => {
     const body = pushBody();
     const headers = await route.sign(body, route.secret);
@@ -206,6 +212,9 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
 test('publishing refuses a signedContent whose placeholders touch, and says why', async (t) => {
   const hmac = { header: 'x-signature', signedContent: '{id}{body}', eventIdHeader: 'x-event-id' };
   const error = await t.throwsAsync(deployFlow(stack, flow(COMPANY, 'touching', { activity: 'hmac.touching', direct: { verify: { hmac } } }, ECHO)));
-  t.regex(error?.message ?? '', /signedContent: \{id\}\{body\} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many \(id, body\) pairs/);
+  t.regex(
+    error?.message ?? '',
+    /signedContent: \{id\}\{body\} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many \(id, body\) pairs/,
+  );
   await t.throwsAsync(stack.admin.getFlow({ company: COMPANY, name: 'touching' }));
 });

@@ -53,7 +53,15 @@ interface Scheme {
 const v1a = standardWebhooksKeyPair();
 const otherV1a = standardWebhooksKeyPair();
 const schemes: Scheme[] = [
-  { activity: 'sw.v1', verify: { standardWebhooks: {} }, sign: signStandardV1, secret: standardWebhooksSecret(), signatureHeader: 'webhook-signature', signsTimestamp: true, otherSecret: standardWebhooksSecret },
+  {
+    activity: 'sw.v1',
+    verify: { standardWebhooks: {} },
+    sign: signStandardV1,
+    secret: standardWebhooksSecret(),
+    signatureHeader: 'webhook-signature',
+    signsTimestamp: true,
+    otherSecret: standardWebhooksSecret,
+  },
   // v1a: the route stores the public key; "another secret" is another sender's private key.
   {
     activity: 'sw.v1a',
@@ -65,11 +73,43 @@ const schemes: Scheme[] = [
     otherSecret: () => otherV1a.publicSecret,
     wrongSign: signStandardV1a(otherV1a.privateKey),
   },
-  { activity: 'stripe.events', verify: { stripe: {} }, sign: signStripe, secret: stripeSecret(), signatureHeader: 'stripe-signature', signsTimestamp: true, otherSecret: stripeSecret },
-  { activity: 'github.push', verify: { github: {} }, sign: signGithubRequest, secret: textSecret(), signatureHeader: 'x-hub-signature-256', signsTimestamp: false, otherSecret: textSecret },
+  {
+    activity: 'stripe.events',
+    verify: { stripe: {} },
+    sign: signStripe,
+    secret: stripeSecret(),
+    signatureHeader: 'stripe-signature',
+    signsTimestamp: true,
+    otherSecret: stripeSecret,
+  },
+  {
+    activity: 'github.push',
+    verify: { github: {} },
+    sign: signGithubRequest,
+    secret: textSecret(),
+    signatureHeader: 'x-hub-signature-256',
+    signsTimestamp: false,
+    otherSecret: textSecret,
+  },
   { activity: 'slack.events', verify: { slack: {} }, sign: signSlack, secret: textSecret(), signatureHeader: 'x-slack-signature', signsTimestamp: true, otherSecret: textSecret },
-  { activity: 'shopify.orders', verify: { shopify: {} }, sign: signShopify, secret: textSecret(), signatureHeader: 'x-shopify-hmac-sha256', signsTimestamp: false, otherSecret: textSecret },
-  { activity: 'generic.hmac', verify: { hmac: GENERIC_HMAC }, sign: signGenericHmac, secret: textSecret(), signatureHeader: 'x-signature', signsTimestamp: true, otherSecret: textSecret },
+  {
+    activity: 'shopify.orders',
+    verify: { shopify: {} },
+    sign: signShopify,
+    secret: textSecret(),
+    signatureHeader: 'x-shopify-hmac-sha256',
+    signsTimestamp: false,
+    otherSecret: textSecret,
+  },
+  {
+    activity: 'generic.hmac',
+    verify: { hmac: GENERIC_HMAC },
+    sign: signGenericHmac,
+    secret: textSecret(),
+    signatureHeader: 'x-signature',
+    signsTimestamp: true,
+    otherSecret: textSecret,
+  },
 ];
 // Same schemes on their own routes, for tests that count executions while the matrix runs beside them.
 const stripePayments: Scheme = { ...schemes[2]!, activity: 'stripe.payments', secret: stripeSecret() };
@@ -100,18 +140,41 @@ test.before(async () => {
     await deployFlow(stack, flow(COMPANY, name, webhook, steps));
     if (secret) await stack.admin.setHookSecret({ company: COMPANY, activity: String(webhook.activity), secret });
   };
-  for (const scheme of [...schemes, stripePayments, slackChallenges]) await deploy(scheme.activity.replace('.', '-'), { activity: scheme.activity, direct: { verify: scheme.verify }, ...sync }, echo(), scheme.secret);
+  for (const scheme of [...schemes, stripePayments, slackChallenges])
+    await deploy(scheme.activity.replace('.', '-'), { activity: scheme.activity, direct: { verify: scheme.verify }, ...sync }, echo(), scheme.secret);
   await deploy('echo', { activity: 'echo.bodies', direct: { verify: { hmac: GENERIC_HMAC } }, ...sync }, echo(), secrets.echo);
-  await deploy('instant', { activity: 'instant.hook', direct: { verify: { stripe: {} } }, defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' }, echo(), secrets.instant);
-  await deploy('xml-answer', { activity: 'xml.answer', direct: { verify: { hmac: GENERIC_HMAC } }, ...sync }, [
-    { respond: { description: 'Answer in XML', statusCode: 201, contentType: 'application/xml; charset=utf-8', body: '<ack id="{{Trigger.Provider.EventId}}">{{Trigger.Form.order}}</ack>' } },
-  ], secrets.xml);
+  await deploy(
+    'instant',
+    { activity: 'instant.hook', direct: { verify: { stripe: {} } }, defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' },
+    echo(),
+    secrets.instant,
+  );
+  await deploy(
+    'xml-answer',
+    { activity: 'xml.answer', direct: { verify: { hmac: GENERIC_HMAC } }, ...sync },
+    [
+      {
+        respond: {
+          description: 'Answer in XML',
+          statusCode: 201,
+          contentType: 'application/xml; charset=utf-8',
+          body: '<ack id="{{Trigger.Provider.EventId}}">{{Trigger.Form.order}}</ack>',
+        },
+      },
+    ],
+    secrets.xml,
+  );
   await deploy('flood', { activity: 'flood.guarded', direct: { verify: { stripe: {} } } }, [], secrets.flood);
   await deploy('no-secret', { activity: 'no.secret', direct: { verify: { github: {} } } }, []);
-  await deploy('hidden', { activity: 'hidden.hook', direct: { verify: { hmac: GENERIC_HMAC } }, doNotLogPayload: true, ...sync }, [
-    { name: 'read', set: { description: 'Read the card', variables: { card: '${Trigger.Json.card}', header: '${Trigger.Headers.`x-card-holder`}' } } },
-    { respond: { description: 'Echo', statusCode: 200, contentType: 'application/json', body: '${ {"card": Variables.card, "holder": Variables.header} }' } },
-  ], secrets.hidden);
+  await deploy(
+    'hidden',
+    { activity: 'hidden.hook', direct: { verify: { hmac: GENERIC_HMAC } }, doNotLogPayload: true, ...sync },
+    [
+      { name: 'read', set: { description: 'Read the card', variables: { card: '${Trigger.Json.card}', header: '${Trigger.Headers.`x-card-holder`}' } } },
+      { respond: { description: 'Echo', statusCode: 200, contentType: 'application/json', body: '${ {"card": Variables.card, "holder": Variables.header} }' } },
+    ],
+    secrets.hidden,
+  );
   await deployFlow(stack, flow(COMPANY, 'odata-only', { activity: 'odata.only' }, []));
 });
 test.after.always(async () => {
@@ -127,12 +190,21 @@ interface Answer {
 
 const hookUrl = (activity: string, company = COMPANY, query = '') => `${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(company)}/${encodeURIComponent(activity)}${query}`;
 
-async function post(activity: string, body: string | Buffer, headers: Record<string, string>, options: { query?: string; method?: string; company?: string } = {}): Promise<Answer> {
+async function post(
+  activity: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  options: { query?: string; method?: string; company?: string } = {},
+): Promise<Answer> {
   const response = await fetch(hookUrl(activity, options.company, options.query), { method: options.method ?? 'POST', headers, body: options.method === 'GET' ? undefined : body });
   return { status: response.status, headers: response.headers, text: await response.text(), executionId: response.headers.get('x-flowhook-execution-id') };
 }
 
-async function signedPost(activity: string, body: string, options: { wrongKey?: boolean; secret?: string; timestamp?: number; id?: string; headers?: Record<string, string>; drop?: string; sendBody?: string } = {}): Promise<Answer> {
+async function signedPost(
+  activity: string,
+  body: string,
+  options: { wrongKey?: boolean; secret?: string; timestamp?: number; id?: string; headers?: Record<string, string>; drop?: string; sendBody?: string } = {},
+): Promise<Answer> {
   const scheme = schemeOf(activity);
   const signer = options.wrongKey ? (scheme.wrongSign ?? scheme.sign) : scheme.sign;
   const secret = options.secret ?? (options.wrongKey ? scheme.otherSecret() : scheme.secret);
@@ -142,7 +214,13 @@ async function signedPost(activity: string, body: string, options: { wrongKey?: 
 }
 
 const UNAUTHORIZED = { error: { code: 'Unauthorized', message: 'Unauthorized' } };
-const eventBody = (type = 'payment_intent.succeeded') => JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, data: { object: { id: `pi_${randomBytes(8).toString('hex')}`, amount: 2000, currency: 'eur' } } });
+const eventBody = (type = 'payment_intent.succeeded') =>
+  JSON.stringify({
+    id: `evt_${randomBytes(12).toString('hex')}`,
+    object: 'event',
+    type,
+    data: { object: { id: `pi_${randomBytes(8).toString('hex')}`, amount: 2000, currency: 'eur' } },
+  });
 
 for (const scheme of schemes) {
   test(`${scheme.activity}: the signed request runs the flow; tampered, wrongly signed, stale and unsigned requests get 401 and start nothing`, async (t) => {
@@ -202,7 +280,6 @@ test('a Stripe redelivery of the same event — again, and several at once — j
 });
 
 test("Slack's url_verification is answered with the challenge after the signature verified, and starts nothing", async (t) => {
-
   const challenge = `challenge-${randomUUID()}`;
   const body = JSON.stringify({ token: 'legacy', challenge, type: 'url_verification' });
   const answered = await signedPost('slack.challenge', body);
@@ -295,7 +372,11 @@ test('form, XML, text, JSON and binary bodies reach the flow byte-exact; the flo
 test('404 for a flow without a direct route and for unknown routes (one answer for all); 405 for other methods; 413 past the body limit', async (t) => {
   const body = '{}';
   const headers = { 'content-type': 'application/json', ...genericHmacHeaders(Buffer.from(body), secrets.echo) };
-  const notFound = [await post('odata.only', body, headers), await post('no.such.activity', body, headers), await post('echo.bodies', body, headers, { company: 'No Such Company' })];
+  const notFound = [
+    await post('odata.only', body, headers),
+    await post('no.such.activity', body, headers),
+    await post('echo.bodies', body, headers, { company: 'No Such Company' }),
+  ];
   for (const answer of notFound) {
     t.is(answer.status, 404);
     t.is(answer.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -320,7 +401,8 @@ test('the route limit applies before verification: an unsigned flood gets 429 wi
   // moments however loaded the machine is; the bounds below allow for what refilled meanwhile.
   const UNSIGNED = ROUTE_BURST + 20;
   const SIGNED = 5;
-  const unsigned = () => post('flood.guarded', '{"id": "evt_flood"}', { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` });
+  const unsigned = () =>
+    post('flood.guarded', '{"id": "evt_flood"}', { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` });
   // Correctly signed calls sent last, each its own event: they are limited like the rest once the budget is spent.
   const signed = async () => {
     const body = eventBody();
@@ -333,23 +415,39 @@ test('the route limit applies before verification: an unsigned flood gets 429 wi
   const unsignedStatuses = statuses.slice(0, UNSIGNED);
   const admittedSigned = statuses.slice(UNSIGNED).filter((status) => status !== 429);
 
-  t.true(unsignedStatuses.every((status) => status === 401 || status === 429), statuses.join(','));
+  t.true(
+    unsignedStatuses.every((status) => status === 401 || status === 429),
+    statuses.join(','),
+  );
   const verified = statuses.filter((status) => status !== 429).length;
-  t.true(verified >= ROUTE_BURST && verified <= ROUTE_BURST + refilled, `${verified} verified of ${statuses.length} (burst ${ROUTE_BURST}, ${refilled} refilled at most): ${statuses.join(',')}`);
-  t.true(statuses.slice(UNSIGNED).some((status) => status === 429), `a signed call is limited too: ${statuses.join(',')}`);
-  t.true(admittedSigned.every((status) => status === 200), statuses.join(','));
+  t.true(
+    verified >= ROUTE_BURST && verified <= ROUTE_BURST + refilled,
+    `${verified} verified of ${statuses.length} (burst ${ROUTE_BURST}, ${refilled} refilled at most): ${statuses.join(',')}`,
+  );
+  t.true(
+    statuses.slice(UNSIGNED).some((status) => status === 429),
+    `a signed call is limited too: ${statuses.join(',')}`,
+  );
+  t.true(
+    admittedSigned.every((status) => status === 200),
+    statuses.join(','),
+  );
   t.regex(answers.find((answer) => answer.status === 429)?.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
   // Refused calls start nothing: only the signed calls that were admitted ran.
   t.is(await countVisibleExecutions(stack, 'flood.guarded', admittedSigned.length), admittedSigned.length);
 });
-
 
 test('doNotLogPayload: the flow reads body and headers, but the history shows neither (nor the event id); other flows stay readable', async (t) => {
   const card = `CARD-${randomBytes(8).toString('hex')}`;
   const holder = `HOLDER-${randomBytes(8).toString('hex')}`;
   const eventId = `EVT-${randomBytes(8).toString('hex')}`;
   const body = JSON.stringify({ card });
-  const hidden = await post('hidden.hook', body, { 'content-type': 'application/json', 'x-card-holder': holder, ...genericHmacHeaders(Buffer.from(body), secrets.hidden, { id: eventId }) }, { query: `?ref=${holder}` });
+  const hidden = await post(
+    'hidden.hook',
+    body,
+    { 'content-type': 'application/json', 'x-card-holder': holder, ...genericHmacHeaders(Buffer.from(body), secrets.hidden, { id: eventId }) },
+    { query: `?ref=${holder}` },
+  );
   t.is(hidden.status, 200, hidden.text);
   t.deepEqual(JSON.parse(hidden.text), { card, holder });
   // The engine's client: it has the payload codec that decrypts this execution's result.

@@ -34,14 +34,24 @@ test.before(async () => {
   }
   slowTarget = await startTargetServer(() => ({ delayMs: 2000 }));
   callbackTarget = await startTargetServer();
-  secrets['limit.callback'] = (await deployFlow(stack, flow(tenant.company, 'limit-callback', { activity: 'limit.callback' }, [
-    { httpRequest: { description: 'hand out the callback URL', method: 'POST', url: `${callbackTarget.url}/start/{{Execution.Id}}`, body: '${Callbacks.paid.url}' } },
-    { name: 'paid', waitForCallback: { description: 'wait for the provider', timeout: '60s' } },
-  ]))).secret;
-  secrets['limit.slow'] = (await deployFlow(stack, flow(tenant.company, 'limit-slow', { activity: 'limit.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { httpRequest: { description: 'keep the caller waiting', method: 'GET', url: `${slowTarget.url}/slow` } },
-    { respond: { statusCode: 200, body: 'done' } },
-  ]))).secret;
+  secrets['limit.callback'] = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'limit-callback', { activity: 'limit.callback' }, [
+        { httpRequest: { description: 'hand out the callback URL', method: 'POST', url: `${callbackTarget.url}/start/{{Execution.Id}}`, body: '${Callbacks.paid.url}' } },
+        { name: 'paid', waitForCallback: { description: 'wait for the provider', timeout: '60s' } },
+      ]),
+    )
+  ).secret;
+  secrets['limit.slow'] = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'limit-slow', { activity: 'limit.slow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+        { httpRequest: { description: 'keep the caller waiting', method: 'GET', url: `${slowTarget.url}/slow` } },
+        { respond: { statusCode: 200, body: 'done' } },
+      ]),
+    )
+  ).secret;
 });
 test.after.always(async () => {
   await stack?.close();
@@ -71,7 +81,10 @@ test.serial('a caller over its rate gets 429 with Retry-After, and the refused c
   const auth = await newCaller();
   const answers: WebhookAnswer[] = [];
   for (let i = 0; i < 5; i++) answers.push(await call('limit.caller', auth));
-  t.deepEqual(answers.slice(0, 3).map((a) => a.status), [200, 200, 200]);
+  t.deepEqual(
+    answers.slice(0, 3).map((a) => a.status),
+    [200, 200, 200],
+  );
   // The fourth call fits the caller's burst but not the activity's; the fifth fits neither.
   assertRefused(t, answers[3]!, /activity "limit\.caller"/);
   assertRefused(t, answers[4]!, /caller "user:svc-/);
@@ -112,7 +125,13 @@ test.serial('the engine refuses with ResourceExhausted and the wait as retry-aft
   const { accessKey } = await stack.admin.createUser({ name: userName, company: tenant.company, permissionSet: 'FLOW ALL' });
   const webhook = engineWebhookClient(stack);
   const invoke = () =>
-    webhook.invoke({ company: tenant.company, activity: 'limit.other', secret: secrets['limit.other']!, payloadJson: '{}', caller: { identity: { case: 'basic', value: { userName, accessKey } } } });
+    webhook.invoke({
+      company: tenant.company,
+      activity: 'limit.other',
+      secret: secrets['limit.other']!,
+      payloadJson: '{}',
+      caller: { identity: { case: 'basic', value: { userName, accessKey } } },
+    });
   const outcomes = await Promise.allSettled([invoke(), invoke(), invoke(), invoke(), invoke()]);
   const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => ConnectError.from((o as PromiseRejectedResult).reason));
   t.true(refused.length >= 1);
@@ -123,7 +142,9 @@ test.serial('the engine refuses with ResourceExhausted and the wait as retry-aft
 });
 
 test.serial("calls with a wrong secret do not use up an activity's budget", async (t) => {
-  const wrong = await Promise.all([1, 2, 3, 4, 5].map(async () => (await callWebhook(stack, { company: tenant.company, activity: 'limit.guarded', secret: 'not-the-secret', auth: await newCaller() })).status));
+  const wrong = await Promise.all(
+    [1, 2, 3, 4, 5].map(async () => (await callWebhook(stack, { company: tenant.company, activity: 'limit.guarded', secret: 'not-the-secret', auth: await newCaller() })).status),
+  );
   t.deepEqual(wrong, [401, 401, 401, 401, 401]);
   t.is((await call('limit.guarded', await newCaller())).status, 200);
 });
@@ -131,11 +152,15 @@ test.serial("calls with a wrong secret do not use up an activity's budget", asyn
 /** POSTs `{}` to a callback URL from one loopback address: each address is a sender of its own. */
 function postCallbackFrom(localAddress: string, token: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter?: string; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      `${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end('{}');
   });

@@ -64,7 +64,7 @@ async function refusal(t: import('ava').ExecutionContext, promise: Promise<unkno
   return error as ConnectError;
 }
 
-test('a flow\'s write is logged under its Temporal run with a digest and the version, and none of the data', async (t) => {
+test("a flow's write is logged under its Temporal run with a digest and the version, and none of the data", async (t) => {
   const tenant = await tenantWithFlows('Lifetime Run');
   const answer = await call(tenant, 'lifetime.upsert', '{"id": "N-1", "text": "canary-9f2e41"}');
   t.is(answer.status, 200, answer.text);
@@ -147,17 +147,23 @@ test('the record quota refuses a new record past FLOWHOOK_RECORD_MAX_PER_COMPANY
   t.is((await call(tenant, 'lifetime.upsert', '{"id": "N-new", "text": "x"}')).status, 200);
 });
 
-test('rows older than the retention are purged, newer ones stay, and several purgers at once do not get in each other\'s way', async (t) => {
+test("rows older than the retention are purged, newer ones stay, and several purgers at once do not get in each other's way", async (t) => {
   const { company } = await createTenant(stack, 'Lifetime Purge');
   const records = recordClient(stack);
   for (let i = 0; i < 3; i++) await records.upsertRecord({ scope: scope(company, 'p', `old/${i}`, `p${i}`), data: { i } });
   for (let i = 0; i < 2; i++) await records.upsertRecord({ scope: scope(company, 'p', `new/${i}`, `p${i}`), data: { i } });
-  await sql(`update record_write set created_at = now() - interval '2 hours' where idempotency_key like 'old/%' and company_id = (select id from company where name = ?)`, [company]);
+  await sql(`update record_write set created_at = now() - interval '2 hours' where idempotency_key like 'old/%' and company_id = (select id from company where name = ?)`, [
+    company,
+  ]);
   const logger = createLogger('test', 'warn');
   // Two engines' purges at once, with a one-hour retention.
   const purges = [0, 1].map(() => startRecordWritePurge({ orm: stack.engine.orm, logger, retentionMs: 60 * 60 * 1000, intervalMs: 100 }));
   try {
-    await eventually(() => writeRowsOf(company), { until: (rows) => !rows.some((row) => row.idempotency_key.startsWith('old/')), timeoutMs: 10_000, what: 'the old write rows purged' });
+    await eventually(() => writeRowsOf(company), {
+      until: (rows) => !rows.some((row) => row.idempotency_key.startsWith('old/')),
+      timeoutMs: 10_000,
+      what: 'the old write rows purged',
+    });
   } finally {
     await Promise.all(purges.map((purge) => purge.close()));
   }
@@ -170,21 +176,38 @@ test('migration 0011 keeps the version and created flag of existing rows and dro
   const databaseUrl = await createTestDatabase();
   const through0010 = MIGRATIONS.slice(0, MIGRATIONS.findIndex((migration) => migration.name === 'migration-0010-audit-log') + 1);
   t.is(through0010.at(-1)?.name, 'migration-0010-audit-log');
-  const old = await MikroORM.init({ clientUrl: databaseUrl, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: through0010, transactional: true, snapshot: false, silent: true }, debug: false, allowGlobalContext: false, ensureDatabase: false });
+  const old = await MikroORM.init({
+    clientUrl: databaseUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: { migrationsList: through0010, transactional: true, snapshot: false, silent: true },
+    debug: false,
+    allowGlobalContext: false,
+    ensureDatabase: false,
+  });
   try {
     await old.migrator.up();
     const connection = old.em.getConnection();
     await connection.execute(`insert into company (id, name, created_at) values ('00000000-0000-4000-8000-000000000001', 'Legacy', now())`);
     await connection.execute(
       `insert into record_write (id, company_id, idempotency_key, response, created_at) values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'legacy/steps[0]', ?, now())`,
-      [JSON.stringify({ record: { table: 't', key: 'k', data: { pan: 'canary-legacy' }, version: 4, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }, created: true })],
+      [
+        JSON.stringify({
+          record: { table: 't', key: 'k', data: { pan: 'canary-legacy' }, version: 4, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+          created: true,
+        }),
+      ],
     );
   } finally {
     await old.close(true);
   }
   const orm = await openOrm({ databaseUrl });
   try {
-    const rows = await orm.em.getConnection().execute<{ row: string; run_id: string; operation: string; version: number; created: boolean }[]>(`select row_to_json(w)::text as row, run_id, operation, version, created from record_write w`);
+    const rows = await orm.em
+      .getConnection()
+      .execute<{ row: string; run_id: string; operation: string; version: number; created: boolean }[]>(
+        `select row_to_json(w)::text as row, run_id, operation, version, created from record_write w`,
+      );
     t.is(rows.length, 1);
     t.like(rows[0], { run_id: '', operation: 'unknown', version: 4, created: true });
     t.false(rows[0]!.row.includes('canary-legacy'), rows[0]!.row);

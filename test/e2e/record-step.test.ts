@@ -38,10 +38,7 @@ const flows: Record<string, unknown[]> = {
     { record: { description: 'Change', table: 'invoice', key, modify: { n: 2 }, expectedVersion: '${Trigger.Payload.version}' } },
     { respond: { description: 'Changed', statusCode: 200, body: 'ok' } },
   ],
-  'records.get': [
-    { name: 'r', record: { description: 'Read', table: 'invoice', key, get: {} } },
-    { respond: { description: 'Found', statusCode: 200, body: '${Steps.r.data}' } },
-  ],
+  'records.get': [{ name: 'r', record: { description: 'Read', table: 'invoice', key, get: {} } }, { respond: { description: 'Found', statusCode: 200, body: '${Steps.r.data}' } }],
 };
 
 test.before(async () => {
@@ -85,7 +82,13 @@ async function assertFailure(t: ExecutionContext, answer: WebhookAnswer, step: R
 test('a duplicate key, a missing record and a wrong version fail the step with a clear message', async (t) => {
   t.is((await call(acme, 'records.insert', '{"id": "INV-2"}')).value?.statusCode, 201);
   await assertFailure(t, await call(acme, 'records.insert', '{"id": "INV-2"}'), /steps\[0\] record .* failed/, /record "INV-2" of table "invoice" already exists/, 'INV-2');
-  await assertFailure(t, await call(acme, 'records.modify', '{"id": "INV-404", "version": 1}'), /record .* failed/, /record "INV-404" of table "invoice" does not exist/, 'INV-404');
+  await assertFailure(
+    t,
+    await call(acme, 'records.modify', '{"id": "INV-404", "version": 1}'),
+    /record .* failed/,
+    /record "INV-404" of table "invoice" does not exist/,
+    'INV-404',
+  );
   await assertFailure(t, await call(acme, 'records.modify', '{"id": "INV-2", "version": 7}'), /record .* failed/, /has version 1, expected 7/, 'INV-2');
   t.is((await call(acme, 'records.modify', '{"id": "INV-2", "version": 1}')).value?.body, 'ok');
 });

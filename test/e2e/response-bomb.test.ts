@@ -35,7 +35,10 @@ test.before(async () => {
   // The worker's first executions create its workflow runtime (a few hundred MiB): warm it up
   // with ordinary calls first, so the samples below measure the answers, not the runtime.
   hostile.route('/small', (_request, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-  const warm = flow('Bombed', 'warm-up', { activity: 'bomb.warm', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ name: 'small', httpRequest: { url: `${hostile.url}/small` } }, { respond: { statusCode: 200, body: '${ $string(Steps.small.json) }' } }]);
+  const warm = flow('Bombed', 'warm-up', { activity: 'bomb.warm', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+    { name: 'small', httpRequest: { url: `${hostile.url}/small` } },
+    { respond: { statusCode: 200, body: '${ $string(Steps.small.json) }' } },
+  ]);
   const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, warm as never), publish: true });
   for (let i = 0; i < 20; i++) {
     const response = await invoke('bomb.warm', secret);
@@ -57,7 +60,9 @@ test.after.always(async () => {
 });
 
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith('VmRSS:'))!;
   return Number(/(\d+)/.exec(line)![1]) * 1024;
 }
 
@@ -83,10 +88,10 @@ async function fetchHostile(t: import('ava').ExecutionContext, path: string) {
   t.true(peak - baseline < MAX_RSS_GROWTH, `worker RSS grew by ${Math.round((peak - baseline) / MiB)} MiB`);
 }
 
-test.serial('a gzip bomb is cut off at the cap after decompression, and the worker\'s memory stays flat', async (t) => {
+test.serial("a gzip bomb is cut off at the cap after decompression, and the worker's memory stays flat", async (t) => {
   await fetchHostile(t, '/bomb');
 });
 
-test.serial('an endless stream is cut off at the cap, and the worker\'s memory stays flat', async (t) => {
+test.serial("an endless stream is cut off at the cap, and the worker's memory stays flat", async (t) => {
   await fetchHostile(t, '/endless');
 });

@@ -87,7 +87,11 @@ test('without a secret store key, storing a connection is refused with what to s
   const stack = await startStack({ env: { FLOWHOOK_SECRETS_KEY: '', FLOWHOOK_SECRETS_KEY_FILE: '' } });
   try {
     await createTenant(stack, 'Keyless');
-    const result = await cli({ FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken }, ['connection', 'set', 'Keyless', 'x', '--type', 'bearer', '--allowed-host', 'api.example.com'], 'value');
+    const result = await cli(
+      { FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken },
+      ['connection', 'set', 'Keyless', 'x', '--type', 'bearer', '--allowed-host', 'api.example.com'],
+      'value',
+    );
     t.is(result.code, 1);
     t.regex(result.stderr, /failed precondition: the secret store has no key: set FLOWHOOK_SECRETS_KEY/);
   } finally {

@@ -55,10 +55,13 @@ test.before(async () => {
 });
 test.after.always(async () => stack?.close());
 
-const bearer = (token: string): Interceptor => (next) => (request) => {
-  request.header.set('authorization', `Bearer ${token}`);
-  return next(request);
-};
+const bearer =
+  (token: string): Interceptor =>
+  (next) =>
+  (request) => {
+    request.header.set('authorization', `Bearer ${token}`);
+    return next(request);
+  };
 
 const PROTOCOLS: Record<string, (token: string) => Transport> = {
   grpc: (token) => createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }),
@@ -82,7 +85,10 @@ for (const [protocol, transport] of Object.entries(PROTOCOLS)) {
       const needed = scopeOfService(service.typeName);
       for (const [scope, token] of Object.entries(tokens)) {
         const why = `${service.typeName} with a ${scope} token`;
-        const error = await callAny(service, transport(token)).then(() => undefined, (caught: unknown) => caught);
+        const error = await callAny(service, transport(token)).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         if (scope === needed) {
           // Past the gate: the empty request may still be refused by the service, never by scope.
           t.false(error instanceof ConnectError && (error.code === Code.Unauthenticated || error.rawMessage.includes('needs a service account')), `${why}: ${String(error)}`);
@@ -109,7 +115,10 @@ test('hook secrets are admin business: invoke and records tokens can neither set
   const admin = createClient(HookSecretAdminService, PROTOCOLS.grpc!(stack.tokens.admin));
   t.deepEqual((await admin.listHookSecrets({ company: alpha.company })).secrets, [], 'the refused calls stored nothing');
   await admin.setHookSecret(request);
-  t.deepEqual((await admin.listHookSecrets({ company: alpha.company })).secrets.map((secret) => secret.activity), [ACTIVITY]);
+  t.deepEqual(
+    (await admin.listHookSecrets({ company: alpha.company })).secrets.map((secret) => secret.activity),
+    [ACTIVITY],
+  );
   await admin.deleteHookSecret({ company: alpha.company, activity: ACTIVITY });
 });
 
@@ -123,7 +132,13 @@ test('an internal service invokes with its own account and is recorded as the ca
 
   // Claiming an end user is the facade's privilege alone.
   const claiming = await t.throwsAsync(
-    webhook.invoke({ company: alpha.company, activity: ACTIVITY, secret: secrets[alpha.company]!, payloadJson: '{"key":"internal-2"}', caller: { identity: { case: 'basic', value: { userName: alpha.userName, accessKey: alpha.accessKey } } } }),
+    webhook.invoke({
+      company: alpha.company,
+      activity: ACTIVITY,
+      secret: secrets[alpha.company]!,
+      payloadJson: '{"key":"internal-2"}',
+      caller: { identity: { case: 'basic', value: { userName: alpha.userName, accessKey: alpha.accessKey } } },
+    }),
   );
   t.is((claiming as ConnectError).code, Code.PermissionDenied);
   t.regex((claiming as ConnectError).rawMessage, /only the facade's service account may pass on a caller/);
@@ -154,7 +169,13 @@ async function inputOf(executionId: string): Promise<FlowExecutionInput> {
 }
 
 test("the worker's records token needs the grant of a running execution of that company", async (t) => {
-  const answer = await callWebhook(stack, { company: alpha.company, activity: HOLDING, secret: secrets[HOLDING]!, auth: alpha.auth, payloadText: JSON.stringify({ key: "granted" }) });
+  const answer = await callWebhook(stack, {
+    company: alpha.company,
+    activity: HOLDING,
+    secret: secrets[HOLDING]!,
+    auth: alpha.auth,
+    payloadText: JSON.stringify({ key: 'granted' }),
+  });
   t.is(answer.status, 200);
   const executionId = answer.headers.get('x-flowhook-execution-id')!;
   const input = await inputOf(executionId);
@@ -178,7 +199,13 @@ test("the worker's records token needs the grant of a running execution of that 
 });
 
 test('a workflow input forged for another company is refused by RecordService and writes nothing', async (t) => {
-  const answer = await callWebhook(stack, { company: alpha.company, activity: ACTIVITY, secret: secrets[alpha.company]!, auth: alpha.auth, payloadText: JSON.stringify({ key: "forgery" }) });
+  const answer = await callWebhook(stack, {
+    company: alpha.company,
+    activity: ACTIVITY,
+    secret: secrets[alpha.company]!,
+    auth: alpha.auth,
+    payloadText: JSON.stringify({ key: 'forgery' }),
+  });
   const executionId = answer.headers.get('x-flowhook-execution-id')!;
   const input = await inputOf(executionId);
   // Whoever can start workflows on the task queue copies a real input and points it at Beta Co,
@@ -242,7 +269,7 @@ test('the CLI creates, lists, rotates, disables, enables and deletes service acc
   t.regex(badScope.err, /scope must be one of invoke, records, admin/);
 });
 
-test('a records account created for a company reaches that company\'s records only', async (t) => {
+test("a records account created for a company reaches that company's records only", async (t) => {
   const { token } = await stack.admin.createServiceAccount({ name: 'alpha-feeder', scope: 'records', companies: [alpha.company] });
   const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
   const written = await records.upsertRecord({ scope: { company: alpha.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' }, data: { eur: 10 } });

@@ -47,7 +47,6 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
 
 const text = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base64').toString('utf8');
 
-
 interface Banner {
   temporalUiUrl: string;
   codecUrl: string;
@@ -102,7 +101,9 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   t.is(settings.Codec.Endpoint, line.codecUrl);
 
   // The history as the UI's page fetches it from its server: ciphertext.
-  const history = (await (await fetch(`${ui}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history`)).json()) as { history: { events: { workflowExecutionStartedEventAttributes?: { input: { payloads: WirePayload[] } } }[] } };
+  const history = (await (await fetch(`${ui}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history`)).json()) as {
+    history: { events: { workflowExecutionStartedEventAttributes?: { input: { payloads: WirePayload[] } } }[] };
+  };
   const input = history.history.events.find((event) => event.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!.input.payloads;
   t.is(text(input[0]!.metadata!.encoding), 'binary/encrypted');
   t.false(text(input[0]!.data).includes(card));
@@ -115,10 +116,18 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
     });
   t.is((await decode()).status, 401, 'not before the operator signs in');
 
-  const signedIn = await fetch(`${line.codecUrl}/login`, { method: 'POST', redirect: 'manual', headers: { origin: line.codecUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: adminToken }).toString() });
+  const signedIn = await fetch(`${line.codecUrl}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: line.codecUrl, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: adminToken }).toString(),
+  });
   t.is(signedIn.status, 303);
   const cookie = /^(flowhook_codec_session=[^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')![1]!;
-  const preflight = await fetch(`${line.codecUrl}/decode?preserveStorageRefs=true`, { method: 'OPTIONS', headers: { origin: ui, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' } });
+  const preflight = await fetch(`${line.codecUrl}/decode?preserveStorageRefs=true`, {
+    method: 'OPTIONS',
+    headers: { origin: ui, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' },
+  });
   t.is(preflight.headers.get('access-control-allow-origin'), ui);
   const decoded = await decode(cookie);
   t.is(decoded.status, 200);
@@ -159,7 +168,12 @@ test('in the real Web UI (headless Chromium) the payload is ciphertext until the
       throw error;
     }
     // Once the UI shows the codec server's refusal it has asked for the payload and been told no.
-    const before = await eventually(() => page.locator('body').innerText(), { until: (text) => /codec server/i.test(text), timeoutMs: 30_000, intervalMs: 250, what: "the UI showing the codec server's refusal" });
+    const before = await eventually(() => page.locator('body').innerText(), {
+      until: (text) => /codec server/i.test(text),
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      what: "the UI showing the codec server's refusal",
+    });
     await page.screenshot({ path: join(shots, '1-before-sign-in.png'), fullPage: true });
     t.false(before.includes(card), 'ciphertext before signing in');
     // The UI did ask the codec server and was refused (it shows the codec error, not a missing endpoint).

@@ -97,7 +97,12 @@ function registerUiTests(executablePath: string): void {
   test.serial('the workflows list shows every execution with its flow name, activity and outcome', async (t) => {
     const { calls } = ctx();
     await withPage(t, async (page) => {
-      const rows = await listUntil(page, `${ctx().uiUrl}/namespaces/default/workflows`, Object.values(calls).map((call) => call.executionId), false);
+      const rows = await listUntil(
+        page,
+        `${ctx().uiUrl}/namespaces/default/workflows`,
+        Object.values(calls).map((call) => call.executionId),
+        false,
+      );
       for (const call of Object.values(calls)) {
         const row = rows.find((text) => text.includes(call.executionId));
         t.truthy(row, `${call.executionId} is listed`);
@@ -111,7 +116,9 @@ function registerUiTests(executablePath: string): void {
     const { calls } = ctx();
     await withPage(t, async (page) => {
       for (const outcome of ['responded', 'instant']) {
-        const expected = Object.values(calls).filter((call) => call.outcome === outcome).map((call) => call.executionId);
+        const expected = Object.values(calls)
+          .filter((call) => call.outcome === outcome)
+          .map((call) => call.executionId);
         t.true(expected.length > 0, outcome);
         const url = `${ctx().uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(`FlowOutcome="${outcome}"`)}`;
         const rows = await listUntil(page, url, expected, true);
@@ -211,7 +218,11 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
 
     const auth = `Basic ${Buffer.from(`${firstRun.serviceUser}:${firstRun.accessKey}`).toString('base64')}`;
     const call = async (activity: string, payload: unknown): Promise<string> => {
-      const response = await fetch(banner.webhookUrl, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ activity, secret: secrets[activity], payload }) });
+      const response = await fetch(banner.webhookUrl, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ activity, secret: secrets[activity], payload }),
+      });
       const text = await response.text();
       const id = response.headers.get('x-flowhook-execution-id');
       if (response.status !== 200 || !id) throw new Error(`${activity}: ${response.status} ${text}`);
@@ -226,7 +237,12 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
     await add('order', 'order-import', 'partners.portal.order', 'responded', 'wait for response', { orderRef: 'PO-UI-1', customer: 'C-7', lines: [{ sku: 'A', qty: 2 }] });
     // No invoice INV-UI-1 exists (records have no CLI): the caller gets 200 at once, the flow then fails at
     // "Find the invoice" — the failure an operator looks up in the UI.
-    await add('payment', 'payment-callback', 'payments.provider.callback', 'instant', 'instant return', { invoiceId: 'INV-UI-1', status: 'succeeded', amount: 10, paymentId: 'pay_ui' });
+    await add('payment', 'payment-callback', 'payments.provider.callback', 'instant', 'instant return', {
+      invoiceId: 'INV-UI-1',
+      status: 'succeeded',
+      amount: 10,
+      paymentId: 'pay_ui',
+    });
     await add('soap', 'soap-bridge', 'bridge.soap.price', 'responded', 'wait for response', { sku: 'P-1', quantity: 3 });
     await add('timer', 'ui-timer', 'ui.timer', 'responded', 'wait for response', { ref: 'T-1' });
     if (soap.requests.length !== 1) throw new Error(`the SOAP bridge called the price service ${soap.requests.length} times`);
@@ -251,20 +267,23 @@ async function applyExamples(env: NodeJS.ProcessEnv, dataDir: string, soap: Soap
   const soapBridge = readFileSync(join(EXAMPLES, 'soap-bridge.flow.yaml'), 'utf8');
   if (!soapBridge.includes('http://127.0.0.1:8089/soap/prices')) throw new Error('soap-bridge.flow.yaml no longer names the price service URL this test replaces');
   writeFileSync(join(files, 'soap-bridge.flow.yaml'), soapBridge.replace('http://127.0.0.1:8089/soap/prices', `${soap.url}/soap/prices`));
-  writeFileSync(join(files, 'ui-timer.flow.yaml'), [
-    'company: Default',
-    'name: ui-timer',
-    'description: Answers at once, then waits on a long timer',
-    'trigger:',
-    '  webhook:',
-    '    description: Settles a payment after a waiting period',
-    '    activity: ui.timer',
-    '    responseMode: WAIT_FOR_RESPONSE_STEP',
-    'steps:',
-    '  - respond: { description: Acknowledge, statusCode: 202, contentType: text/plain, body: accepted }',
-    '  - sleep: { description: Wait for the settlement window, duration: 10m }',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(files, 'ui-timer.flow.yaml'),
+    [
+      'company: Default',
+      'name: ui-timer',
+      'description: Answers at once, then waits on a long timer',
+      'trigger:',
+      '  webhook:',
+      '    description: Settles a payment after a waiting period',
+      '    activity: ui.timer',
+      '    responseMode: WAIT_FOR_RESPONSE_STEP',
+      'steps:',
+      '  - respond: { description: Acknowledge, statusCode: 202, contentType: text/plain, body: accepted }',
+      '  - sleep: { description: Wait for the settlement window, duration: 10m }',
+      '',
+    ].join('\n'),
+  );
   const paths = [join(EXAMPLES, 'order-import.flow.yaml'), join(EXAMPLES, 'payment-callback.flow.yaml'), join(files, 'soap-bridge.flow.yaml'), join(files, 'ui-timer.flow.yaml')];
   const applied = await runCli(['flow', 'apply', ...paths, '--publish', '--json'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` });
   if (applied.code !== 0) throw new Error(`flow apply failed (${applied.code}): ${applied.out}\n${applied.err}`);

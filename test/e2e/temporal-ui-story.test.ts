@@ -26,10 +26,13 @@ test.before(async () => {
   const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP' };
   const flows: Record<string, [Record<string, unknown>, unknown[]]> = {
     'story.responded': [{ ...sync, description: 'Take an order from the shop' }, [{ respond: { description: 'Accept', statusCode: 201, body: 'ok' } }]],
-    'story.timeout': [{ ...sync, syncTimeoutSeconds: 1 }, [
-      { httpRequest: { description: 'Ask the slow ERP', url: `${target.url}/slow/erp`, method: 'POST', timeout: '10s' } },
-      { respond: { description: 'Too late', statusCode: 200, body: 'late' } },
-    ]],
+    'story.timeout': [
+      { ...sync, syncTimeoutSeconds: 1 },
+      [
+        { httpRequest: { description: 'Ask the slow ERP', url: `${target.url}/slow/erp`, method: 'POST', timeout: '10s' } },
+        { respond: { description: 'Too late', statusCode: 200, body: 'late' } },
+      ],
+    ],
     'story.ended': [sync, [{ log: { description: 'Only logs', message: 'done' } }]],
     'story.failed': [sync, [{ fail: { description: 'Refuse', message: 'not today' } }]],
     'story.instant': [{ responseMode: 'INSTANT_RETURN' }, [{ log: { description: 'Background work', message: 'done' } }]],
@@ -45,7 +48,14 @@ test.after.always(async () => {
 });
 
 async function call(activity: string, headers: Record<string, string> = {}): Promise<string> {
-  const answer = await callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText: JSON.stringify({ card: MARKER }), headers });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity]!,
+    auth: tenant.auth,
+    payloadText: JSON.stringify({ card: MARKER }),
+    headers,
+  });
   // A flow that failed before responding is a 500 whose message names the execution.
   const id = answer.executionId ?? /\(execution ([^)]+)\)/.exec(answer.text)?.[1];
   if (!id) throw new Error(`${activity}: no execution id in ${answer.status} ${answer.text}`);
@@ -53,7 +63,10 @@ async function call(activity: string, headers: Record<string, string> = {}): Pro
 }
 
 async function closed(executionId: string): Promise<void> {
-  await stack.temporal.workflow.getHandle(executionId).result().catch(() => undefined);
+  await stack.temporal.workflow
+    .getHandle(executionId)
+    .result()
+    .catch(() => undefined);
 }
 
 test('the list row and header say what an execution is: summary and details, never the payload', async (t) => {
@@ -112,11 +125,21 @@ test('the UI lists exactly the updates and queries workflows/shared defines, and
   const id = await call('story.responded');
   await closed(id);
   // Temporal's own query, answered by the SDK: what the UI shows as the execution's handlers.
-  const metadata = await stack.temporal.workflow.getHandle(id).query<{ definition: Record<'updateDefinitions' | 'queryDefinitions' | 'signalDefinitions', { name: string }[]> }>('__temporal_workflow_metadata');
+  const metadata = await stack.temporal.workflow
+    .getHandle(id)
+    .query<{ definition: Record<'updateDefinitions' | 'queryDefinitions' | 'signalDefinitions', { name: string }[]> }>('__temporal_workflow_metadata');
   const defined = Object.values(messages);
-  const names = (kind: string) => defined.filter((definition) => definition.type === kind).map((definition) => definition.name).sort();
+  const names = (kind: string) =>
+    defined
+      .filter((definition) => definition.type === kind)
+      .map((definition) => definition.name)
+      .sort();
   // Names starting with "__" are the SDK's built-in queries.
-  const registered = (list: { name: string }[]) => list.map((handler) => handler.name).filter((name) => !name.startsWith('__')).sort();
+  const registered = (list: { name: string }[]) =>
+    list
+      .map((handler) => handler.name)
+      .filter((name) => !name.startsWith('__'))
+      .sort();
   t.deepEqual(registered(metadata.definition.updateDefinitions), names('update'));
   t.deepEqual(registered(metadata.definition.queryDefinitions), names('query'));
   t.deepEqual(registered(metadata.definition.signalDefinitions), names('signal'));

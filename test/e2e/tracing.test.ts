@@ -59,13 +59,23 @@ async function spansOf(traceId: string, done: (spans: ReceivedSpan[]) => boolean
 
 test.serial('tracing is off without an exporter: OTEL_TRACES_EXPORTER=none wins over an endpoint, and targets get no traceparent', async (t) => {
   const { stack, tenant } = await stackWith({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
-  const { secret } = await deployFlow(stack, flow(tenant.company, 'trace-off', sync('trace.off'), [
-    { httpRequest: { description: 'Tell the ERP', url: `${target.url}/off/orders`, method: 'POST', body: '${Trigger.PayloadJson}' } },
-    { respond: { description: 'Accepted', statusCode: 201, body: 'ok' } },
-  ]));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'trace-off', sync('trace.off'), [
+      { httpRequest: { description: 'Tell the ERP', url: `${target.url}/off/orders`, method: 'POST', body: '${Trigger.PayloadJson}' } },
+      { respond: { description: 'Accepted', statusCode: 201, body: 'ok' } },
+    ]),
+  );
   const ids = traceIds();
   untraced.traceId = ids.traceId;
-  const answer = await callWebhook(stack, { company: tenant.company, activity: 'trace.off', secret, auth: tenant.auth, payloadText: '{"n": 1}', headers: { traceparent: `00-${ids.traceId}-${ids.spanId}-01` } });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'trace.off',
+    secret,
+    auth: tenant.auth,
+    payloadText: '{"n": 1}',
+    headers: { traceparent: `00-${ids.traceId}-${ids.spanId}-01` },
+  });
   t.is(answer.status, 200);
   t.is(answer.value?.statusCode, 201);
   const received = await target.waitFor('/off/orders');
@@ -78,10 +88,13 @@ test.serial('tracing is off without an exporter: OTEL_TRACES_EXPORTER=none wins 
 test.serial('one trace spans caller → facade → engine → Temporal → outbound HTTP, with metadata only', async (t) => {
   traced = await stackWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'flowhook-test' });
   const { stack, tenant } = traced;
-  const { secret } = await deployFlow(stack, flow(tenant.company, 'trace-erp', sync('trace.erp', { doNotLogPayload: true }), [
-    { httpRequest: { description: 'Tell the ERP', url: `${target.url}/erp/orders?apiKey=${QUERY_MARK}`, method: 'POST', body: '${Trigger.PayloadJson}' } },
-    { respond: { description: 'Accepted', statusCode: 201, contentType: 'application/json', body: '{"accepted": true}' } },
-  ]));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'trace-erp', sync('trace.erp', { doNotLogPayload: true }), [
+      { httpRequest: { description: 'Tell the ERP', url: `${target.url}/erp/orders?apiKey=${QUERY_MARK}`, method: 'POST', body: '${Trigger.PayloadJson}' } },
+      { respond: { description: 'Accepted', statusCode: 201, contentType: 'application/json', body: '{"accepted": true}' } },
+    ]),
+  );
   const caller = traceIds();
   const answer = await callWebhook(stack, {
     company: tenant.company,
@@ -94,8 +107,21 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   t.is(answer.status, 200, answer.text);
   t.is(answer.value?.statusCode, 201);
 
-  const spans = await spansOf(caller.traceId, (found) => ['flowhook-facade', 'flowhook-engine', '@temporalio/interceptor-client', '@temporalio/interceptor-workflow', '@temporalio/interceptor-activity', 'flowhook-worker'].every((scope) => found.some((span) => span.scope === scope)) && found.some((span) => span.name === 'RunWorkflow:flowWorkflow') && found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER));
-  t.log(spans.map((span) => `${span.scope} ${span.name}`).sort().join('\n'));
+  const spans = await spansOf(
+    caller.traceId,
+    (found) =>
+      ['flowhook-facade', 'flowhook-engine', '@temporalio/interceptor-client', '@temporalio/interceptor-workflow', '@temporalio/interceptor-activity', 'flowhook-worker'].every(
+        (scope) => found.some((span) => span.scope === scope),
+      ) &&
+      found.some((span) => span.name === 'RunWorkflow:flowWorkflow') &&
+      found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER),
+  );
+  t.log(
+    spans
+      .map((span) => `${span.scope} ${span.name}`)
+      .sort()
+      .join('\n'),
+  );
   const find = (what: string, match: (span: ReceivedSpan) => boolean) => {
     const span = spans.find(match);
     if (!span) t.fail(`no ${what} span in the caller's trace; got ${spans.map((s) => `${s.scope} ${s.name}`).join(', ')}`);
@@ -111,7 +137,13 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   t.is(facadeCall.parentSpanId, facade.spanId);
   const engine = find('engine RPC', (s) => s.scope === 'flowhook-engine' && s.kind === SERVER && s.name === 'flowhook.engine.v1.WebhookService/Invoke');
   t.is(engine.parentSpanId, facadeCall.spanId);
-  t.like(engine.attributes, { 'flowhook.company': tenant.company, 'flowhook.activity': 'trace.erp', 'flowhook.flow': 'trace-erp', 'flowhook.flow_version': 1, 'rpc.system': 'connect_rpc' });
+  t.like(engine.attributes, {
+    'flowhook.company': tenant.company,
+    'flowhook.activity': 'trace.erp',
+    'flowhook.flow': 'trace-erp',
+    'flowhook.flow_version': 1,
+    'rpc.system': 'connect_rpc',
+  });
   const start = find('Temporal client', (s) => s.scope === '@temporalio/interceptor-client' && s.name.startsWith('UpdateWithStartWorkflow:'));
   t.is(start.parentSpanId, engine.spanId);
   const run = find('workflow run', (s) => s.name === 'RunWorkflow:flowWorkflow');
@@ -141,12 +173,22 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
 
   // One connected trace: every span hangs below the caller's span.
   const ids = new Set([caller.spanId, ...spans.map((span) => span.spanId)]);
-  t.deepEqual(spans.filter((span) => !ids.has(span.parentSpanId ?? '')).map((span) => span.name), []);
+  t.deepEqual(
+    spans.filter((span) => !ids.has(span.parentSpanId ?? '')).map((span) => span.name),
+    [],
+  );
   t.true(spans.every((span) => span.serviceName === 'flowhook-test'));
 
   // Metadata only: no payload, query, secret or credential; no WorkflowInfo data (memo, search attributes).
   const exported = receiver.bodies.join('\n');
-  for (const [what, text] of Object.entries({ payload: PAYLOAD_MARK, query: QUERY_MARK, secret, accessKey: tenant.accessKey, facadeToken: stack.serviceToken, workerToken: stack.tokens.worker })) {
+  for (const [what, text] of Object.entries({
+    payload: PAYLOAD_MARK,
+    query: QUERY_MARK,
+    secret,
+    accessKey: tenant.accessKey,
+    facadeToken: stack.serviceToken,
+    workerToken: stack.tokens.worker,
+  })) {
     t.false(exported.includes(text), `${what} was exported`);
   }
   for (const span of spans) {
@@ -154,19 +196,33 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   }
 
   // Tracing off in one stack does not switch on in another process-wide: the first call's trace never arrived.
-  t.deepEqual(receiver.spans.filter((span) => span.traceId === untraced.traceId), []);
+  t.deepEqual(
+    receiver.spans.filter((span) => span.traceId === untraced.traceId),
+    [],
+  );
 });
 
 test.serial('a failing flow exports the failure kind, never its message', async (t) => {
   const { stack, tenant } = traced;
-  const { secret } = await deployFlow(stack, flow(tenant.company, 'trace-fail', sync('trace.fail'), [
-    { fail: { description: 'Refuse the order', message: 'refused order {{Trigger.Payload.marker}}' } },
-  ]));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'trace-fail', sync('trace.fail'), [{ fail: { description: 'Refuse the order', message: 'refused order {{Trigger.Payload.marker}}' } }]),
+  );
   const caller = traceIds();
-  const answer = await callWebhook(stack, { company: tenant.company, activity: 'trace.fail', secret, auth: tenant.auth, payloadText: `{"marker": "${PAYLOAD_MARK}-fail"}`, headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` } });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'trace.fail',
+    secret,
+    auth: tenant.auth,
+    payloadText: `{"marker": "${PAYLOAD_MARK}-fail"}`,
+    headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` },
+  });
   t.is(answer.status, 500);
 
-  const spans = await spansOf(caller.traceId, (found) => found.some((span) => span.name === 'RunWorkflow:flowWorkflow') && found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER));
+  const spans = await spansOf(
+    caller.traceId,
+    (found) => found.some((span) => span.name === 'RunWorkflow:flowWorkflow') && found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER),
+  );
   const facade = spans.find((span) => span.scope === 'flowhook-facade' && span.kind === SERVER);
   t.is(facade?.attributes['http.response.status_code'], 500);
   t.is(facade?.statusCode, ERROR);

@@ -27,9 +27,10 @@ test.before(async () => {
   cli = cliAgainst(stack);
   otherEngine = await runEngine(readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0' }));
   for (const company of [HOME, OTHER]) await stack.admin.createCompany({ name: company });
-  ({ secret } = await deployFlow(stack, flow(HOME, 'users-call', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { description: 'answer', statusCode: 200, body: 'ok' } },
-  ])));
+  ({ secret } = await deployFlow(
+    stack,
+    flow(HOME, 'users-call', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]),
+  ));
 });
 test.after.always(async () => {
   await otherEngine?.close();
@@ -56,7 +57,10 @@ async function userJson(name: string): Promise<{ permissionSets: { company: stri
 test('a set that cannot work is refused when given: FLOW INTEGR. for a user, FLOW ALL for an application', async (t) => {
   const created = await cli('user', 'create', 'cli-integr', '--company', HOME, '--permission-set', 'FLOW INTEGR.');
   t.is(created.code, 1);
-  t.regex(created.err, /invalid argument: A service user cannot use "FLOW INTEGR\.": Basic service users need FLOW ALL \(or SUPER\); FLOW INTEGR\. is the set for identity-provider applications/);
+  t.regex(
+    created.err,
+    /invalid argument: A service user cannot use "FLOW INTEGR\.": Basic service users need FLOW ALL \(or SUPER\); FLOW INTEGR\. is the set for identity-provider applications/,
+  );
   const shown = await cli('user', 'show', 'cli-integr', '--json');
   t.is(JSON.parse(shown.out).error.code, 'not_found', 'nothing was created');
 
@@ -78,11 +82,24 @@ test('user list and show: state, key expiry, permission sets and created, never 
   const list = await cli('user', 'list');
   t.is(list.code, 0, list.err);
   t.regex(list.out, /^NAME\s+STATE\s+KEY EXPIRES\s+PERMISSION SETS\s+CREATED\n/);
-  t.regex(list.out, new RegExp(`\\ncli-listed\\s+Enabled\\s+${expiresAt.toISOString().replace(/\./g, '\\.')}\\s+FLOW ALL \\(Users & Co\\), SUPER \\(Users Elsewhere\\)\\s+\\d{4}-`));
+  t.regex(
+    list.out,
+    new RegExp(`\\ncli-listed\\s+Enabled\\s+${expiresAt.toISOString().replace(/\./g, '\\.')}\\s+FLOW ALL \\(Users & Co\\), SUPER \\(Users Elsewhere\\)\\s+\\d{4}-`),
+  );
   const listed = JSON.parse((await cli('user', 'list', '--json')).out).users.find((user: { name: string }) => user.name === 'cli-listed');
-  t.like(listed, { enabled: true, accessKeyExpired: false, permissionSets: [{ permissionSet: 'FLOW ALL', company: HOME, usable: true }, { permissionSet: 'SUPER', company: OTHER, usable: true }] });
+  t.like(listed, {
+    enabled: true,
+    accessKeyExpired: false,
+    permissionSets: [
+      { permissionSet: 'FLOW ALL', company: HOME, usable: true },
+      { permissionSet: 'SUPER', company: OTHER, usable: true },
+    ],
+  });
   const shown = await cli('user', 'show', 'cli-listed');
-  t.regex(shown.out, /Service user "cli-listed"\n\s+State\s+Enabled\n\s+Key expires\s+\S+\n\s+Created\s+\S+\n\s+Permission sets\s+FLOW ALL \(Users & Co\)\n\s+SUPER \(Users Elsewhere\)\n$/);
+  t.regex(
+    shown.out,
+    /Service user "cli-listed"\n\s+State\s+Enabled\n\s+Key expires\s+\S+\n\s+Created\s+\S+\n\s+Permission sets\s+FLOW ALL \(Users & Co\)\n\s+SUPER \(Users Elsewhere\)\n$/,
+  );
   for (const output of [list.out, shown.out, JSON.stringify(listed)]) t.false(output.includes(key), 'the key is never shown again');
 });
 
@@ -112,13 +129,19 @@ test('a grant lets the next call through; a revoke refuses the next one at once'
   // Every company only when asked for: no scope is refused, naming both ways, and grants nothing.
   const unscoped = await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL');
   t.is(unscoped.code, 1);
-  t.regex(unscoped.err, /needs a scope: flowhook user grant cli-granted --permission-set 'FLOW ALL' --company <name> lets it call in that company; --all-companies lets it call in every company/);
+  t.regex(
+    unscoped.err,
+    /needs a scope: flowhook user grant cli-granted --permission-set 'FLOW ALL' --company <name> lets it call in that company; --all-companies lets it call in every company/,
+  );
   t.is(await callAs('cli-granted', key), 401);
   t.is((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).code, 0);
   t.regex((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).out, /already has FLOW ALL \(all companies\); nothing changed/);
   t.is(await callAs('cli-granted', key), 200, 'an all-companies grant covers every company');
   const everywhere = await cli('user', 'revoke', 'cli-granted', '--permission-set', 'FLOW ALL');
-  t.regex(everywhere.out, /Revoked FLOW ALL \(all companies\)[^\n]*\n {2}permission sets: FLOW ALL \(Users Elsewhere\)\n {2}warning: User "cli-granted" no longer calls in every company; it now can only in: "Users Elsewhere"/);
+  t.regex(
+    everywhere.out,
+    /Revoked FLOW ALL \(all companies\)[^\n]*\n {2}permission sets: FLOW ALL \(Users Elsewhere\)\n {2}warning: User "cli-granted" no longer calls in every company; it now can only in: "Users Elsewhere"/,
+  );
   t.is(await callAs('cli-granted', key), 401);
 
   const last = await cli('user', 'revoke', 'cli-granted', '--company', OTHER, '--permission-set', 'FLOW ALL');
@@ -145,7 +168,11 @@ test('delete needs --yes; then the next call is 401 and the name can be used aga
   t.is(JSON.parse((await cli('user', 'show', 'cli-deleted', '--json')).out).error.code, 'not_found');
 
   const reused = await createUser(t, 'cli-deleted', '--company', OTHER);
-  t.deepEqual((await userJson('cli-deleted')).permissionSets.map((held) => held.company), [OTHER], 'the old grants are gone');
+  t.deepEqual(
+    (await userJson('cli-deleted')).permissionSets.map((held) => held.company),
+    [OTHER],
+    'the old grants are gone',
+  );
   t.is(await callAs('cli-deleted', key), 401, 'the old key does not come back with the name');
   t.is(await callAs('cli-deleted', reused), 401, 'the new user is known, without a grant here');
   t.regex((await cli('user', 'delete', 'cli-nobody', '--yes')).err, /not found: User "cli-nobody" does not exist/);
@@ -181,7 +208,10 @@ test('rotate-key keeps the expiry, --expires-at changes it, --no-expiry clears i
 test('rotate-key refuses to keep an expiry that has passed, and says how to give a new one', async (t) => {
   await createUser(t, 'cli-expired', '--company', HOME, '--expires-at', new Date(Date.now() + 1000).toISOString());
   const expired = /\ncli-expired\s+Enabled\s+expired \d{4}-/;
-  t.regex((await eventually(() => cli('user', 'list'), { until: (listed) => expired.test(listed.out), what: 'the key listed as expired', show: (listed) => listed.out })).out, expired);
+  t.regex(
+    (await eventually(() => cli('user', 'list'), { until: (listed) => expired.test(listed.out), what: 'the key listed as expired', show: (listed) => listed.out })).out,
+    expired,
+  );
   const kept = await cli('user', 'rotate-key', 'cli-expired', '--json');
   t.is(kept.code, 1);
   t.is(JSON.parse(kept.out).error.code, 'failed_precondition');
@@ -205,11 +235,13 @@ test('a revoke or delete made through another engine refuses the next call here,
   t.is(await eventually(() => callAs('cli-remote', key), { until: equalTo(401) }), 401);
 });
 
-
 test('user create needs --company or --all-companies; an all-companies user calls everywhere and is listed as such', async (t) => {
   const unscoped = await cli('user', 'create', 'cli-unscoped');
   t.is(unscoped.code, 1);
-  t.regex(unscoped.err, /invalid argument: a service user's permission set needs a scope: flowhook user create cli-unscoped --company <name> lets it call in that company; --all-companies lets it call in every company/);
+  t.regex(
+    unscoped.err,
+    /invalid argument: a service user's permission set needs a scope: flowhook user create cli-unscoped --company <name> lets it call in that company; --all-companies lets it call in every company/,
+  );
   t.is(JSON.parse((await cli('user', 'show', 'cli-unscoped', '--json')).out).error.code, 'not_found', 'nothing was created');
   const both = await stack.admin.createUser({ name: 'cli-both', company: HOME, allCompanies: true }).catch((error: Error) => error);
   t.regex(String(both), /give either a company \(--company\) or all companies \(--all-companies\), not both/);
@@ -223,12 +255,18 @@ test('app register assigns a set only with --company or --all-companies; updatin
   const issuer = 'https://idp.example.test';
   const unscoped = await cli('app', 'register', 'cli-unscoped-app', '--issuer', issuer, '--permission-set', 'FLOW INTEGR.');
   t.is(unscoped.code, 1);
-  t.regex(unscoped.err, /invalid argument: the permission set "FLOW INTEGR\." needs a scope: --company <name> assigns it in that company; --all-companies assigns it in every company/);
+  t.regex(
+    unscoped.err,
+    /invalid argument: the permission set "FLOW INTEGR\." needs a scope: --company <name> assigns it in that company; --all-companies assigns it in every company/,
+  );
   t.notRegex((await cli('app', 'list')).out, /cli-unscoped-app/, 'nothing was registered');
   t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--company', HOME, '--permission-set', 'FLOW INTEGR.')).code, 0);
   t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--consent', '--enabled')).code, 0, 'consent and State alone assign nothing, so need no scope');
   t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--permission-set', 'FLOW INTEGR.', '--all-companies')).code, 0);
-  t.regex((await cli('app', 'list')).out, /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(Users & Co\), FLOW INTEGR\. \(all companies\)|\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(all companies\), FLOW INTEGR\. \(Users & Co\)/);
+  t.regex(
+    (await cli('app', 'list')).out,
+    /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(Users & Co\), FLOW INTEGR\. \(all companies\)|\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(all companies\), FLOW INTEGR\. \(Users & Co\)/,
+  );
   const alone = await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--all-companies');
   t.is(alone.code, 1);
   t.regex(alone.err, /all companies \(--all-companies\) is the scope of a permission set; give the set too/);
@@ -245,7 +283,12 @@ test('a caller with no set in a company gets one answer whatever it names there;
   const insider = await createUser(t, 'cli-insider', '--company', HOME);
   const basic = (name: string, key: string) => `Basic ${Buffer.from(`${name}:${key}`).toString('base64')}`;
   const call = (auth: string, company: string, activity: string, callSecret: string) => callWebhook(stack, { company, activity, secret: callSecret, auth });
-  const shape = (answer: WebhookAnswer) => ({ status: answer.status, text: answer.text, contentType: answer.headers.get('content-type'), authenticate: answer.headers.get('www-authenticate') });
+  const shape = (answer: WebhookAnswer) => ({
+    status: answer.status,
+    text: answer.text,
+    contentType: answer.headers.get('content-type'),
+    authenticate: answer.headers.get('www-authenticate'),
+  });
 
   const asOutsider = (company: string, activity: string, callSecret: string) => call(basic('cli-outsider', outsider), company, activity, callSecret).then(shape);
   const known = await asOutsider(HOME, ACTIVITY, secret);

@@ -65,7 +65,14 @@ test.before(async () => {
       webhook: instant('pay.echo'),
       steps: [
         ...paymentSteps('echo', { timeout: '60s' }).slice(0, 2),
-        { httpRequest: { description: 'Report what the provider said', method: 'POST', url: `${target.url}/invoice/echo/{{Execution.Id}}`, body: '${ {"id": Steps.create.json.id, "callback": Steps.payment.body} }' } },
+        {
+          httpRequest: {
+            description: 'Report what the provider said',
+            method: 'POST',
+            url: `${target.url}/invoice/echo/{{Execution.Id}}`,
+            body: '${ {"id": Steps.create.json.id, "callback": Steps.payment.body} }',
+          },
+        },
       ],
     },
     'pay.key': {
@@ -107,7 +114,11 @@ async function startPayment(activity: string, name: string, invoice = 'INV-1'): 
 
 /** POSTs to the callback URL through the test's facade (the public URL names a host that does not exist). */
 function postCallback(token: string, body: string, headers: Record<string, string> = {}, method = 'POST'): Promise<Response> {
-  return fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : body });
+  return fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: method === 'GET' ? undefined : body,
+  });
 }
 
 interface CallbackOutput {
@@ -232,7 +243,12 @@ test('correlation by key: an authenticated flowWebhook_Resume resumes the execut
   const started = await call('pay.key', JSON.stringify({ orderId }));
   t.is(started.status, 200);
   // The key is registered when the step starts; until then no execution waits for it (404).
-  const answer = await eventually(() => resume('pay.key', orderId, { carrier: 'DHL' }), { until: (response) => response.status !== 404, intervalMs: 200, what: 'the key registered', show: (response) => `${response.status}` });
+  const answer = await eventually(() => resume('pay.key', orderId, { carrier: 'DHL' }), {
+    until: (response) => response.status !== 404,
+    intervalMs: 200,
+    what: 'the key registered',
+    show: (response) => `${response.status}`,
+  });
   t.is(answer.status, 202);
   t.is(answer.headers.get('x-flowhook-execution-id'), started.executionId);
   const output = await outputSentTo(`/shipped/${started.executionId}`);
@@ -246,16 +262,16 @@ test('correlation by key: an authenticated flowWebhook_Resume resumes the execut
 });
 
 test('a wait before any respond step: publish warns, and the sync caller gets a 500', async (t) => {
-  t.true(warnings['pay.sync']!.some((warning) => /steps\[0\]\.waitForCallback: a deferral/.test(warning)), warnings['pay.sync']!.join('\n'));
+  t.true(
+    warnings['pay.sync']!.some((warning) => /steps\[0\]\.waitForCallback: a deferral/.test(warning)),
+    warnings['pay.sync']!.join('\n'),
+  );
   const answer = await call('pay.sync', '{}');
   t.is(answer.status, 500);
 });
 
 test('publishing refuses a URL read of a step that is not a URL wait', async (t) => {
-  const steps = [
-    { httpRequest: { url: `${target.url}/x`, body: '${Callbacks.nosuch.url}' } },
-    { name: 'keyed', waitForCallback: { timeout: '1m', key: 'k' } },
-  ];
+  const steps = [{ httpRequest: { url: `${target.url}/x`, body: '${Callbacks.nosuch.url}' } }, { name: 'keyed', waitForCallback: { timeout: '1m', key: 'k' } }];
   const error = await t.throwsAsync(deployFlow(stack, flow(tenant.company, 'bad-callback', instant('bad.callback'), steps)));
   t.regex(error!.message, /Callbacks\.nosuch/);
 });

@@ -38,7 +38,10 @@ test('answers the default response at once and the flow runs to its end', async 
   const handle = stack.temporal.workflow.getHandle(answer.executionId!);
   const result = await handle.result();
   t.is(result.outcome, 'INSTANT_RETURN');
-  t.deepEqual(result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`), ['webhook:completed', 'set:completed', 'respond:skipped', 'log:completed']);
+  t.deepEqual(
+    result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`),
+    ['webhook:completed', 'set:completed', 'respond:skipped', 'log:completed'],
+  );
   t.is(result.steps[3].note, 'order A-17');
 });
 
@@ -95,4 +98,3 @@ test('wrong secret, missing or wrong credentials are 401 "Unauthorized" and star
   await stack.temporal.workflow.getHandle(accepted.executionId!).result();
   t.is(await countVisibleExecutions(stack, guarded, 1), 1);
 });
-

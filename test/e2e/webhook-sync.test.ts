@@ -24,7 +24,16 @@ test.before(async () => {
         if: {
           description: 'Valid order?',
           condition: '${Variables.valid}',
-          then: [{ respond: { description: 'Created', statusCode: 201, contentType: 'application/json', body: '${ {"orderNumber": "SO-" & Trigger.Payload.ref, "lines": $count(Trigger.Payload.lines)} }' } }],
+          then: [
+            {
+              respond: {
+                description: 'Created',
+                statusCode: 201,
+                contentType: 'application/json',
+                body: '${ {"orderNumber": "SO-" & Trigger.Payload.ref, "lines": $count(Trigger.Payload.lines)} }',
+              },
+            },
+          ],
           else: [{ respond: { description: 'Rejected', statusCode: 422, contentType: 'text/plain', body: 'order {{Trigger.Payload.ref}} has no lines' } }],
         },
       },
@@ -34,10 +43,7 @@ test.before(async () => {
       { httpRequest: { description: 'Slow upstream', url: `${target.url}/slow/timeout`, method: 'POST', timeout: '10s' } },
       { respond: { description: 'Too late for the caller', statusCode: 200, body: 'late' } },
     ],
-    'deferral.first': [
-      { sleep: { description: 'Wait before answering', duration: '1s' } },
-      { respond: { description: 'Never reached in time', statusCode: 200, body: 'x' } },
-    ],
+    'deferral.first': [{ sleep: { description: 'Wait before answering', duration: '1s' } }, { respond: { description: 'Never reached in time', statusCode: 200, body: 'x' } }],
     'no.respond': [{ log: { description: 'Only logs', message: 'done' } }],
     'respond.then.continue': [
       { respond: { description: 'Acknowledge', statusCode: 202, body: '${ {"accepted": true} }' } },
@@ -47,7 +53,8 @@ test.before(async () => {
     'fails.early': [{ fail: { description: 'Refuse', message: 'not today' } }],
   };
   for (const [activity, steps] of Object.entries(flows)) {
-    const extra = activity === 'slow.timeout' ? { syncTimeoutSeconds: 1 } : activity === 'no.respond' ? { defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' } : {};
+    const extra =
+      activity === 'slow.timeout' ? { syncTimeoutSeconds: 1 } : activity === 'no.respond' ? { defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' } : {};
     secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), sync(activity, extra), steps))).secret;
   }
 });
@@ -90,7 +97,10 @@ test('the sync timeout answers the default response and the flow goes on', async
   const upstream = await target.waitFor('/slow/timeout');
   t.true(answeredAt < upstream.at + 3000, `answered ${answeredAt - upstream.at} ms after the upstream call started`);
   const result = await stack.temporal.workflow.getHandle(answer.executionId!).result();
-  t.deepEqual(result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`), ['webhook:completed', 'httpRequest:completed', 'respond:skipped']);
+  t.deepEqual(
+    result.steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`),
+    ['webhook:completed', 'httpRequest:completed', 'respond:skipped'],
+  );
 });
 
 test('a deferral before any respond step is a 500 for the caller and fails the execution with the reason', async (t) => {

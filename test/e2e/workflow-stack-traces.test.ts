@@ -8,14 +8,15 @@ import { callWebhook, createTenant, deployFlow, flow } from '../support/webhook-
 
 async function failureOf(stack: TestStack): Promise<Error> {
   const tenant = await createTenant(stack);
-  const { secret } = await deployFlow(stack, flow(tenant.company, 'failing', { activity: 'stack.fail' }, [
-    { fail: { description: 'Refuse', message: 'not today' } },
-  ]));
+  const { secret } = await deployFlow(stack, flow(tenant.company, 'failing', { activity: 'stack.fail' }, [{ fail: { description: 'Refuse', message: 'not today' } }]));
   const answer = await callWebhook(stack, { company: tenant.company, activity: 'stack.fail', secret, auth: tenant.auth });
-  const error = await stack.temporal.workflow.getHandle(answer.executionId!).result().then(
-    () => undefined,
-    (failure: unknown) => failure,
-  );
+  const error = await stack.temporal.workflow
+    .getHandle(answer.executionId!)
+    .result()
+    .then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
   if (!(error instanceof WorkflowFailedError) || !(error.cause instanceof Error)) throw new Error(`the flow did not fail as expected: ${String(error)}`);
   return error.cause;
 }

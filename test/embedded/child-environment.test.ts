@@ -32,8 +32,16 @@ function environOf(pid: number): Map<string, string> {
 function assertClean(t: import('ava').ExecutionContext, pid: number, who: string): Map<string, string> {
   const env = environOf(pid);
   const names = [...env.keys()];
-  t.deepEqual(names.filter((name) => name.startsWith('FLOWHOOK_') || name.startsWith('TEMPORAL_') || name.startsWith('PG') || name in OURS), [], `${who}: none of our variables`);
-  t.deepEqual(names.filter((name) => env.get(name)!.includes(SECRET)), [], `${who}: no secret value under any name`);
+  t.deepEqual(
+    names.filter((name) => name.startsWith('FLOWHOOK_') || name.startsWith('TEMPORAL_') || name.startsWith('PG') || name in OURS),
+    [],
+    `${who}: none of our variables`,
+  );
+  t.deepEqual(
+    names.filter((name) => env.get(name)!.includes(SECRET)),
+    [],
+    `${who}: no secret value under any name`,
+  );
   t.is(env.get('PATH'), process.env.PATH, `${who}: PATH is passed on`);
   return env;
 }

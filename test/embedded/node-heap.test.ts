@@ -15,25 +15,25 @@ function facadeProcess(env: Record<string, string>): Promise<{ commandLine: stri
   });
 }
 
-test('by default the facade runs with flowhook\'s heap limits and two malloc arenas, under the same PID', async (t) => {
+test("by default the facade runs with flowhook's heap limits and two malloc arenas, under the same PID", async (t) => {
   const { commandLine, environment } = await facadeProcess({});
   t.regex(commandLine, /--max-old-space-size=160 --max-semi-space-size=8 \S*bin\/flowhook facade/);
   t.true(environment.includes('MALLOC_ARENA_MAX=2'));
 });
 
-test('FLOWHOOK_NODE_HEAP=off leaves Node\'s own heap sizing and malloc\'s arenas', async (t) => {
+test("FLOWHOOK_NODE_HEAP=off leaves Node's own heap sizing and malloc's arenas", async (t) => {
   const { commandLine, environment } = await facadeProcess({ FLOWHOOK_NODE_HEAP: 'off' });
   t.notRegex(commandLine, /--max-(old|semi)-space-size/);
   t.false(environment.some((variable) => variable.startsWith('MALLOC_ARENA_MAX=')));
 });
 
-test('heap flags of the operator\'s own in NODE_OPTIONS win; the arenas are still limited', async (t) => {
+test("heap flags of the operator's own in NODE_OPTIONS win; the arenas are still limited", async (t) => {
   const { commandLine, environment } = await facadeProcess({ NODE_OPTIONS: '--max-old-space-size=512' });
   t.notRegex(commandLine, /--max-(old|semi)-space-size/);
   t.true(environment.includes('MALLOC_ARENA_MAX=2'));
 });
 
-test('the operator\'s own MALLOC_ARENA_MAX wins', async (t) => {
+test("the operator's own MALLOC_ARENA_MAX wins", async (t) => {
   const { commandLine, environment } = await facadeProcess({ MALLOC_ARENA_MAX: '4' });
   t.regex(commandLine, /--max-old-space-size=160/);
   t.true(environment.includes('MALLOC_ARENA_MAX=4'));

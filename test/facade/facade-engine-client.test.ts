@@ -73,7 +73,14 @@ test('a facade without its service account token does not start, and the message
 test('runFacade serves the endpoint through the engine and stops cleanly', async (t) => {
   const engine = await startStandInEngine();
   const facade = await runFacade(
-    readFacadeConfig({ FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_METRICS_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_ENGINE_URL: engine.url, FLOWHOOK_ENGINE_TOKEN: SERVICE_TOKEN, FLOWHOOK_LOG_LEVEL: 'error' }),
+    readFacadeConfig({
+      FLOWHOOK_FACADE_PORT: '0',
+      FLOWHOOK_FACADE_METRICS_PORT: '0',
+      FLOWHOOK_FACADE_HOST: '127.0.0.1',
+      FLOWHOOK_ENGINE_URL: engine.url,
+      FLOWHOOK_ENGINE_TOKEN: SERVICE_TOKEN,
+      FLOWHOOK_LOG_LEVEL: 'error',
+    }),
     { handleSignals: false },
   );
   try {
@@ -93,7 +100,11 @@ test('runFacade serves the endpoint through the engine and stops cleanly', async
     t.deepEqual(JSON.parse(envelope.value), { statusCode: 201, contentType: 'text/plain', body: `Acme Ltd.|${payload}` });
     t.deepEqual(engine.authorizations, [`Bearer ${SERVICE_TOKEN}`]);
 
-    const missing = await fetch(url, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: '{"activity":"missing","secret":"s","payload":{}}' });
+    const missing = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: '{"activity":"missing","secret":"s","payload":{}}',
+    });
     t.is(missing.status, 404);
     t.deepEqual(await missing.json(), { error: { code: 'NotFound', message: 'No flow "missing"' } });
   } finally {
@@ -107,7 +118,14 @@ test('an unreachable engine answers 503 with Retry-After', async (t) => {
   const engine = await startStandInEngine();
   await engine.close(); // its port is now closed
   const facade = await runFacade(
-    readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_METRICS_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_ENGINE_URL: engine.url, FLOWHOOK_LOG_LEVEL: 'error' }),
+    readFacadeConfig({
+      FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+      FLOWHOOK_FACADE_PORT: '0',
+      FLOWHOOK_FACADE_METRICS_PORT: '0',
+      FLOWHOOK_FACADE_HOST: '127.0.0.1',
+      FLOWHOOK_ENGINE_URL: engine.url,
+      FLOWHOOK_LOG_LEVEL: 'error',
+    }),
     { handleSignals: false },
   );
   try {

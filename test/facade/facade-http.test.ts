@@ -76,7 +76,8 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
 }
 
 test.before(async () => {
-  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+  const config = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_FACADE_PORT: '0',
     FLOWHOOK_FACADE_HOST: '127.0.0.1',
     FLOWHOOK_PUBLIC_URL: `${PUBLIC_URL}/`,
@@ -114,8 +115,7 @@ async function call(options: Call = {}) {
   const company = options.company === undefined ? 'Acme Ltd.' : options.company;
   const query = company === null ? '' : `?company=${encodeURIComponent(company)}`;
   const body =
-    options.body ??
-    `{"activity": ${JSON.stringify(options.activity ?? 'echo')}, "secret": ${JSON.stringify(options.secret ?? SECRET)}, "payload": ${options.payloadText ?? '{}'}}`;
+    options.body ?? `{"activity": ${JSON.stringify(options.activity ?? 'echo')}, "secret": ${JSON.stringify(options.secret ?? SECRET)}, "payload": ${options.payloadText ?? '{}'}}`;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId, ...options.headers };
   const auth = options.auth === undefined ? AUTH : options.auth;
   if (auth !== null) headers.authorization = auth;
@@ -219,10 +219,7 @@ test('engine errors map to OData errors with the engine message', async (t) => {
   t.is(assertODataError(t, missing, 404, 'NotFound'), 'No published flow for activity "missing" in company "Acme"');
   t.is(missing.headers.get('x-request-id'), missing.requestId);
   t.is(assertODataError(t, await call({ activity: 'forbidden' }), 403, 'Forbidden'), 'Caller "svc-flows" lacks the permission set "FLOW ALL"');
-  t.is(
-    assertODataError(t, await call({ activity: 'boom' }), 500, 'InternalServerError'),
-    'The flow failed before it responded: a sleep step stands before the respond step',
-  );
+  t.is(assertODataError(t, await call({ activity: 'boom' }), 500, 'InternalServerError'), 'The flow failed before it responded: a sleep step stands before the respond step');
   // The engine's own Aborted is a conflict, not a transport failure.
   t.is(assertODataError(t, await call({ activity: 'conflict' }), 409, 'Conflict'), 'the key changed hands while it was being registered; try again');
 });

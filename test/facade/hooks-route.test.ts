@@ -42,7 +42,12 @@ test.before(async () => {
       },
     });
   });
-  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1', FLOWHOOK_MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
+  const config = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_FACADE_PORT: '0',
+    FLOWHOOK_FACADE_HOST: '127.0.0.1',
+    FLOWHOOK_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+  });
   const sink = new Writable({
     write(chunk, _encoding, done) {
       logLines.push(String(chunk));
@@ -60,7 +65,11 @@ const post = (path: string, body: string | Buffer | undefined, headers: Record<s
 
 test.serial('the exact bytes, every header lower-cased, the query and the decoded company reach the engine; the answer is plain HTTP', async (t) => {
   const body = Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0xff, 0x00, 0x0d, 0x0a]);
-  const response = await post('/bc/HOOKS/Contoso%20%26%20Co%2FEU/Payments.Stripe?x=1&x=2&q=a%20b', body, { 'Content-Type': 'application/weird', 'X-Custom': 'A', 'x-request-id': 'req-hooks-1' });
+  const response = await post('/bc/HOOKS/Contoso%20%26%20Co%2FEU/Payments.Stripe?x=1&x=2&q=a%20b', body, {
+    'Content-Type': 'application/weird',
+    'X-Custom': 'A',
+    'x-request-id': 'req-hooks-1',
+  });
   t.is(response.status, 201);
   t.is(response.headers.get('content-type'), 'application/xml');
   t.is(await response.text(), '<ok/>');

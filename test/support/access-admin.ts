@@ -15,10 +15,12 @@ export function accessAdmin(stack: TestStack): AccessAdmin {
   const transport = createConnectTransport({
     baseUrl: stack.engineUrl,
     httpVersion: '2',
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.adminToken}`);
-      return next(request);
-    }],
+    interceptors: [
+      (next) => (request) => {
+        request.header.set('authorization', `Bearer ${stack.adminToken}`);
+        return next(request);
+      },
+    ],
   });
   return { apps: createClient(AppAdminService, transport), users: createClient(UserAdminService, transport) };
 }

@@ -30,13 +30,18 @@ export function cliAgainst(stack: Pick<TestStack, 'admin'>): (...args: string[])
 
 /** `flowhook execution …` as typed, against the stack's engine with the given admin token. */
 export function executionCliAgainst(stack: Pick<TestStack, 'engineUrl'>, adminToken: string, confirm?: Confirm): (...args: string[]) => Promise<CliRun> {
-  const client = createClient(ExecutionService, createConnectTransport({
-    baseUrl: stack.engineUrl,
-    httpVersion: '2',
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${adminToken}`);
-      return next(request);
-    }],
-  }));
+  const client = createClient(
+    ExecutionService,
+    createConnectTransport({
+      baseUrl: stack.engineUrl,
+      httpVersion: '2',
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${adminToken}`);
+          return next(request);
+        },
+      ],
+    }),
+  );
   return (...args) => runCapturing(args, { execution: { client: () => client, confirm } });
 }

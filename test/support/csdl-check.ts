@@ -19,11 +19,43 @@ export interface XmlElement {
 }
 
 // Primitive types of CSDL 4.0 and 4.01 (§4.4 of the 4.01 XML representation).
-const PRIMITIVE = new Set([
-  'Binary', 'Boolean', 'Byte', 'Date', 'DateTimeOffset', 'Decimal', 'Double', 'Duration', 'Guid', 'Int16', 'Int32', 'Int64', 'SByte', 'Single', 'Stream', 'String', 'TimeOfDay',
-  'Geography', 'GeographyPoint', 'GeographyLineString', 'GeographyPolygon', 'GeographyMultiPoint', 'GeographyMultiLineString', 'GeographyMultiPolygon', 'GeographyCollection',
-  'Geometry', 'GeometryPoint', 'GeometryLineString', 'GeometryPolygon', 'GeometryMultiPoint', 'GeometryMultiLineString', 'GeometryMultiPolygon', 'GeometryCollection',
-].map((name) => `Edm.${name}`));
+const PRIMITIVE = new Set(
+  [
+    'Binary',
+    'Boolean',
+    'Byte',
+    'Date',
+    'DateTimeOffset',
+    'Decimal',
+    'Double',
+    'Duration',
+    'Guid',
+    'Int16',
+    'Int32',
+    'Int64',
+    'SByte',
+    'Single',
+    'Stream',
+    'String',
+    'TimeOfDay',
+    'Geography',
+    'GeographyPoint',
+    'GeographyLineString',
+    'GeographyPolygon',
+    'GeographyMultiPoint',
+    'GeographyMultiLineString',
+    'GeographyMultiPolygon',
+    'GeographyCollection',
+    'Geometry',
+    'GeometryPoint',
+    'GeometryLineString',
+    'GeometryPolygon',
+    'GeometryMultiPoint',
+    'GeometryMultiLineString',
+    'GeometryMultiPolygon',
+    'GeometryCollection',
+  ].map((name) => `Edm.${name}`),
+);
 // Abstract types an operation may use; Edm.Untyped is new in 4.01. (The path types are for terms only.)
 const ABSTRACT_4_0 = new Set(['Edm.PrimitiveType', 'Edm.ComplexType', 'Edm.EntityType']);
 const ABSTRACT_4_01_ONLY = new Set(['Edm.Untyped']);
@@ -35,7 +67,10 @@ const FACETS = ['MaxLength', 'Precision', 'Scale', 'SRID'];
 
 // The vocabulary checked here: allowed attributes and child elements per element.
 const ELEMENTS: Record<string, { attributes: string[]; children: string[] }> = {
-  Schema: { attributes: ['Namespace', 'Alias'], children: ['Action', 'Annotation', 'Annotations', 'ComplexType', 'EntityContainer', 'EntityType', 'EnumType', 'Function', 'Term', 'TypeDefinition'] },
+  Schema: {
+    attributes: ['Namespace', 'Alias'],
+    children: ['Action', 'Annotation', 'Annotations', 'ComplexType', 'EntityContainer', 'EntityType', 'EnumType', 'Function', 'Term', 'TypeDefinition'],
+  },
   Action: { attributes: ['Name', 'IsBound', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
   Function: { attributes: ['Name', 'IsBound', 'IsComposable', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
   Parameter: { attributes: ['Name', 'Type', 'Nullable', ...FACETS], children: ['Annotation'] },
@@ -73,7 +108,7 @@ function toElement(node: OrderedNode, scope: Map<string, string>): XmlElement {
     else if (key.startsWith('xmlns:')) inScope.set(key.slice(6), value);
     else attributes[key] = value;
   }
-  const [prefix, local] = name.includes(':') ? name.split(':', 2) as [string, string] : ['', name];
+  const [prefix, local] = name.includes(':') ? (name.split(':', 2) as [string, string]) : ['', name];
   const children = (node[name] as OrderedNode[]).filter((child) => elementName(child) !== undefined).map((child) => toElement(child, inScope));
   return { ns: inScope.get(prefix), local, attributes, children };
 }
@@ -102,7 +137,11 @@ export function checkCsdl(xml: string): string[] {
   for (const schema of schemas) {
     if (schema.ns !== EDM_NS || schema.local !== 'Schema') problems.push(`edmx:DataServices may only contain Schema elements in ${EDM_NS}, found ${schema.local} in ${schema.ns}`);
   }
-  const model = new Model(schemas.filter((schema) => schema.ns === EDM_NS && schema.local === 'Schema'), version, problems);
+  const model = new Model(
+    schemas.filter((schema) => schema.ns === EDM_NS && schema.local === 'Schema'),
+    version,
+    problems,
+  );
   model.check();
   return problems;
 }
@@ -141,13 +180,15 @@ class Model {
 
   private declareSchema(schema: XmlElement): void {
     const namespace = schema.attributes.Namespace;
-    if (!namespace || !namespace.split('.').every((part) => SIMPLE_IDENTIFIER.test(part))) this.problems.push(`Schema Namespace "${namespace}" is not a namespace (dot-separated simple identifiers)`);
+    if (!namespace || !namespace.split('.').every((part) => SIMPLE_IDENTIFIER.test(part)))
+      this.problems.push(`Schema Namespace "${namespace}" is not a namespace (dot-separated simple identifiers)`);
     else if (RESERVED_NAMESPACES.has(namespace)) this.problems.push(`Schema Namespace "${namespace}" is reserved`);
     else if (this.qualifiers.has(namespace)) this.problems.push(`Schema Namespace "${namespace}" is declared twice`);
     else this.qualifiers.set(namespace, namespace);
     const alias = schema.attributes.Alias;
     if (alias !== undefined) {
-      if (!SIMPLE_IDENTIFIER.test(alias) || RESERVED_NAMESPACES.has(alias) || this.qualifiers.has(alias)) this.problems.push(`Schema Alias "${alias}" is not a free simple identifier`);
+      if (!SIMPLE_IDENTIFIER.test(alias) || RESERVED_NAMESPACES.has(alias) || this.qualifiers.has(alias))
+        this.problems.push(`Schema Alias "${alias}" is not a free simple identifier`);
       else if (namespace) this.qualifiers.set(alias, namespace);
     }
   }
@@ -163,10 +204,15 @@ class Model {
   private declareFunction(schema: XmlElement, fn: XmlElement): void {
     if (fn.attributes.IsBound === 'true') return;
     const qualified = `${schema.attributes.Namespace}.${fn.attributes.Name}`;
-    const parameterNames = (overload: XmlElement) => this.childrenNamed(overload, 'Parameter').map((p) => p.attributes.Name ?? '').sort().join(',');
+    const parameterNames = (overload: XmlElement) =>
+      this.childrenNamed(overload, 'Parameter')
+        .map((p) => p.attributes.Name ?? '')
+        .sort()
+        .join(',');
     const overloads = this.unboundFunctions.get(qualified) ?? [];
     // Unbound function overloads must differ in their set of parameter names (CSDL 4.01 §12.2).
-    if (overloads.some((other) => parameterNames(other) === parameterNames(fn))) this.problems.push(`unbound function ${qualified} is declared twice with the same parameter names`);
+    if (overloads.some((other) => parameterNames(other) === parameterNames(fn)))
+      this.problems.push(`unbound function ${qualified} is declared twice with the same parameter names`);
     this.unboundFunctions.set(qualified, [...overloads, fn]);
   }
 
@@ -175,7 +221,8 @@ class Model {
     const name = this.requireIdentifier(action, kind);
     const bound = this.booleanAttribute(action, 'IsBound', `${kind} ${name}`);
     if (kind === 'Function') this.booleanAttribute(action, 'IsComposable', `Function ${name}`);
-    if (action.attributes.EntitySetPath !== undefined && !bound) this.problems.push(`${kind} ${name}: EntitySetPath is only for bound ${kind === 'Action' ? 'actions' : 'functions'}`);
+    if (action.attributes.EntitySetPath !== undefined && !bound)
+      this.problems.push(`${kind} ${name}: EntitySetPath is only for bound ${kind === 'Action' ? 'actions' : 'functions'}`);
     const parameters = this.childrenNamed(action, 'Parameter');
     if (bound && parameters.length === 0) this.problems.push(`${kind} ${name}: a bound ${kind.toLowerCase()} needs its binding parameter`);
     const seen = new Set<string>();
@@ -226,7 +273,8 @@ class Model {
     this.checkElement(child, 'FunctionImport');
     this.requireIdentifier(child, 'FunctionImport');
     const target = this.qualify(child.attributes.Function ?? '');
-    if (!target || !this.unboundFunctions.has(target)) this.problems.push(`FunctionImport ${childName}: Function "${child.attributes.Function}" names no unbound function of the model`);
+    if (!target || !this.unboundFunctions.has(target))
+      this.problems.push(`FunctionImport ${childName}: Function "${child.attributes.Function}" names no unbound function of the model`);
     this.booleanAttribute(child, 'IncludeInServiceDocument', `FunctionImport ${childName}`);
     if (child.attributes.EntitySet !== undefined) this.problems.push(`FunctionImport ${childName}: EntitySet is not checked by this checker`);
   }

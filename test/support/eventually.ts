@@ -25,7 +25,13 @@ export interface EventuallyOptions<T> {
  * with that error: a probe that may fail while it waits catches what it expects itself.
  */
 export async function eventually<T>(probe: () => T | Promise<T>, options: EventuallyOptions<T> = {}): Promise<T> {
-  const { until = (value: T) => Boolean(value), timeoutMs = 15_000, intervalMs = 100, what = 'the expected value', show = (value: T) => shorten(inspect(value, { depth: 4 })) } = options;
+  const {
+    until = (value: T) => Boolean(value),
+    timeoutMs = 15_000,
+    intervalMs = 100,
+    what = 'the expected value',
+    show = (value: T) => shorten(inspect(value, { depth: 4 })),
+  } = options;
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -89,12 +89,20 @@ export async function startMultiNodeStack(): Promise<MultiNodeStack> {
   const ready = (name: ProcessName): (() => Promise<boolean>) => {
     const [component, node] = name.split('-') as [Component, NodeName];
     if (component !== 'worker') return () => canConnect('127.0.0.1', ports[node][component]);
-    return () => fetch(`http://127.0.0.1:${ports[node].workerMetrics}/readyz`, { signal: AbortSignal.timeout(5000) }).then((response) => response.ok, () => false);
+    return () =>
+      fetch(`http://127.0.0.1:${ports[node].workerMetrics}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
+        (response) => response.ok,
+        () => false,
+      );
   };
   const launch = async (name: ProcessName): Promise<void> => {
     const [component] = name.split('-') as [Component];
     const child = spawn(process.execPath, [FLOWHOOK, component], { env: envOf(name), stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout!, child.stderr!]) stream.on('data', linesOf(name, (line) => (output += line)));
+    for (const stream of [child.stdout!, child.stderr!])
+      stream.on(
+        'data',
+        linesOf(name, (line) => (output += line)),
+      );
     running.set(name, child);
     all.push(child);
     await waitUntilReady(name, ready(name), child, () => output);

@@ -55,11 +55,17 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
     bodies,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-function decode(request: { resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { scope?: { name?: string }; spans?: Record<string, unknown>[] }[] }[] }): ReceivedSpan[] {
+function decode(request: {
+  resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { scope?: { name?: string }; spans?: Record<string, unknown>[] }[] }[];
+}): ReceivedSpan[] {
   const decoded: ReceivedSpan[] = [];
   for (const resourceSpans of request.resourceSpans ?? []) {
     const serviceName = attributes(resourceSpans.resource?.attributes)['service.name'] as string | undefined;
@@ -75,7 +81,10 @@ function decode(request: { resourceSpans?: { resource?: { attributes?: OtlpKeyVa
           serviceName,
           attributes: attributes(span.attributes as OtlpKeyValue[] | undefined),
           statusCode: Number((span.status as { code?: number } | undefined)?.code ?? 0),
-          events: ((span.events as { name: string; attributes?: OtlpKeyValue[] }[] | undefined) ?? []).map((event) => ({ name: event.name, attributes: attributes(event.attributes) })),
+          events: ((span.events as { name: string; attributes?: OtlpKeyValue[] }[] | undefined) ?? []).map((event) => ({
+            name: event.name,
+            attributes: attributes(event.attributes),
+          })),
         });
       }
     }

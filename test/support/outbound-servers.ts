@@ -43,17 +43,25 @@ export async function startRouteServer(): Promise<RouteServer> {
     port,
     seen,
     route: (path, handler) => void routes.set(path, handler),
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export const redirectTo = (location: string, status = 302): Route => (_request, response) => {
-  response.writeHead(status, { location }).end();
-};
+export const redirectTo =
+  (location: string, status = 302): Route =>
+  (_request, response) => {
+    response.writeHead(status, { location }).end();
+  };
 
-export const json = (value: unknown, status = 200): Route => (_request, response) => {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-};
+export const json =
+  (value: unknown, status = 200): Route =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+  };
 
 /** Echoes what arrived, so a flow can show which headers and body reached this hop. */
 export const echo: Route = (request, response) => {

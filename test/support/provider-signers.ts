@@ -79,7 +79,15 @@ export const signShopify: Signer = async (body, secret, options = {}) => ({
 });
 
 /** The generic scheme as the tests configure it: `x-signature: sha256=<hex HMAC of "{timestamp}.{body}">`. */
-export const GENERIC_HMAC = { header: 'x-signature', algorithm: 'sha256', encoding: 'hex', prefix: 'sha256=', signedContent: '{timestamp}.{body}', timestampHeader: 'x-timestamp', eventIdHeader: 'x-event-id' };
+export const GENERIC_HMAC = {
+  header: 'x-signature',
+  algorithm: 'sha256',
+  encoding: 'hex',
+  prefix: 'sha256=',
+  signedContent: '{timestamp}.{body}',
+  timestampHeader: 'x-timestamp',
+  eventIdHeader: 'x-event-id',
+};
 
 export const signGenericHmac: Signer = async (body, secret, options = {}) => genericHmacHeaders(Buffer.from(body), secret, options);
 

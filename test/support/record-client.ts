@@ -12,10 +12,12 @@ export function recordClient(stack: TestStack): Client<typeof RecordService> {
       baseUrl: stack.engineUrl,
       httpVersion: '2',
       ...stack.recordsTransport,
-      interceptors: [(next) => (request) => {
-        request.header.set('authorization', `Bearer ${stack.tokens.records}`);
-        return next(request);
-      }],
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${stack.tokens.records}`);
+          return next(request);
+        },
+      ],
     }),
   );
 }

@@ -103,7 +103,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   // The test server certificate names localhost.
   const engineUrl = tls ? `https://localhost:${engine.port}` : `http://127.0.0.1:${engine.port}`;
   const tokens = await provisionStackAccounts(engine.orm, engine.changes);
-  const worker = options.withoutWorker ? undefined : await runWorker(readWorkerConfig({ ...env, ...tls?.worker, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.worker }));
+  const worker = options.withoutWorker
+    ? undefined
+    : await runWorker(readWorkerConfig({ ...env, ...tls?.worker, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.worker }));
   const facade = await runFacade(readFacadeConfig({ ...env, ...tls?.facade, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }), { handleSignals: false });
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
   // Under mutual TLS the admin client's certificate names test-admin, so it uses that account's token.

@@ -20,7 +20,9 @@ export interface TargetServer {
   close(): Promise<void>;
 }
 
-export async function startTargetServer(answer: (request: ReceivedRequest) => { status?: number; body?: string; contentType?: string; delayMs?: number } = () => ({})): Promise<TargetServer> {
+export async function startTargetServer(
+  answer: (request: ReceivedRequest) => { status?: number; body?: string; contentType?: string; delayMs?: number } = () => ({}),
+): Promise<TargetServer> {
   const received: ReceivedRequest[] = [];
   const waiters: { path: string; resolve: (r: ReceivedRequest) => void }[] = [];
   const server = createServer((req, res) => {
@@ -47,9 +49,19 @@ export async function startTargetServer(answer: (request: ReceivedRequest) => { 
       if (already) return Promise.resolve(already);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no request to ${path} within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ path, resolve: (r) => { clearTimeout(timer); resolve(r); } });
+        waiters.push({
+          path,
+          resolve: (r) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        });
       });
     },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

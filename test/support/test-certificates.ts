@@ -72,9 +72,27 @@ export async function createTestCertificates(): Promise<TestCertificates> {
     const files = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
     const signing = issuer ? ['-CA', issuer.cert, '-CAkey', issuer.key] : [];
     await run(OPENSSL, [
-      'req', '-x509', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-noenc',
-      '-keyout', files.key, '-out', files.cert, '-days', '2', '-subj', subject,
-      '-config', config, '-extensions', extensions, ...signing,
+      'req',
+      '-x509',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-noenc',
+      '-keyout',
+      files.key,
+      '-out',
+      files.cert,
+      '-days',
+      '2',
+      '-subj',
+      subject,
+      '-config',
+      config,
+      '-extensions',
+      extensions,
+      ...signing,
     ]);
     return files;
   }

@@ -10,11 +10,7 @@ import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What a test file imports or names when it starts processes of its own or a browser. */
-const STARTS_PROCESSES = [
-  /bin\/flowhook['"]/,
-  /support\/(process-stack|multi-node-stack|flowhook-start|lone-facade)\.ts['"]/,
-  /from 'playwright-core'/,
-];
+const STARTS_PROCESSES = [/bin\/flowhook['"]/, /support\/(process-stack|multi-node-stack|flowhook-start|lone-facade)\.ts['"]/, /from 'playwright-core'/];
 
 /** The quick lane's test files, relative to the repository root, sorted. */
 export function quickLaneFiles(root: string): string[] {

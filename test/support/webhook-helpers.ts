@@ -108,13 +108,18 @@ export async function countSettledExecutions(stack: TestStack, activity: string,
 
 /** The engine's WebhookService over gRPC with the facade's service account token (it may pass callers on). */
 export function engineWebhookClient(stack: TestStack): Client<typeof WebhookService> {
-  return createClient(WebhookService, createGrpcTransport({
-    baseUrl: stack.engineUrl,
-    interceptors: [(next) => (request) => {
-      request.header.set('authorization', `Bearer ${stack.serviceToken}`);
-      return next(request);
-    }],
-  }));
+  return createClient(
+    WebhookService,
+    createGrpcTransport({
+      baseUrl: stack.engineUrl,
+      interceptors: [
+        (next) => (request) => {
+          request.header.set('authorization', `Bearer ${stack.serviceToken}`);
+          return next(request);
+        },
+      ],
+    }),
+  );
 }
 
 /**

@@ -51,7 +51,16 @@ test("another caller reads an execution's answer only with FLOW ALL or SUPER in 
   t.false(mayReadAnswer(user('carol', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }]), COMPANY, 'user:alice'));
   t.false(mayReadAnswer(user('dave', [{ companyId: OTHER, permissionSet: 'FLOW ALL' }]), COMPANY, 'user:alice'));
   t.false(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }]), COMPANY, 'app:other'));
-  t.true(mayReadAnswer(app('ops', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }, { companyId: COMPANY, permissionSet: 'FLOW ALL' }]), COMPANY, 'user:alice'));
+  t.true(
+    mayReadAnswer(
+      app('ops', [
+        { companyId: COMPANY, permissionSet: 'FLOW INTEGR.' },
+        { companyId: COMPANY, permissionSet: 'FLOW ALL' },
+      ]),
+      COMPANY,
+      'user:alice',
+    ),
+  );
 });
 
 test('a service account reads only the executions it started itself', (t) => {
@@ -61,11 +70,15 @@ test('a service account reads only the executions it started itself', (t) => {
   t.false(mayReadAnswer(account, COMPANY, 'user:alice'));
 });
 
-test('the answer handed over: the respond step\'s, the default once the flow completed without one, none otherwise', (t) => {
+test("the answer handed over: the respond step's, the default once the flow completed without one, none otherwise", (t) => {
   const base = { company: 'Acme', caller: 'user:alice', answeredAfterTimeout: false, defaultResponse: { statusCode: 202, contentType: 'text/plain' } };
   const late = { statusCode: 201, contentType: 'application/json', body: '{}' };
   t.deepEqual(answerToHand({ executionId: 'a:1', state: 'running', answer: { ...base, response: late, answeredAfterTimeout: true } }), { response: late, isDefault: false });
-  t.deepEqual(answerToHand({ executionId: 'a:1', state: 'failed', answer: { ...base, response: late } }), { response: late, isDefault: false }, 'responded, then failed: the answer stands');
+  t.deepEqual(
+    answerToHand({ executionId: 'a:1', state: 'failed', answer: { ...base, response: late } }),
+    { response: late, isDefault: false },
+    'responded, then failed: the answer stands',
+  );
   t.deepEqual(answerToHand({ executionId: 'a:1', state: 'completed', answer: base }), { response: { statusCode: 202, contentType: 'text/plain', body: '' }, isDefault: true });
   t.is(answerToHand({ executionId: 'a:1', state: 'running', answer: base }), undefined);
   t.is(answerToHand({ executionId: 'a:1', state: 'failed', answer: base }), undefined);

@@ -16,7 +16,16 @@ import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_
 import { auditEntryOf, MAX_FIELD_CHARS, MAX_LIST_ITEMS } from '../../engine/audit/audit-entry.ts';
 import { AUDITED_METHODS, auditedMethod, isForbiddenField } from '../../engine/audit/audited-methods.ts';
 
-const ADMIN_SERVICES = [FlowAdminService, AppAdminService, UserAdminService, ConnectionAdminService, SecretStoreAdminService, ServiceAccountAdminService, HookSecretAdminService, ExecutionService];
+const ADMIN_SERVICES = [
+  FlowAdminService,
+  AppAdminService,
+  UserAdminService,
+  ConnectionAdminService,
+  SecretStoreAdminService,
+  ServiceAccountAdminService,
+  HookSecretAdminService,
+  ExecutionService,
+];
 
 /** Reads name themselves (List…, Get…); everything else changes something. */
 const isRead = (name: string) => /^(List|Get)[A-Z]/.test(name);
@@ -37,7 +46,10 @@ test('the allowlist names only methods that exist, each with a distinct action',
     const service = ADMIN_SERVICES.find((s) => s.typeName === typeName);
     t.truthy(service, typeName);
     for (const [name, audited] of Object.entries(methods)) {
-      t.truthy(service?.methods.find((m) => m.name === name), `${typeName}/${name} does not exist`);
+      t.truthy(
+        service?.methods.find((m) => m.name === name),
+        `${typeName}/${name} does not exist`,
+      );
       t.regex(audited.action, /^[a-z-]+\.[a-z-]+$/);
       t.false(actions.has(audited.action), `${audited.action} twice`);
       actions.add(audited.action);
@@ -78,7 +90,10 @@ test('a connection change copies neither its secret nor its settings', (t) => {
 });
 
 test('a listed path that names a forbidden word is skipped even when listed', (t) => {
-  const entry = auditEntryOf({ action: 'x.y', company: 'company', target: 'secret', details: ['token', 'version'] }, { company: 'Acme', secret: 's3cr3t', token: 't0k3n', version: 3 });
+  const entry = auditEntryOf(
+    { action: 'x.y', company: 'company', target: 'secret', details: ['token', 'version'] },
+    { company: 'Acme', secret: 's3cr3t', token: 't0k3n', version: 3 },
+  );
   t.deepEqual(entry, { action: 'x.y', company: 'Acme', target: undefined, details: { version: 3 } });
 });
 

@@ -11,6 +11,8 @@ test('audit rows are kept for good unless a retention of at least a day is given
   t.is(readAuditRetention({ FLOWHOOK_AUDIT_RETENTION: '1d' }), 86_400_000);
   t.is(readAuditRetention({ FLOWHOOK_AUDIT_RETENTION: '90d' }), 90 * 86_400_000);
   t.is(readAuditRetention({ FLOWHOOK_AUDIT_RETENTION: '400d' }), 400 * 86_400_000);
-  t.throws(() => readAuditRetention({ FLOWHOOK_AUDIT_RETENTION: '30m' }), { message: /^FLOWHOOK_AUDIT_RETENTION must be off or a duration of at least 1d .*unit slip.*got "30m"$/ });
+  t.throws(() => readAuditRetention({ FLOWHOOK_AUDIT_RETENTION: '30m' }), {
+    message: /^FLOWHOOK_AUDIT_RETENTION must be off or a duration of at least 1d .*unit slip.*got "30m"$/,
+  });
   t.throws(() => readAuditRetention({ FLOWHOOK_AUDIT_RETENTION: 'never' }), { message: /FLOWHOOK_AUDIT_RETENTION/ });
 });

@@ -98,7 +98,11 @@ test('signature, key and algorithm failures never name a client id', async (t) =
   const altered = Buffer.from(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, exp: now() + 300, client_id: 'someone-else' })).toString('base64url');
   t.deepEqual(await refusal(`${header}.${altered}.${signature}`), { reason: 'token_signature_invalid', issuer: ISSUER, clientId: undefined });
   t.deepEqual(await refusal(await sign({}, { key: stranger, kid: 'unknown-kid' })), { reason: 'token_key_unknown', issuer: ISSUER, clientId: undefined });
-  t.deepEqual(await refusal(await sign({}, { key: new TextEncoder().encode('s'.repeat(32)), alg: 'HS256' })), { reason: 'token_algorithm_refused', issuer: ISSUER, clientId: undefined });
+  t.deepEqual(await refusal(await sign({}, { key: new TextEncoder().encode('s'.repeat(32)), alg: 'HS256' })), {
+    reason: 'token_algorithm_refused',
+    issuer: ISSUER,
+    clientId: undefined,
+  });
   const unsigned = new UnsecuredJWT({ client_id: CLIENT }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').encode();
   t.deepEqual(await refusal(unsigned), { reason: 'token_algorithm_refused', issuer: ISSUER, clientId: undefined });
 });

@@ -83,7 +83,20 @@ function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSe
   const deps = { orm, temporal, callbackKeys: keys, logger: pino({ level: 'silent' }), limits };
   const addToken = (step = 'payment', extra: Partial<Row> = {}) => {
     const token = mintCallbackToken();
-    const row: Row = { lookup: tokenLookup(token), company: 'Acme', activity: 'pay', executionId: EXECUTION, step, sensitive: false, createdAt: new Date(), expiresAt: null, usedAt: null, answerStatus: null, bodyDigest: null, ...extra };
+    const row: Row = {
+      lookup: tokenLookup(token),
+      company: 'Acme',
+      activity: 'pay',
+      executionId: EXECUTION,
+      step,
+      sensitive: false,
+      createdAt: new Date(),
+      expiresAt: null,
+      usedAt: null,
+      answerStatus: null,
+      bodyDigest: null,
+      ...extra,
+    };
     rows.set(row.lookup, row);
     return token;
   };
@@ -101,7 +114,10 @@ test('an accepted callback: the update carries step, exact body and filtered hea
   const token = h.addToken();
   const second = h.addToken();
   const other = h.addToken('other');
-  const answer = await h.deliver(token, '{ "status": "ok" }', [{ name: 'content-type', value: 'application/json' }, { name: 'authorization', value: 'Bearer x' }]);
+  const answer = await h.deliver(token, '{ "status": "ok" }', [
+    { name: 'content-type', value: 'application/json' },
+    { name: 'authorization', value: 'Bearer x' },
+  ]);
   t.deepEqual(answer, { executionId: EXECUTION, step: 'payment', statusCode: 200, repeated: false });
   t.is(h.sent.length, 1);
   t.is(h.sent[0]!.workflowId, EXECUTION);
@@ -157,7 +173,12 @@ test('unknown, malformed, expired, unknown step and ended executions are one 404
     throw new Error('Failed to update workflow', { cause: new Error('5 NOT_FOUND: workflow execution already completed') });
   });
   const reasons: string[] = [];
-  for (const [h, reason] of [[unknownStep, 'unknown_step'], [expired, 'step_expired'], [ended, 'execution_closed'], [endedMeanwhile, 'execution_closed']] as const) {
+  for (const [h, reason] of [
+    [unknownStep, 'unknown_step'],
+    [expired, 'step_expired'],
+    [ended, 'execution_closed'],
+    [endedMeanwhile, 'execution_closed'],
+  ] as const) {
     const token = h.addToken();
     const error = await t.throwsAsync(h.deliver(token, '{}'));
     t.true(error instanceof CallbackNotFoundError && error instanceof NotFoundError, reason);
@@ -169,7 +190,8 @@ test('unknown, malformed, expired, unknown step and ended executions are one 404
   }
   t.deepEqual(reasons, ['unknown_step', 'step_expired', 'execution_closed', 'execution_closed']);
   const h = harness(() => ({ status: 200 }));
-  for (const token of [mintCallbackToken(), 'short', `${mintCallbackToken()}x`]) await t.throwsAsync(h.deliver(token, '{}'), { instanceOf: CallbackNotFoundError, message: 'No callback waits at this URL' });
+  for (const token of [mintCallbackToken(), 'short', `${mintCallbackToken()}x`])
+    await t.throwsAsync(h.deliver(token, '{}'), { instanceOf: CallbackNotFoundError, message: 'No callback waits at this URL' });
   t.is(h.sent.length, 0);
 });
 
@@ -201,11 +223,19 @@ test('Temporal unreachable is UNAVAILABLE; a body that is not UTF-8 is refused b
   });
   await t.throwsAsync(h.deliver(h.addToken(), '{}'), { instanceOf: UnavailableError, message: /Temporal is unavailable/ });
   // No table at all: the body is refused before the token is looked up.
-  const noTable = { orm: { em: { fork: () => t.fail('looked up') } } as never, temporal: {} as never, callbackKeys: keys, logger: pino({ level: 'silent' }), limits: { admitCallback: () => undefined, chargeCallbackMiss: () => undefined } };
-  await t.throwsAsync(deliverCallback(noTable, create(DeliverCallbackRequestSchema, { token: mintCallbackToken(), body: new Uint8Array([0xff]) }), account), { message: 'callback bodies must be UTF-8 text' });
+  const noTable = {
+    orm: { em: { fork: () => t.fail('looked up') } } as never,
+    temporal: {} as never,
+    callbackKeys: keys,
+    logger: pino({ level: 'silent' }),
+    limits: { admitCallback: () => undefined, chargeCallbackMiss: () => undefined },
+  };
+  await t.throwsAsync(deliverCallback(noTable, create(DeliverCallbackRequestSchema, { token: mintCallbackToken(), body: new Uint8Array([0xff]) }), account), {
+    message: 'callback bodies must be UTF-8 text',
+  });
 });
 
-test('an invoke account of other companies may not deliver this company\'s callbacks', async (t) => {
+test("an invoke account of other companies may not deliver this company's callbacks", async (t) => {
   const h = harness(() => ({ status: 200 }));
   const limited = { ...account, allCompanies: false, companyIds: ['company-other'] };
   await t.throwsAsync(h.deliver(h.addToken(), '{}', [], limited), { instanceOf: PermissionDeniedError });

@@ -37,7 +37,8 @@ test('a header named __proto__ stays a plain member', (t) => {
 });
 
 test('the withheld names: credentials, host, forwarded and every x-forwarded-*', (t) => {
-  for (const name of ['authorization', 'cookie', 'proxy-authorization', 'host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-anything']) t.true(isWithheldHeader(name), name);
+  for (const name of ['authorization', 'cookie', 'proxy-authorization', 'host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-anything'])
+    t.true(isWithheldHeader(name), name);
   for (const name of ['content-type', 'x-forwarded', 'x-request-id', 'user-agent', 'webhook-signature']) t.false(isWithheldHeader(name), name);
 });
 

@@ -20,7 +20,18 @@ test('a token is 43 characters of base64url (32 random bytes), a new one each ti
 
 test('anything but the token shape is not one: shorter, longer, padded, other alphabets, path tricks', (t) => {
   const token = mintCallbackToken();
-  for (const text of ['', 'not-a-token', token.slice(1), `${token}A`, `${token.slice(1)}=`, `${token.slice(1)}+`, `${token.slice(1)}/`, `${token.slice(2)}..`, ` ${token.slice(1)}`, `${token.slice(1)}\n`]) {
+  for (const text of [
+    '',
+    'not-a-token',
+    token.slice(1),
+    `${token}A`,
+    `${token.slice(1)}=`,
+    `${token.slice(1)}+`,
+    `${token.slice(1)}/`,
+    `${token.slice(2)}..`,
+    ` ${token.slice(1)}`,
+    `${token.slice(1)}\n`,
+  ]) {
     t.false(isCallbackTokenShape(text), JSON.stringify(text));
   }
 });

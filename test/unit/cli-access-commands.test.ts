@@ -15,7 +15,9 @@ import { runCapturing } from '../support/cli-runner.ts';
 function fakeEngine() {
   const apps = new Map<string, App>();
   const created = timestampFromDate(new Date('2025-01-02T03:04:05Z'));
-  const users = new Map<string, User>([['svc-erp', create(UserSchema, { name: 'svc-erp', enabled: true, createdAt: created, permissionSets: [{ permissionSet: 'FLOW ALL', company: 'Acme', usable: true }] })]]);
+  const users = new Map<string, User>([
+    ['svc-erp', create(UserSchema, { name: 'svc-erp', enabled: true, createdAt: created, permissionSets: [{ permissionSet: 'FLOW ALL', company: 'Acme', usable: true }] })],
+  ]);
   const regenerations: RegenerateUserKeyRequest[] = [];
   const userNamed = (name: string) => {
     const user = users.get(name);
@@ -30,7 +32,8 @@ function fakeEngine() {
       }
       if (!request.issuer) throw new ConnectError('issuer: required', Code.InvalidArgument);
       // The engine's rule (applications.ts): a set names its scope, one company or all of them.
-      if (request.permissionSet && !request.company && !request.allCompanies) throw new ConnectError('the permission set needs a scope: --company <name> or --all-companies', Code.InvalidArgument);
+      if (request.permissionSet && !request.company && !request.allCompanies)
+        throw new ConnectError('the permission set needs a scope: --company <name> or --all-companies', Code.InvalidArgument);
       const created = !apps.has(request.clientId);
       const app = apps.get(request.clientId) ?? create(AppSchema, { clientId: request.clientId, state: AppState.DISABLED });
       app.issuer = request.issuer.replace(/\/+$/, '');
@@ -69,10 +72,11 @@ function fakeEngine() {
     },
     grantUserPermission(request) {
       // The CLI passes the scope as asked; the real engine's refusal is tested end to end (user-admin-cli).
-      if (!request.company && !request.allCompanies) throw new ConnectError('a service user\'s permission set needs a scope', Code.InvalidArgument);
+      if (!request.company && !request.allCompanies) throw new ConnectError("a service user's permission set needs a scope", Code.InvalidArgument);
       const user = userNamed(request.name);
       const alreadyGranted = user.permissionSets.some((held) => held.permissionSet === request.permissionSet && held.company === request.company);
-      if (!alreadyGranted) user.permissionSets.push({ $typeName: 'flowhook.engine.v1.UserPermissionSet', permissionSet: request.permissionSet, company: request.company, usable: true });
+      if (!alreadyGranted)
+        user.permissionSets.push({ $typeName: 'flowhook.engine.v1.UserPermissionSet', permissionSet: request.permissionSet, company: request.company, usable: true });
       return { user, alreadyGranted, granted: { permissionSet: request.permissionSet, company: request.company, usable: true } };
     },
     revokeUserPermission(request) {
@@ -179,7 +183,10 @@ test('app revoke-consent withdraws consent and says how to restore it', async (t
   await flowhook(engine, 'app', 'register', 'c-3', '--issuer', ISSUER, '--consent', '--enabled', '--company', 'Acme', '--permission-set', 'FLOW INTEGR.');
   const revoked = await flowhook(engine, 'app', 'revoke-consent', 'c-3');
   t.is(revoked.code, 0, revoked.err);
-  t.regex(revoked.out, /^Revoked consent of application c-3: its tokens are refused from the next call on\.\n {2}state Enabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)/);
+  t.regex(
+    revoked.out,
+    /^Revoked consent of application c-3: its tokens are refused from the next call on\.\n {2}state Enabled, consent no, permission sets: FLOW INTEGR\. \(Acme\)/,
+  );
   t.true(revoked.out.includes(`Restore consent with: flowhook app register c-3 --issuer ${ISSUER} --consent`));
   t.false(engine.apps.get('c-3')!.consentGranted);
   const again = await flowhook(engine, 'app', 'revoke-consent', 'c-3', '--json');
@@ -233,7 +240,10 @@ test('user list: a table without keys, and a hint when there are none', async (t
   user.permissionSets.push(create(UserPermissionSetSchema, { permissionSet: 'SUPER', company: '', usable: true }));
   const list = await flowhook(engine, 'user', 'list');
   t.is(list.code, 0, list.err);
-  t.regex(list.out, /NAME\s+STATE\s+KEY EXPIRES\s+PERMISSION SETS\s+CREATED\nsvc-erp\s+Enabled\s+expired 2024-01-01T00:00:00\.000Z\s+FLOW ALL \(Acme\), SUPER \(all companies\)\s+2025-01-02T03:04:05\.000Z\n$/);
+  t.regex(
+    list.out,
+    /NAME\s+STATE\s+KEY EXPIRES\s+PERMISSION SETS\s+CREATED\nsvc-erp\s+Enabled\s+expired 2024-01-01T00:00:00\.000Z\s+FLOW ALL \(Acme\), SUPER \(all companies\)\s+2025-01-02T03:04:05\.000Z\n$/,
+  );
   t.is(JSON.parse((await flowhook(engine, 'user', 'list', '--json')).out).users[0].name, 'svc-erp');
   engine.users.clear();
   t.regex((await flowhook(engine, 'user', 'list')).out, /No service users yet\. Create one with: flowhook user create <name> --company <company>/);
@@ -252,7 +262,10 @@ test('user show says what keeps the user from calling and how to fix it', async 
   t.regex(stuck, /Permission sets {2}FLOW INTEGR\. \(Acme\) — never lets a service user call; revoke it/);
   t.regex(stuck, /calls get 401 while it is disabled: flowhook user enable svc-erp/);
   t.regex(stuck, /key has expired \(calls get 401\): flowhook user rotate-key svc-erp --expires-at <ISO 8601> \(or --no-expiry\)/);
-  t.regex(stuck, /No permission set lets it call \(calls get 403 where it holds a set, 401 elsewhere\): flowhook user grant svc-erp --company <company> --permission-set "FLOW ALL"/);
+  t.regex(
+    stuck,
+    /No permission set lets it call \(calls get 403 where it holds a set, 401 elsewhere\): flowhook user grant svc-erp --company <company> --permission-set "FLOW ALL"/,
+  );
   const missing = await flowhook(engine, 'user', 'show', 'nobody', '--json');
   t.is(missing.code, 1);
   t.is(JSON.parse(missing.out).error.code, 'not_found');
@@ -263,7 +276,11 @@ test('user grant and revoke: a repeated grant changes nothing, revoke passes on 
   const unscoped = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER');
   t.is(unscoped.code, 1);
   t.is(engine.users.get('svc-erp')!.permissionSets.length, 1);
-  t.is((await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--company', 'Acme', '--all-companies')).code, 2, 'the two scopes exclude each other (a usage error)');
+  t.is(
+    (await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--company', 'Acme', '--all-companies')).code,
+    2,
+    'the two scopes exclude each other (a usage error)',
+  );
   const granted = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies');
   t.regex(granted.out, /^Granted SUPER \(all companies\) to "svc-erp"\.\n {2}permission sets: FLOW ALL \(Acme\), SUPER \(all companies\)\n$/);
   const again = await flowhook(engine, 'user', 'grant', 'svc-erp', '--permission-set', 'SUPER', '--all-companies');
@@ -282,7 +299,10 @@ test('user delete needs --yes; without it nothing is deleted and the answer says
   const engine = fakeEngine();
   const refused = await flowhook(engine, 'user', 'delete', 'svc-erp');
   t.is(refused.code, 1);
-  t.regex(refused.err, /^flowhook: not deleted: deleting "svc-erp" removes it and its grants \(FLOW ALL \(Acme\)\); its calls get 401 at once[^\n]*Confirm with: flowhook user delete svc-erp --yes/);
+  t.regex(
+    refused.err,
+    /^flowhook: not deleted: deleting "svc-erp" removes it and its grants \(FLOW ALL \(Acme\)\); its calls get 401 at once[^\n]*Confirm with: flowhook user delete svc-erp --yes/,
+  );
   t.true(engine.users.has('svc-erp'));
   const json = await flowhook(engine, 'user', 'delete', 'svc-erp', '--json');
   t.is(JSON.parse(json.out).error.code, 'failed_precondition');

@@ -9,12 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { create, equals } from '@bufbuild/protobuf';
 import { timestampDate, timestampNow } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import {
-  FlowAdminService,
-  FlowSummarySchema,
-  type CreateUserRequest,
-  type FlowSummary,
-} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { FlowAdminService, FlowSummarySchema, type CreateUserRequest, type FlowSummary } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { adminClientOn } from '../../bin/cli/admin-client.ts';
 import { runCapturing } from '../support/cli-runner.ts';
@@ -93,7 +88,11 @@ function fakeEngine() {
       calls.push('getFlow');
       const flow = requireFlow(company, name);
       const webhookCall = flow.published
-        ? { method: 'POST', url: `http://localhost:7048/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(company)}`, sampleBody: JSON.stringify({ activity: activityOf(flow), secret: '<secret>', payload: {} }) }
+        ? {
+            method: 'POST',
+            url: `http://localhost:7048/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(company)}`,
+            sampleBody: JSON.stringify({ activity: activityOf(flow), secret: '<secret>', payload: {} }),
+          }
         : undefined;
       return { flow: summary(flow), definition: flow.versions.at(-1), webhookCall };
     },

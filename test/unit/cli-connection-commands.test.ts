@@ -155,7 +155,20 @@ const leaks = (run: Run, secret = SECRET) => run.out.includes(secret) || run.err
 
 test('connection set reads the secret from piped stdin and sends it with the settings', async (t) => {
   const engine = fakeEngine();
-  const run = await flowhook(engine, piped(`${SECRET}\n`), 'connection', 'set', 'Acme', 'erp', '--type', 'api-key', '--base-url', 'https://erp.example.com/api', '--header', 'X-Erp-Key');
+  const run = await flowhook(
+    engine,
+    piped(`${SECRET}\n`),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'api-key',
+    '--base-url',
+    'https://erp.example.com/api',
+    '--header',
+    'X-Erp-Key',
+  );
   t.is(run.code, 0, run.err);
   t.true(run.stdinRead);
   t.is(engine.setRequests.length, 1);
@@ -189,14 +202,24 @@ test('connection set maps every option of an oauth2 connection into the request'
   const run = await flowhook(
     engine,
     piped('client-secret'),
-    'connection', 'set', 'Acme', 'crm',
-    '--type', 'oauth2-client-credentials',
-    '--allowed-host', 'a.example.com,b.example.com',
-    '--allowed-host', 'c.example.com:8443',
-    '--token-url', 'https://login.example.com/token',
-    '--client-id', 'flowhook',
-    '--scope', 'crm.write',
-    '--audience', 'https://crm.example.com',
+    'connection',
+    'set',
+    'Acme',
+    'crm',
+    '--type',
+    'oauth2-client-credentials',
+    '--allowed-host',
+    'a.example.com,b.example.com',
+    '--allowed-host',
+    'c.example.com:8443',
+    '--token-url',
+    'https://login.example.com/token',
+    '--client-id',
+    'flowhook',
+    '--scope',
+    'crm.write',
+    '--audience',
+    'https://crm.example.com',
   );
   t.is(run.code, 0, run.err);
   const settings = engine.setRequests[0]!.settings!;
@@ -218,7 +241,22 @@ test('connection set maps every option of an oauth2 connection into the request'
 test('connection set reads --secret-file, strips exactly one line break and keeps other whitespace', async (t) => {
   const engine = fakeEngine();
   const file = secretFile('password.txt', `  ${SECRET} \n`);
-  const run = await flowhook(engine, undefined, 'connection', 'set', 'Acme', 'legacy', '--type', 'basic', '--username', 'svc', '--base-url', 'https://legacy.example.com', '--secret-file', file);
+  const run = await flowhook(
+    engine,
+    undefined,
+    'connection',
+    'set',
+    'Acme',
+    'legacy',
+    '--type',
+    'basic',
+    '--username',
+    'svc',
+    '--base-url',
+    'https://legacy.example.com',
+    '--secret-file',
+    file,
+  );
   t.is(run.code, 0, run.err);
   t.false(run.stdinRead, 'a file given: stdin is left alone');
   t.is(engine.setRequests[0]!.secret, `  ${SECRET} `);
@@ -229,7 +267,20 @@ test('connection set reads --secret-file, strips exactly one line break and keep
   await flowhook(engine, undefined, 'connection', 'set', 'Acme', 'legacy', '--type', 'bearer', '--base-url', 'https://legacy.example.com', '--secret-file', twice);
   t.is(engine.setRequests[1]!.secret, 'abc\n', 'only one trailing newline is removed');
 
-  const dash = await flowhook(engine, piped('from-stdin\n'), 'connection', 'set', 'Acme', 'legacy', '--type', 'bearer', '--base-url', 'https://legacy.example.com', '--secret-file', '-');
+  const dash = await flowhook(
+    engine,
+    piped('from-stdin\n'),
+    'connection',
+    'set',
+    'Acme',
+    'legacy',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://legacy.example.com',
+    '--secret-file',
+    '-',
+  );
   t.is(dash.code, 0, dash.err);
   t.true(dash.stdinRead);
   t.is(engine.setRequests[2]!.secret, 'from-stdin');
@@ -252,7 +303,23 @@ test('an empty secret is refused before any call to the engine', async (t) => {
   t.regex(run.err, /^flowhook: the API key is empty: nothing was read from stdin\n$/);
   t.deepEqual(engine.calls, []);
 
-  const json = await flowhook(engine, undefined, 'connection', 'set', 'Acme', 'erp', '--type', 'basic', '--username', 'u', '--base-url', 'https://erp.example.com', '--secret-file', secretFile('empty.txt', ''), '--json');
+  const json = await flowhook(
+    engine,
+    undefined,
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'basic',
+    '--username',
+    'u',
+    '--base-url',
+    'https://erp.example.com',
+    '--secret-file',
+    secretFile('empty.txt', ''),
+    '--json',
+  );
   t.is(json.code, 1);
   t.deepEqual(JSON.parse(json.out).error, { code: 'invalid_argument', message: 'the password is empty: nothing was read from the file given to --secret-file' });
   t.deepEqual(engine.calls, []);
@@ -346,7 +413,10 @@ test('connection list and show never show the secret', async (t) => {
     ].join('\n'),
   );
   const listJson = await flowhook(engine, undefined, 'connection', 'list', '--company', 'Acme', '--json');
-  t.deepEqual(JSON.parse(listJson.out).connections.map((c: { name: string }) => c.name), ['erp', 'crm']);
+  t.deepEqual(
+    JSON.parse(listJson.out).connections.map((c: { name: string }) => c.name),
+    ['erp', 'crm'],
+  );
   t.false(leaks(list) || leaks(listJson));
 
   const show = await flowhook(engine, undefined, 'connection', 'show', 'Acme', 'erp');
@@ -459,10 +529,7 @@ test('secret-store rotate: a generated key from the key file, with retired keys'
   const engine = fakeEngine({ currentKeyId: 'k-new', generated: true, rewrapped: 3, retiredKeyIds: ['k-old1', 'k-old2'] });
   const run = await flowhook(engine, undefined, 'secret-store', 'rotate');
   t.is(run.code, 0, run.err);
-  t.is(
-    run.out,
-    'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n',
-  );
+  t.is(run.out, 'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n');
   const json = await flowhook(engine, undefined, 'secret-store', 'rotate', '--json');
   t.deepEqual(JSON.parse(json.out), { currentKeyId: 'k-new', generated: true, rewrapped: 3, retiredKeyIds: ['k-old1', 'k-old2'] });
 });
@@ -471,5 +538,8 @@ test('secret-store rotate: the current key from FLOWHOOK_SECRETS_KEY', async (t)
   const only = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, retiredKeyIds: [] }), undefined, 'secret-store', 'rotate');
   t.is(only.out, 'Re-wrapped 1 secret under the current key k-env (from FLOWHOOK_SECRETS_KEY).\n');
   const older = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 0, retiredKeyIds: ['k-prev'] }), undefined, 'secret-store', 'rotate');
-  t.is(older.out, 'Re-wrapped 0 secrets under the current key k-env (from FLOWHOOK_SECRETS_KEY).\nThe older key k-prev protects no secret any more and may be removed from FLOWHOOK_SECRETS_KEY.\n');
+  t.is(
+    older.out,
+    'Re-wrapped 0 secrets under the current key k-env (from FLOWHOOK_SECRETS_KEY).\nThe older key k-prev protects no secret any more and may be removed from FLOWHOOK_SECRETS_KEY.\n',
+  );
 });

@@ -156,7 +156,14 @@ test('respelling: only the old spelling is rewritten', (t) => {
   for (const args of unchanged) t.is(respellDeprecated(args), undefined, args.join(' '));
   t.deepEqual(respellDeprecated(['connection', 'delete', 'Acme', 'erp', '--json', '--force'])?.args, ['connection', 'delete', 'Acme', 'erp', '--json', '--yes']);
   t.deepEqual(respellDeprecated(['connection', 'list', '--json', 'Acme'])?.args, ['connection', 'list', '--company', 'Acme', '--json']);
-  t.deepEqual(respellDeprecated(['company', 'egress', 'Acme', 'a.example.com,b.example.com', '--json'])?.args, ['company', 'egress', 'set', 'Acme', 'a.example.com,b.example.com', '--json']);
+  t.deepEqual(respellDeprecated(['company', 'egress', 'Acme', 'a.example.com,b.example.com', '--json'])?.args, [
+    'company',
+    'egress',
+    'set',
+    'Acme',
+    'a.example.com,b.example.com',
+    '--json',
+  ]);
   t.deepEqual(respellDeprecated(['company', 'egress', 'Acme', '--clear'])?.args, ['company', 'egress', 'delete', 'Acme']);
   t.deepEqual(respellDeprecated(['company', 'egress', 'Acme'])?.args, ['company', 'egress', 'show', 'Acme']);
 });

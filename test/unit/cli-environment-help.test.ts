@@ -13,7 +13,11 @@ import { registerProcessCommands } from '../../bin/cli/process-commands.ts';
 function helpOf(...path: string[]): string {
   const program = new Command('flowhook');
   registerProcessCommands(program);
-  registerAdminCommands(program, { client: () => { throw new Error('no engine in this test'); } });
+  registerAdminCommands(program, {
+    client: () => {
+      throw new Error('no engine in this test');
+    },
+  });
   registerPayloadKeyCommands(program);
   addEnvironmentHelp(program);
   let command = program;

@@ -52,7 +52,10 @@ test('a complete example flow parses', async (t) => {
   t.is(trigger?.value?.activity, 'payments.provider.callback');
   t.is(trigger?.value?.responseMode, ResponseMode.WAIT_FOR_RESPONSE_STEP);
   t.is(trigger?.value?.syncTimeoutSeconds, 30);
-  t.deepEqual(flow.steps.map((step) => step.kind.case), ['set', 'respond', 'sleep']);
+  t.deepEqual(
+    flow.steps.map((step) => step.kind.case),
+    ['set', 'respond', 'sleep'],
+  );
   const [set, respond, sleep] = flow.steps.map((step) => step.kind);
   t.deepEqual(set?.case === 'set' ? set.value.variables : undefined, { orderId: '${Trigger.Payload.order.id}' });
   t.is(respond?.case === 'respond' ? respond.value.body : undefined, '${ {"orderId": Variables.orderId, "status": "accepted"} }');

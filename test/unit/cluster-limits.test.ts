@@ -55,52 +55,100 @@ test('a count that is not at least 1 counts as this engine alone', (t) => {
 test('a bucket adopting a smaller share keeps at most the new burst', (t) => {
   const bucket = new TokenBucket(10, 10, 0);
   bucket.adopt(5, 5, 0);
-  t.is(admitted(() => takeOrThrow(bucket, 0), 10), 5);
+  t.is(
+    admitted(() => takeOrThrow(bucket, 0), 10),
+    5,
+  );
   // Refills at the new rate: 5 per second.
-  t.is(admitted(() => takeOrThrow(bucket, 1000), 10), 5);
+  t.is(
+    admitted(() => takeOrThrow(bucket, 1000), 10),
+    5,
+  );
 });
 
 test('a bucket adopting a larger share gets no burst it has not earned', (t) => {
   const bucket = new TokenBucket(5, 5, 0);
-  t.is(admitted(() => takeOrThrow(bucket, 0), 5), 5);
+  t.is(
+    admitted(() => takeOrThrow(bucket, 0), 5),
+    5,
+  );
   bucket.adopt(10, 10, 0);
   t.false(bucket.take(0).allowed, 'no tokens were gifted by the larger burst');
   // From now on it refills at 10 per second up to 10.
-  t.is(admitted(() => takeOrThrow(bucket, 500), 10), 5);
-  t.is(admitted(() => takeOrThrow(bucket, 5000), 20), 10);
+  t.is(
+    admitted(() => takeOrThrow(bucket, 500), 10),
+    5,
+  );
+  t.is(
+    admitted(() => takeOrThrow(bucket, 5000), 20),
+    10,
+  );
 });
 
 test('the time before a change refills at the old rate', (t) => {
   const bucket = new TokenBucket(2, 10, 0);
-  t.is(admitted(() => takeOrThrow(bucket, 0), 10), 10);
+  t.is(
+    admitted(() => takeOrThrow(bucket, 0), 10),
+    10,
+  );
   // One second at 2/s earns 2 tokens, then the rate drops: those 2 are kept.
   bucket.adopt(1, 10, 1000);
-  t.is(admitted(() => takeOrThrow(bucket, 1000), 10), 2);
+  t.is(
+    admitted(() => takeOrThrow(bucket, 1000), 10),
+    2,
+  );
 });
 
 test('a keyed limiter hands a new share to its buckets and to buckets made later', (t) => {
   const limiter = new KeyedRateLimiter(4, 4);
   t.true(limiter.take('a', 0).allowed);
   limiter.adopt(2, 2, 0);
-  t.is(admitted(() => keyedOrThrow(limiter, 'a', 0), 10), 2);
-  t.is(admitted(() => keyedOrThrow(limiter, 'b', 0), 10), 2);
+  t.is(
+    admitted(() => keyedOrThrow(limiter, 'a', 0), 10),
+    2,
+  );
+  t.is(
+    admitted(() => keyedOrThrow(limiter, 'b', 0), 10),
+    2,
+  );
 });
 
 test('with N live engines each admits 1/N; when one leaves the others get its share without a refill', (t) => {
   let now = 0;
   const limits = createWebhookLimits(settings({ perActivity: { perSecond: 10, burst: 20 } }), () => now, 2);
   t.is(limits.liveNodes, 2);
-  t.is(admitted(() => limits.admitActivity('Acme', 'orders'), 50), 10);
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'orders'), 50),
+    10,
+  );
   limits.setLiveNodes(1);
-  t.is(admitted(() => limits.admitActivity('Acme', 'orders'), 50), 0, 'the emptied bucket is not topped up');
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'orders'), 50),
+    0,
+    'the emptied bucket is not topped up',
+  );
   now = 1000;
-  t.is(admitted(() => limits.admitActivity('Acme', 'orders'), 50), 10, 'a second at the whole rate');
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'orders'), 50),
+    10,
+    'a second at the whole rate',
+  );
   // A key seen for the first time starts with the whole burst.
-  t.is(admitted(() => limits.admitActivity('Acme', 'invoices'), 50), 20);
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'invoices'), 50),
+    20,
+  );
   limits.setLiveNodes(4);
   now = 2000;
-  t.is(admitted(() => limits.admitActivity('Acme', 'other'), 50), 5);
-  t.is(admitted(() => limits.admitActivity('Acme', 'orders'), 50), 2, 'a second at a quarter of the rate: 2.5 tokens');
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'other'), 50),
+    5,
+  );
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'orders'), 50),
+    2,
+    'a second at a quarter of the rate: 2.5 tokens',
+  );
 });
 
 test('two engines on one share admit together what one engine alone would', (t) => {
@@ -136,21 +184,27 @@ test('the sync cap follows the share: ⌈cap/N⌉ slots, slots already held stay
 });
 
 test('per-company and global limits refuse with their name and variable; a refused call takes no token from any limit', (t) => {
-  const limits = createWebhookLimits(
-    settings({ perActivity: { perSecond: 1, burst: 3 }, perCompany: { perSecond: 1, burst: 4 }, global: { perSecond: 1, burst: 6 } }),
-    () => 0,
+  const limits = createWebhookLimits(settings({ perActivity: { perSecond: 1, burst: 3 }, perCompany: { perSecond: 1, burst: 4 }, global: { perSecond: 1, burst: 6 } }), () => 0);
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'a'), 3),
+    3,
   );
-  t.is(admitted(() => limits.admitActivity('Acme', 'a'), 3), 3);
   const byActivity = t.throws(() => limits.admitActivity('Acme', 'a'), { instanceOf: LimitRefusedError });
   t.is(byActivity?.limit, 'activity');
   t.regex(byActivity!.message, /activity "a" in company "Acme" \(FLOWHOOK_RATE_LIMIT_PER_ACTIVITY\); retry after 1 s/);
   // The refused calls above took nothing from the company's budget: one left of 4.
-  t.is(admitted(() => limits.admitActivity('Acme', 'b'), 1), 1);
+  t.is(
+    admitted(() => limits.admitActivity('Acme', 'b'), 1),
+    1,
+  );
   const byCompany = t.throws(() => limits.admitActivity('Acme', 'c'), { instanceOf: LimitRefusedError });
   t.is(byCompany?.limit, 'company');
   t.regex(byCompany!.message, /^Too many calls for company "Acme" \(FLOWHOOK_RATE_LIMIT_PER_COMPANY\); retry after 1 s$/);
   // Two left of the global 6.
-  t.is(admitted(() => limits.admitActivity('Other', 'a'), 2), 2);
+  t.is(
+    admitted(() => limits.admitActivity('Other', 'a'), 2),
+    2,
+  );
   const byGlobal = t.throws(() => limits.admitActivity('Other', 'b'), { instanceOf: LimitRefusedError });
   t.is(byGlobal?.limit, 'global');
   t.regex(byGlobal!.message, /^Too many calls for all companies together \(FLOWHOOK_RATE_LIMIT_GLOBAL\); retry after 1 s$/);
@@ -171,9 +225,15 @@ test('the refusal names the narrowest limit and the longest wait', (t) => {
 
 test('the new limits are off unless configured, and count in the metric under their own label', async (t) => {
   const off = createWebhookLimits(settings({}), () => 0);
-  t.is(admitted(() => off.admitActivity('Acme', 'a'), 1000), 1000);
+  t.is(
+    admitted(() => off.admitActivity('Acme', 'a'), 1000),
+    1000,
+  );
   const metrics = createEngineMetrics();
-  const limits = meteredLimits(createWebhookLimits(settings({ perCompany: { perSecond: 1, burst: 1 }, global: { perSecond: 1, burst: 2 } }), () => 0), metrics);
+  const limits = meteredLimits(
+    createWebhookLimits(settings({ perCompany: { perSecond: 1, burst: 1 }, global: { perSecond: 1, burst: 2 } }), () => 0),
+    metrics,
+  );
   limits.admitActivity('Acme', 'a');
   t.throws(() => limits.admitActivity('Acme', 'b'));
   limits.admitActivity('Other', 'a');

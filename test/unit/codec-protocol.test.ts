@@ -7,7 +7,9 @@ import { CodecRequestError, MAX_PAYLOADS, parseCodecRequest, serializeCodecRespo
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 test('payloads are read from base64 metadata and data, standard or URL-safe', (t) => {
-  const [first, second] = parseCodecRequest(JSON.stringify({ payloads: [{ metadata: { encoding: b64('json/plain') }, data: b64('{"a":1}') }, { data: Buffer.from([0xfb, 0xff]).toString('base64url') }] }));
+  const [first, second] = parseCodecRequest(
+    JSON.stringify({ payloads: [{ metadata: { encoding: b64('json/plain') }, data: b64('{"a":1}') }, { data: Buffer.from([0xfb, 0xff]).toString('base64url') }] }),
+  );
   t.is(Buffer.from(first!.payload.metadata!.encoding!).toString(), 'json/plain');
   t.is(Buffer.from(first!.payload.data!).toString(), '{"a":1}');
   t.deepEqual([...second!.payload.data!], [0xfb, 0xff]);
@@ -36,9 +38,17 @@ test('payloads the codec left alone go back exactly as they came, unknown fields
   const raw = { metadata: { encoding: b64('json/plain') }, data: b64('1'), externalPayloads: [{ sizeBytes: '3' }] };
   const [item] = parseCodecRequest(JSON.stringify({ payloads: [raw] }));
   const changed = { metadata: { encoding: new TextEncoder().encode('json/plain') }, data: new TextEncoder().encode('2') };
-  t.deepEqual(JSON.parse(serializeCodecResponse([{ ...item!, changed: false }, { payload: changed, raw: {}, changed: true }])), {
-    payloads: [raw, { metadata: { encoding: b64('json/plain') }, data: b64('2') }],
-  });
+  t.deepEqual(
+    JSON.parse(
+      serializeCodecResponse([
+        { ...item!, changed: false },
+        { payload: changed, raw: {}, changed: true },
+      ]),
+    ),
+    {
+      payloads: [raw, { metadata: { encoding: b64('json/plain') }, data: b64('2') }],
+    },
+  );
   t.deepEqual(toWire({}), {});
 });
 

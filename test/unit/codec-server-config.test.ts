@@ -40,8 +40,19 @@ test('allowed origins are exact origins: no wildcard, no path', (t) => {
 });
 
 test('OAuth operators: issuer, audience and group together; https issuers (http on loopback only)', (t) => {
-  const base = { FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_OAUTH_ISSUER: 'https://login.example.com/tenant/v2.0', FLOWHOOK_CODEC_OAUTH_AUDIENCE: 'api://flowhook', FLOWHOOK_CODEC_OAUTH_GROUP: 'ops' };
-  t.deepEqual(readCodecServerConfig(base, plain)!.oauth, { issuer: base.FLOWHOOK_CODEC_OAUTH_ISSUER, jwksUri: undefined, audiences: ['api://flowhook'], group: 'ops', groupClaim: 'groups' });
+  const base = {
+    FLOWHOOK_CODEC_PORT: '8234',
+    FLOWHOOK_CODEC_OAUTH_ISSUER: 'https://login.example.com/tenant/v2.0',
+    FLOWHOOK_CODEC_OAUTH_AUDIENCE: 'api://flowhook',
+    FLOWHOOK_CODEC_OAUTH_GROUP: 'ops',
+  };
+  t.deepEqual(readCodecServerConfig(base, plain)!.oauth, {
+    issuer: base.FLOWHOOK_CODEC_OAUTH_ISSUER,
+    jwksUri: undefined,
+    audiences: ['api://flowhook'],
+    group: 'ops',
+    groupClaim: 'groups',
+  });
   t.is(readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM: 'roles' }, plain)!.oauth!.groupClaim, 'roles');
   t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP: '' }, plain), { message: /FLOWHOOK_CODEC_OAUTH_GROUP is required/ });
   t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_AUDIENCE: '' }, plain), { message: /FLOWHOOK_CODEC_OAUTH_AUDIENCE is required/ });

@@ -76,7 +76,7 @@ test('an edited source is rebuilt before it loads; an entry of another version i
   t.regex(readFileSync(join(root, 'cache/src/b.ts.js'), 'utf8'), /^\/\/ flowhook-js sha256:[0-9a-f]{64}\nexport const b {9}= 'second';\n$/);
 });
 
-test('an entry is bound to its source\'s content: same size and modification time, other text, is rebuilt', async (t) => {
+test("an entry is bound to its source's content: same size and modification time, other text, is rebuilt", async (t) => {
   const { root, run } = project(t);
   // A whole second, so that setting it again restores it exactly (as an archive or a checkout may).
   const source = join(root, 'src/b.ts');

@@ -43,8 +43,18 @@ test('a byte count is decimal digits in every process: 1e6 is refused by the eng
 });
 
 test('a base URL with a query or fragment is refused by every process that reads it', (t) => {
-  agree(t, ['facade', 'worker', 'cli', 'start'], { FLOWHOOK_ENGINE_URL: 'http://engine:7049/?x=1' }, 'FLOWHOOK_ENGINE_URL must be an http(s) URL without a query or fragment, got "http://engine:7049/?x=1"');
-  agree(t, ['engine', 'facade'], { FLOWHOOK_PUBLIC_URL: 'https://hooks.example.com/#top' }, 'FLOWHOOK_PUBLIC_URL must be an http(s) URL without a query or fragment, got "https://hooks.example.com/#top"');
+  agree(
+    t,
+    ['facade', 'worker', 'cli', 'start'],
+    { FLOWHOOK_ENGINE_URL: 'http://engine:7049/?x=1' },
+    'FLOWHOOK_ENGINE_URL must be an http(s) URL without a query or fragment, got "http://engine:7049/?x=1"',
+  );
+  agree(
+    t,
+    ['engine', 'facade'],
+    { FLOWHOOK_PUBLIC_URL: 'https://hooks.example.com/#top' },
+    'FLOWHOOK_PUBLIC_URL must be an http(s) URL without a query or fragment, got "https://hooks.example.com/#top"',
+  );
   agree(t, ['facade', 'worker', 'cli'], { FLOWHOOK_ENGINE_URL: 'engine:7049' }, 'FLOWHOOK_ENGINE_URL must be an http(s) URL, got "engine:7049"');
 });
 
@@ -77,7 +87,7 @@ test('TEMPORAL_TLS is a switch: a word that is not one stops engine and worker i
   t.is(readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', TEMPORAL_TLS: '1' }).temporal.tls, true);
 });
 
-test('the worker reads flowhook\'s own ports with the same parser as the processes that listen on them', (t) => {
+test("the worker reads flowhook's own ports with the same parser as the processes that listen on them", (t) => {
   agree(t, ['engine', 'worker'], { FLOWHOOK_ENGINE_METRICS_PORT: 'metrics' }, 'FLOWHOOK_ENGINE_METRICS_PORT must be a port number (0..65535) or off, got "metrics"');
   agree(t, ['engine', 'worker'], { FLOWHOOK_CODEC_PORT: '8234x' }, 'FLOWHOOK_CODEC_PORT must be a port number (0..65535) or off, got "8234x"');
 });

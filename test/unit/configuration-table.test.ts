@@ -43,7 +43,9 @@ function readsIn(text: string): Set<string> {
 const READS = SOURCES.filter(({ path }) => !path.startsWith(TABLE_DIR)).map(({ path, text }) => ({ path, names: readsIn(text) }));
 
 test('the source reads no FLOWHOOK_* variable that is not in the table', (t) => {
-  const unknown = READS.flatMap(({ path, names }) => [...names].filter((name) => name.startsWith('FLOWHOOK_') && !(name in CONFIGURATION_TABLE)).map((name) => `${name} (${path})`));
+  const unknown = READS.flatMap(({ path, names }) =>
+    [...names].filter((name) => name.startsWith('FLOWHOOK_') && !(name in CONFIGURATION_TABLE)).map((name) => `${name} (${path})`),
+  );
   t.deepEqual(unknown, [], 'add a row to common/configuration/table/ for each');
 });
 

@@ -61,7 +61,8 @@ test('URLs: http(s); a base URL has no query or fragment and loses trailing slas
   }
   refuses(t, url(), ['engine:7049', 'ftp://x', 'not a url', 'grpc://collector:4317']);
   t.is(url({ secure: true }).parse('https://login.example.com/tenant/'), 'https://login.example.com/tenant/');
-  for (const loopback of ['http://127.0.0.1:9000', 'http://127.1.2.3', 'http://localhost:9000', 'http://[::1]:9000']) t.notThrows(() => url({ secure: true }).parse(loopback), loopback);
+  for (const loopback of ['http://127.0.0.1:9000', 'http://127.1.2.3', 'http://localhost:9000', 'http://[::1]:9000'])
+    t.notThrows(() => url({ secure: true }).parse(loopback), loopback);
   t.throws(() => url({ secure: true }).parse('http://idp.example.com'), { message: 'must be an https URL (http only on a loopback host)' });
 });
 
@@ -71,7 +72,10 @@ test('origins are exactly scheme://host[:port]', (t) => {
 });
 
 test('switches, words, ratios', (t) => {
-  t.deepEqual(['true', 'TRUE', '1', 'false', 'False', '0'].map((text) => boolean().parse(text)), [true, true, true, false, false, false]);
+  t.deepEqual(
+    ['true', 'TRUE', '1', 'false', 'False', '0'].map((text) => boolean().parse(text)),
+    [true, true, true, false, false, false],
+  );
   t.throws(() => boolean().parse('yes'), { message: 'must be true or false' });
   const level = choice(['debug', 'info', 'warn', 'error']);
   t.is(level.parse('WARN'), 'warn');
@@ -97,7 +101,8 @@ test('lists name the wrong item; key=value lists never quote it', (t) => {
 
 test('a refusal names the variable, why its bounds are what they are, and what it got — unless it is a secret', (t) => {
   t.throws(() => parseSetting('FLOWHOOK_HOOK_REPLAY_WINDOW', '1d'), {
-    message: 'FLOWHOOK_HOOK_REPLAY_WINDOW must be a duration of at least 3d such as 30d, 12h or 90m (a provider\'s redelivery must join the first execution, not start another), got "1d"',
+    message:
+      'FLOWHOOK_HOOK_REPLAY_WINDOW must be a duration of at least 3d such as 30d, 12h or 90m (a provider\'s redelivery must join the first execution, not start another), got "1d"',
   });
   t.throws(() => parseSetting('FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'http://a:1,*'), { message: /^FLOWHOOK_CODEC_ALLOWED_ORIGINS item 2 must be exactly .*, got "\*"$/ });
   const secret = t.throws(() => parseSetting('FLOWHOOK_ADMIN_TOKEN', 'hunter2 hunter2'));

@@ -20,13 +20,22 @@ const NO_IO: AuthenticationServices = {
 
 function connectionSet(): Command {
   const program = new Command('flowhook');
-  registerConnectionCommands(program, { client: () => { throw new Error('no engine in this test'); }, io: { out: () => undefined, err: () => undefined }, setExitCode: () => undefined });
+  registerConnectionCommands(program, {
+    client: () => {
+      throw new Error('no engine in this test');
+    },
+    io: { out: () => undefined, err: () => undefined },
+    setExitCode: () => undefined,
+  });
   return program.commands.find((command) => command.name() === 'connection')!.commands.find((command) => command.name() === 'set')!;
 }
 
 test('the registry has one kind per value of the proto ConnectionType, found by its type and by its name', (t) => {
   const types = ConnectionTypeSchema.values.map((value) => value.number as ConnectionType).filter((type) => type !== ConnectionType.UNSPECIFIED);
-  t.deepEqual(CONNECTION_KINDS.map((kind) => kind.type), types);
+  t.deepEqual(
+    CONNECTION_KINDS.map((kind) => kind.type),
+    types,
+  );
   for (const kind of CONNECTION_KINDS) {
     t.is(connectionKind(kind.type), kind);
     t.is(connectionKindNamed(kind.name), kind);
@@ -41,7 +50,10 @@ test('kinds use only settings of the settings table, and every setting of the ta
   const known = new Set(KIND_SETTINGS.map((setting) => setting.name));
   const used = new Set(CONNECTION_KINDS.flatMap((kind) => kind.settings.map((use) => use.name)));
   for (const name of used) t.true(known.has(name), name);
-  t.deepEqual([...known].filter((name) => !used.has(name)), []);
+  t.deepEqual(
+    [...known].filter((name) => !used.has(name)),
+    [],
+  );
 });
 
 test('connection set offers every kind as --type and every setting as an option whose help names the kinds that use it', (t) => {
@@ -80,7 +92,10 @@ test('api-key, basic and bearer add their one header and need no I/O', async (t)
 
 test('Basic credentials are the base64 of the UTF-8 bytes, for any text (lone surrogates as U+FFFD, like Buffer)', (t) => {
   // Any UTF-16 code unit (lone surrogates included) or astral code point.
-  const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), fc.integer({ min: 0x10000, max: 0x10ffff }).map((code) => String.fromCodePoint(code)));
+  const unit = fc.oneof(
+    fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    fc.integer({ min: 0x10000, max: 0x10ffff }).map((code) => String.fromCodePoint(code)),
+  );
   const text = fc.string({ unit });
   fc.assert(
     fc.property(text, text, (user, password) => {

@@ -5,7 +5,8 @@ import { checkConnection } from '../../workflows/shared/connection-kinds/connect
 import { connectionAllows, parseAllowedHost, pathWithin } from '../../workflows/shared/connection-pin.ts';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 
-const allows = (pin: { baseUrl?: string; allowedHosts?: string[] }, url: string) => connectionAllows({ baseUrl: pin.baseUrl ?? '', allowedHosts: pin.allowedHosts ?? [] }, new URL(url));
+const allows = (pin: { baseUrl?: string; allowedHosts?: string[] }, url: string) =>
+  connectionAllows({ baseUrl: pin.baseUrl ?? '', allowedHosts: pin.allowedHosts ?? [] }, new URL(url));
 
 test('an allowed host without a scheme is https on its port (443 by default), never plain http or another port', (t) => {
   const pin = { allowedHosts: ['erp.example.com'] };
@@ -25,7 +26,7 @@ test('an allowed host without a scheme is https on its port (443 by default), ne
   t.false(allows(withPort, 'https://erp.example.com/x'));
 });
 
-test('plain http is allowed only where an entry spells it out, on that entry\'s port (80 by default)', (t) => {
+test("plain http is allowed only where an entry spells it out, on that entry's port (80 by default)", (t) => {
   t.true(allows({ allowedHosts: ['http://erp.internal:8080'] }, 'http://erp.internal:8080/x'));
   t.false(allows({ allowedHosts: ['http://erp.internal:8080'] }, 'https://erp.internal:8080/x'));
   t.false(allows({ allowedHosts: ['http://erp.internal:8080'] }, 'http://erp.internal/x'));

@@ -17,7 +17,20 @@ test('every named scheme with defaults is publishable', (t) => {
   t.deepEqual(errorsOf({ verify: { hmac: { header: 'X-Signature' } } }), []);
   t.deepEqual(errorsOf({ verify: { stripe: {} }, toleranceSeconds: 600 }), []);
   t.deepEqual(
-    errorsOf({ verify: { hmac: { header: 'X-Signature', algorithm: 'sha512', encoding: 'base64', prefix: 'v1=', signedContent: '{timestamp}.{id}.{body}', timestampHeader: 'X-Timestamp', eventIdHeader: 'X-Event-Id' } }, toleranceSeconds: 60 }),
+    errorsOf({
+      verify: {
+        hmac: {
+          header: 'X-Signature',
+          algorithm: 'sha512',
+          encoding: 'base64',
+          prefix: 'v1=',
+          signedContent: '{timestamp}.{id}.{body}',
+          timestampHeader: 'X-Timestamp',
+          eventIdHeader: 'X-Event-Id',
+        },
+      },
+      toleranceSeconds: 60,
+    }),
     [],
   );
 });
@@ -49,10 +62,14 @@ test('hmac: header required, closed algorithm and encoding sets, named header sy
 test('hmac signedContent: only {body}, {timestamp}, {id}; {body} required; their headers required', (t) => {
   const at = 'trigger.webhook.direct.verify.hmac';
   const hmac = (extra: object) => errorsOf({ verify: { hmac: { header: 'X-Sig', ...extra } } });
-  t.deepEqual(hmac({ signedContent: '{timestamp}.{payload}', timestampHeader: 'X-Ts' }), [`${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got "{payload}"`]);
+  t.deepEqual(hmac({ signedContent: '{timestamp}.{payload}', timestampHeader: 'X-Ts' }), [
+    `${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got "{payload}"`,
+  ]);
   t.deepEqual(hmac({ signedContent: '{Body}' }), [`${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got "{Body}"`]);
   t.deepEqual(hmac({ signedContent: '{body' }), [`${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got "{"`]);
-  t.deepEqual(hmac({ signedContent: '{timestamp}', timestampHeader: 'X-Ts' }), [`${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`]);
+  t.deepEqual(hmac({ signedContent: '{timestamp}', timestampHeader: 'X-Ts' }), [
+    `${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`,
+  ]);
   t.deepEqual(hmac({ signedContent: '{timestamp}.{body}' }), [`${at}.timestampHeader: required (signedContent uses {timestamp})`]);
   t.deepEqual(hmac({ signedContent: '{id}.{body}' }), [`${at}.eventIdHeader: required (signedContent uses {id})`]);
   t.deepEqual(hmac({ timestampHeader: 'X-Ts' }), [
@@ -64,7 +81,8 @@ test('hmac signedContent: only {body}, {timestamp}, {id}; {body} required; their
 
 test('hmac signedContent: placeholders side by side are refused, saying why; a digits-only separator beside {timestamp} too', (t) => {
   const at = 'trigger.webhook.direct.verify.hmac.signedContent';
-  const hmac = (signedContent: string) => errorsOf({ verify: { hmac: { header: 'X-Sig', signedContent, timestampHeader: signedContent.includes('{timestamp}') ? 'X-Ts' : undefined, eventIdHeader: 'X-Id' } } });
+  const hmac = (signedContent: string) =>
+    errorsOf({ verify: { hmac: { header: 'X-Sig', signedContent, timestampHeader: signedContent.includes('{timestamp}') ? 'X-Ts' : undefined, eventIdHeader: 'X-Id' } } });
   t.deepEqual(hmac('{id}{body}'), [
     `${at}: {id}{body} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many (id, body) pairs and one signature covers them all; put a separator between them, e.g. "{id}.{body}"`,
   ]);
@@ -74,7 +92,8 @@ test('hmac signedContent: placeholders side by side are refused, saying why; a d
   ]);
   t.regex(hmac('{body}12{timestamp}')[0] ?? '', /only digits/);
   // A separator is enough once the placeholder beside it cannot hold it (an id never holds a literal's character).
-  for (const content of ['{id}.{body}', 'v0:{timestamp}:{body}', '{timestamp}1.{body}', '{body}.{id}', '{id}.{timestamp}.{body}', '12{timestamp}.{body}34']) t.deepEqual(hmac(content), [], content);
+  for (const content of ['{id}.{body}', 'v0:{timestamp}:{body}', '{timestamp}1.{body}', '{body}.{id}', '{id}.{timestamp}.{body}', '12{timestamp}.{body}34'])
+    t.deepEqual(hmac(content), [], content);
 });
 
 test('a flow without direct is not affected', (t) => {

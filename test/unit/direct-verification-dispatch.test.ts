@@ -27,7 +27,8 @@ const VERIFICATIONS: Record<DirectSchemeName, DirectVerificationJson> = {
   shopify: { shopify: {} },
   hmac: { hmac: HMAC },
 };
-const routeOf = (name: DirectSchemeName, toleranceSeconds?: number) => fromJson(DirectRouteSchema, { verify: VERIFICATIONS[name], ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}) });
+const routeOf = (name: DirectSchemeName, toleranceSeconds?: number) =>
+  fromJson(DirectRouteSchema, { verify: VERIFICATIONS[name], ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}) });
 
 test('every scheme of the proto oneof is registered under its case name', (t) => {
   t.deepEqual([...DIRECT_SCHEME_NAMES].sort(), Object.keys(VERIFICATIONS).sort());
@@ -42,7 +43,7 @@ test('a route without a scheme is a programming error, not a refusal', (t) => {
   t.throws(() => verifyDirectRequest(route, { current: 's' }, { headers: new Map(), body: new Uint8Array(), nowMs: NOW }));
 });
 
-test('withheld headers: each scheme\'s signature and timestamp headers plus credentials, never the event id', (t) => {
+test("withheld headers: each scheme's signature and timestamp headers plus credentials, never the event id", (t) => {
   const expected: Record<DirectSchemeName, string[]> = {
     standardWebhooks: ['webhook-signature', 'webhook-timestamp'],
     stripe: ['stripe-signature'],
@@ -56,13 +57,20 @@ test('withheld headers: each scheme\'s signature and timestamp headers plus cred
   }
 });
 
-test('the route\'s toleranceSeconds replaces the default; out-of-range values fall back to it', (t) => {
+test("the route's toleranceSeconds replaces the default; out-of-range values fall back to it", (t) => {
   t.is(DEFAULT_TOLERANCE_SECONDS, 300);
   const secret = 'slack-secret';
   const signedAt = (ageSeconds: number) => {
     const seconds = String(Math.floor(NOW / 1000) - ageSeconds);
     const signature = `v0=${createHmac('sha256', secret).update(`v0:${seconds}:hello`).digest('hex')}`;
-    return { headers: new Map([['x-slack-request-timestamp', seconds], ['x-slack-signature', signature]]), body: Buffer.from('hello'), nowMs: NOW };
+    return {
+      headers: new Map([
+        ['x-slack-request-timestamp', seconds],
+        ['x-slack-signature', signature],
+      ]),
+      body: Buffer.from('hello'),
+      nowMs: NOW,
+    };
   };
   t.like(verifyDirectRequest(routeOf('slack', 60), { current: secret }, signedAt(61)), { ok: false, reason: 'stale_timestamp' });
   t.like(verifyDirectRequest(routeOf('slack', 60), { current: secret }, signedAt(60)), { ok: true });
@@ -91,8 +99,20 @@ test('hookSecretProblem catches pasted mistakes per scheme', (t) => {
 
 /** Every header any scheme reads, filled with arbitrary text (or left out). */
 const HEADER_NAMES = [
-  'webhook-id', 'webhook-timestamp', 'webhook-signature', 'stripe-signature', 'x-hub-signature-256', 'x-github-delivery',
-  'x-slack-signature', 'x-slack-request-timestamp', 'x-shopify-hmac-sha256', 'shopify-hmac-sha256', 'x-shopify-webhook-id', 'x-sig', 'x-ts', 'x-id',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'stripe-signature',
+  'x-hub-signature-256',
+  'x-github-delivery',
+  'x-slack-signature',
+  'x-slack-request-timestamp',
+  'x-shopify-hmac-sha256',
+  'shopify-hmac-sha256',
+  'x-shopify-webhook-id',
+  'x-sig',
+  'x-ts',
+  'x-id',
 ];
 const hostileValue = fc.oneof(
   fc.string({ maxLength: 200 }),
@@ -109,7 +129,11 @@ test('property: hostile headers and bodies are refused with a reason from the cl
       fc.dictionary(fc.constantFrom(...HEADER_NAMES), hostileValue),
       fc.uint8Array({ maxLength: 300 }),
       (name, headers, body) => {
-        const outcome = verifyDirectRequest(routeOf(name), { current: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=', previous: 'other' }, { headers: new Map(Object.entries(headers)), body, nowMs: NOW });
+        const outcome = verifyDirectRequest(
+          routeOf(name),
+          { current: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=', previous: 'other' },
+          { headers: new Map(Object.entries(headers)), body, nowMs: NOW },
+        );
         return !outcome.ok && outcome.scheme === name && reasons.has(outcome.reason) && Object.keys(outcome).sort().join() === 'ok,reason,scheme';
       },
     ),

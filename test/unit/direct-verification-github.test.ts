@@ -12,7 +12,7 @@ import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verif
 const route = fromJson(DirectRouteSchema, { verify: { github: {} } });
 const BODY = JSON.stringify({ action: 'opened', number: 7, pull_request: { title: 'Fix ✓' } });
 const DELIVERY = randomUUID();
-const CURRENT = 'It\'s a Secret to Everybody';
+const CURRENT = "It's a Secret to Everybody";
 const PREVIOUS = 'the old secret';
 
 function verify(secrets: HookSecrets, signature: string | undefined, body: string | Uint8Array = BODY, extra: Record<string, string> = {}) {
@@ -39,7 +39,9 @@ test('without a usable delivery header the request still verifies, with no event
 
 test('the delivery key is exactly what the signature covers, whatever the unsigned X-GitHub-Delivery says', async (t) => {
   const signature = await sign(CURRENT, BODY);
-  const keys = [verify({ current: CURRENT }, signature), verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': anotherId() })].map((outcome) => (outcome.ok ? outcome.delivery : undefined));
+  const keys = [verify({ current: CURRENT }, signature), verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': anotherId() })].map((outcome) =>
+    outcome.ok ? outcome.delivery : undefined,
+  );
   const headers = new Map([['x-hub-signature-256', signature]]);
   const dropped = verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 });
   keys.push(dropped.ok ? dropped.delivery : undefined);

@@ -26,7 +26,12 @@ function verify(hmac: HmacVerificationJson, secrets: HookSecrets, headers: Recor
 }
 
 /** Each description with a signer that follows it: the cases every configuration must pass. */
-const CONFIGURATIONS: { name: string; hmac: HmacVerificationJson; sign: (secret: string, body: string, seconds: string, id: string) => Record<string, string>; timestamped: boolean }[] = [
+const CONFIGURATIONS: {
+  name: string;
+  hmac: HmacVerificationJson;
+  sign: (secret: string, body: string, seconds: string, id: string) => Record<string, string>;
+  timestamped: boolean;
+}[] = [
   {
     name: 'defaults: sha256, hex, the body alone',
     hmac: { header: 'X-Signature' },
@@ -108,7 +113,7 @@ for (const configuration of CONFIGURATIONS) {
   }
 }
 
-test('a signed {id}: its header is required, a changed id does not verify, and an id holding the template\'s separators is malformed', (t) => {
+test("a signed {id}: its header is required, a changed id does not verify, and an id holding the template's separators is malformed", (t) => {
   const [, , , withId] = CONFIGURATIONS;
   const good = withId!.sign(CURRENT, BODY, SECONDS, 'evt-1');
   const { 'event-id': _, ...without } = good;
@@ -129,13 +134,19 @@ test('an unsigned event id header is the event id when usable, and absent otherw
 
 test('delivery keys: a signed {id} is the key; without {id} the key is every part the signature covered, timestamp included', (t) => {
   const [defaults, , timestamped, withId] = CONFIGURATIONS;
-  t.like(verify(withId!.hmac, { current: CURRENT }, withId!.sign(CURRENT, BODY, SECONDS, 'evt-1')), { ok: true, eventId: 'evt-1', delivery: { signedEventId: 'evt-1', signedTimestamp: true } });
+  t.like(verify(withId!.hmac, { current: CURRENT }, withId!.sign(CURRENT, BODY, SECONDS, 'evt-1')), {
+    ok: true,
+    eventId: 'evt-1',
+    delivery: { signedEventId: 'evt-1', signedTimestamp: true },
+  });
   const signedBody = verify(defaults!.hmac, { current: CURRENT }, defaults!.sign(CURRENT, BODY, SECONDS, ''));
   t.deepEqual(signedBody.ok && signedBody.delivery, { signedContent: [Buffer.from(BODY)], signedTimestamp: false });
   // The timestamped template with an unsigned id header: another id, the same key; the parts hash to the signature.
   const hmac = { ...timestamped!.hmac, eventIdHeader: 'X-Event-Id' };
   const headers = timestamped!.sign(CURRENT, BODY, SECONDS, '');
-  const keys = ['e-1', 'e-2', undefined].map((id) => verify(hmac, { current: CURRENT }, id ? { ...headers, 'x-event-id': id } : headers)).map((outcome) => outcome.ok && outcome.delivery);
+  const keys = ['e-1', 'e-2', undefined]
+    .map((id) => verify(hmac, { current: CURRENT }, id ? { ...headers, 'x-event-id': id } : headers))
+    .map((outcome) => outcome.ok && outcome.delivery);
   for (const key of keys) t.deepEqual(key, { signedContent: [SECONDS, '.', Buffer.from(BODY)], signedTimestamp: true });
   const parts = (keys[0] as { signedContent: readonly (string | Uint8Array)[] }).signedContent;
   t.is(parts.reduce((digest, part) => digest.update(part), createHmac('sha512', CURRENT)).digest('hex'), headers['x-webhook-signature']);

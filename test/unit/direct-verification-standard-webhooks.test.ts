@@ -136,7 +136,12 @@ test('a bare base64 secret works like whsec_, as the library reads it', (t) => {
 test('v1a (Ed25519) verifies with the whpk_ public key, and refuses tampering, a stale timestamp and the wrong key', (t) => {
   const sender = ed25519Pair();
   const signature = sender.signAt(NOW);
-  t.deepEqual(verify({ current: sender.publicKey }, headers(signature)), { ok: true, scheme: 'standardWebhooks', eventId: ID, delivery: { signedEventId: ID, signedTimestamp: true } });
+  t.deepEqual(verify({ current: sender.publicKey }, headers(signature)), {
+    ok: true,
+    scheme: 'standardWebhooks',
+    eventId: ID,
+    delivery: { signedEventId: ID, signedTimestamp: true },
+  });
   t.like(verify({ current: sender.publicKey }, headers(signature), `${BODY} `), { ok: false, reason: 'signature_mismatch' });
   t.like(verify({ current: ed25519Pair().publicKey }, headers(signature)), { ok: false, reason: 'signature_mismatch' });
   const old = NOW - 301_000;

@@ -28,12 +28,21 @@ function verify(secrets: HookSecrets, signature: string | undefined, body: strin
 }
 
 /** The v1 value of a library header. */
-const v1Of = (header: string) => header.split(',').find((item) => item.startsWith('v1='))!.slice(3);
+const v1Of = (header: string) =>
+  header
+    .split(',')
+    .find((item) => item.startsWith('v1='))!
+    .slice(3);
 
 test('a Stripe-signed event verifies, with the body id as the event id', (t) => {
   const header = stripeHeader(CURRENT);
   // The id is inside the signed body and a redelivery keeps it: it identifies the delivery.
-  t.deepEqual(verify({ current: CURRENT }, header), { ok: true, scheme: 'stripe', eventId: 'evt_1QxYz2AbCdEf', delivery: { signedEventId: 'evt_1QxYz2AbCdEf', signedTimestamp: true } });
+  t.deepEqual(verify({ current: CURRENT }, header), {
+    ok: true,
+    scheme: 'stripe',
+    eventId: 'evt_1QxYz2AbCdEf',
+    delivery: { signedEventId: 'evt_1QxYz2AbCdEf', signedTimestamp: true },
+  });
   // Stripe's own verification accepts the same request.
   t.notThrows(() => Stripe.webhooks.constructEvent(EVENT, header, CURRENT));
 });

@@ -119,13 +119,26 @@ for (const [address, kind] of INTERNAL) {
 }
 
 test('public addresses are allowed', (t) => {
-  for (const address of ['8.8.8.8', '93.184.216.34', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001:80e::200e', '172.32.0.1', '100.128.0.1', '11.0.0.1', '192.169.0.1', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+  for (const address of [
+    '8.8.8.8',
+    '93.184.216.34',
+    '1.1.1.1',
+    '2606:4700::1111',
+    '2a00:1450:4001:80e::200e',
+    '172.32.0.1',
+    '100.128.0.1',
+    '11.0.0.1',
+    '192.169.0.1',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ]) {
     t.is(internalAddressKind(address), undefined, address);
     t.true(allowed(policy(), target(address)), address);
   }
 });
 
-test('every cloud metadata address is refused without an entry: Azure\'s WireServer by name, the others by their range', (t) => {
+test("every cloud metadata address is refused without an entry: Azure's WireServer by name, the others by their range", (t) => {
   const metadata: [string, string, string][] = [
     ['168.63.129.16', 'cloud-metadata', 'Azure WireServer'],
     ['::ffff:168.63.129.16', 'cloud-metadata', 'Azure WireServer, IPv4-mapped'],
@@ -148,7 +161,8 @@ test('every cloud metadata address is refused without an entry: Azure\'s WireSer
   t.deepEqual(decision, {
     allowed: false,
     rule: 'cloud-metadata',
-    message: "refused by the egress policy: 168.63.129.16 is Azure's WireServer, a cloud metadata address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=168.63.129.16:80)",
+    message:
+      "refused by the egress policy: 168.63.129.16 is Azure's WireServer, a cloud metadata address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=168.63.129.16:80)",
   });
   t.is(internalAddressKind('168.63.129.16'), 'cloud metadata');
   // Only that address: its public neighbours stay public, and an entry naming it opens it.
@@ -166,7 +180,30 @@ test('IPv6 outside global unicast and IETF special blocks are reserved', (t) => 
 });
 
 test('text that is not an IP literal is refused, never allowed', (t) => {
-  for (const address of ['', 'localhost', 'example.com', '127.1', '0x7f.0.0.1', '127.000.000.001', '0177.0.0.1', '2130706433', '1.2.3.4.5', '256.1.1.1', '1.2.3.4%eth0', '[127.0.0.1]', ' 127.0.0.1', '::1 ', '1:2:3:4:5:6:7:8:9', '1::2::3', ':::1', '12345::', '::ffff:127.0.0.1.1', 'fe80::1%', 'fe80::1%eth 0', 'g::1']) {
+  for (const address of [
+    '',
+    'localhost',
+    'example.com',
+    '127.1',
+    '0x7f.0.0.1',
+    '127.000.000.001',
+    '0177.0.0.1',
+    '2130706433',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '1.2.3.4%eth0',
+    '[127.0.0.1]',
+    ' 127.0.0.1',
+    '::1 ',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    ':::1',
+    '12345::',
+    '::ffff:127.0.0.1.1',
+    'fe80::1%',
+    'fe80::1%eth 0',
+    'g::1',
+  ]) {
     t.is(internalAddressKind(address), 'not an IP address', address);
     const decision = checkEgress(policy('0.0.0.0/0,::/0,*.example.com,example.com'), target(address, 443, 'example.com'));
     t.deepEqual(decision.allowed ? 'allowed' : decision.rule, 'not-an-ip-address', address);
@@ -182,7 +219,8 @@ test('the messages name the rule, the address and what to change', (t) => {
   t.deepEqual(checkEgress(policy(), target('10.1.1.1', 443, 'erp.internal')), {
     allowed: false,
     rule: 'private',
-    message: 'refused by the egress policy: erp.internal resolves to 10.1.1.1, which is a private address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=erp.internal:443)',
+    message:
+      'refused by the egress policy: erp.internal resolves to 10.1.1.1, which is a private address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=erp.internal:443)',
   });
   t.deepEqual(checkEgress(policy(), target('::ffff:7f00:1', 80)), {
     allowed: false,
@@ -193,7 +231,8 @@ test('the messages name the rule, the address and what to change', (t) => {
   t.deepEqual(checkEgress(policy(), target('100.64.0.1', 80)), {
     allowed: false,
     rule: 'shared-address-space',
-    message: 'refused by the egress policy: 100.64.0.1 is in the shared address space (100.64.0.0/10) (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=100.64.0.1:80)',
+    message:
+      'refused by the egress policy: 100.64.0.1 is in the shared address space (100.64.0.0/10) (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=100.64.0.1:80)',
   });
   t.deepEqual(checkEgress(policy(), target('::', 80)), {
     allowed: false,
@@ -442,7 +481,10 @@ for (const [item, reason] of BAD) {
 
 test('the source in parse errors is the one given', (t) => {
   const error = t.throws(() => parseEgressRules('http://x', 'the egress list of company "Acme"'));
-  t.is(error?.message, 'the egress list of company "Acme": "http://x" is not a valid entry: it is a URL; give only the host name (and port), e.g. erp.internal or erp.internal:8443');
+  t.is(
+    error?.message,
+    'the egress list of company "Acme": "http://x" is not a valid entry: it is a URL; give only the host name (and port), e.g. erp.internal or erp.internal:8443',
+  );
 });
 
 test('formatEgressRule gives canonical text that parses back to the same rule', (t) => {
@@ -479,6 +521,12 @@ test('formatEgressRule gives canonical text that parses back to the same rule', 
 });
 
 test('hand-built rules that do not parse never match', (t) => {
-  const p: EgressPolicy = { allow: [{ kind: 'cidr', cidr: 'not-a-network' }, { kind: 'cidr', cidr: '10.0.0.0/99' }], ownPorts: OWN_PORTS };
+  const p: EgressPolicy = {
+    allow: [
+      { kind: 'cidr', cidr: 'not-a-network' },
+      { kind: 'cidr', cidr: '10.0.0.0/99' },
+    ],
+    ownPorts: OWN_PORTS,
+  };
   t.is(ruleOf(p, target('10.0.0.1')), 'private');
 });

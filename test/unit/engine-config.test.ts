@@ -6,7 +6,9 @@ import { readEngineConfig } from '../../engine/config.ts';
 const base = { FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-24-chars' };
 
 test('the shared service token of earlier releases stops the engine with what replaced it', (t) => {
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' }), { message: /FLOWHOOK_SERVICE_TOKEN is no longer read.*service-account create/ });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' }), {
+    message: /FLOWHOOK_SERVICE_TOKEN is no longer read.*service-account create/,
+  });
 });
 
 test('the bootstrap admin token is optional, but not short', (t) => {
@@ -67,7 +69,10 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
 
 test('the change feed heartbeat and the cache age have defaults and refuse nonsense', (t) => {
   t.deepEqual(readEngineConfig(base).changeFeed, { heartbeatIntervalMs: 2000, maxAgeMs: 30_000 });
-  t.deepEqual(readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '500', FLOWHOOK_CACHE_MAX_AGE_MS: '10000' }).changeFeed, { heartbeatIntervalMs: 500, maxAgeMs: 10_000 });
+  t.deepEqual(readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '500', FLOWHOOK_CACHE_MAX_AGE_MS: '10000' }).changeFeed, {
+    heartbeatIntervalMs: 500,
+    maxAgeMs: 10_000,
+  });
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CACHE_MAX_AGE_MS: '1.5' }), { message: /FLOWHOOK_CACHE_MAX_AGE_MS must be/ });
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '0' }), { message: /FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS must be/ });
 });

@@ -14,7 +14,15 @@ import { connectNodeAdapter, createConnectTransport, Http2SessionManager } from 
 import test from 'ava';
 import { engineSessionOptions, engineTransportOptions, readEngineClientTls } from '../../common/engine-client-tls.ts';
 import type { Env } from '../../common/configuration/read-settings.ts';
-import { checkEngineExposure, clientIdentityOf, createEngineHttp2Server, readEngineServerTls, tlsRefusalReason, type ClientIdentity, type EngineServerTls } from '../../engine/rpc/engine-tls.ts';
+import {
+  checkEngineExposure,
+  clientIdentityOf,
+  createEngineHttp2Server,
+  readEngineServerTls,
+  tlsRefusalReason,
+  type ClientIdentity,
+  type EngineServerTls,
+} from '../../engine/rpc/engine-tls.ts';
 import { InvokeResponseSchema, WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { equalTo, eventually } from '../support/eventually.ts';
 import { createTestCertificates, type TestCertificates } from '../support/test-certificates.ts';
@@ -56,7 +64,9 @@ for (const host of ['0.0.0.0', '::', '', '10.0.0.5', 'fd00::1', 'engine.internal
 
 /** File contents must never reach an error message: no line of the file's base64 body appears in it. */
 function assertNoContents(t: { false(actual: boolean, message?: string): void }, message: string, path: string): void {
-  const body = readFileSync(path, 'latin1').split('\n').filter((line) => line.length > 16 && !line.startsWith('-----'));
+  const body = readFileSync(path, 'latin1')
+    .split('\n')
+    .filter((line) => line.length > 16 && !line.startsWith('-----'));
   t.false(message.includes('PRIVATE KEY') || body.some((line) => message.includes(line)), `message leaks file contents: ${message}`);
 }
 
@@ -79,10 +89,26 @@ test('unreadable or wrong files name the variable and the path, never the conten
   const cases: Array<[Env, RegExp, string]> = [
     [{ FLOWHOOK_ENGINE_TLS_CERT: missing, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }, /FLOWHOOK_ENGINE_TLS_CERT points at .*nope\.crt, which does not exist/, certs.server.key],
     [{ FLOWHOOK_ENGINE_TLS_CERT: certs.dir, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }, /FLOWHOOK_ENGINE_TLS_CERT points at .* which is a directory/, certs.server.key],
-    [{ FLOWHOOK_ENGINE_TLS_CERT: certs.server.key, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }, /FLOWHOOK_ENGINE_TLS_CERT \(.*server\.key\) holds no PEM certificate/, certs.server.key],
-    [{ FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.cert }, /FLOWHOOK_ENGINE_TLS_KEY \(.*server\.crt\) is not an unencrypted PEM private key/, certs.server.cert],
-    [{ FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.facadeClient.key }, /FLOWHOOK_ENGINE_TLS_KEY \(.*facade\.key\) is not the private key of the certificate in FLOWHOOK_ENGINE_TLS_CERT/, certs.facadeClient.key],
-    [{ FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.server.key }, /FLOWHOOK_ENGINE_TLS_CLIENT_CA \(.*server\.key\) holds no PEM certificate/, certs.server.key],
+    [
+      { FLOWHOOK_ENGINE_TLS_CERT: certs.server.key, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key },
+      /FLOWHOOK_ENGINE_TLS_CERT \(.*server\.key\) holds no PEM certificate/,
+      certs.server.key,
+    ],
+    [
+      { FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.cert },
+      /FLOWHOOK_ENGINE_TLS_KEY \(.*server\.crt\) is not an unencrypted PEM private key/,
+      certs.server.cert,
+    ],
+    [
+      { FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.facadeClient.key },
+      /FLOWHOOK_ENGINE_TLS_KEY \(.*facade\.key\) is not the private key of the certificate in FLOWHOOK_ENGINE_TLS_CERT/,
+      certs.facadeClient.key,
+    ],
+    [
+      { FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.server.key },
+      /FLOWHOOK_ENGINE_TLS_CLIENT_CA \(.*server\.key\) holds no PEM certificate/,
+      certs.server.key,
+    ],
   ];
   for (const [env, expected, wrongFile] of cases) {
     const error = t.throws(() => readEngineServerTls(env));
@@ -129,7 +155,10 @@ test('a wrong client CA file names the variable and path, never the contents', (
 });
 
 test('client settings become node:http2 options: only the given CA, the client certificate, TLS 1.2 at least', (t) => {
-  const tls = readEngineClientTls({ FLOWHOOK_ENGINE_CA: certs.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert, FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key }, HTTPS_URL);
+  const tls = readEngineClientTls(
+    { FLOWHOOK_ENGINE_CA: certs.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert, FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key },
+    HTTPS_URL,
+  );
   const { nodeOptions } = engineTransportOptions(tls);
   t.truthy(nodeOptions?.ca);
   t.truthy(nodeOptions?.cert);
@@ -235,7 +264,9 @@ test('TLS: there is no HTTP/1.1 fallback: ALPN offers h2 only', async (t) => {
   t.teardown(engine.close);
   const outcome = await new Promise<string>((resolve) => {
     const agent = new HttpsAgent({ ca: readFileSync(certs.serverCa), ALPNProtocols: ['http/1.1'] });
-    const request = httpsRequest(`${engine.url}/flowhook.engine.v1.WebhookService/Invoke`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => resolve(`answered ${response.statusCode}`));
+    const request = httpsRequest(`${engine.url}/flowhook.engine.v1.WebhookService/Invoke`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) =>
+      resolve(`answered ${response.statusCode}`),
+    );
     request.on('error', (error) => resolve(`failed: ${error.message}`));
     request.end('{}');
   });

@@ -25,12 +25,25 @@ test('every example flow publishes without errors or warnings', (t) => {
 
 test('the examples use every step kind and every verification scheme', (t) => {
   const kinds = StepSchema.oneofs[0]!.fields.map((field) => field.jsonName);
-  t.deepEqual(kinds.filter((kind) => !stepSnippets(examples).has(kind)), [], 'add an example flow that uses it');
-  t.deepEqual(DIRECT_SCHEME_NAMES.filter((scheme) => !directSnippets(examples).has(scheme)), [], 'add an example flow that uses it');
+  t.deepEqual(
+    kinds.filter((kind) => !stepSnippets(examples).has(kind)),
+    [],
+    'add an example flow that uses it',
+  );
+  t.deepEqual(
+    DIRECT_SCHEME_NAMES.filter((scheme) => !directSnippets(examples).has(scheme)),
+    [],
+    'add an example flow that uses it',
+  );
 });
 
 test('a step quoted from an example is the step as written, at column 0', (t) => {
-  const snippet = stepSnippets([{ path: 'x.flow.yaml', text: 'steps:\n  - name: a\n    log:\n      message: hi   # a comment\n  - if:\n      condition: "${true}"\n      then:\n        - fail: { message: no }\n' }]);
+  const snippet = stepSnippets([
+    {
+      path: 'x.flow.yaml',
+      text: 'steps:\n  - name: a\n    log:\n      message: hi   # a comment\n  - if:\n      condition: "${true}"\n      then:\n        - fail: { message: no }\n',
+    },
+  ]);
   t.is(snippet.get('log')?.text, '- name: a\n  log:\n    message: hi   # a comment');
   t.is(snippet.get('fail')?.text, '- fail: { message: no }');
 });

@@ -38,7 +38,19 @@ test('g1 grants (before run marks) still read, with no mark', (t) => {
 test('malformed grants are nothing', (t) => {
   const { grant, runMark } = mintExecutionGrant(key, ID, 'Acme');
   const mac = grant.split('.')[2]!;
-  for (const malformed of ['', 'g1', 'g1.', 'g2', `g2.${runMark}`, `g2.${runMark}.`, `g3.${runMark}.${mac}`, `g2.short.${mac}`, `${grant}.x`, `g1.${runMark}.${mac}`, `G2.${runMark}.${mac}`]) {
+  for (const malformed of [
+    '',
+    'g1',
+    'g1.',
+    'g2',
+    `g2.${runMark}`,
+    `g2.${runMark}.`,
+    `g3.${runMark}.${mac}`,
+    `g2.short.${mac}`,
+    `${grant}.x`,
+    `g1.${runMark}.${mac}`,
+    `G2.${runMark}.${mac}`,
+  ]) {
     t.is(readExecutionGrant(key, ID, 'Acme', malformed), undefined, malformed);
   }
 });

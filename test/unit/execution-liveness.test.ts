@@ -55,7 +55,7 @@ test('only the run the grant was minted for counts: another mark, or a g1 grant 
   const liveness = createExecutionLiveness({ ask: world.ask });
   t.false(await liveness.stillRuns('pay:1', 'old'), 'a grant of an earlier run with the same id');
   t.false(await liveness.stillRuns('pay:1', undefined), 'a g1 grant against a run started with marks');
-  t.true(await liveness.stillRuns('pay:1', 'new'), 'the run\'s own grant, although the id was just answered for others');
+  t.true(await liveness.stillRuns('pay:1', 'new'), "the run's own grant, although the id was just answered for others");
   t.true(await liveness.stillRuns('pay:old', undefined), 'a g1 grant of a run started before marks');
   t.false(await liveness.stillRuns('pay:old', 'new'));
   t.false(await liveness.stillRuns('pay:unknown', undefined), 'an execution Temporal does not know');

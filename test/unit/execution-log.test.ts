@@ -18,16 +18,18 @@ const trigger = (overrides: Partial<FlowExecutionInput['trigger']> = {}): FlowEx
 test('the trigger line carries the description, activity and response mode', (t) => {
   const log = new ExecutionLog();
   log.recordTrigger(trigger(), '2026-11-23T10:00:00.000Z');
-  t.deepEqual(log.entries, [{
-    path: 'trigger',
-    type: 'webhook',
-    name: '',
-    description: 'Payment provider posts a payment status',
-    status: 'completed',
-    startedAt: '2026-11-23T10:00:00.000Z',
-    finishedAt: '2026-11-23T10:00:00.000Z',
-    note: 'activity payments.provider.callback · wait for response',
-  }]);
+  t.deepEqual(log.entries, [
+    {
+      path: 'trigger',
+      type: 'webhook',
+      name: '',
+      description: 'Payment provider posts a payment status',
+      status: 'completed',
+      startedAt: '2026-11-23T10:00:00.000Z',
+      finishedAt: '2026-11-23T10:00:00.000Z',
+      note: 'activity payments.provider.callback · wait for response',
+    },
+  ]);
 });
 
 test('doNotLogPayload withholds step notes but keeps the trigger line (metadata, not payload)', (t) => {

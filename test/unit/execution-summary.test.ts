@@ -10,7 +10,15 @@ const input = (overrides: Partial<FlowExecutionInput['trigger']> = {}): FlowExec
   flowName: 'order-intake',
   flowVersion: 3,
   steps: [],
-  trigger: { activity: 'orders.new', description: 'Take *orders* from `the shop`', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutMs: 30_000, defaultResponse: { statusCode: 200, contentType: 'text/plain' }, doNotLogPayload: false, ...overrides } as FlowExecutionInput['trigger'],
+  trigger: {
+    activity: 'orders.new',
+    description: 'Take *orders* from `the shop`',
+    responseMode: 'WAIT_FOR_RESPONSE_STEP',
+    syncTimeoutMs: 30_000,
+    defaultResponse: { statusCode: 200, contentType: 'text/plain' },
+    doNotLogPayload: false,
+    ...overrides,
+  } as FlowExecutionInput['trigger'],
   payloadJson: '{"card":"4111-SECRET"}',
   caller: 'app:erp-client',
 });

@@ -33,16 +33,27 @@ test('defaults', (t) => {
 });
 
 test('values are read from the variables', (t) => {
-  const config = readFacadeConfig(withToken({
-    FLOWHOOK_FACADE_PORT: '8080',
-    FLOWHOOK_FACADE_HOST: '127.0.0.1',
-    FLOWHOOK_INSTANCE: 'Prod',
-    FLOWHOOK_PUBLIC_URL: 'https://hooks.example.com/erp//',
-    FLOWHOOK_ENGINE_URL: 'http://engine:7049',
-    FLOWHOOK_MAX_BODY_BYTES: '2048',
-    FLOWHOOK_LOG_LEVEL: 'WARN',
-  }));
-  t.like(config, { port: 8080, host: '127.0.0.1', instance: 'Prod', publicUrl: 'https://hooks.example.com/erp', engineUrl: 'http://engine:7049', engineToken: TOKEN, maxBodyBytes: 2048, logLevel: 'warn' });
+  const config = readFacadeConfig(
+    withToken({
+      FLOWHOOK_FACADE_PORT: '8080',
+      FLOWHOOK_FACADE_HOST: '127.0.0.1',
+      FLOWHOOK_INSTANCE: 'Prod',
+      FLOWHOOK_PUBLIC_URL: 'https://hooks.example.com/erp//',
+      FLOWHOOK_ENGINE_URL: 'http://engine:7049',
+      FLOWHOOK_MAX_BODY_BYTES: '2048',
+      FLOWHOOK_LOG_LEVEL: 'WARN',
+    }),
+  );
+  t.like(config, {
+    port: 8080,
+    host: '127.0.0.1',
+    instance: 'Prod',
+    publicUrl: 'https://hooks.example.com/erp',
+    engineUrl: 'http://engine:7049',
+    engineToken: TOKEN,
+    maxBodyBytes: 2048,
+    logLevel: 'warn',
+  });
   t.is(readFacadeConfig(withToken({ FLOWHOOK_FACADE_PORT: '9000' })).publicUrl, 'http://localhost:9000');
 });
 
@@ -64,5 +75,7 @@ test('a wrong value names its variable', (t) => {
 
 test('FLOWHOOK_TRUSTED_PROXIES names the proxies whose X-Forwarded-For is read; a wrong entry stops the facade', (t) => {
   t.deepEqual(readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7' })).trustedProxies.entries, ['10.0.0.0/8', '192.0.2.7']);
-  t.throws(() => readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: 'lb.internal' })), { message: /^FLOWHOOK_TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR block/ });
+  t.throws(() => readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: 'lb.internal' })), {
+    message: /^FLOWHOOK_TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR block/,
+  });
 });

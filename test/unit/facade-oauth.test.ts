@@ -9,7 +9,8 @@ const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const CLIENT = '8f3c4a2e-5b1d-4c6e-9a7f-0e2d1c3b4a59';
 
 test('issuers as a comma list share the audience, the default clock tolerance and the default maximum token age', (t) => {
-  const { oauth } = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+  const { oauth } = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_OAUTH_ISSUERS: `https://sts.windows.net/${TENANT}/, https://login.microsoftonline.com/${TENANT}/v2.0`,
     FLOWHOOK_OAUTH_AUDIENCE: 'api://flowhook,11111111-2222-3333-4444-555555555555',
   });
@@ -25,8 +26,12 @@ test('the maximum token age is set in seconds, 0 lifts it, and a value below a m
   const base = { FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' };
   t.is(readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '5400' }).oauth?.maxTokenAgeSeconds, 5400);
   t.is(readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '0' }).oauth?.maxTokenAgeSeconds, 0);
-  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '30' }), { message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be 0 \(no limit\) or an integer >= 60/ });
-  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '1h' }), { message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be 0 \(no limit\) or an integer/ });
+  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '30' }), {
+    message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be 0 \(no limit\) or an integer >= 60/,
+  });
+  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '1h' }), {
+    message: /FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS must be 0 \(no limit\) or an integer/,
+  });
 });
 
 test('Basic is on by default; FLOWHOOK_BASIC_AUTH=off needs issuers and is refused by name without them', (t) => {
@@ -40,8 +45,11 @@ test('Basic is on by default; FLOWHOOK_BASIC_AUTH=off needs issuers and is refus
 });
 
 test('issuers as JSON may name their key set and audiences', (t) => {
-  const { oauth } = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
-    FLOWHOOK_OAUTH_ISSUERS: JSON.stringify([{ issuer: `https://sts.windows.net/${TENANT}/`, jwksUri: `https://login.microsoftonline.com/${TENANT}/discovery/keys`, audiences: ['api://flowhook'] }]),
+  const { oauth } = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_OAUTH_ISSUERS: JSON.stringify([
+      { issuer: `https://sts.windows.net/${TENANT}/`, jwksUri: `https://login.microsoftonline.com/${TENANT}/discovery/keys`, audiences: ['api://flowhook'] },
+    ]),
     FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS: '30',
   });
   t.is(oauth?.issuers[0]?.jwksUri, `https://login.microsoftonline.com/${TENANT}/discovery/keys`);
@@ -50,11 +58,20 @@ test('issuers as JSON may name their key set and audiences', (t) => {
 });
 
 test('wrong OAuth and TLS settings stop the facade with the variable named', (t) => {
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test' }), { message: /FLOWHOOK_OAUTH_AUDIENCE is required/ });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), { message: /FLOWHOOK_OAUTH_ISSUERS.*must be an https URL/ });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: '[{"jwksUri": 1}]', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), { message: /FLOWHOOK_OAUTH_ISSUERS must be/ });
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test' }), {
+    message: /FLOWHOOK_OAUTH_AUDIENCE is required/,
+  });
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), {
+    message: /FLOWHOOK_OAUTH_ISSUERS.*must be an https URL/,
+  });
+  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: '[{"jwksUri": 1}]', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), {
+    message: /FLOWHOOK_OAUTH_ISSUERS must be/,
+  });
   t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem' }), { message: /FLOWHOOK_FACADE_TLS_KEY/ });
-  t.notThrows(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://127.0.0.1:9000', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), 'http on loopback is for local identity providers');
+  t.notThrows(
+    () => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://127.0.0.1:9000', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }),
+    'http on loopback is for local identity providers',
+  );
 });
 
 test('with TLS files the default public URL is https', (t) => {

@@ -91,6 +91,9 @@ test('the scan lists members with their value offsets', (t) => {
   const text = ' {"a" : 1 , "b":"x"} ';
   t.deepEqual(
     scanTopLevelMembers(text).map((m) => [m.key, text.slice(m.start, m.end)]),
-    [['a', '1'], ['b', '"x"']],
+    [
+      ['a', '1'],
+      ['b', '"x"'],
+    ],
   );
 });

@@ -9,7 +9,9 @@ import { parseFlowText } from '../../bin/cli/flow-file.ts';
 import { validateFlow } from '../../workflows/shared/index.ts';
 
 const EXAMPLES = new URL('../../examples/flow-control/', import.meta.url);
-const examples = readdirSync(EXAMPLES).filter((name) => name.endsWith('.flow.yaml')).sort();
+const examples = readdirSync(EXAMPLES)
+  .filter((name) => name.endsWith('.flow.yaml'))
+  .sort();
 const page = readFileSync(new URL('../../docs/how-to/control-how-calls-become-executions.md', import.meta.url), 'utf8');
 
 test('every flow-control example publishes without errors or warnings, and together they use every control', (t) => {

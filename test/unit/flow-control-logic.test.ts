@@ -84,13 +84,32 @@ test('the arrival queue orders by start time, whatever order requests come in, a
   t.true(queue.add({ executionId: 'b', arrivedAt: 20 }));
   t.true(queue.add({ executionId: 'b2', arrivedAt: 20 }));
   t.false(queue.add({ executionId: 'a', arrivedAt: 5 }));
-  t.deepEqual(queue.toJSON().map((entry) => entry.executionId), ['a', 'b', 'b2', 'c']);
+  t.deepEqual(
+    queue.toJSON().map((entry) => entry.executionId),
+    ['a', 'b', 'b2', 'c'],
+  );
   queue.remove('b');
   t.is(queue.shift()?.executionId, 'a');
-  t.deepEqual(new ArrivalQueue(queue.toJSON()).drain().map((entry) => entry.executionId), ['b2', 'c']);
+  t.deepEqual(
+    new ArrivalQueue(queue.toJSON()).drain().map((entry) => entry.executionId),
+    ['b2', 'c'],
+  );
 });
 
-const template = { company: 'Acme', flowName: 'f', flowVersion: 1, steps: [], trigger: { activity: 'a', description: '', responseMode: 'INSTANT_RETURN', syncTimeoutMs: 30_000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false } } as ExecutionTemplate;
+const template = {
+  company: 'Acme',
+  flowName: 'f',
+  flowVersion: 1,
+  steps: [],
+  trigger: {
+    activity: 'a',
+    description: '',
+    responseMode: 'INSTANT_RETURN',
+    syncTimeoutMs: 30_000,
+    defaultResponse: { statusCode: 200, contentType: 'application/json' },
+    doNotLogPayload: false,
+  },
+} as ExecutionTemplate;
 const collected = (n: number, extra: Partial<CollectedCall> = {}): CollectedCall => ({
   callId: `call-${n}`,
   keyed: false,
@@ -105,7 +124,7 @@ test('debounce: one window whose deadline moves with every call, bounded by maxW
   const policy = { kind: 'debounce', periodMs: 1000, maxWaitMs: 2500 } as const;
   const windows = new CollectorWindows(policy);
   t.is(windows.add(collected(1), 0), 'exec-1');
-  t.is(windows.add(collected(2), 800), 'exec-1', 'the window keeps the first call\'s execution');
+  t.is(windows.add(collected(2), 800), 'exec-1', "the window keeps the first call's execution");
   t.is(windows.nextDue(), 1800);
   windows.add(collected(3), 1700);
   t.is(windows.nextDue(), 2500, 'maxWait after the first call at the latest');
@@ -139,8 +158,17 @@ test('batch: windows fill in order up to maxSize, each due when full or maxWait 
   t.is(windows.nextDue(), 0, 'the full one is due at once');
   const [full] = windows.takeDue(20);
   const input = windowInput(template, policy, full!);
-  t.deepEqual(input.batch?.map((call) => [call.payload, call.caller]), [['{"n": 1}', 'user:1'], ['{"n": 2}', 'user:2']]);
+  t.deepEqual(
+    input.batch?.map((call) => [call.payload, call.caller]),
+    [
+      ['{"n": 1}', 'user:1'],
+      ['{"n": 2}', 'user:2'],
+    ],
+  );
   t.deepEqual(input.control?.gates, [pauseGate]);
   t.is(windows.nextDue(), 5020);
-  t.deepEqual(windowInput(template, policy, windows.takeDue(5020)[0]!).batch?.map((call) => call.payload), ['{"n": 3}']);
+  t.deepEqual(
+    windowInput(template, policy, windows.takeDue(5020)[0]!).batch?.map((call) => call.payload),
+    ['{"n": 3}'],
+  );
 });

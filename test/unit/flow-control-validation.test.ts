@@ -35,10 +35,22 @@ test('debounce and batch are refused for Wait for Response step, saying why', (t
 });
 
 test('combinations that cannot work are refused: debounce with batch, idempotencyKey with either, a window without a key', (t) => {
-  t.true(errorsOf({ debounce: { key: 'k', period: '5s' }, batch: { maxSize: 2, maxWait: '5s' } }).some((e) => e.startsWith('trigger.webhook: debounce and batch cannot both be set')));
-  t.true(errorsOf({ idempotencyKey: '${Trigger.Payload.id}', batch: { maxSize: 2, maxWait: '5s' } }).some((e) => e.startsWith('trigger.webhook.idempotencyKey: cannot be combined with batch')));
-  t.true(errorsOf({ idempotencyKey: '${Trigger.Payload.id}', debounce: { key: 'k', period: '5s' } }).some((e) => e.startsWith('trigger.webhook.idempotencyKey: cannot be combined with debounce')));
-  t.deepEqual(errorsOf({ idempotencyWindow: '1h' }), ['trigger.webhook.idempotencyWindow: only with idempotencyKey (an Idempotency-Key header is remembered as long as Temporal keeps its execution)']);
+  t.true(
+    errorsOf({ debounce: { key: 'k', period: '5s' }, batch: { maxSize: 2, maxWait: '5s' } }).some((e) => e.startsWith('trigger.webhook: debounce and batch cannot both be set')),
+  );
+  t.true(
+    errorsOf({ idempotencyKey: '${Trigger.Payload.id}', batch: { maxSize: 2, maxWait: '5s' } }).some((e) =>
+      e.startsWith('trigger.webhook.idempotencyKey: cannot be combined with batch'),
+    ),
+  );
+  t.true(
+    errorsOf({ idempotencyKey: '${Trigger.Payload.id}', debounce: { key: 'k', period: '5s' } }).some((e) =>
+      e.startsWith('trigger.webhook.idempotencyKey: cannot be combined with debounce'),
+    ),
+  );
+  t.deepEqual(errorsOf({ idempotencyWindow: '1h' }), [
+    'trigger.webhook.idempotencyWindow: only with idempotencyKey (an Idempotency-Key header is remembered as long as Temporal keeps its execution)',
+  ]);
 });
 
 test('bounds: limits, rates, sizes, durations and priority, each with the field named', (t) => {
@@ -53,7 +65,10 @@ test('bounds: limits, rates, sizes, durations and priority, each with the field 
     'trigger.webhook.debounce.period: "5 parsecs" is not a duration (at "5 parsecs"; use e.g. 5s, 1m30s, 250ms, 2h, 1d)',
   ]);
   t.deepEqual(errorsOf({ batch: { maxWait: '5s' } }), ['trigger.webhook.batch.maxSize: required (most calls in one batch, 1..100)']);
-  t.deepEqual(errorsOf({ batch: { maxSize: 101 } }), ['trigger.webhook.batch.maxSize: must be a whole number between 1 and 100', 'trigger.webhook.batch.maxWait: required (a duration such as 10s, 5m, 1h)']);
+  t.deepEqual(errorsOf({ batch: { maxSize: 101 } }), [
+    'trigger.webhook.batch.maxSize: must be a whole number between 1 and 100',
+    'trigger.webhook.batch.maxWait: required (a duration such as 10s, 5m, 1h)',
+  ]);
   t.deepEqual(errorsOf({ idempotencyKey: 'k', idempotencyWindow: '31d' }), ['trigger.webhook.idempotencyWindow: must be between 1m and 30d']);
   t.deepEqual(errorsOf({ priority: 6 }), ['trigger.webhook.priority: must be a whole number between 1 and 5']);
 });
@@ -62,11 +77,14 @@ test('key formulas are checked like every formula, and read only what a call car
   t.deepEqual(errorsOf({ concurrency: { key: '${Trigger.Paylod.x}' } }), [
     'trigger.webhook.concurrency.key: Formula "${Trigger.Paylod.x}" failed: "Trigger.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description, Body, BodyEncoding, Json, Form, Headers, Query, Method, Provider, Coalesced, Batch (did you mean "Trigger.Payload"?)',
   ]);
-  t.regex(errorsOf({ throttle: { perSecond: 1, key: '${Steps.lookup.id}' } })[0]!, /^trigger\.webhook\.throttle\.key: .*"Steps" cannot be read here: a flow-control key is computed when the call arrives, before any step runs; it reads Trigger and Company/);
+  t.regex(
+    errorsOf({ throttle: { perSecond: 1, key: '${Steps.lookup.id}' } })[0]!,
+    /^trigger\.webhook\.throttle\.key: .*"Steps" cannot be read here: a flow-control key is computed when the call arrives, before any step runs; it reads Trigger and Company/,
+  );
   t.regex(errorsOf({ idempotencyKey: '${Execution.Id}' })[0]!, /^trigger\.webhook\.idempotencyKey: .*"Execution" cannot be read here/);
   t.regex(errorsOf({ batch: { maxSize: 2, maxWait: '5s', key: '${(}' } })[0]!, /^trigger\.webhook\.batch\.key: /);
   t.deepEqual(errorsOf({ debounce: { key: '${Trigger.Coalesced.count}', period: '5s' } }), [
-    'trigger.webhook.debounce.key: Trigger.Coalesced cannot be read here: it is filled after the call\'s key decided which execution the call joins',
+    "trigger.webhook.debounce.key: Trigger.Coalesced cannot be read here: it is filled after the call's key decided which execution the call joins",
   ]);
 });
 

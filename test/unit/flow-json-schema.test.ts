@@ -115,11 +115,23 @@ const mistakes: { mistake: string; document: unknown; at: string }[] = [
     at: '/steps/0/if/then/0',
   },
   { mistake: 'two record operations', document: withSteps({ record: { table: 'order', key: 'k', get: {}, delete: {} } }), at: '/steps/0/record' },
-  { mistake: 'a response mode that does not exist', document: { ...valid, trigger: { webhook: { activity: 'a', responseMode: 'WAIT_FOR_RESPONSE' } } }, at: '/trigger/webhook/responseMode' },
+  {
+    mistake: 'a response mode that does not exist',
+    document: { ...valid, trigger: { webhook: { activity: 'a', responseMode: 'WAIT_FOR_RESPONSE' } } },
+    at: '/trigger/webhook/responseMode',
+  },
   { mistake: 'a string where a step kind (an object) is expected', document: withSteps({ sleep: '5s' }), at: '/steps/0/sleep' },
   { mistake: 'a string where the trigger is expected', document: { ...valid, trigger: 'webhook' }, at: '/trigger' },
-  { mistake: 'a fraction where an int32 is expected', document: { ...valid, trigger: { webhook: { activity: 'a', syncTimeoutSeconds: 1.5 } } }, at: '/trigger/webhook/syncTimeoutSeconds' },
-  { mistake: 'a number as a header value', document: withSteps({ httpRequest: { url: 'https://x.example', headers: { 'X-Count': 1 } } }), at: '/steps/0/httpRequest/headers/X-Count' },
+  {
+    mistake: 'a fraction where an int32 is expected',
+    document: { ...valid, trigger: { webhook: { activity: 'a', syncTimeoutSeconds: 1.5 } } },
+    at: '/trigger/webhook/syncTimeoutSeconds',
+  },
+  {
+    mistake: 'a number as a header value',
+    document: withSteps({ httpRequest: { url: 'https://x.example', headers: { 'X-Count': 1 } } }),
+    at: '/steps/0/httpRequest/headers/X-Count',
+  },
   { mistake: 'a list where variables (a Struct) are expected', document: withSteps({ set: { variables: ['orderId'] } }), at: '/steps/0/set/variables' },
   { mistake: 'steps as a mapping', document: { ...valid, steps: { sleep: { duration: '5s' } } }, at: '/steps' },
 ];
@@ -127,7 +139,10 @@ const mistakes: { mistake: string; document: unknown; at: string }[] = [
 for (const { mistake, document, at } of mistakes) {
   test(`the schema flags ${mistake}, and the CLI refuses it too`, (t) => {
     const errors = schemaErrors(document);
-    t.true(errors.some((error) => error.instancePath === at), `expected an error at ${at}, got: ${explain(errors) || 'none'}`);
+    t.true(
+      errors.some((error) => error.instancePath === at),
+      `expected an error at ${at}, got: ${explain(errors) || 'none'}`,
+    );
     t.truthy(cliProblem(document), 'a document the schema refuses here is refused by `flow apply` as well');
   });
 }
@@ -186,11 +201,23 @@ test('completions offer the flow-file names with the comments of flow.proto', (t
   t.deepEqual(webhook.properties?.responseMode?.enum, ['INSTANT_RETURN', 'WAIT_FOR_RESPONSE_STEP']);
   t.regex(webhook.properties?.responseMode?.enumDescriptions?.[1] ?? '', /waits for a respond step/);
   // A wrapped comment reads as one line.
-  t.is(definitions['flowhook.flow.v1.RecordStep']?.properties?.expectedVersion?.description, 'Optional template yielding the version the record must have (optimistic concurrency for modify, upsert and delete); a different version fails the step.');
-  t.deepEqual(
-    Object.keys(definitions['flowhook.flow.v1.Step']?.properties ?? {}),
-    ['name', 'respond', 'sleep', 'waitUntil', 'set', 'if', 'httpRequest', 'log', 'fail', 'record', 'waitForCallback'],
+  t.is(
+    definitions['flowhook.flow.v1.RecordStep']?.properties?.expectedVersion?.description,
+    'Optional template yielding the version the record must have (optimistic concurrency for modify, upsert and delete); a different version fails the step.',
   );
+  t.deepEqual(Object.keys(definitions['flowhook.flow.v1.Step']?.properties ?? {}), [
+    'name',
+    'respond',
+    'sleep',
+    'waitUntil',
+    'set',
+    'if',
+    'httpRequest',
+    'log',
+    'fail',
+    'record',
+    'waitForCallback',
+  ]);
 });
 
 test('64-bit integers, timestamps and structs follow the JSON mapping too (engine messages)', (t) => {

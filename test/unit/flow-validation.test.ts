@@ -7,14 +7,19 @@ const base = (webhook: Record<string, unknown>, steps: unknown[]): FlowJson =>
 const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP' };
 
 test('a well-formed flow has no problems', (t) => {
-  const problems = validateFlow(base(sync, [{ set: { variables: { x: '${Trigger.Payload.a}' } } }, { respond: { statusCode: 201, body: '{{Variables.x}}' } }, { sleep: { duration: '1m30s' } }]));
+  const problems = validateFlow(
+    base(sync, [{ set: { variables: { x: '${Trigger.Payload.a}' } } }, { respond: { statusCode: 201, body: '{{Variables.x}}' } }, { sleep: { duration: '1m30s' } }]),
+  );
   t.deepEqual(problems, { errors: [], warnings: [] });
 });
 
 test('status codes outside 200..599 are rejected, 1xx included, with the field named', (t) => {
   for (const code of [100, 199, 600, 200.5]) {
     const { errors } = validateFlow(base(sync, [{ respond: { statusCode: code } }]));
-    t.true(errors.some((e) => e.startsWith('steps[0].respond.statusCode:')), `${code}: ${errors.join('; ')}`);
+    t.true(
+      errors.some((e) => e.startsWith('steps[0].respond.statusCode:')),
+      `${code}: ${errors.join('; ')}`,
+    );
   }
   t.deepEqual(validateFlow(base(sync, [{ respond: { statusCode: 599 } }])).errors, []);
   t.true(validateFlow(base({ defaultResponseStatusCode: 150 }, [])).errors.some((e) => e.startsWith('trigger.webhook.defaultResponseStatusCode')));
@@ -36,7 +41,10 @@ test('a deferral that can run before any respond step in sync mode is a warning,
   t.true(early.warnings.some((w) => w.startsWith('steps[0].sleep:')));
 
   const oneBranch = validateFlow(base(sync, [{ if: { condition: '${true}', then: [{ respond: {} }], else: [] } }, { waitUntil: { until: '2030-01-01T00:00:00Z' } }]));
-  t.true(oneBranch.warnings.some((w) => w.startsWith('steps[1].waitUntil:')), 'only one branch responded');
+  t.true(
+    oneBranch.warnings.some((w) => w.startsWith('steps[1].waitUntil:')),
+    'only one branch responded',
+  );
 
   const bothBranches = validateFlow(base(sync, [{ if: { condition: '${true}', then: [{ respond: {} }], else: [{ respond: {} }] } }, { sleep: { duration: '1s' } }]));
   t.deepEqual(bothBranches.warnings, []);

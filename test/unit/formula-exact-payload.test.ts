@@ -18,7 +18,14 @@ function input(payloadJson: string, direct?: Partial<NonNullable<FlowExecutionIn
     flowName: 'f',
     flowVersion: 1,
     steps: [],
-    trigger: { activity: 'a', description: 'd', responseMode: 'INSTANT_RETURN', syncTimeoutMs: 1000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false },
+    trigger: {
+      activity: 'a',
+      description: 'd',
+      responseMode: 'INSTANT_RETURN',
+      syncTimeoutMs: 1000,
+      defaultResponse: { statusCode: 200, contentType: 'application/json' },
+      doNotLogPayload: false,
+    },
     payloadJson,
     caller: 'c',
     ...(direct ? { direct: { method: 'POST', headers: {}, query: '', contentType: 'application/json', bodyEncoding: 'text', provider: { scheme: 'stripe' }, ...direct } } : {}),
@@ -42,7 +49,10 @@ const spacedJson = fc.jsonValue().chain((value) =>
     const space = () => spaces[n++ % spaces.length]!;
     const write = (v: unknown): string => {
       if (Array.isArray(v)) return `[${space()}${v.map((item) => space() + write(item) + space()).join(',')}]`;
-      if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, item]) => `${space()}${JSON.stringify(k)}${space()}:${space()}${write(item)}`).join(',')}${space()}}`;
+      if (v !== null && typeof v === 'object')
+        return `{${Object.entries(v)
+          .map(([k, item]) => `${space()}${JSON.stringify(k)}${space()}:${space()}${write(item)}`)
+          .join(',')}${space()}}`;
       return JSON.stringify(v);
     };
     return space() + write(value) + space();
@@ -51,7 +61,12 @@ const spacedJson = fc.jsonValue().chain((value) =>
 
 /** Number spellings JSON allows but JavaScript prints differently (or the same). */
 const numberText = fc
-  .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 10n ** 30n }).map(String)), fc.option(fc.stringMatching(/^[0-9]{1,20}$/)), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 }))))
+  .tuple(
+    fc.boolean(),
+    fc.oneof(fc.constant('0'), fc.bigInt({ min: 1n, max: 10n ** 30n }).map(String)),
+    fc.option(fc.stringMatching(/^[0-9]{1,20}$/)),
+    fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 }))),
+  )
   .map(([minus, whole, fraction, exponent]) => `${minus ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}${exponent ? exponent[0] + exponent[1] + exponent[2] : ''}`);
 
 test('parseExactJson gives the value JSON.parse gives, for any JSON text', (t) => {
@@ -67,9 +82,9 @@ test('parseExactJson gives the value JSON.parse gives, for any JSON text', (t) =
 });
 
 test('parseExactJson accepts exactly what JSON.parse accepts', (t) => {
-  const broken = fc.tuple(spacedJson, fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', ',', '"', '\\', '{', ']', '0', '-', '.', 'e', ' ', '\u0001', 'x')).map(
-    ([text, at, cut, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + cut),
-  );
+  const broken = fc
+    .tuple(spacedJson, fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', ',', '"', '\\', '{', ']', '0', '-', '.', 'e', ' ', '\u0001', 'x'))
+    .map(([text, at, cut, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + cut));
   fc.assert(
     fc.property(fc.oneof(broken, fc.string()), (text) => {
       let expected: unknown;
@@ -86,7 +101,29 @@ test('parseExactJson accepts exactly what JSON.parse accepts', (t) => {
 });
 
 test('parseExactJson refuses what JSON.parse refuses, without quoting the text', (t) => {
-  for (const bad of ['', '{', '[1,]', '{"a":1,}', '01', '1.', '-', '.5', '+1', '"a', '"\t"', '"\\x"', 'tru', 'nul', '{"a" 1}', '[1 2]', '{} {}', "'a'", 'NaN', '{a:1}', '"\\u12"']) {
+  for (const bad of [
+    '',
+    '{',
+    '[1,]',
+    '{"a":1,}',
+    '01',
+    '1.',
+    '-',
+    '.5',
+    '+1',
+    '"a',
+    '"\t"',
+    '"\\x"',
+    'tru',
+    'nul',
+    '{"a" 1}',
+    '[1 2]',
+    '{} {}',
+    "'a'",
+    'NaN',
+    '{a:1}',
+    '"\\u12"',
+  ]) {
     t.throws(() => JSON.parse(bad), undefined, bad);
     const error = t.throws(() => parseExactJson(bad), { instanceOf: SyntaxError }, bad);
     t.regex(error!.message, /^not valid JSON: .* at offset \d+$/);
@@ -141,7 +178,10 @@ test('the named spellings survive; arithmetic and comparison still work on them'
   t.is(await resolveText('${ {"p": Trigger.Payload.`2`[0]} }', ctx), '{"p":1.50}');
   t.is(await resolveText('${Trigger.Payload.`2`[-2]}', ctx), '1.5', 'a negative index is not followed: written as JavaScript prints it');
   t.is(await resolveText('${Trigger.Payload.a}', ctx), '{"amount": 12345678901234567890, "price": 1.10,"k":1e3, "neg": -0, "tiny": 0.1e-7}');
-  t.is(await resolveText('${ {"amount": Trigger.Payload.a.amount, "price": Trigger.Payload.a.price, "x": [Trigger.Payload.a.k, 2]} }', ctx), '{"amount":12345678901234567890,"price":1.10,"x":[1e3,2]}');
+  t.is(
+    await resolveText('${ {"amount": Trigger.Payload.a.amount, "price": Trigger.Payload.a.price, "x": [Trigger.Payload.a.k, 2]} }', ctx),
+    '{"amount":12345678901234567890,"price":1.10,"x":[1e3,2]}',
+  );
   t.is(await resolveText('${ {"whole": Trigger.Payload} }', ctx), `{"whole":${ODD}}`);
   // Computed: written as JavaScript computes it.
   t.is(await resolveText('${Trigger.Payload.a.price * 2}', ctx), '2.2');
@@ -157,7 +197,11 @@ test('values kept in variables stay exact; a transformed copy does not', async (
   ctx.Variables.whole = await resolveValue('${Trigger.Payload}', ctx);
   t.is(await resolveText('{{Variables.whole}}', ctx), ODD);
   t.is(await resolveText('${Variables.whole}', ctx), ODD);
-  t.is(await resolveText('${Variables.whole ~> |$|{"z": 2}|}', ctx), '{"2":[1.5,2],"z":2,"a":{"amount":12345678901234567000,"price":1.1,"k":1000,"neg":0,"tiny":1e-8},"b":"xA"}', 'a transformed copy is written as computed');
+  t.is(
+    await resolveText('${Variables.whole ~> |$|{"z": 2}|}', ctx),
+    '{"2":[1.5,2],"z":2,"a":{"amount":12345678901234567000,"price":1.1,"k":1000,"neg":0,"tiny":1e-8},"b":"xA"}',
+    'a transformed copy is written as computed',
+  );
 });
 
 test('executions started before exact values write what they wrote before', async (t) => {

@@ -78,7 +78,14 @@ test('native functions called by higher-order functions count as steps', async (
 
 test('higher-order functions still give the results plain JSONata gives', async (t) => {
   t.deepEqual(await resolveValue('${ $map([1,2,3], $string) }', ctx), ['1', '2', '3']);
-  const data = { items: [{ n: 'b', v: 2 }, { n: 'a', v: 1 }, { n: 'c', v: 3 }], obj: { k: 'v', n: 2, z: null } };
+  const data = {
+    items: [
+      { n: 'b', v: 2 },
+      { n: 'a', v: 1 },
+      { n: 'c', v: 3 },
+    ],
+    obj: { k: 'v', n: 2, z: null },
+  };
   const withData: FormulaContext = { ...ctx, Trigger: { ...ctx.Trigger, Payload: data } };
   const expressions = [
     '$map([1,2,3], function($v, $i, $a){ $v * $i + $count($a) })',

@@ -87,7 +87,13 @@ test('names JSONata reads from a payload item are not checked', (t) => {
 test("a function written at the root reads the root in its body (JSONata's rule), with a hint", async (t) => {
   const formula = '$map(Trigger.Payload.items, function($v){ price })';
   // What makes this an error: the body sees the root, not the item.
-  const context: FormulaContext = { Trigger: { Payload: { items: [{ price: 1 }] }, PayloadJson: '', Activity: 'a', Description: '' }, Variables: {}, Steps: {}, Execution: { Id: 'x', StartedAt: '' }, Company: { Name: 'C' } };
+  const context: FormulaContext = {
+    Trigger: { Payload: { items: [{ price: 1 }] }, PayloadJson: '', Activity: 'a', Description: '' },
+    Variables: {},
+    Steps: {},
+    Execution: { Id: 'x', StartedAt: '' },
+    Company: { Name: 'C' },
+  };
   t.is(await evaluateFormula(formula, context), null);
   t.is(await evaluateFormula('$map(Trigger.Payload.items, function($v){ $v.price })', context), 1);
   t.regex(errorsIn(`\${ ${formula} }`)[0]!, /unknown name "price": .*; a function's body reads from the root too, not from its argument: to read the argument write \$v\.price$/);
@@ -107,10 +113,13 @@ test('checks reach nested steps, conditions and record fields, and step names an
 test('a variable that no set step sets is a warning, not an error', (t) => {
   const problems = validateFlow(flowWith([{ set: { variables: { total: '1' } } }, { log: { message: '${Variables.totl} {{Variables.total}} ${Variables.other}' } }]));
   t.deepEqual(problems.errors, []);
-  t.deepEqual(problems.warnings.filter((w) => w.startsWith('Variables.')), [
-    'Variables.totl is read, but no set step sets it (did you mean Variables.total?): it is empty at run time; the set steps set total',
-    'Variables.other is read, but no set step sets it: it is empty at run time; the set steps set total',
-  ]);
+  t.deepEqual(
+    problems.warnings.filter((w) => w.startsWith('Variables.')),
+    [
+      'Variables.totl is read, but no set step sets it (did you mean Variables.total?): it is empty at run time; the set steps set total',
+      'Variables.other is read, but no set step sets it: it is empty at run time; the set steps set total',
+    ],
+  );
 });
 
 test('the known JSONata functions are exactly those of the installed jsonata', (t) => {
@@ -121,9 +130,17 @@ test('the known JSONata functions are exactly those of the installed jsonata', (
 });
 
 test('every known function is a function in a flowhook formula, and the refused ones refuse', async (t) => {
-  const context = { Trigger: { Payload: {}, PayloadJson: '{}', Activity: 'a', Description: '' }, Variables: {}, Steps: {}, Execution: { Id: 'x', StartedAt: '' }, Company: { Name: 'C' }, Callbacks: {} };
+  const context = {
+    Trigger: { Payload: {}, PayloadJson: '{}', Activity: 'a', Description: '' },
+    Variables: {},
+    Steps: {},
+    Execution: { Id: 'x', StartedAt: '' },
+    Company: { Name: 'C' },
+    Callbacks: {},
+  };
   for (const name of [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS]) t.is(await evaluateFormula(`$type($${name})`, context), 'function', name);
-  for (const [name, reason] of Object.entries(REFUSED_FUNCTIONS)) await t.throwsAsync(evaluateFormula(`$${name}("1")`, context), { message: new RegExp(reason.replace(/[$()]/g, '\\$&')) });
+  for (const [name, reason] of Object.entries(REFUSED_FUNCTIONS))
+    await t.throwsAsync(evaluateFormula(`$${name}("1")`, context), { message: new RegExp(reason.replace(/[$()]/g, '\\$&')) });
   t.deepEqual(Object.keys(FORMULA_ROOTS), Object.keys(context));
 });
 

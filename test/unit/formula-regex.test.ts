@@ -77,7 +77,10 @@ const flowWith = (body: string): FlowJson =>
 
 test('publish refuses what RE2 cannot express, naming the field, the regex and the reason', (t) => {
   const cases: [string, RegExp][] = [
-    ['${ $match(Trigger.Payload.s, /(a)\\1/) }', /steps\[0\]\.respond\.body: .*regular expression \/\(a\)\\1\/ cannot run in linear time \(RE2 syntax\): a backreference \(\\1\) is not supported/],
+    [
+      '${ $match(Trigger.Payload.s, /(a)\\1/) }',
+      /steps\[0\]\.respond\.body: .*regular expression \/\(a\)\\1\/ cannot run in linear time \(RE2 syntax\): a backreference \(\\1\) is not supported/,
+    ],
     ['${ $match(Trigger.Payload.s, /(?<y>a)\\k<y>/) }', /\/\(\?<y>a\)\\k<y>\/ cannot run in linear time .*a backreference \(\\k<y>\) is not supported/],
     ['${ $contains(Trigger.Payload.s, /(?<=EUR )\\d+/) }', /lookbehind \(\(\?<=…\) is not supported/],
     ['${ $contains(Trigger.Payload.s, /x(?!y)/i) }', /\/x\(\?!y\)\/i cannot run .*lookahead \(\(\?!…\) is not supported/],

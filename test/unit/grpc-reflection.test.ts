@@ -16,7 +16,12 @@ import { Client, credentials, status as GrpcStatus, type ServiceError } from '@g
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { InvokeResponseSchema, WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { HealthCheckRequestSchema, HealthCheckResponse_ServingStatus as ServingStatus, HealthCheckResponseSchema, type HealthCheckResponse } from '../../proto/gen/grpc/health/v1/health_pb.js';
+import {
+  HealthCheckRequestSchema,
+  HealthCheckResponse_ServingStatus as ServingStatus,
+  HealthCheckResponseSchema,
+  type HealthCheckResponse,
+} from '../../proto/gen/grpc/health/v1/health_pb.js';
 import * as v1 from '../../proto/gen/grpc/reflection/v1/reflection_pb.js';
 import * as v1alpha from '../../proto/gen/grpc/reflection/v1alpha/reflection_pb.js';
 import { registerHealth } from '../../engine/rpc/grpc-health.ts';
@@ -217,8 +222,11 @@ async function ask(address: string, version: 'v1' | 'v1alpha', questions: Reflec
 }
 
 const fileNames = (answer: v1.ServerReflectionResponse): string[] =>
-  answer.messageResponse.case === 'fileDescriptorResponse' ? answer.messageResponse.value.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name) : [];
-const errorCode = (answer: v1.ServerReflectionResponse): number | undefined => (answer.messageResponse.case === 'errorResponse' ? answer.messageResponse.value.errorCode : undefined);
+  answer.messageResponse.case === 'fileDescriptorResponse'
+    ? answer.messageResponse.value.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes).name)
+    : [];
+const errorCode = (answer: v1.ServerReflectionResponse): number | undefined =>
+  answer.messageResponse.case === 'errorResponse' ? answer.messageResponse.value.errorCode : undefined;
 
 for (const version of ['v1', 'v1alpha'] as const) {
   test(`grpc-js reflection ${version}: files by symbol and name come with their imports; unknown things are NOT_FOUND on a stream that stays open`, async (t) => {
@@ -241,7 +249,8 @@ for (const version of ['v1', 'v1alpha'] as const) {
       { host: '', messageRequest: { case: undefined } },
     ]);
     t.is(answers.length, 14);
-    const [services, recordService, unknownSymbol, method, nestedEnum, topEnum, field, byName, unknownFile, timestamp, extension, extensionNumbers, unknownType, empty] = answers as [v1.ServerReflectionResponse, ...v1.ServerReflectionResponse[]];
+    const [services, recordService, unknownSymbol, method, nestedEnum, topEnum, field, byName, unknownFile, timestamp, extension, extensionNumbers, unknownType, empty] =
+      answers as [v1.ServerReflectionResponse, ...v1.ServerReflectionResponse[]];
 
     t.is(services.validHost, 'engine');
     t.is(services.originalRequest?.messageRequest.case, 'listServices');
@@ -262,7 +271,12 @@ for (const version of ['v1', 'v1alpha'] as const) {
     t.deepEqual(fileNames(topEnum!), ['flowhook/engine/v1/webhook_service.proto']);
     t.deepEqual(fileNames(field!), ['flowhook/engine/v1/webhook_service.proto']);
     // Transitive: flow_admin_service.proto imports flow.proto, which imports struct.proto.
-    t.deepEqual(fileNames(byName!).sort(), ['flowhook/engine/v1/flow_admin_service.proto', 'flowhook/flow/v1/flow.proto', 'google/protobuf/struct.proto', 'google/protobuf/timestamp.proto']);
+    t.deepEqual(fileNames(byName!).sort(), [
+      'flowhook/engine/v1/flow_admin_service.proto',
+      'flowhook/flow/v1/flow.proto',
+      'google/protobuf/struct.proto',
+      'google/protobuf/timestamp.proto',
+    ]);
     t.is(errorCode(unknownFile!), 5);
     t.deepEqual(fileNames(timestamp!), ['google/protobuf/timestamp.proto']);
     t.is(errorCode(extension!), 5);
@@ -280,10 +294,14 @@ test('the served descriptors are complete: a registry built from them alone reso
     { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'flowhook.engine.v1.FlowAdminService' } },
     { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'flowhook.engine.v1.RecordService' } },
   ]);
-  const files = new Map(answers.flatMap((answer) => (answer.messageResponse.case === 'fileDescriptorResponse' ? answer.messageResponse.value.fileDescriptorProto : [])).map((bytes) => {
-    const file = fromBinary(FileDescriptorProtoSchema, bytes);
-    return [file.name, file] as const;
-  }));
+  const files = new Map(
+    answers
+      .flatMap((answer) => (answer.messageResponse.case === 'fileDescriptorResponse' ? answer.messageResponse.value.fileDescriptorProto : []))
+      .map((bytes) => {
+        const file = fromBinary(FileDescriptorProtoSchema, bytes);
+        return [file.name, file] as const;
+      }),
+  );
   const signatures = (service: DescService | undefined) => service?.methods.map((method) => `${method.name}(${method.input.typeName}) → ${method.output.typeName}`);
   for (const original of [FlowAdminService, RecordService]) {
     // Imports are resolved from the served files only; a missing one throws.

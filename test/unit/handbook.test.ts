@@ -20,8 +20,16 @@ test('every generated part of the handbook is current (npm run docs)', async (t)
 });
 
 test('every reference is on a page of the handbook', (t) => {
-  const placed = new Set(pages.flatMap((page) => sectionsOf(page.text)).filter((section) => section.kind === 'GENERATED').map((section) => section.id));
-  t.deepEqual(Object.keys(REFERENCES).filter((id) => !placed.has(id)), []);
+  const placed = new Set(
+    pages
+      .flatMap((page) => sectionsOf(page.text))
+      .filter((section) => section.kind === 'GENERATED')
+      .map((section) => section.id),
+  );
+  t.deepEqual(
+    Object.keys(REFERENCES).filter((id) => !placed.has(id)),
+    [],
+  );
 });
 
 test('every relative link and anchor of the handbook resolves, and every file it names exists', (t) => {

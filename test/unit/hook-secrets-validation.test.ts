@@ -13,7 +13,10 @@ const standard = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64
 test('any scheme: empty, too long, surrounding white space and control characters are refused', (t) => {
   t.deepEqual(hookSecretProblems('', undefined), ['the secret is empty']);
   t.deepEqual(hookSecretProblems('x'.repeat(MAX_HOOK_SECRET_LENGTH + 1), 'github'), [`the secret is longer than ${MAX_HOOK_SECRET_LENGTH} characters`]);
-  t.deepEqual(hookSecretProblems('abc\n', 'github'), ['the secret starts or ends with white space (a stray newline or space from copying it?)', 'the secret contains control characters (a line break in the middle?)']);
+  t.deepEqual(hookSecretProblems('abc\n', 'github'), [
+    'the secret starts or ends with white space (a stray newline or space from copying it?)',
+    'the secret contains control characters (a line break in the middle?)',
+  ]);
   t.deepEqual(hookSecretProblems(' abc', 'stripe'), ['the secret starts or ends with white space (a stray newline or space from copying it?)']);
   t.deepEqual(hookSecretProblems('ab\tc', undefined), ['the secret contains control characters (a line break in the middle?)']);
   t.deepEqual(hookSecretProblems('It is a secret with spaces inside', 'github'), []);
@@ -62,7 +65,9 @@ function card(providerRoute: { scheme: string; hookSecretSet: boolean } | undefi
   return flowCard(
     create(GetFlowResponseSchema, {
       flow: create(FlowSummarySchema, { company: 'Contoso & Co', name: 'stripe-in', activity: 'payments.stripe', latestVersion: 1, publishedVersion: published ? 1 : 0 }),
-      webhookCall: published ? create(WebhookCallSchema, { url: 'https://hooks.example.test/BC/ODataV4/flowWebhook_Invoke?company=Contoso%20%26%20Co', method: 'POST', sampleBody: '{}' }) : undefined,
+      webhookCall: published
+        ? create(WebhookCallSchema, { url: 'https://hooks.example.test/BC/ODataV4/flowWebhook_Invoke?company=Contoso%20%26%20Co', method: 'POST', sampleBody: '{}' })
+        : undefined,
       providerRoute: providerRoute && create(ProviderRouteSchema, { url: 'https://hooks.example.test/BC/hooks/Contoso%20%26%20Co/payments.stripe', ...providerRoute }),
     }),
   ).join('\n');

@@ -46,7 +46,10 @@ test('the facade and the engine export no name and have no file name in common, 
   const engine = side('engine');
   const files = (list: string[]) => new Set(list.map((file) => basename(file)));
   const engineFiles = files(engine);
-  t.deepEqual([...files(facade)].filter((name) => engineFiles.has(name) && !PROCESS_FILES.has(name)), []);
+  t.deepEqual(
+    [...files(facade)].filter((name) => engineFiles.has(name) && !PROCESS_FILES.has(name)),
+    [],
+  );
   const engineNames = new Set(engine.flatMap(exportedNames));
   const shared = [...new Set(facade.flatMap(exportedNames))].filter((name) => engineNames.has(name) && !PROCESS_NAMES.has(name));
   t.deepEqual(shared, []);

@@ -46,7 +46,14 @@ test('workflow code imports no Node built-in; the Node side of workflows/ may', 
     await refused(t, 'workflows/shared/lint-probe.ts', specifier, NODE_BUILTIN);
   }
   await refused(t, 'common/own-member.ts', 'node:util', NODE_BUILTIN);
-  for (const path of ['workflows/activities/lint-probe.ts', 'workflows/outbound/lint-probe.ts', 'workflows/codec/lint-probe.ts', 'workflows/worker.ts', 'workflows/shared/temporal-tls.ts', 'common/pem-files.ts']) {
+  for (const path of [
+    'workflows/activities/lint-probe.ts',
+    'workflows/outbound/lint-probe.ts',
+    'workflows/codec/lint-probe.ts',
+    'workflows/worker.ts',
+    'workflows/shared/temporal-tls.ts',
+    'common/pem-files.ts',
+  ]) {
     await allowed(t, path, 'node:fs');
   }
 });

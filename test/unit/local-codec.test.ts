@@ -18,7 +18,10 @@ test('default: the Web UI port + 1 on 127.0.0.1, allowing the UI under both loop
 
 test('FLOWHOOK_CODEC_PORT picks the port, off runs none; the engine certificate makes it https', async (t) => {
   const port = await findFreePort();
-  t.is((await planLocalCodec({ FLOWHOOK_CODEC_PORT: String(port), FLOWHOOK_ENGINE_TLS_CERT: '/etc/cert.pem', FLOWHOOK_CODEC_ALLOWED_ORIGINS: 'http://ui.test' }, 8233))!.endpoint, `https://127.0.0.1:${port}`);
+  t.is(
+    (await planLocalCodec({ FLOWHOOK_CODEC_PORT: String(port), FLOWHOOK_ENGINE_TLS_CERT: '/etc/cert.pem', FLOWHOOK_CODEC_ALLOWED_ORIGINS: 'http://ui.test' }, 8233))!.endpoint,
+    `https://127.0.0.1:${port}`,
+  );
   t.is(await planLocalCodec({ FLOWHOOK_CODEC_PORT: 'off' }, 8233), undefined);
   await t.throwsAsync(planLocalCodec({ FLOWHOOK_CODEC_PORT: '0' }, 8233), { message: /FLOWHOOK_CODEC_PORT must be a fixed port for flowhook start \(1\.\.65535\) or off/ });
 });
@@ -28,7 +31,9 @@ test('a port in use stops start before anything runs, naming the variable', asyn
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   try {
-    await t.throwsAsync(planLocalCodec({ FLOWHOOK_CODEC_PORT: String(port) }, 8233), { message: /codec server \(FLOWHOOK_CODEC_PORT=\d+; FLOWHOOK_CODEC_PORT=off runs none\): port \d+ on 127\.0\.0\.1 is already in use/ });
+    await t.throwsAsync(planLocalCodec({ FLOWHOOK_CODEC_PORT: String(port) }, 8233), {
+      message: /codec server \(FLOWHOOK_CODEC_PORT=\d+; FLOWHOOK_CODEC_PORT=off runs none\): port \d+ on 127\.0\.0\.1 is already in use/,
+    });
   } finally {
     server.close();
   }

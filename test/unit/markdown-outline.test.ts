@@ -16,13 +16,22 @@ test("anchors follow GitHub's rule", (t) => {
 
 test('links inside code are not links; code spans naming repository files are checked', (t) => {
   const { links, paths } = outline('see [x](a.md#b) and `[y](c.md)`\n```\n[z](d.md)\n```\nthe file `engine/errors.ts`, not `<data dir>/x`\n');
-  t.deepEqual(links.map((link) => link.target), ['a.md#b']);
-  t.deepEqual(paths.map((path) => path.target), ['engine/errors.ts']);
+  t.deepEqual(
+    links.map((link) => link.target),
+    ['a.md#b'],
+  );
+  t.deepEqual(
+    paths.map((path) => path.target),
+    ['engine/errors.ts'],
+  );
 });
 
 test('broken links, anchors and named files are reported with their line', (t) => {
   const pages = [
-    { path: 'docs/one.md', text: '# One\n\n[two](two.md#missing) [self](#one) [gone](nowhere.md) [out](../../etc/passwd) [site](https://example.com/x)\n`engine/no-such-file.ts`\n' },
+    {
+      path: 'docs/one.md',
+      text: '# One\n\n[two](two.md#missing) [self](#one) [gone](nowhere.md) [out](../../etc/passwd) [site](https://example.com/x)\n`engine/no-such-file.ts`\n',
+    },
     { path: 'docs/two.md', text: '# Two\n' },
   ];
   t.deepEqual(brokenLinks(pages), [

@@ -53,7 +53,12 @@ test('invalidate forgets a refused token; another key has its own token; a faile
   cache.invalidate('k');
   t.is(await cache.token('k', fetch), 'token-2');
   t.is(await cache.token('other', fetch), 'token-3');
-  await t.throwsAsync(cache.token('broken', async () => { throw new Error('token endpoint down'); }), { message: 'token endpoint down' });
+  await t.throwsAsync(
+    cache.token('broken', async () => {
+      throw new Error('token endpoint down');
+    }),
+    { message: 'token endpoint down' },
+  );
   t.is(await cache.token('broken', fetch), 'token-4');
   t.is(fetches(), 4);
 });

@@ -80,7 +80,10 @@ test('payloads of the release before the ring (sha256 key id, no additional data
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const plain = protos.temporal.api.common.v1.Payload.encode(sensitive({ legacy: true })).finish();
   const legacy: Payload = {
-    metadata: { encoding: new TextEncoder().encode('binary/encrypted'), 'encryption-key-id': new TextEncoder().encode(createHash('sha256').update(key).digest('hex').slice(0, 16)) },
+    metadata: {
+      encoding: new TextEncoder().encode('binary/encrypted'),
+      'encryption-key-id': new TextEncoder().encode(createHash('sha256').update(key).digest('hex').slice(0, 16)),
+    },
     data: Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]),
   };
   const rotated = new PayloadEncryptionCodec(new PayloadKeyring([randomBytes(32), key]));

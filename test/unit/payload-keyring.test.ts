@@ -22,8 +22,12 @@ test('a malformed key is refused, naming where it came from but not the key', (t
   const error = t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: short }), { message: /FLOWHOOK_PAYLOAD_KEY: key 1 is not base64 of exactly 32 bytes/ });
   t.false(error!.message.includes(short));
   t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: 'not base64!' }), { message: /FLOWHOOK_PAYLOAD_KEY/ });
-  t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: b64(), FLOWHOOK_PAYLOAD_KEY_FILE: '/x' }), { message: /set FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE, not both/ });
-  t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY_FILE: join(dir(), 'missing') }), { message: /cannot read the payload key file .*missing \(FLOWHOOK_PAYLOAD_KEY_FILE\): ENOENT/ });
+  t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: b64(), FLOWHOOK_PAYLOAD_KEY_FILE: '/x' }), {
+    message: /set FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE, not both/,
+  });
+  t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY_FILE: join(dir(), 'missing') }), {
+    message: /cannot read the payload key file .*missing \(FLOWHOOK_PAYLOAD_KEY_FILE\): ENOENT/,
+  });
 });
 
 test('rotation puts a new key first in the file, keeps the old one for decrypting, 0600, no scratch left', (t) => {

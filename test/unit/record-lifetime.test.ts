@@ -31,7 +31,14 @@ test('the digest ignores field order and tells every other difference apart', (t
 const written = (operation: string, version: number, created = false) =>
   ({ operation, version, created, createdAt: new Date('2026-11-23T10:00:00.000Z') }) as unknown as RecordWrite;
 const stored = (version: number, data: Record<string, unknown>) =>
-  ({ tableName: 'invoice', key: 'INV-1', data, version, createdAt: new Date('2026-11-23T09:00:00.000Z'), updatedAt: new Date('2026-11-23T10:00:00.000Z') }) as unknown as FlowRecord;
+  ({
+    tableName: 'invoice',
+    key: 'INV-1',
+    data,
+    version,
+    createdAt: new Date('2026-11-23T09:00:00.000Z'),
+    updatedAt: new Date('2026-11-23T10:00:00.000Z'),
+  }) as unknown as FlowRecord;
 
 test('a repeated write re-reads the record: unchanged, the first answer; changed since, the record as it is now', (t) => {
   t.deepEqual(repeatedWriteAnswer(written('upsert', 1, true), stored(1, { n: 1 }), address, snapshot), { record: snapshot(stored(1, { n: 1 })), created: true });
@@ -51,7 +58,10 @@ test('settings: 30 days of idempotency rows and no quota by default; wrong value
   const readRecordSettings = (env: Record<string, string>) => recordSettingsOf(readSettings(env, 'engine'));
   t.deepEqual(readRecordSettings({}), { writeRetentionMs: DEFAULT_WRITE_RETENTION_MS, maxRecordsPerCompany: 0 });
   t.is(DEFAULT_WRITE_RETENTION_MS, 30 * 86_400_000);
-  t.deepEqual(readRecordSettings({ FLOWHOOK_RECORD_WRITE_RETENTION: '2d', FLOWHOOK_RECORD_MAX_PER_COMPANY: '10000' }), { writeRetentionMs: 2 * 86_400_000, maxRecordsPerCompany: 10_000 });
+  t.deepEqual(readRecordSettings({ FLOWHOOK_RECORD_WRITE_RETENTION: '2d', FLOWHOOK_RECORD_MAX_PER_COMPANY: '10000' }), {
+    writeRetentionMs: 2 * 86_400_000,
+    maxRecordsPerCompany: 10_000,
+  });
   t.throws(() => readRecordSettings({ FLOWHOOK_RECORD_WRITE_RETENTION: '10m' }), { message: /FLOWHOOK_RECORD_WRITE_RETENTION must be a duration of at least 1h/ });
   t.throws(() => readRecordSettings({ FLOWHOOK_RECORD_WRITE_RETENTION: 'soon' }), { message: /FLOWHOOK_RECORD_WRITE_RETENTION/ });
   t.throws(() => readRecordSettings({ FLOWHOOK_RECORD_MAX_PER_COMPANY: '-1' }), { message: /FLOWHOOK_RECORD_MAX_PER_COMPANY must be an integer >= 0/ });

@@ -33,5 +33,14 @@ test('the line is written at warn, so it shows at the default info level', (t) =
   logRefusedCall(logger, { reason: 'missing_permission_set', requestId: 'req-1', company: 'Acme', activity: 'orders.in', user: 'svc', permissionSet: 'FLOW ALL' });
   t.is(lines.length, 1);
   const line = JSON.parse(lines[0]!) as Record<string, unknown>;
-  t.like(line, { level: 40, msg: REFUSED_CALL_MESSAGE, reason: 'missing_permission_set', requestId: 'req-1', company: 'Acme', activity: 'orders.in', user: 'svc', permissionSet: 'FLOW ALL' });
+  t.like(line, {
+    level: 40,
+    msg: REFUSED_CALL_MESSAGE,
+    reason: 'missing_permission_set',
+    requestId: 'req-1',
+    company: 'Acme',
+    activity: 'orders.in',
+    user: 'svc',
+    permissionSet: 'FLOW ALL',
+  });
 });

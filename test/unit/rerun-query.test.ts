@@ -58,10 +58,12 @@ test('the pacer spaces starts evenly, whoever asks, and gives up when the caller
   const pacer = createRerunPacer(50, () => clock);
   const turns: number[] = [];
   const started = performance.now();
-  await Promise.all([0, 1, 2].map(async () => {
-    await pacer.turn();
-    turns.push(performance.now() - started);
-  }));
+  await Promise.all(
+    [0, 1, 2].map(async () => {
+      await pacer.turn();
+      turns.push(performance.now() - started);
+    }),
+  );
   // 50 per second: slots at 0, 20 and 40 ms on the pacer's clock (here frozen, so waits are the full slot distance).
   t.is(turns.length, 3);
   t.true(turns[2]! >= 35, `third start after ${turns[2]} ms`);

@@ -36,6 +36,8 @@ test('behind trusted proxies X-Forwarded-For is read from the right, past every 
 test('trusted proxies that are no address or block stop the facade, naming the variable', (t) => {
   t.is(parseTrustedProxies(' , ', 'FLOWHOOK_TRUSTED_PROXIES'), NO_TRUSTED_PROXIES);
   for (const wrong of ['proxy.internal', '10.0.0.0/33', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x']) {
-    t.throws(() => parseTrustedProxies(wrong, 'FLOWHOOK_TRUSTED_PROXIES'), { message: new RegExp(`^FLOWHOOK_TRUSTED_PROXIES: "${wrong.replace(/[./]/g, '\\$&')}" is not an IP address or CIDR block`) });
+    t.throws(() => parseTrustedProxies(wrong, 'FLOWHOOK_TRUSTED_PROXIES'), {
+      message: new RegExp(`^FLOWHOOK_TRUSTED_PROXIES: "${wrong.replace(/[./]/g, '\\$&')}" is not an IP address or CIDR block`),
+    });
   }
 });

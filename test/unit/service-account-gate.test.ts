@@ -30,10 +30,19 @@ async function serve(directory: ServiceAccountDirectory) {
   const server = createServer(serviceAccountGate(handler, directory, pino({ level: 'silent' })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = (token: string) => createClient(WebhookService, createGrpcTransport({ baseUrl: url, interceptors: [(next) => (request) => {
-    request.header.set('authorization', `Bearer ${token}`);
-    return next(request);
-  }] }));
+  const client = (token: string) =>
+    createClient(
+      WebhookService,
+      createGrpcTransport({
+        baseUrl: url,
+        interceptors: [
+          (next) => (request) => {
+            request.header.set('authorization', `Bearer ${token}`);
+            return next(request);
+          },
+        ],
+      }),
+    );
   return { url, client, handled: () => handled, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
@@ -56,7 +65,11 @@ test('an admitted account reaches the service with its identity; a refused one n
 });
 
 test('a refusal reaches Connect, gRPC-Web and gRPC clients as their own error, with its message', async (t) => {
-  const server = await serve({ lookup: async () => ({ refused: 'service_token_invalid' }), lookupByName: async () => ({ refused: 'service_token_invalid' }), lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }) });
+  const server = await serve({
+    lookup: async () => ({ refused: 'service_token_invalid' }),
+    lookupByName: async () => ({ refused: 'service_token_invalid' }),
+    lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }),
+  });
   const grpcJs = grpcJsUnaryClient(server.url);
   try {
     const transports = {
@@ -69,7 +82,10 @@ test('a refusal reaches Connect, gRPC-Web and gRPC clients as their own error, w
       t.is(error.code, Code.Unauthenticated, protocol);
       t.is(error.rawMessage, 'a service account token is required (authorization: Bearer fhsa_…)', protocol);
     }
-    t.deepEqual(await grpcJs.call(WebhookService.method.invoke, {}), { code: status.UNAUTHENTICATED, details: 'a service account token is required (authorization: Bearer fhsa_…)' });
+    t.deepEqual(await grpcJs.call(WebhookService.method.invoke, {}), {
+      code: status.UNAUTHENTICATED,
+      details: 'a service account token is required (authorization: Bearer fhsa_…)',
+    });
     t.is(server.handled(), 0);
   } finally {
     grpcJs.close();

@@ -75,7 +75,13 @@ test('when stdout is not a terminal no key or secret is printed: they are in 060
   t.is(files.credentials, join(dataDir, 'first-run-credentials.json'));
   t.true(text.includes(files.credentials!));
   t.regex(text, new RegExp(`-d @'${files.request}'`));
-  t.deepEqual(JSON.parse(readFileSync(files.credentials!, 'utf8')), { company: 'Default', serviceUser: 'flowhook-service', accessKey: seed.accessKey, activity: 'examples.hello', secret: seed.secret });
+  t.deepEqual(JSON.parse(readFileSync(files.credentials!, 'utf8')), {
+    company: 'Default',
+    serviceUser: 'flowhook-service',
+    accessKey: seed.accessKey,
+    activity: 'examples.hello',
+    secret: seed.secret,
+  });
   t.deepEqual(JSON.parse(readFileSync(files.request!, 'utf8')), { activity: 'examples.hello', secret: seed.secret, payload: { name: 'Ada' } });
   for (const file of [files.netrc, files.credentials!, files.request!]) t.is(statSync(file).mode & 0o777, 0o600, file);
   t.deepEqual(json.firstRun, {

@@ -45,7 +45,13 @@ test('the registry has one module per case of the proto Step oneof, named as the
 
 test('walks reach nested steps by the branches their kind declares, with paths in the file spelling', (t) => {
   const steps = [
-    { if: { condition: '${true}', then: [{ name: 'a', log: { message: 'x' } }], else: [{ if: { condition: '${false}', then: [{ httpRequest: { url: 'https://e.example', connection: 'erp' } }] } }] } },
+    {
+      if: {
+        condition: '${true}',
+        then: [{ name: 'a', log: { message: 'x' } }],
+        else: [{ if: { condition: '${false}', then: [{ httpRequest: { url: 'https://e.example', connection: 'erp' } }] } }],
+      },
+    },
     { httpRequest: { url: 'https://e.example', connection: 'erp' } },
   ];
   const visited: string[] = [];
@@ -56,6 +62,10 @@ test('walks reach nested steps by the branches their kind declares, with paths i
 
 test('the deferral walk follows the registry: a deferral nested after a responding branch pair is fine, one before is warned', (t) => {
   const flow = (steps: unknown[]) => ({ company: 'Acme', name: 'f', trigger: { webhook: { activity: 'a.b', responseMode: 'WAIT_FOR_RESPONSE_STEP' } }, steps }) as never;
-  const warned = validateFlow(flow([{ if: { condition: '${true}', then: [{ waitUntil: { until: '2030-01-01T00:00:00Z' } }, { respond: {} }], else: [{ respond: {} }] } }, { sleep: { duration: '1s' } }])).warnings;
-  t.deepEqual(warned, ['steps[0].if.then[0].waitUntil: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500']);
+  const warned = validateFlow(
+    flow([{ if: { condition: '${true}', then: [{ waitUntil: { until: '2030-01-01T00:00:00Z' } }, { respond: {} }], else: [{ respond: {} }] } }, { sleep: { duration: '1s' } }]),
+  ).warnings;
+  t.deepEqual(warned, [
+    'steps[0].if.then[0].waitUntil: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500',
+  ]);
 });

@@ -10,12 +10,17 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { flowDataConverter } from '../../workflows/codec/payload-codec.ts';
 import { workflowBundle } from '../../workflows/worker.ts';
 
-const { History, ActivityTaskScheduledEventAttributes } = { History: proto.temporal.api.history.v1.History, ActivityTaskScheduledEventAttributes: proto.temporal.api.history.v1.ActivityTaskScheduledEventAttributes };
+const { History, ActivityTaskScheduledEventAttributes } = {
+  History: proto.temporal.api.history.v1.History,
+  ActivityTaskScheduledEventAttributes: proto.temporal.api.history.v1.ActivityTaskScheduledEventAttributes,
+};
 // Replay workers log every state change at INFO; only trouble is worth reading here.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
 const FIXTURES = new URL('../fixtures/replay/', import.meta.url);
-const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.history.pb')).sort();
+const fixtures = readdirSync(FIXTURES)
+  .filter((name) => name.endsWith('.history.pb'))
+  .sort();
 
 function history(name: string) {
   return History.decode(readFileSync(new URL(name, FIXTURES)));
@@ -35,7 +40,13 @@ async function replay(histories: { name: string; history: ReturnType<typeof Hist
 }
 
 test('the recorded histories cover every step kind and both response modes', (t) => {
-  const recordedBeforeTheRegistry = ['instant-all-kinds.history.pb', 'instant-fail.history.pb', 'sync-bad-status.history.pb', 'sync-deferral-before-respond.history.pb', 'sync-respond-then-defer.history.pb'];
+  const recordedBeforeTheRegistry = [
+    'instant-all-kinds.history.pb',
+    'instant-fail.history.pb',
+    'sync-bad-status.history.pb',
+    'sync-deferral-before-respond.history.pb',
+    'sync-respond-then-defer.history.pb',
+  ];
   for (const name of recordedBeforeTheRegistry) t.true(fixtures.includes(name), name);
 });
 
@@ -49,7 +60,10 @@ test('a history whose commands differ from what the code schedules fails the rep
   // The control: the check above can fail. An activity renamed in the history is not what the code schedules.
   const altered = history('instant-all-kinds.history.pb');
   const scheduled = altered.events.find((event) => event.activityTaskScheduledEventAttributes)!;
-  scheduled.activityTaskScheduledEventAttributes = ActivityTaskScheduledEventAttributes.create({ ...scheduled.activityTaskScheduledEventAttributes, activityType: { name: 'somethingElse' } });
+  scheduled.activityTaskScheduledEventAttributes = ActivityTaskScheduledEventAttributes.create({
+    ...scheduled.activityTaskScheduledEventAttributes,
+    activityType: { name: 'somethingElse' },
+  });
   const results = await replay([{ name: 'altered', history: altered }]);
   t.regex(results.get('altered')?.message ?? 'replayed without error', /nondetermin/i);
 });

@@ -34,7 +34,12 @@ test('nothing is kept as late when the window was answered, ended or never open'
   t.is(responded.flowAnswer().outcome, undefined, 'open window: no outcome yet');
   responded.respond(200, 'text/plain', 'in time');
   t.false(responded.respondAfterTimeout(201, 'text/plain', 'again'));
-  t.deepEqual(responded.flowAnswer(), { response: { statusCode: 200, contentType: 'text/plain', body: 'in time' }, answeredAfterTimeout: false, outcome: 'RESPONDED', defaultResponse: DEFAULTS });
+  t.deepEqual(responded.flowAnswer(), {
+    response: { statusCode: 200, contentType: 'text/plain', body: 'in time' },
+    answeredAfterTimeout: false,
+    outcome: 'RESPONDED',
+    defaultResponse: DEFAULTS,
+  });
 
   const open = new SyncWindow('WAIT_FOR_RESPONSE_STEP', DEFAULTS, Date.now() + 60_000);
   t.false(open.respondAfterTimeout(200, 'text/plain', 'early'), 'a window still open is answered with respond(), not kept as late');

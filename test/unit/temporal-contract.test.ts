@@ -122,7 +122,16 @@ test('every update, query and workflow start names its definition from workflows
   const { findings, checked } = scan();
   t.deepEqual(findings, PROBE_FINDINGS);
   // The scan reached both sides of the contract.
-  for (const file of ['workflows/flow-workflow.ts', 'engine/temporal/execution-starter.ts', 'engine/webhook/get-answer.ts', 'engine/executions/execution-service.ts', 'engine/callbacks/deliver-to-wait.ts', 'workflows/control/admission.ts', 'workflows/activities/flow-control.ts', 'engine/flow-control/call-collector.ts']) {
+  for (const file of [
+    'workflows/flow-workflow.ts',
+    'engine/temporal/execution-starter.ts',
+    'engine/webhook/get-answer.ts',
+    'engine/executions/execution-service.ts',
+    'engine/callbacks/deliver-to-wait.ts',
+    'workflows/control/admission.ts',
+    'workflows/activities/flow-control.ts',
+    'engine/flow-control/call-collector.ts',
+  ]) {
     t.true((checked.get(`${ROOT}${file}`) ?? 0) > 0, `${file} was checked`);
   }
 });

@@ -26,7 +26,7 @@ test('any set in the company counts, also one that cannot run flows: that caller
   t.true(mayLearnAboutCompany(app(grant('Acme', 'FLOW ALL')), 'Acme'));
 });
 
-test("a service account holds no sets: its companies are checked after the secret, as before", (t) => {
+test('a service account holds no sets: its companies are checked after the secret, as before', (t) => {
   const account: CallerIdentity = { kind: 'service-account', id: 'erp-sync', name: 'erp-sync', label: 'account:erp-sync', grants: [] };
   t.true(mayLearnAboutCompany(account, 'Acme'));
 });

@@ -15,7 +15,14 @@ test('every unit and facade test is in the quick lane, no embedded one', (t) => 
 
 test('end-to-end tests on the in-process stack are in it; those that start processes or a browser are not', (t) => {
   for (const file of ['test/e2e/idempotency.test.ts', 'test/e2e/wait-for-callback.test.ts', 'test/e2e/internal-caller.test.ts']) t.true(quick.has(file), file);
-  for (const file of ['test/e2e/process-logs.test.ts', 'test/e2e/multi-node.test.ts', 'test/e2e/start-command.test.ts', 'test/e2e/temporal-ui-browser.test.ts', 'test/e2e/hook-secrets.test.ts', 'test/e2e/audit-log.test.ts']) {
+  for (const file of [
+    'test/e2e/process-logs.test.ts',
+    'test/e2e/multi-node.test.ts',
+    'test/e2e/start-command.test.ts',
+    'test/e2e/temporal-ui-browser.test.ts',
+    'test/e2e/hook-secrets.test.ts',
+    'test/e2e/audit-log.test.ts',
+  ]) {
     t.false(quick.has(file), file);
   }
 });

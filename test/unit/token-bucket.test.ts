@@ -5,13 +5,19 @@ import { RateLimitedError } from '../../engine/errors.ts';
 
 test('a bucket allows its burst at once, then refills at its rate', (t) => {
   const bucket = new TokenBucket(2, 3, 0);
-  t.deepEqual([bucket.take(0), bucket.take(0), bucket.take(0)].map((r) => r.allowed), [true, true, true]);
+  t.deepEqual(
+    [bucket.take(0), bucket.take(0), bucket.take(0)].map((r) => r.allowed),
+    [true, true, true],
+  );
   t.deepEqual(bucket.take(0), { allowed: false, retryAfterSeconds: 1 });
   // Half a second at 2/s is one token.
   t.true(bucket.take(500).allowed);
   t.false(bucket.take(500).allowed);
   // Back to its full burst, and no further.
-  t.deepEqual([bucket.take(10_000), bucket.take(10_000), bucket.take(10_000), bucket.take(10_000)].map((r) => r.allowed), [true, true, true, false]);
+  t.deepEqual(
+    [bucket.take(10_000), bucket.take(10_000), bucket.take(10_000), bucket.take(10_000)].map((r) => r.allowed),
+    [true, true, true, false],
+  );
 });
 
 test('Retry-After is the time to the next token in whole seconds, never 0', (t) => {

@@ -17,7 +17,17 @@ const rule = (header: TokenHeader, claims: JWTPayload) => {
 };
 
 test('Microsoft Entra ID: app-only tokens (roles, idtyp app) pass; scp or a user idtyp is delegated', (t) => {
-  const v1App = { iss: `https://sts.windows.net/${TENANT}/`, aud: 'api://flowhook', appid: CLIENT, tid: TENANT, oid: 'sp-1', sub: 'sp-1', idtyp: 'app', roles: ['Flows.Invoke'], ver: '1.0' };
+  const v1App = {
+    iss: `https://sts.windows.net/${TENANT}/`,
+    aud: 'api://flowhook',
+    appid: CLIENT,
+    tid: TENANT,
+    oid: 'sp-1',
+    sub: 'sp-1',
+    idtyp: 'app',
+    roles: ['Flows.Invoke'],
+    ver: '1.0',
+  };
   const v2App = { iss: `https://login.microsoftonline.com/${TENANT}/v2.0`, aud: API, azp: CLIENT, azpacr: '1', tid: TENANT, oid: 'sp-1', sub: 'sp-1', ver: '2.0' };
   t.is(rule(JWT, v1App), 'application');
   t.is(rule(JWT, v2App), 'application', 'no app roles assigned: no roles claim, still an app token');
@@ -30,13 +40,22 @@ test('Microsoft Entra ID: app-only tokens (roles, idtyp app) pass; scp or a user
   t.is(rule(JWT, { ...v2App, aud: CLIENT }), 'id_token_audience', 'issued to the client itself: an id token, not an access token');
 });
 
-test('Keycloak: a service account passes; a real user, another client\'s service account and id tokens do not', (t) => {
-  const service = { iss: 'https://kc.example.test/realms/acme', aud: 'flowhook', azp: 'erp-connector', sub: 'a4c8-uuid', typ: 'Bearer', preferred_username: 'service-account-erp-connector', client_id: 'erp-connector', scope: 'profile email' };
+test("Keycloak: a service account passes; a real user, another client's service account and id tokens do not", (t) => {
+  const service = {
+    iss: 'https://kc.example.test/realms/acme',
+    aud: 'flowhook',
+    azp: 'erp-connector',
+    sub: 'a4c8-uuid',
+    typ: 'Bearer',
+    preferred_username: 'service-account-erp-connector',
+    client_id: 'erp-connector',
+    scope: 'profile email',
+  };
   t.is(rule(JWT, service), 'application');
   t.is(rule(JWT, { ...service, azp: 'ERP-Connector', client_id: 'ERP-Connector' }), 'application', 'Keycloak lower-cases the user name');
   t.is(rule(AT_JWT, service), 'application', 'an at+jwt service-account token: the Keycloak rule vouches for its sub');
   t.is(rule(JWT, { ...service, preferred_username: 'alice', sid: 's-1', session_state: 's-1' }), 'keycloak_user');
-  t.is(rule(JWT, { ...service, preferred_username: 'service-account-other-client' }), 'keycloak_user', 'not this client\'s service account');
+  t.is(rule(JWT, { ...service, preferred_username: 'service-account-other-client' }), 'keycloak_user', "not this client's service account");
   t.is(rule(JWT, { ...service, typ: 'ID' }), 'keycloak_id_token');
   t.is(rule(JWT, { ...service, preferred_username: 'alice', aud: 'erp-connector', at_hash: 'h' }), 'id_token_claims');
 });
@@ -48,12 +67,21 @@ test('Auth0: gty client-credentials with sub <client>@clients passes; user grant
   t.is(rule(JWT, { ...machine, gty: 'password', sub: 'auth0|6543' }), 'auth0_grant');
   t.is(rule(JWT, { ...machine, gty: undefined, sub: 'auth0|6543' }), 'auth0_user', 'authorization code: no gty, a user subject');
   t.is(rule(JWT, { ...machine, gty: undefined, sub: 'google-oauth2|1234' }), 'auth0_user');
-  t.is(rule(JWT, { ...machine, sub: 'OtherClient@clients' }), 'auth0_user', 'another client\'s subject');
+  t.is(rule(JWT, { ...machine, sub: 'OtherClient@clients' }), 'auth0_user', "another client's subject");
   t.is(rule(JWT, { ...machine, gty: undefined }), 'application', 'an @clients subject of this client without gty');
 });
 
 test('Amazon Cognito: client-credentials access tokens pass; user access tokens and id tokens do not', (t) => {
-  const machine = { iss: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Abc', sub: '3n4b5urk1ft4fl3mg5e62d9ado', client_id: '3n4b5urk1ft4fl3mg5e62d9ado', token_use: 'access', scope: 'flowhook/invoke', auth_time: 1, version: 2, jti: 'j' };
+  const machine = {
+    iss: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Abc',
+    sub: '3n4b5urk1ft4fl3mg5e62d9ado',
+    client_id: '3n4b5urk1ft4fl3mg5e62d9ado',
+    token_use: 'access',
+    scope: 'flowhook/invoke',
+    auth_time: 1,
+    version: 2,
+    jti: 'j',
+  };
   t.is(rule(JWT, machine), 'application');
   t.is(rule(JWT, { ...machine, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', username: 'alice' }), 'cognito_user');
   t.is(rule(JWT, { ...machine, 'cognito:groups': ['admins'] }), 'cognito_user');

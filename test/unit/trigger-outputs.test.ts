@@ -10,7 +10,14 @@ const input = (payloadJson: string, direct?: Partial<NonNullable<FlowExecutionIn
   flowName: 'f',
   flowVersion: 1,
   steps: [],
-  trigger: { activity: 'a', description: 'd', responseMode: 'INSTANT_RETURN', syncTimeoutMs: 1000, defaultResponse: { statusCode: 200, contentType: 'application/json' }, doNotLogPayload: false },
+  trigger: {
+    activity: 'a',
+    description: 'd',
+    responseMode: 'INSTANT_RETURN',
+    syncTimeoutMs: 1000,
+    defaultResponse: { statusCode: 200, contentType: 'application/json' },
+    doNotLogPayload: false,
+  },
   payloadJson,
   caller: 'provider:stripe',
   ...(direct ? { direct: { method: 'POST', headers: {}, query: '', contentType: '', bodyEncoding: 'text', provider: { scheme: 'stripe' }, ...direct } } : {}),
@@ -59,6 +66,9 @@ test('publishing warns when a flow without direct reads provider-only outputs', 
   });
   const warned = validateFlow(flow(false));
   t.deepEqual(warned.errors, []);
-  t.true(warned.warnings.some((warning) => warning.startsWith('Trigger.Headers, Trigger.Body: only the provider route')), warned.warnings.join('\n'));
+  t.true(
+    warned.warnings.some((warning) => warning.startsWith('Trigger.Headers, Trigger.Body: only the provider route')),
+    warned.warnings.join('\n'),
+  );
   t.deepEqual(validateFlow(flow(true)).warnings, []);
 });

@@ -6,7 +6,13 @@ import test from 'ava';
 import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP } from '../../workflows/shared/index.ts';
 import { CALLBACK_MALFORMED, CallbackInbox } from '../../workflows/interpreter/callback-inbox.ts';
 
-const inbox = () => new CallbackInbox(new Map([['payment', 200], ['order', 202]]));
+const inbox = () =>
+  new CallbackInbox(
+    new Map([
+      ['payment', 200],
+      ['order', 202],
+    ]),
+  );
 const delivery = (step: string, body = '{"status":"ok"}') => ({ step, body, headers: { 'content-type': 'application/json' } });
 const typeOf = (box: CallbackInbox, value: unknown) => box.refusal(value)?.type;
 
@@ -45,7 +51,15 @@ test('unknown steps and malformed deliveries are refused, with messages that nam
   const box = inbox();
   const unknown = box.refusal(delivery('paymnet', 'secret-body'));
   t.deepEqual(unknown, { type: CALLBACK_UNKNOWN_STEP, message: 'no waitForCallback step is named "paymnet"' });
-  for (const value of [undefined, null, 'x', { step: 'payment', body: 1, headers: {} }, { step: 'payment', body: '', headers: { a: 1 } }, { step: 'payment', body: '', headers: [] }, { body: '', headers: {} }]) {
+  for (const value of [
+    undefined,
+    null,
+    'x',
+    { step: 'payment', body: 1, headers: {} },
+    { step: 'payment', body: '', headers: { a: 1 } },
+    { step: 'payment', body: '', headers: [] },
+    { body: '', headers: {} },
+  ]) {
     t.is(typeOf(box, value), CALLBACK_MALFORMED, JSON.stringify(value));
   }
   t.is(typeOf(new CallbackInbox(new Map()), delivery('payment')), CALLBACK_UNKNOWN_STEP, 'a flow without waits refuses every callback');

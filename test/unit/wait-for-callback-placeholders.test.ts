@@ -28,7 +28,10 @@ test('a placeholder is URL-safe text naming the nonce and the step, so encoding 
 });
 
 test('the longest placeholder wins: step ab is not step a followed by "b"', (t) => {
-  const urls = new Map([[A, URL_A], [AB, URL_AB]]);
+  const urls = new Map([
+    [A, URL_A],
+    [AB, URL_AB],
+  ]);
   t.is(replacePlaceholders(`${AB} ${A} ${A}_x`, urls), `${URL_AB} ${URL_A} ${URL_A}_x`);
   t.deepEqual([...placeholdersIn([`x=${AB}`], [A, AB])], [AB]);
   t.deepEqual([...placeholdersIn([`x=${AB}`, A], [A, AB])].sort(), [A, AB].sort());
@@ -37,7 +40,11 @@ test('the longest placeholder wins: step ab is not step a followed by "b"', (t) 
 });
 
 test('CallbackUrls substitutes for the request and redacts URLs and bare tokens in messages', (t) => {
-  const callbacks = new CallbackUrls([{ step: 'a', placeholder: A }, { step: 'ab', placeholder: AB }, { step: 'a', placeholder: A }]);
+  const callbacks = new CallbackUrls([
+    { step: 'a', placeholder: A },
+    { step: 'ab', placeholder: AB },
+    { step: 'a', placeholder: A },
+  ]);
   t.deepEqual(callbacks.steps, ['a', 'ab'], 'each step asked for once');
   t.is(callbacks.substitute(A), A, 'nothing before the engine answered');
   callbacks.learn({ a: URL_A, ab: URL_AB });
@@ -115,7 +122,7 @@ const input = (url: string, extra: Partial<HttpRequestInput> = {}): HttpRequestI
   ...extra,
 });
 
-test.serial('the activity asks the engine for the steps\' URLs and sends them in url, headers and body', async (t) => {
+test.serial("the activity asks the engine for the steps' URLs and sends them in url, headers and body", async (t) => {
   const requests: { callbackSteps?: string[]; callbacksSensitive?: boolean; executionId?: string }[] = [];
   const output = await activity({ a: URL_A }, requests)(input(`${base}/payments?cb=${A}`));
   t.is(output.status, 200);
@@ -123,10 +130,13 @@ test.serial('the activity asks the engine for the steps\' URLs and sends them in
   t.is(request.url, `/payments?cb=${URL_A}`);
   t.is(request.headers['x-callback'], URL_A);
   t.is(request.body, `{"callbackUrl": "${URL_A}"}`);
-  t.deepEqual(requests.map(({ callbackSteps, callbacksSensitive, executionId }) => ({ callbackSteps, callbacksSensitive, executionId })), [{ callbackSteps: ['a'], callbacksSensitive: false, executionId: 'exec-1' }]);
+  t.deepEqual(
+    requests.map(({ callbackSteps, callbacksSensitive, executionId }) => ({ callbackSteps, callbacksSensitive, executionId })),
+    [{ callbackSteps: ['a'], callbacksSensitive: false, executionId: 'exec-1' }],
+  );
 
   await activity({ a: URL_A }, requests)(markSensitive(input(`${base}/payments`)));
-  t.true(requests.at(-1)!.callbacksSensitive, 'a doNotLogPayload execution\'s callbacks are marked sensitive');
+  t.true(requests.at(-1)!.callbacksSensitive, "a doNotLogPayload execution's callbacks are marked sensitive");
 
   await activity({}, requests)(input(`${base}/plain`, { headers: {}, body: 'no callback', callbacks: undefined }));
   t.deepEqual(requests.at(-1)!.callbackSteps, [], 'without callbacks the engine is asked as before');
@@ -153,7 +163,11 @@ test.serial('an answer that echoes the callback URL shows the placeholder in bod
   const json = await activity({ a: URL_A })(input(`${base}/echo/json`));
   const jsonText = JSON.stringify(json);
   t.false(jsonText.includes(TOKEN), jsonText);
-  t.deepEqual(json.json, { notifyUrl: A, escaped: `https://flowhook.example/BC/callbacks/${A}`, form: `notify=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}` });
+  t.deepEqual(json.json, {
+    notifyUrl: A,
+    escaped: `https://flowhook.example/BC/callbacks/${A}`,
+    form: `notify=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}`,
+  });
   t.is(json.headers['x-notify'], A);
   t.is(json.headers.location, A);
   t.true(json.body.includes(`"notifyUrl":"${A}"`));

@@ -93,7 +93,9 @@ test('a callback held before the step runs completes it without a timer', async 
 });
 
 test('a callback during the wait completes it; the wait is the timeout long, named by the label, and shown with its deadline', async (t) => {
-  const { call, waits, shown } = fake({ during: (inbox) => inbox.deliver(delivery('plain text', { Authorization: 'Bearer x', cookie: 'c', 'x-forwarded-for': '1.2.3.4', host: 'h', accept: '*/*' }), 'then') });
+  const { call, waits, shown } = fake({
+    during: (inbox) => inbox.deliver(delivery('plain text', { Authorization: 'Bearer x', cookie: 'c', 'x-forwarded-for': '1.2.3.4', host: 'h', accept: '*/*' }), 'then'),
+  });
   const output = (await waitForCallbackStep.run({ timeout: '1h' }, call)).output as CallbackOutput;
   t.deepEqual(waits, [{ ms: 3_600_000, summary: LABEL }]);
   t.regex(shown[0] ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -153,7 +155,11 @@ test('failures before the wait: a waiting sync caller, a timeout beyond the boun
 test('the httpRequest step lists the callback placeholders its resolved request carries, and only then', async (t) => {
   const nonce = 'ab'.repeat(16);
   const { call, context, activityCalls } = fake();
-  context.Callbacks = { payment: { url: callbackPlaceholder(nonce, 'payment') }, payment_2: { url: callbackPlaceholder(nonce, 'payment_2') }, other: { url: callbackPlaceholder(nonce, 'other') } };
+  context.Callbacks = {
+    payment: { url: callbackPlaceholder(nonce, 'payment') },
+    payment_2: { url: callbackPlaceholder(nonce, 'payment_2') },
+    other: { url: callbackPlaceholder(nonce, 'other') },
+  };
   context.Variables.cb = callbackPlaceholder(nonce, 'payment_2');
   await httpRequestStep.run({ url: 'https://psp.example/p?cb=${$encodeUrlComponent(Callbacks.payment.url)}', headers: { 'x-cb': '{{Variables.cb}}' }, body: 'none' }, call);
   t.deepEqual((activityCalls[0]!.input as HttpRequestInput).callbacks, [

@@ -24,7 +24,14 @@ test('the name is required and unique among waitForCallback steps, nested ones i
     'steps[0].if.else[0].name: "p" is the name of the waitForCallback step steps[0].if.then[0] already; callbacks find their step by name, so it must be unique',
   ]);
   // Other kinds keep their rules: their names need not be unique, and a waitForCallback may share one with them.
-  t.deepEqual(errorsOf([{ name: 'p', log: { message: 'x' } }, { name: 'p', log: { message: 'y' } }, { name: 'p', waitForCallback: { timeout: '1h' } }]), []);
+  t.deepEqual(
+    errorsOf([
+      { name: 'p', log: { message: 'x' } },
+      { name: 'p', log: { message: 'y' } },
+      { name: 'p', waitForCallback: { timeout: '1h' } },
+    ]),
+    [],
+  );
   t.true(errorsOf([{ name: 'my step', waitForCallback: { timeout: '1h' } }]).some((error) => error.startsWith('steps[0].name: must be an identifier')));
 });
 
@@ -39,19 +46,31 @@ test('the timeout is required, parseable and within FLOWHOOK_MAX_DEFERRAL', (t) 
 
 test('responseStatus is unset or 200..299; the key is a checked template', (t) => {
   for (const status of [199, 300, 404, 250.5]) {
-    t.deepEqual(errorsOf([{ name: 'p', waitForCallback: { timeout: '1h', responseStatus: status } }]), [`steps[0].waitForCallback.responseStatus: a 2xx status code (200..299), got ${status}`], String(status));
+    t.deepEqual(
+      errorsOf([{ name: 'p', waitForCallback: { timeout: '1h', responseStatus: status } }]),
+      [`steps[0].waitForCallback.responseStatus: a 2xx status code (200..299), got ${status}`],
+      String(status),
+    );
   }
   t.regex(errorsOf([{ name: 'p', waitForCallback: { timeout: '1h', key: '${Trigger.Paylod.id}' } }])[0]!, /^steps\[0\]\.waitForCallback\.key: .*"Trigger\.Paylod" does not exist/);
 });
 
 test('a wait before any respond step in sync mode is warned about like any deferral', (t) => {
-  const { errors, warnings } = validateFlow(flowWith([{ name: 'p', waitForCallback: { timeout: '1h' } }, { respond: { statusCode: 200 } }], { responseMode: 'WAIT_FOR_RESPONSE_STEP' }));
+  const { errors, warnings } = validateFlow(
+    flowWith([{ name: 'p', waitForCallback: { timeout: '1h' } }, { respond: { statusCode: 200 } }], { responseMode: 'WAIT_FOR_RESPONSE_STEP' }),
+  );
   t.deepEqual(errors, []);
-  t.true(warnings.some((warning) => warning.startsWith('steps[0].waitForCallback: a deferral can run before any respond step')), warnings.join('\n'));
+  t.true(
+    warnings.some((warning) => warning.startsWith('steps[0].waitForCallback: a deferral can run before any respond step')),
+    warnings.join('\n'),
+  );
 });
 
 test('Callbacks.<name>.url must name a waitForCallback step of the flow without a key', (t) => {
-  const waits = [{ name: 'payment', waitForCallback: { timeout: '1h' } }, { name: 'order', waitForCallback: { timeout: '1h', key: 'k' } }];
+  const waits = [
+    { name: 'payment', waitForCallback: { timeout: '1h' } },
+    { name: 'order', waitForCallback: { timeout: '1h', key: 'k' } },
+  ];
   t.deepEqual(errorsOf([sending('${Callbacks.payment.url} {{Callbacks.payment.url}} ${$encodeUrlComponent(Callbacks.payment.url)}'), ...waits]), []);
   t.deepEqual(errorsOf([sending('${Callbacks.paymnet.url}'), ...waits]), [
     'steps[0].httpRequest.body: Formula "${Callbacks.paymnet.url}" failed: "Callbacks.paymnet": no waitForCallback step of this flow is named "paymnet"; the waitForCallback steps with a URL are "payment" (did you mean "Callbacks.payment"?)',
@@ -63,11 +82,14 @@ test('Callbacks.<name>.url must name a waitForCallback step of the flow without 
     'steps[0].httpRequest.body: Formula "{{Callbacks.payment.uri}}" failed: "Callbacks.payment.uri" does not exist: Callbacks.payment has url (did you mean "Callbacks.payment.url"?)',
   ]);
   // A step of another kind with that name has no callback URL either.
-  t.regex(errorsOf([{ name: 'create', ...sending('${Callbacks.create.url}') }])[0]!, /"Callbacks\.create": no waitForCallback step of this flow is named "create"; it has no waitForCallback step with a URL/);
+  t.regex(
+    errorsOf([{ name: 'create', ...sending('${Callbacks.create.url}') }])[0]!,
+    /"Callbacks\.create": no waitForCallback step of this flow is named "create"; it has no waitForCallback step with a URL/,
+  );
   t.regex(errorsOf([{ log: { message: '${Calbacks.x.url}' } }])[0]!, /unknown name "Calbacks".*\(did you mean "Callbacks"\?\)/);
 });
 
-test('the flow\'s waitForCallback steps by name: nested ones, mode and answer status, the first of a doubled name', (t) => {
+test("the flow's waitForCallback steps by name: nested ones, mode and answer status, the first of a doubled name", (t) => {
   const steps = [
     { if: { condition: '${true}', then: [{ name: 'a', waitForCallback: { timeout: '1h', responseStatus: 200 } }] } },
     { name: 'b', waitForCallback: { timeout: '1h', key: '${Trigger.Payload.id}' } },
@@ -75,8 +97,11 @@ test('the flow\'s waitForCallback steps by name: nested ones, mode and answer st
     { waitForCallback: { timeout: '1h' } },
     { name: 'c', sleep: { duration: '1s' } },
   ];
-  t.deepEqual([...callbackStepsOf(steps as NonNullable<FlowJson['steps']>)], [
-    ['a', { name: 'a', path: 'steps[0].if.then[0]', keyed: false, responseStatus: 200 }],
-    ['b', { name: 'b', path: 'steps[1]', keyed: true, responseStatus: 202 }],
-  ]);
+  t.deepEqual(
+    [...callbackStepsOf(steps as NonNullable<FlowJson['steps']>)],
+    [
+      ['a', { name: 'a', path: 'steps[0].if.then[0]', keyed: false, responseStatus: 200 }],
+      ['b', { name: 'b', path: 'steps[1]', keyed: true, responseStatus: 202 }],
+    ],
+  );
 });

@@ -24,7 +24,10 @@ test('an exception keeps its type; its message, stack and the status message are
   span.end();
   const [exported] = exporter.getFinishedSpans();
   t.deepEqual(exported?.status, { code: SpanStatusCode.ERROR });
-  t.deepEqual(exported?.events.map((event) => event.attributes), [{ 'exception.type': 'TypeError' }]);
+  t.deepEqual(
+    exported?.events.map((event) => event.attributes),
+    [{ 'exception.type': 'TypeError' }],
+  );
   t.is(exported?.attributes['flowhook.company'], 'Acme');
   t.is((exported?.attributes.long as string).length, MAX_ATTRIBUTE_LENGTH);
   t.false(JSON.stringify(exported?.events).includes('s3cr3t'));

@@ -13,16 +13,25 @@ test('workflow stack traces are off unless asked for, and the switch is checked'
   t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'yes' }), { message: /FLOWHOOK_WORKFLOW_STACK_TRACES must be true or false/ });
 });
 
-test('the metrics ports are flowhook\'s own: a flow on the same host would be a loopback scraper', (t) => {
+test("the metrics ports are flowhook's own: a flow on the same host would be a loopback scraper", (t) => {
   const defaults = readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN }).egress.ownPorts;
-  t.deepEqual([7051, 7052, 7053].map((port) => defaults.get(port)), ['engine metrics', 'worker metrics', 'facade metrics']);
-  const moved = readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_ENGINE_METRICS_PORT: '9101', FLOWHOOK_WORKER_METRICS_PORT: '9102', FLOWHOOK_FACADE_METRICS_PORT: '9103' }).egress.ownPorts;
-  t.deepEqual([9101, 9102, 9103].map((port) => moved.get(port)), ['engine metrics', 'worker metrics', 'facade metrics']);
+  t.deepEqual(
+    [7051, 7052, 7053].map((port) => defaults.get(port)),
+    ['engine metrics', 'worker metrics', 'facade metrics'],
+  );
+  const moved = readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_ENGINE_METRICS_PORT: '9101', FLOWHOOK_WORKER_METRICS_PORT: '9102', FLOWHOOK_FACADE_METRICS_PORT: '9103' })
+    .egress.ownPorts;
+  t.deepEqual(
+    [9101, 9102, 9103].map((port) => moved.get(port)),
+    ['engine metrics', 'worker metrics', 'facade metrics'],
+  );
 });
 
 test('worker slots must be positive integers', (t) => {
   t.is(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY: '7' }).maxConcurrentWorkflowTasks, 7);
-  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '0' }), { message: /FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY must be an integer >= 1/ });
+  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '0' }), {
+    message: /FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY must be an integer >= 1/,
+  });
 });
 
 test('the worker needs its own service account token, from env or an owner-only file', (t) => {

@@ -101,7 +101,10 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput, callbacks: C
   let added: Record<string, string> = {};
   if (connection) {
     if (!connectionAllows(connection.settings!, url)) {
-      throw new OutboundRefused(`connection "${connection.name}" may not send its credentials to ${url.origin}${url.pathname} (it is pinned to its base URL and allowed hosts; see flowhook connection show)`, 'ConnectionPinned');
+      throw new OutboundRefused(
+        `connection "${connection.name}" may not send its credentials to ${url.origin}${url.pathname} (it is pinned to its base URL and allowed hosts; see flowhook connection show)`,
+        'ConnectionPinned',
+      );
     }
     added = await credentialHeaders(connection, { company: input.company!, tokens: deps.tokens, policy, limits });
   }
@@ -157,7 +160,7 @@ function targetUrl(raw: string, connection: ResolvedConnection | undefined, show
   try {
     url = base && !/^[a-z][a-z0-9+.-]*:/i.test(raw) ? new URL(`${base}${raw.startsWith('/') ? '' : '/'}${raw}`) : new URL(raw);
   } catch {
-    throw new OutboundRefused(`"${shown.slice(0, 200)}" is not an absolute URL${connection ? ' (nor a path below the connection\'s base URL)' : ''}`, 'InvalidUrl');
+    throw new OutboundRefused(`"${shown.slice(0, 200)}" is not an absolute URL${connection ? " (nor a path below the connection's base URL)" : ''}`, 'InvalidUrl');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`unsupported URL scheme ${url.protocol}`, 'InvalidUrl');
   if (url.username || url.password) throw new OutboundRefused('URLs with credentials in them are refused: keep credentials in a connection', 'InvalidUrl');
@@ -175,7 +178,8 @@ function parseAnswer(status: number, headers: Record<string, string>, body: stri
   const contentType = headers['content-type'] ?? '';
   if (contentType.includes('json')) {
     // Formulas walk answers recursively: an absurdly deep one is refused, like a deep webhook payload.
-    if (nestsDeeperThan(body, maxJsonDepth)) throw new OutboundRefused(`the response JSON nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
+    if (nestsDeeperThan(body, maxJsonDepth))
+      throw new OutboundRefused(`the response JSON nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
     try {
       output.json = JSON.parse(body);
     } catch {

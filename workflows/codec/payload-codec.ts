@@ -65,7 +65,11 @@ export class PayloadEncryptionCodec implements PayloadCodec {
     cipher.setAAD(additionalData(workflowId));
     const plain = protos.temporal.api.common.v1.Payload.encode(payload).finish();
     const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-    const metadata: Record<string, Uint8Array> = { encoding: encoder.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: encoder.encode(key.id), [FORMAT_METADATA]: encoder.encode(FORMAT) };
+    const metadata: Record<string, Uint8Array> = {
+      encoding: encoder.encode(ENCRYPTED_ENCODING),
+      [KEY_ID_METADATA]: encoder.encode(key.id),
+      [FORMAT_METADATA]: encoder.encode(FORMAT),
+    };
     if (workflowId !== undefined) metadata[WORKFLOW_ID_METADATA] = encoder.encode(workflowId);
     return { metadata, data };
   }
@@ -76,7 +80,10 @@ export class PayloadEncryptionCodec implements PayloadCodec {
     if (format !== '' && format !== FORMAT) throw new PayloadDecryptionError(`cannot decrypt a payload of format ${format}: this flowhook knows ${FORMAT}`);
     const legacy = format === '';
     const key = legacy ? this.#keyring?.findLegacy(keyId) : this.#keyring?.find(keyId);
-    if (!key) throw new PayloadDecryptionError(`cannot decrypt a payload encrypted with key ${keyId || '(unknown)'}: it is not in the payload keyring (FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE)`);
+    if (!key)
+      throw new PayloadDecryptionError(
+        `cannot decrypt a payload encrypted with key ${keyId || '(unknown)'}: it is not in the payload keyring (FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE)`,
+      );
     const bound = payload.metadata?.[WORKFLOW_ID_METADATA] ? text(payload, WORKFLOW_ID_METADATA) : undefined;
     if (bound !== undefined && contextWorkflowId !== undefined && bound !== contextWorkflowId) {
       throw new PayloadDecryptionError('refused a payload bound to another execution: encrypted payloads cannot be moved between executions');

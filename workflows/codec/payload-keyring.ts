@@ -111,7 +111,10 @@ export interface PayloadKeyRotation {
  */
 export function rotatePayloadKeyFile(path: string): PayloadKeyRotation {
   const ring = new PayloadKeyring([randomBytes(32), ...readKeyFile(path)]);
-  writeKeyFile(path, ring.keys.map((entry) => entry.key));
+  writeKeyFile(
+    path,
+    ring.keys.map((entry) => entry.key),
+  );
   return { currentKeyId: ring.current.id, retiredKeyIds: ring.retiredIds() };
 }
 

@@ -4,7 +4,16 @@
 // request starts the coordinator — and waits for the grant signal. A
 // concurrency slot is given back when the execution ends, however it ends
 // (also when it is cancelled while it still waits: it then leaves the queue).
-import { CancellationScope, condition, getExternalWorkflowHandle, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
 import type { AdmissionGate, AdmissionGrant, ExecutionControl } from '../shared/flow-control-contract.ts';
 import { admissionGrantSignal, admissionReleaseSignal } from '../shared/flow-control-messages.ts';
@@ -32,7 +41,13 @@ export async function passGates(control: ExecutionControl | undefined, flow: { c
     CancellationScope.nonCancellable(async () => {
       const held = slots.splice(0);
       // A coordinator that is gone has nothing to give back to.
-      await Promise.all(held.map((id) => getExternalWorkflowHandle(id).signal(admissionReleaseSignal, { executionId: info.workflowId }).catch(() => undefined)));
+      await Promise.all(
+        held.map((id) =>
+          getExternalWorkflowHandle(id)
+            .signal(admissionReleaseSignal, { executionId: info.workflowId })
+            .catch(() => undefined),
+        ),
+      );
     });
   const startedAt = Date.now();
   try {

@@ -43,7 +43,10 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     for (const window of windows.takeDue(Date.now())) await startExecution(window);
     forgetOlderThan(Date.now() - COLLECTED_LIMITS.rememberMs);
     if (historyIsLong()) {
-      const carried = { windows: [...windows.windows], remembered: [...remembered].map(([callId, { executionId, at, digest }]) => [callId, executionId, at, digest] as CollectorCarry['remembered'][number]) };
+      const carried = {
+        windows: [...windows.windows],
+        remembered: [...remembered].map(([callId, { executionId, at, digest }]) => [callId, executionId, at, digest] as CollectorCarry['remembered'][number]),
+      };
       await continueAsNew<typeof flowCollectorWorkflow>(sensitive({ ...input, carried }));
     }
     const seen = calls;
@@ -82,7 +85,11 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
       });
     } catch (error) {
       // Only a taken id can refuse a start, and seeds are fresh ids: nothing to run twice.
-      log.warn('a collected window could not start its execution', { executionId: seed.workflowId, calls: window.count, reason: error instanceof Error ? error.message : String(error) });
+      log.warn('a collected window could not start its execution', {
+        executionId: seed.workflowId,
+        calls: window.count,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -93,4 +100,3 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     }
   }
 }
-

@@ -11,14 +11,72 @@ import { XML_FUNCTIONS } from './xml-functions.ts';
 
 /** JSONata 2.2's function library, without the `$`. */
 export const JSONATA_FUNCTIONS: readonly string[] = [
-  'sum', 'count', 'max', 'min', 'average', 'string', 'substring', 'substringBefore', 'substringAfter', 'lowercase', 'uppercase',
-  'length', 'trim', 'pad', 'match', 'contains', 'replace', 'split', 'join', 'formatNumber', 'formatBase', 'formatInteger',
-  'parseInteger', 'number', 'floor', 'ceil', 'round', 'abs', 'sqrt', 'power', 'random', 'boolean', 'not', 'map', 'zip',
-  'filter', 'single', 'reduce', 'sift', 'keys', 'lookup', 'append', 'exists', 'spread', 'merge', 'reverse', 'each', 'error',
-  'assert', 'type', 'sort', 'shuffle', 'distinct', 'base64encode', 'base64decode', 'encodeUrlComponent', 'encodeUrl',
-  'decodeUrlComponent', 'decodeUrl', 'eval', 'toMillis', 'fromMillis', 'clone',
+  'sum',
+  'count',
+  'max',
+  'min',
+  'average',
+  'string',
+  'substring',
+  'substringBefore',
+  'substringAfter',
+  'lowercase',
+  'uppercase',
+  'length',
+  'trim',
+  'pad',
+  'match',
+  'contains',
+  'replace',
+  'split',
+  'join',
+  'formatNumber',
+  'formatBase',
+  'formatInteger',
+  'parseInteger',
+  'number',
+  'floor',
+  'ceil',
+  'round',
+  'abs',
+  'sqrt',
+  'power',
+  'random',
+  'boolean',
+  'not',
+  'map',
+  'zip',
+  'filter',
+  'single',
+  'reduce',
+  'sift',
+  'keys',
+  'lookup',
+  'append',
+  'exists',
+  'spread',
+  'merge',
+  'reverse',
+  'each',
+  'error',
+  'assert',
+  'type',
+  'sort',
+  'shuffle',
+  'distinct',
+  'base64encode',
+  'base64decode',
+  'encodeUrlComponent',
+  'encodeUrl',
+  'decodeUrlComponent',
+  'decodeUrl',
+  'eval',
+  'toMillis',
+  'fromMillis',
+  'clone',
   // Bound per evaluation rather than in the static frame.
-  'now', 'millis',
+  'now',
+  'millis',
 ];
 
 /** Functions flowhook registers on every compiled expression besides the guarded built-ins (formula-evaluator.ts). */
@@ -28,9 +86,7 @@ export const FLOWHOOK_FUNCTIONS: readonly string[] = Object.keys(XML_FUNCTIONS);
 export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = { eval: EVAL_DISABLED };
 
 /** Everything a formula may call without binding it itself. */
-export const CALLABLE_FUNCTIONS: ReadonlySet<string> = new Set(
-  [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS].filter((name) => !Object.hasOwn(REFUSED_FUNCTIONS, name)),
-);
+export const CALLABLE_FUNCTIONS: ReadonlySet<string> = new Set([...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS].filter((name) => !Object.hasOwn(REFUSED_FUNCTIONS, name)));
 
 /** Every member of T, listed once: a missing or misspelt member does not compile. */
 type MemberList<T> = { readonly [K in keyof T]-?: true };

@@ -218,7 +218,10 @@ function callbackProblem(step: string, field: string | undefined, steps: Readonl
   if (waits?.keyed) return `"Callbacks.${step}": the waitForCallback step "${step}" (${waits.path}) waits for a key, so it has no callback URL`;
   if (!waits) {
     const withUrl = [...steps].filter(([, candidate]) => !candidate.keyed).map(([name]) => name);
-    const known = withUrl.length > 0 ? `the waitForCallback steps with a URL are ${withUrl.map((name) => `"${name}"`).join(', ')}` : 'it has no waitForCallback step with a URL (one with a name and without a key)';
+    const known =
+      withUrl.length > 0
+        ? `the waitForCallback steps with a URL are ${withUrl.map((name) => `"${name}"`).join(', ')}`
+        : 'it has no waitForCallback step with a URL (one with a name and without a key)';
     return `"Callbacks.${step}": no waitForCallback step of this flow is named "${step}"; ${known}${didYouMean(step, withUrl, (candidate) => `"Callbacks.${candidate}"`)}`;
   }
   const fields = Object.keys(CALLBACK);

@@ -55,7 +55,8 @@ export function findFormulaEnd(text: string, from: number): number | string {
 function skipQuoted(text: string, start: number): number {
   const quote = text[start];
   for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++; // the escaped character can be the quote itself
+    if (text[i] === '\\')
+      i++; // the escaped character can be the quote itself
     else if (text[i] === quote) return i + 1;
   }
   return -1;

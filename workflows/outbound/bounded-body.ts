@@ -24,7 +24,10 @@ export function readBoundedBody(response: IncomingMessage, maxBytes: number): Pr
         resolve(Buffer.concat(chunks, decoded));
       }
     };
-    const tooLarge = () => finish(new OutboundRefused(`the response body is larger than ${maxBytes} bytes${decoder ? ' (after decompression)' : ''} (FLOWHOOK_HTTP_MAX_RESPONSE_BYTES)`, 'ResponseTooLarge'));
+    const tooLarge = () =>
+      finish(
+        new OutboundRefused(`the response body is larger than ${maxBytes} bytes${decoder ? ' (after decompression)' : ''} (FLOWHOOK_HTTP_MAX_RESPONSE_BYTES)`, 'ResponseTooLarge'),
+      );
     const take = (chunk: Buffer) => {
       decoded += chunk.length;
       if (decoded > maxBytes) return tooLarge();

@@ -74,7 +74,8 @@ function nextHop(hop: Hop, status: number, location: string, request: GuardedReq
   } catch {
     throw new OutboundRefused(`${describeTarget(hop.method, hop.url)}: answered a redirect to something that is not a URL`, 'InvalidRedirect');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`${describeTarget(hop.method, hop.url)}: redirect to an unsupported scheme ${url.protocol}`, 'InvalidRedirect');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRefused(`${describeTarget(hop.method, hop.url)}: redirect to an unsupported scheme ${url.protocol}`, 'InvalidRedirect');
   const sameOrigin = url.origin === hop.url.origin;
   const headers = { ...hop.headers };
   if (!sameOrigin) for (const name of CROSS_ORIGIN_DROPPED) delete headers[name];

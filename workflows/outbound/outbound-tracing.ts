@@ -11,7 +11,12 @@ export type TraceHeaders = Readonly<Record<string, string>>;
 const NO_HEADERS: TraceHeaders = Object.freeze({});
 
 /** Without a tracer (tracing off) this is just `send({})`. */
-export async function traceOutbound<T extends { status: number; redirects: number }>(tracer: Tracer | undefined, method: string, url: URL, send: (traceHeaders: TraceHeaders) => Promise<T>): Promise<T> {
+export async function traceOutbound<T extends { status: number; redirects: number }>(
+  tracer: Tracer | undefined,
+  method: string,
+  url: URL,
+  send: (traceHeaders: TraceHeaders) => Promise<T>,
+): Promise<T> {
   if (!tracer) return send(NO_HEADERS);
   const attributes = {
     'http.request.method': method,

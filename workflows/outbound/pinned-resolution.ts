@@ -46,7 +46,11 @@ export async function resolveChecked(url: URL, policy: EgressPolicy): Promise<Ch
 /** A `lookup` for http.request that answers only the checked addresses. */
 export function pinnedLookup(addresses: CheckedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+    if (options?.all)
+      callback(
+        null,
+        addresses.map(({ address, family }) => ({ address, family })),
+      );
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   }) as unknown as LookupFunction;
 }

@@ -47,7 +47,9 @@ export function validateDirectRoute(direct: DirectRouteJson, at: string, errors:
     errors.push(`${at}.toleranceSeconds: must be between 1 and ${MAX_DIRECT_TOLERANCE_SECONDS}, got ${JSON.stringify(tolerance)}`);
   } else if (!signsTimestamp) {
     // A tolerance nothing checks would read as replay protection the route does not have.
-    errors.push(`${at}.toleranceSeconds: ${scheme === 'hmac' ? 'this hmac route signs no timestamp (no timestampHeader with {timestamp} in signedContent)' : `${scheme} signs no timestamp`}; remove it`);
+    errors.push(
+      `${at}.toleranceSeconds: ${scheme === 'hmac' ? 'this hmac route signs no timestamp (no timestampHeader with {timestamp} in signedContent)' : `${scheme} signs no timestamp`}; remove it`,
+    );
   }
 }
 
@@ -55,15 +57,20 @@ export function validateDirectRoute(direct: DirectRouteJson, at: string, errors:
 function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]): boolean {
   checkHeaderName(hmac.header, `${at}.header`, errors, true);
   const algorithm = hmac.algorithm ?? '';
-  if (algorithm !== '' && !(HMAC_ALGORITHMS as readonly string[]).includes(algorithm)) errors.push(`${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`);
+  if (algorithm !== '' && !(HMAC_ALGORITHMS as readonly string[]).includes(algorithm))
+    errors.push(`${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`);
   const encoding = hmac.encoding ?? '';
-  if (encoding !== '' && !(HMAC_ENCODINGS as readonly string[]).includes(encoding)) errors.push(`${at}.encoding: one of ${HMAC_ENCODINGS.join(', ')} (default hex), got ${JSON.stringify(encoding)}`);
+  if (encoding !== '' && !(HMAC_ENCODINGS as readonly string[]).includes(encoding))
+    errors.push(`${at}.encoding: one of ${HMAC_ENCODINGS.join(', ')} (default hex), got ${JSON.stringify(encoding)}`);
   if (hasControlCharacter(hmac.prefix ?? '')) errors.push(`${at}.prefix: must not contain control characters`);
 
   const content = hmac.signedContent || '{body}';
   const tokens: string[] = content.match(/\{[^{}]*\}|[{}]/g) ?? [];
   const unknown = tokens.filter((token) => !PLACEHOLDERS.has(token));
-  if (unknown.length > 0) errors.push(`${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got ${unknown.map((token) => JSON.stringify(token)).join(', ')}`);
+  if (unknown.length > 0)
+    errors.push(
+      `${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got ${unknown.map((token) => JSON.stringify(token)).join(', ')}`,
+    );
   else if (!tokens.includes('{body}')) errors.push(`${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`);
   else {
     const boundary = signedContentBoundaryProblem(content);
@@ -72,7 +79,8 @@ function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]):
 
   const signsTimestamp = tokens.includes('{timestamp}');
   if (signsTimestamp) checkHeaderName(hmac.timestampHeader, `${at}.timestampHeader`, errors, true, '(signedContent uses {timestamp})');
-  else if (hmac.timestampHeader) errors.push(`${at}.timestampHeader: signedContent has no {timestamp}, and an unsigned timestamp proves nothing; add {timestamp} to signedContent or remove timestampHeader`);
+  else if (hmac.timestampHeader)
+    errors.push(`${at}.timestampHeader: signedContent has no {timestamp}, and an unsigned timestamp proves nothing; add {timestamp} to signedContent or remove timestampHeader`);
   if (tokens.includes('{id}')) checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, true, '(signedContent uses {id})');
   else checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, false);
 

@@ -69,10 +69,7 @@ export function checkEgress(policy: EgressPolicy, target: EgressTarget): EgressD
     const { category: what, embedded } = internal;
     const described = embedded ? `${addressText} (IPv4 ${formatIPv4(embedded.value)} in ${embedded.form})` : addressText;
     const finding = subject.name ? `${subject.name} resolves to ${described}, which is ${what.phrase}` : `${described} is ${what.phrase}`;
-    return refuse(
-      what.rule,
-      `refused by the egress policy: ${finding} (open it with ${EGRESS_ALLOW_VARIABLE}, e.g. ${EGRESS_ALLOW_VARIABLE}=${example})`,
-    );
+    return refuse(what.rule, `refused by the egress policy: ${finding} (open it with ${EGRESS_ALLOW_VARIABLE}, e.g. ${EGRESS_ALLOW_VARIABLE}=${example})`);
   }
 
   const company = policy.company;
@@ -80,10 +77,7 @@ export function checkEgress(policy: EgressPolicy, target: EgressTarget): EgressD
     const shown = subject.name ? `${formatHostPort(subject.name, target.port)} (${addressText})` : formatHostPort(addressText, target.port);
     const name = JSON.stringify(company.name);
     const argument = /^[A-Za-z0-9._-]+$/.test(company.name) ? company.name : name;
-    return refuse(
-      'company-egress',
-      `refused by company ${name} egress list: ${shown} is not on it (change it with flowhook company egress set ${argument} …)`,
-    );
+    return refuse('company-egress', `refused by company ${name} egress list: ${shown} is not on it (change it with flowhook company egress set ${argument} …)`);
   }
 
   return { allowed: true };

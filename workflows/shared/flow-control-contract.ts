@@ -27,7 +27,11 @@ export const COORDINATOR_PRIORITY = 1;
 export type GateKind = 'pause' | 'throttle' | 'concurrency';
 
 /** The coordinator of each kind of gate. */
-export const GATE_WORKFLOW_TYPES: Readonly<Record<GateKind, string>> = { pause: PAUSE_GATE_WORKFLOW_TYPE, throttle: THROTTLE_WORKFLOW_TYPE, concurrency: CONCURRENCY_WORKFLOW_TYPE };
+export const GATE_WORKFLOW_TYPES: Readonly<Record<GateKind, string>> = {
+  pause: PAUSE_GATE_WORKFLOW_TYPE,
+  throttle: THROTTLE_WORKFLOW_TYPE,
+  concurrency: CONCURRENCY_WORKFLOW_TYPE,
+};
 
 /**
  * One gate an execution passes before its steps run; gates are passed in the order pause, throttle,
@@ -121,9 +125,7 @@ export interface CollectedAnswer {
   reused?: boolean;
 }
 
-export type CollectorPolicy =
-  | { kind: 'debounce'; periodMs: number; maxWaitMs?: number }
-  | { kind: 'batch'; maxSize: number; maxWaitMs: number };
+export type CollectorPolicy = { kind: 'debounce'; periodMs: number; maxWaitMs?: number } | { kind: 'batch'; maxSize: number; maxWaitMs: number };
 
 /** The input of every execution a collector starts, minus what each window brings (payload, caller, seed). */
 export type ExecutionTemplate = Omit<FlowExecutionInput, 'payloadJson' | 'caller' | 'direct' | 'executionGrant' | 'control' | 'coalesced' | 'batch'>;
@@ -144,7 +146,9 @@ export interface CollectorWindow {
   lastAt: number;
   /** Calls in the window; debounce keeps the latest ones within COLLECTED_LIMITS, `count` counts all. */
   count: number;
-  calls: (Pick<CollectedCall, 'payloadJson' | 'direct' | 'caller'> & { /** ISO 8601, when the call reached the collector (Temporal's clock): arrival order. */ receivedAt: string })[];
+  calls: (Pick<CollectedCall, 'payloadJson' | 'direct' | 'caller'> & {
+    /** ISO 8601, when the call reached the collector (Temporal's clock): arrival order. */ receivedAt: string;
+  })[];
   /** UTF-8 length of the payloads kept. */
   bytes: number;
   /** A call of it was accepted while the flow was paused: that call's pause gate. */

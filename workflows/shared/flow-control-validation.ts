@@ -25,7 +25,8 @@ export function validateFlowControl(webhook: WebhookTriggerJson, errors: string[
   if (throttle) {
     const perSecond = throttle.perSecond === undefined ? undefined : Number(throttle.perSecond);
     if (perSecond === undefined) errors.push(`${at}.throttle.perSecond: required (executions started per second, e.g. 2 or 0.5)`);
-    else if (!Number.isFinite(perSecond) || perSecond <= 0 || perSecond > CONTROL_BOUNDS.perSecond.max) errors.push(`${at}.throttle.perSecond: must be more than 0 and at most ${CONTROL_BOUNDS.perSecond.max}`);
+    else if (!Number.isFinite(perSecond) || perSecond <= 0 || perSecond > CONTROL_BOUNDS.perSecond.max)
+      errors.push(`${at}.throttle.perSecond: must be more than 0 and at most ${CONTROL_BOUNDS.perSecond.max}`);
     checkInteger(throttle.burst, CONTROL_BOUNDS.burst, `${at}.throttle.burst`, errors);
     checkKey(throttle.key, `${at}.throttle.key`, false, errors);
   }
@@ -47,7 +48,9 @@ export function validateFlowControl(webhook: WebhookTriggerJson, errors: string[
   if (webhook.idempotencyKey) {
     checkKey(webhook.idempotencyKey, `${at}.idempotencyKey`, true, errors);
     if (debounce || batch) {
-      errors.push(`${at}.idempotencyKey: cannot be combined with ${debounce ? 'debounce' : 'batch'}: its executions stand for many calls each, so a repeated call has no execution of its own to join (${debounce ? 'repeats within the period coalesce anyway' : 'an Idempotency-Key header still keeps a retried call out of a second batch'})`);
+      errors.push(
+        `${at}.idempotencyKey: cannot be combined with ${debounce ? 'debounce' : 'batch'}: its executions stand for many calls each, so a repeated call has no execution of its own to join (${debounce ? 'repeats within the period coalesce anyway' : 'an Idempotency-Key header still keeps a retried call out of a second batch'})`,
+      );
     }
   }
   if (webhook.idempotencyWindow !== undefined && webhook.idempotencyWindow !== '') {
@@ -64,7 +67,8 @@ function checkKey(key: string | undefined, path: string, required: boolean, erro
   }
   const scope: FormulaScope = { stepNames: new Set(), roots: KEY_ROOTS, collectedTriggerRead: new Set() };
   for (const problem of checkTemplate(key, scope)) errors.push(`${path}: ${problem}`);
-  for (const member of scope.collectedTriggerRead!) errors.push(`${path}: Trigger.${member} cannot be read here: it is filled after the call's key decided which execution the call joins`);
+  for (const member of scope.collectedTriggerRead!)
+    errors.push(`${path}: Trigger.${member} cannot be read here: it is filled after the call's key decided which execution the call joins`);
 }
 
 function checkInteger(value: number | undefined, bounds: { min: number; max: number }, path: string, errors: string[]): void {

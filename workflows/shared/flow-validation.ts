@@ -33,7 +33,13 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  const scope: FormulaScope = { stepNames: stepNamesOf(steps), callbackSteps: callbackStepsOf(steps), variablesRead: new Set(), directTriggerRead: new Set(), collectedTriggerRead: new Set() };
+  const scope: FormulaScope = {
+    stepNames: stepNamesOf(steps),
+    callbackSteps: callbackStepsOf(steps),
+    variablesRead: new Set(),
+    directTriggerRead: new Set(),
+    collectedTriggerRead: new Set(),
+  };
   const check: StepValidation = {
     errors: problems.errors,
     limits,
@@ -104,7 +110,10 @@ function walkForDeferrals(steps: StepJson[], path: string, responded: boolean, w
       warnings.push(`${at}.${kind}: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500`);
     } else if (behaviour.branches) {
       const before = responded;
-      responded = behaviour.branches(stepBody(step, kind)).map((branch) => walkForDeferrals(branch.steps, `${at}.${kind}.${branch.name}`, before, warnings)).every(Boolean);
+      responded = behaviour
+        .branches(stepBody(step, kind))
+        .map((branch) => walkForDeferrals(branch.steps, `${at}.${kind}.${branch.name}`, before, warnings))
+        .every(Boolean);
     }
   });
   return responded;
@@ -141,7 +150,9 @@ function variablesSetBy(steps: StepJson[]): Set<string> {
 function warnAboutDirectOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<string>, warnings: string[]): void {
   if (webhook.direct || read.size === 0) return;
   const names = [...read].map((member) => `Trigger.${member}`).join(', ');
-  warnings.push(`${names}: only the provider route (trigger.webhook.direct) fills ${read.size === 1 ? 'it' : 'them'}; without direct ${read.size === 1 ? 'it is' : 'they are'} empty at run time`);
+  warnings.push(
+    `${names}: only the provider route (trigger.webhook.direct) fills ${read.size === 1 ? 'it' : 'them'}; without direct ${read.size === 1 ? 'it is' : 'they are'} empty at run time`,
+  );
 }
 
 /** Trigger.Coalesced and Trigger.Batch are filled by debounce and batch only; elsewhere they read as nothing. */

@@ -3,5 +3,8 @@
 // on one line and bounded. Shared by the engine (execution details) and the
 // workflow (current details).
 export function markdownText(text: string, maxLength: number): string {
-  return text.replace(/[\\`*_[\]<>#|]/g, (character) => `\\${character}`).replace(/\s+/g, ' ').slice(0, maxLength);
+  return text
+    .replace(/[\\`*_[\]<>#|]/g, (character) => `\\${character}`)
+    .replace(/\s+/g, ' ')
+    .slice(0, maxLength);
 }

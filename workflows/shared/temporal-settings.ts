@@ -26,7 +26,12 @@ export function readTemporalSettings(variables: TemporalVariables): TemporalSett
   const temporal: TemporalSettings = { address: variables.TEMPORAL_ADDRESS, namespace: variables.TEMPORAL_NAMESPACE };
   if (variables.TEMPORAL_API_KEY) temporal.apiKey = variables.TEMPORAL_API_KEY;
   if (variables.TEMPORAL_TLS_CERT || variables.TEMPORAL_TLS_KEY || variables.TEMPORAL_TLS_CA) {
-    temporal.tls = { certPath: variables.TEMPORAL_TLS_CERT, keyPath: variables.TEMPORAL_TLS_KEY, caPath: variables.TEMPORAL_TLS_CA, serverName: variables.TEMPORAL_TLS_SERVER_NAME };
+    temporal.tls = {
+      certPath: variables.TEMPORAL_TLS_CERT,
+      keyPath: variables.TEMPORAL_TLS_KEY,
+      caPath: variables.TEMPORAL_TLS_CA,
+      serverName: variables.TEMPORAL_TLS_SERVER_NAME,
+    };
   } else if (variables.TEMPORAL_TLS || temporal.apiKey) {
     temporal.tls = true;
   }

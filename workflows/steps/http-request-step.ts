@@ -26,9 +26,11 @@ export const httpRequestStep: StepModule<'httpRequest'> = {
     if (request.timeout) {
       const ms = parseDuration(request.timeout);
       if (typeof ms === 'string') errors.push(`${at}.timeout: ${ms}`);
-      else if (ms < 1 || ms > limits.maxHttpTimeoutMs) errors.push(`${at}.timeout: between 1ms and ${formatDuration(limits.maxHttpTimeoutMs)} (the engine's FLOWHOOK_MAX_HTTP_TIMEOUT)`);
+      else if (ms < 1 || ms > limits.maxHttpTimeoutMs)
+        errors.push(`${at}.timeout: between 1ms and ${formatDuration(limits.maxHttpTimeoutMs)} (the engine's FLOWHOOK_MAX_HTTP_TIMEOUT)`);
     }
-    if (request.connection !== undefined && !CONNECTION_NAME.test(request.connection)) errors.push(`${at}.connection: 1..100 letters, digits, _, - or ., got ${JSON.stringify(request.connection)}`);
+    if (request.connection !== undefined && !CONNECTION_NAME.test(request.connection))
+      errors.push(`${at}.connection: 1..100 letters, digits, _, - or ., got ${JSON.stringify(request.connection)}`);
     if (request.maxAttempts !== undefined && (request.maxAttempts < 1 || request.maxAttempts > 20)) errors.push(`${at}.maxAttempts: must be between 1 and 20`);
   },
   connection: (request) => request.connection,
@@ -38,7 +40,8 @@ export const httpRequestStep: StepModule<'httpRequest'> = {
     const timeoutMs = request.timeout ? parseDuration(request.timeout) : DEFAULT_HTTP_TIMEOUT_MS;
     if (typeof timeoutMs === 'string') throw new StepFailure(`${call.label} failed: ${timeoutMs}`);
     const maxTimeout = limitsOf(call).maxHttpTimeoutMs;
-    if (timeoutMs > maxTimeout) throw new StepFailure(`${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`);
+    if (timeoutMs > maxTimeout)
+      throw new StepFailure(`${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) setOwnMember(headers, name, await resolveText(value, ctx));
     const activities = call.services.activities({
@@ -76,7 +79,10 @@ export const httpRequestStep: StepModule<'httpRequest'> = {
  */
 function callbacksIn(texts: string[], ctx: FormulaContext): CallbackReference[] {
   const placeholders = Object.entries(ctx.Callbacks ?? {}).map(([step, { url }]) => ({ step, placeholder: url }));
-  const found = placeholdersIn(texts, placeholders.map((reference) => reference.placeholder));
+  const found = placeholdersIn(
+    texts,
+    placeholders.map((reference) => reference.placeholder),
+  );
   return placeholders.filter((reference) => found.has(reference.placeholder));
 }
 

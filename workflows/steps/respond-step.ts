@@ -30,7 +30,8 @@ export const respondStep: StepModule<'respond'> = {
     const output = { statusCode, contentType, body };
     if (!runtime.window.isOpen) {
       // After a sync timeout the answer is kept for the caller to fetch (flowWebhook_Answer); the log line quotes no body.
-      if (runtime.window.respondAfterTimeout(statusCode, contentType, body)) return { output, skipped: true, note: 'the sync window had timed out: kept as the late answer the caller may fetch' };
+      if (runtime.window.respondAfterTimeout(statusCode, contentType, body))
+        return { output, skipped: true, note: 'the sync window had timed out: kept as the late answer the caller may fetch' };
       return { output, skipped: true, note: 'ignored: the caller was already answered (earlier respond or sync timeout)' };
     }
     runtime.window.respond(statusCode, contentType, body);

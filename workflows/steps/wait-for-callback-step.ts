@@ -39,7 +39,8 @@ export const waitForCallbackStep: StepModule<'waitForCallback'> = {
     if (!name) errors.push(`${nameAt}: required for a waitForCallback step (a callback finds its step by name)`);
     else {
       const first = scope.callbackSteps?.get(name);
-      if (first && `${first.path}.waitForCallback` !== at) errors.push(`${nameAt}: "${name}" is the name of the waitForCallback step ${first.path} already; callbacks find their step by name, so it must be unique`);
+      if (first && `${first.path}.waitForCallback` !== at)
+        errors.push(`${nameAt}: "${name}" is the name of the waitForCallback step ${first.path} already; callbacks find their step by name, so it must be unique`);
     }
     const ms = parseDuration(wait.timeout ?? '');
     if (!wait.timeout) errors.push(`${at}.timeout: required`);
@@ -47,7 +48,8 @@ export const waitForCallbackStep: StepModule<'waitForCallback'> = {
     else if (ms < 1 || ms > limits.maxDeferralMs) errors.push(`${at}.timeout: between 1ms and ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`);
     checkText(wait.key, `${at}.key`, errors, scope);
     const status = wait.responseStatus ?? 0;
-    if (status !== 0 && (!Number.isInteger(status) || status < 200 || status > 299)) errors.push(`${at}.responseStatus: a 2xx status code (200..299), got ${JSON.stringify(status)}`);
+    if (status !== 0 && (!Number.isInteger(status) || status < 200 || status > 299))
+      errors.push(`${at}.responseStatus: a 2xx status code (200..299), got ${JSON.stringify(status)}`);
   },
   async run(wait, call) {
     // The order of checks is part of the contract: which failure a bad step reports.

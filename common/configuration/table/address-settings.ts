@@ -4,7 +4,7 @@ import { port } from '../values/port-value.ts';
 import { text } from '../values/text-value.ts';
 import { url } from '../values/url-value.ts';
 
-const OWN_PORT = 'refused to flows (one of flowhook\'s own ports)';
+const OWN_PORT = "refused to flows (one of flowhook's own ports)";
 
 export const ADDRESS_SETTINGS = settingsGroup('Addresses and ports', {
   FLOWHOOK_FACADE_PORT: setting({
@@ -45,7 +45,10 @@ export const ADDRESS_SETTINGS = settingsGroup('Addresses and ports', {
     processes: ['facade', 'worker', 'cli', 'start'],
     computedBy: ['start'],
     meaning: 'where facade, worker and CLI reach the engine (`https://…` for TLS)',
-    roles: { worker: 'where the engine is (record step, connections); its port is refused to flows', start: 'where facade and worker reach the engine (default: the engine start runs)' },
+    roles: {
+      worker: 'where the engine is (record step, connections); its port is refused to flows',
+      start: 'where facade and worker reach the engine (default: the engine start runs)',
+    },
   }),
   FLOWHOOK_PUBLIC_URL: setting({
     type: url({ base: true }),

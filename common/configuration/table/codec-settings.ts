@@ -11,11 +11,14 @@ import { origin, url } from '../values/url-value.ts';
 export const CODEC_SETTINGS = settingsGroup('Codec server (Temporal UI)', {
   FLOWHOOK_CODEC_PORT: setting({
     type: port({ freePort: true, off: true }),
-    defaultText: 'off; `start` with the dev server: the Web UI\'s port + 1 (`8234`)',
+    defaultText: "off; `start` with the dev server: the Web UI's port + 1 (`8234`)",
     processes: ['engine', 'start', 'worker'],
     meaning: 'the codec server for the Temporal UI',
     more: 'See [the codec server](../how-to/observe.md#read-donotlogpayload-payloads-in-the-temporal-ui).',
-    roles: { start: 'codec server next to the dev server UI (default: UI port + 1, 8234; off: none)', worker: "refused to flows (one of flowhook's own ports; default the UI port + 1)" },
+    roles: {
+      start: 'codec server next to the dev server UI (default: UI port + 1, 8234; off: none)',
+      worker: "refused to flows (one of flowhook's own ports; default the UI port + 1)",
+    },
   }),
   FLOWHOOK_CODEC_HOST: setting({
     type: text(),

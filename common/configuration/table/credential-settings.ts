@@ -11,7 +11,10 @@ export const CREDENTIAL_SETTINGS = settingsGroup('Tokens and keys', {
     processes: ['engine', 'cli'],
     meaning: 'an admin token',
     defaultText: 'admin commands: `<data dir>/admin-token`',
-    roles: { engine: 'an optional bootstrap admin token, to create the first service accounts (service accounts otherwise)', cli: 'the admin token it sends (default: read from `<data dir>/admin-token`)' },
+    roles: {
+      engine: 'an optional bootstrap admin token, to create the first service accounts (service accounts otherwise)',
+      cli: 'the admin token it sends (default: read from `<data dir>/admin-token`)',
+    },
   }),
   FLOWHOOK_ENGINE_TOKEN: setting({
     type: token(),

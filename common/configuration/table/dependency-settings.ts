@@ -8,7 +8,7 @@ import { text } from '../values/text-value.ts';
 
 /** Node's timers hold at most this many milliseconds; larger values would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
-const OWN_PORT = 'its port is refused to flows (one of flowhook\'s own ports)';
+const OWN_PORT = "its port is refused to flows (one of flowhook's own ports)";
 
 export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
   FLOWHOOK_DATABASE_URL: setting({

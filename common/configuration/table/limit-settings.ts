@@ -26,7 +26,11 @@ export const LIMIT_SETTINGS = settingsGroup('Limits', {
   // Counted before verification, so anyone can spend it: low enough that an unsigned flood costs
   // little, high enough for a provider's bursts (Stripe, Shopify and GitHub deliver far below this
   // per endpoint; the burst of 200 absorbs a backlog being replayed).
-  FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: rate(100, 'provider-route requests per second per (company, activity), counted before the signature is checked', 'See [the provider route](../how-to/provider-webhooks.md#rate-limit-replays-and-redeliveries).'),
+  FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: rate(
+    100,
+    'provider-route requests per second per (company, activity), counted before the signature is checked',
+    'See [the provider route](../how-to/provider-webhooks.md#rate-limit-replays-and-redeliveries).',
+  ),
   FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE_BURST: burst('FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE'),
   // A sender that delivers real callbacks almost never misses (a used token is still known, and
   // answered as a repeat), so this only has to stop guessing.

@@ -12,7 +12,10 @@ export const LOCAL_SETTINGS = settingsGroup('Local installation (`flowhook start
     defaultText: '`.flowhook` (`start`: in the current directory)',
     processes: ['start', 'cli', 'payload-key'],
     meaning: 'embedded data, tokens, keys, the Temporal CLI',
-    roles: { cli: "where `start` keeps the admin token (default: ./.flowhook, else the checkout's)", 'payload-key': "where `start` keeps its key file (default: ./.flowhook, else the checkout's)" },
+    roles: {
+      cli: "where `start` keeps the admin token (default: ./.flowhook, else the checkout's)",
+      'payload-key': "where `start` keeps its key file (default: ./.flowhook, else the checkout's)",
+    },
     more: "Admin commands read the admin token from `./.flowhook`, else from the checkout's `.flowhook`, so a linked CLI works from any directory.",
   }),
   // Fixed ports: they are handed to programs flowhook starts, which do not report a free one back.

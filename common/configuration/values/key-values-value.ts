@@ -19,7 +19,10 @@ export function keyValues(): ValueType<Readonly<Record<string, string>>> {
       }
       return Object.freeze(pairs);
     },
-    format: (pairs) => Object.entries(pairs).map(([key, value]) => `${key}=${value}`).join(','),
+    format: (pairs) =>
+      Object.entries(pairs)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(','),
   };
 }
 

@@ -6,7 +6,10 @@ export function list<T>(item: ValueType<T>): ValueType<T[]> {
   return {
     description: `comma list of ${item.description}`,
     parse(text) {
-      const items = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+      const items = text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
       return items.map((entry, index) => {
         try {
           return item.parse(entry);

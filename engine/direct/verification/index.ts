@@ -40,7 +40,6 @@ export { DIRECT_SCHEME_NAMES } from './scheme-registry.ts';
 export { hmacConfigProblem } from './hmac-scheme.ts';
 export { MAX_EVENT_ID_LENGTH } from './request-fields.ts';
 
-
 /**
  * Whether the request proves it comes from the provider. Throws only for a
  * route publish validation refuses (no scheme, an invalid hmac description).

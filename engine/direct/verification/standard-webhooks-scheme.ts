@@ -46,8 +46,7 @@ export const standardWebhooksScheme: VerificationScheme<StandardWebhooksVerifica
     if (stale) return refuse(stale);
     const signedPrefix = `${id}.${timestamp}.`;
     const signed =
-      anySecretSigned(secrets, (secret) => hmacUnder(secret, signedPrefix, request.body), signatures.v1) ||
-      anyPublicKeySigned(secrets, signedPrefix, request.body, signatures.v1a);
+      anySecretSigned(secrets, (secret) => hmacUnder(secret, signedPrefix, request.body), signatures.v1) || anyPublicKeySigned(secrets, signedPrefix, request.body, signatures.v1a);
     return signed ? accept(id, bySignedId(id, true)) : refuse('signature_mismatch');
   },
 };
@@ -60,7 +59,9 @@ function hmacUnder(secret: string, signedPrefix: string, body: Uint8Array): Buff
 /** Ed25519 takes its message whole, so the signed content is built once, and only when a v1a signature and a whpk_ key meet. */
 function anyPublicKeySigned(secrets: HookSecrets, signedPrefix: string, body: Uint8Array, signatures: readonly Buffer[]): boolean {
   if (signatures.length === 0) return false;
-  const keys = secretsInOrder(secrets).map(publicKey).filter((key): key is KeyObject => key !== undefined);
+  const keys = secretsInOrder(secrets)
+    .map(publicKey)
+    .filter((key): key is KeyObject => key !== undefined);
   if (keys.length === 0) return false;
   const message = Buffer.concat([Buffer.from(signedPrefix, 'utf8'), body]);
   return keys.some((key) => signatures.some((signature) => ed25519Verifies(message, key, signature)));

@@ -27,7 +27,8 @@ export const stripeScheme: VerificationScheme<StripeVerification> = {
     signedTimestamp: 'always',
   },
   withheldHeaders: () => [SIGNATURE_HEADER],
-  secretProblem: (secret) => plainSecretProblem(secret) ?? (secret.startsWith('whsec_') ? undefined : 'a Stripe signing secret starts with whsec_ (the endpoint secret, not an API key)'),
+  secretProblem: (secret) =>
+    plainSecretProblem(secret) ?? (secret.startsWith('whsec_') ? undefined : 'a Stripe signing secret starts with whsec_ (the endpoint secret, not an API key)'),
   verify(_config, { secrets, request, toleranceSeconds }) {
     const header = headerValue(request.headers, SIGNATURE_HEADER);
     if (header === undefined) return refuse('missing_header');

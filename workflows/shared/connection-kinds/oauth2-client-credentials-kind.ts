@@ -46,7 +46,8 @@ async function fetchToken({ name, settings, secret }: ConnectionCredentials, ser
     const unavailable = answer.status >= 500 || answer.status === 429;
     throw new AuthenticationFailure(message, unavailable ? 'TokenEndpointUnavailable' : 'TokenRefused', unavailable);
   }
-  if (typeof json?.access_token !== 'string' || json.access_token === '') throw new AuthenticationFailure(`connection "${name}": the token endpoint answered without an access_token`, 'TokenRefused', false);
+  if (typeof json?.access_token !== 'string' || json.access_token === '')
+    throw new AuthenticationFailure(`connection "${name}": the token endpoint answered without an access_token`, 'TokenRefused', false);
   const expiresIn = Number(json.expires_in);
   return { accessToken: json.access_token, expiresInMs: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : undefined };
 }

@@ -52,9 +52,7 @@ function range(cidr: string, what: Category): Range {
 // fd00:c1::a9fe:a9fe, Scaleway fd00:42::42 (fc00::/7); OpenStack fe80::a9fe:a9fe (link-local).
 // Azure's WireServer (VM agent, extensions, their settings and certificates) sits in a public
 // range, so it is named here and refused like an internal address.
-const IPV4_METADATA: readonly Range[] = [
-  range('168.63.129.16/32', category('cloud-metadata', 'cloud metadata', "Azure's WireServer, a cloud metadata address")),
-];
+const IPV4_METADATA: readonly Range[] = [range('168.63.129.16/32', category('cloud-metadata', 'cloud metadata', "Azure's WireServer, a cloud metadata address"))];
 
 export const IPV4_INTERNAL: readonly Range[] = [
   ...IPV4_METADATA,

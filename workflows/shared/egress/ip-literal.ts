@@ -104,7 +104,7 @@ function formatIPv6(value: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
   let bestStart = -1;
   let bestLength = 1;
-  for (let start = 0; start < 8; ) {
+  for (let start = 0; start < 8;) {
     let end = start;
     while (end < 8 && groups[end] === 0) end++;
     if (end - start > bestLength) {
