@@ -1,9 +1,10 @@
 // `npm test`: checks that the generated code is current and the proto lint
-// clean, type-checks, lints (eslint.config.js), starts one PostgreSQL and
-// one Temporal dev server for the whole run, runs ava against them, and stops
-// them again. `npm run test:quick` (`--quick`) is the inner loop: no checks
-// (`npm run typecheck` and `npm run lint` do that part alone), and only the quick lane's files (test/support/test-lanes.ts) unless
-// files are named. With
+// clean, type-checks, lints (eslint.config.js) and checks the formatting
+// (Prettier), starts one PostgreSQL and one Temporal dev server for the whole
+// run, runs ava against them, and stops them again. `npm run test:quick`
+// (`--quick`) is the inner loop: no checks (`npm run typecheck`, `npm run lint`
+// and `npm run format:check` do that part alone), and only the quick lane's
+// files (test/support/test-lanes.ts) unless files are named. With
 // FLOWHOOK_TEMPORAL=server the run uses the official Temporal server on that
 // PostgreSQL instead (built once from the Go module proxy; see docs/how-to/deploy.md, A Temporal
 // cluster).
@@ -52,6 +53,7 @@ async function checkSources(): Promise<void> {
     ['generated code is current', process.execPath, [join(root, 'test', 'support', 'check-generated.ts')]],
     ['type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', root]],
     ['lint', process.execPath, [...nodeTool('eslint/bin/eslint.js')[1], '.']],
+    ['formatting', process.execPath, [...nodeTool('prettier/bin/prettier.cjs')[1], '--check', '--log-level', 'warn', '.']],
   ];
   for (const [name, command, args] of checks) {
     say(`${name}…`);
