@@ -58,9 +58,9 @@ const ARROWS = [
 const NODE_BUILTINS_MESSAGE = "workflow code runs in Temporal's sandbox: no Node built-ins (do I/O in an activity).";
 
 export default defineConfig([
-  globalIgnores(['proto/gen/', 'node_modules/', '.flowhook/', 'test/.tmp/', 'test-output/', 'bench-results/', 'flow.schema.json']),
+  globalIgnores(['proto/gen/', 'node_modules/', '.flowhook/', 'test/.tmp/', 'test-output/', 'bench-results/', 'flow.schema.json', 'console/dist/', 'console/.dist-*/']),
   {
-    files: ['**/*.ts', '**/*.js', 'bin/flowhook'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', 'bin/flowhook'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
     plugins: { 'import-x': importX },
     languageOptions: {

@@ -10,6 +10,7 @@ import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
 import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from './rpc/engine-tls.ts';
 import { metricsListener, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 import { readCodecServerConfig, type CodecServerConfig } from './codec/codec-config.ts';
+import { readConsoleConfig, type ConsoleConfig } from './console/console-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { readRecordSettings, type RecordSettings } from './records/record-settings.ts';
 
@@ -59,6 +60,8 @@ export interface EngineConfig {
   metricsToken?: string;
   /** FLOWHOOK_CODEC_*: the codec server for the Temporal UI (engine/codec/); undefined = off (FLOWHOOK_CODEC_PORT unset). */
   codec?: CodecServerConfig;
+  /** FLOWHOOK_CONSOLE_*: the web console (engine/console/); undefined = off (FLOWHOOK_CONSOLE_PORT unset). */
+  console?: ConsoleConfig;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
   tracing: TracingConfig;
   /** FLOWHOOK_RECORD_WRITE_RETENTION, FLOWHOOK_RECORD_MAX_PER_COMPANY: how long record idempotency rows live, and the optional per-company record quota (records/record-settings.ts). */
@@ -114,6 +117,7 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     }),
     payloadKeys,
     codec,
+    console: readConsoleConfig(settings, { tls }),
     secretsKeys: keySourceFromEnv(settings),
     flowLimits: Object.freeze({ maxDeferralMs: settings.FLOWHOOK_MAX_DEFERRAL, maxHttpTimeoutMs: settings.FLOWHOOK_MAX_HTTP_TIMEOUT }),
     rerunsPerSecond: settings.FLOWHOOK_RERUN_PER_SECOND,

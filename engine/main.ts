@@ -29,6 +29,7 @@ import { createDeliveryMemory, startDeliveryPurge } from './direct/delivery-memo
 import { SecretKeyring } from './secrets/secret-keyring.ts';
 import { ServiceAccount } from './storage/entities.ts';
 import { startCodecServer, type RunningCodecServer } from './codec/codec-server.ts';
+import { startConsoleServer, type RunningConsoleServer } from './console/console-server.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
 import { createEngineMetrics } from './metrics/engine-metrics.ts';
 import { meteredLimits, meteredStarter } from './metrics/metered-webhook.ts';
@@ -42,6 +43,8 @@ export interface RunningEngine {
   changes: ChangeAnnouncer;
   /** The codec server for the Temporal UI, when FLOWHOOK_CODEC_PORT runs one. */
   codec?: { port: number; url: string };
+  /** The web console, when FLOWHOOK_CONSOLE_PORT runs one. */
+  console?: { port: number; url: string };
   /** Where GET /metrics answers (FLOWHOOK_ENGINE_METRICS_PORT), unless it is off. */
   metrics?: { host: string; port: number };
   /** Engines sharing the cluster-wide limits by this one's last heartbeat (this one included). */
@@ -52,6 +55,8 @@ export interface RunningEngine {
 export interface RunEngineOptions {
   /** `flowhook start` makes the admin account itself right after the engine is up: no warning then. */
   adminAccountFollows?: boolean;
+  /** `flowhook start`'s default console port: taken (another start runs), the console takes a free one. */
+  consoleFreePortIfTaken?: boolean;
 }
 
 export async function runEngine(config: EngineConfig = readEngineConfig(), options: RunEngineOptions = {}): Promise<RunningEngine> {
@@ -146,6 +151,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   const port = await engine.listen(config.port, config.host);
   logger.info({ host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' }, 'engine listening');
   let codec: RunningCodecServer | undefined;
+  let consoleServer: RunningConsoleServer | undefined;
   let metricsListener: MetricsListener | undefined;
   const running: RunningEngine = {
     port,
@@ -159,6 +165,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       await metricsListener?.close();
       metrics.registry.close();
       await codec?.close();
+      await consoleServer?.close();
       await probes.close();
       await recordWritePurge.close();
       await callbackWaitPurge.close();
@@ -181,6 +188,25 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       throw error;
     }
     running.codec = { port: codec.port, url: codec.url };
+  }
+  if (config.console) {
+    try {
+      const csrfKey = await loadDeploymentKey(orm.em.fork(), 'console-csrf');
+      consoleServer = await startConsoleServer({
+        config: config.console,
+        services: engine.consoleServices,
+        accounts,
+        orm,
+        csrfKey,
+        maxMessageBytes: config.maxMessageBytes,
+        logger,
+        freePortIfTaken: options.consoleFreePortIfTaken,
+      });
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
+    running.console = { port: consoleServer.port, url: consoleServer.url };
   }
   if (config.metrics) {
     try {

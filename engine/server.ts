@@ -58,6 +58,7 @@ import { registerReflection } from './rpc/grpc-reflection.ts';
 import { rpcServerTracing } from '../common/tracing/rpc-tracing.ts';
 import type { Tracer } from '@opentelemetry/api';
 import type { EngineMetrics } from './metrics/engine-metrics.ts';
+import type { ConsoleServedServices } from './console/console-server.ts';
 
 /** Every service the engine serves behind the gate (reflection and health list these). */
 export const ENGINE_SERVICES = [
@@ -128,6 +129,8 @@ export interface EngineDeps {
 
 export interface EngineServer {
   server: Http2Server | Http2SecureServer;
+  /** The service implementations the console serves too (engine/console/): one set, two listeners. */
+  consoleServices: ConsoleServedServices;
   listen(port: number, host: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -137,6 +140,12 @@ export function createEngine(deps: EngineDeps): EngineServer {
   let serving = true;
   // Long-polls of GetAnswer end early on shutdown instead of holding close() for their whole wait.
   const stopping = new AbortController();
+  const consoleServices: ConsoleServedServices = {
+    flowAdmin: createFlowAdminService(deps),
+    executions: createExecutionService(deps),
+    connections: createConnectionAdminService(deps),
+    audit: createAuditService(deps),
+  };
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
     // Tracing (when on) is outside both, so its span covers the call and sees the final Connect code.
@@ -147,18 +156,18 @@ export function createEngine(deps: EngineDeps): EngineServer {
     readMaxBytes: deps.maxMessageBytes,
     routes(router) {
       router.service(WebhookService, createWebhookService({ ...deps, stopping: stopping.signal }));
-      router.service(FlowAdminService, createFlowAdminService(deps));
+      router.service(FlowAdminService, consoleServices.flowAdmin);
       router.service(AppAdminService, createAppAdminService(deps));
       router.service(UserAdminService, createUserAdminService(deps));
       router.service(RecordService, createRecordService(deps));
-      router.service(ExecutionService, createExecutionService(deps));
-      router.service(ConnectionAdminService, createConnectionAdminService(deps));
+      router.service(ExecutionService, consoleServices.executions);
+      router.service(ConnectionAdminService, consoleServices.connections);
       router.service(SecretStoreAdminService, createSecretStoreAdminService(deps));
       router.service(OutboundService, createOutboundService(deps));
       router.service(ServiceAccountAdminService, createServiceAccountAdminService(deps));
       router.service(HookSecretAdminService, createHookSecretAdminService(deps));
       router.service(CallbackService, createCallbackService(deps));
-      router.service(AuditService, createAuditService(deps));
+      router.service(AuditService, consoleServices.audit);
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);
@@ -178,6 +187,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
   });
   return {
     server,
+    consoleServices,
     listen(port, host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);

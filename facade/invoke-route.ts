@@ -11,8 +11,8 @@ import { BadRequestError } from './http-errors.ts';
 import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, webhookEnvelope, type EnvelopeTarget } from './odata-envelope.ts';
 import { readWebhookRequest } from './webhook-request.ts';
 
-export const EXECUTION_ID_HEADER = 'x-flowhook-execution-id';
-export const OUTCOME_HEADER = 'x-flowhook-outcome';
+export { EXECUTION_ID_HEADER, OUTCOME_HEADER } from '../common/webhook-answer-headers.ts';
+import { EXECUTION_ID_HEADER, OUTCOME_HEADER } from '../common/webhook-answer-headers.ts';
 
 export const OUTCOMES: ReadonlyMap<InvokeOutcome, string> = new Map([
   [InvokeOutcome.RESPONDED, 'responded'],

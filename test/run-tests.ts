@@ -52,6 +52,7 @@ async function checkSources(): Promise<void> {
     ['proto lint', bin('buf'), ['lint']],
     ['generated code is current', process.execPath, [join(root, 'test', 'support', 'check-generated.ts')]],
     ['type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', root]],
+    ['console type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', join(root, 'console')]],
     ['lint', process.execPath, [...nodeTool('eslint/bin/eslint.js')[1], '.']],
     ['formatting', process.execPath, [...nodeTool('prettier/bin/prettier.cjs')[1], '--check', '--log-level', 'warn', '.']],
   ];

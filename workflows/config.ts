@@ -9,6 +9,7 @@ import { readTemporalSettings, type TemporalSettings } from './shared/index.ts';
 import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './shared/egress-policy.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { metricsListener, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
+import { LOCAL_CONSOLE_PORT } from '../common/configuration/table/console-settings.ts';
 
 export interface WorkerConfig {
   temporal: TemporalSettings;
@@ -104,6 +105,9 @@ function ownPorts(settings: Settings<'worker'>): Map<number, string> {
   // The codec server decrypts payloads: no flow may reach it either (default: `start`'s, next to the Web UI).
   const codec = settings.FLOWHOOK_CODEC_PORT;
   add(typeof codec === 'number' && codec > 0 ? codec : settings.FLOWHOOK_TEMPORAL_UI_PORT + 1, 'codec server');
+  // The console serves admin actions to signed-in people; a flow has no business there (default: `start`'s).
+  const consolePort = settings.FLOWHOOK_CONSOLE_PORT;
+  add(typeof consolePort === 'number' && consolePort > 0 ? consolePort : LOCAL_CONSOLE_PORT, 'console');
   // Metrics ports answer loopback clients, and a flow's call on the same host is one: every company's series.
   add(listening('FLOWHOOK_ENGINE_METRICS_PORT'), 'engine metrics');
   add(listening('FLOWHOOK_WORKER_METRICS_PORT'), 'worker metrics');

@@ -30,7 +30,7 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
   const time = (raw: string) => timeOption(raw, now());
   program
     .command('audit')
-    .description('the audit log of admin actions: who changed what, when, from which service account — never a secret')
+    .description('the audit log of admin actions: who changed what, when, from which service account (and in the console, which person) — never a secret')
     .command('list')
     .description('audit events, newest first')
     .option('--since <time>', 'events at or after this time: ISO 8601 (2026-11-23T18:00:00Z) or a duration ago (24h, 7d)', time)
@@ -55,7 +55,7 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
         if (response.events.length === 0) return printLines(io, ['No audit events match.']);
         const rows = response.events.map((e) => [
           e.at ? timestampDate(e.at).toISOString() : '',
-          e.account,
+          e.person && e.person !== e.account ? `${e.account} (${e.person})` : e.account,
           e.action,
           e.company || '-',
           e.target || '-',

@@ -5,18 +5,14 @@
 // problem; the decoding itself stays with `fromJson`.
 import { fromJson, type DescEnum, type DescField, type DescMessage, type DescOneof } from '@bufbuild/protobuf';
 
-export type PathSegment = string | number;
+export { formatPath, type PathSegment } from '../../workflows/shared/field-path.ts';
+import type { PathSegment } from '../../workflows/shared/field-path.ts';
 
 export interface SchemaProblem {
   path: PathSegment[];
   message: string;
   /** The key itself is the problem (unknown, or clashing in a oneof), not its value. */
   atKey?: boolean;
-}
-
-/** `steps[2].respond.statusCode` */
-export function formatPath(path: PathSegment[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
 }
 
 /**

@@ -22,6 +22,8 @@ import { engineTokenVariables } from '../../common/engine-token.ts';
 import { seedIfEmpty } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
 import { createAdminClient } from '../cli/admin-client.ts';
+import { LOCAL_CONSOLE_PORT } from '../../common/configuration/table/console-settings.ts';
+import { buildConsoleIfStale } from './local-console.ts';
 
 type Stop = () => Promise<unknown>;
 
@@ -74,9 +76,15 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
       temporalUiUrl = temporal.uiUrl;
     }
 
+    // The web console next to the engine: on by default here, `FLOWHOOK_CONSOLE_PORT=off` runs none.
+    const consoleByDefault = config.settings.FLOWHOOK_CONSOLE_PORT === undefined;
+    if (config.settings.FLOWHOOK_CONSOLE_PORT !== 'off') await buildConsoleIfStale(say);
+    if (consoleByDefault) env.FLOWHOOK_CONSOLE_PORT = String(LOCAL_CONSOLE_PORT);
     const engineConfig = readEngineConfig(env);
-    const engine = await runEngine(engineConfig, { adminAccountFollows: true });
+    const engine = await runEngine(engineConfig, { adminAccountFollows: true, consoleFreePortIfTaken: consoleByDefault });
     stops.push(() => engine.close());
+    // The port it got, so the worker keeps flows away from it (workflows/config.ts, own ports).
+    if (engine.console) env.FLOWHOOK_CONSOLE_PORT = String(engine.console.port);
     // Each process its own account and scope; one process's env here, so the tokens are set per process.
     const tokens = await ensureLocalServiceAccounts(engine, config.dataDir, say);
     const engineUrl = config.engineUrl ?? `http://127.0.0.1:${engine.port}`;
@@ -102,6 +110,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
         temporalAddress: engineConfig.temporal.address,
         temporalUiUrl,
         codecUrl: engine.codec?.url,
+        consoleUrl: engine.console?.url,
         metricsUrls: {
           facade: facade.metrics && `http://${facade.metrics.host}:${facade.metrics.port}/metrics`,
           engine: engine.metrics && `http://${engine.metrics.host}:${engine.metrics.port}/metrics`,

@@ -13,6 +13,8 @@ export interface BannerInfo {
   temporalUiUrl?: string;
   /** The engine's codec server, when one runs (the Web UI's codec endpoint). */
   codecUrl?: string;
+  /** The web console, when one runs. */
+  consoleUrl?: string;
   /** Each component's GET /metrics on its metrics port (unless that port is off). */
   metricsUrls?: { facade?: string; engine?: string; worker?: string };
   dataDir: string;
@@ -34,6 +36,7 @@ export function banner(info: BannerInfo): string {
     '',
     'flowhook is running',
     `  webhook endpoint  POST ${info.webhookUrl}`,
+    ...(info.consoleUrl ? [`  console           ${info.consoleUrl}   (sign in with the admin token in ${join(info.dataDir, 'admin-token')})`] : []),
     `  OData metadata    GET  ${info.metadataUrl}`,
     `  listening on      ${listening(info.facadeHost)}`,
     `  engine (gRPC)     ${info.engineUrl}`,
@@ -109,6 +112,7 @@ export function bannerJson(info: BannerInfo): string {
     temporalAddress: info.temporalAddress,
     temporalUiUrl: info.temporalUiUrl ?? null,
     codecUrl: info.codecUrl ?? null,
+    consoleUrl: info.consoleUrl ?? null,
     codecLoginUrl: info.codecUrl ? `${info.codecUrl}/login` : null,
     metricsUrls: info.metricsUrls ?? null,
     dataDir: info.dataDir,

@@ -6,6 +6,7 @@ import type { AnySetting, ProcessName } from './setting.ts';
 import { ADDRESS_SETTINGS } from './table/address-settings.ts';
 import { CALLER_SETTINGS } from './table/caller-settings.ts';
 import { CODEC_SETTINGS } from './table/codec-settings.ts';
+import { CONSOLE_SETTINGS } from './table/console-settings.ts';
 import { CREDENTIAL_SETTINGS } from './table/credential-settings.ts';
 import { DEPENDENCY_SETTINGS } from './table/dependency-settings.ts';
 import { FLOW_SETTINGS } from './table/flow-settings.ts';
@@ -29,6 +30,7 @@ export const CONFIGURATION_TABLE = {
   ...DEPENDENCY_SETTINGS,
   ...WORKER_SETTINGS,
   ...CODEC_SETTINGS,
+  ...CONSOLE_SETTINGS,
   ...OBSERVABILITY_SETTINGS,
   ...LOCAL_SETTINGS,
   ...LAUNCHER_SETTINGS,

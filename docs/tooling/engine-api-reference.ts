@@ -71,7 +71,9 @@ function renderService(service: DescService, protos: CommentedProtos, link: Type
 
 function renderType(type: DescMessage | DescEnum, protos: CommentedProtos, link: TypeLink): string[] {
   const body = type.kind === 'message' ? (type.fields.length > 0 ? fieldTable(type, protos, link) : 'No fields: `{}`.') : enumTable(type, protos);
-  return ['', `#### ${type.name}`, ...paragraphs(protos.comment(type)), '', body];
+  // A message's own enums (FlowProblem.Severity) follow it: its fields link to them.
+  const nested = type.kind === 'message' ? type.nestedEnums.flatMap((inner) => renderType(inner, protos, link)) : [];
+  return ['', `#### ${type.name}`, ...paragraphs(protos.comment(type)), '', body, ...nested];
 }
 
 function paragraphs(comment: string): string[] {

@@ -12,14 +12,20 @@ import {
   type FlowAdminService,
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { FlowSchema as FlowMessageSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { FlowSchema as FlowMessageSchema, ResponseMode, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { directSchemeOf, type FlowLimits } from '../../workflows/shared/index.ts';
+import { FlowVersionSummarySchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { Company, Flow } from '../storage/entities.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { createCompany, listCompanies } from './companies.ts';
-import { applyFlow, latestVersion, listFlows, publishedEntry, requireFlow } from './flows.ts';
-import { publishFlow, unpublishFlow } from './publishing.ts';
+import { applyFlow, flowVersion, latestVersion, listFlows, listFlowVersions, publishedEntry, requireFlow } from './flows.ts';
+import { flowProblemMessages } from './flow-problems.ts';
+import { publishFlow, publishProblems, unpublishFlow } from './publishing.ts';
+import { requireCompany } from './companies.ts';
+import { tryFlow } from './try-flow.ts';
+import type { SecretKeyring } from '../secrets/secret-keyring.ts';
+import { validateFlow } from '../../workflows/shared/index.ts';
 import { rotateSecret } from './secrets.ts';
 import { createServiceUser } from './service-users.ts';
 import { hasHookSecret } from './hook-secrets.ts';
@@ -32,6 +38,8 @@ export interface AdminDeps extends FlowPauseDeps {
   publicUrl: string;
   instance: string;
   flowLimits: FlowLimits;
+  /** Decrypts a connection's credentials for TryFlow. */
+  keyring: SecretKeyring;
 }
 
 export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof FlowAdminService> {
@@ -65,7 +73,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
     async getFlow(request) {
       const em = fork();
       const flow = await requireFlow(em, request.company, request.name);
-      const version = await latestVersion(em, flow);
+      const version = await flowVersion(em, flow, request.version);
       const published = await publishedEntry(em, flow);
       return {
         flow: await summary(em, flow),
@@ -95,8 +103,40 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
     resumeFlow: (request) => setPaused(request, resumeFlow),
     async rotateSecret(request) {
       const em = fork();
-      const { flow, secret } = await rotateSecret(em, deps.changes, request.company, request.activity);
+      const holder = request.name ? { flowName: request.name } : { activity: request.activity };
+      const { flow, secret } = await rotateSecret(em, deps.changes, request.company, holder);
       return { flow: await summary(em, flow), secret };
+    },
+    async checkFlow(request) {
+      if (!request.flow) throw new InvalidArgumentError('flow is required');
+      const definition = toJson(FlowMessageSchema, request.flow) as FlowJson;
+      const companyName = definition.company?.trim() ?? '';
+      // Without a company there is nothing to check against: the flow's own rules only.
+      if (companyName === '') return { problems: flowProblemMessages(validateFlow(definition, deps.flowLimits)) };
+      const em = fork();
+      const company = await requireCompany(em, companyName);
+      const candidate = { company, flowName: definition.name?.trim() ?? '', versionLabel: '', definition };
+      return { problems: flowProblemMessages(await publishProblems(em, candidate, deps.flowLimits)) };
+    },
+    async listFlowVersions(request) {
+      const em = fork();
+      const flow = await requireFlow(em, request.company, request.name);
+      const published = await publishedEntry(em, flow);
+      const versions = await listFlowVersions(em, flow);
+      return {
+        versions: versions.map((version) =>
+          create(FlowVersionSummarySchema, {
+            version: version.version,
+            activity: version.activity,
+            createdAt: timestampFromDate(version.createdAt),
+            published: published?.flowVersion.version === version.version,
+            description: version.definition.description ?? '',
+          }),
+        ),
+      };
+    },
+    async tryFlow(request) {
+      return tryFlow(fork(), deps, request);
     },
     async createUser(request) {
       const { user, accessKey } = await createServiceUser(fork(), deps.changes, {
@@ -135,7 +175,15 @@ async function summary(em: EntityManager, flow: Flow): Promise<FlowSummary> {
     latestVersion: flow.latestVersion,
     publishedVersion: published?.flowVersion.version ?? 0,
     hasSecret: Boolean(flow.secretHash),
+    secretRotatedAt: flow.secretHash && flow.secretRotatedAt ? timestampFromDate(flow.secretRotatedAt) : undefined,
     updatedAt: timestampFromDate(flow.updatedAt),
     ...(flow.pausedAt && { pausedAt: timestampFromDate(flow.pausedAt) }),
+    responseMode: responseModeOf(version.definition),
   });
+}
+
+/** The trigger's response mode as the enum (flow files spell it by name). */
+function responseModeOf(definition: FlowJson): ResponseMode {
+  const mode = definition.trigger?.webhook?.responseMode;
+  return mode === 'WAIT_FOR_RESPONSE_STEP' ? ResponseMode.WAIT_FOR_RESPONSE_STEP : ResponseMode.INSTANT_RETURN;
 }

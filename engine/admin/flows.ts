@@ -76,6 +76,20 @@ export async function latestVersion(em: EntityManager, flow: Flow): Promise<Flow
   return version;
 }
 
+/** A stored version by number; 0 is the latest. */
+export async function flowVersion(em: EntityManager, flow: Flow, version: number): Promise<FlowVersion> {
+  if (version === 0) return latestVersion(em, flow);
+  if (!Number.isInteger(version) || version < 0) throw new InvalidArgumentError('version: 0 (the latest) or a version number');
+  const found = await em.findOne(FlowVersion, { flow, version });
+  if (!found) throw new NotFoundError(`Flow "${flow.name}" has no version ${version} (it has versions 1..${flow.latestVersion})`);
+  return found;
+}
+
+/** Every stored version, newest first. */
+export function listFlowVersions(em: EntityManager, flow: Flow): Promise<FlowVersion[]> {
+  return em.find(FlowVersion, { flow }, { orderBy: { version: 'desc' } });
+}
+
 export async function listFlows(em: EntityManager, companyName: string): Promise<Flow[]> {
   const where = companyName ? { company: await requireCompany(em, companyName) } : {};
   return em.find(Flow, where, { populate: ['company'], orderBy: { company: { name: 'asc' }, name: 'asc' } });

@@ -9,7 +9,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { connectionsUsedBy, validateFlow, type FlowLimits } from '../../workflows/shared/index.ts';
+import { connectionsUsedBy, validateFlow, type FlowLimits, type FlowProblems } from '../../workflows/shared/index.ts';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { Connection, Flow, FlowVersion, PublishedFlow, type Company } from '../storage/entities.ts';
 import { hasHookSecret, hookSecretSetCommand } from './hook-secrets.ts';
@@ -28,20 +28,52 @@ export interface PublishCandidate {
 /** Every check a publish makes, without writing anything; returns the warnings. */
 export async function checkPublishable(em: EntityManager, candidate: PublishCandidate, limits: FlowLimits): Promise<{ warnings: string[] }> {
   const { company, flowName, definition } = candidate;
+  const problems = await definitionProblems(em, company, definition, limits);
+  if (problems.errors.length > 0) throw new InvalidArgumentError(`Flow "${flowName}" ${candidate.versionLabel} cannot be published:\n- ${problems.errors.join('\n- ')}`);
+  if (definition.company !== company.name) throw new InvalidArgumentError(companyMismatch(definition, company));
+  const holder = await activityHolder(em, candidate);
+  if (holder) throw duplicateActivity(activityOf(definition), holder);
+  return { warnings: [...problems.warnings, ...(await routeWarnings(em, company, definition))] };
+}
+
+/**
+ * The same checks as checkPublishable, every problem collected instead of the first kind thrown:
+ * what the flow card shows before anyone presses Publish (FlowAdminService.CheckFlow).
+ */
+export async function publishProblems(em: EntityManager, candidate: PublishCandidate, limits: FlowLimits): Promise<FlowProblems> {
+  const { company, definition } = candidate;
+  const problems = await definitionProblems(em, company, definition, limits);
+  if (definition.company !== company.name) problems.errors.push(companyMismatch(definition, company));
+  const holder = await activityHolder(em, candidate);
+  if (holder) problems.errors.push(duplicateActivity(activityOf(definition), holder).message);
+  problems.warnings.push(...(await routeWarnings(em, company, definition)));
+  return problems;
+}
+
+/** The flow's own rules (workflows/shared/flow-validation.ts) and the connections its steps name. */
+async function definitionProblems(em: EntityManager, company: Company, definition: FlowJson, limits: FlowLimits): Promise<FlowProblems> {
   const problems = validateFlow(definition, limits);
   problems.errors.push(...(await missingConnections(em, company, definition.steps ?? [])));
-  if (problems.errors.length > 0) throw new InvalidArgumentError(`Flow "${flowName}" ${candidate.versionLabel} cannot be published:\n- ${problems.errors.join('\n- ')}`);
-  if (definition.company !== company.name) throw new InvalidArgumentError(`company: the definition names "${definition.company}" but the flow belongs to "${company.name}"`);
+  return problems;
+}
+
+function companyMismatch(definition: FlowJson, company: Company): string {
+  return `company: the definition names "${definition.company}" but the flow belongs to "${company.name}"`;
+}
+
+/** Another flow of the company that publishes the same activity (compared lowercase), by name. */
+async function activityHolder(em: EntityManager, candidate: PublishCandidate): Promise<string | undefined> {
+  const activity = activityOf(candidate.definition);
+  if (activity === '') return undefined;
+  const holder = await em.findOne(PublishedFlow, { company: candidate.company, activity, flow: { name: { $ne: candidate.flowName } } }, { populate: ['flow'] });
+  return holder?.flow.name;
+}
+
+/** Not an error: the secret may well be set right after publishing; until then the route refuses every request. */
+async function routeWarnings(em: EntityManager, company: Company, definition: FlowJson): Promise<string[]> {
   const activity = activityOf(definition);
-  const holder = await em.findOne(PublishedFlow, { company, activity, flow: { name: { $ne: flowName } } }, { populate: ['flow'] });
-  if (holder) throw duplicateActivity(activity, holder.flow.name);
-  // Not an error: the secret may well be set right after publishing; until then the route refuses every request.
-  if (definition.trigger?.webhook?.direct && !(await hasHookSecret(em, company, activity))) {
-    problems.warnings.push(
-      `trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`,
-    );
-  }
-  return { warnings: problems.warnings };
+  if (!definition.trigger?.webhook?.direct || (await hasHookSecret(em, company, activity))) return [];
+  return [`trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`];
 }
 
 /** Publishes a stored version and tells every engine; for `flow publish`. */

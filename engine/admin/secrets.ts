@@ -8,10 +8,14 @@ import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/creden
 import { shellArg } from '../../common/shell-words.ts';
 import { escapeLikePattern } from '../storage/like-pattern.ts';
 import { requireCompany } from './companies.ts';
+import { requireFlow } from './flows.ts';
 import { secretRotateCommand } from './secret-hints.ts';
 
-export async function rotateSecret(em: EntityManager, changes: ChangeAnnouncer, companyName: string, activity: string): Promise<{ flow: Flow; secret: string }> {
-  const flow = await findFlowByActivity(em, companyName, activity.trim().toLowerCase());
+/** Whose secret: the flow with that activity (the CLI's `secret rotate`), or the flow by name (the console's card). */
+export type SecretHolder = { activity: string } | { flowName: string };
+
+export async function rotateSecret(em: EntityManager, changes: ChangeAnnouncer, companyName: string, holder: SecretHolder): Promise<{ flow: Flow; secret: string }> {
+  const flow = 'flowName' in holder ? await requireFlow(em, companyName, holder.flowName) : await findFlowByActivity(em, companyName, holder.activity.trim().toLowerCase());
   const secret = generateRandomText(SECRET_LENGTH);
   flow.secretHash = sha256Hex(secret);
   flow.secretRotatedAt = new Date();

@@ -1,5 +1,6 @@
 // Records every audited admin call (audited-methods.ts) once it has ended:
-// who called (the account the service account gate admitted), what, about
+// who called (the account the service account gate admitted, and for a call
+// made in the console the person signed in, engine/console/), what, about
 // which company and target, and how it ended — success or the Connect code
 // of the failure, since a refused or failed attempt is part of the story too.
 // Calls the gate itself refused (no or wrong token, wrong scope) never get
@@ -13,7 +14,7 @@
 // the caller a change did not happen when it did; a failed write is a warning
 // in the log instead (the method and the database's error code, no values).
 import { toJson, type DescMessage, type Message } from '@bufbuild/protobuf';
-import { ConnectError, type HandlerContext, type Interceptor } from '@connectrpc/connect';
+import { ConnectError, createContextKey, type HandlerContext, type Interceptor } from '@connectrpc/connect';
 import { codeToString } from '@connectrpc/connect/protocol-connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -23,6 +24,9 @@ import { auditedMethod } from './audited-methods.ts';
 import { recordAuditEvent, type RecordedCall } from './audit-log.ts';
 
 export type AuditWriter = (call: RecordedCall) => Promise<void>;
+
+/** Set by the console's listener: the person behind the call (the account alone names only a token or an identity provider). */
+export const AUDIT_PERSON = createContextKey<string | undefined>(undefined, { description: 'the person who made the call in the console' });
 
 export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWriter = (call) => recordAuditEvent(orm, call)): Interceptor {
   return (next) => async (request) => {
@@ -35,10 +39,11 @@ export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWrit
     const entry = auditEntryOf(audited, requestJson(request.method.input, request.message));
     // The gate's verdict travels as a context value; serviceAccountOf reads only `values`.
     const account = serviceAccountOf({ values: request.contextValues } as HandlerContext).name;
+    const person = request.contextValues.get(AUDIT_PERSON);
     const method = `${request.service.typeName}/${request.method.name}`;
     const save = async (outcome: string) => {
       try {
-        await write({ ...entry, at, account, method, outcome });
+        await write({ ...entry, at, account, person, method, outcome });
       } catch (error) {
         logger.warn({ method, action: entry.action, reason: reasonOf(error) }, 'audit event not recorded');
       }

@@ -14,6 +14,8 @@ export const MAX_LIST_LIMIT = 1000;
 export interface RecordedCall extends AuditEntry {
   at: Date;
   account: string;
+  /** The person, for a call made in the console. */
+  person?: string;
   /** `service/method`, e.g. `flowhook.engine.v1.FlowAdminService/PublishFlow`. */
   method: string;
   /** `ok` or the Connect code name the call ended with. */
@@ -30,6 +32,7 @@ export async function recordAuditEvent(orm: MikroORM, call: RecordedCall): Promi
     target: call.target ?? null,
     outcome: call.outcome,
     details: call.details,
+    person: call.person ?? null,
   });
 }
 

@@ -35,6 +35,7 @@ export function createAuditService(deps: AuditServiceDeps): ServiceImpl<typeof A
             target: event.target ?? '',
             outcome: event.outcome,
             detailsJson: JSON.stringify(event.details),
+            person: event.person ?? '',
           }),
         ),
       };

@@ -39,7 +39,9 @@ const FLOW_ADMIN: Record<string, AuditedMethod> = {
   PauseFlow: { action: 'flow.pause', company: 'company', target: 'name' },
   ResumeFlow: { action: 'flow.resume', company: 'company', target: 'name' },
   // The per-activity webhook secret; the new one is in the response, which is never read here.
-  RotateSecret: { action: 'webhook-secret.rotate', company: 'company', target: 'activity' },
+  RotateSecret: { action: 'webhook-secret.rotate', company: 'company', target: 'activity', details: ['name'] },
+  // One call through the endpoint, with the secret and caller as given (neither is copied).
+  TryFlow: { action: 'flow.try', company: 'company', target: 'activity' },
   CreateUser: { action: 'user.create', company: 'company', target: 'name', details: ['permissionSet', 'allCompanies'] },
 };
 

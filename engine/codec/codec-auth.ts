@@ -6,8 +6,9 @@
 //    is an allowed one, so no other page can ride on the operator's cookie.
 // Every path answers "an operator" or "nobody"; why a credential failed is
 // not the caller's business (and never includes the credential).
-import { BOOTSTRAP_ADMIN, type ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { looksLikeServiceAccountToken, tokenHash } from '../security/service-account-tokens.ts';
+import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
+import { adminCredentialOf, stillAdmin } from '../security/admin-credentials.ts';
+import { cookieValue } from '../security/http-cookies.ts';
 import type { OriginVerdict } from './codec-cors.ts';
 import { looksLikeJwt, type OperatorTokenVerifier } from './codec-oauth.ts';
 import type { CodecOperator, CodecSessions, SessionCredential } from './codec-sessions.ts';
@@ -48,11 +49,10 @@ export async function authenticateOperator(request: OperatorCredentials, deps: C
 
 /** An admin credential as the login page takes it: a service account token or FLOWHOOK_ADMIN_TOKEN (never an OAuth token: those expire on their own clock). */
 export async function adminOfToken(token: string, accounts: ServiceAccountDirectory): Promise<{ operator: CodecOperator; credential?: SessionCredential } | undefined> {
-  const found = await accounts.lookup(token);
-  if (!('account' in found) || found.account.scope !== 'admin') return undefined;
-  // The environment's bootstrap token has no account row to check again; a service account may be *named* bootstrap-admin, but its token has our shape.
-  const bootstrap = found.account.name === BOOTSTRAP_ADMIN && !looksLikeServiceAccountToken(token);
-  return { operator: { name: found.account.name, via: 'service-account' }, credential: bootstrap ? undefined : { account: found.account.name, tokenHash: tokenHash(token) } };
+  const admin = await adminCredentialOf(token, accounts);
+  if (!admin) return undefined;
+  // The environment's bootstrap token changes only with a restart, which ends every (in-memory) codec session anyway.
+  return { operator: { name: admin.account, via: 'service-account' }, credential: admin.bootstrap ? undefined : { account: admin.account, tokenHash: admin.tokenHash } };
 }
 
 async function operatorOfToken(token: string, deps: CodecAuthDeps): Promise<CodecOperator | undefined> {
@@ -60,19 +60,6 @@ async function operatorOfToken(token: string, deps: CodecAuthDeps): Promise<Code
   return (await adminOfToken(token, deps.accounts))?.operator;
 }
 
-async function stillAdmin(accounts: ServiceAccountDirectory, credential: SessionCredential): Promise<boolean> {
-  const found = await accounts.lookupByTokenHash(credential.tokenHash);
-  return 'account' in found && found.account.scope === 'admin' && found.account.name === credential.account;
-}
-
 export function bearerToken(authorization: string | undefined): string | undefined {
   return /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '')?.[1];
-}
-
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim() || undefined;
-  }
-  return undefined;
 }

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { CodecServerConfig } from './codec-config.ts';
-import { adminOfToken, cookieValue, SESSION_COOKIE, type CodecAuthDeps } from './codec-auth.ts';
+import { adminOfToken, SESSION_COOKIE, type CodecAuthDeps } from './codec-auth.ts';
+import { cookieValue, setCookie } from '../security/http-cookies.ts';
 import { header, HttpRefusal, mediaType, readBody, sendText } from './codec-http.ts';
 import type { CodecSessions } from './codec-sessions.ts';
 import { LOGIN_PAGE_CSP, loginPage, type LoginPageView } from './login-page.ts';
@@ -52,7 +53,7 @@ export function handleLogout(request: IncomingMessage, response: ServerResponse,
 }
 
 function cookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return setCookie(SESSION_COOKIE, value, { maxAgeSeconds, sameSite: 'Strict', secure });
 }
 
 /** Browsers send Origin with every form POST; it must be this server, as the browser addressed it. */

@@ -16,7 +16,10 @@ export type TokenLookup = { account: ServiceAccountIdentity } | { refused: 'serv
 
 export interface ServiceAccountDirectory {
   lookup(token: string): Promise<TokenLookup>;
-  /** The account whose current token has this SHA-256 (tokenHash): what a session that keeps no token checks again; a rotated token's hash finds nothing. */
+  /**
+   * The account whose current token has this SHA-256 (tokenHash), FLOWHOOK_ADMIN_TOKEN's included:
+   * what a session that keeps no token checks again; a rotated token's hash finds nothing.
+   */
   lookupByTokenHash(hash: string): Promise<TokenLookup>;
   /** Mutual TLS: the account a verified client certificate names (its CN). */
   lookupByName(name: string): Promise<TokenLookup>;
@@ -43,16 +46,16 @@ export function createServiceAccountDirectory(
     return { account };
   };
   const byTokenHash = async (hash: string) => verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
+  const bootstrap: TokenLookup = { account: { name: BOOTSTRAP_ADMIN, scope: 'admin', allCompanies: false, companyIds: [], forwardsCallers: false } };
   return {
     async lookup(token) {
-      if (bootstrapHash !== undefined && matchesHash(token, bootstrapHash)) {
-        return { account: { name: BOOTSTRAP_ADMIN, scope: 'admin', allCompanies: false, companyIds: [], forwardsCallers: false } };
-      }
+      if (bootstrapHash !== undefined && matchesHash(token, bootstrapHash)) return bootstrap;
       // A token that cannot be one of ours costs no database round trip.
       if (!looksLikeServiceAccountToken(token)) return { refused: 'service_token_invalid' };
       return byTokenHash(tokenHash(token));
     },
-    lookupByTokenHash: byTokenHash,
+    // The hash comes from a session row of ours, not from a caller: no constant-time compare needed.
+    lookupByTokenHash: (hash) => (bootstrapHash !== undefined && hash === bootstrapHash ? Promise.resolve(bootstrap) : byTokenHash(hash)),
     async lookupByName(name) {
       return verdictOf(await accountsByName.get(name, () => loadAccount(orm, { name })));
     },

@@ -47,7 +47,12 @@ const accounts = new WeakMap<Http2ServerRequest, ServiceAccountIdentity>();
 
 /** connectNodeAdapter's `contextValues`: hands the gate's verdict to the services. */
 export function serviceAccountContext(req: unknown): ContextValues {
-  return createContextValues().set(SERVICE_ACCOUNT, accounts.get(req as Http2ServerRequest));
+  return serviceAccountValues(accounts.get(req as Http2ServerRequest));
+}
+
+/** Context values naming the account a call acts as; the console's listener names the account behind its session. */
+export function serviceAccountValues(account: ServiceAccountIdentity | undefined): ContextValues {
+  return createContextValues().set(SERVICE_ACCOUNT, account);
 }
 
 /** The account the gate admitted; services behind the gate always have one. */

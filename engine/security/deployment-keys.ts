@@ -7,9 +7,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * execution-grant: RecordService/OutboundService grants; idempotency: keyed execution ids;
- * callback-key: where a waitForCallback key is looked up; callback-body: the "same body" digest of an accepted callback.
+ * callback-key: where a waitForCallback key is looked up; callback-body: the "same body" digest of an accepted callback;
+ * console-csrf: the console's CSRF tokens (console/console-csrf.ts).
  */
-export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body';
+export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body' | 'console-csrf';
 
 export async function loadDeploymentKey(em: EntityManager, purpose: KeyPurpose): Promise<Buffer> {
   const connection = em.getConnection();

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * One admin action (engine/audit/audit-interceptor.ts): who (the service
- * account), what (action and RPC), about what (company and target), when, and
+ * account, and in the console the person), what (action and RPC), about what (company and target), when, and
  * how it ended. Company and target are plain names, not foreign keys: the
  * record outlives what it names (a deleted company stays in its audit log),
  * and a refused call may name something that never existed. Never a secret:
@@ -23,6 +23,8 @@ export const AuditEventSchema = defineEntity({
     target: p.string().length(300).nullable(),
     outcome: p.string().length(40),
     details: p.json<Record<string, unknown>>(),
+    /** For a change made in the console: the person signed in (the account alone says only which token or identity provider). */
+    person: p.string().length(300).nullable(),
   },
 });
 

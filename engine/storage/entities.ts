@@ -17,6 +17,7 @@ import { CallbackWaitSchema } from './callback-wait.entity.ts';
 import { EngineNodeSchema } from './engine-node.entity.ts';
 import { AuditEventSchema } from './audit-event.entity.ts';
 import { ProviderDeliverySchema } from './provider-delivery.entity.ts';
+import { ConsoleSessionSchema } from './console-session.entity.ts';
 
 export const ENTITIES = [
   CompanySchema,
@@ -37,6 +38,7 @@ export const ENTITIES = [
   EngineNodeSchema,
   AuditEventSchema,
   ProviderDeliverySchema,
+  ConsoleSessionSchema,
 ];
 
 export { Company } from './company.entity.ts';
@@ -57,3 +59,4 @@ export { CallbackWait } from './callback-wait.entity.ts';
 export { EngineNode } from './engine-node.entity.ts';
 export { AuditEvent } from './audit-event.entity.ts';
 export { ProviderDelivery } from './provider-delivery.entity.ts';
+export { ConsoleSession } from './console-session.entity.ts';

@@ -15,6 +15,7 @@ import { Migration0009EngineNodes } from './migrations/migration-0009-engine-nod
 import { Migration0010AuditLog } from './migrations/migration-0010-audit-log.ts';
 import { Migration0011RecordLifetime } from './migrations/migration-0011-record-lifetime.ts';
 import { Migration0012ProviderDeliveries } from './migrations/migration-0012-provider-deliveries.ts';
+import { Migration0013Console } from './migrations/migration-0013-console.ts';
 import { Migration0014FlowPause } from './migrations/migration-0014-flow-pause.ts';
 
 export const MIGRATIONS = [
@@ -30,6 +31,7 @@ export const MIGRATIONS = [
   { name: 'migration-0010-audit-log', class: Migration0010AuditLog },
   { name: 'migration-0011-record-lifetime', class: Migration0011RecordLifetime },
   { name: 'migration-0012-provider-deliveries', class: Migration0012ProviderDeliveries },
+  { name: 'migration-0013-console', class: Migration0013Console },
   { name: 'migration-0014-flow-pause', class: Migration0014FlowPause },
 ];
 

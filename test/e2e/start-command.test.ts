@@ -67,6 +67,17 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
   const first = await startFlowhook(env);
   try {
     t.regex(first.banner, /listening on\s+127\.0\.0\.1 only \(FLOWHOOK_FACADE_HOST=0\.0\.0\.0 opens the endpoint to the network\)/);
+    // The console on its own loopback port (7054, or a free one while another start holds that), signed in to with the admin token file.
+    const consoleUrl = /^ {2}console\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(sign in with the admin token in (\S+)\)$/m.exec(first.banner);
+    t.truthy(consoleUrl, first.banner);
+    t.is(consoleUrl![2], join(dataDir, 'admin-token'));
+    const signIn = await fetch(`${consoleUrl![1]}/flowhook.engine.v1.ConsoleService/SignIn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: consoleUrl![1] },
+      body: JSON.stringify({ adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim() }),
+    });
+    t.is(signIn.status, 200, await signIn.clone().text());
+    t.like(await signIn.json(), { person: { name: 'flowhook-cli' } });
     t.deepEqual(listeningAddresses(facadePort), ['0100007F'], 'the facade listens on 127.0.0.1 only');
 
     // stdout is a pipe (as under systemd or docker): the credentials are in 0600 files, not in the output.
@@ -132,6 +143,7 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
       firstRun: null,
       replaceLostCredentials: { flowSecret: 'flowhook secret rotate Default examples.hello', accessKey: 'flowhook user rotate-key flowhook-service' },
     });
+    t.regex(String(line.consoleUrl), /^http:\/\/127\.0\.0\.1:\d+$/);
     // Each component's metrics port scrapes from loopback; the facade's is not its public port, which wants the token.
     const metricsUrls = line.metricsUrls as Record<'facade' | 'engine' | 'worker', string>;
     t.notRegex(metricsUrls.facade, new RegExp(`:${facadePort}/`));

@@ -12,12 +12,13 @@
 // Screenshots go to test-output/ui/ (git-ignored). Needs Debian's `chromium`.
 import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
+import { findChromium } from '../support/chromium.ts';
 import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
 import { startSoapPriceServer, type SoapPriceServer } from '../../examples/soap-bridge/price-service.ts';
 
@@ -30,18 +31,6 @@ const LIST_COLUMNS = ['Status', 'Workflow ID', 'FlowName', 'FlowActivity', 'Flow
 const ROW = '[data-testid="workflows-summary-configurable-table-row"]';
 // Generous: the suite shares two cores; these bound waits, they assert nothing about speed.
 const UI_TIMEOUT = 30_000;
-
-function findChromium(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    try {
-      accessSync(join(dir, 'chromium'), constants.X_OK);
-      return join(dir, 'chromium');
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
 
 /** One execution per example flow (and one that waits on a timer), as the UI should show it. */
 interface Called {

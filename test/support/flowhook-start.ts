@@ -35,6 +35,7 @@ export async function startPorts(): Promise<Record<string, string>> {
     FLOWHOOK_TEMPORAL_PORT: await port(),
     FLOWHOOK_TEMPORAL_UI_PORT: await port(),
     FLOWHOOK_CODEC_PORT: await port(),
+    FLOWHOOK_CONSOLE_PORT: await port(),
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_WORKER_METRICS_PORT: '0',
     FLOWHOOK_FACADE_METRICS_PORT: '0',

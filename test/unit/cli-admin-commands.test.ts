@@ -139,6 +139,16 @@ function fakeEngine() {
       users.push(request);
       return { name: request.name, accessKey: `key-${randomBytes(16).toString('hex')}` };
     },
+    // The console's RPCs: no command calls them.
+    checkFlow() {
+      throw new ConnectError('not used by the CLI', Code.Unimplemented);
+    },
+    listFlowVersions() {
+      throw new ConnectError('not used by the CLI', Code.Unimplemented);
+    },
+    tryFlow() {
+      throw new ConnectError('not used by the CLI', Code.Unimplemented);
+    },
   };
   const transport = createRouterTransport(({ service }) => service(FlowAdminService, impl));
   // The application and user services are driven by cli-access-commands.test.ts,

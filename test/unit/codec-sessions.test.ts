@@ -1,6 +1,7 @@
 // Codec server sessions and the pieces of a request they are read from.
 import test from 'ava';
-import { bearerToken, cookieValue } from '../../engine/codec/codec-auth.ts';
+import { bearerToken } from '../../engine/codec/codec-auth.ts';
+import { cookieValue } from '../../engine/security/http-cookies.ts';
 import { looksLikeJwt } from '../../engine/codec/codec-oauth.ts';
 import { CodecSessions } from '../../engine/codec/codec-sessions.ts';
 import { loginPage } from '../../engine/codec/login-page.ts';

@@ -2,7 +2,8 @@
 // line and column in front of each one it can place.
 import test from 'ava';
 import { parseFlowText, parseFlowTextWithPositions } from '../../bin/cli/flow-file.ts';
-import { parseFieldPathText, placePublishProblems } from '../../bin/cli/publish-problem-positions.ts';
+import { placePublishProblems } from '../../bin/cli/publish-problem-positions.ts';
+import { parseFieldPathText } from '../../workflows/shared/field-path.ts';
 
 const FLOW = `company: C
 name: f

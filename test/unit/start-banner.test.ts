@@ -1,5 +1,5 @@
-// What `flowhook start` prints about the codec server: the URL the Web UI
-// calls and where the operator signs in — in the banner and its JSON line;
+// What `flowhook start` prints about the console and the codec server: their
+// URLs and where the operator signs in — in the banner and its JSON line;
 // and where the first run's credentials go (a terminal, or 0600 files).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,17 @@ const info: BannerInfo = {
   temporalAddress: '127.0.0.1:7233',
   temporalUiUrl: 'http://127.0.0.1:8233',
   codecUrl: 'http://127.0.0.1:8234',
+  consoleUrl: 'http://127.0.0.1:7054',
   dataDir: '/srv/.flowhook',
 };
+
+test('the banner has a console line with its URL and the token to sign in with; the JSON line has consoleUrl', (t) => {
+  t.regex(banner(info), /^ {2}console\s+http:\/\/127\.0\.0\.1:7054 {3}\(sign in with the admin token in \/srv\/\.flowhook\/admin-token\)$/m);
+  t.like(JSON.parse(bannerJson(info)), { consoleUrl: 'http://127.0.0.1:7054' });
+  const without = { ...info, consoleUrl: undefined };
+  t.notRegex(banner(without), /console/);
+  t.like(JSON.parse(bannerJson(without)), { consoleUrl: null });
+});
 
 test('the banner names the codec server, its sign-in page and the token to paste', (t) => {
   t.regex(banner(info), /codec server\s+http:\/\/127\.0\.0\.1:8234 .*sign in at http:\/\/127\.0\.0\.1:8234\/login with the token in \/srv\/\.flowhook\/admin-token/);

@@ -175,6 +175,14 @@ export declare type AuditEvent = Message<"flowhook.engine.v1.AuditEvent"> & {
    * @generated from field: string details_json = 9;
    */
   detailsJson: string;
+
+  /**
+   * For a change made in the console: the person signed in (their identity
+   * provider's name for them, or the admin token's account); empty otherwise.
+   *
+   * @generated from field: string person = 10;
+   */
+  person: string;
 };
 
 /**
@@ -241,6 +249,14 @@ export declare type AuditEventJson = {
    * @generated from field: string details_json = 9;
    */
   detailsJson?: string;
+
+  /**
+   * For a change made in the console: the person signed in (their identity
+   * provider's name for them, or the admin token's account); empty otherwise.
+   *
+   * @generated from field: string person = 10;
+   */
+  person?: string;
 };
 
 /**

@@ -2,10 +2,10 @@
 // @generated from file flowhook/engine/v1/flow_admin_service.proto (package flowhook.engine.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
-import type { Flow, FlowJson } from "../../flow/v1/flow_pb.js";
+import type { Flow, FlowJson, ResponseMode, ResponseModeJson } from "../../flow/v1/flow_pb.js";
 
 /**
  * Describes the file flowhook/engine/v1/flow_admin_service.proto.
@@ -200,9 +200,23 @@ export declare type FlowSummary = Message<"flowhook.engine.v1.FlowSummary"> & {
   triggerDescription: string;
 
   /**
+   * The latest version's response mode (unset reads as INSTANT_RETURN).
+   *
+   * @generated from field: flowhook.flow.v1.ResponseMode response_mode = 10;
+   */
+  responseMode: ResponseMode;
+
+  /**
+   * When the current secret was generated; unset when the flow has none.
+   *
+   * @generated from field: google.protobuf.Timestamp secret_rotated_at = 11;
+   */
+  secretRotatedAt?: Timestamp | undefined;
+
+  /**
    * Set while the flow is paused (`flowhook flow pause`): when it was paused.
    *
-   * @generated from field: google.protobuf.Timestamp paused_at = 10;
+   * @generated from field: google.protobuf.Timestamp paused_at = 12;
    */
   pausedAt?: Timestamp | undefined;
 };
@@ -263,9 +277,23 @@ export declare type FlowSummaryJson = {
   triggerDescription?: string;
 
   /**
+   * The latest version's response mode (unset reads as INSTANT_RETURN).
+   *
+   * @generated from field: flowhook.flow.v1.ResponseMode response_mode = 10;
+   */
+  responseMode?: ResponseModeJson;
+
+  /**
+   * When the current secret was generated; unset when the flow has none.
+   *
+   * @generated from field: google.protobuf.Timestamp secret_rotated_at = 11;
+   */
+  secretRotatedAt?: TimestampJson;
+
+  /**
    * Set while the flow is paused (`flowhook flow pause`): when it was paused.
    *
-   * @generated from field: google.protobuf.Timestamp paused_at = 10;
+   * @generated from field: google.protobuf.Timestamp paused_at = 12;
    */
   pausedAt?: TimestampJson;
 };
@@ -407,6 +435,13 @@ export declare type GetFlowRequest = Message<"flowhook.engine.v1.GetFlowRequest"
    * @generated from field: string name = 2;
    */
   name: string;
+
+  /**
+   * 0 reads the latest version; another number reads that stored version.
+   *
+   * @generated from field: int32 version = 3;
+   */
+  version: number;
 };
 
 /**
@@ -422,6 +457,13 @@ export declare type GetFlowRequestJson = {
    * @generated from field: string name = 2;
    */
   name?: string;
+
+  /**
+   * 0 reads the latest version; another number reads that stored version.
+   *
+   * @generated from field: int32 version = 3;
+   */
+  version?: number;
 };
 
 /**
@@ -494,7 +536,7 @@ export declare type GetFlowResponse = Message<"flowhook.engine.v1.GetFlowRespons
   flow?: FlowSummary | undefined;
 
   /**
-   * The latest version's definition.
+   * The definition of the version asked for (the latest unless GetFlowRequest.version).
    *
    * @generated from field: flowhook.flow.v1.Flow definition = 2;
    */
@@ -525,7 +567,7 @@ export declare type GetFlowResponseJson = {
   flow?: FlowSummaryJson;
 
   /**
-   * The latest version's definition.
+   * The definition of the version asked for (the latest unless GetFlowRequest.version).
    *
    * @generated from field: flowhook.flow.v1.Flow definition = 2;
    */
@@ -980,9 +1022,18 @@ export declare type RotateSecretRequest = Message<"flowhook.engine.v1.RotateSecr
   company: string;
 
   /**
+   * The published flow with this activity, else the one flow whose latest version uses it.
+   *
    * @generated from field: string activity = 2;
    */
   activity: string;
+
+  /**
+   * Or the flow by its name (then activity stays empty): what the flow card knows.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
 };
 
 /**
@@ -995,9 +1046,18 @@ export declare type RotateSecretRequestJson = {
   company?: string;
 
   /**
+   * The published flow with this activity, else the one flow whose latest version uses it.
+   *
    * @generated from field: string activity = 2;
    */
   activity?: string;
+
+  /**
+   * Or the flow by its name (then activity stays empty): what the flow card knows.
+   *
+   * @generated from field: string name = 3;
+   */
+  name?: string;
 };
 
 /**
@@ -1169,6 +1229,596 @@ export declare type CreateUserResponseJson = {
 export declare const CreateUserResponseSchema: GenMessage<CreateUserResponse, {jsonType: CreateUserResponseJson}>;
 
 /**
+ * @generated from message flowhook.engine.v1.CheckFlowRequest
+ */
+export declare type CheckFlowRequest = Message<"flowhook.engine.v1.CheckFlowRequest"> & {
+  /**
+   * @generated from field: flowhook.flow.v1.Flow flow = 1;
+   */
+  flow?: Flow | undefined;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.CheckFlowRequest
+ */
+export declare type CheckFlowRequestJson = {
+  /**
+   * @generated from field: flowhook.flow.v1.Flow flow = 1;
+   */
+  flow?: FlowJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CheckFlowRequest.
+ * Use `create(CheckFlowRequestSchema)` to create a new message.
+ */
+export declare const CheckFlowRequestSchema: GenMessage<CheckFlowRequest, {jsonType: CheckFlowRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.CheckFlowResponse
+ */
+export declare type CheckFlowResponse = Message<"flowhook.engine.v1.CheckFlowResponse"> & {
+  /**
+   * Empty when the flow can be published as it is; warnings alone do not stop a publish.
+   *
+   * @generated from field: repeated flowhook.engine.v1.FlowProblem problems = 1;
+   */
+  problems: FlowProblem[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.CheckFlowResponse
+ */
+export declare type CheckFlowResponseJson = {
+  /**
+   * Empty when the flow can be published as it is; warnings alone do not stop a publish.
+   *
+   * @generated from field: repeated flowhook.engine.v1.FlowProblem problems = 1;
+   */
+  problems?: FlowProblemJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.CheckFlowResponse.
+ * Use `create(CheckFlowResponseSchema)` to create a new message.
+ */
+export declare const CheckFlowResponseSchema: GenMessage<CheckFlowResponse, {jsonType: CheckFlowResponseJson}>;
+
+/**
+ * One problem a publish would report, at the field it is about.
+ *
+ * @generated from message flowhook.engine.v1.FlowProblem
+ */
+export declare type FlowProblem = Message<"flowhook.engine.v1.FlowProblem"> & {
+  /**
+   * Whether the problem stops a publish.
+   *
+   * @generated from field: flowhook.engine.v1.FlowProblem.Severity severity = 1;
+   */
+  severity: FlowProblem_Severity;
+
+  /**
+   * The field in the flow file's spelling, e.g. "steps[1].respond.statusCode"; empty for the flow as a whole.
+   *
+   * @generated from field: string field_path = 2;
+   */
+  fieldPath: string;
+
+  /**
+   * The same path, one segment each, for finding the field (or its YAML line).
+   *
+   * @generated from field: repeated flowhook.engine.v1.FieldPathSegment segments = 3;
+   */
+  segments: FieldPathSegment[];
+
+  /**
+   * What is wrong, without the path.
+   *
+   * @generated from field: string message = 4;
+   */
+  message: string;
+};
+
+/**
+ * One problem a publish would report, at the field it is about.
+ *
+ * @generated from message flowhook.engine.v1.FlowProblem
+ */
+export declare type FlowProblemJson = {
+  /**
+   * Whether the problem stops a publish.
+   *
+   * @generated from field: flowhook.engine.v1.FlowProblem.Severity severity = 1;
+   */
+  severity?: FlowProblem_SeverityJson;
+
+  /**
+   * The field in the flow file's spelling, e.g. "steps[1].respond.statusCode"; empty for the flow as a whole.
+   *
+   * @generated from field: string field_path = 2;
+   */
+  fieldPath?: string;
+
+  /**
+   * The same path, one segment each, for finding the field (or its YAML line).
+   *
+   * @generated from field: repeated flowhook.engine.v1.FieldPathSegment segments = 3;
+   */
+  segments?: FieldPathSegmentJson[];
+
+  /**
+   * What is wrong, without the path.
+   *
+   * @generated from field: string message = 4;
+   */
+  message?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.FlowProblem.
+ * Use `create(FlowProblemSchema)` to create a new message.
+ */
+export declare const FlowProblemSchema: GenMessage<FlowProblem, {jsonType: FlowProblemJson}>;
+
+/**
+ * @generated from enum flowhook.engine.v1.FlowProblem.Severity
+ */
+export enum FlowProblem_Severity {
+  /**
+   * Never sent: every problem is an error or a warning.
+   *
+   * @generated from enum value: SEVERITY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Publishing is refused until it is fixed.
+   *
+   * @generated from enum value: SEVERITY_ERROR = 1;
+   */
+  ERROR = 1,
+
+  /**
+   * Publishing goes ahead; worth knowing.
+   *
+   * @generated from enum value: SEVERITY_WARNING = 2;
+   */
+  WARNING = 2,
+}
+
+/**
+ * @generated from enum flowhook.engine.v1.FlowProblem.Severity
+ */
+export declare type FlowProblem_SeverityJson = "SEVERITY_UNSPECIFIED" | "SEVERITY_ERROR" | "SEVERITY_WARNING";
+
+/**
+ * Describes the enum flowhook.engine.v1.FlowProblem.Severity.
+ */
+export declare const FlowProblem_SeveritySchema: GenEnum<FlowProblem_Severity, FlowProblem_SeverityJson>;
+
+/**
+ * @generated from message flowhook.engine.v1.FieldPathSegment
+ */
+export declare type FieldPathSegment = Message<"flowhook.engine.v1.FieldPathSegment"> & {
+  /**
+   * @generated from oneof flowhook.engine.v1.FieldPathSegment.kind
+   */
+  kind: {
+    /**
+     * A field name or map key.
+     *
+     * @generated from field: string field = 1;
+     */
+    value: string;
+    case: "field";
+  } | {
+    /**
+     * A list index, from 0.
+     *
+     * @generated from field: int32 index = 2;
+     */
+    value: number;
+    case: "index";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * @generated from message flowhook.engine.v1.FieldPathSegment
+ */
+export declare type FieldPathSegmentJson = {
+  /**
+   * A field name or map key.
+   *
+   * @generated from field: string field = 1;
+   */
+  field?: string;
+
+  /**
+   * A list index, from 0.
+   *
+   * @generated from field: int32 index = 2;
+   */
+  index?: number;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.FieldPathSegment.
+ * Use `create(FieldPathSegmentSchema)` to create a new message.
+ */
+export declare const FieldPathSegmentSchema: GenMessage<FieldPathSegment, {jsonType: FieldPathSegmentJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ListFlowVersionsRequest
+ */
+export declare type ListFlowVersionsRequest = Message<"flowhook.engine.v1.ListFlowVersionsRequest"> & {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListFlowVersionsRequest
+ */
+export declare type ListFlowVersionsRequestJson = {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListFlowVersionsRequest.
+ * Use `create(ListFlowVersionsRequestSchema)` to create a new message.
+ */
+export declare const ListFlowVersionsRequestSchema: GenMessage<ListFlowVersionsRequest, {jsonType: ListFlowVersionsRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ListFlowVersionsResponse
+ */
+export declare type ListFlowVersionsResponse = Message<"flowhook.engine.v1.ListFlowVersionsResponse"> & {
+  /**
+   * Newest first.
+   *
+   * @generated from field: repeated flowhook.engine.v1.FlowVersionSummary versions = 1;
+   */
+  versions: FlowVersionSummary[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListFlowVersionsResponse
+ */
+export declare type ListFlowVersionsResponseJson = {
+  /**
+   * Newest first.
+   *
+   * @generated from field: repeated flowhook.engine.v1.FlowVersionSummary versions = 1;
+   */
+  versions?: FlowVersionSummaryJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListFlowVersionsResponse.
+ * Use `create(ListFlowVersionsResponseSchema)` to create a new message.
+ */
+export declare const ListFlowVersionsResponseSchema: GenMessage<ListFlowVersionsResponse, {jsonType: ListFlowVersionsResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.FlowVersionSummary
+ */
+export declare type FlowVersionSummary = Message<"flowhook.engine.v1.FlowVersionSummary"> & {
+  /**
+   * @generated from field: int32 version = 1;
+   */
+  version: number;
+
+  /**
+   * The version's activity, lowercase.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 3;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The version callers reach now.
+   *
+   * @generated from field: bool published = 4;
+   */
+  published: boolean;
+
+  /**
+   * The version's flow description.
+   *
+   * @generated from field: string description = 5;
+   */
+  description: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.FlowVersionSummary
+ */
+export declare type FlowVersionSummaryJson = {
+  /**
+   * @generated from field: int32 version = 1;
+   */
+  version?: number;
+
+  /**
+   * The version's activity, lowercase.
+   *
+   * @generated from field: string activity = 2;
+   */
+  activity?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 3;
+   */
+  createdAt?: TimestampJson;
+
+  /**
+   * The version callers reach now.
+   *
+   * @generated from field: bool published = 4;
+   */
+  published?: boolean;
+
+  /**
+   * The version's flow description.
+   *
+   * @generated from field: string description = 5;
+   */
+  description?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.FlowVersionSummary.
+ * Use `create(FlowVersionSummarySchema)` to create a new message.
+ */
+export declare const FlowVersionSummarySchema: GenMessage<FlowVersionSummary, {jsonType: FlowVersionSummaryJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.TryFlowRequest
+ */
+export declare type TryFlowRequest = Message<"flowhook.engine.v1.TryFlowRequest"> & {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * @generated from field: string activity = 2;
+   */
+  activity: string;
+
+  /**
+   * The flow's secret, as the caller sends it; never stored or logged.
+   *
+   * @generated from field: string secret = 3;
+   */
+  secret: string;
+
+  /**
+   * The payload: a JSON object, sent byte for byte as given.
+   *
+   * @generated from field: string payload_json = 4;
+   */
+  payloadJson: string;
+
+  /**
+   * Who calls: one of the company's connections (type Basic or Bearer, allowed
+   * to send its credentials to the endpoint's host), or user and key as given.
+   * Neither: the call goes without credentials (and the endpoint answers 401).
+   *
+   * @generated from oneof flowhook.engine.v1.TryFlowRequest.caller
+   */
+  caller: {
+    /**
+     * @generated from field: string connection = 5;
+     */
+    value: string;
+    case: "connection";
+  } | {
+    /**
+     * @generated from field: flowhook.engine.v1.BasicCaller basic = 6;
+     */
+    value: BasicCaller;
+    case: "basic";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * @generated from message flowhook.engine.v1.TryFlowRequest
+ */
+export declare type TryFlowRequestJson = {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * @generated from field: string activity = 2;
+   */
+  activity?: string;
+
+  /**
+   * The flow's secret, as the caller sends it; never stored or logged.
+   *
+   * @generated from field: string secret = 3;
+   */
+  secret?: string;
+
+  /**
+   * The payload: a JSON object, sent byte for byte as given.
+   *
+   * @generated from field: string payload_json = 4;
+   */
+  payloadJson?: string;
+
+  /**
+   * @generated from field: string connection = 5;
+   */
+  connection?: string;
+
+  /**
+   * @generated from field: flowhook.engine.v1.BasicCaller basic = 6;
+   */
+  basic?: BasicCallerJson;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.TryFlowRequest.
+ * Use `create(TryFlowRequestSchema)` to create a new message.
+ */
+export declare const TryFlowRequestSchema: GenMessage<TryFlowRequest, {jsonType: TryFlowRequestJson}>;
+
+/**
+ * A service user and its web service access key, for one try; never stored or logged.
+ *
+ * @generated from message flowhook.engine.v1.BasicCaller
+ */
+export declare type BasicCaller = Message<"flowhook.engine.v1.BasicCaller"> & {
+  /**
+   * @generated from field: string user = 1;
+   */
+  user: string;
+
+  /**
+   * @generated from field: string access_key = 2;
+   */
+  accessKey: string;
+};
+
+/**
+ * A service user and its web service access key, for one try; never stored or logged.
+ *
+ * @generated from message flowhook.engine.v1.BasicCaller
+ */
+export declare type BasicCallerJson = {
+  /**
+   * @generated from field: string user = 1;
+   */
+  user?: string;
+
+  /**
+   * @generated from field: string access_key = 2;
+   */
+  accessKey?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.BasicCaller.
+ * Use `create(BasicCallerSchema)` to create a new message.
+ */
+export declare const BasicCallerSchema: GenMessage<BasicCaller, {jsonType: BasicCallerJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.TryFlowResponse
+ */
+export declare type TryFlowResponse = Message<"flowhook.engine.v1.TryFlowResponse"> & {
+  /**
+   * Where the call went: the Webhook Call URL.
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * The HTTP answer as the caller got it.
+   *
+   * @generated from field: int32 http_status = 2;
+   */
+  httpStatus: number;
+
+  /**
+   * @generated from field: string content_type = 3;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: string body = 4;
+   */
+  body: string;
+
+  /**
+   * The execution the call started (the x-flowhook-execution-id header); empty when none.
+   *
+   * @generated from field: string execution_id = 5;
+   */
+  executionId: string;
+
+  /**
+   * How the call was answered (x-flowhook-outcome): responded, sync-timeout, flow-ended, instant-return.
+   *
+   * @generated from field: string outcome = 6;
+   */
+  outcome: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.TryFlowResponse
+ */
+export declare type TryFlowResponseJson = {
+  /**
+   * Where the call went: the Webhook Call URL.
+   *
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+
+  /**
+   * The HTTP answer as the caller got it.
+   *
+   * @generated from field: int32 http_status = 2;
+   */
+  httpStatus?: number;
+
+  /**
+   * @generated from field: string content_type = 3;
+   */
+  contentType?: string;
+
+  /**
+   * @generated from field: string body = 4;
+   */
+  body?: string;
+
+  /**
+   * The execution the call started (the x-flowhook-execution-id header); empty when none.
+   *
+   * @generated from field: string execution_id = 5;
+   */
+  executionId?: string;
+
+  /**
+   * How the call was answered (x-flowhook-outcome): responded, sync-timeout, flow-ended, instant-return.
+   *
+   * @generated from field: string outcome = 6;
+   */
+  outcome?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.TryFlowResponse.
+ * Use `create(TryFlowResponseSchema)` to create a new message.
+ */
+export declare const TryFlowResponseSchema: GenMessage<TryFlowResponse, {jsonType: TryFlowResponseJson}>;
+
+/**
  * Administration of companies, flows, secrets and service users. Every call
  * needs the admin token.
  *
@@ -1272,6 +1922,51 @@ export declare const FlowAdminService: GenService<{
     methodKind: "unary";
     input: typeof RotateSecretRequestSchema;
     output: typeof RotateSecretResponseSchema;
+  },
+  /**
+   * Every check a publish makes (the flow's own rules, its connections, a
+   * duplicate activity in the company), without storing anything: the flow
+   * card shows the problems inline, at their field or YAML line, before
+   * anyone presses Publish.
+   *
+   * Errors: INVALID_ARGUMENT when flow is missing; NOT_FOUND for an unknown company.
+   *
+   * @generated from rpc flowhook.engine.v1.FlowAdminService.CheckFlow
+   */
+  checkFlow: {
+    methodKind: "unary";
+    input: typeof CheckFlowRequestSchema;
+    output: typeof CheckFlowResponseSchema;
+  },
+  /**
+   * The stored versions of a flow, newest first: what a draft save or an
+   * apply wrote, and which one is published. GetFlow with a version reads one.
+   *
+   * @generated from rpc flowhook.engine.v1.FlowAdminService.ListFlowVersions
+   */
+  listFlowVersions: {
+    methodKind: "unary";
+    input: typeof ListFlowVersionsRequestSchema;
+    output: typeof ListFlowVersionsResponseSchema;
+  },
+  /**
+   * Sends one call through the real webhook endpoint (the Webhook Call URL),
+   * as a caller would: the flow's secret as given, the caller's credentials
+   * from one of the company's connections (never shown to anyone) or as
+   * given, and answers what the caller got. Starts an execution like any call.
+   *
+   * Errors: INVALID_ARGUMENT for a payload that is not a JSON object or a
+   * connection that is not Basic or Bearer; NOT_FOUND for an unknown company
+   * or connection; FAILED_PRECONDITION when the connection may not send its
+   * credentials to the endpoint's host, or the secret store has no key;
+   * UNAVAILABLE when the endpoint cannot be reached.
+   *
+   * @generated from rpc flowhook.engine.v1.FlowAdminService.TryFlow
+   */
+  tryFlow: {
+    methodKind: "unary";
+    input: typeof TryFlowRequestSchema;
+    output: typeof TryFlowResponseSchema;
   },
   /**
    * Creates a service user with a web service access key, returned once.

@@ -1,0 +1,166 @@
+// The console's own listener (FLOWHOOK_CONSOLE_PORT), in the engine process:
+// browsers speak HTTP/1.1 (or TLS), not the engine port's cleartext HTTP/2, so
+// the console gets a port of its own, serving
+//   /<service>/<method>             the Connect protocol (connect-web's), for the admin
+//                                   services the pages call — the engine's own service
+//                                   implementations, behind the console's gate and roles
+//   /auth/oidc/start, …/callback    OpenID Connect sign-in, when configured
+//   everything else (GET)           the built pages (console-assets.ts)
+// One origin for pages and calls: no CORS, ever. Every answer carries the
+// console's Content-Security-Policy and friends (console-http.ts).
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ServiceImpl } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import type { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import type { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import type { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { isLoopbackHost } from '../../common/loopback-host.ts';
+import { auditInterceptor } from '../audit/audit-interceptor.ts';
+import { errorInterceptor } from '../rpc/error-interceptor.ts';
+import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
+import { serveAssets } from './console-assets.ts';
+import { consoleAuthorization } from './console-authorization.ts';
+import type { ConsoleConfig } from './console-config.ts';
+import { consoleCallContext, consoleGate } from './console-gate.ts';
+import { securityHeaders, sendText } from './console-http.ts';
+import { createOidcClient } from './console-oidc.ts';
+import type { ConsoleSite } from './console-request-checks.ts';
+import { refusalOfPage } from './console-request-checks.ts';
+import { CONSOLE_SERVICES } from './console-rpc-policy.ts';
+import { createConsoleService } from './console-service.ts';
+import { ConsoleSessions } from './console-sessions.ts';
+import { OIDC_CALLBACK_PATH, OIDC_START_PATH, oidcRoute } from './oidc-routes.ts';
+import { sessionCookie } from './session-cookie.ts';
+
+/** The engine's service implementations the console serves (the same objects the engine port serves). */
+export interface ConsoleServedServices {
+  flowAdmin: ServiceImpl<typeof FlowAdminService>;
+  executions: ServiceImpl<typeof ExecutionService>;
+  connections: ServiceImpl<typeof ConnectionAdminService>;
+  audit: ServiceImpl<typeof AuditService>;
+}
+
+export interface ConsoleServerDeps {
+  config: ConsoleConfig;
+  services: ConsoleServedServices;
+  accounts: ServiceAccountDirectory;
+  orm: MikroORM;
+  /** The deployment key the CSRF tokens are derived with (engine_key `console-csrf`). */
+  csrfKey: Buffer;
+  maxMessageBytes: number;
+  logger: Logger;
+  /** `flowhook start`'s default port: when it is taken (another start), listen on a free one instead of failing. */
+  freePortIfTaken?: boolean;
+}
+
+export interface RunningConsoleServer {
+  port: number;
+  /** e.g. http://127.0.0.1:7054: what the banner prints. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `/flowhook.engine.v1.FlowAdminService/ListFlows`: the shape of a Connect call's path. */
+const RPC_PATH = /^\/[A-Za-z0-9_.]+\/[A-Za-z0-9_]+$/;
+
+export async function startConsoleServer(deps: ConsoleServerDeps): Promise<RunningConsoleServer> {
+  const { config, logger } = deps;
+  const secure = config.tls !== undefined || (config.publicUrl?.startsWith('https:') ?? false);
+  const site: ConsoleSite = {
+    publicOrigin: config.publicUrl ? new URL(config.publicUrl).origin : undefined,
+    scheme: config.tls ? 'https' : 'http',
+    loopbackOnly: !config.publicUrl && isLoopbackHost(config.host),
+  };
+  const sessions = new ConsoleSessions(deps.orm, config.sessionTtlMs);
+  const cookie = sessionCookie(secure);
+  const headers = securityHeaders(secure);
+  const oidc = config.oidc ? createOidcClient(config.oidc) : undefined;
+
+  const rpc = connectNodeAdapter({
+    // The audit log sits outside the roles check, so a refused attempt is on record with the person, as on the engine port.
+    interceptors: [auditInterceptor(deps.orm, logger), consoleAuthorization(), errorInterceptor(logger)],
+    contextValues: consoleCallContext,
+    readMaxBytes: deps.maxMessageBytes,
+    // Browsers speak the Connect protocol over HTTP/1.1; gRPC needs HTTP/2 trailers.
+    grpc: false,
+    grpcWeb: false,
+    routes(router) {
+      router.service(
+        ConsoleService,
+        createConsoleService({ sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookie, logger, oidc: oidc && { issuer: oidc.issuer, startPath: OIDC_START_PATH } }),
+      );
+      const [flowAdmin, executions, connections, audit] = CONSOLE_SERVICES;
+      router.service(flowAdmin, deps.services.flowAdmin);
+      router.service(executions, deps.services.executions);
+      router.service(connections, deps.services.connections);
+      router.service(audit, deps.services.audit);
+    },
+  });
+  const gated = consoleGate(rpc, { site, sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookieName: cookie.name, logger });
+  const assets = serveAssets(config.assetsDir, headers);
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const path = new URL(req.url ?? '/', 'http://console').pathname;
+    const method = req.method ?? 'GET';
+    if (RPC_PATH.test(path) && method === 'POST') return gated(req, res);
+    if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'method not allowed', { allow: 'GET, HEAD' });
+    const refusal = refusalOfPage(site, { host: req.headers.host });
+    if (refusal) return sendText(res, 421, refusal);
+    const answer =
+      (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH) && oidc
+        ? oidcRoute(req, res, path, { client: oidc, site, sessions, cookie, secure, headers, logger })
+        : assets(req, res);
+    answer.catch((error: unknown) => {
+      logger.error({ reason: error instanceof Error ? error.message : String(error), path }, 'console: request failed');
+      if (!res.headersSent) sendText(res, 500, 'internal error');
+      else res.destroy();
+    });
+  };
+  const server: Server = config.tls ? createHttpsServer({ cert: config.tls.cert, key: config.tls.key, minVersion: 'TLSv1.2' }, handler) : createHttpServer(handler);
+  try {
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (!deps.freePortIfTaken) throw new Error(`the console's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CONSOLE_PORT`);
+    logger.warn({ port: config.port }, "the console's usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)");
+    await listen(server, 0, config.host);
+  }
+  const purge = sessions.startPurge(logger);
+  const port = (server.address() as AddressInfo).port;
+  const url = config.publicUrl ?? `${config.tls ? 'https' : 'http'}://${connectableHost(config.host)}:${port}`;
+  logger.info({ url, oidc: config.oidc ? config.oidc.issuer : 'off' }, 'console listening');
+  return {
+    port,
+    url,
+    async close() {
+      await purge.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function connectableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

@@ -1,0 +1,157 @@
+// Signing in to the console with OpenID Connect, end to end over HTTP: the
+// console sends the browser to a real identity provider (oidc-provider) with
+// an authorization code request and a PKCE challenge; back at the callback it
+// exchanges the code, verifies the ID token and opens a session with the roles
+// the token's claim lists, per company. A person with no role, or a callback
+// that is not the one this browser started, gets no session.
+import test from 'ava';
+import { fromJson } from '@bufbuild/protobuf';
+import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { ConsolePage } from '../support/console-page.ts';
+import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
+import { startStack, type TestStack } from '../support/stack.ts';
+import { createTenant, flow } from '../support/webhook-helpers.ts';
+
+let stack: TestStack;
+let idp: TestOidcProvider;
+let consoleUrl: string;
+const COMPANY = 'OIDC Co';
+const OTHER = 'Elsewhere Co';
+
+test.before(async () => {
+  const port = await findFreePort();
+  consoleUrl = `http://127.0.0.1:${port}`;
+  idp = await startOidcProvider({
+    clientId: 'flowhook-console',
+    redirectUri: `${consoleUrl}/auth/oidc/callback`,
+    people: [
+      { accountId: 'pat', name: 'pat@example.com', roles: [`editor:${COMPANY}`, `viewer:${OTHER}`] },
+      { accountId: 'nora', name: 'nora@example.com', roles: ['owner'] },
+    ],
+  });
+  stack = await startStack({
+    env: {
+      FLOWHOOK_CONSOLE_PORT: String(port),
+      FLOWHOOK_CONSOLE_OIDC_ISSUER: idp.issuer,
+      FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: 'flowhook-console',
+      FLOWHOOK_CONSOLE_OIDC_SCOPES: 'openid,profile,flowhook',
+    },
+  });
+  for (const company of [COMPANY, OTHER]) {
+    await createTenant(stack, company);
+    await stack.admin.applyFlow({
+      flow: fromJson(
+        FlowSchema,
+        flow(company, 'greeter', { activity: `greet.${company.split(' ')[0]!.toLowerCase()}` }, [{ respond: { description: 'Greet', statusCode: 200 } }]) as never,
+      ),
+      publish: true,
+    });
+  }
+});
+test.after.always(async () => {
+  await stack?.close();
+  await idp?.close();
+});
+
+/** A browser's cookie jar for one host (the console and the provider are both 127.0.0.1: cookies ignore the port). */
+class Browser {
+  readonly cookies = new Map<string, string>();
+
+  /** Follows redirects as a browser does, keeping cookies; returns the last answer. */
+  async navigate(url: string, until?: (url: string) => boolean): Promise<{ response: Response; url: string; hops: string[] }> {
+    const hops: string[] = [];
+    let current = url;
+    for (let hop = 0; hop < 20; hop++) {
+      hops.push(current);
+      if (until?.(current)) return { response: new Response(null), url: current, hops };
+      const response = await fetch(current, { redirect: 'manual', headers: { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const index = pair!.indexOf('=');
+        const [name, value] = [pair!.slice(0, index), pair!.slice(index + 1)];
+        if (value === '' || /max-age=0\b/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+        else this.cookies.set(name, value);
+      }
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || !location) return { response, url: current, hops };
+      current = new URL(location, current).toString();
+    }
+    throw new Error(`too many redirects: ${hops.join(' → ')}`);
+  }
+
+  /** The console's page, with the session cookie this browser got. */
+  page(): ConsolePage {
+    const page = new ConsolePage(consoleUrl);
+    const session = this.cookies.get('flowhook_console_session');
+    page.cookie = session ? `flowhook_console_session=${session}` : undefined;
+    return page;
+  }
+}
+
+test.serial('a person signs in with the authorization code flow and PKCE, and gets the roles the ID token lists, per company', async (t) => {
+  idp.signInAs('pat');
+  const browser = new Browser();
+  const { response, hops } = await browser.navigate(`${consoleUrl}/auth/oidc/start`);
+  const authorization = new URL(hops[1]!);
+  t.is(authorization.origin, idp.issuer);
+  t.like(Object.fromEntries(authorization.searchParams), {
+    response_type: 'code',
+    client_id: 'flowhook-console',
+    code_challenge_method: 'S256',
+    redirect_uri: `${consoleUrl}/auth/oidc/callback`,
+    scope: 'openid profile flowhook',
+  });
+  t.regex(authorization.searchParams.get('code_challenge') ?? '', /^[A-Za-z0-9_-]{43}$/);
+  t.regex(hops.at(-2) ?? '', /\/auth\/oidc\/callback\?code=/);
+  t.is(new URL(hops.at(-1)!).pathname, '/', 'back to the console');
+  t.is(response.status, 200);
+  t.false(browser.cookies.has('flowhook_console_login'), 'the login cookie is gone');
+
+  const page = browser.page();
+  const session = await page.call('flowhook.engine.v1.ConsoleService', 'GetSession');
+  t.like(session.json.person, { name: 'pat@example.com', via: 'SIGN_IN_METHOD_OIDC' });
+  t.deepEqual((session.json.person as { roles: unknown[] }).roles, [
+    { company: COMPANY, role: 'CONSOLE_ROLE_EDITOR' },
+    { company: OTHER, role: 'CONSOLE_ROLE_VIEWER' },
+  ]);
+  page.csrf = session.json.csrfToken as string;
+  t.is((await page.flowAdmin('PublishFlow', { company: COMPANY, name: 'greeter' })).status, 200, 'an editor publishes in their company');
+  t.is((await page.flowAdmin('GetFlow', { company: OTHER, name: 'greeter' })).status, 200, 'a viewer reads in theirs');
+  t.is((await page.flowAdmin('PublishFlow', { company: OTHER, name: 'greeter' })).status, 403, 'but does not publish there');
+  const audit = await stack.engine.orm.em
+    .getConnection()
+    .execute<{ person: string; account: string }[]>(`select person, account from audit_event where action = 'flow.publish' and company = ?`, [COMPANY]);
+  t.deepEqual(
+    audit.map((row) => ({ ...row })),
+    [{ person: 'pat@example.com', account: 'console-oidc' }],
+  );
+});
+
+test.serial('a person the identity provider gives no console role gets no session, and is told why', async (t) => {
+  idp.signInAs('nora');
+  const browser = new Browser();
+  const { response } = await browser.navigate(`${consoleUrl}/auth/oidc/start`);
+  t.is(response.status, 403);
+  t.regex(await response.text(), /You are nora@example\.com at the identity provider, but it gives you no console role/);
+  t.false(browser.cookies.has('flowhook_console_session'));
+});
+
+test.serial('a callback this browser did not start (another state, or no login cookie) opens no session', async (t) => {
+  idp.signInAs('pat');
+  const browser = new Browser();
+  const { url } = await browser.navigate(`${consoleUrl}/auth/oidc/start`, (next) => next.startsWith(`${consoleUrl}/auth/oidc/callback`));
+  // The same code in another browser: no login cookie, so no state to match.
+  const stranger = new Browser();
+  const stolen = await stranger.navigate(url);
+  t.is(stolen.response.status, 400);
+  t.false(stranger.cookies.has('flowhook_console_session'));
+  // This browser, with the state changed.
+  const forged = new URL(url);
+  forged.searchParams.set('state', 'another-state');
+  t.is((await browser.navigate(forged.toString())).response.status, 400);
+  t.false(browser.cookies.has('flowhook_console_session'));
+  // And the real one still works once.
+  t.is((await browser.navigate(url)).response.status, 200);
+  t.true(browser.cookies.has('flowhook_console_session'));
+});
