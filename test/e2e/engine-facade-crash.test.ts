@@ -99,8 +99,8 @@ async function checkEveryAnswer(t: import('ava').ExecutionContext, setup: Setup,
       t.regex(await executionOf(setup, outcome.executionId!), /RUNNING|COMPLETED/);
     } else if (outcome.status !== 'network-error') {
       // A dead engine is a 503 (retry with the key). A 500 only as the engine's own answer that the flow
-      // failed: its httpRequest step asks the engine for its egress list, and an engine down longer than
-      // the step's three attempts (1 s, 2 s apart) fails the step — a transport error is never a 500.
+      // failed: its httpRequest step asks the engine for its egress list and waits for an engine that is
+      // down (workflows/activities/engine-outage-wait.ts), but not forever — a transport error is never a 500.
       const error = JSON.parse(outcome.body).error as { code: string; message: string };
       if (outcome.status === 500) t.regex(error.message, /^The flow failed before it responded \(execution crash\.[a-z]+:/, `${outcome.key}: ${outcome.body}`);
       else t.is(outcome.status, 503, `${outcome.key}: ${outcome.status} ${outcome.body}`);

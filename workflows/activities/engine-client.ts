@@ -1,6 +1,6 @@
 // The worker's connection to the engine (HTTP/2, binary Connect): activities
 // that need data call the engine's services, which own PostgreSQL.
-import { createClient, type Client } from '@connectrpc/connect';
+import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
@@ -10,6 +10,7 @@ import { engineSessionOptions, type EngineClientTls } from '../../common/engine-
 import { engineAuthInterceptor } from '../../common/engine-auth-interceptor.ts';
 import { traceContextInterceptor } from '../../common/tracing/rpc-tracing.ts';
 import type { Tracer } from '@opentelemetry/api';
+import { engineOutageWait } from './engine-outage-wait.ts';
 
 export type RecordClient = Client<typeof RecordService>;
 export type OutboundClient = Client<typeof OutboundService>;
@@ -28,18 +29,21 @@ export interface WorkerEngineClient {
 /** With a tracer (tracing on), calls made inside an activity's span carry its trace to the engine. */
 export function createWorkerEngineClient(options: { engineUrl: string; engineToken: string; engineTls?: EngineClientTls; tracer?: Tracer }): WorkerEngineClient {
   const sessionManager = new Http2SessionManager(options.engineUrl, { pingIntervalMs: 30_000 }, engineSessionOptions(options.engineTls));
-  const transport = createConnectTransport({
-    baseUrl: options.engineUrl,
-    httpVersion: '2',
-    useBinaryFormat: true,
-    sessionManager,
-    interceptors: [engineAuthInterceptor(options.engineToken), ...(options.tracer ? [traceContextInterceptor(options.tracer)] : [])],
-  });
+  const transportWith = (interceptors: Interceptor[]) =>
+    createConnectTransport({
+      baseUrl: options.engineUrl,
+      httpVersion: '2',
+      useBinaryFormat: true,
+      sessionManager,
+      interceptors: [...interceptors, engineAuthInterceptor(options.engineToken), ...(options.tracer ? [traceContextInterceptor(options.tracer)] : [])],
+    });
+  // Activities wait out an engine restart (engine-outage-wait.ts); the readiness probe must not: it reports the outage.
+  const activityTransport = transportWith([engineOutageWait()]);
   return {
-    records: createClient(RecordService, transport),
-    outbound: createClient(OutboundService, transport),
-    callbacks: createClient(CallbackService, transport),
-    health: createClient(Health, transport),
+    records: createClient(RecordService, activityTransport),
+    outbound: createClient(OutboundService, activityTransport),
+    callbacks: createClient(CallbackService, activityTransport),
+    health: createClient(Health, transportWith([])),
     close: () => sessionManager.abort(),
   };
 }
