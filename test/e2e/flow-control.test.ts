@@ -111,7 +111,8 @@ test('Wait for Response step with a concurrency key: a caller whose execution wa
   t.teardown(() => server.close());
   const secret = await deploy(
     'sync-key',
-    { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 2, defaultResponseStatusCode: 202, concurrency: { key: '${Trigger.Payload.invoice}' } },
+    // A window that fits the first execution's way through its gate on a loaded machine (the second caller waits it out).
+    { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10, defaultResponseStatusCode: 202, concurrency: { key: '${Trigger.Payload.invoice}' } },
     [{ respond: { statusCode: 201, body: 'done ${Trigger.Payload.n}' } }, ...post(server.url, '/after-respond')],
   );
   const first = await call('sync-key', secret, { invoice: 'INV-5', n: 1 });

@@ -60,8 +60,16 @@ export async function flowConcurrencyWorkflow(state: GateState): Promise<void> {
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowConcurrencyWorkflow>(snapshot());
-    const moved = await condition(() => canGrant() || regrant.size > 0 || (queue.length === 0 && holders.size === 0), queue.length > 0 ? HOLDER_CHECK_MS : undefined);
-    if (!moved) {
+    // Holders are checked when the first execution starts to wait behind them (a holder terminated
+    // before then frees its slot at once) and then every HOLDER_CHECK_MS while executions wait.
+    // (condition() resolves to undefined without a timeout, to false when its timeout ran out.)
+    const checkHolders = queue.length > 0;
+    const moved = await condition(
+      () => canGrant() || regrant.size > 0 || (queue.length === 0 && holders.size === 0) || (!checkHolders && queue.length > 0),
+      checkHolders ? HOLDER_CHECK_MS : undefined,
+    );
+    const firstToWait = !checkHolders && queue.length > 0 && !canGrant();
+    if (moved === false || firstToWait) {
       for (const executionId of await closedExecutions([...holders.keys()])) holders.delete(executionId);
     }
   }
