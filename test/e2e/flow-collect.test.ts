@@ -213,7 +213,17 @@ test('a collector continued as new keeps its open window and the keyed calls it 
     reused: true,
   });
   t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected(randomUUID(), '{"n":2}')] }), { executionId, repeated: false });
-  const result = await stack.temporal.workflow.getHandle<FlowWorkflow>(executionId).result();
+  // The update answers once the call is in the window; the collector starts the execution right after.
+  const execution = stack.temporal.workflow.getHandle<FlowWorkflow>(executionId);
+  await eventually(
+    () =>
+      execution.describe().then(
+        () => true,
+        () => false,
+      ),
+    { what: 'the batch execution has started' },
+  );
+  const result = await execution.result();
   t.is(result.steps.find((step) => step.type === 'log')?.note, '2: {"n":1} {"n":2}', 'the carried call and the new one, in one batch');
 });
 
