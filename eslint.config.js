@@ -24,6 +24,7 @@ const SANDBOX = [
   'workflows/formula/**',
   'workflows/interpreter/**',
   'workflows/steps/**',
+  'workflows/control/**',
   'workflows/shared/**',
   'common/control-characters.ts',
   'common/duration.ts',

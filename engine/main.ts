@@ -11,6 +11,7 @@ import { createLogger } from './logger.ts';
 import { createEngine } from './server.ts';
 import { openOrm } from './storage/orm.ts';
 import { createExecutionStarter } from './temporal/execution-starter.ts';
+import { createCallCollector } from './flow-control/call-collector.ts';
 import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { createCallAbandonment } from './temporal/call-abandonment.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
@@ -122,6 +123,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       }),
       metrics,
     ),
+    collector: createCallCollector({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs }),
     temporal: client,
     taskQueue: config.taskQueue,
     accounts,

@@ -52,6 +52,7 @@ import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
 import type { HookSecretLookup } from './direct/hook-secret-lookup.ts';
 import type { DeliveryMemory } from './direct/delivery-memory.ts';
 import { createWebhookService } from './webhook/webhook-service.ts';
+import type { CallCollector } from './flow-control/call-collector.ts';
 import { registerHealth } from './rpc/grpc-health.ts';
 import { registerReflection } from './rpc/grpc-reflection.ts';
 import { rpcServerTracing } from '../common/tracing/rpc-tracing.ts';
@@ -88,6 +89,8 @@ export interface EngineDeps {
   limits: WebhookLimits;
   changes: ChangeAnnouncer;
   starter: ExecutionStarter;
+  /** Debounce and batch calls go to their collectors (flow-control/call-collector.ts). */
+  collector: CallCollector;
   /** For ExecutionService: reads executions of this task queue. */
   temporal: Client;
   taskQueue: string;

@@ -14,6 +14,7 @@ import { callbackUpdate, executionLogQuery, flowAnswerQuery, stepOutputsQuery, w
 import { FLOW_FAILED_BEFORE_RESPONSE } from './shared/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult } from './shared/index.ts';
 import { callbackStepsOf, type CallbackStep } from './steps/callback-steps.ts';
+import { passGates, type Admission } from './control/admission.ts';
 
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();
@@ -59,11 +60,15 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   setHandler(stepOutputsQuery, () => context.Steps);
 
   const outcomeRecorded = recordOutcomeWhenDecided(window);
+  let admission: Admission | undefined;
   try {
+    // Flow control: the steps wait until the gates let this execution pass (the sync window keeps counting).
+    admission = await passGates(input.control, input);
     await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context, callbacks: inbox });
     inbox.close();
   } catch (error) {
     inbox.close();
+    await admission?.release();
     const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
     window.fail({ type: failure.failureType, message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)' });
     await outcomeRecorded;
@@ -79,6 +84,7 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
       nonRetryable: true,
     });
   }
+  await admission?.release();
   window.end();
   await outcomeRecorded;
   await condition(allHandlersFinished);

@@ -1,6 +1,7 @@
 // The worker process: polls the flow task queue, runs the interpreter
 // workflow and its activities.
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { createWorkerEngineClient, type WorkerEngineClient } from './activities/engine-client.ts';
 import { createActivities } from './activities/index.ts';
 import { flowDataConverter } from './codec/payload-codec.ts';
@@ -36,16 +37,20 @@ export async function createFlowWorker(config: WorkerConfig, connection: NativeC
   // Loaded only with tracing on: Temporal's OTel interceptors are memory a worker without tracing does not need.
   const traced = tracing ? (await import('./worker-tracing.ts')).workerTracingOptions(tracing) : undefined;
   const engine = createWorkerEngineClient({ ...config, tracer });
+  const dataConverter = flowDataConverter(config.payloadKeys);
+  // Flow control's local activities signal coordinators over the worker's own connection.
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, dataConverter });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
     workflowBundle: await workflowBundle(config.workflowStackTraces, tracing !== undefined),
-    dataConverter: flowDataConverter(config.payloadKeys),
+    dataConverter,
     activities: createActivities({
       records: engine.records,
       outbound: engine.outbound,
       callbacks: engine.callbacks,
+      temporal,
       policy: config.egress,
       tokens: new OAuthTokenCache(),
       maxResponseBytes: config.httpMaxResponseBytes,

@@ -54,6 +54,7 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     .option('--since <time>', 'only executions started at or after this ISO 8601 time', isoTime)
     .option('--until <time>', 'only executions started before this ISO 8601 time', isoTime)
     .option('--caller <caller>', 'only executions of this caller, e.g. user:partner')
+    .option('--key <key>', 'only executions whose flow control (concurrency, throttle, debounce, batch) computed this key')
     .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
     .option('--json', 'print the response as JSON')
     .action(
@@ -68,15 +69,27 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
           since: options.since as Timestamp | undefined,
           until: options.until as Timestamp | undefined,
           caller: options.caller as string | undefined,
+          key: options.key as string | undefined,
           limit: (options.limit as number | undefined) ?? 0,
         });
         if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));
         if (response.executions.length === 0) return printLines(io, ['No executions.']);
+        // Flow control's columns only when some execution has a key or waited.
+        const controlled = response.executions.some((e) => e.keys.length > 0 || e.waitedMs > 0n);
         printLines(
           io,
           table(
-            ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED'],
-            response.executions.map((e) => [e.executionId, e.company, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.outcome || '-', e.status, time(e.startedAt)]),
+            ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED', ...(controlled ? ['KEY', 'WAITED MS'] : [])],
+            response.executions.map((e) => [
+              e.executionId,
+              e.company,
+              e.activity,
+              e.flowVersion ? String(e.flowVersion) : '-',
+              e.outcome || '-',
+              e.status,
+              time(e.startedAt),
+              ...(controlled ? [e.keys.join(', ') || '-', String(e.waitedMs)] : []),
+            ]),
           ),
         );
       }),
@@ -103,6 +116,8 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
             ['Caller', response.caller || undefined],
             ['Re-run of', response.rerunOf || undefined],
             ['Re-runs', response.reruns.length ? response.reruns.join(', ') : undefined],
+            ['Flow keys', e?.keys.length ? e.keys.join(', ') : undefined],
+            ['Waited', e && e.waitedMs > 0n ? `${e.waitedMs} ms before its first step (flow control)` : undefined],
             ['Payload', response.payloadWithheld ? '(withheld: doNotLogPayload)' : response.payloadJson],
           ],
           '',

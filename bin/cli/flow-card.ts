@@ -3,7 +3,8 @@
 // The card never shows a secret: the engine keeps only its hash, and the
 // sample body carries a `<secret>` placeholder.
 import type { GetFlowResponse, ProviderRoute, WebhookCall } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { ResponseMode, type Step } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { ResponseMode, type Step, type WebhookTrigger } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { card, shellArg, shellQuote, yesNo } from './output.ts';
 
 // The trigger's defaults, shown when the file leaves the field out.
@@ -34,6 +35,11 @@ export function flowCard(response: GetFlowResponse): string[] {
       ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}, empty body`],
       ['Do not log payload', yesNo(trigger?.doNotLogPayload ?? false)],
       ['Versions', `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`],
+      [
+        'Paused',
+        summary?.pausedAt ? `since ${timestampDate(summary.pausedAt).toISOString()}: executions wait (flowhook flow resume ${shellArg(company)} ${shellArg(name)})` : undefined,
+      ],
+      ['Flow control', trigger ? flowControlText(trigger) : undefined],
       ['Secret', summary?.hasSecret ? `set (new one: flowhook secret rotate ${shellArg(company)} ${shellArg(activity)})` : 'not set'],
     ]),
     '',
@@ -130,4 +136,18 @@ function placeholderBody(sample: string, activity: string): string {
     // Not JSON: fall back to the request's shape, {activity, secret, payload}.
   }
   return JSON.stringify({ activity: body.activity ?? activity, secret: '<secret>', payload: body.payload ?? {} });
+}
+
+/** The trigger's flow control in one line, or undefined when it has none. */
+function flowControlText(trigger: WebhookTrigger): string | undefined {
+  const key = (text: string) => (text ? ` per key ${text}` : '');
+  const parts = [
+    trigger.concurrency && `concurrency ${trigger.concurrency.limit ?? 1}${key(trigger.concurrency.key)}`,
+    trigger.throttle && `throttle ${trigger.throttle.perSecond}/s (burst ${trigger.throttle.burst ?? 1})${key(trigger.throttle.key)}`,
+    trigger.debounce && `debounce ${trigger.debounce.period}${trigger.debounce.maxWait ? ` (at most ${trigger.debounce.maxWait})` : ''}${key(trigger.debounce.key)}`,
+    trigger.batch && `batch of up to ${trigger.batch.maxSize} or ${trigger.batch.maxWait}${key(trigger.batch.key)}`,
+    trigger.idempotencyKey && `idempotency key ${trigger.idempotencyKey} for ${trigger.idempotencyWindow || '24h'}`,
+    trigger.priority !== undefined && `priority ${trigger.priority}`,
+  ].filter((part): part is string => Boolean(part));
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }

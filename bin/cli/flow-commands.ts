@@ -1,4 +1,5 @@
-// `flowhook flow apply|show|list|publish|unpublish`: flows as code against the
+// `flowhook flow apply|show|list|publish|unpublish` (and pause|resume,
+// flow-pause-commands.ts): flows as code against the
 // engine's FlowAdminService.
 import { toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
@@ -16,16 +17,18 @@ import {
 import { adminAction, CliError, describeError, reportError, type AdminContext, type AdminRuntime } from './admin-action.ts';
 import { flowCard } from './flow-card.ts';
 import { registerFlowSchemaCommand } from './flow-schema-command.ts';
+import { registerFlowPauseCommands } from './flow-pause-commands.ts';
 import { readFlowFileWithPositions, type PlacedFlow } from './flow-file.ts';
 import { placePublishProblems } from './publish-problem-positions.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 
 // Implicit defaults are printed too, so `jq .created` is false rather than null.
-const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+export const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 
 export function registerFlowCommands(program: Command, runtime: AdminRuntime): void {
   const flow = program.command('flow').description('flows as code: apply files, inspect, publish');
   registerFlowSchemaCommand(flow, runtime);
+  registerFlowPauseCommands(flow, runtime);
 
   flow
     .command('apply')
@@ -171,7 +174,7 @@ function listRow(flow: FlowSummary): string[] {
     flow.name,
     flow.activity,
     String(flow.latestVersion),
-    flow.publishedVersion > 0 ? String(flow.publishedVersion) : '—',
+    flow.publishedVersion > 0 ? `${flow.publishedVersion}${flow.pausedAt ? ' (paused)' : ''}` : '—',
     flow.hasSecret ? 'set' : 'none',
     flow.updatedAt
       ? timestampDate(flow.updatedAt)

@@ -30,8 +30,9 @@ import { rotateSecret } from './secrets.ts';
 import { createServiceUser } from './service-users.ts';
 import { hasHookSecret } from './hook-secrets.ts';
 import { providerRouteUrl, webhookCall } from './webhook-call.ts';
+import { pauseFlow, resumeFlow, type FlowPauseDeps } from '../flow-control/flow-pauses.ts';
 
-export interface AdminDeps {
+export interface AdminDeps extends FlowPauseDeps {
   orm: MikroORM;
   changes: ChangeAnnouncer;
   publicUrl: string;
@@ -44,6 +45,14 @@ export interface AdminDeps {
 export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof FlowAdminService> {
   const fork = () => deps.orm.em.fork();
   const companyMessage = (company: Company) => create(CompanySchema, { name: company.name, createdAt: timestampFromDate(company.createdAt) });
+
+  const setPaused = async (request: { company: string; name: string }, change: typeof pauseFlow) => {
+    const em = fork();
+    const flow = await requireFlow(em, request.company, request.name);
+    await em.populate(flow, ['company']);
+    const changed = await change(deps, em, flow);
+    return { flow: await summary(em, flow), changed };
+  };
 
   return {
     async createCompany(request) {
@@ -90,6 +99,8 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       await unpublishFlow(em, deps.changes, flow);
       return { flow: await summary(em, flow) };
     },
+    pauseFlow: (request) => setPaused(request, pauseFlow),
+    resumeFlow: (request) => setPaused(request, resumeFlow),
     async rotateSecret(request) {
       const em = fork();
       const holder = request.name ? { flowName: request.name } : { activity: request.activity };
@@ -166,6 +177,7 @@ async function summary(em: EntityManager, flow: Flow): Promise<FlowSummary> {
     hasSecret: Boolean(flow.secretHash),
     secretRotatedAt: flow.secretHash && flow.secretRotatedAt ? timestampFromDate(flow.secretRotatedAt) : undefined,
     updatedAt: timestampFromDate(flow.updatedAt),
+    ...(flow.pausedAt && { pausedAt: timestampFromDate(flow.pausedAt) }),
     responseMode: responseModeOf(version.definition),
   });
 }

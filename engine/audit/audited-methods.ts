@@ -41,6 +41,8 @@ const FLOW_ADMIN: Record<string, AuditedMethod> = {
   ApplyFlow: { action: 'flow.apply', company: 'flow.company', target: 'flow.name', details: ['publish'] },
   PublishFlow: { action: 'flow.publish', company: 'company', target: 'name', details: ['version'] },
   UnpublishFlow: { action: 'flow.unpublish', company: 'company', target: 'name' },
+  PauseFlow: { action: 'flow.pause', company: 'company', target: 'name' },
+  ResumeFlow: { action: 'flow.resume', company: 'company', target: 'name' },
   // The per-activity webhook secret; the new one is in the response, which is never read here.
   RotateSecret: { action: 'webhook-secret.rotate', company: 'company', target: 'activity', details: ['name'] },
   // One call through the endpoint, with the secret and caller as given (neither is copied).

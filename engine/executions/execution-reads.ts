@@ -9,7 +9,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { ExecutionSummarySchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../workflows/shared/index.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_CALLER_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../temporal/search-attributes.ts';
+import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_CALLER_KEY, FLOW_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_VERSION_KEY, FLOW_WAIT_KEY } from '../temporal/search-attributes.ts';
 
 /**
  * One of flowhook's flow executions by id, or NOT_FOUND: another application's
@@ -52,6 +52,8 @@ export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 
     flowVersion: attributes.get(FLOW_VERSION_KEY) ?? 0,
     outcome: attributes.get(FLOW_OUTCOME_KEY) ?? '',
     caller: attributes.get(FLOW_CALLER_KEY) ?? '',
+    keys: attributes.get(FLOW_KEY) ?? [],
+    waitedMs: BigInt(attributes.get(FLOW_WAIT_KEY) ?? 0),
     status: info.status.name,
     startedAt: timestampFromDate(info.startTime),
     closedAt: info.closeTime ? timestampFromDate(info.closeTime) : undefined,

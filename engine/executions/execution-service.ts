@@ -25,6 +25,7 @@ import { describeFlowExecution, startInput, summaryMessage } from './execution-r
 import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
 import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
 import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, needsExactCompanyCheck, quote } from './visibility-query.ts';
+import { keyLabels } from '../flow-control/coordinator-ids.ts';
 
 export interface ExecutionDeps extends RerunDeps {
   /** The secret store's keys: step outputs are shown without the flow's connection secrets (output-secrets.ts). */
@@ -57,6 +58,8 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       if (request.statuses.length > 0) filters.push(`ExecutionStatus IN (${[...new Set(request.statuses.map(executionStatusValue))].map(quote).join(', ')})`);
       filters.push(...filterClauses({ ...request, since: request.since && timestampDate(request.since), until: request.until && timestampDate(request.until) }));
       const prefixOnly = request.company !== '' && needsExactCompanyCheck(request.company);
+      // Every label the key can have (coordinator-ids.ts): shown as it is, or as `#…` in doNotLogPayload flows.
+      if (request.key) filters.push(`FlowKey IN (${keyLabels(deps.idempotencyKey, request.key).map(quote).join(', ')})`);
       const executions = [];
       for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
         if (prefixOnly && info.typedSearchAttributes.get(COMPANY_KEY) !== request.company) continue;

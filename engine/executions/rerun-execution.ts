@@ -59,7 +59,8 @@ export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIde
     doNotLogPayload: resolved.doNotLogPayload || original.trigger.doNotLogPayload,
   };
   const executionId = rerunExecutionId(trigger.activity);
-  const request = executionRequest(deps, version, trigger, { caller: original.caller, payloadJson: original.payloadJson, direct: original.direct, executionId });
+  const collected = { ...(original.coalesced && { coalesced: original.coalesced }), ...(original.batch && { batch: original.batch }) };
+  const request = await executionRequest(deps, version, trigger, { caller: original.caller, payloadJson: original.payloadJson, direct: original.direct, executionId, collected });
   await deps.starter.startInstant({
     ...request,
     searchAttributes: request.searchAttributes && [...request.searchAttributes, { key: RERUN_OF_KEY, value: originalId }],
@@ -107,7 +108,7 @@ async function originalVersion(em: ReturnType<MikroORM['em']['fork']>, original:
   if (!found) throw new NotFoundError(`Version ${original.flowVersion} of flow "${original.flowName}" in company "${original.company}" no longer exists`);
   return {
     company: { id: found.flow.company.id, name: found.flow.company.name },
-    flow: { name: found.flow.name, secretHash: found.flow.secretHash ?? null },
+    flow: { name: found.flow.name, secretHash: found.flow.secretHash ?? null, paused: found.flow.pausedAt != null },
     flowVersion: { version: found.version, definition: found.definition },
   };
 }

@@ -13,6 +13,7 @@ import { engineCode } from '../rpc/error-interceptor.ts';
 import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
 import type { LimitName } from '../limits/webhook-limits.ts';
 import { ANSWER_METRIC } from './call-minutes.ts';
+import type { FlowControlCall } from '../webhook/execution-request.ts';
 
 const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
   RESPONDED: 'responded',
@@ -56,6 +57,8 @@ export interface EngineMetrics {
   callback(route: CallbackRouteLabel, outcome: CallbackOutcome): void;
   /** The same for a delivery that ended in an error, by the Connect code it maps to. */
   callbackFailed(route: CallbackRouteLabel, error: unknown): void;
+  /** What flow control did with an accepted call (published flows only: company and activity are bounded). */
+  flowControlCall(company: string, activity: string, what: FlowControlCall): void;
   /** A sync call's wait on the webhookResponse update, by what ended it; `waiting` counts the calls in it now. */
   syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
 }
@@ -142,7 +145,14 @@ export function createEngineMetrics(): EngineMetrics {
     registers,
   });
 
+  const flowControl = new Counter({
+    name: 'flowhook_engine_flow_control_calls_total',
+    help: 'Accepted calls flow control coalesced (debounce), batched, deduplicated (joined an execution by an idempotency key) or held (the flow was paused), by company and activity',
+    labelNames: ['company', 'activity', 'control'],
+    registers,
+  });
   const callChildren = new BoundChildren((company, activity, mode, outcome, code) => calls.labels(company!, activity!, mode!, outcome!, code!));
+  const flowControlChildren = new BoundChildren((company, activity, what) => flowControl.labels(company!, activity!, what!));
   const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
   const answerChildren = new BoundChildren((company) => answers.labels(company!));
   const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
@@ -223,6 +233,11 @@ export function createEngineMetrics(): EngineMetrics {
       return (found) => (found ? hit : miss).inc();
     },
     startAcknowledged: (mode, seconds) => startChildren[mode].observe(seconds),
+    flowControlCall(company, activity, what) {
+      const pair = flows.value(`${company}\u0000${activity}`);
+      const [companyLabel, activityLabel] = pair === OTHER ? [OTHER, OTHER] : [company, activity];
+      flowControlChildren.get(companyLabel, activityLabel, what).inc();
+    },
     syncWait: {
       begin: () => waiting.inc(),
       end(outcome, seconds) {

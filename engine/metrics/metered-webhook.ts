@@ -33,6 +33,7 @@ const ANSWERED: Readonly<Record<string, CallOutcome>> = { RESPONDED: 'responded'
 export function meteredStarter(starter: ExecutionStarter, metrics: EngineMetrics): ExecutionStarter {
   return {
     startInstant: starter.startInstant,
+    startTimeOf: starter.startTimeOf,
     async startAndWait(request) {
       const sent = performance.now();
       metrics.syncWait.begin();

@@ -17,6 +17,8 @@ export const FlowSchema = defineEntity({
     secretHash: p.string().length(64).nullable(),
     secretRotatedAt: p.datetime().nullable(),
     latestVersion: p.integer(),
+    /** Set by `flowhook flow pause`: calls are accepted and their executions held until `flow resume`. */
+    pausedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -16,6 +16,7 @@ import { Migration0010AuditLog } from './migrations/migration-0010-audit-log.ts'
 import { Migration0011RecordLifetime } from './migrations/migration-0011-record-lifetime.ts';
 import { Migration0012ProviderDeliveries } from './migrations/migration-0012-provider-deliveries.ts';
 import { Migration0013Console } from './migrations/migration-0013-console.ts';
+import { Migration0014FlowPause } from './migrations/migration-0014-flow-pause.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   { name: 'migration-0011-record-lifetime', class: Migration0011RecordLifetime },
   { name: 'migration-0012-provider-deliveries', class: Migration0012ProviderDeliveries },
   { name: 'migration-0013-console', class: Migration0013Console },
+  { name: 'migration-0014-flow-pause', class: Migration0014FlowPause },
 ];
 
 export interface OrmOptions {

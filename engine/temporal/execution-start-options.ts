@@ -9,6 +9,7 @@ import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
 import { RUN_MARK_MEMO } from '../security/execution-grants.ts';
 import { executionDetails, executionSummary, type RerunOrigin } from './execution-summary.ts';
+import type { CollectorPolicy, ExecutionSeed } from '../../workflows/shared/flow-control-contract.ts';
 
 /** Memo key of a keyed execution's payload digest, checked when the key comes again. */
 export const PAYLOAD_DIGEST_MEMO = 'idempotency';
@@ -38,6 +39,26 @@ export interface ExecutionRequest {
   joinOnly?: boolean;
   /** Awaited once Temporal acknowledged the start, or the execution turned out to exist already, before the call is answered. */
   onStarted?: () => Promise<void>;
+  /** The flow's `priority`: Temporal's priorityKey for the execution's tasks (1 first .. 5 last). */
+  priorityKey?: number;
+  /** Flow control's key labels, for the summary (the FlowKey search attribute is among searchAttributes). */
+  keyLabels?: string[];
+  /** Debounce or batch: the call goes to this collector, which starts the execution when the call's window closes. */
+  collect?: CollectRequest;
+}
+
+/** What the engine hands a collector for one call (engine/flow-control/call-collector.ts). */
+export interface CollectRequest {
+  collectorId: string;
+  policy: CollectorPolicy;
+  /** The collector's summary in the Temporal UI. */
+  summary: string;
+  /** The collector's memory of the call: the keyed execution id for a keyed call, otherwise a fresh one. */
+  callId: string;
+  keyed: boolean;
+  /** The payload's HMAC, for keyed calls: the same key with another payload is refused. */
+  payloadDigest?: string;
+  held: boolean;
 }
 
 /** `<activity>:<uuid>`: the activity is visible in the Temporal UI's id column. */
@@ -68,12 +89,27 @@ export function startOptions(request: ExecutionRequest, taskQueue: string) {
     workflowIdReusePolicy: request.payloadDigest ? ('REJECT_DUPLICATE' as const) : undefined,
     typedSearchAttributes: request.searchAttributes,
     // Task dispatch is fair between companies: one company's backlog does not hold up another's
-    // executions (needs matching.enableFairness on the server; ignored where it is off).
-    // Activities inherit it from the workflow.
-    priority: { fairnessKey: fairnessKeyOf(request.input.company) },
+    // executions (needs matching.enableFairness on the server; ignored where it is off); within
+    // that, the flow's priority orders them. Activities inherit both from the workflow.
+    priority: { fairnessKey: fairnessKeyOf(request.input.company), ...(request.priorityKey !== undefined && { priorityKey: request.priorityKey }) },
     // The Temporal UI's list row and header: what this execution is, without opening it.
-    staticSummary: executionSummary(request.input),
+    staticSummary: executionSummary(request.input, request.keyLabels),
     staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey, request.rerun),
+  };
+}
+
+/** A collected call's execution, as the collector will start it if the call opens a window: the same options as a start. */
+export function executionSeed(request: ExecutionRequest, taskQueue: string): ExecutionSeed {
+  const options = startOptions(request, taskQueue);
+  return {
+    workflowId: options.workflowId,
+    executionGrant: request.input.executionGrant!,
+    memo: options.memo,
+    ...(options.typedSearchAttributes && { searchAttributes: options.typedSearchAttributes }),
+    staticSummary: options.staticSummary,
+    staticDetails: options.staticDetails,
+    priority: options.priority,
+    ...(request.input.control && { control: request.input.control }),
   };
 }
 

@@ -23,6 +23,8 @@ const GRPC_NOT_FOUND = 5;
 
 export interface StartedExecution extends WebhookResponse {
   executionId: string;
+  /** The call joined an execution that existed already (a repeated idempotency key). */
+  joined?: boolean;
 }
 
 export interface ExecutionStarterOptions {
@@ -42,9 +44,10 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startInstant(request: ExecutionRequest): Promise<StartedExecution> {
     const { defaultResponse } = request.input.trigger;
     // Same idempotency key: that call was accepted; with the same payload it is answered again.
-    if (request.joinOnly || !(await startedNow(request))) await existingExecution(request);
+    const joined = request.joinOnly || !(await startedNow(request));
+    if (joined) await existingExecution(request);
     await request.onStarted?.();
-    return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN' };
+    return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN', ...(joined && { joined }) };
   }
 
   /** Whether this call started the execution; false when its (keyed) id is taken already. */
@@ -176,7 +179,18 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     }
   }
 
-  return { startInstant, startAndWait };
+  /** When the execution with this id started, if Temporal has one (a payload-derived key's window, engine/flow-control/payload-keys.ts). */
+  async function startTimeOf(workflowId: string): Promise<Date | undefined> {
+    try {
+      const description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.getHandle(workflowId).describe());
+      return description.startTime;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw unavailable(error);
+    }
+  }
+
+  return { startInstant, startAndWait, startTimeOf };
 }
 
 /**
@@ -199,9 +213,11 @@ function flowFailedBeforeResponding(workflowId: string, error: WorkflowUpdateFai
 }
 
 /** An update sent to an execution that has just closed. */
-function isWorkflowClosedError(error: unknown): boolean {
+export function isWorkflowClosedError(error: unknown): boolean {
   return (
-    error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) || /already completed/i.test(error instanceof Error ? error.message : '')
+    error instanceof WorkflowNotFoundError ||
+    (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) ||
+    /already completed|workflow is closing/i.test(error instanceof Error ? error.message : '')
   );
 }
 
@@ -216,7 +232,7 @@ async function wasStarted(operation: WithStartWorkflowOperation<FlowWorkflow>): 
   return settled;
 }
 
-function unavailable(error: unknown): UnavailableError {
+export function unavailable(error: unknown): UnavailableError {
   const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new UnavailableError(`Temporal is unavailable: ${reason}`);
 }

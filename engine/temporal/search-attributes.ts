@@ -10,6 +10,7 @@ import {
   COMPANY_KEY,
   FLOW_ACTIVITY_KEY,
   FLOW_CALLER_KEY,
+  FLOW_KEY,
   FLOW_NAME_KEY,
   FLOW_OUTCOME_KEY,
   FLOW_VERSION_KEY,
@@ -26,8 +27,9 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   const custom = existing.customAttributes ?? {};
   const missing = Object.keys(SEARCH_ATTRIBUTES).filter((name) => !(name in custom));
   if (missing.length === 0) return true;
-  const { INDEXED_VALUE_TYPE_KEYWORD, INDEXED_VALUE_TYPE_INT } = protos.temporal.api.enums.v1.IndexedValueType;
-  const typeOf = (name: string) => (SEARCH_ATTRIBUTES[name] === 'Int' ? INDEXED_VALUE_TYPE_INT : INDEXED_VALUE_TYPE_KEYWORD);
+  const { INDEXED_VALUE_TYPE_KEYWORD, INDEXED_VALUE_TYPE_KEYWORD_LIST, INDEXED_VALUE_TYPE_INT } = protos.temporal.api.enums.v1.IndexedValueType;
+  const types = { Keyword: INDEXED_VALUE_TYPE_KEYWORD, KeywordList: INDEXED_VALUE_TYPE_KEYWORD_LIST, Int: INDEXED_VALUE_TYPE_INT };
+  const typeOf = (name: string) => types[SEARCH_ATTRIBUTES[name]!];
   try {
     await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, typeOf(name)])) });
   } catch (error) {
@@ -51,6 +53,7 @@ export function executionSearchAttributes(values: {
   flowVersion: number;
   responseMode: string;
   caller: string;
+  keys?: readonly string[];
 }): SearchAttributePair[] {
   return [
     { key: COMPANY_KEY, value: values.company },
@@ -61,5 +64,7 @@ export function executionSearchAttributes(values: {
     { key: FLOW_CALLER_KEY, value: values.caller },
     // Instant return has no window to close: its outcome is known at start. Sync executions upsert theirs.
     ...(values.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? [] : [{ key: FLOW_OUTCOME_KEY, value: 'instant' }]),
+    // Flow control's keys, as labelled (never payload data of doNotLogPayload flows): `flowhook execution list --key`.
+    ...(values.keys && values.keys.length > 0 ? [{ key: FLOW_KEY, value: [...values.keys] }] : []),
   ];
 }

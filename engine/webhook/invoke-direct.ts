@@ -100,7 +100,7 @@ export async function invokeDirect(
     'flowhook.direct_scheme': scheme,
   });
   deps.limits.admitActivity(published.company.name, trigger.activity);
-  const execution = directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId, delivery });
+  const execution = await directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId, delivery });
   if (delivery.signedTimestamp) return startExecution(deps, execution, trigger.responseMode);
   // No signed timestamp: nothing but memory tells a replay of this delivery from a new event.
   const id = execution.workflowId;
@@ -146,7 +146,7 @@ function directExecution(
   deps: InvokeDirectDeps,
   { published, route, trigger, scheme }: ResolvedRoute,
   request: { headers: ReadonlyMap<string, string>; body: Uint8Array; query: string; eventId: string | undefined; delivery: DeliveryKey },
-): ExecutionRequest {
+): Promise<ExecutionRequest> {
   const { eventId } = request;
   const contentType = mediaTypeOf(request.headers.get('content-type'));
   const body = bodyForFlow(request.body);

@@ -7,6 +7,8 @@ import type { FlowLimits } from '../../workflows/shared/index.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import type { ExecutionStarter, StartedExecution } from '../temporal/execution-starter.ts';
+import type { CallCollector } from '../flow-control/call-collector.ts';
+import type { EngineMetrics } from '../metrics/engine-metrics.ts';
 import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
 import type { CallerDirectory } from './caller-directory.ts';
@@ -27,8 +29,12 @@ export interface InvokeDeps {
   flowLimits: FlowLimits;
   /** Keys the execution grants handed to each execution (security/execution-grants.ts). */
   grantKey: Buffer;
-  /** Keys the digests in idempotent execution ids and update ids (idempotency.ts). */
+  /** Keys the digests in idempotent execution ids and update ids (idempotency.ts), and flow control's coordinator ids. */
   idempotencyKey: Buffer;
+  /** Debounce and batch: hands calls to their collectors (flow-control/call-collector.ts). */
+  collector: CallCollector;
+  /** Counts what flow control did with accepted calls. */
+  metrics?: Pick<EngineMetrics, 'flowControlCall'>;
 }
 
 export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity, observer?: InvokeObserver): Promise<StartedExecution> {
@@ -36,7 +42,7 @@ export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, ac
   const { caller, published, trigger } = await authorizeFlowCall(deps, deps.orm.em.fork(), request, account, observer);
   annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode });
   deps.limits.admitActivity(published.company.name, trigger.activity);
-  const execution = executionRequest(deps, published, trigger, { caller: caller.label, payloadJson: request.payloadJson, idempotencyKey: request.idempotencyKey });
+  const execution = await executionRequest(deps, published, trigger, { caller: caller.label, payloadJson: request.payloadJson, idempotencyKey: request.idempotencyKey });
   return startExecution(deps, execution, trigger.responseMode);
 }
 

@@ -12,7 +12,8 @@ import { companyNotFoundMessage } from '../admin/companies.ts';
 
 export interface PublishedFlowSnapshot {
   company: { id: string; name: string };
-  flow: { name: string; secretHash: string | null };
+  /** `paused`: `flowhook flow pause` holds the flow's executions (engine/flow-control/flow-pauses.ts). */
+  flow: { name: string; secretHash: string | null; paused: boolean };
   flowVersion: { version: number; definition: FlowJson };
 }
 
@@ -48,7 +49,7 @@ async function load(em: EntityManager, companyName: string, activity: string): P
   if (!published) return undefined;
   return {
     company: { id: published.company.id, name: published.company.name },
-    flow: { name: published.flow.name, secretHash: published.flow.secretHash ?? null },
+    flow: { name: published.flow.name, secretHash: published.flow.secretHash ?? null, paused: published.flow.pausedAt != null },
     flowVersion: { version: published.flowVersion.version, definition: published.flowVersion.definition },
   };
 }

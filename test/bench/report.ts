@@ -5,7 +5,7 @@ import type { LoadResult } from './load-loop.ts';
 import type { MemoryAtPeak } from './memory-sampler.ts';
 
 export interface ScenarioRun {
-  scenario: 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+  scenario: 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I';
   label: string;
   result: LoadResult;
   /** CPU seconds per flowhook process during the measured window. */
@@ -51,6 +51,16 @@ export function markdown(report: BenchReport): string {
   for (const concurrency of [...new Set(report.runs.map((r) => r.result.concurrency))]) {
     const get = (s: ScenarioRun['scenario']) => report.runs.find((r) => r.scenario === s && r.result.concurrency === concurrency)?.result;
     const [a, b, c, d, f] = [get('A'), get('B'), get('C'), get('D'), get('F')];
+    // Flow control's price on the call path next to A (the executions themselves then wait in Temporal).
+    for (const [scenario, name] of [
+      ['G', 'G/A one concurrency key'],
+      ['H', 'H/A 50 concurrency keys'],
+      ['I', 'I/A debounce, 50 keys'],
+    ] as const) {
+      const controlled = get(scenario);
+      if (controlled && a)
+        lines.push(`| ${name} | ${concurrency} | ${ratio(controlled.throughput, a.throughput)} | ${ratio(controlled.p50, a.p50)} | ${ratio(controlled.p99, a.p99)} | — |`);
+    }
     if (a && c) {
       const target = `thr ≥ 0.8×C${concurrency === 50 ? (a.throughput >= 0.8 * c.throughput ? ' ✓' : ' ✗') : ''}; p50 ≤ 1.25×C+2ms ${a.p50 <= 1.25 * c.p50 + 2 ? '✓' : '✗'}`;
       lines.push(`| A/C instant | ${concurrency} | ${ratio(a.throughput, c.throughput)} | ${ratio(a.p50, c.p50)} | ${ratio(a.p99, c.p99)} | ${target} |`);

@@ -29,6 +29,7 @@ import {
   floorUpdateWithStart,
   httpPoster,
   INSTANT_STEPS,
+  keyedFacadeCall,
   PAYLOAD,
   PROVIDER_STEPS,
   providerCall,
@@ -39,7 +40,7 @@ import {
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const seconds = Number(process.env.BENCH_SECONDS || 6);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES || '1,10,50').split(',').map(Number);
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F').split(',').map((s) => s.trim().toUpperCase()));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F,G,H,I').split(',').map((s) => s.trim().toUpperCase()));
 const COMPANY = 'Bench';
 
 const stack = await startBenchStack(process.env, log);
@@ -47,15 +48,18 @@ try {
   const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.adminToken, engineTls: stack.adminTls });
   await admin.createCompany({ name: COMPANY });
   const { accessKey } = await admin.createUser({ name: 'bench-user', company: COMPANY });
-  const deploy = async (activity: string, mode: string, steps: unknown[]) =>
+  const deploy = async (activity: string, mode: string, steps: unknown[], control: Record<string, unknown> = {}) =>
     (
       await admin.applyFlow({
-        flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode } }, steps } as never),
+        flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode, ...control } }, steps } as never),
         publish: true,
       })
     ).secret;
   const instantSecret = await deploy('bench.instant', 'INSTANT_RETURN', INSTANT_STEPS);
   const syncSecret = await deploy('bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS);
+  // G, H, I: A's flow with flow control (docs/how-to/control-how-calls-become-executions.md); the key is the payload's `account`.
+  const keyedSecret = await deploy('bench.keyed', 'INSTANT_RETURN', INSTANT_STEPS, { concurrency: { key: '${Trigger.Payload.account}', limit: 1 } });
+  const debouncedSecret = await deploy('bench.debounced', 'INSTANT_RETURN', INSTANT_STEPS, { debounce: { key: '${Trigger.Payload.account}', period: '1s' } });
   // F: the same Instant flow's steps behind the provider route, verified as Stripe.
   await admin.applyFlow({
     flow: fromJson(FlowSchema, {
@@ -95,6 +99,9 @@ try {
       label: 'sync floor (bare Update-With-Start)',
       call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter),
     },
+    { scenario: 'G', label: 'instant, concurrency key (one key, limit 1)', call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 1, auth, agent, counter) },
+    { scenario: 'H', label: 'instant, concurrency key (50 keys, limit 1)', call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 50, auth, agent, counter) },
+    { scenario: 'I', label: 'instant, debounce (50 keys, period 1 s)', call: keyedFacadeCall(url, 'bench.debounced', debouncedSecret, 50, auth, agent) },
   ];
 
   const runs: ScenarioRun[] = [];
@@ -116,7 +123,8 @@ try {
   // Every call answered as started must have its execution in Temporal (visibility lags a little).
   let found = 0;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
-    found = (await client.workflow.count(`TaskQueue = "${stack.taskQueue}"`)).count;
+    // Flow executions only: flow control's coordinators run on the same task queue.
+    found = (await client.workflow.count(`WorkflowType = "flowWorkflow" AND TaskQueue = "${stack.taskQueue}"`)).count;
     if (found >= counter.executions) break;
   }
   const report: BenchReport = {

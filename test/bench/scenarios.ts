@@ -1,4 +1,4 @@
-// The six measured scenarios. Each call checks its own outcome (status,
+// The measured scenarios. Each call checks its own outcome (status,
 // execution id, the flow's answer) and counts the executions it caused, so the
 // run can verify afterwards that none went missing in Temporal.
 import { Agent, request } from 'node:http';
@@ -121,6 +121,27 @@ export function providerCall(url: string, secret: string, agent: Agent, counter:
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
     if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
     counter.executions++;
+    if (answer.headers['x-flowhook-outcome'] !== 'instant-return') throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
+  };
+}
+
+/** The order payload with a flow-control key of its own (G, H: `Trigger.Payload.account`; I: the customer to debounce). */
+export function keyedPayload(key: string): string {
+  return PAYLOAD.replace('{"order": {', `{"account": "${key}", "order": {`);
+}
+
+/**
+ * G, H, I: through the facade like A, each call with one of `keys` in its payload, in turn. Calls of
+ * a debounce flow join windows instead of starting executions of their own: they are not counted.
+ */
+export function keyedFacadeCall(url: string, activity: string, secret: string, keys: number, auth: Record<string, string>, agent: Agent, counter?: Counter) {
+  const posts = Array.from({ length: keys }, (_, n) => httpPoster(url, `{"activity": "${activity}", "secret": "${secret}", "payload": ${keyedPayload(`K-${n}`)}}`, auth, agent));
+  let next = 0;
+  return async () => {
+    const answer = await posts[next++ % keys]!();
+    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+    if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
+    if (counter) counter.executions++;
     if (answer.headers['x-flowhook-outcome'] !== 'instant-return') throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
   };
 }

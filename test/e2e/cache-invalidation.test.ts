@@ -40,6 +40,28 @@ test('a secret rotated or a flow unpublished through another engine stops workin
   t.is(await eventually(() => call(rotated), { until: equalTo(404) }), 404);
 });
 
+test('a flow paused through another engine holds the executions of calls made here; resumed there, they run', async (t) => {
+  const { secret } = await deployFlow(stack, flow(tenant.company, 'cached-pause', { activity: 'cached.pause' }, []));
+  const call = () => callWebhook(stack, { company: tenant.company, activity: 'cached.pause', secret, auth: tenant.auth });
+  t.is((await call()).status, 200, 'warms the cache');
+  const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
+  await other.pauseFlow({ company: tenant.company, name: 'cached-pause' });
+  // This engine gives each execution the pause gate once the change feed told it (its details say so at start).
+  const held = await eventually(
+    async () => {
+      const answer = await call();
+      const details = await stack.temporal.workflow
+        .getHandle(answer.executionId!)
+        .describe()
+        .then((d) => d.staticDetails());
+      return /held: the flow was paused/.test(details ?? '') ? answer.executionId! : undefined;
+    },
+    { what: 'a call made here is held' },
+  );
+  await other.resumeFlow({ company: tenant.company, name: 'cached-pause' });
+  t.is(((await stack.temporal.workflow.getHandle(held!).result()) as { outcome: string }).outcome, 'INSTANT_RETURN', 'the held execution ran after the resume');
+});
+
 test('a user disabled or a key regenerated through another engine is refused here; an expired key at its expiry', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached-users', { activity: 'cached.users' }, []));
   const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });

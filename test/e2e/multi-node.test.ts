@@ -8,6 +8,9 @@
 // keys share one, every execution completes, and each of its two outbound
 // calls reached the target under one Idempotency-Key (a worker killed mid-call
 // sends it again with the same key, which an idempotent receiver applies once).
+// The flow has a concurrency key (one of GROUPS values, from the payload): the
+// executions of one group never run at the same time, across both workers and
+// the kill, as the target sees their calls.
 import test from 'ava';
 import { fromJson } from '@bufbuild/protobuf';
 import { Client, Connection } from '@temporalio/client';
@@ -31,6 +34,10 @@ const DOWN_FOR_MS = 5000;
 /** How long one caller keeps trying a key (both facades, in turn) before it gives up. */
 const CALLER_PATIENCE_MS = 120_000;
 const STEPS = ['first', 'second'] as const;
+/** Concurrency keys: enough that ~16 calls a second of 3 s executions drain while the load runs. */
+const GROUPS = 40;
+/** The target answers each call after this long: an execution's second call is answered that long after it arrived. */
+const TARGET_DELAY_MS = 1000;
 
 interface Attempt {
   facade: NodeName;
@@ -65,7 +72,7 @@ async function setUpCallers(stack: MultiNodeStack, target: TargetServer): Promis
   // (2 × timeout + 5 s), not after the default 65 s. maxAttempts 10: while engine a is down its
   // worker cannot ask for the egress list, and those attempts must not use up the step.
   const call = (step: string) => ({ description: `${step} call`, method: 'POST', url: `${target.url}/${step}/{{Execution.Id}}`, timeout: '5s', maxAttempts: 10 });
-  const definition = flow(COMPANY, 'scale', { activity: ACTIVITY }, [
+  const definition = flow(COMPANY, 'scale', { activity: ACTIVITY, concurrency: { key: '${Trigger.Payload.group}', limit: 1 } }, [
     { httpRequest: call('first') },
     { sleep: { description: 'in flight when processes die', duration: '1s' } },
     { httpRequest: call('second') },
@@ -79,7 +86,7 @@ async function setUpCallers(stack: MultiNodeStack, target: TargetServer): Promis
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: auth, 'idempotency-key': key },
           // The same text on every try: a key reused with another payload is refused (422).
-          body: JSON.stringify({ activity: ACTIVITY, secret, payload: { key } }),
+          body: JSON.stringify({ activity: ACTIVITY, secret, payload: { key, group: groupOf(key) } }),
           signal: AbortSignal.timeout(30_000),
         });
         return { facade, status: response.status, executionId: response.headers.get('x-flowhook-execution-id'), body: await response.text() };
@@ -88,6 +95,35 @@ async function setUpCallers(stack: MultiNodeStack, target: TargetServer): Promis
       }
     },
   };
+}
+
+/** The key's concurrency group: the same for every try of a key. */
+function groupOf(key: string): string {
+  let hash = 0;
+  for (const character of key) hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
+  return `g${hash % GROUPS}`;
+}
+
+/**
+ * Executions of one group whose steps overlapped, as the target saw them: each execution from its
+ * first call's arrival to its last second call's answer (a call sent again after the kill included).
+ */
+function overlapsWithinGroups(received: readonly ReceivedRequest[], calls: readonly KeyedCall[]): string[] {
+  const byPath = Map.groupBy(received, (request) => request.path);
+  const spans = calls.map((call) => {
+    const first = byPath.get(`/first/${call.executionId}`) ?? [];
+    const second = byPath.get(`/second/${call.executionId}`) ?? [];
+    return { group: groupOf(call.key), id: call.executionId!, start: Math.min(...first.map((r) => r.at)), end: Math.max(...second.map((r) => r.at)) + TARGET_DELAY_MS };
+  });
+  const problems: string[] = [];
+  for (const group of Map.groupBy(spans, (span) => span.group).values()) {
+    const sorted = group.toSorted((a, b) => a.start - b.start);
+    sorted.forEach((span, index) => {
+      const before = sorted[index - 1];
+      if (before && span.start < before.end) problems.push(`${span.group}: ${span.id} started ${before.end - span.start} ms before ${before.id} ended`);
+    });
+  }
+  return problems;
 }
 
 /** Starts at one facade; a refused try goes to the other at once, later ones after a short pause. */
@@ -146,7 +182,8 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T
 async function executionsOnQueue(temporal: Client, taskQueue: string, atLeast: number): Promise<string[]> {
   const listed = async () => {
     const ids: string[] = [];
-    for await (const execution of temporal.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) ids.push(execution.workflowId);
+    // Flow executions only: the concurrency keys' coordinators run on the same task queue.
+    for await (const execution of temporal.workflow.list({ query: `WorkflowType = "flowWorkflow" AND TaskQueue = "${taskQueue}"` })) ids.push(execution.workflowId);
     return ids;
   };
   return eventually(listed, { until: (ids) => ids.length >= atLeast, timeoutMs: 60_000, intervalMs: 500, what: `${atLeast} executions listed`, show: (ids) => `${ids.length}` });
@@ -186,14 +223,14 @@ function sideEffects(received: readonly ReceivedRequest[], executionIds: readonl
   return { problems, duplicates, strays };
 }
 
-test('two facades, engines and workers on one database and task queue: kill -9 of an engine and a worker under load; every key names one execution, which completes with each side effect under one key', async (t) => {
+test('two facades, engines and workers on one database and task queue: kill -9 of an engine and a worker under load; every key names one execution, which completes with each side effect under one key, one execution per concurrency key at a time', async (t) => {
   t.timeout(10 * 60_000);
   const started = Date.now();
   const phases: Record<string, number> = {};
   const phase = (name: string, since: number) => (phases[name] = Math.round((Date.now() - since) / 1000));
   // Answered after 1 s: the worker that is killed is waiting on some of its calls, which are
   // then sent again by the other worker (with the same Idempotency-Key).
-  const target = await startTargetServer(() => ({ delayMs: 1000 }));
+  const target = await startTargetServer(() => ({ delayMs: TARGET_DELAY_MS }));
   const connection = await Connection.connect({ address: testInfrastructure().temporalAddress });
   const temporal = new Client({ connection });
   let stack: MultiNodeStack | undefined;
@@ -272,6 +309,7 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
     const { problems, duplicates, strays } = sideEffects(target.received, executionIds);
     t.deepEqual(problems, [], 'each step of each execution reached the target under one Idempotency-Key');
     t.deepEqual(strays, [], 'no side effect from an execution no key names');
+    t.deepEqual(overlapsWithinGroups(target.received, calls), [], 'the executions of one concurrency key never ran at the same time');
     t.log(`target: ${target.received.length} requests for ${executionIds.length * STEPS.length} steps; ${duplicates} sent again with the same key`);
     t.log(`phases (s): ${JSON.stringify({ ...phases, total: Math.round((Date.now() - started) / 1000) })}`);
   } catch (error) {

@@ -20,6 +20,7 @@ interface StoredFlow {
   versions: Flow[];
   published: number;
   secret: string;
+  paused?: boolean;
 }
 
 /** Just enough of the engine's behaviour to drive the CLI. */
@@ -49,6 +50,7 @@ function fakeEngine() {
       publishedVersion: flow.published,
       hasSecret: true,
       updatedAt: timestampNow(),
+      ...(flow.paused && { pausedAt: timestampNow() }),
     });
   const warningsOf = (flow: StoredFlow) => (flow.versions.at(-1)?.steps[0]?.kind.case === 'sleep' ? ['steps[0].sleep: a deferral can run before any respond step'] : []);
 
@@ -109,6 +111,20 @@ function fakeEngine() {
       const flow = requireFlow(company, name);
       flow.published = 0;
       return { flow: summary(flow) };
+    },
+    pauseFlow({ company, name }) {
+      calls.push('pauseFlow');
+      const flow = requireFlow(company, name);
+      const changed = !flow.paused;
+      flow.paused = true;
+      return { flow: summary(flow), changed };
+    },
+    resumeFlow({ company, name }) {
+      calls.push('resumeFlow');
+      const flow = requireFlow(company, name);
+      const changed = flow.paused === true;
+      flow.paused = false;
+      return { flow: summary(flow), changed };
     },
     rotateSecret({ company, activity }) {
       calls.push('rotateSecret');
@@ -320,6 +336,29 @@ test('flow list, publish and unpublish', async (t) => {
   const usage = await flowhook(engine, 'flow', 'publish', 'Acme', 'listed', '--version', 'latest');
   t.is(usage.code, 2);
   t.regex(usage.err, /--version/);
+});
+
+test('flow pause and resume say what changed, as text and JSON; the list and card show a paused flow; a missing argument is a usage error', async (t) => {
+  const engine = await engineWithCompany();
+  await flowhook(engine, 'flow', 'apply', flowFile('held'), '--publish');
+  const paused = await flowhook(engine, 'flow', 'pause', 'Acme', 'held');
+  t.is(paused.code, 0, paused.err);
+  t.regex(paused.out, /Paused flow "held" \(company Acme\): calls are accepted, their executions wait until: flowhook flow resume Acme held/);
+  t.regex((await flowhook(engine, 'flow', 'list')).out, /Acme\s+held\s+acme\.held\s+1\s+1 \(paused\)/);
+  t.regex((await flowhook(engine, 'flow', 'show', 'Acme', 'held')).out, /Paused\s+since .*flowhook flow resume Acme held/);
+  const again = JSON.parse((await flowhook(engine, 'flow', 'pause', 'Acme', 'held', '--json')).out);
+  t.false(again.changed);
+  t.truthy(again.flow.pausedAt);
+
+  const resumed = await flowhook(engine, 'flow', 'resume', 'Acme', 'held');
+  t.regex(resumed.out, /Resumed flow "held" \(company Acme\): held executions run now/);
+  t.regex((await flowhook(engine, 'flow', 'resume', 'Acme', 'held')).out, /was not paused; nothing changed/);
+
+  const missing = await flowhook(engine, 'flow', 'pause', 'Acme');
+  t.is(missing.code, 2);
+  const unknown = await flowhook(engine, 'flow', 'pause', 'Acme', 'nope');
+  t.is(unknown.code, 1);
+  t.regex(unknown.err, /does not exist/);
 });
 
 test('secret rotate prints the new secret once', async (t) => {

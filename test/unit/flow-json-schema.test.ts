@@ -182,7 +182,16 @@ test('completions offer the flow-file names with the comments of flow.proto', (t
     'defaultResponseContentType',
     'doNotLogPayload',
     'direct',
+    'concurrency',
+    'throttle',
+    'debounce',
+    'batch',
+    'idempotencyKey',
+    'idempotencyWindow',
+    'priority',
   ]);
+  // Flow control's messages carry flow.proto's comments too (the handbook's generated reference reads them).
+  t.regex(definitions['flowhook.flow.v1.ConcurrencyControl']?.properties?.limit?.description ?? '', /How many executions of one key may run at once/);
   // A provider route names exactly one verification scheme, as publishing requires.
   t.deepEqual(
     definitions['flowhook.flow.v1.DirectVerification']?.oneOf?.map((clause) => clause.required),

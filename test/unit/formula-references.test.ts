@@ -59,7 +59,7 @@ test('$eval is refused at publish as it is at run time, unless the formula binds
 test('paths from the root must exist: unknown roots, Trigger members and step names', (t) => {
   t.regex(
     errorsIn('${ Trigger.Paylod.id }')[0]!,
-    /"Trigger\.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description, Body, BodyEncoding, Json, Form, Headers, Query, Method, Provider \(did you mean "Trigger\.Payload"\?\)/,
+    /"Trigger\.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description, Body, BodyEncoding, Json, Form, Headers, Query, Method, Provider, Coalesced, Batch \(did you mean "Trigger\.Payload"\?\)/,
   );
   t.regex(errorsIn('${ Varaibles.x }')[0]!, /unknown name "Varaibles": formulas read Trigger, Variables, Steps, Execution, Company, Callbacks \(did you mean "Variables"\?\)/);
   t.regex(errorsIn('${ trigger.payload.id }')[0]!, /unknown name "trigger".*\(did you mean "Trigger"\?\)/, 'names are case-sensitive');

@@ -1,7 +1,8 @@
-// The Temporal contract between engine and workflow: every update and query is
-// defined once, in workflows/shared/flow-messages.ts, and both sides use that
-// definition — the workflow to register its handler, the engine (and tests) to
-// send. A bare name, a hand-written result type or a definition made elsewhere
+// The Temporal contract between engine and workflow: every update, query and
+// signal is defined once, in workflows/shared/flow-messages.ts (the flow
+// workflow's) or flow-control-messages.ts (flow control's coordinators), and
+// both sides use that definition — the workflow to register its handler, the
+// engine, the worker's activities (and tests) to send. A bare name, a hand-written result type or a definition made elsewhere
 // would compile and fail only when a real execution is asked. The check reads
 // the whole project with the TypeScript checker, so it sees Temporal's calls by
 // their signatures (a PostgreSQL `query('begin')` is not one), and a probe file
@@ -10,16 +11,19 @@ import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import type * as workflowBundle from '../../workflows/index.ts';
-import * as messages from '../../workflows/shared/flow-messages.ts';
+import * as flowMessages from '../../workflows/shared/flow-messages.ts';
+import * as controlMessages from '../../workflows/shared/flow-control-messages.ts';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../../workflows/shared/index.ts';
+import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, PAUSE_GATE_WORKFLOW_TYPE, THROTTLE_WORKFLOW_TYPE } from '../../workflows/shared/flow-control-contract.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MESSAGES_FILE = `${ROOT}workflows/shared/flow-messages.ts`;
-const CONTRACT_FILE = `${ROOT}workflows/shared/flow-contract.ts`;
+const MESSAGES_FILES = new Set([`${ROOT}workflows/shared/flow-messages.ts`, `${ROOT}workflows/shared/flow-control-messages.ts`]);
+/** Where workflow types are named: the flow workflow's, and flow control's coordinators' (`…_WORKFLOW_TYPE`, or the table of them). */
+const CONTRACT_FILES = new Set([`${ROOT}workflows/shared/flow-contract.ts`, `${ROOT}workflows/shared/flow-control-contract.ts`]);
 /** Calls that address a message by its first argument. */
 const MESSAGE_CALLS = new Set(['query', 'signal', 'executeUpdate', 'startUpdate', 'executeUpdateWithStart', 'startUpdateWithStart', 'setHandler']);
 /** Calls (and the operation) that name a workflow type by their first argument. */
-const WORKFLOW_CALLS = new Set(['start', 'execute', 'signalWithStart', 'WithStartWorkflowOperation']);
+const WORKFLOW_CALLS = new Set(['start', 'execute', 'signalWithStart', 'WithStartWorkflowOperation', 'startChild', 'executeChild']);
 
 // Not on disk: added to the program, so the check is seen failing on each kind of mistake.
 const PROBE_FILE = `${ROOT}test/unit/temporal-contract-probe.ts`;
@@ -40,11 +44,11 @@ export async function probe(client: Client) {
 }
 `;
 const PROBE_FINDINGS = [
-  'test/unit/temporal-contract-probe.ts:7 query: not a definition from flow-messages.ts',
+  'test/unit/temporal-contract-probe.ts:7 query: not a definition from the shared messages',
   'test/unit/temporal-contract-probe.ts:8 query: hand-written type arguments',
-  'test/unit/temporal-contract-probe.ts:9 executeUpdate: not a definition from flow-messages.ts',
-  'test/unit/temporal-contract-probe.ts:10 setHandler: not a definition from flow-messages.ts',
-  'test/unit/temporal-contract-probe.ts:11 start: the workflow type is not FLOW_WORKFLOW_TYPE',
+  'test/unit/temporal-contract-probe.ts:9 executeUpdate: not a definition from the shared messages',
+  'test/unit/temporal-contract-probe.ts:10 setHandler: not a definition from the shared messages',
+  'test/unit/temporal-contract-probe.ts:11 start: the workflow type is not a workflow type constant of workflows/shared',
 ];
 
 interface Scan {
@@ -94,14 +98,15 @@ function scan(): Scan {
       result.checked.set(source.fileName, (result.checked.get(source.fileName) ?? 0) + 1);
       const finding = (what: string) => result.findings.push(`${where(node)} ${method}: ${what}`);
       if (WORKFLOW_CALLS.has(method)) {
-        const type = declaredIn(first);
-        if (type?.file !== CONTRACT_FILE || type.name !== 'FLOW_WORKFLOW_TYPE') finding('the workflow type is not FLOW_WORKFLOW_TYPE');
+        // `WORKFLOW_TYPES[kind]`: the table is what must be shared.
+        const type = declaredIn(ts.isElementAccessExpression(first) ? first.expression : first);
+        if (!type || !CONTRACT_FILES.has(type.file) || !/_WORKFLOW_TYPES?$/.test(type.name)) finding('the workflow type is not a workflow type constant of workflows/shared');
         return;
       }
       // Temporal's built-in queries (`__temporal_workflow_metadata`, `__stack_trace`) have no definition to share.
       if (ts.isStringLiteralLike(first) && first.text.startsWith('__')) return;
       const definition = declaredIn(first);
-      if (definition?.file !== MESSAGES_FILE) finding('not a definition from flow-messages.ts');
+      if (!definition || !MESSAGES_FILES.has(definition.file)) finding('not a definition from the shared messages');
       else if (node.typeArguments) finding('hand-written type arguments');
       else if (method === 'setHandler') result.handled.add(definition.name);
     };
@@ -111,7 +116,7 @@ function scan(): Scan {
   return result;
 }
 
-const definitions = Object.entries(messages).filter(([, value]) => ['update', 'query', 'signal'].includes(value.type));
+const definitions = Object.entries({ ...flowMessages, ...controlMessages }).filter(([, value]) => ['update', 'query', 'signal'].includes(value.type));
 
 test('every update, query and workflow start names its definition from workflows/shared; the probe shows each mistake is seen', (t) => {
   const { findings, checked } = scan();
@@ -123,6 +128,9 @@ test('every update, query and workflow start names its definition from workflows
     'engine/webhook/get-answer.ts',
     'engine/executions/execution-service.ts',
     'engine/callbacks/deliver-to-wait.ts',
+    'workflows/control/admission.ts',
+    'workflows/activities/flow-control.ts',
+    'engine/flow-control/call-collector.ts',
   ]) {
     t.true((checked.get(`${ROOT}${file}`) ?? 0) > 0, `${file} was checked`);
   }
@@ -134,10 +142,10 @@ test('the workflow registers a handler for every definition, and no two definiti
   t.is(new Set(names).size, names.length);
 });
 
-test('the workflow bundle exports the flow workflow under FLOW_WORKFLOW_TYPE, with the shared signature', async (t) => {
+test('the workflow bundle exports the flow workflow under FLOW_WORKFLOW_TYPE, with the shared signature, and each coordinator under its type', async (t) => {
   // Type level: a bundle without that export, or with another signature, does not compile.
   const typed = (bundle: typeof workflowBundle): FlowWorkflow => bundle[FLOW_WORKFLOW_TYPE];
   const bundle = await import('../../workflows/index.ts');
   t.is(typeof typed(bundle), 'function');
-  t.deepEqual(Object.keys(bundle), [FLOW_WORKFLOW_TYPE]);
+  t.deepEqual(Object.keys(bundle).sort(), [FLOW_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, THROTTLE_WORKFLOW_TYPE, PAUSE_GATE_WORKFLOW_TYPE, COLLECTOR_WORKFLOW_TYPE].sort());
 });

@@ -4,11 +4,15 @@ import { createHttpRequestActivity, type HttpRequestDeps, type HttpRequestInput,
 import { createRecordActivity } from './record.ts';
 import { createRegisterCallbackKeyActivity } from './register-callback-key.ts';
 import { sensitiveAware } from './sensitive-activity.ts';
+import { createFlowControlActivities } from './flow-control.ts';
+import type { Client } from '@temporalio/client';
 
 export interface ActivityDeps extends Omit<HttpRequestDeps, 'outbound'> {
   records: RecordClient;
   outbound: OutboundClient;
   callbacks: CallbackClient;
+  /** The worker's own Temporal client: flow control's coordinators are reached through it (flow-control.ts). */
+  temporal: Client;
   /** Wraps the httpRequest activity to count its attempts (workflows/metrics/worker-metrics.ts). */
   meterOutbound?: (activity: HttpRequestActivity) => HttpRequestActivity;
 }
@@ -22,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     record: sensitiveAware(createRecordActivity(deps.records)),
     // Not sensitiveAware: its failures quote only the engine's refusal, which a flow's author needs to read.
     registerCallbackKey: createRegisterCallbackKeyActivity(deps.callbacks),
+    ...createFlowControlActivities(deps.temporal),
   };
 }
 
@@ -29,3 +34,4 @@ export type FlowActivities = ReturnType<typeof createActivities>;
 export type { HttpRequestInput, HttpRequestOutput } from './http-request.ts';
 export type { RecordInput, RecordOutput, RecordOperation } from './record.ts';
 export type { RegisterCallbackKeyInput, RegisterCallbackKeyOutput } from './register-callback-key.ts';
+export type { RequestAdmissionInput } from './flow-control.ts';

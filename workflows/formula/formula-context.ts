@@ -37,6 +37,11 @@ export interface FormulaContext {
       /** The provider's event id; for `github`, `shopify` and `hmac` without `{id}` an unsigned header's text. */
       EventId?: string;
     };
+    // ── flow control only (trigger.webhook.debounce / batch); absent otherwise ──
+    /** Debounce: how many calls this execution stands for, and each one's exact payload text in arrival order (the latest ones when there were many). */
+    Coalesced?: { count: number; payloads: string[] };
+    /** Batch: the calls collected into this execution, in arrival order; `payload` is each call's exact payload text. */
+    Batch?: { payload: string; caller: string; receivedAt: string }[];
   };
   /** What `set` steps have set so far, by name; a name no step set reads as nothing. */
   Variables: Record<string, unknown>;

@@ -94,12 +94,17 @@ type MemberList<T> = { readonly [K in keyof T]-?: true };
 /** Trigger members only the provider route fills (`trigger.webhook.direct`); publishing warns when a flow without it reads them. */
 export const DIRECT_TRIGGER = { Body: true, BodyEncoding: true, Json: true, Form: true, Headers: true, Query: true, Method: true, Provider: true } as const;
 
+/** Trigger members only a collecting flow control fills, each by the control that does (`trigger.webhook.<control>`). */
+export const COLLECTED_TRIGGER = { Coalesced: 'debounce', Batch: 'batch' } as const;
+
 const TRIGGER: MemberList<FormulaContext['Trigger']> = {
   Payload: true,
   PayloadJson: true,
   Activity: true,
   Description: true,
   ...DIRECT_TRIGGER,
+  Coalesced: true,
+  Batch: true,
 };
 const EXECUTION: MemberList<FormulaContext['Execution']> = { Id: true, StartedAt: true };
 const COMPANY: MemberList<FormulaContext['Company']> = { Name: true };

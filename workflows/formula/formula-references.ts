@@ -17,7 +17,7 @@
 import jsonata from 'jsonata';
 import { didYouMean } from './did-you-mean.ts';
 import { parseFieldPath } from './field-path.ts';
-import { CALLABLE_FUNCTIONS, CALLBACK, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
+import { CALLABLE_FUNCTIONS, CALLBACK, COLLECTED_TRIGGER, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
 
 /** A waitForCallback step as formulas may name it: `Callbacks.<name>.url` exists when it has no key. */
 export interface CallbackStepInScope {
@@ -35,6 +35,13 @@ export interface FormulaScope {
   variablesRead?: Set<string>;
   /** Filled with every provider-route-only `Trigger.<member>` read (Body, Headers, …), so a flow without `direct` can be warned. */
   directTriggerRead?: Set<string>;
+  /** Filled with every `Trigger.Coalesced` / `Trigger.Batch` read, so a flow without the control that fills it can be refused. */
+  collectedTriggerRead?: Set<string>;
+  /**
+   * The roots this formula may read, with the reason the others cannot be read; all when absent.
+   * A flow-control key is computed when the call arrives, before any step ran: Trigger and Company only.
+   */
+  roots?: { names: ReadonlySet<string>; why: string };
 }
 
 /** The parts of a JSONata 2.x AST node these checks read. */
@@ -181,6 +188,7 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
     const roots = Object.keys(FORMULA_ROOTS);
     return `unknown name "${root}": formulas read ${roots.join(', ')}${didYouMean(root, roots, (candidate) => `"${candidate}"`)}`;
   }
+  if (scope.roots && !scope.roots.names.has(root)) return `"${root}" cannot be read here: ${scope.roots.why}`;
   const members = FORMULA_ROOTS[root];
   if (member === undefined) return undefined;
   if (members === 'variables') {
@@ -192,6 +200,7 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
   if (members === 'callbacks') return callbackProblem(member, names[2], scope.callbackSteps ?? new Map());
   if (members.includes(member)) {
     if (root === 'Trigger' && Object.hasOwn(DIRECT_TRIGGER, member)) scope.directTriggerRead?.add(member);
+    if (root === 'Trigger' && Object.hasOwn(COLLECTED_TRIGGER, member)) scope.collectedTriggerRead?.add(member);
     return undefined;
   }
   return `"${root}.${member}" does not exist: ${root} has ${members.join(', ')}${didYouMean(member, members, (candidate) => `"${root}.${candidate}"`)}`;

@@ -10,6 +10,7 @@ export { checkTemplate, isTemplate, resolveDeep, resolveText, resolveValue } fro
 export { evaluateFormula } from './formula-evaluator.ts';
 export type { FormulaScope } from './formula-references.ts';
 export { didYouMean } from './did-you-mean.ts';
+export { COLLECTED_TRIGGER } from './formula-names.ts';
 export { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH } from './evaluation-limits.ts';
 export { parseExactJson } from './exact-json-parser.ts';
 export { rememberSpelling } from './exact-source.ts';

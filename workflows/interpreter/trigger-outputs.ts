@@ -20,7 +20,12 @@ export const EXACT_VALUES_PATCH = 'flowhook-exact-payload-values';
 export function triggerOutputs(input: FlowExecutionInput, options: { exactValues?: boolean } = {}): TriggerOutputs {
   const exact = options.exactValues ?? false;
   const parse = exact ? parseExactJson : (text: string): unknown => JSON.parse(text);
-  const common = { Activity: input.trigger.activity, Description: input.trigger.description };
+  const common = {
+    Activity: input.trigger.activity,
+    Description: input.trigger.description,
+    ...(input.coalesced && { Coalesced: { count: input.coalesced.count, payloads: [...input.coalesced.payloads] } }),
+    ...(input.batch && { Batch: input.batch.map((call) => ({ ...call })) }),
+  };
   const trigger = input.direct
     ? { ...directOutputs(input.direct, input.payloadJson, parse), ...common }
     : { Payload: parse(input.payloadJson), PayloadJson: input.payloadJson, ...common };

@@ -6,16 +6,18 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { InjectedSinks } from '@temporalio/worker';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { BoundChildren, closedValues, statusLabel } from '../../common/metrics/label-values.ts';
+import { BoundChildren, BoundedValues, closedValues, OTHER, statusLabel } from '../../common/metrics/label-values.ts';
+import { MAX_FLOW_SERIES } from '../../common/metrics/call-labels.ts';
 import { CALL_SECONDS_BUCKETS, createMetricsRegistry, STEP_SECONDS_BUCKETS, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
 import type { HttpRequestInput, HttpRequestOutput } from '../activities/index.ts';
 import type { StepMetricsSinks, StepResult } from '../interpreter/step-metrics.ts';
+import type { FlowControlSinks } from '../control/flow-control-metrics.ts';
 import { STEP_KINDS } from '../shared/index.ts';
 
 export interface WorkerMetrics {
   registry: MetricsRegistry;
-  /** For Worker.create({ sinks }): where the workflow reports its steps. */
-  sinks: InjectedSinks<StepMetricsSinks>;
+  /** For Worker.create({ sinks }): where the workflow reports its steps and the flow-control gates it passed. */
+  sinks: InjectedSinks<StepMetricsSinks & FlowControlSinks>;
   /** Wraps the httpRequest activity: one count per attempt, by the status it got (or error / refused). */
   outbound(activity: HttpRequestActivity): HttpRequestActivity;
   /** 1 while the readiness probe last found the worker ready. */
@@ -25,6 +27,8 @@ export interface WorkerMetrics {
 type HttpRequestActivity = (input: HttpRequestInput) => Promise<HttpRequestOutput>;
 
 const STEP_RESULTS: readonly StepResult[] = ['completed', 'skipped', 'failed'];
+/** Gates at which an execution can wait behind others (a pause gate's wait is counted by the engine, as held calls). */
+const QUEUEING_GATES = ['concurrency', 'throttle'] as const;
 
 export function createWorkerMetrics(): WorkerMetrics {
   const registry = createMetricsRegistry();
@@ -55,6 +59,12 @@ export function createWorkerMetrics(): WorkerMetrics {
     buckets: CALL_SECONDS_BUCKETS,
     registers,
   });
+  const queued = new Counter({
+    name: 'flowhook_worker_flow_control_queued_total',
+    help: 'Executions that waited behind others for a concurrency slot or a throttled start, by company, flow and gate (concurrency, throttle)',
+    labelNames: ['company', 'flow', 'gate'],
+    registers,
+  });
   const ready = new Gauge({ name: 'flowhook_worker_ready', help: '1 when the last readiness check passed (polling, Temporal and the engine reachable)', registers });
 
   const kindOf = closedValues(STEP_KINDS);
@@ -63,6 +73,9 @@ export function createWorkerMetrics(): WorkerMetrics {
   const stepSecondsChildren = new BoundChildren((kind) => stepSeconds.labels(kind!));
   const outboundChildren = new BoundChildren((status) => outbound.labels(status!));
   const outboundSecondsChildren = { answered: outboundSeconds.labels('answered'), error: outboundSeconds.labels('error'), refused: outboundSeconds.labels('refused') };
+  const gateOf = closedValues(QUEUEING_GATES);
+  const flows = new BoundedValues(MAX_FLOW_SERIES);
+  const queuedChildren = new BoundChildren((company, flow, gate) => queued.labels(company!, flow!, gate!));
   // Every kind's series exists from the start at 0, so rate() and alerts see the first failure.
   for (const kind of STEP_KINDS) for (const result of STEP_RESULTS) stepChildren.get(kind, result).inc(0);
 
@@ -76,6 +89,18 @@ export function createWorkerMetrics(): WorkerMetrics {
             const kindLabel = kindOf(kind);
             stepChildren.get(kindLabel, resultOf(result)).inc();
             if (Number.isFinite(seconds) && seconds >= 0) stepSecondsChildren.get(kindLabel).observe(seconds);
+          },
+          callDuringReplay: false,
+        },
+      },
+      flowhookFlowControl: {
+        gatePassed: {
+          // Published flows' names only (the workflow's input), capped like the engine's flow labels.
+          fn(_info, company, flowName, gate, wasQueued) {
+            if (!wasQueued || gate === 'pause') return;
+            const pair = flows.value(`${company}\u0000${flowName}`);
+            const [companyLabel, flowLabel] = pair === OTHER ? [OTHER, OTHER] : [company, flowName];
+            queuedChildren.get(companyLabel, flowLabel, gateOf(gate)).inc();
           },
           callDuringReplay: false,
         },

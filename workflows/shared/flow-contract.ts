@@ -4,6 +4,7 @@
 // workflow-runtime imports.
 import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { FlowLimits } from '../../common/flow-limits.ts';
+import type { ExecutionControl } from './flow-control-contract.ts';
 
 /** The workflow's type: the name workflows/index.ts exports it under (the worker registers it by that name). */
 export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
@@ -46,6 +47,12 @@ export interface FlowExecutionInput {
    * Useless without a records-scope token; absent in executions started before it existed.
    */
   executionGrant?: string;
+  /** Flow control: the gates the execution passes before its steps run (flow-control-contract.ts). Absent: none. */
+  control?: ExecutionControl;
+  /** Debounce: how many calls the execution stands for and their payload texts (Trigger.Coalesced). */
+  coalesced?: { count: number; payloads: string[] };
+  /** Batch: the calls collected into the execution (Trigger.Batch). */
+  batch?: { payload: string; caller: string; receivedAt: string }[];
 }
 
 /**

@@ -6,7 +6,7 @@
 // checks the trigger and the flow as a whole, driven by the step registry.
 import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
 import type { FlowJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { didYouMean, type FormulaScope } from '../formula/index.ts';
+import { COLLECTED_TRIGGER, didYouMean, type FormulaScope } from '../formula/index.ts';
 import { STEP_KINDS, stepBody, stepKind, stepModule, walkSteps } from '../steps/step-registry.ts';
 import type { StepValidation } from '../steps/step-module.ts';
 import { callbackStepsOf } from '../steps/callback-steps.ts';
@@ -14,6 +14,7 @@ import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../../common/flow-limits.t
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
 import { checkStatusCode } from './field-checks.ts';
 import { validateDirectRoute } from './direct-route.ts';
+import { validateFlowControl } from './flow-control-validation.ts';
 import { hasControlCharacter } from '../../common/control-characters.ts';
 
 export interface FlowProblems {
@@ -32,7 +33,13 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   }
   validateTrigger(webhook, problems.errors);
   const steps = flow.steps ?? [];
-  const scope: FormulaScope = { stepNames: stepNamesOf(steps), callbackSteps: callbackStepsOf(steps), variablesRead: new Set(), directTriggerRead: new Set() };
+  const scope: FormulaScope = {
+    stepNames: stepNamesOf(steps),
+    callbackSteps: callbackStepsOf(steps),
+    variablesRead: new Set(),
+    directTriggerRead: new Set(),
+    collectedTriggerRead: new Set(),
+  };
   const check: StepValidation = {
     errors: problems.errors,
     limits,
@@ -42,6 +49,7 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   check.validateSteps(steps, 'steps');
   warnAboutUnsetVariables(scope.variablesRead!, variablesSetBy(steps), problems.warnings);
   warnAboutDirectOutputs(webhook, scope.directTriggerRead!, problems.warnings);
+  warnAboutCollectedOutputs(webhook, scope.collectedTriggerRead!, problems.warnings);
   warnAboutResponseMode(webhook, steps, problems.warnings);
   return problems;
 }
@@ -59,6 +67,7 @@ function validateTrigger(webhook: WebhookTriggerJson, errors: string[]): void {
   checkStatusCode(resolved.defaultResponse.statusCode, 'trigger.webhook.defaultResponseStatusCode', errors);
   if (resolved.defaultResponse.contentType.trim() === '') errors.push('trigger.webhook.defaultResponseContentType: must not be empty');
   if (webhook.direct) validateDirectRoute(webhook.direct, 'trigger.webhook.direct', errors);
+  validateFlowControl(webhook, errors);
 }
 
 function validateStep(step: StepJson, path: string, check: StepValidation): void {
@@ -144,6 +153,14 @@ function warnAboutDirectOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<s
   warnings.push(
     `${names}: only the provider route (trigger.webhook.direct) fills ${read.size === 1 ? 'it' : 'them'}; without direct ${read.size === 1 ? 'it is' : 'they are'} empty at run time`,
   );
+}
+
+/** Trigger.Coalesced and Trigger.Batch are filled by debounce and batch only; elsewhere they read as nothing. */
+function warnAboutCollectedOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<string>, warnings: string[]): void {
+  for (const member of read) {
+    const control = COLLECTED_TRIGGER[member as keyof typeof COLLECTED_TRIGGER];
+    if (!webhook[control]) warnings.push(`Trigger.${member}: only trigger.webhook.${control} fills it; without ${control} it is empty at run time`);
+  }
 }
 
 function warnAboutUnsetVariables(read: ReadonlySet<string>, set: ReadonlySet<string>, warnings: string[]): void {

@@ -14,9 +14,13 @@ export const FLOW_VERSION_KEY = defineSearchAttributeKey('FlowVersion', SearchAt
 export const FLOW_OUTCOME_KEY = defineSearchAttributeKey('FlowOutcome', SearchAttributeType.KEYWORD);
 /** The execution a re-run repeats (set by re-runs, a later release). */
 export const RERUN_OF_KEY = defineSearchAttributeKey('RerunOf', SearchAttributeType.KEYWORD);
+/** Flow control: the keys the execution's controls computed (concurrency, throttle, debounce, batch), as the engine labels them. */
+export const FLOW_KEY = defineSearchAttributeKey('FlowKey', SearchAttributeType.KEYWORD_LIST);
+/** Flow control: how long the execution waited at its gates (pause, throttle, concurrency) before its steps ran, in ms. */
+export const FLOW_WAIT_KEY = defineSearchAttributeKey('FlowWaitMs', SearchAttributeType.INT);
 
 /** Name → type, as `temporal operator search-attribute create --name N --type T` (and start-dev) want them. */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Int'> = {
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'KeywordList' | 'Int'> = {
   Company: 'Keyword',
   FlowActivity: 'Keyword',
   FlowName: 'Keyword',
@@ -25,6 +29,8 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Int'> = {
   FlowVersion: 'Int',
   FlowOutcome: 'Keyword',
   RerunOf: 'Keyword',
+  FlowKey: 'KeywordList',
+  FlowWaitMs: 'Int',
 };
 
 export const FLOW_OUTCOMES = ['responded', 'sync timeout', 'flow ended', 'instant', 'failed'] as const;

@@ -63,29 +63,37 @@ export declare type ListExecutionsRequest = Message<"flowhook.engine.v1.ListExec
   flowName: string;
 
   /**
+   * Only executions whose flow control computed this key (concurrency,
+   * throttle, debounce or batch), as the key formula yielded it.
+   *
+   * @generated from field: string key = 7;
+   */
+  key: string;
+
+  /**
    * Only executions in one of these states: RUNNING, COMPLETED, FAILED,
    * TIMED_OUT, TERMINATED, CANCELED.
    *
-   * @generated from field: repeated string statuses = 7;
+   * @generated from field: repeated string statuses = 8;
    */
   statuses: string[];
 
   /**
    * Only executions that started since <= start < until.
    *
-   * @generated from field: google.protobuf.Timestamp since = 8;
+   * @generated from field: google.protobuf.Timestamp since = 9;
    */
   since?: Timestamp | undefined;
 
   /**
-   * @generated from field: google.protobuf.Timestamp until = 9;
+   * @generated from field: google.protobuf.Timestamp until = 10;
    */
   until?: Timestamp | undefined;
 
   /**
    * Only executions of this caller, e.g. `user:partner`.
    *
-   * @generated from field: string caller = 10;
+   * @generated from field: string caller = 11;
    */
   caller: string;
 };
@@ -136,29 +144,37 @@ export declare type ListExecutionsRequestJson = {
   flowName?: string;
 
   /**
+   * Only executions whose flow control computed this key (concurrency,
+   * throttle, debounce or batch), as the key formula yielded it.
+   *
+   * @generated from field: string key = 7;
+   */
+  key?: string;
+
+  /**
    * Only executions in one of these states: RUNNING, COMPLETED, FAILED,
    * TIMED_OUT, TERMINATED, CANCELED.
    *
-   * @generated from field: repeated string statuses = 7;
+   * @generated from field: repeated string statuses = 8;
    */
   statuses?: string[];
 
   /**
    * Only executions that started since <= start < until.
    *
-   * @generated from field: google.protobuf.Timestamp since = 8;
+   * @generated from field: google.protobuf.Timestamp since = 9;
    */
   since?: TimestampJson;
 
   /**
-   * @generated from field: google.protobuf.Timestamp until = 9;
+   * @generated from field: google.protobuf.Timestamp until = 10;
    */
   until?: TimestampJson;
 
   /**
    * Only executions of this caller, e.g. `user:partner`.
    *
-   * @generated from field: string caller = 10;
+   * @generated from field: string caller = 11;
    */
   caller?: string;
 };
@@ -252,9 +268,24 @@ export declare type ExecutionSummary = Message<"flowhook.engine.v1.ExecutionSumm
   outcome: string;
 
   /**
+   * Flow control: the keys computed for it, as labelled (`#…` for a
+   * doNotLogPayload flow's or a long key), and how long it waited at its gates
+   * (pause, throttle, concurrency) before its steps ran; 0 when it did not, or
+   * has not passed them yet.
+   *
+   * @generated from field: repeated string keys = 10;
+   */
+  keys: string[];
+
+  /**
+   * @generated from field: int64 waited_ms = 11;
+   */
+  waitedMs: bigint;
+
+  /**
    * Who called, e.g. `user:flowhook-service` (the FlowCaller search attribute).
    *
-   * @generated from field: string caller = 10;
+   * @generated from field: string caller = 12;
    */
   caller: string;
 };
@@ -316,9 +347,24 @@ export declare type ExecutionSummaryJson = {
   outcome?: string;
 
   /**
+   * Flow control: the keys computed for it, as labelled (`#…` for a
+   * doNotLogPayload flow's or a long key), and how long it waited at its gates
+   * (pause, throttle, concurrency) before its steps ran; 0 when it did not, or
+   * has not passed them yet.
+   *
+   * @generated from field: repeated string keys = 10;
+   */
+  keys?: string[];
+
+  /**
+   * @generated from field: int64 waited_ms = 11;
+   */
+  waitedMs?: string;
+
+  /**
    * Who called, e.g. `user:flowhook-service` (the FlowCaller search attribute).
    *
-   * @generated from field: string caller = 10;
+   * @generated from field: string caller = 12;
    */
   caller?: string;
 };

@@ -212,6 +212,13 @@ export declare type FlowSummary = Message<"flowhook.engine.v1.FlowSummary"> & {
    * @generated from field: google.protobuf.Timestamp secret_rotated_at = 11;
    */
   secretRotatedAt?: Timestamp | undefined;
+
+  /**
+   * Set while the flow is paused (`flowhook flow pause`): when it was paused.
+   *
+   * @generated from field: google.protobuf.Timestamp paused_at = 12;
+   */
+  pausedAt?: Timestamp | undefined;
 };
 
 /**
@@ -282,6 +289,13 @@ export declare type FlowSummaryJson = {
    * @generated from field: google.protobuf.Timestamp secret_rotated_at = 11;
    */
   secretRotatedAt?: TimestampJson;
+
+  /**
+   * Set while the flow is paused (`flowhook flow pause`): when it was paused.
+   *
+   * @generated from field: google.protobuf.Timestamp paused_at = 12;
+   */
+  pausedAt?: TimestampJson;
 };
 
 /**
@@ -845,6 +859,158 @@ export declare type UnpublishFlowResponseJson = {
  * Use `create(UnpublishFlowResponseSchema)` to create a new message.
  */
 export declare const UnpublishFlowResponseSchema: GenMessage<UnpublishFlowResponse, {jsonType: UnpublishFlowResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.PauseFlowRequest
+ */
+export declare type PauseFlowRequest = Message<"flowhook.engine.v1.PauseFlowRequest"> & {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.PauseFlowRequest
+ */
+export declare type PauseFlowRequestJson = {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.PauseFlowRequest.
+ * Use `create(PauseFlowRequestSchema)` to create a new message.
+ */
+export declare const PauseFlowRequestSchema: GenMessage<PauseFlowRequest, {jsonType: PauseFlowRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.PauseFlowResponse
+ */
+export declare type PauseFlowResponse = Message<"flowhook.engine.v1.PauseFlowResponse"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.FlowSummary flow = 1;
+   */
+  flow?: FlowSummary | undefined;
+
+  /**
+   * False when the flow was paused already.
+   *
+   * @generated from field: bool changed = 2;
+   */
+  changed: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.PauseFlowResponse
+ */
+export declare type PauseFlowResponseJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.FlowSummary flow = 1;
+   */
+  flow?: FlowSummaryJson;
+
+  /**
+   * False when the flow was paused already.
+   *
+   * @generated from field: bool changed = 2;
+   */
+  changed?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.PauseFlowResponse.
+ * Use `create(PauseFlowResponseSchema)` to create a new message.
+ */
+export declare const PauseFlowResponseSchema: GenMessage<PauseFlowResponse, {jsonType: PauseFlowResponseJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeFlowRequest
+ */
+export declare type ResumeFlowRequest = Message<"flowhook.engine.v1.ResumeFlowRequest"> & {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeFlowRequest
+ */
+export declare type ResumeFlowRequestJson = {
+  /**
+   * @generated from field: string company = 1;
+   */
+  company?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ResumeFlowRequest.
+ * Use `create(ResumeFlowRequestSchema)` to create a new message.
+ */
+export declare const ResumeFlowRequestSchema: GenMessage<ResumeFlowRequest, {jsonType: ResumeFlowRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeFlowResponse
+ */
+export declare type ResumeFlowResponse = Message<"flowhook.engine.v1.ResumeFlowResponse"> & {
+  /**
+   * @generated from field: flowhook.engine.v1.FlowSummary flow = 1;
+   */
+  flow?: FlowSummary | undefined;
+
+  /**
+   * False when the flow was not paused.
+   *
+   * @generated from field: bool changed = 2;
+   */
+  changed: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ResumeFlowResponse
+ */
+export declare type ResumeFlowResponseJson = {
+  /**
+   * @generated from field: flowhook.engine.v1.FlowSummary flow = 1;
+   */
+  flow?: FlowSummaryJson;
+
+  /**
+   * False when the flow was not paused.
+   *
+   * @generated from field: bool changed = 2;
+   */
+  changed?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ResumeFlowResponse.
+ * Use `create(ResumeFlowResponseSchema)` to create a new message.
+ */
+export declare const ResumeFlowResponseSchema: GenMessage<ResumeFlowResponse, {jsonType: ResumeFlowResponseJson}>;
 
 /**
  * @generated from message flowhook.engine.v1.RotateSecretRequest
@@ -1722,6 +1888,30 @@ export declare const FlowAdminService: GenService<{
     methodKind: "unary";
     input: typeof UnpublishFlowRequestSchema;
     output: typeof UnpublishFlowResponseSchema;
+  },
+  /**
+   * Holds the flow's executions: calls are still accepted (answered as
+   * always), and their executions wait before their first step until
+   * ResumeFlow. Executions already running go on. Pausing a paused flow
+   * changes nothing. NOT_FOUND for an unknown company or flow.
+   *
+   * @generated from rpc flowhook.engine.v1.FlowAdminService.PauseFlow
+   */
+  pauseFlow: {
+    methodKind: "unary";
+    input: typeof PauseFlowRequestSchema;
+    output: typeof PauseFlowResponseSchema;
+  },
+  /**
+   * Lets the held executions run, in arrival order, and new calls start again
+   * as usual. Resuming a flow that is not paused changes nothing.
+   *
+   * @generated from rpc flowhook.engine.v1.FlowAdminService.ResumeFlow
+   */
+  resumeFlow: {
+    methodKind: "unary";
+    input: typeof ResumeFlowRequestSchema;
+    output: typeof ResumeFlowResponseSchema;
   },
   /**
    * Generates a new 32-character secret; the previous one stops working at once.

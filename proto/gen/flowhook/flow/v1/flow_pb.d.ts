@@ -209,6 +209,63 @@ export declare type WebhookTrigger = Message<"flowhook.flow.v1.WebhookTrigger"> 
    * @generated from field: optional flowhook.flow.v1.DirectRoute direct = 8;
    */
   direct?: DirectRoute | undefined;
+
+  /**
+   * At most `limit` executions with the same key run at a time, in arrival
+   * order; the others are accepted and wait.
+   *
+   * @generated from field: optional flowhook.flow.v1.ConcurrencyControl concurrency = 9;
+   */
+  concurrency?: ConcurrencyControl | undefined;
+
+  /**
+   * Executions start at most at this rate; calls above it are accepted and
+   * their executions start later (not refused).
+   *
+   * @generated from field: optional flowhook.flow.v1.ThrottleControl throttle = 10;
+   */
+  throttle?: ThrottleControl | undefined;
+
+  /**
+   * Calls with the same key coalesce into one execution. INSTANT_RETURN only.
+   *
+   * @generated from field: optional flowhook.flow.v1.DebounceControl debounce = 11;
+   */
+  debounce?: DebounceControl | undefined;
+
+  /**
+   * Calls are collected into one execution of up to maxSize calls. INSTANT_RETURN only.
+   *
+   * @generated from field: optional flowhook.flow.v1.BatchControl batch = 12;
+   */
+  batch?: BatchControl | undefined;
+
+  /**
+   * A deduplication key computed from the call (a provider's event id, e.g.
+   * "${Trigger.Payload.event.id}"): a repeat within idempotencyWindow joins the
+   * first execution and gets its answer, as with an Idempotency-Key header. A
+   * header, when sent, wins. A key that yields nothing leaves the call unkeyed.
+   *
+   * @generated from field: string idempotency_key = 13;
+   */
+  idempotencyKey: string;
+
+  /**
+   * How long a payload-derived key is remembered, e.g. "24h" (the default);
+   * 1m..30d, and never longer than Temporal keeps closed executions.
+   *
+   * @generated from field: string idempotency_window = 14;
+   */
+  idempotencyWindow: string;
+
+  /**
+   * Temporal task-queue priority of the flow's executions: 1 (first) .. 5
+   * (last); default 3. Orders tasks waiting in the queue, within the fairness
+   * between companies.
+   *
+   * @generated from field: optional int32 priority = 15;
+   */
+  priority?: number | undefined;
 };
 
 /**
@@ -279,6 +336,63 @@ export declare type WebhookTriggerJson = {
    * @generated from field: optional flowhook.flow.v1.DirectRoute direct = 8;
    */
   direct?: DirectRouteJson;
+
+  /**
+   * At most `limit` executions with the same key run at a time, in arrival
+   * order; the others are accepted and wait.
+   *
+   * @generated from field: optional flowhook.flow.v1.ConcurrencyControl concurrency = 9;
+   */
+  concurrency?: ConcurrencyControlJson;
+
+  /**
+   * Executions start at most at this rate; calls above it are accepted and
+   * their executions start later (not refused).
+   *
+   * @generated from field: optional flowhook.flow.v1.ThrottleControl throttle = 10;
+   */
+  throttle?: ThrottleControlJson;
+
+  /**
+   * Calls with the same key coalesce into one execution. INSTANT_RETURN only.
+   *
+   * @generated from field: optional flowhook.flow.v1.DebounceControl debounce = 11;
+   */
+  debounce?: DebounceControlJson;
+
+  /**
+   * Calls are collected into one execution of up to maxSize calls. INSTANT_RETURN only.
+   *
+   * @generated from field: optional flowhook.flow.v1.BatchControl batch = 12;
+   */
+  batch?: BatchControlJson;
+
+  /**
+   * A deduplication key computed from the call (a provider's event id, e.g.
+   * "${Trigger.Payload.event.id}"): a repeat within idempotencyWindow joins the
+   * first execution and gets its answer, as with an Idempotency-Key header. A
+   * header, when sent, wins. A key that yields nothing leaves the call unkeyed.
+   *
+   * @generated from field: string idempotency_key = 13;
+   */
+  idempotencyKey?: string;
+
+  /**
+   * How long a payload-derived key is remembered, e.g. "24h" (the default);
+   * 1m..30d, and never longer than Temporal keeps closed executions.
+   *
+   * @generated from field: string idempotency_window = 14;
+   */
+  idempotencyWindow?: string;
+
+  /**
+   * Temporal task-queue priority of the flow's executions: 1 (first) .. 5
+   * (last); default 3. Orders tasks waiting in the queue, within the fairness
+   * between companies.
+   *
+   * @generated from field: optional int32 priority = 15;
+   */
+  priority?: number;
 };
 
 /**
@@ -286,6 +400,252 @@ export declare type WebhookTriggerJson = {
  * Use `create(WebhookTriggerSchema)` to create a new message.
  */
 export declare const WebhookTriggerSchema: GenMessage<WebhookTrigger, {jsonType: WebhookTriggerJson}>;
+
+/**
+ * `concurrency` of a webhook trigger.
+ *
+ * @generated from message flowhook.flow.v1.ConcurrencyControl
+ */
+export declare type ConcurrencyControl = Message<"flowhook.flow.v1.ConcurrencyControl"> & {
+  /**
+   * Template yielding the key, e.g. "${Trigger.Payload.invoiceId}". Empty: one
+   * limit for the whole flow.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * How many executions of one key may run at once, 1..1000; default 1.
+   *
+   * @generated from field: optional int32 limit = 2;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * `concurrency` of a webhook trigger.
+ *
+ * @generated from message flowhook.flow.v1.ConcurrencyControl
+ */
+export declare type ConcurrencyControlJson = {
+  /**
+   * Template yielding the key, e.g. "${Trigger.Payload.invoiceId}". Empty: one
+   * limit for the whole flow.
+   *
+   * @generated from field: string key = 1;
+   */
+  key?: string;
+
+  /**
+   * How many executions of one key may run at once, 1..1000; default 1.
+   *
+   * @generated from field: optional int32 limit = 2;
+   */
+  limit?: number;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.ConcurrencyControl.
+ * Use `create(ConcurrencyControlSchema)` to create a new message.
+ */
+export declare const ConcurrencyControlSchema: GenMessage<ConcurrencyControl, {jsonType: ConcurrencyControlJson}>;
+
+/**
+ * `throttle` of a webhook trigger: a token bucket per key.
+ *
+ * @generated from message flowhook.flow.v1.ThrottleControl
+ */
+export declare type ThrottleControl = Message<"flowhook.flow.v1.ThrottleControl"> & {
+  /**
+   * Executions started per second, e.g. 2 or 0.5; more than 0, at most 1000. Required.
+   *
+   * @generated from field: double per_second = 1;
+   */
+  perSecond: number;
+
+  /**
+   * How many may start at once after a quiet spell, 1..1000; default 1.
+   *
+   * @generated from field: optional int32 burst = 2;
+   */
+  burst?: number | undefined;
+
+  /**
+   * Optional template: one rate per key value instead of one for the flow.
+   *
+   * @generated from field: string key = 3;
+   */
+  key: string;
+};
+
+/**
+ * `throttle` of a webhook trigger: a token bucket per key.
+ *
+ * @generated from message flowhook.flow.v1.ThrottleControl
+ */
+export declare type ThrottleControlJson = {
+  /**
+   * Executions started per second, e.g. 2 or 0.5; more than 0, at most 1000. Required.
+   *
+   * @generated from field: double per_second = 1;
+   */
+  perSecond?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * How many may start at once after a quiet spell, 1..1000; default 1.
+   *
+   * @generated from field: optional int32 burst = 2;
+   */
+  burst?: number;
+
+  /**
+   * Optional template: one rate per key value instead of one for the flow.
+   *
+   * @generated from field: string key = 3;
+   */
+  key?: string;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.ThrottleControl.
+ * Use `create(ThrottleControlSchema)` to create a new message.
+ */
+export declare const ThrottleControlSchema: GenMessage<ThrottleControl, {jsonType: ThrottleControlJson}>;
+
+/**
+ * `debounce` of a webhook trigger. The execution starts `period` after the
+ * last call of its key (at the latest `maxWait` after the first) with the last
+ * call's payload; Trigger.Coalesced holds {count, payloads}.
+ *
+ * @generated from message flowhook.flow.v1.DebounceControl
+ */
+export declare type DebounceControl = Message<"flowhook.flow.v1.DebounceControl"> & {
+  /**
+   * Template yielding the key. Required.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Quiet time that ends a burst of calls, e.g. "10s"; 1s..24h. Required.
+   *
+   * @generated from field: string period = 2;
+   */
+  period: string;
+
+  /**
+   * Longest a burst may delay its execution, counted from its first call; at
+   * least period, at most 7d; default: no bound beyond period.
+   *
+   * @generated from field: string max_wait = 3;
+   */
+  maxWait: string;
+};
+
+/**
+ * `debounce` of a webhook trigger. The execution starts `period` after the
+ * last call of its key (at the latest `maxWait` after the first) with the last
+ * call's payload; Trigger.Coalesced holds {count, payloads}.
+ *
+ * @generated from message flowhook.flow.v1.DebounceControl
+ */
+export declare type DebounceControlJson = {
+  /**
+   * Template yielding the key. Required.
+   *
+   * @generated from field: string key = 1;
+   */
+  key?: string;
+
+  /**
+   * Quiet time that ends a burst of calls, e.g. "10s"; 1s..24h. Required.
+   *
+   * @generated from field: string period = 2;
+   */
+  period?: string;
+
+  /**
+   * Longest a burst may delay its execution, counted from its first call; at
+   * least period, at most 7d; default: no bound beyond period.
+   *
+   * @generated from field: string max_wait = 3;
+   */
+  maxWait?: string;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.DebounceControl.
+ * Use `create(DebounceControlSchema)` to create a new message.
+ */
+export declare const DebounceControlSchema: GenMessage<DebounceControl, {jsonType: DebounceControlJson}>;
+
+/**
+ * `batch` of a webhook trigger: calls collected into one execution, which
+ * sees Trigger.Batch = [{payload, caller, receivedAt}] in arrival order.
+ *
+ * @generated from message flowhook.flow.v1.BatchControl
+ */
+export declare type BatchControl = Message<"flowhook.flow.v1.BatchControl"> & {
+  /**
+   * Optional template: one batch per key value instead of one for the flow.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Most calls in one batch, 1..100. Required.
+   *
+   * @generated from field: int32 max_size = 2;
+   */
+  maxSize: number;
+
+  /**
+   * Longest a batch waits for more calls, counted from its first, e.g. "30s";
+   * 1s..24h. Required.
+   *
+   * @generated from field: string max_wait = 3;
+   */
+  maxWait: string;
+};
+
+/**
+ * `batch` of a webhook trigger: calls collected into one execution, which
+ * sees Trigger.Batch = [{payload, caller, receivedAt}] in arrival order.
+ *
+ * @generated from message flowhook.flow.v1.BatchControl
+ */
+export declare type BatchControlJson = {
+  /**
+   * Optional template: one batch per key value instead of one for the flow.
+   *
+   * @generated from field: string key = 1;
+   */
+  key?: string;
+
+  /**
+   * Most calls in one batch, 1..100. Required.
+   *
+   * @generated from field: int32 max_size = 2;
+   */
+  maxSize?: number;
+
+  /**
+   * Longest a batch waits for more calls, counted from its first, e.g. "30s";
+   * 1s..24h. Required.
+   *
+   * @generated from field: string max_wait = 3;
+   */
+  maxWait?: string;
+};
+
+/**
+ * Describes the message flowhook.flow.v1.BatchControl.
+ * Use `create(BatchControlSchema)` to create a new message.
+ */
+export declare const BatchControlSchema: GenMessage<BatchControl, {jsonType: BatchControlJson}>;
 
 /**
  * The provider route of a webhook trigger. The signing secret is deliberately

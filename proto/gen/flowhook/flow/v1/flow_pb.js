@@ -13,7 +13,7 @@ import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
  * Describes the file flowhook/flow/v1/flow.proto.
  */
 export const file_flowhook_flow_v1_flow = /*@__PURE__*/
-  fileDesc("ChtmbG93aG9vay9mbG93L3YxL2Zsb3cucHJvdG8SEGZsb3dob29rLmZsb3cudjEijQEKBEZsb3cSDwoHY29tcGFueRgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEioKB3RyaWdnZXIYBCABKAsyGS5mbG93aG9vay5mbG93LnYxLlRyaWdnZXISJQoFc3RlcHMYBSADKAsyFi5mbG93aG9vay5mbG93LnYxLlN0ZXAiRgoHVHJpZ2dlchIzCgd3ZWJob29rGAEgASgLMiAuZmxvd2hvb2suZmxvdy52MS5XZWJob29rVHJpZ2dlckgAQgYKBGtpbmQinwMKDldlYmhvb2tUcmlnZ2VyEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEjUKDXJlc3BvbnNlX21vZGUYAyABKA4yHi5mbG93aG9vay5mbG93LnYxLlJlc3BvbnNlTW9kZRIhChRzeW5jX3RpbWVvdXRfc2Vjb25kcxgEIAEoBUgAiAEBEikKHGRlZmF1bHRfcmVzcG9uc2Vfc3RhdHVzX2NvZGUYBSABKAVIAYgBARIqCh1kZWZhdWx0X3Jlc3BvbnNlX2NvbnRlbnRfdHlwZRgGIAEoCUgCiAEBEhoKEmRvX25vdF9sb2dfcGF5bG9hZBgHIAEoCBIyCgZkaXJlY3QYCCABKAsyHS5mbG93aG9vay5mbG93LnYxLkRpcmVjdFJvdXRlSAOIAQFCFwoVX3N5bmNfdGltZW91dF9zZWNvbmRzQh8KHV9kZWZhdWx0X3Jlc3BvbnNlX3N0YXR1c19jb2RlQiAKHl9kZWZhdWx0X3Jlc3BvbnNlX2NvbnRlbnRfdHlwZUIJCgdfZGlyZWN0InkKC0RpcmVjdFJvdXRlEjQKBnZlcmlmeRgBIAEoCzIkLmZsb3dob29rLmZsb3cudjEuRGlyZWN0VmVyaWZpY2F0aW9uEh4KEXRvbGVyYW5jZV9zZWNvbmRzGAIgASgFSACIAQFCFAoSX3RvbGVyYW5jZV9zZWNvbmRzIv8CChJEaXJlY3RWZXJpZmljYXRpb24SSwoRc3RhbmRhcmRfd2ViaG9va3MYASABKAsyLi5mbG93aG9vay5mbG93LnYxLlN0YW5kYXJkV2ViaG9va3NWZXJpZmljYXRpb25IABI2CgZzdHJpcGUYAiABKAsyJC5mbG93aG9vay5mbG93LnYxLlN0cmlwZVZlcmlmaWNhdGlvbkgAEjYKBmdpdGh1YhgDIAEoCzIkLmZsb3dob29rLmZsb3cudjEuR2l0aHViVmVyaWZpY2F0aW9uSAASNAoFc2xhY2sYBCABKAsyIy5mbG93aG9vay5mbG93LnYxLlNsYWNrVmVyaWZpY2F0aW9uSAASOAoHc2hvcGlmeRgFIAEoCzIlLmZsb3dob29rLmZsb3cudjEuU2hvcGlmeVZlcmlmaWNhdGlvbkgAEjIKBGhtYWMYBiABKAsyIi5mbG93aG9vay5mbG93LnYxLkhtYWNWZXJpZmljYXRpb25IAEIICgZzY2hlbWUiHgocU3RhbmRhcmRXZWJob29rc1ZlcmlmaWNhdGlvbiIUChJTdHJpcGVWZXJpZmljYXRpb24iFAoSR2l0aHViVmVyaWZpY2F0aW9uIhMKEVNsYWNrVmVyaWZpY2F0aW9uIhUKE1Nob3BpZnlWZXJpZmljYXRpb24iogEKEEhtYWNWZXJpZmljYXRpb24SDgoGaGVhZGVyGAEgASgJEhEKCWFsZ29yaXRobRgCIAEoCRIQCghlbmNvZGluZxgDIAEoCRIOCgZwcmVmaXgYBCABKAkSFgoOc2lnbmVkX2NvbnRlbnQYBSABKAkSGAoQdGltZXN0YW1wX2hlYWRlchgGIAEoCRIXCg9ldmVudF9pZF9oZWFkZXIYByABKAkiigQKBFN0ZXASDAoEbmFtZRgBIAEoCRIwCgdyZXNwb25kGAIgASgLMh0uZmxvd2hvb2suZmxvdy52MS5SZXNwb25kU3RlcEgAEiwKBXNsZWVwGAMgASgLMhsuZmxvd2hvb2suZmxvdy52MS5TbGVlcFN0ZXBIABI1Cgp3YWl0X3VudGlsGAQgASgLMh8uZmxvd2hvb2suZmxvdy52MS5XYWl0VW50aWxTdGVwSAASKAoDc2V0GAUgASgLMhkuZmxvd2hvb2suZmxvdy52MS5TZXRTdGVwSAASJgoCaWYYBiABKAsyGC5mbG93aG9vay5mbG93LnYxLklmU3RlcEgAEjkKDGh0dHBfcmVxdWVzdBgHIAEoCzIhLmZsb3dob29rLmZsb3cudjEuSHR0cFJlcXVlc3RTdGVwSAASKAoDbG9nGAggASgLMhkuZmxvd2hvb2suZmxvdy52MS5Mb2dTdGVwSAASKgoEZmFpbBgJIAEoCzIaLmZsb3dob29rLmZsb3cudjEuRmFpbFN0ZXBIABIuCgZyZWNvcmQYCiABKAsyHC5mbG93aG9vay5mbG93LnYxLlJlY29yZFN0ZXBIABJCChF3YWl0X2Zvcl9jYWxsYmFjaxgLIAEoCzIlLmZsb3dob29rLmZsb3cudjEuV2FpdEZvckNhbGxiYWNrU3RlcEgAQgYKBGtpbmQicwoLUmVzcG9uZFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSKwoLc3RhdHVzX2NvZGUYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMY29udGVudF90eXBlGAMgASgJEgwKBGJvZHkYBCABKAkiMgoJU2xlZXBTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhAKCGR1cmF0aW9uGAIgASgJIjMKDVdhaXRVbnRpbFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDQoFdW50aWwYAiABKAkiYQoTV2FpdEZvckNhbGxiYWNrU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIPCgd0aW1lb3V0GAIgASgJEgsKA2tleRgDIAEoCRIXCg9yZXNwb25zZV9zdGF0dXMYBCABKAUiSgoHU2V0U3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIqCgl2YXJpYWJsZXMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0InwKBklmU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSJAoEdGhlbhgDIAMoCzIWLmZsb3dob29rLmZsb3cudjEuU3RlcBIkCgRlbHNlGAQgAygLMhYuZmxvd2hvb2suZmxvdy52MS5TdGVwIpMCCg9IdHRwUmVxdWVzdFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDgoGbWV0aG9kGAIgASgJEgsKA3VybBgDIAEoCRI/CgdoZWFkZXJzGAQgAygLMi4uZmxvd2hvb2suZmxvdy52MS5IdHRwUmVxdWVzdFN0ZXAuSGVhZGVyc0VudHJ5EgwKBGJvZHkYBSABKAkSDwoHdGltZW91dBgGIAEoCRIZCgxtYXhfYXR0ZW1wdHMYByABKAVIAIgBARISCgpjb25uZWN0aW9uGAggASgJGi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg8KDV9tYXhfYXR0ZW1wdHMiLwoHTG9nU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJIjAKCEZhaWxTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiwwIKClJlY29yZFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDQoFdGFibGUYAiABKAkSCwoDa2V5GAMgASgJEioKA2dldBgEIAEoCzIbLmZsb3dob29rLmZsb3cudjEuUmVjb3JkR2V0SAASKQoGaW5zZXJ0GAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEikKBm1vZGlmeRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIpCgZ1cHNlcnQYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASMAoGZGVsZXRlGAggASgLMh4uZmxvd2hvb2suZmxvdy52MS5SZWNvcmREZWxldGVIABIYChBleHBlY3RlZF92ZXJzaW9uGAkgASgJQgsKCW9wZXJhdGlvbiIiCglSZWNvcmRHZXQSFQoNYWxsb3dfbWlzc2luZxgBIAEoCCIOCgxSZWNvcmREZWxldGUqXQoMUmVzcG9uc2VNb2RlEh0KGVJFU1BPTlNFX01PREVfVU5TUEVDSUZJRUQQABISCg5JTlNUQU5UX1JFVFVSThABEhoKFldBSVRfRk9SX1JFU1BPTlNFX1NURVAQAmIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChtmbG93aG9vay9mbG93L3YxL2Zsb3cucHJvdG8SEGZsb3dob29rLmZsb3cudjEijQEKBEZsb3cSDwoHY29tcGFueRgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEioKB3RyaWdnZXIYBCABKAsyGS5mbG93aG9vay5mbG93LnYxLlRyaWdnZXISJQoFc3RlcHMYBSADKAsyFi5mbG93aG9vay5mbG93LnYxLlN0ZXAiRgoHVHJpZ2dlchIzCgd3ZWJob29rGAEgASgLMiAuZmxvd2hvb2suZmxvdy52MS5XZWJob29rVHJpZ2dlckgAQgYKBGtpbmQilAYKDldlYmhvb2tUcmlnZ2VyEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhAKCGFjdGl2aXR5GAIgASgJEjUKDXJlc3BvbnNlX21vZGUYAyABKA4yHi5mbG93aG9vay5mbG93LnYxLlJlc3BvbnNlTW9kZRIhChRzeW5jX3RpbWVvdXRfc2Vjb25kcxgEIAEoBUgAiAEBEikKHGRlZmF1bHRfcmVzcG9uc2Vfc3RhdHVzX2NvZGUYBSABKAVIAYgBARIqCh1kZWZhdWx0X3Jlc3BvbnNlX2NvbnRlbnRfdHlwZRgGIAEoCUgCiAEBEhoKEmRvX25vdF9sb2dfcGF5bG9hZBgHIAEoCBIyCgZkaXJlY3QYCCABKAsyHS5mbG93aG9vay5mbG93LnYxLkRpcmVjdFJvdXRlSAOIAQESPgoLY29uY3VycmVuY3kYCSABKAsyJC5mbG93aG9vay5mbG93LnYxLkNvbmN1cnJlbmN5Q29udHJvbEgEiAEBEjgKCHRocm90dGxlGAogASgLMiEuZmxvd2hvb2suZmxvdy52MS5UaHJvdHRsZUNvbnRyb2xIBYgBARI4CghkZWJvdW5jZRgLIAEoCzIhLmZsb3dob29rLmZsb3cudjEuRGVib3VuY2VDb250cm9sSAaIAQESMgoFYmF0Y2gYDCABKAsyHi5mbG93aG9vay5mbG93LnYxLkJhdGNoQ29udHJvbEgHiAEBEhcKD2lkZW1wb3RlbmN5X2tleRgNIAEoCRIaChJpZGVtcG90ZW5jeV93aW5kb3cYDiABKAkSFQoIcHJpb3JpdHkYDyABKAVICIgBAUIXChVfc3luY190aW1lb3V0X3NlY29uZHNCHwodX2RlZmF1bHRfcmVzcG9uc2Vfc3RhdHVzX2NvZGVCIAoeX2RlZmF1bHRfcmVzcG9uc2VfY29udGVudF90eXBlQgkKB19kaXJlY3RCDgoMX2NvbmN1cnJlbmN5QgsKCV90aHJvdHRsZUILCglfZGVib3VuY2VCCAoGX2JhdGNoQgsKCV9wcmlvcml0eSI/ChJDb25jdXJyZW5jeUNvbnRyb2wSCwoDa2V5GAEgASgJEhIKBWxpbWl0GAIgASgFSACIAQFCCAoGX2xpbWl0IlAKD1Rocm90dGxlQ29udHJvbBISCgpwZXJfc2Vjb25kGAEgASgBEhIKBWJ1cnN0GAIgASgFSACIAQESCwoDa2V5GAMgASgJQggKBl9idXJzdCJACg9EZWJvdW5jZUNvbnRyb2wSCwoDa2V5GAEgASgJEg4KBnBlcmlvZBgCIAEoCRIQCghtYXhfd2FpdBgDIAEoCSI/CgxCYXRjaENvbnRyb2wSCwoDa2V5GAEgASgJEhAKCG1heF9zaXplGAIgASgFEhAKCG1heF93YWl0GAMgASgJInkKC0RpcmVjdFJvdXRlEjQKBnZlcmlmeRgBIAEoCzIkLmZsb3dob29rLmZsb3cudjEuRGlyZWN0VmVyaWZpY2F0aW9uEh4KEXRvbGVyYW5jZV9zZWNvbmRzGAIgASgFSACIAQFCFAoSX3RvbGVyYW5jZV9zZWNvbmRzIv8CChJEaXJlY3RWZXJpZmljYXRpb24SSwoRc3RhbmRhcmRfd2ViaG9va3MYASABKAsyLi5mbG93aG9vay5mbG93LnYxLlN0YW5kYXJkV2ViaG9va3NWZXJpZmljYXRpb25IABI2CgZzdHJpcGUYAiABKAsyJC5mbG93aG9vay5mbG93LnYxLlN0cmlwZVZlcmlmaWNhdGlvbkgAEjYKBmdpdGh1YhgDIAEoCzIkLmZsb3dob29rLmZsb3cudjEuR2l0aHViVmVyaWZpY2F0aW9uSAASNAoFc2xhY2sYBCABKAsyIy5mbG93aG9vay5mbG93LnYxLlNsYWNrVmVyaWZpY2F0aW9uSAASOAoHc2hvcGlmeRgFIAEoCzIlLmZsb3dob29rLmZsb3cudjEuU2hvcGlmeVZlcmlmaWNhdGlvbkgAEjIKBGhtYWMYBiABKAsyIi5mbG93aG9vay5mbG93LnYxLkhtYWNWZXJpZmljYXRpb25IAEIICgZzY2hlbWUiHgocU3RhbmRhcmRXZWJob29rc1ZlcmlmaWNhdGlvbiIUChJTdHJpcGVWZXJpZmljYXRpb24iFAoSR2l0aHViVmVyaWZpY2F0aW9uIhMKEVNsYWNrVmVyaWZpY2F0aW9uIhUKE1Nob3BpZnlWZXJpZmljYXRpb24iogEKEEhtYWNWZXJpZmljYXRpb24SDgoGaGVhZGVyGAEgASgJEhEKCWFsZ29yaXRobRgCIAEoCRIQCghlbmNvZGluZxgDIAEoCRIOCgZwcmVmaXgYBCABKAkSFgoOc2lnbmVkX2NvbnRlbnQYBSABKAkSGAoQdGltZXN0YW1wX2hlYWRlchgGIAEoCRIXCg9ldmVudF9pZF9oZWFkZXIYByABKAkiigQKBFN0ZXASDAoEbmFtZRgBIAEoCRIwCgdyZXNwb25kGAIgASgLMh0uZmxvd2hvb2suZmxvdy52MS5SZXNwb25kU3RlcEgAEiwKBXNsZWVwGAMgASgLMhsuZmxvd2hvb2suZmxvdy52MS5TbGVlcFN0ZXBIABI1Cgp3YWl0X3VudGlsGAQgASgLMh8uZmxvd2hvb2suZmxvdy52MS5XYWl0VW50aWxTdGVwSAASKAoDc2V0GAUgASgLMhkuZmxvd2hvb2suZmxvdy52MS5TZXRTdGVwSAASJgoCaWYYBiABKAsyGC5mbG93aG9vay5mbG93LnYxLklmU3RlcEgAEjkKDGh0dHBfcmVxdWVzdBgHIAEoCzIhLmZsb3dob29rLmZsb3cudjEuSHR0cFJlcXVlc3RTdGVwSAASKAoDbG9nGAggASgLMhkuZmxvd2hvb2suZmxvdy52MS5Mb2dTdGVwSAASKgoEZmFpbBgJIAEoCzIaLmZsb3dob29rLmZsb3cudjEuRmFpbFN0ZXBIABIuCgZyZWNvcmQYCiABKAsyHC5mbG93aG9vay5mbG93LnYxLlJlY29yZFN0ZXBIABJCChF3YWl0X2Zvcl9jYWxsYmFjaxgLIAEoCzIlLmZsb3dob29rLmZsb3cudjEuV2FpdEZvckNhbGxiYWNrU3RlcEgAQgYKBGtpbmQicwoLUmVzcG9uZFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSKwoLc3RhdHVzX2NvZGUYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMY29udGVudF90eXBlGAMgASgJEgwKBGJvZHkYBCABKAkiMgoJU2xlZXBTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEhAKCGR1cmF0aW9uGAIgASgJIjMKDVdhaXRVbnRpbFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDQoFdW50aWwYAiABKAkiYQoTV2FpdEZvckNhbGxiYWNrU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIPCgd0aW1lb3V0GAIgASgJEgsKA2tleRgDIAEoCRIXCg9yZXNwb25zZV9zdGF0dXMYBCABKAUiSgoHU2V0U3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIqCgl2YXJpYWJsZXMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0InwKBklmU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSJAoEdGhlbhgDIAMoCzIWLmZsb3dob29rLmZsb3cudjEuU3RlcBIkCgRlbHNlGAQgAygLMhYuZmxvd2hvb2suZmxvdy52MS5TdGVwIpMCCg9IdHRwUmVxdWVzdFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDgoGbWV0aG9kGAIgASgJEgsKA3VybBgDIAEoCRI/CgdoZWFkZXJzGAQgAygLMi4uZmxvd2hvb2suZmxvdy52MS5IdHRwUmVxdWVzdFN0ZXAuSGVhZGVyc0VudHJ5EgwKBGJvZHkYBSABKAkSDwoHdGltZW91dBgGIAEoCRIZCgxtYXhfYXR0ZW1wdHMYByABKAVIAIgBARISCgpjb25uZWN0aW9uGAggASgJGi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg8KDV9tYXhfYXR0ZW1wdHMiLwoHTG9nU3RlcBITCgtkZXNjcmlwdGlvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJIjAKCEZhaWxTdGVwEhMKC2Rlc2NyaXB0aW9uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiwwIKClJlY29yZFN0ZXASEwoLZGVzY3JpcHRpb24YASABKAkSDQoFdGFibGUYAiABKAkSCwoDa2V5GAMgASgJEioKA2dldBgEIAEoCzIbLmZsb3dob29rLmZsb3cudjEuUmVjb3JkR2V0SAASKQoGaW5zZXJ0GAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEikKBm1vZGlmeRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIpCgZ1cHNlcnQYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASMAoGZGVsZXRlGAggASgLMh4uZmxvd2hvb2suZmxvdy52MS5SZWNvcmREZWxldGVIABIYChBleHBlY3RlZF92ZXJzaW9uGAkgASgJQgsKCW9wZXJhdGlvbiIiCglSZWNvcmRHZXQSFQoNYWxsb3dfbWlzc2luZxgBIAEoCCIOCgxSZWNvcmREZWxldGUqXQoMUmVzcG9uc2VNb2RlEh0KGVJFU1BPTlNFX01PREVfVU5TUEVDSUZJRUQQABISCg5JTlNUQU5UX1JFVFVSThABEhoKFldBSVRfRk9SX1JFU1BPTlNFX1NURVAQAmIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * Describes the message flowhook.flow.v1.Flow.
@@ -37,151 +37,179 @@ export const WebhookTriggerSchema = /*@__PURE__*/
   messageDesc(file_flowhook_flow_v1_flow, 2);
 
 /**
+ * Describes the message flowhook.flow.v1.ConcurrencyControl.
+ * Use `create(ConcurrencyControlSchema)` to create a new message.
+ */
+export const ConcurrencyControlSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 3);
+
+/**
+ * Describes the message flowhook.flow.v1.ThrottleControl.
+ * Use `create(ThrottleControlSchema)` to create a new message.
+ */
+export const ThrottleControlSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 4);
+
+/**
+ * Describes the message flowhook.flow.v1.DebounceControl.
+ * Use `create(DebounceControlSchema)` to create a new message.
+ */
+export const DebounceControlSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 5);
+
+/**
+ * Describes the message flowhook.flow.v1.BatchControl.
+ * Use `create(BatchControlSchema)` to create a new message.
+ */
+export const BatchControlSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_flow_v1_flow, 6);
+
+/**
  * Describes the message flowhook.flow.v1.DirectRoute.
  * Use `create(DirectRouteSchema)` to create a new message.
  */
 export const DirectRouteSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 3);
+  messageDesc(file_flowhook_flow_v1_flow, 7);
 
 /**
  * Describes the message flowhook.flow.v1.DirectVerification.
  * Use `create(DirectVerificationSchema)` to create a new message.
  */
 export const DirectVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 4);
+  messageDesc(file_flowhook_flow_v1_flow, 8);
 
 /**
  * Describes the message flowhook.flow.v1.StandardWebhooksVerification.
  * Use `create(StandardWebhooksVerificationSchema)` to create a new message.
  */
 export const StandardWebhooksVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 5);
+  messageDesc(file_flowhook_flow_v1_flow, 9);
 
 /**
  * Describes the message flowhook.flow.v1.StripeVerification.
  * Use `create(StripeVerificationSchema)` to create a new message.
  */
 export const StripeVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 6);
+  messageDesc(file_flowhook_flow_v1_flow, 10);
 
 /**
  * Describes the message flowhook.flow.v1.GithubVerification.
  * Use `create(GithubVerificationSchema)` to create a new message.
  */
 export const GithubVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 7);
+  messageDesc(file_flowhook_flow_v1_flow, 11);
 
 /**
  * Describes the message flowhook.flow.v1.SlackVerification.
  * Use `create(SlackVerificationSchema)` to create a new message.
  */
 export const SlackVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 8);
+  messageDesc(file_flowhook_flow_v1_flow, 12);
 
 /**
  * Describes the message flowhook.flow.v1.ShopifyVerification.
  * Use `create(ShopifyVerificationSchema)` to create a new message.
  */
 export const ShopifyVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 9);
+  messageDesc(file_flowhook_flow_v1_flow, 13);
 
 /**
  * Describes the message flowhook.flow.v1.HmacVerification.
  * Use `create(HmacVerificationSchema)` to create a new message.
  */
 export const HmacVerificationSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 10);
+  messageDesc(file_flowhook_flow_v1_flow, 14);
 
 /**
  * Describes the message flowhook.flow.v1.Step.
  * Use `create(StepSchema)` to create a new message.
  */
 export const StepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 11);
+  messageDesc(file_flowhook_flow_v1_flow, 15);
 
 /**
  * Describes the message flowhook.flow.v1.RespondStep.
  * Use `create(RespondStepSchema)` to create a new message.
  */
 export const RespondStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 12);
+  messageDesc(file_flowhook_flow_v1_flow, 16);
 
 /**
  * Describes the message flowhook.flow.v1.SleepStep.
  * Use `create(SleepStepSchema)` to create a new message.
  */
 export const SleepStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 13);
+  messageDesc(file_flowhook_flow_v1_flow, 17);
 
 /**
  * Describes the message flowhook.flow.v1.WaitUntilStep.
  * Use `create(WaitUntilStepSchema)` to create a new message.
  */
 export const WaitUntilStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 14);
+  messageDesc(file_flowhook_flow_v1_flow, 18);
 
 /**
  * Describes the message flowhook.flow.v1.WaitForCallbackStep.
  * Use `create(WaitForCallbackStepSchema)` to create a new message.
  */
 export const WaitForCallbackStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 15);
+  messageDesc(file_flowhook_flow_v1_flow, 19);
 
 /**
  * Describes the message flowhook.flow.v1.SetStep.
  * Use `create(SetStepSchema)` to create a new message.
  */
 export const SetStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 16);
+  messageDesc(file_flowhook_flow_v1_flow, 20);
 
 /**
  * Describes the message flowhook.flow.v1.IfStep.
  * Use `create(IfStepSchema)` to create a new message.
  */
 export const IfStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 17);
+  messageDesc(file_flowhook_flow_v1_flow, 21);
 
 /**
  * Describes the message flowhook.flow.v1.HttpRequestStep.
  * Use `create(HttpRequestStepSchema)` to create a new message.
  */
 export const HttpRequestStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 18);
+  messageDesc(file_flowhook_flow_v1_flow, 22);
 
 /**
  * Describes the message flowhook.flow.v1.LogStep.
  * Use `create(LogStepSchema)` to create a new message.
  */
 export const LogStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 19);
+  messageDesc(file_flowhook_flow_v1_flow, 23);
 
 /**
  * Describes the message flowhook.flow.v1.FailStep.
  * Use `create(FailStepSchema)` to create a new message.
  */
 export const FailStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 20);
+  messageDesc(file_flowhook_flow_v1_flow, 24);
 
 /**
  * Describes the message flowhook.flow.v1.RecordStep.
  * Use `create(RecordStepSchema)` to create a new message.
  */
 export const RecordStepSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 21);
+  messageDesc(file_flowhook_flow_v1_flow, 25);
 
 /**
  * Describes the message flowhook.flow.v1.RecordGet.
  * Use `create(RecordGetSchema)` to create a new message.
  */
 export const RecordGetSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 22);
+  messageDesc(file_flowhook_flow_v1_flow, 26);
 
 /**
  * Describes the message flowhook.flow.v1.RecordDelete.
  * Use `create(RecordDeleteSchema)` to create a new message.
  */
 export const RecordDeleteSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_flow_v1_flow, 23);
+  messageDesc(file_flowhook_flow_v1_flow, 27);
 
 /**
  * Describes the enum flowhook.flow.v1.ResponseMode.

@@ -1,0 +1,101 @@
+// The collector's bookkeeping, pure so it can be tested alone: which window a
+// call joins, when a window is due, and the input of the execution a window
+// becomes. Debounce keeps one window whose deadline moves with every call
+// (period after the latest, at the latest maxWait after the first); batch
+// fills windows in order, each due when full or maxWait after its first call.
+import type { CollectedCall, CollectorPolicy, CollectorWindow, ExecutionTemplate } from '../shared/flow-control-contract.ts';
+import { COLLECTED_LIMITS } from '../shared/flow-control-contract.ts';
+import type { FlowExecutionInput } from '../shared/flow-contract.ts';
+
+export class CollectorWindows {
+  readonly #policy: CollectorPolicy;
+  readonly #windows: CollectorWindow[];
+
+  constructor(policy: CollectorPolicy, windows: CollectorWindow[] = []) {
+    this.#policy = policy;
+    this.#windows = windows;
+  }
+
+  get windows(): readonly CollectorWindow[] {
+    return this.#windows;
+  }
+
+  get isEmpty(): boolean {
+    return this.#windows.length === 0;
+  }
+
+  /** Adds the call to the open window (or opens one); returns the id of the execution it joins. */
+  add(call: CollectedCall, now: number): string {
+    const bytes = utf8Length(call.payloadJson);
+    let window = this.#windows.at(-1);
+    if (!window || (this.#policy.kind === 'batch' && !this.#fits(window, bytes))) {
+      window = { seed: call.seed, openedAt: now, lastAt: now, count: 0, calls: [], bytes: 0 };
+      this.#windows.push(window);
+    }
+    window.lastAt = now;
+    window.count += 1;
+    window.calls.push({ payloadJson: call.payloadJson, caller: call.caller, receivedAt: new Date(now).toISOString(), ...(call.direct && { direct: call.direct }) });
+    window.bytes += bytes;
+    if (call.held && !window.pauseGate) window.pauseGate = call.seed.control?.gates.find((gate) => gate.kind === 'pause');
+    if (this.#policy.kind === 'debounce') trimToLatest(window);
+    return window.seed.workflowId;
+  }
+
+  /** Removes and returns the windows due at `now`, oldest first. */
+  takeDue(now: number): CollectorWindow[] {
+    const due: CollectorWindow[] = [];
+    while (this.#windows.length > 0 && this.#dueAt(this.#windows[0]!) <= now) due.push(this.#windows.shift()!);
+    return due;
+  }
+
+  /** When the first window is due (ms since the epoch), if any. */
+  nextDue(): number | undefined {
+    const first = this.#windows[0];
+    return first && this.#dueAt(first);
+  }
+
+  #dueAt(window: CollectorWindow): number {
+    const policy = this.#policy;
+    if (policy.kind === 'debounce') {
+      const quiet = window.lastAt + policy.periodMs;
+      return policy.maxWaitMs === undefined ? quiet : Math.min(quiet, window.openedAt + policy.maxWaitMs);
+    }
+    // A full batch — or one a later call already had to leave — is due now.
+    const full = window.count >= policy.maxSize || window !== this.#windows.at(-1);
+    return full ? window.openedAt : window.openedAt + policy.maxWaitMs;
+  }
+
+  #fits(window: CollectorWindow, bytes: number): boolean {
+    const policy = this.#policy;
+    return policy.kind === 'batch' && window.count < policy.maxSize && window.bytes + bytes <= COLLECTED_LIMITS.collectedBytes;
+  }
+}
+
+/** The input of the execution a window becomes: the latest call's payload, and the window in Trigger.Coalesced or Trigger.Batch. */
+export function windowInput(template: ExecutionTemplate, policy: CollectorPolicy, window: CollectorWindow): FlowExecutionInput {
+  const latest = window.calls.at(-1)!;
+  const gates = [...(window.pauseGate ? [window.pauseGate] : []), ...(window.seed.control?.gates.filter((gate) => gate.kind !== 'pause') ?? [])];
+  return {
+    ...template,
+    payloadJson: latest.payloadJson,
+    ...(latest.direct && { direct: latest.direct }),
+    caller: latest.caller,
+    executionGrant: window.seed.executionGrant,
+    ...(gates.length > 0 && { control: { gates } }),
+    ...(policy.kind === 'debounce'
+      ? { coalesced: { count: window.count, payloads: window.calls.map((call) => call.payloadJson) } }
+      : { batch: window.calls.map((call) => ({ payload: call.payloadJson, caller: call.caller, receivedAt: call.receivedAt })) }),
+  };
+}
+
+/** Debounce keeps the latest payloads within the bounds (the count stays exact). */
+function trimToLatest(window: CollectorWindow): void {
+  while (window.calls.length > 1 && (window.calls.length > COLLECTED_LIMITS.coalescedPayloads || window.bytes > COLLECTED_LIMITS.collectedBytes)) {
+    window.bytes -= utf8Length(window.calls.shift()!.payloadJson);
+  }
+}
+
+/** The sandbox has TextEncoder but not Buffer. */
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
