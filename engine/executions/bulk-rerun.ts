@@ -14,6 +14,7 @@ import type { RerunPacer } from './rerun-pacer.ts';
 import { rerunExecution, type RerunDeps, type RerunResult } from './rerun-execution.ts';
 import { needsExactCompanyCheck, rerunQuery } from './visibility-query.ts';
 import { COMPANY_KEY } from '../temporal/search-attributes.ts';
+import { keyLabels } from '../flow-control/coordinator-ids.ts';
 
 export const DEFAULT_BULK_MAX = 100;
 export const BULK_MAX = 1000;
@@ -40,6 +41,7 @@ export async function rerunMatching(
     flowVersion: request.flowVersion,
     outcome: request.outcome || undefined,
     caller: request.caller || undefined,
+    keyLabels: request.key ? keyLabels(deps.idempotencyKey, request.key) : undefined,
     statuses: request.statuses,
     since: request.since && timestampDate(request.since),
     until: request.until && timestampDate(request.until),

@@ -56,10 +56,16 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       const filters = flowExecutionsQuery(deps.taskQueue);
       if (request.company) filters.push(companyClause(request.company));
       if (request.statuses.length > 0) filters.push(`ExecutionStatus IN (${[...new Set(request.statuses.map(executionStatusValue))].map(quote).join(', ')})`);
-      filters.push(...filterClauses({ ...request, since: request.since && timestampDate(request.since), until: request.until && timestampDate(request.until) }));
+      filters.push(
+        ...filterClauses({
+          ...request,
+          // Every label the key can have (coordinator-ids.ts): shown as it is, or as `#…` in doNotLogPayload flows.
+          keyLabels: request.key ? keyLabels(deps.idempotencyKey, request.key) : undefined,
+          since: request.since && timestampDate(request.since),
+          until: request.until && timestampDate(request.until),
+        }),
+      );
       const prefixOnly = request.company !== '' && needsExactCompanyCheck(request.company);
-      // Every label the key can have (coordinator-ids.ts): shown as it is, or as `#…` in doNotLogPayload flows.
-      if (request.key) filters.push(`FlowKey IN (${keyLabels(deps.idempotencyKey, request.key).map(quote).join(', ')})`);
       const executions = [];
       for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
         if (prefixOnly && info.typedSearchAttributes.get(COMPANY_KEY) !== request.company) continue;

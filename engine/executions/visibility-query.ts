@@ -29,6 +29,8 @@ export interface ExecutionFilter {
   /** responded, sync timeout (sync-timeout), flow ended, instant, failed. */
   outcome?: string;
   caller?: string;
+  /** Every label a flow-control key can have (flow-control/coordinator-ids.ts keyLabels): any of them. */
+  keyLabels?: readonly string[];
   since?: Date;
   until?: Date;
 }
@@ -97,6 +99,7 @@ export function filterClauses(filter: ExecutionFilter): string[] {
   if (filter.flowVersion) clauses.push(`FlowVersion = ${filter.flowVersion}`);
   if (filter.outcome) clauses.push(`FlowOutcome = ${quote(outcomeLabel(filter.outcome))}`);
   if (filter.caller) clauses.push(`FlowCaller = ${quote(filter.caller)}`);
+  if (filter.keyLabels?.length) clauses.push(`FlowKey IN (${filter.keyLabels.map(quote).join(', ')})`);
   if (filter.since) clauses.push(`StartTime >= ${quote(filter.since.toISOString())}`);
   if (filter.until) clauses.push(`StartTime < ${quote(filter.until.toISOString())}`);
   return clauses;

@@ -118,6 +118,11 @@ function registerTests(executablePath: string): void {
     ]);
     (orders.steps![0] as { httpRequest: Record<string, unknown> }).httpRequest.connection = 'partner-api';
     secrets.set('partner.orders', (await admin.applyFlow({ flow: fromJson(FlowSchema, orders as never), publish: true })).secret);
+    // Flow control: one execution at a time per invoice.
+    const invoices = flow(COMPANY, 'invoice-events', { activity: 'invoice.events', concurrency: { key: '${Trigger.Payload.invoice}' } }, [
+      { log: { description: 'Apply the event', message: 'event for {{Trigger.Payload.invoice}}' } },
+    ]);
+    secrets.set('invoice.events', (await admin.applyFlow({ flow: fromJson(FlowSchema, invoices as never), publish: true })).secret);
     const quiet = flow(COMPANY, 'quiet-orders', { activity: 'quiet.orders', doNotLogPayload: true }, [
       {
         if: {
@@ -374,6 +379,24 @@ function registerTests(executablePath: string): void {
       t.regex(text, /Late answer[\s\S]*Status\s+201[\s\S]*text\/plain[\s\S]*reserved S-1/);
       await expectAccessible(t, page, 'an execution with a late answer');
       await screenshot(t, page, 'execution-late-answer');
+    });
+  });
+
+  test.serial("a flow-control key: the execution page names it and how long the execution waited, and leads to the key's executions", async (t) => {
+    for (const invoice of ['INV-7', 'INV-8', 'INV-7']) t.is((await call('invoice.events', JSON.stringify({ invoice }))).status, 200);
+    await withPage(t, async (page) => {
+      await page.goto(`${ctx().consoleUrl}/executions?company=${COMPANY}&flow=invoice-events&key=INV-7`);
+      t.is(await page.getByLabel('Flow control key').inputValue(), 'INV-7');
+      const rows = page.getByRole('table').getByRole('row');
+      // The header row and INV-7's two executions, not INV-8's.
+      await waitForCount(rows, 3);
+      await rows.nth(1).getByRole('link').first().click();
+      const facts = page.locator('.facts').first();
+      await facts.getByText(/waited .* before its first step/).waitFor({ timeout: 3 * UI_TIMEOUT });
+      await facts.getByRole('link', { name: 'INV-7' }).click();
+      await waitForCount(page.getByRole('table').getByRole('row'), 3);
+      t.regex(page.url(), /[?&]key=INV-7(&|$)/);
+      await expectAccessible(t, page, 'the executions of one flow-control key');
     });
   });
 

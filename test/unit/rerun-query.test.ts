@@ -82,6 +82,7 @@ test("the list's filters: each narrows, values stay inside their literals, bad o
     "StartTime >= '2026-11-26T10:00:00.000Z'",
   ]);
   t.deepEqual(filterClauses({}), []);
+  t.deepEqual(filterClauses({ keyLabels: ["INV-7'", '#AbC'] }), ["FlowKey IN ('INV-7\\'', '#AbC')"], 'a flow-control key by each of its labels');
   t.throws(() => filterClauses({ outcome: 'exploded' }), { instanceOf: InvalidArgumentError, message: /outcome: one of/ });
   t.throws(() => filterClauses({ flowVersion: -1 }), { message: /flow version/ });
   t.is(executionStatusValue('running'), 'Running');

@@ -39,6 +39,7 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
           ))}
         </SelectField>
         <TextField label="Caller" value={filter.caller} placeholder="user:name" onChange={(event) => set({ caller: event.target.value.trim() })} />
+        <TextField label="Flow control key" value={filter.key} placeholder="INV-7" onChange={(event) => set({ key: event.target.value })} />
         <TextField
           label="From"
           type="datetime-local"
@@ -70,5 +71,5 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
 }
 
 function emptyFilter(): ExecutionFilter {
-  return { company: '', flow: '', activity: '', version: '', outcome: '', statuses: [], since: '', until: '', caller: '' };
+  return { company: '', flow: '', activity: '', version: '', outcome: '', statuses: [], since: '', until: '', caller: '', key: '' };
 }

@@ -1,7 +1,7 @@
 // The execution list's filter, kept in the address's query so a link
 // reproduces the list: ?company=…&flow=…&activity=…&version=…&outcome=…
-// &status=FAILED,TIMED_OUT&since=…&until=…&caller=… — names and times only,
-// never a secret. The same filter selects a bulk re-run.
+// &status=FAILED,TIMED_OUT&since=…&until=…&caller=…&key=… — names, times and
+// flow-control keys (what `execution list --key` takes), never a secret. The same filter selects a bulk re-run.
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 
 export interface ExecutionFilter {
@@ -18,6 +18,8 @@ export interface ExecutionFilter {
   since: string;
   until: string;
   caller: string;
+  /** A flow-control key (concurrency, throttle, debounce, batch) as the key formula yields it. */
+  key: string;
 }
 
 export const STATUSES = [
@@ -40,7 +42,7 @@ export const OUTCOMES = [
   { value: 'failed', label: 'Failed' },
 ] as const;
 
-const TEXT_KEYS = ['company', 'flow', 'activity', 'version', 'outcome', 'since', 'until', 'caller'] as const;
+const TEXT_KEYS = ['company', 'flow', 'activity', 'version', 'outcome', 'since', 'until', 'caller', 'key'] as const;
 
 export function filterFromSearch(search: URLSearchParams): ExecutionFilter {
   const text = Object.fromEntries(TEXT_KEYS.map((key) => [key, search.get(key) ?? ''])) as Record<(typeof TEXT_KEYS)[number], string>;
@@ -84,6 +86,7 @@ export function listRequest(filter: ExecutionFilter, limit: number) {
     since: timestamp(filter.since),
     until: timestamp(filter.until),
     caller: filter.caller,
+    key: filter.key,
     limit,
   };
 }

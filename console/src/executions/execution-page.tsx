@@ -76,6 +76,22 @@ export default function ExecutionPage() {
                 '—'
               )}
             </dd>
+            {summary.keys.length > 0 ? (
+              <>
+                <dt>Flow control</dt>
+                <dd>
+                  {summary.keys.map((key) => (
+                    <span key={key}>
+                      key{' '}
+                      <Link to={executionsLink({ company: summary.company, key })}>
+                        <code>{key}</code>
+                      </Link>{' '}
+                    </span>
+                  ))}
+                  <span className="muted">· waited {durationText(Number(summary.waitedMs))} before its first step</span>
+                </dd>
+              </>
+            ) : null}
             {data.rerunOf ? (
               <>
                 <dt>Re-run of</dt>

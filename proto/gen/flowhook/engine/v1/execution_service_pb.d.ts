@@ -1257,7 +1257,7 @@ export declare type RerunExecutionsRequest = Message<"flowhook.engine.v1.RerunEx
 
   /**
    * Optional, as in ListExecutionsRequest: only this flow, flow version,
-   * outcome or caller.
+   * outcome, caller or flow-control key.
    *
    * @generated from field: string flow_name = 9;
    */
@@ -1277,6 +1277,13 @@ export declare type RerunExecutionsRequest = Message<"flowhook.engine.v1.RerunEx
    * @generated from field: string caller = 12;
    */
   caller: string;
+
+  /**
+   * Only executions whose flow control computed this key.
+   *
+   * @generated from field: string key = 13;
+   */
+  key: string;
 };
 
 /**
@@ -1337,7 +1344,7 @@ export declare type RerunExecutionsRequestJson = {
 
   /**
    * Optional, as in ListExecutionsRequest: only this flow, flow version,
-   * outcome or caller.
+   * outcome, caller or flow-control key.
    *
    * @generated from field: string flow_name = 9;
    */
@@ -1357,6 +1364,13 @@ export declare type RerunExecutionsRequestJson = {
    * @generated from field: string caller = 12;
    */
   caller?: string;
+
+  /**
+   * Only executions whose flow control computed this key.
+   *
+   * @generated from field: string key = 13;
+   */
+  key?: string;
 };
 
 /**
