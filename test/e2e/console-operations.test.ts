@@ -393,6 +393,7 @@ function registerTests(executablePath: string): void {
       await rows.nth(1).getByRole('link').first().click();
       const facts = page.locator('.facts').first();
       await facts.getByText(/waited .* before its first step/).waitFor({ timeout: 3 * UI_TIMEOUT });
+      await screenshot(t, page, 'execution-keys');
       await facts.getByRole('link', { name: 'INV-7' }).click();
       await waitForCount(page.getByRole('table').getByRole('row'), 3);
       t.regex(page.url(), /[?&]key=INV-7(&|$)/);
