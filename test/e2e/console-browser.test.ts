@@ -18,8 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
-import { ensureConsoleBuilt, expectAccessible, inConsolePage, INSTALL_HINT, isFocused, screenshot, tabTo } from '../support/console-browser.ts';
-import { findChromium } from '../support/chromium.ts';
+import { ensureConsoleBuilt, expectAccessible, inConsolePage, isFocused, screenshot, tabTo, withChromium } from '../support/console-browser.ts';
 
 // Generous: the suite shares two cores; these bound waits, they assert nothing about speed.
 const UI_TIMEOUT = 30_000;
@@ -35,19 +34,7 @@ interface Context {
   dataDir: string;
 }
 
-const chromiumPath = findChromium();
-if (!chromiumPath) {
-  if (process.env.CI) {
-    test('the console in headless Chromium', (t) => {
-      t.fail(`chromium is not installed: ${INSTALL_HINT}`);
-    });
-  } else {
-    process.stderr.write(`\n!!! SKIPPED test/e2e/console-browser.test.ts: ${INSTALL_HINT}\n\n`);
-    test.skip(`the console in headless Chromium (skipped: ${INSTALL_HINT})`, () => undefined);
-  }
-} else {
-  registerConsoleTests(chromiumPath);
-}
+withChromium('test/e2e/console-browser.test.ts', 'the console', registerConsoleTests);
 
 function registerConsoleTests(executablePath: string): void {
   let context: Context | undefined;

@@ -24,8 +24,7 @@ import { ConnectionAdminService, ConnectionSettingsSchema, ConnectionType } from
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { createAdminClient, createAdminTransport } from '../../bin/cli/admin-client.ts';
 import { startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
-import { ensureConsoleBuilt, expectAccessible, INSTALL_HINT, screenshot } from '../support/console-browser.ts';
-import { findChromium } from '../support/chromium.ts';
+import { ensureConsoleBuilt, expectAccessible, inConsolePage, screenshot, withChromium } from '../support/console-browser.ts';
 import { startRouteServer, type RouteServer } from '../support/outbound-servers.ts';
 import { flow } from '../support/webhook-helpers.ts';
 
@@ -49,19 +48,7 @@ interface Context {
   dataDir: string;
 }
 
-const chromiumPath = findChromium();
-if (!chromiumPath) {
-  if (process.env.CI) {
-    test('the console operations pages in headless Chromium', (t) => {
-      t.fail(`chromium is not installed: ${INSTALL_HINT}`);
-    });
-  } else {
-    process.stderr.write(`\n!!! SKIPPED test/e2e/console-operations.test.ts: ${INSTALL_HINT}\n\n`);
-    test.skip(`the console operations pages in headless Chromium (skipped: ${INSTALL_HINT})`, () => undefined);
-  }
-} else {
-  registerTests(chromiumPath);
-}
+withChromium('test/e2e/console-operations.test.ts', 'the console operations pages', registerTests);
 
 function registerTests(executablePath: string): void {
   let context: Context | undefined;
@@ -417,20 +404,11 @@ function registerTests(executablePath: string): void {
     t.timeout(4 * 60_000);
     const browserContext = await ctx().browser.newContext({ viewport: { width: 1400, height: 1000 } });
     if (sessionCookies.length > 0) await browserContext.addCookies(sessionCookies);
-    const page = await browserContext.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
     try {
-      await use(page);
-      t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
+      await inConsolePage(t, browserContext, use);
     } catch (error) {
-      await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
       t.log(`flowhook start's output, the end:\n${ctx().started.output().slice(-4000)}`);
       throw error;
-    } finally {
-      await browserContext.close();
     }
   }
 

@@ -19,9 +19,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { ConsoleSessions } from '../../engine/console/console-sessions.ts';
 import type { ConsoleRoleName } from '../../engine/console/console-roles.ts';
-import { ensureConsoleBuilt, expectAccessible, inConsolePage, INSTALL_HINT, isFocused, screenshot, tabTo } from '../support/console-browser.ts';
+import { ensureConsoleBuilt, expectAccessible, inConsolePage, isFocused, screenshot, tabTo, withChromium } from '../support/console-browser.ts';
 import { ConsolePage } from '../support/console-page.ts';
-import { findChromium } from '../support/chromium.ts';
 import { eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, flow } from '../support/webhook-helpers.ts';
@@ -34,16 +33,7 @@ const ADMIN = 'dana@example.com';
 const VIEWER = 'vic@example.com';
 const pad = (value: number) => String(value).padStart(2, '0');
 
-const chromiumPath = findChromium();
-if (!chromiumPath) {
-  if (process.env.CI) test('the console admin pages in headless Chromium', (t) => t.fail(`chromium is not installed: ${INSTALL_HINT}`));
-  else {
-    process.stderr.write(`\n!!! SKIPPED test/e2e/console-people.test.ts: ${INSTALL_HINT}\n\n`);
-    test.skip(`the console admin pages in headless Chromium (skipped: ${INSTALL_HINT})`, () => undefined);
-  }
-} else {
-  registerTests(chromiumPath);
-}
+withChromium('test/e2e/console-people.test.ts', 'the console admin pages', registerTests);
 
 function registerTests(executablePath: string): void {
   let stack: TestStack;

@@ -5,9 +5,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { buildConsole, isConsoleCurrent } from '../../console/build-console.ts';
+import { findChromium } from './chromium.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/console/', import.meta.url));
 export const INSTALL_HINT = "the console's browser tests need Debian's chromium: apt-get install -y chromium (it is looked up as `chromium` on PATH)";
@@ -91,4 +92,19 @@ export async function inConsolePage(t: ExecutionContext, browserContext: Browser
   } finally {
     await browserContext.close();
   }
+}
+
+/**
+ * Registers a file's browser tests with Debian's chromium; without it the file fails in CI (where
+ * .ci/run installs it) and is skipped, loudly, elsewhere.
+ */
+export function withChromium(file: string, what: string, register: (executablePath: string) => void): void {
+  const executablePath = findChromium();
+  if (executablePath) return register(executablePath);
+  if (process.env.CI) {
+    test(`${what} in headless Chromium`, (t) => t.fail(`chromium is not installed: ${INSTALL_HINT}`));
+    return;
+  }
+  process.stderr.write(`\n!!! SKIPPED ${file}: ${INSTALL_HINT}\n\n`);
+  test.skip(`${what} in headless Chromium (skipped: ${INSTALL_HINT})`, () => undefined);
 }
