@@ -56,6 +56,8 @@ export interface EngineConfig {
   temporalUiUrl?: string;
   /** FLOWHOOK_RERUN_PER_SECOND: re-run starts per second per engine process (engine/executions/rerun-pacer.ts). */
   rerunsPerSecond: number;
+  /** FLOWHOOK_FLOW_CONTROL_MAX_WAITING: executions waiting at one flow-control gate at most (engine/flow-control/gate-backlogs.ts). */
+  flowControlMaxWaiting: number;
   /** FLOWHOOK_ENGINE_METRICS_PORT (default 7051; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): GET /metrics. */
   metrics?: MetricsListenerSettings;
   /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics. */
@@ -123,6 +125,7 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     secretsKeys: keySourceFromEnv(settings),
     flowLimits: Object.freeze({ maxDeferralMs: settings.FLOWHOOK_MAX_DEFERRAL, maxHttpTimeoutMs: settings.FLOWHOOK_MAX_HTTP_TIMEOUT }),
     rerunsPerSecond: settings.FLOWHOOK_RERUN_PER_SECOND,
+    flowControlMaxWaiting: settings.FLOWHOOK_FLOW_CONTROL_MAX_WAITING,
     temporalUiUrl: settings.FLOWHOOK_TEMPORAL_UI_URL,
     tracing: readTracingConfig(settings),
     records: readRecordSettings(settings),

@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { startChangeFeed, type ChangeAnnouncer } from './cache/change-feed.ts';
 import { createServiceAccountDirectory } from './rpc/service-account-directory.ts';
-import { startDependencyProbes } from './health/dependency-probes.ts';
+import { engineProbes, startDependencyProbes } from './health/dependency-probes.ts';
 import { loadDeploymentKey } from './security/deployment-keys.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -12,6 +12,7 @@ import { createEngine } from './server.ts';
 import { openOrm } from './storage/orm.ts';
 import { createExecutionStarter } from './temporal/execution-starter.ts';
 import { createCallCollector } from './flow-control/call-collector.ts';
+import { createGateEntry } from './flow-control/gate-entry.ts';
 import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { createCallAbandonment } from './temporal/call-abandonment.ts';
 import { connectTemporal } from './temporal/temporal-client.ts';
@@ -92,7 +93,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       metrics.liveEngines(count);
     },
   });
-  const probes = startDependencyProbes(orm, client, logger);
+  const probes = startDependencyProbes(orm, client, logger, { namespace: config.temporal.namespace, taskQueue: config.taskQueue, onCount: metrics.workerPollers });
   // Record idempotency rows live FLOWHOOK_RECORD_WRITE_RETENTION; every engine purges (idempotent).
   const recordWritePurge = startRecordWritePurge({ orm, logger, retentionMs: config.records.writeRetentionMs });
   // callback_wait rows that can no longer change an answer live FLOWHOOK_CALLBACK_RETENTION.
@@ -120,6 +121,7 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
         temporalTimeoutMs: config.temporalTimeoutMs,
         syncGraceMs: config.syncGraceMs,
         onStartAcknowledged: metrics.startAcknowledged,
+        gates: createGateEntry({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs, maxWaiting: config.flowControlMaxWaiting, logger }),
       }),
       metrics,
     ),
@@ -219,6 +221,8 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
         ...config.metrics,
         token: config.metricsToken,
         metrics: () => metrics.registry.text(),
+        // The same answers as the gRPC health service (and the facade's /readyz), for probes that speak HTTP.
+        probes: engineProbes(probes.status),
         onError: (reason) => logger.warn({ reason }, 'metrics scrape failed'),
       });
     } catch (error) {

@@ -41,6 +41,8 @@ export const CONNECT_TO_HTTP: ReadonlyMap<Code, HttpMapping> = new Map([
   // On the webhook path only an Idempotency-Key reused with another payload (IETF idempotency draft: 422).
   [Code.AlreadyExists, { status: 422, code: 'UnprocessableEntity' }],
   [Code.ResourceExhausted, { status: 429, code: 'TooManyRequests' }],
+  // A call larger than what it would become may be (a debounce or batch window's execution input).
+  [Code.OutOfRange, { status: 413, code: 'PayloadTooLarge' }],
   [Code.Unavailable, { status: 503, code: 'ServiceUnavailable' }],
   [Code.DeadlineExceeded, { status: 503, code: 'ServiceUnavailable' }],
 ]);

@@ -1,8 +1,10 @@
 // Probes for load balancers and Kubernetes: `GET /healthz` says the facade
 // process serves HTTP (liveness: no dependency is asked, so a slow engine
 // never gets the facade restarted); `GET /readyz` asks the engine's gRPC
-// health service about itself, PostgreSQL and Temporal, and answers 503
-// naming what is not ready (readiness: take this facade out of rotation).
+// health service about itself, PostgreSQL, Temporal and the workers (one
+// polls the flow task queue), and answers 503 naming what is not ready
+// (readiness: take this facade out of rotation — calls it accepted now would
+// wait for a worker).
 // Neither needs credentials, and neither says more than ok / not ready.
 import type { Client } from '@connectrpc/connect';
 import type Router from '@koa/router';
@@ -11,7 +13,7 @@ import type { FacadeState } from './facade-context.ts';
 
 export type HealthClient = Pick<Client<typeof Health>, 'check'>;
 
-const CHECKS = { engine: '', postgresql: 'flowhook.dependency.postgresql', temporal: 'flowhook.dependency.temporal' } as const;
+const CHECKS = { engine: '', postgresql: 'flowhook.dependency.postgresql', temporal: 'flowhook.dependency.temporal', workers: 'flowhook.dependency.workers' } as const;
 const CHECK_TIMEOUT_MS = 2000;
 
 export function registerHealthRoutes(router: Router<FacadeState>, health: HealthClient): void {

@@ -10,6 +10,7 @@ import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './sh
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { metricsListener, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 import { LOCAL_CONSOLE_PORT } from '../common/configuration/table/console-settings.ts';
+import { getHeapStatistics } from 'node:v8';
 
 export interface WorkerConfig {
   temporal: TemporalSettings;
@@ -52,7 +53,7 @@ export function readWorkerConfig(env: Env = process.env): WorkerConfig {
     taskQueue: settings.FLOWHOOK_TASK_QUEUE,
     maxConcurrentWorkflowTasks: settings.FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY,
     maxConcurrentActivities: settings.FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY,
-    maxCachedWorkflows: settings.FLOWHOOK_WORKER_CACHED_WORKFLOWS,
+    maxCachedWorkflows: settings.FLOWHOOK_WORKER_CACHED_WORKFLOWS ?? cachedWorkflowsForHeap(getHeapStatistics().heap_size_limit),
     logLevel: settings.FLOWHOOK_LOG_LEVEL,
     engineUrl,
     engineToken: readEngineToken(settings, 'worker'),
@@ -66,6 +67,18 @@ export function readWorkerConfig(env: Env = process.env): WorkerConfig {
     metrics: metricsListener(settings.FLOWHOOK_WORKER_METRICS_PORT, settings.FLOWHOOK_METRICS_HOST),
     metricsToken: settings.FLOWHOOK_METRICS_TOKEN,
   });
+}
+
+/** What one cached execution may hold in the workflow thread's heap (a short flow measures ~150 KiB; a large payload more). */
+export const CACHED_EXECUTION_BYTES = 384 * 1024;
+
+/**
+ * The workflow cache bounded by memory, not only by count: ⅔ of the workflow thread's heap (V8's
+ * heap flags apply to every thread of the process) at CACHED_EXECUTION_BYTES each, at most 1000. A
+ * cache larger than its thread's heap can hold ends in that thread running out of memory.
+ */
+export function cachedWorkflowsForHeap(heapLimitBytes: number): number {
+  return Math.max(20, Math.min(1000, Math.floor((heapLimitBytes * 2) / 3 / CACHED_EXECUTION_BYTES)));
 }
 
 /**

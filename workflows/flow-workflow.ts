@@ -48,8 +48,9 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   setHandler(flowAnswerQuery, () => ({ company: input.company, caller: input.caller, ...window.flowAnswer() }));
 
   const context: FormulaContext = {
-    // Executions started before exact payload values replay with the values they had (trigger-outputs.ts).
-    Trigger: triggerOutputs(input, { exactValues: patched(EXACT_VALUES_PATCH) }),
+    // Executions started before exact payload values replay with the values they had (trigger-outputs.ts);
+    // the engine says so in the input since, so no patch marker is needed.
+    Trigger: triggerOutputs(input, { exactValues: input.exactValues ?? patched(EXACT_VALUES_PATCH) }),
     Variables: {},
     Steps: {},
     Execution: { Id: info.workflowId, StartedAt: new Date(startedAt).toISOString() },

@@ -35,6 +35,10 @@ function installRuntimeLogger(level: WorkerConfig['logLevel'], metrics?: Metrics
   return true;
 }
 
+function failureLog(level: WorkerConfig['logLevel']) {
+  return pino({ name: 'worker', level });
+}
+
 export async function runWorker(config: WorkerConfig = readWorkerConfig()): Promise<RunningWorker> {
   // The SDK's metrics are per process: the first worker's Runtime decides whether they are exported.
   const sdkMetrics = config.metrics ? await sdkMetricsExporter() : undefined;
@@ -59,7 +63,14 @@ export async function runWorker(config: WorkerConfig = readWorkerConfig()): Prom
   // The SDK's Runtime handles SIGTERM/SIGINT itself and may stop the worker before anyone calls
   // close() (a signal during start-up, while the workflow bundle is built): the worker has
   // stopped then, and an open metrics listener must not keep the process alive.
-  void done.then(close, close).catch(() => undefined);
+  void done
+    .then(close, (error: unknown) => {
+      // The SDK fails the worker when its workflow thread dies (out of memory, say): this process no
+      // longer runs any execution, so it says why and stops (`flowhook worker` exits 1, `start` stops all).
+      failureLog(config.logLevel).error({ reason: error instanceof Error ? error.message : String(error) }, 'the worker failed and stops: no execution runs here any more');
+      return close();
+    })
+    .catch(() => undefined);
   if (config.metrics) {
     try {
       listener = await startMetricsListener({

@@ -16,7 +16,13 @@ export function registerProcessCommands(program: Command): void {
     .action((options: { json?: boolean }) =>
       runUntilSignal(async () => {
         const [{ startAllInOne }, { readStartConfig }] = await Promise.all([import('../start/all-in-one.ts'), import('../start/start-config.ts')]);
-        return (await startAllInOne(readStartConfig(), { json: options.json === true })).stop;
+        const stack = await startAllInOne(readStartConfig(), { json: options.json === true });
+        // A part that stops on its own stops everything: a stack that accepts calls nothing runs must not look alive.
+        stack.failed.catch((error: unknown) => {
+          process.stderr.write(`flowhook: ${error instanceof Error ? error.message : String(error)}; stopping everything\n`);
+          void stack.stop().finally(() => process.exit(1));
+        });
+        return stack.stop;
       }),
     );
   program

@@ -13,7 +13,7 @@ import { assertPortFree, canConnect, findFreePort } from './free-port.ts';
 import { spawnServer } from './server-process.ts';
 import { childEnvironment } from './child-environment.ts';
 import { probeDevServer } from './temporal-probe.ts';
-import type { SearchAttributeType } from './temporal-dev-server.ts';
+import { TRANSFER_QUEUE_READS_PER_SECOND, type SearchAttributeType } from './temporal-dev-server.ts';
 import type { TemporalServerInstall } from './temporal-server-install.ts';
 
 const run = promisify(execFile);
@@ -206,6 +206,9 @@ function dynamicConfig(settings: Record<string, unknown>): string {
     'matching.enableFairness': true,
     // Fairness holds within a partition; one write partition makes it exact (reads still drain all).
     'matching.numTaskqueueWritePartitions': 1,
+    // Few shards (flowhook's own server has four): the default 20 reads a second of each shard's
+    // transfer queue put up to 50 ms between one workflow's task and the next (temporal-dev-server.ts).
+    'history.transferProcessorMaxPollRPS': TRANSFER_QUEUE_READS_PER_SECOND,
     ...settings,
   };
   return Object.entries(all)

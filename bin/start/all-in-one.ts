@@ -27,7 +27,16 @@ import { buildConsoleIfStale } from './local-console.ts';
 
 type Stop = () => Promise<unknown>;
 
-export async function startAllInOne(config: StartConfig, output: { json?: boolean } = {}): Promise<{ stop(): Promise<void> }> {
+export interface RunningStack {
+  stop(): Promise<void>;
+  /**
+   * Rejects when a part stops on its own (the worker's workflow thread died, say): the caller
+   * stops the rest and exits non-zero, so the stack never answers calls it can no longer run.
+   */
+  failed: Promise<never>;
+}
+
+export async function startAllInOne(config: StartConfig, output: { json?: boolean } = {}): Promise<RunningStack> {
   const stops: Stop[] = [];
   const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
   keepDataDirPrivate(config.dataDir, say);
@@ -93,6 +102,21 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     const clientEnv = (token: string) => ({ ...env, FLOWHOOK_ENGINE_URL: engineUrl, ...engineTokenVariables(token) });
     const worker = await runWorker(readWorkerConfig(clientEnv(tokens.worker)));
     stops.push(() => worker.close());
+    let stopping = false;
+    stops.push(async () => {
+      stopping = true;
+    });
+    // The worker's run ends only when it is stopped — or when it failed (its workflow thread died).
+    const failed = worker.done.then(
+      () => {
+        if (!stopping) throw new Error('the worker stopped on its own');
+        return new Promise<never>(() => undefined);
+      },
+      (error: unknown) => {
+        if (stopping) return new Promise<never>(() => undefined);
+        throw new Error(`the worker failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
     const facadeConfig = readFacadeConfig(clientEnv(tokens.facade));
     const facade = await runFacade(facadeConfig, { handleSignals: false });
     stops.push(() => facade.close());
@@ -123,7 +147,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
         firstRunFiles,
       }),
     );
-    return { stop };
+    return { stop, failed };
   } catch (error) {
     await stop();
     throw error;

@@ -5,7 +5,8 @@
 import { create } from '@bufbuild/protobuf';
 import type { WorkflowHandle } from '@temporalio/client';
 import { CallerAnswerSchema, StepOutputSchema, type CallerAnswer, type StepOutput } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import type { FlowAnswer } from '../../workflows/shared/index.ts';
+import type { FlowAnswer, FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { answerWhileWaiting, isWaitingToRun } from '../temporal/waiting-to-run.ts';
 import { flowAnswerQuery, stepOutputsQuery } from '../../workflows/shared/flow-messages.ts';
 
 /** Runs one question to Temporal under a deadline (Connection.withDeadline), so a page never waits on it for long. */
@@ -16,13 +17,21 @@ export type Within = <T>(ask: () => Promise<T>) => Promise<T>;
  * caller still waits. `failed`: the flow failed inside the caller's window (the
  * FlowOutcome search attribute says so), and the caller got a 500.
  */
-export async function callerAnswer(handle: WorkflowHandle, failedInWindow: boolean, within: Within = (ask) => ask()): Promise<CallerAnswer | undefined> {
+export async function callerAnswer(
+  handle: WorkflowHandle,
+  failedInWindow: boolean,
+  within: Within = (ask) => ask(),
+  input?: Promise<FlowExecutionInput | undefined>,
+): Promise<CallerAnswer | undefined> {
   let answer: FlowAnswer;
   try {
     answer = await within(() => handle.query(flowAnswerQuery));
-  } catch {
-    // No worker answered, or the execution predates the query: the page says the answer is unknown.
-    return undefined;
+  } catch (error) {
+    // Still waiting at its flow-control gates, its caller got the default answer (waiting-to-run.ts); any
+    // other failure — no worker answered, or the execution predates the query — leaves the answer unknown.
+    const waiting = isWaitingToRun(error) ? await input : undefined;
+    if (!waiting) return undefined;
+    answer = answerWhileWaiting(waiting);
   }
   if (!answer.outcome) return undefined;
   // The facade's own error answer, not the flow's: its body is flowhook's, never the reason.

@@ -10,6 +10,7 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ExecutionStepSchema, type ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { StepLogEntry } from '../../workflows/shared/index.ts';
 import { executionLogQuery } from '../../workflows/shared/flow-messages.ts';
+import { isWaitingToRun } from '../temporal/waiting-to-run.ts';
 import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, UnavailableError } from '../errors.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
@@ -79,12 +80,15 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       const withheld = description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
       const execution = summaryMessage(description);
       // One at a time, each query of a closed execution waits for a worker to replay it: asked together, the page waits once.
+      const started = startInput(temporal, handle.workflowId, description.runId);
       const [input, steps, answer, outputs, reruns] = await Promise.all([
-        startInput(temporal, handle.workflowId, description.runId),
-        withinQueryDeadline(() => handle.query(executionLogQuery)).catch(() => {
+        started,
+        withinQueryDeadline(() => handle.query(executionLogQuery)).catch((error: unknown) => {
+          // Still waiting at its flow-control gates (started with a delay): no step has run.
+          if (isWaitingToRun(error)) return [];
           throw new UnavailableError(`the execution log needs a running worker to answer, and none did within ${QUERY_DEADLINE_MS / 1000} s`);
         }),
-        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline),
+        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline, started),
         withheld ? [] : stepOutputs(handle, withinQueryDeadline),
         rerunsOf(request.executionId),
       ]);

@@ -4,11 +4,21 @@
 // trigger's default answer and the id of the execution the call joined). The
 // update id is the call's: a keyed call retried while the collector runs is
 // handed the first answer by Temporal itself.
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { COLLECTOR_WORKFLOW_TYPE, COORDINATOR_PRIORITY, type CollectedCall, type CollectorInput, type ExecutionTemplate } from '../../workflows/shared/flow-control-contract.ts';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  COLLECTED_CALL_TOO_LARGE,
+  COLLECTED_LIMITS,
+  COLLECTOR_WORKFLOW_TYPE,
+  COORDINATOR_PRIORITY,
+  type CollectedCall,
+  type CollectorInput,
+  type ExecutionTemplate,
+} from '../../workflows/shared/flow-control-contract.ts';
+import { collectedCallBytes, fitsAlone, jsonBytes } from '../../workflows/shared/window-size.ts';
 import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
 import { markSensitive } from '../../workflows/shared/payload-converter.ts';
-import { FailedPreconditionError, IdempotencyKeyReusedError } from '../errors.ts';
+import { FailedPreconditionError, IdempotencyKeyReusedError, PayloadTooLargeError } from '../errors.ts';
 import { executionSeed, fairnessKeyOf, type ExecutionRequest } from '../temporal/execution-start-options.ts';
 import { isWorkflowClosedError, unavailable, type StartedExecution } from '../temporal/execution-starter.ts';
 
@@ -38,6 +48,8 @@ export function createCallCollector(options: CallCollectorOptions) {
       held: plan.held,
       seed: executionSeed(request, taskQueue),
     });
+    // A call no window can take (its execution input would pass the cap) could never run: refused before it is collected.
+    if (!fitsAlone(jsonBytes(templateOf(request.input)), collectedCallBytes(call))) throw tooLarge(plan.policy.kind);
     // The update id tells a retry (same call) from another payload under the same key.
     const updateId = plan.payloadDigest ? `${plan.callId}/${plan.payloadDigest.slice(0, 32)}` : plan.callId;
     const answer = request.joinOnly ? await joinOnly(plan.collectorId, call, updateId) : await collectWithStart(request, call, updateId, sensitive);
@@ -51,8 +63,7 @@ export function createCallCollector(options: CallCollectorOptions) {
 
   async function collectWithStart(request: ExecutionRequest, call: CollectedCall, updateId: string, sensitive: <T>(value: T) => T) {
     const plan = request.collect!;
-    const { payloadJson: _payload, caller: _caller, direct: _direct, executionGrant: _grant, control: _control, ...template } = request.input;
-    const input: CollectorInput = sensitive({ policy: plan.policy, template: template as ExecutionTemplate });
+    const input: CollectorInput = sensitive({ policy: plan.policy, template: templateOf(request.input) });
     for (let attempt = 1; ; attempt++) {
       const operation = new WithStartWorkflowOperation(COLLECTOR_WORKFLOW_TYPE, {
         workflowId: plan.collectorId,
@@ -67,6 +78,7 @@ export function createCallCollector(options: CallCollectorOptions) {
           client.workflow.executeUpdateWithStart(collectCallUpdate, { args: [call], updateId, startWorkflowOperation: operation }),
         );
       } catch (error) {
+        if (isTooLarge(error)) throw tooLarge(plan.policy.kind);
         // Closed, or the update aborted before it was accepted (nothing of it in the history): the same update id again.
         if (attempt < ATTEMPTS && (isWorkflowClosedError(error) || /update was aborted/i.test(error instanceof Error ? error.message : ''))) continue;
         throw unavailable(error);
@@ -81,6 +93,7 @@ export function createCallCollector(options: CallCollectorOptions) {
         client.workflow.getHandle(collectorId).executeUpdate(collectCallUpdate, { args: [call], updateId }),
       );
     } catch (error) {
+      if (isTooLarge(error)) throw tooLarge('debounce or batch');
       if (isWorkflowClosedError(error))
         throw new FailedPreconditionError('This call repeats one accepted earlier whose collected execution Temporal no longer tracks; nothing was collected');
       throw unavailable(error);
@@ -91,3 +104,20 @@ export function createCallCollector(options: CallCollectorOptions) {
 }
 
 export type CallCollector = ReturnType<typeof createCallCollector>;
+
+/** The input of every execution the collector starts, minus what each window brings. */
+function templateOf(input: ExecutionRequest['input']): ExecutionTemplate {
+  const { payloadJson: _payload, caller: _caller, direct: _direct, executionGrant: _grant, control: _control, coalesced: _coalesced, batch: _batch, ...template } = input;
+  return template;
+}
+
+function tooLarge(control: string): PayloadTooLargeError {
+  return new PayloadTooLargeError(
+    `The call is too large for this flow's ${control} window: as the execution's input (the payload as a JSON string, headers, the flow's steps) it would pass ${COLLECTED_LIMITS.windowBytes} bytes; nothing was collected`,
+  );
+}
+
+/** The collector refused the call (its update validator): no window could take it. */
+function isTooLarge(error: unknown): boolean {
+  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === COLLECTED_CALL_TOO_LARGE;
+}

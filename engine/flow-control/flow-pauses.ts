@@ -9,7 +9,7 @@
 // A call an engine accepts before it heard of a pause runs unheld.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { COORDINATOR_PRIORITY, PAUSE_GATE_WORKFLOW_TYPE, type GateState } from '../../workflows/shared/flow-control-contract.ts';
+import { COORDINATOR_PRIORITY, PAUSE_GATE_WORKFLOW_TYPE, type GateCarry } from '../../workflows/shared/flow-control-contract.ts';
 import { flowPausedSignal } from '../../workflows/shared/flow-control-messages.ts';
 import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import type { Flow } from '../storage/entities.ts';
@@ -27,7 +27,7 @@ export interface FlowPauseDeps {
 /** Pauses the flow; false when it was paused already. */
 export async function pauseFlow(deps: FlowPauseDeps, em: EntityManager, flow: Flow): Promise<boolean> {
   const gate = pauseGateId(deps.idempotencyKey, { company: flow.company.name, flowName: flow.name });
-  const paused: GateState = { queue: [], paused: true };
+  const paused: GateCarry = { paused: true };
   try {
     await deps.temporal.workflow.signalWithStart(PAUSE_GATE_WORKFLOW_TYPE, {
       workflowId: gate,

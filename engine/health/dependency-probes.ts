@@ -1,16 +1,43 @@
-// Whether the engine's dependencies answer right now: PostgreSQL (`select 1`)
-// and Temporal (GetSystemInfo), probed every couple of seconds with a short
-// deadline, one probe of each in flight at a time (a hung connection must not
-// pile probes up). The gRPC health service reports them as
-// `flowhook.dependency.postgresql` and `flowhook.dependency.temporal`, which
-// the facade's /readyz asks for — so a load balancer can take an engine whose
-// database or Temporal is gone out of rotation, and say which one.
+// Whether the engine's dependencies answer right now: PostgreSQL (`select 1`),
+// Temporal (GetSystemInfo) and the workers (a worker polled the flow task
+// queue lately: DescribeTaskQueue), probed every couple of seconds with a
+// short deadline, one probe of each in flight at a time (a hung connection
+// must not pile probes up). The gRPC health service reports them as
+// `flowhook.dependency.postgresql`, `flowhook.dependency.temporal` and
+// `flowhook.dependency.workers`, which the facade's /readyz asks for — so a
+// load balancer can take an engine whose database or Temporal is gone out of
+// rotation, and an operator sees that calls are accepted while no worker runs
+// their executions (a worker that died, or never started), and which.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 
+/** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW */
+const WORKFLOW_TASK_QUEUE = 1;
+
+function millisOf(time: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined): number {
+  if (!time) return 0;
+  const seconds = typeof time.seconds === 'number' ? time.seconds : (time.seconds?.toNumber() ?? 0);
+  return seconds * 1000 + Math.floor((time.nanos ?? 0) / 1e6);
+}
+
 export const POSTGRESQL_HEALTH_NAME = 'flowhook.dependency.postgresql';
 export const TEMPORAL_HEALTH_NAME = 'flowhook.dependency.temporal';
+export const WORKERS_HEALTH_NAME = 'flowhook.dependency.workers';
+
+/**
+ * A worker that polls renews its long poll at least once a minute (Temporal answers an idle poll
+ * after a minute); Temporal lists a poller for minutes after it stopped. One not seen for longer
+ * than this is gone.
+ */
+export const POLLER_SEEN_WITHIN_MS = 75_000;
+
+export interface WorkerPollers {
+  namespace: string;
+  taskQueue: string;
+  /** Told how many workers polled the flow task queue lately, at every probe that got an answer. */
+  onCount?: (pollers: number) => void;
+}
 
 export interface DependencyProbes {
   /** Dependency health name → reachable at the last probe (false until the first answer). */
@@ -19,11 +46,20 @@ export interface DependencyProbes {
   close(): Promise<void>;
 }
 
-export function startDependencyProbes(orm: MikroORM, client: Client, logger: Logger, intervalMs = 2000, timeoutMs = 1500): DependencyProbes {
-  const status: Record<string, boolean> = { [POSTGRESQL_HEALTH_NAME]: false, [TEMPORAL_HEALTH_NAME]: false };
+export function startDependencyProbes(orm: MikroORM, client: Client, logger: Logger, workers: WorkerPollers, intervalMs = 2000, timeoutMs = 1500): DependencyProbes {
+  const status: Record<string, boolean> = { [POSTGRESQL_HEALTH_NAME]: false, [TEMPORAL_HEALTH_NAME]: false, [WORKERS_HEALTH_NAME]: false };
   const probes: Record<string, () => Promise<unknown>> = {
     [POSTGRESQL_HEALTH_NAME]: () => orm.em.getConnection().execute('select 1'),
     [TEMPORAL_HEALTH_NAME]: () => client.connection.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({})),
+    [WORKERS_HEALTH_NAME]: async () => {
+      const { pollers } = await client.connection.withDeadline(Date.now() + timeoutMs, () =>
+        client.workflowService.describeTaskQueue({ namespace: workers.namespace, taskQueue: { name: workers.taskQueue }, taskQueueType: WORKFLOW_TASK_QUEUE }),
+      );
+      const now = Date.now();
+      const live = new Set(pollers.filter((poller) => now - millisOf(poller.lastAccessTime) <= POLLER_SEEN_WITHIN_MS).map((poller) => poller.identity)).size;
+      workers.onCount?.(live);
+      if (live === 0) throw new Error(`no worker polls the task queue ${workers.taskQueue}`);
+    },
   };
   // A probe that hangs (a frozen connection) counts as down at its deadline, but no second probe
   // of that dependency starts until it settles: hung probes must not pile up in the pool.
@@ -64,6 +100,22 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
       // attempt is bounded (FLOWHOOK_DATABASE_TIMEOUT_MS), the Temporal probe by its deadline; a
       // query stuck on a frozen connection would hold the pool's end just the same without this wait.
       await Promise.all(inFlight.values());
+    },
+  };
+}
+
+/**
+ * `/healthz` and `/readyz` on the engine's metrics port: alive while it serves HTTP; ready while
+ * every dependency answered its last probe (503 naming the ones that did not).
+ */
+export function engineProbes(status: Readonly<Record<string, boolean>>) {
+  const NAMES: Record<string, string> = { [POSTGRESQL_HEALTH_NAME]: 'postgresql', [TEMPORAL_HEALTH_NAME]: 'temporal', [WORKERS_HEALTH_NAME]: 'workers' };
+  return {
+    '/healthz': () => ({ status: 200, body: { status: 'alive' } }),
+    '/readyz': () => {
+      const checks = Object.fromEntries(Object.entries(status).map(([name, up]) => [NAMES[name] ?? name, up ? 'ok' : 'not ready']));
+      const ready = Object.values(status).every(Boolean);
+      return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', checks } };
     },
   };
 }

@@ -39,8 +39,11 @@ export interface WebhookLimitSettings {
   maxConcurrentSyncCalls: number;
 }
 
-/** Which limit refused a call: the `limit` label of flowhook_engine_rate_limited_total. */
-export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'callbacks' | 'sync_calls';
+/**
+ * Which limit refused a call: the `limit` label of flowhook_engine_rate_limited_total.
+ * `flow_control_backlog` is flow control's cap on executions waiting at one gate (engine/flow-control/gate-backlogs.ts).
+ */
+export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'callbacks' | 'sync_calls' | 'flow_control_backlog';
 
 /** A refusal by admission control, naming the limit that refused. */
 export class LimitRefusedError extends RateLimitedError {

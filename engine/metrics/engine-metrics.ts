@@ -27,7 +27,7 @@ const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExist
 
 /** The `limit` label of flowhook_engine_rate_limited_total: which limit refused (engine/limits/webhook-limits.ts). */
 export type RateLimitKind = LimitName;
-const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'callbacks', 'sync_calls'];
+const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'callbacks', 'sync_calls', 'flow_control_backlog'];
 /** waitForCallback deliveries: through a callback URL, or resumed by correlation key. */
 export type CallbackRouteLabel = 'url' | 'key';
 /**
@@ -49,6 +49,8 @@ export interface EngineMetrics {
   rateLimited(kind: RateLimitKind): void;
   /** Engines sharing the cluster-wide limits now, this one included (engine/limits/engine-membership.ts). */
   liveEngines(count: number): void;
+  /** Workers seen polling the flow task queue lately (engine/health/dependency-probes.ts). */
+  workerPollers(count: number): void;
   /** For SnapshotCacheOptions.observeLookups: a counter bound to one cache. */
   cacheLookups(cache: string): (hit: boolean) => void;
   /** Temporal acknowledged a start (instant: the start call; sync: the start half of Update-With-Start). */
@@ -120,9 +122,14 @@ export function createEngineMetrics(): EngineMetrics {
     registers,
   });
   live.set(1);
+  const pollers = new Gauge({
+    name: 'flowhook_engine_worker_pollers',
+    help: 'Workers seen polling the flow task queue in the last 75 s; 0 means calls are accepted while no worker runs their executions (the engine is not ready then)',
+    registers,
+  });
   const limited = new Counter({
     name: 'flowhook_engine_rate_limited_total',
-    help: 'Calls refused by admission control (429), by limit: caller, activity, company, global, hook_route (provider route, before verification), sync_calls',
+    help: 'Calls refused by admission control (429), by limit: caller, activity, company, global, hook_route (provider route, before verification), sync_calls, flow_control_backlog (too many executions wait at one flow-control gate)',
     labelNames: ['limit'],
     registers,
   });
@@ -222,6 +229,7 @@ export function createEngineMetrics(): EngineMetrics {
     directCall: () => new DirectRecord(),
     rateLimited: (kind) => limitedChildren[kind].inc(),
     liveEngines: (count) => live.set(count),
+    workerPollers: (count) => pollers.set(count),
     callback,
     callbackFailed: (route, error) => callback(route, callbackOutcomeOf(engineCode(error))),
     cacheLookups(cache) {

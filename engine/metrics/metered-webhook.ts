@@ -31,15 +31,21 @@ export function meteredLimits(limits: WebhookLimits, metrics: EngineMetrics): We
 const ANSWERED: Readonly<Record<string, CallOutcome>> = { RESPONDED: 'responded', SYNC_TIMEOUT: 'sync_timeout', FLOW_ENDED: 'flow_ended' };
 
 export function meteredStarter(starter: ExecutionStarter, metrics: EngineMetrics): ExecutionStarter {
+  const counted = <T>(start: () => Promise<T>): Promise<T> =>
+    start().catch((error: unknown) => {
+      // Flow control's cap on waiting executions refuses in the starter (engine/flow-control/gate-backlogs.ts).
+      if (error instanceof LimitRefusedError) metrics.rateLimited(error.limit);
+      throw error;
+    });
   return {
-    startInstant: starter.startInstant,
+    startInstant: (request) => counted(() => starter.startInstant(request)),
     startTimeOf: starter.startTimeOf,
     async startAndWait(request) {
       const sent = performance.now();
       metrics.syncWait.begin();
       let outcome: CallOutcome = 'failed';
       try {
-        const answer = await starter.startAndWait(request);
+        const answer = await counted(() => starter.startAndWait(request));
         outcome = ANSWERED[answer.outcome] ?? 'failed';
         return answer;
       } catch (error) {

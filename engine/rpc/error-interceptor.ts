@@ -12,6 +12,7 @@ import {
   FlowFailedError,
   InvalidArgumentError,
   NotFoundError,
+  PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitedError,
   UnauthenticatedError,
@@ -28,6 +29,8 @@ const CODES: [new (...args: never[]) => Error, Code][] = [
   [ConflictError, Code.Aborted],
   [FlowFailedError, Code.Internal],
   [UnavailableError, Code.Unavailable],
+  // Past the size the call may have where it is going (the facade answers 413).
+  [PayloadTooLargeError, Code.OutOfRange],
 ];
 
 export function toConnectError(error: unknown, logger: Logger, method: string): ConnectError {

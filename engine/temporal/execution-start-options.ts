@@ -23,6 +23,12 @@ export interface ExecutionRequest {
    * with that id is never started again, and a call with the key but another payload is refused.
    */
   payloadDigest?: string;
+  /**
+   * The key comes from the payload (the flow's `idempotencyKey`): the flow's own statement of
+   * identity, so a repeat joins the first execution whatever its body (a provider's redelivery with
+   * another attempt counter or timestamp must never see a 4xx). An Idempotency-Key header keeps its 422.
+   */
+  joinsAnyBody?: boolean;
   /** The caller's Idempotency-Key, shown in the execution's details. */
   idempotencyKey?: string;
   workflowId: string;
@@ -45,6 +51,11 @@ export interface ExecutionRequest {
   keyLabels?: string[];
   /** Debounce or batch: the call goes to this collector, which starts the execution when the call's window closes. */
   collect?: CollectRequest;
+  /**
+   * An Instant-return execution that waits at flow-control gates starts with this delay: it sleeps
+   * in Temporal until its last gate's grant wakes it (engine/flow-control/gate-entry.ts).
+   */
+  startDelayMs?: number;
 }
 
 /** What the engine hands a collector for one call (engine/flow-control/call-collector.ts). */
@@ -95,6 +106,7 @@ export function startOptions(request: ExecutionRequest, taskQueue: string) {
     // The Temporal UI's list row and header: what this execution is, without opening it.
     staticSummary: executionSummary(request.input, request.keyLabels),
     staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey, request.rerun),
+    ...(request.startDelayMs !== undefined && { startDelay: request.startDelayMs }),
   };
 }
 

@@ -14,6 +14,7 @@ import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@tempo
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow, type WebhookResponse } from '../../workflows/shared/index.ts';
 import { webhookAnswerQuery, webhookResponseUpdate } from '../../workflows/shared/flow-messages.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
+import type { GateEntry } from '../flow-control/gate-entry.ts';
 import { watchStart } from './start-watchdog.ts';
 import { PAYLOAD_DIGEST_MEMO, startOptions, type ExecutionRequest } from './execution-start-options.ts';
 import { FailedPreconditionError, FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
@@ -25,6 +26,8 @@ export interface StartedExecution extends WebhookResponse {
   executionId: string;
   /** The call joined an execution that existed already (a repeated idempotency key). */
   joined?: boolean;
+  /** It joined by a payload-derived key although its body differs from the first call's (ExecutionRequest.joinsAnyBody). */
+  bodyDiffers?: boolean;
 }
 
 export interface ExecutionStarterOptions {
@@ -35,6 +38,8 @@ export interface ExecutionStarterOptions {
   syncGraceMs: number;
   /** Told when Temporal acknowledged a start, and how long that took (engine/metrics). */
   onStartAcknowledged?: (mode: 'instant' | 'sync', seconds: number) => void;
+  /** Flow control's gates: the cap on waiting executions, and the hand-over of a delayed execution to its first gate. */
+  gates?: GateEntry;
 }
 
 export function createExecutionStarter(options: ExecutionStarterOptions) {
@@ -43,11 +48,23 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   /** Instant return: durable once Temporal acknowledges the start. */
   async function startInstant(request: ExecutionRequest): Promise<StartedExecution> {
     const { defaultResponse } = request.input.trigger;
+    const gates = gatesOf(request);
+    // Refused here (429) when a gate is full; otherwise the execution sleeps until its gates let it pass.
+    const entry = gates && options.gates?.admit(gates);
     // Same idempotency key: that call was accepted; with the same payload it is answered again.
-    const joined = request.joinOnly || !(await startedNow(request));
-    if (joined) await existingExecution(request);
+    const joined = request.joinOnly || !(await startedNow(entry ? { ...request, startDelayMs: entry.startDelayMs } : request));
+    const { bodyDiffers } = joined ? await existingExecution(request) : { bodyDiffers: false };
+    if (!joined && gates) await options.gates?.accepted(request.workflowId, gates, true);
     await request.onStarted?.();
-    return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN', ...(joined && { joined }) };
+    return {
+      executionId: request.workflowId,
+      ...defaultResponse,
+      body: '',
+      defaultResponse: true,
+      outcome: 'INSTANT_RETURN',
+      ...(joined && { joined }),
+      ...(bodyDiffers && { bodyDiffers }),
+    };
   }
 
   /** Whether this call started the execution; false when its (keyed) id is taken already. */
@@ -67,6 +84,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startAndWait(request: ExecutionRequest): Promise<StartedExecution> {
     const deadline = Date.now() + request.input.trigger.syncTimeoutMs + options.syncGraceMs;
     if (request.joinOnly) return joinExisting(request, deadline);
+    // A sync execution runs at once (Update-With-Start has no start delay) and asks its gate itself.
+    const gates = gatesOf(request);
+    if (gates) options.gates?.admit(gates);
     const operation = new WithStartWorkflowOperation<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue));
     const sent = performance.now();
     // The handle resolves when Temporal acknowledged the start half, long before the update answers.
@@ -76,7 +96,10 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
         () => undefined,
       );
     // Told at the acknowledgement, not after the sync window: an engine that stops while the caller waits has told it already.
-    const started = operation.workflowHandle().then(() => request.onStarted?.());
+    const started = operation.workflowHandle().then(async () => {
+      if (gates) await options.gates?.accepted(request.workflowId, gates, false);
+      await request.onStarted?.();
+    });
     started.catch(() => undefined);
     const update = options.abandonment.tagged(client.connection, () =>
       client.connection.withDeadline(deadline, () =>
@@ -118,9 +141,10 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
 
   /**
    * The execution a keyed call's id already names: refused when its payload differs (the caller
-   * reused a key for another call), otherwise whether it still runs.
+   * reused a key for another call) — unless the key comes from the payload, the flow's own statement
+   * of identity, which joins whatever the body — otherwise whether it still runs.
    */
-  async function existingExecution(request: ExecutionRequest): Promise<{ running: boolean }> {
+  async function existingExecution(request: ExecutionRequest): Promise<{ running: boolean; bodyDiffers: boolean }> {
     const handle = client.workflow.getHandle(request.workflowId);
     let description: Awaited<ReturnType<typeof handle.describe>>;
     try {
@@ -132,31 +156,33 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       throw unavailable(error);
     }
     const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { hmac?: unknown } | undefined)?.hmac;
-    if (typeof stored === 'string' && stored !== request.payloadDigest) {
+    const bodyDiffers = typeof stored === 'string' && stored !== request.payloadDigest;
+    if (bodyDiffers && !request.joinsAnyBody) {
       throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${request.workflowId}); use a new key for a new call`);
     }
-    return { running: description.status.name === 'RUNNING' };
+    return { running: description.status.name === 'RUNNING', bodyDiffers };
   }
 
   /** A retried sync call: waits with the first call's update while the execution runs, or gets the answer it gave. */
   async function joinExisting(request: ExecutionRequest, deadline: number): Promise<StartedExecution> {
-    const { running } = await existingExecution(request);
+    const { running, bodyDiffers } = await existingExecution(request);
+    const joined = { joined: true, ...(bodyDiffers && { bodyDiffers }) };
     if (running) {
       const handle = client.workflow.getHandle(request.workflowId);
       try {
-        // The first call's update id: Temporal hands this call that update's outcome.
+        // The first call's update id: Temporal hands this call that update's outcome (another body's id gets the same answer anew).
         const response = await client.connection.withDeadline(deadline, () => handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }));
-        return { executionId: request.workflowId, ...response };
+        return { executionId: request.workflowId, ...response, ...joined };
       } catch (error) {
         if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.workflowId, error);
         if (!isWorkflowClosedError(error)) {
-          if (isGrpcDeadlineError(error)) return syncTimeout(request);
+          if (isGrpcDeadlineError(error)) return { ...syncTimeout(request), ...joined };
           throw unavailable(error);
         }
         // It closed meanwhile: its answer is final now.
       }
     }
-    return answerOfClosed(request.workflowId);
+    return { ...(await answerOfClosed(request.workflowId)), ...joined };
   }
 
   /** A retried sync call whose execution already closed gets the answer that execution gave. */
@@ -191,6 +217,12 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   }
 
   return { startInstant, startAndWait, startTimeOf };
+}
+
+/** The gates a new execution of this request passes, if any (a call that joins an execution passes none). */
+function gatesOf(request: ExecutionRequest) {
+  const gates = request.input.control?.gates;
+  return !request.joinOnly && gates && gates.length > 0 ? gates : undefined;
 }
 
 /**

@@ -55,7 +55,8 @@ export async function executionRequest(
     ...(call.direct && { direct: call.direct }),
     caller: call.caller,
     limits: deps.flowLimits,
-    ...(plan.gates.length > 0 && { control: { gates: plan.gates } }),
+    exactValues: true,
+    ...(plan.gates.length > 0 && { control: { gates: plan.gates, handOn: true } }),
     ...call.collected,
   };
   // A header (or a provider's delivery key) wins over the flow's idempotencyKey.
@@ -108,6 +109,7 @@ export async function executionRequest(
     };
   } else if (digest) {
     request.payloadDigest = digest;
+    if (!headerKey) request.joinsAnyBody = true;
   }
   return request;
 }

@@ -24,6 +24,8 @@ import { authenticateCaller } from './caller-authentication.ts';
 import type { CallerDirectory } from './caller-directory.ts';
 import { isExecutionId, MAX_ANSWER_WAIT_SECONDS, mayReadAnswer } from './answer-access.ts';
 import { requireNamesWithinLimits } from './request-names.ts';
+import { answerWhileWaiting, isWaitingToRun } from '../temporal/waiting-to-run.ts';
+import { startInput } from '../executions/execution-reads.ts';
 
 export interface GetAnswerDeps {
   orm: MikroORM;
@@ -135,6 +137,16 @@ async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<
   try {
     answer = await temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.query(flowAnswerQuery));
   } catch (error) {
+    // Still waiting at its flow-control gates: what it answered is in its input.
+    if (isWaitingToRun(error)) {
+      const input = await temporal.connection
+        .withDeadline(Date.now() + TEMPORAL_CALL_MS, () => startInput(temporal, executionId, description.runId))
+        .catch((cause: unknown) => {
+          throw unavailable(cause);
+        });
+      if (!input) throw new AnswerNotFoundError(executionId, 'unknown_execution');
+      return { executionId, state: 'running', answer: answerWhileWaiting(input) };
+    }
     // Started by a release without the query: it has no late answer to give, and no caller to authorize by.
     if (error instanceof QueryNotRegisteredError) throw new AnswerNotFoundError(executionId, 'unknown_execution');
     if (error instanceof WorkflowNotFoundError) throw new AnswerNotFoundError(executionId, 'unknown_execution');

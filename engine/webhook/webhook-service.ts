@@ -63,7 +63,14 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
         throw error;
       });
       deps.logger.info(
-        { company: request.company, activity: request.activity.toLowerCase(), executionId: execution.executionId, outcome: execution.outcome, ms: Date.now() - started },
+        {
+          company: request.company,
+          activity: request.activity.toLowerCase(),
+          executionId: execution.executionId,
+          outcome: execution.outcome,
+          ...joinedFields(execution),
+          ms: Date.now() - started,
+        },
         'webhook invoked',
       );
       call?.answered(execution.outcome);
@@ -89,7 +96,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
         call?.answered('url_verification');
         return create(InvokeDirectResponseSchema, { statusCode: 200, contentType: 'text/plain; charset=utf-8', body: answer.challenge });
       }
-      deps.logger.info({ ...where, executionId: answer.executionId, outcome: answer.outcome, ms: Date.now() - started }, 'provider webhook invoked');
+      deps.logger.info({ ...where, executionId: answer.executionId, outcome: answer.outcome, ...joinedFields(answer), ms: Date.now() - started }, 'provider webhook invoked');
       call?.answered(answer.outcome);
       return create(InvokeDirectResponseSchema, answerFields(answer));
     },
@@ -196,6 +203,15 @@ function logIfRefused(logger: Logger, call: { company: string; activity?: string
     permissionSet: error instanceof PermissionDeniedError ? error.permissionSet : undefined,
     serviceAccount,
   });
+}
+
+/**
+ * A call that joined an execution by its idempotency key says so in its log line — and, for a key
+ * the flow derives from the payload, that its body differs from the first call's (it joined all the
+ * same: the key is the flow's statement of identity). Never the body itself.
+ */
+function joinedFields(execution: { joined?: boolean; bodyDiffers?: boolean }) {
+  return { ...(execution.joined && { joined: true }), ...(execution.bodyDiffers && { bodyDiffers: true }) };
 }
 
 /** The answer both doors hand back (buf's lint wants one response message per RPC, so the fields are shared here). */

@@ -3,6 +3,7 @@
 import type { BenchTlsMode } from './bench-tls.ts';
 import type { LoadResult } from './load-loop.ts';
 import type { MemoryAtPeak } from './memory-sampler.ts';
+import type { BurstResult } from './burst.ts';
 
 export interface ScenarioRun {
   scenario: 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I';
@@ -28,6 +29,8 @@ export interface BenchReport {
   /** Per process, the largest sampled RSS split by where it goes; absent in runs from before the sampler. */
   memoryAtPeak?: Record<string, MemoryAtPeak>;
   executions: { expected: number; found: number; missing: number };
+  /** Scenario J, the burst on one concurrency key; absent in runs without it. */
+  burst?: BurstResult;
 }
 
 const ENGINE_HOP = { off: 'h2c', tls: 'TLS', mutual: 'mutual TLS' } as const;
@@ -79,6 +82,7 @@ export function markdown(report: BenchReport): string {
       .map(([name, mib]) => `${name} ${mib}`)
       .join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
     ...memoryTable(report.memoryAtPeak),
+    ...burstLines(report.burst, processes),
     `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
   );
   return lines.join('\n');
@@ -92,6 +96,21 @@ function memoryTable(memory: BenchReport['memoryAtPeak']): string[] {
     '| process (MiB, at its largest sample) | RSS | V8 heap, main thread | V8 heaps, worker threads | external (buffers) | native and code (the rest) |',
     '|---|---:|---:|---:|---:|---:|',
     ...Object.entries(memory).map(([name, m]) => `| ${name} | ${m.rssMiB} | ${m.mainHeapMiB} | ${m.threadHeapsMiB} | ${m.externalMiB} | ${m.nativeMiB} |`),
+    '',
+  ];
+}
+
+/** Scenario J (burst.ts): the one-key burst's acceptance, drain and the other keys' wait. */
+function burstLines(burst: BurstResult | undefined, processes: string[]): string[] {
+  if (!burst) return [];
+  const cpu = processes.map((name) => (burst.cpu[name] ?? 0).toFixed(1)).join(' / ');
+  const target = (met: boolean) => (met ? '✓' : '✗');
+  return [
+    `**J: burst** — ${burst.calls} calls for one concurrency key (limit 1) at concurrency 50: ${burst.accepted} accepted (${burst.acceptedPerSecond}/s), ${burst.refused} refused${burst.firstError ? ` (${burst.firstError})` : ''}.`,
+    '',
+    '| drain (executions/s) | other key waited p50 / max (ms) | samples | burst to last execution (s) | CPU s ' + processes.join(' / ') + ' |',
+    '|---:|---:|---:|---:|---|',
+    `| ${burst.drainPerSecond} ${target(burst.drainPerSecond >= 20)} (≥ 20) | ${burst.otherKeyWaitMs.p50} / ${burst.otherKeyWaitMs.max} ${target(burst.otherKeyWaitMs.max <= 5000)} (≤ 5 s) | ${burst.otherKeyWaitMs.samples} | ${burst.totalSeconds} | ${cpu} |`,
     '',
   ];
 }

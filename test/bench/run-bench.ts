@@ -21,6 +21,7 @@ import { cpuSeconds, peakRssMiB, startBenchStack } from './bench-stack.ts';
 import { runLoad } from './load-loop.ts';
 import { startMemorySampler } from './memory-sampler.ts';
 import { markdown, type BenchReport, type ScenarioRun } from './report.ts';
+import { runBurst, type BurstResult } from './burst.ts';
 import {
   ceilingCall,
   facadeCall,
@@ -29,6 +30,7 @@ import {
   floorUpdateWithStart,
   httpPoster,
   INSTANT_STEPS,
+  keyedCall,
   keyedFacadeCall,
   PAYLOAD,
   PROVIDER_STEPS,
@@ -40,7 +42,8 @@ import {
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const seconds = Number(process.env.BENCH_SECONDS || 6);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES || '1,10,50').split(',').map(Number);
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F,G,H,I').split(',').map((s) => s.trim().toUpperCase()));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F,G,H,I,J').split(',').map((s) => s.trim().toUpperCase()));
+const BURST_CALLS = Number(process.env.BENCH_BURST_CALLS || 10_000);
 const COMPANY = 'Bench';
 
 const stack = await startBenchStack(process.env, log);
@@ -119,6 +122,23 @@ try {
     }
   }
 
+  let burst: BurstResult | undefined;
+  if (SCENARIOS.has('J')) {
+    await drained(client, stack.taskQueue);
+    burst = await runBurst({
+      calls: BURST_CALLS,
+      concurrency: 50,
+      call: keyedCall(url, 'bench.keyed', keyedSecret, auth, agent),
+      temporal: client,
+      flowQuery: `WorkflowType = "flowWorkflow" AND TaskQueue = "${stack.taskQueue}" AND FlowActivity = "bench.keyed"`,
+      cpu: () => Object.fromEntries(stack.processes.map((p) => [p.name, cpuSeconds(p.pid)])),
+      log,
+      drainTimeoutMs: 30 * 60_000,
+    });
+    counter.executions += burst.accepted + burst.otherKeyWaitMs.samples;
+    log(`J: drain ${burst.drainPerSecond}/s, other key waited p50 ${burst.otherKeyWaitMs.p50} ms (max ${burst.otherKeyWaitMs.max}), ${burst.totalSeconds} s in all`);
+  }
+
   const memoryAtPeak = await memory.stop();
   // Every call answered as started must have its execution in Temporal (visibility lags a little).
   let found = 0;
@@ -139,6 +159,7 @@ try {
     peakRssMiB: Object.fromEntries(stack.processes.map((p) => [p.name, peakRssMiB(p.pid)])),
     memoryAtPeak,
     executions: { expected: counter.executions, found, missing: Math.max(0, counter.executions - found) },
+    ...(burst && { burst }),
   };
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });

@@ -61,6 +61,8 @@ export function floorInput(company: string, activity: string, mode: FlowExecutio
     },
     payloadJson: PAYLOAD,
     caller: 'user:bench',
+    // As the engine sets it: the same workflow with the same input.
+    exactValues: true,
   };
 }
 
@@ -143,6 +145,17 @@ export function keyedFacadeCall(url: string, activity: string, secret: string, k
     if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
     if (counter) counter.executions++;
     if (answer.headers['x-flowhook-outcome'] !== 'instant-return') throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
+  };
+}
+
+/** J: one call of the keyed flow for the given key; its execution id, or a throw when it was not accepted. */
+export function keyedCall(url: string, activity: string, secret: string, auth: Record<string, string>, agent: Agent) {
+  return async (key: string): Promise<string> => {
+    const answer = await httpPoster(url, `{"activity": "${activity}", "secret": "${secret}", "payload": ${keyedPayload(key)}}`, auth, agent)();
+    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+    const executionId = answer.headers['x-flowhook-execution-id'];
+    if (typeof executionId !== 'string') throw new Error('no execution id');
+    return executionId;
   };
 }
 

@@ -33,7 +33,7 @@ test('closing the probes waits for a PostgreSQL probe under way, so the ORM clos
   const held = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
   proxy.partition();
   const opened = proxy.connections.length;
-  const probes = startDependencyProbes(orm, new Client({ connection: temporal }), pino({ level: 'silent' }));
+  const probes = startDependencyProbes(orm, new Client({ connection: temporal }), pino({ level: 'silent' }), { namespace: 'default', taskQueue: 'no-worker-polls-this' });
   await eventually(() => proxy!.connections.length > opened, { intervalMs: 5, what: 'the probe opening a connection' });
 
   // The engine's order: probes, then the ORM.

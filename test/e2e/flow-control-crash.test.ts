@@ -14,6 +14,7 @@ import { eventually } from '../support/eventually.ts';
 import { flow } from '../support/webhook-helpers.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { Client, Connection } from '@temporalio/client';
+import type { GateState } from '../../workflows/shared/flow-control-contract.ts';
 
 const COMPANY = 'Crash Control';
 let stack: ProcessStack;
@@ -172,13 +173,11 @@ test.serial('pause: executions held across a kill -9 of the worker run once each
     answers.map((answer) => answer.status),
     Array(3).fill(200),
   );
-  // Held, as the Temporal UI shows it, before the kill: not merely not started yet.
-  for (const { executionId } of answers) {
-    await eventually(async () => (await temporal.workflow.getHandle(executionId).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '', {
-      until: (details) => /held/.test(details),
-      what: `${executionId} is held`,
-    });
-  }
+  // Held before the kill: the flow's pause gate has the three (its flowhookGateState query), not merely not started yet.
+  await eventually(() => pauseGateHolds(), {
+    until: (held) => held.length === 3,
+    what: 'the pause gate holds the three executions',
+  });
   await stack.crash('worker');
   await admin.resumeFlow({ company: COMPANY, name: 'pause' });
   t.is(server.intervals.length, 0, 'nothing ran before resume');
@@ -186,3 +185,14 @@ test.serial('pause: executions held across a kill -9 of the worker run once each
   await eventually(() => new Set(server.intervals.map((i) => i.path)).size, { until: (runs) => runs === 3, timeoutMs: 120_000, what: 'the three held executions ran' });
   t.deepEqual([...byExecution(t, server.intervals).keys()].sort(), answers.map((answer) => `/pause/${answer.executionId}`).sort());
 });
+
+/** The executions the running pause gate of flow `pause` holds, in order. */
+async function pauseGateHolds(): Promise<string[]> {
+  const query = `WorkflowType = "flowPauseGateWorkflow" AND TaskQueue = "${stack.env.FLOWHOOK_TASK_QUEUE}" AND ExecutionStatus = "Running"`;
+  for await (const info of temporal.workflow.list({ query })) {
+    const handle = temporal.workflow.getHandle(info.workflowId);
+    if (!(await (await handle.describe()).staticSummary())?.endsWith(' · pause')) continue;
+    return (await handle.query<GateState>('flowhookGateState')).first.map((entry) => entry.executionId);
+  }
+  return [];
+}

@@ -11,6 +11,7 @@ import { overlapping, startIntervalServer } from '../support/interval-server.ts'
 import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY, FLOW_WAIT_KEY } from '../../engine/temporal/search-attributes.ts';
 import type { FlowWorkflow } from '../../workflows/shared/index.ts';
+import type { GateState } from '../../workflows/shared/flow-control-contract.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { createClient, type Client } from '@connectrpc/connect';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -182,7 +183,7 @@ test('throttled calls are all accepted (no 429) and their executions start at th
   t.true(started.at(-1)! - started[0]! >= 3500, `10 starts at 2/s spread over ${started.at(-1)! - started[0]!} ms`);
 });
 
-test('a payload-derived idempotency key joins a repeat to the first execution; another payload under it is refused; a header wins', async (t) => {
+test('a payload-derived idempotency key joins a repeat to the first execution, also one whose body differs (said in the log); a header wins', async (t) => {
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
   const secret = await deploy('keyed', { idempotencyKey: '${Trigger.Payload.event.id}' }, post(server.url, '/event', '{"n": ${Trigger.Payload.n}}'));
@@ -197,8 +198,17 @@ test('a payload-derived idempotency key joins a repeat to the first execution; a
   const afterwards = await call('keyed', secret, payload);
   t.is(afterwards.executionId, first.executionId, 'also after the first execution closed');
 
-  const reused = await call('keyed', secret, { event: { id: 'evt_1' }, n: 2 });
-  t.is(reused.status, 422, 'the same key with another payload');
+  // A provider's redelivery of the same event with another attempt counter: the key is the flow's statement of identity.
+  const redelivered = await call('keyed', secret, { event: { id: 'evt_1' }, n: 2, attempt: 2 });
+  t.is(redelivered.status, 200, 'never a 4xx for a redelivery');
+  t.is(redelivered.executionId, first.executionId, 'it joins the first execution whatever its body');
+  const synced = await deploy('keyed-sync', { idempotencyKey: '${Trigger.Payload.event.id}', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+    { respond: { statusCode: 201, body: 'first ${Trigger.Payload.n}' } },
+  ]);
+  const firstSync = await call('keyed-sync', synced, { event: { id: 'evt_s' }, n: 1 });
+  const againSync = await call('keyed-sync', synced, { event: { id: 'evt_s' }, n: 2 });
+  t.is(againSync.executionId, firstSync.executionId);
+  t.is(againSync.value?.body, 'first 1', "a sync repeat with another body gets the first call's answer");
 
   const headed = await call('keyed', secret, payload, { 'Idempotency-Key': 'header-1' });
   t.is(headed.status, 200);
@@ -207,7 +217,8 @@ test('a payload-derived idempotency key joins a repeat to the first execution; a
   t.not(unkeyed.executionId, first.executionId, 'a payload without the key is an unkeyed call');
   await server.waitForAnswered(3);
   t.is(server.intervals.filter((interval) => JSON.parse(interval.body).n === 1).length, 2, 'payload 1 ran twice: once for its key, once for the header');
-  t.is(await engineMetric({ activity: 'control.keyed', control: 'deduplicated' }), 2);
+  t.is(await engineMetric({ activity: 'control.keyed', control: 'deduplicated' }), 3);
+  t.is(await engineMetric({ activity: 'control.keyed-sync', control: 'deduplicated' }), 1);
 });
 
 test('a paused flow accepts calls and holds their executions; resume runs them once each; both are audited', async (t) => {
@@ -224,9 +235,17 @@ test('a paused flow accepts calls and holds their executions; resume runs them o
     t.is(answer.status, 200, 'a paused flow still accepts calls');
     answers.push(answer.executionId!);
   }
-  // Held: each execution waits in the flow's pause gate (its current details say so) — an event, not a sleep.
+  // Held: the flow's pause gate holds the three — an event, not a sleep — and each has run nothing yet.
+  const gate = await eventually(() => gateState('flowPauseGateWorkflow', 'pausable'), {
+    until: (state) => state?.waiting === 3,
+    what: 'the pause gate holds the three executions',
+  });
+  t.deepEqual(gate!.first.map((entry) => entry.executionId).sort(), [...answers].sort());
   for (const executionId of answers) {
-    await eventually(() => currentDetails(executionId), { until: (details) => /held/.test(details), what: `execution ${executionId} says it is held` });
+    const shown = await executions.getExecution({ executionId });
+    t.is(shown.execution?.status, 'RUNNING');
+    t.deepEqual(shown.steps, [], 'no step ran while the flow was paused');
+    t.is(shown.answer?.outcome, 'INSTANT_RETURN', 'its caller got the default answer');
   }
   t.is(server.intervals.length, 0, 'nothing ran while the flow was paused');
   t.is(await engineMetric({ activity: 'control.pausable', control: 'held' }), 3);
@@ -252,8 +271,13 @@ test('a paused flow accepts calls and holds their executions; resume runs them o
   );
 });
 
-/** The execution's current details, as the Temporal UI shows them (a query the SDK answers for every workflow). */
-async function currentDetails(executionId: string): Promise<string> {
-  const metadata = await stack.temporal.workflow.getHandle(executionId).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-  return metadata.currentDetails ?? '';
+/** What a flow's running gate of this type holds (its flowhookGateState query), found by its summary. */
+async function gateState(type: string, flowName: string): Promise<GateState | undefined> {
+  for await (const info of stack.temporal.workflow.list({ query: `WorkflowType = "${type}" AND TaskQueue = "${stack.taskQueue}" AND ExecutionStatus = "Running"` })) {
+    const handle = stack.temporal.workflow.getHandle(info.workflowId);
+    const summary = await (await handle.describe()).staticSummary();
+    if (!summary?.includes(flowName)) continue;
+    return handle.query<GateState>('flowhookGateState');
+  }
+  return undefined;
 }

@@ -1,12 +1,11 @@
 // The pure parts of flow control: key evaluation, coordinator ids and key
-// labels, the payload key's window, the throttle's bucket, the arrival-ordered
-// queue and the collector's windows.
+// labels, the payload key's window, the throttle's bucket and the collector's
+// windows (a gate's queue: gate-queue.test.ts).
 import test from 'ava';
 import { controlKeysOf, ControlKeyError } from '../../workflows/shared/control-keys.ts';
 import { coordinatorId, keyLabel, keyLabels, pauseGateId } from '../../engine/flow-control/coordinator-ids.ts';
 import { payloadKeyedExecutionId } from '../../engine/flow-control/payload-keys.ts';
 import { msUntilToken, refill } from '../../workflows/control/token-bucket.ts';
-import { ArrivalQueue } from '../../workflows/control/arrival-queue.ts';
 import { CollectorWindows, windowInput } from '../../workflows/control/collector-windows.ts';
 import type { CollectedCall, ExecutionTemplate } from '../../workflows/shared/flow-control-contract.ts';
 
@@ -77,25 +76,6 @@ test('the throttle bucket refills at the rate up to the burst; the wait for a to
   t.is(msUntilToken({ tokens: 1, countedAt: 0 }, 0.5), 0);
 });
 
-test('the arrival queue orders by start time, whatever order requests come in, and knows an execution once', (t) => {
-  const queue = new ArrivalQueue();
-  t.true(queue.add({ executionId: 'c', arrivedAt: 30 }));
-  t.true(queue.add({ executionId: 'a', arrivedAt: 10 }));
-  t.true(queue.add({ executionId: 'b', arrivedAt: 20 }));
-  t.true(queue.add({ executionId: 'b2', arrivedAt: 20 }));
-  t.false(queue.add({ executionId: 'a', arrivedAt: 5 }));
-  t.deepEqual(
-    queue.toJSON().map((entry) => entry.executionId),
-    ['a', 'b', 'b2', 'c'],
-  );
-  queue.remove('b');
-  t.is(queue.shift()?.executionId, 'a');
-  t.deepEqual(
-    new ArrivalQueue(queue.toJSON()).drain().map((entry) => entry.executionId),
-    ['b2', 'c'],
-  );
-});
-
 const template = {
   company: 'Acme',
   flowName: 'f',
@@ -122,7 +102,7 @@ const collected = (n: number, extra: Partial<CollectedCall> = {}): CollectedCall
 
 test('debounce: one window whose deadline moves with every call, bounded by maxWait; the execution has the last payload and every one in order', (t) => {
   const policy = { kind: 'debounce', periodMs: 1000, maxWaitMs: 2500 } as const;
-  const windows = new CollectorWindows(policy);
+  const windows = new CollectorWindows(policy, template);
   t.is(windows.add(collected(1), 0), 'exec-1');
   t.is(windows.add(collected(2), 800), 'exec-1', "the window keeps the first call's execution");
   t.is(windows.nextDue(), 1800);
@@ -140,7 +120,7 @@ test('debounce: one window whose deadline moves with every call, bounded by maxW
 
 test('debounce keeps the latest 100 payloads but counts every call', (t) => {
   const policy = { kind: 'debounce', periodMs: 1000 } as const;
-  const windows = new CollectorWindows(policy);
+  const windows = new CollectorWindows(policy, template);
   for (let n = 0; n < 150; n++) windows.add(collected(n), n);
   const input = windowInput(template, policy, windows.takeDue(10_000)[0]!);
   t.is(input.coalesced?.count, 150);
@@ -150,7 +130,7 @@ test('debounce keeps the latest 100 payloads but counts every call', (t) => {
 
 test('batch: windows fill in order up to maxSize, each due when full or maxWait after its first call; a held call holds its batch', (t) => {
   const policy = { kind: 'batch', maxSize: 2, maxWaitMs: 5000 } as const;
-  const windows = new CollectorWindows(policy);
+  const windows = new CollectorWindows(policy, template);
   const pauseGate = { kind: 'pause', coordinatorId: 'gate', summary: '' } as const;
   t.is(windows.add(collected(1), 0), 'exec-1');
   t.is(windows.add(collected(2, { held: true, seed: { ...collected(2).seed, control: { gates: [pauseGate] } } }), 10), 'exec-1');

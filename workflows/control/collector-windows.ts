@@ -3,17 +3,26 @@
 // becomes. Debounce keeps one window whose deadline moves with every call
 // (period after the latest, at the latest maxWait after the first); batch
 // fills windows in order, each due when full or maxWait after its first call.
+// A window never grows past COLLECTED_LIMITS.windowBytes as Temporal will see
+// its execution's input (window-size.ts): a batch closes before, debounce
+// drops its oldest payloads (the count stays exact).
 import type { CollectedCall, CollectorPolicy, CollectorWindow, ExecutionTemplate } from '../shared/flow-control-contract.ts';
 import { COLLECTED_LIMITS } from '../shared/flow-control-contract.ts';
 import type { FlowExecutionInput } from '../shared/flow-contract.ts';
+import { collectedCallBytes, jsonBytes, windowInputBytes } from '../shared/window-size.ts';
+
+/** A window whose execution could not be started is tried again after 1 s, 2 s, 4 s … at most a minute. */
+const START_RETRY_MS = { first: 1000, max: 60_000 } as const;
 
 export class CollectorWindows {
   readonly #policy: CollectorPolicy;
   readonly #windows: CollectorWindow[];
+  readonly #templateBytes: number;
 
-  constructor(policy: CollectorPolicy, windows: CollectorWindow[] = []) {
+  constructor(policy: CollectorPolicy, template: ExecutionTemplate, windows: CollectorWindow[] = []) {
     this.#policy = policy;
     this.#windows = windows;
+    this.#templateBytes = jsonBytes(template);
   }
 
   get windows(): readonly CollectorWindow[] {
@@ -26,9 +35,9 @@ export class CollectorWindows {
 
   /** Adds the call to the open window (or opens one); returns the id of the execution it joins. */
   add(call: CollectedCall, now: number): string {
-    const bytes = utf8Length(call.payloadJson);
+    const bytes = collectedCallBytes(call);
     let window = this.#windows.at(-1);
-    if (!window || (this.#policy.kind === 'batch' && !this.#fits(window, bytes))) {
+    if (!window || window.retryAt !== undefined || (this.#policy.kind === 'batch' && !this.#fits(window, bytes))) {
       window = { seed: call.seed, openedAt: now, lastAt: now, count: 0, calls: [], bytes: 0 };
       this.#windows.push(window);
     }
@@ -37,7 +46,7 @@ export class CollectorWindows {
     window.calls.push({ payloadJson: call.payloadJson, caller: call.caller, receivedAt: new Date(now).toISOString(), ...(call.direct && { direct: call.direct }) });
     window.bytes += bytes;
     if (call.held && !window.pauseGate) window.pauseGate = call.seed.control?.gates.find((gate) => gate.kind === 'pause');
-    if (this.#policy.kind === 'debounce') trimToLatest(window);
+    if (this.#policy.kind === 'debounce') this.#trimToLatest(window, bytes);
     return window.seed.workflowId;
   }
 
@@ -54,7 +63,21 @@ export class CollectorWindows {
     return first && this.#dueAt(first);
   }
 
+  /** A window whose execution could not be started: back at the front, tried again after a growing pause. It takes no more calls. */
+  retryLater(window: CollectorWindow, now: number): void {
+    window.failedStarts = (window.failedStarts ?? 0) + 1;
+    window.retryAt = now + Math.min(START_RETRY_MS.max, START_RETRY_MS.first * 2 ** (window.failedStarts - 1));
+    this.#windows.unshift(window);
+  }
+
+  /** The size of the execution input a window becomes, at most (window-size.ts). */
+  inputBytes(window: CollectorWindow): number {
+    const latest = window.calls.at(-1);
+    return windowInputBytes(this.#templateBytes, window.bytes, latest ? collectedCallBytes(latest) : 0);
+  }
+
   #dueAt(window: CollectorWindow): number {
+    if (window.retryAt !== undefined) return window.retryAt;
     const policy = this.#policy;
     if (policy.kind === 'debounce') {
       const quiet = window.lastAt + policy.periodMs;
@@ -67,7 +90,16 @@ export class CollectorWindows {
 
   #fits(window: CollectorWindow, bytes: number): boolean {
     const policy = this.#policy;
-    return policy.kind === 'batch' && window.count < policy.maxSize && window.bytes + bytes <= COLLECTED_LIMITS.collectedBytes;
+    // The new call would be the latest: counted once more.
+    return policy.kind === 'batch' && window.count < policy.maxSize && windowInputBytes(this.#templateBytes, window.bytes + bytes, bytes) <= COLLECTED_LIMITS.windowBytes;
+  }
+
+  /** Debounce keeps the latest payloads within the bounds (the count stays exact). */
+  #trimToLatest(window: CollectorWindow, latestBytes: number): void {
+    const tooLarge = () => windowInputBytes(this.#templateBytes, window.bytes, latestBytes) > COLLECTED_LIMITS.windowBytes;
+    while (window.calls.length > 1 && (window.calls.length > COLLECTED_LIMITS.coalescedPayloads || tooLarge())) {
+      window.bytes -= collectedCallBytes(window.calls.shift()!);
+    }
   }
 }
 
@@ -81,21 +113,9 @@ export function windowInput(template: ExecutionTemplate, policy: CollectorPolicy
     ...(latest.direct && { direct: latest.direct }),
     caller: latest.caller,
     executionGrant: window.seed.executionGrant,
-    ...(gates.length > 0 && { control: { gates } }),
+    ...(gates.length > 0 && { control: { gates, handOn: true as const } }),
     ...(policy.kind === 'debounce'
       ? { coalesced: { count: window.count, payloads: window.calls.map((call) => call.payloadJson) } }
       : { batch: window.calls.map((call) => ({ payload: call.payloadJson, caller: call.caller, receivedAt: call.receivedAt })) }),
   };
-}
-
-/** Debounce keeps the latest payloads within the bounds (the count stays exact). */
-function trimToLatest(window: CollectorWindow): void {
-  while (window.calls.length > 1 && (window.calls.length > COLLECTED_LIMITS.coalescedPayloads || window.bytes > COLLECTED_LIMITS.collectedBytes)) {
-    window.bytes -= utf8Length(window.calls.shift()!.payloadJson);
-  }
-}
-
-/** The sandbox has TextEncoder but not Buffer. */
-function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
 }

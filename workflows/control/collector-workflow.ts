@@ -10,34 +10,50 @@
 // executions' input, its continue-as-new state) is marked for the codec; the
 // rest — memo, update answers — holds none, so each execution's memo stays as
 // readable as any other execution's.
-import { condition, continueAsNew, log, setHandler, startChild } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApplicationFailure, condition, continueAsNew, log, setHandler, startChild } from '@temporalio/workflow';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../shared/flow-contract.ts';
-import { COLLECTED_LIMITS, type CollectorCarry, type CollectorInput, type CollectorWindow } from '../shared/flow-control-contract.ts';
+import { COLLECTED_CALL_TOO_LARGE, COLLECTED_LIMITS, type CollectorCarry, type CollectorInput, type CollectorWindow } from '../shared/flow-control-contract.ts';
 import { markSensitive } from '../shared/payload-converter.ts';
 import { collectCallUpdate } from '../shared/flow-control-messages.ts';
 import { historyIsLong, lingeredIdle } from './coordinator-lifecycle.ts';
+import { collectedCallBytes, fitsAlone, jsonBytes } from '../shared/window-size.ts';
 import { CollectorWindows, windowInput } from './collector-windows.ts';
 
 export async function flowCollectorWorkflow(input: CollectorInput): Promise<void> {
-  const windows = new CollectorWindows(input.policy, input.carried?.windows ?? []);
+  const windows = new CollectorWindows(input.policy, input.template, input.carried?.windows ?? []);
+  const templateBytes = jsonBytes(input.template);
   const remembered = new Map<string, { executionId: string; at: number; digest?: string }>(
     (input.carried?.remembered ?? []).map(([callId, executionId, at, digest]) => [callId, { executionId, at, ...(digest !== undefined && { digest }) }]),
   );
+  let rememberedBytes = [...remembered].reduce((sum, [callId, known]) => sum + rememberedSize(callId, known.executionId), 0);
   /** Bumped by every call: the loop recomputes when the next window is due. */
   let calls = 0;
 
-  setHandler(collectCallUpdate, (call) => {
-    const known = remembered.get(call.callId);
-    if (known) return { executionId: known.executionId, repeated: true, ...(known.digest !== call.payloadDigest && { reused: true }) };
-    const executionId = windows.add(call, Date.now());
-    calls += 1;
-    if (call.keyed) {
-      remembered.set(call.callId, { executionId, at: Date.now(), ...(call.payloadDigest !== undefined && { digest: call.payloadDigest }) });
-      // The oldest go first when there are too many (Map keeps insertion order).
-      while (remembered.size > COLLECTED_LIMITS.remembered) remembered.delete(remembered.keys().next().value!);
-    }
-    return { executionId, repeated: false };
-  });
+  setHandler(
+    collectCallUpdate,
+    (call) => {
+      const known = remembered.get(call.callId);
+      if (known) return { executionId: known.executionId, repeated: true, ...(known.digest !== call.payloadDigest && { reused: true }) };
+      const executionId = windows.add(call, Date.now());
+      calls += 1;
+      if (call.keyed) {
+        remembered.set(call.callId, { executionId, at: Date.now(), ...(call.payloadDigest !== undefined && { digest: call.payloadDigest }) });
+        rememberedBytes += rememberedSize(call.callId, executionId);
+        // The oldest go first when there are too many (Map keeps insertion order).
+        while (remembered.size > COLLECTED_LIMITS.remembered || rememberedBytes > COLLECTED_LIMITS.rememberedBytes) forget(remembered.keys().next().value!);
+      }
+      return { executionId, repeated: false };
+    },
+    {
+      // The engine refuses such a call before it comes (engine/flow-control/call-collector.ts); a collector never takes one.
+      validator: (call) => {
+        if (!fitsAlone(templateBytes, collectedCallBytes(call))) {
+          throw ApplicationFailure.create({ type: COLLECTED_CALL_TOO_LARGE, message: 'the call is too large for any window of this flow', nonRetryable: true });
+        }
+      },
+    },
+  );
 
   for (;;) {
     for (const window of windows.takeDue(Date.now())) await startExecution(window);
@@ -70,6 +86,7 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
 
   async function startExecution(window: CollectorWindow): Promise<void> {
     const { seed } = window;
+    // Whatever happens below, the window's calls are not dropped: they run, or they are tried again.
     try {
       await startChild<FlowWorkflow>(FLOW_WORKFLOW_TYPE, {
         workflowId: seed.workflowId,
@@ -84,19 +101,36 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
         priority: seed.priority,
       });
     } catch (error) {
-      // Only a taken id can refuse a start, and seeds are fresh ids: nothing to run twice.
-      log.warn('a collected window could not start its execution', {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        // Its id is taken: this window's execution was started already (seeds are fresh ids), so nothing is lost or run twice.
+        log.info('a collected window found its execution started already', { executionId: seed.workflowId, calls: window.count });
+        return;
+      }
+      log.warn('a collected window could not start its execution; it is tried again', {
         executionId: seed.workflowId,
         calls: window.count,
         reason: error instanceof Error ? error.message : String(error),
       });
+      windows.retryLater(window, Date.now());
     }
   }
 
   function forgetOlderThan(limit: number): void {
     for (const [callId, { at }] of remembered) {
       if (at >= limit) break;
-      remembered.delete(callId);
+      forget(callId);
     }
   }
+
+  function forget(callId: string): void {
+    const known = remembered.get(callId);
+    if (!known) return;
+    remembered.delete(callId);
+    rememberedBytes -= rememberedSize(callId, known.executionId);
+  }
+}
+
+/** What a remembered call costs the carried state: its ids, time and digest as JSON. */
+function rememberedSize(callId: string, executionId: string): number {
+  return callId.length + executionId.length + 96;
 }

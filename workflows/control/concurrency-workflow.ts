@@ -1,81 +1,95 @@
 // The coordinator of one concurrency key (the Temporal mutex pattern, counted):
-// at most `limit` executions hold a slot; the others wait in arrival order.
-// An execution asks with admissionRequest (signal-with-start, so the first
-// request starts this workflow), runs once it got admissionGrant, and gives
-// its slot back with admissionRelease when it ends, however it ends. A holder
-// that can no longer release — terminated by an operator — is found by asking
-// Temporal about the holders while others wait, so no key stays locked.
+// at most `limit` executions hold a slot; the others wait in arrival order
+// (gate-queue.ts: a hundred thousand may wait, most of them in pages). An
+// execution comes with admissionRequest (signal-with-start, so the first one
+// starts this workflow), holds a slot once it got admissionGrant — a
+// signal-with-start too, which wakes an execution the engine started with a
+// delay — and gives its slot back with admissionRelease when it ends, however
+// it ends. A holder that can no longer release — terminated by an operator —
+// is found by asking Temporal about the holders while others wait, so no key
+// stays locked.
 import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
-import type { GateState } from '../shared/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
-import { historyIsLong, lingeredIdle, sendGrant } from './coordinator-lifecycle.ts';
-import { ArrivalQueue } from './arrival-queue.ts';
+import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
+import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
+import { historyIsLong, letPass, lingeredIdle, waiting } from './coordinator-lifecycle.ts';
+import { GatePaging } from './gate-paging.ts';
+import { GateQueue } from './gate-queue.ts';
 
 /** While executions wait and every slot is held, how often the holders are checked. */
 export const HOLDER_CHECK_MS = 60_000;
 
-const { closedExecutions } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '30s', retry: { maximumInterval: '30s' } });
+const { closedExecutions } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '60s', retry: { maximumInterval: '30s' } });
 
-export async function flowConcurrencyWorkflow(state: GateState): Promise<void> {
-  const coordinatorId = workflowInfo().workflowId;
-  const queue = new ArrivalQueue(state.queue);
-  const holders = new Map(Object.entries(state.holders ?? {}));
-  let limit = state.limit ?? 1;
-  /** Holders that asked again (a retried request): their grant is sent again. */
+export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
+  const info = workflowInfo();
+  const queue = new GateQueue(info.workflowId, carry.queue);
+  const paging = new GatePaging(queue, info.workflowId);
+  const holders = new Map(Object.entries(carry.holders ?? {}));
+  let limit = carry.limit ?? 1;
+  /** Holders that asked again (a retried request, or one woken by its deadline): their grant is sent again. */
   const regrant = new Set<string>();
-  /** Waiting executions that found every slot taken (or others waiting) when they asked: counted as queued. */
-  const queuedIds = new Set<string>();
 
-  setHandler(admissionRequestSignal, ({ executionId, arrivedAt, gate }) => {
+  setHandler(admissionRequestSignal, (request) => {
     // The latest published version's limit counts.
-    if (gate.kind === 'concurrency') limit = gate.limit;
-    if (holders.has(executionId)) regrant.add(executionId);
-    else if (!queue.has(executionId)) {
-      if (holders.size >= limit || queue.length > 0) queuedIds.add(executionId);
-      queue.add({ executionId, arrivedAt });
-    }
+    if (request.gate.kind === 'concurrency') limit = request.gate.limit;
+    if (holders.has(request.executionId)) regrant.add(request.executionId);
+    else queue.add(waiting(request, 'concurrency', holders.size >= limit || queue.waiting > 0));
   });
   setHandler(admissionReleaseSignal, ({ executionId }) => {
-    holders.delete(executionId);
-    queue.remove(executionId);
-    queuedIds.delete(executionId);
+    if (!holders.delete(executionId)) queue.remove(executionId);
+    regrant.delete(executionId);
   });
-  const snapshot = (): GateState => ({ queue: queue.toJSON(), holders: Object.fromEntries(holders), limit });
-  setHandler(gateStateQuery, snapshot);
+  setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
+  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), holders: Object.fromEntries(holders), limit });
+  setHandler(gateStateQuery, () => ({ waiting: queue.waiting, first: queue.first(100), pages: queue.pages.length, holders: Object.fromEntries(holders), limit }));
+  setHandler(gateBacklogQuery, () => ({ waiting: queue.waiting }));
 
-  const canGrant = () => holders.size < limit && queue.length > 0;
+  const canGrant = () => holders.size < limit && queue.ready;
+  const idle = () => queue.waiting === 0 && holders.size === 0;
+  let checkedHolders = false;
   for (;;) {
-    const grants: Promise<void>[] = [];
-    for (const executionId of regrant) grants.push(grantTo(executionId, false));
+    const grants: QueuedExecution[] = [...regrant].map((executionId) => ({ executionId, arrivedAt: 0 }));
     regrant.clear();
-    while (canGrant()) {
-      const { executionId } = queue.shift()!;
-      holders.set(executionId, Date.now());
-      grants.push(grantTo(executionId, queuedIds.delete(executionId)));
+    while (canGrant() && grants.length < GATE_LIMITS.grantChunk) {
+      const next = queue.shift()!;
+      holders.set(next.executionId, Date.now());
+      grants.push(next);
     }
-    await Promise.all(grants);
-    if (queue.length === 0 && holders.size === 0) {
-      if (await lingeredIdle(() => queue.length > 0 || holders.size > 0)) return;
+    if (grants.length > 0) {
+      // An execution that is gone (terminated before its turn) frees its slot at once.
+      for (const executionId of await letPass('concurrency', grants)) holders.delete(executionId);
+      continue;
+    }
+    if (paging.due) {
+      await paging.run();
+      continue;
+    }
+    if (idle()) {
+      if (await lingeredIdle(() => !idle())) return;
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowConcurrencyWorkflow>(snapshot());
     // Holders are checked when the first execution starts to wait behind them (a holder terminated
     // before then frees its slot at once) and then every HOLDER_CHECK_MS while executions wait.
-    // (condition() resolves to undefined without a timeout, to false when its timeout ran out.)
-    const checkHolders = queue.length > 0;
-    const moved = await condition(
-      () => canGrant() || regrant.size > 0 || (queue.length === 0 && holders.size === 0) || (!checkHolders && queue.length > 0),
-      checkHolders ? HOLDER_CHECK_MS : undefined,
-    );
-    const firstToWait = !checkHolders && queue.length > 0 && !canGrant();
-    if (moved === false || firstToWait) {
-      for (const executionId of await closedExecutions([...holders.keys()])) holders.delete(executionId);
+    const waitingBehind = queue.waiting > 0 && holders.size >= limit;
+    if (waitingBehind && !checkedHolders) {
+      checkedHolders = true;
+      await dropClosedHolders();
+      continue;
     }
+    if (!waitingBehind) checkedHolders = false;
+    const wake = paging.recheckInMs;
+    const timeout = waitingBehind ? Math.min(HOLDER_CHECK_MS, wake ?? HOLDER_CHECK_MS) : wake;
+    // (condition() resolves to undefined without a timeout, to false when its timeout ran out.)
+    const moved = await condition(
+      () => canGrant() || regrant.size > 0 || paging.due || idle() || (holders.size >= limit && queue.waiting > 0 && !checkedHolders) || historyIsLong(),
+      timeout,
+    );
+    if (moved === false && waitingBehind && holders.size >= limit) await dropClosedHolders();
   }
 
-  async function grantTo(executionId: string, queued: boolean): Promise<void> {
-    // An execution that is gone (terminated before its turn) frees its slot at once.
-    if (!(await sendGrant(executionId, coordinatorId, queued))) holders.delete(executionId);
+  async function dropClosedHolders(): Promise<void> {
+    for (const executionId of await closedExecutions([...holders.keys()])) holders.delete(executionId);
   }
 }

@@ -1,10 +1,12 @@
-// What every flow-control coordinator does the same way: grant by signal,
-// end only when idle, and continue as new before its history grows long.
-// Ending is race-free: a signal or update that arrives while the last
-// workflow task runs makes Temporal reject the completion, and the workflow
-// runs again with it (so `idle()` is asked once more after every handler ran).
-import { allHandlersFinished, condition, getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
-import { admissionGrantSignal } from '../shared/flow-control-messages.ts';
+// What every flow-control coordinator does the same way: let executions pass
+// (a local activity, in chunks), end only when idle, and continue as new
+// before its history grows long. Ending is race-free: a signal or update
+// that arrives while the last workflow task runs makes Temporal reject the
+// completion, and the workflow runs again with it (so `idle()` is asked once
+// more after every handler ran).
+import { allHandlersFinished, condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { FlowActivities } from '../activities/index.ts';
+import type { GateKind, QueuedExecution } from '../shared/flow-control-contract.ts';
 
 /** Continue as new past this many history events (Temporal warns at 10,240 and stops at 51,200). */
 const MAX_HISTORY_EVENTS = 4000;
@@ -12,14 +14,16 @@ const MAX_HISTORY_EVENTS = 4000;
 /** How long an idle coordinator waits for more work before it ends: a burst of calls keeps one run. */
 export const IDLE_LINGER_MS = 10_000;
 
-/** Signals the grant; false when the execution no longer runs (terminated, or its id never started). */
-export async function sendGrant(executionId: string, coordinatorId: string, queued: boolean): Promise<boolean> {
-  try {
-    await getExternalWorkflowHandle(executionId).signal(admissionGrantSignal, { coordinatorId, queued });
-    return true;
-  } catch {
-    return false;
-  }
+const { letPass: letPassActivity } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '60s', retry: { maximumInterval: '30s' } });
+
+/**
+ * Lets the entries pass (at most GATE_LIMITS.grantChunk at a time, which the callers keep to): each
+ * is woken, or handed to its next gate. Returns the executions that no longer run.
+ */
+export async function letPass(gateKind: GateKind, entries: QueuedExecution[]): Promise<string[]> {
+  if (entries.length === 0) return [];
+  const { workflowId: coordinatorId, taskQueue } = workflowInfo();
+  return letPassActivity({ coordinatorId, taskQueue, entries, gateKind });
 }
 
 /** Whether the run should hand its state to a new run now. */
@@ -36,4 +40,15 @@ export async function lingeredIdle(busy: () => boolean): Promise<boolean> {
   if (await condition(busy, IDLE_LINGER_MS)) return false;
   await condition(allHandlersFinished);
   return !busy();
+}
+
+/** An execution as it waits at this gate: `waitedAt` names this gate too when others were ahead of it. */
+export function waiting(request: Pick<QueuedExecution, 'executionId' | 'arrivedAt' | 'next' | 'waitedAt'>, gateKind: GateKind, behindOthers: boolean): QueuedExecution {
+  const waitedAt = behindOthers ? [...(request.waitedAt ?? []), gateKind] : request.waitedAt;
+  return {
+    executionId: request.executionId,
+    arrivedAt: request.arrivedAt,
+    ...(request.next && request.next.length > 0 && { next: request.next }),
+    ...(waitedAt && waitedAt.length > 0 && { waitedAt }),
+  };
 }

@@ -1,36 +1,51 @@
 // The pause gate of one flow. `flowhook flow pause` starts it paused
 // (signal-with-start of flowPaused); executions of calls the engine accepted
-// while it knew the flow paused ask it to pass and wait; `flow resume`
-// opens it, it lets every waiting execution pass in arrival order and ends.
-// So the gate runs exactly while the flow is paused or still releasing: an
-// execution whose request starts it (the flow was resumed meanwhile, and the
-// gate has ended) finds it open and passes at once.
+// while it knew the flow paused are handed to it and wait (in pages when many
+// wait, gate-queue.ts); `flow resume` opens it, it lets every waiting
+// execution pass in arrival order — a chunk per workflow task, each woken or
+// handed to its next gate — and ends. So the gate runs exactly while the flow
+// is paused or still releasing: an execution whose request starts it (the
+// flow was resumed meanwhile, and the gate has ended) finds it open and passes
+// at once.
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { GateState } from '../shared/flow-control-contract.ts';
-import { admissionRequestSignal, flowPausedSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
-import { historyIsLong, lingeredIdle, sendGrant } from './coordinator-lifecycle.ts';
-import { ArrivalQueue } from './arrival-queue.ts';
+import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
+import { admissionReleaseSignal, admissionRequestSignal, flowPausedSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
+import { historyIsLong, letPass, lingeredIdle, waiting } from './coordinator-lifecycle.ts';
+import { GatePaging } from './gate-paging.ts';
+import { GateQueue } from './gate-queue.ts';
 
-export async function flowPauseGateWorkflow(state: GateState): Promise<void> {
-  const coordinatorId = workflowInfo().workflowId;
-  const queue = new ArrivalQueue(state.queue);
-  let paused = state.paused ?? false;
+export async function flowPauseGateWorkflow(carry: GateCarry): Promise<void> {
+  const info = workflowInfo();
+  const queue = new GateQueue(info.workflowId, carry.queue);
+  const paging = new GatePaging(queue, info.workflowId);
+  let paused = carry.paused ?? false;
 
-  setHandler(admissionRequestSignal, ({ executionId, arrivedAt }) => void queue.add({ executionId, arrivedAt }));
+  setHandler(admissionRequestSignal, (request) => void queue.add(waiting(request, 'pause', true)));
+  setHandler(admissionReleaseSignal, ({ executionId }) => void queue.remove(executionId));
   setHandler(flowPausedSignal, (signal) => {
     paused = signal.paused;
   });
-  const snapshot = (): GateState => ({ queue: queue.toJSON(), paused });
-  setHandler(gateStateQuery, snapshot);
+  setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
+  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), paused });
+  setHandler(gateStateQuery, () => ({ waiting: queue.waiting, first: queue.first(100), pages: queue.pages.length, paused }));
+  setHandler(gateBacklogQuery, () => ({ waiting: queue.waiting }));
 
   for (;;) {
-    if (!paused) {
-      // Commands of one workflow task, issued in arrival order.
-      await Promise.all(queue.drain().map(({ executionId }) => sendGrant(executionId, coordinatorId, true)));
-      if (queue.length === 0 && !paused && (await lingeredIdle(() => queue.length > 0 || paused))) return;
+    if (!paused && queue.ready) {
+      const grants: QueuedExecution[] = [];
+      while (queue.ready && grants.length < GATE_LIMITS.grantChunk) grants.push(queue.shift()!);
+      await letPass('pause', grants);
+      continue;
+    }
+    if (paging.due) {
+      await paging.run();
+      continue;
+    }
+    if (!paused && queue.waiting === 0) {
+      if (await lingeredIdle(() => queue.waiting > 0 || paused)) return;
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowPauseGateWorkflow>(snapshot());
-    await condition(() => !paused || historyIsLong());
+    await condition(() => (!paused && (queue.ready || queue.waiting === 0)) || paging.due || historyIsLong(), paging.recheckInMs);
   }
 }

@@ -53,6 +53,12 @@ export interface FlowExecutionInput {
   coalesced?: { count: number; payloads: string[] };
   /** Batch: the calls collected into the execution (Trigger.Batch). */
   batch?: { payload: string; caller: string; receivedAt: string }[];
+  /**
+   * Set by every engine since payload values are exact (interpreter/trigger-outputs.ts): the
+   * execution needs no Temporal patch to know it, which cost each one a marker and a search
+   * attribute update. Absent in executions started before; they ask the patch, as they did.
+   */
+  exactValues?: true;
 }
 
 /**

@@ -2,9 +2,13 @@
 // on (their messages are in flow-control-messages.ts). Flow control is built
 // on Temporal alone, with one coordinator workflow per flow and key:
 //  - concurrency, throttle and pause are *gates*: every call starts its own
-//    execution as always (durable before the caller is answered); the
-//    execution asks the gate's coordinator (signal-with-start, from a local
-//    activity) and runs its steps once the coordinator signals a grant;
+//    execution as always (durable before the caller is answered). An
+//    Instant-return one starts with a delay and the engine hands it to its
+//    first gate; a sync one runs and asks its first gate itself. Each gate
+//    hands it on to the next, and the last one's grant — a signal-with-start,
+//    which wakes a delayed execution — lets its steps run. So a waiting
+//    execution costs Temporal storage, not a worker's memory, and a gate's
+//    queue keeps what it carries bounded (gate-queue.ts, GATE_LIMITS);
 //  - debounce and batch *collect*: the engine hands the call to the key's
 //    collector with update-with-start (durable before the caller is
 //    answered), and the collector starts one execution per window (a child
@@ -20,6 +24,14 @@ export const CONCURRENCY_WORKFLOW_TYPE = 'flowConcurrencyWorkflow';
 export const THROTTLE_WORKFLOW_TYPE = 'flowThrottleWorkflow';
 export const PAUSE_GATE_WORKFLOW_TYPE = 'flowPauseGateWorkflow';
 export const COLLECTOR_WORKFLOW_TYPE = 'flowCollectorWorkflow';
+/** A page of a gate's waiting executions, kept in Temporal while the gate's queue is long. */
+export const GATE_PAGE_WORKFLOW_TYPE = 'flowGatePageWorkflow';
+/**
+ * What a grant starts when the execution it is for is unknown to Temporal (closed longer ago than
+ * the namespace keeps it): a grant is a signal-with-start, the one signal that wakes an execution
+ * started with a delay, and its start half must name a type. This one ends at once.
+ */
+export const UNCLAIMED_GRANT_WORKFLOW_TYPE = 'flowUnclaimedGrantWorkflow';
 
 /** Coordinators' tasks go first: an execution waiting for a grant must not also wait behind the backlog it is part of. */
 export const COORDINATOR_PRIORITY = 1;
@@ -45,32 +57,52 @@ export type AdmissionGate =
 /** The flow control of one execution, decided by the engine when the call arrived. */
 export interface ExecutionControl {
   gates: AdmissionGate[];
+  /**
+   * Set for every execution started since gates hand executions on and wake them (admission.ts);
+   * absent in executions started before, which replay the gate-by-gate way they ran. (A flag in
+   * the input, not a Temporal patch: a patch costs each execution a marker and a search attribute
+   * update.)
+   */
+  handOn?: true;
 }
 
-/** Sent to a gate's coordinator (signal-with-start). Repeats are harmless: coordinators know an execution once. */
+/**
+ * Sent to a gate's coordinator (signal-with-start, so the first request starts it): by the engine
+ * for an Instant-return execution it started with a delay, by the execution itself otherwise
+ * (sync mode, or woken by its deadline), and by a gate that let the execution pass to the next one.
+ * Repeats are harmless: a coordinator knows an execution once.
+ */
 export interface AdmissionRequest {
   executionId: string;
-  /** When Temporal started the execution (ms since the epoch): its place in the queue. */
+  /** When the call was accepted (ms since the epoch): its place in the queue. */
   arrivedAt: number;
   gate: AdmissionGate;
+  /** The execution's gates after this one: passing this gate hands it on to `next[0]` instead of waking it. */
+  next?: AdmissionGate[];
+  /** The gates before this one at which it waited behind others (for metrics). */
+  waitedAt?: GateKind[];
 }
 
 /** An execution waiting at a gate. */
 export interface QueuedExecution {
   executionId: string;
   arrivedAt: number;
+  next?: AdmissionGate[];
+  /** The gates at which it waited behind others, this one included when it found every slot taken (or others waiting). */
+  waitedAt?: GateKind[];
 }
 
-/** Sent to the execution: it may go past the gate. `queued`: it waited behind others (for metrics). */
+/** Sent to the execution by its last gate: its steps may run. */
 export interface AdmissionGrant {
   coordinatorId: string;
+  /** It waited behind others at this gate (for metrics). */
   queued: boolean;
+  /** Every gate at which it waited behind others (for metrics). */
+  waitedAt?: GateKind[];
 }
 
-/** What a gate's coordinator holds, for the coordinatorState query (and continue-as-new). */
-export interface GateState {
-  /** The executions waiting, in arrival order. */
-  queue: QueuedExecution[];
+/** What each kind of gate keeps besides its queue. */
+export interface GateSettings {
   /** Concurrency: execution id → when it got its slot (ms since the epoch, workflow time). */
   holders?: Record<string, number>;
   limit?: number;
@@ -81,6 +113,86 @@ export interface GateState {
   burst?: number;
   /** Pause gate: whether the flow is paused. */
   paused?: boolean;
+}
+
+/** What a gate's coordinator holds now (the flowhookGateState query): bounded, whatever the backlog. */
+export interface GateState extends GateSettings {
+  /** Executions waiting, all told (in memory and in pages). */
+  waiting: number;
+  /** The first of them, in order (at most 100). */
+  first: QueuedExecution[];
+  /** Pages of waiting executions kept in Temporal (gate-queue.ts). */
+  pages: number;
+}
+
+/** A gate's backlog (the flowhookGateBacklog query), for the engine's cap on waiting calls. */
+export interface GateBacklog {
+  waiting: number;
+}
+
+/** A page of waiting executions kept in Temporal, in order, by a gate whose queue is long (gate-queue.ts). */
+export interface GatePageRef {
+  id: string;
+  count: number;
+}
+
+/** The queue a coordinator carries across continue-as-new: bounded, the rest is in its pages. */
+export interface GateQueueCarry {
+  head: QueuedExecution[];
+  tail: QueuedExecution[];
+  pages: GatePageRef[];
+  /** The page asked for its entries, if any (it answers with gatePageEntriesSignal). */
+  taking?: string;
+  /** Numbers the next page's id. */
+  nextPage: number;
+}
+
+/** The state a gate's coordinator starts with: the gate's settings when a request starts it, its carried state after continue-as-new. */
+export interface GateCarry extends GateSettings {
+  queue?: GateQueueCarry;
+  /** Throttle: executions it let pass lately, so a repeated request does not take a second token. */
+  passed?: string[];
+}
+
+/** The input of a page of a gate's waiting executions (flowGatePageWorkflow). */
+export interface GatePageInput {
+  coordinatorId: string;
+  entries: QueuedExecution[];
+}
+
+/** Bounds of a gate: what it carries stays far below Temporal's 2 MiB payloads, whatever waits. */
+export const GATE_LIMITS = {
+  /** Waiting executions kept in the coordinator's own state, and their JSON size… */
+  headWaiters: 2000,
+  headBytes: 256 * 1024,
+  /** …and per page kept in Temporal. */
+  pageWaiters: 1000,
+  pageBytes: 256 * 1024,
+  /** A page is taken back when fewer wait in memory. */
+  refillBelow: 500,
+  /** Grants (and hand-overs) per local activity, and per workflow task of a gate's coordinator. */
+  grantChunk: 200,
+  /** Executions a throttle remembers having let pass. */
+  remembered: 2000,
+  /** The cap on executions waiting at one gate (FLOWHOOK_FLOW_CONTROL_MAX_WAITING's default). */
+  defaultMaxWaiting: 100_000,
+} as const;
+
+/**
+ * How long a waiting execution sleeps before it asks its gate itself (its start delay when the
+ * engine hands it to its gate; its wait for a grant after it asked): the floor, and how much each
+ * execution already waiting adds (so a long backlog does not wake its executions long before
+ * their turn), and the ceiling.
+ */
+export const ADMISSION_DEADLINE = {
+  minMs: 10 * 60_000,
+  perWaitingMs: 100,
+  maxMs: 6 * 3_600_000,
+} as const;
+
+/** The deadline of an execution that waits behind `waiting` others (ADMISSION_DEADLINE). */
+export function admissionDeadlineMs(waiting: number): number {
+  return Math.min(ADMISSION_DEADLINE.maxMs, ADMISSION_DEADLINE.minMs + Math.max(0, waiting) * ADMISSION_DEADLINE.perWaitingMs);
 }
 
 /**
@@ -149,10 +261,14 @@ export interface CollectorWindow {
   calls: (Pick<CollectedCall, 'payloadJson' | 'direct' | 'caller'> & {
     /** ISO 8601, when the call reached the collector (Temporal's clock): arrival order. */ receivedAt: string;
   })[];
-  /** UTF-8 length of the payloads kept. */
+  /** What the calls kept add to the execution's serialised input (window-size.ts). */
   bytes: number;
   /** A call of it was accepted while the flow was paused: that call's pause gate. */
   pauseGate?: AdmissionGate;
+  /** Its execution's start failed (other than for a taken id): tried again from this time on (ms since the epoch). */
+  retryAt?: number;
+  /** How often its start failed, for the backoff. */
+  failedStarts?: number;
 }
 
 export interface CollectorCarry {
@@ -161,13 +277,22 @@ export interface CollectorCarry {
   remembered: [string, string, number, string?][];
 }
 
-/** Bounds of what one execution carries: Temporal refuses payloads over 2 MB. */
+/** The failure type of a collected call too large for any window of its flow (the engine answers 413). */
+export const COLLECTED_CALL_TOO_LARGE = 'CollectedCallTooLarge';
+
+/**
+ * Bounds of what a collector hands on. Temporal refuses payloads over 2 MiB, and what counts is the
+ * execution's input as it is serialised — payload texts as JSON strings (a quote costs two bytes,
+ * a control character six), provider headers, the flow's steps — so windows are measured that way
+ * (window-size.ts), not by their raw payload bytes.
+ */
 export const COLLECTED_LIMITS = {
   /** Trigger.Coalesced.payloads keeps the latest calls up to this many… */
   coalescedPayloads: 100,
-  /** …and up to this much text; a batch closes early before it would hold more. */
-  collectedBytes: 1_000_000,
-  /** How long a keyed call is remembered, and how many are at most. */
+  /** …and a window's execution input (serialised) is at most this large: a batch closes before it would be larger, debounce drops its oldest payloads. */
+  windowBytes: 1024 * 1024,
+  /** How long a keyed call is remembered, and how many are at most, and how much of their ids. */
   rememberMs: 86_400_000,
   remembered: 5000,
+  rememberedBytes: 192 * 1024,
 } as const;

@@ -4,15 +4,15 @@
 // ./index.ts (the define functions come from the workflow SDK); the names are
 // on the wire, in running coordinators and recorded histories.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AdmissionGrant, AdmissionRequest, CollectedAnswer, CollectedCall, GateState } from './flow-control-contract.ts';
+import type { AdmissionGrant, AdmissionRequest, CollectedAnswer, CollectedCall, GateBacklog, GateState, QueuedExecution } from './flow-control-contract.ts';
 
 /** Execution → gate coordinator (signal-with-start): let me pass. */
 export const admissionRequestSignal = defineSignal<[AdmissionRequest]>('flowhookAdmissionRequest');
 
-/** Execution → concurrency coordinator: my slot is free (or: I no longer wait). */
+/** Execution → its gates' coordinators: my slot is free (or: I no longer wait). */
 export const admissionReleaseSignal = defineSignal<[{ executionId: string }]>('flowhookAdmissionRelease');
 
-/** Coordinator → execution: pass. */
+/** Last gate's coordinator → execution (signal-with-start, which wakes an execution started with a delay): pass. */
 export const admissionGrantSignal = defineSignal<[AdmissionGrant]>('flowhookAdmissionGrant');
 
 /** Engine → a flow's pause gate (signal-with-start), from `flowhook flow pause|resume`. */
@@ -23,3 +23,12 @@ export const collectCallUpdate = defineUpdate<CollectedAnswer, [CollectedCall]>(
 
 /** What a gate coordinator holds now: who waits, who runs. */
 export const gateStateQuery = defineQuery<GateState, []>('flowhookGateState');
+
+/** How many executions wait at a gate: the engine's cap on waiting calls asks it. */
+export const gateBacklogQuery = defineQuery<GateBacklog, []>('flowhookGateBacklog');
+
+/** Gate coordinator → one of its pages: hand your entries back. */
+export const gatePageTakeSignal = defineSignal<[]>('flowhookGatePageTake');
+
+/** Page → its gate's coordinator: the entries it kept, in order. */
+export const gatePageEntriesSignal = defineSignal<[{ pageId: string; entries: QueuedExecution[] }]>('flowhookGatePageEntries');
