@@ -54,6 +54,6 @@ export class RateLimitedError extends EngineError {
   }
 }
 /** The call is larger than what it would become may be (a debounce or batch window's execution input): a 413, nothing collected. */
-export class PayloadTooLargeError extends EngineError {}
+export class CallTooLargeError extends EngineError {}
 /** An Idempotency-Key came again with another payload: a 422, nothing started. */
 export class IdempotencyKeyReusedError extends AlreadyExistsError {}

@@ -54,7 +54,11 @@ const ROUTES: Readonly<Record<string, RouteNote>> = {
   },
   '/:instance/callbacks/:token': { path: '/{instance}/callbacks/{token}', credentials: 'the token in the path', meaning: "a `waitForCallback` step's one-time callback URL" },
   '/healthz': { path: '/healthz', credentials: 'none', meaning: 'liveness: 200 while the process serves HTTP' },
-  '/readyz': { path: '/readyz', credentials: 'none', meaning: 'readiness: the engine, PostgreSQL and Temporal answer (503 naming the failing check)' },
+  '/readyz': {
+    path: '/readyz',
+    credentials: 'none',
+    meaning: 'readiness: the engine, PostgreSQL and Temporal answer, and a worker polls the flow task queue (503 naming the failing check)',
+  },
 };
 
 interface HeaderNote {

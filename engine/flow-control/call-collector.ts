@@ -18,7 +18,7 @@ import {
 import { collectedCallBytes, fitsAlone, jsonBytes } from '../../workflows/shared/window-size.ts';
 import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
 import { markSensitive } from '../../workflows/shared/payload-converter.ts';
-import { FailedPreconditionError, IdempotencyKeyReusedError, PayloadTooLargeError } from '../errors.ts';
+import { FailedPreconditionError, IdempotencyKeyReusedError, CallTooLargeError } from '../errors.ts';
 import { executionSeed, fairnessKeyOf, type ExecutionRequest } from '../temporal/execution-start-options.ts';
 import { isWorkflowClosedError, unavailable, type StartedExecution } from '../temporal/execution-starter.ts';
 
@@ -111,8 +111,8 @@ function templateOf(input: ExecutionRequest['input']): ExecutionTemplate {
   return template;
 }
 
-function tooLarge(control: string): PayloadTooLargeError {
-  return new PayloadTooLargeError(
+function tooLarge(control: string): CallTooLargeError {
+  return new CallTooLargeError(
     `The call is too large for this flow's ${control} window: as the execution's input (the payload as a JSON string, headers, the flow's steps) it would pass ${COLLECTED_LIMITS.windowBytes} bytes; nothing was collected`,
   );
 }

@@ -10,7 +10,7 @@
 // sync execution runs at once and asks its gate itself.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { admissionDeadlineMs, type AdmissionGate, type AdmissionRequest } from '../../workflows/shared/flow-control-contract.ts';
+import { admissionDeadlineMs, GATE_WORKFLOW_TYPES, type AdmissionGate, type AdmissionRequest } from '../../workflows/shared/flow-control-contract.ts';
 import { gateBacklogQuery } from '../../workflows/shared/flow-control-messages.ts';
 import { admissionRequestStart } from '../../workflows/shared/gate-requests.ts';
 import { GateBacklogs } from './gate-backlogs.ts';
@@ -60,11 +60,11 @@ export function createGateEntry(options: GateEntryOptions) {
       backlogs.accepted(gates);
       if (!handOver) return;
       const request: AdmissionRequest = { executionId, arrivedAt: Date.now(), gate: gates[0]!, ...(gates.length > 1 && { next: gates.slice(1) }) };
-      const { workflowType, options: start } = admissionRequestStart(request, taskQueue);
+      const start = admissionRequestStart(request, taskQueue);
       const deadline = Date.now() + options.temporalTimeoutMs;
       for (let attempt = 0; ; attempt++) {
         try {
-          await client.connection.withDeadline(deadline, () => client.workflow.signalWithStart(workflowType, start));
+          await client.connection.withDeadline(deadline, () => client.workflow.signalWithStart(GATE_WORKFLOW_TYPES[request.gate.kind], start));
           return;
         } catch (error) {
           const backoff = HAND_OVER_BACKOFF_MS[attempt];

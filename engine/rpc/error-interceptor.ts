@@ -12,7 +12,7 @@ import {
   FlowFailedError,
   InvalidArgumentError,
   NotFoundError,
-  PayloadTooLargeError,
+  CallTooLargeError,
   PermissionDeniedError,
   RateLimitedError,
   UnauthenticatedError,
@@ -30,7 +30,7 @@ const CODES: [new (...args: never[]) => Error, Code][] = [
   [FlowFailedError, Code.Internal],
   [UnavailableError, Code.Unavailable],
   // Past the size the call may have where it is going (the facade answers 413).
-  [PayloadTooLargeError, Code.OutOfRange],
+  [CallTooLargeError, Code.OutOfRange],
 ];
 
 export function toConnectError(error: unknown, logger: Logger, method: string): ConnectError {

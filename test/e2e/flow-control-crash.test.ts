@@ -6,15 +6,15 @@
 // cut off by the kill is sent again with the same key, as worker-crash shows).
 import test from 'ava';
 import { fromJson } from '@bufbuild/protobuf';
-import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
+import type { AdminClient } from '../../bin/cli/admin-client.ts';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { startProcessStack, type ProcessStack } from '../support/process-stack.ts';
+import { stackTenant, startProcessStack, type ProcessStack } from '../support/process-stack.ts';
 import { overlapping, startIntervalServer, type Interval, type IntervalServer } from '../support/interval-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { flow } from '../support/webhook-helpers.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { Client, Connection } from '@temporalio/client';
-import type { GateState } from '../../workflows/shared/flow-control-contract.ts';
+import { gateStateQuery } from '../../workflows/shared/flow-control-messages.ts';
 
 const COMPANY = 'Crash Control';
 let stack: ProcessStack;
@@ -25,10 +25,7 @@ let temporal: Client;
 test.before(async () => {
   stack = await startProcessStack();
   temporal = new Client({ connection: await Connection.connect({ address: testInfrastructure().temporalAddress }) });
-  admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
-  await admin.createCompany({ name: COMPANY });
-  const { accessKey } = await admin.createUser({ name: 'crash-caller', company: COMPANY });
-  auth = `Basic ${Buffer.from(`crash-caller:${accessKey}`).toString('base64')}`;
+  ({ admin, auth } = await stackTenant(stack, COMPANY, 'crash-caller'));
 });
 test.after.always(async () => {
   await stack?.stop();
@@ -90,6 +87,38 @@ test.serial('concurrency: executions waiting for a key across a kill -9 of the w
   const runs = byExecution(t, server.intervals);
   t.deepEqual([...runs.keys()].sort(), answers.map((answer) => `/concurrency/${answer.executionId}`).sort(), 'every accepted call ran');
   // Each execution from its first request to its last answer: never two at once.
+  t.false(overlapping([...runs.values()].map((requests) => ({ ...requests[0]!, start: requests[0]!.start, end: Math.max(...requests.map((r) => r.end ?? Infinity)) }))));
+});
+
+test.serial('concurrency: a backlog of 300 on one key across a kill -9 of the worker mid-drain loses nothing, runs nothing twice and never two at once', async (t) => {
+  t.timeout(10 * 60_000);
+  const server = await startIntervalServer({ holdMs: 0 });
+  t.teardown(() => server.close());
+  const call = await deploy('backlog', { concurrency: { key: '${Trigger.Payload.invoice}', limit: 1 } }, server);
+  const answers: { status: number; executionId: string }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < 300) answers.push(await call(`{"invoice": "INV-BACKLOG", "n": ${next++}}`));
+    }),
+  );
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(300).fill(200),
+  );
+  // Mid-drain: some ran, most still wait (at the gate, or in its pages).
+  await eventually(() => server.intervals.length, { until: (ran) => ran >= 50, timeoutMs: 120_000, what: '50 of the backlog ran' });
+  await stack.crash('worker');
+  const ranBeforeTheKill = new Set(server.intervals.map((interval) => interval.path)).size;
+  stack.launch('worker');
+  await eventually(() => new Set(server.intervals.filter((i) => i.end !== undefined).map((i) => i.path)).size, {
+    until: (runs) => runs === 300,
+    timeoutMs: 8 * 60_000,
+    what: 'all 300 executions ran',
+  });
+  t.true(ranBeforeTheKill < 300, `${ranBeforeTheKill} ran before the kill`);
+  const runs = byExecution(t, server.intervals);
+  t.deepEqual([...runs.keys()].sort(), answers.map((answer) => `/backlog/${answer.executionId}`).sort(), 'every accepted call ran, each once');
   t.false(overlapping([...runs.values()].map((requests) => ({ ...requests[0]!, start: requests[0]!.start, end: Math.max(...requests.map((r) => r.end ?? Infinity)) }))));
 });
 
@@ -192,7 +221,7 @@ async function pauseGateHolds(): Promise<string[]> {
   for await (const info of temporal.workflow.list({ query })) {
     const handle = temporal.workflow.getHandle(info.workflowId);
     if (!(await (await handle.describe()).staticSummary())?.endsWith(' · pause')) continue;
-    return (await handle.query<GateState>('flowhookGateState')).first.map((entry) => entry.executionId);
+    return (await handle.query(gateStateQuery)).first.map((entry) => entry.executionId);
   }
   return [];
 }

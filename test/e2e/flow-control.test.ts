@@ -12,6 +12,7 @@ import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY, FLOW_WAIT_KEY } from '../../engine/temporal/search-attributes.ts';
 import type { FlowWorkflow } from '../../workflows/shared/index.ts';
 import type { GateState } from '../../workflows/shared/flow-control-contract.ts';
+import { gateStateQuery } from '../../workflows/shared/flow-control-messages.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { createClient, type Client } from '@connectrpc/connect';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -277,7 +278,7 @@ async function gateState(type: string, flowName: string): Promise<GateState | un
     const handle = stack.temporal.workflow.getHandle(info.workflowId);
     const summary = await (await handle.describe()).staticSummary();
     if (!summary?.includes(flowName)) continue;
-    return handle.query<GateState>('flowhookGateState');
+    return handle.query(gateStateQuery);
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 // Probes (issue 13, health): the facade's /healthz says it is alive whatever
 // the dependencies do; /readyz asks the engine's gRPC health service and
 // answers 503 naming PostgreSQL or Temporal while one of them is cut off (a
-// proxy that stops forwarding), and 200 again once it is back.
+// proxy that stops forwarding), and 200 again once it is back. (No worker
+// polling the flow task queue: worker-thread-death.test.ts.)
 import test, { type ExecutionContext } from 'ava';
 import { eventually } from '../support/eventually.ts';
 import { startFreezableProxy, type FreezableProxy } from '../support/freezable-proxy.ts';
@@ -51,14 +52,14 @@ test.serial('ready once the engine sees PostgreSQL and Temporal; /healthz needs 
   t.is(alive.status, 200);
   t.deepEqual(await alive.json(), { status: 'alive' });
   const ready = await readinessBecomes(t, 200, 'all up');
-  t.deepEqual(ready.body, { status: 'ready', checks: { engine: 'ok', postgresql: 'ok', temporal: 'ok' } });
+  t.deepEqual(ready.body, { status: 'ready', checks: { engine: 'ok', postgresql: 'ok', temporal: 'ok', workers: 'ok' } });
 });
 
 test.serial('PostgreSQL cut off: /readyz is 503 naming it, /healthz stays 200; back when it returns', async (t) => {
   postgres.partition();
   try {
     const down = await readinessBecomes(t, 503, 'PostgreSQL partitioned');
-    t.deepEqual(down.body.checks, { engine: 'ok', postgresql: 'not serving', temporal: 'ok' });
+    t.deepEqual(down.body.checks, { engine: 'ok', postgresql: 'not serving', temporal: 'ok', workers: 'ok' });
     t.is((await fetch(`${stack.facadeUrl}/healthz`)).status, 200);
   } finally {
     postgres.thaw();
@@ -70,7 +71,8 @@ test.serial('Temporal cut off: /readyz is 503 naming it; back when it returns', 
   temporal.partition();
   try {
     const down = await readinessBecomes(t, 503, 'Temporal partitioned');
-    t.deepEqual(down.body.checks, { engine: 'ok', postgresql: 'ok', temporal: 'not serving' });
+    // The engine cannot ask Temporal whether a worker polls either.
+    t.deepEqual(down.body.checks, { engine: 'ok', postgresql: 'ok', temporal: 'not serving', workers: 'not serving' });
   } finally {
     temporal.thaw();
   }

@@ -10,6 +10,7 @@ import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { eventually } from './eventually.ts';
 import { createTestDatabase, testInfrastructure } from './stack.ts';
 import { provisionAccountsBeforeEngine, type StackTokens } from './service-accounts.ts';
+import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
 
 const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
 
@@ -30,9 +31,13 @@ export interface ProcessStack {
   launch(name: 'engine' | 'worker' | 'facade'): void;
   /** The process id of the component's latest process. */
   pid(name: 'engine' | 'worker' | 'facade'): number;
+  /** How the component's latest process ended; undefined while it runs. */
+  exit(name: 'engine' | 'worker' | 'facade'): { code: number | null; signal: NodeJS.Signals | null } | undefined;
 }
 
-export async function startProcessStack(options: { env?: Record<string, string> } = {}): Promise<ProcessStack> {
+export async function startProcessStack(
+  options: { env?: Record<string, string>; componentEnv?: Partial<Record<'engine' | 'worker' | 'facade', Record<string, string>>> } = {},
+): Promise<ProcessStack> {
   const { temporalAddress } = testInfrastructure();
   const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
   const env: Record<string, string> = {
@@ -62,7 +67,8 @@ export async function startProcessStack(options: { env?: Record<string, string> 
   const children: ChildProcess[] = [];
   const byName = new Map<string, ChildProcess>();
   const launch = (command: string) => {
-    const childEnv = tokenOf[command] ? { ...env, FLOWHOOK_ENGINE_TOKEN: tokenOf[command] } : env;
+    const own = options.componentEnv?.[command as 'engine' | 'worker' | 'facade'];
+    const childEnv = { ...env, ...own, ...(tokenOf[command] && { FLOWHOOK_ENGINE_TOKEN: tokenOf[command] }) };
     const child = spawn(process.execPath, [FLOWHOOK, command], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -109,6 +115,10 @@ export async function startProcessStack(options: { env?: Record<string, string> 
       }),
     launch: (name) => void launch(name),
     pid: (name) => byName.get(name)!.pid!,
+    exit: (name) => {
+      const child = byName.get(name)!;
+      return child.exitCode === null && child.signalCode === null ? undefined : { code: child.exitCode, signal: child.signalCode };
+    },
     terminate: (name) =>
       new Promise<number | null>((resolve) => {
         const child = byName.get(name)!;
@@ -139,4 +149,12 @@ async function waitForPoller(address: string, taskQueue: string, output: () => s
   } finally {
     await connection.close();
   }
+}
+
+/** A company with a service user on the stack, made through its admin API: the admin client and the user's Basic header. */
+export async function stackTenant(stack: ProcessStack, company: string, userName: string): Promise<{ admin: AdminClient; auth: string }> {
+  const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
+  await admin.createCompany({ name: company });
+  const { accessKey } = await admin.createUser({ name: userName, company });
+  return { admin, auth: `Basic ${Buffer.from(`${userName}:${accessKey}`).toString('base64')}` };
 }

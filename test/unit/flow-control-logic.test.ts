@@ -7,7 +7,7 @@ import { coordinatorId, keyLabel, keyLabels, pauseGateId } from '../../engine/fl
 import { payloadKeyedExecutionId } from '../../engine/flow-control/payload-keys.ts';
 import { msUntilToken, refill } from '../../workflows/control/token-bucket.ts';
 import { CollectorWindows, windowInput } from '../../workflows/control/collector-windows.ts';
-import type { CollectedCall, ExecutionTemplate } from '../../workflows/shared/flow-control-contract.ts';
+import { collectedCall, executionTemplate } from '../support/collector-fixtures.ts';
 
 const secret = Buffer.alloc(32, 7);
 const flow = { company: 'Acme', flowName: 'invoices', activity: 'acme.invoice' };
@@ -76,29 +76,8 @@ test('the throttle bucket refills at the rate up to the burst; the wait for a to
   t.is(msUntilToken({ tokens: 1, countedAt: 0 }, 0.5), 0);
 });
 
-const template = {
-  company: 'Acme',
-  flowName: 'f',
-  flowVersion: 1,
-  steps: [],
-  trigger: {
-    activity: 'a',
-    description: '',
-    responseMode: 'INSTANT_RETURN',
-    syncTimeoutMs: 30_000,
-    defaultResponse: { statusCode: 200, contentType: 'application/json' },
-    doNotLogPayload: false,
-  },
-} as ExecutionTemplate;
-const collected = (n: number, extra: Partial<CollectedCall> = {}): CollectedCall => ({
-  callId: `call-${n}`,
-  keyed: false,
-  payloadJson: `{"n": ${n}}`,
-  caller: `user:${n}`,
-  held: false,
-  seed: { workflowId: `exec-${n}`, executionGrant: `grant-${n}`, memo: {}, staticSummary: '', staticDetails: '', priority: { fairnessKey: 'Acme' } },
-  ...extra,
-});
+const template = executionTemplate();
+const collected = collectedCall;
 
 test('debounce: one window whose deadline moves with every call, bounded by maxWait; the execution has the last payload and every one in order', (t) => {
   const policy = { kind: 'debounce', periodMs: 1000, maxWaitMs: 2500 } as const;

@@ -14,7 +14,14 @@ import type * as workflowBundle from '../../workflows/index.ts';
 import * as flowMessages from '../../workflows/shared/flow-messages.ts';
 import * as controlMessages from '../../workflows/shared/flow-control-messages.ts';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../../workflows/shared/index.ts';
-import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, PAUSE_GATE_WORKFLOW_TYPE, THROTTLE_WORKFLOW_TYPE } from '../../workflows/shared/flow-control-contract.ts';
+import {
+  COLLECTOR_WORKFLOW_TYPE,
+  CONCURRENCY_WORKFLOW_TYPE,
+  GATE_PAGE_WORKFLOW_TYPE,
+  PAUSE_GATE_WORKFLOW_TYPE,
+  THROTTLE_WORKFLOW_TYPE,
+  UNCLAIMED_GRANT_WORKFLOW_TYPE,
+} from '../../workflows/shared/flow-control-contract.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MESSAGES_FILES = new Set([`${ROOT}workflows/shared/flow-messages.ts`, `${ROOT}workflows/shared/flow-control-messages.ts`]);
@@ -131,6 +138,7 @@ test('every update, query and workflow start names its definition from workflows
     'workflows/control/admission.ts',
     'workflows/activities/flow-control.ts',
     'engine/flow-control/call-collector.ts',
+    'engine/flow-control/gate-entry.ts',
   ]) {
     t.true((checked.get(`${ROOT}${file}`) ?? 0) > 0, `${file} was checked`);
   }
@@ -147,5 +155,16 @@ test('the workflow bundle exports the flow workflow under FLOW_WORKFLOW_TYPE, wi
   const typed = (bundle: typeof workflowBundle): FlowWorkflow => bundle[FLOW_WORKFLOW_TYPE];
   const bundle = await import('../../workflows/index.ts');
   t.is(typeof typed(bundle), 'function');
-  t.deepEqual(Object.keys(bundle).sort(), [FLOW_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, THROTTLE_WORKFLOW_TYPE, PAUSE_GATE_WORKFLOW_TYPE, COLLECTOR_WORKFLOW_TYPE].sort());
+  t.deepEqual(
+    Object.keys(bundle).sort(),
+    [
+      FLOW_WORKFLOW_TYPE,
+      CONCURRENCY_WORKFLOW_TYPE,
+      THROTTLE_WORKFLOW_TYPE,
+      PAUSE_GATE_WORKFLOW_TYPE,
+      COLLECTOR_WORKFLOW_TYPE,
+      GATE_PAGE_WORKFLOW_TYPE,
+      UNCLAIMED_GRANT_WORKFLOW_TYPE,
+    ].sort(),
+  );
 });

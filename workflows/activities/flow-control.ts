@@ -7,7 +7,15 @@
 // labels only).
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { COORDINATOR_PRIORITY, GATE_PAGE_WORKFLOW_TYPE, type AdmissionRequest, type GatePageInput, type QueuedExecution } from '../shared/flow-control-contract.ts';
+import {
+  COORDINATOR_PRIORITY,
+  GATE_PAGE_WORKFLOW_TYPE,
+  GATE_WORKFLOW_TYPES,
+  UNCLAIMED_GRANT_WORKFLOW_TYPE,
+  type AdmissionRequest,
+  type GatePageInput,
+  type QueuedExecution,
+} from '../shared/flow-control-contract.ts';
 import { admissionReleaseSignal } from '../shared/flow-control-messages.ts';
 import { admissionRequestStart, grantStart } from '../shared/gate-requests.ts';
 
@@ -45,8 +53,7 @@ export function createFlowControlActivities(temporal: Client) {
   return {
     /** Hands the execution to a gate (starting its coordinator if it is not running); a repeat is harmless (coordinators know an execution once). */
     async requestAdmission({ request, taskQueue }: RequestAdmissionInput): Promise<void> {
-      const { workflowType, options } = admissionRequestStart(request, taskQueue);
-      await temporal.workflow.signalWithStart(workflowType, options);
+      await temporal.workflow.signalWithStart(GATE_WORKFLOW_TYPES[request.gate.kind], admissionRequestStart(request, taskQueue));
     },
     /**
      * Lets the entries pass, in order: an execution with gates after this one is handed to the
@@ -61,14 +68,12 @@ export function createFlowControlActivities(temporal: Client) {
           const [gate, ...rest] = entry.next;
           const request: AdmissionRequest = { executionId: entry.executionId, arrivedAt: entry.arrivedAt, gate: gate!, ...(rest.length > 0 && { next: rest }) };
           if (entry.waitedAt) request.waitedAt = entry.waitedAt;
-          const { workflowType, options } = admissionRequestStart(request, taskQueue);
-          await temporal.workflow.signalWithStart(workflowType, options);
+          await temporal.workflow.signalWithStart(GATE_WORKFLOW_TYPES[gate!.kind], admissionRequestStart(request, taskQueue));
           return;
         }
         const grant = { coordinatorId, queued: entry.waitedAt?.includes(gateKind) ?? false, ...(entry.waitedAt && { waitedAt: entry.waitedAt }) };
-        const { workflowType, options } = grantStart(entry.executionId, grant, taskQueue);
         try {
-          await temporal.workflow.signalWithStart(workflowType, options);
+          await temporal.workflow.signalWithStart(UNCLAIMED_GRANT_WORKFLOW_TYPE, grantStart(entry.executionId, grant, taskQueue));
         } catch (error) {
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           gone.push(entry.executionId);

@@ -12,12 +12,18 @@ import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInf
 import type { FlowActivities } from '../activities/index.ts';
 import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
 import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
-import { historyIsLong, letPass, lingeredIdle, waiting } from './coordinator-lifecycle.ts';
+import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
 
-/** While executions wait and every slot is held, how often the holders are checked. */
-export const HOLDER_CHECK_MS = 60_000;
+/**
+ * While executions wait and every slot is held, how often the holders are checked: 100 ms a holder,
+ * between 10 s and a minute (a terminated holder is found soon; a thousand holders cost Temporal
+ * about ten descriptions a second at most).
+ */
+export function holderCheckMs(holders: number): number {
+  return Math.min(60_000, Math.max(10_000, holders * 100));
+}
 
 const { closedExecutions } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '60s', retry: { maximumInterval: '30s' } });
 
@@ -27,12 +33,14 @@ export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
   const paging = new GatePaging(queue, info.workflowId);
   const holders = new Map(Object.entries(carry.holders ?? {}));
   let limit = carry.limit ?? 1;
+  let summary = carry.summary;
   /** Holders that asked again (a retried request, or one woken by its deadline): their grant is sent again. */
   const regrant = new Set<string>();
 
   setHandler(admissionRequestSignal, (request) => {
     // The latest published version's limit counts.
     if (request.gate.kind === 'concurrency') limit = request.gate.limit;
+    summary = request.gate.summary;
     if (holders.has(request.executionId)) regrant.add(request.executionId);
     else queue.add(waiting(request, 'concurrency', holders.size >= limit || queue.waiting > 0));
   });
@@ -41,7 +49,7 @@ export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
     regrant.delete(executionId);
   });
   setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
-  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), holders: Object.fromEntries(holders), limit });
+  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), holders: Object.fromEntries(holders), limit, ...(summary !== undefined && { summary }) });
   setHandler(gateStateQuery, () => ({ waiting: queue.waiting, first: queue.first(100), pages: queue.pages.length, holders: Object.fromEntries(holders), limit }));
   setHandler(gateBacklogQuery, () => ({ waiting: queue.waiting }));
 
@@ -70,8 +78,9 @@ export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowConcurrencyWorkflow>(snapshot());
+    showGate(summary, queue.waiting, queue.pages.length, `, ${holders.size} of ${limit} running`);
     // Holders are checked when the first execution starts to wait behind them (a holder terminated
-    // before then frees its slot at once) and then every HOLDER_CHECK_MS while executions wait.
+    // before then frees its slot at once) and then every holderCheckMs while executions wait.
     const waitingBehind = queue.waiting > 0 && holders.size >= limit;
     if (waitingBehind && !checkedHolders) {
       checkedHolders = true;
@@ -80,7 +89,8 @@ export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
     }
     if (!waitingBehind) checkedHolders = false;
     const wake = paging.recheckInMs;
-    const timeout = waitingBehind ? Math.min(HOLDER_CHECK_MS, wake ?? HOLDER_CHECK_MS) : wake;
+    const check = holderCheckMs(holders.size);
+    const timeout = waitingBehind ? Math.min(check, wake ?? check) : wake;
     // (condition() resolves to undefined without a timeout, to false when its timeout ran out.)
     const moved = await condition(
       () => canGrant() || regrant.size > 0 || paging.due || idle() || (holders.size >= limit && queue.waiting > 0 && !checkedHolders) || historyIsLong(),

@@ -4,7 +4,7 @@
 // that arrives while the last workflow task runs makes Temporal reject the
 // completion, and the workflow runs again with it (so `idle()` is asked once
 // more after every handler ran).
-import { allHandlersFinished, condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
 import type { GateKind, QueuedExecution } from '../shared/flow-control-contract.ts';
 
@@ -51,4 +51,14 @@ export function waiting(request: Pick<QueuedExecution, 'executionId' | 'arrivedA
     ...(request.next && request.next.length > 0 && { next: request.next }),
     ...(waitedAt && waitedAt.length > 0 && { waitedAt }),
   };
+}
+
+/**
+ * What the Temporal UI shows for a gate: what it is and how many wait (its static summary is lost
+ * when it continues as new, its current details are set again by every run). Labels only, never
+ * payload data.
+ */
+export function showGate(summary: string | undefined, waiting: number, pages: number, more = ''): void {
+  const queue = `${waiting} waiting${pages > 0 ? ` (${pages} page${pages === 1 ? '' : 's'} kept in Temporal)` : ''}`;
+  setCurrentDetails(`${summary ? `**${summary}**\n\n` : ''}${queue}${more}`);
 }

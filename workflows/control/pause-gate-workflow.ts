@@ -10,7 +10,7 @@
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
 import { admissionReleaseSignal, admissionRequestSignal, flowPausedSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
-import { historyIsLong, letPass, lingeredIdle, waiting } from './coordinator-lifecycle.ts';
+import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
 
@@ -19,14 +19,18 @@ export async function flowPauseGateWorkflow(carry: GateCarry): Promise<void> {
   const queue = new GateQueue(info.workflowId, carry.queue);
   const paging = new GatePaging(queue, info.workflowId);
   let paused = carry.paused ?? false;
+  let summary = carry.summary;
 
-  setHandler(admissionRequestSignal, (request) => void queue.add(waiting(request, 'pause', true)));
+  setHandler(admissionRequestSignal, (request) => {
+    summary = request.gate.summary;
+    queue.add(waiting(request, 'pause', true));
+  });
   setHandler(admissionReleaseSignal, ({ executionId }) => void queue.remove(executionId));
   setHandler(flowPausedSignal, (signal) => {
     paused = signal.paused;
   });
   setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
-  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), paused });
+  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), paused, ...(summary !== undefined && { summary }) });
   setHandler(gateStateQuery, () => ({ waiting: queue.waiting, first: queue.first(100), pages: queue.pages.length, paused }));
   setHandler(gateBacklogQuery, () => ({ waiting: queue.waiting }));
 
@@ -46,6 +50,7 @@ export async function flowPauseGateWorkflow(carry: GateCarry): Promise<void> {
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowPauseGateWorkflow>(snapshot());
+    showGate(summary, queue.waiting, queue.pages.length, paused ? ' — the flow is paused' : '');
     await condition(() => (!paused && (queue.ready || queue.waiting === 0)) || paging.due || historyIsLong(), paging.recheckInMs);
   }
 }

@@ -7,7 +7,7 @@
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
 import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
-import { historyIsLong, letPass, lingeredIdle, waiting } from './coordinator-lifecycle.ts';
+import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
 import { msUntilToken, refill, type Bucket } from './token-bucket.ts';
@@ -18,6 +18,7 @@ export async function flowThrottleWorkflow(carry: GateCarry): Promise<void> {
   const paging = new GatePaging(queue, info.workflowId);
   let perSecond = carry.perSecond ?? 1;
   let burst = carry.burst ?? 1;
+  let summary = carry.summary;
   let bucket: Bucket = { tokens: carry.tokens ?? burst, countedAt: carry.countedAt ?? Date.now() };
   /** Let pass lately, oldest first: a repeated request (a retry, or an execution woken by its deadline) passes again without a token. */
   const passed = new Set<string>(carry.passed ?? []);
@@ -25,6 +26,7 @@ export async function flowThrottleWorkflow(carry: GateCarry): Promise<void> {
 
   setHandler(admissionRequestSignal, (request) => {
     if (request.gate.kind === 'throttle') [perSecond, burst] = [request.gate.perSecond, request.gate.burst];
+    summary = request.gate.summary;
     if (passed.has(request.executionId)) {
       again.push(waiting(request, 'throttle', false));
       return;
@@ -34,7 +36,15 @@ export async function flowThrottleWorkflow(carry: GateCarry): Promise<void> {
   });
   setHandler(admissionReleaseSignal, ({ executionId }) => void queue.remove(executionId));
   setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
-  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), tokens: bucket.tokens, countedAt: bucket.countedAt, perSecond, burst, passed: [...passed] });
+  const snapshot = (): GateCarry => ({
+    queue: queue.toJSON(),
+    tokens: bucket.tokens,
+    countedAt: bucket.countedAt,
+    perSecond,
+    burst,
+    passed: [...passed],
+    ...(summary !== undefined && { summary }),
+  });
   setHandler(gateStateQuery, () => ({
     waiting: queue.waiting,
     first: queue.first(100),
@@ -75,6 +85,7 @@ export async function flowThrottleWorkflow(carry: GateCarry): Promise<void> {
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowThrottleWorkflow>(snapshot());
+    showGate(summary, queue.waiting, queue.pages.length);
     // The next token, a page that should have answered, or a repeated request, whichever comes first.
     const untilToken = queue.ready ? Math.max(1, msUntilToken(refill(bucket, Date.now(), perSecond, burst), perSecond)) : undefined;
     const timeouts = [untilToken, paging.recheckInMs].filter((ms): ms is number => ms !== undefined);

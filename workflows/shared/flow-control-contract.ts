@@ -150,6 +150,8 @@ export interface GateQueueCarry {
 /** The state a gate's coordinator starts with: the gate's settings when a request starts it, its carried state after continue-as-new. */
 export interface GateCarry extends GateSettings {
   queue?: GateQueueCarry;
+  /** What the gate is (its requests say): shown in its current details, since its summary does not survive continue-as-new. */
+  summary?: string;
   /** Throttle: executions it let pass lately, so a repeated request does not take a second token. */
   passed?: string[];
 }

@@ -1,9 +1,10 @@
-// The two signal-with-starts of a gate, built in one place for the engine and
-// the worker: handing an execution to a gate's coordinator (which starts the
-// coordinator if it is not running), and a gate's grant to an execution
-// (which wakes it if it was started with a delay). Neither carries payload
-// data: ids, limits and the engine's key labels only.
-import { COORDINATOR_PRIORITY, GATE_WORKFLOW_TYPES, UNCLAIMED_GRANT_WORKFLOW_TYPE } from './flow-control-contract.ts';
+// The options of a gate's two signal-with-starts, built in one place for the
+// engine and the worker: handing an execution to a gate's coordinator (with
+// GATE_WORKFLOW_TYPES[gate.kind]: it starts the coordinator if it is not
+// running), and a gate's grant to an execution (with
+// UNCLAIMED_GRANT_WORKFLOW_TYPE: it wakes the execution if it was started with
+// a delay). Neither carries payload data: ids, limits and key labels only.
+import { COORDINATOR_PRIORITY } from './flow-control-contract.ts';
 import type { AdmissionGate, AdmissionGrant, AdmissionRequest, GateCarry } from './flow-control-contract.ts';
 import { admissionGrantSignal, admissionRequestSignal } from './flow-control-messages.ts';
 
@@ -11,16 +12,13 @@ import { admissionGrantSignal, admissionRequestSignal } from './flow-control-mes
 export function admissionRequestStart(request: AdmissionRequest, taskQueue: string) {
   const { gate } = request;
   return {
-    workflowType: GATE_WORKFLOW_TYPES[gate.kind],
-    options: {
-      workflowId: gate.coordinatorId,
-      taskQueue,
-      args: [initialCarry(gate)] as [GateCarry],
-      signal: admissionRequestSignal,
-      signalArgs: [request] as [AdmissionRequest],
-      priority: { priorityKey: COORDINATOR_PRIORITY },
-      staticSummary: gate.summary,
-    },
+    workflowId: gate.coordinatorId,
+    taskQueue,
+    args: [initialCarry(gate)] as [GateCarry],
+    signal: admissionRequestSignal,
+    signalArgs: [request] as [AdmissionRequest],
+    priority: { priorityKey: COORDINATOR_PRIORITY },
+    staticSummary: gate.summary,
   };
 }
 
@@ -32,16 +30,13 @@ export function admissionRequestStart(request: AdmissionRequest, taskQueue: stri
  */
 export function grantStart(executionId: string, grant: AdmissionGrant, taskQueue: string) {
   return {
-    workflowType: UNCLAIMED_GRANT_WORKFLOW_TYPE,
-    options: {
-      workflowId: executionId,
-      taskQueue,
-      args: [] as [],
-      signal: admissionGrantSignal,
-      signalArgs: [grant] as [AdmissionGrant],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
-      priority: { priorityKey: COORDINATOR_PRIORITY },
-    },
+    workflowId: executionId,
+    taskQueue,
+    args: [] as [],
+    signal: admissionGrantSignal,
+    signalArgs: [grant] as [AdmissionGrant],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    priority: { priorityKey: COORDINATOR_PRIORITY },
   };
 }
 
