@@ -59,7 +59,7 @@ function bundleFor(stackTraces: boolean, tracing: boolean): Promise<WorkflowBund
     // JSONata builds its whole function library on load, which cost more CPU than a short flow, and
     // the formula evaluator's cache of compiled expressions only pays off when it outlives one
     // execution. Both hold no per-execution state (each evaluation gets its own frame and budget).
-    // Booting the protobuf descriptors cost each new execution ~5 ms of the workflow thread (a
+    // Booting the protobuf descriptors cost each new execution ~8 ms of the workflow thread (a
     // profile of a one-key burst, where every execution is new to the worker); they are immutable.
     preloadModules: ['jsonata', FORMULA_EVALUATOR_PATH, ...PROTO_DESCRIPTOR_PATHS, ...(stackTraces ? [] : [NO_STACK_TRACES_PATH])],
   });

@@ -2,11 +2,13 @@
 // per key): a call that would wait behind a full backlog is refused with 429
 // and Retry-After before anything starts — never accepted and then stalled.
 // No call waits for the count: each engine keeps, per gate, the backlog the
-// gate's coordinator last reported (the flowhookGateBacklog query, asked at
-// most once a second per gate while calls come, in the background) plus the
-// calls it accepted for that gate since. So the cap holds within about a
-// second's calls of the other engines, and the same counts tell how fast a
-// gate drains, which is the Retry-After.
+// gate's coordinator last reported plus the calls it accepted for that gate
+// since. It asks the gate (the flowhookGateBacklog query, in the background,
+// at most once a second) only once that count nears the cap — half of it,
+// shared among the live engines — so the gates of a healthy flow are never
+// asked, and with several engines the cap still holds within about a
+// second's calls. The same counts tell how fast a gate drains, which is the
+// Retry-After.
 import type { AdmissionGate } from '../../workflows/shared/flow-control-contract.ts';
 import { LimitRefusedError } from '../limits/webhook-limits.ts';
 
@@ -19,6 +21,8 @@ export interface GateBacklogOptions {
   refreshMs?: number;
   /** Gates remembered at most (the least recently used are forgotten). */
   maxGates?: number;
+  /** Engines sharing the calls (engine/limits/engine-membership.ts): each sees about 1/N of a gate's. */
+  liveEngines?: () => number;
 }
 
 interface Backlog {
@@ -42,7 +46,7 @@ export class GateBacklogs {
   readonly #gates = new Map<string, Backlog>();
 
   constructor(options: GateBacklogOptions) {
-    this.#options = { now: Date.now, refreshMs: 1000, maxGates: 10_000, ...options };
+    this.#options = { now: Date.now, refreshMs: 1000, maxGates: 10_000, liveEngines: () => 1, ...options };
   }
 
   /** Executions waiting at the gate, as far as this engine knows. */
@@ -81,7 +85,8 @@ export class GateBacklogs {
       if (this.#gates.size >= this.#options.maxGates) this.#gates.delete(this.#gates.keys().next().value!);
     }
     this.#gates.set(coordinatorId, backlog);
-    if (!backlog.asking && this.#options.now() - backlog.askedAt >= this.#options.refreshMs) this.#refresh(coordinatorId, backlog);
+    const nearCap = backlog.reported + backlog.since >= this.#options.maxWaiting / (2 * Math.max(1, this.#options.liveEngines()));
+    if (nearCap && !backlog.asking && this.#options.now() - backlog.askedAt >= this.#options.refreshMs) this.#refresh(coordinatorId, backlog);
     return backlog;
   }
 

@@ -22,6 +22,8 @@ export interface GateEntryOptions {
   /** FLOWHOOK_FLOW_CONTROL_MAX_WAITING: executions waiting at one gate at most. */
   maxWaiting: number;
   logger: Logger;
+  /** Engines sharing the calls now (their heartbeats): each sees about 1/N of a gate's calls. */
+  liveEngines?: () => number;
 }
 
 /** A gate's backlog is asked with this deadline; an answer that takes longer leaves the estimate as it is. */
@@ -33,6 +35,7 @@ export function createGateEntry(options: GateEntryOptions) {
   const { client, taskQueue, logger } = options;
   const backlogs = new GateBacklogs({
     maxWaiting: options.maxWaiting,
+    liveEngines: options.liveEngines,
     async ask(coordinatorId) {
       try {
         const backlog = await client.connection.withDeadline(Date.now() + BACKLOG_QUERY_MS, () => client.workflow.getHandle(coordinatorId).query(gateBacklogQuery));

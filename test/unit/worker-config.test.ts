@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { readWorkerConfig } from '../../workflows/config.ts';
+import { cachedWorkflowsForHeap, readWorkerConfig } from '../../workflows/config.ts';
 
 // The worker does not start without its service account token; every test gives it one.
 const TOKEN = 'a-token-of-sixteen-plus';
@@ -32,6 +32,17 @@ test('worker slots must be positive integers', (t) => {
   t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '0' }), {
     message: /FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY must be an integer >= 1/,
   });
+});
+
+test("the workflow cache is bounded by the workflow thread's heap unless an operator sets it", (t) => {
+  const MiB = 1024 * 1024;
+  // bin/flowhook's heap limits: old space 256 MiB (worker) and 384 MiB (start), semi-space 8 MiB.
+  t.is(cachedWorkflowsForHeap(280 * MiB), 497);
+  t.is(cachedWorkflowsForHeap(408 * MiB), 725);
+  t.is(cachedWorkflowsForHeap(4096 * MiB), 1000, 'never more than 1000');
+  t.is(cachedWorkflowsForHeap(8 * MiB), 20, 'never fewer than 20');
+  t.is(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_CACHED_WORKFLOWS: '50' }).maxCachedWorkflows, 50);
+  t.true(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN }).maxCachedWorkflows >= 20);
 });
 
 test('the worker needs its own service account token, from env or an owner-only file', (t) => {

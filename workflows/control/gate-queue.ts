@@ -114,10 +114,15 @@ export class GateQueue {
     return entry;
   }
 
-  /** The first `count` waiting in memory, in order. */
+  /**
+   * The first `count` waiting in memory, in order. Changes nothing: queries ask it, and a query
+   * must not change a workflow's state (it is not in the history a replay follows).
+   */
   first(count: number): QueuedExecution[] {
-    this.#topUpFromTail();
-    return [...this.#head.slice(this.#start, this.#start + count), ...this.#tail.slice(0, Math.max(0, count - this.headLength))];
+    const head = this.#head.slice(this.#start, this.#start + count);
+    // The tail follows the head directly only while no page waits between them.
+    const tail = this.#pages.length === 0 ? this.#tail.slice(0, Math.max(0, count - head.length)) : [];
+    return [...head, ...tail];
   }
 
   /** The tail is full: it is to become a page. */
