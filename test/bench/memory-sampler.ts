@@ -14,6 +14,8 @@ export interface MemoryAtPeak {
   externalMiB: number;
   /** RSS minus the three above. */
   nativeMiB: number;
+  /** The scenario running when the sample was taken (e.g. `B c=50`). */
+  during?: string;
 }
 
 const SERIES = {
@@ -23,23 +25,29 @@ const SERIES = {
   threadHeaps: 'flowhook_threads_heap_total_bytes',
 } as const;
 
-type Sample = Record<keyof typeof SERIES, number>;
+type Reading = Record<keyof typeof SERIES, number>;
+type Sample = Reading & { during?: string };
 
-export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000): { stop(): Promise<Record<string, MemoryAtPeak>> } {
+export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000): { stop(): Promise<Record<string, MemoryAtPeak>>; during(label: string): void } {
   const peaks = new Map<string, Sample>();
   let running = true;
+  let phase: string | undefined;
   const loop = (async () => {
     while (running) {
       await Promise.all(
         processes.map(async (process) => {
           const sample = await sampleOf(process.metricsUrls).catch(() => undefined);
-          if (sample && sample.rss > (peaks.get(process.name)?.rss ?? 0)) peaks.set(process.name, sample);
+          if (sample && sample.rss > (peaks.get(process.name)?.rss ?? 0)) peaks.set(process.name, { ...sample, ...(phase && { during: phase }) });
         }),
       );
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   })();
   return {
+    /** Names what runs from now on, for the peak's report. */
+    during(label: string) {
+      phase = label;
+    },
     async stop() {
       running = false;
       await loop;
@@ -53,6 +61,7 @@ export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000)
             threadHeapsMiB: MiB(s.threadHeaps),
             externalMiB: MiB(s.external),
             nativeMiB: MiB(s.rss - s.mainHeap - s.threadHeaps - s.external),
+            ...(s.during && { during: s.during }),
           },
         ]),
       );
@@ -61,11 +70,11 @@ export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000)
 }
 
 /** The process series live on one of the process's endpoints (under `flowhook start`, the engine's). */
-async function sampleOf(urls: string[]): Promise<Sample | undefined> {
+async function sampleOf(urls: string[]): Promise<Reading | undefined> {
   for (const url of urls) {
     const text = await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text();
     const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
-    const sample = Object.fromEntries(Object.entries(SERIES).map(([key, name]) => [key, value(name)])) as Sample;
+    const sample = Object.fromEntries(Object.entries(SERIES).map(([key, name]) => [key, value(name)])) as Reading;
     if (Number.isFinite(sample.rss)) return { ...sample, threadHeaps: Number.isFinite(sample.threadHeaps) ? sample.threadHeaps : 0 };
   }
   return undefined;

@@ -80,7 +80,7 @@ export function markdown(report: BenchReport): string {
     '',
     `Peak RSS (MiB): ${Object.entries(report.peakRssMiB)
       .map(([name, mib]) => `${name} ${mib}`)
-      .join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak)` : ''}.`,
+      .join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak; budget 650 ${total <= 650 ? '✓' : '✗'})` : ''}.`,
     ...memoryTable(report.memoryAtPeak),
     ...burstLines(report.burst, processes),
     `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
@@ -93,9 +93,9 @@ function memoryTable(memory: BenchReport['memoryAtPeak']): string[] {
   if (!memory || Object.keys(memory).length === 0) return [];
   return [
     '',
-    '| process (MiB, at its largest sample) | RSS | V8 heap, main thread | V8 heaps, worker threads | external (buffers) | native and code (the rest) |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...Object.entries(memory).map(([name, m]) => `| ${name} | ${m.rssMiB} | ${m.mainHeapMiB} | ${m.threadHeapsMiB} | ${m.externalMiB} | ${m.nativeMiB} |`),
+    '| process (MiB, at its largest sample) | RSS | V8 heap, main thread | V8 heaps, worker threads | external (buffers) | native and code (the rest) | during |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...Object.entries(memory).map(([name, m]) => `| ${name} | ${m.rssMiB} | ${m.mainHeapMiB} | ${m.threadHeapsMiB} | ${m.externalMiB} | ${m.nativeMiB} | ${m.during ?? '—'} |`),
     '',
   ];
 }

@@ -112,6 +112,7 @@ try {
   for (const concurrency of CONCURRENCIES) {
     for (const { scenario, label, call } of scenarios.filter((s) => SCENARIOS.has(s.scenario))) {
       await drained(client, stack.taskQueue);
+      memory.during(`${scenario} c=${concurrency}`);
       const before = Object.fromEntries(stack.processes.map((p) => [p.name, cpuSeconds(p.pid)]));
       const result = await runLoad({ concurrency, warmupMs: 2000, durationMs: seconds * 1000, call });
       const cpu = Object.fromEntries(stack.processes.map((p) => [p.name, Math.round((cpuSeconds(p.pid) - before[p.name]!) * 10) / 10]));
@@ -125,6 +126,7 @@ try {
   let burst: BurstResult | undefined;
   if (SCENARIOS.has('J')) {
     await drained(client, stack.taskQueue);
+    memory.during('J');
     burst = await runBurst({
       calls: BURST_CALLS,
       concurrency: 50,
