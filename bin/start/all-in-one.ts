@@ -24,6 +24,7 @@ import type { StartConfig } from './start-config.ts';
 import { createAdminClient } from '../cli/admin-client.ts';
 import { LOCAL_CONSOLE_PORT } from '../../common/configuration/table/console-settings.ts';
 import { buildConsoleIfStale } from './local-console.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 type Stop = () => Promise<unknown>;
 
@@ -40,6 +41,8 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
   const stops: Stop[] = [];
   const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
   keepDataDirPrivate(config.dataDir, say);
+  // Before anything else: a second start on this directory must not touch the first one's parts.
+  const lock = await lockDataDir(config.dataDir);
   const stop = async () => {
     for (const step of stops.reverse()) {
       try {
@@ -50,6 +53,7 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     }
     stops.length = 0;
   };
+  stops.push(() => lock.release());
   try {
     // The components' environment: the operator's, with start's local defaults (a loopback
     // endpoint, generated key files). Components log at their own default level (info), as when run apart.
