@@ -11,6 +11,7 @@ import { adminClientFromEnvironment, type AdminClient } from './admin-client.ts'
 import { registerCompanyEgressCommands } from './company-egress-commands.ts';
 import { registerConnectionCommands } from './connection-commands.ts';
 import { registerFlowCommands } from './flow-commands.ts';
+import type { Confirm } from './execution-rerun-command.ts';
 import { registerHookSecretCommands } from './hook-secret-commands.ts';
 import { registerSecretStoreCommands } from './secret-store-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
@@ -27,6 +28,8 @@ export interface AdminCommandDeps {
   setExitCode?: (code: number) => void;
   /** Where `connection set` and `hook-secret set` read a secret given by no file. Default: the process's stdin. */
   secretStdin?: () => SecretStdin;
+  /** How `flow apply` asks before moving a published flow. Default: a question on the terminal, none elsewhere. */
+  confirm?: Confirm;
 }
 
 const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
@@ -67,7 +70,7 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
     );
   registerCompanyEgressCommands(company, runtime);
 
-  registerFlowCommands(program, runtime);
+  registerFlowCommands(program, runtime, deps.confirm);
   registerConnectionCommands(program, runtime, { stdin: deps.secretStdin });
 
   program

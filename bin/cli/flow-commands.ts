@@ -19,13 +19,16 @@ import { flowCard } from './flow-card.ts';
 import { registerFlowSchemaCommand } from './flow-schema-command.ts';
 import { registerFlowPauseCommands } from './flow-pause-commands.ts';
 import { readFlowFileWithPositions, type PlacedFlow } from './flow-file.ts';
+import { movesOf } from './flow-apply-moves.ts';
+import { terminalConfirm, type Confirm } from './execution-rerun-command.ts';
+import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { placePublishProblems } from './publish-problem-positions.ts';
 import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
 
 // Implicit defaults are printed too, so `jq .created` is false rather than null.
 export const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 
-export function registerFlowCommands(program: Command, runtime: AdminRuntime): void {
+export function registerFlowCommands(program: Command, runtime: AdminRuntime, confirm: Confirm = terminalConfirm): void {
   const flow = program.command('flow').description('flows as code: apply files, inspect, publish');
   registerFlowSchemaCommand(flow, runtime);
   registerFlowPauseCommands(flow, runtime);
@@ -35,8 +38,9 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
     .description('save each flow file as a new version (creating the flow on first apply)')
     .argument('<file...>', 'flow files (.yaml, .yml or .json)')
     .option('--publish', 'publish the applied version')
+    .option('--yes', 'apply even when the version moves the published flow: another activity, or no provider route where a hook secret is set')
     .option('--json', 'print {"results": [...]} with one entry per file')
-    .action(adminAction(runtime, applyFiles));
+    .action(adminAction(runtime, (context, files: string[]) => applyFiles(context, files, confirm)));
 
   flow
     .command('show')
@@ -109,8 +113,9 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime): v
  * file applies nothing. Engine errors are per file: the others are still
  * applied, and every generated secret is printed — it is shown only once.
  */
-async function applyFiles(context: AdminContext, files: string[]): Promise<void> {
+async function applyFiles(context: AdminContext, files: string[], confirm: Confirm): Promise<void> {
   const publish = context.options.publish === true;
+  const confirmed = context.options.yes === true;
   const read = await Promise.allSettled(files.map((file) => readFlowFileWithPositions(file)));
   const problems = read.flatMap((result) => (result.status === 'rejected' ? [describeError(result.reason).message] : []));
   if (problems.length > 0) throw new CliError(`${problems.join('\n')}\nnothing was applied`, Code.InvalidArgument);
@@ -120,6 +125,7 @@ async function applyFiles(context: AdminContext, files: string[]): Promise<void>
   for (const [i, { flow, positionOf }] of flows.entries()) {
     const file = files[i]!;
     try {
+      if (!confirmed) await confirmMoves(context, confirm, file, flow);
       const response = await context.client().applyFlow({ flow, publish });
       results.push({ file, ...(toJson(ApplyFlowResponseSchema, response, JSON_OPTIONS) as object) });
       if (!context.json) printLines(context.io, appliedLines(file, response));
@@ -134,6 +140,37 @@ async function applyFiles(context: AdminContext, files: string[]): Promise<void>
     }
   }
   if (context.json) printJson(context.io, { results });
+}
+
+/**
+ * Asks before a version that moves the published flow for its callers (flow-apply-moves.ts); throws, for this
+ * file only, when there is no terminal to ask on or the answer is no.
+ */
+async function confirmMoves(context: AdminContext, confirm: Confirm, file: string, flow: Flow): Promise<void> {
+  const current = await context
+    .client()
+    .getFlow({ company: flow.company, name: flow.name })
+    .catch((error: unknown) => {
+      if (error instanceof ConnectError && error.code === Code.NotFound) return undefined;
+      throw error;
+    });
+  const publishedVersion = current?.flow?.publishedVersion ?? 0;
+  if (publishedVersion === 0) return;
+  const published = await context.client().getFlow({ company: flow.company, name: flow.name, version: publishedVersion });
+  const moves = movesOf(published, flow);
+  if (moves.length === 0) return;
+  const what = `${file} moves the published flow "${flow.name}" (company ${flow.company}, version ${publishedVersion})${publish(context) ? '' : ' once published'}:\n${moves.map((move) => `  - ${move}`).join('\n')}`;
+  if (!context.json) context.io.err(`${what}\n`);
+  const answer = await confirm('Apply it anyway?');
+  if (answer === true) return;
+  throw new CliError(
+    `${answer === false ? 'not applied' : `${context.json ? `${what}\n` : ''}not applied without a yes`}: give --yes to apply a version that moves the published flow (or keep its activity${moves.length > 1 ? ' and provider route' : ''})`,
+    Code.FailedPrecondition,
+  );
+}
+
+function publish(context: AdminContext): boolean {
+  return context.options.publish === true;
 }
 
 function appliedLines(file: string, response: ApplyFlowResponse): string[] {

@@ -23,6 +23,21 @@ test('every example flow publishes without errors or warnings', (t) => {
   }
 });
 
+test('no two examples share a flow (company and name) or a webhook activity: applying one would move the other', (t) => {
+  const byName = new Map<string, string>();
+  const byActivity = new Map<string, string>();
+  for (const { path, text } of examples) {
+    const flow = parseFlowText(path, text);
+    const name = `${flow.company}/${flow.name}`;
+    t.is(byName.get(name), undefined, `${path} is flow ${name}, like ${byName.get(name)}`);
+    byName.set(name, path);
+    if (flow.trigger?.kind.case !== 'webhook') continue;
+    const activity = `${flow.company}/${flow.trigger.kind.value.activity.toLowerCase()}`;
+    t.is(byActivity.get(activity), undefined, `${path} has activity ${activity}, like ${byActivity.get(activity)}`);
+    byActivity.set(activity, path);
+  }
+});
+
 test('the examples use every step kind and every verification scheme', (t) => {
   const kinds = StepSchema.oneofs[0]!.fields.map((field) => field.jsonName);
   t.deepEqual(
