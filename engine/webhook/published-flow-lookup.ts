@@ -6,7 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { ChangeFeed } from '../cache/change-feed.ts';
 import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
-import { Company, PublishedFlow } from '../storage/entities.ts';
+import { Company, FlowVersion, PublishedFlow } from '../storage/entities.ts';
+import { shellArg } from '../../common/shell-words.ts';
 import { NotFoundError } from '../errors.ts';
 import { companyNotFoundMessage } from '../admin/companies.ts';
 
@@ -39,9 +40,25 @@ export function createPublishedFlowLookup(feed: ChangeFeed | undefined, cacheOpt
       if (found) return found;
       const company = await em.findOne(Company, { name: companyName });
       if (!company) throw new NotFoundError(await companyNotFoundMessage(em, companyName, 'caller'));
-      throw new NotFoundError(`No published flow is registered for activity "${activity}" in company "${companyName}"`);
+      throw new NotFoundError(await unpublishedMessage(em, company, activity));
     },
   };
+}
+
+/**
+ * A caller of this company (the one thing it may learn about) whose activity only a draft has: the
+ * next step is to publish it, and the answer says how. An activity no flow has answers as before.
+ */
+async function unpublishedMessage(em: EntityManager, company: Company, activity: string): Promise<string> {
+  const versions = await em.find(FlowVersion, { flow: { company }, activity: activity.toLowerCase() }, { populate: ['flow'], orderBy: { version: 'desc' }, limit: 50 });
+  // Only a flow whose latest version has the activity: `flow publish` publishes that one.
+  const draft = versions.find((version) => version.version === version.flow.latestVersion);
+  if (!draft) return `No published flow is registered for activity "${activity}" in company "${company.name}"`;
+  const publishedElsewhere = (await em.count(PublishedFlow, { flow: draft.flow })) > 0;
+  const what = publishedElsewhere
+    ? `version ${draft.version} of flow "${draft.flow.name}", which has activity "${draft.activity}", is not published`
+    : `flow "${draft.flow.name}" (activity "${draft.activity}") has no published version`;
+  return `${what[0]!.toUpperCase()}${what.slice(1)}; publish it with: flowhook flow publish ${shellArg(company.name)} ${shellArg(draft.flow.name)}`;
 }
 
 async function load(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot | undefined> {

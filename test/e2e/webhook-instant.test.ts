@@ -77,6 +77,21 @@ test('an unknown activity or company is 404 with an OData error', async (t) => {
   t.regex(JSON.parse(unknownCompany.text).error.message, /Nobody Inc\./);
 });
 
+test('an activity only a draft has is 404 naming the flow and the command that publishes it', async (t) => {
+  await deployFlow(stack, flow(tenant.company, 'draft-only', { activity: 'Orders.Draft' }, []), false);
+  const draft = await callWebhook(stack, { company: tenant.company, activity: 'orders.draft', secret, auth: tenant.auth });
+  t.is(draft.status, 404);
+  t.is(JSON.parse(draft.text).error.message, `Flow "draft-only" (activity "orders.draft") has no published version; publish it with: flowhook flow publish 'Acme Ltd.' draft-only`);
+  // Published since, then a new draft under another activity: the published version is not the one asked for.
+  await stack.admin.publishFlow({ company: tenant.company, name: 'draft-only' });
+  await deployFlow(stack, flow(tenant.company, 'draft-only', { activity: 'orders.draft.two' }, []), false);
+  const second = await callWebhook(stack, { company: tenant.company, activity: 'orders.draft.two', secret, auth: tenant.auth });
+  t.is(
+    JSON.parse(second.text).error.message,
+    `Version 2 of flow "draft-only", which has activity "orders.draft.two", is not published; publish it with: flowhook flow publish 'Acme Ltd.' draft-only`,
+  );
+});
+
 test('wrong secret, missing or wrong credentials are 401 "Unauthorized" and start no execution', async (t) => {
   // A flow only this test calls: after the refused calls, one accepted call must be the only execution.
   const guarded = 'guarded.instant';
