@@ -127,6 +127,8 @@ async function applyFiles(context: AdminContext, files: string[], confirm: Confi
     try {
       if (!confirmed) await confirmMoves(context, confirm, file, flow);
       const response = await context.client().applyFlow({ flow, publish });
+      // Warnings name fields, as errors do: the file's line goes in front of each.
+      response.warnings = response.warnings.map((warning) => placePublishProblems(warning, file, positionOf));
       results.push({ file, ...(toJson(ApplyFlowResponseSchema, response, JSON_OPTIONS) as object) });
       if (!context.json) printLines(context.io, appliedLines(file, response));
     } catch (caught) {

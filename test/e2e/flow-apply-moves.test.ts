@@ -106,3 +106,34 @@ test('an apply that keeps the activity and the provider route asks nothing', asy
   t.deepEqual(asked, []);
   t.regex(applied.out, /updated — version 2, published/);
 });
+
+test('a variable no step sets is a warning with its place in the file', async (t) => {
+  const path = join(dir, 'typo.flow.yaml');
+  writeFileSync(
+    path,
+    [
+      `company: ${COMPANY}`,
+      'name: typo',
+      'trigger:',
+      '  webhook:',
+      '    description: A typo',
+      '    activity: orders.typo',
+      'steps:',
+      '  - set:',
+      '      description: Pick the name',
+      '      variables: { name: "${Trigger.Payload.name}" }',
+      '  - log:',
+      '      description: Greet',
+      '      message: "Hello {{Variables.nme}}"',
+      '',
+    ].join('\n'),
+  );
+  const applied = await cli(['flow', 'apply', path, '--publish']);
+  t.is(applied.code, 0, applied.err);
+  t.true(
+    applied.out.includes(
+      `  warning: ${path}:13:16: steps[1].log.message: Variables.nme is read, but no set step sets it (did you mean Variables.name?): it is empty at run time; the set steps set name`,
+    ),
+    applied.out,
+  );
+});

@@ -114,10 +114,10 @@ test('a variable that no set step sets is a warning, not an error', (t) => {
   const problems = validateFlow(flowWith([{ set: { variables: { total: '1' } } }, { log: { message: '${Variables.totl} {{Variables.total}} ${Variables.other}' } }]));
   t.deepEqual(problems.errors, []);
   t.deepEqual(
-    problems.warnings.filter((w) => w.startsWith('Variables.')),
+    problems.warnings.filter((w) => w.includes('Variables.')),
     [
-      'Variables.totl is read, but no set step sets it (did you mean Variables.total?): it is empty at run time; the set steps set total',
-      'Variables.other is read, but no set step sets it: it is empty at run time; the set steps set total',
+      'steps[1].log.message: Variables.totl is read, but no set step sets it (did you mean Variables.total?): it is empty at run time; the set steps set total',
+      'steps[1].log.message: Variables.other is read, but no set step sets it: it is empty at run time; the set steps set total',
     ],
   );
 });

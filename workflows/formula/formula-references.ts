@@ -31,8 +31,10 @@ export interface FormulaScope {
   stepNames: ReadonlySet<string>;
   /** The waitForCallback steps by name; none when absent. */
   callbackSteps?: ReadonlyMap<string, CallbackStepInScope>;
-  /** Filled with every `Variables.<name>` read from the root, so the flow can warn about variables no step sets. */
-  variablesRead?: Set<string>;
+  /** Filled with every `Variables.<name>` read from the root and the field that reads it first, so the flow can warn about variables no step sets, where. */
+  variablesRead?: Map<string, string>;
+  /** The field being checked (e.g. `steps[2].log.message`): where a read is noted. */
+  readAt?: string;
   /** Filled with every provider-route-only `Trigger.<member>` read (Body, Headers, …), so a flow without `direct` can be warned. */
   directTriggerRead?: Set<string>;
   /** Filled with every `Trigger.Coalesced` / `Trigger.Batch` read, so a flow without the control that fills it can be refused. */
@@ -193,7 +195,7 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
   if (member === undefined) return undefined;
   if (members === 'variables') {
     // Whether some set step sets it is the flow's question (a warning there).
-    scope.variablesRead?.add(member);
+    if (scope.variablesRead && !scope.variablesRead.has(member)) scope.variablesRead.set(member, scope.readAt ?? '');
     return undefined;
   }
   if (members === 'steps') return scope.stepNames.has(member) ? undefined : unknownStepProblem(member, scope.stepNames);

@@ -15,7 +15,7 @@ export function checkText(text: string | undefined, field: string, errors: strin
     if (required) errors.push(`${field}: required`);
     return;
   }
-  for (const problem of checkTemplate(text, scope)) errors.push(`${field}: ${problem}`);
+  for (const problem of checkTemplate(text, { ...scope, readAt: field })) errors.push(`${field}: ${problem}`);
 }
 
 /** Every text inside a JSON value (set variables, record fields), named by its path. */

@@ -66,7 +66,7 @@ function checkKey(key: string | undefined, path: string, required: boolean, erro
     return;
   }
   const scope: FormulaScope = { stepNames: new Set(), roots: KEY_ROOTS, collectedTriggerRead: new Set() };
-  for (const problem of checkTemplate(key, scope)) errors.push(`${path}: ${problem}`);
+  for (const problem of checkTemplate(key, { ...scope, readAt: path })) errors.push(`${path}: ${problem}`);
   for (const member of scope.collectedTriggerRead!)
     errors.push(`${path}: Trigger.${member} cannot be read here: it is filled after the call's key decided which execution the call joins`);
 }

@@ -36,7 +36,7 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
   const scope: FormulaScope = {
     stepNames: stepNamesOf(steps),
     callbackSteps: callbackStepsOf(steps),
-    variablesRead: new Set(),
+    variablesRead: new Map(),
     directTriggerRead: new Set(),
     collectedTriggerRead: new Set(),
   };
@@ -163,11 +163,12 @@ function warnAboutCollectedOutputs(webhook: WebhookTriggerJson, read: ReadonlySe
   }
 }
 
-function warnAboutUnsetVariables(read: ReadonlySet<string>, set: ReadonlySet<string>, warnings: string[]): void {
-  for (const name of read) {
+function warnAboutUnsetVariables(read: ReadonlyMap<string, string>, set: ReadonlySet<string>, warnings: string[]): void {
+  for (const [name, at] of read) {
     if (set.has(name)) continue;
     const suggestion = didYouMean(name, set, (candidate) => `Variables.${candidate}`);
     const known = set.size > 0 ? `; the set steps set ${[...set].join(', ')}` : '';
-    warnings.push(`Variables.${name} is read, but no set step sets it${suggestion}: it is empty at run time${known}`);
+    // Named by the field that reads it first, as errors are: `flow apply` puts the file's line in front.
+    warnings.push(`${at ? `${at}: ` : ''}Variables.${name} is read, but no set step sets it${suggestion}: it is empty at run time${known}`);
   }
 }
