@@ -33,10 +33,27 @@ export function environmentReaderOf(path: string): ProcessName | undefined {
 
 /** The variables `reader` reads, each with what it means to that reader and its default. */
 export function environmentOf(reader: ProcessName): EnvironmentVariable[] {
-  return (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][])
-    .filter(([, row]) => row.processes.includes(reader) && !row.internal && row.retired === undefined)
-    .map(([name, row]) => ({ name, meaning: plain(row.roles?.[reader] ?? withDefault(row, reader)) }));
+  const rows = (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][]).filter(([, row]) => !row.internal && row.retired === undefined);
+  const own = rows.filter(([, row]) => row.processes.includes(reader)).map(([name, row]) => ({ name, meaning: plain(row.roles?.[reader] ?? withDefault(row, reader)) }));
+  if (reader !== 'start') return own;
+  // start listens on its components' ports too: every port it opens is named here, so a user
+  // whose port is taken finds the variable that moves it without reading three other helps.
+  const listed = new Set(own.map((variable) => variable.name));
+  const componentPorts = rows
+    .filter(([name, row]) => name.endsWith('_PORT') && !listed.has(name) && COMPONENTS.some((component) => row.processes.includes(component)))
+    .map(([name, row]) => ({
+      name,
+      meaning: plain(
+        withDefault(
+          row,
+          COMPONENTS.find((component) => row.processes.includes(component))!,
+        ),
+      ),
+    }));
+  return [...own, ...componentPorts];
 }
+
+const COMPONENTS: readonly ProcessName[] = ['facade', 'engine', 'worker'];
 
 /** Adds an "Environment:" section to the help of every command (admin commands: the admin variables). */
 export function addEnvironmentHelp(program: Command): void {

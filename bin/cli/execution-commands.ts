@@ -7,7 +7,12 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ExecutionService, GetExecutionResponseSchema, ListExecutionsResponseSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { exitCodeFor, reportError } from './admin-action.ts';
-import { addRerunCommand, isoTime, statuses, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
+import { addRerunCommand, isoTime, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
+import { namesFrom, oneOf, wholeNumberIn } from './option-values.ts';
+
+/** What `execution list` filters by (the engine's ListExecutions accepts exactly these). */
+const STATUSES = ['RUNNING', 'COMPLETED', 'FAILED', 'TIMED_OUT', 'TERMINATED', 'CANCELED'] as const;
+const OUTCOMES = ['responded', 'sync-timeout', 'flow-ended', 'instant', 'failed'] as const;
 import { adminOptionsFromEnvironment, createAdminTransport } from './admin-client.ts';
 import { card, printJson, printLines, processIo, table, type CliIo } from './output.ts';
 
@@ -49,13 +54,13 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     .option('--activity <activity>', 'only this webhook activity')
     .option('--flow <name>', 'only this flow')
     .option('--flow-version <n>', 'only this version of the flow', positiveInt)
-    .option('--outcome <outcome>', "only executions whose caller's window closed so: responded, sync-timeout, flow-ended, instant, failed")
-    .option('--status <status>', 'only executions in these states: RUNNING, COMPLETED, FAILED, TIMED_OUT, TERMINATED, CANCELED (repeat or comma-separate)', statuses, [])
+    .option('--outcome <outcome>', `only executions whose caller's window closed so: ${OUTCOMES.join(', ')}`, oneOf(OUTCOMES))
+    .option('--status <status>', `only executions in these states: ${STATUSES.join(', ')} (repeat or comma-separate)`, namesFrom(STATUSES), [])
     .option('--since <time>', 'only executions started at or after this ISO 8601 time', isoTime)
     .option('--until <time>', 'only executions started before this ISO 8601 time', isoTime)
     .option('--caller <caller>', 'only executions of this caller, e.g. user:partner')
     .option('--key <key>', 'only executions whose flow control (concurrency, throttle, debounce, batch) computed this key')
-    .option('--limit <n>', 'at most this many (1..500, default 50)', positiveInt)
+    .option('--limit <n>', 'at most this many (1..500, default 50)', wholeNumberIn(1, 500))
     .option('--json', 'print the response as JSON')
     .action(
       action(async (json, options) => {

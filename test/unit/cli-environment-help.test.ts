@@ -48,9 +48,18 @@ const COMMANDS: [string[], ProcessName][] = [
   [['payload-key', 'rotate'], 'payload-key'],
 ];
 
+/** start runs the components: their ports are in its help too (the test below). */
+const componentPort = (name: string) => name.endsWith('_PORT') && (['engine', 'facade', 'worker'] as ProcessName[]).some((reader) => readBy(reader).includes(name));
+
 for (const [path, reader] of COMMANDS) {
   test(`the help of ${path.join(' ')} lists exactly the variables the ${reader} reads`, (t) => {
-    t.deepEqual(listed(helpOf(...path)).sort(), readBy(reader).sort());
+    const extra = reader === 'start' ? (name: string) => componentPort(name) && !readBy('start').includes(name) : () => false;
+    t.deepEqual(
+      listed(helpOf(...path))
+        .filter((name) => !extra(name))
+        .sort(),
+      readBy(reader).sort(),
+    );
   });
 }
 
@@ -67,4 +76,14 @@ test('each line says what the variable means to that command, with its default',
   // Retired and internal variables are for the reference, not for help.
   t.notRegex(helpOf('engine'), /FLOWHOOK_SERVICE_TOKEN|FLOWHOOK_HEAP_TUNED/);
   t.notRegex(helpOf('facade'), /`|\*\*/, 'Markdown is for the reference');
+});
+
+test('start --help names every port start listens on, its components’ included', (t) => {
+  const help = helpOf('start');
+  const ports = (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][])
+    .filter(([name, row]) => name.endsWith('_PORT') && !row.internal && row.retired === undefined)
+    .filter(([, row]) => (['start', 'engine', 'facade', 'worker'] as ProcessName[]).some((reader) => row.processes.includes(reader)))
+    .map(([name]) => name);
+  t.true(ports.length >= 10, ports.join(', '));
+  for (const name of ports) t.regex(help, new RegExp(`^ {2}${name} +\\S`, 'm'), name);
 });
