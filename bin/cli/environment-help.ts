@@ -17,6 +17,8 @@ const PROCESS_COMMANDS: Readonly<Record<string, ProcessName>> = {
   facade: 'facade',
   worker: 'worker',
   'payload-key rotate': 'payload-key',
+  // It finds the Temporal CLI and the dev server's address as start does.
+  temporal: 'start',
 };
 
 /** Commands that read no environment at all (e.g. `flow schema` prints a file). */

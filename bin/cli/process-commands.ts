@@ -7,6 +7,7 @@
 // and an engine never loads the worker's (measured: the facade's resident
 // memory at idle fell from ~165 to ~95 MiB). Admin commands stay light either way.
 import type { Command } from 'commander';
+import { registerTemporalCommand } from './temporal-command.ts';
 
 export function registerProcessCommands(program: Command): void {
   program
@@ -50,6 +51,7 @@ export function registerProcessCommands(program: Command): void {
         return worker.close;
       }),
     );
+  registerTemporalCommand(program);
 }
 
 async function runUntilSignal(start: () => Promise<() => Promise<unknown>>): Promise<void> {
