@@ -29,6 +29,25 @@ export function exampleFlowFiles(): ExampleFile[] {
 /** For each step kind (its key in a flow file), the shortest step of that kind in the examples, as a list item. */
 export function stepSnippets(files: readonly ExampleFile[] = exampleFlowFiles()): Map<string, Snippet> {
   const found = new Map<string, Snippet>();
+  eachStep(files, (kind, _body, snippet) => keep(found, kind, snippet));
+  return found;
+}
+
+/** The operations a `record` step has (exactly one per step). */
+export const RECORD_OPERATIONS = ['get', 'insert', 'modify', 'upsert', 'delete'] as const;
+
+/** For each record operation, the shortest `record` step in the examples that does it. */
+export function recordOperationSnippets(files: readonly ExampleFile[] = exampleFlowFiles()): Map<string, Snippet> {
+  const found = new Map<string, Snippet>();
+  eachStep(files, (kind, body, snippet) => {
+    const operation = kind === 'record' && isMap(body) ? RECORD_OPERATIONS.find((name) => body.has(name)) : undefined;
+    if (operation) keep(found, operation, snippet);
+  });
+  return found;
+}
+
+/** Every step of the examples, branches included: its kind, its body, and its source as a list item. */
+function eachStep(files: readonly ExampleFile[], see: (kind: string, body: unknown, snippet: Snippet) => void): void {
   for (const { path, text } of files) {
     const document = parseDocument(text);
     const visit = (steps: unknown) => {
@@ -37,14 +56,13 @@ export function stepSnippets(files: readonly ExampleFile[] = exampleFlowFiles())
         if (!isMap(step)) continue;
         const kind = keysOf(step).find((key) => key !== 'name');
         if (kind === undefined) continue;
-        keep(found, kind, { path, text: listItem(text, step) });
         const body = step.get(kind, true);
+        see(kind, body, { path, text: listItem(text, step) });
         if (isMap(body)) for (const branch of ['then', 'else']) visit(body.get(branch, true));
       }
     };
     visit(document.get('steps', true));
   }
-  return found;
 }
 
 /** For each verification scheme, the shortest `direct:` of a trigger in the examples that uses it. */

@@ -5,7 +5,7 @@
 // examples are validated by test/unit/example-flows.test.ts.
 import type { DescEnum, DescMessage } from '@bufbuild/protobuf';
 import { FlowSchema, StepSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { stepSnippets } from './flow-examples.ts';
+import { RECORD_OPERATIONS, recordOperationSnippets, stepSnippets } from './flow-examples.ts';
 import { slug } from './markdown-outline.ts';
 import { code, fenced } from './markdown.ts';
 import { enumTable, fieldTable, type TypeLink } from './proto-fields.ts';
@@ -41,6 +41,14 @@ export async function renderFlowFileReference(): Promise<string> {
     parts.push('', fieldTable(type, protos, link));
     const snippet = snippets.get(heading(type));
     if (isKind && snippet) parts.push('', `From [${snippet.path}](${TO_ROOT}${snippet.path}):`, '', fenced('yaml', snippet.text));
+    // A record step does one of five things: each gets its own example.
+    if (heading(type) === 'record') {
+      const operations = recordOperationSnippets();
+      for (const operation of RECORD_OPERATIONS) {
+        const example = operations.get(operation);
+        if (example && example.text !== snippet?.text) parts.push('', `\`${operation}\`, from [${example.path}](${TO_ROOT}${example.path}):`, '', fenced('yaml', example.text));
+      }
+    }
     if (type === step) {
       parts.push('', '## Step kinds');
       for (const field of step.oneofs[0]!.fields) render(field.message!, 3);

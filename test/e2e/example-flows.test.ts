@@ -208,6 +208,8 @@ test('order shipment: the step waits for its key, and flowWebhook_Resume deliver
   await stack.temporal.workflow.getHandle(started.executionId!).result();
   const shipment = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'shipment', key: 'SO-4711', caller: 'test', idempotencyKey: '' } })).record!;
   t.like(shipment.data, { status: 'picked-up', carrier: 'DHL' });
+  const awaiting = recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'awaiting-pickup', key: 'SO-4711', caller: 'test', idempotencyKey: '' } });
+  await t.throwsAsync(awaiting, { message: /does not exist/ }, 'off the awaiting-pickup list once picked up');
 });
 
 test('invoice payment: the provider gets the callback URL through the connection, its callback marks the invoice paid', async (t) => {

@@ -9,7 +9,7 @@ import { FlowSchema, StepSchema, type FlowJson } from '../../proto/gen/flowhook/
 import { parseFlowText } from '../../bin/cli/flow-file.ts';
 import { DIRECT_SCHEME_NAMES } from '../../engine/direct/verification/scheme-registry.ts';
 import { validateFlow } from '../../workflows/shared/index.ts';
-import { directSnippets, exampleFlowFiles, stepSnippets } from '../../docs/tooling/flow-examples.ts';
+import { directSnippets, exampleFlowFiles, RECORD_OPERATIONS, recordOperationSnippets, stepSnippets } from '../../docs/tooling/flow-examples.ts';
 
 const examples = exampleFlowFiles();
 
@@ -49,6 +49,14 @@ test('the examples use every step kind and every verification scheme', (t) => {
     DIRECT_SCHEME_NAMES.filter((scheme) => !directSnippets(examples).has(scheme)),
     [],
     'add an example flow that uses it',
+  );
+});
+
+test('the examples do every record operation, so the reference has an example of each', (t) => {
+  t.deepEqual(
+    RECORD_OPERATIONS.filter((operation) => !recordOperationSnippets(examples).has(operation)),
+    [],
+    'add a record step that does it to an example flow',
   );
 });
 
