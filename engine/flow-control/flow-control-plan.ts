@@ -68,8 +68,9 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
     plan.collect = {
       // Per version: a collector starts every execution with the version it began with.
       collectorId: coordinatorId(secret, 'debounce', flow, key, String(published.flowVersion.version)),
-      policy: { kind: 'debounce', periodMs, ...(maxWaitMs !== undefined && { maxWaitMs }) },
-      summary: `debounce · ${named}${keyText(label)} · ${formatDuration(periodMs)} after the last call${maxWaitMs === undefined ? '' : `, at most ${formatDuration(maxWaitMs)}`}`,
+      // Always bounded: as written, or by the default (flow-control-settings.ts).
+      policy: { kind: 'debounce', periodMs, maxWaitMs },
+      summary: `debounce · ${named}${keyText(label)} · ${formatDuration(periodMs)} after the last call, at most ${formatDuration(maxWaitMs)}`,
     };
   } else if (collecting && settings.batch) {
     const { maxSize, maxWaitMs } = settings.batch;

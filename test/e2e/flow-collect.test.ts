@@ -11,10 +11,17 @@ import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY } from '../../engine/temporal/search-attributes.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { historyText } from '../support/history-text.ts';
-import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, type CollectedCall, type CollectorInput } from '../../workflows/shared/flow-control-contract.ts';
+import {
+  COLLECTOR_WORKFLOW_TYPE,
+  CONCURRENCY_WORKFLOW_TYPE,
+  DEBOUNCE_DEFAULT_MAX_WAIT_PATCH,
+  type CollectedCall,
+  type CollectorInput,
+} from '../../workflows/shared/flow-control-contract.ts';
 import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
 import type { FlowWorkflow } from '../../workflows/shared/index.ts';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -73,6 +80,73 @@ test('10 calls within a debounce period become one execution with the last paylo
   const description = await stack.temporal.workflow.getHandle(answers[0]!.executionId!).describe();
   t.deepEqual(description.typedSearchAttributes.get(FLOW_KEY), ['C-1']);
   t.is(await engineMetric({ activity: 'collect.debounced', control: 'coalesced' }), 11);
+});
+
+/** Sends `send(n)` every 300 ms for `forMs`: never a quiet second, so a 1 s debounce never ends on its own while they last. */
+async function restlessCalls<T>(forMs: number, send: (n: number) => Promise<T>): Promise<{ first: number; answers: T[] }> {
+  const first = Date.now();
+  const answers: T[] = [];
+  for (let n = 0; Date.now() - first < forMs; n++) {
+    answers.push(await send(n));
+    await sleep(300);
+  }
+  return { first, answers };
+}
+
+test('a debounce without maxWait whose callers never pause still runs: ten periods after the first call at the latest', async (t) => {
+  const server = await startIntervalServer({ holdMs: 0 });
+  t.teardown(() => server.close());
+  const secret = await deploy('restless', { debounce: { key: '${Trigger.Payload.customer}', period: '1s' } }, [
+    { httpRequest: { description: 'report', url: `${server.url}/restless`, method: 'POST', body: '${ {"count": Trigger.Coalesced.count} }' } },
+  ]);
+  const { first, answers } = await restlessCalls(14_000, (n) => call('restless', secret, `{"customer": "C-9", "n": ${n}}`));
+  t.true(
+    answers.every((answer) => answer.status === 200),
+    'every call accepted',
+  );
+  const ids = answers.map((answer) => answer.executionId!);
+  const [bounded, next] = [...new Set(ids)];
+  t.truthy(next, 'the calls after the bound join the next window: the first one did not wait for the calls to stop');
+  const started = (await stack.temporal.workflow.getHandle(bounded!).describe()).startTime.getTime() - first;
+  t.true(started >= 9_000 && started < 12_500, `the first execution started ${started} ms after the first call (default maxWait 10 s)`);
+  const [report] = await server.waitForAnswered(1, '/restless');
+  t.is((JSON.parse(report!.body) as { count: number }).count, ids.filter((id) => id === bounded).length, 'it stands for the calls of its window');
+});
+
+test('a collector begun before maxWait had a default (no maxWait in its input) takes the default while it runs on', async (t) => {
+  const workflowId = `flowhook-debounce:collect.before-default:${randomUUID()}`;
+  const input: CollectorInput = {
+    policy: { kind: 'debounce', periodMs: 1000 },
+    template: {
+      company: tenant.company,
+      flowName: 'before-default',
+      flowVersion: 1,
+      steps: [{ log: { message: '${Trigger.Coalesced.count}' } }],
+      trigger: {
+        activity: 'collect.before-default',
+        description: '',
+        responseMode: 'INSTANT_RETURN',
+        syncTimeoutMs: 30_000,
+        defaultResponse: { statusCode: 200, contentType: 'application/json' },
+        doNotLogPayload: false,
+      },
+    },
+  };
+  const collector = await stack.temporal.workflow.start(COLLECTOR_WORKFLOW_TYPE, { workflowId, taskQueue: stack.taskQueue, args: [input] });
+  const collected = (n: number): CollectedCall => ({
+    callId: randomUUID(),
+    keyed: false,
+    payloadJson: `{"n":${n}}`,
+    caller: 'user:b',
+    held: false,
+    seed: { workflowId: `collect.before-default:${randomUUID()}`, executionGrant: '', memo: {}, staticSummary: 'x', staticDetails: 'x', priority: { fairnessKey: tenant.company } },
+  });
+  const { answers } = await restlessCalls(13_000, async (n) => (await collector.executeUpdate(collectCallUpdate, { args: [collected(n)] })).executionId);
+  const [bounded, next] = [...new Set(answers)];
+  t.truthy(next, 'the window ended at the default while the calls went on');
+  const result = await stack.temporal.workflow.getHandle<FlowWorkflow>(bounded!).result();
+  t.is(Number(result.steps.find((step) => step.type === 'log')?.note), answers.filter((id) => id === bounded).length);
+  t.true((await historyText(workflowId)).includes(DEBOUNCE_DEFAULT_MAX_WAIT_PATCH), 'the change is marked in its history, so a replay takes the same path');
 });
 
 test('25 concurrent calls to a batch of maxSize 10 become three executions covering all 25 calls, each once, in arrival order', async (t) => {

@@ -97,6 +97,18 @@ test('debounce: one window whose deadline moves with every call, bounded by maxW
   t.true(windows.isEmpty);
 });
 
+test('a collector begun before maxWait had a default keeps calling windows unbounded until it takes the default, then ends them at ten periods', (t) => {
+  const windows = new CollectorWindows({ kind: 'debounce', periodMs: 1000 }, template);
+  windows.add(collected(1), 0);
+  for (let at = 500; at <= 20_000; at += 500) windows.add(collected(at), at);
+  t.true(windows.unbounded);
+  t.is(windows.nextDue(), 21_000, 'as before: a period after the latest call, however long the calls keep coming');
+  windows.takeDefaultMaxWait();
+  t.false(windows.unbounded);
+  t.is(windows.nextDue(), 10_000, 'ten periods after the first call');
+  t.is(windows.takeDue(20_000)[0]?.count, 41);
+});
+
 test('debounce keeps the latest 100 payloads but counts every call', (t) => {
   const policy = { kind: 'debounce', periodMs: 1000 } as const;
   const windows = new CollectorWindows(policy, template);

@@ -110,3 +110,12 @@ test('settings: defaults applied and durations in milliseconds', (t) => {
     batch: { key: '', maxSize: 5, maxWaitMs: 30_000 },
   });
 });
+
+test('a debounce without maxWait is bounded all the same: ten periods, at most a day', (t) => {
+  const maxWaitOf = (period: string) => resolveFlowControl({ debounce: { key: 'k', period } }).debounce?.maxWaitMs;
+  t.is(maxWaitOf('1s'), 10_000);
+  t.is(maxWaitOf('30s'), 300_000);
+  t.is(maxWaitOf('3h'), 86_400_000, 'thirty hours would be more than a day');
+  t.is(maxWaitOf('24h'), 86_400_000, 'the longest period: the bound is the period itself');
+  t.deepEqual(validateFlow(flowWith({ debounce: { key: 'k', period: '24h' } })).errors, [], 'the default always satisfies maxWait >= period');
+});

@@ -67,3 +67,19 @@ test('a history whose commands differ from what the code schedules fails the rep
   const results = await replay([{ name: 'altered', history: altered }]);
   t.regex(results.get('altered')?.message ?? 'replayed without error', /nondetermin/i);
 });
+
+test('a debounce collector begun before maxWait had a default replays as it ran: one window for twelve periods of calls', async (t) => {
+  // Recorded by record-collector-history.ts on the code before the default: calls every 300 ms for 12 s, a 1 s period.
+  const name = 'debounce-without-max-wait.history.pb';
+  const recorded = history(name);
+  const children = recorded.events.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes);
+  const updates = recorded.events.filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes);
+  t.is(children.length, 1, 'one execution for the whole burst, as the code then did');
+  t.true(updates.length > 30, `${updates.length} calls: the default (ten periods) would have closed the window after about 33`);
+  t.false(
+    recorded.events.some((event) => event.markerRecordedEventAttributes),
+    'no patch marker: the replay takes the unbounded path',
+  );
+  const results = await replay([{ name, history: recorded }]);
+  t.is(results.get(name), undefined, results.get(name)?.message);
+});

@@ -1,13 +1,14 @@
 // The collector's bookkeeping, pure so it can be tested alone: which window a
 // call joins, when a window is due, and the input of the execution a window
 // becomes. Debounce keeps one window whose deadline moves with every call
-// (period after the latest, at the latest maxWait after the first); batch
+// (period after the latest, at the latest maxWait after the first — the flow's
+// or, without one, the default of flow-control-contract.ts); batch
 // fills windows in order, each due when full or maxWait after its first call.
 // A window never grows past COLLECTED_LIMITS.windowBytes as Temporal will see
 // its execution's input (window-size.ts): a batch closes before, debounce
 // drops its oldest payloads (the count stays exact).
 import type { CollectedCall, CollectorPolicy, CollectorWindow, ExecutionTemplate } from '../shared/flow-control-contract.ts';
-import { COLLECTED_LIMITS } from '../shared/flow-control-contract.ts';
+import { COLLECTED_LIMITS, defaultDebounceMaxWaitMs } from '../shared/flow-control-contract.ts';
 import type { FlowExecutionInput } from '../shared/flow-contract.ts';
 import { collectedCallBytes, jsonBytes, windowInputBytes } from '../shared/window-size.ts';
 
@@ -15,7 +16,7 @@ import { collectedCallBytes, jsonBytes, windowInputBytes } from '../shared/windo
 const START_RETRY_MS = { first: 1000, max: 60_000 } as const;
 
 export class CollectorWindows {
-  readonly #policy: CollectorPolicy;
+  #policy: CollectorPolicy;
   readonly #windows: CollectorWindow[];
   readonly #templateBytes: number;
 
@@ -31,6 +32,17 @@ export class CollectorWindows {
 
   get isEmpty(): boolean {
     return this.#windows.length === 0;
+  }
+
+  /** A debounce with no maxWait (its collector began before the default) that has not taken the default yet. */
+  get unbounded(): boolean {
+    return this.#policy.kind === 'debounce' && this.#policy.maxWaitMs === undefined;
+  }
+
+  /** From now on the unbounded debounce ends at the default maxWait too, counted from each window's first call. */
+  takeDefaultMaxWait(): void {
+    const policy = this.#policy;
+    if (policy.kind === 'debounce' && policy.maxWaitMs === undefined) this.#policy = { ...policy, maxWaitMs: defaultDebounceMaxWaitMs(policy.periodMs) };
   }
 
   /** Adds the call to the open window (or opens one); returns the id of the execution it joins. */

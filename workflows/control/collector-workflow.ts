@@ -11,9 +11,16 @@
 // rest — memo, update answers — holds none, so each execution's memo stays as
 // readable as any other execution's.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ApplicationFailure, condition, continueAsNew, log, setHandler, startChild } from '@temporalio/workflow';
+import { ApplicationFailure, condition, continueAsNew, log, patched, setHandler, startChild } from '@temporalio/workflow';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../shared/flow-contract.ts';
-import { COLLECTED_CALL_TOO_LARGE, COLLECTED_LIMITS, type CollectorCarry, type CollectorInput, type CollectorWindow } from '../shared/flow-control-contract.ts';
+import {
+  COLLECTED_CALL_TOO_LARGE,
+  COLLECTED_LIMITS,
+  DEBOUNCE_DEFAULT_MAX_WAIT_PATCH,
+  type CollectorCarry,
+  type CollectorInput,
+  type CollectorWindow,
+} from '../shared/flow-control-contract.ts';
 import { markSensitive } from '../shared/payload-converter.ts';
 import { collectCallUpdate } from '../shared/flow-control-messages.ts';
 import { historyIsLong, lingeredIdle } from './coordinator-lifecycle.ts';
@@ -56,6 +63,9 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
   );
 
   for (;;) {
+    // A debounce collector started before maxWait had a default (its input has none) replays its
+    // history unbounded, as it ran; from its first new workflow task on it ends windows at the default.
+    if (windows.unbounded && patched(DEBOUNCE_DEFAULT_MAX_WAIT_PATCH)) windows.takeDefaultMaxWait();
     for (const window of windows.takeDue(Date.now())) await startExecution(window);
     forgetOlderThan(Date.now() - COLLECTED_LIMITS.rememberMs);
     if (historyIsLong()) {

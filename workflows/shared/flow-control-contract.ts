@@ -239,7 +239,22 @@ export interface CollectedAnswer {
   reused?: boolean;
 }
 
+/** A debounce's maxWaitMs is always set by engines since the default (below); a collector started before may lack it. */
 export type CollectorPolicy = { kind: 'debounce'; periodMs: number; maxWaitMs?: number } | { kind: 'batch'; maxSize: number; maxWaitMs: number };
+
+/**
+ * A debounce's `maxWait` when the flow names none: ten periods, at most a day. Without a bound any
+ * caller that knows a key — the key is often a customer or order id — could put its execution off
+ * for ever by calling again within each period.
+ */
+export const DEBOUNCE_DEFAULT_MAX_WAIT = { periods: 10, maxMs: 86_400_000 } as const;
+
+/** The patch (Temporal `patched()`) marking a collector begun without maxWait that took the default from then on. */
+export const DEBOUNCE_DEFAULT_MAX_WAIT_PATCH = 'flowhook-debounce-default-max-wait';
+
+export function defaultDebounceMaxWaitMs(periodMs: number): number {
+  return Math.min(DEBOUNCE_DEFAULT_MAX_WAIT.periods * periodMs, DEBOUNCE_DEFAULT_MAX_WAIT.maxMs);
+}
 
 /** The input of every execution a collector starts, minus what each window brings (payload, caller, seed). */
 export type ExecutionTemplate = Omit<FlowExecutionInput, 'payloadJson' | 'caller' | 'direct' | 'executionGrant' | 'control' | 'coalesced' | 'batch'>;

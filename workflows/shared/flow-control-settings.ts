@@ -5,6 +5,7 @@
 // relies on cannot drift apart.
 import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { parseDuration } from '../../common/duration.ts';
+import { defaultDebounceMaxWaitMs } from './flow-control-contract.ts';
 
 export const CONTROL_BOUNDS = {
   concurrencyLimit: { min: 1, max: 1000, default: 1 },
@@ -21,7 +22,8 @@ export const CONTROL_BOUNDS = {
 export interface FlowControlSettings {
   concurrency?: { key: string; limit: number };
   throttle?: { key: string; perSecond: number; burst: number };
-  debounce?: { key: string; periodMs: number; maxWaitMs?: number };
+  /** maxWaitMs: as written, or the default (defaultDebounceMaxWaitMs). */
+  debounce?: { key: string; periodMs: number; maxWaitMs: number };
   batch?: { key: string; maxSize: number; maxWaitMs: number };
   idempotency?: { key: string; windowMs: number };
   /** Temporal's priorityKey; undefined leaves Temporal's default (the middle, 3). */
@@ -41,8 +43,8 @@ export function resolveFlowControl(webhook: WebhookTriggerJson): FlowControlSett
     settings.throttle = { key: webhook.throttle.key ?? '', perSecond: Number(webhook.throttle.perSecond ?? 0), burst: webhook.throttle.burst ?? CONTROL_BOUNDS.burst.default };
   }
   if (webhook.debounce) {
-    const maxWaitMs = durationOf(webhook.debounce.maxWait);
-    settings.debounce = { key: webhook.debounce.key ?? '', periodMs: durationOf(webhook.debounce.period) ?? 0, ...(maxWaitMs !== undefined && { maxWaitMs }) };
+    const periodMs = durationOf(webhook.debounce.period) ?? 0;
+    settings.debounce = { key: webhook.debounce.key ?? '', periodMs, maxWaitMs: durationOf(webhook.debounce.maxWait) ?? defaultDebounceMaxWaitMs(periodMs) };
   }
   if (webhook.batch) {
     settings.batch = { key: webhook.batch.key ?? '', maxSize: webhook.batch.maxSize ?? 0, maxWaitMs: durationOf(webhook.batch.maxWait) ?? 0 };

@@ -537,7 +537,8 @@ export declare type DebounceControl = Message<"flowhook.flow.v1.DebounceControl"
 
   /**
    * Longest a burst may delay its execution, counted from its first call; at
-   * least period, at most 7d; default: no bound beyond period.
+   * least period, at most 7d; default: 10 × period, at most 24h (so callers
+   * that keep calling under one key cannot put its execution off for ever).
    *
    * @generated from field: string max_wait = 3;
    */
@@ -568,7 +569,8 @@ export declare type DebounceControlJson = {
 
   /**
    * Longest a burst may delay its execution, counted from its first call; at
-   * least period, at most 7d; default: no bound beyond period.
+   * least period, at most 7d; default: 10 × period, at most 24h (so callers
+   * that keep calling under one key cannot put its execution off for ever).
    *
    * @generated from field: string max_wait = 3;
    */
