@@ -206,12 +206,17 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   if (config.console) {
     try {
       const csrfKey = await loadDeploymentKey(orm.em.fork(), 'console-csrf');
+      const credentialKey = await loadDeploymentKey(orm.em.fork(), 'console-session');
       consoleServer = await startConsoleServer({
         config: config.console,
         services: engine.consoleServices,
         accounts,
         orm,
         csrfKey,
+        credentialKey,
+        keyring,
+        liveEngines: () => membership.liveNodes(),
+        signInRefused: metrics.consoleSignInRefused,
         maxMessageBytes: config.maxMessageBytes,
         logger,
         freePortIfTaken: options.consoleFreePortIfTaken,

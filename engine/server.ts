@@ -13,6 +13,7 @@ import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_servi
 import { AuditService } from '../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { CallbackService } from '../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { ConnectionAdminService } from '../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleSessionAdminService } from '../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { OutboundService } from '../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { SecretStoreAdminService } from '../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
@@ -60,6 +61,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { EngineMetrics } from './metrics/engine-metrics.ts';
 import type { CallMinutes } from './metrics/call-minutes.ts';
 import type { ConsoleServedServices } from './console/console-server.ts';
+import { createConsoleSessionAdminService } from './console/console-session-admin-service.ts';
 
 /** Every service the engine serves behind the gate (reflection and health list these). */
 export const ENGINE_SERVICES = [
@@ -76,6 +78,7 @@ export const ENGINE_SERVICES = [
   HookSecretAdminService,
   CallbackService,
   AuditService,
+  ConsoleSessionAdminService,
 ];
 
 export interface EngineDeps {
@@ -154,6 +157,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
     apps: createAppAdminService(deps),
     serviceAccounts: createServiceAccountAdminService(deps),
     hookSecrets: createHookSecretAdminService(deps),
+    consoleSessions: createConsoleSessionAdminService(deps),
   };
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
@@ -177,6 +181,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(HookSecretAdminService, consoleServices.hookSecrets);
       router.service(CallbackService, createCallbackService(deps));
       router.service(AuditService, consoleServices.audit);
+      router.service(ConsoleSessionAdminService, consoleServices.consoleSessions);
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands, type AdminCommandDeps } from './admin-commands.ts';
 import { registerAuditCommands, type AuditCommandDeps } from './audit-commands.ts';
+import { registerConsoleSessionCommands, type ConsoleSessionCommandDeps } from './console-session-commands.ts';
 import { respellDeprecated } from './deprecated-spellings.ts';
 import { addEnvironmentHelp } from './environment-help.ts';
 import { registerExecutionCommands, type ExecutionCommandDeps } from './execution-commands.ts';
@@ -30,6 +31,7 @@ export interface CliDeps {
   admin?: Omit<AdminCommandDeps, Wiring>;
   execution?: Omit<ExecutionCommandDeps, Wiring>;
   audit?: Omit<AuditCommandDeps, Wiring>;
+  consoleSessions?: Omit<ConsoleSessionCommandDeps, Wiring>;
   payloadKey?: Omit<PayloadKeyCommandDeps, Wiring>;
 }
 
@@ -72,6 +74,7 @@ function createProgram(deps: CliDeps, io: CliIo, setExitCode: (code: number) => 
   registerAdminCommands(program, { ...deps.admin, ...wiring });
   registerExecutionCommands(program, { ...deps.execution, ...wiring });
   registerAuditCommands(program, { ...deps.audit, ...wiring });
+  registerConsoleSessionCommands(program, { ...deps.consoleSessions, ...wiring });
   registerPayloadKeyCommands(program, { ...deps.payloadKey, ...wiring });
   addEnvironmentHelp(program);
   return program;

@@ -78,7 +78,11 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
           limit: (options.limit as number | undefined) ?? 0,
         });
         if (json) return printJson(io, toJson(ListExecutionsResponseSchema, response, JSON_OPTIONS));
-        if (response.executions.length === 0) return printLines(io, ['No executions.']);
+        // A company whose name Temporal cannot search exactly is read only so far (ListExecutionsResponse.partial).
+        const partial = response.partial
+          ? ['Some executions may be missing: this company is read only so far (its name holds a quote); narrow the filter (--since, --until, --flow, --activity).']
+          : [];
+        if (response.executions.length === 0) return printLines(io, ['No executions.', ...partial]);
         // Flow control's columns only when some execution has a key or waited.
         const controlled = response.executions.some((e) => e.keys.length > 0 || e.waitedMs > 0n);
         printLines(
@@ -97,6 +101,7 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
             ]),
           ),
         );
+        if (partial.length > 0) printLines(io, partial);
       }),
     );
   execution

@@ -9,6 +9,7 @@ import type { ChangeAnnouncer } from '../cache/change-feed.ts';
 import { AppSchema, AppState, type App, type AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { UserSchema, type User, type UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { InvalidArgumentError } from '../errors.ts';
+import { companyReach } from '../security/company-reach.ts';
 import { permissionSetsThatWork } from './caller-permission-sets.ts';
 import { listApplications, registerApplication, revokeApplicationConsent, setApplicationState, type AppView } from './applications.ts';
 import { grantUserPermission, revokeUserPermission } from './service-user-grants.ts';
@@ -56,17 +57,19 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
     async getUser(request) {
       return { user: userMessage(await getServiceUser(fork(), request.name)) };
     },
-    async grantUserPermission(request) {
-      const { view, alreadyGranted, grant } = await grantUserPermission(fork(), deps.changes, {
-        name: request.name,
-        company: request.company,
-        permissionSet: request.permissionSet,
-        allCompanies: request.allCompanies,
-      });
+    async grantUserPermission(request, context) {
+      const { view, alreadyGranted, grant } = await grantUserPermission(
+        fork(),
+        deps.changes,
+        { name: request.name, company: request.company, permissionSet: request.permissionSet, allCompanies: request.allCompanies },
+        // The answer speaks of the companies the caller administers (service-user-grants.ts).
+        companyReach(context, 'admin'),
+      );
       return { user: userMessage(view), alreadyGranted, granted: { ...grant, usable: true } };
     },
-    async revokeUserPermission(request) {
-      const { view, warnings, grant } = await revokeUserPermission(fork(), deps.changes, { name: request.name, company: request.company, permissionSet: request.permissionSet });
+    async revokeUserPermission(request, context) {
+      const revoke = { name: request.name, company: request.company, permissionSet: request.permissionSet };
+      const { view, warnings, grant } = await revokeUserPermission(fork(), deps.changes, revoke, companyReach(context, 'admin'));
       return { user: userMessage(view), warnings, revoked: { ...grant, usable: permissionSetsThatWork('service-user').includes(grant.permissionSet) } };
     },
     async deleteUser(request) {

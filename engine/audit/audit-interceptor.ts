@@ -7,6 +7,12 @@
 // here: they name no proven account, so they stay in the `rejected RPC` log
 // lines rather than letting anyone without a token fill this table.
 //
+// A call refused before it ran because the caller has no say in the company
+// it names (the console's roles check, refusedOutsideItsCompanies) is not
+// that company's business: its name and target are text the caller chose, so
+// the entry goes to the deployment's log (no company), under the caller, with
+// the company it named among the details — never into that company's log.
+//
 // It sits outside the error interceptor, so it sees the final Connect code.
 // The row is written before the answer goes back, so a caller that lists the
 // audit log right after its change finds it. Writing is fail-open: the change
@@ -19,7 +25,7 @@ import { codeToString } from '@connectrpc/connect/protocol-connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { auditEntryOf } from './audit-entry.ts';
+import { auditEntryOf, type AuditEntry } from './audit-entry.ts';
 import { auditedMethod } from './audited-methods.ts';
 import { recordAuditEvent, type RecordedCall } from './audit-log.ts';
 
@@ -27,6 +33,15 @@ export type AuditWriter = (call: RecordedCall) => Promise<void>;
 
 /** Set by the console's listener: the person behind the call (the account alone names only a token or an identity provider). */
 export const AUDIT_PERSON = createContextKey<string | undefined>(undefined, { description: 'the person who made the call in the console' });
+
+/** Refusals made before the call ran, for a company outside the caller's reach (see the header). */
+const refusedOutside = new WeakSet<Error>();
+
+/** Marks a refusal as one of a call outside the caller's companies: audited in the deployment's log, not in the company's. */
+export function refusedOutsideItsCompanies<E extends Error>(error: E): E {
+  refusedOutside.add(error);
+  return error;
+}
 
 export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWriter = (call) => recordAuditEvent(orm, call)): Interceptor {
   return (next) => async (request) => {
@@ -41,9 +56,10 @@ export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWrit
     const account = serviceAccountOf({ values: request.contextValues } as HandlerContext).name;
     const person = request.contextValues.get(AUDIT_PERSON);
     const method = `${request.service.typeName}/${request.method.name}`;
-    const save = async (outcome: string) => {
+    const save = async (outcome: string, outsideItsCompanies = false) => {
+      const placed = outsideItsCompanies ? inDeploymentLog(entry) : entry;
       try {
-        await write({ ...entry, at, account, person, method, outcome });
+        await write({ ...placed, at, account, person, method, outcome });
       } catch (error) {
         logger.warn({ method, action: entry.action, reason: reasonOf(error) }, 'audit event not recorded');
       }
@@ -53,10 +69,16 @@ export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWrit
       await save('ok');
       return response;
     } catch (error) {
-      await save(error instanceof ConnectError ? codeToString(error.code) : 'internal');
+      await save(error instanceof ConnectError ? codeToString(error.code) : 'internal', error instanceof Error && refusedOutside.has(error));
       throw error;
     }
   };
+}
+
+/** The entry without a company: the company the call named is kept as a detail, for the deployment's admins. */
+function inDeploymentLog(entry: AuditEntry): AuditEntry {
+  const { company, ...rest } = entry;
+  return company === undefined ? rest : { ...rest, details: { ...rest.details, namedCompany: company } };
 }
 
 /** The request as proto3 JSON; should a message not convert, the event still names the action (with no fields). */

@@ -6,6 +6,7 @@
 // the request's proto3 JSON names (camelCase), e.g. `flow.company`.
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
@@ -103,6 +104,11 @@ const EXECUTION: Record<string, AuditedMethod> = {
   RevealExecutionPayload: { action: 'execution.reveal-payload', company: 'company', target: 'executionId' },
 };
 
+const CONSOLE_SESSION_ADMIN: Record<string, AuditedMethod> = {
+  // Whose sessions an admin ended (the person), or every session.
+  EndConsoleSessions: { action: 'console-session.end', target: 'person', details: ['all'] },
+};
+
 export const AUDITED_METHODS: ReadonlyMap<string, Readonly<Record<string, AuditedMethod>>> = new Map([
   [FlowAdminService.typeName, FLOW_ADMIN],
   [AppAdminService.typeName, APP_ADMIN],
@@ -112,6 +118,7 @@ export const AUDITED_METHODS: ReadonlyMap<string, Readonly<Record<string, Audite
   [ServiceAccountAdminService.typeName, SERVICE_ACCOUNT_ADMIN],
   [HookSecretAdminService.typeName, HOOK_SECRET_ADMIN],
   [ExecutionService.typeName, EXECUTION],
+  [ConsoleSessionAdminService.typeName, CONSOLE_SESSION_ADMIN],
 ]);
 
 /** The entry for `service`/`method` (proto names), or undefined: not recorded. */

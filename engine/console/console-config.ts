@@ -1,8 +1,11 @@
 // The console's settings (FLOWHOOK_CONSOLE_*), read once with the rest of the
 // engine's configuration. Off unless FLOWHOOK_CONSOLE_PORT is set (`flowhook
-// start` sets it); loopback by default; beyond loopback only over TLS (the
-// engine's certificate) or with FLOWHOOK_CONSOLE_INSECURE=true, since admin
-// tokens and session cookies cross that network.
+// start` sets it); loopback by default. Beyond loopback admin tokens and
+// session cookies cross a network, so there the console needs
+//   - an https FLOWHOOK_CONSOLE_PUBLIC_URL: the one origin it answers (never
+//     one taken from a Host header), Secure `__Host-` cookies and HSTS; and
+//   - TLS on the listener itself (the engine's certificate), or
+//     FLOWHOOK_CONSOLE_INSECURE=true: cleartext to a proxy that terminates TLS.
 import { fileURLToPath } from 'node:url';
 import type { SettingValues } from '../../common/configuration/configuration-table.ts';
 import { isLoopbackHost } from '../../common/loopback-host.ts';
@@ -27,6 +30,8 @@ export interface ConsoleConfig {
   publicUrl?: string;
   sessionTtlMs: number;
   oidc?: ConsoleOidcSettings;
+  /** FLOWHOOK_CONSOLE_OIDC_RECHECK: an OpenID Connect session's roles older than this are read again at the provider. */
+  oidcRecheckMs: number;
   /** The built pages (`vite build` of console/ writes them there). */
   assetsDir: string;
 }
@@ -37,6 +42,7 @@ export type ConsoleSettings = SettingValues<
   | 'FLOWHOOK_CONSOLE_INSECURE'
   | 'FLOWHOOK_CONSOLE_PUBLIC_URL'
   | 'FLOWHOOK_CONSOLE_SESSION_TTL'
+  | 'FLOWHOOK_CONSOLE_OIDC_RECHECK'
   | 'FLOWHOOK_CONSOLE_OIDC_ISSUER'
   | 'FLOWHOOK_CONSOLE_OIDC_CLIENT_ID'
   | 'FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET'
@@ -56,20 +62,31 @@ export function readConsoleConfig(settings: ConsoleSettings, engine: { tls: Engi
     return undefined;
   }
   const host = settings.FLOWHOOK_CONSOLE_HOST;
-  if (!engine.tls && !settings.FLOWHOOK_CONSOLE_INSECURE && !isLoopbackHost(host)) {
-    throw new Error(
-      `the console would listen on ${host} without TLS: admin tokens and session cookies would cross the network in clear text. ` +
-        'Set FLOWHOOK_ENGINE_TLS_CERT and FLOWHOOK_ENGINE_TLS_KEY (the console serves the same certificate), keep FLOWHOOK_CONSOLE_HOST on a loopback address, ' +
-        'or set FLOWHOOK_CONSOLE_INSECURE=true behind a proxy that terminates TLS',
-    );
+  const publicUrl = settings.FLOWHOOK_CONSOLE_PUBLIC_URL;
+  if (!isLoopbackHost(host)) {
+    if (publicUrl === undefined || !publicUrl.startsWith('https:')) {
+      throw new Error(
+        `the console would listen on ${host} with ${publicUrl === undefined ? 'no FLOWHOOK_CONSOLE_PUBLIC_URL' : `FLOWHOOK_CONSOLE_PUBLIC_URL ${publicUrl}`}: ` +
+          'beyond loopback browsers must reach it over https at one fixed origin (Secure cookies, HSTS, no origin taken from a Host header). ' +
+          'Set FLOWHOOK_CONSOLE_PUBLIC_URL to the https URL people open (the engine serving its TLS certificate, or a proxy terminating TLS), or keep FLOWHOOK_CONSOLE_HOST on a loopback address',
+      );
+    }
+    if (!engine.tls && !settings.FLOWHOOK_CONSOLE_INSECURE) {
+      throw new Error(
+        `the console would listen on ${host} without TLS: admin tokens and session cookies would cross the network in clear text. ` +
+          'Set FLOWHOOK_ENGINE_TLS_CERT and FLOWHOOK_ENGINE_TLS_KEY (the console serves the same certificate), keep FLOWHOOK_CONSOLE_HOST on a loopback address, ' +
+          `or set FLOWHOOK_CONSOLE_INSECURE=true behind a proxy that terminates TLS for ${publicUrl}`,
+      );
+    }
   }
   return Object.freeze({
     host,
     port,
     tls: engine.tls,
-    publicUrl: settings.FLOWHOOK_CONSOLE_PUBLIC_URL,
+    publicUrl,
     sessionTtlMs: settings.FLOWHOOK_CONSOLE_SESSION_TTL,
     oidc: readOidc(settings),
+    oidcRecheckMs: settings.FLOWHOOK_CONSOLE_OIDC_RECHECK,
     assetsDir: CONSOLE_ASSETS_DIR,
   });
 }

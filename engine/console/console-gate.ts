@@ -4,7 +4,9 @@
 //   2. the session cookie names a live session — and one opened with an admin
 //      token still holds: that token not rotated, its account enabled and
 //      admin (asked of the service account directory, which the change feed
-//      keeps current on every engine); a session that no longer holds ends;
+//      keeps current on every engine); an OpenID Connect session whose roles
+//      are due for a re-check is re-checked at the provider (session-recheck.ts);
+//      a session that no longer holds ends;
 //   3. every call but GetSession and SignIn needs that session, and the CSRF
 //      token of it in the x-flowhook-csrf header (console-csrf.ts).
 // What each person may call is the interceptor's business
@@ -16,13 +18,15 @@ import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_servi
 import { AUDIT_PERSON } from '../audit/audit-interceptor.ts';
 import { serviceAccountValues } from '../rpc/service-account-gate.ts';
 import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { stillAdmin } from '../security/admin-credentials.ts';
+import { stillAdminByMac } from '../security/admin-credentials.ts';
 import { cookieValue } from '../security/http-cookies.ts';
 import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import { CSRF_HEADER, csrfMatches } from './console-csrf.ts';
 import { refusalOfCall, type ConsoleSite } from './console-request-checks.ts';
 import { EVERY_COMPANY } from './console-roles.ts';
 import type { ConsoleIdentity, ConsoleSessions, FoundSession } from './console-sessions.ts';
+import type { SessionRecheck } from './session-recheck.ts';
+import { senderOfSocket } from './sign-in-limiter.ts';
 
 /** What the gate found out about one call, for the interceptor and ConsoleService. */
 export interface ConsoleCall {
@@ -30,9 +34,11 @@ export interface ConsoleCall {
   session?: FoundSession;
   /** The cookie named a session that is gone (expired, signed out, its token rotated): the answer clears it. */
   staleCookie: boolean;
+  /** Who sent the call, as the sign-in limits count senders (sign-in-limiter.ts); empty off the console's listener. */
+  sender: string;
 }
 
-export const CONSOLE_CALL = createContextKey<ConsoleCall>({ staleCookie: false }, { description: "the console call's session" });
+export const CONSOLE_CALL = createContextKey<ConsoleCall>({ staleCookie: false, sender: '' }, { description: "the console call's session" });
 
 /** Calls that make sense without a session. */
 const SESSION_FREE = new Set([`${ConsoleService.typeName}/GetSession`, `${ConsoleService.typeName}/SignIn`]);
@@ -42,6 +48,10 @@ export interface ConsoleGateDeps {
   sessions: ConsoleSessions;
   accounts: ServiceAccountDirectory;
   csrfKey: Buffer;
+  /** The `console-session` deployment key admin-token sessions keep their token's keyed hash under. */
+  credentialKey: Buffer;
+  /** Set with OpenID Connect: re-reads a session's roles at the provider when due. */
+  recheck?: SessionRecheck;
   cookieName: string;
   logger: Logger;
 }
@@ -52,7 +62,7 @@ const calls = new WeakMap<IncomingMessage, ConsoleCall>();
 
 /** connectNodeAdapter's `contextValues`: the session, the account it acts as, the person for the audit log. */
 export function consoleCallContext(req: unknown): ContextValues {
-  const call = calls.get(req as IncomingMessage) ?? { staleCookie: false };
+  const call = calls.get(req as IncomingMessage) ?? { staleCookie: false, sender: '' };
   const values = serviceAccountValues(call.session && actingAccount(call.session.identity));
   values.set(CONSOLE_CALL, call);
   if (call.session) values.set(AUDIT_PERSON, call.session.identity.person);
@@ -90,7 +100,7 @@ async function admit(req: IncomingMessage, deps: ConsoleGateDeps): Promise<Verdi
   if (refusal) return { code: 'permission_denied', message: refusal, reason: 'console_origin' };
   const cookie = cookieValue(header('cookie'), deps.cookieName);
   const session = cookie === undefined ? undefined : await liveSession(cookie, deps);
-  const call: ConsoleCall = { session, staleCookie: cookie !== undefined && session === undefined };
+  const call: ConsoleCall = { session, staleCookie: cookie !== undefined && session === undefined, sender: senderOfSocket(req.socket.remoteAddress) };
   if (SESSION_FREE.has(rpcName(req.url ?? ''))) return { call };
   if (!session) return { code: 'unauthenticated', message: 'sign in to the console first (your session ended or never began)', reason: 'console_session_missing' };
   if (!csrfMatches(deps.csrfKey, session.key, header(CSRF_HEADER))) {
@@ -99,12 +109,14 @@ async function admit(req: IncomingMessage, deps: ConsoleGateDeps): Promise<Verdi
   return { call };
 }
 
-/** The session, if it exists, has not expired, and (admin-token sessions) its token still opens the admin services. */
+/** The session, if it exists, has not expired, (admin-token sessions) its token still opens the admin services, and (OIDC) its roles are current. */
 async function liveSession(cookie: string, deps: ConsoleGateDeps): Promise<FoundSession | undefined> {
   const session = await deps.sessions.find(cookie);
   if (!session) return undefined;
   const { identity } = session;
-  if (identity.via === 'admin-token' && !(identity.tokenHash !== undefined && (await stillAdmin(deps.accounts, { account: identity.account, tokenHash: identity.tokenHash })))) {
+  if (identity.via === 'oidc') return deps.recheck ? deps.recheck.current(session) : session;
+  const held = identity.tokenMac === undefined ? undefined : { account: identity.account, tokenMac: identity.tokenMac };
+  if (!held || !(await stillAdminByMac(deps.accounts, deps.credentialKey, held))) {
     await deps.sessions.close(session.key);
     deps.logger.info({ person: identity.person }, 'console session ended: its admin token was rotated or its account disabled, deleted or demoted');
     return undefined;

@@ -4,18 +4,23 @@
 // The ID token is verified (signature with the issuer's published keys,
 // asymmetric algorithms only, issuer, audience, expiry, the nonce this login
 // chose) and its roles claim read into console roles per company
-// (console-roles.ts). Tokens are not kept: the console's own session is what
-// lasts, and a person's roles are read again at their next sign-in.
+// (console-roles.ts).
+//
+// The person's roles are read again later (session-recheck.ts) with the
+// refresh token the provider issued at sign-in, if it issued one: a refreshed
+// ID token (verified the same way, same subject) or, without one, userinfo
+// with the new access token. A refusal, another subject or no role any more
+// ends the session; a provider that cannot be reached decides nothing
+// (ProviderUnavailableError).
 import { createHash, randomBytes } from 'node:crypto';
-import { jwtVerify, type JWTPayload } from 'jose';
-import { acceptableJwksUri, issuerKeys } from '../../common/issuer-keys.ts';
-import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { issuerKeys } from '../../common/issuer-keys.ts';
 import type { ConsoleOidcSettings } from './console-config.ts';
 import { grantsFromClaim, type RoleGrants } from './console-roles.ts';
+import { discover, postToken, ProviderUnavailableError, userinfoClaims, type Endpoints } from './oidc-endpoints.ts';
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'];
 const CLOCK_TOLERANCE_SECONDS = 60;
-const TIMEOUT_MS = 10_000;
 
 /** What the browser keeps between leaving for the identity provider and coming back (a short-lived cookie). */
 export interface LoginState {
@@ -27,7 +32,14 @@ export interface LoginState {
 export interface OidcPerson {
   name: string;
   grants: RoleGrants;
+  /** The ID token's `sub`: a re-check must find the same person. */
+  subject: string;
+  /** Issued by providers that let the console re-read the roles (some only with the `offline_access` scope). */
+  refreshToken?: string;
 }
+
+/** What a re-check found: the roles now (and the refresh token to keep), or why the session ends. */
+export type Recheck = { confirmed: true; grants: RoleGrants; refreshToken: string } | { confirmed: false; reason: string };
 
 /** A sign-in that failed for a reason the person can act on (shown to them; never a token). */
 export class OidcSignInError extends Error {
@@ -39,20 +51,17 @@ export class OidcSignInError extends Error {
   }
 }
 
-interface Endpoints {
-  authorization: string;
-  token: string;
-}
-
 export interface OidcClient {
   issuer: string;
   begin(redirectUri: string): Promise<{ url: string; login: LoginState }>;
   finish(query: URLSearchParams, login: LoginState | undefined, redirectUri: string): Promise<OidcPerson>;
+  /** Throws ProviderUnavailableError when the provider cannot tell. */
+  recheck(grant: { refreshToken: string; subject: string }): Promise<Recheck>;
 }
 
 export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
   let endpoints: Promise<Endpoints> | undefined;
-  // A failed discovery is tried again at the next sign-in rather than remembered.
+  // A failed discovery is tried again at the next use rather than remembered.
   const discovered = () =>
     (endpoints ??= discover(settings.issuer).catch((error: unknown) => {
       endpoints = undefined;
@@ -60,6 +69,16 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
     }));
   // The key set is found the same way (common/issuer-keys.ts: discovery, https only).
   const keys = issuerKeys({ issuer: settings.issuer });
+  const verify = async (idToken: string): Promise<JWTPayload> => {
+    const { payload } = await jwtVerify(idToken, keys, {
+      issuer: settings.issuer,
+      audience: settings.clientId,
+      algorithms: ALGORITHMS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['exp', 'sub'],
+    });
+    return payload;
+  };
 
   return {
     issuer: settings.issuer,
@@ -85,16 +104,14 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
       const code = query.get('code');
       if (!login || !code || query.get('state') !== login.state)
         throw new OidcSignInError('This sign-in is not the one this browser started (or it took longer than ten minutes): start again.', 400);
-      const idToken = await exchangeCode(settings, (await discovered()).token, code, login.verifier, redirectUri);
+      const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: login.verifier });
+      const exchanged = await postToken(settings, (await discovered()).token, form);
+      if (!exchanged.ok || exchanged.answer.idToken === undefined) {
+        throw new OidcSignInError(`The identity provider refused to exchange the sign-in code (${exchanged.ok ? 'no ID token' : exchanged.error}).`, 502);
+      }
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(idToken, keys, {
-          issuer: settings.issuer,
-          audience: settings.clientId,
-          algorithms: ALGORITHMS,
-          clockTolerance: CLOCK_TOLERANCE_SECONDS,
-          requiredClaims: ['exp', 'sub'],
-        }));
+        payload = await verify(exchanged.answer.idToken);
       } catch {
         throw new OidcSignInError('The identity provider answered with an ID token that does not verify.', 502);
       }
@@ -107,36 +124,40 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
           403,
         );
       }
-      return { name, grants };
+      return { name, grants, subject: payload.sub!, refreshToken: exchanged.answer.refreshToken };
+    },
+    async recheck(grant) {
+      const found = await discovered();
+      const refreshed = await postToken(settings, found.token, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: grant.refreshToken }));
+      if (!refreshed.ok) return { confirmed: false, reason: `the identity provider refused the refresh token (${refreshed.error})` };
+      const { idToken, accessToken } = refreshed.answer;
+      let claims: Record<string, unknown> | undefined;
+      if (idToken !== undefined) {
+        try {
+          claims = await verify(idToken);
+        } catch (error) {
+          if (keysUnreachable(error)) throw new ProviderUnavailableError("the identity provider's signing keys could not be fetched");
+          return { confirmed: false, reason: 'the identity provider answered with an ID token that does not verify' };
+        }
+      } else if (found.userinfo !== undefined && accessToken !== undefined) {
+        claims = await userinfoClaims(found.userinfo, accessToken);
+        if (claims === undefined) return { confirmed: false, reason: 'the identity provider refused its own access token at userinfo' };
+      } else {
+        return { confirmed: false, reason: 'the identity provider refreshed without an ID token and names no userinfo endpoint: the roles cannot be read' };
+      }
+      if (claims.sub !== grant.subject) return { confirmed: false, reason: 'the identity provider answered for another subject' };
+      const grants = grantsFromClaim(claims[settings.rolesClaim]);
+      if (Object.keys(grants).length === 0) return { confirmed: false, reason: `the identity provider gives them no console role any more (claim "${settings.rolesClaim}")` };
+      // Providers that rotate refresh tokens send a new one; others keep the one we have.
+      return { confirmed: true, grants, refreshToken: refreshed.answer.refreshToken ?? grant.refreshToken };
     },
   };
 }
 
-async function discover(issuer: string): Promise<Endpoints> {
-  const url = `${withoutTrailingSlashes(issuer)}/.well-known/openid-configuration`;
-  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  if (!response.ok) throw new OidcSignInError(`The identity provider's discovery document (${url}) answered ${response.status}.`, 502);
-  const document = (await response.json()) as Record<string, unknown>;
-  const named = (key: string) => {
-    const value = document[key];
-    // The same rule as for its keys: https, or http only for an issuer that is itself http on loopback.
-    if (typeof value !== 'string' || !acceptableJwksUri(value, issuer)) throw new OidcSignInError(`The identity provider's discovery document names no usable ${key}.`, 502);
-    return value;
-  };
-  return { authorization: named('authorization_endpoint'), token: named('token_endpoint') };
-}
-
-async function exchangeCode(settings: ConsoleOidcSettings, tokenEndpoint: string, code: string, verifier: string, redirectUri: string): Promise<string> {
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-  if (settings.clientSecret === undefined) form.set('client_id', settings.clientId);
-  else headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`).toString('base64')}`;
-  const response = await fetch(tokenEndpoint, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  const body = (await response.json().catch(() => ({}))) as { id_token?: unknown; error?: unknown };
-  if (!response.ok || typeof body.id_token !== 'string') {
-    throw new OidcSignInError(`The identity provider refused to exchange the sign-in code (${typeof body.error === 'string' ? body.error : response.status}).`, 502);
-  }
-  return body.id_token;
+/** jose's key set could not be fetched (timeout, network, discovery): the token was never judged. */
+function keysUnreachable(error: unknown): boolean {
+  if (error instanceof errors.JWKSTimeout) return true;
+  return !(error instanceof errors.JOSEError);
 }
 
 /** What the audit log calls the person: their user name, else their e-mail, else their name, else the subject. */

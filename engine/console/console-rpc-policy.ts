@@ -7,6 +7,7 @@
 // every company. Pure.
 import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
@@ -19,7 +20,10 @@ import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName, type RoleGrants }
 export type CompanyOfCall =
   /** A request field naming the company; when empty, the call is about every company. */
   | { request: string }
-  /** A field of the answer: checked once the service has answered, and the answer withheld when it fails. */
+  /**
+   * A field of the answer (an execution's company): the service checks it against the person's
+   * roles before it reads anything (security/company-reach.ts); checked again here on the answer.
+   */
   | { response: string }
   /** A listing the console cuts to the companies the person sees (ListCompanies). */
   | 'filtered'
@@ -74,6 +78,14 @@ const AUDIT: Record<string, RpcRule> = {
   ListAuditEvents: { role: 'admin', company: { request: 'company' } },
 };
 
+// Sessions belong to the deployment, not to a company: who is signed in, and ending anyone's session,
+// is for admins of every company. (An admin of one company ending the session of a person with roles
+// elsewhere would reach beyond their company; one who may not see all sessions gets none.)
+const SESSIONS: Record<string, RpcRule> = {
+  ListConsoleSessions: { role: 'admin', company: 'every-company' },
+  EndConsoleSessions: { role: 'admin', company: 'every-company' },
+};
+
 export const CONSOLE_RPC_RULES: ReadonlyMap<string, Readonly<Record<string, RpcRule>>> = new Map([
   [FlowAdminService.typeName, FLOW_ADMIN],
   [ExecutionService.typeName, EXECUTIONS],
@@ -83,6 +95,7 @@ export const CONSOLE_RPC_RULES: ReadonlyMap<string, Readonly<Record<string, RpcR
   [AppAdminService.typeName, APP_ADMIN_RULES],
   [ServiceAccountAdminService.typeName, SERVICE_ACCOUNT_ADMIN_RULES],
   [HookSecretAdminService.typeName, HOOK_SECRET_ADMIN_RULES],
+  [ConsoleSessionAdminService.typeName, SESSIONS],
 ]);
 
 /** The services the console's listener serves with a rule table (ConsoleService, the session itself, aside). */
@@ -96,7 +109,8 @@ export function rpcRule(service: string, method: string): RpcRule | undefined {
   return rules && Object.hasOwn(rules, method) ? rules[method] : undefined;
 }
 
-export type Verdict = { allowed: true } | { allowed: false; reason: string };
+/** A refusal names the company whose role was missing, when the call named one ('' is every company). */
+export type Verdict = { allowed: true } | { allowed: false; reason: string; company?: string };
 
 /** Whether a person with these grants may make the call, as far as the request tells (a `response` rule is checked again on the answer). */
 export function authorizeRequest(grants: RoleGrants, service: string, method: string, request: unknown): Verdict {
@@ -119,7 +133,7 @@ export function authorizeResponse(grants: RoleGrants, rule: RpcRule, response: u
 function roleAllows(grants: RoleGrants, company: string, needed: ConsoleRoleName): Verdict {
   if (atLeast(roleIn(grants, company), needed)) return { allowed: true };
   const where = company === EVERY_COMPANY ? 'every company' : `company "${company}"`;
-  return { allowed: false, reason: `this needs the ${needed} role in ${where}` };
+  return { allowed: false, reason: `this needs the ${needed} role in ${where}`, company };
 }
 
 /** A text field by dotted path; '' when absent (which reads as "every company"). */

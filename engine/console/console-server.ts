@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import type { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import type { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { ConsoleService, ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import type { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
@@ -26,7 +26,9 @@ import type { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine
 import type { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { isLoopbackHost } from '../../common/loopback-host.ts';
 import { auditInterceptor } from '../audit/audit-interceptor.ts';
+import type { SignInRefusal } from '../metrics/engine-metrics.ts';
 import { errorInterceptor } from '../rpc/error-interceptor.ts';
+import type { SecretKeyring } from '../secrets/secret-keyring.ts';
 import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
 import { serveAssets } from './console-assets.ts';
 import { consoleAuthorization } from './console-authorization.ts';
@@ -41,6 +43,8 @@ import { createConsoleService } from './console-service.ts';
 import { ConsoleSessions } from './console-sessions.ts';
 import { OIDC_CALLBACK_PATH, OIDC_START_PATH, oidcRoute } from './oidc-routes.ts';
 import { sessionCookie } from './session-cookie.ts';
+import { createSessionRecheck } from './session-recheck.ts';
+import { SignInLimiter } from './sign-in-limiter.ts';
 
 /** The engine's service implementations the console serves (the same objects the engine port serves). */
 export interface ConsoleServedServices {
@@ -52,6 +56,7 @@ export interface ConsoleServedServices {
   apps: ServiceImpl<typeof AppAdminService>;
   serviceAccounts: ServiceImpl<typeof ServiceAccountAdminService>;
   hookSecrets: ServiceImpl<typeof HookSecretAdminService>;
+  consoleSessions: ServiceImpl<typeof ConsoleSessionAdminService>;
 }
 
 export interface ConsoleServerDeps {
@@ -61,6 +66,13 @@ export interface ConsoleServerDeps {
   orm: MikroORM;
   /** The deployment key the CSRF tokens are derived with (engine_key `console-csrf`). */
   csrfKey: Buffer;
+  /** The deployment key admin-token sessions keep their token's keyed hash under (engine_key `console-session`). */
+  credentialKey: Buffer;
+  /** The secret store's keys: they seal the refresh tokens of OpenID Connect sessions. */
+  keyring: SecretKeyring;
+  /** Engines live now: the sign-in budget of the deployment is shared among them. */
+  liveEngines: () => number;
+  signInRefused: (reason: SignInRefusal) => void;
   maxMessageBytes: number;
   logger: Logger;
   /** `flowhook start`'s default port: when it is taken (another start), listen on a free one instead of failing. */
@@ -89,6 +101,8 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
   const cookie = sessionCookie(secure);
   const headers = securityHeaders(secure);
   const oidc = config.oidc ? createOidcClient(config.oidc) : undefined;
+  const recheck = oidc && createSessionRecheck({ orm: deps.orm, sessions, client: oidc, keyring: deps.keyring, intervalMs: config.oidcRecheckMs, logger });
+  const limiter = new SignInLimiter(undefined, deps.liveEngines);
 
   const rpc = connectNodeAdapter({
     // The audit log sits outside the roles check, so a refused attempt is on record with the person, as on the engine port.
@@ -101,7 +115,17 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     routes(router) {
       router.service(
         ConsoleService,
-        createConsoleService({ sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookie, logger, oidc: oidc && { issuer: oidc.issuer, startPath: OIDC_START_PATH } }),
+        createConsoleService({
+          sessions,
+          accounts: deps.accounts,
+          csrfKey: deps.csrfKey,
+          credentialKey: deps.credentialKey,
+          cookie,
+          limiter,
+          signInRefused: deps.signInRefused,
+          logger,
+          oidc: oidc && { issuer: oidc.issuer, startPath: OIDC_START_PATH },
+        }),
       );
       const [flowAdmin, executions, connections, audit] = CONSOLE_SERVICES;
       router.service(flowAdmin, deps.services.flowAdmin);
@@ -113,9 +137,10 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
       router.service(apps, deps.services.apps);
       router.service(serviceAccounts, deps.services.serviceAccounts);
       router.service(hookSecrets, deps.services.hookSecrets);
+      router.service(ConsoleSessionAdminService, deps.services.consoleSessions);
     },
   });
-  const gated = consoleGate(rpc, { site, sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, cookieName: cookie.name, logger });
+  const gated = consoleGate(rpc, { site, sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, credentialKey: deps.credentialKey, recheck, cookieName: cookie.name, logger });
   const assets = serveAssets(config.assetsDir, headers);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -128,7 +153,7 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     if (refusal) return sendText(res, 421, refusal);
     const answer =
       (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH) && oidc
-        ? oidcRoute(req, res, path, { client: oidc, site, sessions, cookie, secure, headers, logger })
+        ? oidcRoute(req, res, path, { client: oidc, recheck: recheck!, site, sessions, cookie, secure, headers, logger })
         : assets(req, res);
     answer.catch((error: unknown) => {
       logger.error({ reason: error instanceof Error ? error.message : String(error), path }, 'console: request failed');

@@ -1,7 +1,10 @@
 // ConsoleService: signing in and out of the console, and telling the page who
 // is signed in. The session lives in the cookie this sets (HttpOnly,
-// SameSite=Strict, Secure over TLS, `__Host-` prefixed when it can be); the
-// admin token is checked once, here, and kept by nobody.
+// SameSite=Strict, Secure and `__Host-` prefixed wherever browsers use https);
+// the admin token is checked once, here, and kept by nobody — the session row
+// keeps a keyed hash of it. Failed sign-ins are limited per sender and per
+// deployment (sign-in-limiter.ts): a held-back attempt is answered
+// RESOURCE_EXHAUSTED (429) with Retry-After, its token unchecked.
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
@@ -15,19 +18,27 @@ import {
   type ConsolePerson,
   type ConsoleService,
 } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { RateLimitedError } from '../errors.ts';
+import type { SignInRefusal } from '../metrics/engine-metrics.ts';
 import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { adminCredentialOf } from '../security/admin-credentials.ts';
+import { adminCredentialOf, credentialMac } from '../security/admin-credentials.ts';
 import { CONSOLE_CALL } from './console-gate.ts';
 import { csrfTokenOf } from './console-csrf.ts';
 import { EVERY_COMPANY, type ConsoleRoleName } from './console-roles.ts';
 import type { ConsoleSessions, FoundSession } from './console-sessions.ts';
 import type { SessionCookie } from './session-cookie.ts';
+import type { SignInLimiter } from './sign-in-limiter.ts';
 
 export interface ConsoleServiceDeps {
   sessions: ConsoleSessions;
   accounts: ServiceAccountDirectory;
   csrfKey: Buffer;
+  /** The `console-session` deployment key (security/admin-credentials.ts credentialMac). */
+  credentialKey: Buffer;
   cookie: SessionCookie;
+  limiter: SignInLimiter;
+  /** Counts a refused sign-in (flowhook_engine_console_sign_ins_refused_total). */
+  signInRefused: (reason: SignInRefusal) => void;
   logger: Logger;
   /** Set when people sign in with OpenID Connect too. */
   oidc?: { issuer: string; startPath: string };
@@ -45,18 +56,36 @@ export function createConsoleService(deps: ConsoleServiceDeps): ServiceImpl<type
       return { person: personOf(call.session), csrfToken: csrfTokenOf(deps.csrfKey, call.session.key), signIn: signInOptions };
     },
     async signIn(request, context) {
-      const admin = await adminCredentialOf(request.adminToken.trim(), deps.accounts);
+      const { sender } = context.values.get(CONSOLE_CALL);
+      const verdict = deps.limiter.admit(sender, Date.now());
+      if (!verdict.allowed) {
+        const refusal = verdict.reason === 'sender' ? 'sender_backoff' : 'deployment_budget';
+        deps.signInRefused(refusal);
+        deps.logger.warn({ sender, reason: refusal, retryAfterSeconds: verdict.retryAfterSeconds }, 'console: sign-in refused unchecked: too many failed sign-ins');
+        const from = verdict.reason === 'sender' ? 'from your address' : 'at this console';
+        throw new RateLimitedError(`Too many failed sign-ins ${from}: try again in ${verdict.retryAfterSeconds} s.`, verdict.retryAfterSeconds);
+      }
+      let admin;
+      try {
+        admin = await adminCredentialOf(request.adminToken.trim(), deps.accounts);
+      } catch (error) {
+        // Not the token's fault (the directory could not be read): no failure counted.
+        verdict.attempt.succeeded();
+        throw error;
+      }
       if (!admin) {
-        deps.logger.warn('console: sign-in refused');
+        deps.signInRefused('wrong_token');
+        deps.logger.warn({ sender, reason: 'wrong_token' }, 'console: sign-in refused');
         throw new ConnectError('Not signed in: that is not an enabled admin-scope service account token or FLOWHOOK_ADMIN_TOKEN.', Code.Unauthenticated);
       }
+      verdict.attempt.succeeded();
       // A sign-in always starts a new session (never adopts one the browser brought along).
       await endCurrent(context, deps);
       const { cookieValue, session } = await deps.sessions.open({
         person: admin.account,
         via: 'admin-token',
         account: admin.account,
-        tokenHash: admin.tokenHash,
+        tokenMac: credentialMac(deps.credentialKey, admin),
         roles: { [EVERY_COMPANY]: 'admin' },
       });
       context.responseHeader.append('set-cookie', deps.cookie.set(cookieValue, deps.sessions.ttlMs));

@@ -2,7 +2,9 @@
 // any engine serves any session, and a sign-out holds for all of them. The
 // browser holds a random cookie value; the table holds its SHA-256. A session
 // lasts FLOWHOOK_CONSOLE_SESSION_TTL; an expired one is deleted when it is
-// next presented and by the hourly purge.
+// next presented and by the hourly purge. Admins list and end sessions
+// (console-session-admin-service.ts); nothing read out of here for them
+// names a cookie or its hash.
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -21,8 +23,8 @@ export interface ConsoleIdentity {
   via: SignInMethod;
   /** The service account behind an admin-token session; OIDC_ACCOUNT for people of the identity provider. */
   account: string;
-  /** Admin-token sessions: the SHA-256 the directory knows the token by (engine/security/admin-credentials.ts). */
-  tokenHash?: string;
+  /** Admin-token sessions: the keyed hash of the token (engine/security/admin-credentials.ts credentialMac). */
+  tokenMac?: string;
   roles: RoleGrants;
 }
 
@@ -30,7 +32,12 @@ export interface FoundSession {
   /** The SHA-256 of the cookie value: what the CSRF token is derived from. */
   key: string;
   identity: ConsoleIdentity;
+  createdAt: Date;
   expiresAt: Date;
+  /** When the roles were last confirmed (the sign-in, or the identity provider's last re-check). */
+  checkedAt: Date;
+  /** OpenID Connect: the provider can re-read the roles (a sealed refresh token is kept). */
+  rechecks: boolean;
 }
 
 /** The audit log's account for people who signed in with the identity provider. */
@@ -52,10 +59,14 @@ export class ConsoleSessions {
     return this.#ttlMs;
   }
 
-  /** A new session; returns the cookie value (shown to nobody but the browser). */
-  async open(identity: ConsoleIdentity): Promise<{ cookieValue: string; session: FoundSession }> {
+  /**
+   * A new session; returns the cookie value (shown to nobody but the browser). `sealGrant` seals what
+   * re-reads an OpenID Connect session's roles, bound to the session's key (session-recheck.ts).
+   */
+  async open(identity: ConsoleIdentity, sealGrant?: (key: string) => string | undefined): Promise<{ cookieValue: string; session: FoundSession }> {
     const cookieValue = randomBytes(32).toString('base64url');
     const key = sha256Hex(cookieValue);
+    const providerGrant = sealGrant?.(key);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.#ttlMs);
     await this.#orm.em.fork().insert(ConsoleSession, {
@@ -63,12 +74,15 @@ export class ConsoleSessions {
       person: identity.person,
       via: identity.via,
       account: identity.account,
-      tokenHash: identity.tokenHash ?? null,
+      tokenMac: identity.tokenMac ?? null,
       roles: { ...identity.roles },
       createdAt: now,
       expiresAt,
+      checkedAt: now,
+      providerGrant: providerGrant ?? null,
+      checkHeldUntil: null,
     });
-    return { cookieValue, session: { key, identity, expiresAt } };
+    return { cookieValue, session: { key, identity, createdAt: now, expiresAt, checkedAt: now, rechecks: providerGrant !== undefined } };
   }
 
   async find(cookieValue: string): Promise<FoundSession | undefined> {
@@ -80,14 +94,7 @@ export class ConsoleSessions {
       await em.nativeDelete(ConsoleSession, { id: key });
       return undefined;
     }
-    const identity: ConsoleIdentity = {
-      person: row.person,
-      via: row.via === 'oidc' ? 'oidc' : 'admin-token',
-      account: row.account,
-      tokenHash: row.tokenHash ?? undefined,
-      roles: storedGrants(row.roles),
-    };
-    return { key, identity, expiresAt: row.expiresAt };
+    return sessionOf(row);
   }
 
   /** Ends a session by its key (sign-out, or a credential that no longer holds). */
@@ -103,6 +110,28 @@ export class ConsoleSessions {
   purgeExpired(): Promise<number> {
     return deleteAgedRows(this.#orm, SESSION_ROWS, 0);
   }
+}
+
+/** Every live session, newest first (for admins: ConsoleSessionAdminService, on any engine, the console on or off). */
+export async function listSessions(orm: MikroORM): Promise<FoundSession[]> {
+  const rows = await orm.em.fork().find(ConsoleSession, { expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'desc' } });
+  return rows.map(sessionOf);
+}
+
+/** Ends every session of one person, or every session; resolves to how many ended. */
+export function endSessions(orm: MikroORM, which: { person: string } | 'all'): Promise<number> {
+  return orm.em.fork().nativeDelete(ConsoleSession, which === 'all' ? {} : { person: which.person });
+}
+
+function sessionOf(row: ConsoleSession): FoundSession {
+  const identity: ConsoleIdentity = {
+    person: row.person,
+    via: row.via === 'oidc' ? 'oidc' : 'admin-token',
+    account: row.account,
+    tokenMac: row.tokenMac ?? undefined,
+    roles: storedGrants(row.roles),
+  };
+  return { key: row.id, identity, createdAt: row.createdAt, expiresAt: row.expiresAt, checkedAt: row.checkedAt, rechecks: row.providerGrant !== null };
 }
 
 /** The grants as stored; an entry that is not a role (an older or altered row) grants nothing. */

@@ -3,6 +3,7 @@
 //                            ten-minute cookie and sends the browser to the identity provider
 //   GET /auth/oidc/callback  where the identity provider sends it back: the code is
 //                            exchanged, the ID token verified, a console session opened
+//                            (keeping the provider's refresh token, sealed, when it gave one)
 // The login cookie is SameSite=Lax, not Strict: the identity provider's
 // redirect back is a navigation from another site, which carries Lax cookies
 // only. It holds nothing that signs anyone in; the session cookie set at the
@@ -15,6 +16,7 @@ import { OidcSignInError, type LoginState, type OidcClient } from './console-oid
 import { ownOrigin, type ConsoleSite } from './console-request-checks.ts';
 import { OIDC_ACCOUNT, type ConsoleSessions } from './console-sessions.ts';
 import type { SessionCookie } from './session-cookie.ts';
+import type { SessionRecheck } from './session-recheck.ts';
 
 export const OIDC_START_PATH = '/auth/oidc/start';
 export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
@@ -22,6 +24,8 @@ const LOGIN_TTL_SECONDS = 600;
 
 export interface OidcRouteDeps {
   client: OidcClient;
+  /** Seals the refresh token the new session keeps to re-read the roles. */
+  recheck: SessionRecheck;
   site: ConsoleSite;
   sessions: ConsoleSessions;
   cookie: SessionCookie;
@@ -50,8 +54,10 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
     }
     const query = new URL(req.url ?? '/', origin).searchParams;
     const person = await deps.client.finish(query, decodeLogin(cookieValue(req.headers.cookie, loginCookie)), redirectUri);
-    const { cookieValue: session } = await deps.sessions.open({ person: person.name, via: 'oidc', account: OIDC_ACCOUNT, roles: person.grants });
-    deps.logger.info({ person: person.name, via: 'oidc', companies: Object.keys(person.grants).length }, 'console: signed in');
+    const { cookieValue: session, session: opened } = await deps.sessions.open({ person: person.name, via: 'oidc', account: OIDC_ACCOUNT, roles: person.grants }, (key) =>
+      deps.recheck.seal(key, person),
+    );
+    deps.logger.info({ person: person.name, via: 'oidc', companies: Object.keys(person.grants).length, rechecked: opened.rechecks }, 'console: signed in');
     res.writeHead(303, {
       ...deps.headers,
       location: '/',

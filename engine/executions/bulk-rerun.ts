@@ -3,17 +3,18 @@
 // the first start, so the re-runs a bulk starts never match it themselves; a
 // dry run lists them and starts nothing. More matches than the request's
 // maximum refuse the whole request, so a filter that is wider than meant
-// starts nothing at all.
+// starts nothing at all; so does a listing that could not be read to its end
+// (a company whose name holds a quote: company-listing.ts). A match the
+// caller may not re-run as asked (a doNotLogPayload execution on another
+// version, for a non-admin: rerun-execution.ts) is skipped with the reason.
 import type { RerunExecutionsRequest } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { EngineError, FailedPreconditionError, InvalidArgumentError, UnavailableError } from '../errors.ts';
-import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import { summaryMessage } from './execution-reads.ts';
 import type { RerunPacer } from './rerun-pacer.ts';
-import { rerunExecution, type RerunDeps, type RerunResult } from './rerun-execution.ts';
+import { rerunExecution, type RerunCaller, type RerunDeps, type RerunResult } from './rerun-execution.ts';
 import { needsExactCompanyCheck, rerunQuery } from './visibility-query.ts';
-import { COMPANY_KEY } from '../temporal/search-attributes.ts';
+import { companyExecutions, pageSizeFor, scanBound } from './company-listing.ts';
 import { keyLabels } from '../flow-control/coordinator-ids.ts';
 
 export const DEFAULT_BULK_MAX = 100;
@@ -26,12 +27,7 @@ export interface BulkRerunResult {
   skipped: { originalExecutionId: string; reason: string }[];
 }
 
-export async function rerunMatching(
-  deps: RerunDeps & { pacer: RerunPacer },
-  account: ServiceAccountIdentity,
-  request: RerunExecutionsRequest,
-  signal: AbortSignal,
-): Promise<BulkRerunResult> {
+export async function rerunMatching(deps: RerunDeps & { pacer: RerunPacer }, caller: RerunCaller, request: RerunExecutionsRequest, signal: AbortSignal): Promise<BulkRerunResult> {
   const max = request.maxCount === 0 ? DEFAULT_BULK_MAX : request.maxCount;
   if (max < 1 || max > BULK_MAX) throw new InvalidArgumentError(`max count: 1..${BULK_MAX}`);
   const query = rerunQuery(deps.taskQueue, {
@@ -48,11 +44,13 @@ export async function rerunMatching(
   });
   const prefixOnly = needsExactCompanyCheck(request.company);
   // One more than allowed tells "too many" without reading them all.
-  const found: WorkflowExecutionInfo[] = [];
-  for await (const info of deps.temporal.workflow.list({ query, pageSize: Math.min(max + 1, 1000) })) {
-    if (prefixOnly && info.typedSearchAttributes.get(COMPANY_KEY) !== request.company) continue;
-    found.push(info);
-    if (found.length > max) break;
+  const want = max + 1;
+  const { found, partial } = await companyExecutions(deps.temporal.workflow.list({ query, pageSize: pageSizeFor(request.company, want) }), request.company, want);
+  if (partial) {
+    throw new FailedPreconditionError(
+      `Company "${request.company}" has a quote or backslash in its name, which Temporal's visibility store cannot match: flowhook reads the executions of ` +
+        `companies whose names start like it, keeps its own, and stopped after ${scanBound(request.company, want)} without reaching the end. Narrow the filter (--since/--until, --activity) so that fewer match`,
+    );
   }
   // Counting a prefix query would count other companies too: then "more than max" is all that is known.
   const matched = found.length > max && !prefixOnly ? Number((await deps.temporal.workflow.count(query)).count) : found.length;
@@ -72,7 +70,7 @@ export async function rerunMatching(
       break;
     }
     try {
-      started.push(await rerunExecution(deps, account, info.workflowId, request.sameVersion));
+      started.push(await rerunExecution(deps, caller, info.workflowId, request.sameVersion));
     } catch (error) {
       // A domain refusal (version deleted, flow unpublished) skips one; Temporal going away stops the rest.
       if (!(error instanceof EngineError) || error instanceof UnavailableError) {
@@ -83,6 +81,6 @@ export async function rerunMatching(
       skipped.push({ originalExecutionId: info.workflowId, reason: error.message });
     }
   }
-  deps.logger.info({ serviceAccount: account.name, company: request.company, matched, started: started.length, skipped: skipped.length }, 'bulk re-run finished');
+  deps.logger.info({ serviceAccount: caller.account.name, company: request.company, matched, started: started.length, skipped: skipped.length }, 'bulk re-run finished');
   return { matched, executions: found.map(summaryMessage), started, skipped };
 }

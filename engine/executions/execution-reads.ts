@@ -8,29 +8,40 @@ import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, 
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { ExecutionSummarySchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, NotFoundError } from '../errors.ts';
+import type { CompanyReach } from '../security/company-reach.ts';
 import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_CALLER_KEY, FLOW_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_VERSION_KEY, FLOW_WAIT_KEY } from '../temporal/search-attributes.ts';
 
 /**
  * One of flowhook's flow executions by id, or NOT_FOUND: another application's
  * workflow on the namespace (or on another task queue), or — when `company` is
- * given — another company's execution, reads as unknown.
+ * given, or the company is outside the caller's `reach` — another company's
+ * execution, reads as unknown. Only a describe (its company search attribute)
+ * happens before that check: nothing of the execution is read for a caller
+ * who may not see it, and the answer is the same as for an id that never was.
  */
-export async function describeFlowExecution(temporal: Client, executionId: string, scope: { taskQueue?: string; company?: string } = {}) {
+export async function describeFlowExecution(temporal: Client, executionId: string, scope: { taskQueue?: string; company?: string; reach?: CompanyReach } = {}) {
   if (!executionId) throw new InvalidArgumentError('execution id is required');
   const handle = temporal.workflow.getHandle(executionId);
   let description: WorkflowExecutionDescription;
   try {
     description = await handle.describe();
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`Execution "${executionId}" does not exist`);
+    if (error instanceof WorkflowNotFoundError) throw executionNotFound(executionId);
     throw error;
   }
   const ours = description.type === FLOW_WORKFLOW_TYPE && (scope.taskQueue === undefined || description.taskQueue === scope.taskQueue);
-  if (!ours || (scope.company !== undefined && description.typedSearchAttributes.get(COMPANY_KEY) !== scope.company)) {
-    throw new NotFoundError(`Execution "${executionId}" does not exist`);
+  const company = description.typedSearchAttributes.get(COMPANY_KEY);
+  if (!ours || (scope.company !== undefined && company !== scope.company) || (scope.reach !== undefined && !scope.reach(company ?? ''))) {
+    throw executionNotFound(executionId);
   }
   return { handle, description };
+}
+
+/** The one answer for an execution that does not exist, is not flowhook's, or is not the caller's to see. */
+export function executionNotFound(executionId: string): NotFoundError {
+  return new NotFoundError(`Execution "${executionId}" does not exist`);
 }
 
 /** The workflow's input, read (and decoded, decrypted) from its first history event. */
@@ -42,7 +53,12 @@ export async function startInput(temporal: Client, workflowId: string, runId: st
   return decodeFromPayloadsAtIndex<FlowExecutionInput>(temporal.options.loadedDataConverter, 0, payloads, { type: 'workflow', namespace: temporal.options.namespace, workflowId });
 }
 
-export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 'typedSearchAttributes' | 'status' | 'startTime' | 'closeTime'>) {
+/** Whether the execution's payload is withheld (doNotLogPayload): the engine marks it in the memo at start. */
+export function payloadWithheld(info: Pick<WorkflowExecutionInfo, 'memo'>): boolean {
+  return info.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
+}
+
+export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 'typedSearchAttributes' | 'status' | 'startTime' | 'closeTime' | 'memo'>) {
   const attributes = info.typedSearchAttributes;
   return create(ExecutionSummarySchema, {
     executionId: info.workflowId,
@@ -57,5 +73,6 @@ export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 
     status: info.status.name,
     startedAt: timestampFromDate(info.startTime),
     closedAt: info.closeTime ? timestampFromDate(info.closeTime) : undefined,
+    payloadWithheld: payloadWithheld(info),
   });
 }

@@ -1,7 +1,9 @@
 // The ExecutionService Connect implementation: operators' view of executions,
-// read from Temporal, and re-runs (rerun-execution.ts, bulk-rerun.ts). The
-// payload of a doNotLogPayload execution is never returned (its execution log
-// notes are withheld by the workflow itself); a re-run reads it inside the engine.
+// read from Temporal, and re-runs (rerun-execution.ts, bulk-rerun.ts). What a
+// doNotLogPayload execution withholds — payload, step outputs, the bodies of
+// its caller's answer — GetExecution never returns (its execution log notes
+// are withheld by the workflow itself); RevealExecutionPayload returns it to
+// admins, audited; a re-run reads it inside the engine.
 import type { ServiceImpl } from '@connectrpc/connect';
 import { WorkflowFailedError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -11,21 +13,23 @@ import { ExecutionStepSchema, type ExecutionService } from '../../proto/gen/flow
 import type { StepLogEntry } from '../../workflows/shared/index.ts';
 import { executionLogQuery } from '../../workflows/shared/flow-messages.ts';
 import { isWaitingToRun } from '../temporal/waiting-to-run.ts';
-import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { InvalidArgumentError, UnavailableError } from '../errors.ts';
 import { serviceAccountOf } from '../rpc/service-account-gate.ts';
+import { companyReach } from '../security/company-reach.ts';
+import { payloadReveals } from '../security/execution-payload-reveal.ts';
 import { RERUN_OF_MEMO } from '../temporal/execution-start-options.ts';
-import { COMPANY_KEY, RERUN_OF_KEY } from '../temporal/search-attributes.ts';
+import { RERUN_OF_KEY } from '../temporal/search-attributes.ts';
 import type { CallMinutes } from '../metrics/call-minutes.ts';
 import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { callerAnswer, stepOutputs, temporalUiLink } from './execution-details.ts';
+import { companyExecutions, pageSizeFor } from './company-listing.ts';
+import { callerAnswer, stepOutputs, stepOutputsWithin, temporalUiLink, withoutBodies } from './execution-details.ts';
 import { executionOverview } from './execution-overview.ts';
 import { connectionSecretScrubber, scrubbed } from './output-secrets.ts';
 import { rerunMatching } from './bulk-rerun.ts';
-import { describeFlowExecution, startInput, summaryMessage } from './execution-reads.ts';
+import { describeFlowExecution, payloadWithheld, startInput, summaryMessage } from './execution-reads.ts';
 import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
 import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
-import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, needsExactCompanyCheck, quote } from './visibility-query.ts';
+import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, quote } from './visibility-query.ts';
 import { keyLabels } from '../flow-control/coordinator-ids.ts';
 
 export interface ExecutionDeps extends RerunDeps {
@@ -43,7 +47,7 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 /** How many re-runs `execution show` links back to. */
 const RERUNS_SHOWN = 20;
-/** How long the execution page waits for each query of an execution (its log, the caller's answer, step outputs). */
+/** How long the execution page and a reveal wait for each query of an execution (its log, the caller's answer, step outputs). */
 const QUERY_DEADLINE_MS = 15_000;
 
 export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof ExecutionService> {
@@ -66,18 +70,14 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
           until: request.until && timestampDate(request.until),
         }),
       );
-      const prefixOnly = request.company !== '' && needsExactCompanyCheck(request.company);
-      const executions = [];
-      for await (const info of temporal.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
-        if (prefixOnly && info.typedSearchAttributes.get(COMPANY_KEY) !== request.company) continue;
-        executions.push(summaryMessage(info));
-        if (executions.length >= limit) break;
-      }
-      return { executions };
+      const rows = temporal.workflow.list({ query: filters.join(' AND '), pageSize: pageSizeFor(request.company, limit) });
+      const { found, partial } = await companyExecutions(rows, request.company, limit);
+      return { executions: found.map(summaryMessage), partial };
     },
-    async getExecution(request) {
-      const { handle, description } = await flowExecution(request.executionId);
-      const withheld = description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
+    async getExecution(request, context) {
+      // Its company is checked on the describe, before anything else of it is read (company-reach.ts).
+      const { handle, description } = await describeFlowExecution(temporal, request.executionId, { reach: companyReach(context, 'viewer') });
+      const withheld = payloadWithheld(description);
       const execution = summaryMessage(description);
       // One at a time, each query of a closed execution waits for a worker to replay it: asked together, the page waits once.
       const started = startInput(temporal, handle.workflowId, description.runId);
@@ -88,7 +88,8 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
           if (isWaitingToRun(error)) return [];
           throw new UnavailableError(`the execution log needs a running worker to answer, and none did within ${QUERY_DEADLINE_MS / 1000} s`);
         }),
-        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline, started),
+        // A Respond step's body, or a late answer's, usually echoes the payload.
+        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline, started).then((answer) => (withheld ? withoutBodies(answer) : answer)),
         withheld ? [] : stepOutputs(handle, withinQueryDeadline),
         rerunsOf(request.executionId),
       ]);
@@ -110,22 +111,30 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
     },
     async revealExecutionPayload(request) {
       const { handle, description } = await flowExecution(request.executionId, request.company);
-      const [input, outputs, reason] = await Promise.all([startInput(temporal, handle.workflowId, description.runId), stepOutputs(handle), failureReason(handle)]);
-      return scrubbed({ payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason }, await connectionSecretScrubber(deps, input));
+      const started = startInput(temporal, handle.workflowId, description.runId);
+      // Every question has the page's deadline: a running execution has no failure to wait for, and no worker answering is an error.
+      const [input, outputs, reason, answer] = await Promise.all([
+        started,
+        stepOutputsWithin(handle, withinQueryDeadline, QUERY_DEADLINE_MS),
+        description.status.name === 'RUNNING' ? '' : withinQueryDeadline(() => failureReason(handle)),
+        callerAnswer(handle, summaryMessage(description).outcome === 'failed', withinQueryDeadline, started),
+      ]);
+      return scrubbed({ payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason, answer }, await connectionSecretScrubber(deps, input));
     },
     async getExecutionOverview(request) {
       return executionOverview(deps, request.company);
     },
     async rerunExecution(request, context) {
       if (!request.executionId) throw new InvalidArgumentError('execution id is required');
-      const account = serviceAccountOf(context);
+      const caller = { account: serviceAccountOf(context), reveals: payloadReveals(deps.orm, context) };
       // The console authorizes a re-run by the company it names: it must be the execution's.
       if (request.company) await flowExecution(request.executionId, request.company);
       await pacer.turn(context.signal);
-      return { rerun: await rerunExecution(deps, account, request.executionId, request.sameVersion) };
+      return { rerun: await rerunExecution(deps, caller, request.executionId, request.sameVersion) };
     },
     async rerunExecutions(request, context) {
-      return rerunMatching({ ...deps, pacer }, serviceAccountOf(context), request, context.signal);
+      const caller = { account: serviceAccountOf(context), reveals: payloadReveals(deps.orm, context) };
+      return rerunMatching({ ...deps, pacer }, caller, request, context.signal);
     },
   };
 

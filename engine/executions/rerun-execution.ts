@@ -7,16 +7,25 @@
 //
 // It runs like an Instant-return call: nobody waits for it, so a respond step
 // is recorded as ignored and a deferral (sleep, waitUntil) is fine anywhere.
+//
+// A doNotLogPayload execution re-run on another version than its own hands
+// its payload to that version's steps: a reveal, for admins of its company
+// only, and recorded as one (security/execution-payload-reveal.ts). Anyone
+// else is refused rather than moved onto the original's version unasked: the
+// answer names the version a re-run ran on, and a silent change of it would
+// read as the fix not working.
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
-import { FailedPreconditionError, NotFoundError } from '../errors.ts';
+import { FailedPreconditionError, NotFoundError, PermissionDeniedError } from '../errors.ts';
+import type { PayloadReveals } from '../security/execution-payload-reveal.ts';
 import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
 import { FlowVersion } from '../storage/entities.ts';
 import type { ExecutionStarter } from '../temporal/execution-starter.ts';
 import { RERUN_OF_KEY } from '../temporal/search-attributes.ts';
+import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
 import { executionRequest } from '../webhook/execution-request.ts';
 import type { PublishedFlowLookup, PublishedFlowSnapshot } from '../webhook/published-flow-lookup.ts';
 import { describeFlowExecution, startInput } from './execution-reads.ts';
@@ -34,6 +43,12 @@ export interface RerunDeps {
   logger: Logger;
 }
 
+/** Who asks for a re-run: the account the gate admitted, and what the caller may see of withheld payloads. */
+export interface RerunCaller {
+  account: ServiceAccountIdentity;
+  reveals: PayloadReveals;
+}
+
 export interface RerunResult {
   originalExecutionId: string;
   executionId: string;
@@ -45,11 +60,20 @@ export function rerunExecutionId(activity: string): string {
   return `${activity}:rerun-${randomUUID()}`;
 }
 
-/** `account` is an admin account (the gate checked its scope): admins act for every company, as for flows and executions. */
-export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIdentity, originalId: string, sameVersion: boolean): Promise<RerunResult> {
-  const original = await originalInput(deps, originalId);
+/** The caller's account is an admin account (the gate checked its scope); on the console's listener the roles checked the company. */
+export async function rerunExecution(deps: RerunDeps, caller: RerunCaller, originalId: string, sameVersion: boolean): Promise<RerunResult> {
+  const { account } = caller;
+  const { input: original, withheld } = await originalInput(deps, originalId);
   const em = deps.orm.em.fork();
   const version = sameVersion ? await originalVersion(em, original) : await publishedVersion(deps, em, original);
+  const reveals = withheld && version.flowVersion.version !== original.flowVersion;
+  if (reveals && !caller.reveals.mayReveal(original.company)) {
+    throw new PermissionDeniedError(
+      `Execution "${originalId}" does not log its payload (doNotLogPayload): re-running it on version ${version.flowVersion.version} instead of its own version ` +
+        `${original.flowVersion} would hand its payload to that version's steps, which only an admin of company "${original.company}" may do. ` +
+        'Re-run it on its own version (sameVersion, --same-version) or ask an admin',
+    );
+  }
   const resolved = resolveTrigger(version.flowVersion.definition.trigger?.webhook ?? {});
   const trigger = {
     ...resolved,
@@ -60,6 +84,13 @@ export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIde
   };
   const executionId = rerunExecutionId(trigger.activity);
   const collected = { ...(original.coalesced && { coalesced: original.coalesced }), ...(original.batch && { batch: original.batch }) };
+  if (reveals) {
+    await caller.reveals.record({
+      company: original.company,
+      executionId: originalId,
+      details: { rerunExecutionId: executionId, flowVersion: version.flowVersion.version, originalFlowVersion: original.flowVersion },
+    });
+  }
   const request = await executionRequest(deps, version, trigger, { caller: original.caller, payloadJson: original.payloadJson, direct: original.direct, executionId, collected });
   await deps.starter.startInstant({
     ...request,
@@ -81,13 +112,13 @@ export async function rerunExecution(deps: RerunDeps, account: ServiceAccountIde
   return { originalExecutionId: originalId, executionId, flowVersion: version.flowVersion.version };
 }
 
-async function originalInput(deps: RerunDeps, executionId: string): Promise<FlowExecutionInput> {
+async function originalInput(deps: RerunDeps, executionId: string): Promise<{ input: FlowExecutionInput; withheld: boolean }> {
   // Another application's workflows on the same namespace are not flowhook's to re-run.
   const { description } = await describeFlowExecution(deps.temporal, executionId, { taskQueue: deps.taskQueue });
   if (description.status.name === 'RUNNING') throw new FailedPreconditionError(`Execution "${executionId}" is still running; re-run it once it has closed`);
   const input = await startInput(deps.temporal, executionId, description.runId);
   if (!input?.company || !input.flowName || !input.trigger?.activity) throw new FailedPreconditionError(`Execution "${executionId}" has no input a re-run could repeat`);
-  return input;
+  return { input, withheld: input.trigger.doNotLogPayload === true || description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true };
 }
 
 async function publishedVersion(deps: RerunDeps, em: ReturnType<MikroORM['em']['fork']>, original: FlowExecutionInput): Promise<PublishedFlowSnapshot> {

@@ -6,6 +6,13 @@
 // shows the key as it is — except for doNotLogPayload flows and long keys,
 // which get `#` and an HMAC of the key text, so the same key has the same
 // label in every flow and `flowhook execution list --key` finds it.
+//
+// That filter matches a withheld key only when the caller types the whole
+// key, which it labels the same way: typing a label must match nothing but
+// the key of that text. So a key is shown as it is only when it can never be
+// taken for a label (it does not have a label's form) nor change shape in a
+// visibility query (Temporal's SQL stores drop quotes from a query's
+// literals, so `#…'` would find `#…`): anything else is labelled too.
 import { createHmac } from 'node:crypto';
 import { hasControlCharacter } from '../../common/control-characters.ts';
 
@@ -34,13 +41,20 @@ export function pauseGateId(secret: Buffer, flow: { company: string; flowName: s
   return `flowhook-pause:${digest(secret, ['pause', flow.company, flow.flowName], 32)}`;
 }
 
+/** A label's form: `#` and 16 base64url characters. */
+const LABEL_FORM = /^#[A-Za-z0-9_-]{16}$/;
+
 /** How a key is shown: '' stays '' (no key: one for the whole flow). */
 export function keyLabel(secret: Buffer, key: string, hidden: boolean): string {
-  if (key === '' || (!hidden && key.length <= MAX_SHOWN_KEY_LENGTH && !hasControlCharacter(key))) return key;
+  if (key === '' || (!hidden && shownAsItIs(key))) return key;
   return hiddenKeyLabel(secret, key);
 }
 
-/** Every label a key can have, for a filter that must find it in any flow. */
+function shownAsItIs(key: string): boolean {
+  return key.length <= MAX_SHOWN_KEY_LENGTH && !hasControlCharacter(key) && !/['"\\]/.test(key) && !LABEL_FORM.test(key);
+}
+
+/** Every label a key can have, for a filter that must find it in any flow: never a label typed in (see the header). */
 export function keyLabels(secret: Buffer, key: string): string[] {
   return [...new Set([keyLabel(secret, key, false), hiddenKeyLabel(secret, key)])];
 }

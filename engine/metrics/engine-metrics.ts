@@ -38,6 +38,9 @@ export type CallbackRouteLabel = 'url' | 'key';
 export const CALLBACK_OUTCOMES = ['accepted', 'repeated', 'used', 'not_found', 'invalid', 'refused', 'failed'] as const;
 export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 /** The provider route's schemes as metric labels (engine/direct/verification); anything else is `unknown`. */
+/** Refused console sign-ins: a wrong admin token, or held back before any token was checked (engine/console/sign-in-limiter.ts). */
+export const SIGN_IN_REFUSALS = ['wrong_token', 'sender_backoff', 'deployment_budget'] as const;
+export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
 export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets', 'execution_liveness'] as const;
 
 export interface EngineMetrics {
@@ -61,6 +64,8 @@ export interface EngineMetrics {
   callbackFailed(route: CallbackRouteLabel, error: unknown): void;
   /** What flow control did with an accepted call (published flows only: company and activity are bounded). */
   flowControlCall(company: string, activity: string, what: FlowControlCall): void;
+  /** A console sign-in with an admin token was refused, and why. */
+  consoleSignInRefused(reason: SignInRefusal): void;
   /** A sync call's wait on the webhookResponse update, by what ended it; `waiting` counts the calls in it now. */
   syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
 }
@@ -158,6 +163,13 @@ export function createEngineMetrics(): EngineMetrics {
     labelNames: ['company', 'activity', 'control'],
     registers,
   });
+  const signInRefusals = new Counter({
+    name: 'flowhook_engine_console_sign_ins_refused_total',
+    help: 'Console sign-ins with an admin token refused: wrong_token, or held back unchecked after too many failures from the sender (sender_backoff) or from everyone (deployment_budget)',
+    labelNames: ['reason'],
+    registers,
+  });
+  for (const reason of SIGN_IN_REFUSALS) signInRefusals.labels(reason).inc(0);
   const callChildren = new BoundChildren((company, activity, mode, outcome, code) => calls.labels(company!, activity!, mode!, outcome!, code!));
   const flowControlChildren = new BoundChildren((company, activity, what) => flowControl.labels(company!, activity!, what!));
   const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
@@ -228,6 +240,7 @@ export function createEngineMetrics(): EngineMetrics {
     webhookCall: () => new CallRecord(),
     directCall: () => new DirectRecord(),
     rateLimited: (kind) => limitedChildren[kind].inc(),
+    consoleSignInRefused: (reason) => signInRefusals.labels(reason).inc(),
     liveEngines: (count) => live.set(count),
     workerPollers: (count) => pollers.set(count),
     callback,

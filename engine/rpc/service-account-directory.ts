@@ -23,10 +23,17 @@ export interface ServiceAccountDirectory {
   lookupByTokenHash(hash: string): Promise<TokenLookup>;
   /** Mutual TLS: the account a verified client certificate names (its CN). */
   lookupByName(name: string): Promise<TokenLookup>;
+  /**
+   * The SHA-256 of the current token of the account so named — FLOWHOOK_ADMIN_TOKEN's too for
+   * bootstrap-admin — for a session that keeps only a keyed hash of its token
+   * (security/admin-credentials.ts). Empty when there is none.
+   */
+  currentTokenHashes(name: string): Promise<string[]>;
 }
 
 interface AccountSnapshot extends ServiceAccountIdentity {
   enabled: boolean;
+  tokenHash: string;
 }
 
 export function createServiceAccountDirectory(
@@ -42,7 +49,7 @@ export function createServiceAccountDirectory(
   const verdictOf = (snapshot: AccountSnapshot | undefined): TokenLookup => {
     if (!snapshot) return { refused: 'service_token_invalid' };
     if (!snapshot.enabled) return { refused: 'service_account_disabled', name: snapshot.name };
-    const { enabled: _enabled, ...account } = snapshot;
+    const { enabled: _enabled, tokenHash: _tokenHash, ...account } = snapshot;
     return { account };
   };
   const byTokenHash = async (hash: string) => verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
@@ -59,11 +66,23 @@ export function createServiceAccountDirectory(
     async lookupByName(name) {
       return verdictOf(await accountsByName.get(name, () => loadAccount(orm, { name })));
     },
+    async currentTokenHashes(name) {
+      const row = await accountsByName.get(name, () => loadAccount(orm, { name }));
+      return [...(name === BOOTSTRAP_ADMIN && bootstrapHash !== undefined ? [bootstrapHash] : []), ...(row ? [row.tokenHash] : [])];
+    },
   };
 }
 
 async function loadAccount(orm: MikroORM, where: { tokenHash: string } | { name: string }): Promise<AccountSnapshot | undefined> {
   const row = await orm.em.fork().findOne(ServiceAccount, where);
   if (!row || !isServiceAccountScope(row.scope)) return undefined;
-  return { name: row.name, scope: row.scope, allCompanies: row.allCompanies, companyIds: [...row.companyIds], forwardsCallers: row.forwardsCallers, enabled: row.enabled };
+  return {
+    name: row.name,
+    scope: row.scope,
+    allCompanies: row.allCompanies,
+    companyIds: [...row.companyIds],
+    forwardsCallers: row.forwardsCallers,
+    enabled: row.enabled,
+    tokenHash: row.tokenHash,
+  };
 }

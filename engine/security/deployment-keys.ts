@@ -8,9 +8,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /**
  * execution-grant: RecordService/OutboundService grants; idempotency: keyed execution ids;
  * callback-key: where a waitForCallback key is looked up; callback-body: the "same body" digest of an accepted callback;
- * console-csrf: the console's CSRF tokens (console/console-csrf.ts).
+ * console-csrf: the console's CSRF tokens (console/console-csrf.ts);
+ * console-session: what an admin-token console session keeps of its token (security/admin-credentials.ts).
  */
-export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body' | 'console-csrf';
+export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body' | 'console-csrf' | 'console-session';
 
 export async function loadDeploymentKey(em: EntityManager, purpose: KeyPurpose): Promise<Buffer> {
   const connection = em.getConnection();

@@ -5,8 +5,10 @@ import { defineEntity, p } from '@mikro-orm/core';
  * In PostgreSQL, not in one engine's memory, so any engine behind a load
  * balancer serves it and a sign-out holds everywhere. Keyed by the SHA-256 of
  * the cookie value: the table holds no usable cookie. A session opened with an
- * admin token keeps the token's SHA-256 (never the token) and is checked
- * against the service account directory on every call.
+ * admin token keeps a keyed hash of the token (never the token, never its
+ * plain SHA-256) and is checked against the service account directory on every
+ * call; an OpenID Connect session keeps the provider's refresh token,
+ * encrypted by the secret store's keys, to read the person's roles again.
  */
 export const ConsoleSessionSchema = defineEntity({
   name: 'ConsoleSession',
@@ -21,12 +23,21 @@ export const ConsoleSessionSchema = defineEntity({
     via: p.string().length(20),
     /** The service account behind an admin-token session; `console-oidc` for people of the identity provider. */
     account: p.string().length(200),
-    /** Admin-token sessions: the SHA-256 the directory knows the token by; a rotated token's finds nothing. */
-    tokenHash: p.string().length(64).nullable(),
+    /**
+     * Admin-token sessions: HMAC-SHA256 (base64url) of the account and the token's SHA-256 under the
+     * `console-session` deployment key (engine/security/admin-credentials.ts); a rotated token's no longer matches.
+     */
+    tokenMac: p.string().length(64).nullable(),
     /** Company name (`*`: every company) → viewer, editor or admin. */
     roles: p.json<Record<string, string>>(),
     createdAt: p.datetime(),
     expiresAt: p.datetime(),
+    /** When the roles were last confirmed: the sign-in, or the identity provider's last re-check. */
+    checkedAt: p.datetime(),
+    /** OpenID Connect: the provider's refresh token and the person's subject, sealed by the secret store (fh1.…); null when none was issued. */
+    providerGrant: p.text().nullable(),
+    /** An engine re-checking at the provider now (or waiting to retry) holds the session's check until then: one check at a time. */
+    checkHeldUntil: p.datetime().nullable(),
   },
 });
 

@@ -17,6 +17,7 @@ import { Migration0011RecordLifetime } from './migrations/migration-0011-record-
 import { Migration0012ProviderDeliveries } from './migrations/migration-0012-provider-deliveries.ts';
 import { Migration0013Console } from './migrations/migration-0013-console.ts';
 import { Migration0014FlowPause } from './migrations/migration-0014-flow-pause.ts';
+import { Migration0015ConsoleSessionChecks } from './migrations/migration-0015-console-session-checks.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   { name: 'migration-0012-provider-deliveries', class: Migration0012ProviderDeliveries },
   { name: 'migration-0013-console', class: Migration0013Console },
   { name: 'migration-0014-flow-pause', class: Migration0014FlowPause },
+  { name: 'migration-0015-console-session-checks', class: Migration0015ConsoleSessionChecks },
 ];
 
 export interface OrmOptions {

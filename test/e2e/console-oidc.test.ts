@@ -3,11 +3,17 @@
 // an authorization code request and a PKCE challenge; back at the callback it
 // exchanges the code, verifies the ID token and opens a session with the roles
 // the token's claim lists, per company. A person with no role, or a callback
-// that is not the one this browser started, gets no session.
+// that is not the one this browser started, gets no session. Once a session's
+// roles are older than FLOWHOOK_CONSOLE_OIDC_RECHECK (two seconds here) they
+// are read again with the provider's refresh token — once per session, however
+// many calls and engines — and a person removed there, or left without a role,
+// is signed out.
 import test from 'ava';
 import { fromJson } from '@bufbuild/protobuf';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
+import { readEngineConfig } from '../../engine/config.ts';
+import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { ConsolePage } from '../support/console-page.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -16,6 +22,9 @@ import { createTenant, flow } from '../support/webhook-helpers.ts';
 let stack: TestStack;
 let idp: TestOidcProvider;
 let consoleUrl: string;
+/** A second engine with its own console on the same PostgreSQL, as behind a load balancer. */
+let otherEngine: RunningEngine;
+const RECHECK_MS = 2000;
 const COMPANY = 'OIDC Co';
 const OTHER = 'Elsewhere Co';
 
@@ -28,6 +37,9 @@ test.before(async () => {
     people: [
       { accountId: 'pat', name: 'pat@example.com', roles: [`editor:${COMPANY}`, `viewer:${OTHER}`] },
       { accountId: 'nora', name: 'nora@example.com', roles: ['owner'] },
+      { accountId: 'riley', name: 'riley@example.com', roles: [`editor:${COMPANY}`] },
+      { accountId: 'sam', name: 'sam@example.com', roles: [`viewer:${COMPANY}`] },
+      { accountId: 'kim', name: 'kim@example.com', roles: [`viewer:${COMPANY}`] },
     ],
   });
   stack = await startStack({
@@ -36,8 +48,10 @@ test.before(async () => {
       FLOWHOOK_CONSOLE_OIDC_ISSUER: idp.issuer,
       FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: 'flowhook-console',
       FLOWHOOK_CONSOLE_OIDC_SCOPES: 'openid,profile,flowhook',
+      FLOWHOOK_CONSOLE_OIDC_RECHECK: `${RECHECK_MS}ms`,
     },
   });
+  otherEngine = await runEngine(readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0', FLOWHOOK_CONSOLE_PORT: '0' }));
   for (const company of [COMPANY, OTHER]) {
     await createTenant(stack, company);
     await stack.admin.applyFlow({
@@ -50,6 +64,7 @@ test.before(async () => {
   }
 });
 test.after.always(async () => {
+  await otherEngine?.close();
   await stack?.close();
   await idp?.close();
 });
@@ -80,9 +95,9 @@ class Browser {
     throw new Error(`too many redirects: ${hops.join(' → ')}`);
   }
 
-  /** The console's page, with the session cookie this browser got. */
-  page(): ConsolePage {
-    const page = new ConsolePage(consoleUrl);
+  /** The console's page (of this or another engine's console), with the session cookie this browser got. */
+  page(url = consoleUrl): ConsolePage {
+    const page = new ConsolePage(url);
     const session = this.cookies.get('flowhook_console_session');
     page.cookie = session ? `flowhook_console_session=${session}` : undefined;
     return page;
@@ -154,4 +169,93 @@ test.serial('a callback this browser did not start (another state, or no login c
   // And the real one still works once.
   t.is((await browser.navigate(url)).response.status, 200);
   t.true(browser.cookies.has('flowhook_console_session'));
+});
+
+/** Signs `accountId` in through the provider; the page holds the session and its CSRF token. */
+async function signedIn(accountId: string): Promise<Browser> {
+  idp.signInAs(accountId);
+  const browser = new Browser();
+  const { response } = await browser.navigate(`${consoleUrl}/auth/oidc/start`);
+  if (response.status !== 200) throw new Error(`${accountId} was not signed in: ${response.status}`);
+  return browser;
+}
+
+async function withCsrf(page: ConsolePage): Promise<ConsolePage> {
+  page.csrf = (await page.call('flowhook.engine.v1.ConsoleService', 'GetSession')).json.csrfToken as string;
+  return page;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test.serial('roles older than FLOWHOOK_CONSOLE_OIDC_RECHECK are read again at the provider: a demotion there holds at the next call', async (t) => {
+  const browser = await signedIn('riley');
+  const page = await withCsrf(browser.page());
+  t.is((await page.flowAdmin('PublishFlow', { company: COMPANY, name: 'greeter' })).status, 200, 'an editor at sign-in');
+  const [row] = await stack.engine.orm.em
+    .getConnection()
+    .execute<{ provider_grant: string | null; token_mac: string | null }[]>(`select provider_grant, token_mac from console_session where person = 'riley@example.com'`);
+  t.regex(row!.provider_grant ?? '', /^fh1\./, 'the refresh token is kept sealed by the secret store');
+  t.is(row!.token_mac, null);
+
+  idp.setRoles('riley', [`viewer:${COMPANY}`]);
+  t.is((await page.flowAdmin('PublishFlow', { company: COMPANY, name: 'greeter' })).status, 200, 'within the interval the roles of the last check hold');
+  await pause(RECHECK_MS + 200);
+  const before = idp.refreshes();
+  const demoted = await page.flowAdmin('PublishFlow', { company: COMPANY, name: 'greeter' });
+  t.is(demoted.status, 403, JSON.stringify(demoted.json));
+  t.regex(String(demoted.json.message), /editor role in company "OIDC Co"/);
+  t.is((await page.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })).status, 200, 'still a viewer: the session goes on');
+  const session = await page.call('flowhook.engine.v1.ConsoleService', 'GetSession');
+  t.deepEqual((session.json.person as { roles: unknown[] }).roles, [{ company: COMPANY, role: 'CONSOLE_ROLE_VIEWER' }]);
+  t.deepEqual(idp.refreshes(), { granted: before.granted + 1, refused: before.refused });
+});
+
+test.serial('many calls at once, through two engines, make one refresh at the provider (its rotated refresh token is never used twice)', async (t) => {
+  const browser = await signedIn('riley');
+  const pages = [await withCsrf(browser.page()), await withCsrf(browser.page(otherEngine.console!.url))];
+  await pause(RECHECK_MS + 200);
+  const before = idp.refreshes();
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => pages[i % 2]!.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    Array<number>(12).fill(200),
+  );
+  t.deepEqual(idp.refreshes(), { granted: before.granted + 1, refused: before.refused });
+  // The next interval's check uses the rotated token: the provider grants it.
+  await pause(RECHECK_MS + 200);
+  t.is((await pages[1]!.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })).status, 200);
+  t.deepEqual(idp.refreshes(), { granted: before.granted + 2, refused: before.refused });
+});
+
+test.serial('a person removed at the provider, or left without a console role, is signed out at the next re-check', async (t) => {
+  const removed = await withCsrf((await signedIn('sam')).page());
+  const roleless = await withCsrf((await signedIn('kim')).page());
+  t.is((await removed.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })).status, 200);
+  t.is((await roleless.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })).status, 200);
+  idp.removePerson('sam');
+  idp.setRoles('kim', ['owner']);
+  await pause(RECHECK_MS + 200);
+  for (const page of [removed, roleless]) {
+    const refused = await page.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' });
+    t.is(refused.status, 401, JSON.stringify(refused.json));
+    t.is((await page.call('flowhook.engine.v1.ConsoleService', 'GetSession')).json.person, undefined);
+  }
+  const left = await stack.engine.orm.em
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*) as n from console_session where person in ('sam@example.com', 'kim@example.com')`);
+  t.is(Number(left[0]!.n), 0, 'both sessions are gone');
+});
+
+test.serial('a provider that is down decides nothing at first: the session keeps its roles, until they are two intervals old', async (t) => {
+  const page = await withCsrf((await signedIn('riley')).page());
+  idp.setAvailable(false);
+  try {
+    await pause(RECHECK_MS + 200);
+    t.is((await page.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' })).status, 200, 'kept while the provider is down');
+    await pause(RECHECK_MS + 200);
+    const ended = await page.flowAdmin('GetFlow', { company: COMPANY, name: 'greeter' });
+    t.is(ended.status, 401, JSON.stringify(ended.json));
+  } finally {
+    idp.setAvailable(true);
+  }
 });

@@ -264,7 +264,8 @@ function registerTests(executablePath: string): void {
       const first = await takeShownOnce(t, page, 'Service account token', 'people-token');
       const signIn = async (token: string) => (await new ConsolePage(consoleUrl).signIn(token)).status;
       t.is(await signIn(first), 200, 'the token from the dialog signs in');
-      const row = page.getByRole('row', { name: /ops-admin/ });
+      // The account's row (the console's sessions list the people signed in with its token too).
+      const row = page.getByRole('table', { name: 'Service accounts' }).getByRole('row', { name: /ops-admin/ });
       t.regex(await row.innerText(), /admin[\s\S]*Enabled/);
       // Signed in with that token, its owner rotates it: the new token is shown before the console signs them out.
       let second = '';
@@ -275,7 +276,7 @@ function registerTests(executablePath: string): void {
         // Signed in, the console opens the first company's flows: the way on starts from there.
         await own.getByRole('heading', { name: /^Flows of / }).waitFor({ timeout: UI_TIMEOUT });
         await own.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'People and machines' }).click();
-        const ownRow = own.getByRole('row', { name: /ops-admin/ });
+        const ownRow = own.getByRole('table', { name: 'Service accounts' }).getByRole('row', { name: /ops-admin/ });
         await ownRow.getByRole('button', { name: 'Rotate token' }).click();
         await own.getByRole('dialog', { name: 'Rotate the token?' }).getByText('You are signed in with it').waitFor({ timeout: UI_TIMEOUT });
         await confirmIn(own, 'Rotate the token?', 'Rotate token');
@@ -501,5 +502,30 @@ function registerTests(executablePath: string): void {
       await page.getByLabel('Admin token').waitFor({ timeout: UI_TIMEOUT });
       t.false((await page.content()).includes('otto@example.com'));
     });
+  });
+
+  test.serial("an admin sees who is signed in and ends one person's sessions: that person is signed out at the next call", async (t) => {
+    const leaving = new ConsolePage(consoleUrl);
+    leaving.cookie = `flowhook_console_session=${await sessionOf('leaving@example.com', { [COMPANY]: 'editor' })}`;
+    leaving.csrf = (await leaving.call('flowhook.engine.v1.ConsoleService', 'GetSession')).json.csrfToken as string;
+    await asAdmin(t, async (page) => {
+      await page.goto(`${consoleUrl}/people`);
+      const table = page.getByRole('table', { name: 'Console sessions' });
+      const row = table.getByRole('row', { name: /leaving@example\.com/ });
+      await row.waitFor({ timeout: UI_TIMEOUT });
+      t.regex(await row.innerText(), /identity provider\s+editor in People Co[\s\S]*at sign-in only/);
+      await table
+        .getByRole('row', { name: new RegExp(`${ADMIN.replace('.', '\\.')} \\(you\\)`) })
+        .first()
+        .waitFor();
+      await expectAccessible(t, page, 'the console sessions');
+      await page.getByRole('heading', { name: 'Console sessions' }).scrollIntoViewIfNeeded();
+      await screenshot(t, page, 'people-sessions');
+      await row.getByRole('button', { name: 'End the sessions of leaving@example.com' }).click();
+      await confirmIn(page, 'End the sessions of leaving@example.com?', 'End sessions');
+      await status(page, '1 session(s) of leaving@example.com ended.');
+      t.is(await table.getByRole('row', { name: /leaving@example\.com/ }).count(), 0);
+    });
+    t.is((await leaving.flowAdmin('ListCompanies')).status, 401);
   });
 }

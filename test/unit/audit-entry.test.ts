@@ -7,6 +7,7 @@ import { create, toJson, type DescMessage } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { ConnectionAdminService, SetConnectionRequestSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { ExecutionService, RerunExecutionsRequestSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { HookSecretAdminService, SetHookSecretRequestSchema } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
@@ -25,6 +26,7 @@ const ADMIN_SERVICES = [
   ServiceAccountAdminService,
   HookSecretAdminService,
   ExecutionService,
+  ConsoleSessionAdminService,
 ];
 
 /** Reads name themselves (List…, Get…, and Check…, which runs a check and stores nothing); everything else changes something. */

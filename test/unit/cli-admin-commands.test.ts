@@ -250,7 +250,7 @@ test('flow apply --json gives one document with a result per file', async (t) =>
   t.is(results[0].secret, engine.flows.get('Acme/one')!.secret);
   t.is(results[1].flow.publishedVersion, 1);
   // Warnings name the field, and the file's line and column go in front, as for errors.
-  t.deepEqual(results[1].warnings, [`${join(dir, 'two.flow.yaml')}:11:5: steps[0].sleep: a deferral can run before any respond step`]);
+  t.deepEqual(results[1].warnings, [`${join(dir, 'two.flow.yaml')}:11:12: steps[0].sleep: a deferral can run before any respond step`]);
 });
 
 test('an invalid file applies nothing; an engine error still applies the other files', async (t) => {

@@ -29,7 +29,7 @@ test('the token file written by `flowhook start` is used when the variable is un
   const config = readCliConfig({ FLOWHOOK_DATA_DIR: dir });
   t.is(requireAdminToken(config), 'token-from-the-file-1234');
   t.is(config.adminTokenSource, join(dir, 'admin-token'));
-  t.is(readCliConfig({ FLOWHOOK_DATA_DIR: dir, FLOWHOOK_ADMIN_TOKEN: 'from-the-variable' }).adminToken, 'from-the-variable');
+  t.is(readCliConfig({ FLOWHOOK_DATA_DIR: dir, FLOWHOOK_ADMIN_TOKEN: 'from-the-variable-of-32-characters' }).adminToken, 'from-the-variable-of-32-characters');
 });
 
 test('the engine URL is checked and loses a trailing slash', (t) => {

@@ -43,3 +43,11 @@ test('execution list: valid values in any case reach the engine', async (t) => {
   t.is(run.code, 0, run.err);
   t.like(asked[0], { statuses: ['RUNNING', 'FAILED'], outcome: 'SYNC_TIMEOUT', limit: 500 });
 });
+
+test('execution list says when the engine could read a company only so far', async (t) => {
+  const run = await runCapturing(['execution', 'list', '--company', `O'Brien Ltd.`], {
+    execution: { client: () => ({ listExecutions: async () => ({ executions: [], partial: true }) }) as never },
+  });
+  t.is(run.code, 0, run.err);
+  t.regex(run.out, /No executions\.\nSome executions may be missing: this company is read only so far/);
+});

@@ -75,8 +75,10 @@ test('the instance is one path segment for the engine as for the facade', (t) =>
   agree(t, ['engine', 'facade'], { FLOWHOOK_INSTANCE: 'a/b' }, 'FLOWHOOK_INSTANCE must be one URL path segment (letters, digits, . _ ~ -), got "a/b"');
 });
 
-test('tokens: 16 characters and no white space, wherever they are read; never quoted', (t) => {
-  agree(t, ['engine', 'cli'], { FLOWHOOK_ADMIN_TOKEN: 'short' }, 'FLOWHOOK_ADMIN_TOKEN must have at least 16 characters and no white space');
+test('tokens: 16 characters (admin tokens 32) and no white space, wherever they are read; never quoted', (t) => {
+  const admin = 'FLOWHOOK_ADMIN_TOKEN must have at least 32 characters and no white space (it opens every admin service and the console: make one with `openssl rand -base64 32`)';
+  agree(t, ['engine', 'cli'], { FLOWHOOK_ADMIN_TOKEN: 'short' }, admin);
+  agree(t, ['engine', 'cli'], { FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-31-characters' }, admin);
   agree(t, ['engine', 'facade', 'worker'], { FLOWHOOK_METRICS_TOKEN: 'a token with spaces' }, 'FLOWHOOK_METRICS_TOKEN must have at least 16 characters and no white space');
   agree(t, ['facade', 'worker'], { FLOWHOOK_ENGINE_TOKEN: 'short' }, 'FLOWHOOK_ENGINE_TOKEN must have at least 16 characters and no white space');
 });

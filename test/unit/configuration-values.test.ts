@@ -106,7 +106,10 @@ test('a refusal names the variable, why its bounds are what they are, and what i
   });
   t.throws(() => parseSetting('FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'http://a:1,*'), { message: /^FLOWHOOK_CODEC_ALLOWED_ORIGINS item 2 must be exactly .*, got "\*"$/ });
   const secret = t.throws(() => parseSetting('FLOWHOOK_ADMIN_TOKEN', 'hunter2 hunter2'));
-  t.is(secret!.message, 'FLOWHOOK_ADMIN_TOKEN must have at least 16 characters and no white space');
+  t.is(
+    secret!.message,
+    'FLOWHOOK_ADMIN_TOKEN must have at least 32 characters and no white space (it opens every admin service and the console: make one with `openssl rand -base64 32`)',
+  );
   const headers = t.throws(() => parseSetting('OTEL_EXPORTER_OTLP_HEADERS', 'authorization=Bearer s3cr3t,garbage-s3cr3t'));
   t.false(headers!.message.includes('s3cr3t'));
 });

@@ -40,7 +40,7 @@ test('a viewer may read a company but not publish, rotate or try in it, nor read
   t.true(authorizeRequest(viewer, FLOWS, 'GetFlow', { company: 'Acme', name: 'f' }).allowed);
   t.true(authorizeRequest(viewer, FLOWS, 'CheckFlow', { flow: { company: 'Acme' } }).allowed);
   for (const method of ['PublishFlow', 'UnpublishFlow', 'RotateSecret', 'TryFlow']) {
-    t.deepEqual(authorizeRequest(viewer, FLOWS, method, { company: 'Acme' }), { allowed: false, reason: 'this needs the editor role in company "Acme"' }, method);
+    t.deepEqual(authorizeRequest(viewer, FLOWS, method, { company: 'Acme' }), { allowed: false, reason: 'this needs the editor role in company "Acme"', company: 'Acme' }, method);
   }
   t.false(authorizeRequest(viewer, FLOWS, 'ApplyFlow', { flow: { company: 'Acme' } }).allowed);
   t.false(authorizeRequest(viewer, FLOWS, 'GetFlow', { company: 'Globex' }).allowed);

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
 
-const base = { FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-24-chars' };
+const base = { FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-at-least-32-characters' };
 
 test('the shared service token of earlier releases stops the engine with what replaced it', (t) => {
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' }), {
@@ -11,9 +11,13 @@ test('the shared service token of earlier releases stops the engine with what re
   });
 });
 
-test('the bootstrap admin token is optional, but not short', (t) => {
+test('the bootstrap admin token is optional, but not short: one of the 16 characters earlier releases took stops the engine, saying how to make a new one', (t) => {
   t.is(readEngineConfig({ FLOWHOOK_DATABASE_URL: base.FLOWHOOK_DATABASE_URL }).adminToken, undefined);
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'short' }), { message: /FLOWHOOK_ADMIN_TOKEN must have at least 16/ });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'short' }), { message: /FLOWHOOK_ADMIN_TOKEN must have at least 32/ });
+  const error = t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'sixteen-chars-ok' }));
+  t.regex(error!.message, /at least 32 characters.*make one with `openssl rand -base64 32`/);
+  t.false(error!.message.includes('sixteen-chars-ok'), 'the token is not quoted');
+  t.is(readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'x'.repeat(32) }).adminToken, 'x'.repeat(32));
 });
 
 test('bound to loopback by default; insecure must be said as true or false', (t) => {

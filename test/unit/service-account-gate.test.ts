@@ -53,6 +53,7 @@ test('an admitted account reaches the service with its identity; a refused one n
     lookup: async (token) => (token === 'good' ? { account } : { refused: 'service_token_invalid' }),
     lookupByName: async () => ({ refused: 'service_token_invalid' }),
     lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }),
+    currentTokenHashes: async () => [],
   });
   try {
     t.is((await server.client('good').invoke({})).executionId, 'svc');
@@ -69,6 +70,7 @@ test('a refusal reaches Connect, gRPC-Web and gRPC clients as their own error, w
     lookup: async () => ({ refused: 'service_token_invalid' }),
     lookupByName: async () => ({ refused: 'service_token_invalid' }),
     lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }),
+    currentTokenHashes: async () => [],
   });
   const grpcJs = grpcJsUnaryClient(server.url);
   try {
@@ -100,6 +102,7 @@ test('a directory that cannot be read answers UNAVAILABLE, not a refusal', async
     },
     lookupByName: async () => ({ refused: 'service_token_invalid' }),
     lookupByTokenHash: async () => ({ refused: 'service_token_invalid' }),
+    currentTokenHashes: async () => [],
   });
   try {
     const error = await t.throwsAsync(server.client('any').invoke({}));

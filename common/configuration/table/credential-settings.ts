@@ -4,10 +4,14 @@ import { path } from '../values/path-value.ts';
 import { text } from '../values/text-value.ts';
 import { token } from '../values/token-value.ts';
 
+/** FLOWHOOK_ADMIN_TOKEN's least length: 32 random characters are beyond any guessing, however many tries. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
 export const CREDENTIAL_SETTINGS = settingsGroup('Tokens and keys', {
   FLOWHOOK_ADMIN_TOKEN: setting({
-    type: token(),
+    type: token({ minLength: MIN_ADMIN_TOKEN_LENGTH }),
     secret: true,
+    why: 'it opens every admin service and the console: make one with `openssl rand -base64 32`',
     processes: ['engine', 'cli'],
     meaning: 'an admin token',
     defaultText: 'admin commands: `<data dir>/admin-token`',

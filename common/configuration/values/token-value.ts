@@ -4,12 +4,14 @@ import { ValueError, type ValueType } from './value-type.ts';
 
 export const MIN_TOKEN_LENGTH = 16;
 
-export function token(): ValueType<string> {
-  const expected = `must have at least ${MIN_TOKEN_LENGTH} characters and no white space`;
+/** `minLength`: more than the default where the token opens more (an admin token: 32, what `openssl rand -hex 16` prints). */
+export function token(options: { minLength?: number } = {}): ValueType<string> {
+  const minLength = options.minLength ?? MIN_TOKEN_LENGTH;
+  const expected = `must have at least ${minLength} characters and no white space`;
   return {
-    description: `token, ${MIN_TOKEN_LENGTH}+ characters`,
+    description: `token, ${minLength}+ characters`,
     parse(value) {
-      if (value.length < MIN_TOKEN_LENGTH || /\s/.test(value)) throw new ValueError(expected);
+      if (value.length < minLength || /\s/.test(value)) throw new ValueError(expected);
       return value;
     },
     format: () => '…',

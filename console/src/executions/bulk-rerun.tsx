@@ -3,13 +3,16 @@
 // naming the number, then one RerunExecution per match, in the order the dry
 // run listed them, so the page can show how far it got and stop on request.
 // Only the executions the dry run listed are re-run: re-runs that start
-// meanwhile never match their own bulk re-run.
+// meanwhile never match their own bulk re-run. Matches that do not log their
+// payload re-run on their own version unless the person is an admin of the
+// company (rerun-button.tsx says why); the dialog says so before it starts.
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMutation } from '@connectrpc/connect-query';
 import { ExecutionService, type ExecutionSummary } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { messageOf } from '../rpc/transport.ts';
+import { mayIn, useSession } from '../session/session.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { BULK_MAX, rerunRequest, type ExecutionFilter } from './execution-filter.ts';
 
@@ -23,6 +26,8 @@ interface Progress {
 
 export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disabled: boolean }) {
   const queryClient = useQueryClient();
+  const { person } = useSession();
+  const admin = mayIn(person, filter.company, 'admin');
   const dryRun = useMutation(ExecutionService.method.rerunExecutions);
   const rerun = useMutation(ExecutionService.method.rerunExecution);
   const [open, setOpen] = useState(false);
@@ -46,7 +51,8 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
         break;
       }
       try {
-        const answer = await rerun.mutateAsync({ executionId: match.executionId, company: filter.company, sameVersion });
+        const ownVersion = sameVersion || (match.payloadWithheld && !admin);
+        const answer = await rerun.mutateAsync({ executionId: match.executionId, company: filter.company, sameVersion: ownVersion });
         state.started.push({ original: match.executionId, rerun: answer.rerun?.executionId ?? '' });
       } catch (error) {
         state.failed.push({ original: match.executionId, reason: messageOf(error) });
@@ -65,6 +71,7 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
 
   const matched = dryRun.data?.matched ?? 0;
   const matches = dryRun.data?.executions ?? [];
+  const pinned = sameVersion || admin ? 0 : matches.filter((match) => match.payloadWithheld).length;
   return (
     <>
       <button type="button" className="secondary" onClick={check} disabled={disabled || onlyRunning} title={onlyRunning ? 'Running executions cannot be re-run' : undefined}>
@@ -96,6 +103,12 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
                   <label className="inline-check">
                     <input type="checkbox" checked={sameVersion} onChange={(event) => setSameVersion(event.target.checked)} /> Run each on its original flow version
                   </label>
+                  {pinned > 0 ? (
+                    <p className="muted">
+                      {pinned} of them do{pinned === 1 ? 'es' : ''} not log {pinned === 1 ? 'its' : 'their'} payload: {pinned === 1 ? 'it re-runs' : 'they re-run'} on{' '}
+                      {pinned === 1 ? 'its' : 'their'} own version, as only admins of {filter.company} may hand such a payload to another version.
+                    </p>
+                  ) : null}
                 </>
               ) : null}
             </>

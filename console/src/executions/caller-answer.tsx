@@ -2,7 +2,9 @@
 // flow answered (or the trigger's default response, or a 500 when the flow
 // failed inside the caller's window), and a respond step's late answer — one
 // that came after the caller's sync window had timed out, which the caller
-// may still fetch (flowWebhook_Answer).
+// may still fetch (flowWebhook_Answer). A flow that does not log its payload
+// has the bodies withheld (they usually echo it): admins decrypt them with the
+// payload (execution-payload.tsx).
 import type { CallerAnswer } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 
 const OUTCOMES: Record<string, string> = {
@@ -13,7 +15,9 @@ const OUTCOMES: Record<string, string> = {
   FAILED: "The flow failed before it responded: the caller got 500 Internal Server Error, with flowhook's error body (it names the step that failed, not why)",
 };
 
-export function CallerAnswerSection({ answer, running }: { answer: CallerAnswer | undefined; running: boolean }) {
+export function CallerAnswerSection({ answer, running, withheld }: { answer: CallerAnswer | undefined; running: boolean; withheld: boolean }) {
+  const body = (text: string) =>
+    withheld ? <span className="muted">Withheld with the payload (Do not log payload)</span> : text ? <pre className="exact">{text}</pre> : <span className="muted">(empty)</span>;
   return (
     <section aria-labelledby="answer-title" className="card">
       <h2 id="answer-title">The caller&apos;s answer</h2>
@@ -32,7 +36,7 @@ export function CallerAnswerSection({ answer, running }: { answer: CallerAnswer 
                   <code>{answer.contentType || '—'}</code>
                 </dd>
                 <dt>Body</dt>
-                <dd>{answer.body ? <pre className="exact">{answer.body}</pre> : <span className="muted">(empty)</span>}</dd>
+                <dd>{body(answer.body)}</dd>
               </>
             )}
           </dl>
@@ -48,9 +52,7 @@ export function CallerAnswerSection({ answer, running }: { answer: CallerAnswer 
                   <code>{answer.lateAnswer.contentType}</code>
                 </dd>
                 <dt>Body</dt>
-                <dd>
-                  <pre className="exact">{answer.lateAnswer.body}</pre>
-                </dd>
+                <dd>{body(answer.lateAnswer.body)}</dd>
               </dl>
             </div>
           ) : null}

@@ -3,6 +3,8 @@
 // an httpRequest step used), the answer its caller got, the steps as a
 // timeline with their outputs, the payload as exact text, its re-runs, and
 // the same execution in the Temporal Web UI. Read again while it runs.
+// A withheld flow-control key is shown by its label (`#…`), which the list's
+// filter does not take: only the key itself finds its executions.
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -17,6 +19,8 @@ import { RerunButton } from './rerun-button.tsx';
 import './operations.css';
 
 const RUNNING_REFRESH_MS = 3_000;
+/** The engine's label of a key it does not show (engine/flow-control/coordinator-ids.ts). */
+const KEY_LABEL = /^#[A-Za-z0-9_-]{16}$/;
 
 export default function ExecutionPage() {
   const { executionId = '' } = useParams();
@@ -83,9 +87,13 @@ export default function ExecutionPage() {
                   {summary.keys.map((key) => (
                     <span key={key}>
                       key{' '}
-                      <Link to={executionsLink({ company: summary.company, key })}>
-                        <code>{key}</code>
-                      </Link>{' '}
+                      {KEY_LABEL.test(key) ? (
+                        <code title="A withheld key's label: the execution list finds its executions by the key itself">{key}</code>
+                      ) : (
+                        <Link to={executionsLink({ company: summary.company, key })}>
+                          <code>{key}</code>
+                        </Link>
+                      )}{' '}
                     </span>
                   ))}
                   <span className="muted">· waited {durationText(Number(summary.waitedMs))} before its first step</span>
@@ -115,7 +123,7 @@ export default function ExecutionPage() {
               </>
             ) : null}
           </dl>
-          <CallerAnswerSection answer={data.answer} running={summary.status === 'RUNNING'} />
+          <CallerAnswerSection answer={data.answer} running={summary.status === 'RUNNING'} withheld={data.payloadWithheld} />
           <ExecutionTimeline steps={data.steps} outputs={data.stepOutputs} withheld={data.payloadWithheld} />
           <ExecutionPayload execution={data} />
         </>

@@ -2,8 +2,8 @@
 // bytes are what a re-run sends again). A flow that does not log its payload
 // has it withheld; admins of its company may decrypt it here, as they may in
 // the Temporal UI through the codec server (RevealExecutionPayload, which the
-// audit log records), together with the step outputs and the failure reason
-// the execution log withholds too.
+// audit log records), together with the step outputs, the failure reason and
+// the bodies of the caller's answer, which the page withholds too.
 import { useMutation } from '@connectrpc/connect-query';
 import { ExecutionService, type GetExecutionResponse } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { messageOf } from '../rpc/transport.ts';
@@ -35,6 +35,22 @@ export function ExecutionPayload({ execution }: { execution: GetExecutionRespons
             <>
               <h3>Failure reason</h3>
               <pre className="exact">{revealed.failureReason}</pre>
+            </>
+          ) : null}
+          {revealed.answer?.body ? (
+            <>
+              <h3>The caller&apos;s answer</h3>
+              <pre className="exact" aria-label="Answer body">
+                {revealed.answer.body}
+              </pre>
+            </>
+          ) : null}
+          {revealed.answer?.lateAnswer ? (
+            <>
+              <h3>Late answer</h3>
+              <pre className="exact" aria-label="Late answer body">
+                {revealed.answer.lateAnswer.body}
+              </pre>
             </>
           ) : null}
           {revealed.stepOutputs.map((output) => (

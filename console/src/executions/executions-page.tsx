@@ -1,7 +1,9 @@
 // A company's executions, newest first, with the list's filter in the address
 // (execution-filter.ts): a link reproduces the list. It is read again every
 // few seconds, so running executions move on while the page is open.
-// Editors re-run what the filter matches (bulk-rerun.tsx).
+// Editors re-run what the filter matches (bulk-rerun.tsx). A company whose
+// name holds a quote is listed from a bounded reading (the engine's `partial`):
+// the page says when executions may be missing.
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -47,6 +49,12 @@ export default function ExecutionsPage() {
               ? 'No executions match.'
               : `${rows.length === LIMIT ? `The newest ${LIMIT}` : rows.length} execution${rows.length === 1 ? '' : 's'}${rows.some((row) => row.status === 'RUNNING') ? ', some still running (the list follows them)' : ''}`}
           </p>
+          {executions.data.partial ? (
+            <p className="muted">
+              The list may miss executions of {filter.company}: Temporal cannot search for a company name with a quote, so flowhook reads the executions of companies whose names
+              start like it and stops after a bound. Narrow the filter (a time range, a flow) to see the rest.
+            </p>
+          ) : null}
           {rows.length > 0 ? (
             <table className="executions">
               <caption className="visually-hidden">Executions{filter.company ? ` of ${filter.company}` : ''}, newest first</caption>

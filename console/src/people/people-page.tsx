@@ -1,11 +1,13 @@
 // People and machines: service users, OAuth applications and service accounts
-// — everything that calls flowhook, on one page. They belong to the
+// — everything that calls flowhook, on one page — and, for admins, who is
+// signed in to the console. They belong to the
 // deployment, not to one company, so reading them needs a role in every
 // company and changing them the admin role there (engine/console/
 // console-people-rules.ts); anyone else is told so instead of a list.
 import { mayIn, useSession } from '../session/session.tsx';
 import { usePageActions } from '../ui/page-actions.tsx';
 import { AppsSection } from './apps-section.tsx';
+import { ConsoleSessionsSection } from './console-sessions-section.tsx';
 import { ServiceAccountsSection } from './service-accounts-section.tsx';
 import { ServiceUsersSection } from './service-users-section.tsx';
 
@@ -30,6 +32,7 @@ export default function PeoplePage() {
           <ServiceUsersSection actions={actions} mayChange={mayChange} />
           <AppsSection actions={actions} mayChange={mayChange} />
           <ServiceAccountsSection actions={actions} mayChange={mayChange} />
+          {mayChange ? <ConsoleSessionsSection actions={actions} /> : null}
         </>
       )}
     </section>

@@ -12,6 +12,256 @@ import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 export declare const file_flowhook_engine_v1_console_service: GenFile;
 
 /**
+ * @generated from message flowhook.engine.v1.ListConsoleSessionsRequest
+ */
+export declare type ListConsoleSessionsRequest = Message<"flowhook.engine.v1.ListConsoleSessionsRequest"> & {
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListConsoleSessionsRequest
+ */
+export declare type ListConsoleSessionsRequestJson = {
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListConsoleSessionsRequest.
+ * Use `create(ListConsoleSessionsRequestSchema)` to create a new message.
+ */
+export declare const ListConsoleSessionsRequestSchema: GenMessage<ListConsoleSessionsRequest, {jsonType: ListConsoleSessionsRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.ListConsoleSessionsResponse
+ */
+export declare type ListConsoleSessionsResponse = Message<"flowhook.engine.v1.ListConsoleSessionsResponse"> & {
+  /**
+   * @generated from field: repeated flowhook.engine.v1.ConsoleSessionInfo sessions = 1;
+   */
+  sessions: ConsoleSessionInfo[];
+};
+
+/**
+ * @generated from message flowhook.engine.v1.ListConsoleSessionsResponse
+ */
+export declare type ListConsoleSessionsResponseJson = {
+  /**
+   * @generated from field: repeated flowhook.engine.v1.ConsoleSessionInfo sessions = 1;
+   */
+  sessions?: ConsoleSessionInfoJson[];
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ListConsoleSessionsResponse.
+ * Use `create(ListConsoleSessionsResponseSchema)` to create a new message.
+ */
+export declare const ListConsoleSessionsResponseSchema: GenMessage<ListConsoleSessionsResponse, {jsonType: ListConsoleSessionsResponseJson}>;
+
+/**
+ * One signed-in browser, as an admin may see it: never its cookie.
+ *
+ * @generated from message flowhook.engine.v1.ConsoleSessionInfo
+ */
+export declare type ConsoleSessionInfo = Message<"flowhook.engine.v1.ConsoleSessionInfo"> & {
+  /**
+   * As the audit log names them: the identity provider's name for them, or the admin token's service account.
+   *
+   * @generated from field: string person = 1;
+   */
+  person: string;
+
+  /**
+   * @generated from field: flowhook.engine.v1.SignInMethod via = 2;
+   */
+  via: SignInMethod;
+
+  /**
+   * Their roles as the session holds them now.
+   *
+   * @generated from field: repeated flowhook.engine.v1.CompanyRole roles = 3;
+   */
+  roles: CompanyRole[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * OpenID Connect sessions the identity provider re-confirms: when it last
+   * confirmed the roles (the sign-in, or the last re-check). Unset for
+   * admin-token sessions, which are checked on every call, and for sessions
+   * the provider cannot re-confirm (provider_rechecks false).
+   *
+   * @generated from field: google.protobuf.Timestamp checked_at = 6;
+   */
+  checkedAt?: Timestamp | undefined;
+
+  /**
+   * True: the provider re-reads the person's roles every
+   * FLOWHOOK_CONSOLE_OIDC_RECHECK (a refresh token is kept, encrypted). False
+   * for an OpenID Connect session without one: it keeps the roles of its
+   * sign-in until it expires.
+   *
+   * @generated from field: bool provider_rechecks = 7;
+   */
+  providerRechecks: boolean;
+
+  /**
+   * The session of the caller itself (on the console's listener).
+   *
+   * @generated from field: bool current = 8;
+   */
+  current: boolean;
+};
+
+/**
+ * One signed-in browser, as an admin may see it: never its cookie.
+ *
+ * @generated from message flowhook.engine.v1.ConsoleSessionInfo
+ */
+export declare type ConsoleSessionInfoJson = {
+  /**
+   * As the audit log names them: the identity provider's name for them, or the admin token's service account.
+   *
+   * @generated from field: string person = 1;
+   */
+  person?: string;
+
+  /**
+   * @generated from field: flowhook.engine.v1.SignInMethod via = 2;
+   */
+  via?: SignInMethodJson;
+
+  /**
+   * Their roles as the session holds them now.
+   *
+   * @generated from field: repeated flowhook.engine.v1.CompanyRole roles = 3;
+   */
+  roles?: CompanyRoleJson[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: TimestampJson;
+
+  /**
+   * OpenID Connect sessions the identity provider re-confirms: when it last
+   * confirmed the roles (the sign-in, or the last re-check). Unset for
+   * admin-token sessions, which are checked on every call, and for sessions
+   * the provider cannot re-confirm (provider_rechecks false).
+   *
+   * @generated from field: google.protobuf.Timestamp checked_at = 6;
+   */
+  checkedAt?: TimestampJson;
+
+  /**
+   * True: the provider re-reads the person's roles every
+   * FLOWHOOK_CONSOLE_OIDC_RECHECK (a refresh token is kept, encrypted). False
+   * for an OpenID Connect session without one: it keeps the roles of its
+   * sign-in until it expires.
+   *
+   * @generated from field: bool provider_rechecks = 7;
+   */
+  providerRechecks?: boolean;
+
+  /**
+   * The session of the caller itself (on the console's listener).
+   *
+   * @generated from field: bool current = 8;
+   */
+  current?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.ConsoleSessionInfo.
+ * Use `create(ConsoleSessionInfoSchema)` to create a new message.
+ */
+export declare const ConsoleSessionInfoSchema: GenMessage<ConsoleSessionInfo, {jsonType: ConsoleSessionInfoJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.EndConsoleSessionsRequest
+ */
+export declare type EndConsoleSessionsRequest = Message<"flowhook.engine.v1.EndConsoleSessionsRequest"> & {
+  /**
+   * Every session of this person (exactly as ConsoleSessionInfo.person names them).
+   *
+   * @generated from field: string person = 1;
+   */
+  person: string;
+
+  /**
+   * Every session of everyone.
+   *
+   * @generated from field: bool all = 2;
+   */
+  all: boolean;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.EndConsoleSessionsRequest
+ */
+export declare type EndConsoleSessionsRequestJson = {
+  /**
+   * Every session of this person (exactly as ConsoleSessionInfo.person names them).
+   *
+   * @generated from field: string person = 1;
+   */
+  person?: string;
+
+  /**
+   * Every session of everyone.
+   *
+   * @generated from field: bool all = 2;
+   */
+  all?: boolean;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.EndConsoleSessionsRequest.
+ * Use `create(EndConsoleSessionsRequestSchema)` to create a new message.
+ */
+export declare const EndConsoleSessionsRequestSchema: GenMessage<EndConsoleSessionsRequest, {jsonType: EndConsoleSessionsRequestJson}>;
+
+/**
+ * @generated from message flowhook.engine.v1.EndConsoleSessionsResponse
+ */
+export declare type EndConsoleSessionsResponse = Message<"flowhook.engine.v1.EndConsoleSessionsResponse"> & {
+  /**
+   * How many sessions ended.
+   *
+   * @generated from field: int32 ended = 1;
+   */
+  ended: number;
+};
+
+/**
+ * @generated from message flowhook.engine.v1.EndConsoleSessionsResponse
+ */
+export declare type EndConsoleSessionsResponseJson = {
+  /**
+   * How many sessions ended.
+   *
+   * @generated from field: int32 ended = 1;
+   */
+  ended?: number;
+};
+
+/**
+ * Describes the message flowhook.engine.v1.EndConsoleSessionsResponse.
+ * Use `create(EndConsoleSessionsResponseSchema)` to create a new message.
+ */
+export declare const EndConsoleSessionsResponseSchema: GenMessage<EndConsoleSessionsResponse, {jsonType: EndConsoleSessionsResponseJson}>;
+
+/**
  * @generated from message flowhook.engine.v1.GetSessionRequest
  */
 export declare type GetSessionRequest = Message<"flowhook.engine.v1.GetSessionRequest"> & {
@@ -440,7 +690,9 @@ export declare const ConsoleService: GenService<{
    * ends at once when that account is disabled, deleted or demoted or its
    * token rotated.
    *
-   * Errors: UNAUTHENTICATED for any other token.
+   * Errors: UNAUTHENTICATED for any other token; RESOURCE_EXHAUSTED (HTTP 429,
+   * with Retry-After) after too many failed sign-ins from the sender or from
+   * everyone — the token is then not even checked.
    *
    * @generated from rpc flowhook.engine.v1.ConsoleService.SignIn
    */
@@ -458,6 +710,44 @@ export declare const ConsoleService: GenService<{
     methodKind: "unary";
     input: typeof SignOutRequestSchema;
     output: typeof SignOutResponseSchema;
+  },
+}>;
+
+/**
+ * The console's sessions, for admins: who is signed in, and ending sessions
+ * (one person's, or every one). Sessions belong to the deployment, not to one
+ * company: on the console's listener both RPCs need the admin role in every
+ * company, on the engine's port an admin-scope service account
+ * (`flowhook console sessions list|end`). Ending is in the audit log. Nothing
+ * here reveals a cookie or anything derived from one.
+ *
+ * @generated from service flowhook.engine.v1.ConsoleSessionAdminService
+ */
+export declare const ConsoleSessionAdminService: GenService<{
+  /**
+   * Every live session, newest first.
+   *
+   * @generated from rpc flowhook.engine.v1.ConsoleSessionAdminService.ListConsoleSessions
+   */
+  listConsoleSessions: {
+    methodKind: "unary";
+    input: typeof ListConsoleSessionsRequestSchema;
+    output: typeof ListConsoleSessionsResponseSchema;
+  },
+  /**
+   * Ends every session of one person, or every session (the caller's own
+   * included): their next call is refused and the browser shows the sign-in
+   * page.
+   *
+   * Errors: INVALID_ARGUMENT unless exactly one of person and all is given;
+   * NOT_FOUND for a person with no session.
+   *
+   * @generated from rpc flowhook.engine.v1.ConsoleSessionAdminService.EndConsoleSessions
+   */
+  endConsoleSessions: {
+    methodKind: "unary";
+    input: typeof EndConsoleSessionsRequestSchema;
+    output: typeof EndConsoleSessionsResponseSchema;
   },
 }>;
 

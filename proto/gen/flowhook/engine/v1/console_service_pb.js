@@ -9,70 +9,105 @@ import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
  * Describes the file flowhook/engine/v1/console_service.proto.
  */
 export const file_flowhook_engine_v1_console_service = /*@__PURE__*/
-  fileDesc("CihmbG93aG9vay9lbmdpbmUvdjEvY29uc29sZV9zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEiEwoRR2V0U2Vzc2lvblJlcXVlc3QijwEKEkdldFNlc3Npb25SZXNwb25zZRIxCgZwZXJzb24YASABKAsyIS5mbG93aG9vay5lbmdpbmUudjEuQ29uc29sZVBlcnNvbhISCgpjc3JmX3Rva2VuGAIgASgJEjIKB3NpZ25faW4YAyABKAsyIS5mbG93aG9vay5lbmdpbmUudjEuU2lnbkluT3B0aW9ucyI3Cg1TaWduSW5PcHRpb25zEhEKCW9pZGNfcGF0aBgBIAEoCRITCgtvaWRjX2lzc3VlchgCIAEoCSIkCg1TaWduSW5SZXF1ZXN0EhMKC2FkbWluX3Rva2VuGAEgASgJIlcKDlNpZ25JblJlc3BvbnNlEjEKBnBlcnNvbhgBIAEoCzIhLmZsb3dob29rLmVuZ2luZS52MS5Db25zb2xlUGVyc29uEhIKCmNzcmZfdG9rZW4YAiABKAkiEAoOU2lnbk91dFJlcXVlc3QiEQoPU2lnbk91dFJlc3BvbnNlIqwBCg1Db25zb2xlUGVyc29uEgwKBG5hbWUYASABKAkSLQoDdmlhGAIgASgOMiAuZmxvd2hvb2suZW5naW5lLnYxLlNpZ25Jbk1ldGhvZBIuCgVyb2xlcxgDIAMoCzIfLmZsb3dob29rLmVuZ2luZS52MS5Db21wYW55Um9sZRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJNCgtDb21wYW55Um9sZRIPCgdjb21wYW55GAEgASgJEi0KBHJvbGUYAiABKA4yHy5mbG93aG9vay5lbmdpbmUudjEuQ29uc29sZVJvbGUqZwoMU2lnbkluTWV0aG9kEh4KGlNJR05fSU5fTUVUSE9EX1VOU1BFQ0lGSUVEEAASHgoaU0lHTl9JTl9NRVRIT0RfQURNSU5fVE9LRU4QARIXChNTSUdOX0lOX01FVEhPRF9PSURDEAIqdQoLQ29uc29sZVJvbGUSHAoYQ09OU09MRV9ST0xFX1VOU1BFQ0lGSUVEEAASFwoTQ09OU09MRV9ST0xFX1ZJRVdFUhABEhcKE0NPTlNPTEVfUk9MRV9FRElUT1IQAhIWChJDT05TT0xFX1JPTEVfQURNSU4QAzKSAgoOQ29uc29sZVNlcnZpY2USWwoKR2V0U2Vzc2lvbhIlLmZsb3dob29rLmVuZ2luZS52MS5HZXRTZXNzaW9uUmVxdWVzdBomLmZsb3dob29rLmVuZ2luZS52MS5HZXRTZXNzaW9uUmVzcG9uc2USTwoGU2lnbkluEiEuZmxvd2hvb2suZW5naW5lLnYxLlNpZ25JblJlcXVlc3QaIi5mbG93aG9vay5lbmdpbmUudjEuU2lnbkluUmVzcG9uc2USUgoHU2lnbk91dBIiLmZsb3dob29rLmVuZ2luZS52MS5TaWduT3V0UmVxdWVzdBojLmZsb3dob29rLmVuZ2luZS52MS5TaWduT3V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CihmbG93aG9vay9lbmdpbmUvdjEvY29uc29sZV9zZXJ2aWNlLnByb3RvEhJmbG93aG9vay5lbmdpbmUudjEiHAoaTGlzdENvbnNvbGVTZXNzaW9uc1JlcXVlc3QiVwobTGlzdENvbnNvbGVTZXNzaW9uc1Jlc3BvbnNlEjgKCHNlc3Npb25zGAEgAygLMiYuZmxvd2hvb2suZW5naW5lLnYxLkNvbnNvbGVTZXNzaW9uSW5mbyK/AgoSQ29uc29sZVNlc3Npb25JbmZvEg4KBnBlcnNvbhgBIAEoCRItCgN2aWEYAiABKA4yIC5mbG93aG9vay5lbmdpbmUudjEuU2lnbkluTWV0aG9kEi4KBXJvbGVzGAMgAygLMh8uZmxvd2hvb2suZW5naW5lLnYxLkNvbXBhbnlSb2xlEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNoZWNrZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXByb3ZpZGVyX3JlY2hlY2tzGAcgASgIEg8KB2N1cnJlbnQYCCABKAgiOAoZRW5kQ29uc29sZVNlc3Npb25zUmVxdWVzdBIOCgZwZXJzb24YASABKAkSCwoDYWxsGAIgASgIIisKGkVuZENvbnNvbGVTZXNzaW9uc1Jlc3BvbnNlEg0KBWVuZGVkGAEgASgFIhMKEUdldFNlc3Npb25SZXF1ZXN0Io8BChJHZXRTZXNzaW9uUmVzcG9uc2USMQoGcGVyc29uGAEgASgLMiEuZmxvd2hvb2suZW5naW5lLnYxLkNvbnNvbGVQZXJzb24SEgoKY3NyZl90b2tlbhgCIAEoCRIyCgdzaWduX2luGAMgASgLMiEuZmxvd2hvb2suZW5naW5lLnYxLlNpZ25Jbk9wdGlvbnMiNwoNU2lnbkluT3B0aW9ucxIRCglvaWRjX3BhdGgYASABKAkSEwoLb2lkY19pc3N1ZXIYAiABKAkiJAoNU2lnbkluUmVxdWVzdBITCgthZG1pbl90b2tlbhgBIAEoCSJXCg5TaWduSW5SZXNwb25zZRIxCgZwZXJzb24YASABKAsyIS5mbG93aG9vay5lbmdpbmUudjEuQ29uc29sZVBlcnNvbhISCgpjc3JmX3Rva2VuGAIgASgJIhAKDlNpZ25PdXRSZXF1ZXN0IhEKD1NpZ25PdXRSZXNwb25zZSKsAQoNQ29uc29sZVBlcnNvbhIMCgRuYW1lGAEgASgJEi0KA3ZpYRgCIAEoDjIgLmZsb3dob29rLmVuZ2luZS52MS5TaWduSW5NZXRob2QSLgoFcm9sZXMYAyADKAsyHy5mbG93aG9vay5lbmdpbmUudjEuQ29tcGFueVJvbGUSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTQoLQ29tcGFueVJvbGUSDwoHY29tcGFueRgBIAEoCRItCgRyb2xlGAIgASgOMh8uZmxvd2hvb2suZW5naW5lLnYxLkNvbnNvbGVSb2xlKmcKDFNpZ25Jbk1ldGhvZBIeChpTSUdOX0lOX01FVEhPRF9VTlNQRUNJRklFRBAAEh4KGlNJR05fSU5fTUVUSE9EX0FETUlOX1RPS0VOEAESFwoTU0lHTl9JTl9NRVRIT0RfT0lEQxACKnUKC0NvbnNvbGVSb2xlEhwKGENPTlNPTEVfUk9MRV9VTlNQRUNJRklFRBAAEhcKE0NPTlNPTEVfUk9MRV9WSUVXRVIQARIXChNDT05TT0xFX1JPTEVfRURJVE9SEAISFgoSQ09OU09MRV9ST0xFX0FETUlOEAMykgIKDkNvbnNvbGVTZXJ2aWNlElsKCkdldFNlc3Npb24SJS5mbG93aG9vay5lbmdpbmUudjEuR2V0U2Vzc2lvblJlcXVlc3QaJi5mbG93aG9vay5lbmdpbmUudjEuR2V0U2Vzc2lvblJlc3BvbnNlEk8KBlNpZ25JbhIhLmZsb3dob29rLmVuZ2luZS52MS5TaWduSW5SZXF1ZXN0GiIuZmxvd2hvb2suZW5naW5lLnYxLlNpZ25JblJlc3BvbnNlElIKB1NpZ25PdXQSIi5mbG93aG9vay5lbmdpbmUudjEuU2lnbk91dFJlcXVlc3QaIy5mbG93aG9vay5lbmdpbmUudjEuU2lnbk91dFJlc3BvbnNlMokCChpDb25zb2xlU2Vzc2lvbkFkbWluU2VydmljZRJ2ChNMaXN0Q29uc29sZVNlc3Npb25zEi4uZmxvd2hvb2suZW5naW5lLnYxLkxpc3RDb25zb2xlU2Vzc2lvbnNSZXF1ZXN0Gi8uZmxvd2hvb2suZW5naW5lLnYxLkxpc3RDb25zb2xlU2Vzc2lvbnNSZXNwb25zZRJzChJFbmRDb25zb2xlU2Vzc2lvbnMSLS5mbG93aG9vay5lbmdpbmUudjEuRW5kQ29uc29sZVNlc3Npb25zUmVxdWVzdBouLmZsb3dob29rLmVuZ2luZS52MS5FbmRDb25zb2xlU2Vzc2lvbnNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+
+/**
+ * Describes the message flowhook.engine.v1.ListConsoleSessionsRequest.
+ * Use `create(ListConsoleSessionsRequestSchema)` to create a new message.
+ */
+export const ListConsoleSessionsRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_console_service, 0);
+
+/**
+ * Describes the message flowhook.engine.v1.ListConsoleSessionsResponse.
+ * Use `create(ListConsoleSessionsResponseSchema)` to create a new message.
+ */
+export const ListConsoleSessionsResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_console_service, 1);
+
+/**
+ * Describes the message flowhook.engine.v1.ConsoleSessionInfo.
+ * Use `create(ConsoleSessionInfoSchema)` to create a new message.
+ */
+export const ConsoleSessionInfoSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_console_service, 2);
+
+/**
+ * Describes the message flowhook.engine.v1.EndConsoleSessionsRequest.
+ * Use `create(EndConsoleSessionsRequestSchema)` to create a new message.
+ */
+export const EndConsoleSessionsRequestSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_console_service, 3);
+
+/**
+ * Describes the message flowhook.engine.v1.EndConsoleSessionsResponse.
+ * Use `create(EndConsoleSessionsResponseSchema)` to create a new message.
+ */
+export const EndConsoleSessionsResponseSchema = /*@__PURE__*/
+  messageDesc(file_flowhook_engine_v1_console_service, 4);
 
 /**
  * Describes the message flowhook.engine.v1.GetSessionRequest.
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 0);
+  messageDesc(file_flowhook_engine_v1_console_service, 5);
 
 /**
  * Describes the message flowhook.engine.v1.GetSessionResponse.
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 1);
+  messageDesc(file_flowhook_engine_v1_console_service, 6);
 
 /**
  * Describes the message flowhook.engine.v1.SignInOptions.
  * Use `create(SignInOptionsSchema)` to create a new message.
  */
 export const SignInOptionsSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 2);
+  messageDesc(file_flowhook_engine_v1_console_service, 7);
 
 /**
  * Describes the message flowhook.engine.v1.SignInRequest.
  * Use `create(SignInRequestSchema)` to create a new message.
  */
 export const SignInRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 3);
+  messageDesc(file_flowhook_engine_v1_console_service, 8);
 
 /**
  * Describes the message flowhook.engine.v1.SignInResponse.
  * Use `create(SignInResponseSchema)` to create a new message.
  */
 export const SignInResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 4);
+  messageDesc(file_flowhook_engine_v1_console_service, 9);
 
 /**
  * Describes the message flowhook.engine.v1.SignOutRequest.
  * Use `create(SignOutRequestSchema)` to create a new message.
  */
 export const SignOutRequestSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 5);
+  messageDesc(file_flowhook_engine_v1_console_service, 10);
 
 /**
  * Describes the message flowhook.engine.v1.SignOutResponse.
  * Use `create(SignOutResponseSchema)` to create a new message.
  */
 export const SignOutResponseSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 6);
+  messageDesc(file_flowhook_engine_v1_console_service, 11);
 
 /**
  * Describes the message flowhook.engine.v1.ConsolePerson.
  * Use `create(ConsolePersonSchema)` to create a new message.
  */
 export const ConsolePersonSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 7);
+  messageDesc(file_flowhook_engine_v1_console_service, 12);
 
 /**
  * Describes the message flowhook.engine.v1.CompanyRole.
  * Use `create(CompanyRoleSchema)` to create a new message.
  */
 export const CompanyRoleSchema = /*@__PURE__*/
-  messageDesc(file_flowhook_engine_v1_console_service, 8);
+  messageDesc(file_flowhook_engine_v1_console_service, 13);
 
 /**
  * Describes the enum flowhook.engine.v1.SignInMethod.
@@ -111,4 +146,17 @@ export const ConsoleRole = /*@__PURE__*/
  */
 export const ConsoleService = /*@__PURE__*/
   serviceDesc(file_flowhook_engine_v1_console_service, 0);
+
+/**
+ * The console's sessions, for admins: who is signed in, and ending sessions
+ * (one person's, or every one). Sessions belong to the deployment, not to one
+ * company: on the console's listener both RPCs need the admin role in every
+ * company, on the engine's port an admin-scope service account
+ * (`flowhook console sessions list|end`). Ending is in the audit log. Nothing
+ * here reveals a cookie or anything derived from one.
+ *
+ * @generated from service flowhook.engine.v1.ConsoleSessionAdminService
+ */
+export const ConsoleSessionAdminService = /*@__PURE__*/
+  serviceDesc(file_flowhook_engine_v1_console_service, 1);
 

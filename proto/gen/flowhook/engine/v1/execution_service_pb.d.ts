@@ -4,9 +4,10 @@
 
 // Operators' view of executions: what ran, step by step, read from Temporal
 // (search attributes, the workflow's `executionLog` query); and re-runs of
-// executions with their original payload. Admin token. Payloads of
-// doNotLogPayload executions are never returned: a re-run reads the original
-// input inside the engine only.
+// executions with their original payload. Admin token. What doNotLogPayload
+// executions withhold (payload, step outputs, the caller's answer's body) is
+// returned only by RevealExecutionPayload, to admins: a re-run reads the
+// original input inside the engine only.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
@@ -193,6 +194,17 @@ export declare type ListExecutionsResponse = Message<"flowhook.engine.v1.ListExe
    * @generated from field: repeated flowhook.engine.v1.ExecutionSummary executions = 1;
    */
   executions: ExecutionSummary[];
+
+  /**
+   * True when executions of the company may be missing: its name holds a
+   * quote or backslash, which Temporal's SQL visibility stores cannot match,
+   * so the engine reads the executions whose company starts like it, keeps
+   * its own, and stops after reading ten times `limit` of them (at most
+   * 5,000). Narrow the filter (since, until, flow, activity) to see the rest.
+   *
+   * @generated from field: bool partial = 2;
+   */
+  partial: boolean;
 };
 
 /**
@@ -203,6 +215,17 @@ export declare type ListExecutionsResponseJson = {
    * @generated from field: repeated flowhook.engine.v1.ExecutionSummary executions = 1;
    */
   executions?: ExecutionSummaryJson[];
+
+  /**
+   * True when executions of the company may be missing: its name holds a
+   * quote or backslash, which Temporal's SQL visibility stores cannot match,
+   * so the engine reads the executions whose company starts like it, keeps
+   * its own, and stops after reading ten times `limit` of them (at most
+   * 5,000). Narrow the filter (since, until, flow, activity) to see the rest.
+   *
+   * @generated from field: bool partial = 2;
+   */
+  partial?: boolean;
 };
 
 /**
@@ -288,6 +311,15 @@ export declare type ExecutionSummary = Message<"flowhook.engine.v1.ExecutionSumm
    * @generated from field: string caller = 12;
    */
   caller: string;
+
+  /**
+   * True for doNotLogPayload executions: their payload, step outputs and
+   * answer bodies are withheld, and only admins re-run them on another
+   * version than their own.
+   *
+   * @generated from field: bool payload_withheld = 13;
+   */
+  payloadWithheld: boolean;
 };
 
 /**
@@ -367,6 +399,15 @@ export declare type ExecutionSummaryJson = {
    * @generated from field: string caller = 12;
    */
   caller?: string;
+
+  /**
+   * True for doNotLogPayload executions: their payload, step outputs and
+   * answer bodies are withheld, and only admins re-run them on another
+   * version than their own.
+   *
+   * @generated from field: bool payload_withheld = 13;
+   */
+  payloadWithheld?: boolean;
 };
 
 /**
@@ -452,7 +493,8 @@ export declare type GetExecutionResponse = Message<"flowhook.engine.v1.GetExecut
 
   /**
    * What the flow answered its caller; absent while the caller still waits
-   * or when the execution log cannot be read.
+   * or when the execution log cannot be read. Its bodies (and the late
+   * answer's) are empty when the payload is withheld: they usually echo it.
    *
    * @generated from field: flowhook.engine.v1.CallerAnswer answer = 8;
    */
@@ -526,7 +568,8 @@ export declare type GetExecutionResponseJson = {
 
   /**
    * What the flow answered its caller; absent while the caller still waits
-   * or when the execution log cannot be read.
+   * or when the execution log cannot be read. Its bodies (and the late
+   * answer's) are empty when the payload is withheld: they usually echo it.
    *
    * @generated from field: flowhook.engine.v1.CallerAnswer answer = 8;
    */
@@ -807,6 +850,14 @@ export declare type RevealExecutionPayloadResponse = Message<"flowhook.engine.v1
    * @generated from field: string failure_reason = 3;
    */
   failureReason: string;
+
+  /**
+   * What the flow answered its caller, bodies included; absent as in
+   * GetExecutionResponse.answer.
+   *
+   * @generated from field: flowhook.engine.v1.CallerAnswer answer = 4;
+   */
+  answer?: CallerAnswer | undefined;
 };
 
 /**
@@ -829,6 +880,14 @@ export declare type RevealExecutionPayloadResponseJson = {
    * @generated from field: string failure_reason = 3;
    */
   failureReason?: string;
+
+  /**
+   * What the flow answered its caller, bodies included; absent as in
+   * GetExecutionResponse.answer.
+   *
+   * @generated from field: flowhook.engine.v1.CallerAnswer answer = 4;
+   */
+  answer?: CallerAnswerJson;
 };
 
 /**
@@ -1620,7 +1679,12 @@ export declare const ExecutionService: GenService<{
    * context (caller, company, activity, provider request), in the background
    * (no caller waits). Errors: NOT_FOUND for an unknown execution id or a
    * missing flow version; FAILED_PRECONDITION while the original still runs
-   * or when no flow is published for its activity.
+   * or when no flow is published for its activity; PERMISSION_DENIED when a
+   * doNotLogPayload execution would run on another version than its own and
+   * the caller is not an admin of its company (on the console's listener, the
+   * person's role; an admin service account is admin everywhere). Such a
+   * re-run hands the payload to that version's steps, so it is audited as a
+   * reveal (execution.reveal-payload) too.
    *
    * @generated from rpc flowhook.engine.v1.ExecutionService.RerunExecution
    */
@@ -1633,7 +1697,11 @@ export declare const ExecutionService: GenService<{
    * Re-runs every closed execution a filter matches, paced (at most
    * FLOWHOOK_RERUN_PER_SECOND starts per second per engine). The matches are
    * read before the first start, so a bulk re-run never re-runs its own
-   * re-runs. Errors: FAILED_PRECONDITION when more than max_count match.
+   * re-runs. A doNotLogPayload match that would need an admin (see
+   * RerunExecution) is skipped with the reason; the rest go on. Errors:
+   * FAILED_PRECONDITION when more than max_count match, or when a company
+   * whose name holds a quote could not be read to the end (see
+   * ListExecutionsResponse.partial).
    *
    * @generated from rpc flowhook.engine.v1.ExecutionService.RerunExecutions
    */
@@ -1643,10 +1711,12 @@ export declare const ExecutionService: GenService<{
     output: typeof RerunExecutionsResponseSchema;
   },
   /**
-   * The payload text, step outputs and failure reason of a doNotLogPayload
-   * execution, decrypted inside the engine (as the codec server does for
-   * operators). For other executions the same as GetExecution has. Errors:
-   * NOT_FOUND for an unknown execution id or one of another company.
+   * The payload text, step outputs, failure reason and caller's answer of a
+   * doNotLogPayload execution, decrypted inside the engine (as the codec
+   * server does for operators). For other executions the same as GetExecution
+   * has. Each query of the execution waits at most 15 s for a worker. Errors:
+   * NOT_FOUND for an unknown execution id or one of another company;
+   * UNAVAILABLE when no worker answered in time.
    *
    * @generated from rpc flowhook.engine.v1.ExecutionService.RevealExecutionPayload
    */
