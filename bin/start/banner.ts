@@ -1,6 +1,6 @@
 // What `flowhook start` prints once everything runs.
 import { join } from 'node:path';
-import { exampleRequestBody, type FirstRunFiles } from './first-run-credentials.ts';
+import type { FirstRunFiles } from './first-run-credentials.ts';
 import { SEED_USER, type SeedResult } from './seed.ts';
 
 export interface BannerInfo {
@@ -69,7 +69,7 @@ export function banner(info: BannerInfo): string {
  */
 function firstRunLines(seed: SeedResult, files: FirstRunFiles, webhookUrl: string): string[] {
   const lines = ['First run: created company "Default", service user and the published example flow "hello-webhook".'];
-  if (files.credentials) {
+  if (!files.shown) {
     lines.push(
       'Credentials are not printed here, as this output is not a terminal (it may be kept in a log). They are in',
       `  ${files.credentials}   (mode 0600: service user, web service access key, flow secret)`,
@@ -81,10 +81,11 @@ function firstRunLines(seed: SeedResult, files: FirstRunFiles, webhookUrl: strin
       `  service user             ${seed.userName}`,
       `  web service access key   ${seed.accessKey}`,
       `  flow secret (${seed.activity})  ${seed.secret}`,
+      `They are also in ${files.credentials} (mode 0600), which the handbook's commands read; delete the first-run-* files once stored.`,
     );
   }
-  // A request file holds the secret when it was not shown; on a terminal the body is shown as written.
-  const data = files.request ? `@'${files.request}'` : `'${exampleRequestBody(seed)}'`;
+  // The secret stays off the command line: the body comes from the request file.
+  const data = `@'${files.request}'`;
   lines.push(
     '',
     `Try it (the access key is read from ${files.netrc}):`,
@@ -122,7 +123,9 @@ export function bannerJson(info: BannerInfo): string {
             company: seed.company,
             serviceUser: seed.userName,
             activity: seed.activity,
-            ...(files.credentials ? { credentialsFile: files.credentials, requestFile: files.request } : { accessKey: seed.accessKey, secret: seed.secret }),
+            credentialsFile: files.credentials,
+            requestFile: files.request,
+            ...(files.shown && { accessKey: seed.accessKey, secret: seed.secret }),
             netrcFile: files.netrc,
           }
         : null,

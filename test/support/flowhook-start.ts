@@ -48,8 +48,9 @@ export interface StartedFlowhook {
   output: () => string;
 }
 
-export async function startFlowhook(env: NodeJS.ProcessEnv, json = false): Promise<StartedFlowhook> {
-  const child = spawn(process.execPath, [FLOWHOOK, 'start', ...(json ? ['--json'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cwd`: where start runs (its default data directory is `.flowhook` there). */
+export async function startFlowhook(env: NodeJS.ProcessEnv, json = false, cwd?: string): Promise<StartedFlowhook> {
+  const child = spawn(process.execPath, [FLOWHOOK, 'start', ...(json ? ['--json'] : [])], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const ready = json ? '"status":"running"' : 'Press Ctrl-C to stop.';
   let stdout = '';
   let stderr = '';

@@ -62,7 +62,7 @@ function firstRun(shown: boolean): { dataDir: string; files: FirstRunFiles; text
   return { dataDir, files, text: banner(withSeed), json: JSON.parse(bannerJson(withSeed)) as Record<string, unknown> };
 }
 
-test('on a terminal the credentials are shown once and the curl reads the key from a 0600 netrc file', (t) => {
+test('on a terminal the credentials are shown, kept in 0600 files too, and the curl reads key and body from them', (t) => {
   const { files, text, json } = firstRun(true);
   t.regex(text, new RegExp(`web service access key\\s+${seed.accessKey}`));
   t.regex(text, new RegExp(`flow secret \\(examples\\.hello\\)\\s+${seed.secret}`));
@@ -71,8 +71,12 @@ test('on a terminal the credentials are shown once and the curl reads the key fr
   t.regex(curl, new RegExp(`--netrc-file '${files.netrc}'`));
   t.is(readFileSync(files.netrc, 'utf8'), `machine localhost login flowhook-service password ${seed.accessKey}\n`);
   t.is(statSync(files.netrc).mode & 0o777, 0o600);
-  t.is(files.credentials, undefined, 'nothing else is written when a person saw them');
-  t.like(json.firstRun, { serviceUser: 'flowhook-service', accessKey: seed.accessKey, secret: seed.secret, netrcFile: files.netrc });
+  // The files are there for the handbook's commands, private as the netrc file; the banner says so.
+  t.is(files.credentials, join(files.netrc, '..', 'first-run-credentials.json'));
+  for (const file of [files.credentials, files.request]) t.is(statSync(file).mode & 0o777, 0o600, file);
+  t.true(text.includes(`They are also in ${files.credentials} (mode 0600)`));
+  t.regex(curl, new RegExp(`-d @'${files.request}'`), 'the secret is not on the command line either');
+  t.like(json.firstRun, { serviceUser: 'flowhook-service', accessKey: seed.accessKey, secret: seed.secret, netrcFile: files.netrc, credentialsFile: files.credentials });
 });
 
 test('when stdout is not a terminal no key or secret is printed: they are in 0600 files the banner names', (t) => {
