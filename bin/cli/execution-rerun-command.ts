@@ -18,6 +18,10 @@ import {
 import { CliError, UsageError } from './admin-action.ts';
 import type { ExecutionClient } from './execution-commands.ts';
 import { printJson, printLines, table, type CliIo } from './output.ts';
+import { namesFrom, wholeNumberIn } from './option-values.ts';
+
+/** The states a bulk re-run takes (closed executions only). */
+const RERUNNABLE = ['FAILED', 'TIMED_OUT', 'TERMINATED', 'CANCELED', 'COMPLETED'] as const;
 
 /** Asks a yes/no question on the terminal; undefined when there is no terminal to ask on. */
 export type Confirm = (question: string) => Promise<boolean | undefined>;
@@ -50,10 +54,10 @@ export function addRerunCommand(
     .option('--same-version', "run the original's flow version instead of the one now published")
     .option('--company <name>', 'bulk: executions of this company (required without an id)')
     .option('--activity <activity>', 'bulk: only this webhook activity')
-    .option('--status <status>', 'bulk: FAILED, TIMED_OUT, TERMINATED, CANCELED or COMPLETED (repeat or comma-separate; required without an id)', statuses, [])
+    .option('--status <status>', `bulk: ${RERUNNABLE.join(', ')} (repeat or comma-separate; required without an id)`, namesFrom(RERUNNABLE), [])
     .option('--since <time>', 'bulk: originals started at or after this ISO 8601 time', isoTime)
     .option('--until <time>', 'bulk: originals started before this ISO 8601 time', isoTime)
-    .option('--max <n>', 'bulk: refuse when more than this many match (default 100, at most 1000)', positiveInt)
+    .option('--max <n>', 'bulk: refuse when more than this many match (default 100, at most 1000)', wholeNumberIn(1, 1000))
     .option('--dry-run', 'bulk: list what would be re-run and start nothing')
     .option('--yes', 'bulk: re-run without asking')
     .option('--json', 'print the response as JSON')
@@ -129,16 +133,6 @@ function flag(option: string): string {
   return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
-export function statuses(raw: string, previous: string[]): string[] {
-  return [
-    ...previous,
-    ...raw
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  ];
-}
-
 export function isoTime(raw: string): Timestamp {
   // A date alone or a time with its zone: a time without one would depend on the operator's clock settings.
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw))
@@ -146,10 +140,4 @@ export function isoTime(raw: string): Timestamp {
   const date = new Date(raw);
   if (Number.isNaN(date.getTime())) throw new InvalidArgumentError('an ISO 8601 time');
   return timestampFromDate(date);
-}
-
-function positiveInt(raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('a positive integer');
-  return value;
 }

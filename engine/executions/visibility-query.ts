@@ -84,8 +84,13 @@ export function companyClause(company: string): string {
 
 /** `RUNNING`, `failed`, `timed-out` → Temporal's `ExecutionStatus` value; anything else is refused. */
 export function executionStatusValue(raw: string): string {
-  const name = raw.trim().toUpperCase() === 'RUNNING' ? 'RUNNING' : rerunnableStatus(raw);
-  return EXECUTION_STATUSES[name]!;
+  if (raw.trim().toUpperCase() === 'RUNNING') return EXECUTION_STATUSES.RUNNING!;
+  try {
+    return EXECUTION_STATUSES[rerunnableStatus(raw)]!;
+  } catch {
+    // A listing takes running executions too: the refusal names every status it accepts.
+    throw new InvalidArgumentError(`status: one of ${Object.keys(EXECUTION_STATUSES).join(', ')}; got "${raw}"`);
+  }
 }
 
 /** The clauses of the optional filters, in a fixed order; bad values are refused naming the filter. */

@@ -51,3 +51,12 @@ test('execution list says when the engine could read a company only so far', asy
   t.is(run.code, 0, run.err);
   t.regex(run.out, /No executions\.\nSome executions may be missing: this company is read only so far/);
 });
+
+test('execution rerun: an unknown status or a max over 1000 exit 2 before anything is sent', async (t) => {
+  const status = await runCapturing(['execution', 'rerun', '--company', 'Default', '--status', 'RUNNING'], unreachable);
+  t.is(status.code, 2);
+  t.regex(status.err, /"RUNNING" is not one of FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED/);
+  const max = await runCapturing(['execution', 'rerun', '--company', 'Default', '--status', 'FAILED', '--max', '5000'], unreachable);
+  t.is(max.code, 2);
+  t.regex(max.err, /a whole number in 1\.\.1000/);
+});

@@ -88,4 +88,6 @@ test("the list's filters: each narrows, values stay inside their literals, bad o
   t.is(executionStatusValue('running'), 'Running');
   t.is(executionStatusValue('timed-out'), 'TimedOut');
   t.throws(() => executionStatusValue("Running') OR ('1"), { instanceOf: InvalidArgumentError });
+  // A listing's refusal names every status a listing takes, RUNNING included.
+  t.throws(() => executionStatusValue('BOGUS'), { message: 'status: one of RUNNING, FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED; got "BOGUS"' });
 });
