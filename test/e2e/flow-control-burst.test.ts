@@ -70,21 +70,27 @@ const completed = async (clauses: string) => (await temporal.workflow.count(exec
 
 const NOTE = [{ set: { description: 'Note the call', variables: { n: '${Trigger.Payload.n}' } } }];
 
-test.serial("5,000 calls on one concurrency key all run, with no worker restart, while another key's calls run within 5 s", async (t) => {
+test.serial("5,000 calls on one concurrency key all run, with no worker restart, while another key's calls never wait behind that backlog", async (t) => {
   t.timeout(20 * 60_000);
   const call = await deploy('hot', { concurrency: { key: '${Trigger.Payload.account}', limit: 1 } }, NOTE);
   const worker = stack.pid('worker');
-  const waits: number[] = [];
+  // Another key's call every three seconds while the burst is sent and drains: how many of the hot
+  // key's executions waited when it was sent, and how many of them completed before it did. Starved
+  // behind the backlog, it would wait for all of them; served beside it, for a few (as many as drain in
+  // the time its own execution takes). Counted, not timed: how long it waits is the benchmark's (J).
+  const others: { waiting: number; completedMeanwhile: number; ms: number }[] = [];
   let bursting = true;
-  // Another key's call every three seconds while the burst is sent and drains: how long until its execution completed.
-  const others = (async () => {
+  const running = async () => (await temporal.workflow.count(executionsWhere('FlowKey = "hot" AND ExecutionStatus = "Running"'))).count;
+  const otherCalls = (async () => {
     for (let n = 0; bursting; n++) {
       await new Promise((resolve) => setTimeout(resolve, 3000));
+      const [waiting, before] = [await running(), await completed('FlowKey = "hot"')];
       const sent = Date.now();
       const { status, executionId } = await call(`{"account": "other-${n}", "n": ${n}}`);
       if (status !== 200) throw new Error(`another key's call was answered ${status}`);
       await temporal.workflow.getHandle(executionId).result();
-      waits.push(Date.now() - sent);
+      const ms = Date.now() - sent;
+      others.push({ waiting, completedMeanwhile: (await completed('FlowKey = "hot"')) - before, ms });
     }
   })();
   try {
@@ -98,10 +104,12 @@ test.serial("5,000 calls on one concurrency key all run, with no worker restart,
     });
   } finally {
     bursting = false;
-    await others;
+    await otherCalls;
   }
-  t.true(waits.length >= 3, `${waits.length} calls for other keys`);
-  t.true(Math.max(...waits) <= 5000, `another key's execution waited ${Math.max(...waits)} ms at most (${waits.join(', ')})`);
+  const behindBacklog = others.filter((other) => other.waiting >= 1000);
+  const seen = others.map((other) => `${other.waiting} waiting, ${other.completedMeanwhile} done meanwhile, ${other.ms} ms`).join('; ');
+  t.true(behindBacklog.length >= 3, `calls for other keys while ≥ 1,000 of the hot key's waited: ${seen}`);
+  for (const other of behindBacklog) t.true(other.completedMeanwhile < other.waiting / 2, `another key waited behind the hot key's backlog: ${seen}`);
   t.is(stack.exit('worker'), undefined, 'the worker still runs');
   t.is(stack.pid('worker'), worker, 'the same worker: no restart');
   t.notRegex(stack.output(), /the worker failed|ERR_WORKER_OUT_OF_MEMORY/);
