@@ -15,6 +15,7 @@ import { findFreePort } from '../../bin/embedded/free-port.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { ConsolePage } from '../support/console-page.ts';
+import { oidcConsoleEnv } from '../support/oidc-sign-in.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { createTenant, flow } from '../support/webhook-helpers.ts';
@@ -44,10 +45,7 @@ test.before(async () => {
   });
   stack = await startStack({
     env: {
-      FLOWHOOK_CONSOLE_PORT: String(port),
-      FLOWHOOK_CONSOLE_OIDC_ISSUER: idp.issuer,
-      FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: 'flowhook-console',
-      FLOWHOOK_CONSOLE_OIDC_SCOPES: 'openid,profile,flowhook',
+      ...oidcConsoleEnv(port, idp),
       FLOWHOOK_CONSOLE_OIDC_RECHECK: `${RECHECK_MS}ms`,
     },
   });

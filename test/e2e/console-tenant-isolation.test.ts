@@ -14,7 +14,7 @@ import { findFreePort } from '../../bin/embedded/free-port.ts';
 import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
-import { signInWithOidc } from '../support/oidc-sign-in.ts';
+import { oidcConsoleEnv, signInWithOidc } from '../support/oidc-sign-in.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, flow, type Tenant } from '../support/webhook-helpers.ts';
 
@@ -41,10 +41,7 @@ test.before(async () => {
   });
   stack = await startStack({
     env: {
-      FLOWHOOK_CONSOLE_PORT: String(port),
-      FLOWHOOK_CONSOLE_OIDC_ISSUER: idp.issuer,
-      FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: 'flowhook-console',
-      FLOWHOOK_CONSOLE_OIDC_SCOPES: 'openid,profile,flowhook',
+      ...oidcConsoleEnv(port, idp),
     },
   });
   for (const company of [A, B]) {

@@ -10,7 +10,7 @@ import test from 'ava';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
 import type { ConsoleAnswer, ConsolePage } from '../support/console-page.ts';
 import { eventually } from '../support/eventually.ts';
-import { signInWithOidc } from '../support/oidc-sign-in.ts';
+import { oidcConsoleEnv, signInWithOidc } from '../support/oidc-sign-in.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -47,10 +47,7 @@ test.before(async () => {
   });
   stack = await startStack({
     env: {
-      FLOWHOOK_CONSOLE_PORT: String(port),
-      FLOWHOOK_CONSOLE_OIDC_ISSUER: idp.issuer,
-      FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: 'flowhook-console',
-      FLOWHOOK_CONSOLE_OIDC_SCOPES: 'openid,profile,flowhook',
+      ...oidcConsoleEnv(port, idp),
     },
   });
   // The partner of the late-answer flow answers after the caller's window closed.

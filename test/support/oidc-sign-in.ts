@@ -8,6 +8,16 @@ import type { TestOidcProvider } from './oidc-provider.ts';
 
 const SESSION_COOKIE = 'flowhook_console_session';
 
+/** The engine settings of a console on `port` whose people sign in at `idp` (as the tests' provider registers the client). */
+export function oidcConsoleEnv(port: number, idp: Pick<TestOidcProvider, 'issuer'>): Record<string, string> {
+  return {
+    FLOWHOOK_CONSOLE_PORT: String(port),
+    FLOWHOOK_CONSOLE_OIDC_ISSUER: idp.issuer,
+    FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: 'flowhook-console',
+    FLOWHOOK_CONSOLE_OIDC_SCOPES: 'openid,profile,flowhook',
+  };
+}
+
 /** The console's page, signed in as `accountId` of the provider; fails when no session opens. */
 export async function signInWithOidc(consoleUrl: string, idp: TestOidcProvider, accountId: string): Promise<ConsolePage> {
   idp.signInAs(accountId);
