@@ -1,5 +1,5 @@
 // The console's build: React and Vite, into console/dist, which the engine's
-// console listener serves (engine/console/console-assets.ts). Run by
+// console listener serves (engine/edges/console/console-assets.ts). Run by
 // console/build-console.ts (`npm install`, `npm run build:console`, or `flowhook
 // start` when the pages are missing or older than their sources); `npx vite
 // --config console/vite.config.ts` serves the sources for development.
@@ -8,14 +8,14 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-/** Replaced by the engine with each page's nonce; the same text as CSP_NONCE_PLACEHOLDER in engine/console/console-http.ts. */
+/** Replaced by the engine with each page's nonce; the same text as CSP_NONCE_PLACEHOLDER in engine/edges/console/console-http.ts. */
 const CSP_NONCE_PLACEHOLDER = 'console-csp-nonce-placeholder';
 
 export default defineConfig({
   root,
   base: '/',
   plugins: [react()],
-  // The engine puts a fresh nonce here in every page it serves (engine/console/console-assets.ts): the
+  // The engine puts a fresh nonce here in every page it serves (engine/edges/console/console-assets.ts): the
   // Content-Security-Policy then allows only styles that carry it — CodeMirror's, which it adds as <style> elements.
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   // The generated protobuf-es code and the flow schema live outside console/, at the repository root.

@@ -4,11 +4,12 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TransportProvider } from '@connectrpc/connect-query';
-import { transport } from './rpc/transport.ts';
+import { createConsoleTransport } from './rpc/transport.ts';
 import { SessionProvider } from './session/session.tsx';
 import { App } from './app.tsx';
 import './styles.css';
 
+const transport = createConsoleTransport(window.location.origin);
 const queryClient = new QueryClient({
   defaultOptions: {
     // A refused call (a role missing, a session ended) is not retried; a failed read is, once.

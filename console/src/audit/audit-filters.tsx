@@ -3,7 +3,7 @@
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { SelectField, TextField } from '../ui/field.tsx';
+import { NameOptions, SelectField, TextField } from '../ui/field.tsx';
 
 export interface AuditFilter {
   person: string;
@@ -16,7 +16,7 @@ export interface AuditFilter {
 
 const KEYS = ['person', 'action', 'company', 'since', 'until'] as const;
 
-/** The kinds of action the audit log records (engine/audit/audited-methods.ts): a kind matches each of its actions. */
+/** The kinds of action the audit log records (engine/edges/rpc/audited-methods.ts): a kind matches each of its actions. */
 const ACTION_KINDS = ['flow', 'webhook-secret', 'company', 'connection', 'hook-secret', 'user', 'app', 'service-account', 'execution', 'secret-store'];
 
 export function useAuditFilter(): [AuditFilter, (change: Partial<AuditFilter>) => void] {
@@ -33,13 +33,13 @@ export function AuditFilters({ filter, onChange }: { filter: AuditFilter; onChan
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
   return (
     <form className="inline-form filters" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
-      <TextField label="Person" type="search" value={filter.person} onChange={(event) => onChange({ person: event.target.value })} hint="As the console names them, exactly." />
+      <TextField label="Person" type="search" value={filter.person} onValue={(person) => onChange({ person })} hint="As the console names them, exactly." />
       <TextField
         label="Action"
         type="search"
         list="audit-action-kinds"
         value={filter.action}
-        onChange={(event) => onChange({ action: event.target.value })}
+        onValue={(action) => onChange({ action })}
         hint="An action (user.create) or its kind (user)."
       />
       <datalist id="audit-action-kinds">
@@ -47,16 +47,12 @@ export function AuditFilters({ filter, onChange }: { filter: AuditFilter; onChan
           <option key={kind} value={kind} />
         ))}
       </datalist>
-      <SelectField label="Company" value={filter.company} onChange={(event) => onChange({ company: event.target.value })}>
+      <SelectField label="Company" value={filter.company} onValue={(company) => onChange({ company })}>
         <option value="">All companies</option>
-        {(companies.data?.companies ?? []).map((company) => (
-          <option key={company.name} value={company.name}>
-            {company.name}
-          </option>
-        ))}
+        <NameOptions names={(companies.data?.companies ?? []).map((company) => company.name)} />
       </SelectField>
-      <TextField label="From" type="datetime-local" value={filter.since} onChange={(event) => onChange({ since: event.target.value })} />
-      <TextField label="Until" type="datetime-local" value={filter.until} onChange={(event) => onChange({ until: event.target.value })} />
+      <TextField label="From" type="datetime-local" value={filter.since} onValue={(since) => onChange({ since })} />
+      <TextField label="Until" type="datetime-local" value={filter.until} onValue={(until) => onChange({ until })} />
     </form>
   );
 }

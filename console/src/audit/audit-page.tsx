@@ -6,8 +6,10 @@ import { useState } from 'react';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { useQuery } from '@connectrpc/connect-query';
 import { AuditService, type AuditEvent } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import { DataTable } from '../ui/data-table.tsx';
+import { Page } from '../ui/page.tsx';
+import { Loaded } from '../ui/states.tsx';
 import { useDebounced } from '../ui/use-debounced.ts';
-import { LoadProblem, Loading } from '../ui/states.tsx';
 import { AuditFilters, useAuditFilter } from './audit-filters.tsx';
 
 const PAGE_SIZE = 50;
@@ -33,69 +35,52 @@ export default function AuditPage() {
     change(update);
   };
   return (
-    <section aria-labelledby="audit-title">
-      <div className="page-head">
-        <h1 id="audit-title" tabIndex={-1}>
-          Audit log
-        </h1>
-      </div>
+    <Page id="audit-title" title="Audit log">
       <AuditFilters filter={filter} onChange={onChange} />
-      {events.isPending ? <Loading what="the audit log" /> : null}
-      {events.isError ? <LoadProblem what="the audit log" error={events.error} /> : null}
-      {events.data ? (
-        <>
-          <p role="status" className="count">
-            {events.data.events.length === 0
-              ? 'No events match.'
-              : `${pages.length > 0 ? `Page ${pages.length + 1}: ` : ''}${events.data.events.length} event${events.data.events.length === 1 ? '' : 's'}${events.data.nextPageToken ? ', older ones on the next page' : ''}`}
-          </p>
-          {events.data.events.length > 0 ? <AuditTable events={events.data.events} /> : null}
-          <div className="toolbar">
-            <button type="button" className="secondary" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
-              Newer events
-            </button>
-            <button type="button" className="secondary" disabled={!events.data.nextPageToken} onClick={() => setPages([...pages, events.data.nextPageToken])}>
-              Older events
-            </button>
-          </div>
-        </>
-      ) : null}
-    </section>
+      <Loaded read={events} what="the audit log">
+        {({ events: shown, nextPageToken }) => (
+          <>
+            <p role="status" className="count">
+              {shown.length === 0
+                ? 'No events match.'
+                : `${pages.length > 0 ? `Page ${pages.length + 1}: ` : ''}${shown.length} event${shown.length === 1 ? '' : 's'}${nextPageToken ? ', older ones on the next page' : ''}`}
+            </p>
+            {shown.length > 0 ? (
+              <DataTable caption="Audit events, newest first" className="audit" columns={['Time', 'Person', 'Action', 'Company', 'Target', 'Outcome', 'Details']}>
+                {shown.map((event) => (
+                  <AuditRow key={event.id} event={event} />
+                ))}
+              </DataTable>
+            ) : null}
+            <div className="toolbar">
+              <button type="button" className="secondary" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
+                Newer events
+              </button>
+              <button type="button" className="secondary" disabled={!nextPageToken} onClick={() => setPages([...pages, nextPageToken])}>
+                Older events
+              </button>
+            </div>
+          </>
+        )}
+      </Loaded>
+    </Page>
   );
 }
 
-function AuditTable({ events }: { events: AuditEvent[] }) {
+function AuditRow({ event }: { event: AuditEvent }) {
   return (
-    <table className="audit">
-      <caption className="visually-hidden">Audit events, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Person</th>
-          <th scope="col">Action</th>
-          <th scope="col">Company</th>
-          <th scope="col">Target</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Details</th>
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((event) => (
-          <tr key={event.id}>
-            <td>{event.at ? timestampDate(event.at).toLocaleString() : '—'}</td>
-            <th scope="row">{event.person ? `${event.person}${event.person === event.account ? '' : ` (${event.account})`}` : `${event.account} (not in the console)`}</th>
-            <td>
-              <code>{event.action}</code>
-            </td>
-            <td>{event.company || '—'}</td>
-            <td>{event.target || '—'}</td>
-            <td className={event.outcome === 'ok' ? undefined : 'refused'}>{event.outcome.replaceAll('_', ' ')}</td>
-            <td>
-              <code className="details">{event.detailsJson === '{}' ? '' : event.detailsJson}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <tr>
+      <td>{event.at ? timestampDate(event.at).toLocaleString() : '—'}</td>
+      <th scope="row">{event.person ? `${event.person}${event.person === event.account ? '' : ` (${event.account})`}` : `${event.account} (not in the console)`}</th>
+      <td>
+        <code>{event.action}</code>
+      </td>
+      <td>{event.company || '—'}</td>
+      <td>{event.target || '—'}</td>
+      <td className={event.outcome === 'ok' ? undefined : 'refused'}>{event.outcome.replaceAll('_', ' ')}</td>
+      <td>
+        <code className="details">{event.detailsJson === '{}' ? '' : event.detailsJson}</code>
+      </td>
+    </tr>
   );
 }

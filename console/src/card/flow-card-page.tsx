@@ -29,6 +29,12 @@ const TABS = [
   { id: 'try', label: 'Try it' },
 ];
 
+/** The flow's own fields: its name (only while the flow is new, and checked) and what it does. */
+const FLOW_FIELDS = [
+  { key: 'name', label: 'Flow name', hint: 'Unique in the company. Left empty, the flow is named after its activity.', newOnly: true, checked: true },
+  { key: 'description', label: 'What the flow does', hint: 'For people: shown in the flow list.', newOnly: false, checked: false },
+] as const;
+
 export default function FlowCardPage({ company, name }: { company: string; name?: string }) {
   const card = useFlowCard(company, name);
   const { person } = useSession();
@@ -107,25 +113,18 @@ export default function FlowCardPage({ company, name }: { company: string; name?
               <div>
                 <section className="card" aria-labelledby="flow-section">
                   <h2 id="flow-section">Flow</h2>
-                  {card.isNew ? (
+                  {FLOW_FIELDS.filter((field) => card.isNew || !field.newOnly).map(({ key, label, hint, checked }) => (
                     <TextField
-                      label="Flow name"
-                      value={draft.name ?? ''}
+                      key={key}
+                      label={label}
+                      value={draft[key] ?? ''}
                       readOnly={readOnly}
-                      data-field="name"
-                      onChange={(event) => card.edit({ ...draft, name: event.target.value })}
-                      problem={card.problemOf('name')}
-                      hint="Unique in the company. Left empty, the flow is named after its activity."
+                      data-field={key}
+                      onValue={(value) => card.edit({ ...draft, [key]: value })}
+                      problem={checked ? card.problemOf(key) : undefined}
+                      hint={hint}
                     />
-                  ) : null}
-                  <TextField
-                    label="What the flow does"
-                    value={draft.description ?? ''}
-                    readOnly={readOnly}
-                    data-field="description"
-                    onChange={(event) => card.edit({ ...draft, description: event.target.value })}
-                    hint="For people: shown in the flow list."
-                  />
+                  ))}
                 </section>
                 <TriggerCard
                   draft={draft}

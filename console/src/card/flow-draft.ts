@@ -4,7 +4,7 @@
 // Instant return, Sync Timeout 30 s (1..600, only for Wait for Response step),
 // default response 200 application/json, status codes 200..599, activities
 // stored lowercase. Pure.
-import type { FlowJson, RespondStepJson, StepJson, WebhookTriggerJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowJson, RespondStepJson, Step, StepJson, WebhookTriggerJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
 export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30;
 export const MAX_SYNC_TIMEOUT_SECONDS = 600;
@@ -93,7 +93,15 @@ export function localProblems(flow: FlowJson): Map<string, string> {
 
 // ── steps ──
 
-export const STEP_KINDS: Record<string, string> = {
+/**
+ * A step's kind: a case of the proto's `Step.kind` oneof (flow.proto), which is
+ * also the step's key in a flow file. Typed by the generated code, so a kind the
+ * proto gains and the card does not name is a type error here, not an "Unknown step".
+ */
+export type StepKind = NonNullable<Step['kind']['case']>;
+
+/** Each kind's name on the card. */
+export const STEP_KINDS: Record<StepKind, string> = {
   respond: 'Respond to Webhook',
   sleep: 'Sleep',
   waitUntil: 'Wait until',
@@ -106,14 +114,14 @@ export const STEP_KINDS: Record<string, string> = {
   waitForCallback: 'Wait for callback',
 };
 
-export function stepKindOf(step: StepJson): string | undefined {
-  return Object.keys(step).find((key) => key !== 'name' && key in STEP_KINDS);
+export function stepKindOf(step: StepJson): StepKind | undefined {
+  return Object.keys(step).find((key): key is StepKind => Object.hasOwn(STEP_KINDS, key));
 }
 
 export interface StepOutline {
   /** `steps[1].if.then[0]`: the path publish problems use. */
   path: string;
-  kind: string | undefined;
+  kind: StepKind | undefined;
   description: string;
   /** The one setting that tells steps of a kind apart (a status code, a duration). */
   detail: string;
@@ -140,7 +148,7 @@ export function flatOutline(items: readonly StepOutline[]): StepOutline[] {
   return items.flatMap((item) => [item, ...item.branches.flatMap((branch) => flatOutline(branch.steps))]);
 }
 
-function detailOf(kind: string | undefined, body: Record<string, unknown> | undefined): string {
+function detailOf(kind: StepKind | undefined, body: Record<string, unknown> | undefined): string {
   if (!body) return '';
   switch (kind) {
     case 'respond':

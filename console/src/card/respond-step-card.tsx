@@ -31,7 +31,7 @@ export function RespondStepCard({ path, step, readOnly, problemOf, onChange }: R
         label="Description"
         value={step.description ?? ''}
         readOnly={readOnly}
-        onChange={(event) => set({ description: event.target.value })}
+        onValue={(description) => set({ description })}
         problem={problemOf('description')}
         data-field={`${path}.respond.description`}
       />
@@ -62,7 +62,7 @@ export function RespondStepCard({ path, step, readOnly, problemOf, onChange }: R
         spellCheck={false}
         value={step.body ?? ''}
         readOnly={readOnly}
-        onChange={(event) => set({ body: event.target.value })}
+        onValue={(body) => set({ body })}
         problem={problemOf('body')}
         data-field={`${path}.respond.body`}
         hint={<SmartFormulaHelp />}

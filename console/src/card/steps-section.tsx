@@ -3,7 +3,7 @@
 // Webhook step has its card here; every kind is edited in the YAML tab.
 import { useId } from 'react';
 import type { FlowJson, RespondStepJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { outline, STEP_KINDS, stepAt, withStepAdded, withStepAt, withStepMoved, DEFAULT_CONTENT_TYPE, DEFAULT_STATUS_CODE, type StepOutline } from './flow-draft.ts';
+import { outline, STEP_KINDS, stepAt, stepKindOf, withStepAdded, withStepAt, withStepMoved, DEFAULT_CONTENT_TYPE, DEFAULT_STATUS_CODE, type StepOutline } from './flow-draft.ts';
 import { RespondStepCard } from './respond-step-card.tsx';
 
 export interface StepsSectionProps {
@@ -22,7 +22,7 @@ export function StepsSection({ draft, onChange, selected, onSelect, problemOf, s
   const headingId = useId();
   const items = outline(draft.steps ?? []);
   const step = selected ? stepAt(draft, selected) : undefined;
-  const kind = step ? Object.keys(step).find((key) => key in STEP_KINDS) : undefined;
+  const kind = step ? stepKindOf(step) : undefined;
   const add = () => {
     const added = withStepAdded(draft, { respond: { description: '', statusCode: DEFAULT_STATUS_CODE, contentType: DEFAULT_CONTENT_TYPE, body: '' } });
     onChange(added.flow);

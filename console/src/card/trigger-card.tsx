@@ -40,7 +40,7 @@ export function TriggerCard({ draft, onChange, problemOf, warningOf, readOnly, s
         label="Description"
         value={trigger.description ?? ''}
         readOnly={readOnly}
-        onChange={(event) => set({ description: event.target.value })}
+        onValue={(description) => set({ description })}
         hint="Says what triggers the flow; shown in trigger lists and the execution history."
         {...at('description')}
       />
@@ -50,7 +50,7 @@ export function TriggerCard({ draft, onChange, problemOf, warningOf, readOnly, s
         readOnly={readOnly}
         spellCheck={false}
         autoComplete="off"
-        onChange={(event) => set({ activity: event.target.value })}
+        onValue={(activity) => set({ activity })}
         onBlur={(event) => set({ activity: event.target.value.trim().toLowerCase() })}
         hint="The key callers send, e.g. payments.provider.callback. Stored lowercase: two activities that differ only in letter case are the same, and one published flow per activity."
         {...at('activity')}

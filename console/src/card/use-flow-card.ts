@@ -7,10 +7,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { fromJson, toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { keepPreviousData, skipToken, useQueryClient } from '@tanstack/react-query';
-import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { keepPreviousData, skipToken } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService, FlowProblem_Severity, type FlowProblem } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema, type Flow, type FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { useReadAgain } from '../rpc/read-again.ts';
 import { messageOf } from '../rpc/transport.ts';
 import { useDebounced } from '../ui/use-debounced.ts';
 import { canonical, localProblems, newFlow, normalised, triggerOf } from './flow-draft.ts';
@@ -26,7 +27,7 @@ export type PlacedProblem = ShownProblem & { segments: (string | number)[] };
 
 export function useFlowCard(company: string, name: string | undefined) {
   const isNew = name === undefined;
-  const queryClient = useQueryClient();
+  const readAgain = useReadAgain();
   const navigate = useNavigate();
   const location = useLocation();
   const reveal = useRevealSecret();
@@ -79,7 +80,8 @@ export function useFlowCard(company: string, name: string | undefined) {
   const summary = stored.data?.flow;
   const hasSecret = !isNew && (summary?.hasSecret ?? false);
   const published = (summary?.publishedVersion ?? 0) > 0;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: FlowAdminService, cardinality: undefined }) });
+  // The flow's reads: the card, the flow list, the versions, the publish check.
+  const refresh = () => readAgain([FlowAdminService]);
 
   const edit = (next: FlowJson) => {
     setDraft(next);

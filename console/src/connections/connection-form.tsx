@@ -5,17 +5,28 @@
 // The secret is write-only: the field starts empty (also when replacing — a
 // stored secret is never sent to the browser), is a password field the
 // browser does not fill or save, and is sent once, in the SetConnection call.
-import { useState, type FormEvent } from 'react';
-import { useMutation as useMutation, useQuery } from '@connectrpc/connect-query';
-import { ConnectionAdminService, ConnectionType, type Connection, type ConnectionKindInfo } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import type { Message } from '@bufbuild/protobuf';
+import { useMutation, useQuery } from '@connectrpc/connect-query';
+import {
+  ConnectionAdminService,
+  ConnectionType,
+  type Connection,
+  type ConnectionKindInfo,
+  type ConnectionSettings,
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { messageOf } from '../rpc/transport.ts';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { SelectField, TextField } from '../ui/field.tsx';
 import { LoadProblem } from '../ui/states.tsx';
 
-/** The kind settings, by ConnectionSettings field. */
-type KindField = 'headerName' | 'username' | 'tokenUrl' | 'clientId' | 'scope' | 'audience';
-const KIND_FIELDS: readonly KindField[] = ['headerName', 'username', 'tokenUrl', 'clientId', 'scope', 'audience'];
+/**
+ * The kind settings: every field of the proto's ConnectionSettings but the
+ * three every kind has. A setting the proto gains is a type error below until
+ * it is listed (the form would otherwise drop it when replacing a connection).
+ */
+type KindField = Exclude<keyof ConnectionSettings, keyof Message | 'type' | 'baseUrl' | 'allowedHosts'>;
+const KIND_FIELDS = Object.keys({ headerName: true, username: true, tokenUrl: true, clientId: true, scope: true, audience: true } satisfies Record<KindField, true>) as KindField[];
 type Values = { name: string; type: ConnectionType; baseUrl: string; allowedHosts: string; secret: string } & Record<KindField, string>;
 
 interface Props {
@@ -33,6 +44,12 @@ export function ConnectionForm({ company, existing, onDone, onCancel }: Props) {
   const kind = kinds.data?.kinds.find((candidate) => candidate.type === values.type);
   const set = (change: Partial<Values>) => setValues((old) => ({ ...old, ...change }));
   const problems = save.isError ? fieldProblems(messageOf(save.error)) : {};
+  /** A text field bound to the form: its value (empty for a setting this page does not know), the engine's problem with it, typing into it. */
+  const bound = (field: Exclude<keyof Values, 'type'>) => ({
+    value: values[field] ?? '',
+    problem: problems[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set({ [field]: event.target.value }),
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,14 +61,7 @@ export function ConnectionForm({ company, existing, onDone, onCancel }: Props) {
   return (
     <ModalDialog title={existing ? `Replace connection ${existing.name}` : 'New connection'} onClose={onCancel}>
       <form onSubmit={submit} noValidate autoComplete="off">
-        <TextField
-          label="Name"
-          value={values.name}
-          readOnly={existing !== undefined}
-          problem={problems.name}
-          onChange={(event) => set({ name: event.target.value })}
-          data-autofocus
-        />
+        <TextField label="Name" readOnly={existing !== undefined} data-autofocus {...bound('name')} />
         <SelectField label="Type" value={String(values.type)} problem={problems.type} onChange={(event) => set({ type: Number(event.target.value) as ConnectionType })}>
           {(kinds.data?.kinds ?? []).map((option) => (
             <option key={option.name} value={String(option.type)}>
@@ -59,43 +69,27 @@ export function ConnectionForm({ company, existing, onDone, onCancel }: Props) {
             </option>
           ))}
         </SelectField>
-        <TextField
-          label="Base URL"
-          value={values.baseUrl}
-          problem={problems.baseUrl}
-          hint="Requests go here; a step's relative URL is resolved against it."
-          onChange={(event) => set({ baseUrl: event.target.value })}
-        />
-        <TextField
-          label="Allowed hosts"
-          value={values.allowedHosts}
-          problem={problems.allowedHosts}
-          hint="Other hosts the credentials may be sent to, separated by commas."
-          onChange={(event) => set({ allowedHosts: event.target.value })}
-        />
+        <TextField label="Base URL" hint="Requests go here; a step's relative URL is resolved against it." {...bound('baseUrl')} />
+        <TextField label="Allowed hosts" hint="Other hosts the credentials may be sent to, separated by commas." {...bound('allowedHosts')} />
         {kind?.settings.map((use) => (
           <TextField
             key={use.field}
             label={capitalized(use.label)}
-            value={values[use.field as KindField] ?? ''}
-            problem={problems[use.field]}
             placeholder={use.defaultValue || undefined}
             hint={`${capitalized(use.help)}${use.required ? ' (required)' : ''}.`}
-            onChange={(event) => set({ [use.field]: event.target.value })}
+            {...bound(use.field as KindField)}
           />
         ))}
         <TextField
           label={capitalized(kind?.secretName ?? 'secret')}
           type="password"
           autoComplete="new-password"
-          value={values.secret}
-          problem={problems.secret}
           hint={
             existing
               ? `Type the ${kind?.secretName ?? 'secret'} again: the stored one is never shown, and replacing the connection replaces it.`
               : 'Stored encrypted; nobody can read it back, here or anywhere.'
           }
-          onChange={(event) => set({ secret: event.target.value })}
+          {...bound('secret')}
         />
         {kinds.isError ? <LoadProblem what="the connection kinds" error={kinds.error} /> : null}
         {save.isError ? (

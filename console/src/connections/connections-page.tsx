@@ -7,13 +7,15 @@
 // that connection's row.
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { ConnectionAdminService, type Connection } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { useReadAgain } from '../rpc/read-again.ts';
 import { messageOf } from '../rpc/transport.ts';
 import { mayIn, useSession } from '../session/session.tsx';
+import { RowButton } from '../ui/action-buttons.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
-import { LoadProblem, Loading } from '../ui/states.tsx';
+import { Page } from '../ui/page.tsx';
+import { QueryTable } from '../ui/query-table.tsx';
 import { timeText } from '../executions/format.ts';
 import { ConnectionForm } from './connection-form.tsx';
 import '../executions/operations.css';
@@ -25,7 +27,7 @@ export default function ConnectionsPage() {
   const [search] = useSearchParams();
   const marked = search.get('name') ?? '';
   const { person } = useSession();
-  const queryClient = useQueryClient();
+  const readAgain = useReadAgain();
   const connections = useQuery(ConnectionAdminService.method.listConnections, { company });
   const kinds = useQuery(ConnectionAdminService.method.listConnectionKinds, {}, { staleTime: Infinity });
   const [editing, setEditing] = useState<Editing>();
@@ -34,69 +36,60 @@ export default function ConnectionsPage() {
   const done = (message: string) => {
     setEditing(undefined);
     setNotice(message);
-    void queryClient.invalidateQueries();
+    // The connections (their list, the try panel's callers); the flows that use one are what they were.
+    void readAgain([ConnectionAdminService]);
   };
   return (
-    <section aria-labelledby="connections-title">
-      <div className="page-head">
-        <h1 id="connections-title" tabIndex={-1}>
-          Connections of {company}
-        </h1>
-        {admin ? (
+    <Page
+      id="connections-title"
+      title={`Connections of ${company}`}
+      actions={
+        admin ? (
           <button type="button" onClick={() => setEditing({ mode: 'new' })}>
             New connection
           </button>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <p className="muted">Credentials httpRequest steps call with, by name. A secret is stored encrypted and never shown again{admin ? '' : '; admins change connections'}.</p>
       <p role="status" className="notice done">
         {notice}
       </p>
-      {connections.isPending ? <Loading what="the connections" /> : null}
-      {connections.isError ? <LoadProblem what="the connections" error={connections.error} /> : null}
-      {connections.data && connections.data.connections.length === 0 ? <p>No connections in {company} yet.</p> : null}
-      {connections.data && connections.data.connections.length > 0 ? (
-        <table className="connections">
-          <caption className="visually-hidden">Connections of {company}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Where to</th>
-              <th scope="col">Used by</th>
-              <th scope="col">Changed</th>
-              {admin ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {connections.data.connections.map((connection) => (
-              <tr key={connection.name} className={connection.name === marked ? 'marked' : undefined} aria-current={connection.name === marked ? 'true' : undefined}>
-                <th scope="row">{connection.name}</th>
-                <td>{kinds.data?.kinds.find((kind) => kind.type === connection.settings?.type)?.name ?? '…'}</td>
-                <td>
-                  <code>{connection.settings?.baseUrl || connection.settings?.allowedHosts.join(', ')}</code>
-                </td>
-                <td>
-                  <UsedBy company={company} flows={connection.usedByFlows} />
-                </td>
-                <td>
-                  {timeText(connection.updatedAt)} <span className="muted">(version {connection.version})</span>
-                </td>
-                {admin ? (
-                  <td className="row-actions">
-                    <button type="button" className="secondary small" aria-label={`Replace ${connection.name}`} onClick={() => setEditing({ mode: 'replace', connection })}>
-                      Replace
-                    </button>
-                    <button type="button" className="secondary small" aria-label={`Delete ${connection.name}`} onClick={() => setEditing({ mode: 'delete', connection })}>
-                      Delete
-                    </button>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <QueryTable
+        read={connections}
+        what="the connections"
+        rowsOf={(data) => data.connections}
+        empty={<p>No connections in {company} yet.</p>}
+        caption={`Connections of ${company}`}
+        className="connections"
+        columns={['Name', 'Type', 'Where to', 'Used by', 'Changed', admin && 'Actions']}
+      >
+        {(connection) => (
+          <tr key={connection.name} className={connection.name === marked ? 'marked' : undefined} aria-current={connection.name === marked ? 'true' : undefined}>
+            <th scope="row">{connection.name}</th>
+            <td>{kinds.data?.kinds.find((kind) => kind.type === connection.settings?.type)?.name ?? '…'}</td>
+            <td>
+              <code>{connection.settings?.baseUrl || connection.settings?.allowedHosts.join(', ')}</code>
+            </td>
+            <td>
+              <UsedBy company={company} flows={connection.usedByFlows} />
+            </td>
+            <td>
+              {timeText(connection.updatedAt)} <span className="muted">(version {connection.version})</span>
+            </td>
+            {admin ? (
+              <td className="row-actions">
+                <RowButton label={`Replace ${connection.name}`} onClick={() => setEditing({ mode: 'replace', connection })}>
+                  Replace
+                </RowButton>
+                <RowButton label={`Delete ${connection.name}`} onClick={() => setEditing({ mode: 'delete', connection })}>
+                  Delete
+                </RowButton>
+              </td>
+            ) : null}
+          </tr>
+        )}
+      </QueryTable>
       {editing?.mode === 'new' || editing?.mode === 'replace' ? (
         <ConnectionForm
           company={company}
@@ -113,7 +106,7 @@ export default function ConnectionsPage() {
           onDone={() => done(`Deleted connection ${editing.connection.name}.`)}
         />
       ) : null}
-    </section>
+    </Page>
   );
 }
 

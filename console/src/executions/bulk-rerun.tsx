@@ -8,9 +8,9 @@
 // company (rerun-button.tsx says why); the dialog says so before it starts.
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { useMutation } from '@connectrpc/connect-query';
 import { ExecutionService, type ExecutionSummary } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { useReadAgain } from '../rpc/read-again.ts';
 import { messageOf } from '../rpc/transport.ts';
 import { mayIn, useSession } from '../session/session.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
@@ -25,7 +25,7 @@ interface Progress {
 }
 
 export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disabled: boolean }) {
-  const queryClient = useQueryClient();
+  const readAgain = useReadAgain();
   const { person } = useSession();
   const admin = mayIn(person, filter.company, 'admin');
   const dryRun = useMutation(ExecutionService.method.rerunExecutions);
@@ -61,7 +61,8 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
     }
     state.running = false;
     setProgress({ ...state });
-    await queryClient.invalidateQueries();
+    // The list, the overview's figures, and the originals' pages (they list their re-runs).
+    await readAgain([ExecutionService]);
   };
   const close = () => {
     if (progress?.running) return;

@@ -2,9 +2,15 @@
 // address (the page reads the filter from there); the company is the header's.
 import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { SelectField, TextField } from '../ui/field.tsx';
+import { NameOptions, SelectField, TextField } from '../ui/field.tsx';
 import { OUTCOMES, STATUSES, type ExecutionFilter } from './execution-filter.ts';
 import { isoFromLocalInput, localInputValue } from './format.ts';
+
+/** The time range's two ends, in the browser's time zone. */
+const TIME_BOUNDS = [
+  { label: 'From', key: 'since' },
+  { label: 'To', key: 'until' },
+] as const;
 
 interface Props {
   filter: ExecutionFilter;
@@ -19,18 +25,14 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
   return (
     <form className="filters card" aria-label="Filter executions" onSubmit={(event) => event.preventDefault()}>
       <div className="filter-grid">
-        <SelectField label="Flow" value={filter.flow} onChange={(event) => set({ flow: event.target.value })}>
+        <SelectField label="Flow" value={filter.flow} onValue={(flow) => set({ flow })}>
           <option value="">Any flow</option>
-          {(flows.data?.flows ?? []).map((flow) => (
-            <option key={flow.name} value={flow.name}>
-              {flow.name}
-            </option>
-          ))}
+          <NameOptions names={(flows.data?.flows ?? []).map((flow) => flow.name)} />
           {filter.flow && !flows.data?.flows.some((flow) => flow.name === filter.flow) ? <option value={filter.flow}>{filter.flow}</option> : null}
         </SelectField>
-        <TextField label="Activity" value={filter.activity} onChange={(event) => set({ activity: event.target.value })} />
-        <TextField label="Version" inputMode="numeric" value={filter.version} problem={problems.version} onChange={(event) => set({ version: event.target.value.trim() })} />
-        <SelectField label="Outcome" value={filter.outcome} onChange={(event) => set({ outcome: event.target.value })}>
+        <TextField label="Activity" value={filter.activity} onValue={(activity) => set({ activity })} />
+        <TextField label="Version" inputMode="numeric" value={filter.version} problem={problems.version} onValue={(version) => set({ version: version.trim() })} />
+        <SelectField label="Outcome" value={filter.outcome} onValue={(outcome) => set({ outcome })}>
           <option value="">Any outcome</option>
           {OUTCOMES.map((outcome) => (
             <option key={outcome.value} value={outcome.value}>
@@ -38,22 +40,18 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
             </option>
           ))}
         </SelectField>
-        <TextField label="Caller" value={filter.caller} placeholder="user:name" onChange={(event) => set({ caller: event.target.value.trim() })} />
-        <TextField label="Flow control key" value={filter.key} placeholder="INV-7" onChange={(event) => set({ key: event.target.value })} />
-        <TextField
-          label="From"
-          type="datetime-local"
-          value={localInputValue(filter.since)}
-          problem={problems.since}
-          onChange={(event) => set({ since: isoFromLocalInput(event.target.value) })}
-        />
-        <TextField
-          label="To"
-          type="datetime-local"
-          value={localInputValue(filter.until)}
-          problem={problems.until}
-          onChange={(event) => set({ until: isoFromLocalInput(event.target.value) })}
-        />
+        <TextField label="Caller" value={filter.caller} placeholder="user:name" onValue={(caller) => set({ caller: caller.trim() })} />
+        <TextField label="Flow control key" value={filter.key} placeholder="INV-7" onValue={(key) => set({ key })} />
+        {TIME_BOUNDS.map(({ label, key }) => (
+          <TextField
+            key={key}
+            label={label}
+            type="datetime-local"
+            value={localInputValue(filter[key])}
+            problem={problems[key]}
+            onChange={(event) => set({ [key]: isoFromLocalInput(event.target.value) })}
+          />
+        ))}
       </div>
       <fieldset className="statuses">
         <legend>Status</legend>

@@ -98,5 +98,5 @@ export function rerunRequest(filter: ExecutionFilter, dryRun: boolean) {
   return { ...request, statuses: closed.length > 0 ? closed : RERUNNABLE, dryRun, maxCount: BULK_MAX };
 }
 
-/** The engine's most per bulk re-run (engine/executions/bulk-rerun.ts). */
+/** The engine's most per bulk re-run (engine/domain/reruns/bulk-rerun.ts). */
 export const BULK_MAX = 1000;

@@ -8,6 +8,7 @@
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { Page } from '../ui/page.tsx';
 import { LoadProblem, Loading } from '../ui/states.tsx';
 import { CallerAnswerSection } from './caller-answer.tsx';
 import { ExecutionFailure } from './execution-failure.tsx';
@@ -19,7 +20,7 @@ import { RerunButton } from './rerun-button.tsx';
 import './operations.css';
 
 const RUNNING_REFRESH_MS = 3_000;
-/** The engine's label of a key it does not show (engine/flow-control/coordinator-ids.ts). */
+/** The engine's label of a key it does not show (engine/domain/flow-control/coordinator-ids.ts). */
 const KEY_LABEL = /^#[A-Za-z0-9_-]{16}$/;
 
 export default function ExecutionPage() {
@@ -32,12 +33,15 @@ export default function ExecutionPage() {
   const data = execution.data;
   const summary = data?.execution;
   return (
-    <section aria-labelledby="execution-title">
-      <div className="page-head">
-        <h1 id="execution-title" tabIndex={-1}>
+    <Page
+      id="execution-title"
+      title={
+        <>
           Execution <code>{executionId}</code>
-        </h1>
-        {summary ? (
+        </>
+      }
+      actions={
+        summary ? (
           <div className="toolbar">
             <RerunButton execution={summary} />
             {data.temporalUiUrl ? (
@@ -46,8 +50,9 @@ export default function ExecutionPage() {
               </a>
             ) : null}
           </div>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {execution.isPending ? <Loading what="the execution" /> : null}
       {execution.isError ? <LoadProblem what="the execution" error={execution.error} /> : null}
       {data && summary ? (
@@ -128,6 +133,6 @@ export default function ExecutionPage() {
           <ExecutionPayload execution={data} />
         </>
       ) : null}
-    </section>
+    </Page>
   );
 }

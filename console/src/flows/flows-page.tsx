@@ -7,7 +7,9 @@ import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService, type FlowSummary } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ResponseMode } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { mayIn, useSession } from '../session/session.tsx';
-import { LoadProblem, Loading } from '../ui/states.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { Page } from '../ui/page.tsx';
+import { Loaded } from '../ui/states.tsx';
 import { LastOutcome } from './last-outcome.tsx';
 
 export function FlowsPage() {
@@ -18,17 +20,17 @@ export function FlowsPage() {
   const flows = useQuery(FlowAdminService.method.listFlows, { company });
   const shown = (flows.data?.flows ?? []).filter((flow) => matches(flow, search));
   return (
-    <section aria-labelledby="flows-title">
-      <div className="page-head">
-        <h1 id="flows-title" tabIndex={-1}>
-          Flows of {company}
-        </h1>
-        {mayIn(person, company, 'editor') ? (
+    <Page
+      id="flows-title"
+      title={`Flows of ${company}`}
+      actions={
+        mayIn(person, company, 'editor') ? (
           <button type="button" onClick={() => void navigate(`/new-flow/${encodeURIComponent(company)}`)}>
             New flow
           </button>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <div className="field search">
         <label htmlFor="flow-search">Search flows</label>
         <input id="flow-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} aria-describedby="flow-search-hint" />
@@ -36,52 +38,48 @@ export function FlowsPage() {
           By name, activity or description.
         </p>
       </div>
-      {flows.isPending ? <Loading what="the flows" /> : null}
-      {flows.isError ? <LoadProblem what="the flows" error={flows.error} /> : null}
-      {flows.data && flows.data.flows.length === 0 ? <p>No flows in {company} yet. Start one with New flow.</p> : null}
-      {flows.data && flows.data.flows.length > 0 ? (
-        <>
-          <p role="status" className="count">
-            {shown.length === flows.data.flows.length ? `${shown.length} flow${shown.length === 1 ? '' : 's'}` : `${shown.length} of ${flows.data.flows.length} flows match`}
-          </p>
-          <table className="flows">
-            <caption className="visually-hidden">Flows of {company}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Activity</th>
-                <th scope="col">Description</th>
-                <th scope="col">Response mode</th>
-                <th scope="col">Published</th>
-                <th scope="col">Last outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((flow) => (
-                <tr key={flow.name}>
-                  <th scope="row">
-                    <Link to={`/flows/${encodeURIComponent(company)}/${encodeURIComponent(flow.name)}`}>{flow.name}</Link>
-                  </th>
-                  <td>
-                    <code>{flow.activity || '—'}</code>
-                  </td>
-                  <td>{flow.description || flow.triggerDescription || '—'}</td>
-                  <td>{flow.responseMode === ResponseMode.WAIT_FOR_RESPONSE_STEP ? 'Wait for Response step' : 'Instant return'}</td>
-                  <td>
-                    {flow.publishedVersion > 0
-                      ? `v${flow.publishedVersion}${flow.latestVersion > flow.publishedVersion ? ` (draft v${flow.latestVersion})` : ''}`
-                      : `not published (draft v${flow.latestVersion})`}
-                  </td>
-                  <td>
-                    <LastOutcome company={company} flowName={flow.name} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      ) : null}
-    </section>
+      <Loaded read={flows} what="the flows">
+        {({ flows: all }) =>
+          all.length === 0 ? (
+            <p>No flows in {company} yet. Start one with New flow.</p>
+          ) : (
+            <>
+              <p role="status" className="count">
+                {shown.length === all.length ? `${shown.length} flow${shown.length === 1 ? '' : 's'}` : `${shown.length} of ${all.length} flows match`}
+              </p>
+              <DataTable caption={`Flows of ${company}`} className="flows" columns={['Name', 'Activity', 'Description', 'Response mode', 'Published', 'Last outcome']}>
+                {shown.map((flow) => (
+                  <FlowRow key={flow.name} company={company} flow={flow} />
+                ))}
+              </DataTable>
+            </>
+          )
+        }
+      </Loaded>
+    </Page>
+  );
+}
+
+function FlowRow({ company, flow }: { company: string; flow: FlowSummary }) {
+  return (
+    <tr>
+      <th scope="row">
+        <Link to={`/flows/${encodeURIComponent(company)}/${encodeURIComponent(flow.name)}`}>{flow.name}</Link>
+      </th>
+      <td>
+        <code>{flow.activity || '—'}</code>
+      </td>
+      <td>{flow.description || flow.triggerDescription || '—'}</td>
+      <td>{flow.responseMode === ResponseMode.WAIT_FOR_RESPONSE_STEP ? 'Wait for Response step' : 'Instant return'}</td>
+      <td>
+        {flow.publishedVersion > 0
+          ? `v${flow.publishedVersion}${flow.latestVersion > flow.publishedVersion ? ` (draft v${flow.latestVersion})` : ''}`
+          : `not published (draft v${flow.latestVersion})`}
+      </td>
+      <td>
+        <LastOutcome company={company} flowName={flow.name} />
+      </td>
+    </tr>
   );
 }
 

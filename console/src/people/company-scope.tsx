@@ -3,7 +3,7 @@
 // companies the person sees.
 import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { SelectField } from '../ui/field.tsx';
+import { NameOptions, SelectField } from '../ui/field.tsx';
 
 /** The select's value for "every company": no company is called that (names are never empty). */
 export const ALL_COMPANIES = '';
@@ -20,12 +20,8 @@ export function scopeOf(value: string): CompanyScope {
 export function CompanyScopeField({ label, value, onChange, hint }: { label: string; value: string; onChange(value: string): void; hint?: string }) {
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
   return (
-    <SelectField label={label} value={value} onChange={(event) => onChange(event.target.value)} hint={hint}>
-      {(companies.data?.companies ?? []).map((company) => (
-        <option key={company.name} value={company.name}>
-          {company.name}
-        </option>
-      ))}
+    <SelectField label={label} value={value} onValue={onChange} hint={hint}>
+      <NameOptions names={(companies.data?.companies ?? []).map((company) => company.name)} />
       <option value={ALL_COMPANIES}>All companies (also ones created later)</option>
     </SelectField>
   );

@@ -4,28 +4,30 @@
 // change on this page; audited). The list names no cookie. Ending a person's
 // sessions signs them out at their next click; ending every session signs out
 // the admin too, and the console then shows the sign-in form.
-import { createClient } from '@connectrpc/connect';
-import { useQuery } from '@connectrpc/connect-query';
+import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { ConsoleRole, ConsoleSessionAdminService, SignInMethod, type ConsoleSessionInfo } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { transport } from '../rpc/transport.ts';
 import { ConfirmButton } from '../ui/action-buttons.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
-import { LoadProblem, Loading } from '../ui/states.tsx';
-
-const sessions = createClient(ConsoleSessionAdminService, transport);
+import { PageSection } from '../ui/page.tsx';
+import { QueryTable } from '../ui/query-table.tsx';
 
 const ROLE_NAMES: Partial<Record<ConsoleRole, string>> = { [ConsoleRole.VIEWER]: 'viewer', [ConsoleRole.EDITOR]: 'editor', [ConsoleRole.ADMIN]: 'admin' };
 
 export function ConsoleSessionsSection({ actions }: { actions: PageActions }) {
   const list = useQuery(ConsoleSessionAdminService.method.listConsoleSessions, {});
+  const end = useMutation(ConsoleSessionAdminService.method.endConsoleSessions);
   return (
-    <section aria-labelledby="sessions-title" className="people-section">
-      <h2 id="sessions-title">Console sessions</h2>
-      <p className="muted">
-        Who is signed in to this console. Ending a person&apos;s sessions signs them out at their next click. Roles from the identity provider are read there again every hour when
-        it issued a refresh token; otherwise a session keeps the roles of its sign-in until it expires.
-      </p>
+    <PageSection
+      id="sessions-title"
+      title="Console sessions"
+      intro={
+        <>
+          Who is signed in to this console. Ending a person&apos;s sessions signs them out at their next click. Roles from the identity provider are read there again every hour
+          when it issued a refresh token; otherwise a session keeps the roles of its sign-in until it expires.
+        </>
+      }
+    >
       <p>
         <ConfirmButton
           actions={actions}
@@ -34,41 +36,28 @@ export function ConsoleSessionsSection({ actions }: { actions: PageActions }) {
           body={<>Everyone signed in to the console is signed out, you included: each person signs in again.</>}
           action="End every session"
           run={async () => {
-            const answer = await sessions.endConsoleSessions({ all: true });
+            const answer = await end.mutateAsync({ all: true });
             return { done: `${answer.ended} session(s) ended.` };
           }}
         >
           End every session
         </ConfirmButton>
       </p>
-      {list.isPending ? <Loading what="the sessions" /> : null}
-      {list.isError ? <LoadProblem what="the sessions" error={list.error} /> : null}
-      {list.data && list.data.sessions.length > 0 ? (
-        <table>
-          <caption className="visually-hidden">Console sessions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Signed in with</th>
-              <th scope="col">Roles</th>
-              <th scope="col">Since</th>
-              <th scope="col">Until</th>
-              <th scope="col">Roles confirmed</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.sessions.map((session, index) => (
-              <SessionRow key={`${session.person}:${index}`} session={session} actions={actions} />
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-    </section>
+      <QueryTable
+        read={list}
+        what="the sessions"
+        rowsOf={(data) => data.sessions}
+        caption="Console sessions"
+        columns={['Person', 'Signed in with', 'Roles', 'Since', 'Until', 'Roles confirmed', 'Actions']}
+      >
+        {(session, index) => <SessionRow key={`${session.person}:${index}`} session={session} actions={actions} />}
+      </QueryTable>
+    </PageSection>
   );
 }
 
 function SessionRow({ session, actions }: { session: ConsoleSessionInfo; actions: PageActions }) {
+  const end = useMutation(ConsoleSessionAdminService.method.endConsoleSessions);
   const roles = session.roles.map((grant) => `${ROLE_NAMES[grant.role] ?? '?'} in ${grant.company === '' ? 'every company' : grant.company}`).join(', ');
   const confirmed = session.via === SignInMethod.ADMIN_TOKEN ? 'on every call' : session.checkedAt ? time(session.checkedAt) : 'at sign-in only';
   return (
@@ -94,7 +83,7 @@ function SessionRow({ session, actions }: { session: ConsoleSessionInfo; actions
           }
           action="End sessions"
           run={async () => {
-            const answer = await sessions.endConsoleSessions({ person: session.person });
+            const answer = await end.mutateAsync({ person: session.person });
             return { done: `${answer.ended} session(s) of ${session.person} ended.` };
           }}
         >

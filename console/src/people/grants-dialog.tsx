@@ -3,6 +3,8 @@
 // can take one back (service users) — one revoked. Its outcome is said inside
 // the dialog: the page behind is inert while it is open.
 import { useState } from 'react';
+import type { Reads } from '../rpc/read-again.ts';
+import { ActionForm } from '../ui/action-buttons.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 import { SelectField } from '../ui/field.tsx';
 import { usePageActions, type Outcome } from '../ui/page-actions.tsx';
@@ -15,11 +17,13 @@ export interface GrantsDialogProps {
   permissionSets: readonly string[];
   grant(scope: CompanyScope, permissionSet: string): Promise<Outcome>;
   revoke?(grant: { permissionSet: string; company: string }): Promise<Outcome>;
+  /** The list that shows the grants, read again after each change. */
+  changes: readonly Reads[];
   onClose(): void;
 }
 
-export function GrantsDialog({ title, grants, permissionSets, grant, revoke, onClose }: GrantsDialogProps) {
-  const actions = usePageActions();
+export function GrantsDialog({ title, grants, permissionSets, grant, revoke, changes, onClose }: GrantsDialogProps) {
+  const actions = usePageActions(changes);
   const firstCompany = useFirstCompany();
   const [company, setCompany] = useState<string>();
   const [permissionSet, setPermissionSet] = useState(permissionSets[0]!);
@@ -42,21 +46,15 @@ export function GrantsDialog({ title, grants, permissionSets, grant, revoke, onC
           ))}
         </ul>
       )}
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void actions.run(() => grant(scopeOf(chosenCompany), permissionSet));
-        }}
-      >
+      <ActionForm className="inline-form" actions={actions} run={() => grant(scopeOf(chosenCompany), permissionSet)}>
         <CompanyScopeField label="Company" value={chosenCompany} onChange={setCompany} />
-        <SelectField label="Permission set" value={permissionSet} onChange={(event) => setPermissionSet(event.target.value)}>
+        <SelectField label="Permission set" value={permissionSet} onValue={setPermissionSet}>
           {permissionSets.map((set) => (
             <option key={set}>{set}</option>
           ))}
         </SelectField>
         <button type="submit">Grant</button>
-      </form>
+      </ActionForm>
       {actions.view}
       <div className="dialog-actions">
         <button type="button" className="secondary" data-autofocus onClick={onClose}>

@@ -3,15 +3,12 @@
 // in with is theirs too: rotating, disabling or deleting it ends their own
 // session, which the question says first — and a new token is shown before
 // the console gives way to the sign-in form.
-import { createClient } from '@connectrpc/connect';
+import { useMutation } from '@connectrpc/connect-query';
 import { ServiceAccountAdminService, type ServiceAccountInfo } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { SignInMethod } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { transport } from '../rpc/transport.ts';
 import { useSession } from '../session/session.tsx';
-import { ActionButton, ConfirmButton } from '../ui/action-buttons.tsx';
+import { ActionButton, ConfirmButton, DeleteButton } from '../ui/action-buttons.tsx';
 import type { Outcome, PageActions } from '../ui/page-actions.tsx';
-
-const accounts = createClient(ServiceAccountAdminService, transport);
 
 export function tokenReveal(name: string, token: string): Outcome['reveal'] {
   return {
@@ -25,12 +22,16 @@ export function tokenReveal(name: string, token: string): Outcome['reveal'] {
     use: <>flowhook keeps only its hash. The account sends it as a bearer token to the engine.</>,
   };
 }
+
 export function ServiceAccountActions({ account, actions }: { account: ServiceAccountInfo; actions: PageActions }) {
   const { person } = useSession();
+  const rotate = useMutation(ServiceAccountAdminService.method.rotateServiceAccountToken);
+  const changeState = useMutation(ServiceAccountAdminService.method.setServiceAccountState);
+  const remove = useMutation(ServiceAccountAdminService.method.deleteServiceAccount);
   const own = person?.via === SignInMethod.ADMIN_TOKEN && person.name === account.name;
   const signsOut = own ? <strong> You are signed in with this account&apos;s token: this signs you out of the console.</strong> : null;
   const setState = async (): Promise<Outcome> => {
-    await accounts.setServiceAccountState({ name: account.name, enabled: !account.enabled });
+    await changeState.mutateAsync({ name: account.name, enabled: !account.enabled });
     return { done: `${account.name} is ${account.enabled ? 'disabled: its token is refused' : 'enabled'}.` };
   };
   return (
@@ -46,7 +47,7 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
         }
         action="Rotate token"
         run={async () => {
-          const answer = await accounts.rotateServiceAccountToken({ name: account.name });
+          const answer = await rotate.mutateAsync({ name: account.name });
           return { done: `${account.name} has a new token; the old one no longer works.`, reveal: tokenReveal(account.name, answer.token), endsSession: own };
         }}
       >
@@ -61,23 +62,17 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
           {account.enabled ? 'Disable' : 'Enable'}
         </ActionButton>
       )}
-      <ConfirmButton
+      <DeleteButton
         actions={actions}
-        danger
-        title="Delete the service account?"
+        what="service account"
         body={
           <>
             <code>{account.name}</code> and its token are deleted; whatever still uses the token is refused from now on.{signsOut}
           </>
         }
-        action="Delete service account"
-        run={async () => {
-          await accounts.deleteServiceAccount({ name: account.name });
-          return { done: `Service account ${account.name} deleted.` };
-        }}
-      >
-        Delete
-      </ConfirmButton>
+        remove={() => remove.mutateAsync({ name: account.name })}
+        done={`Service account ${account.name} deleted.`}
+      />
     </>
   );
 }

@@ -2,55 +2,41 @@
 // services), each with a scope — invoke (for the companies it names), records
 // or admin — and a token shown once when it is created or rotated.
 import { useState } from 'react';
-import { createClient } from '@connectrpc/connect';
-import { useQuery } from '@connectrpc/connect-query';
+import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ServiceAccountAdminService, type ServiceAccountInfo } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { transport } from '../rpc/transport.ts';
-import { CheckboxField, SelectField, TextField } from '../ui/field.tsx';
+import { ActionForm } from '../ui/action-buttons.tsx';
+import { CheckboxField, NameOptions, SelectField, TextField } from '../ui/field.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
+import type { SectionProps } from '../ui/page.tsx';
+import { TableSection } from '../ui/table-section.tsx';
 import { ServiceAccountActions, tokenReveal } from './service-account-actions.tsx';
-import { LoadProblem, Loading } from '../ui/states.tsx';
 
-const accounts = createClient(ServiceAccountAdminService, transport);
+/** The scopes of an account, with what each lets it do. */
+const SCOPES = { invoke: 'calls flows', records: 'feeds record tables', admin: 'every admin service' };
+const SCOPE_HINT = `${Object.entries(SCOPES)
+  .map(([scope, does]) => `${scope}: ${does}`)
+  .join('; ')}.`;
 
-const SCOPES = ['invoke', 'records', 'admin'] as const;
-
-export function ServiceAccountsSection({ actions, mayChange }: { actions: PageActions; mayChange: boolean }) {
+export function ServiceAccountsSection(section: SectionProps) {
   const list = useQuery(ServiceAccountAdminService.method.listServiceAccounts, {});
   return (
-    <section aria-labelledby="accounts-title" className="people-section">
-      <h2 id="accounts-title">Service accounts</h2>
-      <p className="muted">The engine&apos;s own callers (the facade, the CLI, internal services), each with a scope and a bearer token.</p>
-      {mayChange ? <NewServiceAccount actions={actions} /> : null}
-      {list.isPending ? <Loading what="the service accounts" /> : null}
-      {list.isError ? <LoadProblem what="the service accounts" error={list.error} /> : null}
-      {list.data && list.data.accounts.length > 0 ? (
-        <table>
-          <caption className="visually-hidden">Service accounts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Companies</th>
-              <th scope="col">State</th>
-              <th scope="col">Token</th>
-              {mayChange ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.accounts.map((account) => (
-              <AccountRow key={account.name} account={account} actions={actions} mayChange={mayChange} />
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-    </section>
+    <TableSection
+      id="accounts-title"
+      title="Service accounts"
+      intro="The engine's own callers (the facade, the CLI, internal services), each with a scope and a bearer token."
+      form={section.mayChange ? <NewServiceAccount actions={section.actions} /> : null}
+      read={list}
+      rowsOf={(data) => data.accounts}
+      columns={['Name', 'Scope', 'Companies', 'State', 'Token', section.mayChange && 'Actions']}
+    >
+      {(account) => <AccountRow key={account.name} account={account} {...section} />}
+    </TableSection>
   );
 }
 
-function AccountRow({ account, actions, mayChange }: { account: ServiceAccountInfo; actions: PageActions; mayChange: boolean }) {
+function AccountRow({ account, actions, mayChange }: { account: ServiceAccountInfo } & SectionProps) {
   const changed = account.rotatedAt ?? account.createdAt;
   return (
     <tr>
@@ -75,6 +61,7 @@ function AccountRow({ account, actions, mayChange }: { account: ServiceAccountIn
 }
 
 function NewServiceAccount({ actions }: { actions: PageActions }) {
+  const create = useMutation(ServiceAccountAdminService.method.createServiceAccount);
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
   const [name, setName] = useState('');
   const [scope, setScope] = useState<string>('invoke');
@@ -82,41 +69,26 @@ function NewServiceAccount({ actions }: { actions: PageActions }) {
   const [allCompanies, setAllCompanies] = useState(false);
   const [forwardsCallers, setForwardsCallers] = useState(false);
   const boundToCompanies = scope !== 'admin';
+  const createAccount = async () => {
+    const answer = await create.mutateAsync({
+      name,
+      scope,
+      companies: boundToCompanies && !allCompanies ? chosen : [],
+      allCompanies: boundToCompanies && allCompanies,
+      forwardsCallers: scope === 'invoke' && forwardsCallers,
+    });
+    return { done: `Service account ${name} created (${scope}).`, reveal: tokenReveal(name, answer.token) };
+  };
   return (
-    <form
-      className="inline-form"
-      aria-label="New service account"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void actions
-          .run(async () => {
-            const answer = await accounts.createServiceAccount({
-              name,
-              scope,
-              companies: boundToCompanies && !allCompanies ? chosen : [],
-              allCompanies: boundToCompanies && allCompanies,
-              forwardsCallers: scope === 'invoke' && forwardsCallers,
-            });
-            return { done: `Service account ${name} created (${scope}).`, reveal: tokenReveal(name, answer.token) };
-          })
-          .then((created) => created && setName(''));
-      }}
-    >
-      <TextField label="Account name" value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
-      <SelectField
-        label="Scope"
-        value={scope}
-        onChange={(event) => setScope(event.target.value)}
-        hint="invoke: calls flows; records: feeds record tables; admin: every admin service."
-      >
-        {SCOPES.map((option) => (
-          <option key={option}>{option}</option>
-        ))}
+    <ActionForm className="inline-form" aria-label="New service account" actions={actions} run={createAccount} onDone={() => setName('')}>
+      <TextField label="Account name" value={name} onValue={setName} required autoComplete="off" />
+      <SelectField label="Scope" value={scope} onValue={setScope} hint={SCOPE_HINT}>
+        <NameOptions names={Object.keys(SCOPES)} />
       </SelectField>
       {boundToCompanies ? (
         <fieldset className="companies">
           <legend>Companies</legend>
-          <CheckboxField label="All companies" checked={allCompanies} onChange={(event) => setAllCompanies(event.target.checked)} />
+          <CheckboxField label="All companies" checked={allCompanies} onChecked={setAllCompanies} />
           {allCompanies
             ? null
             : (companies.data?.companies ?? []).map((company) => (
@@ -129,8 +101,8 @@ function NewServiceAccount({ actions }: { actions: PageActions }) {
               ))}
         </fieldset>
       ) : null}
-      {scope === 'invoke' ? <CheckboxField label="Forwards callers (the facade)" checked={forwardsCallers} onChange={(event) => setForwardsCallers(event.target.checked)} /> : null}
+      {scope === 'invoke' ? <CheckboxField label="Forwards callers (the facade)" checked={forwardsCallers} onChecked={setForwardsCallers} /> : null}
       <button type="submit">Create service account</button>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,11 +1,13 @@
-// The one transport the pages call the engine with: the Connect protocol to
+// The transport the pages call the engine with: the Connect protocol to
 // the console's own origin (no CORS: the pages and the RPCs share it), the
 // session cookie sent by the browser (HttpOnly: no script here sees it), and
 // the session's CSRF token in a header on every call (console-gate.ts on the
 // engine). A call answered "unauthenticated" means the session ended
 // (expired, signed out elsewhere, its admin token rotated): the page goes
-// back to the sign-in form.
-import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+// back to the sign-in form. main.tsx makes the one transport and hands it to
+// the pages through connect-query's TransportProvider: no page holds a client
+// of its own, so a test gives them an in-memory engine (createRouterTransport).
+import { Code, ConnectError, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-web';
 
 export const CSRF_HEADER = 'x-flowhook-csrf';
@@ -40,12 +42,15 @@ const sessionEnd: Interceptor = (next) => async (request) => {
   }
 };
 
-export const transport = createConnectTransport({
-  baseUrl: window.location.origin,
-  interceptors: [csrf, sessionEnd],
-  // Same-origin requests carry the session cookie; nothing else is ever sent anywhere.
-  fetch: (input, init) => fetch(input, { ...init, credentials: 'same-origin' }),
-});
+/** The Connect transport to the origin that served the page. */
+export function createConsoleTransport(origin: string): Transport {
+  return createConnectTransport({
+    baseUrl: origin,
+    interceptors: [csrf, sessionEnd],
+    // Same-origin requests carry the session cookie; nothing else is ever sent anywhere.
+    fetch: (input, init) => fetch(input, { ...init, credentials: 'same-origin' }),
+  });
+}
 
 /** A failure's message as a person reads it: Connect's own, without the code prefix. */
 export function messageOf(error: unknown): string {

@@ -71,7 +71,7 @@ export default function TryPanel({ company, activity, published }: { company: st
           className="code"
           spellCheck={false}
           value={payload}
-          onChange={(event) => setPayload(event.target.value)}
+          onValue={setPayload}
           problem={payloadProblem}
           hint="Sent byte for byte as the call's payload: the flow sees exactly this text."
         />
@@ -80,13 +80,13 @@ export default function TryPanel({ company, activity, published }: { company: st
           type="password"
           autoComplete="off"
           value={secret}
-          onChange={(event) => setSecret(event.target.value)}
+          onValue={setSecret}
           hint="The secret shown when it was generated; it is sent with this call only."
         />
         <SelectField
           label="Call as"
           value={chosen}
-          onChange={(event) => setCaller(event.target.value)}
+          onValue={setCaller}
           hint="A Basic or Bearer connection of the company that may send its credentials to the endpoint, or a service user typed here."
         >
           {callers.map((connection) => (
@@ -99,8 +99,8 @@ export default function TryPanel({ company, activity, published }: { company: st
         </SelectField>
         {chosen === TYPED ? (
           <>
-            <TextField label="Service user" autoComplete="off" value={user} onChange={(event) => setUser(event.target.value)} />
-            <TextField label="Web service access key" type="password" autoComplete="off" value={accessKey} onChange={(event) => setAccessKey(event.target.value)} />
+            <TextField label="Service user" autoComplete="off" value={user} onValue={setUser} />
+            <TextField label="Web service access key" type="password" autoComplete="off" value={accessKey} onValue={setAccessKey} />
           </>
         ) : null}
         {problem ? (

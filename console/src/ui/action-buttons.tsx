@@ -1,7 +1,8 @@
-// The buttons of a row on an admin page: one that acts at once (enable,
-// disable), one that asks first (delete, a new key, a rotation). Both hand
-// their work to the page's actions (page-actions.tsx), which say the outcome.
-import type { ReactNode } from 'react';
+// The controls that hand their work to the page's actions (page-actions.tsx),
+// which say the outcome: the buttons of a row on an admin page — one that acts
+// at once (enable, disable), one that asks first (delete, a new key, a
+// rotation) — and a form whose submit is an action (create, set, grant).
+import type { FormHTMLAttributes, ReactNode, Ref } from 'react';
 import type { Outcome, PageActions } from './page-actions.tsx';
 
 interface ActionButtonProps {
@@ -29,5 +30,53 @@ export function ConfirmButton({ title, body, action, ...button }: ActionButtonPr
     >
       {button.children}
     </button>
+  );
+}
+
+interface ActionFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> {
+  actions: PageActions;
+  run(): Promise<Outcome>;
+  /** Once the action succeeded: clears what must not be submitted twice (a new account's name). */
+  onDone?(): void;
+  ref?: Ref<HTMLFormElement>;
+}
+
+/** Submitting runs the action: the page stays, the outcome is said by the page's actions. */
+export function ActionForm({ actions, run, onDone, ...form }: ActionFormProps) {
+  return (
+    <form
+      {...form}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void actions.run(run).then((done) => done && onDone?.());
+      }}
+    />
+  );
+}
+
+/** A row's own small button that opens something about the row (its permission sets, a form to replace it). */
+export function RowButton({ label, onClick, children }: { label?: string; onClick(): void; children: ReactNode }) {
+  return (
+    <button type="button" className="secondary small" aria-label={label} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
+/** Deletes a row after asking "Delete the service user?": `what` names the kind of row, `done` says it is gone. */
+export function DeleteButton({
+  what,
+  remove,
+  done,
+  ...button
+}: Omit<ActionButtonProps, 'run' | 'children' | 'danger'> & { what: string; body: ReactNode; remove(): Promise<unknown>; done: string }) {
+  const run = async () => {
+    await remove();
+    return { done };
+  };
+  return (
+    <ConfirmButton {...button} danger title={`Delete the ${what}?`} action={`Delete ${what}`} run={run}>
+      Delete
+    </ConfirmButton>
   );
 }

@@ -2,7 +2,18 @@
 // control (its accessible name is exactly the label's text), a problem marks
 // it invalid — for assistive technology (aria-invalid, aria-describedby) and
 // for the browser's own validity — and is shown right under it.
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  type ChangeEvent,
+  type ChangeEventHandler,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 interface FieldFrame {
   label: string;
@@ -12,23 +23,32 @@ interface FieldFrame {
   warning?: string;
 }
 
-function useFieldIds(problem: string | undefined, warning: string | undefined, hint: ReactNode) {
+/** A control the browser checks the validity of. */
+type Validated = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** What the frame gives its control: the id the label names, the validity and what describes it. */
+interface ControlProps {
+  id: string;
+  ref(element: Validated | null): void;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** The frame every text-like field shares: its label, its control, then its problem (or warning) and its hint. */
+function Field({ label, hint, problem, warning, children }: FieldFrame & { children(control: ControlProps): ReactNode }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const problemId = problem || warning ? `${id}-problem` : undefined;
-  return { id, hintId, problemId, describedBy: [problemId, hintId].filter(Boolean).join(' ') || undefined };
-}
-
-/** The browser's own validity follows the problem, so `:invalid` and form validation agree with what is shown. */
-function useValidity<T extends HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(problem: string | undefined) {
-  const ref = useRef<T>(null);
-  useEffect(() => ref.current?.setCustomValidity(problem ?? ''), [problem]);
-  return ref;
-}
-
-function Below({ hint, hintId, problem, warning, problemId }: { hint?: ReactNode; hintId?: string; problem?: string; warning?: string; problemId?: string }) {
+  // The browser's own validity follows the problem, so `:invalid` and form validation agree with what is shown.
+  const element = useRef<Validated>(null);
+  const ref = useCallback((control: Validated | null) => {
+    element.current = control;
+  }, []);
+  useEffect(() => element.current?.setCustomValidity(problem ?? ''), [problem]);
   return (
-    <>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({ id, ref, 'aria-invalid': problem ? true : undefined, 'aria-describedby': [problemId, hintId].filter(Boolean).join(' ') || undefined })}
       {problem ? (
         <p id={problemId} className="field-problem">
           {problem}
@@ -43,53 +63,47 @@ function Below({ hint, hintId, problem, warning, problemId }: { hint?: ReactNode
           {hint}
         </div>
       ) : null}
-    </>
-  );
-}
-
-export function TextField({ label, hint, problem, warning, ...input }: FieldFrame & InputHTMLAttributes<HTMLInputElement>) {
-  const ids = useFieldIds(problem, warning, hint);
-  const ref = useValidity<HTMLInputElement>(problem);
-  return (
-    <div className="field">
-      <label htmlFor={ids.id}>{label}</label>
-      <input ref={ref} id={ids.id} aria-invalid={problem ? true : undefined} aria-describedby={ids.describedBy} {...input} />
-      <Below hint={hint} hintId={ids.hintId} problem={problem} warning={warning} problemId={ids.problemId} />
     </div>
   );
 }
 
-export function TextAreaField({ label, hint, problem, warning, ...textarea }: FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const ids = useFieldIds(problem, warning, hint);
-  const ref = useValidity<HTMLTextAreaElement>(problem);
-  return (
-    <div className="field">
-      <label htmlFor={ids.id}>{label}</label>
-      <textarea ref={ref} id={ids.id} aria-invalid={problem ? true : undefined} aria-describedby={ids.describedBy} {...textarea} />
-      <Below hint={hint} hintId={ids.hintId} problem={problem} warning={warning} problemId={ids.problemId} />
-    </div>
-  );
+/** What every field takes besides its control's own attributes: `onValue` hears the control's new text (or `onChange` its event). */
+type FieldProps<Attributes> = FieldFrame & Attributes & { onValue?(value: string): void };
+
+/** A field's props split into its frame's and its control's; `onValue` becomes the control's change handler. */
+function framed<Element extends Validated, Attributes extends { onChange?: ChangeEventHandler<Element> }>(props: FieldProps<Attributes>) {
+  const { label, hint, problem, warning, onValue, ...control } = props;
+  const onChange = onValue ? (event: ChangeEvent<Element>) => onValue(event.target.value) : control.onChange;
+  return { frame: { label, hint, problem, warning }, control: { ...control, onChange } };
 }
 
-export function SelectField({ label, hint, problem, warning, children, ...select }: FieldFrame & SelectHTMLAttributes<HTMLSelectElement>) {
-  const ids = useFieldIds(problem, warning, hint);
-  const ref = useValidity<HTMLSelectElement>(problem);
-  return (
-    <div className="field">
-      <label htmlFor={ids.id}>{label}</label>
-      <select ref={ref} id={ids.id} aria-invalid={problem ? true : undefined} aria-describedby={ids.describedBy} {...select}>
-        {children}
-      </select>
-      <Below hint={hint} hintId={ids.hintId} problem={problem} warning={warning} problemId={ids.problemId} />
-    </div>
-  );
+export function TextField(props: FieldProps<InputHTMLAttributes<HTMLInputElement>>) {
+  const { frame, control } = framed(props);
+  return <Field {...frame}>{(own) => <input {...own} {...control} />}</Field>;
 }
 
-export function CheckboxField({ label, hint, ...input }: { label: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+export function TextAreaField(props: FieldProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  const { frame, control } = framed(props);
+  return <Field {...frame}>{(own) => <textarea {...own} {...control} />}</Field>;
+}
+
+export function SelectField(props: FieldProps<SelectHTMLAttributes<HTMLSelectElement>>) {
+  const { frame, control } = framed(props);
+  return <Field {...frame}>{(own) => <select {...own} {...control} />}</Field>;
+}
+
+/** `onChecked` hears whether the box is now ticked (or `onChange` its event). */
+export function CheckboxField({
+  label,
+  hint,
+  onChecked,
+  ...input
+}: { label: string; hint?: ReactNode; onChecked?(checked: boolean): void } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
+  const onChange = onChecked ? (event: ChangeEvent<HTMLInputElement>) => onChecked(event.target.checked) : input.onChange;
   return (
     <div className="field field-checkbox">
-      <input id={id} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input id={id} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} {...input} onChange={onChange} />
       <label htmlFor={id}>{label}</label>
       {hint ? (
         <p id={`${id}-hint`} className="field-hint">
@@ -98,4 +112,13 @@ export function CheckboxField({ label, hint, ...input }: { label: string; hint?:
       ) : null}
     </div>
   );
+}
+
+/** A select's options for names (companies, flows): each name is its own value. */
+export function NameOptions({ names }: { names: readonly string[] }) {
+  return names.map((name) => (
+    <option key={name} value={name}>
+      {name}
+    </option>
+  ));
 }

@@ -6,6 +6,7 @@ import { useQuery } from '@connectrpc/connect-query';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { useSession } from '../session/session.tsx';
 import { CompanyNav, companyOf, samePageFor } from './company-sections.tsx';
+import { NameOptions } from './field.tsx';
 import './admin-pages.css';
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -66,11 +67,7 @@ function CompanyPicker() {
       <label htmlFor="company-picker">Company</label>
       <select id="company-picker" value={current} onChange={(event) => void navigate(samePageFor(location, event.target.value))}>
         {current === '' ? <option value="">Choose a company</option> : null}
-        {companies.data.companies.map((company) => (
-          <option key={company.name} value={company.name}>
-            {company.name}
-          </option>
-        ))}
+        <NameOptions names={companies.data.companies.map((company) => company.name)} />
       </select>
     </div>
   );

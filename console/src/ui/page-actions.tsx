@@ -2,10 +2,11 @@
 // outcome said in words (a status line when done, an alert with the engine's
 // own reason when refused — a viewer's click included), a question first for
 // what cannot be undone, and a secret the answer carries shown once. After
-// every action the page's lists are read again: what is shown is what the
-// engine has, never what the page guessed.
+// every action what the page's actions change is read again (the page names
+// it: rpc/read-again.ts): what is shown is what the engine has, never what the
+// page guessed.
 import { useRef, useState, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useReadAgain, type Reads } from '../rpc/read-again.ts';
 import { messageOf } from '../rpc/transport.ts';
 import { useSession } from '../session/session.tsx';
 import { ConfirmDialog, type Confirmation } from './confirm-dialog.tsx';
@@ -34,8 +35,9 @@ export interface PageActions {
   view: ReactNode;
 }
 
-export function usePageActions(): PageActions {
-  const queryClient = useQueryClient();
+/** `changes`: the reads the page's actions make stale, read again after each one, refused or done. */
+export function usePageActions(changes: readonly Reads[]): PageActions {
+  const readAgain = useReadAgain();
   const { signOut } = useSession();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState('');
@@ -67,8 +69,7 @@ export function usePageActions(): PageActions {
       setBusy(false);
     }
   };
-  // Not the session's own query: an action changes lists, not who is signed in.
-  const refresh = () => queryClient.invalidateQueries({ predicate: (query) => !JSON.stringify(query.queryKey).includes('ConsoleService') });
+  const refresh = () => readAgain(changes);
 
   const view = (
     <>
