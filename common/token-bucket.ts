@@ -1,6 +1,8 @@
-// The throttle's arithmetic, pure so it can be tested alone: a bucket of
-// `burst` tokens refilled at `perSecond`; an execution starts with one token.
-// Times are workflow time in milliseconds.
+// Token-bucket arithmetic, the one both rate limits share: the engine's limits on calls
+// (engine/domain/limits/rate-limiters.ts, on the engine's clock) and flow control's throttle
+// (workflows/flow-control/throttle-workflow.ts, on workflow time, where an execution starts with
+// one token). Pure and sandbox-safe. A bucket holds up to `burst` tokens, refilled at `perSecond`;
+// times are milliseconds.
 
 export interface Bucket {
   tokens: number;

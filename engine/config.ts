@@ -4,15 +4,16 @@
 import { readSettings, type Env } from '../common/configuration/read-settings.ts';
 import { defaultPublicUrl } from '../common/default-public-url.ts';
 import { readPayloadKeyring, type PayloadKeyring } from '../workflows/codec/payload-keyring.ts';
-import type { WebhookLimitSettings } from './limits/webhook-limits.ts';
-import { readTemporalSettings, type FlowLimits, type TemporalSettings } from '../workflows/shared/index.ts';
-import { keySourceFromEnv, type KeySource } from './secrets/secret-keyring.ts';
-import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from './rpc/engine-tls.ts';
+import type { WebhookLimitSettings } from './domain/limits/webhook-limits.ts';
+import type { FlowLimits } from '../flow/index.ts';
+import { readTemporalSettings, type TemporalSettings } from '../common/temporal/temporal-settings.ts';
+import { keySourceFromEnv, type KeySource } from './infrastructure/secret-store/secret-keyring.ts';
+import { checkEngineExposure, readEngineServerTls, type EngineServerTls } from './edges/rpc/engine-tls.ts';
 import { metricsListener, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
-import { readCodecServerConfig, type CodecServerConfig } from './codec/codec-config.ts';
-import { readConsoleConfig, type ConsoleConfig } from './console/console-config.ts';
+import { readCodecServerConfig, type CodecServerConfig } from './edges/codec/codec-config.ts';
+import { readConsoleConfig, type ConsoleConfig } from './edges/console/console-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
-import { readRecordSettings, type RecordSettings } from './records/record-settings.ts';
+import { readRecordSettings, type RecordSettings } from './domain/records/record-settings.ts';
 
 export interface EngineConfig {
   host: string;
@@ -44,7 +45,7 @@ export interface EngineConfig {
   /** Bound on reaching PostgreSQL. */
   databaseTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Admission control for webhook calls, cluster-wide: each engine applies 1/N of it with N live engines (engine/limits/). */
+  /** Admission control for webhook calls, cluster-wide: each engine applies 1/N of it with N live engines (engine/domain/limits/). */
   limits: WebhookLimitSettings;
   /** AES-256 keys for doNotLogPayload executions (FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE): the current one and retired ones; the workers must hold the same. */
   payloadKeys?: PayloadKeyring;
@@ -54,17 +55,17 @@ export interface EngineConfig {
   flowLimits: FlowLimits;
   /** FLOWHOOK_TEMPORAL_UI_URL: the Temporal Web UI, which execution pages link to. */
   temporalUiUrl?: string;
-  /** FLOWHOOK_RERUN_PER_SECOND: re-run starts per second per engine process (engine/executions/rerun-pacer.ts). */
+  /** FLOWHOOK_RERUN_PER_SECOND: re-run starts per second per engine process (engine/domain/reruns/rerun-pacer.ts). */
   rerunsPerSecond: number;
-  /** FLOWHOOK_FLOW_CONTROL_MAX_WAITING: executions waiting at one flow-control gate at most (engine/flow-control/gate-backlogs.ts). */
+  /** FLOWHOOK_FLOW_CONTROL_MAX_WAITING: executions waiting at one flow-control gate at most (engine/domain/flow-control/gate-backlogs.ts). */
   flowControlMaxWaiting: number;
   /** FLOWHOOK_ENGINE_METRICS_PORT (default 7051; off) on FLOWHOOK_METRICS_HOST (default 127.0.0.1): GET /metrics. */
   metrics?: MetricsListenerSettings;
   /** FLOWHOOK_METRICS_TOKEN: who else than loopback clients may read /metrics. */
   metricsToken?: string;
-  /** FLOWHOOK_CODEC_*: the codec server for the Temporal UI (engine/codec/); undefined = off (FLOWHOOK_CODEC_PORT unset). */
+  /** FLOWHOOK_CODEC_*: the codec server for the Temporal UI (engine/edges/codec/); undefined = off (FLOWHOOK_CODEC_PORT unset). */
   codec?: CodecServerConfig;
-  /** FLOWHOOK_CONSOLE_*: the web console (engine/console/); undefined = off (FLOWHOOK_CONSOLE_PORT unset). */
+  /** FLOWHOOK_CONSOLE_*: the web console (engine/edges/console/); undefined = off (FLOWHOOK_CONSOLE_PORT unset). */
   console?: ConsoleConfig;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless they configure an exporter. */
   tracing: TracingConfig;
@@ -104,7 +105,10 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     adminToken: settings.FLOWHOOK_ADMIN_TOKEN,
     insecure,
     tls,
-    changeFeed: Object.freeze({ heartbeatIntervalMs: settings.FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS, maxAgeMs: settings.FLOWHOOK_CACHE_MAX_AGE_MS }),
+    changeFeed: Object.freeze({
+      heartbeatIntervalMs: settings.FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS,
+      maxAgeMs: settings.FLOWHOOK_CACHE_MAX_AGE_MS,
+    }),
     maxMessageBytes: settings.FLOWHOOK_MAX_BODY_BYTES + MESSAGE_ENVELOPE_BYTES,
     syncGraceMs: settings.FLOWHOOK_SYNC_GRACE_MS,
     temporalTimeoutMs: settings.FLOWHOOK_TEMPORAL_TIMEOUT_MS,
@@ -123,7 +127,10 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     codec,
     console: readConsoleConfig(settings, { tls }),
     secretsKeys: keySourceFromEnv(settings),
-    flowLimits: Object.freeze({ maxDeferralMs: settings.FLOWHOOK_MAX_DEFERRAL, maxHttpTimeoutMs: settings.FLOWHOOK_MAX_HTTP_TIMEOUT }),
+    flowLimits: Object.freeze({
+      maxDeferralMs: settings.FLOWHOOK_MAX_DEFERRAL,
+      maxHttpTimeoutMs: settings.FLOWHOOK_MAX_HTTP_TIMEOUT,
+    }),
     rerunsPerSecond: settings.FLOWHOOK_RERUN_PER_SECOND,
     flowControlMaxWaiting: settings.FLOWHOOK_FLOW_CONTROL_MAX_WAITING,
     temporalUiUrl: settings.FLOWHOOK_TEMPORAL_UI_URL,

@@ -2,40 +2,40 @@
 // connects to Temporal, serves RPCs. Returns a handle that stops it cleanly.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { startChangeFeed, type ChangeAnnouncer } from './cache/change-feed.ts';
-import { createServiceAccountDirectory } from './rpc/service-account-directory.ts';
-import { engineProbes, startDependencyProbes } from './health/dependency-probes.ts';
-import { loadDeploymentKey } from './security/deployment-keys.ts';
+import { startChangeFeed, type ChangeAnnouncer } from './infrastructure/cache/change-feed.ts';
+import { createServiceAccountDirectory } from './domain/callers/service-account-directory.ts';
+import { engineProbes, startDependencyProbes } from './infrastructure/health/dependency-probes.ts';
+import { loadDeploymentKey } from './domain/callers/deployment-keys.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createEngine } from './server.ts';
-import { openOrm } from './storage/orm.ts';
-import { createExecutionStarter } from './temporal/execution-starter.ts';
-import { createCallCollector } from './flow-control/call-collector.ts';
-import { createGateEntry } from './flow-control/gate-entry.ts';
-import { ensureSearchAttributes } from './temporal/search-attributes.ts';
-import { createCallAbandonment } from './temporal/call-abandonment.ts';
-import { connectTemporal } from './temporal/temporal-client.ts';
-import { createWebhookLimits } from './limits/webhook-limits.ts';
-import { startEngineMembership } from './limits/engine-membership.ts';
-import { startRecordWritePurge } from './records/record-write-purge.ts';
-import { startCallbackWaitPurge } from './callbacks/callback-wait-purge.ts';
-import { executionRunState } from './callbacks/execution-still-runs.ts';
-import { createExecutionLiveness } from './security/execution-liveness.ts';
-import { startAuditPurge } from './audit/audit-purge.ts';
-import { createCallerDirectory } from './webhook/caller-directory.ts';
-import { createPublishedFlowLookup } from './webhook/published-flow-lookup.ts';
-import { createHookSecretLookup } from './direct/hook-secret-lookup.ts';
-import { createDeliveryMemory, startDeliveryPurge } from './direct/delivery-memory.ts';
-import { SecretKeyring } from './secrets/secret-keyring.ts';
-import { ServiceAccount } from './storage/entities.ts';
-import { startCodecServer, type RunningCodecServer } from './codec/codec-server.ts';
-import { startConsoleServer, type RunningConsoleServer } from './console/console-server.ts';
+import { openOrm } from './infrastructure/storage/orm.ts';
+import { createExecutionStarter } from './domain/executions/execution-starter.ts';
+import { createCallCollector } from './domain/flow-control/call-collector.ts';
+import { createGateEntry } from './domain/flow-control/gate-entry.ts';
+import { ensureSearchAttributes } from './infrastructure/temporal/search-attributes.ts';
+import { createCallAbandonment } from './infrastructure/temporal/call-abandonment.ts';
+import { connectTemporal } from './infrastructure/temporal/temporal-client.ts';
+import { createWebhookLimits } from './domain/limits/webhook-limits.ts';
+import { startEngineMembership } from './domain/limits/engine-membership.ts';
+import { startRecordWritePurge } from './domain/records/record-write-purge.ts';
+import { startCallbackWaitPurge } from './domain/callbacks/callback-wait-purge.ts';
+import { executionRunState } from './domain/executions/execution-still-runs.ts';
+import { createExecutionLiveness } from './domain/executions/execution-liveness.ts';
+import { startAuditPurge } from './domain/audit/audit-purge.ts';
+import { createCallerDirectory } from './domain/callers/caller-directory.ts';
+import { createPublishedFlowLookup } from './domain/flows/published-flow-lookup.ts';
+import { createHookSecretLookup } from './domain/direct/hook-secret-lookup.ts';
+import { createDeliveryMemory, startDeliveryPurge } from './domain/direct/delivery-memory.ts';
+import { SecretKeyring } from './infrastructure/secret-store/secret-keyring.ts';
+import { ServiceAccount } from './infrastructure/storage/entities.ts';
+import { startCodecServer, type RunningCodecServer } from './edges/codec/codec-server.ts';
+import { startConsoleServer, type RunningConsoleServer } from './edges/console/console-server.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
-import { createEngineMetrics } from './metrics/engine-metrics.ts';
-import { startCallMinutes } from './metrics/call-minutes.ts';
-import { meteredLimits, meteredStarter } from './metrics/metered-webhook.ts';
-import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
+import { createEngineMetrics } from './domain/metrics/engine-metrics.ts';
+import { startCallMinutes } from './domain/metrics/call-minutes.ts';
+import { meteredLimits, meteredStarter } from './domain/metrics/metered-webhook.ts';
+import { startComponentMetrics, type MetricsListener } from '../common/metrics/metrics-listener.ts';
 
 export interface RunningEngine {
   port: number;
@@ -76,13 +76,18 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
   } catch (error) {
     logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
   }
-  const changeFeed = startChangeFeed(config.databaseUrl, logger, { heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs });
+  const changeFeed = startChangeFeed(config.databaseUrl, logger, {
+    heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs,
+  });
   const metrics = createEngineMetrics();
   const callMinutes = await startCallMinutes(metrics.registry.registry);
   const cacheOptions = { maxAgeMs: config.changeFeed.maxAgeMs, observeLookups: metrics.cacheLookups };
   const grantKey = await loadDeploymentKey(orm.em.fork(), 'execution-grant');
   const idempotencyKey = await loadDeploymentKey(orm.em.fork(), 'idempotency');
-  const callbackKeys = { lookup: await loadDeploymentKey(orm.em.fork(), 'callback-key'), body: await loadDeploymentKey(orm.em.fork(), 'callback-body') };
+  const callbackKeys = {
+    lookup: await loadDeploymentKey(orm.em.fork(), 'callback-key'),
+    body: await loadDeploymentKey(orm.em.fork(), 'callback-body'),
+  };
   // Each engine applies 1/N of every limit with N live engines: no call waits for the database.
   const limits = createWebhookLimits(config.limits);
   const membership = await startEngineMembership({
@@ -93,11 +98,20 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       metrics.liveEngines(count);
     },
   });
-  const probes = startDependencyProbes(orm, client, logger, { namespace: config.temporal.namespace, taskQueue: config.taskQueue, onCount: metrics.workerPollers });
+  const probes = startDependencyProbes(orm, client, logger, {
+    namespace: config.temporal.namespace,
+    taskQueue: config.taskQueue,
+    onCount: metrics.workerPollers,
+  });
   // Record idempotency rows live FLOWHOOK_RECORD_WRITE_RETENTION; every engine purges (idempotent).
   const recordWritePurge = startRecordWritePurge({ orm, logger, retentionMs: config.records.writeRetentionMs });
   // callback_wait rows that can no longer change an answer live FLOWHOOK_CALLBACK_RETENTION.
-  const callbackWaitPurge = startCallbackWaitPurge({ orm, temporal: client, logger, retentionMs: config.callbackRetentionMs });
+  const callbackWaitPurge = startCallbackWaitPurge({
+    orm,
+    temporal: client,
+    logger,
+    retentionMs: config.callbackRetentionMs,
+  });
   // Audit rows are kept unless FLOWHOOK_AUDIT_RETENTION says otherwise.
   const auditPurge = config.auditRetentionMs === undefined ? undefined : startAuditPurge({ orm, logger, retentionMs: config.auditRetentionMs });
   // Provider deliveries without a signed timestamp are remembered for FLOWHOOK_HOOK_REPLAY_WINDOW.
@@ -132,12 +146,19 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
       }),
       metrics,
     ),
-    collector: createCallCollector({ client, taskQueue: config.taskQueue, temporalTimeoutMs: config.temporalTimeoutMs }),
+    collector: createCallCollector({
+      client,
+      taskQueue: config.taskQueue,
+      temporalTimeoutMs: config.temporalTimeoutMs,
+    }),
     temporal: client,
     taskQueue: config.taskQueue,
     accounts,
     grantKey,
-    liveness: createExecutionLiveness({ ask: (executionId) => executionRunState(client, executionId), observeLookup: metrics.cacheLookups('execution_liveness') }),
+    liveness: createExecutionLiveness({
+      ask: (executionId) => executionRunState(client, executionId),
+      observeLookup: metrics.cacheLookups('execution_liveness'),
+    }),
     idempotencyKey,
     callbackKeys,
     maxMessageBytes: config.maxMessageBytes,
@@ -228,23 +249,14 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     running.console = { port: consoleServer.port, url: consoleServer.url };
   }
   if (config.metrics) {
-    try {
-      metricsListener = await startMetricsListener({
-        ...config.metrics,
-        token: config.metricsToken,
-        metrics: () => metrics.registry.text(),
-        // The same answers as the gRPC health service (and the facade's /readyz), for probes that speak HTTP.
-        probes: engineProbes(probes.status),
-        onError: (reason) => logger.warn({ reason }, 'metrics scrape failed'),
-      });
-    } catch (error) {
-      await running.close();
-      throw new Error(
-        `the engine's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_ENGINE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    running.metrics = { host: config.metrics.host, port: metricsListener.port };
-    logger.info({ host: config.metrics.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'engine metrics listening');
+    metricsListener = await startComponentMetrics('engine', config, {
+      metrics: () => metrics.registry.text(),
+      // The same answers as the gRPC health service (and the facade's /readyz), for probes that speak HTTP.
+      probes: engineProbes(probes.status),
+      logger,
+      undo: () => running.close(),
+    });
+    running.metrics = metricsListener?.address;
   }
   return running;
 }

@@ -23,45 +23,45 @@ import { HookSecretAdminService } from '../proto/gen/flowhook/engine/v1/hook_sec
 import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { createAppAdminService, createUserAdminService } from './admin/app-admin-service.ts';
-import { auditInterceptor } from './audit/audit-interceptor.ts';
-import { createAuditService } from './audit/audit-service.ts';
-import { createFlowAdminService } from './admin/flow-admin-service.ts';
-import { createHookSecretAdminService } from './admin/hook-secrets-admin-service.ts';
-import { createServiceAccountAdminService } from './admin/service-account-admin-service.ts';
-import { createConnectionAdminService, createSecretStoreAdminService } from './connections/connection-admin-service.ts';
-import { createOutboundService } from './connections/outbound-service.ts';
-import { createCallbackService } from './callbacks/callback-service.ts';
-import type { CallbackKeys } from './callbacks/callback-digests.ts';
-import type { SecretKeyring } from './secrets/secret-keyring.ts';
-import type { FlowLimits } from '../workflows/shared/index.ts';
-import { createExecutionService } from './executions/execution-service.ts';
-import { createRecordService } from './records/record-service.ts';
-import type { RecordSettings } from './records/record-settings.ts';
-import { errorInterceptor } from './rpc/error-interceptor.ts';
-import { requestScopeInterceptor } from './rpc/request-scope-interceptor.ts';
-import { serviceAccountContext, serviceAccountGate } from './rpc/service-account-gate.ts';
-import { resettingAfterAnswer } from './rpc/early-answer-reset.ts';
-import { createEngineHttp2Server, tlsRefusalReason, type EngineServerTls } from './rpc/engine-tls.ts';
-import type { ServiceAccountDirectory } from './rpc/service-account-directory.ts';
-import type { ExecutionStarter } from './temporal/execution-starter.ts';
-import type { ExecutionLiveness } from './security/execution-liveness.ts';
-import type { ChangeAnnouncer } from './cache/change-feed.ts';
-import type { WebhookLimits } from './limits/webhook-limits.ts';
-import type { CallerDirectory } from './webhook/caller-directory.ts';
-import type { PublishedFlowLookup } from './webhook/published-flow-lookup.ts';
-import type { HookSecretLookup } from './direct/hook-secret-lookup.ts';
-import type { DeliveryMemory } from './direct/delivery-memory.ts';
-import { createWebhookService } from './webhook/webhook-service.ts';
-import type { CallCollector } from './flow-control/call-collector.ts';
-import { registerHealth } from './rpc/grpc-health.ts';
-import { registerReflection } from './rpc/grpc-reflection.ts';
+import { createAppAdminService, createUserAdminService } from './edges/services/app-admin-service.ts';
+import { auditInterceptor } from './edges/rpc/audit-interceptor.ts';
+import { createAuditService } from './edges/services/audit-service.ts';
+import { createFlowAdminService } from './edges/services/flow-admin-service.ts';
+import { createHookSecretAdminService } from './edges/services/hook-secrets-admin-service.ts';
+import { createServiceAccountAdminService } from './edges/services/service-account-admin-service.ts';
+import { createConnectionAdminService, createSecretStoreAdminService } from './edges/services/connection-admin-service.ts';
+import { createOutboundService } from './edges/services/outbound-service.ts';
+import { createCallbackService } from './edges/services/callback-service.ts';
+import type { CallbackKeys } from './domain/callbacks/callback-digests.ts';
+import type { SecretKeyring } from './infrastructure/secret-store/secret-keyring.ts';
+import type { FlowLimits } from '../flow/index.ts';
+import { createExecutionService } from './edges/services/execution-service.ts';
+import { createRecordService } from './edges/services/record-service.ts';
+import type { RecordSettings } from './domain/records/record-settings.ts';
+import { errorInterceptor } from './edges/rpc/error-interceptor.ts';
+import { requestScopeInterceptor } from './edges/rpc/request-scope-interceptor.ts';
+import { serviceAccountContext, serviceAccountGate } from './edges/rpc/service-account-gate.ts';
+import { resettingAfterAnswer } from './edges/rpc/early-answer-reset.ts';
+import { createEngineHttp2Server, tlsRefusalReason, type EngineServerTls } from './edges/rpc/engine-tls.ts';
+import type { ServiceAccountDirectory } from './domain/callers/service-account-directory.ts';
+import type { ExecutionStarter } from './domain/executions/execution-starter.ts';
+import type { ExecutionLiveness } from './domain/executions/execution-liveness.ts';
+import type { ChangeAnnouncer } from './infrastructure/cache/change-feed.ts';
+import type { WebhookLimits } from './domain/limits/webhook-limits.ts';
+import type { CallerDirectory } from './domain/callers/caller-directory.ts';
+import type { PublishedFlowLookup } from './domain/flows/published-flow-lookup.ts';
+import type { HookSecretLookup } from './domain/direct/hook-secret-lookup.ts';
+import type { DeliveryMemory } from './domain/direct/delivery-memory.ts';
+import { createWebhookService } from './edges/services/webhook-service.ts';
+import type { CallCollector } from './domain/flow-control/call-collector.ts';
+import { registerHealth } from './edges/rpc/grpc-health.ts';
+import { registerReflection } from './edges/rpc/grpc-reflection.ts';
 import { rpcServerTracing } from '../common/tracing/rpc-tracing.ts';
 import type { Tracer } from '@opentelemetry/api';
-import type { EngineMetrics } from './metrics/engine-metrics.ts';
-import type { CallMinutes } from './metrics/call-minutes.ts';
-import type { ConsoleServedServices } from './console/console-server.ts';
-import { createConsoleSessionAdminService } from './console/console-session-admin-service.ts';
+import type { EngineMetrics } from './domain/metrics/engine-metrics.ts';
+import type { CallMinutes } from './domain/metrics/call-minutes.ts';
+import type { ConsoleServedServices } from './edges/console/console-server.ts';
+import { createConsoleSessionAdminService } from './edges/console/console-session-admin-service.ts';
 
 /** Every service the engine serves behind the gate (reflection and health list these). */
 export const ENGINE_SERVICES = [
@@ -85,9 +85,9 @@ export interface EngineDeps {
   orm: MikroORM;
   publishedFlows: PublishedFlowLookup;
   callers: CallerDirectory;
-  /** The provider route's signing secrets (cached; engine/direct/hook-secret-lookup.ts). */
+  /** The provider route's signing secrets (cached; engine/domain/direct/hook-secret-lookup.ts). */
   hookSecrets: HookSecretLookup;
-  /** Accepted deliveries of provider routes without a signed timestamp (engine/direct/delivery-memory.ts). */
+  /** Accepted deliveries of provider routes without a signed timestamp (engine/domain/direct/delivery-memory.ts). */
   deliveries: DeliveryMemory;
   limits: WebhookLimits;
   changes: ChangeAnnouncer;
@@ -137,7 +137,7 @@ export interface EngineDeps {
 
 export interface EngineServer {
   server: Http2Server | Http2SecureServer;
-  /** The service implementations the console serves too (engine/console/): one set, two listeners. */
+  /** The service implementations the console serves too (engine/edges/console/): one set, two listeners. */
   consoleServices: ConsoleServedServices;
   listen(port: number, host: string): Promise<number>;
   close(): Promise<void>;

@@ -20,7 +20,7 @@ import { ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, webhookEnvelope, type EnvelopeT
 export const EXECUTION_STATE_HEADER = 'x-flowhook-execution-state';
 /** Whose answer `value` holds: respond-step, late-respond-step (after the window timed out) or default-response. */
 export const ANSWER_SOURCE_HEADER = 'x-flowhook-answer-source';
-/** The engine's bound on a long-poll (engine/webhook/answer-access.ts). */
+/** The engine's bound on a long-poll (engine/domain/webhook/answer-access.ts). */
 export const MAX_WAIT_SECONDS = 60;
 /** A client asking again after a 202 without waiting should not spin. */
 const RETRY_AFTER_SECONDS = '1';
@@ -57,7 +57,13 @@ export function fetchAnswer(deps: { target: EnvelopeTarget; webhookClient: Pick<
     const executionId = parseExecutionIdParameter(ctx.params.key ?? '');
     const waitSeconds = parseWait(ctx.query.wait);
     const response = await deps.webhookClient.getAnswer(
-      { company: ctx.state.company ?? '', executionId, caller: ctx.state.caller, waitSeconds, requestId: ctx.state.requestId },
+      {
+        company: ctx.state.company ?? '',
+        executionId,
+        caller: ctx.state.caller,
+        waitSeconds,
+        requestId: ctx.state.requestId,
+      },
       // The engine ends a long-poll itself; this only keeps a lost engine from holding the request.
       { timeoutMs: (waitSeconds + 15) * 1000 },
     );
@@ -83,5 +89,9 @@ function answered(ctx: Parameters<AnswerMiddleware>[0], target: EnvelopeTarget, 
   ctx.set(ANSWER_SOURCE_HEADER, response.defaultResponse ? 'default-response' : response.answeredAfterTimeout ? 'late-respond-step' : 'respond-step');
   // Set before the body, so Koa keeps this exact type instead of guessing one.
   ctx.set('Content-Type', ODATA_JSON_CONTENT_TYPE);
-  ctx.body = webhookEnvelope(target, { statusCode: response.statusCode, contentType: response.contentType, body: response.body });
+  ctx.body = webhookEnvelope(target, {
+    statusCode: response.statusCode,
+    contentType: response.contentType,
+    body: response.body,
+  });
 }

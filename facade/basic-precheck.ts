@@ -26,7 +26,11 @@ export function precheckBasicCaller(client: Pick<WebhookClient, 'checkCaller'>, 
       const until = accepted.get(fingerprint);
       if (until === undefined || until <= now()) {
         try {
-          await client.checkCaller({ caller: ctx.state.caller, company: ctx.state.company ?? '', requestId: ctx.state.requestId });
+          await client.checkCaller({
+            caller: ctx.state.caller,
+            company: ctx.state.company ?? '',
+            requestId: ctx.state.requestId,
+          });
           if (accepted.size >= MAX_REMEMBERED) accepted.clear();
           accepted.set(fingerprint, now() + REMEMBER_MS);
         } catch (error) {

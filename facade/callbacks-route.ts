@@ -2,7 +2,7 @@
 // arrives. The token in the path is the credential (no Authorization is read:
 // a payment provider or any other sender just POSTs to the URL it was given),
 // so the facade passes the exact body and every header to the engine, which
-// decides (engine/callbacks/), and answers as plain HTTP like the provider
+// decides (engine/domain/callbacks/), and answers as plain HTTP like the provider
 // route: the step's status and `{"received": true}`, errors in the same plain
 // JSON shape. The token never reaches a log line: request-context.ts logs this
 // route's path without it.

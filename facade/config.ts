@@ -129,7 +129,11 @@ function parseIssuerJson(raw: string): TrustedIssuer[] {
     const audiences = item?.audiences;
     if (typeof item?.issuer !== 'string' || (item.jwksUri !== undefined && typeof item.jwksUri !== 'string')) throw new Error(problem);
     if (audiences !== undefined && !(Array.isArray(audiences) && audiences.every((a) => typeof a === 'string' && a !== ''))) throw new Error(problem);
-    return { issuer: item.issuer, jwksUri: item.jwksUri as string | undefined, audiences: audiences as string[] | undefined };
+    return {
+      issuer: item.issuer,
+      jwksUri: item.jwksUri as string | undefined,
+      audiences: audiences as string[] | undefined,
+    };
   });
 }
 

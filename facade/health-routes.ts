@@ -13,7 +13,12 @@ import type { FacadeState } from './facade-context.ts';
 
 export type HealthClient = Pick<Client<typeof Health>, 'check'>;
 
-const CHECKS = { engine: '', postgresql: 'flowhook.dependency.postgresql', temporal: 'flowhook.dependency.temporal', workers: 'flowhook.dependency.workers' } as const;
+const CHECKS = {
+  engine: '',
+  postgresql: 'flowhook.dependency.postgresql',
+  temporal: 'flowhook.dependency.temporal',
+  workers: 'flowhook.dependency.workers',
+} as const;
 const CHECK_TIMEOUT_MS = 2000;
 
 export function registerHealthRoutes(router: Router<FacadeState>, health: HealthClient): void {

@@ -38,17 +38,28 @@ export function readCompanyParameter(): FacadeMiddleware {
   };
 }
 
-export function forwardWebhookCall(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'invoke'> }): FacadeMiddleware {
+/** What every call the facade forwards names: the company, the authenticated caller, the request id. */
+export function callOf(ctx: FacadeContext): {
+  company: string;
+  caller: FacadeContext['state']['caller'];
+  requestId: FacadeContext['state']['requestId'];
+} {
+  return { company: ctx.state.company ?? '', caller: ctx.state.caller, requestId: ctx.state.requestId };
+}
+
+/** What a route that forwards a call needs: where the envelope points, and the engine method it calls. */
+export type ForwardDeps<Method extends keyof WebhookClient> = {
+  target: EnvelopeTarget;
+  webhookClient: Pick<WebhookClient, Method>;
+};
+
+export function forwardWebhookCall(deps: ForwardDeps<'invoke'>): FacadeMiddleware {
   return async function invoke(ctx) {
     const request = readWebhookRequest(ctx.request.body, ctx.request.rawBody);
     const response = await deps.webhookClient.invoke({
-      company: ctx.state.company ?? '',
-      activity: request.activity,
-      secret: request.secret,
-      payloadJson: request.payloadJson,
-      caller: ctx.state.caller,
+      ...callOf(ctx),
+      ...request,
       idempotencyKey: idempotencyKey(ctx),
-      requestId: ctx.state.requestId,
     });
     respond(ctx, deps.target, response);
   };
@@ -63,7 +74,11 @@ function respond(ctx: FacadeContext, target: EnvelopeTarget, response: InvokeRes
   ctx.set('OData-Version', ODATA_VERSION);
   // Set before the body, so Koa keeps this exact type instead of guessing one.
   ctx.set('Content-Type', ODATA_JSON_CONTENT_TYPE);
-  ctx.body = webhookEnvelope(target, { statusCode: response.statusCode, contentType: response.contentType, body: response.body });
+  ctx.body = webhookEnvelope(target, {
+    statusCode: response.statusCode,
+    contentType: response.contentType,
+    body: response.body,
+  });
 }
 
 /** `Idempotency-Key`, or the Standard Webhooks `webhook-id` that many senders set. */

@@ -24,6 +24,11 @@ export const REDACTED_PATHS = [
 
 /** `destination` defaults to stdout; tests pass a collector. */
 export function createFacadeLogger(level: FacadeLogLevel, destination?: DestinationStream): Logger {
-  const options = { name: 'facade', level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: requestScopeFields };
+  const options = {
+    name: 'facade',
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: requestScopeFields,
+  };
   return destination ? pino(options, destination) : pino(options);
 }

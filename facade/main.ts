@@ -10,7 +10,7 @@ import { createFacadeLogger } from './logger.ts';
 import { createFacadeMetrics } from './metrics/facade-metrics.ts';
 import { bearerVerifier } from './oauth/bearer-verifier.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
-import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
+import { startComponentMetrics } from '../common/metrics/metrics-listener.ts';
 
 export interface RunningFacade {
   port: number;
@@ -35,9 +35,16 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
   const verifiers: CallerVerifier[] = config.basicAuth ? [basicVerifier] : [];
   if (config.oauth) verifiers.push(bearerVerifier(config.oauth, logger));
   const metrics = createFacadeMetrics(config.metricsToken);
-  const facade = createFacade({ config, webhookClient: engine.webhook, health: engine.health, logger, verifiers, metrics, tracer });
+  const facade = createFacade({
+    config,
+    webhookClient: engine.webhook,
+    health: engine.health,
+    logger,
+    verifiers,
+    metrics,
+    tracer,
+  });
   let server: ListeningFacade;
-  let metricsListener: MetricsListener | undefined;
   try {
     server = await facade.listen();
   } catch (error) {
@@ -57,24 +64,15 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     },
     'facade listening',
   );
-  if (config.metrics) {
-    try {
-      metricsListener = await startMetricsListener({
-        ...config.metrics,
-        token: config.metricsToken,
-        metrics: () => metrics.registry.text(),
-        onError: (reason) => logger.warn({ reason }, 'metrics scrape failed'),
-      });
-    } catch (error) {
+  const metricsListener = await startComponentMetrics('facade', config, {
+    metrics: () => metrics.registry.text(),
+    logger,
+    async undo() {
       await server.close();
       engine.close();
       metrics.registry.close();
-      throw new Error(
-        `the facade's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_FACADE_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    logger.info({ host: config.metrics.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'facade metrics listening');
-  }
+    },
+  });
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -96,5 +94,5 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
     close().catch((error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'facade stop failed'));
   };
   if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, onSignal);
-  return { port: server.port, metrics: metricsListener && config.metrics && { host: config.metrics.host, port: metricsListener.port }, close };
+  return { port: server.port, metrics: metricsListener?.address, close };
 }

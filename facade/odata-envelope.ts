@@ -26,7 +26,11 @@ export function metadataUrl(target: EnvelopeTarget): string {
 export function webhookEnvelope(target: EnvelopeTarget, response: FlowResponse): string {
   // Built field by field so the key order inside `value` is the contract's,
   // whatever order the response object was created in.
-  const value = JSON.stringify({ statusCode: response.statusCode, contentType: response.contentType, body: response.body });
+  const value = JSON.stringify({
+    statusCode: response.statusCode,
+    contentType: response.contentType,
+    body: response.body,
+  });
   return JSON.stringify({ '@odata.context': `${metadataUrl(target)}#Edm.String`, value });
 }
 

@@ -6,32 +6,27 @@
 // with a small OData body naming the execution it resumed.
 import type { ResumeCallbackResponse } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { CALLBACK_REPEATED_HEADER } from './callbacks-route.ts';
-import type { WebhookClient } from './engine-client.ts';
 import type { FacadeContext, FacadeMiddleware } from './facade-context.ts';
-import { EXECUTION_ID_HEADER, headerSafe } from './invoke-route.ts';
+import { callOf, EXECUTION_ID_HEADER, headerSafe, type ForwardDeps } from './invoke-route.ts';
 import { metadataUrl, ODATA_JSON_CONTENT_TYPE, ODATA_VERSION, type EnvelopeTarget } from './odata-envelope.ts';
 import { RESUME_RESULT_TYPE } from './odata-metadata.ts';
 import { readResumeRequest } from './resume-request.ts';
 
-export function forwardResumeCall(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'resumeCallback'> }): FacadeMiddleware {
+export function forwardResumeCall(deps: ForwardDeps<'resumeCallback'>): FacadeMiddleware {
   return async function resume(ctx) {
     const request = readResumeRequest(ctx.request.body, ctx.request.rawBody);
-    const response = await deps.webhookClient.resumeCallback({
-      company: ctx.state.company ?? '',
-      activity: request.activity,
-      secret: request.secret,
-      key: request.key,
-      payloadJson: request.payloadJson,
-      caller: ctx.state.caller,
-      requestId: ctx.state.requestId,
-    });
+    const response = await deps.webhookClient.resumeCallback({ ...callOf(ctx), ...request });
     respond(ctx, deps.target, response);
   };
 }
 
 /** The resume's answer body: what OData calls a complex value, with its context. */
 export function resumeAnswer(target: EnvelopeTarget, executionId: string): string {
-  return JSON.stringify({ '@odata.context': `${metadataUrl(target)}#${RESUME_RESULT_TYPE}`, received: true, executionId });
+  return JSON.stringify({
+    '@odata.context': `${metadataUrl(target)}#${RESUME_RESULT_TYPE}`,
+    received: true,
+    executionId,
+  });
 }
 
 function respond(ctx: FacadeContext, target: EnvelopeTarget, response: ResumeCallbackResponse): void {

@@ -2,12 +2,12 @@
 // are computed when a call arrives, by the engine: which coordinator a call
 // goes to — and, for idempotencyKey, which execution id it gets — must be
 // known before anything starts. This is the one entry point through which the
-// engine evaluates a formula, and it lives in workflows/shared (the only part
+// engine evaluates a formula, and it lives in flow/ (the only part
 // of workflows/ the engine imports) so that the formulas run the very code the
 // interpreter runs: the same Trigger outputs, exact payload values and limits.
 // Pure: no I/O, no clock (a key formula cannot read Execution).
-import { FormulaError, resolveText, type FormulaContext } from '../formula/index.ts';
-import { triggerOutputs } from '../interpreter/trigger-outputs.ts';
+import { FormulaError, resolveText, type FormulaContext } from './formula/index.ts';
+import { triggerOutputs } from './trigger-outputs.ts';
 import type { DirectTriggerRequest } from './flow-contract.ts';
 
 /** What a key formula sees of a call: its trigger outputs and its company. */

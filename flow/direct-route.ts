@@ -1,125 +1,45 @@
 // Publish-time checks of a webhook trigger's provider route
 // (`trigger.webhook.direct`). Pure and JSON-level, like the rest of
 // flow-validation.ts: problems name fields in the flow file's own spelling.
-// Verifying requests is engine/direct/verification's job; this only makes
-// sure that what it will be asked to verify is well-formed.
-import type { DirectRouteJson, DirectVerificationJson, HmacVerificationJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { hasControlCharacter } from '../../common/control-characters.ts';
+// Verifying requests is engine/domain/direct/verification's job; this only makes
+// sure that what it will be asked to verify is well-formed. What is particular
+// to one scheme (its facts and the checks of its own settings) is in its module
+// under verification-schemes/.
+import type { DirectRouteJson, DirectVerificationJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { DIRECT_SCHEMES, DIRECT_SCHEME_NAMES, hasSignedTimestamp, type DirectScheme } from './verification-schemes/scheme-registry.ts';
+import type { SchemeFacts, SchemeJson } from './verification-schemes/scheme-facts.ts';
 
-/** The schemes of `direct.verify`, in the proto's order; whether each signs a timestamp (so toleranceSeconds means something). */
-export const DIRECT_SCHEMES = {
-  standardWebhooks: { signsTimestamp: true },
-  stripe: { signsTimestamp: true },
-  github: { signsTimestamp: false },
-  slack: { signsTimestamp: true },
-  shopify: { signsTimestamp: false },
-  hmac: { signsTimestamp: undefined }, // only with a timestampHeader and {timestamp} in signedContent
-} as const;
-export type DirectScheme = keyof typeof DIRECT_SCHEMES;
-const SCHEME_NAMES = Object.keys(DIRECT_SCHEMES) as DirectScheme[];
+// The registry as flow/index.ts and the engine's scheme metric label know it.
+export { DIRECT_SCHEMES, type DirectScheme } from './verification-schemes/scheme-registry.ts';
 
 export const MAX_DIRECT_TOLERANCE_SECONDS = 3600;
-export const HMAC_ALGORITHMS = ['sha1', 'sha256', 'sha512'] as const;
-export const HMAC_ENCODINGS = ['hex', 'base64'] as const;
-const PLACEHOLDERS = new Set(['{body}', '{timestamp}', '{id}']);
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 /** The configured scheme, or undefined when verify names none (or several: the check reports it). */
 export function directSchemeOf(verify: DirectVerificationJson | undefined): DirectScheme | undefined {
-  const named = SCHEME_NAMES.filter((name) => verify?.[name] !== undefined && verify[name] !== null);
+  const named = DIRECT_SCHEME_NAMES.filter((name) => verify?.[name] !== undefined && verify[name] !== null);
   return named.length === 1 ? named[0] : undefined;
 }
 
 export function validateDirectRoute(direct: DirectRouteJson, at: string, errors: string[]): void {
-  const named = SCHEME_NAMES.filter((name) => direct.verify?.[name] !== undefined && direct.verify[name] !== null);
+  const named = DIRECT_SCHEME_NAMES.filter((name) => direct.verify?.[name] !== undefined && direct.verify[name] !== null);
   if (named.length !== 1) {
     const found = named.length === 0 ? 'none' : named.join(' and ');
-    errors.push(`${at}.verify: exactly one scheme of ${SCHEME_NAMES.join(', ')} (found ${found})`);
+    errors.push(`${at}.verify: exactly one scheme of ${DIRECT_SCHEME_NAMES.join(', ')} (found ${found})`);
     return;
   }
-  const scheme = named[0]!;
-  let signsTimestamp: boolean = DIRECT_SCHEMES[scheme].signsTimestamp ?? false;
-  if (scheme === 'hmac') signsTimestamp = validateHmac(direct.verify!.hmac!, `${at}.verify.hmac`, errors);
+  validateScheme(named[0]!, direct, at, errors);
+}
+
+function validateScheme<Name extends DirectScheme>(name: Name, direct: DirectRouteJson, at: string, errors: string[]): void {
+  const scheme: SchemeFacts<SchemeJson<Name>> = DIRECT_SCHEMES[name];
+  const config = direct.verify![name] as SchemeJson<Name>;
+  scheme.check?.(config, `${at}.verify.${name}`, errors);
   const tolerance = direct.toleranceSeconds;
   if (tolerance === undefined) return;
   if (!Number.isInteger(tolerance) || tolerance < 1 || tolerance > MAX_DIRECT_TOLERANCE_SECONDS) {
     errors.push(`${at}.toleranceSeconds: must be between 1 and ${MAX_DIRECT_TOLERANCE_SECONDS}, got ${JSON.stringify(tolerance)}`);
-  } else if (!signsTimestamp) {
+  } else if (!hasSignedTimestamp(name, config)) {
     // A tolerance nothing checks would read as replay protection the route does not have.
-    errors.push(
-      `${at}.toleranceSeconds: ${scheme === 'hmac' ? 'this hmac route signs no timestamp (no timestampHeader with {timestamp} in signedContent)' : `${scheme} signs no timestamp`}; remove it`,
-    );
-  }
-}
-
-/** Returns whether the route signs a timestamp. */
-function validateHmac(hmac: HmacVerificationJson, at: string, errors: string[]): boolean {
-  checkHeaderName(hmac.header, `${at}.header`, errors, true);
-  const algorithm = hmac.algorithm ?? '';
-  if (algorithm !== '' && !(HMAC_ALGORITHMS as readonly string[]).includes(algorithm))
-    errors.push(`${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`);
-  const encoding = hmac.encoding ?? '';
-  if (encoding !== '' && !(HMAC_ENCODINGS as readonly string[]).includes(encoding))
-    errors.push(`${at}.encoding: one of ${HMAC_ENCODINGS.join(', ')} (default hex), got ${JSON.stringify(encoding)}`);
-  if (hasControlCharacter(hmac.prefix ?? '')) errors.push(`${at}.prefix: must not contain control characters`);
-
-  const content = hmac.signedContent || '{body}';
-  const tokens: string[] = content.match(/\{[^{}]*\}|[{}]/g) ?? [];
-  const unknown = tokens.filter((token) => !PLACEHOLDERS.has(token));
-  if (unknown.length > 0)
-    errors.push(
-      `${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got ${unknown.map((token) => JSON.stringify(token)).join(', ')}`,
-    );
-  else if (!tokens.includes('{body}')) errors.push(`${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`);
-  else {
-    const boundary = signedContentBoundaryProblem(content);
-    if (boundary) errors.push(`${at}.signedContent: ${boundary}`);
-  }
-
-  const signsTimestamp = tokens.includes('{timestamp}');
-  if (signsTimestamp) checkHeaderName(hmac.timestampHeader, `${at}.timestampHeader`, errors, true, '(signedContent uses {timestamp})');
-  else if (hmac.timestampHeader)
-    errors.push(`${at}.timestampHeader: signedContent has no {timestamp}, and an unsigned timestamp proves nothing; add {timestamp} to signedContent or remove timestampHeader`);
-  if (tokens.includes('{id}')) checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, true, '(signedContent uses {id})');
-  else checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, false);
-
-  const headers = [hmac.header, hmac.timestampHeader, hmac.eventIdHeader].filter((name): name is string => Boolean(name)).map((name) => name.toLowerCase());
-  if (new Set(headers).size !== headers.length) errors.push(`${at}: header, timestampHeader and eventIdHeader must be different headers`);
-  return signsTimestamp;
-}
-
-/**
- * Why the placeholders of a signedContent template (of known placeholders only) could trade
- * characters with each other, or undefined. A signature covers the parts joined, not where one
- * ends: with nothing between two placeholders (`{id}{body}`) the same signed bytes read as many
- * (id, body) pairs — id `ab` with body `c…`, id `a` with body `bc…` — and one signature would
- * cover every one of them. A literal between two placeholders fixes the boundary as long as the
- * placeholder beside it cannot contain that literal: an `{id}` never contains a character of the
- * template's literal text (verification refuses such an id), the body is one whole, and a
- * `{timestamp}` is digits (leading zeros read the same), so a literal beside it needs a
- * character that is not a digit. Shared by publish validation and verification (hmac-scheme.ts).
- */
-export function signedContentBoundaryProblem(template: string): string | undefined {
-  // Odd indexes are placeholders, even ones the literal text between them ('' where they touch).
-  const parts = template.split(/(\{body\}|\{timestamp\}|\{id\})/);
-  for (let at = 1; at + 2 < parts.length; at += 2) {
-    const [left, between, right] = [parts[at]!, parts[at + 1]!, parts[at + 2]!];
-    if (between === '') {
-      const pair = `(${left.slice(1, -1)}, ${right.slice(1, -1)})`;
-      return `${left}${right} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many ${pair} pairs and one signature covers them all; put a separator between them, e.g. "${left}.${right}"`;
-    }
-    if ((left === '{timestamp}' || right === '{timestamp}') && /^[0-9]+$/.test(between)) {
-      return `the text "${between}" between ${left} and ${right} is only digits, which a timestamp may hold too, so the boundary between them can move; use a separator with a character that is not a digit, e.g. "${left}.${right}"`;
-    }
-  }
-  return undefined;
-}
-
-function checkHeaderName(name: string | undefined, field: string, errors: string[], required: boolean, why = ''): void {
-  if (name === undefined || name === '') {
-    if (required) errors.push(`${field}: required${why ? ` ${why}` : ''}`);
-  } else if (!HEADER_NAME.test(name)) {
-    errors.push(`${field}: an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, at most 100), got ${JSON.stringify(name)}`);
+    errors.push(`${at}.toleranceSeconds: ${scheme.signedTimestamp === 'when configured' ? scheme.withoutSignedTimestamp : `${name} signs no timestamp`}; remove it`);
   }
 }

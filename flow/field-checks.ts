@@ -1,7 +1,7 @@
 // Publish-time checks of single fields, shared by the trigger's validation
-// (flow-validation.ts) and every step kind's (workflows/steps/). Problems name
+// (flow-validation.ts) and every step kind's model (flow/steps/). Problems name
 // the field in the flow file's own spelling.
-import { checkTemplate, type FormulaScope } from '../formula/index.ts';
+import { checkTemplate, type FormulaScope } from './formula/index.ts';
 
 export function checkStatusCode(code: unknown, field: string, errors: string[]): void {
   if (typeof code !== 'number' || !Number.isInteger(code) || code < 200 || code > 599) {

@@ -3,8 +3,9 @@
 // read back by parseFieldPathText, so a problem can be placed at its field —
 // the CLI puts `file:line:col` in front, the console marks the field or the
 // YAML line. Pure.
-import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { FlowSchema } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
 
+/** One segment of a path: a member name or an array index (SmartField paths have the same, smart-field-path.ts). */
 export type PathSegment = string | number;
 
 /** `steps[2].respond.statusCode` */

@@ -2,9 +2,9 @@
 // its input and output (its updates and queries are in flow-messages.ts; the
 // task queue both use is a setting, FLOWHOOK_TASK_QUEUE). Imported by the engine, so it must stay free of
 // workflow-runtime imports.
-import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { FlowLimits } from '../../common/flow-limits.ts';
-import type { ExecutionControl } from './flow-control-contract.ts';
+import type { StepJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowLimits } from '../common/flow-limits.ts';
+import type { ExecutionControl } from './execution-gates.ts';
 
 /** The workflow's type: the name workflows/index.ts exports it under (the worker registers it by that name). */
 export const FLOW_WORKFLOW_TYPE = 'flowWorkflow';
@@ -54,7 +54,7 @@ export interface FlowExecutionInput {
   /** Batch: the calls collected into the execution (Trigger.Batch). */
   batch?: { payload: string; caller: string; receivedAt: string }[];
   /**
-   * Set by every engine since payload values are exact (interpreter/trigger-outputs.ts): the
+   * Set by every engine since payload values are exact (flow/trigger-outputs.ts): the
    * execution needs no Temporal patch to know it, which cost each one a marker and a search
    * attribute update. Absent in executions started before; they ask the patch, as they did.
    */
@@ -62,7 +62,7 @@ export interface FlowExecutionInput {
 }
 
 /**
- * A provider's request as the flow may see it (engine/webhook/invoke-direct.ts
+ * A provider's request as the flow may see it (engine/domain/webhook/invoke-direct.ts
  * builds it after verification). The body itself is `payloadJson`, so it is
  * stored once: UTF-8 text when the bytes are valid UTF-8, else base64 of the
  * bytes. Signature, timestamp, authorization and cookie headers are never here.

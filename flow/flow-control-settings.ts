@@ -3,8 +3,8 @@
 // milliseconds, read in one place by publish validation and by the engine.
 // The bounds are here too, so what validation refuses and what the engine
 // relies on cannot drift apart.
-import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { parseDuration } from '../../common/duration.ts';
+import type { WebhookTriggerJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { parseDuration } from '../common/duration.ts';
 import { defaultDebounceMaxWaitMs } from './flow-control-contract.ts';
 
 export const CONTROL_BOUNDS = {
@@ -37,20 +37,38 @@ export interface FlowControlSettings {
 export function resolveFlowControl(webhook: WebhookTriggerJson): FlowControlSettings {
   const settings: FlowControlSettings = {};
   if (webhook.concurrency) {
-    settings.concurrency = { key: webhook.concurrency.key ?? '', limit: webhook.concurrency.limit ?? CONTROL_BOUNDS.concurrencyLimit.default };
+    settings.concurrency = {
+      key: webhook.concurrency.key ?? '',
+      limit: webhook.concurrency.limit ?? CONTROL_BOUNDS.concurrencyLimit.default,
+    };
   }
   if (webhook.throttle) {
-    settings.throttle = { key: webhook.throttle.key ?? '', perSecond: Number(webhook.throttle.perSecond ?? 0), burst: webhook.throttle.burst ?? CONTROL_BOUNDS.burst.default };
+    settings.throttle = {
+      key: webhook.throttle.key ?? '',
+      perSecond: Number(webhook.throttle.perSecond ?? 0),
+      burst: webhook.throttle.burst ?? CONTROL_BOUNDS.burst.default,
+    };
   }
   if (webhook.debounce) {
     const periodMs = durationOf(webhook.debounce.period) ?? 0;
-    settings.debounce = { key: webhook.debounce.key ?? '', periodMs, maxWaitMs: durationOf(webhook.debounce.maxWait) ?? defaultDebounceMaxWaitMs(periodMs) };
+    settings.debounce = {
+      key: webhook.debounce.key ?? '',
+      periodMs,
+      maxWaitMs: durationOf(webhook.debounce.maxWait) ?? defaultDebounceMaxWaitMs(periodMs),
+    };
   }
   if (webhook.batch) {
-    settings.batch = { key: webhook.batch.key ?? '', maxSize: webhook.batch.maxSize ?? 0, maxWaitMs: durationOf(webhook.batch.maxWait) ?? 0 };
+    settings.batch = {
+      key: webhook.batch.key ?? '',
+      maxSize: webhook.batch.maxSize ?? 0,
+      maxWaitMs: durationOf(webhook.batch.maxWait) ?? 0,
+    };
   }
   if (webhook.idempotencyKey) {
-    settings.idempotency = { key: webhook.idempotencyKey, windowMs: durationOf(webhook.idempotencyWindow) ?? CONTROL_BOUNDS.idempotencyWindowMs.default };
+    settings.idempotency = {
+      key: webhook.idempotencyKey,
+      windowMs: durationOf(webhook.idempotencyWindow) ?? CONTROL_BOUNDS.idempotencyWindowMs.default,
+    };
   }
   if (webhook.priority !== undefined) settings.priority = webhook.priority;
   return settings;

@@ -2,9 +2,9 @@
 // (flow-control-settings.ts), key formulas like every formula — plus the
 // rule that a key is computed when the call arrives, so it reads Trigger and
 // Company only — and the combinations that cannot work, refused with why.
-import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { checkTemplate, type FormulaScope } from '../formula/index.ts';
-import { formatDuration, parseDuration } from '../../common/duration.ts';
+import type { WebhookTriggerJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { checkTemplate, type FormulaScope } from './formula/index.ts';
+import { formatDuration, parseDuration } from '../common/duration.ts';
 import { CONTROL_BOUNDS } from './flow-control-settings.ts';
 
 const KEY_ROOTS = {

@@ -2,20 +2,21 @@
 // respond status codes 200..599, …).
 // Pure: drafts may be saved invalid; only publishing calls this. Problems name
 // the field in the flow file's own spelling, e.g. `steps[2].respond.statusCode`.
-// What each step kind checks lives in its module (workflows/steps/); this file
-// checks the trigger and the flow as a whole, driven by the step registry.
-import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
-import type { FlowJson, StepJson, WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { COLLECTED_TRIGGER, didYouMean, type FormulaScope } from '../formula/index.ts';
-import { STEP_KINDS, stepBody, stepKind, stepModule, walkSteps } from '../steps/step-registry.ts';
-import type { StepValidation } from '../steps/step-module.ts';
-import { callbackStepsOf } from '../steps/callback-steps.ts';
-import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../../common/flow-limits.ts';
+// What each step kind checks lives in its model (flow/steps/); this file
+// checks the trigger and the flow as a whole, driven by the step registry
+// (flow/steps/step-registry.ts).
+import { exceedsNameLimit, nameLimitRule } from '../common/name-limits.ts';
+import type { FlowJson, StepJson, WebhookTriggerJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { COLLECTED_TRIGGER, didYouMean, type FormulaScope } from './formula/index.ts';
+import { STEP_KINDS, stepBody, stepKind, stepModel, walkSteps } from './steps/step-registry.ts';
+import type { StepValidation } from './steps/step-model.ts';
+import { callbackStepsOf } from './steps/callback-steps.ts';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../common/flow-limits.ts';
 import { resolveTrigger, MAX_SYNC_TIMEOUT_SECONDS } from './trigger-defaults.ts';
 import { checkStatusCode } from './field-checks.ts';
 import { validateDirectRoute } from './direct-route.ts';
 import { validateFlowControl } from './flow-control-validation.ts';
-import { hasControlCharacter } from '../../common/control-characters.ts';
+import { hasControlCharacter } from '../common/control-characters.ts';
 
 export interface FlowProblems {
   errors: string[];
@@ -79,7 +80,7 @@ function validateStep(step: StepJson, path: string, check: StepValidation): void
   if (step.name !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(step.name)) {
     check.errors.push(`${path}.name: must be an identifier (letters, digits, _), got ${JSON.stringify(step.name)}`);
   }
-  stepModule(kind).validate(stepBody(step, kind), `${path}.${kind}`, check, step.name);
+  stepModel(kind).validate(stepBody(step, kind), `${path}.${kind}`, check, step.name);
 }
 
 /**
@@ -104,7 +105,7 @@ function walkForDeferrals(steps: StepJson[], path: string, responded: boolean, w
     const at = `${path}[${index}]`;
     const kind = stepKind(step);
     if (!kind) return;
-    const behaviour = stepModule(kind);
+    const behaviour = stepModel(kind);
     if (behaviour.responds) responded = true;
     else if (behaviour.defers && !responded) {
       warnings.push(`${at}.${kind}: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500`);
@@ -122,7 +123,7 @@ function walkForDeferrals(steps: StepJson[], path: string, responded: boolean, w
 function containsResponder(steps: StepJson[]): boolean {
   let found = false;
   walkSteps(steps, 'steps', (_step, _at, kind) => {
-    if (kind && stepModule(kind).responds) found = true;
+    if (kind && stepModel(kind).responds) found = true;
   });
   return found;
 }
@@ -140,7 +141,7 @@ function variablesSetBy(steps: StepJson[]): Set<string> {
   const names = new Set<string>();
   walkSteps(steps, 'steps', (step, _at, kind) => {
     if (!kind) return;
-    for (const name of stepModule(kind).variablesSet?.(stepBody(step, kind)) ?? []) names.add(name);
+    for (const name of stepModel(kind).variablesSet?.(stepBody(step, kind)) ?? []) names.add(name);
   });
   return names;
 }

@@ -1,7 +1,7 @@
 // Why a step failed, said in words that name the step; turned into an
 // ApplicationFailure by the workflow so it fails the execution, not the task.
-// flow-contract.ts, not the shared index: step modules import this file, and the index imports them (through validation).
-import { DEFERRAL_BEFORE_RESPONSE, FLOW_FAILED_BEFORE_RESPONSE } from '../shared/flow-contract.ts';
+// The failure types come from flow-contract.ts, not the index: the index loads validation and every step model, none of which a failure needs.
+import { DEFERRAL_BEFORE_RESPONSE, FLOW_FAILED_BEFORE_RESPONSE } from './flow-contract.ts';
 
 export class StepFailure extends Error {
   readonly failureType: string;

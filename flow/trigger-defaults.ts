@@ -1,6 +1,6 @@
 // The defaults of a webhook trigger (Instant return, sync timeout 30 s, default
 // response 200 application/json), applied in one place.
-import type { WebhookTriggerJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { WebhookTriggerJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { DefaultResponse, ResponseMode } from './flow-contract.ts';
 
 export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30;

@@ -2,8 +2,8 @@
 // (a JSON payload) and the provider route (a provider's own request). Pure and
 // sandbox-safe: the workflow builds it once per execution from its input, so
 // replays build the same object.
-import { parseExactJson, rememberSpelling, type FormulaContext } from '../formula/index.ts';
-import { FORM_MEDIA_TYPE, isJsonMediaType, type DirectTriggerRequest, type FlowExecutionInput } from '../shared/index.ts';
+import { parseExactJson, rememberSpelling, type FormulaContext } from './formula/index.ts';
+import { FORM_MEDIA_TYPE, isJsonMediaType, type DirectTriggerRequest, type FlowExecutionInput } from './index.ts';
 
 type TriggerOutputs = FormulaContext['Trigger'];
 type Decoded = Record<string, string | string[]>;
@@ -58,7 +58,10 @@ function directOutputs(direct: DirectTriggerRequest, body: string, parse: (text:
     Headers: direct.headers,
     Query: decodeUrlEncoded(direct.query),
     Method: direct.method,
-    Provider: { Scheme: direct.provider.scheme, ...(direct.provider.eventId !== undefined ? { EventId: direct.provider.eventId } : {}) },
+    Provider: {
+      Scheme: direct.provider.scheme,
+      ...(direct.provider.eventId !== undefined ? { EventId: direct.provider.eventId } : {}),
+    },
   };
 }
 

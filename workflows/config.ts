@@ -5,8 +5,8 @@ import { defaultOf, type Settings } from '../common/configuration/configuration-
 import { readEngineToken } from '../common/engine-token.ts';
 import { readEngineClientTls, type EngineClientTls } from '../common/engine-client-tls.ts';
 import { readPayloadKeyring, type PayloadKeyring } from './codec/payload-keyring.ts';
-import { readTemporalSettings, type TemporalSettings } from './shared/index.ts';
-import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from './shared/egress-policy.ts';
+import { readTemporalSettings, type TemporalSettings } from '../common/temporal/temporal-settings.ts';
+import { EGRESS_ALLOW_VARIABLE, parseEgressRules, type EgressPolicy } from '../flow/egress-policy.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { metricsListener, type MetricsListenerSettings } from '../common/metrics/metrics-config.ts';
 import { LOCAL_CONSOLE_PORT } from '../common/configuration/table/console-settings.ts';
@@ -60,7 +60,10 @@ export function readWorkerConfig(env: Env = process.env): WorkerConfig {
     engineTls: readEngineClientTls(settings, engineUrl),
     payloadKeys: readPayloadKeyring(settings),
     workflowStackTraces: settings.FLOWHOOK_WORKFLOW_STACK_TRACES,
-    egress: Object.freeze({ allow: parseEgressRules(settings.FLOWHOOK_EGRESS_ALLOW ?? '', EGRESS_ALLOW_VARIABLE), ownPorts: ownPorts(settings) }),
+    egress: Object.freeze({
+      allow: parseEgressRules(settings.FLOWHOOK_EGRESS_ALLOW ?? '', EGRESS_ALLOW_VARIABLE),
+      ownPorts: ownPorts(settings),
+    }),
     httpMaxResponseBytes: settings.FLOWHOOK_HTTP_MAX_RESPONSE_BYTES,
     httpMaxJsonDepth: settings.FLOWHOOK_HTTP_MAX_JSON_DEPTH,
     tracing: readTracingConfig(settings),

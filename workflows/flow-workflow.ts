@@ -1,20 +1,20 @@
 // The flow interpreter workflow: one execution of one published flow version.
 // Deterministic and I/O-free; outbound calls are activities.
 import { ApplicationFailure, allHandlersFinished, condition, patched, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
-import type { FormulaContext } from './formula/index.ts';
+import type { FormulaContext } from '../flow/formula/index.ts';
 import { CallbackInbox, type CallbackRefusal } from './interpreter/callback-inbox.ts';
 import { ExecutionLog } from './interpreter/execution-log.ts';
 import { runSteps } from './interpreter/run-steps.ts';
-import { StepFailure } from './interpreter/step-errors.ts';
+import { StepFailure } from '../flow/step-failure.ts';
 import { SyncWindow } from './interpreter/sync-window.ts';
-import { EXACT_VALUES_PATCH, triggerOutputs } from './interpreter/trigger-outputs.ts';
+import { EXACT_VALUES_PATCH, triggerOutputs } from '../flow/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
-import { callbackPlaceholder } from './shared/callback-placeholders.ts';
-import { callbackUpdate, executionLogQuery, flowAnswerQuery, stepOutputsQuery, webhookAnswerQuery, webhookResponseUpdate } from './shared/flow-messages.ts';
-import { FLOW_FAILED_BEFORE_RESPONSE } from './shared/index.ts';
-import type { FlowExecutionInput, FlowExecutionResult } from './shared/index.ts';
-import { callbackStepsOf, type CallbackStep } from './steps/callback-steps.ts';
-import { passGates, type Admission } from './control/admission.ts';
+import { callbackPlaceholder } from '../flow/callback-placeholders.ts';
+import { callbackUpdate, executionLogQuery, flowAnswerQuery, stepOutputsQuery, webhookAnswerQuery, webhookResponseUpdate } from '../flow/flow-messages.ts';
+import { FLOW_FAILED_BEFORE_RESPONSE } from '../flow/index.ts';
+import type { FlowExecutionInput, FlowExecutionResult } from '../flow/index.ts';
+import { callbackStepsOf, type CallbackStep } from '../flow/steps/callback-steps.ts';
+import { passGates, type Admission } from './flow-control/admission.ts';
 
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();
@@ -27,7 +27,9 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   // when a respond step answers, the flow ends or fails, or the window times out.
   setHandler(webhookResponseUpdate, async () => {
     if (window.isOpen) {
-      const decided = await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()), { summary: SYNC_WINDOW_TIMER_SUMMARY });
+      const decided = await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()), {
+        summary: SYNC_WINDOW_TIMER_SUMMARY,
+      });
       if (!decided) window.timeOut();
     }
     return window.answer();
@@ -65,13 +67,23 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   try {
     // Flow control: the steps wait until the gates let this execution pass (the sync window keeps counting).
     admission = await passGates(input.control, input);
-    await runSteps(input.steps, 'steps', { input, executionId: info.workflowId, window, log, context, callbacks: inbox });
+    await runSteps(input.steps, 'steps', {
+      input,
+      executionId: info.workflowId,
+      window,
+      log,
+      context,
+      callbacks: inbox,
+    });
     inbox.close();
   } catch (error) {
     inbox.close();
     await admission?.release();
     const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
-    window.fail({ type: failure.failureType, message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)' });
+    window.fail({
+      type: failure.failureType,
+      message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)',
+    });
     await outcomeRecorded;
     await condition(allHandlersFinished);
     // An ApplicationFailure fails the execution; any other error would retry the workflow task forever.
@@ -105,5 +117,7 @@ function callbackUrls(steps: ReadonlyMap<string, CallbackStep>): Pick<FormulaCon
   const withUrl = [...steps.values()].filter((step) => !step.keyed);
   if (withUrl.length === 0) return {};
   const nonce = uuid4().replace(/-/g, '');
-  return { Callbacks: Object.fromEntries(withUrl.map((step) => [step.name, { url: callbackPlaceholder(nonce, step.name) }])) };
+  return {
+    Callbacks: Object.fromEntries(withUrl.map((step) => [step.name, { url: callbackPlaceholder(nonce, step.name) }])),
+  };
 }

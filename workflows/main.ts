@@ -3,7 +3,7 @@ import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } fro
 import pino from 'pino';
 import { readWorkerConfig, type WorkerConfig } from './config.ts';
 import { connectWorker, createFlowWorker } from './worker.ts';
-import { startMetricsListener, type MetricsListener } from '../common/metrics/metrics-listener.ts';
+import { startComponentMetrics, type MetricsListener } from '../common/metrics/metrics-listener.ts';
 import { createWorkerMetrics } from './metrics/worker-metrics.ts';
 import { workerProbes } from './metrics/worker-readiness.ts';
 import { sdkMetricsExporter } from './metrics/sdk-metrics.ts';
@@ -16,7 +16,12 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-const TEMPORAL_LEVELS: Record<WorkerConfig['logLevel'], LogLevel> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR' };
+const TEMPORAL_LEVELS: Record<WorkerConfig['logLevel'], LogLevel> = {
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARN',
+  error: 'ERROR',
+};
 let runtimeInstalled = false;
 
 /** The SDK's runtime logger, bridged to pino, and its metrics exporter; installed once per process (true: by this call). */
@@ -72,21 +77,13 @@ export async function runWorker(config: WorkerConfig = readWorkerConfig()): Prom
     })
     .catch(() => undefined);
   if (config.metrics) {
-    try {
-      listener = await startMetricsListener({
-        ...config.metrics,
-        token: config.metricsToken,
-        metrics: async () => `${(await metrics.registry.text()).trimEnd()}\n${(await sdkMetrics?.scrape()) ?? ''}`,
-        probes: workerProbes({ workerState: worker.state, temporal: connection, engine: worker.engineHealth }, metrics.setReady),
-      });
-      // Stopped while the listener was opening: close() has already run without it.
-      if (closing) await listener.close();
-    } catch (error) {
-      await close();
-      throw new Error(
-        `the worker's metrics port ${config.metrics.host}:${config.metrics.port} (FLOWHOOK_WORKER_METRICS_PORT): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    listener = await startComponentMetrics('worker', config, {
+      metrics: async () => `${(await metrics.registry.text()).trimEnd()}\n${(await sdkMetrics?.scrape()) ?? ''}`,
+      probes: workerProbes({ workerState: worker.state, temporal: connection, engine: worker.engineHealth }, metrics.setReady),
+      undo: close,
+    });
+    // Stopped while the listener was opening: close() has already run without it.
+    if (closing) await listener?.close();
   }
-  return { done, metrics: listener && { host: config.metrics!.host, port: listener.port }, close };
+  return { done, metrics: listener?.address, close };
 }

@@ -14,11 +14,18 @@ import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTele
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../common/tracing/tracing.ts';
 
-export type WorkerTracingOptions = Required<Pick<WorkerOptions, 'sinks'>> & { activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> };
+export type WorkerTracingOptions = Required<Pick<WorkerOptions, 'sinks'>> & {
+  activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']>;
+};
 
 export function workerTracingOptions(tracing: Tracing): WorkerTracingOptions {
   return {
-    activityInterceptors: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    activityInterceptors: [
+      (ctx) => ({
+        inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+        outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+      }),
+    ],
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
   };
 }

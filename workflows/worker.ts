@@ -6,7 +6,7 @@ import { createWorkerEngineClient, type WorkerEngineClient } from './activities/
 import { createActivities } from './activities/index.ts';
 import { flowDataConverter } from './codec/payload-codec.ts';
 import type { WorkerConfig } from './config.ts';
-import { temporalTlsOptions } from './shared/temporal-tls.ts';
+import { temporalTlsOptions } from '../common/temporal/temporal-tls.ts';
 import { OAuthTokenCache } from './outbound/oauth-token-cache.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
 import { workflowBundle } from './workflow-bundle.ts';

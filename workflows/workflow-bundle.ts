@@ -14,7 +14,7 @@ import { PAYLOAD_CONVERTER_PATH } from './codec/payload-codec.ts';
 const run = promisify(execFile);
 const SELF = fileURLToPath(import.meta.url);
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.url));
-const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('./formula/formula-evaluator.ts', import.meta.url));
+const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('../flow/formula/formula-evaluator.ts', import.meta.url));
 const NO_STACK_TRACES_PATH = fileURLToPath(new URL('./sandbox-stack-traces.ts', import.meta.url));
 /** The generated protobuf descriptors the sandbox reads (field paths, connection kinds): immutable once booted. */
 const PROTO_DESCRIPTOR_PATHS = ['flowhook/flow/v1/flow_pb.js', 'flowhook/engine/v1/connection_admin_service_pb.js'].map((file) =>
@@ -39,7 +39,11 @@ async function bundleInChild(stackTraces: boolean, tracing: boolean): Promise<Wo
   // The operator's heap flags (NODE_OPTIONS) are sized for the worker, not for webpack: not passed on.
   const env = { ...process.env, NODE_OPTIONS: '' };
   try {
-    const { stdout } = await run(process.execPath, [SELF, String(stackTraces), String(tracing)], { env, maxBuffer: 256 * 1024 * 1024, timeout: 5 * 60_000 });
+    const { stdout } = await run(process.execPath, [SELF, String(stackTraces), String(tracing)], {
+      env,
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 5 * 60_000,
+    });
     return { code: stdout };
   } catch (error) {
     const failure = error as { stderr?: string; message: string };

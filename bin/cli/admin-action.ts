@@ -15,11 +15,11 @@ import { codeToString } from '@connectrpc/connect/protocol-connect';
 import type { Command } from 'commander';
 import type { AdminClient } from './admin-client.ts';
 import { FlowFileError } from './flow-file.ts';
-import { printJson, type CliIo } from './output.ts';
+import { printJson, processIo, type CliIo } from './output.ts';
 
-export interface AdminContext {
+export interface CommandContext<C> {
   /** Created on first use; throws when no admin token is configured. */
-  client(): AdminClient;
+  client(): C;
   io: CliIo;
   /** --json was given. */
   json: boolean;
@@ -29,10 +29,38 @@ export interface AdminContext {
   fail(): void;
 }
 
-export interface AdminRuntime {
-  client: () => AdminClient;
+/** What a command group runs with: its client (made on first use), its streams, and how it sets the exit code. */
+export interface CommandRuntime<C> {
+  client: () => C;
   io: CliIo;
   setExitCode: (code: number) => void;
+}
+
+export type AdminContext = CommandContext<AdminClient>;
+export type AdminRuntime = CommandRuntime<AdminClient>;
+
+/** A command group's optional wiring (tests pass their own); see commandRuntime. */
+export interface CommandWiring<C> {
+  /** Default: built from the environment on the first call. */
+  client?: () => C;
+  /** Default: the process's stdout and stderr. */
+  io?: CliIo;
+  /** Default: sets process.exitCode, so pending output is flushed before exit. */
+  setExitCode?: (code: number) => void;
+}
+
+/** The runtime of a command group: what `deps` gives, the process's own for the rest. */
+export function commandRuntime<C>(deps: CommandWiring<C>, fromEnvironment: () => C): CommandRuntime<C> {
+  return {
+    client: deps.client ?? fromEnvironment,
+    io: deps.io ?? processIo,
+    setExitCode: deps.setExitCode ?? setProcessExitCode,
+  };
+}
+
+/** Sets process.exitCode, so pending output is flushed before the process exits. */
+export function setProcessExitCode(code: number): void {
+  process.exitCode = code;
 }
 
 export interface CliErrorInfo {
@@ -41,14 +69,14 @@ export interface CliErrorInfo {
   message: string;
 }
 
-export function adminAction<A extends unknown[]>(runtime: AdminRuntime, handler: (context: AdminContext, ...positional: A) => Promise<void>) {
+export function adminAction<A extends unknown[], C>(runtime: CommandRuntime<C>, handler: (context: CommandContext<C>, ...positional: A) => Promise<void>) {
   // commander calls actions with (…positional, options, command).
   return async (...args: unknown[]): Promise<void> => {
     const command = args[args.length - 1] as Command;
     const options = command.opts<Record<string, unknown>>();
     const json = options.json === true;
-    let client: AdminClient | undefined;
-    const context: AdminContext = {
+    let client: C | undefined;
+    const context: CommandContext<C> = {
       client: () => (client ??= runtime.client()),
       io: runtime.io,
       json,
@@ -79,7 +107,11 @@ export function reportError(io: CliIo, json: boolean, error: unknown, about?: st
 export function describeError(error: unknown): CliErrorInfo {
   if (error instanceof ConnectError) return { code: codeToString(error.code), message: error.rawMessage };
   if (error instanceof FlowFileError) return { code: codeToString(Code.InvalidArgument), message: error.message };
-  if (error instanceof Error) return { code: codeToString((error as { connectCode?: Code }).connectCode ?? Code.Unknown), message: error.message };
+  if (error instanceof Error)
+    return {
+      code: codeToString((error as { connectCode?: Code }).connectCode ?? Code.Unknown),
+      message: error.message,
+    };
   return { code: codeToString(Code.Unknown), message: String(error) };
 }
 

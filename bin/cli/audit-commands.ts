@@ -1,75 +1,80 @@
 // `flowhook audit list`: the audit log of admin actions (who changed what,
 // when, with which outcome), read through the engine's AuditService with the
 // admin token. The log holds no secrets, so nothing here needs hiding.
-import { toJson } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ListAuditEventsResponseSchema } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { parseDuration } from '../../common/duration.ts';
-import { exitCodeFor, reportError } from './admin-action.ts';
+import { commandRuntime, type CommandWiring } from './admin-action.ts';
+import { rpcCommand } from './admin-command.ts';
 import { auditClientFromEnvironment, type AuditClient } from './admin-client.ts';
-import { printJson, printLines, processIo, table, type CliIo } from './output.ts';
+import { positiveInt } from './option-values.ts';
+import { tableOr, timeText } from './output.ts';
 
-const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
-
-export interface AuditCommandDeps {
-  /** Default: built from the environment on the first call. */
-  client?: () => AuditClient;
-  io?: CliIo;
-  setExitCode?: (code: number) => void;
+export interface AuditCommandDeps extends CommandWiring<AuditClient> {
   /** For `--since 24h`; default: the clock. */
   now?: () => Date;
 }
 
+/** `audit list`'s options (commander's opts()). */
+type ListOptions = {
+  since?: Timestamp;
+  until?: Timestamp;
+  account?: string;
+  company?: string;
+  action?: string;
+  person?: string;
+  limit?: number;
+};
+
 export function registerAuditCommands(program: Command, deps: AuditCommandDeps = {}): void {
-  const io = deps.io ?? processIo;
-  const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
   // Connects on first use, so `--help` and usage errors need no engine and no token.
-  const client = deps.client ?? auditClientFromEnvironment;
+  const runtime = commandRuntime(deps, auditClientFromEnvironment);
   const now = deps.now ?? (() => new Date());
   const time = (raw: string) => timeOption(raw, now());
-  program
+  const list = program
     .command('audit')
     .description('the audit log of admin actions: who changed what, when, from which service account (and in the console, which person) — never a secret')
-    .command('list')
-    .description('audit events, newest first')
-    .option('--since <time>', 'events at or after this time: ISO 8601 (2026-11-23T18:00:00Z) or a duration ago (24h, 7d)', time)
-    .option('--until <time>', 'events before this time: ISO 8601 or a duration ago', time)
-    .option('--account <name>', 'only calls by this service account (bootstrap-admin: FLOWHOOK_ADMIN_TOKEN)')
-    .option('--person <name>', 'only changes this person made in the console')
-    .option('--company <name>', 'only actions about this company')
-    .option('--action <action>', 'only this action (flow.publish) or kind of action (flow: every flow.* action)')
-    .option('--limit <n>', 'at most this many (1..1000, default 100)', positiveInt)
-    .option('--json', 'print the response as JSON')
-    .action(async (options: Record<string, unknown>) => {
-      const json = options.json === true;
-      try {
-        const response = await client().listAuditEvents({
-          since: options.since as Timestamp | undefined,
-          until: options.until as Timestamp | undefined,
-          account: text(options.account),
-          company: text(options.company),
-          action: text(options.action),
-          person: text(options.person),
-          limit: typeof options.limit === 'number' ? options.limit : 0,
-        });
-        if (json) return printJson(io, toJson(ListAuditEventsResponseSchema, response, JSON_OPTIONS));
-        if (response.events.length === 0) return printLines(io, ['No audit events match.']);
-        const rows = response.events.map((e) => [
-          e.at ? timestampDate(e.at).toISOString() : '',
+    .command('list');
+  rpcCommand(runtime, list, {
+    description: 'audit events, newest first',
+    options: (command) =>
+      command
+        .option('--since <time>', 'events at or after this time: ISO 8601 (2026-11-23T18:00:00Z) or a duration ago (24h, 7d)', time)
+        .option('--until <time>', 'events before this time: ISO 8601 or a duration ago', time)
+        .option('--account <name>', 'only calls by this service account (bootstrap-admin: FLOWHOOK_ADMIN_TOKEN)')
+        .option('--person <name>', 'only changes this person made in the console')
+        .option('--company <name>', 'only actions about this company')
+        .option('--action <action>', 'only this action (flow.publish) or kind of action (flow: every flow.* action)')
+        .option('--limit <n>', 'at most this many (1..1000, default 100)', positiveInt),
+    response: ListAuditEventsResponseSchema,
+    call: (context) => {
+      const { since, until, account, company, action, person, limit } = context.options as ListOptions;
+      return context.client().listAuditEvents({
+        since,
+        until,
+        account: account ?? '',
+        company: company ?? '',
+        action: action ?? '',
+        person: person ?? '',
+        limit: limit ?? 0,
+      });
+    },
+    lines: ({ events }) =>
+      tableOr(
+        'No audit events match.',
+        ['TIME', 'ACCOUNT', 'ACTION', 'COMPANY', 'TARGET', 'OUTCOME', 'DETAILS'],
+        events.map((e) => [
+          timeText(e.at),
           e.person && e.person !== e.account ? `${e.account} (${e.person})` : e.account,
           e.action,
           e.company || '-',
           e.target || '-',
           e.outcome,
           e.detailsJson === '{}' ? '' : e.detailsJson,
-        ]);
-        printLines(io, table(['TIME', 'ACCOUNT', 'ACTION', 'COMPANY', 'TARGET', 'OUTCOME', 'DETAILS'], rows));
-      } catch (error) {
-        reportError(io, json, error);
-        setExitCode(exitCodeFor(error));
-      }
-    });
+        ]),
+      ),
+  });
 }
 
 /** An ISO 8601 date or zoned time, or a duration before `now` (`24h`). */
@@ -82,14 +87,4 @@ export function timeOption(raw: string, now: Date): Timestamp {
   const ms = parseDuration(raw);
   if (typeof ms === 'string') throw new InvalidArgumentError('an ISO 8601 date, a time with its zone (2026-11-23T18:00:00Z), or a duration ago (24h)');
   return timestampFromDate(new Date(now.getTime() - ms));
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function positiveInt(raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('a positive integer');
-  return value;
 }

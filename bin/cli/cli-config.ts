@@ -46,7 +46,10 @@ export interface PayloadKeyCommandConfig {
 /** What `flowhook payload-key rotate` reads: it edits a local file and reaches no engine. */
 export function readPayloadKeyCommandConfig(env: Env = process.env): PayloadKeyCommandConfig {
   const settings = readSettings(env, 'payload-key');
-  return Object.freeze({ keyFile: settings.FLOWHOOK_PAYLOAD_KEY_FILE, dataDir: cliDataDir(settings.FLOWHOOK_DATA_DIR) });
+  return Object.freeze({
+    keyFile: settings.FLOWHOOK_PAYLOAD_KEY_FILE,
+    dataDir: cliDataDir(settings.FLOWHOOK_DATA_DIR),
+  });
 }
 
 /** The admin token, or an error that tells the operator how to provide one. */

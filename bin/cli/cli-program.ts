@@ -35,7 +35,9 @@ export interface CliDeps {
   payloadKey?: Omit<PayloadKeyCommandDeps, Wiring>;
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** Runs one command line (the arguments after `flowhook`) and returns its exit code. */
 export async function runCli(args: readonly string[], deps: CliDeps = {}): Promise<number> {

@@ -1,9 +1,6 @@
 // Connections (`connection set|list|show|delete`), each a call to
 // ConnectionAdminService. A connection's secret is read from a file or stdin
 // (never argv) and appears in no output: the engine never returns it.
-import { toJson } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { Code } from '@connectrpc/connect';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   DeleteConnectionResponseSchema,
@@ -14,22 +11,18 @@ import {
   type ConnectionSettings,
   type ConnectionType,
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import type { ConnectionKind } from '../../workflows/shared/connection-kinds/connection-kind.ts';
-import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds/connection-kind-registry.ts';
-import { KIND_SETTINGS, kindSettingsOf, type KindSettingName } from '../../workflows/shared/connection-kinds/connection-settings.ts';
-import { adminAction, CliError, UsageError, type AdminRuntime } from './admin-action.ts';
-import { card, printJson, printLines, shellArg, table } from './output.ts';
-import { processSecretStdin, readSecret, type SecretStdin } from './secret-input.ts';
+import type { ConnectionKind } from '../../flow/connection-kinds/connection-kind.ts';
+import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../flow/connection-kinds/connection-kind-registry.ts';
+import { KIND_SETTINGS, kindSettingsOf, type KindSettingName } from '../../flow/connection-kinds/connection-settings.ts';
+import { UsageError, type AdminRuntime } from './admin-action.ts';
+import { rpcCommand } from './admin-command.ts';
+import { card, shellArg, tableOr, timeText } from './output.ts';
+import { collectList } from './option-values.ts';
+import { readRequiredSecret, type SecretStdinDeps } from './secret-input.ts';
 
-const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 const KIND_NAMES = CONNECTION_KINDS.map((kind) => kind.name).join(', ');
 /** "API key, password, token or client secret". */
 const SECRET_NAMES = [...new Set(CONNECTION_KINDS.map((kind) => kind.secretName))].join(', ').replace(/, ([^,]*)$/, ' or $1');
-
-export interface ConnectionCommandDeps {
-  /** Where a secret given neither by file nor pipe is typed. Default: the process's stdin. */
-  stdin?: () => SecretStdin;
-}
 
 interface SetOptions {
   type: ConnectionKind;
@@ -49,103 +42,86 @@ function kindSettingOptions(): { name: KindSettingName; option: Option }[] {
   });
 }
 
-export function registerConnectionCommands(program: Command, runtime: AdminRuntime, deps: ConnectionCommandDeps = {}): void {
-  const stdin = deps.stdin ?? processSecretStdin;
+export function registerConnectionCommands(program: Command, runtime: AdminRuntime, deps: SecretStdinDeps = {}): void {
   const connection = program.command('connection').description('named, company-scoped credentials that httpRequest steps call other systems with');
   const settingOptions = kindSettingOptions();
-  const set = connection
-    .command('set')
-    .description('create or replace a connection; its secret is read from --secret-file or stdin and stored encrypted')
-    .argument('<company>')
-    .argument('<name>', 'the name httpRequest steps refer to (letters, digits, _, - or .)')
-    .requiredOption('--type <type>', `how requests authenticate: ${KIND_NAMES}`, parseKind)
-    .option('--base-url <url>', 'requests go to this origin and path prefix; relative step URLs resolve against it')
-    .option('--allowed-host <host>', 'another origin the credentials may be sent to: host or host:port (https), or http://host[:port]; repeatable or comma-separated', collectList);
-  for (const { option } of settingOptions) set.addOption(option);
-  set
-    .option(
-      '--secret-file <path>',
-      `read the secret (${SECRET_NAMES}) from this file, one trailing line break removed; "-" for stdin. Without it the secret is read from stdin (typed hidden at a terminal). The secret is never accepted on the command line.`,
-    )
-    .option('--json', 'print the response as JSON (it holds no secret)')
-    .action(
-      adminAction(runtime, async (context, company: string, name: string) => {
-        const options = context.options as unknown as SetOptions;
-        const kind = options.type;
-        const given = Object.fromEntries(settingOptions.map(({ name, option }) => [name, context.options[option.attributeName()] as string | undefined]));
-        const settings = { type: kind.type, baseUrl: options.baseUrl ?? '', allowedHosts: options.allowedHost ?? [], ...kindSettingsOf(given) };
-        // Said before the secret is asked for, so nobody types it in vain.
-        const optionOf = (setting: KindSettingName) => settingOptions.find(({ name }) => name === setting)!.option.long;
-        const missing = kind.settings.filter((use) => use.required && isBlank(settings[use.name])).map((use) => `${optionOf(use.name)} is required for ${kind.name} connections`);
-        if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0)
-          missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
-        if (missing.length > 0) throw new UsageError(missing.join('; '));
+  rpcCommand(runtime, connection.command('set <company>').argument('<name>', 'the name httpRequest steps refer to (letters, digits, _, - or .)'), {
+    description: 'create or replace a connection; its secret is read from --secret-file or stdin and stored encrypted',
+    options: (command) => {
+      command
+        .requiredOption('--type <type>', `how requests authenticate: ${KIND_NAMES}`, parseKind)
+        .option('--base-url <url>', 'requests go to this origin and path prefix; relative step URLs resolve against it')
+        .option(
+          '--allowed-host <host>',
+          'another origin the credentials may be sent to: host or host:port (https), or http://host[:port]; repeatable or comma-separated',
+          collectList,
+        );
+      for (const { option } of settingOptions) command.addOption(option);
+      return command.option(
+        '--secret-file <path>',
+        `read the secret (${SECRET_NAMES}) from this file, one trailing line break removed; "-" for stdin. Without it the secret is read from stdin (typed hidden at a terminal). The secret is never accepted on the command line.`,
+      );
+    },
+    jsonHolds: 'no secret',
+    response: SetConnectionResponseSchema,
+    call: async (context, company: string, name: string) => {
+      const options = context.options as unknown as SetOptions;
+      const kind = options.type;
+      const given = Object.fromEntries(settingOptions.map(({ name, option }) => [name, context.options[option.attributeName()] as string | undefined]));
+      const settings = {
+        type: kind.type,
+        baseUrl: options.baseUrl ?? '',
+        allowedHosts: options.allowedHost ?? [],
+        ...kindSettingsOf(given),
+      };
+      // Said before the secret is asked for, so nobody types it in vain.
+      const optionOf = (setting: KindSettingName) => settingOptions.find(({ name }) => name === setting)!.option.long;
+      const missing = kind.settings.filter((use) => use.required && isBlank(settings[use.name])).map((use) => `${optionOf(use.name)} is required for ${kind.name} connections`);
+      if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0) missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
+      if (missing.length > 0) throw new UsageError(missing.join('; '));
 
-        const secret = await readSecret({
-          file: options.secretFile,
-          stdin,
-          io: context.io,
-          prompt: `Enter the ${kind.secretName} for connection "${name}" (input hidden), then press Enter:`,
-        });
-        if (secret === '') {
-          const source = options.secretFile !== undefined && options.secretFile !== '-' ? 'the file given to --secret-file' : 'stdin';
-          throw new CliError(`the ${kind.secretName} is empty: nothing was read from ${source}`, Code.InvalidArgument);
-        }
-        const response = await context.client().setConnection({ company, name, settings, secret });
-        if (context.json) return printJson(context.io, toJson(SetConnectionResponseSchema, response, JSON_OPTIONS));
-        const stored = response.connection;
-        printLines(context.io, [
-          `${response.created ? 'Created' : 'Updated'} connection "${stored?.name || name}" in company "${stored?.company || company}" (${typeName(stored?.settings?.type ?? kind.type)}, version ${stored?.version ?? 0}).`,
-          ...card([...settingsRows(stored?.settings), ['secret', `stored encrypted under key ${stored?.keyId || '?'} (never shown)`]]),
-        ]);
-      }),
-    );
-  connection
-    .command('list')
-    .description("list a company's connections and the published flows that use them")
-    .requiredOption('--company <name>', 'the company whose connections to list')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context) => {
-        const company = context.options.company as string;
-        const response = await context.client().listConnections({ company });
-        if (context.json) return printJson(context.io, toJson(ListConnectionsResponseSchema, response, JSON_OPTIONS));
-        if (response.connections.length === 0) {
-          return printLines(context.io, [
-            `No connections in company "${company}". Create one with: flowhook connection set ${shellArg(company)} <name> --type api-key --base-url https://… --secret-file <file>`,
-          ]);
-        }
-        const rows = response.connections.map((c) => [c.name, typeName(c.settings?.type), target(c.settings), String(c.version), c.usedByFlows.join(', ') || '-']);
-        printLines(context.io, table(['NAME', 'TYPE', 'TARGET', 'VERSION', 'USED BY'], rows));
-      }),
-    );
-  connection
-    .command('show')
-    .description("show a connection's settings (never its secret)")
-    .argument('<company>')
-    .argument('<name>')
-    .option('--json', 'print the response as JSON (it holds no secret)')
-    .action(
-      adminAction(runtime, async (context, company: string, name: string) => {
-        const response = await context.client().getConnection({ company, name });
-        if (context.json) return printJson(context.io, toJson(GetConnectionResponseSchema, response, JSON_OPTIONS));
-        printLines(context.io, describeConnection(response.connection, company, name));
-      }),
-    );
-  connection
-    .command('delete')
-    .description('delete a connection; refused while published flows use it, unless --yes')
-    .argument('<company>')
-    .argument('<name>')
-    .option('--yes', 'confirm deleting it while published flows use it (their httpRequest steps then fail)')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context, company: string, name: string) => {
-        const response = await context.client().deleteConnection({ company, name, force: context.options.yes === true });
-        if (context.json) return printJson(context.io, toJson(DeleteConnectionResponseSchema, response, JSON_OPTIONS));
-        printLines(context.io, [`Deleted connection "${name}" from company "${company}".`]);
-      }),
-    );
+      const secret = await readRequiredSecret({
+        file: options.secretFile,
+        stdin: deps.stdin,
+        io: context.io,
+        prompt: `Enter the ${kind.secretName} for connection "${name}" (input hidden), then press Enter:`,
+        what: kind.secretName,
+      });
+      return context.client().setConnection({ company, name, settings, secret });
+    },
+    lines: ({ connection: stored, created }, context, company: string, name: string) => [
+      `${created ? 'Created' : 'Updated'} connection "${stored?.name || name}" in company "${stored?.company || company}" (${typeName(stored?.settings?.type ?? (context.options.type as ConnectionKind).type)}, version ${stored?.version ?? 0}).`,
+      ...card([...settingsRows(stored?.settings), ['secret', `stored encrypted under key ${stored?.keyId || '?'} (never shown)`]]),
+    ],
+  });
+  rpcCommand(runtime, connection.command('list'), {
+    description: "list a company's connections and the published flows that use them",
+    options: (command) => command.requiredOption('--company <name>', 'the company whose connections to list'),
+    response: ListConnectionsResponseSchema,
+    call: (context) => context.client().listConnections({ company: context.options.company as string }),
+    lines: ({ connections }, context) => {
+      const company = context.options.company as string;
+      return tableOr(
+        `No connections in company "${company}". Create one with: flowhook connection set ${shellArg(company)} <name> --type api-key --base-url https://… --secret-file <file>`,
+        ['NAME', 'TYPE', 'TARGET', 'VERSION', 'USED BY'],
+        connections.map((c) => [c.name, typeName(c.settings?.type), target(c.settings), String(c.version), c.usedByFlows.join(', ') || '-']),
+      );
+    },
+  });
+  rpcCommand(runtime, connection.command('show <company> <name>'), {
+    description: "show a connection's settings (never its secret)",
+    jsonHolds: 'no secret',
+    response: GetConnectionResponseSchema,
+    call: (context, company: string, name: string) => context.client().getConnection({ company, name }),
+    lines: (response, _context, company: string, name: string) => describeConnection(response.connection, company, name),
+  });
+  rpcCommand(runtime, connection.command('delete <company> <name>'), {
+    description: 'delete a connection; refused while published flows use it, unless --yes',
+    options: (command) => command.option('--yes', 'confirm deleting it while published flows use it (their httpRequest steps then fail)'),
+    response: DeleteConnectionResponseSchema,
+    call: (context, company: string, name: string) => context.client().deleteConnection({ company, name, force: context.options.yes === true }),
+    lines: (_response, _context, company: string, name: string) => [`Deleted connection "${name}" from company "${company}".`],
+  });
 }
 
 function parseKind(value: string): ConnectionKind {
@@ -156,18 +132,6 @@ function parseKind(value: string): ConnectionKind {
 
 function isBlank(value: string | string[]): boolean {
   return Array.isArray(value) ? value.length === 0 : value.trim() === '';
-}
-
-/** Comma-separated entries, blanks dropped; also for `company egress set`. */
-export function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-}
-
-function collectList(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...splitList(value)];
 }
 
 function typeName(type: ConnectionType | undefined): string {
@@ -205,13 +169,9 @@ function describeConnection(connection: Connection | undefined, company: string,
       ['version', String(connection.version)],
       ['secret', 'stored encrypted (never shown)'],
       ['key id', connection.keyId || undefined],
-      ['created', iso(connection.createdAt)],
-      ['updated', iso(connection.updatedAt)],
+      ['created', timeText(connection.createdAt) || undefined],
+      ['updated', timeText(connection.updatedAt) || undefined],
       ['used by', connection.usedByFlows.join(', ') || 'no published flow'],
     ]),
   ];
-}
-
-function iso(timestamp: Timestamp | undefined): string | undefined {
-  return timestamp ? timestampDate(timestamp).toISOString() : undefined;
 }

@@ -43,7 +43,11 @@ function optionRenamed(command: string, old: string, now: string): Deprecation {
     respell(rest) {
       const at = optionsPart(rest).indexOf(old);
       if (at < 0) return undefined;
-      return { args: [...path, ...rest.slice(0, at), now, ...rest.slice(at + 1)], old: `${command} ${old}`, now: `${command} ${now}` };
+      return {
+        args: [...path, ...rest.slice(0, at), now, ...rest.slice(at + 1)],
+        old: `${command} ${old}`,
+        now: `${command} ${now}`,
+      };
     },
   };
 }
@@ -72,7 +76,11 @@ const DEPRECATIONS: readonly Deprecation[] = [
       const words = operands(rest);
       if (words.length !== 1 || rest.includes('--company')) return undefined;
       const others = rest.filter((word) => word !== words[0]);
-      return { args: ['connection', 'list', '--company', words[0]!, ...others], old: 'connection list <company>', now: 'connection list --company <company>' };
+      return {
+        args: ['connection', 'list', '--company', words[0]!, ...others],
+        old: 'connection list <company>',
+        now: 'connection list --company <company>',
+      };
     },
   },
   {
@@ -95,7 +103,11 @@ const DEPRECATIONS: readonly Deprecation[] = [
 ];
 
 function egress(verb: string, old: string, now: string, rest: string[]) {
-  return { args: ['company', 'egress', verb, ...rest], old: `company egress ${old}`, now: `company egress ${verb} ${now}` };
+  return {
+    args: ['company', 'egress', verb, ...rest],
+    old: `company egress ${old}`,
+    now: `company egress ${verb} ${now}`,
+  };
 }
 
 /** Every old spelling that still works, with its replacement. */

@@ -4,8 +4,7 @@
 // bulk re-runs. A bulk re-run is confirmed first — on a terminal by a question
 // after the list of what would run, elsewhere only by --yes.
 import { createInterface } from 'node:readline/promises';
-import { toJson } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { MessageInitShape } from '@bufbuild/protobuf';
@@ -15,9 +14,9 @@ import {
   type RerunExecutionsRequestSchema,
   type RerunExecutionsResponse,
 } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { CliError, UsageError } from './admin-action.ts';
+import { adminAction, CliError, UsageError, type CommandRuntime } from './admin-action.ts';
 import type { ExecutionClient } from './execution-commands.ts';
-import { printJson, printLines, table, type CliIo } from './output.ts';
+import { printLines, printResponse, table, timeText } from './output.ts';
 import { namesFrom, wholeNumberIn } from './option-values.ts';
 
 /** The states a bulk re-run takes (closed executions only). */
@@ -26,8 +25,7 @@ const RERUNNABLE = ['FAILED', 'TIMED_OUT', 'TERMINATED', 'CANCELED', 'COMPLETED'
 /** Asks a yes/no question on the terminal; undefined when there is no terminal to ask on. */
 export type Confirm = (question: string) => Promise<boolean | undefined>;
 
-const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
-/** The engine's default for max_count (engine/executions/bulk-rerun.ts). */
+/** The engine's default for max_count (engine/domain/reruns/bulk-rerun.ts). */
 const DEFAULT_MAX = 100;
 const FILTER_OPTIONS = ['company', 'activity', 'status', 'since', 'until', 'max', 'dryRun', 'yes'] as const;
 
@@ -41,12 +39,7 @@ export const terminalConfirm: Confirm = async (question) => {
   }
 };
 
-export function addRerunCommand(
-  execution: Command,
-  run: (handler: (json: boolean, options: Record<string, unknown>, id?: string) => Promise<void>) => (...args: unknown[]) => Promise<void>,
-  deps: { client: () => ExecutionClient; io: CliIo; confirm: Confirm },
-): void {
-  const { io } = deps;
+export function addRerunCommand(execution: Command, runtime: CommandRuntime<ExecutionClient>, confirm: Confirm): void {
   execution
     .command('rerun')
     .description('start a new execution with the payload and trigger context of a closed one (or of every one a filter matches), on the flow version now published')
@@ -62,15 +55,17 @@ export function addRerunCommand(
     .option('--yes', 'bulk: re-run without asking')
     .option('--json', 'print the response as JSON')
     .action(
-      run(async (json, options, executionId) => {
+      adminAction(runtime, async (context, executionId?: string) => {
+        const { io, json, options } = context;
         const sameVersion = options.sameVersion === true;
         if (executionId !== undefined) {
           const used = FILTER_OPTIONS.filter((name) => (name === 'status' ? (options.status as string[]).length > 0 : options[name] !== undefined));
           if (used.length > 0) throw new UsageError(`an execution id re-runs that execution; drop ${used.map(flag).join(', ')} (or the id, to re-run by filter)`);
-          const response = await deps.client().rerunExecution({ executionId, sameVersion });
-          if (json) return printJson(io, toJson(RerunExecutionResponseSchema, response, JSON_OPTIONS));
-          const rerun = response.rerun!;
-          return printLines(io, [`Re-ran ${rerun.originalExecutionId} as ${rerun.executionId} (flow version ${rerun.flowVersion}).`]);
+          const response = await context.client().rerunExecution({ executionId, sameVersion });
+          const rerun = response.rerun;
+          return printResponse(io, json, RerunExecutionResponseSchema, response, () => [
+            `Re-ran ${rerun!.originalExecutionId} as ${rerun!.executionId} (flow version ${rerun!.flowVersion}).`,
+          ]);
         }
         if (!options.company || (options.status as string[]).length === 0) {
           throw new UsageError('give an execution id, or --company and --status to re-run by filter');
@@ -85,19 +80,17 @@ export function addRerunCommand(
           sameVersion,
         };
         if (options.dryRun === true) {
-          const listed = await deps.client().rerunExecutions({ ...request, dryRun: true });
-          if (json) return printJson(io, toJson(RerunExecutionsResponseSchema, listed, JSON_OPTIONS));
-          return printLines(io, [
+          const listed = await context.client().rerunExecutions({ ...request, dryRun: true });
+          return printResponse(io, json, RerunExecutionsResponseSchema, listed, () => [
             `${listed.matched} execution(s) would be re-run${listed.matched > listed.executions.length ? ` (${listed.executions.length} listed)` : ''}.`,
             ...matches(listed),
           ]);
         }
         if (options.yes !== true) {
-          const listed = await deps.client().rerunExecutions({ ...request, dryRun: true });
-          if (listed.matched === 0)
-            return json ? printJson(io, toJson(RerunExecutionsResponseSchema, listed, JSON_OPTIONS)) : printLines(io, ['No executions match; nothing re-run.']);
+          const listed = await context.client().rerunExecutions({ ...request, dryRun: true });
+          if (listed.matched === 0) return printResponse(io, json, RerunExecutionsResponseSchema, listed, () => ['No executions match; nothing re-run.']);
           if (!json) printLines(io, matches(listed));
-          const answer = json ? undefined : await deps.confirm(`Re-run these ${listed.matched} execution(s)?`);
+          const answer = json ? undefined : await confirm(`Re-run these ${listed.matched} execution(s)?`);
           if (answer === undefined)
             throw new CliError(`not re-run: ${listed.matched} execution(s) match. Confirm with --yes (check the list first with --dry-run)`, Code.FailedPrecondition);
           if (!answer) return printLines(io, ['Nothing re-run.']);
@@ -105,9 +98,8 @@ export function addRerunCommand(
           request.maxCount = listed.matched;
         }
         // The engine paces starts (at least one per second), so the call lasts up to max seconds: the CLI's usual 60 s would cut it short.
-        const response = await deps.client().rerunExecutions(request, { timeoutMs: 60_000 + (request.maxCount || DEFAULT_MAX) * 1000 });
-        if (json) return printJson(io, toJson(RerunExecutionsResponseSchema, response, JSON_OPTIONS));
-        printLines(io, [
+        const response = await context.client().rerunExecutions(request, { timeoutMs: 60_000 + (request.maxCount || DEFAULT_MAX) * 1000 });
+        printResponse(io, json, RerunExecutionsResponseSchema, response, () => [
           `Re-ran ${response.started.length} of ${response.matched} execution(s).`,
           ...(response.started.length
             ? table(
@@ -125,7 +117,7 @@ function matches(response: RerunExecutionsResponse): string[] {
   if (response.executions.length === 0) return [];
   return table(
     ['EXECUTION', 'ACTIVITY', 'VERSION', 'STATUS', 'STARTED'],
-    response.executions.map((e) => [e.executionId, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.status, e.startedAt ? timestampDate(e.startedAt).toISOString() : '']),
+    response.executions.map((e) => [e.executionId, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.status, timeText(e.startedAt)]),
   );
 }
 

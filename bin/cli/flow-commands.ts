@@ -2,7 +2,6 @@
 // flow-pause-commands.ts): flows as code against the
 // engine's FlowAdminService.
 import { toJson } from '@bufbuild/protobuf';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
@@ -15,6 +14,7 @@ import {
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { adminAction, CliError, describeError, reportError, type AdminContext, type AdminRuntime } from './admin-action.ts';
+import { rpcCommand } from './admin-command.ts';
 import { flowCard } from './flow-card.ts';
 import { registerFlowSchemaCommand } from './flow-schema-command.ts';
 import { registerFlowPauseCommands } from './flow-pause-commands.ts';
@@ -23,10 +23,7 @@ import { movesOf } from './flow-apply-moves.ts';
 import { terminalConfirm, type Confirm } from './execution-rerun-command.ts';
 import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { placePublishProblems } from './publish-problem-positions.ts';
-import { printJson, printLines, shellArg, shownOnce, table } from './output.ts';
-
-// Implicit defaults are printed too, so `jq .created` is false rather than null.
-export const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+import { JSON_OPTIONS, printJson, printLines, shellArg, shownOnce, tableOr, timeText } from './output.ts';
 
 export function registerFlowCommands(program: Command, runtime: AdminRuntime, confirm: Confirm = terminalConfirm): void {
   const flow = program.command('flow').description('flows as code: apply files, inspect, publish');
@@ -42,70 +39,50 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime, co
     .option('--json', 'print {"results": [...]} with one entry per file')
     .action(adminAction(runtime, (context, files: string[]) => applyFiles(context, files, confirm)));
 
-  flow
-    .command('show')
-    .description('show the flow card, with the Webhook Call once published')
-    .argument('<company>')
-    .argument('<name>')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context, company: string, name: string) => {
-        const response = await context.client().getFlow({ company, name });
-        if (context.json) printJson(context.io, toJson(GetFlowResponseSchema, response, JSON_OPTIONS));
-        else printLines(context.io, flowCard(response));
-      }),
-    );
+  rpcCommand(runtime, flow.command('show <company> <name>'), {
+    description: 'show the flow card, with the Webhook Call once published',
+    response: GetFlowResponseSchema,
+    call: (context, company: string, name: string) => context.client().getFlow({ company, name }),
+    lines: (response) => flowCard(response),
+  });
 
-  flow
-    .command('list')
-    .description('list flows, of all companies or of one')
-    .option('--company <name>', 'only this company')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context) => {
-        const company = (context.options.company as string | undefined) ?? '';
-        const response = await context.client().listFlows({ company });
-        if (context.json) return printJson(context.io, toJson(ListFlowsResponseSchema, response, JSON_OPTIONS));
-        if (response.flows.length === 0)
-          return printLines(context.io, [company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>']);
-        printLines(context.io, table(['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED', 'TRIGGER'], response.flows.map(listRow)));
-      }),
-    );
+  rpcCommand(runtime, flow.command('list'), {
+    description: 'list flows, of all companies or of one',
+    options: (command) => command.option('--company <name>', 'only this company'),
+    response: ListFlowsResponseSchema,
+    call: (context) => context.client().listFlows({ company: (context.options.company as string | undefined) ?? '' }),
+    lines: ({ flows }, context) => {
+      const company = context.options.company as string | undefined;
+      const none = company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>';
+      return tableOr(none, ['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED', 'TRIGGER'], flows.map(listRow));
+    },
+  });
 
-  flow
-    .command('publish')
-    .description('validate and publish the latest version (or --version N)')
-    .argument('<company>')
-    .argument('<name>')
-    .option('--version <n>', 'publish this version instead of the latest', positiveInteger)
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context, company: string, name: string) => {
-        const version = (context.options.version as number | undefined) ?? 0;
-        const response = await context.client().publishFlow({ company, name, version });
-        if (context.json) return printJson(context.io, toJson(PublishFlowResponseSchema, response, JSON_OPTIONS));
-        const summary = response.flow;
-        printLines(context.io, [
-          `Published flow "${name}" (company ${company}): version ${summary?.publishedVersion ?? version} now answers activity ${summary?.activity ?? ''}.`,
-          ...response.warnings.map((warning) => `  warning: ${warning}`),
-          ...secretReminder(company, summary?.activity ?? ''),
-        ]);
-      }),
-    );
+  rpcCommand(runtime, flow.command('publish <company> <name>'), {
+    description: 'validate and publish the latest version (or --version N)',
+    options: (command) => command.option('--version <n>', 'publish this version instead of the latest', positiveInteger),
+    response: PublishFlowResponseSchema,
+    call: (context, company: string, name: string) => context.client().publishFlow({ company, name, version: versionOf(context) }),
+    lines: ({ flow: summary, warnings }, context, company: string, name: string) => [
+      `Published flow "${name}" (company ${company}): version ${summary?.publishedVersion ?? versionOf(context)} now answers activity ${summary?.activity ?? ''}.`,
+      ...warnings.map((warning) => `  warning: ${warning}`),
+      ...secretReminder(company, summary?.activity ?? ''),
+    ],
+  });
 
-  flow
-    .command('unpublish')
-    .description('take the flow offline; its versions and secret are kept')
-    .argument('<company>')
-    .argument('<name>')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context, company: string, name: string) => {
-        const response = await context.client().unpublishFlow({ company, name });
-        if (context.json) return printJson(context.io, toJson(UnpublishFlowResponseSchema, response, JSON_OPTIONS));
-        printLines(context.io, [`Unpublished flow "${name}" (company ${company}): activity ${response.flow?.activity ?? ''} no longer accepts webhook calls.`]);
-      }),
-    );
+  rpcCommand(runtime, flow.command('unpublish <company> <name>'), {
+    description: 'take the flow offline; its versions and secret are kept',
+    response: UnpublishFlowResponseSchema,
+    call: (context, company: string, name: string) => context.client().unpublishFlow({ company, name }),
+    lines: (response, _context, company: string, name: string) => [
+      `Unpublished flow "${name}" (company ${company}): activity ${response.flow?.activity ?? ''} no longer accepts webhook calls.`,
+    ],
+  });
+}
+
+/** `flow publish --version`; 0, the latest, when not given. */
+function versionOf(context: AdminContext): number {
+  return (context.options.version as number | undefined) ?? 0;
 }
 
 /**
@@ -149,16 +126,18 @@ async function applyFiles(context: AdminContext, files: string[], confirm: Confi
  * file only, when there is no terminal to ask on or the answer is no.
  */
 async function confirmMoves(context: AdminContext, confirm: Confirm, file: string, flow: Flow): Promise<void> {
-  const current = await context
+  const latest = await context
     .client()
     .getFlow({ company: flow.company, name: flow.name })
     .catch((error: unknown) => {
       if (error instanceof ConnectError && error.code === Code.NotFound) return undefined;
       throw error;
     });
-  const publishedVersion = current?.flow?.publishedVersion ?? 0;
+  const publishedVersion = latest?.flow?.publishedVersion ?? 0;
   if (publishedVersion === 0) return;
-  const published = await context.client().getFlow({ company: flow.company, name: flow.name, version: publishedVersion });
+  // The latest version is the published one unless a draft was saved after it: only then is it read on its own.
+  const published =
+    publishedVersion === latest!.flow!.latestVersion ? latest! : await context.client().getFlow({ company: flow.company, name: flow.name, version: publishedVersion });
   const moves = movesOf(published, flow);
   if (moves.length === 0) return;
   const what = `${file} moves the published flow "${flow.name}" (company ${flow.company}, version ${publishedVersion})${publish(context) ? '' : ' once published'}:\n${moves.map((move) => `  - ${move}`).join('\n')}`;
@@ -215,11 +194,7 @@ function listRow(flow: FlowSummary): string[] {
     String(flow.latestVersion),
     flow.publishedVersion > 0 ? `${flow.publishedVersion}${flow.pausedAt ? ' (paused)' : ''}` : '—',
     flow.hasSecret ? 'set' : 'none',
-    flow.updatedAt
-      ? timestampDate(flow.updatedAt)
-          .toISOString()
-          .replace(/\.\d+Z$/, 'Z')
-      : '',
+    timeText(flow.updatedAt).replace(/\.\d+Z$/, 'Z'),
     // Last, so a long description does not push the other columns around.
     flow.triggerDescription || '—',
   ];

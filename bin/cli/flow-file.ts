@@ -81,13 +81,18 @@ export function parseFlowTextWithPositions(path: string, text: string): PlacedFl
   }
 }
 
+/** What a flow file that cannot be read is, by the error's code; other errors say it themselves. */
+const UNREADABLE = new Map([
+  ['ENOENT', 'no such file'],
+  ['EISDIR', 'is a directory, not a flow file'],
+  ['EACCES', 'permission denied'],
+]);
+
 async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a flow file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new FlowFileError(path, reason);
+    throw new FlowFileError(path, UNREADABLE.get((error as NodeJS.ErrnoException).code ?? '') ?? (error as Error).message);
   }
 }
 
@@ -120,7 +125,10 @@ function parseJson(path: string, text: string): ParsedSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   const usable = doc.errors.length === 0;
-  return { document, positionOf: (segments, atKey) => (usable ? nodePosition(doc, lineCounter, segments, atKey) : undefined) };
+  return {
+    document,
+    positionOf: (segments, atKey) => (usable ? nodePosition(doc, lineCounter, segments, atKey) : undefined),
+  };
 }
 
 /** yaml's message is "What went wrong at line 3, column 5:\n\n<snippet>"; the position is printed separately. */

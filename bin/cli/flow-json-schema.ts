@@ -198,7 +198,10 @@ const WELL_KNOWN: Record<string, JsonSchema> = {
   'google.protobuf.Value': {},
   'google.protobuf.ListValue': { type: 'array' },
   'google.protobuf.Empty': { type: 'object', additionalProperties: false },
-  'google.protobuf.Timestamp': { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$' },
+  'google.protobuf.Timestamp': {
+    type: 'string',
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$',
+  },
   'google.protobuf.Duration': { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]{1,9})?s$' },
 };
 

@@ -5,8 +5,8 @@
 // problem; the decoding itself stays with `fromJson`.
 import { fromJson, type DescEnum, type DescField, type DescMessage, type DescOneof } from '@bufbuild/protobuf';
 
-export { formatPath, type PathSegment } from '../../workflows/shared/field-path.ts';
-import type { PathSegment } from '../../workflows/shared/field-path.ts';
+export { formatPath, type PathSegment } from '../../flow/field-path.ts';
+import type { PathSegment } from '../../flow/field-path.ts';
 
 export interface SchemaProblem {
   path: PathSegment[];
@@ -49,7 +49,11 @@ export function findSchemaProblem(schema: DescMessage, value: unknown, path: Pat
     if (field.oneof) {
       const other = setInOneof.get(field.oneof);
       if (other !== undefined)
-        return { path: here, message: `"${other}" and "${key}" cannot both be set: use one of ${field.oneof.fields.map((f) => f.jsonName).join(', ')}`, atKey: true };
+        return {
+          path: here,
+          message: `"${other}" and "${key}" cannot both be set: use one of ${field.oneof.fields.map((f) => f.jsonName).join(', ')}`,
+          atKey: true,
+        };
       setInOneof.set(field.oneof, key);
     }
     const problem = fieldProblem(schema, field, key, child, here);

@@ -1,6 +1,8 @@
 // Printing for the admin commands. Human output is aligned plain text;
 // `--json` output is exactly one JSON document on stdout, so scripts can pipe
 // it to `jq` without filtering.
+import { toJson, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 
 /** Where a command writes; tests pass a collector instead of the process streams. */
 export interface CliIo {
@@ -21,6 +23,15 @@ export function printLines(io: CliIo, lines: string[]): void {
   io.out(`${lines.join('\n')}\n`);
 }
 
+/** How a response goes to JSON: implicit defaults are printed too, so `jq .created` is false rather than null. */
+export const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+
+/** A command's answer: with --json the response as its one JSON document, otherwise the lines a person reads. */
+export function printResponse<S extends DescMessage>(io: CliIo, json: boolean, schema: S, response: MessageShape<S>, lines: () => string[]): void {
+  if (json) printJson(io, toJson(schema, response, JSON_OPTIONS));
+  else printLines(io, lines());
+}
+
 /** Columns padded to their widest cell; the last column is not padded, so no trailing blanks. */
 export function table(headers: string[], rows: string[][]): string[] {
   const all = [headers, ...rows];
@@ -33,11 +44,21 @@ export function table(headers: string[], rows: string[][]): string[] {
   );
 }
 
+/** A list command's lines: the table of the rows, or when there are none the line `none` (what to do instead). */
+export function tableOr(none: string, headers: string[], rows: string[][]): string[] {
+  return rows.length === 0 ? [none] : table(headers, rows);
+}
+
 /** `label  value` lines with the labels aligned; rows whose value is undefined are left out. */
 export function card(rows: [label: string, value: string | undefined][], indent = '  '): string[] {
   const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
   const width = Math.max(0, ...shown.map(([label]) => label.length));
   return shown.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`.trimEnd());
+}
+
+/** A timestamp as ISO 8601 (UTC); empty when it is not set. */
+export function timeText(timestamp: Timestamp | undefined): string {
+  return timestamp ? timestampDate(timestamp).toISOString() : '';
 }
 
 export function yesNo(value: boolean): string {

@@ -10,7 +10,7 @@ import { Code } from '@connectrpc/connect';
 import type { Command } from 'commander';
 import { LOCAL_PAYLOAD_KEY_FILE } from '../start/local-tokens.ts';
 import { PAYLOAD_KEY_FILE_VARIABLE, rotatePayloadKeyFile } from '../../workflows/codec/payload-keyring.ts';
-import { CliError, exitCodeFor, reportError } from './admin-action.ts';
+import { CliError, exitCodeFor, reportError, setProcessExitCode } from './admin-action.ts';
 import { readPayloadKeyCommandConfig, type PayloadKeyCommandConfig } from './cli-config.ts';
 import { printJson, printLines, processIo, type CliIo } from './output.ts';
 
@@ -24,7 +24,7 @@ export interface PayloadKeyCommandDeps {
 export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCommandDeps = {}): void {
   const io = deps.io ?? processIo;
   const config = (): PayloadKeyCommandConfig => readPayloadKeyCommandConfig(deps.env);
-  const setExitCode = deps.setExitCode ?? ((code: number) => void (process.exitCode = code));
+  const setExitCode = deps.setExitCode ?? setProcessExitCode;
   program
     .command('payload-key')
     .description("the keys that encrypt doNotLogPayload executions' payloads in Temporal")

@@ -7,6 +7,8 @@
 // and an engine never loads the worker's (measured: the facade's resident
 // memory at idle fell from ~165 to ~95 MiB). Admin commands stay light either way.
 import type { Command } from 'commander';
+import { createAdminClient } from './admin-client.ts';
+import { readFlowFile } from './flow-file.ts';
 import { registerTemporalCommand } from './temporal-command.ts';
 
 export function registerProcessCommands(program: Command): void {
@@ -16,8 +18,15 @@ export function registerProcessCommands(program: Command): void {
     .option('--json', 'print the banner as one JSON line (URLs, data directory; first-run credentials only to a terminal, else the path of their 0600 file)')
     .action((options: { json?: boolean }) =>
       runUntilSignal(async () => {
-        const [{ startAllInOne }, { readStartConfig }] = await Promise.all([import('../start/all-in-one.ts'), import('../start/start-config.ts')]);
-        const stack = await startAllInOne(readStartConfig(), { json: options.json === true });
+        const [{ startAllInOne }, { readStartConfig }, { seedIfEmpty }] = await Promise.all([
+          import('../start/all-in-one.ts'),
+          import('../start/start-config.ts'),
+          import('../start/seed.ts'),
+        ]);
+        const stack = await startAllInOne(readStartConfig(), {
+          json: options.json === true,
+          seed: (engineUrl, adminToken) => seedIfEmpty(createAdminClient({ engineUrl, adminToken }), readFlowFile),
+        });
         // A part that stops on its own stops everything: a stack that accepts calls nothing runs must not look alive.
         stack.failed.catch((error: unknown) => {
           process.stderr.write(`flowhook: ${error instanceof Error ? error.message : String(error)}; stopping everything\n`);

@@ -9,7 +9,17 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { fromBinary, type DescEnum, type DescEnumValue, type DescField, type DescMessage, type DescMethod, type DescService } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema, type DescriptorProto, type EnumDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import {
+  DescriptorProtoSchema,
+  EnumDescriptorProtoSchema,
+  FileDescriptorProtoSchema,
+  FileDescriptorSetSchema,
+  ServiceDescriptorProtoSchema,
+  type DescriptorProto,
+  type EnumDescriptorProto,
+  type FileDescriptorProto,
+  type FileDescriptorSet,
+} from '@bufbuild/protobuf/wkt';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** buf.yaml's module directory: proto file names are relative to it. */
@@ -28,7 +38,11 @@ export async function compileWithComments(paths: readonly string[], { withImport
   try {
     // buf's npm launcher is a Node script; run it with this Node rather than whatever `node` is on PATH.
     const launcher = createRequire(import.meta.url).resolve('@bufbuild/buf/bin/buf');
-    const { stdout } = await promisify(execFile)(process.execPath, [launcher, ...args], { cwd: REPO_ROOT, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(process.execPath, [launcher, ...args], {
+      cwd: REPO_ROOT,
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return fromBinary(FileDescriptorSetSchema, stdout);
   } catch (error) {
     const detail = String((error as { stderr?: Buffer }).stderr ?? '').trim() || (error as Error).message;
@@ -36,16 +50,11 @@ export async function compileWithComments(paths: readonly string[], { withImport
   }
 }
 
-// Field numbers of descriptor.proto: a SourceCodeInfo location's path is made of them.
-const FILE_PACKAGE = 2;
-const FILE_MESSAGE_TYPE = 4;
-const FILE_ENUM_TYPE = 5;
-const FILE_SERVICE = 6;
-const MESSAGE_FIELD = 2;
-const MESSAGE_NESTED_TYPE = 3;
-const MESSAGE_ENUM_TYPE = 4;
-const ENUM_VALUE = 2;
-const SERVICE_METHOD = 2;
+// The fields of descriptor.proto's messages: a SourceCodeInfo location's path is made of their numbers.
+const FILE = FileDescriptorProtoSchema.field;
+const MESSAGE = DescriptorProtoSchema.field;
+const ENUM = EnumDescriptorProtoSchema.field;
+const SERVICE = ServiceDescriptorProtoSchema.field;
 
 /**
  * Leading comments of every message, field, enum, enum value, service and method of the files, by
@@ -59,25 +68,25 @@ export function commentsByName(files: readonly FileDescriptorProto[]): ReadonlyM
       const comment = byPath.get(path.join('.'));
       if (comment?.trim()) byName.set(name, prose(comment));
     };
-    note([FILE_PACKAGE], fileCommentKey(file.name));
+    note([FILE.package.number], fileCommentKey(file.name));
     const visitEnum = (desc: EnumDescriptorProto, path: number[], scope: string) => {
       const name = qualified(scope, desc.name);
       note(path, name);
-      desc.value.forEach((value, i) => note([...path, ENUM_VALUE, i], `${name}.${value.name}`));
+      desc.value.forEach((value, i) => note([...path, ENUM.value.number, i], `${name}.${value.name}`));
     };
     const visitMessage = (desc: DescriptorProto, path: number[], scope: string) => {
       const name = qualified(scope, desc.name);
       note(path, name);
-      desc.field.forEach((field, i) => note([...path, MESSAGE_FIELD, i], `${name}.${field.name}`));
-      desc.nestedType.forEach((nested, i) => visitMessage(nested, [...path, MESSAGE_NESTED_TYPE, i], name));
-      desc.enumType.forEach((nested, i) => visitEnum(nested, [...path, MESSAGE_ENUM_TYPE, i], name));
+      desc.field.forEach((field, i) => note([...path, MESSAGE.field.number, i], `${name}.${field.name}`));
+      desc.nestedType.forEach((nested, i) => visitMessage(nested, [...path, MESSAGE.nestedType.number, i], name));
+      desc.enumType.forEach((nested, i) => visitEnum(nested, [...path, MESSAGE.enumType.number, i], name));
     };
-    file.messageType.forEach((desc, i) => visitMessage(desc, [FILE_MESSAGE_TYPE, i], file.package));
-    file.enumType.forEach((desc, i) => visitEnum(desc, [FILE_ENUM_TYPE, i], file.package));
+    file.messageType.forEach((desc, i) => visitMessage(desc, [FILE.messageType.number, i], file.package));
+    file.enumType.forEach((desc, i) => visitEnum(desc, [FILE.enumType.number, i], file.package));
     file.service.forEach((desc, i) => {
       const name = qualified(file.package, desc.name);
-      note([FILE_SERVICE, i], name);
-      desc.method.forEach((method, j) => note([FILE_SERVICE, i, SERVICE_METHOD, j], `${name}.${method.name}`));
+      note([FILE.service.number, i], name);
+      desc.method.forEach((method, j) => note([FILE.service.number, i, SERVICE.method.number, j], `${name}.${method.name}`));
     });
   }
   return byName;

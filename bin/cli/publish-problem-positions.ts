@@ -3,7 +3,7 @@
 // author wants the line. With the file at hand, each problem line gets
 // `file:line:col: ` in front, the way editors and terminals make clickable.
 // Pure: the file is read (and its positions found) by flow-file.ts.
-import { splitProblem, type PathSegment } from '../../workflows/shared/field-path.ts';
+import { splitProblem, type PathSegment } from '../../flow/field-path.ts';
 import type { PositionOf } from './flow-file.ts';
 
 /**

@@ -20,10 +20,15 @@ export function processSecretStdin(): SecretStdin {
   return { stream: process.stdin, isTTY: process.stdin.isTTY === true };
 }
 
-export interface ReadSecretOptions {
+/** The wiring of a command that reads a secret (`connection set`, `hook-secret set`). */
+export interface SecretStdinDeps {
+  /** Where a secret given by no file is piped or typed. Default: the process's stdin. */
+  stdin?: () => SecretStdin;
+}
+
+export interface ReadSecretOptions extends SecretStdinDeps {
   /** --secret-file: a path, or `-` (or absent) for stdin. */
   file?: string;
-  stdin: () => SecretStdin;
   /** Where the terminal prompt goes (stderr). */
   io: CliIo;
   /** Shown before hidden terminal input. */
@@ -46,9 +51,20 @@ export async function readSecret(options: ReadSecretOptions): Promise<string> {
     }
     return stripOneLineBreak(text);
   }
-  const stdin = options.stdin();
+  const stdin = (options.stdin ?? processSecretStdin)();
   if (stdin.isTTY) return readHiddenLine(stdin, options.io, options.prompt);
   return stripOneLineBreak(await readAll(stdin.stream));
+}
+
+/**
+ * readSecret, refusing an empty secret: "the <what> is empty: nothing was read from stdin" (or from the
+ * file), then `hint`.
+ */
+export async function readRequiredSecret(options: ReadSecretOptions & { what: string; hint?: string }): Promise<string> {
+  const secret = await readSecret(options);
+  if (secret !== '') return secret;
+  const source = options.file !== undefined && options.file !== '-' ? 'the file given to --secret-file' : 'stdin';
+  throw new CliError(`the ${options.what} is empty: nothing was read from ${source}${options.hint ?? ''}`, Code.InvalidArgument);
 }
 
 export function stripOneLineBreak(text: string): string {

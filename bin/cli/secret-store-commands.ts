@@ -2,37 +2,30 @@
 // secret store holds connection and hook secrets encrypted; this rotates the
 // key they are wrapped under (not a flow's webhook secret: that is `secret
 // rotate`; nor a provider route's signing secret: `hook-secret set`).
-import { toJson } from '@bufbuild/protobuf';
 import type { Command } from 'commander';
 import { RotateKeyResponseSchema } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { adminAction, type AdminRuntime } from './admin-action.ts';
-import { printJson, printLines } from './output.ts';
-
-const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
+import type { AdminRuntime } from './admin-action.ts';
+import { rpcCommand } from './admin-command.ts';
 
 export function registerSecretStoreCommands(program: Command, runtime: AdminRuntime): void {
-  program
-    .command('secret-store')
-    .description('the key that encrypts the stored connection and hook secrets')
-    .command('rotate')
-    .description('re-wrap every stored secret under the current key (with a key file: a newly generated one)')
-    .option('--json', 'print the response as JSON')
-    .action(
-      adminAction(runtime, async (context) => {
-        const response = await context.client().rotateKey({});
-        if (context.json) return printJson(context.io, toJson(RotateKeyResponseSchema, response, JSON_OPTIONS));
-        const secrets = `${response.rewrapped} ${response.rewrapped === 1 ? 'secret' : 'secrets'}`;
-        const lines = [
-          response.generated
-            ? `Generated a new key ${response.currentKeyId} and re-wrapped ${secrets} under it.`
-            : `Re-wrapped ${secrets} under the current key ${response.currentKeyId} (from FLOWHOOK_SECRETS_KEY).`,
-        ];
-        if (response.retiredKeyIds.length > 0) {
-          const where = response.generated ? 'the key file' : 'FLOWHOOK_SECRETS_KEY';
-          const keys = response.retiredKeyIds.length === 1 ? 'key' : 'keys';
-          lines.push(`The older ${keys} ${response.retiredKeyIds.join(', ')} protect${keys === 'key' ? 's' : ''} no secret any more and may be removed from ${where}.`);
-        }
-        printLines(context.io, lines);
-      }),
-    );
+  const rotate = program.command('secret-store').description('the key that encrypts the stored connection and hook secrets').command('rotate');
+  rpcCommand(runtime, rotate, {
+    description: 're-wrap every stored secret under the current key (with a key file: a newly generated one)',
+    response: RotateKeyResponseSchema,
+    call: (context) => context.client().rotateKey({}),
+    lines: (response) => {
+      const secrets = `${response.rewrapped} ${response.rewrapped === 1 ? 'secret' : 'secrets'}`;
+      const lines = [
+        response.generated
+          ? `Generated a new key ${response.currentKeyId} and re-wrapped ${secrets} under it.`
+          : `Re-wrapped ${secrets} under the current key ${response.currentKeyId} (from FLOWHOOK_SECRETS_KEY).`,
+      ];
+      if (response.retiredKeyIds.length > 0) {
+        const where = response.generated ? 'the key file' : 'FLOWHOOK_SECRETS_KEY';
+        const keys = response.retiredKeyIds.length === 1 ? 'key' : 'keys';
+        lines.push(`The older ${keys} ${response.retiredKeyIds.join(', ')} protect${keys === 'key' ? 's' : ''} no secret any more and may be removed from ${where}.`);
+      }
+      return lines;
+    },
+  });
 }

@@ -21,7 +21,11 @@ export function registerTemporalCommand(program: Command): void {
     .action(async (args: string[]) => {
       const [{ resolveTemporalCli }, { readStartConfig }] = await Promise.all([import('../embedded/temporal-cli.ts'), import('../start/start-config.ts')]);
       const config = readStartConfig();
-      const cli = await resolveTemporalCli({ dataDir: config.dataDir, configuredPath: config.temporalCli, log: (message) => process.stderr.write(`flowhook: ${message}\n`) });
+      const cli = await resolveTemporalCli({
+        dataDir: config.dataDir,
+        configuredPath: config.temporalCli,
+        log: (message) => process.stderr.write(`flowhook: ${message}\n`),
+      });
       const env = { ...config.env, TEMPORAL_ADDRESS: config.temporalAddress ?? `127.0.0.1:${config.temporalPort}` };
       const code = await new Promise<number>((resolve, reject) => {
         const child = spawn(cli, args, { stdio: 'inherit', env });

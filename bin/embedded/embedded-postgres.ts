@@ -14,7 +14,7 @@ import { initialiseOnce } from './postgres-initdb.ts';
 import { ensureReachable, postgresRunAs } from './postgres-os-user.ts';
 import { readOrCreatePassword } from './postgres-password.ts';
 import { clearStaleLock } from './postgres-stale-lock.ts';
-import { spawnServer, type ServerProcess } from './server-process.ts';
+import { logUnexpectedExit, readyOrStopped, spawnServer, type ServerProcess } from './server-process.ts';
 
 export type EmbeddedPostgresOptions = {
   dataDir: string;
@@ -93,17 +93,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
 
   const url = databaseUrl({ role: SUPERUSER, password }, port, 'postgres');
-  try {
+  await readyOrStopped(server, async () => {
     await waitUntilReady(pgdata, server, options.startupTimeoutMs ?? 60_000);
     await checkLogin(url, passwordFile, pgdata);
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw error;
-  }
-
-  void server.exited.then(() => {
-    if (!server.stopRequested()) log(`PostgreSQL (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
   });
+  logUnexpectedExit(server, 'PostgreSQL', log);
   return {
     url,
     pid: server.pid,

@@ -21,7 +21,10 @@ export type DatabaseOwner = { role: string; password: string };
 export function databaseOwner(database: string, superuserPassword: string): DatabaseOwner {
   const role = `${database}${SUFFIX}`;
   if (Buffer.byteLength(role) > MAX_IDENTIFIER) throw new Error(`database name "${database}" is too long: its owner role "${role}" must fit in ${MAX_IDENTIFIER} bytes`);
-  return { role, password: createHmac('sha256', superuserPassword).update(`database owner:${role}`).digest('base64url') };
+  return {
+    role,
+    password: createHmac('sha256', superuserPassword).update(`database owner:${role}`).digest('base64url'),
+  };
 }
 
 /**

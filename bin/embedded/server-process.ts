@@ -101,7 +101,33 @@ export async function spawnServer(options: ServerProcessOptions): Promise<Server
       if (!gone) throw new Error(`${options.name} (pid ${pid}) did not exit after ${options.stopSteps.map((s) => s.signal).join(', ')}`);
     })());
 
-  return { pid, child, tail, hasExited: () => gone, exitStatus: () => exitStatus, stopRequested: () => stopping !== undefined, exited, stop };
+  return {
+    pid,
+    child,
+    tail,
+    hasExited: () => gone,
+    exitStatus: () => exitStatus,
+    stopRequested: () => stopping !== undefined,
+    exited,
+    stop,
+  };
+}
+
+/** Waits until `ready` resolves; a server that never gets there is stopped before its error goes on. */
+export async function readyOrStopped(server: ServerProcess, ready: () => Promise<void>): Promise<void> {
+  try {
+    await ready();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** From now on, an exit nobody asked for is logged with the server's last output; `what` names it ("PostgreSQL"). */
+export function logUnexpectedExit(server: ServerProcess, what: string, log: (message: string) => void): void {
+  void server.exited.then(() => {
+    if (!server.stopRequested()) log(`${what} (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+  });
 }
 
 /** Waits for `promise` at most `ms`, without leaving a timer behind. */

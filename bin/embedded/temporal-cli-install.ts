@@ -52,7 +52,11 @@ export async function installWithGo(dataDir: string, target: string): Promise<vo
   const bin = dirname(target);
   mkdirSync(bin, { recursive: true });
   try {
-    await run('go', ['install', GO_PACKAGE], { env: { ...process.env, GOBIN: bin }, timeout: 30 * 60_000, maxBuffer: 16 * 1024 * 1024 });
+    await run('go', ['install', GO_PACKAGE], {
+      env: { ...process.env, GOBIN: bin },
+      timeout: 30 * 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (error) {
     throw new Error(describe(error, 'go'));
   }

@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertPortFree, canConnect } from './free-port.ts';
-import { spawnServer, type ServerProcess } from './server-process.ts';
+import { logUnexpectedExit, readyOrStopped, spawnServer, type ServerProcess } from './server-process.ts';
 import { childEnvironment } from './child-environment.ts';
 import { probeDevServer } from './temporal-probe.ts';
 import { endLeftoverServer, forgetServerPid, recordServerPid } from './temporal-orphan.ts';
@@ -109,7 +109,15 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   // picks others. A port given here (gRPC, Web UI) that someone took is reported, not retried.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(options, args, { host, port, uiPort, address, namespace, dbFile, attributes: attributes.map(([name]) => name) });
+      return await startOnce(options, args, {
+        host,
+        port,
+        uiPort,
+        address,
+        namespace,
+        dbFile,
+        attributes: attributes.map(([name]) => name),
+      });
     } catch (error) {
       const taken = error instanceof DevServerStartError ? error.takenPort : undefined;
       if (attempt >= INNER_PORT_ATTEMPTS || taken === undefined || taken === port || taken === uiPort) throw error;
@@ -170,15 +178,12 @@ async function startOnce(options: TemporalDevServerOptions, args: string[], plan
   }
 
   try {
-    await waitUntilReady(server, options.cliPath, host, port, address, namespace, plan.attributes, options.startupTimeoutMs ?? 60_000);
+    await readyOrStopped(server, () => waitUntilReady(server, options.cliPath, host, port, address, namespace, plan.attributes, options.startupTimeoutMs ?? 60_000));
   } catch (error) {
-    await server.stop().catch(() => undefined);
     throw new DevServerStartError(error instanceof Error ? error.message : String(error), takenPort);
   }
   if (dbFile) makeOwnerOnly([dbFile, `${dbFile}-wal`, `${dbFile}-shm`]);
-  void server.exited.then(() => {
-    if (!server.stopRequested()) options.log(`the Temporal dev server (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
-  });
+  logUnexpectedExit(server, 'the Temporal dev server', options.log);
   return {
     address,
     uiUrl: uiPort === undefined ? undefined : `http://${host.includes(':') ? `[${host}]` : host}:${uiPort}`,

@@ -44,7 +44,11 @@ export function resolveTemporalServer(options: { dataDir: string; log: (message:
 }
 
 function layout(home: string): TemporalServerInstall {
-  return { server: join(home, 'bin', 'temporal-server'), sqlTool: join(home, 'bin', 'temporal-sql-tool'), postgresSchema: join(home, 'schema', 'postgresql', 'v12') };
+  return {
+    server: join(home, 'bin', 'temporal-server'),
+    sqlTool: join(home, 'bin', 'temporal-sql-tool'),
+    postgresSchema: join(home, 'schema', 'postgresql', 'v12'),
+  };
 }
 
 function complete(install: TemporalServerInstall): boolean {
@@ -82,7 +86,11 @@ async function installOnce(home: string, mayBuild: boolean, log: (message: strin
 
 async function go(args: string[], env: Record<string, string>): Promise<string> {
   try {
-    const { stdout } = await run('go', args, { env: { ...process.env, ...env }, timeout: 45 * 60_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run('go', args, {
+      env: { ...process.env, ...env },
+      timeout: 45 * 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout;
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };

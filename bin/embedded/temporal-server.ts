@@ -9,11 +9,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { assertPortFree, canConnect, findFreePort } from './free-port.ts';
-import { spawnServer } from './server-process.ts';
+import { canConnect, findFreePort } from './free-port.ts';
+import { logUnexpectedExit, readyOrStopped, spawnServer } from './server-process.ts';
 import { childEnvironment } from './child-environment.ts';
 import { probeDevServer } from './temporal-probe.ts';
-import { TRANSFER_QUEUE_READS_PER_SECOND, type SearchAttributeType } from './temporal-dev-server.ts';
+import type { SearchAttributeType } from './temporal-dev-server.ts';
+import { DATABASES, dynamicConfig, serverConfig, servicePorts } from './temporal-server-config.ts';
 import type { TemporalServerInstall } from './temporal-server-install.ts';
 
 const run = promisify(execFile);
@@ -48,8 +49,6 @@ export type TemporalServer = {
   stop(): Promise<void>;
 };
 
-const DATABASES = { temporal: 'temporal', visibility: 'temporal_visibility' } as const;
-
 export async function startTemporalServer(options: TemporalServerOptions): Promise<TemporalServer> {
   const workDir = resolve(options.workDir);
   const configDir = join(workDir, 'config');
@@ -59,7 +58,9 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
 
   const ports = { frontend: options.port ?? (await findFreePort()), ...(await servicePorts()) };
   writeFileSync(join(configDir, 'flowhook.yaml'), serverConfig(postgres, ports, options.numHistoryShards ?? 4, join(configDir, 'dynamicconfig', 'flowhook.yaml')), { mode: 0o600 });
-  writeFileSync(join(configDir, 'dynamicconfig', 'flowhook.yaml'), dynamicConfig(options.dynamicConfig ?? {}), { mode: 0o600 });
+  writeFileSync(join(configDir, 'dynamicconfig', 'flowhook.yaml'), dynamicConfig(options.dynamicConfig ?? {}), {
+    mode: 0o600,
+  });
 
   const seen = new Map<string, number>();
   const server = await spawnServer({
@@ -75,15 +76,8 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
     onStderrLine: (line) => forwardErrors(line, options.log, seen),
   });
   const address = `${HOST}:${ports.frontend}`;
-  try {
-    await waitUntilServing(options, server, address);
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw error;
-  }
-  void server.exited.then(() => {
-    if (!server.stopRequested()) options.log(`the Temporal server (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
-  });
+  await readyOrStopped(server, () => waitUntilServing(options, server, address));
+  logUnexpectedExit(server, 'the Temporal server', options.log);
   return { address, pid: server.pid, stop: () => server.stop() };
 }
 
@@ -110,110 +104,6 @@ async function setUpDatabases(options: TemporalServerOptions, postgres: URL): Pr
       throw new Error(`the Temporal SQL tool could not set up ${database}: ${(failure.stderr || failure.stdout || failure.message).trim().split('\n').slice(-3).join(' ')}`);
     }
   }
-}
-
-type ServicePorts = Record<'frontendHttp' | 'frontendMembership' | 'history' | 'historyMembership' | 'matching' | 'matchingMembership' | 'worker' | 'workerMembership', number>;
-
-async function servicePorts(): Promise<ServicePorts> {
-  const ports: Partial<ServicePorts> = {};
-  for (const name of ['frontendHttp', 'history', 'matching', 'worker'] as const) ports[name] = await findFreePort();
-  // Membership ports are stored in a smallint column of the cluster_membership table: below 32768,
-  // where the kernel's ephemeral ports (what findFreePort gets) usually are not.
-  const taken = new Set<number>();
-  for (const name of ['frontendMembership', 'historyMembership', 'matchingMembership', 'workerMembership'] as const) {
-    ports[name] = await freePortBelow32768(taken);
-    taken.add(ports[name]);
-  }
-  return ports as ServicePorts;
-}
-
-async function freePortBelow32768(taken: Set<number>): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (taken.has(port)) continue;
-    try {
-      await assertPortFree(HOST, port, 'Temporal membership');
-      return port;
-    } catch {
-      // Taken: try another.
-    }
-  }
-  throw new Error("no free port between 20000 and 32000 for the Temporal server's membership");
-}
-
-function serverConfig(postgres: URL, ports: ServicePorts & { frontend: number }, shards: number, dynamicConfigFile: string): string {
-  const store = (database: string, maxConns: number) => `
-      sql:
-        pluginName: postgres12
-        databaseName: ${database}
-        connectAddr: ${JSON.stringify(`${postgres.hostname}:${postgres.port || '5432'}`)}
-        connectProtocol: tcp
-        user: ${JSON.stringify(decodeURIComponent(postgres.username))}
-        password: ${JSON.stringify(decodeURIComponent(postgres.password))}
-        maxConns: ${maxConns}
-        maxIdleConns: ${maxConns}
-        maxConnLifetime: 1h`;
-  const service = (grpc: number, membership: number, http?: number) => `
-    rpc:
-      grpcPort: ${grpc}
-      membershipPort: ${membership}
-      bindOnLocalHost: true${http ? `\n      httpPort: ${http}` : ''}`;
-  return `# Written by flowhook at each start (bin/embedded/temporal-server.ts); edits are overwritten.
-log:
-  stdout: true
-  level: warn
-  format: json
-persistence:
-  defaultStore: postgres-default
-  visibilityStore: postgres-visibility
-  numHistoryShards: ${shards}
-  datastores:
-    postgres-default:${store(DATABASES.temporal, 20)}
-    postgres-visibility:${store(DATABASES.visibility, 4)}
-global:
-  membership:
-    maxJoinDuration: 30s
-    broadcastAddress: ${HOST}
-services:
-  frontend:${service(ports.frontend, ports.frontendMembership, ports.frontendHttp)}
-  history:${service(ports.history, ports.historyMembership)}
-  matching:${service(ports.matching, ports.matchingMembership)}
-  worker:${service(ports.worker, ports.workerMembership)}
-clusterMetadata:
-  enableGlobalNamespace: false
-  failoverVersionIncrement: 10
-  masterClusterName: active
-  currentClusterName: active
-  clusterInformation:
-    active:
-      enabled: true
-      initialFailoverVersion: 1
-      rpcName: frontend
-      rpcAddress: ${JSON.stringify(`${HOST}:${ports.frontend}`)}
-dcRedirectionPolicy:
-  policy: noop
-dynamicConfigClient:
-  filepath: ${JSON.stringify(dynamicConfigFile)}
-  pollInterval: 10s
-`;
-}
-
-function dynamicConfig(settings: Record<string, unknown>): string {
-  const all: Record<string, unknown> = {
-    // A freshly created search attribute is usable at once (tests register and use them within seconds).
-    'system.forceSearchAttributesCacheRefreshOnRead': true,
-    // Task dispatch fair between fairness keys (flowhook sets one per company), not first come first served.
-    'matching.enableFairness': true,
-    // Fairness holds within a partition; one write partition makes it exact (reads still drain all).
-    'matching.numTaskqueueWritePartitions': 1,
-    // Few shards (flowhook's own server has four): the default 20 reads a second of each shard's
-    // transfer queue put up to 50 ms between one workflow's task and the next (temporal-dev-server.ts).
-    'history.transferProcessorMaxPollRPS': TRANSFER_QUEUE_READS_PER_SECOND,
-    ...settings,
-  };
-  return Object.entries(all)
-    .map(([key, value]) => `${key}:\n  - value: ${JSON.stringify(value)}\n`)
-    .join('');
 }
 
 async function waitUntilServing(options: TemporalServerOptions, server: Awaited<ReturnType<typeof spawnServer>>, address: string): Promise<void> {

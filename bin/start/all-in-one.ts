@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
-import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
 import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
@@ -19,9 +19,8 @@ import { planLocalCodec } from './local-codec.ts';
 import { localPayloadKeyFile, localSecretsKeyFile } from './local-tokens.ts';
 import { ensureLocalServiceAccounts } from './local-service-accounts.ts';
 import { engineTokenVariables } from '../../common/engine-token.ts';
-import { seedIfEmpty } from './seed.ts';
+import type { SeedResult } from './seed.ts';
 import type { StartConfig } from './start-config.ts';
-import { createAdminClient } from '../cli/admin-client.ts';
 import { LOCAL_CONSOLE_PORT } from '../../common/configuration/table/console-settings.ts';
 import { buildConsoleIfStale } from './local-console.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -37,7 +36,17 @@ export interface RunningStack {
   failed: Promise<never>;
 }
 
-export async function startAllInOne(config: StartConfig, output: { json?: boolean } = {}): Promise<RunningStack> {
+export interface StartOptions {
+  /** The banner as one JSON line (`flowhook start --json`). */
+  json?: boolean;
+  /**
+   * Seeds an empty installation (seed.ts) once the stack answers, with the admin token. The `start` command
+   * passes it with the CLI's admin client and flow-file reader, so start/ needs nothing of cli/.
+   */
+  seed: (engineUrl: string, adminToken: string) => Promise<SeedResult | undefined>;
+}
+
+export async function startAllInOne(config: StartConfig, options: StartOptions): Promise<RunningStack> {
   const stops: Stop[] = [];
   const say = (message: string) => process.stderr.write(`flowhook: ${message}\n`);
   keepDataDirPrivate(config.dataDir, say);
@@ -63,7 +72,11 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
 
     if (!config.databaseUrl) {
       say('starting embedded PostgreSQL…');
-      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, log: say });
+      const postgres = await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.embeddedPostgresPort,
+        log: say,
+      });
       stops.push(() => postgres.stop());
       env.FLOWHOOK_DATABASE_URL = await postgres.createDatabase('flowhook');
     }
@@ -71,7 +84,11 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     let temporalUiUrl: string | undefined;
     if (!config.temporalAddress) {
       say('starting the Temporal dev server…');
-      const cliPath = await resolveTemporalCli({ dataDir: config.dataDir, log: say, configuredPath: config.temporalCli });
+      const cliPath = await resolveTemporalCli({
+        dataDir: config.dataDir,
+        log: say,
+        configuredPath: config.temporalCli,
+      });
       // The engine's codec server, so the Web UI can show doNotLogPayload payloads to a signed-in operator.
       const codec = await planLocalCodec(config.settings, config.temporalUiPort);
       Object.assign(env, codec?.env);
@@ -96,7 +113,10 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     if (config.settings.FLOWHOOK_CONSOLE_PORT !== 'off') await buildConsoleIfStale(say);
     if (consoleByDefault) env.FLOWHOOK_CONSOLE_PORT = String(LOCAL_CONSOLE_PORT);
     const engineConfig = readEngineConfig(env);
-    const engine = await runEngine(engineConfig, { adminAccountFollows: true, consoleFreePortIfTaken: consoleByDefault });
+    const engine = await runEngine(engineConfig, {
+      adminAccountFollows: true,
+      consoleFreePortIfTaken: consoleByDefault,
+    });
     stops.push(() => engine.close());
     // The port it got, so the worker keeps flows away from it (workflows/config.ts, own ports).
     if (engine.console) env.FLOWHOOK_CONSOLE_PORT = String(engine.console.port);
@@ -125,14 +145,13 @@ export async function startAllInOne(config: StartConfig, output: { json?: boolea
     const facade = await runFacade(facadeConfig, { handleSignals: false });
     stops.push(() => facade.close());
 
-    const admin = createAdminClient({ engineUrl, adminToken: tokens.cli });
-    const seed = await seedIfEmpty(admin);
+    const seed = await options.seed(engineUrl, tokens.cli);
     const base = `${facadeConfig.publicUrl}/${facadeConfig.instance}/ODataV4`;
     const webhookUrl = `${base}/flowWebhook_Invoke?company=Default`;
     // Credentials on screen only for a person at a terminal; a log (journald, docker) gets the files' paths.
     const firstRunFiles = seed && writeFirstRunFiles(config.dataDir, seed, webhookUrl, process.stdout.isTTY === true);
     process.stdout.write(
-      (output.json ? bannerJson : banner)({
+      (options.json ? bannerJson : banner)({
         webhookUrl,
         metadataUrl: `${base}/$metadata`,
         facadeHost: facadeConfig.host,

@@ -129,6 +129,11 @@ export function bannerJson(info: BannerInfo): string {
             netrcFile: files.netrc,
           }
         : null,
-    replaceLostCredentials: seed ? null : { flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`, accessKey: `flowhook user rotate-key ${SEED_USER}` },
+    replaceLostCredentials: seed
+      ? null
+      : {
+          flowSecret: `flowhook secret rotate Default ${EXAMPLE_ACTIVITY}`,
+          accessKey: `flowhook user rotate-key ${SEED_USER}`,
+        },
   })}\n`;
 }

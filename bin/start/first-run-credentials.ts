@@ -11,20 +11,18 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SeedResult } from './seed.ts';
 
-export const NETRC_FILE = 'first-run.netrc';
-export const CREDENTIALS_FILE = 'first-run-credentials.json';
-export const REQUEST_FILE = 'first-run-request.json';
-
-export interface FirstRunFiles {
+/** The files, by what they hold, with their names in the data directory. */
+const FILE_NAMES = {
   /** `machine <host> login <service user> password <access key>`, for `curl --netrc-file`. */
-  netrc: string;
+  netrc: 'first-run.netrc',
   /** The JSON with company, serviceUser, accessKey, activity and secret. */
-  credentials: string;
+  credentials: 'first-run-credentials.json',
   /** The example call's body (it holds the flow secret), for `curl -d @file`. */
-  request: string;
-  /** The credentials went to a terminal as well. */
-  shown: boolean;
-}
+  request: 'first-run-request.json',
+} as const;
+
+/** Where each file was written, and whether the credentials went to a terminal as well. */
+export type FirstRunFiles = Record<keyof typeof FILE_NAMES, string> & { shown: boolean };
 
 /** The example call's body: the published example flow, its secret and a payload. */
 function exampleRequestBody(seed: SeedResult): string {
@@ -33,12 +31,13 @@ function exampleRequestBody(seed: SeedResult): string {
 
 /** Writes the first run's files into dataDir. `shown`: the credentials also go to a terminal. */
 export function writeFirstRunFiles(dataDir: string, seed: SeedResult, webhookUrl: string, shown: boolean): FirstRunFiles {
-  const netrc = writePrivate(dataDir, NETRC_FILE, `machine ${new URL(webhookUrl).hostname} login ${seed.userName} password ${seed.accessKey}\n`);
   const { company, userName: serviceUser, accessKey, activity, secret } = seed;
+  const netrc = `machine ${new URL(webhookUrl).hostname} login ${seed.userName} password ${seed.accessKey}\n`;
+  const credentials = `${JSON.stringify({ company, serviceUser, accessKey, activity, secret }, null, 2)}\n`;
   return {
-    netrc,
-    credentials: writePrivate(dataDir, CREDENTIALS_FILE, `${JSON.stringify({ company, serviceUser, accessKey, activity, secret }, null, 2)}\n`),
-    request: writePrivate(dataDir, REQUEST_FILE, exampleRequestBody(seed)),
+    netrc: writePrivate(dataDir, FILE_NAMES.netrc, netrc),
+    credentials: writePrivate(dataDir, FILE_NAMES.credentials, credentials),
+    request: writePrivate(dataDir, FILE_NAMES.request, exampleRequestBody(seed)),
     shown,
   };
 }

@@ -32,5 +32,8 @@ export async function planLocalCodec(settings: LocalCodecSettings, uiPort: numbe
   const scheme = settings.FLOWHOOK_ENGINE_TLS_CERT ? 'https' : 'http';
   const endpointHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origins = settings.FLOWHOOK_CODEC_ALLOWED_ORIGINS ?? [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`];
-  return { endpoint: `${scheme}://${endpointHost}:${port}`, env: { FLOWHOOK_CODEC_PORT: String(port), FLOWHOOK_CODEC_ALLOWED_ORIGINS: origins.join(',') } };
+  return {
+    endpoint: `${scheme}://${endpointHost}:${port}`,
+    env: { FLOWHOOK_CODEC_PORT: String(port), FLOWHOOK_CODEC_ALLOWED_ORIGINS: origins.join(',') },
+  };
 }

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEngine } from '../../engine/main.ts';
-import { ensureServiceAccount } from '../../engine/admin/ensure-service-account.ts';
-import type { NewServiceAccount } from '../../engine/admin/service-accounts.ts';
+import { ensureServiceAccount } from '../../engine/domain/callers/ensure-service-account.ts';
+import type { NewServiceAccount } from '../../engine/domain/callers/service-accounts.ts';
 
 export interface LocalServiceTokens {
   facade: string;
@@ -16,9 +16,21 @@ export interface LocalServiceTokens {
 }
 
 const ACCOUNTS: { role: keyof LocalServiceTokens; file: string; spec: NewServiceAccount }[] = [
-  { role: 'facade', file: 'facade-token', spec: { name: 'flowhook-facade', scope: 'invoke', companies: [], allCompanies: true, forwardsCallers: true } },
-  { role: 'worker', file: 'worker-token', spec: { name: 'flowhook-worker', scope: 'records', companies: [], allCompanies: false, forwardsCallers: false } },
-  { role: 'cli', file: 'admin-token', spec: { name: 'flowhook-cli', scope: 'admin', companies: [], allCompanies: false, forwardsCallers: false } },
+  {
+    role: 'facade',
+    file: 'facade-token',
+    spec: { name: 'flowhook-facade', scope: 'invoke', companies: [], allCompanies: true, forwardsCallers: true },
+  },
+  {
+    role: 'worker',
+    file: 'worker-token',
+    spec: { name: 'flowhook-worker', scope: 'records', companies: [], allCompanies: false, forwardsCallers: false },
+  },
+  {
+    role: 'cli',
+    file: 'admin-token',
+    spec: { name: 'flowhook-cli', scope: 'admin', companies: [], allCompanies: false, forwardsCallers: false },
+  },
 ];
 
 export async function ensureLocalServiceAccounts(engine: Pick<RunningEngine, 'orm' | 'changes'>, dataDir: string, warn: (message: string) => void): Promise<LocalServiceTokens> {

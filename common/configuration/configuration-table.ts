@@ -46,10 +46,14 @@ type ReadersOf<N extends SettingName> = Table[N]['processes'][number];
 type ComputersOf<N extends SettingName> = Reads<N>['computedFor'];
 
 /** The variables one reader reads. */
-export type NamesReadBy<P extends ProcessName> = { [N in SettingName]: P extends ReadersOf<N> ? N : never }[SettingName];
+export type NamesReadBy<P extends ProcessName> = {
+  [N in SettingName]: P extends ReadersOf<N> ? N : never;
+}[SettingName];
 
 /** What one reader sees: every variable it reads, parsed, with its default applied. */
-export type Settings<P extends ProcessName> = { readonly [N in NamesReadBy<P>]: P extends ComputersOf<N> ? ValueOf<N> | undefined : ValueOf<N> };
+export type Settings<P extends ProcessName> = {
+  readonly [N in NamesReadBy<P>]: P extends ComputersOf<N> ? ValueOf<N> | undefined : ValueOf<N>;
+};
 
 /** Some variables, parsed, for a module that needs only those (any reader's settings will do). */
 export type SettingValues<N extends SettingName> = { readonly [K in N]: ValueOf<K> };

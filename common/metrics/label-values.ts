@@ -37,6 +37,23 @@ export class BoundedValues {
 }
 
 /**
+ * Pairs of free values (a company and an activity or flow) as two labels: the first `max` distinct pairs
+ * as they are, later ones `other` in both; a pair with a value missing is `unknown` in both.
+ */
+export class BoundedPairs {
+  readonly #pairs: BoundedValues;
+
+  constructor(max: number) {
+    this.#pairs = new BoundedValues(max);
+  }
+
+  labels(first: string | undefined, second: string | undefined): [string, string] {
+    const pair = first && second ? this.#pairs.value(`${first}\u0000${second}`) : UNKNOWN;
+    return pair === UNKNOWN || pair === OTHER ? [pair, pair] : [first!, second!];
+  }
+}
+
+/**
  * Children of a labelled metric, bound once per combination of values and
  * reused: prom-client's `labels()` builds a label object and hashes it on every
  * call, this looks one string up in a Map. The values must already be bounded.
@@ -57,6 +74,16 @@ export class BoundChildren<C> {
       this.#children.set(key, child);
     }
     return child;
+  }
+}
+
+/** A labelled prom-client metric (Counter, Gauge, Histogram) whose children are bound once per combination of values (`get`). */
+export class Series<M extends { labels(...values: string[]): unknown }> extends BoundChildren<ReturnType<M['labels']>> {
+  readonly metric: M;
+
+  constructor(metric: M) {
+    super((...values) => metric.labels(...values) as ReturnType<M['labels']>);
+    this.metric = metric;
   }
 }
 

@@ -21,13 +21,21 @@ export interface MetricsClient {
 }
 
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
-const TOKEN_MISSING: MetricsAccess = { allowed: false, status: 401, message: `send Authorization: Bearer <${METRICS_TOKEN_VARIABLE}>` };
+const TOKEN_MISSING: MetricsAccess = {
+  allowed: false,
+  status: 401,
+  message: `send Authorization: Bearer <${METRICS_TOKEN_VARIABLE}>`,
+};
 
 export function metricsAccess(client: MetricsClient, token: string | undefined): MetricsAccess {
   if (client.headers.authorization !== undefined) return bearerAccess(client.headers.authorization, token);
   if (isLoopback(client.remoteAddress) && !FORWARDING_HEADERS.some((name) => client.headers[name] !== undefined)) return { allowed: true };
   if (token !== undefined) return TOKEN_MISSING;
-  return { allowed: false, status: 403, message: `metrics answer loopback clients only; set ${METRICS_TOKEN_VARIABLE} to scrape from elsewhere with Authorization: Bearer` };
+  return {
+    allowed: false,
+    status: 403,
+    message: `metrics answer loopback clients only; set ${METRICS_TOKEN_VARIABLE} to scrape from elsewhere with Authorization: Bearer`,
+  };
 }
 
 /** GET /metrics on a public port: the token, whoever connects. `listener` names the variable of the port where loopback clients are served. */

@@ -26,6 +26,8 @@ export interface MetricsListenerOptions extends MetricsListenerSettings {
 
 export interface MetricsListener {
   port: number;
+  /** Where it listens, as its component reports it. */
+  address: MetricsListenerSettings;
   close(): Promise<void>;
 }
 
@@ -43,8 +45,10 @@ export function startMetricsListener(options: MetricsListenerOptions): Promise<M
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
       server.off('error', reject);
+      const port = (server.address() as AddressInfo).port;
       resolve({
-        port: (server.address() as AddressInfo).port,
+        port,
+        address: { host: options.host, port },
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
@@ -53,6 +57,48 @@ export function startMetricsListener(options: MetricsListenerOptions): Promise<M
       });
     });
   });
+}
+
+export interface ComponentMetricsOptions extends Omit<MetricsListenerOptions, 'host' | 'port' | 'token' | 'onError'> {
+  /** Told of failed scrapes, and that the listener is open (the component's pino logger). */
+  logger?: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
+  /** Stops what the component has started, when its metrics port cannot be opened. */
+  undo(): Promise<void>;
+}
+
+/** A component's metrics settings (FLOWHOOK_<COMPONENT>_METRICS_PORT, FLOWHOOK_METRICS_HOST, FLOWHOOK_METRICS_TOKEN). */
+export interface ComponentMetricsConfig {
+  metrics?: MetricsListenerSettings;
+  metricsToken?: string;
+}
+
+/**
+ * A component's metrics listener, or undefined when its metrics port is off. When it cannot open, the
+ * component is stopped (`undo`) and the error names the port and its variable.
+ */
+export async function startComponentMetrics(
+  component: 'engine' | 'facade' | 'worker',
+  config: ComponentMetricsConfig,
+  options: ComponentMetricsOptions,
+): Promise<MetricsListener | undefined> {
+  const { metrics: where, metricsToken: token } = config;
+  if (!where) return undefined;
+  const { logger, undo, ...served } = options;
+  let listener: MetricsListener;
+  try {
+    listener = await startMetricsListener({
+      ...where,
+      ...served,
+      token,
+      onError: logger && ((reason) => logger.warn({ reason }, 'metrics scrape failed')),
+    });
+  } catch (error) {
+    await undo();
+    const variable = `FLOWHOOK_${component.toUpperCase()}_METRICS_PORT`;
+    throw new Error(`the ${component}'s metrics port ${where.host}:${where.port} (${variable}): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  logger?.info({ host: where.host, port: listener.port, token: token !== undefined }, `${component} metrics listening`);
+  return listener;
 }
 
 async function answer(options: MetricsListenerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {

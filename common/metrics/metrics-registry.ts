@@ -9,7 +9,8 @@
 // the same process three times. When that component stops, the next one to
 // start takes them over. flowhook_threads* (thread-heaps.ts) belong to them:
 // the heaps of the process's worker threads, which nodejs_heap_* leaves out.
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Series } from './label-values.ts';
 import { registerThreadHeapMetrics } from './thread-heaps.ts';
 
 export interface MetricsRegistry {
@@ -20,6 +21,12 @@ export interface MetricsRegistry {
   text(): Promise<string>;
   /** Releases the process metrics for the next component that starts in this process. */
   close(): void;
+  /** A counter of this registry, by the labels named; its children bound once per combination of values. */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Series<Counter<L>>;
+  /** A histogram of this registry, in seconds: `buckets` are CALL_SECONDS_BUCKETS or STEP_SECONDS_BUCKETS. */
+  histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: readonly number[]): Series<Histogram<L>>;
+  /** A gauge of this registry, without labels. */
+  gauge(name: string, help: string): Gauge;
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -35,6 +42,7 @@ export function createMetricsRegistry(): MetricsRegistry {
     collectDefaultMetrics({ register: registry });
     registerThreadHeapMetrics(registry);
   }
+  const registers = [registry];
   return {
     registry,
     processMetrics,
@@ -42,6 +50,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     close() {
       if (processMetricsOwner === registry) processMetricsOwner = undefined;
     },
+    counter: (name, help, labelNames) => new Series(new Counter({ name, help, labelNames, registers })),
+    histogram: (name, help, labelNames, buckets) => new Series(new Histogram({ name, help, labelNames, buckets: [...buckets], registers })),
+    gauge: (name, help) => new Gauge({ name, help, registers }),
   };
 }
 

@@ -1,6 +1,6 @@
 // Turns the TLS part of the Temporal configuration into connection options for
 // the worker's NativeConnection and the engine's client. It reads files, so it
-// is not re-exported from shared/index.ts: workflow code never loads it.
+// is not re-exported from flow/index.ts: workflow code never loads it.
 import { readFileSync } from 'node:fs';
 import type { TemporalSettings } from './temporal-settings.ts';
 

@@ -25,7 +25,10 @@ import { SAFE_REQUEST_ID } from '../request-scope.ts';
 type Request = Parameters<ReturnType<Interceptor>>[0];
 
 const headerSetter: TextMapSetter<Headers> = { set: (headers, key, value) => headers.set(key, value) };
-const headerGetter: TextMapGetter<Headers> = { get: (headers, key) => headers.get(key) ?? undefined, keys: (headers) => [...headers.keys()] };
+const headerGetter: TextMapGetter<Headers> = {
+  get: (headers, key) => headers.get(key) ?? undefined,
+  keys: (headers) => [...headers.keys()],
+};
 
 // Probes and schema lookups arrive every few seconds from load balancers and tools: no spans.
 const UNTRACED_SERVICES = new Set(['grpc.health.v1.Health', 'grpc.reflection.v1.ServerReflection', 'grpc.reflection.v1alpha.ServerReflection']);

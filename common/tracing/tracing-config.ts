@@ -58,9 +58,18 @@ export function readTracingConfig(settings: TracingSettings): TracingConfig {
   return Object.freeze({
     enabled: true,
     exporters: Object.freeze(exporters),
-    otlp: Object.freeze({ url: otlpUrl(settings), headers: Object.freeze({ ...settings.OTEL_EXPORTER_OTLP_HEADERS, ...settings.OTEL_EXPORTER_OTLP_TRACES_HEADERS }) }),
-    resource: Object.freeze({ ...attributes, 'service.name': settings.OTEL_SERVICE_NAME ?? attributes['service.name'] ?? 'flowhook' }),
-    sampler: Object.freeze({ name: sampler, ratio: sampler.endsWith('traceidratio') ? settings.OTEL_TRACES_SAMPLER_ARG : 1 }),
+    otlp: Object.freeze({
+      url: otlpUrl(settings),
+      headers: Object.freeze({ ...settings.OTEL_EXPORTER_OTLP_HEADERS, ...settings.OTEL_EXPORTER_OTLP_TRACES_HEADERS }),
+    }),
+    resource: Object.freeze({
+      ...attributes,
+      'service.name': settings.OTEL_SERVICE_NAME ?? attributes['service.name'] ?? 'flowhook',
+    }),
+    sampler: Object.freeze({
+      name: sampler,
+      ratio: sampler.endsWith('traceidratio') ? settings.OTEL_TRACES_SAMPLER_ARG : 1,
+    }),
   } satisfies TracingOn);
 }
 

@@ -24,7 +24,11 @@ import { WithholdingSpanProcessor } from './withholding-span-processor.ts';
 export function installTracing(config: TracingOn): Tracing {
   const resource = new Resource(config.resource);
   const spanProcessor = new WithholdingSpanProcessor(new MultiProcessor(config.exporters.map((kind) => new BatchSpanProcessor(exporter(kind, config)))));
-  const provider = new NodeTracerProvider({ resource, sampler: sampler(config.sampler), spanProcessors: [spanProcessor] });
+  const provider = new NodeTracerProvider({
+    resource,
+    sampler: sampler(config.sampler),
+    spanProcessors: [spanProcessor],
+  });
   // W3C trace context only, no baggage: baggage is free-form caller data and would travel into
   // Temporal headers (history) and to every outbound target.
   provider.register({ propagator: new W3CTraceContextPropagator() });

@@ -70,7 +70,11 @@ export function withheld(span: ReadableSpan): ReadableSpan {
 function withheldEvent(event: TimedEvent): TimedEvent {
   const type = event.attributes?.[EXCEPTION_TYPE];
   // exception.message and exception.stacktrace are dropped; other events keep their name only.
-  return { name: event.name, time: event.time, attributes: typeof type === 'string' ? { [EXCEPTION_TYPE]: cut(type) } : {} };
+  return {
+    name: event.name,
+    time: event.time,
+    attributes: typeof type === 'string' ? { [EXCEPTION_TYPE]: cut(type) } : {},
+  };
 }
 
 function plainAttributes(attributes: Attributes): Attributes {

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { CONFIGURATION_TABLE } = await import(join(ROOT, 'common/configuration/configuration-table.ts'));
 const { parseSetting } = await import(join(ROOT, 'common/configuration/read-settings.ts'));
-const { SEARCH_ATTRIBUTES } = await import(join(ROOT, 'workflows/shared/search-attribute-keys.ts'));
+const { SEARCH_ATTRIBUTES } = await import(join(ROOT, 'flow/search-attribute-keys.ts'));
 const { TEMPORAL_SERVER_VERSION } = await import(join(ROOT, 'bin/embedded/temporal-server-install.ts'));
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
@@ -203,7 +203,7 @@ function valueOrSecret(service, name) {
   return secret ? `secret ${secret.source}` : String(value ?? '(unset)');
 }
 
-/** temporal-init's list against workflows/shared/search-attribute-keys.ts. */
+/** temporal-init's list against flow/search-attribute-keys.ts. */
 function checkSearchAttributes() {
   const script = join(ROOT, 'deploy/compose/temporal/create-namespace.sh');
   const text = readFileSync(script, 'utf8');

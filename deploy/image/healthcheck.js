@@ -16,8 +16,16 @@ const WILDCARD = new Set(['', '0.0.0.0', '::', '[::]']);
 
 /** Where each long-running role answers /healthz and /readyz, from the same variables it reads. */
 const PROBES = {
-  facade: (env) => ({ host: env.FLOWHOOK_FACADE_HOST, port: env.FLOWHOOK_FACADE_PORT || '7048', tls: Boolean(env.FLOWHOOK_FACADE_TLS_CERT) }),
-  start: (env) => ({ host: env.FLOWHOOK_FACADE_HOST, port: env.FLOWHOOK_FACADE_PORT || '7048', tls: Boolean(env.FLOWHOOK_FACADE_TLS_CERT) }),
+  facade: (env) => ({
+    host: env.FLOWHOOK_FACADE_HOST,
+    port: env.FLOWHOOK_FACADE_PORT || '7048',
+    tls: Boolean(env.FLOWHOOK_FACADE_TLS_CERT),
+  }),
+  start: (env) => ({
+    host: env.FLOWHOOK_FACADE_HOST,
+    port: env.FLOWHOOK_FACADE_PORT || '7048',
+    tls: Boolean(env.FLOWHOOK_FACADE_TLS_CERT),
+  }),
   engine: (env) => ({ host: env.FLOWHOOK_METRICS_HOST, port: env.FLOWHOOK_ENGINE_METRICS_PORT || '7051', tls: false }),
   worker: (env) => ({ host: env.FLOWHOOK_METRICS_HOST, port: env.FLOWHOOK_WORKER_METRICS_PORT || '7052', tls: false }),
 };

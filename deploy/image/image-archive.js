@@ -60,7 +60,11 @@ for (const image of spec.images) {
   const text = JSON.stringify(config);
   const configDigest = createHash('sha256').update(text).digest('hex');
   writeFileSync(join(out, `${configDigest}.json`), text);
-  manifest.push({ Config: `${configDigest}.json`, RepoTags: image.tags, Layers: diffIds.map((id) => `${id}/layer.tar`) });
+  manifest.push({
+    Config: `${configDigest}.json`,
+    RepoTags: image.tags,
+    Layers: diffIds.map((id) => `${id}/layer.tar`),
+  });
   process.stdout.write(`${image.tags[0]} sha256:${configDigest}\n`);
 }
 writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest));

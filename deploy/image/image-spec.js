@@ -35,7 +35,13 @@ const config = (ref, description, more = {}) => ({
   ExposedPorts: { '7048/tcp': {}, '7049/tcp': {} },
   StopSignal: 'SIGTERM',
   // Exec form: no shell in the image. The script finds the role PID 1 runs and asks its /healthz.
-  Healthcheck: { Test: ['CMD', NODE, '/app/deploy/image/healthcheck.js'], Interval: 15 * SECOND, Timeout: 5 * SECOND, StartPeriod: 60 * SECOND, Retries: 3 },
+  Healthcheck: {
+    Test: ['CMD', NODE, '/app/deploy/image/healthcheck.js'],
+    Interval: 15 * SECOND,
+    Timeout: 5 * SECOND,
+    StartPeriod: 60 * SECOND,
+    Retries: 3,
+  },
   Labels: labels(ref, description),
 });
 

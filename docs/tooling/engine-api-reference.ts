@@ -1,10 +1,10 @@
 // The engine API reference (docs/reference/engine-api.md), from the protos of
 // proto/flowhook/engine/v1 with their comments: every service with the
-// service account scope its RPCs need (engine/rpc/service-account-gate.ts),
+// service account scope its RPCs need (engine/edges/rpc/service-account-gate.ts),
 // every RPC with its request and response, and every other message and enum
 // they use.
 import type { DescEnum, DescFile, DescMessage, DescService } from '@bufbuild/protobuf';
-import { OPEN_SERVICES, scopeOfService } from '../../engine/rpc/service-account-gate.ts';
+import { OPEN_SERVICES, scopeOfService } from '../../engine/edges/rpc/service-account-gate.ts';
 import { slug } from './markdown-outline.ts';
 import { code, oneLine, table } from './markdown.ts';
 import { enumTable, fieldTable, headingLink, type TypeLink } from './proto-fields.ts';

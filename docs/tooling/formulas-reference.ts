@@ -1,19 +1,19 @@
 // The SmartFields and SmartFormulas reference (docs/reference/formulas.md),
 // generated parts: the roots a formula reads (the FormulaContext interface
 // and its doc comments, read with the TypeScript compiler), the functions it
-// may call and the ones refused (workflows/formula/formula-names.ts,
+// may call and the ones refused (flow/formula/formula-names.ts,
 // guarded-functions.ts), and the bounds of one evaluation
 // (evaluation-limits.ts).
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
-import { FORMULA_ROOTS, FLOWHOOK_FUNCTIONS, JSONATA_FUNCTIONS, REFUSED_FUNCTIONS, DIRECT_TRIGGER } from '../../workflows/formula/formula-names.ts';
-import { CHARGED_FUNCTIONS } from '../../workflows/formula/guarded-functions.ts';
-import { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_CHARS_PER_EVALUATION, MAX_STRING_LENGTH, REGEX_CHARS_PER_STEP } from '../../workflows/formula/evaluation-limits.ts';
-import { MAX_PICTURE_TIMESTAMP_LENGTH } from '../../workflows/formula/timestamp-picture.ts';
-import { XML_FUNCTIONS } from '../../workflows/formula/xml-functions.ts';
+import { FORMULA_ROOTS, FLOWHOOK_FUNCTIONS, JSONATA_FUNCTIONS, REFUSED_FUNCTIONS, DIRECT_TRIGGER } from '../../flow/formula/formula-names.ts';
+import { CHARGED_FUNCTIONS } from '../../flow/formula/guarded-functions.ts';
+import { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_CHARS_PER_EVALUATION, MAX_STRING_LENGTH, REGEX_CHARS_PER_STEP } from '../../flow/formula/evaluation-limits.ts';
+import { MAX_PICTURE_TIMESTAMP_LENGTH } from '../../flow/formula/timestamp-picture.ts';
+import { XML_FUNCTIONS } from '../../flow/formula/xml-functions.ts';
 import { code, table } from './markdown.ts';
 
-const CONTEXT_SOURCE = new URL('../../workflows/formula/formula-context.ts', import.meta.url);
+const CONTEXT_SOURCE = new URL('../../flow/formula/formula-context.ts', import.meta.url);
 
 export function renderFormulaRootsReference(): string {
   const members = contextMembers();
@@ -79,7 +79,7 @@ function contextMembers(): Member[] {
   const text = readFileSync(CONTEXT_SOURCE, 'utf8');
   const file = ts.createSourceFile(CONTEXT_SOURCE.pathname, text, ts.ScriptTarget.Latest, true);
   const context = file.statements.find((statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === 'FormulaContext');
-  if (!context) throw new Error('workflows/formula/formula-context.ts no longer declares FormulaContext');
+  if (!context) throw new Error('flow/formula/formula-context.ts no longer declares FormulaContext');
   const members: Member[] = [];
   const visit = (elements: ts.NodeArray<ts.TypeElement>, prefix: string) => {
     for (const element of elements) {

@@ -52,7 +52,11 @@ const ROUTES: Readonly<Record<string, RouteNote>> = {
     credentials: "the provider's signature (the route's verification scheme)",
     meaning: 'the provider route: any content type, byte-exact, plain HTTP answers',
   },
-  '/:instance/callbacks/:token': { path: '/{instance}/callbacks/{token}', credentials: 'the token in the path', meaning: "a `waitForCallback` step's one-time callback URL" },
+  '/:instance/callbacks/:token': {
+    path: '/{instance}/callbacks/{token}',
+    credentials: 'the token in the path',
+    meaning: "a `waitForCallback` step's one-time callback URL",
+  },
   '/healthz': { path: '/healthz', credentials: 'none', meaning: 'liveness: 200 while the process serves HTTP' },
   '/readyz': {
     path: '/readyz',
@@ -81,19 +85,46 @@ const HEADERS: Readonly<Record<string, HeaderNote>> = {
     meaning:
       'makes the execution id deterministic for (company, caller, activity, key): a retry joins the first execution or gets its answer again; another payload with the same key is 422',
   },
-  'webhook-id': { direction: 'request', meaning: 'read as `Idempotency-Key` when that is absent (Standard Webhooks senders set it)' },
+  'webhook-id': {
+    direction: 'request',
+    meaning: 'read as `Idempotency-Key` when that is absent (Standard Webhooks senders set it)',
+  },
   [REQUEST_ID_HEADER]: {
     direction: 'both',
     meaning: "the request id of every log line of the call: the caller's when it is 1–64 characters of `A-Za-z0-9._:-`, else a new UUID; always returned",
   },
-  traceparent: { direction: 'request', meaning: 'W3C trace context the facade continues when tracing is on (with `tracestate`)' },
-  'x-forwarded-for': { direction: 'request', meaning: 'names the sender (callback rate limit) only behind one of `FLOWHOOK_TRUSTED_PROXIES`' },
-  [EXECUTION_ID_HEADER]: { direction: 'response', meaning: 'the execution that answered (every answered webhook, resume and provider call)' },
-  [OUTCOME_HEADER]: { direction: 'response', meaning: "how the caller's window closed: `responded`, `sync-timeout`, `flow-ended`, `instant-return`" },
-  [EXECUTION_STATE_HEADER]: { direction: 'response', meaning: '`flowWebhook_Answer`: `running`, `completed` or `failed`' },
-  [ANSWER_SOURCE_HEADER]: { direction: 'response', meaning: '`flowWebhook_Answer`: `respond-step`, `late-respond-step` or `default-response`' },
-  [CALLBACK_REPEATED_HEADER]: { direction: 'response', meaning: '`true` on the first answer given again to a callback that repeats the accepted body' },
-  'retry-after': { direction: 'response', meaning: 'seconds to wait, with 429 and 503 (and 202 from `flowWebhook_Answer`)' },
+  traceparent: {
+    direction: 'request',
+    meaning: 'W3C trace context the facade continues when tracing is on (with `tracestate`)',
+  },
+  'x-forwarded-for': {
+    direction: 'request',
+    meaning: 'names the sender (callback rate limit) only behind one of `FLOWHOOK_TRUSTED_PROXIES`',
+  },
+  [EXECUTION_ID_HEADER]: {
+    direction: 'response',
+    meaning: 'the execution that answered (every answered webhook, resume and provider call)',
+  },
+  [OUTCOME_HEADER]: {
+    direction: 'response',
+    meaning: "how the caller's window closed: `responded`, `sync-timeout`, `flow-ended`, `instant-return`",
+  },
+  [EXECUTION_STATE_HEADER]: {
+    direction: 'response',
+    meaning: '`flowWebhook_Answer`: `running`, `completed` or `failed`',
+  },
+  [ANSWER_SOURCE_HEADER]: {
+    direction: 'response',
+    meaning: '`flowWebhook_Answer`: `respond-step`, `late-respond-step` or `default-response`',
+  },
+  [CALLBACK_REPEATED_HEADER]: {
+    direction: 'response',
+    meaning: '`true` on the first answer given again to a callback that repeats the accepted body',
+  },
+  'retry-after': {
+    direction: 'response',
+    meaning: 'seconds to wait, with 429 and 503 (and 202 from `flowWebhook_Answer`)',
+  },
   'www-authenticate': {
     direction: 'response',
     meaning: 'with 401 on the OData routes: exactly the schemes this facade accepts (`Bearer realm="flowhook", Basic realm="flowhook"`, or one of them)',
@@ -153,8 +184,20 @@ export function renderHttpRoutesReference(): string {
 function routerRoutes(): Map<string, string[]> {
   const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'docs-generator-token' });
   const refuse = () => Promise.reject(new Error('the HTTP routes reference calls no engine'));
-  const webhookClient = { invoke: refuse, checkCaller: refuse, invokeDirect: refuse, getAnswer: refuse, deliverCallback: refuse, resumeCallback: refuse };
-  const { app } = createFacade({ config, webhookClient, logger: pino({ level: 'silent' }), health: { check: refuse } as never });
+  const webhookClient = {
+    invoke: refuse,
+    checkCaller: refuse,
+    invokeDirect: refuse,
+    getAnswer: refuse,
+    deliverCallback: refuse,
+    resumeCallback: refuse,
+  };
+  const { app } = createFacade({
+    config,
+    webhookClient,
+    logger: pino({ level: 'silent' }),
+    health: { check: refuse } as never,
+  });
   const dispatch = app.middleware.find((middleware) => (middleware as { router?: Router }).router !== undefined) as { router: Router } | undefined;
   if (!dispatch) throw new Error('the facade has no router middleware');
   const routes = new Map<string, string[]>();

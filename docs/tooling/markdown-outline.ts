@@ -23,7 +23,7 @@ const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*
 const HTML_ANCHOR = /<a\s+(?:id|name)="([^"]+)"/g;
 const CODE_SPAN = /(`+)(.+?)\1/g;
 /** A code span naming a file or folder of the repository: one of its top folders, then path characters only. */
-const REPOSITORY_PATH = /^(?:bin|common|docs|engine|examples|facade|proto|test|workflows)\/[\w./-]*$/;
+const REPOSITORY_PATH = /^(?:bin|common|docs|engine|examples|facade|flow|proto|test|workflows)\/[\w./-]*$/;
 
 export function outline(page: string): PageOutline {
   const anchors = new Set<string>();

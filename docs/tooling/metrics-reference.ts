@@ -5,7 +5,7 @@
 // process exports once. The Temporal SDK's own `temporal_*` metrics come from
 // its Rust core, not from a registry here; the page's prose names them.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { createEngineMetrics } from '../../engine/metrics/engine-metrics.ts';
+import { createEngineMetrics } from '../../engine/domain/metrics/engine-metrics.ts';
 import { createFacadeMetrics } from '../../facade/metrics/facade-metrics.ts';
 import { registerThreadHeapMetrics } from '../../common/metrics/thread-heaps.ts';
 import { createWorkerMetrics } from '../../workflows/metrics/worker-metrics.ts';
@@ -18,7 +18,11 @@ interface Component {
 }
 
 const COMPONENTS: readonly Component[] = [
-  { title: 'Facade', port: '`FLOWHOOK_FACADE_METRICS_PORT` (7053)', registry: () => createFacadeMetrics(undefined).registry },
+  {
+    title: 'Facade',
+    port: '`FLOWHOOK_FACADE_METRICS_PORT` (7053)',
+    registry: () => createFacadeMetrics(undefined).registry,
+  },
   { title: 'Engine', port: '`FLOWHOOK_ENGINE_METRICS_PORT` (7051)', registry: () => createEngineMetrics().registry },
   { title: 'Worker', port: '`FLOWHOOK_WORKER_METRICS_PORT` (7052)', registry: () => createWorkerMetrics().registry },
 ];

@@ -34,7 +34,13 @@ export const REFERENCES: Readonly<Record<string, Renderer>> = {
   'formula-limits': renderFormulaLimitsReference,
 };
 
-const LANGUAGES: Readonly<Record<string, string>> = { '.yaml': 'yaml', '.yml': 'yaml', '.json': 'json', '.ts': 'ts', '.sh': 'sh' };
+const LANGUAGES: Readonly<Record<string, string>> = {
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.json': 'json',
+  '.ts': 'ts',
+  '.sh': 'sh',
+};
 
 /** What a generated part holds now: a rendered reference, or an example file as a code block. */
 export async function renderSection(section: Section): Promise<string> {

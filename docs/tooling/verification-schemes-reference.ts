@@ -1,10 +1,12 @@
 // The verification scheme reference (docs/reference/verification-schemes.md),
-// from the scheme registry (engine/direct/verification/scheme-registry.ts):
-// what each scheme checks (its module's `documentation`), what it protects
-// against replays, its flow.proto comment, and the shortest `direct:` an example
-// flow writes for it.
+// from the scheme registries: what each scheme checks (its verifier's
+// `documentation`, engine/domain/direct/verification/scheme-registry.ts), what it
+// protects against replays (whether it signs a timestamp, its facts in
+// flow/verification-schemes/scheme-registry.ts), its flow.proto comment, and the
+// shortest `direct:` an example flow writes for it.
 import { DirectVerificationSchema, HmacVerificationSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { DIRECT_SCHEME_NAMES, schemeNamed } from '../../engine/direct/verification/scheme-registry.ts';
+import { DIRECT_SCHEME_NAMES, schemeNamed } from '../../engine/domain/direct/verification/scheme-registry.ts';
+import { DIRECT_SCHEMES } from '../../flow/verification-schemes/scheme-registry.ts';
 import { directSnippets } from './flow-examples.ts';
 import { slug } from './markdown-outline.ts';
 import { code, fenced, table } from './markdown.ts';
@@ -18,11 +20,15 @@ export async function renderVerificationSchemesReference(): Promise<string> {
   const protos = await commentedProtos();
   const oneof = protos.registry.getMessage(DirectVerificationSchema.typeName)!.fields;
   const snippets = directSnippets();
-  const schemes = DIRECT_SCHEME_NAMES.map((name) => ({ name, documentation: schemeNamed(name).documentation }));
-  const timestamped = schemes.filter(({ documentation }) => documentation.signedTimestamp !== 'never');
-  const untimed = schemes.filter(({ documentation }) => documentation.signedTimestamp !== 'always');
-  const configured = (name: string, signed: boolean) =>
-    schemeNamed(name as never).documentation.signedTimestamp === 'when configured' ? `${code(name)} ${signed ? 'with' : 'without'} \`{timestamp}\`` : code(name);
+  const schemes = DIRECT_SCHEME_NAMES.map((name) => ({
+    name,
+    documentation: schemeNamed(name).documentation,
+    signedTimestamp: DIRECT_SCHEMES[name].signedTimestamp,
+  }));
+  const timestamped = schemes.filter(({ signedTimestamp }) => signedTimestamp !== 'never');
+  const untimed = schemes.filter(({ signedTimestamp }) => signedTimestamp !== 'always');
+  const configured = ({ name, signedTimestamp }: (typeof schemes)[number], signed: boolean) =>
+    signedTimestamp === 'when configured' ? `${code(name)} ${signed ? 'with' : 'without'} \`{timestamp}\`` : code(name);
   const flowLink: TypeLink = (type) => `[${type.name}](${FLOW_FILE_PAGE}#${slug(type.name)})`;
   return [
     '## The schemes',
@@ -38,13 +44,13 @@ export async function renderVerificationSchemesReference(): Promise<string> {
       ['scheme', 'a replay within…', '…joins the first execution', 'after that'],
       [
         [
-          timestamped.map(({ name }) => configured(name, true)).join(', '),
+          timestamped.map((scheme) => configured(scheme, true)).join(', '),
           '`toleranceSeconds` (at most 1 h; Temporal keeps executions for at least a day)',
           'yes, whatever its unsigned headers say',
           'refused: `stale_timestamp` (401)',
         ],
         [
-          untimed.map(({ name }) => configured(name, false)).join(', '),
+          untimed.map((scheme) => configured(scheme, false)).join(', '),
           '`FLOWHOOK_HOOK_REPLAY_WINDOW` (default 30 days, at least 3)',
           'yes while Temporal keeps the execution; once it no longer does, refused with 409',
           'the same signed bytes are a new delivery again (and run): nothing in such a request tells a year-old capture from a new event',

@@ -115,7 +115,11 @@ function explain(error: ConnectError): string {
 
 async function main(): Promise<number> {
   // The gRPC protocol always runs over HTTP/2 (h2c for http://, TLS with ALPN for https://).
-  const transport = createGrpcTransport({ baseUrl: ENGINE_URL, interceptors: [bearer(serviceAccountToken())], ...tlsOptions(ENGINE_URL) });
+  const transport = createGrpcTransport({
+    baseUrl: ENGINE_URL,
+    interceptors: [bearer(serviceAccountToken())],
+    ...tlsOptions(ENGINE_URL),
+  });
   const webhooks = createClient(WebhookService, transport);
 
   // No `caller` field: an internal service calls as itself (only the facade may pass on an end user).

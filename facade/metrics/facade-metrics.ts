@@ -11,11 +11,10 @@
 // carry `unknown`, so nothing a caller writes into a query or body becomes a
 // label; the engine's flowhook_engine_webhook_calls_total has refusals after
 // the flow lookup per flow.
-import { Counter, Histogram } from 'prom-client';
-import { CALL_OUTCOMES, MAX_FLOW_SERIES, modeOf, type CallOutcome } from '../../common/metrics/call-labels.ts';
-import { BoundChildren, BoundedValues, OTHER, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
+import { MAX_FLOW_SERIES, modeOf, webhookCallSeries, type CallOutcome } from '../../common/metrics/call-labels.ts';
+import { BoundedPairs, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
 import { publicMetricsAccess } from '../../common/metrics/metrics-access.ts';
-import { CALL_SECONDS_BUCKETS, createMetricsRegistry, METRICS_CONTENT_TYPE, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
+import { createMetricsRegistry, METRICS_CONTENT_TYPE, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
 import type { FacadeContext, FacadeMiddleware } from '../facade-context.ts';
 import { OUTCOME_HEADER } from '../invoke-route.ts';
 
@@ -49,44 +48,23 @@ const ANSWERED: ReadonlyMap<string, CallOutcome> = new Map([
 
 export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
   const registry = createMetricsRegistry();
-  const registers = [registry.registry];
-  const requests = new Counter({
-    name: 'flowhook_facade_http_requests_total',
-    help: 'HTTP requests the facade answered, by route (webhook, answer, hooks, callbacks, resume, metadata, healthz, readyz, other) and status',
-    labelNames: ['route', 'status'],
-    registers,
+  const requests = registry.counter(
+    'flowhook_facade_http_requests_total',
+    'HTTP requests the facade answered, by route (webhook, answer, hooks, callbacks, resume, metadata, healthz, readyz, other) and status',
+    ['route', 'status'],
+  );
+  const calls = webhookCallSeries(registry, 'facade', 'status', {
+    calls: 'Webhook calls by company, activity, mode, outcome and HTTP status; refused calls have company and activity "unknown"',
+    duration: 'Webhook call latency in the facade, from the request to its answer (sync calls include the sync window)',
   });
-  const calls = new Counter({
-    name: 'flowhook_facade_webhook_calls_total',
-    help: 'Webhook calls by company, activity, mode, outcome and HTTP status; refused calls have company and activity "unknown"',
-    labelNames: ['company', 'activity', 'mode', 'outcome', 'status'],
-    registers,
-  });
-  const duration = new Histogram({
-    name: 'flowhook_facade_webhook_call_duration_seconds',
-    help: 'Webhook call latency in the facade, from the request to its answer (sync calls include the sync window)',
-    labelNames: ['mode', 'outcome'],
-    buckets: CALL_SECONDS_BUCKETS,
-    registers,
-  });
-  const requestChildren = new BoundChildren((route, status) => requests.labels(route!, status!));
-  const callChildren = new BoundChildren((company, activity, mode, outcome, status) => calls.labels(company!, activity!, mode!, outcome!, status!));
-  const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
-  const flows = new BoundedValues(MAX_FLOW_SERIES);
-  // Every outcome's series exists from the start at 0, so rate() sees the first refusal.
-  for (const outcome of CALL_OUTCOMES) duration.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
+  const flows = new BoundedPairs(MAX_FLOW_SERIES);
 
   function recordWebhookCall(ctx: FacadeContext, status: number, seconds: number): void {
     const answered = status === 200 ? ANSWERED.get(ctx.response.get(OUTCOME_HEADER)) : undefined;
     const outcome: CallOutcome = answered ?? (status < 500 ? 'refused' : 'failed');
-    const mode = modeOf(outcome) ?? UNKNOWN;
     // The pair is bounded by published flows when answered; otherwise it is whatever the caller wrote.
-    const company = answered ? ctx.state.company : undefined;
-    const activity = answered ? activityOf(ctx.request.body) : undefined;
-    const pair = company && activity ? flows.value(`${company}\u0000${activity}`) : UNKNOWN;
-    const [companyLabel, activityLabel] = pair === UNKNOWN || pair === OTHER ? [pair, pair] : [company!, activity!];
-    callChildren.get(companyLabel, activityLabel, mode, outcome, statusLabel(status)).inc();
-    durationChildren.get(mode, outcome).observe(seconds);
+    const [company, activity] = answered ? flows.labels(ctx.state.company, activityOf(ctx.request.body)) : [UNKNOWN, UNKNOWN];
+    calls.record(company, activity, modeOf(outcome) ?? UNKNOWN, outcome, statusLabel(status), seconds);
   }
 
   const middleware: FacadeMiddleware = async function measureRequest(ctx, next) {
@@ -98,7 +76,7 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
       status = ctx.status;
     } finally {
       const route = ROUTES.find(([, pattern]) => pattern.test(ctx.path))?.[0] ?? 'other';
-      requestChildren.get(route, statusLabel(status)).inc();
+      requests.get(route, statusLabel(status)).inc();
       if (route === 'webhook' && ctx.method === 'POST') recordWebhookCall(ctx, status, (performance.now() - started) / 1000);
     }
   };

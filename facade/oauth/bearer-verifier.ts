@@ -35,7 +35,13 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
         return { refused: { reason: 'malformed_credentials' } };
       }
       const entry = typeof claimedIssuer === 'string' ? byIssuer.get(claimedIssuer) : undefined;
-      if (!entry) return { refused: { reason: 'token_issuer_untrusted', issuer: typeof claimedIssuer === 'string' ? claimedIssuer : undefined } };
+      if (!entry)
+        return {
+          refused: {
+            reason: 'token_issuer_untrusted',
+            issuer: typeof claimedIssuer === 'string' ? claimedIssuer : undefined,
+          },
+        };
       const issuer = entry.trusted.issuer;
       let payload: JWTPayload;
       let protectedHeader: JWTHeaderParameters;
@@ -57,7 +63,10 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
         return { refused: { reason: tokenRefusalReason(error), issuer, clientId: signedClientId(error) } };
       }
       const kind = classifyToken(protectedHeader, payload);
-      if (kind !== 'application') return { refused: { reason: 'token_delegated', tokenRule: kind.delegated, issuer, clientId: tokenClientId(payload) } };
+      if (kind !== 'application')
+        return {
+          refused: { reason: 'token_delegated', tokenRule: kind.delegated, issuer, clientId: tokenClientId(payload) },
+        };
       const caller = application(payload, issuer);
       if (caller) return { caller };
       return { refused: { reason: 'token_client_id_missing', issuer } };

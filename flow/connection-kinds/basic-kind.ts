@@ -1,6 +1,6 @@
 // basic: `Authorization: Basic` with the connection's user name and the secret
 // as the password.
-import { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import type { ConnectionKind } from './connection-kind.ts';
 import { basicCredentials } from './http-basic.ts';
 

@@ -1,12 +1,12 @@
 // What makes a connection's settings and secret valid, checked by the engine at
 // `connection set`. The checks every kind shares are here; a kind adds its own
 // (ConnectionKind.check).
-import type { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import type { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { parseAllowedHost } from '../connection-pin.ts';
 import { CONNECTION_KINDS, connectionKind } from './connection-kind-registry.ts';
 import { KIND_SETTINGS, type ConnectionSettingsInput } from './connection-settings.ts';
 import { urlSettingProblems } from './url-setting.ts';
-import { hasControlCharacter } from '../../../common/control-characters.ts';
+import { hasControlCharacter } from '../../common/control-characters.ts';
 
 const MAX_SECRET_LENGTH = 8192;
 

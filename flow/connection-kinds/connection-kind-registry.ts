@@ -1,11 +1,11 @@
 // The connection kinds: one module per value of the proto's ConnectionType.
 // This list drives the engine's checks and what it stores (connection-check.ts,
-// engine/connections/), the worker's request authentication
+// engine/domain/connections/), the worker's request authentication
 // (workflows/outbound/connection-credentials.ts) and the CLI's `--type`
 // choices and options (bin/cli/connection-commands.ts). Its type has a member
 // per enum value, so a new proto value does not compile until its module is
 // listed here. Listed in enum order, the order the CLI names them in.
-import { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { apiKeyKind } from './api-key-kind.ts';
 import { basicKind } from './basic-kind.ts';
 import { bearerKind } from './bearer-kind.ts';

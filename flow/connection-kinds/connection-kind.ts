@@ -6,7 +6,7 @@
 // them to check and describe connections, so the I/O a kind needs at run time
 // (a token endpoint, the worker's token cache) is handed in by the worker
 // through AuthenticationServices (workflows/outbound/connection-credentials.ts).
-import type { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import type { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import type { ConnectionSettingsInput, KindSettingName, KindSettings } from './connection-settings.ts';
 
 /** A setting a kind uses (connection-settings.ts lists them all). */

@@ -4,7 +4,7 @@
 // ConnectionSettings under the same name; a kind says which it uses
 // (ConnectionKind.settings). Storage, the admin service and the CLI walk this
 // table, so a new setting is a proto field and one line here.
-import type { ConnectionSettings } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import type { ConnectionSettings } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 
 interface SettingEntry {
   name: keyof ConnectionSettings;

@@ -2,7 +2,7 @@
 // endpoint (RFC 6749 §4.4, the client authenticated with client_secret_basic,
 // §2.3.1: id and secret form-encoded, then Basic), keeps it in its memory until
 // shortly before it expires and sends it as `Authorization: Bearer`.
-import { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { AuthenticationFailure, type AuthenticationServices, type ConnectionCredentials, type ConnectionKind, type TokenGrant } from './connection-kind.ts';
 import { basicCredentials } from './http-basic.ts';
 import { urlSettingProblems } from './url-setting.ts';
@@ -35,7 +35,11 @@ async function fetchToken({ name, settings, secret }: ConnectionCredentials, ser
   const answer = await services.send({
     method: 'POST',
     url: new URL(settings.tokenUrl),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${basic}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      authorization: `Basic ${basic}`,
+    },
     body: form.toString(),
   });
   const json = parseJson(answer.body);
@@ -49,7 +53,10 @@ async function fetchToken({ name, settings, secret }: ConnectionCredentials, ser
   if (typeof json?.access_token !== 'string' || json.access_token === '')
     throw new AuthenticationFailure(`connection "${name}": the token endpoint answered without an access_token`, 'TokenRefused', false);
   const expiresIn = Number(json.expires_in);
-  return { accessToken: json.access_token, expiresInMs: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : undefined };
+  return {
+    accessToken: json.access_token,
+    expiresInMs: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : undefined,
+  };
 }
 
 function parseJson(body: Uint8Array): Record<string, unknown> | undefined {

@@ -49,7 +49,11 @@ export const REGEX_CHARS_PER_STEP = 100;
  * Options passed to jsonata() for every compiled formula. Regex literals run
  * on RE2; an evaluation with a budget gets an engine that charges it (onEntry).
  */
-export const JSONATA_OPTIONS: jsonata.JsonataOptions = { stack: MAX_DEPTH, sequence: MAX_SEQUENCE_LENGTH, RegexEngine: LinearRegex as unknown as RegExpConstructor };
+export const JSONATA_OPTIONS: jsonata.JsonataOptions = {
+  stack: MAX_DEPTH,
+  sequence: MAX_SEQUENCE_LENGTH,
+  RegexEngine: LinearRegex as unknown as RegExpConstructor,
+};
 
 /** Counters for one evaluate() call; a compiled expression is shared, so they cannot live on it. */
 export interface Budget {

@@ -14,6 +14,7 @@
 // differently (an index on a non-array) gets no spelling rather than a wrong one.
 
 import { rememberSpelling, spellingOf } from './exact-source.ts';
+import type { PathSegment } from '../field-path.ts';
 
 /** The parts of a JSONata syntax tree node looked at here. */
 export interface SyntaxNode {
@@ -32,13 +33,10 @@ const PATH_KEYS = new Set(['type', 'steps']);
 const FILTER_KEYS = new Set(['type', 'expr', 'position']);
 const LITERAL_KEYS = new Set(['type', 'value', 'position']);
 
-/** A member name or an array index. */
-type PathStep = string | number;
-
-const plainPaths = new WeakMap<object, readonly PathStep[] | null>();
+const plainPaths = new WeakMap<object, readonly PathSegment[] | null>();
 
 /** The steps of a plain path node, or undefined for any other node. Syntax trees never change, so the answer is kept. */
-export function plainPathNames(node: SyntaxNode): readonly PathStep[] | undefined {
+export function plainPathNames(node: SyntaxNode): readonly PathSegment[] | undefined {
   let names = plainPaths.get(node);
   if (names === undefined) {
     names = readPlainPath(node);
@@ -47,9 +45,9 @@ export function plainPathNames(node: SyntaxNode): readonly PathStep[] | undefine
   return names ?? undefined;
 }
 
-function readPlainPath(node: SyntaxNode): readonly PathStep[] | null {
+function readPlainPath(node: SyntaxNode): readonly PathSegment[] | null {
   if (node.type !== 'path' || !node.steps?.length || !hasOnly(node, PATH_KEYS)) return null;
-  const steps: PathStep[] = [];
+  const steps: PathSegment[] = [];
   for (const step of node.steps) {
     if (step.type !== 'name' || typeof step.value !== 'string' || !hasOnly(step, NAME_KEYS)) return null;
     steps.push(step.value);
@@ -73,7 +71,7 @@ function hasOnly(node: object, keys: ReadonlySet<string>): boolean {
  * number is `value`. Arrays on the way are not looked into: JSONata would map
  * over them, and the result would be a new sequence.
  */
-export function spellingAt(input: unknown, steps: readonly PathStep[], value: number): string | undefined {
+export function spellingAt(input: unknown, steps: readonly PathSegment[], value: number): string | undefined {
   let holder: unknown = input;
   for (let i = 0; i < steps.length - 1; i++) holder = member(holder, steps[i]!);
   const last = steps.at(-1)!;
@@ -82,7 +80,7 @@ export function spellingAt(input: unknown, steps: readonly PathStep[], value: nu
 }
 
 /** `holder[step]`: an own member of an object for a name, an item of an array for an index; otherwise nothing. */
-function member(holder: unknown, step: PathStep): unknown {
+function member(holder: unknown, step: PathSegment): unknown {
   if (holder === null || typeof holder !== 'object') return undefined;
   if (typeof step === 'number') return Array.isArray(holder) ? holder[step] : undefined;
   if (Array.isArray(holder) || !Object.hasOwn(holder, step)) return undefined;

@@ -59,7 +59,7 @@ export interface FormulaContext {
   };
   /**
    * Per waitForCallback step without a key, `url`: its callback URL as the workflow knows it, a
-   * placeholder the httpRequest activity replaces by the real URL when it sends (shared/callback-placeholders.ts).
+   * placeholder the httpRequest activity replaces by the real URL when it sends (flow/callback-placeholders.ts).
    * Absent when the flow has no such step.
    */
   Callbacks?: Record<string, { url: string }>;

@@ -92,7 +92,16 @@ export const CALLABLE_FUNCTIONS: ReadonlySet<string> = new Set([...JSONATA_FUNCT
 type MemberList<T> = { readonly [K in keyof T]-?: true };
 
 /** Trigger members only the provider route fills (`trigger.webhook.direct`); publishing warns when a flow without it reads them. */
-export const DIRECT_TRIGGER = { Body: true, BodyEncoding: true, Json: true, Form: true, Headers: true, Query: true, Method: true, Provider: true } as const;
+export const DIRECT_TRIGGER = {
+  Body: true,
+  BodyEncoding: true,
+  Json: true,
+  Form: true,
+  Headers: true,
+  Query: true,
+  Method: true,
+  Provider: true,
+} as const;
 
 /** Trigger members only a collecting flow control fills, each by the control that does (`trigger.webhook.<control>`). */
 export const COLLECTED_TRIGGER = { Coalesced: 'debounce', Batch: 'batch' } as const;

@@ -16,7 +16,7 @@
 // the payload, where any name can be right, so only the calls there are checked.
 import jsonata from 'jsonata';
 import { didYouMean } from './did-you-mean.ts';
-import { parseFieldPath } from './field-path.ts';
+import { parseFieldPath } from './smart-field-path.ts';
 import { CALLABLE_FUNCTIONS, CALLBACK, COLLECTED_TRIGGER, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
 
 /** A waitForCallback step as formulas may name it: `Callbacks.<name>.url` exists when it has no key. */

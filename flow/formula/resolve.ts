@@ -8,7 +8,7 @@ import { formulaSource, parseTemplate, scanTemplate } from './template-parser.ts
 import { fieldReferenceProblems, formulaReferenceProblems, type FormulaScope } from './formula-references.ts';
 import type { TemplatePart } from './template-parser.ts';
 import { compileFormula, evaluateFormula, evaluateFormulaText } from './formula-evaluator.ts';
-import { fieldText, parseFieldPath } from './field-path.ts';
+import { fieldText, parseFieldPath } from './smart-field-path.ts';
 import { setOwnMember } from '../../common/own-member.ts';
 
 /** The template's value: a lone formula's raw value, otherwise the interpolated text. */

@@ -4,12 +4,10 @@
 // plain member access and must stay cheap, and JSONata's sequence semantics
 // (mapping over arrays, flattening) would surprise here.
 
+import type { PathSegment } from '../field-path.ts';
 import type { FormulaContext } from './formula-context.ts';
 import { toJsonText } from './json-value.ts';
 import { spellingOf } from './exact-source.ts';
-
-/** One step of a path: a member name or an array index. */
-export type PathStep = string | number;
 
 // Hyphens are allowed inside names because webhook payloads often use them
 // (`{{Trigger.Payload.order-id}}`); a path has no operators to confuse them with.
@@ -17,8 +15,8 @@ const NAME = /^[\p{L}_$][\p{L}\p{N}_$-]*/u;
 const INDEX = /^\[(\d+)\]/;
 
 /** The steps of a SmartField path, or undefined when it is not a valid path. */
-export function parseFieldPath(path: string): PathStep[] | undefined {
-  const steps: PathStep[] = [];
+export function parseFieldPath(path: string): PathSegment[] | undefined {
+  const steps: PathSegment[] = [];
   let rest = path;
   while (true) {
     const name = NAME.exec(rest);
@@ -36,7 +34,7 @@ export function parseFieldPath(path: string): PathStep[] | undefined {
 }
 
 /** The text a SmartField inserts; missing members become the empty string. */
-export function fieldText(steps: readonly PathStep[], ctx: FormulaContext): string {
+export function fieldText(steps: readonly PathSegment[], ctx: FormulaContext): string {
   // The whole payload is inserted as received: re-serialising would change
   // number formatting, key order or spacing that a receiver may depend on.
   if (steps.length === 2 && steps[0] === 'Trigger' && steps[1] === 'Payload') return ctx.Trigger.PayloadJson;
@@ -47,7 +45,7 @@ export function fieldText(steps: readonly PathStep[], ctx: FormulaContext): stri
   return spelling ?? toJsonText(value);
 }
 
-function lookup(steps: readonly PathStep[], root: unknown): unknown {
+function lookup(steps: readonly PathSegment[], root: unknown): unknown {
   let value = root;
   for (const step of steps) {
     if (value === null || typeof value !== 'object') return undefined;

@@ -9,7 +9,7 @@
 
 import { findFormulaEnd } from './formula-scanner.ts';
 import { FormulaError } from './formula-error.ts';
-import { parseFieldPath } from './field-path.ts';
+import { parseFieldPath } from './smart-field-path.ts';
 
 /** Characters that may begin an escape or a placeholder. */
 const SPECIAL = /[\\${]/g;
@@ -75,7 +75,10 @@ export function scanTemplate(text: string): { parts: TemplatePart[]; problems: T
       const path = text.slice(i + 2, end).trim();
       if (path === '') problems.push({ source, reason: 'empty field' });
       else if (!parseFieldPath(path)) {
-        problems.push({ source, reason: `"${path}" is not a field path (use names joined by dots, e.g. Trigger.Payload.order.id or Steps.call.items[0])` });
+        problems.push({
+          source,
+          reason: `"${path}" is not a field path (use names joined by dots, e.g. Trigger.Payload.order.id or Steps.call.items[0])`,
+        });
       }
       flushLiteral();
       parts.push({ kind: 'field', path });

@@ -22,7 +22,7 @@ import { resolveTemporalServer, TEMPORAL_SERVER_VERSION } from '../../bin/embedd
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import type { EngineClientTls } from '../../common/engine-client-tls.ts';
 import { adminTlsOf, benchTlsMode, createBenchTls, type BenchTls, type BenchTlsMode } from './bench-tls.ts';
-import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/infrastructure/temporal/search-attributes.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FLOWHOOK = join(ROOT, 'bin', 'flowhook');
@@ -83,10 +83,18 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     if (!databaseUrl) databaseUrl = await postgres!.createDatabase(`bench_${randomBytes(4).toString('hex')}`);
     let temporalKind = temporalAddress ? `TEMPORAL_ADDRESS ${temporalAddress}` : 'dev server';
     if (!temporalAddress) {
-      const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log, configuredPath: env.TEMPORAL_CLI });
+      const cliPath = await resolveTemporalCli({
+        dataDir: join(ROOT, '.flowhook'),
+        log,
+        configuredPath: env.TEMPORAL_CLI,
+      });
       const temporal = realServer
         ? await startTemporalServer({
-            install: await resolveTemporalServer({ dataDir: join(ROOT, '.flowhook'), log, home: env.TEMPORAL_SERVER_HOME }),
+            install: await resolveTemporalServer({
+              dataDir: join(ROOT, '.flowhook'),
+              log,
+              home: env.TEMPORAL_SERVER_HOME,
+            }),
             cliPath,
             workDir: join(work, 'temporal-server'),
             postgresUrl: postgres!.url,
@@ -94,7 +102,14 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
             searchAttributes: SEARCH_ATTRIBUTES,
             log,
           })
-        : await startTemporalDevServer({ cliPath, inMemory: true, headless: true, port: await findFreePort(), searchAttributes: SEARCH_ATTRIBUTES, log });
+        : await startTemporalDevServer({
+            cliPath,
+            inMemory: true,
+            headless: true,
+            port: await findFreePort(),
+            searchAttributes: SEARCH_ATTRIBUTES,
+            log,
+          });
       stops.push(() => temporal.stop());
       temporalAddress = temporal.address;
       if (realServer) temporalKind = `server ${TEMPORAL_SERVER_VERSION} on PostgreSQL`;
@@ -159,7 +174,10 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     if (allInOne) {
       // Its own data directory (local tokens and keys); PostgreSQL and Temporal are the bench's, as above.
       ownEnv.start = { FLOWHOOK_DATA_DIR: join(work, 'start') };
-      flowhook.push({ ...launch('start', [FLOWHOOK, 'start']), metricsUrls: [metrics(engineMetricsPort), metrics(workerMetricsPort), metrics(facadeMetricsPort)] });
+      flowhook.push({
+        ...launch('start', [FLOWHOOK, 'start']),
+        metricsUrls: [metrics(engineMetricsPort), metrics(workerMetricsPort), metrics(facadeMetricsPort)],
+      });
       await waitForPort(facadePort);
     } else {
       flowhook.push({ ...launch('engine', [FLOWHOOK, 'engine']), metricsUrls: [metrics(engineMetricsPort)] });

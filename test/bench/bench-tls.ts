@@ -36,9 +36,16 @@ export async function createBenchTls(mode: Exclude<BenchTlsMode, 'off'>): Promis
   const certs = await createTestCertificates();
   try {
     const trust = { FLOWHOOK_ENGINE_CA: certs.serverCa };
-    const engine: Record<string, string> = { FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key };
+    const engine: Record<string, string> = {
+      FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert,
+      FLOWHOOK_ENGINE_TLS_KEY: certs.server.key,
+    };
     if (mode === 'tls') return { mode, engine, facade: trust, worker: trust, admin: trust, remove: certs.remove };
-    const identity = (files: CertificateFiles) => ({ ...trust, FLOWHOOK_ENGINE_CLIENT_CERT: files.cert, FLOWHOOK_ENGINE_CLIENT_KEY: files.key });
+    const identity = (files: CertificateFiles) => ({
+      ...trust,
+      FLOWHOOK_ENGINE_CLIENT_CERT: files.cert,
+      FLOWHOOK_ENGINE_CLIENT_KEY: files.key,
+    });
     const [facade, worker, admin] = await Promise.all([certs.issueClient(ACCOUNTS.facade), certs.issueClient(ACCOUNTS.worker), certs.issueClient(ACCOUNTS.admin)]);
     return {
       mode,

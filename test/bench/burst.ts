@@ -105,7 +105,11 @@ export async function runBurst(options: BurstOptions): Promise<BurstResult> {
     acceptedPerSecond: round(accepted / sentSeconds),
     drainPerSecond: round((completed - completedAtBurstEnd) / drainSeconds),
     totalSeconds: round((performance.now() - started) / 1000),
-    otherKeyWaitMs: { p50: round(percentile(waits, 0.5)), max: round(waits.at(-1) ?? Number.NaN), samples: waits.length },
+    otherKeyWaitMs: {
+      p50: round(percentile(waits, 0.5)),
+      max: round(waits.at(-1) ?? Number.NaN),
+      samples: waits.length,
+    },
     cpu: Object.fromEntries(Object.keys(cpuAfter).map((name) => [name, round(cpuAfter[name]! - (cpuBefore[name] ?? 0))])),
   };
 }

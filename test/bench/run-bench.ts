@@ -48,21 +48,34 @@ const COMPANY = 'Bench';
 
 const stack = await startBenchStack(process.env, log);
 try {
-  const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.adminToken, engineTls: stack.adminTls });
+  const admin = createAdminClient({
+    engineUrl: stack.engineUrl,
+    adminToken: stack.adminToken,
+    engineTls: stack.adminTls,
+  });
   await admin.createCompany({ name: COMPANY });
   const { accessKey } = await admin.createUser({ name: 'bench-user', company: COMPANY });
   const deploy = async (activity: string, mode: string, steps: unknown[], control: Record<string, unknown> = {}) =>
     (
       await admin.applyFlow({
-        flow: fromJson(FlowSchema, { company: COMPANY, name: activity, trigger: { webhook: { activity, responseMode: mode, ...control } }, steps } as never),
+        flow: fromJson(FlowSchema, {
+          company: COMPANY,
+          name: activity,
+          trigger: { webhook: { activity, responseMode: mode, ...control } },
+          steps,
+        } as never),
         publish: true,
       })
     ).secret;
   const instantSecret = await deploy('bench.instant', 'INSTANT_RETURN', INSTANT_STEPS);
   const syncSecret = await deploy('bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS);
   // G, H, I: A's flow with flow control (docs/how-to/control-how-calls-become-executions.md); the key is the payload's `account`.
-  const keyedSecret = await deploy('bench.keyed', 'INSTANT_RETURN', INSTANT_STEPS, { concurrency: { key: '${Trigger.Payload.account}', limit: 1 } });
-  const debouncedSecret = await deploy('bench.debounced', 'INSTANT_RETURN', INSTANT_STEPS, { debounce: { key: '${Trigger.Payload.account}', period: '1s' } });
+  const keyedSecret = await deploy('bench.keyed', 'INSTANT_RETURN', INSTANT_STEPS, {
+    concurrency: { key: '${Trigger.Payload.account}', limit: 1 },
+  });
+  const debouncedSecret = await deploy('bench.debounced', 'INSTANT_RETURN', INSTANT_STEPS, {
+    debounce: { key: '${Trigger.Payload.account}', period: '1s' },
+  });
   // F: the same Instant flow's steps behind the provider route, verified as Stripe.
   await admin.applyFlow({
     flow: fromJson(FlowSchema, {
@@ -84,8 +97,16 @@ try {
   const body = (activity: string, secret: string) => `{"activity": "${activity}", "secret": "${secret}", "payload": ${PAYLOAD}}`;
   const counter: Counter = { executions: 0 };
   const scenarios: { scenario: ScenarioRun['scenario']; label: string; call: () => Promise<void> }[] = [
-    { scenario: 'E', label: 'bare Koa ceiling', call: ceilingCall(httpPoster(stack.ceilingUrl, body('bench.instant', instantSecret), {}, agent)) },
-    { scenario: 'A', label: 'instant via flowhook', call: facadeCall(httpPoster(url, body('bench.instant', instantSecret), auth, agent), 'instant-return', counter) },
+    {
+      scenario: 'E',
+      label: 'bare Koa ceiling',
+      call: ceilingCall(httpPoster(stack.ceilingUrl, body('bench.instant', instantSecret), {}, agent)),
+    },
+    {
+      scenario: 'A',
+      label: 'instant via flowhook',
+      call: facadeCall(httpPoster(url, body('bench.instant', instantSecret), auth, agent), 'instant-return', counter),
+    },
     {
       scenario: 'F',
       label: 'instant via the provider route (Stripe-signed)',
@@ -96,15 +117,31 @@ try {
       label: 'instant floor (bare start)',
       call: floorStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS), counter),
     },
-    { scenario: 'B', label: 'sync via flowhook', call: facadeCall(httpPoster(url, body('bench.sync', syncSecret), auth, agent), 'responded', counter) },
+    {
+      scenario: 'B',
+      label: 'sync via flowhook',
+      call: facadeCall(httpPoster(url, body('bench.sync', syncSecret), auth, agent), 'responded', counter),
+    },
     {
       scenario: 'D',
       label: 'sync floor (bare Update-With-Start)',
       call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter),
     },
-    { scenario: 'G', label: 'instant, concurrency key (one key, limit 1)', call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 1, auth, agent, counter) },
-    { scenario: 'H', label: 'instant, concurrency key (50 keys, limit 1)', call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 50, auth, agent, counter) },
-    { scenario: 'I', label: 'instant, debounce (50 keys, period 1 s)', call: keyedFacadeCall(url, 'bench.debounced', debouncedSecret, 50, auth, agent) },
+    {
+      scenario: 'G',
+      label: 'instant, concurrency key (one key, limit 1)',
+      call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 1, auth, agent, counter),
+    },
+    {
+      scenario: 'H',
+      label: 'instant, concurrency key (50 keys, limit 1)',
+      call: keyedFacadeCall(url, 'bench.keyed', keyedSecret, 50, auth, agent, counter),
+    },
+    {
+      scenario: 'I',
+      label: 'instant, debounce (50 keys, period 1 s)',
+      call: keyedFacadeCall(url, 'bench.debounced', debouncedSecret, 50, auth, agent),
+    },
   ];
 
   const runs: ScenarioRun[] = [];

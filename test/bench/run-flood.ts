@@ -39,14 +39,25 @@ interface FloodResult {
 }
 
 // The route limit keeps its default here (the throughput bench lifts it): the flood is what it meets.
-const stack = await startBenchStack({ ...process.env, BENCH_ALL_IN_ONE: '1' }, log, { FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '100' });
+const stack = await startBenchStack({ ...process.env, BENCH_ALL_IN_ONE: '1' }, log, {
+  FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '100',
+});
 try {
   const [start] = stack.processes;
-  const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.adminToken, engineTls: stack.adminTls });
+  const admin = createAdminClient({
+    engineUrl: stack.engineUrl,
+    adminToken: stack.adminToken,
+    engineTls: stack.adminTls,
+  });
   await admin.createCompany({ name: COMPANY });
   const { accessKey } = await admin.createUser({ name: 'flood-user', company: COMPANY });
   const { secret } = await admin.applyFlow({
-    flow: fromJson(FlowSchema, { company: COMPANY, name: 'flood.instant', trigger: { webhook: { activity: 'flood.instant' } }, steps: INSTANT_STEPS } as never),
+    flow: fromJson(FlowSchema, {
+      company: COMPANY,
+      name: 'flood.instant',
+      trigger: { webhook: { activity: 'flood.instant' } },
+      steps: INSTANT_STEPS,
+    } as never),
     publish: true,
   });
   await admin.applyFlow({
@@ -102,7 +113,16 @@ try {
     await settle();
     const alive = isAlive(start!.pid);
     const rssAfterMiB = alive ? rssMiB(start!.pid) : 0;
-    const result = { name, calls, statuses, rssBeforeMiB, rssAfterMiB, growthMiB: rssAfterMiB - rssBeforeMiB, stillAnswers: alive && (await stillAnswers()), alive };
+    const result = {
+      name,
+      calls,
+      statuses,
+      rssBeforeMiB,
+      rssAfterMiB,
+      growthMiB: rssAfterMiB - rssBeforeMiB,
+      stillAnswers: alive && (await stillAnswers()),
+      alive,
+    };
     log(`${name}: ${JSON.stringify(statuses)}; RSS after ${rssAfterMiB} MiB (${result.growthMiB >= 0 ? '+' : ''}${result.growthMiB}); still answers: ${result.stillAnswers}`);
     floods.push(result);
   };

@@ -5,9 +5,9 @@ import { Agent, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import Stripe from 'stripe';
-import { executionSearchAttributes } from '../../engine/temporal/search-attributes.ts';
-import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput, type FlowWorkflow } from '../../workflows/shared/index.ts';
-import { webhookResponseUpdate } from '../../workflows/shared/flow-messages.ts';
+import { executionSearchAttributes } from '../../engine/infrastructure/temporal/search-attributes.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput, type FlowWorkflow } from '../../flow/index.ts';
+import { webhookResponseUpdate } from '../../flow/flow-messages.ts';
 
 export const PAYLOAD = '{"order": {"id": "SO-1001", "customer": "C-42", "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B-7", "qty": 1}]}, "amount": 129.90}';
 
@@ -23,12 +23,26 @@ export interface Counter {
 export function httpPoster(url: string, body: string, headers: Record<string, string>, agent: Agent) {
   return () =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -104,7 +118,10 @@ export function floorUpdateWithStart(client: Client, taskQueue: string, input: F
       workflowIdConflictPolicy: 'USE_EXISTING',
       typedSearchAttributes: searchAttributes,
     });
-    const response = await client.workflow.executeUpdateWithStart(webhookResponseUpdate, { updateId: workflowId, startWorkflowOperation: operation });
+    const response = await client.workflow.executeUpdateWithStart(webhookResponseUpdate, {
+      updateId: workflowId,
+      startWorkflowOperation: operation,
+    });
     counter.executions++;
     if (response.outcome !== 'RESPONDED') throw new Error(`outcome ${response.outcome}`);
   };

@@ -13,11 +13,28 @@ import { ExecutionFilterForm } from '../../console/src/executions/execution-filt
 import ExecutionsPage from '../../console/src/executions/executions-page.tsx';
 import { COMPANY, consoleHarness, renderConsole } from './support/console-harness.tsx';
 
-const EMPTY: ExecutionFilter = { company: COMPANY, flow: '', activity: '', version: '', outcome: '', statuses: [], since: '', until: '', caller: '', key: '' };
+const EMPTY: ExecutionFilter = {
+  company: COMPANY,
+  flow: '',
+  activity: '',
+  version: '',
+  outcome: '',
+  statuses: [],
+  since: '',
+  until: '',
+  caller: '',
+  key: '',
+};
 
 describe('execution-filter', () => {
   test('the address holds only what is set, in a fixed order, and reads back as the same filter', () => {
-    const filter: ExecutionFilter = { ...EMPTY, flow: 'orders', statuses: ['FAILED', 'TIMED_OUT'], caller: 'user:shop', key: 'INV-7' };
+    const filter: ExecutionFilter = {
+      ...EMPTY,
+      flow: 'orders',
+      statuses: ['FAILED', 'TIMED_OUT'],
+      caller: 'user:shop',
+      key: 'INV-7',
+    };
     expect(searchOf(filter)).toBe('company=Default&flow=orders&caller=user%3Ashop&key=INV-7&status=FAILED%2CTIMED_OUT');
     expect(filterFromSearch(new URLSearchParams(searchOf(filter)))).toEqual(filter);
     expect(filterFromSearch(new URLSearchParams('company=Default&status=FAILED,ASLEEP')).statuses).toEqual(['FAILED']);
@@ -26,12 +43,20 @@ describe('execution-filter', () => {
   test('a person is told at the field what the engine would refuse', () => {
     expect(filterProblems({ ...EMPTY, version: '0' })).toEqual({ version: 'A version is a whole number from 1.' });
     expect(filterProblems({ ...EMPTY, since: 'yesterday' })).toEqual({ since: 'Not a date and time.' });
-    expect(filterProblems({ ...EMPTY, since: '2026-03-02T10:00:00Z', until: '2026-03-01T10:00:00Z' })).toEqual({ until: 'Must be after From.' });
+    expect(filterProblems({ ...EMPTY, since: '2026-03-02T10:00:00Z', until: '2026-03-01T10:00:00Z' })).toEqual({
+      until: 'Must be after From.',
+    });
     expect(filterProblems({ ...EMPTY, version: '3', since: '2026-03-01T10:00:00Z', until: '2026-03-02T10:00:00Z' })).toEqual({});
   });
 
   test('the list and a bulk re-run ask for what the filter selects; a re-run only for closed executions', () => {
-    const filter: ExecutionFilter = { ...EMPTY, flow: 'orders', version: '3', statuses: ['RUNNING', 'FAILED'], since: '2026-03-01T10:00:00.000Z' };
+    const filter: ExecutionFilter = {
+      ...EMPTY,
+      flow: 'orders',
+      version: '3',
+      statuses: ['RUNNING', 'FAILED'],
+      since: '2026-03-01T10:00:00.000Z',
+    };
     expect(listRequest(filter, 200)).toEqual({
       company: COMPANY,
       flowName: 'orders',
@@ -57,8 +82,22 @@ function executionsEngine(router: Parameters<Parameters<typeof consoleHarness>[0
   router.service(ExecutionService, {
     listExecutions: (request) => ({
       executions: [
-        { executionId: 'orders:1', company: COMPANY, flowName: 'orders', flowVersion: 1, status: 'COMPLETED', outcome: 'responded' },
-        { executionId: 'refunds:1', company: COMPANY, flowName: 'refunds', flowVersion: 2, status: 'FAILED', outcome: 'failed' },
+        {
+          executionId: 'orders:1',
+          company: COMPANY,
+          flowName: 'orders',
+          flowVersion: 1,
+          status: 'COMPLETED',
+          outcome: 'responded',
+        },
+        {
+          executionId: 'refunds:1',
+          company: COMPANY,
+          flowName: 'refunds',
+          flowVersion: 2,
+          status: 'FAILED',
+          outcome: 'failed',
+        },
       ].filter((execution) => request.flowName === '' || execution.flowName === request.flowName),
     }),
   });
@@ -86,7 +125,11 @@ describe('the filter form', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Failed' }));
     expect(onChange).toHaveBeenLastCalledWith({ ...EMPTY, statuses: ['RUNNING', 'FAILED'] });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-01T10:30' } });
-    expect(onChange).toHaveBeenLastCalledWith({ ...EMPTY, statuses: ['RUNNING'], until: new Date('2026-03-01T10:30').toISOString() });
+    expect(onChange).toHaveBeenLastCalledWith({
+      ...EMPTY,
+      statuses: ['RUNNING'],
+      until: new Date('2026-03-01T10:30').toISOString(),
+    });
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(onChange).toHaveBeenLastCalledWith(EMPTY);
 
@@ -99,22 +142,36 @@ describe('the filter form', () => {
 describe('the execution list', () => {
   test('asks the engine for what the filter says once typing pauses, shows what it answers, and keeps the filter in the address', async () => {
     const user = userEvent.setup({ delay: null });
-    const page = renderConsole(<ExecutionsPage />, { engine: executionsEngine, path: `/executions?company=${COMPANY}` });
+    const page = renderConsole(<ExecutionsPage />, {
+      engine: executionsEngine,
+      path: `/executions?company=${COMPANY}`,
+    });
     await screen.findByRole('heading', { level: 1, name: `Executions of ${COMPANY}` });
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 executions'));
-    expect(page.requests(ExecutionService.method.listExecutions)[0]).toMatchObject({ company: COMPANY, flowName: '', limit: 200 });
+    expect(page.requests(ExecutionService.method.listExecutions)[0]).toMatchObject({
+      company: COMPANY,
+      flowName: '',
+      limit: 200,
+    });
 
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Flow' }), 'refunds');
     await user.click(screen.getByRole('checkbox', { name: 'Failed' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('1 execution'));
-    expect(page.requests(ExecutionService.method.listExecutions).at(-1)).toMatchObject({ company: COMPANY, flowName: 'refunds', statuses: ['FAILED'] });
+    expect(page.requests(ExecutionService.method.listExecutions).at(-1)).toMatchObject({
+      company: COMPANY,
+      flowName: 'refunds',
+      statuses: ['FAILED'],
+    });
     expect(screen.getByRole('link', { name: 'refunds:1' }).getAttribute('href')).toBe('/executions/refunds%3A1');
     expect(page.location().search).toBe(`?company=${COMPANY}&flow=refunds&status=FAILED`);
   });
 
   test('a refused field is marked and asks the engine nothing until it is fixed', async () => {
     const user = userEvent.setup({ delay: null });
-    const page = renderConsole(<ExecutionsPage />, { engine: executionsEngine, path: `/executions?company=${COMPANY}` });
+    const page = renderConsole(<ExecutionsPage />, {
+      engine: executionsEngine,
+      path: `/executions?company=${COMPANY}`,
+    });
     const version = await screen.findByRole('textbox', { name: 'Version' });
     await waitFor(() => expect(page.requests(ExecutionService.method.listExecutions)).toHaveLength(1));
 

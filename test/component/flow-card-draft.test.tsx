@@ -18,7 +18,11 @@ import { flowEngine, STORED_FLOW } from './support/flow-engine.ts';
 describe('flow-draft', () => {
   test('a new flow starts with the trigger defaults of the spec and one Respond to Webhook step', () => {
     const flow = newFlow(COMPANY);
-    expect(flow.trigger?.webhook).toMatchObject({ responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: 200, defaultResponseContentType: 'application/json' });
+    expect(flow.trigger?.webhook).toMatchObject({
+      responseMode: 'INSTANT_RETURN',
+      defaultResponseStatusCode: 200,
+      defaultResponseContentType: 'application/json',
+    });
     expect(flatOutline(outline(flow.steps ?? [])).map((step) => step.kind)).toEqual(['respond']);
     expect(localProblems(flow).size).toBe(0);
   });
@@ -39,7 +43,13 @@ describe('flow-draft', () => {
 
   test("the outline names each step's kind and detail, if branches nested under their step, by the paths publish problems use", () => {
     const steps: FlowJson['steps'] = [
-      { if: { condition: 'Trigger.Payload.paid', then: [{ httpRequest: { method: 'POST', url: 'https://erp.example.com/orders' } }], else: [] } },
+      {
+        if: {
+          condition: 'Trigger.Payload.paid',
+          then: [{ httpRequest: { method: 'POST', url: 'https://erp.example.com/orders' } }],
+          else: [],
+        },
+      },
       { respond: { statusCode: 201 } },
     ];
     expect(flatOutline(outline(steps)).map((step) => [step.path, step.kind && STEP_KINDS[step.kind], step.detail])).toEqual([
@@ -101,7 +111,9 @@ describe('the flow card', () => {
       message: 'activity shop.orders is published by flow legacy-orders',
     });
     renderConsole(<FlowCardPage company={COMPANY} name="orders" />, {
-      engine: flowEngine(STORED_FLOW, { problems: (flow) => (flow.trigger?.webhook?.activity === 'shop.orders' ? [taken] : []) }),
+      engine: flowEngine(STORED_FLOW, {
+        problems: (flow) => (flow.trigger?.webhook?.activity === 'shop.orders' ? [taken] : []),
+      }),
     });
     const problems = await screen.findByRole('heading', { name: '1 problem to fix before publishing' });
     expect(within(problems.closest('section')!).getByText(/published by flow legacy-orders/)).toBeTruthy();
@@ -111,7 +123,10 @@ describe('the flow card', () => {
 
   test('a new flow is not published before it has a secret; saved, it is named after its activity and its card opens', async () => {
     const user = userEvent.setup({ delay: null });
-    const page = renderConsole(<FlowCardPage company={COMPANY} />, { engine: flowEngine(), path: `/new-flow/${COMPANY}` });
+    const page = renderConsole(<FlowCardPage company={COMPANY} />, {
+      engine: flowEngine(),
+      path: `/new-flow/${COMPANY}`,
+    });
     await screen.findByRole('heading', { level: 1, name: 'New flow' });
     await user.type(screen.getByRole('textbox', { name: 'Activity' }), 'Shop.Refunds');
 
@@ -136,7 +151,10 @@ describe('the flow card', () => {
 
   test('steps: the list names each kind; a Respond step is added and edited on its card, other kinds in the YAML tab', async () => {
     const user = userEvent.setup({ delay: null });
-    const withRequest: FlowJson = { ...STORED_FLOW, steps: [{ httpRequest: { method: 'POST', url: 'https://erp.example.com/orders' } }, ...(STORED_FLOW.steps ?? [])] };
+    const withRequest: FlowJson = {
+      ...STORED_FLOW,
+      steps: [{ httpRequest: { method: 'POST', url: 'https://erp.example.com/orders' } }, ...(STORED_FLOW.steps ?? [])],
+    };
     renderConsole(<FlowCardPage company={COMPANY} name="orders" />, { engine: flowEngine(withRequest) });
     const section = await screen.findByRole('region', { name: 'Steps' });
     await user.click(within(section).getByRole('button', { name: /^HTTP request/ }));

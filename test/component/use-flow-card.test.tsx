@@ -25,9 +25,15 @@ async function openCard(options: Omit<Partial<HarnessOptions>, 'engine'> & { flo
     },
   });
   const name = 'name' in options ? options.name : 'orders';
-  const hook = renderHook(() => ({ card: useFlowCard(COMPANY, name), executions: useQuery(ExecutionService.method.listExecutions, { company: COMPANY }) }), {
-    wrapper: harness.wrapper,
-  });
+  const hook = renderHook(
+    () => ({
+      card: useFlowCard(COMPANY, name),
+      executions: useQuery(ExecutionService.method.listExecutions, { company: COMPANY }),
+    }),
+    {
+      wrapper: harness.wrapper,
+    },
+  );
   await waitFor(() => expect(hook.result.current.card.draft).toBeDefined());
   await waitFor(() => expect(hook.result.current.executions.data).toBeDefined());
   return { ...harness, card: () => hook.result.current.card };
@@ -60,12 +66,19 @@ test("Save draft sends the normalised draft, then reads the flow again and no ot
 });
 
 test("Publish asks the engine's check first: with an error it publishes nothing and says how many problems there are", async () => {
-  const refused = create(FlowProblemSchema, { severity: FlowProblem_Severity.ERROR, fieldPath: 'steps[0].respond.body', message: 'not valid JSONata' });
+  const refused = create(FlowProblemSchema, {
+    severity: FlowProblem_Severity.ERROR,
+    fieldPath: 'steps[0].respond.body',
+    message: 'not valid JSONata',
+  });
   const engine = await openCard({ flows: { problems: (flow) => (flow.description === 'broken' ? [refused] : []) } });
   act(() => engine.card().edit({ ...engine.card().draft!, description: 'broken' }));
   await act(() => engine.card().save(true));
 
-  expect(engine.card().notice).toEqual({ kind: 'problem', text: 'Not published: 1 problem to fix (marked at their fields).' });
+  expect(engine.card().notice).toEqual({
+    kind: 'problem',
+    text: 'Not published: 1 problem to fix (marked at their fields).',
+  });
   expect(engine.card().problemOf('steps[0].respond.body')).toBe('not valid JSONata');
   expect(engine.requests(FlowAdminService.method.applyFlow)).toEqual([]);
 });
@@ -82,7 +95,10 @@ test("a save the engine refuses says the engine's reason and keeps the draft", a
   const engine = await openCard({ flows: { refuseApply: 'changing flows needs the editor role in Default' } });
   act(() => engine.card().edit({ ...engine.card().draft!, description: 'Takes and files orders' }));
   await act(() => engine.card().save(false));
-  expect(engine.card().notice).toEqual({ kind: 'problem', text: 'Not saved: changing flows needs the editor role in Default' });
+  expect(engine.card().notice).toEqual({
+    kind: 'problem',
+    text: 'Not saved: changing flows needs the editor role in Default',
+  });
   expect(engine.card().dirty).toBe(true);
 });
 
@@ -95,7 +111,10 @@ test('Rotate Secret shows the new secret once, in a dialog; Unpublish says the e
   expect(dialog.textContent).toContain('The secret was rotated: the old one stopped working.');
 
   await act(() => engine.card().unpublishFlow());
-  expect(engine.card().notice).toEqual({ kind: 'done', text: 'Unpublished: the endpoint no longer reaches this flow.' });
+  expect(engine.card().notice).toEqual({
+    kind: 'done',
+    text: 'Unpublished: the endpoint no longer reaches this flow.',
+  });
   await waitFor(() => expect(engine.card().published).toBe(false));
 });
 

@@ -17,7 +17,9 @@ import { ROLES, startLaneDeployment, type LaneDeployment } from './lane-deployme
 
 const started = performance.now();
 const say = (message: string) => process.stderr.write(`container lane: ${message}\n`);
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const IMAGE = process.env.FLOWHOOK_IMAGE ?? `localhost/flowhook:${version}`;
 const NODE = '/app/node_modules/node/bin/node';
 const flows = mkdtempSync(join(tmpdir(), 'flowhook-lane-flows-'));
@@ -47,7 +49,12 @@ function step(body: () => Promise<void>): () => Promise<void> {
 void test(
   'engine, worker and facade containers pass their health checks and turn ready',
   step(async () => {
-    for (const role of ROLES) await eventually(() => healthy(deployment.names[role]), { timeoutMs: 120_000, intervalMs: 1000, what: `${role}: the image's HEALTHCHECK passing` });
+    for (const role of ROLES)
+      await eventually(() => healthy(deployment.names[role]), {
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+        what: `${role}: the image's HEALTHCHECK passing`,
+      });
     // Readiness asks the dependencies too: the facade is ready once engine, PostgreSQL, Temporal and a polling worker are.
     for (const role of ['worker', 'facade'] as const) {
       const ready = async () => (await exec(deployment.names[role], [NODE, '/app/deploy/image/healthcheck.js', 'readyz'])).code === 0;
@@ -133,9 +140,17 @@ void test(
 
     const worker = deployment.names.worker;
     await podmanOk(['kill', '--signal', 'KILL', worker]);
-    await eventually(() => inspect(worker, '{{.State.Status}}'), { until: (status) => status === 'exited', timeoutMs: 20_000, what: 'the worker container stopped' });
+    await eventually(() => inspect(worker, '{{.State.Status}}'), {
+      until: (status) => status === 'exited',
+      timeoutMs: 20_000,
+      what: 'the worker container stopped',
+    });
     assert.equal(await inspect(worker, '{{.State.ExitCode}}'), '137', 'ended by SIGKILL');
-    const during = await eventually(() => executionsOf('lane-sleep'), { until: (list) => list.length === 1, timeoutMs: 20_000, what: 'the execution listed' });
+    const during = await eventually(() => executionsOf('lane-sleep'), {
+      until: (list) => list.length === 1,
+      timeoutMs: 20_000,
+      what: 'the execution listed',
+    });
     assert.equal(during[0]?.status, 'RUNNING', 'mid-flow when the worker died');
 
     say('worker container killed mid-flow; starting it again');

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { startEmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
 import { canConnect, findFreePort } from '../../bin/embedded/free-port.ts';
 import { resolveTemporalCli } from '../../bin/embedded/temporal-cli.ts';
@@ -39,7 +39,11 @@ export async function startLaneDeployment(image: string, say: (message: string) 
   const work = mkdtempSync(join(tmpdir(), 'flowhook-container-lane-'));
   const stops: (() => Promise<unknown>)[] = [async () => rmSync(work, { recursive: true, force: true })];
   const suffix = randomUUID().slice(0, 8);
-  const names = { engine: `flowhook-lane-engine-${suffix}`, worker: `flowhook-lane-worker-${suffix}`, facade: `flowhook-lane-facade-${suffix}` };
+  const names = {
+    engine: `flowhook-lane-engine-${suffix}`,
+    worker: `flowhook-lane-worker-${suffix}`,
+    facade: `flowhook-lane-facade-${suffix}`,
+  };
   const stop = async () => {
     for (const step of stops.reverse()) await step().catch((error: unknown) => say(`stop failed: ${String(error)}`));
   };
@@ -70,7 +74,13 @@ export async function startLaneDeployment(image: string, say: (message: string) 
       FLOWHOOK_FACADE_METRICS_PORT: await port(),
     };
     const engineUrl = `http://127.0.0.1:${ports.FLOWHOOK_ENGINE_PORT}`;
-    const shared = { ...ports, TEMPORAL_ADDRESS: temporal.address, FLOWHOOK_TASK_QUEUE: `lane-${suffix}`, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_LOG_LEVEL: 'info' };
+    const shared = {
+      ...ports,
+      TEMPORAL_ADDRESS: temporal.address,
+      FLOWHOOK_TASK_QUEUE: `lane-${suffix}`,
+      FLOWHOOK_ENGINE_URL: engineUrl,
+      FLOWHOOK_LOG_LEVEL: 'info',
+    };
     const payloadKey = randomBytes(32).toString('base64');
     // The deployment's first admin credential (≥ 32 characters), as `openssl rand -base64 32` makes one.
     const bootstrap = randomBytes(32).toString('base64');
@@ -89,8 +99,16 @@ export async function startLaneDeployment(image: string, say: (message: string) 
 
     say(`starting the engine container (${image})…`);
     await startRole(image, names.engine, 'engine', env.engine);
-    await eventually(() => canConnect('127.0.0.1', Number(ports.FLOWHOOK_ENGINE_PORT)), { timeoutMs: 90_000, intervalMs: 500, what: 'the engine container listening' });
-    await eventually(() => healthy(names.engine), { timeoutMs: 30_000, intervalMs: 500, what: "the engine container's health check passing" });
+    await eventually(() => canConnect('127.0.0.1', Number(ports.FLOWHOOK_ENGINE_PORT)), {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+      what: 'the engine container listening',
+    });
+    await eventually(() => healthy(names.engine), {
+      timeoutMs: 30_000,
+      intervalMs: 500,
+      what: "the engine container's health check passing",
+    });
 
     say('creating the service accounts with the CLI from the image…');
     const asBootstrap = { FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ADMIN_TOKEN: bootstrap };
@@ -101,7 +119,10 @@ export async function startLaneDeployment(image: string, say: (message: string) 
     };
     env.facade.FLOWHOOK_ENGINE_TOKEN = await account('facade-1', '--scope', 'invoke', '--all-companies', '--forwards-callers');
     env.worker.FLOWHOOK_ENGINE_TOKEN = await account('worker-1', '--scope', 'records');
-    const operator = { FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ADMIN_TOKEN: await account('ops-cli', '--scope', 'admin') };
+    const operator = {
+      FLOWHOOK_ENGINE_URL: engineUrl,
+      FLOWHOOK_ADMIN_TOKEN: await account('ops-cli', '--scope', 'admin'),
+    };
 
     say('starting the worker and facade containers…');
     await startRole(image, names.worker, 'worker', env.worker);

@@ -15,7 +15,9 @@ import { exec, healthy, inspect, logs, podmanOk, remove, startRole } from './pod
 
 const started = performance.now();
 const say = (message: string) => process.stderr.write(`container lane (lite): ${message}\n`);
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const IMAGE = `${process.env.FLOWHOOK_IMAGE ?? `localhost/flowhook:${version}`}-lite`;
 const NAME = `flowhook-lane-lite-${randomUUID().slice(0, 8)}`;
 const RUNTIME_UID = 10001;
@@ -49,7 +51,11 @@ void test('flowhook start in the -lite container answers the example flow, read-
   say(`starting ${IMAGE}…`);
   await startRole(IMAGE, NAME, 'start', env, [`${data}:/data`]);
   try {
-    await eventually(() => healthy(NAME), { timeoutMs: 180_000, intervalMs: 1000, what: "the -lite container's health check passing" });
+    await eventually(() => healthy(NAME), {
+      timeoutMs: 180_000,
+      intervalMs: 1000,
+      what: "the -lite container's health check passing",
+    });
     const ready = async () => (await exec(NAME, ['/app/node_modules/node/bin/node', '/app/deploy/image/healthcheck.js', 'readyz'])).code === 0;
     await eventually(ready, { timeoutMs: 120_000, intervalMs: 1000, what: '/readyz answering 200' });
   } catch (error) {
@@ -62,7 +68,10 @@ void test('flowhook start in the -lite container answers the example flow, read-
   assert.ok(netrc, 'the first run left its netrc in /data');
   const response = await fetch(`http://127.0.0.1:${env.FLOWHOOK_FACADE_PORT}/BC/ODataV4/flowWebhook_Invoke?company=Default`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${netrc[1]}:${netrc[2]}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${netrc[1]}:${netrc[2]}`).toString('base64')}`,
+    },
     body: readFileSync(join(data, 'first-run-request.json')),
   });
   const text = await response.text();

@@ -23,7 +23,7 @@ import { FLOWHOOK } from '../support/flowhook-start.ts';
 import { provisionAccountsBeforeEngine } from '../support/service-accounts.ts';
 import { createTestDatabase, startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
 import { flow } from '../support/webhook-helpers.ts';
-import { purgeAuditEvents, startAuditPurge } from '../../engine/audit/audit-purge.ts';
+import { purgeAuditEvents, startAuditPurge } from '../../engine/domain/audit/audit-purge.ts';
 import { createLogger } from '../../engine/logger.ts';
 
 const COMPANY = 'Audit Co';
@@ -46,7 +46,10 @@ function auditCli(stack: TestStack): (...args: string[]) => Promise<Run> {
 /** The real `flowhook` binary (main.ts registers the command). */
 function cliProcess(env: Record<string, string>, args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FLOWHOOK, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FLOWHOOK, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const run: Run = { out: '', err: '', code: 0 };
     child.stdout.on('data', (chunk: Buffer) => (run.out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (run.err += chunk.toString()));
@@ -81,7 +84,11 @@ test.before(async () => {
   await admin.setConnection({
     company: COMPANY,
     name: 'erp',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: 'https://erp.example.test/api', headerName: 'X-Api-Key' }),
+    settings: create(ConnectionSettingsSchema, {
+      type: ConnectionType.API_KEY,
+      baseUrl: 'https://erp.example.test/api',
+      headerName: 'X-Api-Key',
+    }),
     secret: CONNECTION_SECRET,
   });
   // A read: never recorded.
@@ -91,7 +98,13 @@ test.before(async () => {
     if (!(error instanceof ConnectError) || error.code !== Code.NotFound) throw error;
   });
   // A second admin, by its service account; its token (and the rotated one) must not be recorded.
-  const created = await admin.createServiceAccount({ name: 'audit-ops', scope: 'admin', companies: [], allCompanies: false, forwardsCallers: false });
+  const created = await admin.createServiceAccount({
+    name: 'audit-ops',
+    scope: 'admin',
+    companies: [],
+    allCompanies: false,
+    forwardsCallers: false,
+  });
   secretsSeen.push(created.token);
   operator = createAdminClient({ engineUrl: stack.engineUrl, adminToken: created.token });
   await operator.createCompany({ name: OTHER });
@@ -248,7 +261,12 @@ test('a failed audit write does not fail the admin call: the engine logs a warni
       if (engine.exitCode !== null) throw new Error(`the engine did not start:\n${output}`);
       return canConnect('127.0.0.1', port);
     };
-    await eventually(listening, { timeoutMs: 60_000, intervalMs: 200, what: 'the engine listening', show: () => `not yet; output so far:\n${output}` });
+    await eventually(listening, {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+      what: 'the engine listening',
+      show: () => `not yet; output so far:\n${output}`,
+    });
     const admin = createAdminClient({ engineUrl: `http://127.0.0.1:${port}`, adminToken });
     await admin.createCompany({ name: 'Unaudited Co' });
     await admin.setHookSecret({ company: 'Unaudited Co', activity: 'orders.paid', secret: HOOK_SECRET });
@@ -256,7 +274,10 @@ test('a failed audit write does not fail the admin call: the engine logs a warni
       (await admin.listHookSecrets({ company: 'Unaudited Co' })).secrets.map((s) => s.activity),
       ['orders.paid'],
     );
-    await eventually(() => (output.match(/audit event not recorded/g) ?? []).length, { until: (warnings) => warnings >= 2, what: 'two "audit event not recorded" warnings' });
+    await eventually(() => (output.match(/audit event not recorded/g) ?? []).length, {
+      until: (warnings) => warnings >= 2,
+      what: 'two "audit event not recorded" warnings',
+    });
     const warnings = output
       .split('\n')
       .filter((line) => line.includes('audit event not recorded'))
@@ -294,7 +315,14 @@ test.serial('FLOWHOOK_AUDIT_RETENTION: rows older than the retention are deleted
   const left = async () => Number((await sql('select count(*)::int as n from audit_event where account = ?', [account]))[0]!.n);
   t.is(await left(), 4);
   // Two engines at once, two days of retention: the three older rows go, in batches that skip each other's.
-  const purges = [0, 1].map(() => startAuditPurge({ orm: stack.engine.orm, logger: createLogger('test', 'warn'), retentionMs: 2 * 86_400_000, intervalMs: 100 }));
+  const purges = [0, 1].map(() =>
+    startAuditPurge({
+      orm: stack.engine.orm,
+      logger: createLogger('test', 'warn'),
+      retentionMs: 2 * 86_400_000,
+      intervalMs: 100,
+    }),
+  );
   await Promise.all(purges.map((purge) => purge.firstRound));
   await Promise.all(purges.map((purge) => purge.close()));
   t.is(await left(), 1);

@@ -66,7 +66,11 @@ test('a user disabled or a key regenerated through another engine is refused her
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached-users', { activity: 'cached.users' }, []));
   const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
   const userName = `cached-${Math.random().toString(36).slice(2, 8)}`;
-  const { accessKey } = await stack.admin.createUser({ name: userName, company: tenant.company, permissionSet: 'FLOW ALL' });
+  const { accessKey } = await stack.admin.createUser({
+    name: userName,
+    company: tenant.company,
+    permissionSet: 'FLOW ALL',
+  });
   const basic = (key: string) => `Basic ${Buffer.from(`${userName}:${key}`).toString('base64')}`;
   const call = (key: string) => callWebhook(stack, { company: tenant.company, activity: 'cached.users', secret, auth: basic(key) }).then((a) => a.status);
   t.is(await call(accessKey), 200);
@@ -81,7 +85,10 @@ test('a user disabled or a key regenerated through another engine is refused her
   t.is(await eventually(() => call(accessKey), { until: equalTo(401) }), 401);
   t.is(await call(regenerated), 200);
 
-  const { accessKey: shortLived } = await other.regenerateUserKey({ name: userName, accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 2000)) });
+  const { accessKey: shortLived } = await other.regenerateUserKey({
+    name: userName,
+    accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 2000)),
+  });
   t.is(await eventually(() => call(shortLived), { until: equalTo(200) }), 200);
   // The key's expiry passing is the event: nothing announces it, so the test waits past it.
   await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -94,12 +101,25 @@ test('an application disabled through another engine is refused here', async (t)
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached-apps', { activity: 'cached.apps' }, []));
   const clientId = `app-${Math.random().toString(36).slice(2, 8)}`;
   const issuer = 'https://idp.example.test';
-  await stack.admin.registerApp({ clientId, issuer, company: tenant.company, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  await stack.admin.registerApp({
+    clientId,
+    issuer,
+    company: tenant.company,
+    permissionSet: 'FLOW INTEGR.',
+    consentGranted: true,
+    state: AppState.ENABLED,
+  });
   const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
   const webhook = engineWebhookClient(stack);
   const invoke = () =>
     webhook
-      .invoke({ company: tenant.company, activity: 'cached.apps', secret, payloadJson: '{}', caller: { identity: { case: 'application', value: { clientId, issuer } } } })
+      .invoke({
+        company: tenant.company,
+        activity: 'cached.apps',
+        secret,
+        payloadJson: '{}',
+        caller: { identity: { case: 'application', value: { clientId, issuer } } },
+      })
       .then(
         () => 200,
         (error: unknown) => (ConnectError.from(error).code === Code.Unauthenticated ? 401 : 500),

@@ -1,11 +1,11 @@
-// How long callback_wait rows live, on a real stack: the purge (engine/callbacks/
+// How long callback_wait rows live, on a real stack: the purge (engine/domain/callbacks/
 // callback-wait-purge.ts) deletes rows that can no longer change an answer after
 // FLOWHOOK_CALLBACK_RETENTION, keeps rows of a running execution however old they are, and a
 // purged URL is answered 404 like any closed wait; a key held by an execution that closed while
 // it waited is free for the next execution at once.
 import test from 'ava';
 import { createLogger } from '../../engine/logger.ts';
-import { purgeCallbackWaits, startCallbackWaitPurge } from '../../engine/callbacks/callback-wait-purge.ts';
+import { purgeCallbackWaits, startCallbackWaitPurge } from '../../engine/domain/callbacks/callback-wait-purge.ts';
 import { eventually } from '../support/eventually.ts';
 import { INSTANCE, PUBLIC_URL, startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
@@ -26,13 +26,28 @@ test.before(async () => {
   target = await startTargetServer();
   const flows: Record<string, unknown[]> = {
     'purge.url': [
-      { httpRequest: { description: 'Send the URL', method: 'POST', url: `${target.url}/sent/{{Execution.Id}}`, body: '{"callbackUrl": "${Callbacks.paid.url}"}' } },
+      {
+        httpRequest: {
+          description: 'Send the URL',
+          method: 'POST',
+          url: `${target.url}/sent/{{Execution.Id}}`,
+          body: '{"callbackUrl": "${Callbacks.paid.url}"}',
+        },
+      },
       { name: 'paid', waitForCallback: { description: 'Wait for payment', timeout: '10m' } },
     ],
-    'purge.key': [{ name: 'order', waitForCallback: { description: 'Wait for the shipment', timeout: '10m', key: '${Trigger.Payload.orderId}' } }],
+    'purge.key': [
+      {
+        name: 'order',
+        waitForCallback: { description: 'Wait for the shipment', timeout: '10m', key: '${Trigger.Payload.orderId}' },
+      },
+    ],
     // The wait times out at once and the execution goes on running: its key row is expired, not closed.
     'purge.brief': [
-      { name: 'order', waitForCallback: { description: 'Wait briefly', timeout: '1s', key: '${Trigger.Payload.orderId}' } },
+      {
+        name: 'order',
+        waitForCallback: { description: 'Wait briefly', timeout: '1s', key: '${Trigger.Payload.orderId}' },
+      },
       { sleep: { description: 'Stay running', duration: '60s' } },
     ],
   };
@@ -46,7 +61,13 @@ test.after.always(async () => {
 });
 
 async function start(activity: string, payload: Record<string, unknown>): Promise<string> {
-  const answer = await callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText: JSON.stringify(payload) });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity]!,
+    auth: tenant.auth,
+    payloadText: JSON.stringify(payload),
+  });
   if (answer.status !== 200 || !answer.executionId) throw new Error(`call failed: ${answer.status} ${answer.text}`);
   return answer.executionId;
 }
@@ -61,7 +82,11 @@ async function startUrlWait(): Promise<{ executionId: string; token: string }> {
 }
 
 function postCallback(token: string, body: string): Promise<Response> {
-  return fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
 }
 
 /** flowWebhook_Resume for the key flow, with the tenant's credentials. */
@@ -92,10 +117,19 @@ async function age(executionId: string, hours: number): Promise<void> {
 }
 
 async function registered(executionId: string): Promise<void> {
-  await eventually(() => rowsOf(executionId), { until: (rows) => rows.length > 0, timeoutMs: 20_000, what: 'the key wait registered' });
+  await eventually(() => rowsOf(executionId), {
+    until: (rows) => rows.length > 0,
+    timeoutMs: 20_000,
+    what: 'the key wait registered',
+  });
 }
 
-const options = () => ({ orm: stack.engine.orm, temporal: stack.engine.client, logger: createLogger('test', 'warn'), retentionMs: HOUR_MS });
+const options = () => ({
+  orm: stack.engine.orm,
+  temporal: stack.engine.client,
+  logger: createLogger('test', 'warn'),
+  retentionMs: HOUR_MS,
+});
 
 test.serial('used rows go after the retention; a retried delivery then gets 404 instead of the first answer', async (t) => {
   const used = await startUrlWait();
@@ -136,10 +170,14 @@ test.serial('Temporal not answering: the round ends with the error and keeps eve
   await stack.engine.client.workflow.getHandle(closed.executionId).terminate('test');
   await age(closed.executionId, 24 * 400);
   const unreachable = {
-    workflow: { getHandle: () => ({ describe: () => Promise.reject(new Error('14 UNAVAILABLE: connect ECONNREFUSED')) }) },
+    workflow: {
+      getHandle: () => ({ describe: () => Promise.reject(new Error('14 UNAVAILABLE: connect ECONNREFUSED')) }),
+    },
     connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
   } as unknown as typeof stack.engine.client;
-  await t.throwsAsync(purgeCallbackWaits({ ...options(), temporal: unreachable }), { message: /Temporal did not say whether execution/ });
+  await t.throwsAsync(purgeCallbackWaits({ ...options(), temporal: unreachable }), {
+    message: /Temporal did not say whether execution/,
+  });
   t.deepEqual(await rowsOf(closed.executionId), [{ used: false, key: false }]);
   await purgeCallbackWaits(options());
   t.deepEqual(await rowsOf(closed.executionId), [], 'the next round with Temporal back deletes them');
@@ -160,7 +198,11 @@ test.serial('a key row expired longer ago than the retention goes although its e
   // Several engines purge at once: their rounds do not get in each other's way.
   const purges = [0, 1].map(() => startCallbackWaitPurge({ ...options(), intervalMs: 100 }));
   try {
-    await eventually(() => rowsOf(expired), { until: (rows) => rows.length === 0, timeoutMs: 10_000, what: 'the expired key row purged' });
+    await eventually(() => rowsOf(expired), {
+      until: (rows) => rows.length === 0,
+      timeoutMs: 10_000,
+      what: 'the expired key row purged',
+    });
   } finally {
     await Promise.all(purges.map((purge) => purge.close()));
   }

@@ -4,7 +4,14 @@
 import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import pino from 'pino';
-import { CHANGE_CHANNEL, CHANGE_FEED_APPLICATION_NAME, startChangeFeed, type ChangeFeed, type ChangeFeedOptions, type ChangeTopic } from '../../engine/cache/change-feed.ts';
+import {
+  CHANGE_CHANNEL,
+  CHANGE_FEED_APPLICATION_NAME,
+  startChangeFeed,
+  type ChangeFeed,
+  type ChangeFeedOptions,
+  type ChangeTopic,
+} from '../../engine/infrastructure/cache/change-feed.ts';
 import { eventually } from '../support/eventually.ts';
 import { createTestDatabase } from '../support/stack.ts';
 import { startFreezableProxy, type FreezableProxy } from '../support/freezable-proxy.ts';

@@ -28,7 +28,11 @@ test.before(async () => {
   [stack, limitsStack] = await Promise.all([
     startStack({
       withoutWorker: true,
-      env: { FLOWHOOK_RATE_LIMIT_PER_CALLER: '0', FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: String(RATE), FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: String(BURST) },
+      env: {
+        FLOWHOOK_RATE_LIMIT_PER_CALLER: '0',
+        FLOWHOOK_RATE_LIMIT_PER_ACTIVITY: String(RATE),
+        FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: String(BURST),
+      },
     }),
     startStack({
       withoutWorker: true,
@@ -114,7 +118,11 @@ test.serial('two engines on one database admit together no more than the limit, 
   second = await runEngine(readEngineConfig(stack.env));
   // The second engine counts the first at once; the first learns of the second at its next heartbeat (5 s).
   t.is(second.liveEngines(), 2);
-  await eventually(() => stack.engine.liveEngines(), { until: equalTo(2), timeoutMs: 10_000, what: 'the first engine counts two engines' });
+  await eventually(() => stack.engine.liveEngines(), {
+    until: equalTo(2),
+    timeoutMs: 10_000,
+    what: 'the first engine counts two engines',
+  });
   t.is(await engineRows(), 2);
 
   const started = performance.now();
@@ -137,7 +145,11 @@ test.serial('when one engine stops, its row goes and the other takes the whole l
   await second!.close();
   second = undefined;
   t.is(await engineRows(), 1, 'a graceful stop deletes the engine_node row');
-  await eventually(() => stack.engine.liveEngines(), { until: equalTo(1), timeoutMs: 10_000, what: 'the first engine counts itself alone' });
+  await eventually(() => stack.engine.liveEngines(), {
+    until: equalTo(1),
+    timeoutMs: 10_000,
+    what: 'the first engine counts itself alone',
+  });
   t.log(`the share returned ${((performance.now() - stopped) / 1000).toFixed(1)} s after the stop`);
   // A key new to the engine starts with the whole burst now (half of it, 4, while two engines ran).
   const client = webhookClient(stack.engine.port);
@@ -151,7 +163,12 @@ test.serial('when one engine stops, its row goes and the other takes the whole l
 });
 
 const call = (tenant: Tenant, activity: string) =>
-  callWebhook(limitsStack, { company: tenant.company, activity, secret: secrets[`${tenant.company}/${activity}`]!, auth: tenant.auth });
+  callWebhook(limitsStack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[`${tenant.company}/${activity}`]!,
+    auth: tenant.auth,
+  });
 
 function refusalsOf(answers: WebhookAnswer[]): string[] {
   return answers.filter((answer) => answer.status === 429).map((answer) => JSON.parse(answer.text).error.message as string);

@@ -12,15 +12,15 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pino from 'pino';
-import { readCodecServerConfig } from '../../engine/codec/codec-config.ts';
+import { readCodecServerConfig } from '../../engine/edges/codec/codec-config.ts';
 import { readSettings } from '../../common/configuration/read-settings.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { equalTo, eventually } from '../support/eventually.ts';
-import { startCodecServer } from '../../engine/codec/codec-server.ts';
-import { readEngineServerTls } from '../../engine/rpc/engine-tls.ts';
-import { createServiceAccountDirectory } from '../../engine/rpc/service-account-directory.ts';
+import { startCodecServer } from '../../engine/edges/codec/codec-server.ts';
+import { readEngineServerTls } from '../../engine/edges/rpc/engine-tls.ts';
+import { createServiceAccountDirectory } from '../../engine/domain/callers/service-account-directory.ts';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/oauth-provider.ts';
 import { createTestCertificates } from '../support/test-certificates.ts';
 import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
@@ -45,7 +45,10 @@ const OPERATORS = 'flowhook-operators';
 const AUDIENCE = 'api://flowhook-codec';
 
 test.before(async () => {
-  identityProvider = await startAuthorizationServer({ clients: [{ clientId: 'some-app', clientSecret: 'some-app-secret' }], resources: [AUDIENCE] });
+  identityProvider = await startAuthorizationServer({
+    clients: [{ clientId: 'some-app', clientSecret: 'some-app-secret' }],
+    resources: [AUDIENCE],
+  });
   stack = await startStack({
     env: {
       FLOWHOOK_CODEC_PORT: '0',
@@ -60,9 +63,17 @@ test.before(async () => {
   secret = (
     await deployFlow(
       stack,
-      flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 }, [
-        { respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"ok": true} }' } },
-      ]),
+      flow(
+        tenant.company,
+        'hidden',
+        {
+          activity: 'cards.hidden',
+          doNotLogPayload: true,
+          responseMode: 'WAIT_FOR_RESPONSE_STEP',
+          syncTimeoutSeconds: 10,
+        },
+        [{ respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"ok": true} }' } }],
+      ),
     )
   ).secret;
 });
@@ -74,7 +85,13 @@ test.after.always(async () => {
 /** One execution of the doNotLogPayload flow, and the input payloads of its start event as `temporal workflow show --output json` prints them. */
 async function hiddenExecution(): Promise<{ card: string; workflowId: string; input: WirePayload[] }> {
   const card = `CARD-${randomBytes(8).toString('hex')}`;
-  const answer = await callWebhook(stack, { company: tenant.company, activity: 'cards.hidden', secret, auth: tenant.auth, payloadText: `{"card": "${card}"}` });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'cards.hidden',
+    secret,
+    auth: tenant.auth,
+    payloadText: `{"card": "${card}"}`,
+  });
   if (answer.status !== 200 || !answer.executionId) throw new Error(`the call failed: ${answer.status} ${answer.text}`);
   await stack.engine.client.workflow.getHandle(answer.executionId).result();
   const history = JSON.parse(await temporalCli(['workflow', 'show', '--workflow-id', answer.executionId, '--output', 'json'])) as {
@@ -86,7 +103,10 @@ async function hiddenExecution(): Promise<{ card: string; workflowId: string; in
 
 async function temporalCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const { temporalAddress, temporalCli: cli } = testInfrastructure();
-  const { stdout } = await promisify(execFile)(cli, [...args, '--address', temporalAddress], { env, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(cli, [...args, '--address', temporalAddress], {
+    env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -98,11 +118,18 @@ function codecCall(
   payloads: unknown,
   options: { origin?: string; authorization?: string; cookie?: string; body?: string; contentType?: string } = {},
 ) {
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json', 'x-namespace': NAMESPACE };
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? 'application/json',
+    'x-namespace': NAMESPACE,
+  };
   if (options.origin !== undefined) headers.origin = options.origin;
   if (options.authorization) headers.authorization = options.authorization;
   if (options.cookie) headers.cookie = options.cookie;
-  return fetch(`${codecUrl}/${operation}?preserveStorageRefs=true`, { method: 'POST', headers, body: options.body ?? JSON.stringify({ payloads }) });
+  return fetch(`${codecUrl}/${operation}?preserveStorageRefs=true`, {
+    method: 'POST',
+    headers,
+    body: options.body ?? JSON.stringify({ payloads }),
+  });
 }
 
 async function signIn(token: string, origin = codecUrl): Promise<Response> {
@@ -123,7 +150,11 @@ test("the history holds ciphertext; the UI's preflight and decode with an admin 
 
   const preflight = await fetch(`${codecUrl}/decode?preserveStorageRefs=true`, {
     method: 'OPTIONS',
-    headers: { origin: UI, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace,authorization' },
+    headers: {
+      origin: UI,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-namespace,authorization',
+    },
   });
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), UI);
@@ -164,10 +195,16 @@ test('no credentials, or an invoke or records token, are refused with how to sig
 
 test('another origin is refused: no CORS headers on its preflight, 403 even with an admin token', async (t) => {
   const { input } = await hiddenExecution();
-  const preflight = await fetch(`${codecUrl}/decode`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:9999', 'access-control-request-method': 'POST' } });
+  const preflight = await fetch(`${codecUrl}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://127.0.0.1:9999', 'access-control-request-method': 'POST' },
+  });
   t.is(preflight.status, 403);
   t.is(preflight.headers.get('access-control-allow-origin'), null);
-  const response = await codecCall('decode', input, { origin: 'https://evil.example', authorization: `Bearer ${stack.adminToken}` });
+  const response = await codecCall('decode', input, {
+    origin: 'https://evil.example',
+    authorization: `Bearer ${stack.adminToken}`,
+  });
   t.is(response.status, 403);
   t.is(response.headers.get('access-control-allow-origin'), null);
   t.regex(await response.text(), /FLOWHOOK_CODEC_ALLOWED_ORIGINS/);
@@ -205,7 +242,11 @@ test('a session from the login page decodes for the UI origin only; sign-out and
   t.is((await codecCall('decode', input, { cookie })).status, 401);
 
   const other = sessionCookie(await signIn(operatorToken))!;
-  const signedOut = await fetch(`${codecUrl}/logout`, { method: 'POST', redirect: 'manual', headers: { origin: codecUrl, cookie } });
+  const signedOut = await fetch(`${codecUrl}/logout`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: codecUrl, cookie },
+  });
   t.is(signedOut.status, 303);
   t.regex(signedOut.headers.get('set-cookie') ?? '', /Max-Age=0/);
   t.is((await codecCall('decode', input, { origin: UI, cookie })).status, 401);
@@ -248,7 +289,10 @@ test('encode re-encrypts what the codec encrypts and passes the rest through; de
   const authorization = `Bearer ${stack.adminToken}`;
   const plain = ((await (await codecCall('decode', input, { origin: UI, authorization })).json()) as { payloads: WirePayload[] }).payloads;
   // What the UI encodes for a signal it sends: plain JSON, no mark — left as it is.
-  const signalInput = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"card":"typed in the UI"}').toString('base64') };
+  const signalInput = {
+    metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+    data: Buffer.from('{"card":"typed in the UI"}').toString('base64'),
+  };
   const encoded = await codecCall('encode', [...plain, signalInput], { origin: UI, authorization });
   t.is(encoded.status, 200);
   const { payloads } = (await encoded.json()) as { payloads: WirePayload[] };
@@ -279,7 +323,10 @@ test('malformed requests get 400, 413, 415 or 422 with a message, never a payloa
   }
   const data = Buffer.from(input[0]!.data!, 'base64');
   data[20]! ^= 1;
-  const tampered = await codecCall('decode', [{ ...input[0], data: data.toString('base64') }], { origin: UI, authorization });
+  const tampered = await codecCall('decode', [{ ...input[0], data: data.toString('base64') }], {
+    origin: UI,
+    authorization,
+  });
   t.is(tampered.status, 422);
   const body = await tampered.text();
   t.regex(body, /cannot be decrypted/);
@@ -327,7 +374,10 @@ function operatorToken(claims: Record<string, unknown>, options: { key?: CryptoK
 
 test("an OAuth access token passed by the UI decodes when it names the operator group, verified against the issuer's keys", async (t) => {
   const { card, input } = await hiddenExecution();
-  const decoded = await codecCall('decode', input, { origin: UI, authorization: `Bearer ${await operatorToken({ groups: ['staff', OPERATORS] })}` });
+  const decoded = await codecCall('decode', input, {
+    origin: UI,
+    authorization: `Bearer ${await operatorToken({ groups: ['staff', OPERATORS] })}`,
+  });
   t.is(decoded.status, 200);
   t.true(text(((await decoded.json()) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
 
@@ -351,7 +401,10 @@ test("an OAuth access token passed by the UI decodes when it names the operator 
 test("with the engine's certificate the codec server serves HTTPS, and its session cookie is Secure", async (t) => {
   const { card, input } = await hiddenExecution();
   const certificates = await createTestCertificates();
-  const tls = readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key });
+  const tls = readEngineServerTls({
+    FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert,
+    FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key,
+  });
   // The engine's own parts on the stack's database: the codec server as runEngine builds it, with TLS.
   const codec = await startCodecServer({
     config: readCodecServerConfig(readSettings({ FLOWHOOK_CODEC_PORT: '0', FLOWHOOK_CODEC_ALLOWED_ORIGINS: UI }, 'engine'), { tls, insecure: false })!,
@@ -374,14 +427,23 @@ test("with the engine's certificate the codec server serves HTTPS, and its sessi
       });
     const decoded = await call(
       '/decode',
-      { origin: UI, 'content-type': 'application/json', 'x-namespace': NAMESPACE, authorization: `Bearer ${stack.tokens.admin}` },
+      {
+        origin: UI,
+        'content-type': 'application/json',
+        'x-namespace': NAMESPACE,
+        authorization: `Bearer ${stack.tokens.admin}`,
+      },
       JSON.stringify({ payloads: input }),
     );
     t.is(decoded.status, 200);
     t.true(text((JSON.parse(decoded.body) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
     const signedIn = await call(
       '/login',
-      { origin: `https://localhost:${codec.port}`, host: `localhost:${codec.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      {
+        origin: `https://localhost:${codec.port}`,
+        host: `localhost:${codec.port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       new URLSearchParams({ token: stack.adminToken }).toString(),
     );
     t.is(signedIn.status, 303);

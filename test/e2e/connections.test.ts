@@ -52,7 +52,11 @@ test.before(async () => {
   await connections.setConnection({
     company: COMPANY,
     name: 'erp',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: `${api.url}/erp`, headerName: 'X-Api-Key' }),
+    settings: create(ConnectionSettingsSchema, {
+      type: ConnectionType.API_KEY,
+      baseUrl: `${api.url}/erp`,
+      headerName: 'X-Api-Key',
+    }),
     secret: API_KEY,
   });
   await connections.setConnection({
@@ -70,7 +74,10 @@ test.before(async () => {
   await connections.setConnection({
     company: COMPANY,
     name: 'erp-https',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.BEARER, allowedHosts: [`127.0.0.1:${api.port}`] }),
+    settings: create(ConnectionSettingsSchema, {
+      type: ConnectionType.BEARER,
+      allowedHosts: [`127.0.0.1:${api.port}`],
+    }),
     secret: TLS_TOKEN,
   });
 });
@@ -91,7 +98,10 @@ async function run(httpRequest: Record<string, unknown>) {
   const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
   const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`conn-user:${accessKey}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`conn-user:${accessKey}`).toString('base64')}`,
+    },
     body: JSON.stringify({ activity, secret, payload: { order: n } }),
   });
   const text = await response.text();
@@ -214,7 +224,9 @@ test('OAuth client-credentials tokens are fetched once and reused until near exp
   const tokenOf = (answer: typeof first) => String(JSON.parse(answer.value.body).json.headers.authorization).replace(/^Bearer /, '');
   t.is(tokenOf(first), tokenOf(second));
   t.is(idp.tokenRequests(), 1);
-  const { payload } = await jwtVerify(tokenOf(first), createRemoteJWKSet(new URL(`${idp.issuer}/jwks`)), { issuer: idp.issuer });
+  const { payload } = await jwtVerify(tokenOf(first), createRemoteJWKSet(new URL(`${idp.issuer}/jwks`)), {
+    issuer: idp.issuer,
+  });
   t.is(payload.client_id, CLIENT.clientId);
   t.false(stack.output().includes(tokenOf(first)), 'a process logged the access token');
 });

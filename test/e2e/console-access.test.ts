@@ -7,9 +7,9 @@
 import test from 'ava';
 import { fromJson } from '@bufbuild/protobuf';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { ConsoleSessions } from '../../engine/console/console-sessions.ts';
-import { CONSOLE_CSP, CSP_NONCE_PLACEHOLDER } from '../../engine/console/console-http.ts';
-import { createServiceAccount } from '../../engine/admin/service-accounts.ts';
+import { ConsoleSessions } from '../../engine/edges/console/console-sessions.ts';
+import { CONSOLE_CSP, CSP_NONCE_PLACEHOLDER } from '../../engine/edges/console/console-http.ts';
+import { createServiceAccount } from '../../engine/domain/callers/service-accounts.ts';
 import { ConsolePage } from '../support/console-page.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { createTenant, flow } from '../support/webhook-helpers.ts';
@@ -29,8 +29,14 @@ test.before(async () => {
   consoleUrl = stack.engine.console!.url;
   await createTenant(stack, COMPANY);
   await createTenant(stack, OTHER);
-  await stack.admin.applyFlow({ flow: fromJson(FlowSchema, greeting(COMPANY, 'greeter', 'console.greet') as never), publish: true });
-  await stack.admin.applyFlow({ flow: fromJson(FlowSchema, greeting(OTHER, 'elsewhere', 'other.greet') as never), publish: true });
+  await stack.admin.applyFlow({
+    flow: fromJson(FlowSchema, greeting(COMPANY, 'greeter', 'console.greet') as never),
+    publish: true,
+  });
+  await stack.admin.applyFlow({
+    flow: fromJson(FlowSchema, greeting(OTHER, 'elsewhere', 'other.greet') as never),
+    publish: true,
+  });
 });
 test.after.always(async () => {
   await stack?.close();
@@ -39,7 +45,12 @@ test.after.always(async () => {
 /** A session of a person the identity provider gave these roles, opened the way the OIDC sign-in opens one. */
 async function personWith(roles: Record<string, 'viewer' | 'editor' | 'admin'>, person = 'pat@example.com'): Promise<ConsolePage> {
   const page = new ConsolePage(consoleUrl);
-  const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 60_000).open({ person, via: 'oidc', account: 'console-oidc', roles });
+  const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 60_000).open({
+    person,
+    via: 'oidc',
+    account: 'console-oidc',
+    roles,
+  });
   page.cookie = `flowhook_console_session=${cookieValue}`;
   const session = await page.call('flowhook.engine.v1.ConsoleService', 'GetSession');
   page.csrf = session.json.csrfToken as string;
@@ -236,7 +247,11 @@ test('the pages carry a strict Content-Security-Policy and no CORS headers', asy
 /** fetch sends the URL's host whatever one asks: node:http sends the Host header given. */
 function statusWithHost(url: string, host: string, options: { method?: string; origin?: string } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
+    const headers: Record<string, string> = {
+      host,
+      'content-type': 'application/json',
+      'sec-fetch-site': 'same-origin',
+    };
     if (options.origin) headers.origin = options.origin;
     const outgoing = request(url, { method: options.method ?? 'GET', headers }, (response) => {
       response.resume();

@@ -25,7 +25,11 @@ let listener: string;
 test.before(async () => {
   const port = await findFreePort();
   listener = `http://127.0.0.1:${port}`;
-  idp = await startOidcProvider({ clientId: 'flowhook-console', redirectUri: `${PUBLIC}/auth/oidc/callback`, people: [] });
+  idp = await startOidcProvider({
+    clientId: 'flowhook-console',
+    redirectUri: `${PUBLIC}/auth/oidc/callback`,
+    people: [],
+  });
   stack = await startStack({
     env: {
       FLOWHOOK_CONSOLE_PORT: String(port),
@@ -48,7 +52,11 @@ function forwarded(
   options: { method?: string; host?: string; origin?: string; body?: string },
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: options.host ?? 'console.flowhook.test', 'content-type': 'application/json', 'connect-protocol-version': '1' };
+    const headers: Record<string, string> = {
+      host: options.host ?? 'console.flowhook.test',
+      'content-type': 'application/json',
+      'connect-protocol-version': '1',
+    };
     if (options.origin) headers.origin = options.origin;
     const outgoing = request(`${listener}${path}`, { method: options.method ?? 'GET', headers }, (response) => {
       response.resume();
@@ -61,7 +69,12 @@ function forwarded(
 
 test('behind a proxy that terminates TLS: Secure `__Host-` cookies, HSTS, and the public URL as the only origin', async (t) => {
   t.is(stack.engine.console!.url, PUBLIC, 'the banner names the public URL');
-  const signIn = (origin: string) => forwarded('/flowhook.engine.v1.ConsoleService/SignIn', { method: 'POST', origin, body: JSON.stringify({ adminToken: stack.adminToken }) });
+  const signIn = (origin: string) =>
+    forwarded('/flowhook.engine.v1.ConsoleService/SignIn', {
+      method: 'POST',
+      origin,
+      body: JSON.stringify({ adminToken: stack.adminToken }),
+    });
   const signedIn = await signIn(PUBLIC);
   t.is(signedIn.status, 200);
   const [cookie] = signedIn.headers['set-cookie'] as string[];
@@ -100,9 +113,20 @@ test('the OpenID Connect redirect goes to the public URL whatever the Host, with
 
 test('beyond loopback without an https public URL the engine does not start, and says which setting opens it', async (t) => {
   const { FLOWHOOK_CONSOLE_PUBLIC_URL: _public, ...rest } = stack.env;
-  const env = { ...rest, FLOWHOOK_ENGINE_PORT: '0', FLOWHOOK_CONSOLE_PORT: '0', FLOWHOOK_CONSOLE_HOST: '0.0.0.0', FLOWHOOK_CONSOLE_INSECURE: 'true' };
-  t.throws(() => readEngineConfig(env), { message: /with no FLOWHOOK_CONSOLE_PUBLIC_URL[\s\S]*Set FLOWHOOK_CONSOLE_PUBLIC_URL to the https URL people open/ });
-  const child = spawn(process.execPath, [FLOWHOOK, 'engine'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...rest,
+    FLOWHOOK_ENGINE_PORT: '0',
+    FLOWHOOK_CONSOLE_PORT: '0',
+    FLOWHOOK_CONSOLE_HOST: '0.0.0.0',
+    FLOWHOOK_CONSOLE_INSECURE: 'true',
+  };
+  t.throws(() => readEngineConfig(env), {
+    message: /with no FLOWHOOK_CONSOLE_PUBLIC_URL[\s\S]*Set FLOWHOOK_CONSOLE_PUBLIC_URL to the https URL people open/,
+  });
+  const child = spawn(process.execPath, [FLOWHOOK, 'engine'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

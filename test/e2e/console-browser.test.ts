@@ -48,9 +48,15 @@ function registerConsoleTests(executablePath: string): void {
     const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-console-'));
     const env = await startEnvironment(dataDir, { FLOWHOOK_LOG_LEVEL: 'warn' });
     const started = await startFlowhook(env, true);
-    const banner = JSON.parse(started.banner.trim().split('\n').pop()!) as { consoleUrl: string | null; firstRun: { credentialsFile: string } | null };
+    const banner = JSON.parse(started.banner.trim().split('\n').pop()!) as {
+      consoleUrl: string | null;
+      firstRun: { credentialsFile: string } | null;
+    };
     if (!banner.consoleUrl || !banner.firstRun) throw new Error(`start printed no console URL or first-run credentials: ${started.banner}`);
-    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as { serviceUser: string; accessKey: string };
+    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as {
+      serviceUser: string;
+      accessKey: string;
+    };
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
     context = {
       started,
@@ -187,7 +193,11 @@ function registerConsoleTests(executablePath: string): void {
       await screenshot(t, page, 'card-published');
       const answer = curl(url, 'shop.orders.created', secrets.get('shop.orders.created')!, '{"orderId": "SO-1"}');
       t.is(answer.status, 200, answer.body);
-      t.deepEqual(JSON.parse((JSON.parse(answer.body) as { value: string }).value), { statusCode: 201, contentType: 'application/json', body: '{"accepted":"SO-1"}' });
+      t.deepEqual(JSON.parse((JSON.parse(answer.body) as { value: string }).value), {
+        statusCode: 201,
+        contentType: 'application/json',
+        body: '{"accepted":"SO-1"}',
+      });
     });
   });
 
@@ -334,7 +344,10 @@ function registerConsoleTests(executablePath: string): void {
   /** The first test signs in through the form; the others start from the session it made (its cookie, as a browser keeps it). */
   let sessionCookies: Awaited<ReturnType<BrowserContext['cookies']>> = [];
   async function signedInContext(): Promise<BrowserContext> {
-    const browserContext = await ctx().browser.newContext({ viewport: { width: 1400, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const browserContext = await ctx().browser.newContext({
+      viewport: { width: 1400, height: 1000 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     if (sessionCookies.length > 0) await browserContext.addCookies(sessionCookies);
     return browserContext;
   }

@@ -78,7 +78,10 @@ class Browser {
     for (let hop = 0; hop < 20; hop++) {
       hops.push(current);
       if (until?.(current)) return { response: new Response(null), url: current, hops };
-      const response = await fetch(current, { redirect: 'manual', headers: { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+      const response = await fetch(current, {
+        redirect: 'manual',
+        headers: { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      });
       for (const line of response.headers.getSetCookie()) {
         const [pair] = line.split(';');
         const index = pair!.indexOf('=');

@@ -67,7 +67,10 @@ function registerTests(executablePath: string): void {
     });
     partner.route('/slow', (_request, response) => void setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"reserved":true}'), 3_000));
     const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-console-ops-'));
-    const env = await startEnvironment(dataDir, { FLOWHOOK_LOG_LEVEL: 'warn', FLOWHOOK_EGRESS_ALLOW: `127.0.0.1:${partner.port}` });
+    const env = await startEnvironment(dataDir, {
+      FLOWHOOK_LOG_LEVEL: 'warn',
+      FLOWHOOK_EGRESS_ALLOW: `127.0.0.1:${partner.port}`,
+    });
     const started = await startFlowhook(env, true);
     // Stopped by the after hook even when the rest of this setup fails.
     cleanup = { started, partner, dataDir };
@@ -78,7 +81,10 @@ function registerTests(executablePath: string): void {
       firstRun: { credentialsFile: string } | null;
     };
     if (!banner.consoleUrl || !banner.firstRun) throw new Error(`start printed no console URL or first-run credentials: ${started.banner}`);
-    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as { serviceUser: string; accessKey: string };
+    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as {
+      serviceUser: string;
+      accessKey: string;
+    };
     const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
     const admin = createAdminClient({ engineUrl: banner.engineUrl, adminToken });
     const connections = createClient(ConnectionAdminService, createAdminTransport({ engineUrl: banner.engineUrl, adminToken }));
@@ -93,12 +99,28 @@ function registerTests(executablePath: string): void {
     });
     const secrets = new Map<string, string>();
     const orders = flow(COMPANY, 'partner-orders', { activity: 'partner.orders', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 }, [
-      { name: 'partner', httpRequest: { description: 'Send the order to the partner', method: 'POST', url: '/orders', body: '${ $string(Trigger.Payload) }', maxAttempts: 1 } },
+      {
+        name: 'partner',
+        httpRequest: {
+          description: 'Send the order to the partner',
+          method: 'POST',
+          url: '/orders',
+          body: '${ $string(Trigger.Payload) }',
+          maxAttempts: 1,
+        },
+      },
       {
         if: {
           description: 'Did the partner refuse it?',
           condition: '${ Steps.partner.status >= 400 }',
-          then: [{ fail: { description: 'Stop: the partner refused the order', message: 'the partner answered HTTP ${ Steps.partner.status }' } }],
+          then: [
+            {
+              fail: {
+                description: 'Stop: the partner refused the order',
+                message: 'the partner answered HTTP ${ Steps.partner.status }',
+              },
+            },
+          ],
         },
       },
       { respond: { description: 'Confirm the order', statusCode: 200, body: '${ $string(Steps.partner.json) }' } },
@@ -123,7 +145,14 @@ function registerTests(executablePath: string): void {
     const slow = flow(COMPANY, 'slow-orders', { activity: 'slow.orders', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 1 }, [
       // A slow answer, not a sleep: a deferral before a Respond step fails a sync call instead.
       { httpRequest: { description: 'Ask the warehouse', url: `${partner.url}/slow`, maxAttempts: 1 } },
-      { respond: { description: 'Confirm late', statusCode: 201, contentType: 'text/plain', body: 'reserved ${ Trigger.Payload.orderId }' } },
+      {
+        respond: {
+          description: 'Confirm late',
+          statusCode: 201,
+          contentType: 'text/plain',
+          body: 'reserved ${ Trigger.Payload.orderId }',
+        },
+      },
     ]);
     secrets.set('slow.orders', (await admin.applyFlow({ flow: fromJson(FlowSchema, slow as never), publish: true })).secret);
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
@@ -340,7 +369,7 @@ function registerTests(executablePath: string): void {
       await started.click();
       // The page of an execution that has just started or ended: its queries wait for a worker to replay
       // it, and on a loaded machine Temporal may first try the worker's sticky queue until that times out
-      // (each query is bounded, QUERY_DEADLINE_MS in engine/executions/execution-service.ts, and the page asks again).
+      // (each query is bounded, QUERY_DEADLINE_MS in engine/edges/services/execution-service.ts, and the page asks again).
       await page.getByRole('link', { name: original }).waitFor({ timeout: 3 * UI_TIMEOUT });
       t.regex(await page.locator('.facts').first().innerText(), new RegExp(`Re-run of\\s+${original.replace(/[.]/g, '\\.')}`));
       await expectAccessible(t, page, 'a re-run');
@@ -429,7 +458,10 @@ function registerTests(executablePath: string): void {
   async function call(activity: string, payload: string): Promise<{ status: number; body: string }> {
     const response = await fetch(ctx().webhookUrl.replace('localhost', '127.0.0.1'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${ctx().caller.user}:${ctx().caller.accessKey}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${ctx().caller.user}:${ctx().caller.accessKey}`).toString('base64')}`,
+      },
       body: `{"activity": ${JSON.stringify(activity)}, "secret": ${JSON.stringify(ctx().secrets.get(activity))}, "payload": ${payload}}`,
     });
     return { status: response.status, body: await response.text() };

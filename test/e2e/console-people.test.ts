@@ -17,8 +17,8 @@ import test, { type ExecutionContext } from 'ava';
 import { fromJson } from '@bufbuild/protobuf';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { ConsoleSessions } from '../../engine/console/console-sessions.ts';
-import type { ConsoleRoleName } from '../../engine/console/console-roles.ts';
+import { ConsoleSessions } from '../../engine/edges/console/console-sessions.ts';
+import type { ConsoleRoleName } from '../../engine/domain/callers/console-roles.ts';
 import { ensureConsoleBuilt, expectAccessible, inConsolePage, isFocused, screenshot, tabTo, withChromium } from '../support/console-browser.ts';
 import { ConsolePage } from '../support/console-page.ts';
 import { eventually } from '../support/eventually.ts';
@@ -64,7 +64,12 @@ function registerTests(executablePath: string): void {
 
   /** A console session for a person with these roles, as a sign-in with the identity provider makes one. */
   async function sessionOf(person: string, roles: Record<string, ConsoleRoleName>): Promise<string> {
-    const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 3_600_000).open({ person, via: 'oidc', account: 'console-oidc', roles });
+    const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 3_600_000).open({
+      person,
+      via: 'oidc',
+      account: 'console-oidc',
+      roles,
+    });
     return cookieValue;
   }
 
@@ -72,8 +77,19 @@ function registerTests(executablePath: string): void {
   async function withPage(t: ExecutionContext, person: string, roles: Record<string, ConsoleRoleName>, use: (page: Page) => Promise<void>): Promise<void> {
     t.timeout(4 * 60_000);
     if (!sessions.has(person)) sessions.set(person, await sessionOf(person, roles));
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    await context.addCookies([{ name: 'flowhook_console_session', value: sessions.get(person)!, url: consoleUrl, httpOnly: true, sameSite: 'Strict' }]);
+    const context = await browser.newContext({
+      viewport: { width: 1400, height: 1000 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    await context.addCookies([
+      {
+        name: 'flowhook_console_session',
+        value: sessions.get(person)!,
+        url: consoleUrl,
+        httpOnly: true,
+        sameSite: 'Strict',
+      },
+    ]);
     await inConsolePage(t, context, use);
   }
 
@@ -487,7 +503,9 @@ function registerTests(executablePath: string): void {
       await expectAccessible(t, page, 'the audit log refused to a viewer');
     });
     const viewer = await rpcAs(VIEWER);
-    const refused = await viewer.call('flowhook.engine.v1.UserAdminService', 'RegenerateUserKey', { name: 'keyboard-feed' });
+    const refused = await viewer.call('flowhook.engine.v1.UserAdminService', 'RegenerateUserKey', {
+      name: 'keyboard-feed',
+    });
     t.is(refused.status, 403);
     t.regex(String(refused.json.message), /admin role in every company/);
     const audit = await (await rpcAs(ADMIN)).call('flowhook.engine.v1.AuditService', 'ListAuditEvents', { person: VIEWER });

@@ -9,7 +9,7 @@ import test from 'ava';
 import { createClient } from '@connectrpc/connect';
 import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { createAdminTransport } from '../../bin/cli/admin-client.ts';
-import { ConsoleSessions } from '../../engine/console/console-sessions.ts';
+import { ConsoleSessions } from '../../engine/edges/console/console-sessions.ts';
 import { ConsolePage } from '../support/console-page.ts';
 import { runCapturing } from '../support/cli-runner.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -32,7 +32,12 @@ test.after.always(async () => {
 /** A session of a person the identity provider gave these roles, opened the way the OIDC sign-in opens one; the cookie value too. */
 async function personWith(person: string, roles: Record<string, 'viewer' | 'editor' | 'admin'>): Promise<{ page: ConsolePage; cookieValue: string }> {
   const page = new ConsolePage(consoleUrl);
-  const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 3_600_000).open({ person, via: 'oidc', account: 'console-oidc', roles });
+  const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 3_600_000).open({
+    person,
+    via: 'oidc',
+    account: 'console-oidc',
+    roles,
+  });
   page.cookie = `flowhook_console_session=${cookieValue}`;
   page.csrf = (await page.call('flowhook.engine.v1.ConsoleService', 'GetSession')).json.csrfToken as string;
   return { page, cookieValue };

@@ -35,7 +35,12 @@ interface Answer {
 /** SignIn as the console's page makes it, from one loopback address (127.0.0.0/8 is all this machine): each address a sender of its own. */
 function signInFrom(localAddress: string, adminToken: string): Promise<Answer> {
   const url = new URL(`${consoleUrl}/flowhook.engine.v1.ConsoleService/SignIn`);
-  const headers = { 'content-type': 'application/json', 'connect-protocol-version': '1', origin: url.origin, 'sec-fetch-site': 'same-origin' };
+  const headers = {
+    'content-type': 'application/json',
+    'connect-protocol-version': '1',
+    origin: url.origin,
+    'sec-fetch-site': 'same-origin',
+  };
   return new Promise((resolve, reject) => {
     const outgoing = request(url, { method: 'POST', headers, localAddress }, (response) => {
       let body = '';
@@ -85,13 +90,23 @@ test('after five wrong tokens from one address, sign-in waits (429 with Retry-Af
 
   const after = await refusals();
   t.deepEqual(
-    { wrong: after.wrong - before.wrong, sender: after.sender - before.sender, deployment: after.deployment - before.deployment },
+    {
+      wrong: after.wrong - before.wrong,
+      sender: after.sender - before.sender,
+      deployment: after.deployment - before.deployment,
+    },
     { wrong: 6, sender: 2, deployment: 0 },
   );
 });
 
 test("an admin-token session's row keeps a keyed hash of the token, neither the token nor its SHA-256, and still ends when the token is rotated", async (t) => {
-  const account = await stack.admin.createServiceAccount({ name: 'keyed-hash-person', scope: 'admin', companies: [], allCompanies: false, forwardsCallers: false });
+  const account = await stack.admin.createServiceAccount({
+    name: 'keyed-hash-person',
+    scope: 'admin',
+    companies: [],
+    allCompanies: false,
+    forwardsCallers: false,
+  });
   const page = new ConsolePage(consoleUrl);
   t.is((await page.signIn(account.token)).status, 200);
   const rows = await stack.engine.orm.em.getConnection().execute<Record<string, unknown>[]>(`select * from console_session where person = 'keyed-hash-person'`);

@@ -61,7 +61,12 @@ test.after.always(async () => {
 
 async function executionOf(company: string): Promise<string> {
   const tenant = tenants.get(company)!;
-  const answer = await callWebhook(stack, { company, activity: `greet.${company.split(' ')[0]!.toLowerCase()}`, secret: tenant.secret, auth: tenant.auth });
+  const answer = await callWebhook(stack, {
+    company,
+    activity: `greet.${company.split(' ')[0]!.toLowerCase()}`,
+    secret: tenant.secret,
+    auth: tenant.auth,
+  });
   if (!answer.executionId) throw new Error(`no execution: ${answer.status} ${answer.text}`);
   await stack.temporal.workflow.getHandle(answer.executionId).result();
   return answer.executionId;
@@ -79,17 +84,29 @@ test.serial("A's admin gives and takes a user's grants in A, and learns nothing 
   await userInBoth('shared-feed');
   const ada = await signInWithOidc(consoleUrl, idp, 'ada');
 
-  const granted = await ada.call(USERS, 'GrantUserPermission', { name: 'shared-feed', company: A, permissionSet: 'FLOW ALL' });
+  const granted = await ada.call(USERS, 'GrantUserPermission', {
+    name: 'shared-feed',
+    company: A,
+    permissionSet: 'FLOW ALL',
+  });
   t.is(granted.status, 200, JSON.stringify(granted.json));
   t.deepEqual((granted.json.user as { permissionSets: unknown[] }).permissionSets, [{ permissionSet: 'FLOW ALL', company: A, usable: true }]);
   t.false(mentionsB(granted), 'the answer lists no grant of B');
 
-  const missing = await ada.call(USERS, 'RevokeUserPermission', { name: 'shared-feed', company: A, permissionSet: 'SUPER' });
+  const missing = await ada.call(USERS, 'RevokeUserPermission', {
+    name: 'shared-feed',
+    company: A,
+    permissionSet: 'SUPER',
+  });
   t.is(missing.status, 404);
   t.regex(String(missing.json.message), /its grants you can see: FLOW ALL \(Alpha Tenant\)/);
   t.false(mentionsB(missing), 'nor does a refusal');
 
-  const revoked = await ada.call(USERS, 'RevokeUserPermission', { name: 'shared-feed', company: A, permissionSet: 'FLOW ALL' });
+  const revoked = await ada.call(USERS, 'RevokeUserPermission', {
+    name: 'shared-feed',
+    company: A,
+    permissionSet: 'FLOW ALL',
+  });
   t.is(revoked.status, 200, JSON.stringify(revoked.json));
   t.deepEqual((revoked.json.user as { permissionSets?: unknown[] }).permissionSets ?? [], []);
   t.deepEqual(revoked.json.warnings, [`User "shared-feed" can no longer call in company "${A}"`], 'said about A alone, not where else it still calls');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../../bin/embedded/temporal-dev-server.ts';
-import { SEARCH_ATTRIBUTES } from '../../engine/temporal/search-attributes.ts';
+import { SEARCH_ATTRIBUTES } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { equalTo, eventually } from '../support/eventually.ts';
 import { startStack, testInfrastructure, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -25,7 +25,14 @@ let secret: string;
 let syncSecret: string;
 
 const startTemporal = () =>
-  startTemporalDevServer({ cliPath: testInfrastructure().temporalCli, inMemory: true, headless: true, port: temporalPort, searchAttributes: SEARCH_ATTRIBUTES, log: quiet });
+  startTemporalDevServer({
+    cliPath: testInfrastructure().temporalCli,
+    inMemory: true,
+    headless: true,
+    port: temporalPort,
+    searchAttributes: SEARCH_ATTRIBUTES,
+    log: quiet,
+  });
 
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'flowhook-down-'));
@@ -69,7 +76,12 @@ async function syncExecutions(): Promise<string[]> {
 
 /** Calls until the answer is `status` (the service recovers by itself once the dependency is back). */
 async function until(status: number, timeoutMs = 30_000): Promise<number> {
-  return eventually(async () => (await call()).status, { until: equalTo(status), timeoutMs, intervalMs: 250, what: `a ${status} again` });
+  return eventually(async () => (await call()).status, {
+    until: equalTo(status),
+    timeoutMs,
+    intervalMs: 250,
+    what: `a ${status} again`,
+  });
 }
 
 test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 200 again without a restart', async (t) => {
@@ -82,7 +94,12 @@ test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 20
   t.is(down.executionId, null);
   // A sync call does not wait out its 60 s window: the engine notices Temporal is gone.
   const started = Date.now();
-  const syncDown = await callWebhook(stack, { company: tenant.company, activity: 'durable.sync', secret: syncSecret, auth: tenant.auth });
+  const syncDown = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'durable.sync',
+    secret: syncSecret,
+    auth: tenant.auth,
+  });
   t.is(syncDown.status, 503);
   t.truthy(syncDown.headers.get('retry-after'));
   t.true(Date.now() - started < 30_000, `answered after ${Date.now() - started} ms`);
@@ -93,7 +110,12 @@ test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 20
   // 5 s): waiting out that back-off is the point, since what is proved is that nothing arrives.
   await new Promise((resolve) => setTimeout(resolve, 6000));
   t.deepEqual(await syncExecutions(), [], 'the call answered 503 started nothing');
-  const syncUp = await callWebhook(stack, { company: tenant.company, activity: 'durable.sync', secret: syncSecret, auth: tenant.auth });
+  const syncUp = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'durable.sync',
+    secret: syncSecret,
+    auth: tenant.auth,
+  });
   t.is(syncUp.status, 200);
   t.is(syncUp.value!.body, 'ok');
 });

@@ -8,8 +8,8 @@
 import test from 'ava';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { startDependencyProbes } from '../../engine/health/dependency-probes.ts';
-import { openOrm } from '../../engine/storage/orm.ts';
+import { startDependencyProbes } from '../../engine/infrastructure/health/dependency-probes.ts';
+import { openOrm } from '../../engine/infrastructure/storage/orm.ts';
 import { eventually } from '../support/eventually.ts';
 import { startFreezableProxy, type FreezableProxy } from '../support/freezable-proxy.ts';
 import { createTestDatabase, testInfrastructure } from '../support/stack.ts';
@@ -33,7 +33,10 @@ test('closing the probes waits for a PostgreSQL probe under way, so the ORM clos
   const held = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
   proxy.partition();
   const opened = proxy.connections.length;
-  const probes = startDependencyProbes(orm, new Client({ connection: temporal }), pino({ level: 'silent' }), { namespace: 'default', taskQueue: 'no-worker-polls-this' });
+  const probes = startDependencyProbes(orm, new Client({ connection: temporal }), pino({ level: 'silent' }), {
+    namespace: 'default',
+    taskQueue: 'no-worker-polls-this',
+  });
   await eventually(() => proxy!.connections.length > opened, { intervalMs: 5, what: 'the probe opening a connection' });
 
   // The engine's order: probes, then the ORM.

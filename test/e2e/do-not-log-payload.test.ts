@@ -15,10 +15,31 @@ const secrets: Record<string, string> = {};
 
 const steps = (targetUrl: string) => [
   { name: 'card', set: { description: 'Read the card', variables: { number: '${Trigger.Payload.card}' } } },
-  { name: 'charge', httpRequest: { description: 'Charge the card', method: 'POST', url: `${targetUrl}/charge`, body: '${Trigger.PayloadJson}' } },
+  {
+    name: 'charge',
+    httpRequest: {
+      description: 'Charge the card',
+      method: 'POST',
+      url: `${targetUrl}/charge`,
+      body: '${Trigger.PayloadJson}',
+    },
+  },
   { log: { description: 'Note the card', message: 'charged {{Variables.number}}' } },
-  { record: { description: 'Remember the charge', table: 'charge', key: '${Execution.Id}', insert: { card: '${Variables.number}' } } },
-  { respond: { description: 'Echo the card', statusCode: 200, body: '${ {"card": Variables.number, "upstream": Steps.charge.status} }' } },
+  {
+    record: {
+      description: 'Remember the charge',
+      table: 'charge',
+      key: '${Execution.Id}',
+      insert: { card: '${Variables.number}' },
+    },
+  },
+  {
+    respond: {
+      description: 'Echo the card',
+      statusCode: 200,
+      body: '${ {"card": Variables.number, "upstream": Steps.charge.status} }',
+    },
+  },
 ];
 
 test.before(async () => {
@@ -44,7 +65,13 @@ test.after.always(async () => {
 
 const marker = () => `CARD-${randomBytes(8).toString('hex')}`;
 const call = (activity: string, card: string) =>
-  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity.split('.')[1]!]!, auth: tenant.auth, payloadText: `{"card": "${card}"}` });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity.split('.')[1]!]!,
+    auth: tenant.auth,
+    payloadText: `{"card": "${card}"}`,
+  });
 
 test('with doNotLogPayload the flow reads the payload, but Temporal history and the execution log never show it', async (t) => {
   const card = marker();

@@ -59,7 +59,9 @@ for (const [protocol, transport] of Object.entries(transports)) {
       activity: 'keys.flow',
       secret,
       payloadJson: '{}',
-      caller: { identity: { case: 'basic' as const, value: { userName: tenant.userName, accessKey: tenant.accessKey } } },
+      caller: {
+        identity: { case: 'basic' as const, value: { userName: tenant.userName, accessKey: tenant.accessKey } },
+      },
     };
     await unauthenticated(t, createClient(WebhookService, transport()).invoke(invoke), 'no token');
     await unauthenticated(t, createClient(WebhookService, transport([bearer('w'.repeat(32))])).invoke(invoke), 'wrong token');
@@ -128,5 +130,15 @@ test('a wrong Basic key is refused before the body is read: 401 even for a body 
   t.is((await callWebhook(stack, { ...broken, auth: basic('precheck-user', accessKey) })).status, 400);
   // Remembered credentials still meet the engine's own check on every call: a disable takes effect at once.
   await admin.users.setUserState({ name: 'precheck-user', enabled: false });
-  t.is((await callWebhook(stack, { company: tenant.company, activity: 'keys.flow', secret, auth: basic('precheck-user', accessKey) })).status, 401);
+  t.is(
+    (
+      await callWebhook(stack, {
+        company: tenant.company,
+        activity: 'keys.flow',
+        secret,
+        auth: basic('precheck-user', accessKey),
+      })
+    ).status,
+    401,
+  );
 });

@@ -55,7 +55,12 @@ async function setUp(): Promise<Setup> {
         body: JSON.stringify({ activity, secret: secrets[activity], payload: { key } }),
         signal: AbortSignal.timeout(30_000),
       });
-      return { key, status: response.status, executionId: response.headers.get('x-flowhook-execution-id'), body: await response.text() };
+      return {
+        key,
+        status: response.status,
+        executionId: response.headers.get('x-flowhook-execution-id'),
+        body: await response.text(),
+      };
     } catch {
       return { key, status: 'network-error', executionId: null, body: '' };
     }

@@ -21,7 +21,10 @@ test.before(async () => {
 });
 test.after.always(async () => certificates?.remove());
 
-const serverTls = () => ({ FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key });
+const serverTls = () => ({
+  FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert,
+  FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key,
+});
 const clientTls = (client?: { cert: string; key: string }) => ({
   FLOWHOOK_ENGINE_CA: certificates.serverCa,
   ...(client ? { FLOWHOOK_ENGINE_CLIENT_CERT: client.cert, FLOWHOOK_ENGINE_CLIENT_KEY: client.key } : {}),
@@ -37,12 +40,25 @@ async function roundTrip(t: ExecutionContext, stack: TestStack, company: string)
       'tls',
       { activity: 'tls.note', responseMode: 'WAIT_FOR_RESPONSE_STEP' },
       [
-        { record: { description: 'Note the call', table: 'seen', key: '${Trigger.Payload.key}', upsert: { via: 'tls' } } },
+        {
+          record: {
+            description: 'Note the call',
+            table: 'seen',
+            key: '${Trigger.Payload.key}',
+            upsert: { via: 'tls' },
+          },
+        },
         { respond: { description: 'answer', statusCode: 200, body: '${Steps.noted.version}' } },
       ].map((step, index) => (index === 0 ? { name: 'noted', ...step } : step)),
     ),
   );
-  const answer = await callWebhook(stack, { company: tenant.company, activity: 'tls.note', secret, auth: tenant.auth, payloadText: '{"key":"k-1"}' });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'tls.note',
+    secret,
+    auth: tenant.auth,
+    payloadText: '{"key":"k-1"}',
+  });
   t.is(answer.status, 200, answer.text);
   t.is((answer.value as { body: string }).body, '1');
   const record = await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'seen', key: 'k-1' } });
@@ -66,7 +82,15 @@ const bearer =
   };
 
 test('facade → engine → worker records over TLS; a client without the CA is refused', async (t) => {
-  const stack = await startStack({ engineTls: { engine: serverTls(), facade: clientTls(), worker: clientTls(), admin: clientTls(), records: clientTls() } });
+  const stack = await startStack({
+    engineTls: {
+      engine: serverTls(),
+      facade: clientTls(),
+      worker: clientTls(),
+      admin: clientTls(),
+      records: clientTls(),
+    },
+  });
   try {
     t.true(stack.engineUrl.startsWith('https://'));
     await roundTrip(t, stack, 'TLS Co');

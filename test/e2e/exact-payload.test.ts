@@ -20,8 +20,26 @@ test.before(async () => {
   tenant = await createTenant(stack);
   target = await startTargetServer();
   const flows: Record<string, unknown[]> = {
-    'exact.whole': [{ respond: { description: 'Echo the payload', statusCode: 200, contentType: 'application/json', body: '${Trigger.Payload}' } }],
-    'exact.amount': [{ respond: { description: 'Echo the amount', statusCode: 200, contentType: 'text/plain', body: '${Trigger.Payload.amount}' } }],
+    'exact.whole': [
+      {
+        respond: {
+          description: 'Echo the payload',
+          statusCode: 200,
+          contentType: 'application/json',
+          body: '${Trigger.Payload}',
+        },
+      },
+    ],
+    'exact.amount': [
+      {
+        respond: {
+          description: 'Echo the amount',
+          statusCode: 200,
+          contentType: 'text/plain',
+          body: '${Trigger.Payload.amount}',
+        },
+      },
+    ],
     'exact.mixed': [
       {
         respond: {
@@ -33,7 +51,14 @@ test.before(async () => {
     ],
     'exact.forward': [
       { respond: { description: 'Acknowledge', statusCode: 202, body: 'ok' } },
-      { httpRequest: { description: 'Forward the payload', method: 'POST', url: `${target.url}/forward/{{Execution.Id}}`, body: '${Trigger.Payload}' } },
+      {
+        httpRequest: {
+          description: 'Forward the payload',
+          method: 'POST',
+          url: `${target.url}/forward/{{Execution.Id}}`,
+          body: '${Trigger.Payload}',
+        },
+      },
     ],
   };
   for (const [activity, steps] of Object.entries(flows)) {
@@ -46,7 +71,14 @@ test.after.always(async () => {
   await target?.close();
 });
 
-const call = (activity: string) => callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText: PAYLOAD });
+const call = (activity: string) =>
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity]!,
+    auth: tenant.auth,
+    payloadText: PAYLOAD,
+  });
 
 test('a respond body "${Trigger.Payload}" is the caller\'s exact text', async (t) => {
   const answer = await call('exact.whole');

@@ -37,11 +37,31 @@ const secrets: Record<string, string> = {};
 
 /** The provider-route examples, with how their providers sign and the secret each route holds. */
 const PROVIDERS: { file: string; activity: string; sign: Signer; secret: string }[] = [
-  { file: 'providers/stripe-payments.flow.yaml', activity: 'payments.stripe', sign: signStripe, secret: stripeSecret() },
-  { file: 'providers/github-push.flow.yaml', activity: 'ci.github-push', sign: signGithubRequest, secret: textSecret() },
-  { file: 'providers/shopify-orders.flow.yaml', activity: 'shop.orders-create', sign: signShopify, secret: textSecret() },
+  {
+    file: 'providers/stripe-payments.flow.yaml',
+    activity: 'payments.stripe',
+    sign: signStripe,
+    secret: stripeSecret(),
+  },
+  {
+    file: 'providers/github-push.flow.yaml',
+    activity: 'ci.github-push',
+    sign: signGithubRequest,
+    secret: textSecret(),
+  },
+  {
+    file: 'providers/shopify-orders.flow.yaml',
+    activity: 'shop.orders-create',
+    sign: signShopify,
+    secret: textSecret(),
+  },
   { file: 'providers/slack-events.flow.yaml', activity: 'chat.slack-events', sign: signSlack, secret: textSecret() },
-  { file: 'providers/standard-webhooks.flow.yaml', activity: 'billing.invoice-events', sign: signStandardV1, secret: standardWebhooksSecret() },
+  {
+    file: 'providers/standard-webhooks.flow.yaml',
+    activity: 'billing.invoice-events',
+    sign: signStandardV1,
+    secret: standardWebhooksSecret(),
+  },
   { file: 'providers/partner-hmac.flow.yaml', activity: 'partner.events', sign: signPartner, secret: textSecret() },
 ];
 
@@ -101,7 +121,13 @@ const call = (activity: string, secret: string, payloadText: string) => callWebh
 
 test('payment callback: the provider gets 200 at once and the invoice is marked paid or failed', async (t) => {
   const records = recordClient(stack);
-  const scope = (key: string, idempotencyKey = `seed/${key}`) => ({ company: tenant.company, table: 'invoice', key, caller: 'erp', idempotencyKey });
+  const scope = (key: string, idempotencyKey = `seed/${key}`) => ({
+    company: tenant.company,
+    table: 'invoice',
+    key,
+    caller: 'erp',
+    idempotencyKey,
+  });
   await records.insertRecord({ scope: scope('INV-100'), data: { amount: 99.5, status: 'open' } });
   await records.insertRecord({ scope: scope('INV-101'), data: { amount: 10, status: 'open' } });
 
@@ -116,7 +142,10 @@ test('payment callback: the provider gets 200 at once and the invoice is marked 
 
   const failed = await call('payments.provider.callback', secrets.payment!, '{"invoiceId": "INV-101", "status": "failed", "paymentId": "pay_2", "reason": "card declined"}');
   await stack.temporal.workflow.getHandle(failed.executionId!).result();
-  t.like((await records.getRecord({ scope: scope('INV-101', '') })).record!.data, { status: 'payment-failed', failureReason: 'card declined' });
+  t.like((await records.getRecord({ scope: scope('INV-101', '') })).record!.data, {
+    status: 'payment-failed',
+    failureReason: 'card declined',
+  });
 
   const unknown = await call('payments.provider.callback', secrets.payment!, '{"invoiceId": "INV-404", "status": "succeeded"}');
   t.is(unknown.status, 200, 'Instant return: the caller is answered before the flow runs');
@@ -131,7 +160,11 @@ test('order import: 201 with the new order number, the order stored as a record'
   const body = JSON.parse(answer.value!.body);
   t.regex(body.orderNumber, /^SO-[0-9A-F]{10}$/);
   t.is(body.lines, 2);
-  const order = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'order', key: 'PO-1', caller: 'test', idempotencyKey: '' } })).record!;
+  const order = (
+    await recordClient(stack).getRecord({
+      scope: { company: tenant.company, table: 'order', key: 'PO-1', caller: 'test', idempotencyKey: '' },
+    })
+  ).record!;
   t.like(order.data, { orderNumber: body.orderNumber, customer: 'C-7', status: 'imported' });
 
   const again = await call('partners.portal.order', secrets.order!, '{"orderRef": "PO-1", "customer": "C-7", "lines": [{"sku": "A", "qty": 2}]}');
@@ -166,7 +199,11 @@ test('SOAP bridge: JSON in, a SOAP request with escaped text out, the XML answer
   const fault = await call('bridge.soap.price', secrets.soap!, '{"sku": "<x & \\"y\\">", "quantity": 1}');
   t.is(fault.value!.statusCode, 502);
   t.regex(soap.requests.at(-1)!.body, /<p:Sku>&lt;x &amp; &quot;y&quot;&gt;<\/p:Sku>/);
-  t.deepEqual(JSON.parse(fault.value!.body), { error: 'the price service failed', fault: 'unknown sku <x & "y">', status: 500 });
+  t.deepEqual(JSON.parse(fault.value!.body), {
+    error: 'the price service failed',
+    fault: 'unknown sku <x & "y">',
+    status: 500,
+  });
 });
 
 test('price quote (the first-flow tutorial): 201 with the total, 422 for an empty basket', async (t) => {
@@ -174,12 +211,22 @@ test('price quote (the first-flow tutorial): 201 with the total, 422 for an empt
   t.is(quote.status, 200, quote.text);
   t.deepEqual(quote.value, { statusCode: 201, contentType: 'application/json', body: '{"total":12.5,"lines":2}' });
   const empty = await call('shop.quote', secrets['shop.quote']!, '{"items": []}');
-  t.deepEqual(empty.value, { statusCode: 422, contentType: 'application/json', body: '{"error":"the basket is empty"}' });
+  t.deepEqual(empty.value, {
+    statusCode: 422,
+    contentType: 'application/json',
+    body: '{"error":"the basket is empty"}',
+  });
 });
 
 test('payment reminder: waits until the due date, then marks an open invoice; no due date fails the execution', async (t) => {
   const records = recordClient(stack);
-  const scope = (key: string, idempotencyKey = '') => ({ company: tenant.company, table: 'invoice', key, caller: 'erp', idempotencyKey });
+  const scope = (key: string, idempotencyKey = '') => ({
+    company: tenant.company,
+    table: 'invoice',
+    key,
+    caller: 'erp',
+    idempotencyKey,
+  });
   await records.insertRecord({ scope: scope('INV-200', 'seed/INV-200'), data: { amount: 40, status: 'open' } });
   const dueAt = new Date(Date.now() + 2000).toISOString();
   const reminded = await call('invoices.remind', secrets['invoices.remind']!, JSON.stringify({ invoiceId: 'INV-200', dueAt }));
@@ -200,15 +247,31 @@ test('order shipment: the step waits for its key, and flowWebhook_Resume deliver
     fetch(`${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(tenant.company)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: tenant.auth },
-      body: JSON.stringify({ activity: 'orders.ship', secret: secrets['orders.ship'], key: 'SO-4711', payload: { carrier: 'DHL' } }),
+      body: JSON.stringify({
+        activity: 'orders.ship',
+        secret: secrets['orders.ship'],
+        key: 'SO-4711',
+        payload: { carrier: 'DHL' },
+      }),
     });
   // The key is registered when the step starts waiting; until then no execution waits for it (404).
-  const resumed = await eventually(resume, { until: (response) => response.status !== 404, intervalMs: 200, what: 'the key registered', show: (response) => `${response.status}` });
+  const resumed = await eventually(resume, {
+    until: (response) => response.status !== 404,
+    intervalMs: 200,
+    what: 'the key registered',
+    show: (response) => `${response.status}`,
+  });
   t.is(resumed.status, 202);
   await stack.temporal.workflow.getHandle(started.executionId!).result();
-  const shipment = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'shipment', key: 'SO-4711', caller: 'test', idempotencyKey: '' } })).record!;
+  const shipment = (
+    await recordClient(stack).getRecord({
+      scope: { company: tenant.company, table: 'shipment', key: 'SO-4711', caller: 'test', idempotencyKey: '' },
+    })
+  ).record!;
   t.like(shipment.data, { status: 'picked-up', carrier: 'DHL' });
-  const awaiting = recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'awaiting-pickup', key: 'SO-4711', caller: 'test', idempotencyKey: '' } });
+  const awaiting = recordClient(stack).getRecord({
+    scope: { company: tenant.company, table: 'awaiting-pickup', key: 'SO-4711', caller: 'test', idempotencyKey: '' },
+  });
   await t.throwsAsync(awaiting, { message: /does not exist/ }, 'off the awaiting-pickup list once picked up');
 });
 
@@ -217,7 +280,11 @@ test('invoice payment: the provider gets the callback URL through the connection
   t.is(started.status, 200, started.text);
   const created = await psp.waitFor('/v1/payments');
   t.is(created.headers['x-api-key'], 'psp-test-key', 'the connection added its key');
-  const { notifyUrl, invoice, amount } = JSON.parse(created.body) as { notifyUrl: string; invoice: string; amount: number };
+  const { notifyUrl, invoice, amount } = JSON.parse(created.body) as {
+    notifyUrl: string;
+    invoice: string;
+    amount: number;
+  };
   t.deepEqual({ invoice, amount }, { invoice: 'INV-300', amount: 99.5 });
   const token = /\/callbacks\/([A-Za-z0-9_-]{43})$/.exec(notifyUrl)?.[1];
   t.truthy(token, notifyUrl);
@@ -229,7 +296,11 @@ test('invoice payment: the provider gets the callback URL through the connection
   t.is(callback.status, 200);
   t.deepEqual(await callback.json(), { received: true });
   await stack.temporal.workflow.getHandle(started.executionId!).result();
-  const paid = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'invoice', key: 'INV-300', caller: 'test', idempotencyKey: '' } })).record!;
+  const paid = (
+    await recordClient(stack).getRecord({
+      scope: { company: tenant.company, table: 'invoice', key: 'INV-300', caller: 'test', idempotencyKey: '' },
+    })
+  ).record!;
   t.like(paid.data, { status: 'paid', paymentId: 'pay_77' });
 });
 
@@ -238,15 +309,27 @@ async function deliver(activity: string, body: string, contentType = 'applicatio
   const provider = PROVIDERS.find((candidate) => candidate.activity === activity)!;
   const headers = { 'content-type': contentType, ...(await provider.sign(body, provider.secret)) };
   const response = await fetch(`${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(tenant.company)}/${activity}`, { method: 'POST', headers, body });
-  return { status: response.status, text: await response.text(), executionId: response.headers.get('x-flowhook-execution-id') };
+  return {
+    status: response.status,
+    text: await response.text(),
+    executionId: response.headers.get('x-flowhook-execution-id'),
+  };
 }
 
 test('stripe payments (the provider callback tutorial): a signed payment_intent.succeeded marks the invoice paid, answered with the event id', async (t) => {
-  const event = { id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { id: 'pi_1', amount_received: 4200, metadata: { invoice: 'INV-400' } } } };
+  const event = {
+    id: 'evt_1',
+    type: 'payment_intent.succeeded',
+    data: { object: { id: 'pi_1', amount_received: 4200, metadata: { invoice: 'INV-400' } } },
+  };
   const answer = await deliver('payments.stripe', JSON.stringify(event));
   t.is(answer.status, 200, answer.text);
   t.deepEqual(JSON.parse(answer.text), { received: 'evt_1' });
-  const invoice = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'invoice', key: 'INV-400', caller: 'test', idempotencyKey: '' } })).record!;
+  const invoice = (
+    await recordClient(stack).getRecord({
+      scope: { company: tenant.company, table: 'invoice', key: 'INV-400', caller: 'test', idempotencyKey: '' },
+    })
+  ).record!;
   t.like(invoice.data, { status: 'paid', paidAmount: 42, stripeEvent: 'evt_1' });
 });
 
@@ -258,7 +341,11 @@ test("the other provider examples accept their provider's signed request and run
   const shop = await deliver('shop.orders-create', '{"id": 1001, "name": "#1001", "total_price": "9.90"}');
   t.is(shop.status, 200, shop.text);
   await stack.temporal.workflow.getHandle(shop.executionId!).result();
-  const order = (await recordClient(stack).getRecord({ scope: { company: tenant.company, table: 'shop-order', key: '1001', caller: 'test', idempotencyKey: '' } })).record!;
+  const order = (
+    await recordClient(stack).getRecord({
+      scope: { company: tenant.company, table: 'shop-order', key: '1001', caller: 'test', idempotencyKey: '' },
+    })
+  ).record!;
   t.like(order.data, { name: '#1001', total: '9.90' });
 
   const others: [string, string][] = [

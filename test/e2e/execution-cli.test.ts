@@ -42,7 +42,10 @@ const cli = (...args: string[]) => executionCliAgainst(stack, stack.adminToken)(
 test('execution list filters by company and activity', async (t) => {
   // Temporal's visibility store is eventually consistent: wait until both executions are listed.
   const list = async (): Promise<{ executions: { executionId: string }[] }> => JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--json')).out);
-  const listed = await eventually(list, { until: (answer) => answer.executions.length >= 2, what: 'both executions listed' });
+  const listed = await eventually(list, {
+    until: (answer) => answer.executions.length >= 2,
+    what: 'both executions listed',
+  });
   t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [executions.hidden, executions.open].sort());
   const open = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out);
   t.deepEqual(
@@ -52,7 +55,11 @@ test('execution list filters by company and activity', async (t) => {
   t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+VERSION\s+OUTCOME\s+STATUS\s+STARTED/);
   // The console's filters, on the command line too: state, start time, caller.
   const byFilter = async (...filter: string[]) =>
-    (JSON.parse((await cli('execution', 'list', '--company', tenant.company, ...filter, '--json')).out) as { executions: { executionId: string }[] }).executions.length;
+    (
+      JSON.parse((await cli('execution', 'list', '--company', tenant.company, ...filter, '--json')).out) as {
+        executions: { executionId: string }[];
+      }
+    ).executions.length;
   t.is(await byFilter('--status', 'COMPLETED', '--activity', 'exec.open'), 1);
   t.is(await byFilter('--status', 'running,failed', '--activity', 'exec.open'), 0);
   t.is(await byFilter('--since', '2999-01-01T00:00:00Z'), 0);
@@ -80,7 +87,12 @@ test('execution show withholds the payload of a doNotLogPayload execution', asyn
   t.true(json.payloadWithheld);
   t.false(JSON.stringify(json).includes('CARD-hidden'));
   // The trigger's description is flow metadata, not payload: shown for doNotLogPayload flows too.
-  t.like(json.steps[0], { path: 'trigger', type: 'webhook', description: 'trigger of hidden', note: 'activity exec.hidden · instant return' });
+  t.like(json.steps[0], {
+    path: 'trigger',
+    type: 'webhook',
+    description: 'trigger of hidden',
+    note: 'activity exec.hidden · instant return',
+  });
   t.regex((await cli('execution', 'show', executions.hidden!)).out, /Payload\s+\(withheld: doNotLogPayload\)/);
 });
 

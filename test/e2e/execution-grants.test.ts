@@ -17,9 +17,9 @@ import { ConnectionAdminService, ConnectionSettingsSchema, ConnectionType } from
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { createAdminTransport } from '../../bin/cli/admin-client.ts';
-import { hmacOf, loadDeploymentKey } from '../../engine/security/deployment-keys.ts';
-import { RUN_MARK_MEMO } from '../../engine/security/execution-grants.ts';
-import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { hmacOf, loadDeploymentKey } from '../../engine/domain/callers/deployment-keys.ts';
+import { RUN_MARK_MEMO } from '../../engine/domain/executions/execution-grants.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../flow/index.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 
@@ -39,7 +39,11 @@ test.before(async () => {
   await connections.setConnection({
     company: tenant.company,
     name: 'erp',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.API_KEY, baseUrl: 'http://127.0.0.1:9/erp', headerName: 'X-Api-Key' }),
+    settings: create(ConnectionSettingsSchema, {
+      type: ConnectionType.API_KEY,
+      baseUrl: 'http://127.0.0.1:9/erp',
+      headerName: 'X-Api-Key',
+    }),
     secret: API_KEY,
   });
   // Answers and ends at once, without asking the engine anything: its grant is first used after it closed.
@@ -69,7 +73,11 @@ const bearer =
   };
 const clientsFor = (token: string) => {
   const transport = createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] });
-  return { outbound: createClient(OutboundService, transport), records: createClient(RecordService, transport), callbacks: createClient(CallbackService, transport) };
+  return {
+    outbound: createClient(OutboundService, transport),
+    records: createClient(RecordService, transport),
+    callbacks: createClient(CallbackService, transport),
+  };
 };
 const worker = () => clientsFor(stack.tokens.worker);
 
@@ -87,9 +95,19 @@ async function inputOf(executionId: string): Promise<FlowExecutionInput> {
 }
 
 async function start(activity: string, payload: object): Promise<{ executionId: string; input: FlowExecutionInput; handle: WorkflowHandle }> {
-  const answer = await callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText: JSON.stringify(payload) });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity]!,
+    auth: tenant.auth,
+    payloadText: JSON.stringify(payload),
+  });
   if (answer.status !== 200 || !answer.executionId) throw new Error(`call failed: ${answer.status} ${answer.text}`);
-  return { executionId: answer.executionId, input: await inputOf(answer.executionId), handle: stack.temporal.workflow.getHandle(answer.executionId) };
+  return {
+    executionId: answer.executionId,
+    input: await inputOf(answer.executionId),
+    handle: stack.temporal.workflow.getHandle(answer.executionId),
+  };
 }
 
 /** A finished execution: its grant, read from its history after it closed. */
@@ -103,9 +121,16 @@ const resolve = (input: FlowExecutionInput, executionId: string, grant = input.e
   worker().outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId, executionGrant: grant });
 
 test('a records account created for the company feeds its tables, but gets no connection secret and no egress list', async (t) => {
-  const { token } = await stack.admin.createServiceAccount({ name: 'granted-feeder', scope: 'records', companies: [tenant.company] });
+  const { token } = await stack.admin.createServiceAccount({
+    name: 'granted-feeder',
+    scope: 'records',
+    companies: [tenant.company],
+  });
   const feeder = clientsFor(token);
-  const written = await feeder.records.upsertRecord({ scope: { company: tenant.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' }, data: { eur: 10 } });
+  const written = await feeder.records.upsertRecord({
+    scope: { company: tenant.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' },
+    data: { eur: 10 },
+  });
   t.is(written.record?.key, 'p-1', 'what the handbook promises it');
 
   for (const [name, clients] of [
@@ -122,7 +147,15 @@ test('a records account created for the company feeds its tables, but gets no co
   }
   // Not even with the grant of a running execution, read from its history.
   const { executionId, input, handle } = await start(HOLD, {});
-  const withGrant = await refusal(t, feeder.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId, executionGrant: input.executionGrant! }));
+  const withGrant = await refusal(
+    t,
+    feeder.outbound.resolveOutbound({
+      company: tenant.company,
+      connection: 'erp',
+      executionId,
+      executionGrant: input.executionGrant!,
+    }),
+  );
   t.is(withGrant.code, Code.PermissionDenied);
   t.false(withGrant.rawMessage.includes(API_KEY));
   t.is((await resolve(input, executionId)).connection?.secret, API_KEY, "the worker's account gets it");
@@ -135,9 +168,24 @@ test("a running execution's grant resolves the connection; the same grant is ref
   const resolved = await resolve(input, executionId);
   t.is(resolved.connection?.secret, API_KEY);
   t.truthy(resolved.egress);
-  const scope = { company: tenant.company, table: 'seen', key: 'running', executionId, executionGrant: input.executionGrant!, idempotencyKey: `${executionId}/steps[9]` };
+  const scope = {
+    company: tenant.company,
+    table: 'seen',
+    key: 'running',
+    executionId,
+    executionGrant: input.executionGrant!,
+    idempotencyKey: `${executionId}/steps[9]`,
+  };
   t.is((await worker().records.upsertRecord({ scope, data: { n: 1 } })).record?.key, 'running');
-  const stolen = await refusal(t, worker().outbound.resolveOutbound({ company: 'Other Co', connection: 'erp', executionId, executionGrant: input.executionGrant! }));
+  const stolen = await refusal(
+    t,
+    worker().outbound.resolveOutbound({
+      company: 'Other Co',
+      connection: 'erp',
+      executionId,
+      executionGrant: input.executionGrant!,
+    }),
+  );
   t.is(stolen.code, Code.PermissionDenied);
   t.regex(stolen.rawMessage, /grant does not match/);
   await handle.terminate('test over');
@@ -150,23 +198,50 @@ test("a closed execution's grant, read from its history, opens nothing: no conne
   t.is(outbound.code, Code.PermissionDenied);
   t.is(outbound.rawMessage, `execution "${executionId}" no longer runs the run this grant was made for: a grant ends with its run`);
   t.false(outbound.rawMessage.includes(API_KEY));
-  const withUrls = await refusal(t, worker().outbound.resolveOutbound({ company: tenant.company, executionId, executionGrant: grant, callbackSteps: ['wait'] }));
+  const withUrls = await refusal(
+    t,
+    worker().outbound.resolveOutbound({
+      company: tenant.company,
+      executionId,
+      executionGrant: grant,
+      callbackSteps: ['wait'],
+    }),
+  );
   t.is(withUrls.code, Code.PermissionDenied, 'no callback URL is minted for it');
 
-  const scope = { company: tenant.company, table: 'seen', key: 'closed', executionId, executionGrant: grant, idempotencyKey: `${executionId}/x` };
+  const scope = {
+    company: tenant.company,
+    table: 'seen',
+    key: 'closed',
+    executionId,
+    executionGrant: grant,
+    idempotencyKey: `${executionId}/x`,
+  };
   const read = await refusal(t, worker().records.getRecord({ scope }));
   t.is(read.code, Code.PermissionDenied);
   const write = await refusal(t, worker().records.upsertRecord({ scope, data: { forged: true } }));
   t.is(write.code, Code.PermissionDenied);
   // Not even with a company-bound records token: a call that brings a grant is judged by it.
-  const { token } = await stack.admin.createServiceAccount({ name: 'granted-feeder-2', scope: 'records', companies: [tenant.company] });
+  const { token } = await stack.admin.createServiceAccount({
+    name: 'granted-feeder-2',
+    scope: 'records',
+    companies: [tenant.company],
+  });
   t.is((await refusal(t, clientsFor(token).records.upsertRecord({ scope, data: { forged: true } }))).code, Code.PermissionDenied);
   const absent = await refusal(t, worker().records.getRecord({ scope: { company: tenant.company, table: 'seen', key: 'closed' } }));
   t.is(absent.code, Code.PermissionDenied, 'the worker token without a grant gets nothing either');
 
   const key = await refusal(
     t,
-    worker().callbacks.registerCallbackKey({ company: tenant.company, activity: QUICK, executionId, executionGrant: grant, step: 'wait', key: 'order-1', timeoutMs: 60_000n }),
+    worker().callbacks.registerCallbackKey({
+      company: tenant.company,
+      activity: QUICK,
+      executionId,
+      executionGrant: grant,
+      step: 'wait',
+      key: 'order-1',
+      timeoutMs: 60_000n,
+    }),
   );
   t.is(key.code, Code.PermissionDenied);
 });
@@ -196,8 +271,17 @@ test('a g1 grant of an execution started before run marks works while it runs, a
   const startLegacy = async (steps: FlowExecutionInput['steps']) => {
     const executionId = `${QUICK}:${randomUUID()}`;
     const grant = `g1.${hmacOf(grantKey, ['g1', executionId, tenant.company])}`;
-    const input: FlowExecutionInput = { ...template, steps, trigger: { ...template.trigger, responseMode: 'INSTANT_RETURN' }, executionGrant: grant };
-    const handle = await stack.temporal.workflow.start(FLOW_WORKFLOW_TYPE, { taskQueue: stack.taskQueue, workflowId: executionId, args: [input] });
+    const input: FlowExecutionInput = {
+      ...template,
+      steps,
+      trigger: { ...template.trigger, responseMode: 'INSTANT_RETURN' },
+      executionGrant: grant,
+    };
+    const handle = await stack.temporal.workflow.start(FLOW_WORKFLOW_TYPE, {
+      taskQueue: stack.taskQueue,
+      workflowId: executionId,
+      args: [input],
+    });
     return { executionId, input, handle };
   };
 

@@ -9,7 +9,7 @@ import test from 'ava';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { RERUN_OF_KEY, FLOW_VERSION_KEY, RESPONSE_MODE_KEY } from '../../engine/temporal/search-attributes.ts';
+import { RERUN_OF_KEY, FLOW_VERSION_KEY, RESPONSE_MODE_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { executionCliAgainst } from '../support/cli-runner.ts';
 import { eventually } from '../support/eventually.ts';
 import { recordClient } from '../support/record-client.ts';
@@ -28,7 +28,16 @@ const HOOK_SECRET = standardWebhooksSecret();
 const broken = [{ fail: { description: 'Broken on v1', message: 'version 1 is broken' } }];
 /** Version 2 writes what it saw into a record keyed by its execution id. */
 const fixed = (fields: Record<string, string>) => [{ record: { description: 'Note what arrived', table: 'seen', key: '${Execution.Id}', insert: fields } }];
-const mixed = [{ if: { description: 'Fine?', condition: '${Trigger.Payload.ok}', then: [{ log: { description: 'Fine', message: 'ok' } }], else: broken } }];
+const mixed = [
+  {
+    if: {
+      description: 'Fine?',
+      condition: '${Trigger.Payload.ok}',
+      then: [{ log: { description: 'Fine', message: 'ok' } }],
+      else: broken,
+    },
+  },
+];
 
 test.before(async () => {
   stack = await startStack();
@@ -47,7 +56,13 @@ test.after.always(async () => {
 
 const cli = (...args: string[]) => executionCliAgainst(stack, stack.adminToken)(...args);
 const call = (name: string, payloadText: string) =>
-  callWebhook(stack, { company: tenant.company, activity: `rerun.${name}`, secret: secrets[name]!, auth: tenant.auth, payloadText });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity: `rerun.${name}`,
+    secret: secrets[name]!,
+    auth: tenant.auth,
+    payloadText,
+  });
 
 /** Calls the flow and waits until the execution closed (failed or completed). */
 async function closedExecution(name: string, payloadText: string): Promise<string> {
@@ -116,7 +131,10 @@ test.serial('--same-version re-runs on the original version; a running or unknow
   const running = await call('slow', '{}');
   const stillRunning = await cli('execution', 'rerun', running.executionId!, '--json');
   t.is(stillRunning.code, 1);
-  t.like(JSON.parse(stillRunning.out).error, { code: 'failed_precondition', message: `Execution "${running.executionId}" is still running; re-run it once it has closed` });
+  t.like(JSON.parse(stillRunning.out).error, {
+    code: 'failed_precondition',
+    message: `Execution "${running.executionId}" is still running; re-run it once it has closed`,
+  });
 
   const unknown = await cli('execution', 'rerun', 'rerun.other:no-such-execution', '--json');
   t.is(unknown.code, 1);
@@ -174,7 +192,11 @@ test.serial("a provider-route execution re-runs with the provider's request as t
   const body = '{"type":  "order.created", "id": 7}';
   const signed = await signStandardV1(body, HOOK_SECRET);
   const url = `${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(tenant.company)}/rerun.provider`;
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-order-source': 'shop-7', ...signed }, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-order-source': 'shop-7', ...signed },
+    body,
+  });
   t.is(response.status, 200, await response.text());
   const original = response.headers.get('x-flowhook-execution-id')!;
   t.is(await settled(original), 'FAILED');

@@ -34,10 +34,19 @@ function probes(auth: string): fc.Arbitrary<Probe> {
   return fc.oneof(
     // Not JSON at all, or truncated JSON.
     fc.string({ maxLength: 200 }).map((body) => ({ path: goodPath, method: 'POST', headers: json, body })),
-    fc.json().map((text) => ({ path: goodPath, method: 'POST', headers: json, body: text.slice(0, Math.max(0, text.length - 1)) + (text.length % 2 ? '' : '}') })),
+    fc.json().map((text) => ({
+      path: goodPath,
+      method: 'POST',
+      headers: json,
+      body: text.slice(0, Math.max(0, text.length - 1)) + (text.length % 2 ? '' : '}'),
+    })),
     // JSON, but a member missing or of the wrong type (at least one field is wrong).
     fc
-      .record({ activity: fc.oneof(notAString, fc.constant(activity)), secret: fc.oneof(notAString, fc.constant(secret)), payload: fc.oneof(notAnObject, fc.constant({})) })
+      .record({
+        activity: fc.oneof(notAString, fc.constant(activity)),
+        secret: fc.oneof(notAString, fc.constant(secret)),
+        payload: fc.oneof(notAnObject, fc.constant({})),
+      })
       .filter((r) => !(r.activity === activity && r.secret === secret && typeof r.payload === 'object' && r.payload !== null && !Array.isArray(r.payload)))
       .map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
     fc.record({ activity: fc.constant(activity), payload: fc.constant({}) }).map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
@@ -45,7 +54,12 @@ function probes(auth: string): fc.Arbitrary<Probe> {
     fc
       .string({ minLength: 1, maxLength: 40 })
       .filter((s) => s !== secret)
-      .map((wrong) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify({ activity, secret: wrong, payload: {} }) })),
+      .map((wrong) => ({
+        path: goodPath,
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ activity, secret: wrong, payload: {} }),
+      })),
     fc.string({ maxLength: 60 }).map((header) => ({
       path: goodPath,
       method: 'POST',
@@ -53,11 +67,19 @@ function probes(auth: string): fc.Arbitrary<Probe> {
       body: JSON.stringify({ activity, secret, payload: {} }),
     })),
     // Wrong content type, method, path or company.
-    fc
-      .constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '')
-      .map((type) => ({ path: goodPath, method: 'POST', headers: { 'content-type': type, authorization: auth }, body: JSON.stringify({ activity, secret, payload: {} }) })),
+    fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '').map((type) => ({
+      path: goodPath,
+      method: 'POST',
+      headers: { 'content-type': type, authorization: auth },
+      body: JSON.stringify({ activity, secret, payload: {} }),
+    })),
     fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH').map((method) => ({ path: goodPath, method, headers: json })),
-    fc.webPath().map((path) => ({ path: path || '/', method: 'POST', headers: json, body: JSON.stringify({ activity, secret, payload: {} }) })),
+    fc.webPath().map((path) => ({
+      path: path || '/',
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ activity, secret, payload: {} }),
+    })),
     fc
       .oneof(
         fc.constant(''),
@@ -77,7 +99,11 @@ test('malformed requests get a documented 4xx and start nothing', async (t) => {
   let checked = 0;
   await fc.assert(
     fc.asyncProperty(probes(tenant.auth), async (probe) => {
-      const response = await fetch(`${stack.facadeUrl}${probe.path}`, { method: probe.method, headers: probe.headers, body: probe.body });
+      const response = await fetch(`${stack.facadeUrl}${probe.path}`, {
+        method: probe.method,
+        headers: probe.headers,
+        body: probe.body,
+      });
       const text = await response.text();
       checked++;
       if (!allowed.has(response.status)) throw new Error(`status ${response.status} for ${JSON.stringify(probe)}: ${text}`);

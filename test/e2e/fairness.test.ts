@@ -26,9 +26,13 @@ let target: TargetServer;
 const secrets: Record<string, string> = {};
 
 test.before(async () => {
-  stack = await startStack({ env: { FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY: '2', FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '2' } });
+  stack = await startStack({
+    env: { FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY: '2', FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '2' },
+  });
   target = await startTargetServer(() => ({ delayMs: 200 }));
-  const slowStep = { httpRequest: { description: 'a call that takes a while', method: 'GET', url: `${target.url}/slow` } };
+  const slowStep = {
+    httpRequest: { description: 'a call that takes a while', method: 'GET', url: `${target.url}/slow` },
+  };
   for (const company of ['Flood Co', 'Quiet Co']) {
     await createTenant(stack, company);
     secrets[company] = (await deployFlow(stack, flow(company, 'fair-slow', { activity: ACTIVITY }, [slowStep]))).secret;
@@ -72,7 +76,12 @@ async function start(client: Client<typeof WebhookService>, company: string, cou
     Array.from({ length: concurrency }, async () => {
       while (next < count) {
         next++;
-        const answer = await client.invoke({ company, activity, secret: secrets[activity === ACTIVITY ? company : activity]!, payloadJson: '{}' });
+        const answer = await client.invoke({
+          company,
+          activity,
+          secret: secrets[activity === ACTIVITY ? company : activity]!,
+          payloadJson: '{}',
+        });
         ids.push(answer.executionId);
       }
     }),

@@ -54,7 +54,9 @@ test('a failed first publish stores nothing; the corrected apply creates the flo
   const missing = await flowJson('first-publish');
   t.is(missing.code, 1);
   t.regex(missing.err, /does not exist/);
-  const listed = JSON.parse((await cli('flow', 'list', '--company', COMPANY, '--json')).out) as { flows: { name: string }[] };
+  const listed = JSON.parse((await cli('flow', 'list', '--company', COMPANY, '--json')).out) as {
+    flows: { name: string }[];
+  };
   t.false(listed.flows.some((flow) => flow.name === 'first-publish'));
 
   const good = flowFile('first-publish', 'first.publish', RESPOND);
@@ -63,7 +65,12 @@ test('a failed first publish stores nothing; the corrected apply creates the flo
   t.regex(applied.out, /flow "first-publish" \(company First Hour & Co\) created — version 1, published/);
   const secret = SECRET_LINE.exec(applied.out)?.[1];
   t.truthy(secret, applied.out);
-  const answer = await callWebhook(stack, { company: COMPANY, activity: 'first.publish', secret: secret!, auth: tenant.auth });
+  const answer = await callWebhook(stack, {
+    company: COMPANY,
+    activity: 'first.publish',
+    secret: secret!,
+    auth: tenant.auth,
+  });
   t.is(answer.status, 200, answer.text);
   t.is(answer.value?.body, 'ok');
 });
@@ -123,10 +130,25 @@ test('a company name that differs in case suggests the right one; a missing one 
   t.regex(missing.err, /Company "Nowhere_Inc" does not exist; create it with: flowhook company create Nowhere_Inc/);
   // A caller with no set in the company named learns nothing about it; one with a set for all companies
   // gets the spelling hint, not an admin command.
-  t.is((await callWebhook(stack, { company: 'FIRST HOUR & CO', activity: 'first.publish', secret: 'x'.repeat(32), auth: tenant.auth })).status, 401);
+  t.is(
+    (
+      await callWebhook(stack, {
+        company: 'FIRST HOUR & CO',
+        activity: 'first.publish',
+        secret: 'x'.repeat(32),
+        auth: tenant.auth,
+      })
+    ).status,
+    401,
+  );
   const everywhere = JSON.parse((await cli('user', 'create', 'svc-everywhere', '--all-companies', '--json')).out).accessKey;
   const auth = `Basic ${Buffer.from(`svc-everywhere:${everywhere}`).toString('base64')}`;
-  const call = await callWebhook(stack, { company: 'FIRST HOUR & CO', activity: 'first.publish', secret: 'x'.repeat(32), auth });
+  const call = await callWebhook(stack, {
+    company: 'FIRST HOUR & CO',
+    activity: 'first.publish',
+    secret: 'x'.repeat(32),
+    auth,
+  });
   t.is(call.status, 404);
   t.regex(JSON.parse(call.text).error.message, /did you mean "First Hour & Co"/);
   t.notRegex(call.text, /company create/);
@@ -144,7 +166,9 @@ test("the handbook's Temporal UI query finds a failed execution by flow name", a
   // Visibility is eventually consistent.
   const failed = async () => {
     const ids: string[] = [];
-    for await (const execution of stack.temporal.workflow.list({ query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"` }))
+    for await (const execution of stack.temporal.workflow.list({
+      query: `FlowName="failing-flow" AND ExecutionStatus="Failed" AND TaskQueue="${stack.taskQueue}"`,
+    }))
       ids.push(execution.workflowId);
     return ids;
   };

@@ -100,9 +100,18 @@ test('the flow card shows the Webhook Call URL with the company URL-encoded once
 test('a service user with no permission set in the company is 401 whether its secret is right or not', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'guarded', sync('guarded.flow'), respondWith('x')));
   await stack.admin.createCompany({ name: 'Elsewhere' });
-  const { accessKey } = await stack.admin.createUser({ name: 'other-company-user', company: 'Elsewhere', permissionSet: 'FLOW ALL' });
+  const { accessKey } = await stack.admin.createUser({
+    name: 'other-company-user',
+    company: 'Elsewhere',
+    permissionSet: 'FLOW ALL',
+  });
   const auth = `Basic ${Buffer.from(`other-company-user:${accessKey}`).toString('base64')}`;
-  const wrongSecret = await callWebhook(stack, { company: tenant.company, activity: 'guarded.flow', secret: 'x'.repeat(32), auth });
+  const wrongSecret = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'guarded.flow',
+    secret: 'x'.repeat(32),
+    auth,
+  });
   const rightSecret = await callWebhook(stack, { company: tenant.company, activity: 'guarded.flow', secret, auth });
   // Nothing tells it the flow exists, nor that the secret was right (docs/explanation/security.md, "Tenants a caller has no grant in").
   t.deepEqual([rightSecret.status, rightSecret.text], [401, 'Unauthorized']);
@@ -112,7 +121,11 @@ test('a service user with no permission set in the company is 401 whether its se
 
 test('an expired access key is 401', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'expiring', sync('expiring.flow'), respondWith('x')));
-  const { accessKey } = await stack.admin.createUser({ name: 'short-lived', company: tenant.company, accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 1500)) });
+  const { accessKey } = await stack.admin.createUser({
+    name: 'short-lived',
+    company: tenant.company,
+    accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 1500)),
+  });
   const auth = `Basic ${Buffer.from(`short-lived:${accessKey}`).toString('base64')}`;
   t.is((await callWebhook(stack, { company: tenant.company, activity: 'expiring.flow', secret, auth })).status, 200);
   // The key's expiry passing is the event: nothing announces it, so the test waits past it.

@@ -48,7 +48,10 @@ async function versions(): Promise<{ latest: number; published: number; activity
 }
 
 test('an apply that moves the published flow needs a yes, and says what changes', async (t) => {
-  const provider = flowFile('provider.flow.yaml', { activity: 'billing.invoice-events', direct: { verify: { standardWebhooks: {} } } });
+  const provider = flowFile('provider.flow.yaml', {
+    activity: 'billing.invoice-events',
+    direct: { verify: { standardWebhooks: {} } },
+  });
   t.is((await cli(['flow', 'apply', provider, '--publish'])).code, 0);
   const secret = await cli(['hook-secret', 'set', COMPANY, 'billing.invoice-events', '--generate']);
   t.is(secret.code, 0, secret.err);
@@ -83,7 +86,9 @@ test('an apply that moves the published flow needs a yes, and says what changes'
 
   // --yes goes ahead without asking.
   const asked: string[] = [];
-  const forced = await cli(['flow', 'apply', moved, '--publish', '--yes'], { confirm: async (question) => (asked.push(question), false) });
+  const forced = await cli(['flow', 'apply', moved, '--publish', '--yes'], {
+    confirm: async (question) => (asked.push(question), false),
+  });
   t.is(forced.code, 0, forced.err);
   t.deepEqual(asked, []);
   t.like(await versions(), { published: 2, activity: 'billing.invoice.event' });
@@ -101,7 +106,9 @@ test('an apply that keeps the activity and the provider route asks nothing', asy
   t.is((await cli(['hook-secret', 'set', COMPANY, 'orders.steady', '--generate'])).code, 0);
   write('second');
   const asked: string[] = [];
-  const applied = await cli(['flow', 'apply', path, '--publish'], { confirm: async (question) => (asked.push(question), false) });
+  const applied = await cli(['flow', 'apply', path, '--publish'], {
+    confirm: async (question) => (asked.push(question), false),
+  });
   t.is(applied.code, 0, applied.err);
   t.deepEqual(asked, []);
   t.regex(applied.out, /updated — version 2, published/);

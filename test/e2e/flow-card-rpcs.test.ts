@@ -17,14 +17,23 @@ let tenant: Tenant;
 
 const echo = (name: string, activity: string, extra: Record<string, unknown> = {}): FlowJson =>
   flow(tenant.company, name, { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', ...extra }, [
-    { respond: { description: 'Echo the name', statusCode: 201, contentType: 'application/json', body: '${ {"hello": Trigger.Payload.name} }' } },
+    {
+      respond: {
+        description: 'Echo the name',
+        statusCode: 201,
+        contentType: 'application/json',
+        body: '${ {"hello": Trigger.Payload.name} }',
+      },
+    },
   ]);
 const message = (json: FlowJson) => fromJson(FlowSchema, json as never);
 
 test.before(async () => {
   // The Webhook Call URL must be one the engine reaches: TryFlow calls it.
   const facadePort = await findFreePort();
-  stack = await startStack({ env: { FLOWHOOK_FACADE_PORT: String(facadePort), FLOWHOOK_PUBLIC_URL: `http://127.0.0.1:${facadePort}` } });
+  stack = await startStack({
+    env: { FLOWHOOK_FACADE_PORT: String(facadePort), FLOWHOOK_PUBLIC_URL: `http://127.0.0.1:${facadePort}` },
+  });
   tenant = await createTenant(stack, 'Card Co');
 });
 test.after.always(async () => {
@@ -88,7 +97,11 @@ test('RotateSecret by flow name; TryFlow calls the endpoint with a connection th
   await stack.admin.setConnection({
     company: tenant.company,
     name: 'me-as-caller',
-    settings: create(ConnectionSettingsSchema, { type: ConnectionType.BASIC, baseUrl: base, username: tenant.userName }),
+    settings: create(ConnectionSettingsSchema, {
+      type: ConnectionType.BASIC,
+      baseUrl: base,
+      username: tenant.userName,
+    }),
     secret: tenant.accessKey,
   });
   const answer = await stack.admin.tryFlow({
@@ -101,7 +114,11 @@ test('RotateSecret by flow name; TryFlow calls the endpoint with a connection th
   t.is(answer.httpStatus, 200, answer.body);
   t.is(answer.url, `${base}/BC/ODataV4/flowWebhook_Invoke?company=Card%20Co`);
   t.regex(answer.contentType, /^application\/json/);
-  t.deepEqual(JSON.parse((JSON.parse(answer.body) as { value: string }).value), { statusCode: 201, contentType: 'application/json', body: '{"hello":"Ada"}' });
+  t.deepEqual(JSON.parse((JSON.parse(answer.body) as { value: string }).value), {
+    statusCode: 201,
+    contentType: 'application/json',
+    body: '{"hello":"Ada"}',
+  });
   t.regex(answer.executionId, /^try\.me:/);
   t.is(answer.outcome, 'responded');
   t.false(JSON.stringify(answer).includes(tenant.accessKey));
@@ -110,13 +127,39 @@ test('RotateSecret by flow name; TryFlow calls the endpoint with a connection th
   t.not(rotated.secret, applied.secret);
   const typed = { case: 'basic' as const, value: { user: tenant.userName, accessKey: tenant.accessKey } };
   t.is(
-    (await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: applied.secret, payloadJson: '{}', caller: typed })).httpStatus,
+    (
+      await stack.admin.tryFlow({
+        company: tenant.company,
+        activity: 'try.me',
+        secret: applied.secret,
+        payloadJson: '{}',
+        caller: typed,
+      })
+    ).httpStatus,
     401,
     'the old secret stopped working',
   );
-  t.is((await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: rotated.secret, payloadJson: '{}', caller: typed })).httpStatus, 200);
   t.is(
-    (await stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: rotated.secret, payloadJson: '{}' })).httpStatus,
+    (
+      await stack.admin.tryFlow({
+        company: tenant.company,
+        activity: 'try.me',
+        secret: rotated.secret,
+        payloadJson: '{}',
+        caller: typed,
+      })
+    ).httpStatus,
+    200,
+  );
+  t.is(
+    (
+      await stack.admin.tryFlow({
+        company: tenant.company,
+        activity: 'try.me',
+        secret: rotated.secret,
+        payloadJson: '{}',
+      })
+    ).httpStatus,
     401,
     'no caller: the endpoint asks for one',
   );
@@ -130,7 +173,13 @@ test("TryFlow sends a connection's credentials only where the connection allows,
     secret: 'a-token-for-the-erp-only',
   });
   const elsewhere = await t.throwsAsync(
-    stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '{}', caller: { case: 'connection', value: 'erp-only' } }),
+    stack.admin.tryFlow({
+      company: tenant.company,
+      activity: 'try.me',
+      secret: 'x',
+      payloadJson: '{}',
+      caller: { case: 'connection', value: 'erp-only' },
+    }),
   );
   t.regex(elsewhere!.message, /may not send its credentials to http:\/\/127\.0\.0\.1/);
   const notObject = await t.throwsAsync(stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '[1, 2]' }));

@@ -8,18 +8,12 @@ import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, countExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 import { startIntervalServer } from '../support/interval-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { FLOW_KEY } from '../../engine/temporal/search-attributes.ts';
+import { FLOW_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { historyText } from '../support/history-text.ts';
-import {
-  COLLECTOR_WORKFLOW_TYPE,
-  CONCURRENCY_WORKFLOW_TYPE,
-  DEBOUNCE_DEFAULT_MAX_WAIT_PATCH,
-  type CollectedCall,
-  type CollectorInput,
-} from '../../workflows/shared/flow-control-contract.ts';
-import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
-import type { FlowWorkflow } from '../../workflows/shared/index.ts';
+import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, DEBOUNCE_DEFAULT_MAX_WAIT_PATCH, type CollectedCall, type CollectorInput } from '../../flow/flow-control-contract.ts';
+import { collectCallUpdate } from '../../flow/flow-control-messages.ts';
+import type { FlowWorkflow } from '../../flow/index.ts';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -38,7 +32,14 @@ async function deploy(name: string, webhook: Record<string, unknown>, steps: unk
 }
 
 const call = (name: string, secret: string, payloadText: string, headers?: Record<string, string>) =>
-  callWebhook(stack, { company: tenant.company, activity: `collect.${name}`, secret, auth: tenant.auth, payloadText, headers });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity: `collect.${name}`,
+    secret,
+    auth: tenant.auth,
+    payloadText,
+    headers,
+  });
 
 const engineMetric = async (labels: Record<string, string>) =>
   sample(await scrape(`http://127.0.0.1:${stack.engine.metrics!.port}/metrics`), 'flowhook_engine_flow_control_calls_total', { company: tenant.company, ...labels });
@@ -76,7 +77,10 @@ test('10 calls within a debounce period become one execution with the last paylo
   t.is(reports.find((report) => report.last === 99)?.count, 1);
   const result = await stack.temporal.workflow.getHandle(answers[0]!.executionId!).result();
   t.is(result.outcome, 'INSTANT_RETURN');
-  await eventually(() => countExecutions(stack, 'collect.debounced'), { until: (count) => count === 2, what: 'two executions of the debounced flow (one per key)' });
+  await eventually(() => countExecutions(stack, 'collect.debounced'), {
+    until: (count) => count === 2,
+    what: 'two executions of the debounced flow (one per key)',
+  });
   const description = await stack.temporal.workflow.getHandle(answers[0]!.executionId!).describe();
   t.deepEqual(description.typedSearchAttributes.get(FLOW_KEY), ['C-1']);
   t.is(await engineMetric({ activity: 'collect.debounced', control: 'coalesced' }), 11);
@@ -97,7 +101,14 @@ test('a debounce without maxWait whose callers never pause still runs: ten perio
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
   const secret = await deploy('restless', { debounce: { key: '${Trigger.Payload.customer}', period: '1s' } }, [
-    { httpRequest: { description: 'report', url: `${server.url}/restless`, method: 'POST', body: '${ {"count": Trigger.Coalesced.count} }' } },
+    {
+      httpRequest: {
+        description: 'report',
+        url: `${server.url}/restless`,
+        method: 'POST',
+        body: '${ {"count": Trigger.Coalesced.count} }',
+      },
+    },
   ]);
   const { first, answers } = await restlessCalls(14_000, (n) => call('restless', secret, `{"customer": "C-9", "n": ${n}}`));
   t.true(
@@ -132,14 +143,25 @@ test('a collector begun before maxWait had a default (no maxWait in its input) t
       },
     },
   };
-  const collector = await stack.temporal.workflow.start(COLLECTOR_WORKFLOW_TYPE, { workflowId, taskQueue: stack.taskQueue, args: [input] });
+  const collector = await stack.temporal.workflow.start(COLLECTOR_WORKFLOW_TYPE, {
+    workflowId,
+    taskQueue: stack.taskQueue,
+    args: [input],
+  });
   const collected = (n: number): CollectedCall => ({
     callId: randomUUID(),
     keyed: false,
     payloadJson: `{"n":${n}}`,
     caller: 'user:b',
     held: false,
-    seed: { workflowId: `collect.before-default:${randomUUID()}`, executionGrant: '', memo: {}, staticSummary: 'x', staticDetails: 'x', priority: { fairnessKey: tenant.company } },
+    seed: {
+      workflowId: `collect.before-default:${randomUUID()}`,
+      executionGrant: '',
+      memo: {},
+      staticSummary: 'x',
+      staticDetails: 'x',
+      priority: { fairnessKey: tenant.company },
+    },
   });
   const { answers } = await restlessCalls(13_000, async (n) => (await collector.executeUpdate(collectCallUpdate, { args: [collected(n)] })).executionId);
   const [bounded, next] = [...new Set(answers)];
@@ -190,7 +212,14 @@ test('a retried keyed call joins its batch once; another payload under its key i
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
   const secret = await deploy('keyed-batch', { batch: { maxSize: 3, maxWait: '30s' } }, [
-    { httpRequest: { description: 'report', url: `${server.url}/keyed`, method: 'POST', body: '${ {"calls": Trigger.Batch.payload} }' } },
+    {
+      httpRequest: {
+        description: 'report',
+        url: `${server.url}/keyed`,
+        method: 'POST',
+        body: '${ {"calls": Trigger.Batch.payload} }',
+      },
+    },
   ]);
   const first = await call('keyed-batch', secret, '{"n":1}', { 'Idempotency-Key': 'k-1' });
   const retry = await call('keyed-batch', secret, '{"n":1}', { 'Idempotency-Key': 'k-1' });
@@ -210,7 +239,14 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
   t.teardown(() => server.close());
   const key = '${Trigger.Payload.card}';
   const secret = await deploy('hidden', { doNotLogPayload: true, debounce: { key, period: '2s' }, concurrency: { key } }, [
-    { httpRequest: { description: 'report', url: `${server.url}/hidden`, method: 'POST', body: '${ {"card": Trigger.Payload.card, "count": Trigger.Coalesced.count} }' } },
+    {
+      httpRequest: {
+        description: 'report',
+        url: `${server.url}/hidden`,
+        method: 'POST',
+        body: '${ {"card": Trigger.Payload.card, "count": Trigger.Coalesced.count} }',
+      },
+    },
   ]);
   const first = await call('hidden', secret, '{"card": "4111-SECRET-1111", "n": 1}');
   await call('hidden', secret, '{"card": "4111-SECRET-1111", "n": 2}');
@@ -225,11 +261,20 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
   t.true(typeof described.memo?.grantRun === 'string');
   const coordinators = async (type: string) => {
     const ids: string[] = [];
-    for await (const info of stack.temporal.workflow.list({ query: `WorkflowType = '${type}' AND TaskQueue = '${stack.taskQueue}'` })) ids.push(info.workflowId);
+    for await (const info of stack.temporal.workflow.list({
+      query: `WorkflowType = '${type}' AND TaskQueue = '${stack.taskQueue}'`,
+    }))
+      ids.push(info.workflowId);
     return ids;
   };
-  const collectors = await eventually(() => coordinators(COLLECTOR_WORKFLOW_TYPE), { until: (ids) => ids.length > 0, what: 'the collector is listed' });
-  const gates = await eventually(() => coordinators(CONCURRENCY_WORKFLOW_TYPE), { until: (ids) => ids.length > 0, what: 'the concurrency coordinator is listed' });
+  const collectors = await eventually(() => coordinators(COLLECTOR_WORKFLOW_TYPE), {
+    until: (ids) => ids.length > 0,
+    what: 'the collector is listed',
+  });
+  const gates = await eventually(() => coordinators(CONCURRENCY_WORKFLOW_TYPE), {
+    until: (ids) => ids.length > 0,
+    what: 'the concurrency coordinator is listed',
+  });
   for (const workflowId of [first.executionId!, ...collectors, ...gates]) {
     t.false((await historyText(workflowId)).includes('SECRET'), `${workflowId}: no payload or key in clear`);
   }
@@ -240,7 +285,14 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
 test('a collector continued as new keeps its open window and the keyed calls it remembers', async (t) => {
   // The state continue-as-new hands on: one open batch window holding one keyed call.
   const executionId = `collect.carried:${randomUUID()}`;
-  const seed = { workflowId: executionId, executionGrant: '', memo: {}, staticSummary: 'carried', staticDetails: 'carried', priority: { fairnessKey: tenant.company } };
+  const seed = {
+    workflowId: executionId,
+    executionGrant: '',
+    memo: {},
+    staticSummary: 'carried',
+    staticDetails: 'carried',
+    priority: { fairnessKey: tenant.company },
+  };
   const now = Date.now();
   const input: CollectorInput = {
     policy: { kind: 'batch', maxSize: 2, maxWaitMs: 60_000 },
@@ -259,7 +311,16 @@ test('a collector continued as new keeps its open window and the keyed calls it 
       },
     },
     carried: {
-      windows: [{ seed, openedAt: now, lastAt: now, count: 1, calls: [{ payloadJson: '{"n":1}', caller: 'user:a', receivedAt: new Date(now).toISOString() }], bytes: 7 }],
+      windows: [
+        {
+          seed,
+          openedAt: now,
+          lastAt: now,
+          count: 1,
+          calls: [{ payloadJson: '{"n":1}', caller: 'user:a', receivedAt: new Date(now).toISOString() }],
+          bytes: 7,
+        },
+      ],
       remembered: [['key-1', executionId, now, 'digest-1']],
     },
   };
@@ -277,16 +338,29 @@ test('a collector continued as new keeps its open window and the keyed calls it 
     seed: { ...seed, workflowId: `collect.carried:${randomUUID()}` },
     ...extra,
   });
-  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":1}', { keyed: true, payloadDigest: 'digest-1' })] }), {
+  t.deepEqual(
+    await collector.executeUpdate(collectCallUpdate, {
+      args: [collected('key-1', '{"n":1}', { keyed: true, payloadDigest: 'digest-1' })],
+    }),
+    {
+      executionId,
+      repeated: true,
+    },
+  );
+  t.deepEqual(
+    await collector.executeUpdate(collectCallUpdate, {
+      args: [collected('key-1', '{"n":9}', { keyed: true, payloadDigest: 'digest-9' })],
+    }),
+    {
+      executionId,
+      repeated: true,
+      reused: true,
+    },
+  );
+  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected(randomUUID(), '{"n":2}')] }), {
     executionId,
-    repeated: true,
+    repeated: false,
   });
-  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected('key-1', '{"n":9}', { keyed: true, payloadDigest: 'digest-9' })] }), {
-    executionId,
-    repeated: true,
-    reused: true,
-  });
-  t.deepEqual(await collector.executeUpdate(collectCallUpdate, { args: [collected(randomUUID(), '{"n":2}')] }), { executionId, repeated: false });
   // The update answers once the call is in the window; the collector starts the execution right after.
   const execution = stack.temporal.workflow.getHandle<FlowWorkflow>(executionId);
   await eventually(

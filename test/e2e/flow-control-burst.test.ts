@@ -11,8 +11,8 @@ import { fromJson } from '@bufbuild/protobuf';
 import { Client, Connection } from '@temporalio/client';
 import type { AdminClient } from '../../bin/cli/admin-client.ts';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { GateState } from '../../workflows/shared/flow-control-contract.ts';
-import { gateStateQuery } from '../../workflows/shared/flow-control-messages.ts';
+import type { GateState } from '../../flow/flow-control-contract.ts';
+import { gateStateQuery } from '../../flow/flow-control-messages.ts';
 import { eventually } from '../support/eventually.ts';
 import { startIntervalServer } from '../support/interval-server.ts';
 import { stackTenant, startProcessStack, type ProcessStack } from '../support/process-stack.ts';
@@ -39,14 +39,21 @@ test.after.always(async () => {
 type Caller = (payload: string) => Promise<{ status: number; executionId: string; text: string }>;
 
 async function deploy(name: string, webhook: Record<string, unknown>, steps: unknown[]): Promise<Caller> {
-  const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, flow(COMPANY, name, { activity: `burst.${name}`, ...webhook }, steps) as never), publish: true });
+  const { secret } = await admin.applyFlow({
+    flow: fromJson(FlowSchema, flow(COMPANY, name, { activity: `burst.${name}`, ...webhook }, steps) as never),
+    publish: true,
+  });
   return async (payload) => {
     const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: auth },
       body: `{"activity": "burst.${name}", "secret": ${JSON.stringify(secret)}, "payload": ${payload}}`,
     });
-    return { status: response.status, executionId: response.headers.get('x-flowhook-execution-id') ?? '', text: await response.text() };
+    return {
+      status: response.status,
+      executionId: response.headers.get('x-flowhook-execution-id') ?? '',
+      text: await response.text(),
+    };
   };
 }
 
@@ -121,7 +128,10 @@ test.serial('3,000 calls to a paused flow are held by its gate and all run after
   await admin.pauseFlow({ company: COMPANY, name: 'held' });
   const statuses = await sendAll(call, 3000, 16, (n) => `{"k": "K-${n % 20}", "n": ${n}}`);
   t.deepEqual(statuses, { 200: 3000 });
-  const gate = await eventually(() => gateState('flowPauseGateWorkflow', 'held'), { until: (state) => state?.waiting === 3000, what: 'the pause gate holds the 3,000' });
+  const gate = await eventually(() => gateState('flowPauseGateWorkflow', 'held'), {
+    until: (state) => state?.waiting === 3000,
+    what: 'the pause gate holds the 3,000',
+  });
   t.true(gate!.pages > 0, 'more than a gate keeps in its own state: the rest waits in pages');
   t.is(await completed('FlowActivity = "burst.held"'), 0, 'nothing ran while the flow was paused');
   await admin.resumeFlow({ company: COMPANY, name: 'held' });
@@ -194,7 +204,9 @@ test.serial('a payload-derived key joins a redelivery with another body, and the
  * that type on the stack's task queue that has none.
  */
 async function gateState(type: string, flowName: string): Promise<GateState | undefined> {
-  for await (const info of temporal.workflow.list({ query: `WorkflowType = "${type}" AND TaskQueue = "${stack.env.FLOWHOOK_TASK_QUEUE}" AND ExecutionStatus = "Running"` })) {
+  for await (const info of temporal.workflow.list({
+    query: `WorkflowType = "${type}" AND TaskQueue = "${stack.env.FLOWHOOK_TASK_QUEUE}" AND ExecutionStatus = "Running"`,
+  })) {
     const handle = temporal.workflow.getHandle(info.workflowId);
     const summary = await (await handle.describe()).staticSummary();
     if (summary === undefined || summary.endsWith(` · ${flowName}`)) return handle.query(gateStateQuery);

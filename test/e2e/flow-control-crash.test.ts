@@ -14,7 +14,7 @@ import { eventually } from '../support/eventually.ts';
 import { flow } from '../support/webhook-helpers.ts';
 import { testInfrastructure } from '../support/stack.ts';
 import { Client, Connection } from '@temporalio/client';
-import { gateStateQuery } from '../../workflows/shared/flow-control-messages.ts';
+import { gateStateQuery } from '../../flow/flow-control-messages.ts';
 
 const COMPANY = 'Crash Control';
 let stack: ProcessStack;
@@ -39,8 +39,19 @@ async function deploy(
   server: IntervalServer,
   body = '${Trigger.PayloadJson}',
 ): Promise<(payload: string) => Promise<{ status: number; executionId: string }>> {
-  const step = { httpRequest: { description: 'report', url: `${server.url}/${name}/{{Execution.Id}}`, method: 'POST', body, timeout: '2s' } };
-  const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, flow(COMPANY, name, { activity: `crash.${name}`, ...webhook }, [step]) as never), publish: true });
+  const step = {
+    httpRequest: {
+      description: 'report',
+      url: `${server.url}/${name}/{{Execution.Id}}`,
+      method: 'POST',
+      body,
+      timeout: '2s',
+    },
+  };
+  const { secret } = await admin.applyFlow({
+    flow: fromJson(FlowSchema, flow(COMPANY, name, { activity: `crash.${name}`, ...webhook }, [step]) as never),
+    publish: true,
+  });
   return async (payload) => {
     const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`, {
       method: 'POST',
@@ -87,7 +98,15 @@ test.serial('concurrency: executions waiting for a key across a kill -9 of the w
   const runs = byExecution(t, server.intervals);
   t.deepEqual([...runs.keys()].sort(), answers.map((answer) => `/concurrency/${answer.executionId}`).sort(), 'every accepted call ran');
   // Each execution from its first request to its last answer: never two at once.
-  t.false(overlapping([...runs.values()].map((requests) => ({ ...requests[0]!, start: requests[0]!.start, end: Math.max(...requests.map((r) => r.end ?? Infinity)) }))));
+  t.false(
+    overlapping(
+      [...runs.values()].map((requests) => ({
+        ...requests[0]!,
+        start: requests[0]!.start,
+        end: Math.max(...requests.map((r) => r.end ?? Infinity)),
+      })),
+    ),
+  );
 });
 
 test.serial('concurrency: a backlog of 300 on one key across a kill -9 of the worker mid-drain loses nothing, runs nothing twice and never two at once', async (t) => {
@@ -107,7 +126,11 @@ test.serial('concurrency: a backlog of 300 on one key across a kill -9 of the wo
     Array(300).fill(200),
   );
   // Mid-drain: some ran, most still wait (at the gate, or in its pages).
-  await eventually(() => server.intervals.length, { until: (ran) => ran >= 50, timeoutMs: 120_000, what: '50 of the backlog ran' });
+  await eventually(() => server.intervals.length, {
+    until: (ran) => ran >= 50,
+    timeoutMs: 120_000,
+    what: '50 of the backlog ran',
+  });
   await stack.crash('worker');
   const ranBeforeTheKill = new Set(server.intervals.map((interval) => interval.path)).size;
   stack.launch('worker');
@@ -119,7 +142,15 @@ test.serial('concurrency: a backlog of 300 on one key across a kill -9 of the wo
   t.true(ranBeforeTheKill < 300, `${ranBeforeTheKill} ran before the kill`);
   const runs = byExecution(t, server.intervals);
   t.deepEqual([...runs.keys()].sort(), answers.map((answer) => `/backlog/${answer.executionId}`).sort(), 'every accepted call ran, each once');
-  t.false(overlapping([...runs.values()].map((requests) => ({ ...requests[0]!, start: requests[0]!.start, end: Math.max(...requests.map((r) => r.end ?? Infinity)) }))));
+  t.false(
+    overlapping(
+      [...runs.values()].map((requests) => ({
+        ...requests[0]!,
+        start: requests[0]!.start,
+        end: Math.max(...requests.map((r) => r.end ?? Infinity)),
+      })),
+    ),
+  );
 });
 
 test.serial('throttle: executions waiting for their start across a kill -9 of the worker all run once, at the rate', async (t) => {
@@ -133,7 +164,11 @@ test.serial('throttle: executions waiting for their start across a kill -9 of th
   );
   await eventually(() => server.intervals.length >= 2, { what: 'two executions started' });
   await killWorkerAndRestart();
-  await eventually(() => new Set(server.intervals.map((i) => i.path)).size, { until: (runs) => runs === 5, timeoutMs: 120_000, what: 'all five executions ran' });
+  await eventually(() => new Set(server.intervals.map((i) => i.path)).size, {
+    until: (runs) => runs === 5,
+    timeoutMs: 120_000,
+    what: 'all five executions ran',
+  });
   const runs = byExecution(t, server.intervals);
   const starts = [...runs.values()].map((requests) => requests[0]!.start).sort((a, b) => a - b);
   // 1/s: the 5th start is granted 4 s after the first; 1 s tolerance for the first request's own delay.
@@ -170,7 +205,11 @@ test.serial('batch: calls collected across a kill -9 of the worker become three 
     Array(25).fill(200),
   );
   await killWorkerAndRestart();
-  await eventually(() => new Set(server.intervals.map((i) => i.path)).size, { until: (runs) => runs === 3, timeoutMs: 120_000, what: 'three batches ran' });
+  await eventually(() => new Set(server.intervals.map((i) => i.path)).size, {
+    until: (runs) => runs === 3,
+    timeoutMs: 120_000,
+    what: 'three batches ran',
+  });
   const runs = byExecution(t, server.intervals);
   const collected = [...runs.values()].flatMap((requests) => JSON.parse(requests[0]!.body).calls as string[]);
   t.deepEqual(collected.sort(), [...sent].sort(), 'each call in exactly one batch');
@@ -211,7 +250,11 @@ test.serial('pause: executions held across a kill -9 of the worker run once each
   await admin.resumeFlow({ company: COMPANY, name: 'pause' });
   t.is(server.intervals.length, 0, 'nothing ran before resume');
   stack.launch('worker');
-  await eventually(() => new Set(server.intervals.map((i) => i.path)).size, { until: (runs) => runs === 3, timeoutMs: 120_000, what: 'the three held executions ran' });
+  await eventually(() => new Set(server.intervals.map((i) => i.path)).size, {
+    until: (runs) => runs === 3,
+    timeoutMs: 120_000,
+    what: 'the three held executions ran',
+  });
   t.deepEqual([...byExecution(t, server.intervals).keys()].sort(), answers.map((answer) => `/pause/${answer.executionId}`).sort());
 });
 

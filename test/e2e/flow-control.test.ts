@@ -9,10 +9,10 @@ import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
 import { overlapping, startIntervalServer } from '../support/interval-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { FLOW_KEY, FLOW_WAIT_KEY } from '../../engine/temporal/search-attributes.ts';
-import type { FlowWorkflow } from '../../workflows/shared/index.ts';
-import type { GateState } from '../../workflows/shared/flow-control-contract.ts';
-import { gateStateQuery } from '../../workflows/shared/flow-control-messages.ts';
+import { FLOW_KEY, FLOW_WAIT_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
+import type { FlowWorkflow } from '../../flow/index.ts';
+import type { GateState } from '../../flow/flow-control-contract.ts';
+import { gateStateQuery } from '../../flow/flow-control-messages.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { createClient, type Client } from '@connectrpc/connect';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -42,7 +42,14 @@ async function deploy(name: string, webhook: Record<string, unknown>, steps: unk
 }
 
 const call = (name: string, secret: string, payload: unknown, headers?: Record<string, string>) =>
-  callWebhook(stack, { company: tenant.company, activity: `control.${name}`, secret, auth: tenant.auth, payloadText: JSON.stringify(payload), headers });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity: `control.${name}`,
+    secret,
+    auth: tenant.auth,
+    payloadText: JSON.stringify(payload),
+    headers,
+  });
 
 test('20 concurrent calls with one concurrency key never overlap; 20 calls with 20 keys do overlap; waiting executions run in arrival order', async (t) => {
   const serial = await startIntervalServer({ holdMs: 150 });
@@ -114,12 +121,19 @@ test('Wait for Response step with a concurrency key: a caller whose execution wa
   const secret = await deploy(
     'sync-key',
     // A window that fits the first execution's way through its gate on a loaded machine (the second caller waits it out).
-    { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10, defaultResponseStatusCode: 202, concurrency: { key: '${Trigger.Payload.invoice}' } },
+    {
+      responseMode: 'WAIT_FOR_RESPONSE_STEP',
+      syncTimeoutSeconds: 10,
+      defaultResponseStatusCode: 202,
+      concurrency: { key: '${Trigger.Payload.invoice}' },
+    },
     [{ respond: { statusCode: 201, body: 'done ${Trigger.Payload.n}' } }, ...post(server.url, '/after-respond')],
   );
   const first = await call('sync-key', secret, { invoice: 'INV-5', n: 1 });
   t.is(first.value?.statusCode, 201, 'the first call holds the key and is answered by its respond step');
-  await eventually(() => server.intervals.length === 1, { what: 'the first execution holds the key in its httpRequest' });
+  await eventually(() => server.intervals.length === 1, {
+    what: 'the first execution holds the key in its httpRequest',
+  });
   const second = await call('sync-key', secret, { invoice: 'INV-5', n: 2 });
   t.is(second.status, 200);
   t.deepEqual([second.value?.statusCode, second.headers.get('x-flowhook-outcome')], [202, 'sync-timeout'], 'the default answer once the window closed');
@@ -274,7 +288,9 @@ test('a paused flow accepts calls and holds their executions; resume runs them o
 
 /** What a flow's running gate of this type holds (its flowhookGateState query), found by its summary. */
 async function gateState(type: string, flowName: string): Promise<GateState | undefined> {
-  for await (const info of stack.temporal.workflow.list({ query: `WorkflowType = "${type}" AND TaskQueue = "${stack.taskQueue}" AND ExecutionStatus = "Running"` })) {
+  for await (const info of stack.temporal.workflow.list({
+    query: `WorkflowType = "${type}" AND TaskQueue = "${stack.taskQueue}" AND ExecutionStatus = "Running"`,
+  })) {
     const handle = stack.temporal.workflow.getHandle(info.workflowId);
     const summary = await (await handle.describe()).staticSummary();
     if (!summary?.includes(flowName)) continue;

@@ -22,7 +22,10 @@ test('an in-flight sync call is answered while facade and engine shut down', asy
     const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
     const inFlight = fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Draining`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`drain-user:${accessKey}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`drain-user:${accessKey}`).toString('base64')}`,
+      },
       body: JSON.stringify({ activity: 'drain.test', secret, payload: {} }),
     });
     await target.waitFor('/slow');

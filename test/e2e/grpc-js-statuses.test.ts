@@ -25,7 +25,12 @@ test.after.always(async () => stack?.close());
 const MiB = 1024 * 1024;
 const UNKNOWN_TOKEN = `fhsa_${'x'.repeat(43)}`;
 /** An Invoke whose payload makes the request message about this many bytes. */
-const invokeOf = (bytes: number) => ({ company: 'Northwind', activity: 'orders.flow', secret: 'unchecked', payloadJson: JSON.stringify('a'.repeat(bytes)) });
+const invokeOf = (bytes: number) => ({
+  company: 'Northwind',
+  activity: 'orders.flow',
+  secret: 'unchecked',
+  payloadJson: JSON.stringify('a'.repeat(bytes)),
+});
 
 interface CountingRelay {
   url: string;
@@ -86,7 +91,10 @@ for (const [bytes, what] of [
       [
         'an admin token',
         stack.tokens.admin,
-        { code: status.PERMISSION_DENIED, details: 'flowhook.engine.v1.WebhookService needs a service account of scope "invoke"; "test-admin" has scope "admin"' },
+        {
+          code: status.PERMISSION_DENIED,
+          details: 'flowhook.engine.v1.WebhookService needs a service account of scope "invoke"; "test-admin" has scope "admin"',
+        },
       ],
     ] as const;
     for (const [who, token, expected] of refusals) {

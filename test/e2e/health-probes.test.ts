@@ -15,7 +15,9 @@ let temporal: FreezableProxy;
 test.before(async () => {
   postgres = await startFreezableProxy(await createTestDatabase());
   temporal = await startFreezableProxy(`tcp://${testInfrastructure().temporalAddress}`);
-  stack = await startStack({ env: { FLOWHOOK_DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: new URL(temporal.url).host } });
+  stack = await startStack({
+    env: { FLOWHOOK_DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: new URL(temporal.url).host },
+  });
 });
 test.after.always(async () => {
   postgres?.thaw();
@@ -52,7 +54,10 @@ test.serial('ready once the engine sees PostgreSQL and Temporal; /healthz needs 
   t.is(alive.status, 200);
   t.deepEqual(await alive.json(), { status: 'alive' });
   const ready = await readinessBecomes(t, 200, 'all up');
-  t.deepEqual(ready.body, { status: 'ready', checks: { engine: 'ok', postgresql: 'ok', temporal: 'ok', workers: 'ok' } });
+  t.deepEqual(ready.body, {
+    status: 'ready',
+    checks: { engine: 'ok', postgresql: 'ok', temporal: 'ok', workers: 'ok' },
+  });
 });
 
 test.serial('PostgreSQL cut off: /readyz is 503 naming it, /healthz stays 200; back when it returns', async (t) => {

@@ -16,12 +16,12 @@ import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import pino from 'pino';
-import { startChangeFeed, type ChangeFeed } from '../../engine/cache/change-feed.ts';
-import { createHookSecretLookup, type HookSecretLookup } from '../../engine/direct/hook-secret-lookup.ts';
-import { SecretKeyring } from '../../engine/secrets/secret-keyring.ts';
-import { Company } from '../../engine/storage/entities.ts';
-import { openOrm } from '../../engine/storage/orm.ts';
-import type { HookSecrets } from '../../engine/direct/verification/index.ts';
+import { startChangeFeed, type ChangeFeed } from '../../engine/infrastructure/cache/change-feed.ts';
+import { createHookSecretLookup, type HookSecretLookup } from '../../engine/domain/direct/hook-secret-lookup.ts';
+import { SecretKeyring } from '../../engine/infrastructure/secret-store/secret-keyring.ts';
+import { Company } from '../../engine/infrastructure/storage/entities.ts';
+import { openOrm } from '../../engine/infrastructure/storage/orm.ts';
+import type { HookSecrets } from '../../engine/domain/direct/verification/index.ts';
 import { runCapturing } from '../support/cli-runner.ts';
 import { equalTo, eventually } from '../support/eventually.ts';
 import { startProcessStack } from '../support/process-stack.ts';
@@ -42,7 +42,10 @@ interface Run {
 /** `flowhook …` as a real process with its own stdin. */
 function cliProcess(env: Record<string, string>, args: string[], stdin = ''): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FLOWHOOK, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FLOWHOOK, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -55,7 +58,13 @@ function cliProcess(env: Record<string, string>, args: string[], stdin = ''): Pr
 
 /** The same commands in this process (quicker), with `stdin` piped into them. */
 function cliInProcess(stack: TestStack): (args: string[], stdin?: string) => Promise<Run> {
-  return (args, stdin = '') => runCapturing(args, { admin: { client: stack.admin, secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }) } });
+  return (args, stdin = '') =>
+    runCapturing(args, {
+      admin: {
+        client: stack.admin,
+        secretStdin: () => ({ stream: Readable.from([Buffer.from(stdin, 'utf8')]), isTTY: false }),
+      },
+    });
 }
 
 interface OtherEngine {
@@ -97,7 +106,10 @@ async function otherEngine(databaseUrl: string, keyFile: string): Promise<OtherE
 test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse, secret-store rotate, delete — seen by another engine', async (t) => {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'flowhook-keys-')), 'secrets-key');
   writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-  const stack = await startStack({ withoutWorker: true, env: { FLOWHOOK_SECRETS_KEY: '', FLOWHOOK_SECRETS_KEY_FILE: keyFile } });
+  const stack = await startStack({
+    withoutWorker: true,
+    env: { FLOWHOOK_SECRETS_KEY: '', FLOWHOOK_SECRETS_KEY_FILE: keyFile },
+  });
   const databaseUrl = stack.env.FLOWHOOK_DATABASE_URL!;
   const other = await otherEngine(databaseUrl, keyFile);
   try {
@@ -144,7 +156,10 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(rotated.code, 0, rotated.err);
     const until = Date.parse(JSON.parse(rotated.out).previousValidUntil as string);
     t.true(until > Date.now() && until <= Date.now() + 2000, rotated.out);
-    t.deepEqual(await eventually(() => other.find(STRIPE), { until: equalTo({ current: second, previous: first }) }), { current: second, previous: first });
+    t.deepEqual(await eventually(() => other.find(STRIPE), { until: equalTo({ current: second, previous: first }) }), {
+      current: second,
+      previous: first,
+    });
     const hitsInOverlap = other.hits;
     // No change is announced when the overlap ends: its deadline passing is the event itself.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now()) + 50));
@@ -171,7 +186,9 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(generated.code, 0, generated.err);
     const generatedSecret = JSON.parse(generated.out).generatedSecret as string;
     t.regex(generatedSecret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    t.deepEqual(await eventually(() => other.find(STANDARD), { until: equalTo({ current: generatedSecret }) }), { current: generatedSecret });
+    t.deepEqual(await eventually(() => other.find(STANDARD), { until: equalTo({ current: generatedSecret }) }), {
+      current: generatedSecret,
+    });
     const human = await cli(['hook-secret', 'set', COMPANY, STANDARD, '--generate']);
     t.regex(human.out, /signing secret \(give it to the sender\) — shown once.*\n {4}whsec_\S+\n$/);
     const stripeGenerate = await cli(['hook-secret', 'set', COMPANY, STRIPE, '--generate']);

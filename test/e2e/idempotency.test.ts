@@ -40,7 +40,14 @@ test.after.always(async () => {
 });
 
 const call = (activity: string, key: string | undefined, payloadText = '{}') =>
-  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText, headers: key ? { 'idempotency-key': key } : {} });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity]!,
+    auth: tenant.auth,
+    payloadText,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
 
 test.serial('a sync retry after the execution closed gets the same stored answer, even when the flow failed later', async (t) => {
   const first = await call('keyed.sync', 'order-77', '{"n": 1}');

@@ -10,7 +10,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPANY_KEY, FLOW_CALLER_KEY } from '../../engine/temporal/search-attributes.ts';
+import { COMPANY_KEY, FLOW_CALLER_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { createTestCertificates } from '../support/test-certificates.ts';
 import { createTenant, deployFlow, flow } from '../support/webhook-helpers.ts';
@@ -23,7 +23,16 @@ const INVOKE_PATH = '/flowhook.engine.v1.WebhookService/Invoke';
 const ACTIVITY = 'billing.order';
 const ACCOUNT = 'billing-sync';
 /** Answers 201 with a body built from the payload, so the test sees its own payload come back. */
-const ORDER_FLOW_STEPS = [{ respond: { description: 'Accepted', statusCode: 201, contentType: 'application/json', body: '${ {"accepted": Trigger.Payload.orderId} }' } }];
+const ORDER_FLOW_STEPS = [
+  {
+    respond: {
+      description: 'Accepted',
+      statusCode: 201,
+      contentType: 'application/json',
+      body: '${ {"accepted": Trigger.Payload.orderId} }',
+    },
+  },
+];
 
 interface Deployment {
   company: string;
@@ -180,11 +189,19 @@ test('the example refuses a payload that is not a JSON object, and a CA on a cle
 });
 
 const invokeRequest = (deployment: Deployment, payload: object) =>
-  JSON.stringify({ company: deployment.company, activity: ACTIVITY, secret: deployment.secret, payloadJson: JSON.stringify(payload) });
+  JSON.stringify({
+    company: deployment.company,
+    activity: ACTIVITY,
+    secret: deployment.secret,
+    payloadJson: JSON.stringify(payload),
+  });
 
 /** `buf curl` with no proto files: the schema comes from the engine's reflection service. */
 const bufCurl = (engineUrl: string, args: string[], request: string) =>
-  runProgram(BUF, ['curl', '--protocol', 'grpc', '--reflect', ...args, '-d', request, `${engineUrl}${INVOKE_PATH}`], { PATH: process.env.PATH, HOME: scratch });
+  runProgram(BUF, ['curl', '--protocol', 'grpc', '--reflect', ...args, '-d', request, `${engineUrl}${INVOKE_PATH}`], {
+    PATH: process.env.PATH,
+    HOME: scratch,
+  });
 
 /** Which requests of a `buf curl -v` run carried an authorization header, by path. */
 function authorizedPaths(verboseLog: string): Record<string, boolean> {
@@ -203,13 +220,22 @@ test('buf curl makes the same call over h2c, learning the schema by reflection',
   // -v shows each request's headers: -H goes on the Invoke call only, not on reflection (which needs no token).
   const run = await bufCurl(stack.engineUrl, ['-v', '--http2-prior-knowledge', '-H', `authorization: Bearer ${cronus.token}`], invokeRequest(cronus, { orderId: 99 }));
   t.is(run.code, 0, run.stderr);
-  const answer = JSON.parse(run.stdout) as { statusCode: number; contentType: string; body: string; executionId: string; outcome: string };
+  const answer = JSON.parse(run.stdout) as {
+    statusCode: number;
+    contentType: string;
+    body: string;
+    executionId: string;
+    outcome: string;
+  };
   t.is(answer.statusCode, 201);
   t.is(answer.contentType, 'application/json');
   t.deepEqual(JSON.parse(answer.body), { accepted: 99 });
   t.is(answer.outcome, 'INVOKE_OUTCOME_RESPONDED');
   await assertRecordedExecution(t, stack, answer.executionId, cronus.company);
-  t.deepEqual(authorizedPaths(run.stderr), { '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo': false, [INVOKE_PATH]: true });
+  t.deepEqual(authorizedPaths(run.stderr), {
+    '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo': false,
+    [INVOKE_PATH]: true,
+  });
 });
 
 test('buf curl reads the token from a header file, keeping it off the command line', async (t) => {
@@ -283,7 +309,11 @@ test("over mutual TLS: the example presents the account's client certificate; wi
   });
   const mtlsStack = await startStack({
     engineTls: {
-      engine: { FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certificates.clientCa },
+      engine: {
+        FLOWHOOK_ENGINE_TLS_CERT: certificates.server.cert,
+        FLOWHOOK_ENGINE_TLS_KEY: certificates.server.key,
+        FLOWHOOK_ENGINE_TLS_CLIENT_CA: certificates.clientCa,
+      },
       facade: clientEnv(facade),
       worker: clientEnv(worker),
       admin: clientEnv(admin),
@@ -298,7 +328,10 @@ test("over mutual TLS: the example presents the account's client certificate; wi
     const withoutCertificate = await runExample(exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa }), '{"orderId":3}');
     t.is(withoutCertificate.code, 1, withoutCertificate.stderr);
     const halfConfigured = await runExample(
-      exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: account.cert }),
+      exampleEnv(mtlsStack.engineUrl, deployment, {
+        FLOWHOOK_ENGINE_CA: certificates.serverCa,
+        FLOWHOOK_ENGINE_CLIENT_CERT: account.cert,
+      }),
       '{"orderId":4}',
     );
     t.is(halfConfigured.code, 2);

@@ -27,13 +27,27 @@ test('a doNotLogPayload late answer reaches the caller and no log; a long-poll e
     const auth = `Basic ${Buffer.from(`late-user:${accessKey}`).toString('base64')}`;
     const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 1 };
     const deploy = async (name: string, webhook: Record<string, unknown>, steps: unknown[]) =>
-      (await admin.applyFlow({ flow: fromJson(FlowSchema, flow(COMPANY, name, webhook, steps) as never), publish: true })).secret;
+      (
+        await admin.applyFlow({
+          flow: fromJson(FlowSchema, flow(COMPANY, name, webhook, steps) as never),
+          publish: true,
+        })
+      ).secret;
     const hiddenSecret = await deploy('hidden', { activity: 'late.hidden', doNotLogPayload: true, ...sync }, [
       { httpRequest: { description: 'Slow upstream', url: `${target.url}/hidden`, method: 'POST', timeout: '10s' } },
-      { respond: { description: 'Echo the card', statusCode: 200, contentType: 'application/json', body: '${ {"card": Trigger.Payload.card} }' } },
+      {
+        respond: {
+          description: 'Echo the card',
+          statusCode: 200,
+          contentType: 'application/json',
+          body: '${ {"card": Trigger.Payload.card} }',
+        },
+      },
     ]);
     const neverSecret = await deploy('never', { activity: 'late.never', ...sync }, [
-      { httpRequest: { description: 'Very slow upstream', url: `${target.url}/never`, method: 'POST', timeout: '30s' } },
+      {
+        httpRequest: { description: 'Very slow upstream', url: `${target.url}/never`, method: 'POST', timeout: '30s' },
+      },
     ]);
     const post = async (activity: string, secret: string, payload: unknown) => {
       const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`, {

@@ -25,12 +25,20 @@ const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key
 const users: Record<'colleague' | 'outsider', string> = { colleague: '', outsider: '' };
 const API = 'api://flowhook-test';
 // Two applications with FLOW INTEGR. (the set that lets an application run flows, not FLOW ALL): each sees only its own executions.
-const portal: TestClient = { clientId: `portal-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `portal-secret-${'s'.repeat(24)}` };
-const partner: TestClient = { clientId: `partner-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `partner-secret-${'s'.repeat(24)}` };
+const portal: TestClient = {
+  clientId: `portal-${Math.random().toString(36).slice(2, 8)}`,
+  clientSecret: `portal-secret-${'s'.repeat(24)}`,
+};
+const partner: TestClient = {
+  clientId: `partner-${Math.random().toString(36).slice(2, 8)}`,
+  clientSecret: `partner-secret-${'s'.repeat(24)}`,
+};
 let idp: TestAuthorizationServer;
 
 // The upstream answers after 3 s: past the 1 s sync window, well inside a 10 s wait.
-const slow = (path: string) => ({ httpRequest: { description: 'Slow upstream', url: `${target.url}/slow/${path}`, method: 'POST', timeout: '10s' } });
+const slow = (path: string) => ({
+  httpRequest: { description: 'Slow upstream', url: `${target.url}/slow/${path}`, method: 'POST', timeout: '10s' },
+});
 const sync = (activity: string, extra: Record<string, unknown> = {}) => ({
   activity,
   responseMode: 'WAIT_FOR_RESPONSE_STEP',
@@ -66,7 +74,12 @@ test.before(async () => {
       [
         slow('late'),
         {
-          respond: { description: 'Late order confirmation', statusCode: 201, contentType: 'application/json', body: '${ {"order": Trigger.Payload.ref, "status": "confirmed"} }' },
+          respond: {
+            description: 'Late order confirmation',
+            statusCode: 201,
+            contentType: 'application/json',
+            body: '${ {"order": Trigger.Payload.ref, "status": "confirmed"} }',
+          },
         },
       ],
     ],
@@ -83,7 +96,17 @@ test.before(async () => {
     ],
     'hidden.late': [
       sync('hidden.late', { doNotLogPayload: true }),
-      [slow('hidden'), { respond: { description: 'Echo the card', statusCode: 200, contentType: 'application/json', body: '${ {"card": Trigger.Payload.card} }' } }],
+      [
+        slow('hidden'),
+        {
+          respond: {
+            description: 'Echo the card',
+            statusCode: 200,
+            contentType: 'application/json',
+            body: '${ {"card": Trigger.Payload.card} }',
+          },
+        },
+      ],
     ],
   };
   for (const [activity, [webhook, steps]] of Object.entries(flows)) {
@@ -99,7 +122,12 @@ test.after.always(async () => {
 const post = (activity: string, payloadText = '{"ref": "SO-4711"}') =>
   callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
 const get = (executionId: string, options: { wait?: number | string; auth?: string; company?: string } = {}) =>
-  fetchAnswer(stack.facadeUrl, { company: options.company ?? tenant.company, executionId, auth: options.auth ?? tenant.auth, wait: options.wait });
+  fetchAnswer(stack.facadeUrl, {
+    company: options.company ?? tenant.company,
+    executionId,
+    auth: options.auth ?? tenant.auth,
+    wait: options.wait,
+  });
 const headersOf = (answer: FetchedAnswer) => ({
   state: answer.headers.get('x-flowhook-execution-state'),
   source: answer.headers.get('x-flowhook-answer-source'),
@@ -193,7 +221,9 @@ test('malformed requests are 400: an id the engine never mints, a wait outside 0
   const call = await post('in.time');
   for (const wait of ['61', 'abc', '-1', '1.5']) t.is((await get(call.executionId!, { wait })).status, 400, `wait=${wait}`);
   t.is((await get('not-an-execution-id')).status, 400);
-  const noCompany = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')`, { headers: { authorization: tenant.auth } });
+  const noCompany = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')`, {
+    headers: { authorization: tenant.auth },
+  });
   t.is(noCompany.status, 400);
   const badLiteral = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(id='${call.executionId}')?company=${encodeURIComponent(tenant.company)}`, {
     headers: { authorization: tenant.auth },
@@ -270,7 +300,12 @@ test('on the engine: an internal service account fetches the executions it start
       ],
     }),
   );
-  const started = await internal.invoke({ company: tenant.company, activity: 'late.answer', secret: secrets['late.answer']!, payloadJson: '{"ref": "SO-9"}' });
+  const started = await internal.invoke({
+    company: tenant.company,
+    activity: 'late.answer',
+    secret: secrets['late.answer']!,
+    payloadJson: '{"ref": "SO-9"}',
+  });
   t.true(started.defaultResponse);
   const running = await internal.getAnswer({ company: tenant.company, executionId: started.executionId });
   t.is(running.state, ExecutionState.RUNNING);

@@ -26,11 +26,20 @@ test.before(async () => {
     if (request.path === '/nested') return { contentType: 'application/xml', body: '<a>'.repeat(MiB / 3) };
     return {};
   });
-  const fetchStep = (path: string) => ({ name: 'fetch', httpRequest: { description: 'Ask the upstream', url: `${target.url}${path}`, timeout: '60s' } });
+  const fetchStep = (path: string) => ({
+    name: 'fetch',
+    httpRequest: { description: 'Ask the upstream', url: `${target.url}${path}`, timeout: '60s' },
+  });
   const flows: Record<string, unknown[]> = {
     'answer.unclosed': [
       fetchStep('/unclosed'),
-      { respond: { description: 'Report', statusCode: 200, body: '${ {"status": Steps.fetch.status, "length": $length(Steps.fetch.body), "parsed": $exists(Steps.fetch.xml)} }' } },
+      {
+        respond: {
+          description: 'Report',
+          statusCode: 200,
+          body: '${ {"status": Steps.fetch.status, "length": $length(Steps.fetch.body), "parsed": $exists(Steps.fetch.xml)} }',
+        },
+      },
     ],
     'answer.nested': [fetchStep('/nested'), { respond: { description: 'Not reached', statusCode: 200, body: 'parsed' } }],
     'payload.regex': [

@@ -38,7 +38,11 @@ test.before(async () => {
     },
   });
   tenant = await createTenant(stack, 'Metrics Co');
-  target = await startTargetServer((request) => ({ status: request.path.startsWith('/teapot') ? 418 : 200, body: '{"ok":true}', contentType: 'application/json' }));
+  target = await startTargetServer((request) => ({
+    status: request.path.startsWith('/teapot') ? 418 : 200,
+    body: '{"ok":true}',
+    contentType: 'application/json',
+  }));
   const deploy = async (activity: string, webhook: Record<string, unknown>, steps: unknown[]) => {
     secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity, ...webhook }, steps))).secret;
   };
@@ -68,7 +72,14 @@ async function scrapeUntil(url: string, ready: (text: string) => boolean): Promi
 }
 
 const call = (activity: string, overrides: Partial<Parameters<typeof callWebhook>[1]> = {}) =>
-  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity] ?? 'no-such-secret', auth: tenant.auth, payloadText: '{"n": 1}', ...overrides });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity] ?? 'no-such-secret',
+    auth: tenant.auth,
+    payloadText: '{"n": 1}',
+    ...overrides,
+  });
 
 test.serial('facade, engine and worker metrics move with answered, refused and rate-limited calls', async (t) => {
   const company = tenant.company;
@@ -83,7 +94,16 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   t.is((await call('attacker.chosen.activity', { company: 'EvilCo' })).status, 401);
   t.is((await call('attacker.chosen.other')).status, 404);
   t.is((await call('metrics.instant', { payloadText: `{"pad": "${'x'.repeat(MAX_BODY_BYTES)}"}` })).status, 413);
-  t.is((await fetch(webhookUrl(stack, company), { method: 'POST', headers: { 'content-type': 'text/plain', authorization: tenant.auth }, body: 'hi' })).status, 415);
+  t.is(
+    (
+      await fetch(webhookUrl(stack, company), {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', authorization: tenant.auth },
+        body: 'hi',
+      })
+    ).status,
+    415,
+  );
   // At once, so the bucket (burst 3, 1 a second) cannot refill in between.
   const limited = await Promise.all(Array.from({ length: 5 }, () => call('metrics.limited')));
   t.deepEqual(limited.map((answer) => answer.status).sort(), [200, 200, 200, 429, 429]);
@@ -93,7 +113,13 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   moved(t, facadeBefore, facade, calls, { company, activity: 'metrics.sync', mode: 'sync', outcome: 'responded', status: '200' }, 1);
   moved(t, facadeBefore, facade, calls, { company, activity: 'metrics.instant', mode: 'instant', outcome: 'instant_return', status: '200' }, 1);
   moved(t, facadeBefore, facade, calls, { company, activity: 'metrics.limited', mode: 'instant', outcome: 'instant_return', status: '200' }, 3);
-  const refused = (status: string) => ({ company: 'unknown', activity: 'unknown', mode: 'unknown', outcome: 'refused', status });
+  const refused = (status: string) => ({
+    company: 'unknown',
+    activity: 'unknown',
+    mode: 'unknown',
+    outcome: 'refused',
+    status,
+  });
   moved(t, facadeBefore, facade, calls, refused('401'), 3);
   moved(t, facadeBefore, facade, calls, refused('404'), 1);
   moved(t, facadeBefore, facade, calls, refused('413'), 1);
@@ -148,7 +174,9 @@ test.serial('who may scrape: loopback, or the bearer token; a proxied client and
     t.is(proxied.status, 401, url);
     t.regex(await proxied.text(), /FLOWHOOK_METRICS_TOKEN/);
     t.is(proxied.headers.get('www-authenticate'), 'Bearer realm="flowhook metrics"');
-    const wrong = await fetch(url, { headers: { authorization: 'Bearer not-the-token-at-all', 'x-forwarded-for': '203.0.113.9' } });
+    const wrong = await fetch(url, {
+      headers: { authorization: 'Bearer not-the-token-at-all', 'x-forwarded-for': '203.0.113.9' },
+    });
     t.is(wrong.status, 401, url);
     t.notRegex(await wrong.text(), new RegExp(METRICS_TOKEN));
     const text = await scrape(url, { authorization: `Bearer ${METRICS_TOKEN}`, 'x-forwarded-for': '203.0.113.9' });
@@ -166,7 +194,14 @@ test.serial("the facade's public port answers /metrics only with the token: a lo
 
   // Without a token configured, the public port serves no one and says where metrics are.
   const { FLOWHOOK_METRICS_TOKEN: _token, ...withoutToken } = stack.env;
-  const facade = await runFacade(readFacadeConfig({ ...withoutToken, FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ENGINE_TOKEN: stack.tokens.facade }), { handleSignals: false });
+  const facade = await runFacade(
+    readFacadeConfig({
+      ...withoutToken,
+      FLOWHOOK_ENGINE_URL: stack.engineUrl,
+      FLOWHOOK_ENGINE_TOKEN: stack.tokens.facade,
+    }),
+    { handleSignals: false },
+  );
   try {
     const refused = await fetch(`http://127.0.0.1:${facade.port}/metrics`);
     t.is(refused.status, 403);
@@ -209,7 +244,10 @@ test.serial('the worker is ready while it polls and reaches Temporal and its eng
     engine = undefined;
     const down = await fetch(workerUrl(worker, '/readyz'));
     t.is(down.status, 503);
-    t.deepEqual(await down.json(), { status: 'not ready', checks: { worker: 'ok', temporal: 'ok', engine: 'unreachable' } });
+    t.deepEqual(await down.json(), {
+      status: 'not ready',
+      checks: { worker: 'ok', temporal: 'ok', engine: 'unreachable' },
+    });
     t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 0$/m);
   } finally {
     await worker?.close();

@@ -71,7 +71,13 @@ async function setUpCallers(stack: MultiNodeStack, target: TargetServer): Promis
   // timeout 5 s: a step cut off by the worker's death is tried again 15 s after it started
   // (2 × timeout + 5 s), not after the default 65 s. maxAttempts 10: while engine a is down its
   // worker cannot ask for the egress list, and those attempts must not use up the step.
-  const call = (step: string) => ({ description: `${step} call`, method: 'POST', url: `${target.url}/${step}/{{Execution.Id}}`, timeout: '5s', maxAttempts: 10 });
+  const call = (step: string) => ({
+    description: `${step} call`,
+    method: 'POST',
+    url: `${target.url}/${step}/{{Execution.Id}}`,
+    timeout: '5s',
+    maxAttempts: 10,
+  });
   const definition = flow(COMPANY, 'scale', { activity: ACTIVITY, concurrency: { key: '${Trigger.Payload.group}', limit: 1 } }, [
     { httpRequest: call('first') },
     { sleep: { description: 'in flight when processes die', duration: '1s' } },
@@ -89,7 +95,12 @@ async function setUpCallers(stack: MultiNodeStack, target: TargetServer): Promis
           body: JSON.stringify({ activity: ACTIVITY, secret, payload: { key, group: groupOf(key) } }),
           signal: AbortSignal.timeout(30_000),
         });
-        return { facade, status: response.status, executionId: response.headers.get('x-flowhook-execution-id'), body: await response.text() };
+        return {
+          facade,
+          status: response.status,
+          executionId: response.headers.get('x-flowhook-execution-id'),
+          body: await response.text(),
+        };
       } catch {
         return { facade, status: 'network-error', executionId: null, body: '' };
       }
@@ -113,7 +124,12 @@ function overlapsWithinGroups(received: readonly ReceivedRequest[], calls: reado
   const spans = calls.map((call) => {
     const first = byPath.get(`/first/${call.executionId}`) ?? [];
     const second = byPath.get(`/second/${call.executionId}`) ?? [];
-    return { group: groupOf(call.key), id: call.executionId!, start: Math.min(...first.map((r) => r.at)), end: Math.max(...second.map((r) => r.at)) + TARGET_DELAY_MS };
+    return {
+      group: groupOf(call.key),
+      id: call.executionId!,
+      start: Math.min(...first.map((r) => r.at)),
+      end: Math.max(...second.map((r) => r.at)) + TARGET_DELAY_MS,
+    };
   });
   const problems: string[] = [];
   for (const group of Map.groupBy(spans, (span) => span.group).values()) {
@@ -183,10 +199,19 @@ async function executionsOnQueue(temporal: Client, taskQueue: string, atLeast: n
   const listed = async () => {
     const ids: string[] = [];
     // Flow executions only: the concurrency keys' coordinators run on the same task queue.
-    for await (const execution of temporal.workflow.list({ query: `WorkflowType = "flowWorkflow" AND TaskQueue = "${taskQueue}"` })) ids.push(execution.workflowId);
+    for await (const execution of temporal.workflow.list({
+      query: `WorkflowType = "flowWorkflow" AND TaskQueue = "${taskQueue}"`,
+    }))
+      ids.push(execution.workflowId);
     return ids;
   };
-  return eventually(listed, { until: (ids) => ids.length >= atLeast, timeoutMs: 60_000, intervalMs: 500, what: `${atLeast} executions listed`, show: (ids) => `${ids.length}` });
+  return eventually(listed, {
+    until: (ids) => ids.length >= atLeast,
+    timeoutMs: 60_000,
+    intervalMs: 500,
+    what: `${atLeast} executions listed`,
+    show: (ids) => `${ids.length}`,
+  });
 }
 
 /** The flow's result outcome, or why there is none. */

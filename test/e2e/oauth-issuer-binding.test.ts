@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { SignJWT, type JWTPayload } from 'jose';
 import { AppState } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { FLOW_CALLER_KEY } from '../../engine/temporal/search-attributes.ts';
+import { FLOW_CALLER_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { accessAdmin, type AccessAdmin } from '../support/access-admin.ts';
 import { startAuthorizationServer, type TestAuthorizationServer, type TestClient } from '../support/oauth-provider.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -20,7 +20,10 @@ const ACTIVITY = 'issuers.orders';
 /** Only ever called by callers that must be refused: no execution may exist for it. */
 const GUARDED = 'issuers.guarded';
 
-const client = (name: string): TestClient => ({ clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `${name}-secret-${'s'.repeat(24)}` });
+const client = (name: string): TestClient => ({
+  clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`,
+  clientSecret: `${name}-secret-${'s'.repeat(24)}`,
+});
 /** Known to both authorization servers under the same client id; registered under A only. */
 const shared = client('shared');
 /** Registered under both issuers: two applications. */
@@ -38,7 +41,9 @@ let guardedSecret: string;
 test.before(async () => {
   idpA = await startAuthorizationServer({ clients: [shared, twice, tenanted, legacy], resources: [API] });
   idpB = await startAuthorizationServer({ clients: [shared, twice, legacy], resources: [API] });
-  stack = await startStack({ env: { FLOWHOOK_OAUTH_ISSUERS: `${idpA.issuer},${idpB.issuer}`, FLOWHOOK_OAUTH_AUDIENCE: API } });
+  stack = await startStack({
+    env: { FLOWHOOK_OAUTH_ISSUERS: `${idpA.issuer},${idpB.issuer}`, FLOWHOOK_OAUTH_AUDIENCE: API },
+  });
   admin = accessAdmin(stack);
   await stack.admin.createCompany({ name: COMPANY });
   ({ secret } = await deployFlow(
@@ -57,13 +62,26 @@ test.after.always(async () => {
 });
 
 function register(app: TestClient, issuer: string, tenantId = '') {
-  return admin.apps.registerApp({ clientId: app.clientId, issuer, tenantId, company: COMPANY, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  return admin.apps.registerApp({
+    clientId: app.clientId,
+    issuer,
+    tenantId,
+    company: COMPANY,
+    permissionSet: 'FLOW INTEGR.',
+    consentGranted: true,
+    state: AppState.ENABLED,
+  });
 }
 
 const call = (token: string) => callWebhook(stack, { company: COMPANY, activity: ACTIVITY, secret, auth: `Bearer ${token}` });
 
 async function unauthorized(t: ExecutionContext, token: string, why: string): Promise<void> {
-  const answer = await callWebhook(stack, { company: COMPANY, activity: GUARDED, secret: guardedSecret, auth: `Bearer ${token}` });
+  const answer = await callWebhook(stack, {
+    company: COMPANY,
+    activity: GUARDED,
+    secret: guardedSecret,
+    auth: `Bearer ${token}`,
+  });
   t.is(answer.status, 401, why);
   t.is(answer.text, 'Unauthorized', why);
   t.is(answer.executionId, null, why);

@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { SignJWT, UnsecuredJWT, decodeJwt, generateKeyPair } from 'jose';
 import { AppState } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { FLOW_CALLER_KEY } from '../../engine/temporal/search-attributes.ts';
+import { FLOW_CALLER_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { accessAdmin, type AccessAdmin } from '../support/access-admin.ts';
 import { startAuthorizationServer, type TestAuthorizationServer, type TestClient } from '../support/oauth-provider.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -21,7 +21,10 @@ const ACTIVITY = 'oauth.orders';
 /** Only ever called by callers that must be refused: no execution may exist for it. */
 const GUARDED = 'oauth.guarded';
 
-const client = (name: string): TestClient => ({ clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `${name}-secret-${'s'.repeat(24)}` });
+const client = (name: string): TestClient => ({
+  clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`,
+  clientSecret: `${name}-secret-${'s'.repeat(24)}`,
+});
 const integration = client('integration');
 const flowAllOnly = client('flow-all-only');
 const disabled = client('disabled');
@@ -36,7 +39,10 @@ let secret: string;
 let guardedSecret: string;
 
 test.before(async () => {
-  idp = await startAuthorizationServer({ clients: [integration, flowAllOnly, disabled, unconsented, unknown], resources: [API, OTHER_API] });
+  idp = await startAuthorizationServer({
+    clients: [integration, flowAllOnly, disabled, unconsented, unknown],
+    resources: [API, OTHER_API],
+  });
   untrustedIdp = await startAuthorizationServer({ clients: [integration], resources: [API] });
   stack = await startStack({ env: { FLOWHOOK_OAUTH_ISSUERS: idp.issuer, FLOWHOOK_OAUTH_AUDIENCE: API } });
   admin = accessAdmin(stack);
@@ -106,8 +112,24 @@ test('an application with no set in the company learns nothing about it: one 401
   t.is(known.executionId, null);
   for (const [why, answer] of [
     ['wrong secret', await callGuarded(token, 'x'.repeat(32))],
-    ['unknown activity', await callWebhook(stack, { company: COMPANY, activity: 'no.such.activity', secret: guardedSecret, auth: `Bearer ${token}` })],
-    ['unknown company', await callWebhook(stack, { company: 'No Such Company', activity: GUARDED, secret: guardedSecret, auth: `Bearer ${token}` })],
+    [
+      'unknown activity',
+      await callWebhook(stack, {
+        company: COMPANY,
+        activity: 'no.such.activity',
+        secret: guardedSecret,
+        auth: `Bearer ${token}`,
+      }),
+    ],
+    [
+      'unknown company',
+      await callWebhook(stack, {
+        company: 'No Such Company',
+        activity: GUARDED,
+        secret: guardedSecret,
+        auth: `Bearer ${token}`,
+      }),
+    ],
   ] as const) {
     t.deepEqual([answer.status, answer.text], [known.status, known.text], why);
   }
@@ -137,7 +159,14 @@ test('disabled, unconsented and unregistered applications are 401', async (t) =>
 
 test('disabling an application takes effect at once; enabling it again restores access', async (t) => {
   const app = client('toggled');
-  await admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  await admin.apps.registerApp({
+    clientId: app.clientId,
+    issuer: idp.issuer,
+    company: COMPANY,
+    permissionSet: 'FLOW INTEGR.',
+    consentGranted: true,
+    state: AppState.ENABLED,
+  });
   const token = await craft({ client_id: app.clientId });
   t.is((await call(token)).status, 200);
   await admin.apps.setAppState({ clientId: app.clientId, state: AppState.DISABLED });
@@ -148,7 +177,14 @@ test('disabling an application takes effect at once; enabling it again restores 
 
 test('revoking consent refuses the next token at once; registering with consent restores it', async (t) => {
   const app = client('revoked');
-  await admin.apps.registerApp({ clientId: app.clientId, issuer: idp.issuer, company: COMPANY, permissionSet: 'FLOW INTEGR.', consentGranted: true, state: AppState.ENABLED });
+  await admin.apps.registerApp({
+    clientId: app.clientId,
+    issuer: idp.issuer,
+    company: COMPANY,
+    permissionSet: 'FLOW INTEGR.',
+    consentGranted: true,
+    state: AppState.ENABLED,
+  });
   const token = await craft({ client_id: app.clientId });
   t.is((await call(token)).status, 200);
   const revoked = await admin.apps.revokeAppConsent({ clientId: app.clientId });
@@ -194,7 +230,13 @@ test('a user (delegated) token is refused: only application tokens are accepted'
 
 test('SUPER and FLOW ALL are never assignable to an application: both name FLOW INTEGR.', async (t) => {
   for (const permissionSet of ['SUPER', 'FLOW ALL']) {
-    const error = await t.throwsAsync(admin.apps.registerApp({ clientId: client(`refused-${permissionSet.replace(/\W/g, '')}`).clientId, issuer: idp.issuer, permissionSet }));
+    const error = await t.throwsAsync(
+      admin.apps.registerApp({
+        clientId: client(`refused-${permissionSet.replace(/\W/g, '')}`).clientId,
+        issuer: idp.issuer,
+        permissionSet,
+      }),
+    );
     t.true(error instanceof ConnectError);
     t.is((error as ConnectError).code, Code.InvalidArgument);
     t.regex((error as ConnectError).rawMessage, /applications need "FLOW INTEGR\."/);

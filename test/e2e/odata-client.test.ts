@@ -56,7 +56,11 @@ function recordingClient(exchanges: Exchange[]) {
     return { content: isJson ? JSON.parse(text) : text, response: response as never };
   };
   // Built from the metadata URL, as a generated client is: the service root is what precedes $metadata.
-  return OData.New4({ serviceEndpoint: metadataUrl(), credential: { username: tenant.userName, password: tenant.accessKey }, fetchProxy });
+  return OData.New4({
+    serviceEndpoint: metadataUrl(),
+    credential: { username: tenant.userName, password: tenant.accessKey },
+    fetchProxy,
+  });
 }
 
 /**
@@ -110,7 +114,10 @@ test('a client generated from $metadata calls flowWebhook_Invoke with the declar
 
 test('a client generated from the old declaration (payload: Edm.String) sends a JSON string, which the endpoint refuses', async (t) => {
   const signature = await readSignature(t);
-  const old: OperationSignature = { ...signature, parameters: signature.parameters.map((parameter) => ({ ...parameter, type: 'Edm.String' })) };
+  const old: OperationSignature = {
+    ...signature,
+    parameters: signature.parameters.map((parameter) => ({ ...parameter, type: 'Edm.String' })),
+  };
   const exchanges: Exchange[] = [];
   const client = recordingClient(exchanges);
   const payload = JSON.stringify({ customer: { name: 'Ada' }, lines: [] });
@@ -126,7 +133,13 @@ test('the same client calls the function import flowWebhook_Answer with the exec
     signature.parameters.map(({ name, type }) => `${name}: ${type}`),
     ['executionId: Edm.String'],
   );
-  const call = await callWebhook(stack, { company: tenant.company, activity: ACTIVITY, secret, auth: tenant.auth, payloadText: '{"customer": {"name": "Grace"}, "lines": []}' });
+  const call = await callWebhook(stack, {
+    company: tenant.company,
+    activity: ACTIVITY,
+    secret,
+    auth: tenant.auth,
+    payloadText: '{"customer": {"name": "Grace"}, "lines": []}',
+  });
   t.is(call.status, 200);
 
   const exchanges: Exchange[] = [];

@@ -84,13 +84,18 @@ test("FLOWHOOK_EGRESS_ALLOW opens exactly what it names, and never flowhook's ow
   t.is(refusedHits(), 0);
   // The name "localhost" is opened, so it reaches the other port…
   internal.route('/named', json({ named: true }));
-  t.like(JSON.parse((await request(open, { url: `http://localhost:${internal.port}/named` })).value!.body), { json: { named: true } });
+  t.like(JSON.parse((await request(open, { url: `http://localhost:${internal.port}/named` })).value!.body), {
+    json: { named: true },
+  });
   // …but not the engine's port behind the same name.
   const enginePort = new URL(open.stack.engineUrl).port;
   await assertRefused(
     t,
     open,
-    await request(open, { url: `http://localhost:${enginePort}/flowhook.engine.v1.FlowAdminService/ListCompanies`, method: 'POST' }),
+    await request(open, {
+      url: `http://localhost:${enginePort}/flowhook.engine.v1.FlowAdminService/ListCompanies`,
+      method: 'POST',
+    }),
     /flowhook's own engine port/,
     [enginePort],
   );
@@ -116,7 +121,12 @@ test('a cross-origin hop drops Authorization, Cookie and Proxy-Authorization and
   allowed.route('/cross', redirectTo(`http://localhost:${internal.port}/landing`, 307));
   allowed.route('/same', redirectTo('/landing', 307));
   allowed.route('/see-other', redirectTo('/landing', 303));
-  const headers = { Authorization: 'Bearer top-secret', Cookie: 'session=abc', 'Proxy-Authorization': 'Basic eA==', 'X-Trace': 'kept' };
+  const headers = {
+    Authorization: 'Bearer top-secret',
+    Cookie: 'session=abc',
+    'Proxy-Authorization': 'Basic eA==',
+    'X-Trace': 'kept',
+  };
   const step = { method: 'POST', headers, body: '{"order":1}' };
 
   const cross = JSON.parse((await request(open, { ...step, url: `${allowed.url}/cross` })).value!.body);

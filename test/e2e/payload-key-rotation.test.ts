@@ -20,7 +20,7 @@ import { canConnect } from '../../bin/embedded/free-port.ts';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { flowDataConverter, PayloadEncryptionCodec } from '../../workflows/codec/payload-codec.ts';
 import { PayloadKeyring, readKeyFile, readPayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
-import { payloadConverter } from '../../workflows/shared/payload-converter.ts';
+import { payloadConverter } from '../../flow/payload-converter.ts';
 import { eventually } from '../support/eventually.ts';
 import { historyText } from '../support/history-text.ts';
 import { startProcessStack } from '../support/process-stack.ts';
@@ -102,7 +102,9 @@ test('a rotated payload key: the sleeping execution completes, its old history d
     );
     t.false((await historyText(sleeping)).includes(oldCard));
     // The first ring alone cannot read what the restarted worker wrote: the key really changed.
-    await t.throwsAsync(new PayloadEncryptionCodec(firstRing).decode(oldHistory, context), { message: new RegExp(`key ${ring.current.id}: it is not in the payload keyring`) });
+    await t.throwsAsync(new PayloadEncryptionCodec(firstRing).decode(oldHistory, context), {
+      message: new RegExp(`key ${ring.current.id}: it is not in the payload keyring`),
+    });
 
     // A new execution, started by the restarted engine: the new key only.
     const fresh = await until(async () => {
@@ -117,7 +119,9 @@ test('a rotated payload key: the sleeping execution completes, its old history d
     // A payload of the first execution copied into the second's is refused, though the ring holds its key.
     const bound = oldHistory.find((payload) => payload.metadata!['encryption-workflow-id'])!;
     t.is(Buffer.from(bound.metadata!['encryption-workflow-id']!).toString(), sleeping);
-    await t.throwsAsync(codec.decode([bound], { type: 'workflow', namespace: 'default', workflowId: fresh }), { message: /bound to another execution/ });
+    await t.throwsAsync(codec.decode([bound], { type: 'workflow', namespace: 'default', workflowId: fresh }), {
+      message: /bound to another execution/,
+    });
   } finally {
     await connection.close();
     await stack.stop();
@@ -153,5 +157,10 @@ function keyIdOf(payload: Payload): string {
 
 /** Waits for `probe` to yield a value (not undefined or false) and returns it. */
 function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  return eventually(probe, { until: (value) => value !== undefined && value !== false, timeoutMs, intervalMs: 250, what }) as Promise<T>;
+  return eventually(probe, {
+    until: (value) => value !== undefined && value !== false,
+    timeoutMs,
+    intervalMs: 250,
+    what,
+  }) as Promise<T>;
 }

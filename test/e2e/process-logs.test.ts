@@ -36,7 +36,10 @@ const COMPANY = 'Refusals';
 const ELSEWHERE = 'Elsewhere';
 const ACTIVITY = 'refusal.guarded';
 
-const client = (name: string): TestClient => ({ clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`, clientSecret: `${name}-secret-${'s'.repeat(24)}` });
+const client = (name: string): TestClient => ({
+  clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`,
+  clientSecret: `${name}-secret-${'s'.repeat(24)}`,
+});
 const apps = {
   integration: client('integration'),
   flowAllOnly: client('flow-all-only'),
@@ -82,7 +85,9 @@ test.before(async () => {
   idp = await startAuthorizationServer({ clients: Object.values(apps), resources: [API, OTHER_API] });
   // Debug: the most the processes ever print. The refusal lines are warnings (checked per line), so
   // they show at the default level (info) as well.
-  stack = await startProcessStack({ env: { FLOWHOOK_LOG_LEVEL: 'debug', FLOWHOOK_OAUTH_ISSUERS: idp.issuer, FLOWHOOK_OAUTH_AUDIENCE: API } });
+  stack = await startProcessStack({
+    env: { FLOWHOOK_LOG_LEVEL: 'debug', FLOWHOOK_OAUTH_ISSUERS: idp.issuer, FLOWHOOK_OAUTH_AUDIENCE: API },
+  });
   admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.tokens.admin });
   await admin.createCompany({ name: COMPANY });
   await admin.createCompany({ name: ELSEWHERE });
@@ -92,7 +97,12 @@ test.before(async () => {
   ({ secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true }));
   sent.push(secret, stack.env.FLOWHOOK_ADMIN_TOKEN!, ...Object.values(stack.tokens));
   const createUser = async (name: string, company: string, expiresAt?: Date) => {
-    const { accessKey } = await admin.createUser({ name, company, permissionSet: 'FLOW ALL', accessKeyExpiresAt: expiresAt && timestampFromDate(expiresAt) });
+    const { accessKey } = await admin.createUser({
+      name,
+      company,
+      permissionSet: 'FLOW ALL',
+      accessKeyExpiresAt: expiresAt && timestampFromDate(expiresAt),
+    });
     users[name] = accessKey;
     sent.push(accessKey);
   };
@@ -154,13 +164,24 @@ async function post(authorization: string | undefined, callSecret = secret): Pro
     headers,
     body: JSON.stringify({ activity: ACTIVITY, secret: callSecret, payload: { order: 1 } }),
   });
-  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') ?? '' };
+  return {
+    status: response.status,
+    text: await response.text(),
+    requestId: response.headers.get('x-request-id') ?? '',
+  };
 }
 
 /** A token signed with the authorization server's key (or another), with the claims given; `undefined` leaves one out. */
 function craft(claims: JWTPayload, options: { key?: CryptoKey; kid?: string } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const payload: JWTPayload = { iss: idp.issuer, aud: API, iat: now - 10, exp: now + 300, client_id: apps.integration.clientId, ...claims };
+  const payload: JWTPayload = {
+    iss: idp.issuer,
+    aud: API,
+    iat: now - 10,
+    exp: now + 300,
+    client_id: apps.integration.clientId,
+    ...claims,
+  };
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
   return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: options.kid ?? idp.kid, typ: 'at+jwt' }).sign(options.key ?? idp.privateKey);
 }
@@ -199,9 +220,11 @@ const refusalLines = (requestId: string) => logLines().filter((line) => line.msg
 async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy: 'facade' | 'engine', viaFacade = true): Promise<void> {
   expectations.push(expected);
   const arrived = () => refusalLines(expected.requestId).length > 0 && (!viaFacade || logLines().some((line) => line.msg === 'request' && line.requestId === expected.requestId));
-  await eventually(arrived, { timeoutMs: 10_000, intervalMs: 50, what: `${expected.why}: the refusal line${viaFacade ? " and the facade's request line" : ''}` }).catch(
-    () => undefined,
-  ); // the count below says what is missing
+  await eventually(arrived, {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+    what: `${expected.why}: the refusal line${viaFacade ? " and the facade's request line" : ''}`,
+  }).catch(() => undefined); // the count below says what is missing
   const lines = refusalLines(expected.requestId);
   t.is(lines.length, 1, `${expected.why}: ${JSON.stringify(lines)}`);
   const line = lines[0] ?? {};
@@ -249,7 +272,11 @@ test('no secret, access key or token reaches the logs; the request id threads fa
   const call = (body: unknown, key = accessKey, requestId?: string) =>
     fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: basic('log-test-user', key), ...(requestId ? { 'x-request-id': requestId } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: basic('log-test-user', key),
+        ...(requestId ? { 'x-request-id': requestId } : {}),
+      },
       body: JSON.stringify(body),
     });
 
@@ -272,7 +299,17 @@ test('no secret, access key or token reaches the logs; the request id threads fa
   );
   const badKey = await call({ activity: 'secret.keeping', secret: keeping, payload: {} }, wrongKey);
   t.is(badKey.status, 401);
-  await expectOneLine(t, { why: 'a wrong key', reason: 'bad_key', requestId: badKey.headers.get('x-request-id') ?? '', company: 'Secretive', user: 'log-test-user' }, 'engine');
+  await expectOneLine(
+    t,
+    {
+      why: 'a wrong key',
+      reason: 'bad_key',
+      requestId: badKey.headers.get('x-request-id') ?? '',
+      company: 'Secretive',
+      user: 'log-test-user',
+    },
+    'engine',
+  );
   t.is((await call({ activity: 'unknown.one', secret: keeping, payload: {} })).status, 404);
 });
 
@@ -291,7 +328,14 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
     ).secret;
   const calling = await deploy('private.call', { responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
     { log: { description: 'Note the card', message: 'card {{Trigger.Payload.card}}' } },
-    { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
+    {
+      httpRequest: {
+        description: 'Unreachable upstream',
+        url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}',
+        maxAttempts: 1,
+        timeout: '2s',
+      },
+    },
   ]);
   // The same calling flow without the flag: its marker must show up, or the test would prove nothing.
   const open = (
@@ -299,7 +343,14 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
       flow: fromJson(
         FlowSchema,
         flow('Private', 'open-call', { activity: 'open.call', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-          { httpRequest: { description: 'Unreachable upstream', url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}', maxAttempts: 1, timeout: '2s' } },
+          {
+            httpRequest: {
+              description: 'Unreachable upstream',
+              url: 'http://127.0.0.1:1/charge/{{Trigger.Payload.card}}',
+              maxAttempts: 1,
+              timeout: '2s',
+            },
+          },
         ]) as never,
       ),
       publish: true,
@@ -328,37 +379,92 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
 
 test('the facade refuses unreadable and missing credentials', async (t) => {
   await refused(t, { why: 'no Authorization header', reason: 'missing_credentials', authorization: undefined });
-  await refused(t, { why: 'a scheme the facade does not accept', reason: 'unsupported_scheme', authorization: 'Negotiate YWJj' });
-  await refused(t, { why: 'Basic that is not base64', reason: 'malformed_credentials', authorization: 'Basic not-base64!' });
+  await refused(t, {
+    why: 'a scheme the facade does not accept',
+    reason: 'unsupported_scheme',
+    authorization: 'Negotiate YWJj',
+  });
+  await refused(t, {
+    why: 'Basic that is not base64',
+    reason: 'malformed_credentials',
+    authorization: 'Basic not-base64!',
+  });
 });
 
 test('the facade refuses each kind of bad token, naming the client id once the signature held', async (t) => {
   const now = Math.floor(Date.now() / 1000);
   const { privateKey: stranger } = await generateKeyPair('RS256');
   const integration = apps.integration.clientId;
-  await refused(t, { why: 'untrusted issuer', reason: 'token_issuer_untrusted', authorization: `Bearer ${await craft({ iss: 'https://login.example.test/' })}` });
-  await refused(t, { why: 'signed with a key not in the JWKS', reason: 'token_signature_invalid', authorization: `Bearer ${await craft({}, { key: stranger })}` });
-  await refused(t, { why: 'a key id the JWKS does not have', reason: 'token_key_unknown', authorization: `Bearer ${await craft({}, { key: stranger, kid: 'unknown-kid' })}` });
+  await refused(t, {
+    why: 'untrusted issuer',
+    reason: 'token_issuer_untrusted',
+    authorization: `Bearer ${await craft({ iss: 'https://login.example.test/' })}`,
+  });
+  await refused(t, {
+    why: 'signed with a key not in the JWKS',
+    reason: 'token_signature_invalid',
+    authorization: `Bearer ${await craft({}, { key: stranger })}`,
+  });
+  await refused(t, {
+    why: 'a key id the JWKS does not have',
+    reason: 'token_key_unknown',
+    authorization: `Bearer ${await craft({}, { key: stranger, kid: 'unknown-kid' })}`,
+  });
   const unsigned = new UnsecuredJWT({ client_id: integration }).setIssuer(idp.issuer).setAudience(API).setExpirationTime('5m').encode();
   await refused(t, { why: 'alg: none', reason: 'token_algorithm_refused', authorization: `Bearer ${unsigned}` });
-  await refused(t, { why: 'expired', reason: 'token_expired', clientId: integration, authorization: `Bearer ${await craft({ exp: now - 120 })}` });
+  await refused(t, {
+    why: 'expired',
+    reason: 'token_expired',
+    clientId: integration,
+    authorization: `Bearer ${await craft({ exp: now - 120 })}`,
+  });
   // Still within its exp, but issued longer ago than FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS (default one day).
-  await refused(t, { why: 'issued too long ago', reason: 'token_too_old', clientId: integration, authorization: `Bearer ${await craft({ iat: now - 2 * 86_400 })}` });
-  await refused(t, { why: 'not yet valid', reason: 'token_not_yet_valid', clientId: integration, authorization: `Bearer ${await craft({ nbf: now + 600 })}` });
+  await refused(t, {
+    why: 'issued too long ago',
+    reason: 'token_too_old',
+    clientId: integration,
+    authorization: `Bearer ${await craft({ iat: now - 2 * 86_400 })}`,
+  });
+  await refused(t, {
+    why: 'not yet valid',
+    reason: 'token_not_yet_valid',
+    clientId: integration,
+    authorization: `Bearer ${await craft({ nbf: now + 600 })}`,
+  });
   await refused(t, {
     why: 'issued for another API',
     reason: 'token_audience_mismatch',
     clientId: integration,
     authorization: `Bearer ${await idp.token(apps.integration, OTHER_API)}`,
   });
-  await refused(t, { why: 'no exp', reason: 'token_invalid', clientId: integration, authorization: `Bearer ${await craft({ exp: undefined })}` });
-  await refused(t, { why: 'a user token', reason: 'token_delegated', clientId: integration, authorization: `Bearer ${await craft({ scp: 'user_impersonation' })}` });
-  await refused(t, { why: 'no client id', reason: 'token_client_id_missing', authorization: `Bearer ${await craft({ client_id: undefined, sub: 'someone' })}` });
+  await refused(t, {
+    why: 'no exp',
+    reason: 'token_invalid',
+    clientId: integration,
+    authorization: `Bearer ${await craft({ exp: undefined })}`,
+  });
+  await refused(t, {
+    why: 'a user token',
+    reason: 'token_delegated',
+    clientId: integration,
+    authorization: `Bearer ${await craft({ scp: 'user_impersonation' })}`,
+  });
+  await refused(t, {
+    why: 'no client id',
+    reason: 'token_client_id_missing',
+    authorization: `Bearer ${await craft({ client_id: undefined, sub: 'someone' })}`,
+  });
 });
 
 test('the engine refuses applications that are unknown, of another issuer or tenant, unbound, without consent or disabled, and one without FLOW INTEGR.', async (t) => {
   const viaEngine = { activity: ACTIVITY };
-  await refused(t, { ...viaEngine, why: 'not registered', reason: 'unknown_app', clientId: apps.unknown.clientId, authorization: `Bearer ${await idp.token(apps.unknown)}` });
+  await refused(t, {
+    ...viaEngine,
+    why: 'not registered',
+    reason: 'unknown_app',
+    clientId: apps.unknown.clientId,
+    authorization: `Bearer ${await idp.token(apps.unknown)}`,
+  });
   await refused(t, {
     ...viaEngine,
     why: 'registered under another issuer',
@@ -387,7 +493,13 @@ test('the engine refuses applications that are unknown, of another issuer or ten
     clientId: apps.unconsented.clientId,
     authorization: `Bearer ${await idp.token(apps.unconsented)}`,
   });
-  await refused(t, { ...viaEngine, why: 'disabled', reason: 'app_disabled', clientId: apps.disabled.clientId, authorization: `Bearer ${await idp.token(apps.disabled)}` });
+  await refused(t, {
+    ...viaEngine,
+    why: 'disabled',
+    reason: 'app_disabled',
+    clientId: apps.disabled.clientId,
+    authorization: `Bearer ${await idp.token(apps.disabled)}`,
+  });
   await refused(t, {
     ...viaEngine,
     why: 'FLOW ALL only',
@@ -401,9 +513,24 @@ test('the engine refuses applications that are unknown, of another issuer or ten
 test('the engine refuses Basic callers: unknown, wrong key, disabled, expired key, wrong secret, no set in the company', async (t) => {
   const viaEngine = { activity: ACTIVITY };
   // Credentials are checked (WebhookService.CheckCaller) before the facade reads the body: no activity yet.
-  await refused(t, { why: 'unknown user', reason: 'unknown_user', user: 'refusal-nobody', authorization: basic('refusal-nobody', users['refusal-user']!) });
-  await refused(t, { why: 'wrong key', reason: 'bad_key', user: 'refusal-user', authorization: basic('refusal-user', `${users['refusal-user']!.slice(0, 30)}WRONGKEYWRONGK`) });
-  await refused(t, { why: 'disabled user', reason: 'user_disabled', user: 'refusal-disabled', authorization: basic('refusal-disabled', users['refusal-disabled']!) });
+  await refused(t, {
+    why: 'unknown user',
+    reason: 'unknown_user',
+    user: 'refusal-nobody',
+    authorization: basic('refusal-nobody', users['refusal-user']!),
+  });
+  await refused(t, {
+    why: 'wrong key',
+    reason: 'bad_key',
+    user: 'refusal-user',
+    authorization: basic('refusal-user', `${users['refusal-user']!.slice(0, 30)}WRONGKEYWRONGK`),
+  });
+  await refused(t, {
+    why: 'disabled user',
+    reason: 'user_disabled',
+    user: 'refusal-disabled',
+    authorization: basic('refusal-disabled', users['refusal-disabled']!),
+  });
   await refused(t, {
     ...viaEngine,
     why: 'wrong secret',
@@ -420,13 +547,24 @@ test('the engine refuses Basic callers: unknown, wrong key, disabled, expired ke
     authorization: basic('refusal-elsewhere', users['refusal-elsewhere']!),
   });
   // Created just before its expiry and called just after it: the engine's cache never held it as valid.
-  await admin.createUser({ name: 'refusal-expiring', company: COMPANY, accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 1500)) }).then(({ accessKey }) => {
-    users['refusal-expiring'] = accessKey;
-    sent.push(accessKey);
-  });
+  await admin
+    .createUser({
+      name: 'refusal-expiring',
+      company: COMPANY,
+      accessKeyExpiresAt: timestampFromDate(new Date(Date.now() + 1500)),
+    })
+    .then(({ accessKey }) => {
+      users['refusal-expiring'] = accessKey;
+      sent.push(accessKey);
+    });
   // The key's expiry passing is the event: nothing announces it, so the test waits past it.
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  await refused(t, { why: 'expired key', reason: 'key_expired', user: 'refusal-expiring', authorization: basic('refusal-expiring', users['refusal-expiring']!) });
+  await refused(t, {
+    why: 'expired key',
+    reason: 'key_expired',
+    user: 'refusal-expiring',
+    authorization: basic('refusal-expiring', users['refusal-expiring']!),
+  });
 });
 
 test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming the rule; the engine logs why', async (t) => {
@@ -449,7 +587,11 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
   sent.push(wrongKey);
   const disabled = await admin.createServiceAccount({ name: 'refusal-disabled', scope: 'invoke', allCompanies: true });
   await admin.setServiceAccountState({ name: 'refusal-disabled', enabled: false });
-  const elsewhere = await admin.createServiceAccount({ name: 'refusal-elsewhere', scope: 'invoke', companies: [ELSEWHERE] });
+  const elsewhere = await admin.createServiceAccount({
+    name: 'refusal-elsewhere',
+    scope: 'invoke',
+    companies: [ELSEWHERE],
+  });
   sent.push(disabled.token, elsewhere.token);
   const invoke = (requestId: string, caller?: { userName: string; accessKey: string }) => ({
     company: COMPANY,
@@ -516,7 +658,11 @@ test('the provider route: no hook secret, a missing, malformed or stale signatur
   for (const [why, reason, activity, header] of cases) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (header) headers['stripe-signature'] = header;
-    const response = await fetch(`${stack.facadeUrl}/BC/hooks/${COMPANY}/${activity}`, { method: 'POST', headers, body });
+    const response = await fetch(`${stack.facadeUrl}/BC/hooks/${COMPANY}/${activity}`, {
+      method: 'POST',
+      headers,
+      body,
+    });
     t.is(response.status, 401, why);
     t.deepEqual(await response.json(), { error: { code: 'Unauthorized', message: 'Unauthorized' } }, why);
     const requestId = response.headers.get('x-request-id') ?? '';

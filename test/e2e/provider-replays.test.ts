@@ -11,7 +11,7 @@ import test from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { readEngineConfig } from '../../engine/config.ts';
-import { purgeDeliveries } from '../../engine/direct/delivery-memory.ts';
+import { purgeDeliveries } from '../../engine/domain/direct/delivery-memory.ts';
 import { defaultOf } from '../../common/configuration/configuration-table.ts';
 import { runEngine } from '../../engine/main.ts';
 import { eventually } from '../support/eventually.ts';
@@ -40,17 +40,55 @@ interface Route {
 }
 
 const routes: Record<'github' | 'shopify' | 'plainHmac' | 'timedHmac' | 'slack' | 'githubInstant', Route> = {
-  github: { activity: 'github.replays', verify: { github: {} }, sign: signGithubRequest, secret: textSecret(), idHeaders: ['x-github-delivery'] },
-  shopify: { activity: 'shopify.replays', verify: { shopify: {} }, sign: signShopify, secret: textSecret(), idHeaders: ['x-shopify-webhook-id', 'x-shopify-event-id'] },
-  plainHmac: { activity: 'hmac.replays', verify: { hmac: PLAIN_HMAC }, sign: signPlainHmac, secret: textSecret(), idHeaders: ['x-event-id'] },
-  timedHmac: { activity: 'hmac.timed', verify: { hmac: GENERIC_HMAC }, sign: signGenericHmac, secret: textSecret(), idHeaders: ['x-event-id'] },
+  github: {
+    activity: 'github.replays',
+    verify: { github: {} },
+    sign: signGithubRequest,
+    secret: textSecret(),
+    idHeaders: ['x-github-delivery'],
+  },
+  shopify: {
+    activity: 'shopify.replays',
+    verify: { shopify: {} },
+    sign: signShopify,
+    secret: textSecret(),
+    idHeaders: ['x-shopify-webhook-id', 'x-shopify-event-id'],
+  },
+  plainHmac: {
+    activity: 'hmac.replays',
+    verify: { hmac: PLAIN_HMAC },
+    sign: signPlainHmac,
+    secret: textSecret(),
+    idHeaders: ['x-event-id'],
+  },
+  timedHmac: {
+    activity: 'hmac.timed',
+    verify: { hmac: GENERIC_HMAC },
+    sign: signGenericHmac,
+    secret: textSecret(),
+    idHeaders: ['x-event-id'],
+  },
   slack: { activity: 'slack.forms', verify: { slack: {} }, sign: signSlack, secret: textSecret(), idHeaders: [] },
-  githubInstant: { activity: 'github.instant', verify: { github: {} }, sign: signGithubRequest, secret: textSecret(), idHeaders: ['x-github-delivery'], instant: true },
+  githubInstant: {
+    activity: 'github.instant',
+    verify: { github: {} },
+    sign: signGithubRequest,
+    secret: textSecret(),
+    idHeaders: ['x-github-delivery'],
+    instant: true,
+  },
 };
 
 // What the flow answers: the execution and the event id it saw.
 const ECHO = [
-  { respond: { description: 'Echo', statusCode: 200, contentType: 'application/json', body: '${ {"execution": Execution.Id, "eventId": Trigger.Provider.EventId} }' } },
+  {
+    respond: {
+      description: 'Echo',
+      statusCode: 200,
+      contentType: 'application/json',
+      body: '${ {"execution": Execution.Id, "eventId": Trigger.Provider.EventId} }',
+    },
+  },
 ];
 
 test.before(async () => {
@@ -74,8 +112,16 @@ interface Answer {
 
 async function post(route: Route, body: string, headers: Record<string, string>): Promise<Answer> {
   const url = `${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(COMPANY)}/${encodeURIComponent(route.activity)}`;
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-  return { status: response.status, text: await response.text(), executionId: response.headers.get('x-flowhook-execution-id') };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  return {
+    status: response.status,
+    text: await response.text(),
+    executionId: response.headers.get('x-flowhook-execution-id'),
+  };
 }
 
 const pushBody = () => JSON.stringify({ ref: 'refs/heads/main', after: randomBytes(20).toString('hex'), pusher: { name: 'octocat' } });
@@ -84,7 +130,10 @@ const only = (headers: Record<string, string>, names: string[]) => Object.fromEn
 
 /** The captured delivery, replayed with its unsigned id headers changed and dropped, and sent again as is (a genuine redelivery). */
 async function replays(route: Route, body: string, headers: Record<string, string>): Promise<[string, Answer][]> {
-  const changed = { ...headers, ...Object.fromEntries(route.idHeaders.map((name) => [name, `forged-${randomUUID()}`])) };
+  const changed = {
+    ...headers,
+    ...Object.fromEntries(route.idHeaders.map((name) => [name, `forged-${randomUUID()}`])),
+  };
   return [
     ['id header changed', await post(route, body, changed)],
     ['id header dropped', await post(route, body, without(headers, route.idHeaders))],
@@ -104,8 +153,15 @@ async function isGone(executionId: string): Promise<boolean> {
 
 /** Deletes the execution as Temporal's retention would, and waits until Temporal no longer has it. */
 async function dropExecution(executionId: string): Promise<void> {
-  await stack.temporal.workflowService.deleteWorkflowExecution({ namespace: stack.temporal.options.namespace, workflowExecution: { workflowId: executionId } });
-  await eventually(() => isGone(executionId), { timeoutMs: 120_000, intervalMs: 250, what: `Temporal no longer has ${executionId}` });
+  await stack.temporal.workflowService.deleteWorkflowExecution({
+    namespace: stack.temporal.options.namespace,
+    workflowExecution: { workflowId: executionId },
+  });
+  await eventually(() => isGone(executionId), {
+    timeoutMs: 120_000,
+    intervalMs: 250,
+    what: `Temporal no longer has ${executionId}`,
+  });
 }
 
 for (const [name, route] of [
@@ -127,7 +183,10 @@ for (const [name, route] of [
     }
     // Another body carrying the same id header is a delivery of its own: the unsigned id decides nothing.
     const otherBody = pushBody();
-    const other = await post(route, otherBody, { ...(await route.sign(otherBody, route.secret)), ...only(headers, route.idHeaders) });
+    const other = await post(route, otherBody, {
+      ...(await route.sign(otherBody, route.secret)),
+      ...only(headers, route.idHeaders),
+    });
     t.is(other.status, 200, other.text);
     t.not(other.executionId, first.executionId);
   });
@@ -144,7 +203,10 @@ test('hmac with {timestamp} but an unsigned id: a replay inside the tolerance wi
     t.is(answer.text, first.text, why);
   }
   // Signed anew (another timestamp) with the same unsigned id: nothing signed says it is the same event.
-  const resigned = await post(route, body, { ...(await route.sign(body, route.secret, { timestamp: Math.floor(Date.now() / 1000) - 7 })), 'x-event-id': headers['x-event-id']! });
+  const resigned = await post(route, body, {
+    ...(await route.sign(body, route.secret, { timestamp: Math.floor(Date.now() / 1000) - 7 })),
+    'x-event-id': headers['x-event-id']!,
+  });
   t.is(resigned.status, 200, resigned.text);
   t.not(resigned.executionId, first.executionId);
 });
@@ -188,8 +250,20 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
   try {
     const viaSecond = engineWebhookClient({ ...stack, engineUrl: `http://127.0.0.1:${second.port}` });
     for (const { route, body, headers, executionId } of deliveries) {
-      const replayed = Object.entries({ ...headers, 'content-type': 'application/json', 'x-github-delivery': `forged-${randomUUID()}` }).map(([name, value]) => ({ name, value }));
-      const refused = await t.throwsAsync(viaSecond.invokeDirect({ company: COMPANY, activity: route.activity, method: 'POST', headers: replayed, body: Buffer.from(body) }));
+      const replayed = Object.entries({
+        ...headers,
+        'content-type': 'application/json',
+        'x-github-delivery': `forged-${randomUUID()}`,
+      }).map(([name, value]) => ({ name, value }));
+      const refused = await t.throwsAsync(
+        viaSecond.invokeDirect({
+          company: COMPANY,
+          activity: route.activity,
+          method: 'POST',
+          headers: replayed,
+          body: Buffer.from(body),
+        }),
+      );
       t.is(ConnectError.from(refused).code, Code.FailedPrecondition, `${route.activity} through a second engine: ${refused?.message}`);
       t.true(await isGone(executionId));
     }

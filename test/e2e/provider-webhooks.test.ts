@@ -91,7 +91,15 @@ const schemes: Scheme[] = [
     signsTimestamp: false,
     otherSecret: textSecret,
   },
-  { activity: 'slack.events', verify: { slack: {} }, sign: signSlack, secret: textSecret(), signatureHeader: 'x-slack-signature', signsTimestamp: true, otherSecret: textSecret },
+  {
+    activity: 'slack.events',
+    verify: { slack: {} },
+    sign: signSlack,
+    secret: textSecret(),
+    signatureHeader: 'x-slack-signature',
+    signsTimestamp: true,
+    otherSecret: textSecret,
+  },
   {
     activity: 'shopify.orders',
     verify: { shopify: {} },
@@ -133,7 +141,11 @@ const secrets = {
 
 test.before(async () => {
   stack = await startStack({
-    env: { FLOWHOOK_MAX_BODY_BYTES: String(MAX_BODY_BYTES), FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '1', FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE_BURST: String(ROUTE_BURST) },
+    env: {
+      FLOWHOOK_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+      FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE: '1',
+      FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE_BURST: String(ROUTE_BURST),
+    },
   });
   await stack.admin.createCompany({ name: COMPANY });
   const deploy = async (name: string, webhook: Record<string, unknown>, steps: unknown[], secret?: string) => {
@@ -145,7 +157,12 @@ test.before(async () => {
   await deploy('echo', { activity: 'echo.bodies', direct: { verify: { hmac: GENERIC_HMAC } }, ...sync }, echo(), secrets.echo);
   await deploy(
     'instant',
-    { activity: 'instant.hook', direct: { verify: { stripe: {} } }, defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' },
+    {
+      activity: 'instant.hook',
+      direct: { verify: { stripe: {} } },
+      defaultResponseStatusCode: 202,
+      defaultResponseContentType: 'text/plain',
+    },
     echo(),
     secrets.instant,
   );
@@ -170,8 +187,21 @@ test.before(async () => {
     'hidden',
     { activity: 'hidden.hook', direct: { verify: { hmac: GENERIC_HMAC } }, doNotLogPayload: true, ...sync },
     [
-      { name: 'read', set: { description: 'Read the card', variables: { card: '${Trigger.Json.card}', header: '${Trigger.Headers.`x-card-holder`}' } } },
-      { respond: { description: 'Echo', statusCode: 200, contentType: 'application/json', body: '${ {"card": Variables.card, "holder": Variables.header} }' } },
+      {
+        name: 'read',
+        set: {
+          description: 'Read the card',
+          variables: { card: '${Trigger.Json.card}', header: '${Trigger.Headers.`x-card-holder`}' },
+        },
+      },
+      {
+        respond: {
+          description: 'Echo',
+          statusCode: 200,
+          contentType: 'application/json',
+          body: '${ {"card": Variables.card, "holder": Variables.header} }',
+        },
+      },
     ],
     secrets.hidden,
   );
@@ -196,21 +226,42 @@ async function post(
   headers: Record<string, string>,
   options: { query?: string; method?: string; company?: string } = {},
 ): Promise<Answer> {
-  const response = await fetch(hookUrl(activity, options.company, options.query), { method: options.method ?? 'POST', headers, body: options.method === 'GET' ? undefined : body });
-  return { status: response.status, headers: response.headers, text: await response.text(), executionId: response.headers.get('x-flowhook-execution-id') };
+  const response = await fetch(hookUrl(activity, options.company, options.query), {
+    method: options.method ?? 'POST',
+    headers,
+    body: options.method === 'GET' ? undefined : body,
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    text: await response.text(),
+    executionId: response.headers.get('x-flowhook-execution-id'),
+  };
 }
 
 async function signedPost(
   activity: string,
   body: string,
-  options: { wrongKey?: boolean; secret?: string; timestamp?: number; id?: string; headers?: Record<string, string>; drop?: string; sendBody?: string } = {},
+  options: {
+    wrongKey?: boolean;
+    secret?: string;
+    timestamp?: number;
+    id?: string;
+    headers?: Record<string, string>;
+    drop?: string;
+    sendBody?: string;
+  } = {},
 ): Promise<Answer> {
   const scheme = schemeOf(activity);
   const signer = options.wrongKey ? (scheme.wrongSign ?? scheme.sign) : scheme.sign;
   const secret = options.secret ?? (options.wrongKey ? scheme.otherSecret() : scheme.secret);
   const signed = await signer(body, secret, { timestamp: options.timestamp, id: options.id });
   if (options.drop) delete signed[options.drop];
-  return post(activity, options.sendBody ?? body, { 'content-type': 'application/json', ...signed, ...options.headers });
+  return post(activity, options.sendBody ?? body, {
+    'content-type': 'application/json',
+    ...signed,
+    ...options.headers,
+  });
 }
 
 const UNAUTHORIZED = { error: { code: 'Unauthorized', message: 'Unauthorized' } };
@@ -295,14 +346,20 @@ test("Slack's url_verification is answered with the challenge after the signatur
 test('both response modes: a respond step is the exact HTTP answer; Instant return answers the default response', async (t) => {
   const form = 'order=A-17&note=r%C3%A9sum%C3%A9';
   const eventId = `evt-${randomUUID()}`;
-  const responded = await post('xml.answer', form, { 'content-type': 'application/x-www-form-urlencoded', ...genericHmacHeaders(Buffer.from(form), secrets.xml, { id: eventId }) });
+  const responded = await post('xml.answer', form, {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...genericHmacHeaders(Buffer.from(form), secrets.xml, { id: eventId }),
+  });
   t.is(responded.status, 201);
   t.is(responded.headers.get('content-type'), 'application/xml; charset=utf-8');
   t.is(responded.text, `<ack id="${eventId}">A-17</ack>`);
   t.is(responded.headers.get('x-flowhook-outcome'), 'responded');
 
   const body = eventBody();
-  const instant = await post('instant.hook', body, { 'content-type': 'application/json', ...(await signStripe(body, secrets.instant)) });
+  const instant = await post('instant.hook', body, {
+    'content-type': 'application/json',
+    ...(await signStripe(body, secrets.instant)),
+  });
   t.is(instant.status, 202);
   t.is(instant.headers.get('content-type'), 'text/plain');
   t.is(instant.text, '');
@@ -329,7 +386,11 @@ test('form, XML, text, JSON and binary bodies reach the flow byte-exact; the flo
       body: Buffer.from('<?xml version="1.0"?>\n<order id="1">  <line sku="&amp;x"/>\t</order>\r\n'),
       check: (seen) => t.is(seen.payload, seen.body),
     },
-    { contentType: 'text/plain; charset=utf-8', body: Buffer.from('\uFEFFplain text — ünïcödé 😀\r\n  spaced'), check: (seen) => t.is(seen.payload, seen.body) },
+    {
+      contentType: 'text/plain; charset=utf-8',
+      body: Buffer.from('\uFEFFplain text — ünïcödé 😀\r\n  spaced'),
+      check: (seen) => t.is(seen.payload, seen.body),
+    },
     {
       contentType: 'application/json',
       body: Buffer.from('{ "big": 12345678901234567890123, "order": {"id": "o-1"} ,"x":1.50 }'),
@@ -387,11 +448,17 @@ test('404 for a flow without a direct route and for unknown routes (one answer f
   t.is(get.headers.get('allow'), 'POST');
   t.is(JSON.parse(get.text).error.code, 'MethodNotAllowed');
   const big = Buffer.alloc(MAX_BODY_BYTES + 1, 0x61);
-  const tooLarge = await post('echo.bodies', big, { 'content-type': 'text/plain', ...genericHmacHeaders(big, secrets.echo) });
+  const tooLarge = await post('echo.bodies', big, {
+    'content-type': 'text/plain',
+    ...genericHmacHeaders(big, secrets.echo),
+  });
   t.is(tooLarge.status, 413);
   t.is(JSON.parse(tooLarge.text).error.code, 'PayloadTooLarge');
   // A direct route without a hook secret refuses (the operator's log line says which command sets one).
-  const noSecret = await post('no.secret', body, { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' });
+  const noSecret = await post('no.secret', body, {
+    'content-type': 'application/json',
+    'x-hub-signature-256': 'sha256=00',
+  });
   t.is(noSecret.status, 401);
   t.is(await countExecutions(stack, 'no.secret'), 0);
 });
@@ -402,11 +469,17 @@ test('the route limit applies before verification: an unsigned flood gets 429 wi
   const UNSIGNED = ROUTE_BURST + 20;
   const SIGNED = 5;
   const unsigned = () =>
-    post('flood.guarded', '{"id": "evt_flood"}', { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` });
+    post('flood.guarded', '{"id": "evt_flood"}', {
+      'content-type': 'application/json',
+      'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+    });
   // Correctly signed calls sent last, each its own event: they are limited like the rest once the budget is spent.
   const signed = async () => {
     const body = eventBody();
-    return post('flood.guarded', body, { 'content-type': 'application/json', ...(await signStripe(body, secrets.flood)) });
+    return post('flood.guarded', body, {
+      'content-type': 'application/json',
+      ...(await signStripe(body, secrets.flood)),
+    });
   };
   const started = Date.now();
   const answers = await Promise.all([...Array.from({ length: UNSIGNED }, unsigned), ...Array.from({ length: SIGNED }, signed)]);
@@ -445,7 +518,11 @@ test('doNotLogPayload: the flow reads body and headers, but the history shows ne
   const hidden = await post(
     'hidden.hook',
     body,
-    { 'content-type': 'application/json', 'x-card-holder': holder, ...genericHmacHeaders(Buffer.from(body), secrets.hidden, { id: eventId }) },
+    {
+      'content-type': 'application/json',
+      'x-card-holder': holder,
+      ...genericHmacHeaders(Buffer.from(body), secrets.hidden, { id: eventId }),
+    },
     { query: `?ref=${holder}` },
   );
   t.is(hidden.status, 200, hidden.text);
@@ -458,7 +535,10 @@ test('doNotLogPayload: the flow reads body and headers, but the history shows ne
 
   const visibleCard = `CARD-${randomBytes(8).toString('hex')}`;
   const visibleBody = JSON.stringify({ card: visibleCard });
-  const visible = await post('echo.bodies', visibleBody, { 'content-type': 'application/json', ...genericHmacHeaders(Buffer.from(visibleBody), secrets.echo) });
+  const visible = await post('echo.bodies', visibleBody, {
+    'content-type': 'application/json',
+    ...genericHmacHeaders(Buffer.from(visibleBody), secrets.echo),
+  });
   t.is(visible.status, 200);
   await stack.temporal.workflow.getHandle(visible.executionId!).result();
   const visibleHistory = await historyText(visible.executionId!);

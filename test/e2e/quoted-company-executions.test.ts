@@ -9,7 +9,7 @@ import test from 'ava';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { SCAN_FACTOR } from '../../engine/executions/company-listing.ts';
+import { SCAN_FACTOR } from '../../engine/domain/executions/company-listing.ts';
 import { eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
@@ -52,7 +52,13 @@ async function run(company: string, count: number): Promise<string[]> {
   const activity = `greet.q${[SINGLE, DOUBLE, PLAIN, LEADING].indexOf(company)}`;
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const answer = await callWebhook(stack, { company, activity, secret: tenant.secret, auth: tenant.auth, payloadText: `{"i": ${i}}` });
+    const answer = await callWebhook(stack, {
+      company,
+      activity,
+      secret: tenant.secret,
+      auth: tenant.auth,
+      payloadText: `{"i": ${i}}`,
+    });
     if (!answer.executionId) throw new Error(`${company}: ${answer.status} ${answer.text}`);
     ids.push(answer.executionId);
   }

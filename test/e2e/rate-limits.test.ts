@@ -38,7 +38,14 @@ test.before(async () => {
     await deployFlow(
       stack,
       flow(tenant.company, 'limit-callback', { activity: 'limit.callback' }, [
-        { httpRequest: { description: 'hand out the callback URL', method: 'POST', url: `${callbackTarget.url}/start/{{Execution.Id}}`, body: '${Callbacks.paid.url}' } },
+        {
+          httpRequest: {
+            description: 'hand out the callback URL',
+            method: 'POST',
+            url: `${callbackTarget.url}/start/{{Execution.Id}}`,
+            body: '${Callbacks.paid.url}',
+          },
+        },
         { name: 'paid', waitForCallback: { description: 'wait for the provider', timeout: '60s' } },
       ]),
     )
@@ -61,7 +68,11 @@ test.after.always(async () => {
 
 async function newCaller(): Promise<string> {
   const userName = `svc-${Math.random().toString(36).slice(2, 8)}`;
-  const { accessKey } = await stack.admin.createUser({ name: userName, company: tenant.company, permissionSet: 'FLOW ALL' });
+  const { accessKey } = await stack.admin.createUser({
+    name: userName,
+    company: tenant.company,
+    permissionSet: 'FLOW ALL',
+  });
   return `Basic ${Buffer.from(`${userName}:${accessKey}`).toString('base64')}`;
 }
 
@@ -130,7 +141,11 @@ test.serial('sync calls beyond the cap are refused at once while the slot is tak
 
 test.serial('the engine refuses with ResourceExhausted and the wait as retry-after metadata (what the facade turns into Retry-After)', async (t) => {
   const userName = `svc-${Math.random().toString(36).slice(2, 8)}`;
-  const { accessKey } = await stack.admin.createUser({ name: userName, company: tenant.company, permissionSet: 'FLOW ALL' });
+  const { accessKey } = await stack.admin.createUser({
+    name: userName,
+    company: tenant.company,
+    permissionSet: 'FLOW ALL',
+  });
   const webhook = engineWebhookClient(stack);
   const invoke = () =>
     webhook.invoke({
@@ -151,7 +166,17 @@ test.serial('the engine refuses with ResourceExhausted and the wait as retry-aft
 
 test.serial("calls with a wrong secret do not use up an activity's budget", async (t) => {
   const wrong = await Promise.all(
-    [1, 2, 3, 4, 5].map(async () => (await callWebhook(stack, { company: tenant.company, activity: 'limit.guarded', secret: 'not-the-secret', auth: await newCaller() })).status),
+    [1, 2, 3, 4, 5].map(
+      async () =>
+        (
+          await callWebhook(stack, {
+            company: tenant.company,
+            activity: 'limit.guarded',
+            secret: 'not-the-secret',
+            auth: await newCaller(),
+          })
+        ).status,
+    ),
   );
   t.deepEqual(wrong, [401, 401, 401, 401, 401]);
   t.is((await call('limit.guarded', await newCaller())).status, 200);
@@ -166,7 +191,13 @@ function postCallbackFrom(localAddress: string, token: string, headers: Record<s
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
       },
     );
     req.on('error', reject);

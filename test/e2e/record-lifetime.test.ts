@@ -8,10 +8,10 @@ import test from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { ENTITIES } from '../../engine/storage/entities.ts';
-import { MIGRATIONS, openOrm } from '../../engine/storage/orm.ts';
+import { ENTITIES } from '../../engine/infrastructure/storage/entities.ts';
+import { MIGRATIONS, openOrm } from '../../engine/infrastructure/storage/orm.ts';
 import { createLogger } from '../../engine/logger.ts';
-import { startRecordWritePurge } from '../../engine/records/record-write-purge.ts';
+import { startRecordWritePurge } from '../../engine/domain/records/record-write-purge.ts';
 import { eventually } from '../support/eventually.ts';
 import { recordClient } from '../support/record-client.ts';
 import { createTestDatabase, startStack, type TestStack } from '../support/stack.ts';
@@ -24,8 +24,22 @@ const sync = (activity: string) => ({ activity, responseMode: 'WAIT_FOR_RESPONSE
 
 const flows: Record<string, unknown[]> = {
   'lifetime.upsert': [
-    { name: 'r', record: { description: 'Keep the note', table: 'note', key: '${Trigger.Payload.id}', upsert: { text: '${Trigger.Payload.text}' } } },
-    { respond: { description: 'Kept', statusCode: 200, body: '${ {"version": Steps.r.version, "created": Steps.r.created} }' } },
+    {
+      name: 'r',
+      record: {
+        description: 'Keep the note',
+        table: 'note',
+        key: '${Trigger.Payload.id}',
+        upsert: { text: '${Trigger.Payload.text}' },
+      },
+    },
+    {
+      respond: {
+        description: 'Kept',
+        statusCode: 200,
+        body: '${ {"version": Steps.r.version, "created": Steps.r.created} }',
+      },
+    },
   ],
 };
 
@@ -45,18 +59,39 @@ async function tenantWithFlows(name: string): Promise<Tenant> {
 }
 
 const call = (tenant: Tenant, activity: string, payloadText: string) =>
-  callWebhook(stack, { company: tenant.company, activity, secret: secrets[`${tenant.company}/${activity}`]!, auth: tenant.auth, payloadText });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[`${tenant.company}/${activity}`]!,
+    auth: tenant.auth,
+    payloadText,
+  });
 
 const sql = <T>(query: string, params: unknown[] = []) => stack.engine.orm.em.getConnection().execute<T[]>(query, params);
 
 /** Every record_write row of a company, each as its whole JSON text (what a database dump would show). */
 const writeRowsOf = (company: string) =>
-  sql<{ row: string; run_id: string; idempotency_key: string; operation: string; request_digest: string; version: number; created: boolean }>(
+  sql<{
+    row: string;
+    run_id: string;
+    idempotency_key: string;
+    operation: string;
+    request_digest: string;
+    version: number;
+    created: boolean;
+  }>(
     `select row_to_json(w)::text as row, w.run_id, w.idempotency_key, w.operation, w.request_digest, w.version, w.created from record_write w join company c on c.id = w.company_id where c.name = ?`,
     [company],
   );
 
-const scope = (company: string, runId: string, idempotencyKey: string, key = 'c1') => ({ company, table: 'counter', key, caller: 'test', idempotencyKey, runId });
+const scope = (company: string, runId: string, idempotencyKey: string, key = 'c1') => ({
+  company,
+  table: 'counter',
+  key,
+  caller: 'test',
+  idempotencyKey,
+  runId,
+});
 
 async function refusal(t: import('ava').ExecutionContext, promise: Promise<unknown>): Promise<ConnectError> {
   const error = await t.throwsAsync(promise);
@@ -72,7 +107,13 @@ test("a flow's write is logged under its Temporal run with a digest and the vers
   const { runId } = await stack.temporal.workflow.getHandle(answer.executionId!).describe();
   const rows = await writeRowsOf(tenant.company);
   t.is(rows.length, 1);
-  t.like(rows[0], { run_id: runId, idempotency_key: `${answer.executionId}/steps[0]`, operation: 'upsert', version: 1, created: true });
+  t.like(rows[0], {
+    run_id: runId,
+    idempotency_key: `${answer.executionId}/steps[0]`,
+    operation: 'upsert',
+    version: 1,
+    created: true,
+  });
   t.regex(rows[0]!.request_digest, /^[0-9a-f]{64}$/);
   t.false(rows[0]!.row.includes('canary-9f2e41'), rows[0]!.row);
   // The record itself holds it, of course.
@@ -103,7 +144,10 @@ test('a retry of the same run applies once and answers the first result; a new r
 test('a retried delete answers the version it deleted without the data, which is kept nowhere', async (t) => {
   const { company } = await createTenant(stack, 'Lifetime Delete');
   const records = recordClient(stack);
-  await records.insertRecord({ scope: scope(company, 'run-1', 'exec-2/steps[0]', 'd1'), data: { card: 'canary-4111-delete' } });
+  await records.insertRecord({
+    scope: scope(company, 'run-1', 'exec-2/steps[0]', 'd1'),
+    data: { card: 'canary-4111-delete' },
+  });
   const deleted = await records.deleteRecord({ scope: scope(company, 'run-1', 'exec-2/steps[1]', 'd1') });
   t.deepEqual(deleted.record?.data, { card: 'canary-4111-delete' });
   const retried = await records.deleteRecord({ scope: scope(company, 'run-1', 'exec-2/steps[1]', 'd1') });
@@ -193,7 +237,14 @@ test('migration 0011 keeps the version and created flag of existing rows and dro
       `insert into record_write (id, company_id, idempotency_key, response, created_at) values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'legacy/steps[0]', ?, now())`,
       [
         JSON.stringify({
-          record: { table: 't', key: 'k', data: { pan: 'canary-legacy' }, version: 4, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+          record: {
+            table: 't',
+            key: 'k',
+            data: { pan: 'canary-legacy' },
+            version: 4,
+            createdAt: '2026-01-01T00:00:00.000Z',
+            updatedAt: '2026-01-01T00:00:00.000Z',
+          },
           created: true,
         }),
       ],

@@ -16,9 +16,26 @@ const key = '${Trigger.Payload.id}';
 
 const flows: Record<string, unknown[]> = {
   'records.lifecycle': [
-    { name: 'inserted', record: { description: 'Create the invoice', table: 'invoice', key, insert: { amount: '${Trigger.Payload.amount}', status: 'open' } } },
+    {
+      name: 'inserted',
+      record: {
+        description: 'Create the invoice',
+        table: 'invoice',
+        key,
+        insert: { amount: '${Trigger.Payload.amount}', status: 'open' },
+      },
+    },
     { name: 'read', record: { description: 'Read it back', table: 'invoice', key, get: {} } },
-    { name: 'paid', record: { description: 'Mark it paid', table: 'invoice', key, modify: { status: 'paid' }, expectedVersion: '${Steps.read.version}' } },
+    {
+      name: 'paid',
+      record: {
+        description: 'Mark it paid',
+        table: 'invoice',
+        key,
+        modify: { status: 'paid' },
+        expectedVersion: '${Steps.read.version}',
+      },
+    },
     { name: 'upserted', record: { description: 'Note the payer', table: 'invoice', key, upsert: { payer: 'Ada' } } },
     { name: 'deleted', record: { description: 'Remove it', table: 'invoice', key, delete: {} } },
     { name: 'gone', record: { description: 'Look again', table: 'invoice', key, get: { allowMissing: true } } },
@@ -35,7 +52,15 @@ const flows: Record<string, unknown[]> = {
     { respond: { description: 'Created', statusCode: 201, body: '${ {"version": Steps.r.version} }' } },
   ],
   'records.modify': [
-    { record: { description: 'Change', table: 'invoice', key, modify: { n: 2 }, expectedVersion: '${Trigger.Payload.version}' } },
+    {
+      record: {
+        description: 'Change',
+        table: 'invoice',
+        key,
+        modify: { n: 2 },
+        expectedVersion: '${Trigger.Payload.version}',
+      },
+    },
     { respond: { description: 'Changed', statusCode: 200, body: 'ok' } },
   ],
   'records.get': [{ name: 'r', record: { description: 'Read', table: 'invoice', key, get: {} } }, { respond: { description: 'Found', statusCode: 200, body: '${Steps.r.data}' } }],
@@ -56,7 +81,13 @@ test.after.always(async () => {
 });
 
 const call = (tenant: Tenant, activity: string, payloadText: string) =>
-  callWebhook(stack, { company: tenant.company, activity, secret: secrets[`${tenant.company}/${activity}`]!, auth: tenant.auth, payloadText });
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[`${tenant.company}/${activity}`]!,
+    auth: tenant.auth,
+    payloadText,
+  });
 
 test('a flow inserts, reads, modifies, upserts and deletes a record', async (t) => {
   const answer = await call(acme, 'records.lifecycle', '{"id": "INV-1", "amount": 120.5}');
@@ -64,7 +95,13 @@ test('a flow inserts, reads, modifies, upserts and deletes a record', async (t) 
   const body = JSON.parse(answer.value!.body);
   t.is(body.inserted, 1);
   t.deepEqual(body.read, { amount: 120.5, status: 'open' });
-  t.like(body.paid, { found: true, table: 'invoice', key: 'INV-1', version: 2, data: { amount: 120.5, status: 'paid' } });
+  t.like(body.paid, {
+    found: true,
+    table: 'invoice',
+    key: 'INV-1',
+    version: 2,
+    data: { amount: 120.5, status: 'paid' },
+  });
   t.like(body.upserted, { created: false, version: 3, data: { amount: 120.5, status: 'paid', payer: 'Ada' } });
   t.is(body.deleted, 'paid');
   t.false(body.gone);
@@ -101,7 +138,13 @@ test('records are company-scoped: another company neither sees nor collides with
 
 test('a write retried with the same idempotency key applies once and answers the first result', async (t) => {
   const records = recordClient(stack);
-  const scope = (idempotencyKey: string) => ({ company: acme.company, table: 'counter', key: 'c1', caller: 'test', idempotencyKey });
+  const scope = (idempotencyKey: string) => ({
+    company: acme.company,
+    table: 'counter',
+    key: 'c1',
+    caller: 'test',
+    idempotencyKey,
+  });
   await records.insertRecord({ scope: scope('exec-1/steps[0]'), data: { n: 0 } });
   const first = await records.modifyRecord({ scope: scope('exec-1/steps[1]'), data: { n: 1 } });
   const retried = await records.modifyRecord({ scope: scope('exec-1/steps[1]'), data: { n: 1 } });

@@ -49,7 +49,10 @@ test.before(async () => {
 function invoke(activity: string, secret: string): Promise<Response> {
   return fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Bombed`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`bomb-user:${accessKey}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`bomb-user:${accessKey}`).toString('base64')}`,
+    },
     body: JSON.stringify({ activity, secret, payload: {} }),
   });
 }

@@ -5,7 +5,7 @@
 // that can freeze its listening connection alone; engine B connects directly.
 import test from 'ava';
 import pg from 'pg';
-import { CHANGE_CHANNEL, CHANGE_FEED_APPLICATION_NAME, DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS } from '../../engine/cache/change-feed.ts';
+import { CHANGE_CHANNEL, CHANGE_FEED_APPLICATION_NAME, DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_HEARTBEAT_TIMEOUT_MS } from '../../engine/infrastructure/cache/change-feed.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { createAdminClient, type AdminClient } from '../../bin/cli/admin-client.ts';
@@ -54,7 +54,12 @@ async function warmUser() {
 /** Milliseconds until the call answers `expected`; fails at the bound. */
 async function answeredWithin(boundMs: number, call: () => Promise<number>, expected: number): Promise<number> {
   const started = performance.now();
-  await eventually(call, { until: (status) => status === expected, timeoutMs: boundMs, intervalMs: 50, what: `a ${expected} within the bound` });
+  await eventually(call, {
+    until: (status) => status === expected,
+    timeoutMs: boundMs,
+    intervalMs: 50,
+    what: `a ${expected} within the bound`,
+  });
   return performance.now() - started;
 }
 

@@ -14,10 +14,10 @@ import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_ser
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { ENGINE_SERVICES } from '../../engine/server.ts';
-import { ensureServiceAccount } from '../../engine/admin/ensure-service-account.ts';
-import { scopeOfService } from '../../engine/rpc/service-account-gate.ts';
-import { FLOW_CALLER_KEY } from '../../engine/temporal/search-attributes.ts';
-import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { ensureServiceAccount } from '../../engine/domain/callers/ensure-service-account.ts';
+import { scopeOfService } from '../../engine/edges/rpc/service-account-gate.ts';
+import { FLOW_CALLER_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../flow/index.ts';
 import { cliAgainst } from '../support/cli-runner.ts';
 import { recordClient } from '../support/record-client.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -39,7 +39,14 @@ test.before(async () => {
     ({ secret: secrets[tenant.company] } = await deployFlow(
       stack,
       flow(tenant.company, 'note', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-        { record: { description: 'Note the call', table: 'seen', key: '${Trigger.Payload.key}', upsert: { by: '${Trigger.Payload.key}' } } },
+        {
+          record: {
+            description: 'Note the call',
+            table: 'seen',
+            key: '${Trigger.Payload.key}',
+            upsert: { by: '${Trigger.Payload.key}' },
+          },
+        },
         { respond: { description: 'answer', statusCode: 200, body: 'noted' } },
       ]),
     ));
@@ -47,7 +54,14 @@ test.before(async () => {
   ({ secret: secrets[HOLDING] } = await deployFlow(
     stack,
     flow(alpha.company, 'hold', { activity: HOLDING, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-      { record: { description: 'Note the call', table: 'seen', key: '${Trigger.Payload.key}', upsert: { by: '${Trigger.Payload.key}' } } },
+      {
+        record: {
+          description: 'Note the call',
+          table: 'seen',
+          key: '${Trigger.Payload.key}',
+          upsert: { by: '${Trigger.Payload.key}' },
+        },
+      },
       { respond: { description: 'answer', statusCode: 200, body: 'noted' } },
       { sleep: { description: 'Run on', duration: '1h' } },
     ]),
@@ -124,7 +138,12 @@ test('hook secrets are admin business: invoke and records tokens can neither set
 
 test('an internal service invokes with its own account and is recorded as the caller', async (t) => {
   const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.internal)] }));
-  const answer = await webhook.invoke({ company: alpha.company, activity: ACTIVITY, secret: secrets[alpha.company]!, payloadJson: '{"key":"internal-1"}' });
+  const answer = await webhook.invoke({
+    company: alpha.company,
+    activity: ACTIVITY,
+    secret: secrets[alpha.company]!,
+    payloadJson: '{"key":"internal-1"}',
+  });
   t.is(answer.statusCode, 200);
   t.is(answer.body, 'noted');
   const described = await stack.temporal.workflow.getHandle(answer.executionId).describe();
@@ -148,10 +167,31 @@ test('an internal service invokes with its own account and is recorded as the ca
 });
 
 test('an invoke account acts only for the companies it was created for', async (t) => {
-  const { token } = await stack.admin.createServiceAccount({ name: 'alpha-only', scope: 'invoke', companies: [alpha.company] });
+  const { token } = await stack.admin.createServiceAccount({
+    name: 'alpha-only',
+    scope: 'invoke',
+    companies: [alpha.company],
+  });
   const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
-  t.is((await webhook.invoke({ company: alpha.company, activity: ACTIVITY, secret: secrets[alpha.company]!, payloadJson: '{"key":"alpha-only"}' })).statusCode, 200);
-  const other = await t.throwsAsync(webhook.invoke({ company: beta.company, activity: ACTIVITY, secret: secrets[beta.company]!, payloadJson: '{"key":"alpha-only"}' }));
+  t.is(
+    (
+      await webhook.invoke({
+        company: alpha.company,
+        activity: ACTIVITY,
+        secret: secrets[alpha.company]!,
+        payloadJson: '{"key":"alpha-only"}',
+      })
+    ).statusCode,
+    200,
+  );
+  const other = await t.throwsAsync(
+    webhook.invoke({
+      company: beta.company,
+      activity: ACTIVITY,
+      secret: secrets[beta.company]!,
+      payloadJson: '{"key":"alpha-only"}',
+    }),
+  );
   t.is((other as ConnectError).code, Code.PermissionDenied);
   t.regex((other as ConnectError).rawMessage, /may not call flows of company "Beta Co"/);
   // Secure by default: an invoke account must name its companies (or say all).
@@ -182,7 +222,13 @@ test("the worker's records token needs the grant of a running execution of that 
   t.regex(input.executionGrant ?? '', /^g2\./);
 
   const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.worker)] }));
-  const scope = (company: string, grant: string) => ({ company, table: 'seen', key: 'granted', executionId, executionGrant: grant });
+  const scope = (company: string, grant: string) => ({
+    company,
+    table: 'seen',
+    key: 'granted',
+    executionId,
+    executionGrant: grant,
+  });
   t.is((await records.getRecord({ scope: scope(alpha.company, input.executionGrant!) })).record?.key, 'granted');
   const forged = await t.throwsAsync(records.getRecord({ scope: scope(beta.company, input.executionGrant!) }));
   t.is((forged as ConnectError).code, Code.PermissionDenied);
@@ -210,8 +256,16 @@ test('a workflow input forged for another company is refused by RecordService an
   const input = await inputOf(executionId);
   // Whoever can start workflows on the task queue copies a real input and points it at Beta Co,
   // even under the same (closed) execution id.
-  const forgedInput: FlowExecutionInput = { ...input, company: beta.company, trigger: { ...input.trigger, responseMode: 'INSTANT_RETURN' } };
-  const handle = await stack.temporal.workflow.start(FLOW_WORKFLOW_TYPE, { taskQueue: stack.taskQueue, workflowId: executionId, args: [forgedInput] });
+  const forgedInput: FlowExecutionInput = {
+    ...input,
+    company: beta.company,
+    trigger: { ...input.trigger, responseMode: 'INSTANT_RETURN' },
+  };
+  const handle = await stack.temporal.workflow.start(FLOW_WORKFLOW_TYPE, {
+    taskQueue: stack.taskQueue,
+    workflowId: executionId,
+    args: [forgedInput],
+  });
   const failure = await t.throwsAsync(handle.result());
   t.true(failure instanceof WorkflowFailedError);
   t.regex(String((failure as WorkflowFailedError).cause?.message), /grant does not match execution/);
@@ -222,7 +276,12 @@ test('a workflow input forged for another company is refused by RecordService an
 async function invokeWith(token: string, key: string): Promise<Code | 'ok'> {
   const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
   try {
-    await webhook.invoke({ company: alpha.company, activity: ACTIVITY, secret: secrets[alpha.company]!, payloadJson: JSON.stringify({ key }) });
+    await webhook.invoke({
+      company: alpha.company,
+      activity: ACTIVITY,
+      secret: secrets[alpha.company]!,
+      payloadJson: JSON.stringify({ key }),
+    });
     return 'ok';
   } catch (error) {
     return (error as ConnectError).code;
@@ -270,9 +329,16 @@ test('the CLI creates, lists, rotates, disables, enables and deletes service acc
 });
 
 test("a records account created for a company reaches that company's records only", async (t) => {
-  const { token } = await stack.admin.createServiceAccount({ name: 'alpha-feeder', scope: 'records', companies: [alpha.company] });
+  const { token } = await stack.admin.createServiceAccount({
+    name: 'alpha-feeder',
+    scope: 'records',
+    companies: [alpha.company],
+  });
   const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
-  const written = await records.upsertRecord({ scope: { company: alpha.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' }, data: { eur: 10 } });
+  const written = await records.upsertRecord({
+    scope: { company: alpha.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' },
+    data: { eur: 10 },
+  });
   t.is(written.record?.key, 'p-1');
   const other = await t.throwsAsync(records.getRecord({ scope: { company: beta.company, table: 'prices', key: 'p-1' } }));
   t.is((other as ConnectError).code, Code.PermissionDenied);

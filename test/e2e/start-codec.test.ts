@@ -74,14 +74,23 @@ test.before(async () => {
 
   const flowFile = join(dataDir, 'card-check.flow.yaml');
   writeFileSync(flowFile, HIDDEN_FLOW);
-  const applied = await cli(['flow', 'apply', flowFile, '--publish', '--json'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${env.FLOWHOOK_ENGINE_PORT}` });
+  const applied = await cli(['flow', 'apply', flowFile, '--publish', '--json'], {
+    ...env,
+    FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${env.FLOWHOOK_ENGINE_PORT}`,
+  });
   const secret = /"secret":\s*"([^"]+)"/.exec(applied.out)?.[1];
   if (applied.code !== 0 || !secret) throw new Error(`flow apply failed: ${applied.out}\n${applied.err}`);
   const card = `CARD-${Math.random().toString(36).slice(2, 12)}`;
-  const credentials = JSON.parse(readFileSync(line.firstRun.credentialsFile, 'utf8')) as { serviceUser: string; accessKey: string };
+  const credentials = JSON.parse(readFileSync(line.firstRun.credentialsFile, 'utf8')) as {
+    serviceUser: string;
+    accessKey: string;
+  };
   const answer = await fetch(line.webhookUrl.replace('localhost', '127.0.0.1'), {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${credentials.serviceUser}:${credentials.accessKey}`).toString('base64')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${credentials.serviceUser}:${credentials.accessKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
     body: `{"activity": "cards.check", "secret": "${secret}", "payload": {"card": "${card}"}}`,
   });
   if (answer.status !== 200) throw new Error(`the webhook call failed: ${answer.status} ${await answer.text()}`);
@@ -111,7 +120,12 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   const decode = (cookie?: string) =>
     fetch(`${line.codecUrl}/decode?preserveStorageRefs=true`, {
       method: 'POST',
-      headers: { origin: ui, 'content-type': 'application/json', 'x-namespace': 'default', ...(cookie ? { cookie } : {}) },
+      headers: {
+        origin: ui,
+        'content-type': 'application/json',
+        'x-namespace': 'default',
+        ...(cookie ? { cookie } : {}),
+      },
       body: JSON.stringify({ payloads: input }),
     });
   t.is((await decode()).status, 401, 'not before the operator signs in');
@@ -126,7 +140,11 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   const cookie = /^(flowhook_codec_session=[^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')![1]!;
   const preflight = await fetch(`${line.codecUrl}/decode?preserveStorageRefs=true`, {
     method: 'OPTIONS',
-    headers: { origin: ui, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' },
+    headers: {
+      origin: ui,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-namespace',
+    },
   });
   t.is(preflight.headers.get('access-control-allow-origin'), ui);
   const decoded = await decode(cookie);
@@ -135,7 +153,14 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
 
   // Every decode is logged with who and how many, never with the payload.
   const decodeLine = /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/;
-  t.regex(await eventually(() => started.output(), { until: (output) => decodeLine.test(output), what: 'the decode logged', show: () => 'no decode line' }), decodeLine);
+  t.regex(
+    await eventually(() => started.output(), {
+      until: (output) => decodeLine.test(output),
+      what: 'the decode logged',
+      show: () => 'no decode line',
+    }),
+    decodeLine,
+  );
   t.false(started.output().includes(card));
   t.false(started.output().includes(adminToken));
 });

@@ -83,7 +83,11 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     // stdout is a pipe (as under systemd or docker): the credentials are in 0600 files, not in the output.
     const credentialsFile = /^ {2}(\S+first-run-credentials\.json) {3}\(mode 0600/m.exec(first.banner)?.[1];
     t.is(credentialsFile, join(dataDir, 'first-run-credentials.json'), first.banner);
-    const credentials = JSON.parse(readFileSync(credentialsFile!, 'utf8')) as { serviceUser: string; accessKey: string; secret: string };
+    const credentials = JSON.parse(readFileSync(credentialsFile!, 'utf8')) as {
+      serviceUser: string;
+      accessKey: string;
+      secret: string;
+    };
     t.like(credentials, { serviceUser: 'flowhook-service' });
     t.false(first.output().includes(credentials.accessKey), 'no access key on stdout or stderr');
     t.false(first.output().includes(credentials.secret), 'no flow secret on stdout or stderr');
@@ -100,7 +104,10 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     t.deepEqual([login?.[1], login?.[2]], [credentials.serviceUser, credentials.accessKey]);
     const answer = await fetch(url!.replace('localhost', '127.0.0.1'), {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${login![1]}:${login![2]}`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${login![1]}:${login![2]}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
       body: readFileSync(body!, 'utf8'),
     });
     const text = await answer.text();
@@ -126,7 +133,14 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
 
     // Info is the documented default level: the call above logged its `webhook invoked` line.
     const invokedLine = /"level":30[^\n]*"msg":"webhook invoked"/;
-    t.regex(await eventually(() => first.output(), { until: (output) => invokedLine.test(output), what: 'the call logged', show: () => 'no "webhook invoked" line' }), invokedLine);
+    t.regex(
+      await eventually(() => first.output(), {
+        until: (output) => invokedLine.test(output),
+        what: 'the call logged',
+        show: () => 'no "webhook invoked" line',
+      }),
+      invokedLine,
+    );
   } finally {
     t.is(await stop(first), 0);
   }
@@ -141,7 +155,10 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
       engineUrl: `http://127.0.0.1:${enginePort}`,
       dataDir,
       firstRun: null,
-      replaceLostCredentials: { flowSecret: 'flowhook secret rotate Default examples.hello', accessKey: 'flowhook user rotate-key flowhook-service' },
+      replaceLostCredentials: {
+        flowSecret: 'flowhook secret rotate Default examples.hello',
+        accessKey: 'flowhook user rotate-key flowhook-service',
+      },
     });
     t.regex(String(line.consoleUrl), /^http:\/\/127\.0\.0\.1:\d+$/);
     // Each component's metrics port scrapes from loopback; the facade's is not its public port, which wants the token.
@@ -155,7 +172,9 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
 });
 
 test('flowhook --version prints the package version', async (t) => {
-  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   const result = await run(['--version'], process.env, tmpdir());
   t.is(result.code, 0);
   t.is(result.out.trim(), version);

@@ -1,7 +1,7 @@
 // The committed migrations and the entity definitions describe the same
 // schema: after migrating a fresh database the ORM finds nothing to change.
 import test from 'ava';
-import { openOrm } from '../../engine/storage/orm.ts';
+import { openOrm } from '../../engine/infrastructure/storage/orm.ts';
 import { createTestDatabase } from '../support/stack.ts';
 
 test('migrations match the entities', async (t) => {

@@ -169,7 +169,9 @@ function registerUiTests(executablePath: string): void {
     const browserContext = await ctx().browser.newContext({ viewport: { width: 1600, height: 1000 } });
     // The list's column choice, as the UI's column settings store it (per namespace).
     const columns = JSON.stringify({ default: LIST_COLUMNS.map((label, index) => ({ label, pinned: index < 2 })) });
-    await browserContext.addInitScript({ content: `window.localStorage.setItem('namespace-workflow-table-columns', ${JSON.stringify(columns)});` });
+    await browserContext.addInitScript({
+      content: `window.localStorage.setItem('namespace-workflow-table-columns', ${JSON.stringify(columns)});`,
+    });
     const page = await browserContext.newPage();
     try {
       await use(page);
@@ -201,7 +203,12 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
       firstRun: { credentialsFile: string } | null;
     };
     if (!banner.temporalUiUrl || !banner.firstRun) throw new Error(`start printed no Temporal UI URL or first-run credentials: ${started.banner}`);
-    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as { serviceUser: string; accessKey: string; activity: string; secret: string };
+    const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as {
+      serviceUser: string;
+      accessKey: string;
+      activity: string;
+      secret: string;
+    };
     const secrets = await applyExamples(env, dataDir, soap, Number(env.FLOWHOOK_ENGINE_PORT));
     secrets[firstRun.activity] = firstRun.secret;
 
@@ -220,10 +227,20 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
     const summary = (activity: string, name: string, mode: string) => `${activity} · Default · ${name} v1 · ${mode}`;
     const calls: Record<string, Called> = {};
     const add = async (key: string, flowName: string, activity: string, outcome: string, mode: string, payload: unknown) => {
-      calls[key] = { flowName, activity, outcome, executionId: await call(activity, payload), summary: summary(activity, flowName, mode) };
+      calls[key] = {
+        flowName,
+        activity,
+        outcome,
+        executionId: await call(activity, payload),
+        summary: summary(activity, flowName, mode),
+      };
     };
     await add('hello', 'hello-webhook', 'examples.hello', 'responded', 'wait for response', { name: 'Ada' });
-    await add('order', 'order-import', 'partners.portal.order', 'responded', 'wait for response', { orderRef: 'PO-UI-1', customer: 'C-7', lines: [{ sku: 'A', qty: 2 }] });
+    await add('order', 'order-import', 'partners.portal.order', 'responded', 'wait for response', {
+      orderRef: 'PO-UI-1',
+      customer: 'C-7',
+      lines: [{ sku: 'A', qty: 2 }],
+    });
     // No invoice INV-UI-1 exists (records have no CLI): the caller gets 200 at once, the flow then fails at
     // "Find the invoice" — the failure an operator looks up in the UI.
     await add('payment', 'payment-callback', 'payments.provider.callback', 'instant', 'instant return', {
@@ -232,7 +249,10 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
       amount: 10,
       paymentId: 'pay_ui',
     });
-    await add('soap', 'soap-bridge', 'bridge.soap.price', 'responded', 'wait for response', { sku: 'P-1', quantity: 3 });
+    await add('soap', 'soap-bridge', 'bridge.soap.price', 'responded', 'wait for response', {
+      sku: 'P-1',
+      quantity: 3,
+    });
     await add('timer', 'ui-timer', 'ui.timer', 'responded', 'wait for response', { ref: 'T-1' });
     if (soap.requests.length !== 1) throw new Error(`the SOAP bridge called the price service ${soap.requests.length} times`);
 
@@ -274,7 +294,10 @@ async function applyExamples(env: NodeJS.ProcessEnv, dataDir: string, soap: Soap
     ].join('\n'),
   );
   const paths = [join(EXAMPLES, 'order-import.flow.yaml'), join(EXAMPLES, 'payment-callback.flow.yaml'), join(files, 'soap-bridge.flow.yaml'), join(files, 'ui-timer.flow.yaml')];
-  const applied = await runCli(['flow', 'apply', ...paths, '--publish', '--json'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` });
+  const applied = await runCli(['flow', 'apply', ...paths, '--publish', '--json'], {
+    ...env,
+    FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
+  });
   if (applied.code !== 0) throw new Error(`flow apply failed (${applied.code}): ${applied.out}\n${applied.err}`);
   const results = (JSON.parse(applied.out) as { results: { secret?: string; flow?: { activity?: string }; error?: unknown }[] }).results;
   const secrets: Record<string, string> = {};
@@ -288,7 +311,11 @@ async function applyExamples(env: NodeJS.ProcessEnv, dataDir: string, soap: Soap
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FLOWHOOK, ...args], { env, cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FLOWHOOK, ...args], {
+      env,
+      cwd: tmpdir(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
@@ -310,7 +337,12 @@ async function listUntil(page: Page, url: string, expectedIds: string[], exact: 
     return page.locator(ROW).allInnerTexts();
   };
   const complete = (rows: string[]) => expectedIds.every((id) => rows.some((text) => text.includes(id))) && (!exact || rows.length === expectedIds.length);
-  return eventually(listed, { until: complete, timeoutMs: 60_000, intervalMs: 500, what: `the list showing ${exact ? 'exactly ' : ''}${expectedIds.join(', ')}` });
+  return eventually(listed, {
+    until: complete,
+    timeoutMs: 60_000,
+    intervalMs: 500,
+    what: `the list showing ${exact ? 'exactly ' : ''}${expectedIds.join(', ')}`,
+  });
 }
 
 async function openUserMetadata(page: Page, uiUrl: string, executionId: string): Promise<void> {
@@ -324,7 +356,12 @@ async function openUserMetadata(page: Page, uiUrl: string, executionId: string):
 async function frameTextUntil(page: Page, frame: string, expected: RegExp): Promise<string> {
   const body = page.frameLocator(frame).locator('body');
   await body.waitFor({ timeout: UI_TIMEOUT });
-  return eventually(() => body.innerText(), { until: (text) => expected.test(text), timeoutMs: UI_TIMEOUT, intervalMs: 250, what: `${frame} showing ${expected}` });
+  return eventually(() => body.innerText(), {
+    until: (text) => expected.test(text),
+    timeoutMs: UI_TIMEOUT,
+    intervalMs: 250,
+    what: `${frame} showing ${expected}`,
+  });
 }
 
 async function screenshot(t: ExecutionContext, page: Page, name: string): Promise<void> {

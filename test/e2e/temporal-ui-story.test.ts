@@ -4,9 +4,9 @@
 // the outcome of the caller's window as searchable attributes — which
 // `flowhook execution list` filters by.
 import test from 'ava';
-import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/temporal/search-attributes.ts';
+import { FLOW_OUTCOME_KEY, FLOW_VERSION_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { SYNC_WINDOW_TIMER_SUMMARY } from '../../workflows/interpreter/outcome-attribute.ts';
-import * as messages from '../../workflows/shared/flow-messages.ts';
+import * as messages from '../../flow/flow-messages.ts';
 import { cliAgainst, executionCliAgainst } from '../support/cli-runner.ts';
 import { eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
@@ -29,7 +29,14 @@ test.before(async () => {
     'story.timeout': [
       { ...sync, syncTimeoutSeconds: 1 },
       [
-        { httpRequest: { description: 'Ask the slow ERP', url: `${target.url}/slow/erp`, method: 'POST', timeout: '10s' } },
+        {
+          httpRequest: {
+            description: 'Ask the slow ERP',
+            url: `${target.url}/slow/erp`,
+            method: 'POST',
+            timeout: '10s',
+          },
+        },
         { respond: { description: 'Too late', statusCode: 200, body: 'late' } },
       ],
     ],
@@ -122,7 +129,7 @@ test('FlowVersion and FlowOutcome tell how the caller was answered; execution li
   t.regex(wrong.err, /"exploded" is not one of responded, sync-timeout, flow-ended, instant, failed/);
 });
 
-test('the UI lists exactly the updates and queries workflows/shared defines, and no signal', async (t) => {
+test('the UI lists exactly the updates and queries flow/ defines, and no signal', async (t) => {
   const id = await call('story.responded');
   await closed(id);
   // Temporal's own query, answered by the SDK: what the UI shows as the execution's handlers.

@@ -28,7 +28,12 @@ const untraced = { traceId: '' };
 let traced: { stack: TestStack; tenant: Tenant };
 
 const traceIds = () => ({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') });
-const sync = (activity: string, extra: Record<string, unknown> = {}) => ({ activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20, ...extra });
+const sync = (activity: string, extra: Record<string, unknown> = {}) => ({
+  activity,
+  responseMode: 'WAIT_FOR_RESPONSE_STEP',
+  syncTimeoutSeconds: 20,
+  ...extra,
+});
 
 test.before(async () => {
   receiver = await startOtlpReceiver();
@@ -58,11 +63,21 @@ async function spansOf(traceId: string, done: (spans: ReceivedSpan[]) => boolean
 }
 
 test.serial('tracing is off without an exporter: OTEL_TRACES_EXPORTER=none wins over an endpoint, and targets get no traceparent', async (t) => {
-  const { stack, tenant } = await stackWith({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  const { stack, tenant } = await stackWith({
+    OTEL_TRACES_EXPORTER: 'none',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+  });
   const { secret } = await deployFlow(
     stack,
     flow(tenant.company, 'trace-off', sync('trace.off'), [
-      { httpRequest: { description: 'Tell the ERP', url: `${target.url}/off/orders`, method: 'POST', body: '${Trigger.PayloadJson}' } },
+      {
+        httpRequest: {
+          description: 'Tell the ERP',
+          url: `${target.url}/off/orders`,
+          method: 'POST',
+          body: '${Trigger.PayloadJson}',
+        },
+      },
       { respond: { description: 'Accepted', statusCode: 201, body: 'ok' } },
     ]),
   );
@@ -91,8 +106,22 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   const { secret } = await deployFlow(
     stack,
     flow(tenant.company, 'trace-erp', sync('trace.erp', { doNotLogPayload: true }), [
-      { httpRequest: { description: 'Tell the ERP', url: `${target.url}/erp/orders?apiKey=${QUERY_MARK}`, method: 'POST', body: '${Trigger.PayloadJson}' } },
-      { respond: { description: 'Accepted', statusCode: 201, contentType: 'application/json', body: '{"accepted": true}' } },
+      {
+        httpRequest: {
+          description: 'Tell the ERP',
+          url: `${target.url}/erp/orders?apiKey=${QUERY_MARK}`,
+          method: 'POST',
+          body: '${Trigger.PayloadJson}',
+        },
+      },
+      {
+        respond: {
+          description: 'Accepted',
+          statusCode: 201,
+          contentType: 'application/json',
+          body: '{"accepted": true}',
+        },
+      },
     ]),
   );
   const caller = traceIds();
@@ -102,7 +131,11 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
     secret,
     auth: tenant.auth,
     payloadText: `{"marker": "${PAYLOAD_MARK}", "order": 7}`,
-    headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01`, tracestate: 'caller=private-vendor-state', 'idempotency-key': `k-${PAYLOAD_MARK}` },
+    headers: {
+      traceparent: `00-${caller.traceId}-${caller.spanId}-01`,
+      tracestate: 'caller=private-vendor-state',
+      'idempotency-key': `k-${PAYLOAD_MARK}`,
+    },
   });
   t.is(answer.status, 200, answer.text);
   t.is(answer.value?.statusCode, 201);
@@ -153,7 +186,11 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   const activity = find('activity run', (s) => s.name === 'RunActivity:httpRequest');
   const outbound = find('outbound HTTP', (s) => s.scope === 'flowhook-worker' && s.kind === CLIENT && s.name === 'POST');
   t.is(outbound.parentSpanId, activity.spanId);
-  t.like(outbound.attributes, { 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'http.response.status_code': 200 });
+  t.like(outbound.attributes, {
+    'http.request.method': 'POST',
+    'server.address': '127.0.0.1',
+    'http.response.status_code': 200,
+  });
   // The worker asked the engine for the company's egress list inside the same trace.
   find('engine RPC from the worker', (s) => s.scope === 'flowhook-engine' && s.name === 'flowhook.engine.v1.OutboundService/ResolveOutbound');
 

@@ -209,7 +209,13 @@ test('rotate-key refuses to keep an expiry that has passed, and says how to give
   await createUser(t, 'cli-expired', '--company', HOME, '--expires-at', new Date(Date.now() + 1000).toISOString());
   const expired = /\ncli-expired\s+Enabled\s+expired \d{4}-/;
   t.regex(
-    (await eventually(() => cli('user', 'list'), { until: (listed) => expired.test(listed.out), what: 'the key listed as expired', show: (listed) => listed.out })).out,
+    (
+      await eventually(() => cli('user', 'list'), {
+        until: (listed) => expired.test(listed.out),
+        what: 'the key listed as expired',
+        show: (listed) => listed.out,
+      })
+    ).out,
     expired,
   );
   const kept = await cli('user', 'rotate-key', 'cli-expired', '--json');
@@ -222,7 +228,9 @@ test('rotate-key refuses to keep an expiry that has passed, and says how to give
 });
 
 test('a revoke or delete made through another engine refuses the next call here, warm cache or not', async (t) => {
-  const otherCli = cliAgainst({ admin: createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken }) });
+  const otherCli = cliAgainst({
+    admin: createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken }),
+  });
   const key = await createUser(t, 'cli-remote', '--company', HOME);
   t.is(await callAs('cli-remote', key), 200);
   t.is(await callAs('cli-remote', key), 200, 'now served from the warm cache');

@@ -21,7 +21,12 @@ const secrets: Record<string, string> = {};
 const warnings: Record<string, string[]> = {};
 
 const CALLBACK_URL = new RegExp(`^${PUBLIC_URL.replace(/\./g, '\\.')}/${INSTANCE}/callbacks/([A-Za-z0-9_-]{43})$`);
-const instant = (activity: string, extra: Record<string, unknown> = {}) => ({ activity, responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: 200, ...extra });
+const instant = (activity: string, extra: Record<string, unknown> = {}) => ({
+  activity,
+  responseMode: 'INSTANT_RETURN',
+  defaultResponseStatusCode: 200,
+  ...extra,
+});
 
 /** The payment flow of the handbook (examples/flows/invoice-payment.flow.yaml): create the payment with the callback URL, wait, update the invoice. */
 function paymentSteps(name: string, wait: Record<string, unknown>, between: unknown[] = []): unknown[] {
@@ -54,13 +59,29 @@ test.before(async () => {
   tenant = await createTenant(stack, 'Callback Co');
   // Most payment providers echo the notify URL they were given: /payments/echo/… does.
   target = await startTargetServer((request) =>
-    request.path.startsWith('/payments/echo/') ? { body: JSON.stringify({ id: 'pay_1', notifyUrl: (JSON.parse(request.body) as { callbackUrl: string }).callbackUrl }) } : {},
+    request.path.startsWith('/payments/echo/')
+      ? {
+          body: JSON.stringify({
+            id: 'pay_1',
+            notifyUrl: (JSON.parse(request.body) as { callbackUrl: string }).callbackUrl,
+          }),
+        }
+      : {},
   );
   const flows: Record<string, { webhook: Record<string, unknown>; steps: unknown[] }> = {
     'pay.url': { webhook: instant('pay.url'), steps: paymentSteps('url', { timeout: '60s', responseStatus: 200 }) },
-    'pay.early': { webhook: instant('pay.early'), steps: paymentSteps('early', { timeout: '60s' }, [{ sleep: { description: 'Settle', duration: '3s' } }]) },
-    'pay.timeout': { webhook: instant('pay.timeout'), steps: paymentSteps('timeout', { timeout: '1s' }, []).concat([{ sleep: { description: 'Stay running', duration: '30s' } }]) },
-    'pay.secret': { webhook: instant('pay.secret', { doNotLogPayload: true }), steps: paymentSteps('secret', { timeout: '60s' }) },
+    'pay.early': {
+      webhook: instant('pay.early'),
+      steps: paymentSteps('early', { timeout: '60s' }, [{ sleep: { description: 'Settle', duration: '3s' } }]),
+    },
+    'pay.timeout': {
+      webhook: instant('pay.timeout'),
+      steps: paymentSteps('timeout', { timeout: '1s' }, []).concat([{ sleep: { description: 'Stay running', duration: '30s' } }]),
+    },
+    'pay.secret': {
+      webhook: instant('pay.secret', { doNotLogPayload: true }),
+      steps: paymentSteps('secret', { timeout: '60s' }),
+    },
     'pay.echo': {
       webhook: instant('pay.echo'),
       steps: [
@@ -78,8 +99,18 @@ test.before(async () => {
     'pay.key': {
       webhook: instant('pay.key'),
       steps: [
-        { name: 'order', waitForCallback: { description: 'Wait for the shipment', timeout: '60s', key: '${Trigger.Payload.orderId}' } },
-        { httpRequest: { description: 'Report', method: 'POST', url: `${target.url}/shipped/{{Execution.Id}}`, body: '${Steps.order}' } },
+        {
+          name: 'order',
+          waitForCallback: { description: 'Wait for the shipment', timeout: '60s', key: '${Trigger.Payload.orderId}' },
+        },
+        {
+          httpRequest: {
+            description: 'Report',
+            method: 'POST',
+            url: `${target.url}/shipped/{{Execution.Id}}`,
+            body: '${Steps.order}',
+          },
+        },
       ],
     },
     'pay.sync': {
@@ -98,7 +129,14 @@ test.after.always(async () => {
   await target?.close();
 });
 
-const call = (activity: string, payload: string) => callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText: payload });
+const call = (activity: string, payload: string) =>
+  callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret: secrets[activity]!,
+    auth: tenant.auth,
+    payloadText: payload,
+  });
 
 /** Starts the flow and returns its execution id and the callback URL its first step sent. */
 async function startPayment(activity: string, name: string, invoice = 'INV-1'): Promise<{ executionId: string; url: string; token: string }> {
@@ -136,7 +174,10 @@ async function outputSentTo(path: string): Promise<CallbackOutput> {
 test('a payment flow sends its callback URL, waits, and goes on with the exact callback', async (t) => {
   const { executionId, token } = await startPayment('pay.url', 'url');
   const body = '{ "status" : "succeeded", "amount": 1.10 }';
-  const answer = await postCallback(token, body, { 'x-psp-signature': 'sig-1', authorization: 'Bearer not-for-the-flow' });
+  const answer = await postCallback(token, body, {
+    'x-psp-signature': 'sig-1',
+    authorization: 'Bearer not-for-the-flow',
+  });
   t.is(answer.status, 200, 'the status the step sets');
   t.deepEqual(await answer.json(), { received: true });
 
@@ -221,7 +262,10 @@ test('doNotLogPayload: the callback body and the token are not in the history in
 test('a provider that echoes the callback URL: the activity result, and so the flow and its history, hold the placeholder', async (t) => {
   const { executionId, token } = await startPayment('pay.echo', 'echo');
   t.is((await postCallback(token, '{"status":"succeeded"}')).status, 202, 'the real URL the provider got still works');
-  const report = JSON.parse((await target.waitFor(`/invoice/echo/${executionId}`)).body) as { id: string; callback: string };
+  const report = JSON.parse((await target.waitFor(`/invoice/echo/${executionId}`)).body) as {
+    id: string;
+    callback: string;
+  };
   t.deepEqual(report, { id: 'pay_1', callback: '{"status":"succeeded"}' });
   await stack.temporal.workflow.getHandle(executionId).result();
   const history = await historyText(executionId);

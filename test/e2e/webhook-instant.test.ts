@@ -15,7 +15,10 @@ test.before(async () => {
   ({ secret } = await deployFlow(
     stack,
     flow(tenant.company, 'payment-callback', { activity: 'Payments.Provider.Callback', defaultResponseStatusCode: 200 }, [
-      { name: 'order', set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } } },
+      {
+        name: 'order',
+        set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } },
+      },
       { respond: { description: 'Ignored in instant mode', statusCode: 201, body: 'never sent' } },
       { log: { description: 'Note it', message: 'order {{Variables.orderId}}' } },
     ]),
@@ -24,7 +27,13 @@ test.before(async () => {
 test.after.always(async () => stack?.close());
 
 test('answers the default response at once and the flow runs to its end', async (t) => {
-  const answer = await callWebhook(stack, { company: tenant.company, activity, secret, auth: tenant.auth, payloadText: '{"order": {"id": "A-17"}}' });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity,
+    secret,
+    auth: tenant.auth,
+    payloadText: '{"order": {"id": "A-17"}}',
+  });
   t.is(answer.status, 200);
   t.is(answer.headers.get('content-type'), 'application/json; odata.metadata=minimal');
   t.is(answer.headers.get('odata-version'), '4.0');
@@ -46,7 +55,12 @@ test('answers the default response at once and the flow runs to its end', async 
 });
 
 test('matches the activity case-insensitively', async (t) => {
-  const answer = await callWebhook(stack, { company: tenant.company, activity: 'PAYMENTS.provider.CALLBACK', secret, auth: tenant.auth });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'PAYMENTS.provider.CALLBACK',
+    secret,
+    auth: tenant.auth,
+  });
   t.is(answer.status, 200);
 });
 
@@ -62,7 +76,12 @@ test('the execution is visible in Temporal with the activity in its id and searc
 });
 
 test('an unknown activity or company is 404 with an OData error', async (t) => {
-  const unknownActivity = await callWebhook(stack, { company: tenant.company, activity: 'no.such.activity', secret, auth: tenant.auth });
+  const unknownActivity = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'no.such.activity',
+    secret,
+    auth: tenant.auth,
+  });
   t.is(unknownActivity.status, 404);
   const error = JSON.parse(unknownActivity.text).error;
   t.is(typeof error.code, 'string');
@@ -79,13 +98,23 @@ test('an unknown activity or company is 404 with an OData error', async (t) => {
 
 test('an activity only a draft has is 404 naming the flow and the command that publishes it', async (t) => {
   await deployFlow(stack, flow(tenant.company, 'draft-only', { activity: 'Orders.Draft' }, []), false);
-  const draft = await callWebhook(stack, { company: tenant.company, activity: 'orders.draft', secret, auth: tenant.auth });
+  const draft = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'orders.draft',
+    secret,
+    auth: tenant.auth,
+  });
   t.is(draft.status, 404);
   t.is(JSON.parse(draft.text).error.message, `Flow "draft-only" (activity "orders.draft") has no published version; publish it with: flowhook flow publish 'Acme Ltd.' draft-only`);
   // Published since, then a new draft under another activity: the published version is not the one asked for.
   await stack.admin.publishFlow({ company: tenant.company, name: 'draft-only' });
   await deployFlow(stack, flow(tenant.company, 'draft-only', { activity: 'orders.draft.two' }, []), false);
-  const second = await callWebhook(stack, { company: tenant.company, activity: 'orders.draft.two', secret, auth: tenant.auth });
+  const second = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'orders.draft.two',
+    secret,
+    auth: tenant.auth,
+  });
   t.is(
     JSON.parse(second.text).error.message,
     `Version 2 of flow "draft-only", which has activity "orders.draft.two", is not published; publish it with: flowhook flow publish 'Acme Ltd.' draft-only`,
@@ -97,18 +126,38 @@ test('wrong secret, missing or wrong credentials are 401 "Unauthorized" and star
   const guarded = 'guarded.instant';
   const { secret: guardedSecret } = await deployFlow(stack, flow(tenant.company, 'guarded', { activity: guarded }, []));
   const refused = [
-    await callWebhook(stack, { company: tenant.company, activity: guarded, secret: `${guardedSecret}x`, auth: tenant.auth }),
+    await callWebhook(stack, {
+      company: tenant.company,
+      activity: guarded,
+      secret: `${guardedSecret}x`,
+      auth: tenant.auth,
+    }),
     await callWebhook(stack, { company: tenant.company, activity: guarded, secret: secret, auth: tenant.auth }),
     await callWebhook(stack, { company: tenant.company, activity: guarded, secret: guardedSecret }),
-    await callWebhook(stack, { company: tenant.company, activity: guarded, secret: guardedSecret, auth: `Basic ${Buffer.from(`${tenant.userName}:nope`).toString('base64')}` }),
-    await callWebhook(stack, { company: tenant.company, activity: guarded, secret: guardedSecret, auth: `Basic ${Buffer.from(`nobody:${tenant.accessKey}`).toString('base64')}` }),
+    await callWebhook(stack, {
+      company: tenant.company,
+      activity: guarded,
+      secret: guardedSecret,
+      auth: `Basic ${Buffer.from(`${tenant.userName}:nope`).toString('base64')}`,
+    }),
+    await callWebhook(stack, {
+      company: tenant.company,
+      activity: guarded,
+      secret: guardedSecret,
+      auth: `Basic ${Buffer.from(`nobody:${tenant.accessKey}`).toString('base64')}`,
+    }),
   ];
   for (const answer of refused) {
     t.is(answer.status, 401);
     t.is(answer.text, 'Unauthorized');
     t.is(answer.executionId, null);
   }
-  const accepted = await callWebhook(stack, { company: tenant.company, activity: guarded, secret: guardedSecret, auth: tenant.auth });
+  const accepted = await callWebhook(stack, {
+    company: tenant.company,
+    activity: guarded,
+    secret: guardedSecret,
+    auth: tenant.auth,
+  });
   t.is(accepted.status, 200);
   await stack.temporal.workflow.getHandle(accepted.executionId!).result();
   t.is(await countVisibleExecutions(stack, guarded, 1), 1);

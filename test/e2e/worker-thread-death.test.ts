@@ -37,7 +37,10 @@ test('a workflow thread that dies stops its worker with the reason, and /readyz 
   t.timeout(10 * 60_000);
   const { admin, auth } = await stackTenant(stack, COMPANY, 'sleeper');
   const steps = [{ set: { description: 'Note the call', variables: { n: '${Trigger.Payload.n}' } } }, { sleep: { description: 'Stay cached', duration: '30m' } }];
-  const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, flow(COMPANY, 'sleepy', { activity: 'death.sleepy' }, steps) as never), publish: true });
+  const { secret } = await admin.applyFlow({
+    flow: fromJson(FlowSchema, flow(COMPANY, 'sleepy', { activity: 'death.sleepy' }, steps) as never),
+    publish: true,
+  });
   await eventually(readyz, { until: (ready) => ready.status === 200, what: 'ready with a worker' });
 
   // Sleeping executions stay in the worker's cache: more of them than its workflow thread can hold.
@@ -53,16 +56,29 @@ test('a workflow thread that dies stops its worker with the reason, and /readyz 
       while (next < 5000 && stack.exit('worker') === undefined) await call(next++);
     }),
   );
-  const exit = await eventually(() => stack.exit('worker'), { until: (ended) => ended !== undefined, timeoutMs: 120_000, what: 'the worker exits' });
+  const exit = await eventually(() => stack.exit('worker'), {
+    until: (ended) => ended !== undefined,
+    timeoutMs: 120_000,
+    what: 'the worker exits',
+  });
   t.deepEqual(exit, { code: 1, signal: null }, 'non-zero, by itself');
   t.regex(stack.output(), /the worker failed and stops/);
   t.regex(stack.output(), /Workflow Worker Thread/);
 
   // No worker polls: not ready, naming it (the last poll counts for 75 s).
-  const down = await eventually(readyz, { until: (ready) => ready.status === 503, timeoutMs: 150_000, intervalMs: 1000, what: '/readyz 503 without a worker' });
+  const down = await eventually(readyz, {
+    until: (ready) => ready.status === 503,
+    timeoutMs: 150_000,
+    intervalMs: 1000,
+    what: '/readyz 503 without a worker',
+  });
   t.is(down.checks.workers, 'not serving');
   t.is(down.checks.temporal, 'ok');
 
   stack.launch('worker');
-  await eventually(readyz, { until: (ready) => ready.status === 200, timeoutMs: 120_000, what: 'ready again with a new worker' });
+  await eventually(readyz, {
+    until: (ready) => ready.status === 200,
+    timeoutMs: 120_000,
+    what: 'ready again with a new worker',
+  });
 });

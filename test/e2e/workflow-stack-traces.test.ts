@@ -9,7 +9,12 @@ import { callWebhook, createTenant, deployFlow, flow } from '../support/webhook-
 async function failureOf(stack: TestStack): Promise<Error> {
   const tenant = await createTenant(stack);
   const { secret } = await deployFlow(stack, flow(tenant.company, 'failing', { activity: 'stack.fail' }, [{ fail: { description: 'Refuse', message: 'not today' } }]));
-  const answer = await callWebhook(stack, { company: tenant.company, activity: 'stack.fail', secret, auth: tenant.auth });
+  const answer = await callWebhook(stack, {
+    company: tenant.company,
+    activity: 'stack.fail',
+    secret,
+    auth: tenant.auth,
+  });
   const error = await stack.temporal.workflow
     .getHandle(answer.executionId!)
     .result()

@@ -6,14 +6,20 @@
 import test from 'ava';
 import { withLoneFacade } from '../support/lone-facade.ts';
 
-const TRUSTED_ISSUER = { FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://flowhook' };
+const TRUSTED_ISSUER = {
+  FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test',
+  FLOWHOOK_OAUTH_AUDIENCE: 'api://flowhook',
+};
 const withFacade = (env: Record<string, string>, use: (url: string) => Promise<void>) =>
   withLoneFacade({ ...TRUSTED_ISSUER, ...env }, ({ url }) => use(`${url}/BC/ODataV4/flowWebhook_Invoke?company=Acme`));
 
 const basicCall = (url: string) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('svc:some-access-key').toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from('svc:some-access-key').toString('base64')}`,
+    },
     body: JSON.stringify({ activity: 'orders.created', secret: 'x'.repeat(32), payload: {} }),
   });
 

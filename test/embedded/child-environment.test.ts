@@ -47,8 +47,24 @@ function assertClean(t: import('ava').ExecutionContext, pid: number, who: string
 }
 
 test('childEnvironment keeps PATH, HOME and locale, adds what the child needs, and drops everything else', (t) => {
-  const from = { PATH: '/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_TIME: 'C', TZ: 'UTC', ...OURS, NODE_OPTIONS: '--inspect', SSH_AUTH_SOCK: '/tmp/agent' };
-  t.deepEqual(childEnvironment({ LC_MESSAGES: 'C' }, from), { PATH: '/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_TIME: 'C', TZ: 'UTC', LC_MESSAGES: 'C' });
+  const from = {
+    PATH: '/bin',
+    HOME: '/home/u',
+    LANG: 'C.UTF-8',
+    LC_TIME: 'C',
+    TZ: 'UTC',
+    ...OURS,
+    NODE_OPTIONS: '--inspect',
+    SSH_AUTH_SOCK: '/tmp/agent',
+  };
+  t.deepEqual(childEnvironment({ LC_MESSAGES: 'C' }, from), {
+    PATH: '/bin',
+    HOME: '/home/u',
+    LANG: 'C.UTF-8',
+    LC_TIME: 'C',
+    TZ: 'UTC',
+    LC_MESSAGES: 'C',
+  });
 });
 
 test.serial('embedded PostgreSQL and the Temporal dev server run without our tokens, keys or database URLs', async (t) => {
@@ -71,7 +87,13 @@ test.serial('embedded PostgreSQL and the Temporal dev server run without our tok
   t.is(postgresEnv.get('LC_MESSAGES'), 'C', 'PostgreSQL gets the setting it is started with');
 
   const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log });
-  const temporal = await startTemporalDevServer({ cliPath, dataDir, headless: true, port: await findFreePort(), log });
+  const temporal = await startTemporalDevServer({
+    cliPath,
+    dataDir,
+    headless: true,
+    port: await findFreePort(),
+    log,
+  });
   t.teardown(() => temporal.stop());
   assertClean(t, temporal.pid, 'Temporal dev server');
   // Its SQLite file holds every workflow's inputs and results: owner only, whatever the umask.

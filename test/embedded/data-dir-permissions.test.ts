@@ -19,7 +19,13 @@ test('loose files and directory are tightened at every start, and the warning na
   const dataDir = join(tempDir(t), 'data');
   mkdirSync(dataDir);
   chmodSync(dataDir, 0o755);
-  const files = { 'admin-token': 0o644, 'payload-key': 0o600, 'secrets-key': 0o640, 'temporal.db': 0o664, 'postgres-password': 0o600 };
+  const files = {
+    'admin-token': 0o644,
+    'payload-key': 0o600,
+    'secrets-key': 0o640,
+    'temporal.db': 0o664,
+    'postgres-password': 0o600,
+  };
   for (const [name, mode] of Object.entries(files)) {
     writeFileSync(join(dataDir, name), 'x\n');
     chmodSync(join(dataDir, name), mode);

@@ -9,14 +9,18 @@ import test from 'ava';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../bin/embedded/embedded-postgres.ts';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
-import { openOrm } from '../../engine/storage/orm.ts';
+import { openOrm } from '../../engine/infrastructure/storage/orm.ts';
 
 let postgres: EmbeddedPostgres | undefined;
 const errors: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-pg-role-'));
 
 test.before(async () => {
-  postgres = await startEmbeddedPostgres({ dataDir, port: await findFreePort(), log: (message) => errors.push(message) });
+  postgres = await startEmbeddedPostgres({
+    dataDir,
+    port: await findFreePort(),
+    log: (message) => errors.push(message),
+  });
 });
 test.after.always(async () => {
   await postgres?.stop();
@@ -56,11 +60,20 @@ test.serial('the database URL logs in as a role that owns only its database, and
   t.is(new URL(url).username, 'flowhook_owner');
   t.false(url.includes(new URL(postgres!.url).password), 'not the superuser password');
 
-  const [me] = await query<{ rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean; rolreplication: boolean; rolbypassrls: boolean }>(
-    url,
-    'select rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls from pg_roles where rolname = current_user',
-  );
-  t.deepEqual(me, { rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false, rolbypassrls: false });
+  const [me] = await query<{
+    rolsuper: boolean;
+    rolcreatedb: boolean;
+    rolcreaterole: boolean;
+    rolreplication: boolean;
+    rolbypassrls: boolean;
+  }>(url, 'select rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls from pg_roles where rolname = current_user');
+  t.deepEqual(me, {
+    rolsuper: false,
+    rolcreatedb: false,
+    rolcreaterole: false,
+    rolreplication: false,
+    rolbypassrls: false,
+  });
 
   const orm = await openOrm({ databaseUrl: url, poolSize: 2 });
   await orm.close();

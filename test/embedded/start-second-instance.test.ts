@@ -27,10 +27,16 @@ function run(env: NodeJS.ProcessEnv): Promise<{ code: number | null; err: string
 
 /** The first-run call (the banner's curl, with its files), answered by the stack on this data directory. */
 async function callHello(dataDir: string, facadePort: string): Promise<number> {
-  const credentials = JSON.parse(readFileSync(join(dataDir, 'first-run-credentials.json'), 'utf8')) as { serviceUser: string; accessKey: string };
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'first-run-credentials.json'), 'utf8')) as {
+    serviceUser: string;
+    accessKey: string;
+  };
   const answer = await fetch(`http://127.0.0.1:${facadePort}/BC/ODataV4/flowWebhook_Invoke?company=Default`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${credentials.serviceUser}:${credentials.accessKey}`).toString('base64')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${credentials.serviceUser}:${credentials.accessKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
     body: readFileSync(join(dataDir, 'first-run-request.json'), 'utf8'),
     signal: AbortSignal.timeout(30_000),
   });

@@ -44,8 +44,17 @@ test.before(async () => {
       },
     });
   });
-  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1' });
-  facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('error'), metrics }).listen();
+  const config = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_FACADE_PORT: '0',
+    FLOWHOOK_FACADE_HOST: '127.0.0.1',
+  });
+  facade = await createFacade({
+    config,
+    webhookClient: createClient(WebhookService, transport),
+    logger: createFacadeLogger('error'),
+    metrics,
+  }).listen();
   base = `http://127.0.0.1:${facade.port}`;
 });
 test.after.always(async () => {
@@ -89,7 +98,9 @@ test.serial('running → 202, failed → 500, unknown → 404, no credentials �
   t.is(running.headers.get('retry-after'), '1');
   const failed = await get("/BC/ODataV4/flowWebhook_Answer(executionId='failed:1')?company=A");
   t.is(failed.status, 500);
-  t.deepEqual(JSON.parse(await failed.text()), { error: { code: 'InternalServerError', message: 'The flow failed before it responded (execution failed:1)' } });
+  t.deepEqual(JSON.parse(await failed.text()), {
+    error: { code: 'InternalServerError', message: 'The flow failed before it responded (execution failed:1)' },
+  });
   const unknown = await get("/BC/ODataV4/flowWebhook_Answer(executionId='unknown:1')?company=A");
   t.is(unknown.status, 404);
   t.is(JSON.parse(await unknown.text()).error.code, 'NotFound');

@@ -34,7 +34,12 @@ test.before(async () => {
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
   const jwksUri = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/keys`;
   bearer = bearerVerifier(
-    { issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 3600 },
+    {
+      issuers: [{ issuer: ISSUER, jwksUri }],
+      audiences: [AUDIENCE],
+      clockToleranceSeconds: 60,
+      maxTokenAgeSeconds: 3600,
+    },
     createFacadeLogger('error', sink),
   );
 });
@@ -50,19 +55,41 @@ async function start(verifiers?: readonly CallerVerifier[]): Promise<string> {
     service(WebhookService, {
       invoke(request) {
         if (request.secret === 'wrong') throw new ConnectError('Unauthorized', Code.Unauthenticated);
-        return { statusCode: 200, contentType: 'application/json', body: '{}', executionId: 'x:1', outcome: InvokeOutcome.RESPONDED };
+        return {
+          statusCode: 200,
+          contentType: 'application/json',
+          body: '{}',
+          executionId: 'x:1',
+          outcome: InvokeOutcome.RESPONDED,
+        };
       },
     });
   });
-  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1' });
-  const facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('error', sink), verifiers }).listen();
+  const config = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_FACADE_PORT: '0',
+    FLOWHOOK_FACADE_HOST: '127.0.0.1',
+  });
+  const facade = await createFacade({
+    config,
+    webhookClient: createClient(WebhookService, transport),
+    logger: createFacadeLogger('error', sink),
+    verifiers,
+  }).listen();
   facades.push(facade);
   return `http://127.0.0.1:${facade.port}/BC/ODataV4/flowWebhook_Invoke?company=Acme`;
 }
 
 async function post(url: string, authorization: string | undefined, secret = SECRET): Promise<{ status: number; challenge: string | null }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) };
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ activity: 'a', secret, payload: {} }) });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(authorization ? { authorization } : {}),
+  };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ activity: 'a', secret, payload: {} }),
+  });
   await response.text();
   return { status: response.status, challenge: response.headers.get('www-authenticate') };
 }
@@ -90,8 +117,14 @@ test('a Basic-only facade challenges Basic', async (t) => {
 
 test('with OAuth issuers the facade challenges Bearer, then Basic', async (t) => {
   const url = await start([basicVerifier, bearer]);
-  t.deepEqual(await post(url, undefined), { status: 401, challenge: 'Bearer realm="flowhook", Basic realm="flowhook"' });
-  t.deepEqual(await post(url, `Bearer ${await token()}`, 'wrong'), { status: 401, challenge: 'Bearer realm="flowhook", Basic realm="flowhook"' });
+  t.deepEqual(await post(url, undefined), {
+    status: 401,
+    challenge: 'Bearer realm="flowhook", Basic realm="flowhook"',
+  });
+  t.deepEqual(await post(url, `Bearer ${await token()}`, 'wrong'), {
+    status: 401,
+    challenge: 'Bearer realm="flowhook", Basic realm="flowhook"',
+  });
   t.is((await post(url, `Bearer ${await token()}`)).status, 200, 'the token itself is good');
 });
 

@@ -76,7 +76,12 @@ test.before(async () => {
       done();
     },
   });
-  facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('debug', sink), metrics: facadeMetrics }).listen();
+  facade = await createFacade({
+    config,
+    webhookClient: createClient(WebhookService, transport),
+    logger: createFacadeLogger('debug', sink),
+    metrics: facadeMetrics,
+  }).listen();
   base = `http://127.0.0.1:${facade.port}`;
 });
 test.after.always(async () => {
@@ -180,7 +185,11 @@ test('loggablePath hides whatever follows /callbacks/, in any instance and case'
 });
 
 const resume = (body: string, headers: Record<string, string> = { authorization: AUTH, 'content-type': 'application/json' }, company = 'Acme') =>
-  fetch(`${base}/BC/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(company)}`, { method: 'POST', headers, body });
+  fetch(`${base}/BC/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(company)}`, {
+    method: 'POST',
+    headers,
+    body,
+  });
 
 test.serial('flowWebhook_Resume: caller, company, activity, secret, key and the exact payload reach the engine; the answer names the execution', async (t) => {
   const payload = '{ "carrier" : "DHL", "weight": 1.50 }';
@@ -215,10 +224,16 @@ test.serial('a resume without payload sends none (the engine hands over {}); any
 
 test.serial('resume refusals: the caller chain of the webhook call before the engine, then the engine decides in the OData shape', async (t) => {
   const before = resumes.length;
-  const anonymous = await resume('{"activity": "a", "secret": "s", "key": "k"}', { 'content-type': 'application/json' });
+  const anonymous = await resume('{"activity": "a", "secret": "s", "key": "k"}', {
+    'content-type': 'application/json',
+  });
   t.is(anonymous.status, 401);
   t.is(anonymous.headers.get('www-authenticate'), 'Basic realm="flowhook"');
-  const noCompany = await fetch(`${base}/BC/ODataV4/flowWebhook_Resume`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: '{}' });
+  const noCompany = await fetch(`${base}/BC/ODataV4/flowWebhook_Resume`, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: '{}',
+  });
   t.is(noCompany.status, 400);
   const notJson = await resume('{"activity": "a"}', { authorization: AUTH, 'content-type': 'text/plain' });
   t.is(notJson.status, 415);

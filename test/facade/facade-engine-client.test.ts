@@ -27,7 +27,13 @@ async function startStandInEngine(): Promise<StandIn> {
         invoke(request, context) {
           authorizations.push(context.requestHeader.get('authorization'));
           if (request.activity === 'missing') throw new ConnectError('No flow "missing"', Code.NotFound);
-          return { statusCode: 201, contentType: 'text/plain', body: `${request.company}|${request.payloadJson}`, executionId: 'run-1', outcome: InvokeOutcome.SYNC_TIMEOUT };
+          return {
+            statusCode: 201,
+            contentType: 'text/plain',
+            body: `${request.company}|${request.payloadJson}`,
+            executionId: 'run-1',
+            outcome: InvokeOutcome.SYNC_TIMEOUT,
+          };
         },
       });
     },
@@ -56,7 +62,10 @@ test('the engine client speaks HTTP/2 and sends the service token', async (t) =>
   try {
     const response = await client.webhook.invoke({ company: 'Acme', activity: 'a', secret: 's', payloadJson: '{}' });
     t.is(response.statusCode, 201);
-    await t.throwsAsync(client.webhook.invoke({ activity: 'missing' }), { instanceOf: ConnectError, message: '[not_found] No flow "missing"' });
+    await t.throwsAsync(client.webhook.invoke({ activity: 'missing' }), {
+      instanceOf: ConnectError,
+      message: '[not_found] No flow "missing"',
+    });
     t.deepEqual(engine.authorizations, [`Bearer ${SERVICE_TOKEN}`, `Bearer ${SERVICE_TOKEN}`]);
   } finally {
     client.close();
@@ -66,8 +75,12 @@ test('the engine client speaks HTTP/2 and sends the service token', async (t) =>
 
 test('a facade without its service account token does not start, and the message says how to get one', (t) => {
   const env = { FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:7049' };
-  t.throws(() => readFacadeConfig(env), { message: /needs its service account token in FLOWHOOK_ENGINE_TOKEN.*service-account create/ });
-  t.throws(() => readFacadeConfig({ ...env, FLOWHOOK_SERVICE_TOKEN: SERVICE_TOKEN }), { message: /FLOWHOOK_SERVICE_TOKEN is no longer read/ });
+  t.throws(() => readFacadeConfig(env), {
+    message: /needs its service account token in FLOWHOOK_ENGINE_TOKEN.*service-account create/,
+  });
+  t.throws(() => readFacadeConfig({ ...env, FLOWHOOK_SERVICE_TOKEN: SERVICE_TOKEN }), {
+    message: /FLOWHOOK_SERVICE_TOKEN is no longer read/,
+  });
 });
 
 test('runFacade serves the endpoint through the engine and stops cleanly', async (t) => {
@@ -97,7 +110,11 @@ test('runFacade serves the endpoint through the engine and stops cleanly', async
     t.is(response.headers.get('x-flowhook-execution-id'), 'run-1');
     // Port 0 and no FLOWHOOK_PUBLIC_URL: the context names the port actually bound.
     t.is(envelope['@odata.context'], `http://localhost:${facade.port}/BC/ODataV4/$metadata#Edm.String`);
-    t.deepEqual(JSON.parse(envelope.value), { statusCode: 201, contentType: 'text/plain', body: `Acme Ltd.|${payload}` });
+    t.deepEqual(JSON.parse(envelope.value), {
+      statusCode: 201,
+      contentType: 'text/plain',
+      body: `Acme Ltd.|${payload}`,
+    });
     t.deepEqual(engine.authorizations, [`Bearer ${SERVICE_TOKEN}`]);
 
     const missing = await fetch(url, {

@@ -56,9 +56,22 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
           case 'reused':
             throw new ConnectError('The idempotency key was already used for a call with another payload', Code.AlreadyExists);
           case 'instant':
-            return { statusCode: 202, contentType: 'application/json', body: '', executionId: 'instant:1', defaultResponse: true, outcome: InvokeOutcome.INSTANT_RETURN };
+            return {
+              statusCode: 202,
+              contentType: 'application/json',
+              body: '',
+              executionId: 'instant:1',
+              defaultResponse: true,
+              outcome: InvokeOutcome.INSTANT_RETURN,
+            };
           default:
-            return { statusCode: 200, contentType: 'application/json', body: request.payloadJson, executionId: `${request.activity}:exec-1`, outcome: InvokeOutcome.RESPONDED };
+            return {
+              statusCode: 200,
+              contentType: 'application/json',
+              body: request.payloadJson,
+              executionId: `${request.activity}:exec-1`,
+              outcome: InvokeOutcome.RESPONDED,
+            };
         }
       },
     });
@@ -89,7 +102,11 @@ test.before(async () => {
       done();
     },
   });
-  facade = await createFacade({ config, webhookClient: engineClient(), logger: createFacadeLogger('debug', sink) }).listen();
+  facade = await createFacade({
+    config,
+    webhookClient: engineClient(),
+    logger: createFacadeLogger('debug', sink),
+  }).listen();
   base = `http://127.0.0.1:${facade.port}`;
 });
 
@@ -116,12 +133,26 @@ async function call(options: Call = {}) {
   const query = company === null ? '' : `?company=${encodeURIComponent(company)}`;
   const body =
     options.body ?? `{"activity": ${JSON.stringify(options.activity ?? 'echo')}, "secret": ${JSON.stringify(options.secret ?? SECRET)}, "payload": ${options.payloadText ?? '{}'}}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId, ...options.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-request-id': requestId,
+    ...options.headers,
+  };
   const auth = options.auth === undefined ? AUTH : options.auth;
   if (auth !== null) headers.authorization = auth;
-  const response = await fetch(`${base}${options.path ?? '/BC/ODataV4/flowWebhook_Invoke'}${query}`, { method: options.method ?? 'POST', headers, body });
+  const response = await fetch(`${base}${options.path ?? '/BC/ODataV4/flowWebhook_Invoke'}${query}`, {
+    method: options.method ?? 'POST',
+    headers,
+    body,
+  });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, requestId, engineCalls: calls.filter((c) => c.requestId === requestId) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    requestId,
+    engineCalls: calls.filter((c) => c.requestId === requestId),
+  };
 }
 
 /** The facade's `request` log line of a call, once written (when the response has closed). */
@@ -154,12 +185,21 @@ test('a successful call answers 200 with the exact OData envelope and headers', 
     answer.text,
     `{"@odata.context":"${PUBLIC_URL}/BC/ODataV4/$metadata#Edm.String","value":"{\\"statusCode\\":200,\\"contentType\\":\\"application/json\\",\\"body\\":\\"{\\\\\\"order\\\\\\":{\\\\\\"id\\\\\\":42}}\\"}"}`,
   );
-  t.deepEqual(JSON.parse(JSON.parse(answer.text).value), { statusCode: 200, contentType: 'application/json', body: '{"order":{"id":42}}' });
+  t.deepEqual(JSON.parse(JSON.parse(answer.text).value), {
+    statusCode: 200,
+    contentType: 'application/json',
+    body: '{"order":{"id":42}}',
+  });
 });
 
 test('the payload reaches the engine byte for byte, with the call fields and caller', async (t) => {
   const payload = '{ "z":1.0E+2 ,"big": 123456789012345678901234567890,\n  "s":"caf\\u00e9 {\\"}", "ü":[ ] }';
-  const answer = await call({ payloadText: payload, activity: 'Payments.Callback', company: 'CRONUS International Ltd. & Co/1', headers: { 'idempotency-key': 'order-42' } });
+  const answer = await call({
+    payloadText: payload,
+    activity: 'Payments.Callback',
+    company: 'CRONUS International Ltd. & Co/1',
+    headers: { 'idempotency-key': 'order-42' },
+  });
   t.is(answer.status, 200);
   t.is(answer.engineCalls.length, 1);
   const request = answer.engineCalls[0]!;
@@ -186,11 +226,17 @@ test('instant return reports its outcome; a charset parameter is accepted', asyn
   const answer = await call({ activity: 'instant', headers: { 'content-type': 'application/json; charset=utf-8' } });
   t.is(answer.status, 200);
   t.is(answer.headers.get('x-flowhook-outcome'), 'instant-return');
-  t.deepEqual(JSON.parse(JSON.parse(answer.text).value), { statusCode: 202, contentType: 'application/json', body: '' });
+  t.deepEqual(JSON.parse(JSON.parse(answer.text).value), {
+    statusCode: 202,
+    contentType: 'application/json',
+    body: '',
+  });
 });
 
 test('unknown extra top-level members are ignored', async (t) => {
-  const answer = await call({ body: `{"activity":"echo","secret":"${SECRET}","payload":{"a":1},"source":"partner-portal"}` });
+  const answer = await call({
+    body: `{"activity":"echo","secret":"${SECRET}","payload":{"a":1},"source":"partner-portal"}`,
+  });
   t.is(answer.status, 200);
   t.is(answer.engineCalls[0]?.payloadJson, '{"a":1}');
 });
@@ -319,7 +365,9 @@ test('a missing or empty company answers 400', async (t) => {
 });
 
 test('a wrong method on a known path answers 405 with Allow', async (t) => {
-  const getInvoke = await fetch(`${base}/BC/ODataV4/flowWebhook_Invoke?company=Acme`, { headers: { authorization: AUTH } });
+  const getInvoke = await fetch(`${base}/BC/ODataV4/flowWebhook_Invoke?company=Acme`, {
+    headers: { authorization: AUTH },
+  });
   const text = await getInvoke.text();
   assertODataError(t, { status: getInvoke.status, headers: getInvoke.headers, text }, 405, 'MethodNotAllowed');
   t.is(getInvoke.headers.get('allow'), 'POST');
@@ -385,6 +433,12 @@ test('logs never hold the secret, the access key, the Authorization header or th
 test('one request log line carries method, path, status, duration, request id and execution id', async (t) => {
   const answer = await call();
   const line = await requestLine(answer.requestId);
-  t.like(line, { method: 'POST', path: '/BC/ODataV4/flowWebhook_Invoke', status: 200, executionId: 'echo:exec-1', level: 30 });
+  t.like(line, {
+    method: 'POST',
+    path: '/BC/ODataV4/flowWebhook_Invoke',
+    status: 200,
+    executionId: 'echo:exec-1',
+    level: 30,
+  });
   t.is(typeof line?.ms, 'number');
 });

@@ -23,7 +23,13 @@ test('with FLOWHOOK_FACADE_TLS_CERT/KEY the endpoint answers over HTTPS', async 
   );
   const transport = createRouterTransport(({ service }) => {
     service(WebhookService, {
-      invoke: (req) => ({ statusCode: 200, contentType: 'text/plain', body: 'over tls', executionId: `${req.activity}:1`, outcome: InvokeOutcome.RESPONDED }),
+      invoke: (req) => ({
+        statusCode: 200,
+        contentType: 'text/plain',
+        body: 'over tls',
+        executionId: `${req.activity}:1`,
+        outcome: InvokeOutcome.RESPONDED,
+      }),
     });
   });
   const config = readFacadeConfig({
@@ -34,7 +40,11 @@ test('with FLOWHOOK_FACADE_TLS_CERT/KEY the endpoint answers over HTTPS', async 
     FLOWHOOK_FACADE_TLS_KEY: keyFile,
     FLOWHOOK_LOG_LEVEL: 'error',
   });
-  const facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('error') }).listen();
+  const facade = await createFacade({
+    config,
+    webhookClient: createClient(WebhookService, transport),
+    logger: createFacadeLogger('error'),
+  }).listen();
   t.teardown(() => facade.close());
 
   const body = JSON.stringify({ activity: 'tls.check', secret: 's'.repeat(32), payload: {} });
@@ -46,7 +56,10 @@ test('with FLOWHOOK_FACADE_TLS_CERT/KEY the endpoint answers over HTTPS', async 
         method: 'POST',
         path: '/BC/ODataV4/flowWebhook_Invoke?company=Acme',
         ca: readFileSync(certFile),
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('u:k').toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from('u:k').toString('base64')}`,
+        },
       },
       (res) => {
         let text = '';

@@ -37,7 +37,13 @@ test.before(async () => {
           case 'down':
             throw new ConnectError('Temporal is unavailable: connect ECONNREFUSED 10.1.2.3:7233', Code.Unavailable);
           default:
-            return { statusCode: 201, contentType: 'application/xml', body: '<ok/>', executionId: 'hooks.test:key-1', outcome: InvokeOutcome.RESPONDED };
+            return {
+              statusCode: 201,
+              contentType: 'application/xml',
+              body: '<ok/>',
+              executionId: 'hooks.test:key-1',
+              outcome: InvokeOutcome.RESPONDED,
+            };
         }
       },
     });
@@ -54,7 +60,12 @@ test.before(async () => {
       done();
     },
   });
-  facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('debug', sink), metrics }).listen();
+  facade = await createFacade({
+    config,
+    webhookClient: createClient(WebhookService, transport),
+    logger: createFacadeLogger('debug', sink),
+    metrics,
+  }).listen();
   base = `http://127.0.0.1:${facade.port}`;
 });
 test.after.always(async () => {
@@ -124,7 +135,11 @@ test.serial('405 with Allow: POST for every other method; 413 past the body limi
       controller.close();
     },
   });
-  const streamed = await fetch(`${base}/BC/hooks/Acme/orders`, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+  const streamed = await fetch(`${base}/BC/hooks/Acme/orders`, {
+    method: 'POST',
+    body: chunks,
+    duplex: 'half',
+  } as RequestInit);
   t.is(streamed.status, 413);
   const compressed = await post('/BC/hooks/Acme/orders', 'x', { 'content-encoding': 'gzip' });
   t.is(compressed.status, 415);

@@ -34,8 +34,16 @@ test.before(async () => {
       done();
     },
   });
-  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_PORT: '0', FLOWHOOK_FACADE_HOST: '127.0.0.1' });
-  facade = await createFacade({ config, webhookClient: createClient(WebhookService, transport), logger: createFacadeLogger('info', sink) }).listen();
+  const config = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_FACADE_PORT: '0',
+    FLOWHOOK_FACADE_HOST: '127.0.0.1',
+  });
+  facade = await createFacade({
+    config,
+    webhookClient: createClient(WebhookService, transport),
+    logger: createFacadeLogger('info', sink),
+  }).listen();
   base = `http://127.0.0.1:${facade.port}`;
 });
 test.after.always(async () => facade?.close());
@@ -48,7 +56,11 @@ async function post(company: string, authorization: string | undefined): Promise
     headers,
     body: JSON.stringify({ activity: 'orders.in', secret: SECRET, payload: {} }),
   });
-  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') ?? '' };
+  return {
+    status: response.status,
+    text: await response.text(),
+    requestId: response.headers.get('x-request-id') ?? '',
+  };
 }
 
 const refusedLines = (requestId: string) =>

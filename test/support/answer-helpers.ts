@@ -20,7 +20,9 @@ export function answerUrl(facadeUrl: string, company: string, executionId: strin
 
 export async function fetchAnswer(facadeUrl: string, call: { company: string; executionId: string; auth?: string; wait?: number | string }): Promise<FetchedAnswer> {
   const started = Date.now();
-  const response = await fetch(answerUrl(facadeUrl, call.company, call.executionId, call.wait), { headers: call.auth ? { authorization: call.auth } : {} });
+  const response = await fetch(answerUrl(facadeUrl, call.company, call.executionId, call.wait), {
+    headers: call.auth ? { authorization: call.auth } : {},
+  });
   const text = await response.text();
   const fetched: FetchedAnswer = { status: response.status, headers: response.headers, text, ms: Date.now() - started };
   if (response.status === 200) fetched.value = JSON.parse(JSON.parse(text).value);

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'flowhook-gen-'));
 try {
-  cpSync(join(root, 'proto'), join(scratch, 'proto'), { recursive: true, filter: (source) => !source.includes(`${join('proto', 'gen')}`) });
+  cpSync(join(root, 'proto'), join(scratch, 'proto'), {
+    recursive: true,
+    filter: (source) => !source.includes(`${join('proto', 'gen')}`),
+  });
   cpSync(join(root, 'buf.yaml'), join(scratch, 'buf.yaml'));
   cpSync(join(root, 'buf.gen.yaml'), join(scratch, 'buf.gen.yaml'));
   execFileSync(join(root, 'node_modules', '.bin', 'buf'), ['generate'], {

@@ -1,7 +1,7 @@
 // What the collector's pure tests hand it: an execution template and collected calls
 // (test/unit/flow-control-logic.test.ts, collector-window-size.test.ts).
-import type { CollectedCall, ExecutionTemplate } from '../../workflows/shared/flow-control-contract.ts';
-import type { FlowExecutionInput } from '../../workflows/shared/flow-contract.ts';
+import type { CollectedCall, ExecutionTemplate } from '../../flow/flow-control-contract.ts';
+import type { FlowExecutionInput } from '../../flow/flow-contract.ts';
 
 export function executionTemplate(steps: FlowExecutionInput['steps'] = []): ExecutionTemplate {
   return {
@@ -28,7 +28,14 @@ export function collectedCall(n: number, extra: Partial<CollectedCall> = {}): Co
     payloadJson: `{"n": ${n}}`,
     caller: `user:${n}`,
     held: false,
-    seed: { workflowId: `exec-${n}`, executionGrant: `grant-${n}`, memo: {}, staticSummary: '', staticDetails: '', priority: { fairnessKey: 'Acme' } },
+    seed: {
+      workflowId: `exec-${n}`,
+      executionGrant: `grant-${n}`,
+      memo: {},
+      staticSummary: '',
+      staticDetails: '',
+      priority: { fairnessKey: 'Acme' },
+    },
     ...extra,
   };
 }

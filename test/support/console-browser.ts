@@ -34,7 +34,9 @@ export interface AxeViolation {
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axeSource);
-  const results = (await page.evaluate('window.axe.run(document, { resultTypes: ["violations"] })')) as { violations: AxeViolation[] };
+  const results = (await page.evaluate('window.axe.run(document, { resultTypes: ["violations"] })')) as {
+    violations: AxeViolation[];
+  };
   return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 

@@ -4,7 +4,7 @@
 // and the CSRF header the page sends. Each one can be left out or changed,
 // to play the page of another site.
 
-/** engine/console/session-cookie.ts: the plain name over http, the `__Host-` one over TLS. */
+/** engine/edges/console/console-server.ts: the plain name over http, the `__Host-` one over TLS. */
 const SESSION_COOKIES = new Set(['flowhook_console_session', '__Host-flowhook-console']);
 
 export interface ConsoleAnswer {
@@ -42,15 +42,27 @@ export class ConsolePage {
   async call(service: string, method: string, body: unknown = {}, options: CallOptions = {}): Promise<ConsoleAnswer> {
     const origin = options.origin === undefined ? new URL(this.url).origin : options.origin;
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'connect-protocol-version': '1', 'sec-fetch-site': options.secFetchSite ?? 'same-origin' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'connect-protocol-version': '1',
+      'sec-fetch-site': options.secFetchSite ?? 'same-origin',
+    };
     if (origin !== null) headers.origin = origin;
     if (csrf) headers['x-flowhook-csrf'] = csrf;
     if (this.cookie) headers.cookie = this.cookie;
     if (options.host) headers.host = options.host;
-    const response = await fetch(`${this.url}/${service}/${method}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const response = await fetch(`${this.url}/${service}/${method}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
     this.keepCookie(response.headers);
     const text = await response.text();
-    return { status: response.status, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
   }
 
   flowAdmin(method: string, body: unknown = {}, options: CallOptions = {}): Promise<ConsoleAnswer> {

@@ -72,12 +72,21 @@ const ELEMENTS: Record<string, { attributes: string[]; children: string[] }> = {
     children: ['Action', 'Annotation', 'Annotations', 'ComplexType', 'EntityContainer', 'EntityType', 'EnumType', 'Function', 'Term', 'TypeDefinition'],
   },
   Action: { attributes: ['Name', 'IsBound', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
-  Function: { attributes: ['Name', 'IsBound', 'IsComposable', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
+  Function: {
+    attributes: ['Name', 'IsBound', 'IsComposable', 'EntitySetPath'],
+    children: ['Parameter', 'ReturnType', 'Annotation'],
+  },
   Parameter: { attributes: ['Name', 'Type', 'Nullable', ...FACETS], children: ['Annotation'] },
   ReturnType: { attributes: ['Type', 'Nullable', ...FACETS], children: ['Annotation'] },
-  EntityContainer: { attributes: ['Name', 'Extends'], children: ['EntitySet', 'Singleton', 'ActionImport', 'FunctionImport', 'Annotation'] },
+  EntityContainer: {
+    attributes: ['Name', 'Extends'],
+    children: ['EntitySet', 'Singleton', 'ActionImport', 'FunctionImport', 'Annotation'],
+  },
   ActionImport: { attributes: ['Name', 'Action', 'EntitySet'], children: ['Annotation'] },
-  FunctionImport: { attributes: ['Name', 'Function', 'EntitySet', 'IncludeInServiceDocument'], children: ['Annotation'] },
+  FunctionImport: {
+    attributes: ['Name', 'Function', 'EntitySet', 'IncludeInServiceDocument'],
+    children: ['Annotation'],
+  },
 };
 // Schema children this checker knows to exist but does not look into: reported, so nothing passes unchecked.
 const NOT_CHECKED = new Set(['Annotation', 'Annotations', 'ComplexType', 'EntityType', 'EnumType', 'Term', 'TypeDefinition', 'EntitySet', 'Singleton']);
@@ -86,7 +95,14 @@ const NOT_CHECKED = new Set(['Annotation', 'Annotations', 'ComplexType', 'Entity
 export function parseXml(xml: string): XmlElement {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new Error(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
-  const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, parseTagValue: false, processEntities: true });
+  const parser = new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
+    parseTagValue: false,
+    processEntities: true,
+  });
   const nodes = parser.parse(xml) as OrderedNode[];
   const roots = nodes.filter((node) => elementName(node) !== undefined && !elementName(node)!.startsWith('?'));
   if (roots.length !== 1) throw new Error(`an XML document has one root element, found ${roots.length}`);
@@ -366,7 +382,11 @@ function importSignature(xml: string, importName: string, kind: 'Action' | 'Func
   return {
     parameters: operation.children
       .filter((child) => child.local === 'Parameter')
-      .map((child) => ({ name: child.attributes.Name ?? '', type: child.attributes.Type ?? '', nullable: child.attributes.Nullable !== 'false' })),
+      .map((child) => ({
+        name: child.attributes.Name ?? '',
+        type: child.attributes.Type ?? '',
+        nullable: child.attributes.Nullable !== 'false',
+      })),
     returnType: operation.children.find((child) => child.local === 'ReturnType')?.attributes.Type,
   };
 }

@@ -50,7 +50,11 @@ export interface StartedFlowhook {
 
 /** `cwd`: where start runs (its default data directory is `.flowhook` there). */
 export async function startFlowhook(env: NodeJS.ProcessEnv, json = false, cwd?: string): Promise<StartedFlowhook> {
-  const child = spawn(process.execPath, [FLOWHOOK, 'start', ...(json ? ['--json'] : [])], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [FLOWHOOK, 'start', ...(json ? ['--json'] : [])], {
+    env,
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const ready = json ? '"status":"running"' : 'Press Ctrl-C to stop.';
   let stdout = '';
   let stderr = '';

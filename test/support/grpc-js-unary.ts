@@ -18,7 +18,9 @@ export interface GrpcJsUnaryClient {
 
 /** A grpc-js client for an h2c engine URL (http://host:port); close() ends its connection (no connection shared with other clients). */
 export function grpcJsUnaryClient(engineUrl: string): GrpcJsUnaryClient {
-  const client = new Client(new URL(engineUrl).host, credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+  const client = new Client(new URL(engineUrl).host, credentials.createInsecure(), {
+    'grpc.use_local_subchannel_pool': 1,
+  });
   return {
     call(method, input, token) {
       const metadata = new Metadata();

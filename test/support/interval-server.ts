@@ -39,7 +39,12 @@ export async function startIntervalServer(options: { holdMs: number; releaseAt?:
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const interval: Interval = { path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), headers: req.headers, start: Date.now() };
+      const interval: Interval = {
+        path: req.url ?? '',
+        body: Buffer.concat(chunks).toString('utf8'),
+        headers: req.headers,
+        start: Date.now(),
+      };
       intervals.push(interval);
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);

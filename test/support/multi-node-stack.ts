@@ -51,7 +51,7 @@ export async function startMultiNodeStack(): Promise<MultiNodeStack> {
     FLOWHOOK_ENGINE_METRICS_PORT: '0',
     FLOWHOOK_FACADE_METRICS_PORT: '0',
     // Keys from the environment must be equal in every process; the engines' HMAC keys
-    // (engine/security/deployment-keys.ts) live in the shared database and agree by themselves.
+    // (engine/domain/callers/deployment-keys.ts) live in the shared database and agree by themselves.
     FLOWHOOK_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
     FLOWHOOK_PAYLOAD_KEY: randomBytes(32).toString('base64'),
     FLOWHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -81,7 +81,11 @@ export async function startMultiNodeStack(): Promise<MultiNodeStack> {
     };
     if (component === 'engine') return own;
     if (component === 'facade') return { ...own, FLOWHOOK_ENGINE_TOKEN: tokens.facade };
-    return { ...own, FLOWHOOK_ENGINE_TOKEN: tokens.worker, FLOWHOOK_WORKER_METRICS_PORT: String(ports[node].workerMetrics) };
+    return {
+      ...own,
+      FLOWHOOK_ENGINE_TOKEN: tokens.worker,
+      FLOWHOOK_WORKER_METRICS_PORT: String(ports[node].workerMetrics),
+    };
   };
   // Ready: an engine or a facade once its port accepts connections (the engine speaks HTTP/2
   // only, so a TCP connect); a worker once its /readyz says it polls the task queue — bundling
@@ -97,7 +101,10 @@ export async function startMultiNodeStack(): Promise<MultiNodeStack> {
   };
   const launch = async (name: ProcessName): Promise<void> => {
     const [component] = name.split('-') as [Component];
-    const child = spawn(process.execPath, [FLOWHOOK, component], { env: envOf(name), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FLOWHOOK, component], {
+      env: envOf(name),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     for (const stream of [child.stdout!, child.stderr!])
       stream.on(
         'data',
@@ -175,5 +182,10 @@ async function waitUntilReady(name: ProcessName, isReady: () => Promise<boolean>
     if (exited(child)) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`);
     return isReady();
   };
-  await eventually(readyOrExited, { timeoutMs, intervalMs: 200, what: `${name} ready`, show: () => `not ready; output so far:\n${output()}` });
+  await eventually(readyOrExited, {
+    timeoutMs,
+    intervalMs: 200,
+    what: `${name} ready`,
+    show: () => `not ready; output so far:\n${output()}`,
+  });
 }

@@ -63,7 +63,13 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resourceIndicator) => {
           if (!options.resources.includes(resourceIndicator)) throw new errors.InvalidTarget();
-          return { scope: '', audience: resourceIndicator, accessTokenFormat: 'jwt', accessTokenTTL: 300, jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: '',
+            audience: resourceIndicator,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: 300,
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },

@@ -88,7 +88,15 @@ export async function startOidcProvider(options: {
     findAccount: (_ctx, accountId) => {
       const person = people.find((candidate) => candidate.accountId === accountId);
       if (!person) return undefined;
-      return { accountId, claims: () => ({ sub: accountId, name: person.name, preferred_username: person.name, [rolesClaim]: person.roles }) };
+      return {
+        accountId,
+        claims: () => ({
+          sub: accountId,
+          name: person.name,
+          preferred_username: person.name,
+          [rolesClaim]: person.roles,
+        }),
+      };
     },
   });
   made.provider = provider;

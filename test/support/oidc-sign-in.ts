@@ -24,7 +24,10 @@ export async function signInWithOidc(consoleUrl: string, idp: TestOidcProvider, 
   const cookies = new Map<string, string>();
   let url = `${consoleUrl}/auth/oidc/start`;
   for (let hop = 0; hop < 20; hop++) {
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
     for (const line of response.headers.getSetCookie()) {
       const pair = line.split(';')[0]!;
       const index = pair.indexOf('=');

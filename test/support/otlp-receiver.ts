@@ -64,7 +64,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 }
 
 function decode(request: {
-  resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { scope?: { name?: string }; spans?: Record<string, unknown>[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: OtlpKeyValue[] };
+    scopeSpans?: { scope?: { name?: string }; spans?: Record<string, unknown>[] }[];
+  }[];
 }): ReceivedSpan[] {
   const decoded: ReceivedSpan[] = [];
   for (const resourceSpans of request.resourceSpans ?? []) {

@@ -36,7 +36,10 @@ export interface ProcessStack {
 }
 
 export async function startProcessStack(
-  options: { env?: Record<string, string>; componentEnv?: Partial<Record<'engine' | 'worker' | 'facade', Record<string, string>>> } = {},
+  options: {
+    env?: Record<string, string>;
+    componentEnv?: Partial<Record<'engine' | 'worker' | 'facade', Record<string, string>>>;
+  } = {},
 ): Promise<ProcessStack> {
   const { temporalAddress } = testInfrastructure();
   const [enginePort, facadePort] = [await findFreePort(), await findFreePort()];
@@ -130,7 +133,12 @@ export async function startProcessStack(
 
 /** The engine speaks HTTP/2 only, so readiness is a TCP connect, not an HTTP request. */
 async function waitForPort(port: number, output: () => string, timeoutMs = 60_000): Promise<void> {
-  await eventually(() => canConnect('127.0.0.1', port), { timeoutMs, intervalMs: 200, what: `port ${port} open`, show: () => `it closed; output so far:\n${output()}` });
+  await eventually(() => canConnect('127.0.0.1', port), {
+    timeoutMs,
+    intervalMs: 200,
+    what: `port ${port} open`,
+    show: () => `it closed; output so far:\n${output()}`,
+  });
 }
 
 /** Until a worker polls the stack's workflow task queue. */
@@ -145,7 +153,12 @@ async function waitForPoller(address: string, taskQueue: string, output: () => s
           taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
         })
       ).pollers.length;
-    await eventually(pollers, { timeoutMs: 120_000, intervalMs: 250, what: `a worker polling ${taskQueue}`, show: () => `no poller; output so far:\n${output()}` });
+    await eventually(pollers, {
+      timeoutMs: 120_000,
+      intervalMs: 250,
+      what: `a worker polling ${taskQueue}`,
+      show: () => `no poller; output so far:\n${output()}`,
+    });
   } finally {
     await connection.close();
   }

@@ -54,7 +54,11 @@ export const stripeSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
 /** Stripe-Signature from the `stripe` package's test helper (the event id travels in the body). */
 export const signStripe: Signer = async (body, secret, options = {}) => ({
-  'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: options.timestamp ?? nowSeconds() }),
+  'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret,
+    timestamp: options.timestamp ?? nowSeconds(),
+  }),
 });
 
 /** X-Hub-Signature-256 from `@octokit/webhooks-methods`. */
@@ -95,7 +99,11 @@ export const signGenericHmac: Signer = async (body, secret, options = {}) => gen
 export function genericHmacHeaders(body: Buffer, secret: string, options: SignOptions = {}): Record<string, string> {
   const timestamp = options.timestamp ?? nowSeconds();
   const digest = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
-  return { 'x-signature': `sha256=${digest}`, 'x-timestamp': String(timestamp), 'x-event-id': options.id ?? randomUUID() };
+  return {
+    'x-signature': `sha256=${digest}`,
+    'x-timestamp': String(timestamp),
+    'x-event-id': options.id ?? randomUUID(),
+  };
 }
 
 /** A plain random secret for the schemes whose secret is any text (GitHub, Slack, Shopify, hmac). */

@@ -4,9 +4,9 @@
 // systems: an internal invoke account, a records account for all companies
 // (a system feeding the tables flows read) and an admin account.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../../engine/cache/change-feed.ts';
-import { createServiceAccount, type NewServiceAccount } from '../../engine/admin/service-accounts.ts';
-import { openOrm } from '../../engine/storage/orm.ts';
+import type { ChangeAnnouncer } from '../../engine/infrastructure/cache/change-feed.ts';
+import { createServiceAccount, type NewServiceAccount } from '../../engine/domain/callers/service-accounts.ts';
+import { openOrm } from '../../engine/infrastructure/storage/orm.ts';
 
 export interface StackTokens {
   facade: string;

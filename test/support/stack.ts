@@ -27,7 +27,13 @@ export interface StackOptions {
    * The engine port over TLS: variables for the engine (FLOWHOOK_ENGINE_TLS_*) and for each of its
    * clients (FLOWHOOK_ENGINE_CA, FLOWHOOK_ENGINE_CLIENT_CERT/_KEY). Clients then use https://localhost.
    */
-  engineTls?: { engine: Record<string, string>; facade: Record<string, string>; worker: Record<string, string>; admin: Record<string, string>; records: Record<string, string> };
+  engineTls?: {
+    engine: Record<string, string>;
+    facade: Record<string, string>;
+    worker: Record<string, string>;
+    admin: Record<string, string>;
+    records: Record<string, string>;
+  };
 }
 
 export interface TestStack {
@@ -105,7 +111,14 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const tokens = await provisionStackAccounts(engine.orm, engine.changes);
   const worker = options.withoutWorker
     ? undefined
-    : await runWorker(readWorkerConfig({ ...env, ...tls?.worker, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.worker }));
+    : await runWorker(
+        readWorkerConfig({
+          ...env,
+          ...tls?.worker,
+          FLOWHOOK_ENGINE_URL: engineUrl,
+          FLOWHOOK_ENGINE_TOKEN: tokens.worker,
+        }),
+      );
   const facade = await runFacade(readFacadeConfig({ ...env, ...tls?.facade, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }), { handleSignals: false });
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
   // Under mutual TLS the admin client's certificate names test-admin, so it uses that account's token.

@@ -21,7 +21,12 @@ export interface TargetServer {
 }
 
 export async function startTargetServer(
-  answer: (request: ReceivedRequest) => { status?: number; body?: string; contentType?: string; delayMs?: number } = () => ({}),
+  answer: (request: ReceivedRequest) => {
+    status?: number;
+    body?: string;
+    contentType?: string;
+    delayMs?: number;
+  } = () => ({}),
 ): Promise<TargetServer> {
   const received: ReceivedRequest[] = [];
   const waiters: { path: string; resolve: (r: ReceivedRequest) => void }[] = [];
@@ -29,7 +34,13 @@ export async function startTargetServer(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const request: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       received.push(request);
       for (const waiter of waiters.filter((w) => request.path.startsWith(w.path))) waiter.resolve(request);
       const reply = answer(request);

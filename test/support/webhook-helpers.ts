@@ -58,20 +58,33 @@ export async function callWebhook(stack: TestStack, call: WebhookCall): Promise<
   if (call.auth) headers.authorization = call.auth;
   const response = await fetch(webhookUrl(stack, call.company), { method: 'POST', headers, body });
   const text = await response.text();
-  const answer: WebhookAnswer = { status: response.status, headers: response.headers, text, executionId: response.headers.get('x-flowhook-execution-id') };
+  const answer: WebhookAnswer = {
+    status: response.status,
+    headers: response.headers,
+    text,
+    executionId: response.headers.get('x-flowhook-execution-id'),
+  };
   if (response.status === 200) answer.value = JSON.parse(JSON.parse(text).value);
   return answer;
 }
 
 /** A minimal flow definition; tests override what they exercise. */
 export function flow(company: string, name: string, webhook: Record<string, unknown>, steps: unknown[]): FlowJson {
-  return { company, name, description: `test flow ${name}`, trigger: { webhook: { description: `trigger of ${name}`, ...webhook } }, steps } as FlowJson;
+  return {
+    company,
+    name,
+    description: `test flow ${name}`,
+    trigger: { webhook: { description: `trigger of ${name}`, ...webhook } },
+    steps,
+  } as FlowJson;
 }
 
 /** Workflow executions of a task queue, as an operator sees them in Temporal. */
 export async function countExecutions(stack: TestStack, activity: string): Promise<number> {
   let count = 0;
-  for await (const execution of stack.temporal.workflow.list({ query: `TaskQueue = "${stack.taskQueue}" AND FlowActivity = "${activity}"` })) {
+  for await (const execution of stack.temporal.workflow.list({
+    query: `TaskQueue = "${stack.taskQueue}" AND FlowActivity = "${activity}"`,
+  })) {
     if (execution) count++;
   }
   return count;
@@ -92,7 +105,11 @@ export async function runsOf(temporal: TestStack['temporal'], workflowId: string
  * them: a count that must not exceed a number is checked after waiting for it.
  */
 export async function countVisibleExecutions(stack: TestStack, activity: string, atLeast: number): Promise<number> {
-  return eventually(() => countExecutions(stack, activity), { until: (count) => count >= atLeast, intervalMs: 250, what: `${atLeast} executions of ${activity} listed` });
+  return eventually(() => countExecutions(stack, activity), {
+    until: (count) => count >= atLeast,
+    intervalMs: 250,
+    what: `${atLeast} executions of ${activity} listed`,
+  });
 }
 
 /**

@@ -1,12 +1,12 @@
-// Who may fetch an execution's late answer (engine/webhook/answer-access.ts):
+// Who may fetch an execution's late answer (engine/domain/webhook/answer-access.ts):
 // the recorded caller while it may still run flows in the company, or a
 // caller with FLOW ALL / SUPER there; everyone else is told "not found" —
-// and which answer is handed over (engine/webhook/get-answer.ts).
+// and which answer is handed over (engine/domain/webhook/get-answer.ts).
 import test from 'ava';
-import { isExecutionId, mayReadAnswer } from '../../engine/webhook/answer-access.ts';
-import { answerToHand } from '../../engine/webhook/get-answer.ts';
-import type { CallerIdentity } from '../../engine/webhook/caller-authentication.ts';
-import type { PermissionGrant } from '../../engine/webhook/caller-directory.ts';
+import { isExecutionId, mayReadAnswer } from '../../engine/domain/webhook/answer-access.ts';
+import { answerToHand } from '../../engine/domain/webhook/get-answer.ts';
+import type { CallerIdentity } from '../../engine/domain/callers/caller-authentication.ts';
+import type { PermissionGrant } from '../../engine/domain/callers/caller-directory.ts';
 
 const COMPANY = 'company-1';
 const OTHER = 'company-2';
@@ -64,22 +64,43 @@ test("another caller reads an execution's answer only with FLOW ALL or SUPER in 
 });
 
 test('a service account reads only the executions it started itself', (t) => {
-  const account: CallerIdentity = { kind: 'service-account', id: 'erp-sync', name: 'erp-sync', label: 'account:erp-sync', grants: [] };
+  const account: CallerIdentity = {
+    kind: 'service-account',
+    id: 'erp-sync',
+    name: 'erp-sync',
+    label: 'account:erp-sync',
+    grants: [],
+  };
   t.true(mayReadAnswer(account, COMPANY, 'account:erp-sync'));
   t.false(mayReadAnswer(account, COMPANY, 'account:other'));
   t.false(mayReadAnswer(account, COMPANY, 'user:alice'));
 });
 
 test("the answer handed over: the respond step's, the default once the flow completed without one, none otherwise", (t) => {
-  const base = { company: 'Acme', caller: 'user:alice', answeredAfterTimeout: false, defaultResponse: { statusCode: 202, contentType: 'text/plain' } };
+  const base = {
+    company: 'Acme',
+    caller: 'user:alice',
+    answeredAfterTimeout: false,
+    defaultResponse: { statusCode: 202, contentType: 'text/plain' },
+  };
   const late = { statusCode: 201, contentType: 'application/json', body: '{}' };
-  t.deepEqual(answerToHand({ executionId: 'a:1', state: 'running', answer: { ...base, response: late, answeredAfterTimeout: true } }), { response: late, isDefault: false });
+  t.deepEqual(
+    answerToHand({
+      executionId: 'a:1',
+      state: 'running',
+      answer: { ...base, response: late, answeredAfterTimeout: true },
+    }),
+    { response: late, isDefault: false },
+  );
   t.deepEqual(
     answerToHand({ executionId: 'a:1', state: 'failed', answer: { ...base, response: late } }),
     { response: late, isDefault: false },
     'responded, then failed: the answer stands',
   );
-  t.deepEqual(answerToHand({ executionId: 'a:1', state: 'completed', answer: base }), { response: { statusCode: 202, contentType: 'text/plain', body: '' }, isDefault: true });
+  t.deepEqual(answerToHand({ executionId: 'a:1', state: 'completed', answer: base }), {
+    response: { statusCode: 202, contentType: 'text/plain', body: '' },
+    isDefault: true,
+  });
   t.is(answerToHand({ executionId: 'a:1', state: 'running', answer: base }), undefined);
   t.is(answerToHand({ executionId: 'a:1', state: 'failed', answer: base }), undefined);
 });

@@ -1,5 +1,5 @@
-// The audit log's allowlist (engine/audit/audited-methods.ts) and what it
-// copies from a request (engine/audit/audit-entry.ts): every mutating admin
+// The audit log's allowlist (engine/domain/audit/audited-methods.ts) and what it
+// copies from a request (engine/domain/audit/audit-entry.ts): every mutating admin
 // RPC is listed and no read is, every listed field exists and none names a
 // secret, and a request's secret never reaches the entry.
 import test from 'ava';
@@ -14,8 +14,8 @@ import { HookSecretAdminService, SetHookSecretRequestSchema } from '../../proto/
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
-import { auditEntryOf, MAX_FIELD_CHARS, MAX_LIST_ITEMS } from '../../engine/audit/audit-entry.ts';
-import { AUDITED_METHODS, auditedMethod, isForbiddenField } from '../../engine/audit/audited-methods.ts';
+import { auditEntryOf, MAX_FIELD_CHARS, MAX_LIST_ITEMS } from '../../engine/domain/audit/audit-entry.ts';
+import { AUDITED_METHODS, auditedMethod, isForbiddenField } from '../../engine/domain/audit/audited-methods.ts';
 
 const ADMIN_SERVICES = [
   FlowAdminService,
@@ -79,14 +79,29 @@ test('forbidden words are caught whatever their case or position', (t) => {
 
 test('a hook secret rotation keeps company, activity and settings, never the secret', (t) => {
   const secret = 'whsec_dGhpcyBpcyBhIGtub3duIHNlY3JldCB2YWx1ZQ==';
-  const request = create(SetHookSecretRequestSchema, { company: 'Acme', activity: 'orders.paid', secret, overlapSeconds: 3600 });
+  const request = create(SetHookSecretRequestSchema, {
+    company: 'Acme',
+    activity: 'orders.paid',
+    secret,
+    overlapSeconds: 3600,
+  });
   const entry = auditEntryOf(auditedMethod(HookSecretAdminService.typeName, 'SetHookSecret')!, toJson(SetHookSecretRequestSchema, request));
-  t.deepEqual(entry, { action: 'hook-secret.set', company: 'Acme', target: 'orders.paid', details: { overlapSeconds: 3600 } });
+  t.deepEqual(entry, {
+    action: 'hook-secret.set',
+    company: 'Acme',
+    target: 'orders.paid',
+    details: { overlapSeconds: 3600 },
+  });
   t.false(JSON.stringify(entry).includes(secret));
 });
 
 test('a connection change copies neither its secret nor its settings', (t) => {
-  const request = create(SetConnectionRequestSchema, { company: 'Acme', name: 'erp', secret: 'hunter2-very-secret', settings: { baseUrl: 'https://erp.example.test/?token=abc' } });
+  const request = create(SetConnectionRequestSchema, {
+    company: 'Acme',
+    name: 'erp',
+    secret: 'hunter2-very-secret',
+    settings: { baseUrl: 'https://erp.example.test/?token=abc' },
+  });
   const entry = auditEntryOf(auditedMethod(ConnectionAdminService.typeName, 'SetConnection')!, toJson(SetConnectionRequestSchema, request));
   t.deepEqual(entry, { action: 'connection.set', company: 'Acme', target: 'erp', details: {} });
 });
@@ -110,9 +125,20 @@ test('texts and lists are bounded; nested objects are never copied whole', (t) =
 
 test('a bulk re-run keeps its filters as proto3 JSON (times as RFC 3339)', (t) => {
   const since = new Date('2026-11-23T18:00:00Z');
-  const request = create(RerunExecutionsRequestSchema, { company: 'Acme', activity: 'orders.paid', statuses: ['failed'], since: timestampFromDate(since), dryRun: true });
+  const request = create(RerunExecutionsRequestSchema, {
+    company: 'Acme',
+    activity: 'orders.paid',
+    statuses: ['failed'],
+    since: timestampFromDate(since),
+    dryRun: true,
+  });
   const entry = auditEntryOf(auditedMethod(ExecutionService.typeName, 'RerunExecutions')!, toJson(RerunExecutionsRequestSchema, request));
-  t.deepEqual(entry, { action: 'execution.rerun-many', company: 'Acme', target: 'orders.paid', details: { statuses: ['failed'], since: '2026-11-23T18:00:00Z', dryRun: true } });
+  t.deepEqual(entry, {
+    action: 'execution.rerun-many',
+    company: 'Acme',
+    target: 'orders.paid',
+    details: { statuses: ['failed'], since: '2026-11-23T18:00:00Z', dryRun: true },
+  });
 });
 
 /** Whether `a.b` names fields (by JSON name) of `message`, through nested messages. */

@@ -37,7 +37,15 @@ test.before(async () => {
     },
   });
   const logger = pino({ level: 'debug' }, sink);
-  verifier = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: MAX_AGE }, logger);
+  verifier = bearerVerifier(
+    {
+      issuers: [{ issuer: ISSUER, jwksUri }],
+      audiences: [AUDIENCE],
+      clockToleranceSeconds: 60,
+      maxTokenAgeSeconds: MAX_AGE,
+    },
+    logger,
+  );
   unlimitedAge = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 0 }, logger);
 });
 test.after.always(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -46,7 +54,14 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** A token with the claims given; `undefined` leaves a claim out. */
 function sign(claims: JWTPayload, options: { key?: CryptoKey | Uint8Array; alg?: string; kid?: string } = {}): Promise<string> {
-  const payload: JWTPayload = { iss: ISSUER, aud: AUDIENCE, iat: now() - 10, exp: now() + 300, client_id: CLIENT, ...claims };
+  const payload: JWTPayload = {
+    iss: ISSUER,
+    aud: AUDIENCE,
+    iat: now() - 10,
+    exp: now() + 300,
+    client_id: CLIENT,
+    ...claims,
+  };
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
   return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? KID }).sign(options.key ?? signingKey);
 }
@@ -67,17 +82,44 @@ test('tokens that cannot be read are malformed credentials', async (t) => {
 });
 
 test('an issuer outside the list is untrusted, named as the token claims it', async (t) => {
-  t.deepEqual(await refusal(await sign({ iss: 'https://sts.windows.net/tenant/' })), { reason: 'token_issuer_untrusted', issuer: 'https://sts.windows.net/tenant/' });
+  t.deepEqual(await refusal(await sign({ iss: 'https://sts.windows.net/tenant/' })), {
+    reason: 'token_issuer_untrusted',
+    issuer: 'https://sts.windows.net/tenant/',
+  });
   t.deepEqual(await refusal(await sign({ iss: undefined })), { reason: 'token_issuer_untrusted', issuer: undefined });
 });
 
 test('claim failures after a good signature name the reason and the client id', async (t) => {
-  t.deepEqual(await refusal(await sign({ exp: now() - 120 })), { reason: 'token_expired', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ nbf: now() + 600 })), { reason: 'token_not_yet_valid', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ aud: 'https://other-api.test' })), { reason: 'token_audience_mismatch', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ aud: undefined })), { reason: 'token_audience_mismatch', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ exp: undefined })), { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ nbf: 'tomorrow' as never })), { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT });
+  t.deepEqual(await refusal(await sign({ exp: now() - 120 })), {
+    reason: 'token_expired',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ nbf: now() + 600 })), {
+    reason: 'token_not_yet_valid',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ aud: 'https://other-api.test' })), {
+    reason: 'token_audience_mismatch',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ aud: undefined })), {
+    reason: 'token_audience_mismatch',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ exp: undefined })), {
+    reason: 'token_invalid',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ nbf: 'tomorrow' as never })), {
+    reason: 'token_invalid',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
 });
 
 test('a token issued longer ago than the maximum age is too old, though its exp has not passed', async (t) => {
@@ -93,11 +135,23 @@ test('a token issued longer ago than the maximum age is too old, though its exp 
 
 test('signature, key and algorithm failures never name a client id', async (t) => {
   const { privateKey: stranger } = await generateKeyPair('RS256');
-  t.deepEqual(await refusal(await sign({}, { key: stranger })), { reason: 'token_signature_invalid', issuer: ISSUER, clientId: undefined });
+  t.deepEqual(await refusal(await sign({}, { key: stranger })), {
+    reason: 'token_signature_invalid',
+    issuer: ISSUER,
+    clientId: undefined,
+  });
   const [header, , signature] = (await sign({})).split('.');
   const altered = Buffer.from(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, exp: now() + 300, client_id: 'someone-else' })).toString('base64url');
-  t.deepEqual(await refusal(`${header}.${altered}.${signature}`), { reason: 'token_signature_invalid', issuer: ISSUER, clientId: undefined });
-  t.deepEqual(await refusal(await sign({}, { key: stranger, kid: 'unknown-kid' })), { reason: 'token_key_unknown', issuer: ISSUER, clientId: undefined });
+  t.deepEqual(await refusal(`${header}.${altered}.${signature}`), {
+    reason: 'token_signature_invalid',
+    issuer: ISSUER,
+    clientId: undefined,
+  });
+  t.deepEqual(await refusal(await sign({}, { key: stranger, kid: 'unknown-kid' })), {
+    reason: 'token_key_unknown',
+    issuer: ISSUER,
+    clientId: undefined,
+  });
   t.deepEqual(await refusal(await sign({}, { key: new TextEncoder().encode('s'.repeat(32)), alg: 'HS256' })), {
     reason: 'token_algorithm_refused',
     issuer: ISSUER,
@@ -108,9 +162,22 @@ test('signature, key and algorithm failures never name a client id', async (t) =
 });
 
 test('user tokens and tokens without a client id are not application callers', async (t) => {
-  t.deepEqual(await refusal(await sign({ scp: 'user_impersonation' })), { reason: 'token_delegated', tokenRule: 'entra_scp', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ nonce: 'n-1' })), { reason: 'token_delegated', tokenRule: 'id_token_claims', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ client_id: undefined, sub: 'someone' })), { reason: 'token_client_id_missing', issuer: ISSUER });
+  t.deepEqual(await refusal(await sign({ scp: 'user_impersonation' })), {
+    reason: 'token_delegated',
+    tokenRule: 'entra_scp',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ nonce: 'n-1' })), {
+    reason: 'token_delegated',
+    tokenRule: 'id_token_claims',
+    issuer: ISSUER,
+    clientId: CLIENT,
+  });
+  t.deepEqual(await refusal(await sign({ client_id: undefined, sub: 'someone' })), {
+    reason: 'token_client_id_missing',
+    issuer: ISSUER,
+  });
 });
 
 test.after('the verifier itself logs no refusal (the error mapping writes the one line)', (t) => {

@@ -3,8 +3,8 @@
 // against the live values), per company, and answer-time quantiles from the
 // histogram's buckets as Prometheus' histogram_quantile computes them.
 import test from 'ava';
-import { createEngineMetrics } from '../../engine/metrics/engine-metrics.ts';
-import { OVERVIEW_MINUTES, quantile, startCallMinutes } from '../../engine/metrics/call-minutes.ts';
+import { createEngineMetrics } from '../../engine/domain/metrics/engine-metrics.ts';
+import { OVERVIEW_MINUTES, quantile, startCallMinutes } from '../../engine/domain/metrics/call-minutes.ts';
 
 test('quantiles interpolate linearly inside the bucket the rank falls in', (t) => {
   const bounds = [0.1, 0.5, 1, Infinity];

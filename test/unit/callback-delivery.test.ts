@@ -8,16 +8,16 @@ import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
 import { create } from '@bufbuild/protobuf';
 import { DeliverCallbackRequestSchema } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackDelivery } from '../../workflows/shared/index.ts';
-import { callbackUpdate } from '../../workflows/shared/flow-messages.ts';
-import { isSensitive } from '../../workflows/shared/payload-converter.ts';
-import { deliverCallback } from '../../engine/callbacks/deliver-callback.ts';
-import { tokenLookup, type CallbackKeys } from '../../engine/callbacks/callback-digests.ts';
-import { mintCallbackToken } from '../../engine/callbacks/callback-tokens.ts';
-import { CallbackNotFoundError, CallbackUsedError } from '../../engine/callbacks/callback-refusals.ts';
+import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackDelivery } from '../../flow/index.ts';
+import { callbackUpdate } from '../../flow/flow-messages.ts';
+import { isSensitive } from '../../flow/payload-converter.ts';
+import { deliverCallback } from '../../engine/domain/callbacks/deliver-callback.ts';
+import { tokenLookup, type CallbackKeys } from '../../engine/domain/callbacks/callback-digests.ts';
+import { mintCallbackToken } from '../../engine/domain/callbacks/callback-tokens.ts';
+import { CallbackNotFoundError, CallbackUsedError } from '../../engine/domain/callbacks/callback-refusals.ts';
 import { FailedPreconditionError, NotFoundError, PermissionDeniedError, UnavailableError } from '../../engine/errors.ts';
-import type { ServiceAccountIdentity } from '../../engine/security/service-account-tokens.ts';
-import { createWebhookLimits, LimitRefusedError, type RateLimit } from '../../engine/limits/webhook-limits.ts';
+import type { ServiceAccountIdentity } from '../../engine/domain/callers/service-account-tokens.ts';
+import { createWebhookLimits, LimitRefusedError, type RateLimit } from '../../engine/domain/limits/webhook-limits.ts';
 
 const OFF: RateLimit = { perSecond: 0, burst: 1 };
 // The limiter's clock: tests move it by hand.
@@ -46,7 +46,13 @@ interface Sent {
 
 const EXECUTION = 'pay:0f8fad5b-d9cb-469f-a165-70867728950e';
 const keys: CallbackKeys = { lookup: Buffer.alloc(32, 1), body: Buffer.alloc(32, 2) };
-const account: ServiceAccountIdentity = { name: 'facade', scope: 'invoke', allCompanies: true, companyIds: [], forwardsCallers: true };
+const account: ServiceAccountIdentity = {
+  name: 'facade',
+  scope: 'invoke',
+  allCompanies: true,
+  companyIds: [],
+  forwardsCallers: true,
+};
 
 function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSecond: 0, burst: 1 }) {
   const rows = new Map<string, Row>();
@@ -122,7 +128,11 @@ test('an accepted callback: the update carries step, exact body and filtered hea
   t.is(h.sent.length, 1);
   t.is(h.sent[0]!.workflowId, EXECUTION);
   t.is(h.sent[0]!.update, callbackUpdate);
-  t.deepEqual(h.sent[0]!.delivery, { step: 'payment', body: '{ "status": "ok" }', headers: { 'content-type': 'application/json' } });
+  t.deepEqual(h.sent[0]!.delivery, {
+    step: 'payment',
+    body: '{ "status": "ok" }',
+    headers: { 'content-type': 'application/json' },
+  });
   t.false(isSensitive(h.sent[0]!.delivery));
   t.regex(h.sent[0]!.updateId ?? '', /^callback-payment-[0-9a-f]{32}$/);
   const used = [...h.rows.values()].filter((row) => row.usedAt !== null);
@@ -136,8 +146,18 @@ test('a used URL: the same body is answered from the table as repeated, also thr
   const token = h.addToken();
   const second = h.addToken();
   await h.deliver(token, 'paid');
-  t.deepEqual(await h.deliver(token, 'paid'), { executionId: EXECUTION, step: 'payment', statusCode: 201, repeated: true });
-  t.deepEqual(await h.deliver(second, 'paid'), { executionId: EXECUTION, step: 'payment', statusCode: 201, repeated: true });
+  t.deepEqual(await h.deliver(token, 'paid'), {
+    executionId: EXECUTION,
+    step: 'payment',
+    statusCode: 201,
+    repeated: true,
+  });
+  t.deepEqual(await h.deliver(second, 'paid'), {
+    executionId: EXECUTION,
+    step: 'payment',
+    statusCode: 201,
+    repeated: true,
+  });
   const error = await t.throwsAsync(h.deliver(token, 'failed'));
   t.true(error instanceof CallbackUsedError && error instanceof FailedPreconditionError);
   t.is(error!.message, 'This callback URL has already been used');
@@ -170,7 +190,9 @@ test('unknown, malformed, expired, unknown step and ended executions are one 404
     throw new WorkflowNotFoundError('workflow execution already completed', EXECUTION, undefined);
   });
   const endedMeanwhile = harness(() => {
-    throw new Error('Failed to update workflow', { cause: new Error('5 NOT_FOUND: workflow execution already completed') });
+    throw new Error('Failed to update workflow', {
+      cause: new Error('5 NOT_FOUND: workflow execution already completed'),
+    });
   });
   const reasons: string[] = [];
   for (const [h, reason] of [
@@ -191,7 +213,10 @@ test('unknown, malformed, expired, unknown step and ended executions are one 404
   t.deepEqual(reasons, ['unknown_step', 'step_expired', 'execution_closed', 'execution_closed']);
   const h = harness(() => ({ status: 200 }));
   for (const token of [mintCallbackToken(), 'short', `${mintCallbackToken()}x`])
-    await t.throwsAsync(h.deliver(token, '{}'), { instanceOf: CallbackNotFoundError, message: 'No callback waits at this URL' });
+    await t.throwsAsync(h.deliver(token, '{}'), {
+      instanceOf: CallbackNotFoundError,
+      message: 'No callback waits at this URL',
+    });
   t.is(h.sent.length, 0);
 });
 
@@ -209,11 +234,20 @@ test('CallbackAlreadyReceived: 409, unless the table meanwhile holds this very b
   // This delivery of the same body reaches the execution after the winner, and the winner's record lands meanwhile.
   let racing = '';
   const racer = harness(() => {
-    Object.assign(racer.rows.get(tokenLookup(racing))!, { usedAt: recorded.usedAt, answerStatus: recorded.answerStatus, bodyDigest: recorded.bodyDigest });
+    Object.assign(racer.rows.get(tokenLookup(racing))!, {
+      usedAt: recorded.usedAt,
+      answerStatus: recorded.answerStatus,
+      bodyDigest: recorded.bodyDigest,
+    });
     return refuse(CALLBACK_ALREADY_RECEIVED);
   });
   racing = racer.addToken();
-  t.deepEqual(await racer.deliver(racing, 'same'), { executionId: EXECUTION, step: 'payment', statusCode: 200, repeated: true });
+  t.deepEqual(await racer.deliver(racing, 'same'), {
+    executionId: EXECUTION,
+    step: 'payment',
+    statusCode: 200,
+    repeated: true,
+  });
   await t.throwsAsync(racer.deliver(racing, 'other'), { instanceOf: CallbackUsedError });
 });
 
@@ -221,7 +255,10 @@ test('Temporal unreachable is UNAVAILABLE; a body that is not UTF-8 is refused b
   const h = harness(() => {
     throw new Error('14 UNAVAILABLE: connect ECONNREFUSED');
   });
-  await t.throwsAsync(h.deliver(h.addToken(), '{}'), { instanceOf: UnavailableError, message: /Temporal is unavailable/ });
+  await t.throwsAsync(h.deliver(h.addToken(), '{}'), {
+    instanceOf: UnavailableError,
+    message: /Temporal is unavailable/,
+  });
   // No table at all: the body is refused before the token is looked up.
   const noTable = {
     orm: { em: { fork: () => t.fail('looked up') } } as never,
@@ -254,7 +291,9 @@ test('FLOWHOOK_RATE_LIMIT_CALLBACKS: a sender past its budget of unknown tokens 
   await t.throwsAsync(h.deliver(unknown(), '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
   await t.throwsAsync(h.deliver(unknown(), '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
   const sentBefore = h.sent.length;
-  const refused = await t.throwsAsync(h.deliver(h.addToken(), '{}', [], account, guesser), { instanceOf: LimitRefusedError });
+  const refused = await t.throwsAsync(h.deliver(h.addToken(), '{}', [], account, guesser), {
+    instanceOf: LimitRefusedError,
+  });
   t.is((refused as LimitRefusedError).limit, 'callbacks');
   t.is(refused!.message, 'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS); retry after 1 s');
   t.is(h.sent.length, sentBefore);

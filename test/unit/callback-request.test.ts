@@ -3,11 +3,11 @@
 // rules the worker's callback requests must meet (step names, the activity an
 // execution id names).
 import test from 'ava';
-import { deliveredHeaders } from '../../engine/callbacks/callback-headers.ts';
-import { isWithheldCallbackHeader as isWithheldHeader } from '../../workflows/shared/withheld-headers.ts';
-import { callbackBodyText } from '../../engine/callbacks/deliver-callback.ts';
-import { CallbackInvalidError } from '../../engine/callbacks/callback-refusals.ts';
-import { activityOfExecution, checkStepName } from '../../engine/callbacks/callback-scope.ts';
+import { deliveredHeaders } from '../../engine/domain/callbacks/callback-headers.ts';
+import { isWithheldCallbackHeader as isWithheldHeader } from '../../flow/withheld-headers.ts';
+import { callbackBodyText } from '../../engine/domain/callbacks/deliver-callback.ts';
+import { CallbackInvalidError } from '../../engine/domain/callbacks/callback-refusals.ts';
+import { activityOfExecution, checkStepName } from '../../engine/domain/callbacks/callback-scope.ts';
 import { InvalidArgumentError } from '../../engine/errors.ts';
 
 const header = (name: string, value: string) => ({ name, value }) as never;

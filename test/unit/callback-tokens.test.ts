@@ -2,8 +2,8 @@
 // shape, the URL, and the digests stored instead of tokens, keys and bodies.
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { callbackUrl, isCallbackTokenShape, mintCallbackToken } from '../../engine/callbacks/callback-tokens.ts';
-import { bodyDigest, keyLookup, sameDigest, tokenLookup } from '../../engine/callbacks/callback-digests.ts';
+import { callbackUrl, isCallbackTokenShape, mintCallbackToken } from '../../engine/domain/callbacks/callback-tokens.ts';
+import { bodyDigest, keyLookup, sameDigest, tokenLookup } from '../../engine/domain/callbacks/callback-digests.ts';
 
 const key = Buffer.alloc(32, 7);
 const otherKey = Buffer.alloc(32, 8);

@@ -3,8 +3,8 @@
 // database round trip a wrong key does not (the timing would tell names apart).
 import test from 'ava';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeFeed, ChangeTopic } from '../../engine/cache/change-feed.ts';
-import { createCallerDirectory } from '../../engine/webhook/caller-directory.ts';
+import type { ChangeFeed, ChangeTopic } from '../../engine/infrastructure/cache/change-feed.ts';
+import { createCallerDirectory } from '../../engine/domain/callers/caller-directory.ts';
 
 function liveFeed(): ChangeFeed & { change(topic: ChangeTopic): void } {
   const listeners: ((topic: ChangeTopic | 'all') => void)[] = [];

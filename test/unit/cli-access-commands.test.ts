@@ -16,7 +16,15 @@ function fakeEngine() {
   const apps = new Map<string, App>();
   const created = timestampFromDate(new Date('2025-01-02T03:04:05Z'));
   const users = new Map<string, User>([
-    ['svc-erp', create(UserSchema, { name: 'svc-erp', enabled: true, createdAt: created, permissionSets: [{ permissionSet: 'FLOW ALL', company: 'Acme', usable: true }] })],
+    [
+      'svc-erp',
+      create(UserSchema, {
+        name: 'svc-erp',
+        enabled: true,
+        createdAt: created,
+        permissionSets: [{ permissionSet: 'FLOW ALL', company: 'Acme', usable: true }],
+      }),
+    ],
   ]);
   const regenerations: RegenerateUserKeyRequest[] = [];
   const userNamed = (name: string) => {
@@ -42,7 +50,12 @@ function fakeEngine() {
       if (request.description) app.description = request.description;
       if (request.consentGranted) app.consentGranted = true;
       if (request.state !== AppState.UNSPECIFIED) app.state = request.state;
-      if (request.permissionSet) app.permissionSets.push({ $typeName: 'flowhook.engine.v1.AppPermissionSet', permissionSet: request.permissionSet, company: request.company });
+      if (request.permissionSet)
+        app.permissionSets.push({
+          $typeName: 'flowhook.engine.v1.AppPermissionSet',
+          permissionSet: request.permissionSet,
+          company: request.company,
+        });
       apps.set(app.clientId, app);
       return { app, created };
     },
@@ -76,14 +89,27 @@ function fakeEngine() {
       const user = userNamed(request.name);
       const alreadyGranted = user.permissionSets.some((held) => held.permissionSet === request.permissionSet && held.company === request.company);
       if (!alreadyGranted)
-        user.permissionSets.push({ $typeName: 'flowhook.engine.v1.UserPermissionSet', permissionSet: request.permissionSet, company: request.company, usable: true });
-      return { user, alreadyGranted, granted: { permissionSet: request.permissionSet, company: request.company, usable: true } };
+        user.permissionSets.push({
+          $typeName: 'flowhook.engine.v1.UserPermissionSet',
+          permissionSet: request.permissionSet,
+          company: request.company,
+          usable: true,
+        });
+      return {
+        user,
+        alreadyGranted,
+        granted: { permissionSet: request.permissionSet, company: request.company, usable: true },
+      };
     },
     revokeUserPermission(request) {
       const user = userNamed(request.name);
       user.permissionSets = user.permissionSets.filter((held) => !(held.permissionSet === request.permissionSet && held.company === request.company));
       const warnings = user.permissionSets.length === 0 ? [`User "${user.name}" has no permission set left that lets it call`] : [];
-      return { user, warnings, revoked: { permissionSet: request.permissionSet, company: request.company, usable: true } };
+      return {
+        user,
+        warnings,
+        revoked: { permissionSet: request.permissionSet, company: request.company, usable: true },
+      };
     },
     deleteUser(request) {
       const user = userNamed(request.name);

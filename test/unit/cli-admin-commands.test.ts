@@ -309,7 +309,15 @@ test('instant-return flows show no sync timeout; nested if steps are listed', as
       company: 'Acme',
       name: 'instant',
       trigger: { webhook: { activity: 'acme.instant' } },
-      steps: [{ if: { description: 'big order?', condition: '${Trigger.Payload.amount > 100}', then: [{ log: { description: 'note it', message: 'big' } }] } }],
+      steps: [
+        {
+          if: {
+            description: 'big order?',
+            condition: '${Trigger.Payload.amount > 100}',
+            then: [{ log: { description: 'note it', message: 'big' } }],
+          },
+        },
+      ],
     }),
   );
   t.is((await flowhook(engine, 'flow', 'apply', path)).code, 0);

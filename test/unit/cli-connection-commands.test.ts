@@ -295,7 +295,9 @@ test('a secret file that cannot be read is an invalid_argument error that does n
   const missing = join(dir, SECRET);
   const run = await flowhook(engine, undefined, 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://x.example.com', '--secret-file', missing, '--json');
   t.is(run.code, 1);
-  t.deepEqual(JSON.parse(run.out), { error: { code: 'invalid_argument', message: 'cannot read the file given to --secret-file (ENOENT)' } });
+  t.deepEqual(JSON.parse(run.out), {
+    error: { code: 'invalid_argument', message: 'cannot read the file given to --secret-file (ENOENT)' },
+  });
   t.false(leaks(run));
   t.deepEqual(engine.calls, []);
 });
@@ -325,7 +327,10 @@ test('an empty secret is refused before any call to the engine', async (t) => {
     '--json',
   );
   t.is(json.code, 1);
-  t.deepEqual(JSON.parse(json.out).error, { code: 'invalid_argument', message: 'the password is empty: nothing was read from the file given to --secret-file' });
+  t.deepEqual(JSON.parse(json.out).error, {
+    code: 'invalid_argument',
+    message: 'the password is empty: nothing was read from the file given to --secret-file',
+  });
   t.deepEqual(engine.calls, []);
 });
 
@@ -452,7 +457,9 @@ test('a NOT_FOUND from the engine follows the --json error contract', async (t) 
   const engine = fakeEngine();
   const run = await flowhook(engine, undefined, 'connection', 'show', 'Acme', 'ghost', '--json');
   t.is(run.code, 1);
-  t.deepEqual(JSON.parse(run.out), { error: { code: 'not_found', message: 'connection "ghost" does not exist in company "Acme"' } });
+  t.deepEqual(JSON.parse(run.out), {
+    error: { code: 'not_found', message: 'connection "ghost" does not exist in company "Acme"' },
+  });
   t.is(run.err, 'flowhook: not found: connection "ghost" does not exist in company "Acme"\n');
 
   const set = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Nope', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com', '--json');
@@ -495,7 +502,9 @@ test('company egress set (splitting commas), show and delete', async (t) => {
   t.is(set.out, 'Company "Acme" may call only: api.example.com, 10.0.0.0/8, erp.example.com:8443\n');
 
   const show = await flowhook(engine, undefined, 'company', 'egress', 'show', 'Acme', '--json');
-  t.deepEqual(JSON.parse(show.out), { egress: { company: 'Acme', narrowed: true, allow: ['api.example.com', '10.0.0.0/8', 'erp.example.com:8443'] } });
+  t.deepEqual(JSON.parse(show.out), {
+    egress: { company: 'Acme', narrowed: true, allow: ['api.example.com', '10.0.0.0/8', 'erp.example.com:8443'] },
+  });
 
   const deleted = await flowhook(engine, undefined, 'company', 'egress', 'delete', 'Acme');
   t.is(deleted.code, 0, deleted.err);
@@ -530,12 +539,22 @@ test('the old company egress spellings still show, set and delete, with a note o
 });
 
 test('secret-store rotate: a generated key from the key file, with retired keys', async (t) => {
-  const engine = fakeEngine({ currentKeyId: 'k-new', generated: true, rewrapped: 3, retiredKeyIds: ['k-old1', 'k-old2'] });
+  const engine = fakeEngine({
+    currentKeyId: 'k-new',
+    generated: true,
+    rewrapped: 3,
+    retiredKeyIds: ['k-old1', 'k-old2'],
+  });
   const run = await flowhook(engine, undefined, 'secret-store', 'rotate');
   t.is(run.code, 0, run.err);
   t.is(run.out, 'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n');
   const json = await flowhook(engine, undefined, 'secret-store', 'rotate', '--json');
-  t.deepEqual(JSON.parse(json.out), { currentKeyId: 'k-new', generated: true, rewrapped: 3, retiredKeyIds: ['k-old1', 'k-old2'] });
+  t.deepEqual(JSON.parse(json.out), {
+    currentKeyId: 'k-new',
+    generated: true,
+    rewrapped: 3,
+    retiredKeyIds: ['k-old1', 'k-old2'],
+  });
 });
 
 test('secret-store rotate: the current key from FLOWHOOK_SECRETS_KEY', async (t) => {

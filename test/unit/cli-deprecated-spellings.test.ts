@@ -134,7 +134,9 @@ test('a usage error exits 2 and sends nothing; an engine refusal exits 1; succes
 
   const refused = await flowhook(engine, 'flow', 'show', 'Acme', 'ghost', '--json');
   t.is(refused.code, 1);
-  t.deepEqual(JSON.parse(refused.out), { error: { code: 'not_found', message: 'flow "ghost" does not exist in company "Acme"' } });
+  t.deepEqual(JSON.parse(refused.out), {
+    error: { code: 'not_found', message: 'flow "ghost" does not exist in company "Acme"' },
+  });
   t.is((await flowhook(engine, 'flow', 'show', 'Acme', 'orders')).code, 0);
   t.is((await flowhook(engine, '--help')).code, 0);
   t.is((await flowhook(engine, '--version')).code, 0);

@@ -59,7 +59,10 @@ test('a complete example flow parses', async (t) => {
   const [set, respond, sleep] = flow.steps.map((step) => step.kind);
   t.deepEqual(set?.case === 'set' ? set.value.variables : undefined, { orderId: '${Trigger.Payload.order.id}' });
   t.is(respond?.case === 'respond' ? respond.value.body : undefined, '${ {"orderId": Variables.orderId, "status": "accepted"} }');
-  t.deepEqual(respond?.case === 'respond' ? respond.value.statusCode?.kind : undefined, { case: 'numberValue', value: 201 });
+  t.deepEqual(respond?.case === 'respond' ? respond.value.statusCode?.kind : undefined, {
+    case: 'numberValue',
+    value: 201,
+  });
   t.is(sleep?.case === 'sleep' ? sleep.value.duration : undefined, '5s');
 });
 

@@ -1,14 +1,16 @@
 // The remote codec protocol's JSON (proto3 mapping: bytes as base64) and the
 // codec server's CORS rules, as pure functions.
 import test from 'ava';
-import { corsHeaders, judgeOrigin, preflightHeaders } from '../../engine/codec/codec-cors.ts';
-import { CodecRequestError, MAX_PAYLOADS, parseCodecRequest, serializeCodecResponse, toWire } from '../../engine/codec/codec-protocol.ts';
+import { corsHeaders, judgeOrigin, preflightHeaders } from '../../engine/edges/codec/codec-cors.ts';
+import { CodecRequestError, MAX_PAYLOADS, parseCodecRequest, serializeCodecResponse, toWire } from '../../engine/edges/codec/codec-protocol.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 test('payloads are read from base64 metadata and data, standard or URL-safe', (t) => {
   const [first, second] = parseCodecRequest(
-    JSON.stringify({ payloads: [{ metadata: { encoding: b64('json/plain') }, data: b64('{"a":1}') }, { data: Buffer.from([0xfb, 0xff]).toString('base64url') }] }),
+    JSON.stringify({
+      payloads: [{ metadata: { encoding: b64('json/plain') }, data: b64('{"a":1}') }, { data: Buffer.from([0xfb, 0xff]).toString('base64url') }],
+    }),
   );
   t.is(Buffer.from(first!.payload.metadata!.encoding!).toString(), 'json/plain');
   t.is(Buffer.from(first!.payload.data!).toString(), '{"a":1}');
@@ -37,7 +39,10 @@ test('wrong shapes are refused with the place named', (t) => {
 test('payloads the codec left alone go back exactly as they came, unknown fields included', (t) => {
   const raw = { metadata: { encoding: b64('json/plain') }, data: b64('1'), externalPayloads: [{ sizeBytes: '3' }] };
   const [item] = parseCodecRequest(JSON.stringify({ payloads: [raw] }));
-  const changed = { metadata: { encoding: new TextEncoder().encode('json/plain') }, data: new TextEncoder().encode('2') };
+  const changed = {
+    metadata: { encoding: new TextEncoder().encode('json/plain') },
+    data: new TextEncoder().encode('2'),
+  };
   t.deepEqual(
     JSON.parse(
       serializeCodecResponse([
@@ -58,7 +63,11 @@ test('CORS: only listed origins, echoed exactly with credentials; a request with
   t.is(judgeOrigin('http://127.0.0.1:8233', allowed), 'allowed');
   t.is(judgeOrigin('http://localhost:8233', allowed), 'refused');
   t.is(judgeOrigin('null', allowed), 'refused');
-  t.deepEqual(corsHeaders('http://127.0.0.1:8233'), { 'access-control-allow-origin': 'http://127.0.0.1:8233', 'access-control-allow-credentials': 'true', vary: 'Origin' });
+  t.deepEqual(corsHeaders('http://127.0.0.1:8233'), {
+    'access-control-allow-origin': 'http://127.0.0.1:8233',
+    'access-control-allow-credentials': 'true',
+    vary: 'Origin',
+  });
   const preflight = preflightHeaders('http://127.0.0.1:8233', true);
   t.regex(preflight['access-control-allow-headers']!, /content-type, x-namespace, authorization/);
   t.is(preflight['access-control-allow-private-network'], 'true');

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
-import { readCodecServerConfig as codecServerConfigOf } from '../../engine/codec/codec-config.ts';
+import { readCodecServerConfig as codecServerConfigOf } from '../../engine/edges/codec/codec-config.ts';
 import { readSettings } from '../../common/configuration/read-settings.ts';
 
 const plain = { tls: undefined, insecure: false };
@@ -14,20 +14,28 @@ const readOrigins = (raw: string) => readSettings({ FLOWHOOK_CODEC_ALLOWED_ORIGI
 test('off unless FLOWHOOK_CODEC_PORT is set (or when it is off)', (t) => {
   t.is(readCodecServerConfig({}, plain), undefined);
   t.is(readCodecServerConfig({ FLOWHOOK_CODEC_PORT: 'off' }, plain), undefined);
-  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_ALLOWED_ORIGINS: 'http://127.0.0.1:8233' }, plain), { message: /set FLOWHOOK_CODEC_PORT/ });
-  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '80a' }, plain), { message: /FLOWHOOK_CODEC_PORT must be a port number/ });
+  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_ALLOWED_ORIGINS: 'http://127.0.0.1:8233' }, plain), {
+    message: /set FLOWHOOK_CODEC_PORT/,
+  });
+  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '80a' }, plain), {
+    message: /FLOWHOOK_CODEC_PORT must be a port number/,
+  });
 });
 
 test('defaults: loopback, no origin allowed, one-hour sessions', (t) => {
   const config = readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234' }, plain)!;
   t.like(config, { host: '127.0.0.1', port: 8234, allowedOrigins: [], sessionTtlMs: 3_600_000, oauth: undefined });
   t.is(readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_SESSION_TTL: '15m' }, plain)!.sessionTtlMs, 900_000);
-  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_SESSION_TTL: '30d' }, plain), { message: /FLOWHOOK_CODEC_SESSION_TTL/ });
+  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_SESSION_TTL: '30d' }, plain), {
+    message: /FLOWHOOK_CODEC_SESSION_TTL/,
+  });
 });
 
 test('a non-loopback address needs TLS or FLOWHOOK_ENGINE_INSECURE', (t) => {
   const env = { FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_HOST: '0.0.0.0' };
-  t.throws(() => readCodecServerConfig(env, plain), { message: /without TLS[\s\S]*FLOWHOOK_ENGINE_TLS_CERT[\s\S]*FLOWHOOK_ENGINE_INSECURE=true/ });
+  t.throws(() => readCodecServerConfig(env, plain), {
+    message: /without TLS[\s\S]*FLOWHOOK_ENGINE_TLS_CERT[\s\S]*FLOWHOOK_ENGINE_INSECURE=true/,
+  });
   t.is(readCodecServerConfig(env, { tls: undefined, insecure: true })!.host, '0.0.0.0');
   t.is(readCodecServerConfig(env, { tls: { cert: Buffer.from(''), key: Buffer.from('') }, insecure: false })!.host, '0.0.0.0');
 });
@@ -54,11 +62,19 @@ test('OAuth operators: issuer, audience and group together; https issuers (http 
     groupClaim: 'groups',
   });
   t.is(readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM: 'roles' }, plain)!.oauth!.groupClaim, 'roles');
-  t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP: '' }, plain), { message: /FLOWHOOK_CODEC_OAUTH_GROUP is required/ });
-  t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_AUDIENCE: '' }, plain), { message: /FLOWHOOK_CODEC_OAUTH_AUDIENCE is required/ });
-  t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_ISSUER: 'http://idp.example.com' }, plain), { message: /must be an https URL/ });
+  t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP: '' }, plain), {
+    message: /FLOWHOOK_CODEC_OAUTH_GROUP is required/,
+  });
+  t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_AUDIENCE: '' }, plain), {
+    message: /FLOWHOOK_CODEC_OAUTH_AUDIENCE is required/,
+  });
+  t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_ISSUER: 'http://idp.example.com' }, plain), {
+    message: /must be an https URL/,
+  });
   t.truthy(readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_ISSUER: 'http://127.0.0.1:9000' }, plain)!.oauth);
-  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_OAUTH_GROUP: 'ops' }, plain), { message: /need FLOWHOOK_CODEC_OAUTH_ISSUER/ });
+  t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_OAUTH_GROUP: 'ops' }, plain), {
+    message: /need FLOWHOOK_CODEC_OAUTH_ISSUER/,
+  });
 });
 
 test('the engine refuses a codec server without the payload key it decrypts with', (t) => {

@@ -1,10 +1,10 @@
 // Codec server sessions and the pieces of a request they are read from.
 import test from 'ava';
-import { bearerToken } from '../../engine/codec/codec-auth.ts';
-import { cookieValue } from '../../engine/security/http-cookies.ts';
-import { looksLikeJwt } from '../../engine/codec/codec-oauth.ts';
-import { CodecSessions } from '../../engine/codec/codec-sessions.ts';
-import { loginPage } from '../../engine/codec/login-page.ts';
+import { bearerToken } from '../../engine/edges/codec/codec-auth.ts';
+import { browserCookie, cookieValue } from '../../engine/edges/http/browser-sessions.ts';
+import { looksLikeJwt } from '../../engine/edges/codec/codec-oauth.ts';
+import { CodecSessions } from '../../engine/edges/codec/codec-sessions.ts';
+import { loginPage } from '../../engine/edges/codec/login-page.ts';
 
 test('a session lasts its time to live, ends when closed, and is found only by its cookie value', (t) => {
   let now = 1_000_000;
@@ -46,9 +46,21 @@ test('credentials are read from the Authorization and Cookie headers', (t) => {
 });
 
 test('the login page escapes what it shows and carries no script', (t) => {
-  const page = loginPage({ codecUrl: 'http://127.0.0.1:8234"><script>x</script>', uiOrigins: ['http://127.0.0.1:8233'], signedInAs: { name: '<b>', until: new Date(0) } });
+  const page = loginPage({
+    codecUrl: 'http://127.0.0.1:8234"><script>x</script>',
+    uiOrigins: ['http://127.0.0.1:8233'],
+    signedInAs: { name: '<b>', until: new Date(0) },
+  });
   t.false(page.includes('<script'));
   t.regex(page, /&#60;b&#62;/);
   t.regex(page, /Include cross-origin credentials/);
   t.regex(loginPage({ codecUrl: 'http://x', uiOrigins: [] }), /set FLOWHOOK_CODEC_ALLOWED_ORIGINS/);
+});
+
+test('our cookies are HttpOnly and Path=/, live in whole seconds, and are Secure over TLS', (t) => {
+  const session = browserCookie('flowhook_codec_session', false);
+  t.is(session.set('abc', 3_600_999), 'flowhook_codec_session=abc; Max-Age=3600; Path=/; HttpOnly; SameSite=Strict');
+  t.is(session.clear(), 'flowhook_codec_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict');
+  t.is(session.valueIn('a=1; flowhook_codec_session=abc'), 'abc');
+  t.is(browserCookie('__Host-login', true, 'Lax').set('x', 600_000), '__Host-login=x; Max-Age=600; Path=/; HttpOnly; SameSite=Lax; Secure');
 });

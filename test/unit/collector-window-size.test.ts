@@ -1,13 +1,13 @@
 // A debounce or batch window is measured as Temporal will see its execution's
 // input — payloads as JSON strings, provider headers, the template — never by
-// its raw payload bytes (workflows/control/collector-windows.ts,
-// workflows/shared/window-size.ts). Quote-heavy payloads are the case the raw
+// its raw payload bytes (workflows/flow-control/collector-windows.ts,
+// flow/window-size.ts). Quote-heavy payloads are the case the raw
 // count got wrong: 55 calls of 18 KB became a 1.93 MiB input.
 import test from 'ava';
-import { CollectorWindows, windowInput } from '../../workflows/control/collector-windows.ts';
-import { COLLECTED_LIMITS } from '../../workflows/shared/flow-control-contract.ts';
+import { CollectorWindows, windowInput } from '../../workflows/flow-control/collector-windows.ts';
+import { COLLECTED_LIMITS } from '../../flow/flow-control-contract.ts';
 import { collectedCall, executionTemplate } from '../support/collector-fixtures.ts';
-import { collectedCallBytes, fitsAlone, jsonBytes } from '../../workflows/shared/window-size.ts';
+import { collectedCallBytes, fitsAlone, jsonBytes } from '../../flow/window-size.ts';
 
 const template = executionTemplate([{ log: { message: 'x'.repeat(2000) } }] as never);
 

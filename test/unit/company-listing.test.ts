@@ -1,13 +1,16 @@
-// One company's executions out of a visibility listing (engine/executions/
+// One company's executions out of a visibility listing (engine/domain/executions/
 // company-listing.ts): a name with a quote is selected by a prefix that can
 // match every company, so its own rows are picked out and the reading stops
 // at a bound — here over a listing that never ends.
 import test from 'ava';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { companyExecutions, MAX_SCANNED, pageSizeFor, SCAN_FACTOR, scanBound } from '../../engine/executions/company-listing.ts';
-import { COMPANY_KEY } from '../../engine/temporal/search-attributes.ts';
+import { companyExecutions, MAX_SCANNED, pageSizeFor, SCAN_FACTOR, scanBound } from '../../engine/domain/executions/company-listing.ts';
+import { COMPANY_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 
-const row = (company: string, n: number) => ({ n, typedSearchAttributes: new TypedSearchAttributes([{ key: COMPANY_KEY, value: company }]) });
+const row = (company: string, n: number) => ({
+  n,
+  typedSearchAttributes: new TypedSearchAttributes([{ key: COMPANY_KEY, value: company }]),
+});
 
 async function* endless(pattern: (n: number) => string) {
   for (let n = 0; ; n++) yield row(pattern(n), n);

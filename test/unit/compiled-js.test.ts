@@ -46,7 +46,12 @@ try { a.boom({ reason: 'x' }); } catch (error) { stack = error.stack; }
 console.log(JSON.stringify({ value: a.value, stripperLoaded: process.moduleLoadList.some((m) => m.includes('amaro')), stack }));`,
   );
   const run = async (env: Record<string, string> = {}): Promise<Outcome> => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [driver], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    // Without V8's compile cache (NODE_COMPILE_CACHE, which the quick lane sets): it keeps stripped
+    // TypeScript too, and would spare the child the stripper whatever the hook does.
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [driver], {
+      env: { ...process.env, NODE_COMPILE_CACHE: undefined, ...env },
+      encoding: 'utf8',
+    });
     return { ...(JSON.parse(stdout) as Omit<Outcome, 'stderr'>), stderr };
   };
   const entry = join(root, 'cache/src/a.ts.js');

@@ -25,7 +25,10 @@ function productFiles(dir: string, files: string[] = []): string[] {
   return files;
 }
 
-const SOURCES = PRODUCT_DIRS.flatMap((dir) => productFiles(dir)).map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
+const SOURCES = PRODUCT_DIRS.flatMap((dir) => productFiles(dir)).map((path) => ({
+  path,
+  text: readFileSync(join(ROOT, path), 'utf8'),
+}));
 const NAME = String.raw`((?:FLOWHOOK|TEMPORAL|OTEL)_[A-Z0-9_]*[A-Z0-9])\b`;
 /** A read: a property access (`settings.X`, `process.env.X`) or the name as a whole string (`settings['X']`, a list of names). */
 const READ = new RegExp(String.raw`(?:[\w)\]]\.|['"\`])${NAME}(?!['"\`]?\s*:)`, 'g');
@@ -40,7 +43,10 @@ function readsIn(text: string): Set<string> {
   return names;
 }
 
-const READS = SOURCES.filter(({ path }) => !path.startsWith(TABLE_DIR)).map(({ path, text }) => ({ path, names: readsIn(text) }));
+const READS = SOURCES.filter(({ path }) => !path.startsWith(TABLE_DIR)).map(({ path, text }) => ({
+  path,
+  names: readsIn(text),
+}));
 
 test('the source reads no FLOWHOOK_* variable that is not in the table', (t) => {
   const unknown = READS.flatMap(({ path, names }) =>

@@ -39,7 +39,9 @@ test('ports: 1..65535, 0 only where a free port makes sense, off only where a li
   t.is(port({ freePort: true }).parse('0'), 0);
   refuses(t, port({ freePort: true }), ['65536', '1e3', '80a', '-1', 'off']);
   t.is(port({ freePort: true, off: true }).parse('OFF'), 'off');
-  t.throws(() => port({ freePort: true, off: true }).parse('yes'), { message: 'must be a port number (0..65535) or off' });
+  t.throws(() => port({ freePort: true, off: true }).parse('yes'), {
+    message: 'must be a port number (0..65535) or off',
+  });
 });
 
 test('durations are spelled as in flow files, within bounds; off only where a row allows it', (t) => {
@@ -63,7 +65,9 @@ test('URLs: http(s); a base URL has no query or fragment and loses trailing slas
   t.is(url({ secure: true }).parse('https://login.example.com/tenant/'), 'https://login.example.com/tenant/');
   for (const loopback of ['http://127.0.0.1:9000', 'http://127.1.2.3', 'http://localhost:9000', 'http://[::1]:9000'])
     t.notThrows(() => url({ secure: true }).parse(loopback), loopback);
-  t.throws(() => url({ secure: true }).parse('http://idp.example.com'), { message: 'must be an https URL (http only on a loopback host)' });
+  t.throws(() => url({ secure: true }).parse('http://idp.example.com'), {
+    message: 'must be an https URL (http only on a loopback host)',
+  });
 });
 
 test('origins are exactly scheme://host[:port]', (t) => {
@@ -104,7 +108,9 @@ test('a refusal names the variable, why its bounds are what they are, and what i
     message:
       'FLOWHOOK_HOOK_REPLAY_WINDOW must be a duration of at least 3d such as 30d, 12h or 90m (a provider\'s redelivery must join the first execution, not start another), got "1d"',
   });
-  t.throws(() => parseSetting('FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'http://a:1,*'), { message: /^FLOWHOOK_CODEC_ALLOWED_ORIGINS item 2 must be exactly .*, got "\*"$/ });
+  t.throws(() => parseSetting('FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'http://a:1,*'), {
+    message: /^FLOWHOOK_CODEC_ALLOWED_ORIGINS item 2 must be exactly .*, got "\*"$/,
+  });
   const secret = t.throws(() => parseSetting('FLOWHOOK_ADMIN_TOKEN', 'hunter2 hunter2'));
   t.is(
     secret!.message,
@@ -121,7 +127,9 @@ test('unset, empty and blank read as the default; values are trimmed; a retired 
   // `start` works out its own default for these.
   t.is(readSettings({}, 'start').FLOWHOOK_FACADE_HOST, undefined);
   t.is(readSettings({}, 'facade').FLOWHOOK_FACADE_HOST, '0.0.0.0');
-  t.throws(() => readSettings({ FLOWHOOK_SERVICE_TOKEN: 'x' }, 'facade'), { message: /^FLOWHOOK_SERVICE_TOKEN is no longer read: .*FLOWHOOK_ENGINE_TOKEN.*; unset it$/ });
+  t.throws(() => readSettings({ FLOWHOOK_SERVICE_TOKEN: 'x' }, 'facade'), {
+    message: /^FLOWHOOK_SERVICE_TOKEN is no longer read: .*FLOWHOOK_ENGINE_TOKEN.*; unset it$/,
+  });
   // Only what is read is judged: a wrong value of a variable this reader never reads is not its concern.
   t.notThrows(() => readSettings({ FLOWHOOK_EGRESS_ALLOW: '!!', FLOWHOOK_CODEC_SESSION_TTL: 'soon' }, 'engine').FLOWHOOK_ENGINE_PORT);
   t.true(Object.isFrozen(readSettings({}, 'worker')));

@@ -6,11 +6,11 @@ import fc from 'fast-check';
 import { Command } from 'commander';
 import { ConnectionType, ConnectionTypeSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { registerConnectionCommands } from '../../bin/cli/connection-commands.ts';
-import { checkConnection } from '../../workflows/shared/connection-kinds/connection-check.ts';
-import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../workflows/shared/connection-kinds/connection-kind-registry.ts';
-import { KIND_SETTINGS, kindSettingsOf } from '../../workflows/shared/connection-kinds/connection-settings.ts';
-import { basicCredentials } from '../../workflows/shared/connection-kinds/http-basic.ts';
-import type { AuthenticationServices } from '../../workflows/shared/connection-kinds/connection-kind.ts';
+import { checkConnection } from '../../flow/connection-kinds/connection-check.ts';
+import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../flow/connection-kinds/connection-kind-registry.ts';
+import { KIND_SETTINGS, kindSettingsOf } from '../../flow/connection-kinds/connection-settings.ts';
+import { basicCredentials } from '../../flow/connection-kinds/http-basic.ts';
+import type { AuthenticationServices } from '../../flow/connection-kinds/connection-kind.ts';
 
 /** What simple kinds get: they must not reach for a token endpoint or the token cache. */
 const NO_IO: AuthenticationServices = {
@@ -82,11 +82,17 @@ test('a setting the kind does not use is refused, naming it and the kind', (t) =
 });
 
 test('api-key, basic and bearer add their one header and need no I/O', async (t) => {
-  const connection = (settings: Partial<Record<(typeof KIND_SETTINGS)[number]['name'], string>>) => ({ name: 'erp', settings: kindSettingsOf(settings), secret: 'pässwörd' });
+  const connection = (settings: Partial<Record<(typeof KIND_SETTINGS)[number]['name'], string>>) => ({
+    name: 'erp',
+    settings: kindSettingsOf(settings),
+    secret: 'pässwörd',
+  });
   const authenticate = (type: ConnectionType, settings = {}) => connectionKind(type)!.authenticate(connection(settings), NO_IO);
   t.deepEqual(await authenticate(ConnectionType.API_KEY), { 'x-api-key': 'pässwörd' });
   t.deepEqual(await authenticate(ConnectionType.API_KEY, { headerName: 'X-Erp-Key' }), { 'x-erp-key': 'pässwörd' });
-  t.deepEqual(await authenticate(ConnectionType.BASIC, { username: 'zoë' }), { authorization: `Basic ${Buffer.from('zoë:pässwörd', 'utf8').toString('base64')}` });
+  t.deepEqual(await authenticate(ConnectionType.BASIC, { username: 'zoë' }), {
+    authorization: `Basic ${Buffer.from('zoë:pässwörd', 'utf8').toString('base64')}`,
+  });
   t.deepEqual(await authenticate(ConnectionType.BEARER), { authorization: 'Bearer pässwörd' });
 });
 

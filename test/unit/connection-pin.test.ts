@@ -1,8 +1,8 @@
-// Where a connection's credentials may go (workflows/shared/connection-pin.ts): scheme and port
+// Where a connection's credentials may go (flow/connection-pin.ts): scheme and port
 // match the pin exactly, and a path stays under the base URL's prefix however the server reads it.
 import test from 'ava';
-import { checkConnection } from '../../workflows/shared/connection-kinds/connection-check.ts';
-import { connectionAllows, parseAllowedHost, pathWithin } from '../../workflows/shared/connection-pin.ts';
+import { checkConnection } from '../../flow/connection-kinds/connection-check.ts';
+import { connectionAllows, parseAllowedHost, pathWithin } from '../../flow/connection-pin.ts';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 
 const allows = (pin: { baseUrl?: string; allowedHosts?: string[] }, url: string) =>
@@ -104,7 +104,11 @@ test('encoded slashes and path parameters that stay under the prefix are sent as
 
 test('allowed-host entries: host, host:port, http(s)://host[:port]; anything else is refused at connection set', (t) => {
   t.deepEqual(parseAllowedHost('erp.example.com'), { protocol: 'https:', hostname: 'erp.example.com', port: 443 });
-  t.deepEqual(parseAllowedHost('erp.example.com:8443'), { protocol: 'https:', hostname: 'erp.example.com', port: 8443 });
+  t.deepEqual(parseAllowedHost('erp.example.com:8443'), {
+    protocol: 'https:',
+    hostname: 'erp.example.com',
+    port: 8443,
+  });
   t.deepEqual(parseAllowedHost('http://erp.internal'), { protocol: 'http:', hostname: 'erp.internal', port: 80 });
   t.deepEqual(parseAllowedHost('https://127.0.0.1:9443'), { protocol: 'https:', hostname: '127.0.0.1', port: 9443 });
   for (const bad of ['ftp://erp.internal', 'https://erp.internal/api', 'erp.internal:0', 'erp.internal:65536', 'ERP.internal', '*.example.com', 'http://', 'user@erp.internal']) {

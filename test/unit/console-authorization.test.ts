@@ -1,4 +1,4 @@
-// Who may do what in the console (engine/console/console-roles.ts,
+// Who may do what in the console (engine/domain/callers/console-roles.ts,
 // console-rpc-policy.ts), which requests the console answers at all
 // (console-request-checks.ts), and its CSRF tokens (console-csrf.ts). Pure.
 import { randomBytes } from 'node:crypto';
@@ -10,10 +10,10 @@ import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { atLeast, grantsFromClaim, roleIn } from '../../engine/console/console-roles.ts';
-import { authorizeRequest, authorizeResponse, rpcRule, CONSOLE_PEOPLE_SERVICES, CONSOLE_SERVICES } from '../../engine/console/console-rpc-policy.ts';
-import { ownOrigin, refusalOfCall, type ConsoleSite } from '../../engine/console/console-request-checks.ts';
-import { csrfMatches, csrfTokenOf } from '../../engine/console/console-csrf.ts';
+import { atLeast, grantsFromClaim, roleIn } from '../../engine/domain/callers/console-roles.ts';
+import { authorizeRequest, authorizeResponse, rpcRule, CONSOLE_PEOPLE_SERVICES, CONSOLE_SERVICES } from '../../engine/edges/console/console-rpc-policy.ts';
+import { ownOrigin, refusalOfCall, type ConsoleSite } from '../../engine/edges/console/console-request-checks.ts';
+import { csrfMatches, csrfTokenOf } from '../../engine/edges/console/console-csrf.ts';
 
 const FLOWS = FlowAdminService.typeName;
 
@@ -29,7 +29,11 @@ test('roles include the ones below them; a grant in every company holds in each'
 });
 
 test("the identity provider's roles claim: a role for every company, or <role>:<company>; anything else grants nothing", (t) => {
-  t.deepEqual(grantsFromClaim(['viewer', 'editor:Acme', 'admin:Has:Colons', 'owner:Acme', 'editor:', 42]), { '': 'viewer', Acme: 'editor', 'Has:Colons': 'admin' });
+  t.deepEqual(grantsFromClaim(['viewer', 'editor:Acme', 'admin:Has:Colons', 'owner:Acme', 'editor:', 42]), {
+    '': 'viewer',
+    Acme: 'editor',
+    'Has:Colons': 'admin',
+  });
   t.deepEqual(grantsFromClaim('viewer:Acme editor:Acme,viewer:Globex'), { Acme: 'editor', Globex: 'viewer' }, 'two grants for one company keep the stronger');
   t.deepEqual(grantsFromClaim(undefined), {});
   t.deepEqual(grantsFromClaim({ admin: true }), {});
@@ -71,7 +75,13 @@ test('a re-run needs the editor role in the company it names; without a company,
   t.false(rerun({ Acme: 'viewer' }, 'Acme'));
   t.false(rerun({ Acme: 'editor' }, ''), 'no company named: the role is needed everywhere');
   t.true(rerun({ '': 'editor' }, ''));
-  t.false(authorizeRequest({ Acme: 'editor' }, ExecutionService.typeName, 'RevealExecutionPayload', { executionId: 'a:b', company: 'Acme' }).allowed, 'decrypting needs admin');
+  t.false(
+    authorizeRequest({ Acme: 'editor' }, ExecutionService.typeName, 'RevealExecutionPayload', {
+      executionId: 'a:b',
+      company: 'Acme',
+    }).allowed,
+    'decrypting needs admin',
+  );
 });
 
 test('a method without a rule is closed, however strong the role; every served service has rules', (t) => {
@@ -92,13 +102,35 @@ test("people and machines belong to the deployment: reading needs a role in ever
   t.false(authorizeRequest({ '': 'editor' }, SA, 'RotateServiceAccountToken', { name: 'ci' }).allowed);
   t.true(authorizeRequest({ '': 'admin' }, SA, 'RotateServiceAccountToken', { name: 'ci' }).allowed);
   t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'RegenerateUserKey', { name: 'shop' }).allowed, 'a key acts in every company the user holds a grant in');
-  t.true(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', company: 'Acme', permissionSet: 'FLOW ALL' }).allowed);
-  t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', company: 'Globex', permissionSet: 'FLOW ALL' }).allowed);
+  t.true(
+    authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', {
+      name: 'shop',
+      company: 'Acme',
+      permissionSet: 'FLOW ALL',
+    }).allowed,
+  );
+  t.false(
+    authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', {
+      name: 'shop',
+      company: 'Globex',
+      permissionSet: 'FLOW ALL',
+    }).allowed,
+  );
   t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', allCompanies: true }).allowed, 'all companies needs the admin role in every company');
   t.false(authorizeRequest({ '': 'viewer' }, AppAdminService.typeName, 'SetAppState', { clientId: 'erp' }).allowed);
   t.true(authorizeRequest({ Acme: 'viewer' }, HookSecretAdminService.typeName, 'ListHookSecrets', { company: 'Acme' }).allowed);
-  t.false(authorizeRequest({ Acme: 'editor' }, HookSecretAdminService.typeName, 'SetHookSecret', { company: 'Acme', activity: 'github.push' }).allowed);
-  t.true(authorizeRequest({ Acme: 'admin' }, HookSecretAdminService.typeName, 'SetHookSecret', { company: 'Acme', activity: 'github.push' }).allowed);
+  t.false(
+    authorizeRequest({ Acme: 'editor' }, HookSecretAdminService.typeName, 'SetHookSecret', {
+      company: 'Acme',
+      activity: 'github.push',
+    }).allowed,
+  );
+  t.true(
+    authorizeRequest({ Acme: 'admin' }, HookSecretAdminService.typeName, 'SetHookSecret', {
+      company: 'Acme',
+      activity: 'github.push',
+    }).allowed,
+  );
 });
 
 const loopback: ConsoleSite = { scheme: 'http', loopbackOnly: true };

@@ -1,5 +1,5 @@
 // Re-reading a console person's roles at the identity provider
-// (engine/console/console-oidc.ts `recheck`), against a small provider on a
+// (engine/edges/console/console-oidc.ts `recheck`), against a small provider on a
 // loopback port: with a refresh token the provider answers without an ID
 // token, the roles come from userinfo with the new access token; a refused
 // refresh, userinfo refusing, another subject or no role left end the
@@ -8,8 +8,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { createOidcClient, type OidcClient } from '../../engine/console/console-oidc.ts';
-import { ProviderUnavailableError } from '../../engine/console/oidc-endpoints.ts';
+import { createOidcClient, type OidcClient } from '../../engine/edges/console/console-oidc.ts';
+import { ProviderUnavailableError } from '../../engine/edges/http/oidc-provider.ts';
 
 interface Behaviour {
   token: (form: URLSearchParams) => { status: number; body: object };
@@ -67,24 +67,43 @@ const userinfo = (claims: object) => (authorization: string | undefined) =>
   authorization === 'Bearer access-2' ? { status: 200, body: claims } : { status: 401, body: { error: 'invalid_token' } };
 
 test.serial('without an ID token in the refresh answer, the roles come from userinfo; a rotated refresh token is handed back', async (t) => {
-  behaviour = { token: refreshed({ refresh_token: 'refresh-2' }), userinfo: userinfo({ sub: 'pat', flowhook_roles: ['viewer:Acme', 'editor'] }) };
+  behaviour = {
+    token: refreshed({ refresh_token: 'refresh-2' }),
+    userinfo: userinfo({ sub: 'pat', flowhook_roles: ['viewer:Acme', 'editor'] }),
+  };
   const found = await client.recheck(grant);
   t.deepEqual(found, { confirmed: true, grants: { Acme: 'viewer', '': 'editor' }, refreshToken: 'refresh-2' });
   const form = forms.at(-1)!;
-  t.like(Object.fromEntries(form), { grant_type: 'refresh_token', refresh_token: 'refresh-1', client_id: 'flowhook-console' });
+  t.like(Object.fromEntries(form), {
+    grant_type: 'refresh_token',
+    refresh_token: 'refresh-1',
+    client_id: 'flowhook-console',
+  });
   behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'pat', flowhook_roles: 'admin' }) };
   t.like(await client.recheck(grant), { confirmed: true, refreshToken: 'refresh-1' }, 'a provider that does not rotate: the same token again');
 });
 
 test.serial('a refused refresh, a refused access token, another subject or no role left: the session ends, saying why', async (t) => {
   behaviour = { token: () => ({ status: 400, body: { error: 'invalid_grant' } }), userinfo: userinfo({}) };
-  t.deepEqual(await client.recheck(grant), { confirmed: false, reason: 'the identity provider refused the refresh token (invalid_grant)' });
+  t.deepEqual(await client.recheck(grant), {
+    confirmed: false,
+    reason: 'the identity provider refused the refresh token (invalid_grant)',
+  });
   behaviour = { token: refreshed(), userinfo: () => ({ status: 401, body: {} }) };
-  t.like(await client.recheck(grant), { confirmed: false, reason: 'the identity provider refused its own access token at userinfo' });
+  t.like(await client.recheck(grant), {
+    confirmed: false,
+    reason: 'the identity provider refused its own access token at userinfo',
+  });
   behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'someone-else', flowhook_roles: ['admin'] }) };
-  t.like(await client.recheck(grant), { confirmed: false, reason: 'the identity provider answered for another subject' });
+  t.like(await client.recheck(grant), {
+    confirmed: false,
+    reason: 'the identity provider answered for another subject',
+  });
   behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'pat', flowhook_roles: ['owner'] }) };
-  t.like(await client.recheck(grant), { confirmed: false, reason: 'the identity provider gives them no console role any more (claim "flowhook_roles")' });
+  t.like(await client.recheck(grant), {
+    confirmed: false,
+    reason: 'the identity provider gives them no console role any more (claim "flowhook_roles")',
+  });
 });
 
 test.serial('a provider that fails or cannot be reached decides nothing', async (t) => {
@@ -94,6 +113,11 @@ test.serial('a provider that fails or cannot be reached decides nothing', async 
   t.false(error!.message.includes('refresh-1'), 'no token in the message');
   behaviour = { token: refreshed(), userinfo: () => ({ status: 500, body: {} }) };
   await t.throwsAsync(client.recheck(grant), { instanceOf: ProviderUnavailableError });
-  const gone = createOidcClient({ issuer: 'http://127.0.0.1:1', clientId: 'c', rolesClaim: 'flowhook_roles', scopes: ['openid'] });
+  const gone = createOidcClient({
+    issuer: 'http://127.0.0.1:1',
+    clientId: 'c',
+    rolesClaim: 'flowhook_roles',
+    scopes: ['openid'],
+  });
   await t.throwsAsync(gone.recheck(grant), { instanceOf: ProviderUnavailableError, message: /could not be reached/ });
 });

@@ -8,14 +8,14 @@ import test from 'ava';
 import { Code, ConnectError, createClient, createRouterTransport, type Interceptor } from '@connectrpc/connect';
 import pino from 'pino';
 import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { CONSOLE_CALL } from '../../engine/console/console-gate.ts';
-import { createConsoleService } from '../../engine/console/console-service.ts';
-import type { ConsoleSessions } from '../../engine/console/console-sessions.ts';
-import { sessionCookie } from '../../engine/console/session-cookie.ts';
-import { SignInLimiter } from '../../engine/console/sign-in-limiter.ts';
-import type { SignInRefusal } from '../../engine/metrics/engine-metrics.ts';
-import { errorInterceptor } from '../../engine/rpc/error-interceptor.ts';
-import type { ServiceAccountDirectory } from '../../engine/rpc/service-account-directory.ts';
+import { CONSOLE_CALL } from '../../engine/edges/console/console-gate.ts';
+import { createConsoleService } from '../../engine/edges/console/console-service.ts';
+import type { ConsoleSessions } from '../../engine/edges/console/console-sessions.ts';
+import { browserCookie } from '../../engine/edges/http/browser-sessions.ts';
+import { SignInLimiter } from '../../engine/edges/console/sign-in-limiter.ts';
+import type { SignInRefusal } from '../../engine/domain/metrics/engine-metrics.ts';
+import { errorInterceptor } from '../../engine/edges/rpc/error-interceptor.ts';
+import type { ServiceAccountDirectory } from '../../engine/domain/callers/service-account-directory.ts';
 
 const SENDER = '192.0.2.44';
 
@@ -47,7 +47,7 @@ test('wrong tokens are refused and counted; past five, attempts are refused unch
     accounts,
     csrfKey: Buffer.alloc(32),
     credentialKey: Buffer.alloc(32),
-    cookie: sessionCookie(false),
+    cookie: browserCookie('flowhook_console_session', false),
     limiter: new SignInLimiter(),
     signInRefused: (reason) => refused.push(reason),
     logger,
@@ -59,7 +59,9 @@ test('wrong tokens are refused and counted; past five, attempts are refused unch
   };
   const client = createClient(
     ConsoleService,
-    createRouterTransport(({ service: route }) => route(ConsoleService, service), { router: { interceptors: [fromSender, errorInterceptor(logger)] } }),
+    createRouterTransport(({ service: route }) => route(ConsoleService, service), {
+      router: { interceptors: [fromSender, errorInterceptor(logger)] },
+    }),
   );
 
   const tokens = Array.from({ length: 7 }, (_, i) => `guess-${i}-${'x'.repeat(30)}`);

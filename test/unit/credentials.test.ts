@@ -1,5 +1,5 @@
 import test from 'ava';
-import { generateRandomText, matchesHash, SECRET_LENGTH, sha256Hex } from '../../engine/security/credentials.ts';
+import { generateRandomText, matchesHash, SECRET_LENGTH, sha256Hex } from '../../engine/domain/callers/credentials.ts';
 
 test('generated secrets have 32 characters from [A-Za-z0-9] and differ', (t) => {
   const secrets = new Set(Array.from({ length: 200 }, () => generateRandomText(SECRET_LENGTH)));

@@ -1,9 +1,9 @@
 // How the engine turns a verified provider delivery into its idempotency key
-// (engine/webhook/idempotency.ts), and how long it remembers deliveries of
+// (engine/domain/flow-control/idempotency.ts), and how long it remembers deliveries of
 // routes without a signed timestamp (FLOWHOOK_HOOK_REPLAY_WINDOW).
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { deliveryIdempotencyKey } from '../../engine/webhook/idempotency.ts';
+import { deliveryIdempotencyKey } from '../../engine/domain/flow-control/idempotency.ts';
 import { readEngineConfig } from '../../engine/config.ts';
 
 const KEY = randomBytes(32);
@@ -34,7 +34,11 @@ test('FLOWHOOK_HOOK_REPLAY_WINDOW: 30 days unless set, never below 3 days, a wro
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '' }), 30 * day);
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '3d' }), 3 * day);
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '400d' }), 400 * day);
-  t.throws(() => readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '1d' }), { message: /^FLOWHOOK_HOOK_REPLAY_WINDOW must be a duration of at least 3d .*redelivery.*got "1d"$/ });
-  t.throws(() => readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: 'forever' }), { message: /FLOWHOOK_HOOK_REPLAY_WINDOW/ });
+  t.throws(() => readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '1d' }), {
+    message: /^FLOWHOOK_HOOK_REPLAY_WINDOW must be a duration of at least 3d .*redelivery.*got "1d"$/,
+  });
+  t.throws(() => readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: 'forever' }), {
+    message: /FLOWHOOK_HOOK_REPLAY_WINDOW/,
+  });
   t.is(readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_HOOK_REPLAY_WINDOW: '7d' }).hookReplayWindowMs, 7 * day);
 });

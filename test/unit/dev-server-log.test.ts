@@ -16,9 +16,16 @@ test('error-level records are forwarded with their error; warnings and info are 
 
 test('a shard changing hands is retried by the server and not forwarded', (t) => {
   t.deepEqual(forwarded(JSON.stringify({ level: 'error', msg: 'Queue reader unable to retrieve tasks', error: 'shard status unknown' })), []);
-  t.deepEqual(forwarded(JSON.stringify({ level: 'error', msg: 'Queue reader unable to retrieve tasks', error: 'context deadline exceeded' })), [
-    'temporal: Queue reader unable to retrieve tasks: context deadline exceeded',
-  ]);
+  t.deepEqual(
+    forwarded(
+      JSON.stringify({
+        level: 'error',
+        msg: 'Queue reader unable to retrieve tasks',
+        error: 'context deadline exceeded',
+      }),
+    ),
+    ['temporal: Queue reader unable to retrieve tasks: context deadline exceeded'],
+  );
 });
 
 test('lines that are not log records are forwarded only when they read like a failure', (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DigestKeyedLru, keyDigest } from '../../engine/cache/digest-keyed-lru.ts';
+import { DigestKeyedLru, keyDigest } from '../../engine/infrastructure/cache/digest-keyed-lru.ts';
 
 test('keys are held as 22-character digests, whatever their length, and tell different keys apart', (t) => {
   t.is(keyDigest('').length, 22);

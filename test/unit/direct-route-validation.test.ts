@@ -1,14 +1,19 @@
-// Publish validation of `trigger.webhook.direct` (workflows/shared/direct-route.ts
+// Publish validation of `trigger.webhook.direct` (flow/direct-route.ts
 // through validateFlow), and where `flow apply` places its problems in the file.
 import test from 'ava';
 import { toJson } from '@bufbuild/protobuf';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { validateFlow } from '../../flow/index.ts';
 import { parseFlowTextWithPositions } from '../../bin/cli/flow-file.ts';
 import { placePublishProblems } from '../../bin/cli/publish-problem-positions.ts';
 
 function errorsOf(direct: unknown): string[] {
-  const flow = { company: 'C', name: 'f', trigger: { webhook: { activity: 'a.b', direct } }, steps: [{ log: { message: 'hi' } }] };
+  const flow = {
+    company: 'C',
+    name: 'f',
+    trigger: { webhook: { activity: 'a.b', direct } },
+    steps: [{ log: { message: 'hi' } }],
+  };
   return validateFlow(flow as never).errors;
 }
 
@@ -82,7 +87,16 @@ test('hmac signedContent: only {body}, {timestamp}, {id}; {body} required; their
 test('hmac signedContent: placeholders side by side are refused, saying why; a digits-only separator beside {timestamp} too', (t) => {
   const at = 'trigger.webhook.direct.verify.hmac.signedContent';
   const hmac = (signedContent: string) =>
-    errorsOf({ verify: { hmac: { header: 'X-Sig', signedContent, timestampHeader: signedContent.includes('{timestamp}') ? 'X-Ts' : undefined, eventIdHeader: 'X-Id' } } });
+    errorsOf({
+      verify: {
+        hmac: {
+          header: 'X-Sig',
+          signedContent,
+          timestampHeader: signedContent.includes('{timestamp}') ? 'X-Ts' : undefined,
+          eventIdHeader: 'X-Id',
+        },
+      },
+    });
   t.deepEqual(hmac('{id}{body}'), [
     `${at}: {id}{body} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many (id, body) pairs and one signature covers them all; put a separator between them, e.g. "{id}.{body}"`,
   ]);
@@ -97,7 +111,12 @@ test('hmac signedContent: placeholders side by side are refused, saying why; a d
 });
 
 test('a flow without direct is not affected', (t) => {
-  const flow = { company: 'C', name: 'f', trigger: { webhook: { activity: 'a.b' } }, steps: [{ log: { message: 'hi' } }] };
+  const flow = {
+    company: 'C',
+    name: 'f',
+    trigger: { webhook: { activity: 'a.b' } },
+    steps: [{ log: { message: 'hi' } }],
+  };
   t.deepEqual(validateFlow(flow as never).errors, []);
 });
 

@@ -14,11 +14,16 @@ import {
   verifyDirectRequest,
   withheldHeaders,
   type DirectSchemeName,
-} from '../../engine/direct/verification/index.ts';
-import { DIRECT_SCHEMES } from '../../workflows/shared/index.ts';
+} from '../../engine/domain/direct/verification/index.ts';
+import { DIRECT_SCHEMES, hasSignedTimestamp } from '../../flow/verification-schemes/scheme-registry.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 18, 0, 0);
-const HMAC = { header: 'X-Sig', signedContent: '{id}.{timestamp}.{body}', timestampHeader: 'X-Ts', eventIdHeader: 'X-Id' };
+const HMAC = {
+  header: 'X-Sig',
+  signedContent: '{id}.{timestamp}.{body}',
+  timestampHeader: 'X-Ts',
+  eventIdHeader: 'X-Id',
+};
 const VERIFICATIONS: Record<DirectSchemeName, DirectVerificationJson> = {
   standardWebhooks: { standardWebhooks: {} },
   stripe: { stripe: {} },
@@ -28,13 +33,60 @@ const VERIFICATIONS: Record<DirectSchemeName, DirectVerificationJson> = {
   hmac: { hmac: HMAC },
 };
 const routeOf = (name: DirectSchemeName, toleranceSeconds?: number) =>
-  fromJson(DirectRouteSchema, { verify: VERIFICATIONS[name], ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}) });
+  fromJson(DirectRouteSchema, {
+    verify: VERIFICATIONS[name],
+    ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}),
+  });
 
 test('every scheme of the proto oneof is registered under its case name', (t) => {
   t.deepEqual([...DIRECT_SCHEME_NAMES].sort(), Object.keys(VERIFICATIONS).sort());
-  // Publish validation's list of schemes is the same one.
-  t.deepEqual([...DIRECT_SCHEME_NAMES].sort(), Object.keys(DIRECT_SCHEMES).sort());
+  // The schemes' facts and publish checks (flow/verification-schemes/) list the same ones, in the same order.
+  t.deepEqual(DIRECT_SCHEME_NAMES, Object.keys(DIRECT_SCHEMES));
   for (const name of DIRECT_SCHEME_NAMES) t.is(schemeOf(routeOf(name)), name);
+});
+
+/** A request each scheme verifies (VERIFICATIONS' settings), signed with `secret` at NOW. */
+function signedRequest(name: DirectSchemeName, secret: string, body: string) {
+  const seconds = String(Math.floor(NOW / 1000));
+  const mac = (key: string | Buffer, content: string) => createHmac('sha256', key).update(content);
+  const headers: Record<DirectSchemeName, Record<string, string>> = {
+    standardWebhooks: {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': seconds,
+      'webhook-signature': `v1,${mac(Buffer.from(secret.slice('whsec_'.length), 'base64'), `msg_1.${seconds}.${body}`).digest('base64')}`,
+    },
+    stripe: { 'stripe-signature': `t=${seconds},v1=${mac(secret, `${seconds}.${body}`).digest('hex')}` },
+    github: { 'x-hub-signature-256': `sha256=${mac(secret, body).digest('hex')}` },
+    slack: {
+      'x-slack-request-timestamp': seconds,
+      'x-slack-signature': `v0=${mac(secret, `v0:${seconds}:${body}`).digest('hex')}`,
+    },
+    shopify: { 'x-shopify-hmac-sha256': mac(secret, body).digest('base64') },
+    hmac: { 'x-id': 'evt-1', 'x-ts': seconds, 'x-sig': mac(secret, `evt-1.${seconds}.${body}`).digest('hex') },
+  };
+  return { headers: new Map(Object.entries(headers[name])), body: Buffer.from(body), nowMs: NOW };
+}
+
+test("a scheme's facts say whether its signature covers a timestamp, as its verifier finds", (t) => {
+  const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0';
+  for (const name of DIRECT_SCHEME_NAMES) {
+    const outcome = verifyDirectRequest(routeOf(name), { current: secret }, signedRequest(name, secret, '{"id":"evt_1"}'));
+    if (!outcome.ok) return t.fail(`${name}: ${outcome.reason}`);
+    t.is(outcome.delivery.signedTimestamp, hasSignedTimestamp(name, VERIFICATIONS[name][name]!), name);
+  }
+  // hmac: as its settings say.
+  const untimed = { header: 'X-Sig' };
+  const outcome = verifyDirectRequest(
+    fromJson(DirectRouteSchema, { verify: { hmac: untimed } }),
+    { current: secret },
+    {
+      headers: new Map([['x-sig', createHmac('sha256', secret).update('hello').digest('hex')]]),
+      body: Buffer.from('hello'),
+      nowMs: NOW,
+    },
+  );
+  t.like(outcome, { ok: true, delivery: { signedTimestamp: false } });
+  t.false(hasSignedTimestamp('hmac', untimed));
 });
 
 test('a route without a scheme is a programming error, not a refusal', (t) => {
@@ -72,7 +124,10 @@ test("the route's toleranceSeconds replaces the default; out-of-range values fal
       nowMs: NOW,
     };
   };
-  t.like(verifyDirectRequest(routeOf('slack', 60), { current: secret }, signedAt(61)), { ok: false, reason: 'stale_timestamp' });
+  t.like(verifyDirectRequest(routeOf('slack', 60), { current: secret }, signedAt(61)), {
+    ok: false,
+    reason: 'stale_timestamp',
+  });
   t.like(verifyDirectRequest(routeOf('slack', 60), { current: secret }, signedAt(60)), { ok: true });
   t.like(verifyDirectRequest(routeOf('slack', 3600), { current: secret }, signedAt(3000)), { ok: true });
   for (const outOfRange of [0, -5, 3601]) {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createHmac, randomUUID as anotherId } from 'node:crypto';
 import { sign, verify as octokitVerify } from '@octokit/webhooks-methods';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
+import { verifyDirectRequest, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
 
 const route = fromJson(DirectRouteSchema, { verify: { github: {} } });
 const BODY = JSON.stringify({ action: 'opened', number: 7, pull_request: { title: 'Fix ✓' } });
@@ -18,7 +18,11 @@ const PREVIOUS = 'the old secret';
 function verify(secrets: HookSecrets, signature: string | undefined, body: string | Uint8Array = BODY, extra: Record<string, string> = {}) {
   const headers = new Map(Object.entries({ 'x-github-event': 'pull_request', 'x-github-delivery': DELIVERY, ...extra }));
   if (signature !== undefined) headers.set('x-hub-signature-256', signature);
-  return verifyDirectRequest(route, secrets, { headers, body: typeof body === 'string' ? Buffer.from(body) : body, nowMs: Date.now() });
+  return verifyDirectRequest(route, secrets, {
+    headers,
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    nowMs: Date.now(),
+  });
 }
 
 /** GitHub signs the body alone and no time: the delivery is known by the body. */
@@ -27,14 +31,27 @@ const BY_BODY = { signedContent: [Buffer.from(BODY)], signedTimestamp: false };
 test('a request signed with octokit verifies, with X-GitHub-Delivery as the event id', async (t) => {
   const signature = await sign(CURRENT, BODY);
   t.true(await octokitVerify(CURRENT, BODY, signature));
-  t.deepEqual(verify({ current: CURRENT }, signature), { ok: true, scheme: 'github', eventId: DELIVERY, delivery: BY_BODY });
+  t.deepEqual(verify({ current: CURRENT }, signature), {
+    ok: true,
+    scheme: 'github',
+    eventId: DELIVERY,
+    delivery: BY_BODY,
+  });
 });
 
 test('without a usable delivery header the request still verifies, with no event id', async (t) => {
   const signature = await sign(CURRENT, BODY);
   const headers = new Map([['x-hub-signature-256', signature]]);
-  t.deepEqual(verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 }), { ok: true, scheme: 'github', delivery: BY_BODY });
-  t.deepEqual(verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': 'a b' }), { ok: true, scheme: 'github', delivery: BY_BODY });
+  t.deepEqual(verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 }), {
+    ok: true,
+    scheme: 'github',
+    delivery: BY_BODY,
+  });
+  t.deepEqual(verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': 'a b' }), {
+    ok: true,
+    scheme: 'github',
+    delivery: BY_BODY,
+  });
 });
 
 test('the delivery key is exactly what the signature covers, whatever the unsigned X-GitHub-Delivery says', async (t) => {
@@ -59,7 +76,12 @@ test('a tampered body and a wrong secret are signature mismatches', async (t) =>
 
 test('a missing X-Hub-Signature-256 is missing, even when the legacy SHA-1 header is present', (t) => {
   t.like(verify({ current: CURRENT }, undefined), { ok: false, reason: 'missing_header' });
-  t.like(verify({ current: CURRENT }, undefined, BODY, { 'x-hub-signature': 'sha1=0000000000000000000000000000000000000000' }), { ok: false, reason: 'missing_header' });
+  t.like(
+    verify({ current: CURRENT }, undefined, BODY, {
+      'x-hub-signature': 'sha1=0000000000000000000000000000000000000000',
+    }),
+    { ok: false, reason: 'missing_header' },
+  );
 });
 
 test('malformed signatures are refused as malformed', async (t) => {

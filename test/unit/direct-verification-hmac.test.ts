@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
 import { createHmac } from 'node:crypto';
 import { DirectRouteSchema, HmacVerificationSchema, type HmacVerificationJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { hmacConfigProblem, verifyDirectRequest, withheldHeaders, type HookSecrets } from '../../engine/direct/verification/index.ts';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { hmacConfigProblem, verifyDirectRequest, withheldHeaders, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
+import { validateFlow } from '../../flow/index.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 18, 0, 0);
 const SECONDS = String(Math.floor(NOW / 1000));
@@ -22,7 +22,11 @@ function mac(algorithm: string, secret: string, content: string | Buffer, encodi
 }
 
 function verify(hmac: HmacVerificationJson, secrets: HookSecrets, headers: Record<string, string>, body: string | Uint8Array = BODY, nowMs = NOW) {
-  return verifyDirectRequest(routeOf(hmac), secrets, { headers: new Map(Object.entries(headers)), body: typeof body === 'string' ? Buffer.from(body) : body, nowMs });
+  return verifyDirectRequest(routeOf(hmac), secrets, {
+    headers: new Map(Object.entries(headers)),
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    nowMs,
+  });
 }
 
 /** Each description with a signer that follows it: the cases every configuration must pass. */
@@ -46,14 +50,33 @@ const CONFIGURATIONS: {
   },
   {
     name: 'sha512, hex, {timestamp}.{body}',
-    hmac: { header: 'X-Webhook-Signature', algorithm: 'sha512', signedContent: '{timestamp}.{body}', timestampHeader: 'X-Webhook-Timestamp' },
-    sign: (secret, body, seconds) => ({ 'x-webhook-timestamp': seconds, 'x-webhook-signature': mac('sha512', secret, `${seconds}.${body}`, 'hex') }),
+    hmac: {
+      header: 'X-Webhook-Signature',
+      algorithm: 'sha512',
+      signedContent: '{timestamp}.{body}',
+      timestampHeader: 'X-Webhook-Timestamp',
+    },
+    sign: (secret, body, seconds) => ({
+      'x-webhook-timestamp': seconds,
+      'x-webhook-signature': mac('sha512', secret, `${seconds}.${body}`, 'hex'),
+    }),
     timestamped: true,
   },
   {
     name: 'sha256, base64, prefix, {id}:{timestamp}:{body}',
-    hmac: { header: 'Signature', encoding: 'base64', prefix: 'v1=', signedContent: '{id}:{timestamp}:{body}', timestampHeader: 'Signature-Timestamp', eventIdHeader: 'Event-Id' },
-    sign: (secret, body, seconds, id) => ({ 'event-id': id, 'signature-timestamp': seconds, signature: `v1=${mac('sha256', secret, `${id}:${seconds}:${body}`, 'base64')}` }),
+    hmac: {
+      header: 'Signature',
+      encoding: 'base64',
+      prefix: 'v1=',
+      signedContent: '{id}:{timestamp}:{body}',
+      timestampHeader: 'Signature-Timestamp',
+      eventIdHeader: 'Event-Id',
+    },
+    sign: (secret, body, seconds, id) => ({
+      'event-id': id,
+      'signature-timestamp': seconds,
+      signature: `v1=${mac('sha256', secret, `${id}:${seconds}:${body}`, 'base64')}`,
+    }),
     timestamped: true,
   },
 ];
@@ -107,8 +130,14 @@ for (const configuration of CONFIGURATIONS) {
       const timestampHeader = hmac.timestampHeader!.toLowerCase();
       const { [timestampHeader]: _, ...without } = good;
       t.like(verify(hmac, { current: CURRENT }, without), { ok: false, reason: 'missing_header' });
-      t.like(verify(hmac, { current: CURRENT }, { ...good, [timestampHeader]: String(Number(SECONDS) - 1) }), { ok: false, reason: 'signature_mismatch' });
-      t.like(verify(hmac, { current: CURRENT }, { ...good, [timestampHeader]: `${SECONDS}.5` }), { ok: false, reason: 'malformed_header' });
+      t.like(verify(hmac, { current: CURRENT }, { ...good, [timestampHeader]: String(Number(SECONDS) - 1) }), {
+        ok: false,
+        reason: 'signature_mismatch',
+      });
+      t.like(verify(hmac, { current: CURRENT }, { ...good, [timestampHeader]: `${SECONDS}.5` }), {
+        ok: false,
+        reason: 'malformed_header',
+      });
     });
   }
 }
@@ -118,18 +147,33 @@ test("a signed {id}: its header is required, a changed id does not verify, and a
   const good = withId!.sign(CURRENT, BODY, SECONDS, 'evt-1');
   const { 'event-id': _, ...without } = good;
   t.like(verify(withId!.hmac, { current: CURRENT }, without), { ok: false, reason: 'missing_header' });
-  t.like(verify(withId!.hmac, { current: CURRENT }, { ...good, 'event-id': 'evt-2' }), { ok: false, reason: 'signature_mismatch' });
+  t.like(verify(withId!.hmac, { current: CURRENT }, { ...good, 'event-id': 'evt-2' }), {
+    ok: false,
+    reason: 'signature_mismatch',
+  });
   // `evt:1` could shift the `{id}:{timestamp}:` boundaries against each other.
-  t.like(verify(withId!.hmac, { current: CURRENT }, withId!.sign(CURRENT, BODY, SECONDS, 'evt:1')), { ok: false, reason: 'malformed_header' });
+  t.like(verify(withId!.hmac, { current: CURRENT }, withId!.sign(CURRENT, BODY, SECONDS, 'evt:1')), {
+    ok: false,
+    reason: 'malformed_header',
+  });
 });
 
 test('an unsigned event id header is the event id when usable, and absent otherwise; the delivery is known by the signed body either way', (t) => {
   const hmac = { header: 'X-Signature', eventIdHeader: 'X-Delivery' };
   const signature = mac('sha256', CURRENT, BODY, 'hex');
   const delivery = { signedContent: [Buffer.from(BODY)], signedTimestamp: false };
-  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'd-77' }), { ok: true, scheme: 'hmac', eventId: 'd-77', delivery });
+  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'd-77' }), {
+    ok: true,
+    scheme: 'hmac',
+    eventId: 'd-77',
+    delivery,
+  });
   t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature }), { ok: true, scheme: 'hmac', delivery });
-  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'two words' }), { ok: true, scheme: 'hmac', delivery });
+  t.deepEqual(verify(hmac, { current: CURRENT }, { 'x-signature': signature, 'x-delivery': 'two words' }), {
+    ok: true,
+    scheme: 'hmac',
+    delivery,
+  });
 });
 
 test('delivery keys: a signed {id} is the key; without {id} the key is every part the signature covered, timestamp included', (t) => {
@@ -157,7 +201,10 @@ test('the route tolerance applies to the timestamp', (t) => {
   const seconds = String(Number(SECONDS) - 20);
   const headers = timestamped!.sign(CURRENT, BODY, seconds, '');
   const request = { headers: new Map(Object.entries(headers)), body: Buffer.from(BODY), nowMs: NOW };
-  t.like(verifyDirectRequest(routeOf(timestamped!.hmac, 10), { current: CURRENT }, request), { ok: false, reason: 'stale_timestamp' });
+  t.like(verifyDirectRequest(routeOf(timestamped!.hmac, 10), { current: CURRENT }, request), {
+    ok: false,
+    reason: 'stale_timestamp',
+  });
   t.like(verifyDirectRequest(routeOf(timestamped!.hmac, 30), { current: CURRENT }, request), { ok: true });
 });
 
@@ -184,7 +231,12 @@ test('hmacConfigProblem names what publish validation must refuse, and accepts t
 
 /** What publishing says about a flow whose route uses this description. */
 function publishErrors(hmac: HmacVerificationJson): string[] {
-  const flow = { company: 'C', name: 'f', trigger: { webhook: { activity: 'a.b', direct: { verify: { hmac } } } }, steps: [{ log: { message: 'hi' } }] };
+  const flow = {
+    company: 'C',
+    name: 'f',
+    trigger: { webhook: { activity: 'a.b', direct: { verify: { hmac } } } },
+    steps: [{ log: { message: 'hi' } }],
+  };
   return validateFlow(flow as never).errors;
 }
 
@@ -216,7 +268,9 @@ test('property: every description publishing accepts is one verification can use
 });
 
 test('a description publish validation refuses throws instead of verifying anything', (t) => {
-  t.throws(() => verify({ header: 'X-S', algorithm: 'md5' }, { current: CURRENT }, { 'x-s': 'ab' }), { message: /invalid hmac verification/ });
+  t.throws(() => verify({ header: 'X-S', algorithm: 'md5' }, { current: CURRENT }, { 'x-s': 'ab' }), {
+    message: /invalid hmac verification/,
+  });
 });
 
 test('the signature and timestamp headers are withheld from the flow, lower-cased', (t) => {

@@ -6,10 +6,15 @@ import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
 import { createHmac, randomUUID } from 'node:crypto';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
+import { verifyDirectRequest, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
 
 const route = fromJson(DirectRouteSchema, { verify: { shopify: {} } });
-const BODY = JSON.stringify({ id: 820982911946154500, email: 'jon@example.com', total_price: '199.00', note: 'Größe M' });
+const BODY = JSON.stringify({
+  id: 820982911946154500,
+  email: 'jon@example.com',
+  total_price: '199.00',
+  note: 'Größe M',
+});
 const WEBHOOK_ID = randomUUID();
 const EVENT_ID = randomUUID();
 const CURRENT = 'shpss_' + 'a1b2c3d4'.repeat(4);
@@ -18,7 +23,11 @@ const PREVIOUS = 'shpss_' + 'f0e1d2c3'.repeat(4);
 const shopifyHmac = (secret: string, body: string | Uint8Array) => createHmac('sha256', secret).update(body).digest('base64');
 
 function verify(secrets: HookSecrets, headers: Record<string, string>, body: string | Uint8Array = BODY) {
-  return verifyDirectRequest(route, secrets, { headers: new Map(Object.entries(headers)), body: typeof body === 'string' ? Buffer.from(body) : body, nowMs: Date.now() });
+  return verifyDirectRequest(route, secrets, {
+    headers: new Map(Object.entries(headers)),
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    nowMs: Date.now(),
+  });
 }
 
 const delivery = (secret: string, body = BODY) => ({
@@ -32,14 +41,29 @@ const delivery = (secret: string, body = BODY) => ({
 const BY_BODY = { signedContent: [Buffer.from(BODY)], signedTimestamp: false };
 
 test('a signed delivery verifies, with X-Shopify-Webhook-Id as the event id (X-Shopify-Event-Id without it)', (t) => {
-  t.deepEqual(verify({ current: CURRENT }, delivery(CURRENT)), { ok: true, scheme: 'shopify', eventId: WEBHOOK_ID, delivery: BY_BODY });
+  t.deepEqual(verify({ current: CURRENT }, delivery(CURRENT)), {
+    ok: true,
+    scheme: 'shopify',
+    eventId: WEBHOOK_ID,
+    delivery: BY_BODY,
+  });
   const { 'x-shopify-webhook-id': _, ...withoutWebhookId } = delivery(CURRENT);
-  t.deepEqual(verify({ current: CURRENT }, withoutWebhookId), { ok: true, scheme: 'shopify', eventId: EVENT_ID, delivery: BY_BODY });
+  t.deepEqual(verify({ current: CURRENT }, withoutWebhookId), {
+    ok: true,
+    scheme: 'shopify',
+    eventId: EVENT_ID,
+    delivery: BY_BODY,
+  });
 });
 
 test('a Shopify Events delivery (headers without X-) verifies too', (t) => {
   const headers = { 'shopify-hmac-sha256': shopifyHmac(CURRENT, BODY), 'shopify-webhook-id': WEBHOOK_ID };
-  t.deepEqual(verify({ current: CURRENT }, headers), { ok: true, scheme: 'shopify', eventId: WEBHOOK_ID, delivery: BY_BODY });
+  t.deepEqual(verify({ current: CURRENT }, headers), {
+    ok: true,
+    scheme: 'shopify',
+    eventId: WEBHOOK_ID,
+    delivery: BY_BODY,
+  });
 });
 
 test('the delivery key is exactly what the signature covers, with the id headers changed or dropped', (t) => {
@@ -51,7 +75,10 @@ test('the delivery key is exactly what the signature covers, with the id headers
 });
 
 test('a tampered body and a wrong secret are signature mismatches', (t) => {
-  t.like(verify({ current: CURRENT }, delivery(CURRENT), BODY.replace('199', '1')), { ok: false, reason: 'signature_mismatch' });
+  t.like(verify({ current: CURRENT }, delivery(CURRENT), BODY.replace('199', '1')), {
+    ok: false,
+    reason: 'signature_mismatch',
+  });
   t.like(verify({ current: PREVIOUS }, delivery(CURRENT)), { ok: false, reason: 'signature_mismatch' });
 });
 
@@ -67,7 +94,9 @@ test('a signature that is no base64 SHA-256 digest is malformed', (t) => {
     t.like(verify({ current: CURRENT }, { ...delivery(CURRENT), 'x-shopify-hmac-sha256': value }), { ok: false, reason: 'malformed_header' }, value);
   }
   // Without padding it is the same digest.
-  t.like(verify({ current: CURRENT }, { ...delivery(CURRENT), 'x-shopify-hmac-sha256': good.replace(/=+$/, '') }), { ok: true });
+  t.like(verify({ current: CURRENT }, { ...delivery(CURRENT), 'x-shopify-hmac-sha256': good.replace(/=+$/, '') }), {
+    ok: true,
+  });
 });
 
 test('the previous client secret verifies during its overlap, also alone, and not once it is gone', (t) => {

@@ -6,11 +6,17 @@ import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
 import { createHmac } from 'node:crypto';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { slackChallenge, verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
+import { slackChallenge, verifyDirectRequest, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 18, 0, 0);
 const route = fromJson(DirectRouteSchema, { verify: { slack: {} } });
-const EVENT = JSON.stringify({ token: 'x', team_id: 'T1', type: 'event_callback', event_id: 'Ev08MFMKH6CV', event: { type: 'app_mention', text: 'hi' } });
+const EVENT = JSON.stringify({
+  token: 'x',
+  team_id: 'T1',
+  type: 'event_callback',
+  event_id: 'Ev08MFMKH6CV',
+  event: { type: 'app_mention', text: 'hi' },
+});
 const SLASH_COMMAND = 'token=x&team_id=T1&command=%2Fweather&text=94070&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2F1';
 const CURRENT = '8f742231b10e8888abcd99yyyzzz85a5';
 const PREVIOUS = '0b9d4e7c1f2a3b4c5d6e7f8091a2b3c4';
@@ -22,16 +28,28 @@ function slackSignature(secret: string, timestamp: string, body: string): string
 const seconds = (ms: number) => String(Math.floor(ms / 1000));
 
 function signedHeaders(secret: string, body: string, atMs = NOW): Record<string, string> {
-  return { 'x-slack-request-timestamp': seconds(atMs), 'x-slack-signature': slackSignature(secret, seconds(atMs), body) };
+  return {
+    'x-slack-request-timestamp': seconds(atMs),
+    'x-slack-signature': slackSignature(secret, seconds(atMs), body),
+  };
 }
 
 function verify(secrets: HookSecrets, headers: Record<string, string>, body: string | Uint8Array = EVENT, nowMs = NOW) {
-  return verifyDirectRequest(route, secrets, { headers: new Map(Object.entries(headers)), body: typeof body === 'string' ? Buffer.from(body) : body, nowMs });
+  return verifyDirectRequest(route, secrets, {
+    headers: new Map(Object.entries(headers)),
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    nowMs,
+  });
 }
 
 test('a signed Events API request verifies, with event_id (inside the signed body) as the event id and the delivery key', (t) => {
   const delivery = { signedEventId: 'Ev08MFMKH6CV', signedTimestamp: true };
-  t.deepEqual(verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT)), { ok: true, scheme: 'slack', eventId: 'Ev08MFMKH6CV', delivery });
+  t.deepEqual(verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT)), {
+    ok: true,
+    scheme: 'slack',
+    eventId: 'Ev08MFMKH6CV',
+    delivery,
+  });
 });
 
 test('a signed slash command (a form post) verifies, with no event id, known by exactly what was signed', (t) => {
@@ -45,7 +63,10 @@ test('a tampered body, a wrong secret and a changed timestamp are signature mism
   const headers = signedHeaders(CURRENT, EVENT);
   t.like(verify({ current: CURRENT }, headers, EVENT.replace('hi', 'ho')), { ok: false, reason: 'signature_mismatch' });
   t.like(verify({ current: PREVIOUS }, headers), { ok: false, reason: 'signature_mismatch' });
-  t.like(verify({ current: CURRENT }, { ...headers, 'x-slack-request-timestamp': seconds(NOW - 1000) }), { ok: false, reason: 'signature_mismatch' });
+  t.like(verify({ current: CURRENT }, { ...headers, 'x-slack-request-timestamp': seconds(NOW - 1000) }), {
+    ok: false,
+    reason: 'signature_mismatch',
+  });
 });
 
 test('a timestamp beyond the tolerance, past or future, is stale', (t) => {
@@ -58,8 +79,14 @@ test('a timestamp beyond the tolerance, past or future, is stale', (t) => {
 
 test('either header missing is missing', (t) => {
   const headers = signedHeaders(CURRENT, EVENT);
-  t.like(verify({ current: CURRENT }, { 'x-slack-signature': headers['x-slack-signature']! }), { ok: false, reason: 'missing_header' });
-  t.like(verify({ current: CURRENT }, { 'x-slack-request-timestamp': headers['x-slack-request-timestamp']! }), { ok: false, reason: 'missing_header' });
+  t.like(verify({ current: CURRENT }, { 'x-slack-signature': headers['x-slack-signature']! }), {
+    ok: false,
+    reason: 'missing_header',
+  });
+  t.like(verify({ current: CURRENT }, { 'x-slack-request-timestamp': headers['x-slack-request-timestamp']! }), {
+    ok: false,
+    reason: 'missing_header',
+  });
 });
 
 test('malformed signature or timestamp headers are refused as malformed', (t) => {
@@ -80,7 +107,11 @@ test('the previous signing secret verifies during its overlap, also alone, and n
 });
 
 test('url_verification: the challenge of a verified handshake body, and nothing for other bodies or schemes', (t) => {
-  const handshake = JSON.stringify({ token: 'x', challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', type: 'url_verification' });
+  const handshake = JSON.stringify({
+    token: 'x',
+    challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+    type: 'url_verification',
+  });
   t.like(verify({ current: CURRENT }, signedHeaders(CURRENT, handshake), handshake), { ok: true });
   t.is(slackChallenge(route, Buffer.from(handshake)), '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P');
   t.is(slackChallenge(route, Buffer.from(EVENT)), undefined);

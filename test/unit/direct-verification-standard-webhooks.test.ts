@@ -9,7 +9,7 @@ import { fromJson } from '@bufbuild/protobuf';
 import { generateKeyPairSync, randomBytes, sign as ed25519Sign } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
+import { verifyDirectRequest, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
 
 // Real time, so the library can check the same request against its own clock.
 const NOW = Date.now();
@@ -36,7 +36,11 @@ function headers(signature: string, atMs = NOW, id = ID): Map<string, string> {
 }
 
 function verify(secrets: HookSecrets, requestHeaders: Map<string, string>, body: string | Uint8Array = BODY, nowMs = NOW) {
-  return verifyDirectRequest(route, secrets, { headers: requestHeaders, body: typeof body === 'string' ? Buffer.from(body) : body, nowMs });
+  return verifyDirectRequest(route, secrets, {
+    headers: requestHeaders,
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    nowMs,
+  });
 }
 
 function ed25519Pair(): { publicKey: string; signAt: (atMs: number, body?: string, id?: string) => string } {
@@ -50,7 +54,12 @@ function ed25519Pair(): { publicKey: string; signAt: (atMs: number, body?: strin
 
 test('a request signed by the standardwebhooks library verifies, with webhook-id (signed) as the event id and the delivery key', (t) => {
   const requestHeaders = headers(libSign(CURRENT, NOW));
-  t.deepEqual(verify({ current: CURRENT }, requestHeaders), { ok: true, scheme: 'standardWebhooks', eventId: ID, delivery: { signedEventId: ID, signedTimestamp: true } });
+  t.deepEqual(verify({ current: CURRENT }, requestHeaders), {
+    ok: true,
+    scheme: 'standardWebhooks',
+    eventId: ID,
+    delivery: { signedEventId: ID, signedTimestamp: true },
+  });
   // The library itself agrees on the same request (the fixture is a real one).
   t.notThrows(() => new Webhook(CURRENT).verify(BODY, Object.fromEntries(requestHeaders)));
 });
@@ -142,13 +151,22 @@ test('v1a (Ed25519) verifies with the whpk_ public key, and refuses tampering, a
     eventId: ID,
     delivery: { signedEventId: ID, signedTimestamp: true },
   });
-  t.like(verify({ current: sender.publicKey }, headers(signature), `${BODY} `), { ok: false, reason: 'signature_mismatch' });
+  t.like(verify({ current: sender.publicKey }, headers(signature), `${BODY} `), {
+    ok: false,
+    reason: 'signature_mismatch',
+  });
   t.like(verify({ current: ed25519Pair().publicKey }, headers(signature)), { ok: false, reason: 'signature_mismatch' });
   const old = NOW - 301_000;
-  t.like(verify({ current: sender.publicKey }, headers(sender.signAt(old), old)), { ok: false, reason: 'stale_timestamp' });
+  t.like(verify({ current: sender.publicKey }, headers(sender.signAt(old), old)), {
+    ok: false,
+    reason: 'stale_timestamp',
+  });
   // A whsec_ secret does not accept a v1a signature, nor a whpk_ key a v1 one.
   t.like(verify({ current: CURRENT }, headers(signature)), { ok: false, reason: 'signature_mismatch' });
-  t.like(verify({ current: sender.publicKey }, headers(libSign(CURRENT, NOW))), { ok: false, reason: 'signature_mismatch' });
+  t.like(verify({ current: sender.publicKey }, headers(libSign(CURRENT, NOW))), {
+    ok: false,
+    reason: 'signature_mismatch',
+  });
 });
 
 test('moving from HMAC to Ed25519: a header with both kinds verifies under either secret, current or previous', (t) => {

@@ -7,11 +7,20 @@ import { fromJson } from '@bufbuild/protobuf';
 import { createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { verifyDirectRequest, type HookSecrets } from '../../engine/direct/verification/index.ts';
+import { verifyDirectRequest, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
 
 const NOW = Date.now();
 const route = fromJson(DirectRouteSchema, { verify: { stripe: {} } });
-const EVENT = JSON.stringify({ id: 'evt_1QxYz2AbCdEf', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_1', amount: 2000 } } }, null, 2);
+const EVENT = JSON.stringify(
+  {
+    id: 'evt_1QxYz2AbCdEf',
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: { object: { id: 'pi_1', amount: 2000 } },
+  },
+  null,
+  2,
+);
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 const CURRENT = newSecret();
@@ -24,7 +33,11 @@ function stripeHeader(secret: string, atMs = NOW, payload = EVENT): string {
 function verify(secrets: HookSecrets, signature: string | undefined, body: string | Uint8Array = EVENT, nowMs = NOW) {
   const headers = new Map([['content-type', 'application/json; charset=utf-8']]);
   if (signature !== undefined) headers.set('stripe-signature', signature);
-  return verifyDirectRequest(route, secrets, { headers, body: typeof body === 'string' ? Buffer.from(body) : body, nowMs });
+  return verifyDirectRequest(route, secrets, {
+    headers,
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+    nowMs,
+  });
 }
 
 /** The v1 value of a library header. */
@@ -58,7 +71,10 @@ test('a verified body that is no JSON object, or has no string id, has no event 
 
 test('a tampered body, a wrong secret and a changed t are signature mismatches', (t) => {
   const header = stripeHeader(CURRENT);
-  t.like(verify({ current: CURRENT }, header, EVENT.replace('2000', '20000')), { ok: false, reason: 'signature_mismatch' });
+  t.like(verify({ current: CURRENT }, header, EVENT.replace('2000', '20000')), {
+    ok: false,
+    reason: 'signature_mismatch',
+  });
   t.like(verify({ current: newSecret() }, header), { ok: false, reason: 'signature_mismatch' });
   const shifted = header.replace(/^t=(\d+)/, (_, t: string) => `t=${Number(t) - 1}`);
   t.like(verify({ current: CURRENT }, shifted), { ok: false, reason: 'signature_mismatch' });

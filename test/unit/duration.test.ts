@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseDuration } from '../../workflows/shared/index.ts';
+import { parseDuration } from '../../flow/index.ts';
 
 test('durations add up their groups', (t) => {
   t.is(parseDuration('5s'), 5000);

@@ -4,9 +4,9 @@
 // and addresses and allow-list entries survive formatting and parsing.
 import test from 'ava';
 import fc from 'fast-check';
-import { checkEgress, egressRuleMatches, formatEgressRule, internalAddressKind, parseEgressRules, type EgressPolicy } from '../../workflows/shared/egress-policy.ts';
-import { IPV4_INTERNAL } from '../../workflows/shared/egress/internal-ranges.ts';
-import { formatIp, parseIp } from '../../workflows/shared/egress/ip-literal.ts';
+import { checkEgress, egressRuleMatches, formatEgressRule, internalAddressKind, parseEgressRules, type EgressPolicy } from '../../flow/egress-policy.ts';
+import { IPV4_INTERNAL } from '../../flow/egress/internal-ranges.ts';
+import { formatIp, parseIp } from '../../flow/egress/ip-literal.ts';
 
 const DEFAULT_POLICY: EgressPolicy = { allow: [], ownPorts: new Map() };
 const V4_MASK = 0xffff_ffffn;
@@ -153,7 +153,13 @@ const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
 /** The last label is not numeric: URL parsers would read the name as IPv4. */
 const lastLabel = fc.stringMatching(/^[a-z](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
 const hostName = fc
-  .record({ labels: fc.array(label, { maxLength: 3 }), last: lastLabel, wildcard: fc.boolean(), upper: fc.boolean(), trailingDot: fc.boolean() })
+  .record({
+    labels: fc.array(label, { maxLength: 3 }),
+    last: lastLabel,
+    wildcard: fc.boolean(),
+    upper: fc.boolean(),
+    trailingDot: fc.boolean(),
+  })
   .map(({ labels, last, wildcard, upper, trailingDot }) => {
     const name = `${wildcard ? '*.' : ''}${[...labels, last].join('.')}${trailingDot ? '.' : ''}`;
     return upper ? name.toUpperCase() : name;

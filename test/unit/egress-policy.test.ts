@@ -8,7 +8,7 @@ import {
   parseEgressRules,
   type EgressPolicy,
   type EgressTarget,
-} from '../../workflows/shared/egress-policy.ts';
+} from '../../flow/egress-policy.ts';
 
 const OWN_PORTS = new Map([
   [7049, 'engine'],
@@ -255,7 +255,11 @@ test('the messages name the rule, the address and what to change', (t) => {
     message: 'refused by company "Acme Corp" egress list: [2606:4700::1111]:443 is not on it (change it with flowhook company egress set "Acme Corp" …)',
   });
   const notIp = checkEgress(policy(), target('exa"mple', 443));
-  t.deepEqual(notIp, { allowed: false, rule: 'not-an-ip-address', message: 'refused by the egress policy: "exa\\"mple" is not an IP address' });
+  t.deepEqual(notIp, {
+    allowed: false,
+    rule: 'not-an-ip-address',
+    message: 'refused by the egress policy: "exa\\"mple" is not an IP address',
+  });
 });
 
 test('an invalid port is refused', (t) => {

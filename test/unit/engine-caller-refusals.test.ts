@@ -7,9 +7,9 @@ import { create } from '@bufbuild/protobuf';
 import { Code } from '@connectrpc/connect';
 import { CallerSchema } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { PermissionDeniedError, UnauthenticatedError } from '../../engine/errors.ts';
-import { toConnectError } from '../../engine/rpc/error-interceptor.ts';
-import { admitApplication, admitServiceUser, claimedCaller } from '../../engine/webhook/caller-authentication.ts';
-import type { ApplicationSnapshot, ServiceUserSnapshot } from '../../engine/webhook/caller-directory.ts';
+import { toConnectError } from '../../engine/edges/rpc/error-interceptor.ts';
+import { admitApplication, admitServiceUser, claimedCaller } from '../../engine/domain/callers/caller-authentication.ts';
+import type { ApplicationSnapshot, ServiceUserSnapshot } from '../../engine/domain/callers/caller-directory.ts';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
 const user = (changes: Partial<ServiceUserSnapshot> = {}): ServiceUserSnapshot => ({
@@ -145,7 +145,14 @@ test('applications are bound to their issuer (a trailing slash aside) and, when 
 
 test('the claimed caller is a name or client id, never the key', (t) => {
   t.deepEqual(claimedCaller(create(CallerSchema, { identity: { case: 'basic', value: { userName: 'svc', accessKey: 'k3y' } } })), { user: 'svc' });
-  t.deepEqual(claimedCaller(create(CallerSchema, { identity: { case: 'application', value: { clientId: 'erp', tenantId: 't', issuer: 'i' } } })), { clientId: 'erp', issuer: 'i' });
+  t.deepEqual(
+    claimedCaller(
+      create(CallerSchema, {
+        identity: { case: 'application', value: { clientId: 'erp', tenantId: 't', issuer: 'i' } },
+      }),
+    ),
+    { clientId: 'erp', issuer: 'i' },
+  );
   t.deepEqual(claimedCaller(create(CallerSchema, {})), {});
   t.deepEqual(claimedCaller(undefined), {});
 });
@@ -157,7 +164,10 @@ test('the reason does not travel to the caller', (t) => {
   t.is(unauthenticated.rawMessage, 'Unauthorized');
   t.deepEqual([...unauthenticated.metadata.keys()], []);
   const denied = toConnectError(
-    new PermissionDeniedError('Caller "svc" lacks the permission set "FLOW ALL" for company "Acme"', { reason: 'missing_permission_set', permissionSet: 'FLOW ALL' }),
+    new PermissionDeniedError('Caller "svc" lacks the permission set "FLOW ALL" for company "Acme"', {
+      reason: 'missing_permission_set',
+      permissionSet: 'FLOW ALL',
+    }),
     logger,
     'Invoke',
   );

@@ -3,7 +3,10 @@
 import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
 
-const base = { FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-at-least-32-characters' };
+const base = {
+  FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+  FLOWHOOK_ADMIN_TOKEN: 'an-admin-token-of-at-least-32-characters',
+};
 
 test('the shared service token of earlier releases stops the engine with what replaced it', (t) => {
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_SERVICE_TOKEN: 'a-service-token-of-24-ch' }), {
@@ -13,7 +16,9 @@ test('the shared service token of earlier releases stops the engine with what re
 
 test('the bootstrap admin token is optional, but not short: one of the 16 characters earlier releases took stops the engine, saying how to make a new one', (t) => {
   t.is(readEngineConfig({ FLOWHOOK_DATABASE_URL: base.FLOWHOOK_DATABASE_URL }).adminToken, undefined);
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'short' }), { message: /FLOWHOOK_ADMIN_TOKEN must have at least 32/ });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'short' }), {
+    message: /FLOWHOOK_ADMIN_TOKEN must have at least 32/,
+  });
   const error = t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ADMIN_TOKEN: 'sixteen-chars-ok' }));
   t.regex(error!.message, /at least 32 characters.*make one with `openssl rand -base64 32`/);
   t.false(error!.message.includes('sixteen-chars-ok'), 'the token is not quoted');
@@ -25,7 +30,9 @@ test('bound to loopback by default; insecure must be said as true or false', (t)
   t.is(config.host, '127.0.0.1');
   t.false(config.insecure);
   t.true(readEngineConfig({ ...base, FLOWHOOK_ENGINE_INSECURE: 'true' }).insecure);
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ENGINE_INSECURE: 'yes' }), { message: /FLOWHOOK_ENGINE_INSECURE must be true or false/ });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_ENGINE_INSECURE: 'yes' }), {
+    message: /FLOWHOOK_ENGINE_INSECURE must be true or false/,
+  });
 });
 
 test('the engine reads messages up to the facade body limit plus the envelope', (t) => {
@@ -65,10 +72,18 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
     callbacks: { perSecond: 0, burst: 1 },
     maxConcurrentSyncCalls: 0,
   });
-  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_COMPANY: '-1' }), { message: /FLOWHOOK_RATE_LIMIT_PER_COMPANY must be an integer >= 0/ });
-  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_GLOBAL: '1.5' }), { message: /FLOWHOOK_RATE_LIMIT_GLOBAL must be an integer >= 0/ });
-  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: 'fast' }), { message: /FLOWHOOK_RATE_LIMIT_PER_CALLER must be an integer >= 0/ });
-  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '0' }), { message: /FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST must be an integer >= 1/ });
+  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_COMPANY: '-1' }), {
+    message: /FLOWHOOK_RATE_LIMIT_PER_COMPANY must be an integer >= 0/,
+  });
+  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_GLOBAL: '1.5' }), {
+    message: /FLOWHOOK_RATE_LIMIT_GLOBAL must be an integer >= 0/,
+  });
+  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_CALLER: 'fast' }), {
+    message: /FLOWHOOK_RATE_LIMIT_PER_CALLER must be an integer >= 0/,
+  });
+  t.throws(() => readEngineConfig({ ...secure, FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST: '0' }), {
+    message: /FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST must be an integer >= 1/,
+  });
 });
 
 test('the change feed heartbeat and the cache age have defaults and refuse nonsense', (t) => {
@@ -77,8 +92,12 @@ test('the change feed heartbeat and the cache age have defaults and refuse nonse
     heartbeatIntervalMs: 500,
     maxAgeMs: 10_000,
   });
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CACHE_MAX_AGE_MS: '1.5' }), { message: /FLOWHOOK_CACHE_MAX_AGE_MS must be/ });
-  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '0' }), { message: /FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS must be/ });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CACHE_MAX_AGE_MS: '1.5' }), {
+    message: /FLOWHOOK_CACHE_MAX_AGE_MS must be/,
+  });
+  t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '0' }), {
+    message: /FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS must be/,
+  });
 });
 
 test('the default public URL (flow cards) is https when the facade has a certificate', (t) => {

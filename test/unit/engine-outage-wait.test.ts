@@ -26,7 +26,12 @@ test('a call made while the engine is down is answered once the engine listens a
 
   const answered = client.outbound.resolveOutbound({ company: 'Default', executionId: 'x:1', executionGrant: 'g' });
   await new Promise((resolve) => setTimeout(resolve, 700));
-  const handler = connectNodeAdapter({ routes: (router) => router.service(OutboundService, { resolveOutbound: () => ({ callbackUrls: { step: 'https://example.test/cb' } }) }) });
+  const handler = connectNodeAdapter({
+    routes: (router) =>
+      router.service(OutboundService, {
+        resolveOutbound: () => ({ callbackUrls: { step: 'https://example.test/cb' } }),
+      }),
+  });
   const server = createHttp2Server(handler).listen(port, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   t.teardown(() => void server.close());

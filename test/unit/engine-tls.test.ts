@@ -22,7 +22,7 @@ import {
   tlsRefusalReason,
   type ClientIdentity,
   type EngineServerTls,
-} from '../../engine/rpc/engine-tls.ts';
+} from '../../engine/edges/rpc/engine-tls.ts';
 import { InvokeResponseSchema, WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { equalTo, eventually } from '../support/eventually.ts';
 import { createTestCertificates, type TestCertificates } from '../support/test-certificates.ts';
@@ -76,12 +76,18 @@ test('the server has no TLS when neither certificate nor key is set', (t) => {
 });
 
 test('a server certificate without its key (or the other way round) names the missing variable', (t) => {
-  t.throws(() => readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert }), { message: /FLOWHOOK_ENGINE_TLS_KEY is not/ });
-  t.throws(() => readEngineServerTls({ FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }), { message: /FLOWHOOK_ENGINE_TLS_CERT is not/ });
+  t.throws(() => readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert }), {
+    message: /FLOWHOOK_ENGINE_TLS_KEY is not/,
+  });
+  t.throws(() => readEngineServerTls({ FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }), {
+    message: /FLOWHOOK_ENGINE_TLS_CERT is not/,
+  });
 });
 
 test('a client CA without server TLS is refused', (t) => {
-  t.throws(() => readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.clientCa }), { message: /FLOWHOOK_ENGINE_TLS_CLIENT_CA requires TLS/ });
+  t.throws(() => readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.clientCa }), {
+    message: /FLOWHOOK_ENGINE_TLS_CLIENT_CA requires TLS/,
+  });
 });
 
 test('unreadable or wrong files name the variable and the path, never the contents', (t) => {
@@ -105,7 +111,11 @@ test('unreadable or wrong files name the variable and the path, never the conten
       certs.facadeClient.key,
     ],
     [
-      { FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.server.key },
+      {
+        FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert,
+        FLOWHOOK_ENGINE_TLS_KEY: certs.server.key,
+        FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.server.key,
+      },
       /FLOWHOOK_ENGINE_TLS_CLIENT_CA \(.*server\.key\) holds no PEM certificate/,
       certs.server.key,
     ],
@@ -118,7 +128,11 @@ test('unreadable or wrong files name the variable and the path, never the conten
 });
 
 test('a complete server setting reads certificate, key and client CA', (t) => {
-  const tls = readEngineServerTls({ FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.clientCa });
+  const tls = readEngineServerTls({
+    FLOWHOOK_ENGINE_TLS_CERT: certs.server.cert,
+    FLOWHOOK_ENGINE_TLS_KEY: certs.server.key,
+    FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.clientCa,
+  });
   t.truthy(tls?.cert.length);
   t.truthy(tls?.key.length);
   t.truthy(tls?.clientCa?.length);
@@ -144,8 +158,12 @@ test('client TLS settings on an http:// engine URL say to use https://', (t) => 
 });
 
 test('a client certificate without its key (or the other way round) names the missing variable', (t) => {
-  t.throws(() => readEngineClientTls({ FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert }, HTTPS_URL), { message: /FLOWHOOK_ENGINE_CLIENT_KEY is not/ });
-  t.throws(() => readEngineClientTls({ FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key }, HTTPS_URL), { message: /FLOWHOOK_ENGINE_CLIENT_CERT is not/ });
+  t.throws(() => readEngineClientTls({ FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert }, HTTPS_URL), {
+    message: /FLOWHOOK_ENGINE_CLIENT_KEY is not/,
+  });
+  t.throws(() => readEngineClientTls({ FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key }, HTTPS_URL), {
+    message: /FLOWHOOK_ENGINE_CLIENT_CERT is not/,
+  });
 });
 
 test('a wrong client CA file names the variable and path, never the contents', (t) => {
@@ -156,7 +174,11 @@ test('a wrong client CA file names the variable and path, never the contents', (
 
 test('client settings become node:http2 options: only the given CA, the client certificate, TLS 1.2 at least', (t) => {
   const tls = readEngineClientTls(
-    { FLOWHOOK_ENGINE_CA: certs.serverCa, FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert, FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key },
+    {
+      FLOWHOOK_ENGINE_CA: certs.serverCa,
+      FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert,
+      FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key,
+    },
     HTTPS_URL,
   );
   const { nodeOptions } = engineTransportOptions(tls);
@@ -190,7 +212,11 @@ async function startEngine(tls: EngineServerTls, host = '127.0.0.1'): Promise<Ru
         invoke(_request, context) {
           engine.calls += 1;
           const caller = context.values.get(CALLER);
-          return create(InvokeResponseSchema, { statusCode: 200, contentType: 'text/plain', body: caller ? `${caller.commonName}|${caller.subject}` : 'anonymous' });
+          return create(InvokeResponseSchema, {
+            statusCode: 200,
+            contentType: 'text/plain',
+            body: caller ? `${caller.commonName}|${caller.subject}` : 'anonymous',
+          });
         },
       });
     },
@@ -220,12 +246,21 @@ function serverTls(options: { mutual: boolean }): EngineServerTls {
 
 /** One call the way the CLI makes it: a transport with nodeOptions. */
 async function invokeWith(url: string, env: Env) {
-  const transport = createConnectTransport({ baseUrl: url, httpVersion: '2', defaultTimeoutMs: 5000, ...engineTransportOptions(readEngineClientTls(env, url)) });
+  const transport = createConnectTransport({
+    baseUrl: url,
+    httpVersion: '2',
+    defaultTimeoutMs: 5000,
+    ...engineTransportOptions(readEngineClientTls(env, url)),
+  });
   return createClient(WebhookService, transport).invoke({});
 }
 
 const withCa = (): Env => ({ FLOWHOOK_ENGINE_CA: certs.serverCa });
-const withClient = (files: { cert: string; key: string }): Env => ({ ...withCa(), FLOWHOOK_ENGINE_CLIENT_CERT: files.cert, FLOWHOOK_ENGINE_CLIENT_KEY: files.key });
+const withClient = (files: { cert: string; key: string }): Env => ({
+  ...withCa(),
+  FLOWHOOK_ENGINE_CLIENT_CERT: files.cert,
+  FLOWHOOK_ENGINE_CLIENT_KEY: files.key,
+});
 
 test('TLS: a client trusting the engine CA gets through, over HTTP/2', async (t) => {
   const engine = await startEngine(serverTls({ mutual: false }));

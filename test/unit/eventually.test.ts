@@ -19,9 +19,22 @@ test('without `until` a truthy value ends the wait; equalTo compares deeply', as
 
 test('on timeout it throws, naming what it waited for and what it saw last', async (t) => {
   let status = 200;
-  const error = await t.throwsAsync(eventually(() => status++, { until: (s) => s === 401, timeoutMs: 50, intervalMs: 5, what: 'the revoked key refused' }));
+  const error = await t.throwsAsync(
+    eventually(() => status++, {
+      until: (s) => s === 401,
+      timeoutMs: 50,
+      intervalMs: 5,
+      what: 'the revoked key refused',
+    }),
+  );
   t.regex(error.message, /^the revoked key refused: not within 50 ms; last saw 2\d\d$/);
-  const shown = await t.throwsAsync(eventually(() => 'x'.repeat(5000), { until: () => false, timeoutMs: 1, show: (text) => `${text.length} characters` }));
+  const shown = await t.throwsAsync(
+    eventually(() => 'x'.repeat(5000), {
+      until: () => false,
+      timeoutMs: 1,
+      show: (text) => `${text.length} characters`,
+    }),
+  );
   t.regex(shown.message, /last saw 5000 characters$/);
   const long = await t.throwsAsync(eventually(() => 'y'.repeat(5000), { until: () => false, timeoutMs: 1 }));
   t.true(long.message.length < 2200, 'a long value is shortened');

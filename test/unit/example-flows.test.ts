@@ -7,8 +7,8 @@ import test from 'ava';
 import { toJson } from '@bufbuild/protobuf';
 import { FlowSchema, StepSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { parseFlowText } from '../../bin/cli/flow-file.ts';
-import { DIRECT_SCHEME_NAMES } from '../../engine/direct/verification/scheme-registry.ts';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { DIRECT_SCHEME_NAMES } from '../../engine/domain/direct/verification/scheme-registry.ts';
+import { validateFlow } from '../../flow/index.ts';
 import { directSnippets, exampleFlowFiles, RECORD_OPERATIONS, recordOperationSnippets, stepSnippets } from '../../docs/tooling/flow-examples.ts';
 
 const examples = exampleFlowFiles();

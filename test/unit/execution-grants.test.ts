@@ -4,8 +4,8 @@
 // still read.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { hmacOf } from '../../engine/security/deployment-keys.ts';
-import { mintExecutionGrant, readExecutionGrant } from '../../engine/security/execution-grants.ts';
+import { hmacOf } from '../../engine/domain/callers/deployment-keys.ts';
+import { mintExecutionGrant, readExecutionGrant } from '../../engine/domain/executions/execution-grants.ts';
 
 const key = randomBytes(32);
 const ID = 'payments.callback:0f8fad5b-d9cb-469f-a165-70867728950e';

@@ -3,9 +3,9 @@
 // CLOSED_TTL_MS; a run with another mark (a later run of the same id) does
 // not count; no answer is never remembered; at most maxEntries answers.
 import test from 'ava';
-import type { ExecutionRunState } from '../../engine/callbacks/execution-still-runs.ts';
+import type { ExecutionRunState } from '../../engine/domain/executions/execution-still-runs.ts';
 import { UnavailableError } from '../../engine/errors.ts';
-import { CLOSED_TTL_MS, createExecutionLiveness, MAX_ENTRIES, RUNNING_TTL_MS } from '../../engine/security/execution-liveness.ts';
+import { CLOSED_TTL_MS, createExecutionLiveness, MAX_ENTRIES, RUNNING_TTL_MS } from '../../engine/domain/executions/execution-liveness.ts';
 
 /** Temporal as the test says it is: execution id → its current run; every question counted. */
 function temporal(runs: Record<string, ExecutionRunState | Error>) {
@@ -51,7 +51,10 @@ test('a closed answer is believed for CLOSED_TTL_MS', async (t) => {
 });
 
 test('only the run the grant was minted for counts: another mark, or a g1 grant against a marked run, does not', async (t) => {
-  const world = temporal({ 'pay:1': { running: true, runMark: 'new' }, 'pay:old': { running: true, runMark: undefined } });
+  const world = temporal({
+    'pay:1': { running: true, runMark: 'new' },
+    'pay:old': { running: true, runMark: undefined },
+  });
   const liveness = createExecutionLiveness({ ask: world.ask });
   t.false(await liveness.stillRuns('pay:1', 'old'), 'a grant of an earlier run with the same id');
   t.false(await liveness.stillRuns('pay:1', undefined), 'a g1 grant against a run started with marks');
@@ -62,7 +65,9 @@ test('only the run the grant was minted for counts: another mark, or a g1 grant 
 });
 
 test('no answer is never remembered: the error travels on and the next call asks again', async (t) => {
-  const world = temporal({ 'pay:1': new UnavailableError('Temporal did not say whether execution "pay:1" still runs') });
+  const world = temporal({
+    'pay:1': new UnavailableError('Temporal did not say whether execution "pay:1" still runs'),
+  });
   const liveness = createExecutionLiveness({ ask: world.ask });
   await t.throwsAsync(liveness.stillRuns('pay:1', 'm1'), { instanceOf: UnavailableError });
   world.runs['pay:1'] = { running: true, runMark: 'm1' };
@@ -73,7 +78,11 @@ test('no answer is never remembered: the error travels on and the next call asks
 test('at most maxEntries answers: the oldest goes first', async (t) => {
   const world = temporal({});
   const lookups: boolean[] = [];
-  const liveness = createExecutionLiveness({ ask: world.ask, maxEntries: 3, observeLookup: (hit) => lookups.push(hit) });
+  const liveness = createExecutionLiveness({
+    ask: world.ask,
+    maxEntries: 3,
+    observeLookup: (hit) => lookups.push(hit),
+  });
   for (const id of ['a', 'b', 'c', 'x'.repeat(100_000)]) await liveness.stillRuns(id, undefined);
   t.is(world.asked.length, 4);
   await liveness.stillRuns('b', undefined);

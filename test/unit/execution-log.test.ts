@@ -3,7 +3,7 @@
 // doNotLogPayload flows, whose step notes are withheld.
 import test from 'ava';
 import { ExecutionLog, NOTE_WITHHELD } from '../../workflows/interpreter/execution-log.ts';
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+import type { FlowExecutionInput } from '../../flow/index.ts';
 
 const trigger = (overrides: Partial<FlowExecutionInput['trigger']> = {}): FlowExecutionInput['trigger'] => ({
   activity: 'payments.provider.callback',

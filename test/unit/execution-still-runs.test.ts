@@ -1,8 +1,8 @@
 import test from 'ava';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { executionRunState, executionStillRuns } from '../../engine/callbacks/execution-still-runs.ts';
+import { executionRunState, executionStillRuns } from '../../engine/domain/executions/execution-still-runs.ts';
 import { UnavailableError } from '../../engine/errors.ts';
-import { RUN_MARK_MEMO } from '../../engine/security/execution-grants.ts';
+import { RUN_MARK_MEMO } from '../../engine/domain/executions/execution-grants.ts';
 
 /** A client whose describe() answers as `answer` says; withDeadline just runs the call. */
 function client(answer: (executionId: string) => Promise<{ status: { name: string }; memo?: Record<string, unknown> }>): Client {

@@ -1,9 +1,9 @@
 // The static summary and details an execution shows in the Temporal UI: one
 // line, Markdown that names cannot break, metadata only.
 import test from 'ava';
-import { executionDetails, executionSummary } from '../../engine/temporal/execution-summary.ts';
-import { createCommands } from '../../engine/temporal/search-attributes.ts';
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { executionDetails, executionSummary } from '../../engine/domain/executions/execution-summary.ts';
+import { createCommands } from '../../engine/infrastructure/temporal/search-attributes.ts';
+import type { FlowExecutionInput } from '../../flow/index.ts';
 
 const input = (overrides: Partial<FlowExecutionInput['trigger']> = {}): FlowExecutionInput => ({
   company: 'Contoso & Co',

@@ -4,7 +4,10 @@ import { parseBasicAuthorization } from '../../facade/basic-auth.ts';
 const basic = (text: string) => `Basic ${Buffer.from(text, 'utf8').toString('base64')}`;
 
 test('user name and access key are read from a Basic header', (t) => {
-  t.deepEqual(parseBasicAuthorization(basic('svc-user:k3y/with+chars=')), { userName: 'svc-user', accessKey: 'k3y/with+chars=' });
+  t.deepEqual(parseBasicAuthorization(basic('svc-user:k3y/with+chars=')), {
+    userName: 'svc-user',
+    accessKey: 'k3y/with+chars=',
+  });
 });
 
 test('the key may contain colons; the user name ends at the first one', (t) => {
@@ -12,7 +15,10 @@ test('the key may contain colons; the user name ends at the first one', (t) => {
 });
 
 test('the scheme is case-insensitive and UTF-8 names are decoded', (t) => {
-  t.deepEqual(parseBasicAuthorization(`bAsIc ${Buffer.from('jürgen:schlüssel').toString('base64')}`), { userName: 'jürgen', accessKey: 'schlüssel' });
+  t.deepEqual(parseBasicAuthorization(`bAsIc ${Buffer.from('jürgen:schlüssel').toString('base64')}`), {
+    userName: 'jürgen',
+    accessKey: 'schlüssel',
+  });
 });
 
 test('absent and malformed headers yield no credentials', (t) => {

@@ -23,7 +23,11 @@ test('issuers as a comma list share the audience, the default clock tolerance an
 });
 
 test('the maximum token age is set in seconds, 0 lifts it, and a value below a minute is refused by name', (t) => {
-  const base = { FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' };
+  const base = {
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test',
+    FLOWHOOK_OAUTH_AUDIENCE: 'api://x',
+  };
   t.is(readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '5400' }).oauth?.maxTokenAgeSeconds, 5400);
   t.is(readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '0' }).oauth?.maxTokenAgeSeconds, 0);
   t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS: '30' }), {
@@ -40,15 +44,23 @@ test('Basic is on by default; FLOWHOOK_BASIC_AUTH=off needs issuers and is refus
   t.true(readFacadeConfig(base).basicAuth);
   t.true(readFacadeConfig({ ...base, FLOWHOOK_BASIC_AUTH: 'on' }).basicAuth);
   t.false(readFacadeConfig({ ...base, ...issuers, FLOWHOOK_BASIC_AUTH: 'off' }).basicAuth);
-  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_BASIC_AUTH: 'off' }), { message: /FLOWHOOK_BASIC_AUTH=off needs FLOWHOOK_OAUTH_ISSUERS/ });
-  t.throws(() => readFacadeConfig({ ...base, ...issuers, FLOWHOOK_BASIC_AUTH: 'no' }), { message: /FLOWHOOK_BASIC_AUTH must be on or off/ });
+  t.throws(() => readFacadeConfig({ ...base, FLOWHOOK_BASIC_AUTH: 'off' }), {
+    message: /FLOWHOOK_BASIC_AUTH=off needs FLOWHOOK_OAUTH_ISSUERS/,
+  });
+  t.throws(() => readFacadeConfig({ ...base, ...issuers, FLOWHOOK_BASIC_AUTH: 'no' }), {
+    message: /FLOWHOOK_BASIC_AUTH must be on or off/,
+  });
 });
 
 test('issuers as JSON may name their key set and audiences', (t) => {
   const { oauth } = readFacadeConfig({
     FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
     FLOWHOOK_OAUTH_ISSUERS: JSON.stringify([
-      { issuer: `https://sts.windows.net/${TENANT}/`, jwksUri: `https://login.microsoftonline.com/${TENANT}/discovery/keys`, audiences: ['api://flowhook'] },
+      {
+        issuer: `https://sts.windows.net/${TENANT}/`,
+        jwksUri: `https://login.microsoftonline.com/${TENANT}/discovery/keys`,
+        audiences: ['api://flowhook'],
+      },
     ]),
     FLOWHOOK_OAUTH_CLOCK_TOLERANCE_SECONDS: '30',
   });
@@ -58,30 +70,73 @@ test('issuers as JSON may name their key set and audiences', (t) => {
 });
 
 test('wrong OAuth and TLS settings stop the facade with the variable named', (t) => {
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test' }), {
-    message: /FLOWHOOK_OAUTH_AUDIENCE is required/,
-  });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://idp.example.test', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), {
-    message: /FLOWHOOK_OAUTH_ISSUERS.*must be an https URL/,
-  });
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: '[{"jwksUri": 1}]', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }), {
-    message: /FLOWHOOK_OAUTH_ISSUERS must be/,
-  });
+  t.throws(
+    () =>
+      readFacadeConfig({
+        FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+        FLOWHOOK_OAUTH_ISSUERS: 'https://idp.example.test',
+      }),
+    {
+      message: /FLOWHOOK_OAUTH_AUDIENCE is required/,
+    },
+  );
+  t.throws(
+    () =>
+      readFacadeConfig({
+        FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+        FLOWHOOK_OAUTH_ISSUERS: 'http://idp.example.test',
+        FLOWHOOK_OAUTH_AUDIENCE: 'api://x',
+      }),
+    {
+      message: /FLOWHOOK_OAUTH_ISSUERS.*must be an https URL/,
+    },
+  );
+  t.throws(
+    () =>
+      readFacadeConfig({
+        FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+        FLOWHOOK_OAUTH_ISSUERS: '[{"jwksUri": 1}]',
+        FLOWHOOK_OAUTH_AUDIENCE: 'api://x',
+      }),
+    {
+      message: /FLOWHOOK_OAUTH_ISSUERS must be/,
+    },
+  );
   t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem' }), { message: /FLOWHOOK_FACADE_TLS_KEY/ });
   t.notThrows(
-    () => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_OAUTH_ISSUERS: 'http://127.0.0.1:9000', FLOWHOOK_OAUTH_AUDIENCE: 'api://x' }),
+    () =>
+      readFacadeConfig({
+        FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+        FLOWHOOK_OAUTH_ISSUERS: 'http://127.0.0.1:9000',
+        FLOWHOOK_OAUTH_AUDIENCE: 'api://x',
+      }),
     'http on loopback is for local identity providers',
   );
 });
 
 test('with TLS files the default public URL is https', (t) => {
-  const config = readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem', FLOWHOOK_FACADE_TLS_KEY: '/etc/key.pem' });
+  const config = readFacadeConfig({
+    FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus',
+    FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem',
+    FLOWHOOK_FACADE_TLS_KEY: '/etc/key.pem',
+  });
   t.is(config.publicUrl, 'https://localhost:7048');
 });
 
 test('Entra ID v1 app token: client id from appid, tenant from tid', (t) => {
   const issuer = `https://sts.windows.net/${TENANT}/`;
-  const caller = application({ iss: issuer, aud: 'api://flowhook', appid: CLIENT, tid: TENANT, idtyp: 'app', roles: ['Flows.Invoke'], ver: '1.0' }, issuer);
+  const caller = application(
+    {
+      iss: issuer,
+      aud: 'api://flowhook',
+      appid: CLIENT,
+      tid: TENANT,
+      idtyp: 'app',
+      roles: ['Flows.Invoke'],
+      ver: '1.0',
+    },
+    issuer,
+  );
   t.deepEqual(caller, { identity: { case: 'application', value: { clientId: CLIENT, tenantId: TENANT, issuer } } });
 });
 
@@ -93,7 +148,12 @@ test('Entra ID v2 app token: client id from azp', (t) => {
 
 test('RFC 9068 token: client id from client_id, no tenant', (t) => {
   const caller = application({ client_id: 'erp-connector', sub: 'erp-connector' }, 'https://idp.example.test');
-  t.deepEqual(caller, { identity: { case: 'application', value: { clientId: 'erp-connector', tenantId: '', issuer: 'https://idp.example.test' } } });
+  t.deepEqual(caller, {
+    identity: {
+      case: 'application',
+      value: { clientId: 'erp-connector', tenantId: '', issuer: 'https://idp.example.test' },
+    },
+  });
 });
 
 test('tokens without a client id are not application callers (user tokens are refused before: token-kind.test.ts)', (t) => {

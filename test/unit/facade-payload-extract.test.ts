@@ -67,7 +67,10 @@ test('duplicates of members nobody reads are accepted', (t) => {
 });
 
 test('a missing payload is refused', (t) => {
-  t.throws(() => extractPayloadText('{"activity":"a","secret":"s"}'), { instanceOf: BadRequestError, message: /payload is required/ });
+  t.throws(() => extractPayloadText('{"activity":"a","secret":"s"}'), {
+    instanceOf: BadRequestError,
+    message: /payload is required/,
+  });
   t.throws(() => extractPayloadText('{}'), { message: /payload is required/ });
 });
 

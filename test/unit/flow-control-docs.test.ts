@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { toJson } from '@bufbuild/protobuf';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { parseFlowText } from '../../bin/cli/flow-file.ts';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { validateFlow } from '../../flow/index.ts';
 
 const EXAMPLES = new URL('../../examples/flow-control/', import.meta.url);
 const examples = readdirSync(EXAMPLES)

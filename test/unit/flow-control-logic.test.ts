@@ -2,18 +2,23 @@
 // labels, the payload key's window, the throttle's bucket and the collector's
 // windows (a gate's queue: gate-queue.test.ts).
 import test from 'ava';
-import { controlKeysOf, ControlKeyError } from '../../workflows/shared/control-keys.ts';
-import { coordinatorId, keyLabel, keyLabels, pauseGateId } from '../../engine/flow-control/coordinator-ids.ts';
-import { payloadKeyedExecutionId } from '../../engine/flow-control/payload-keys.ts';
-import { msUntilToken, refill } from '../../workflows/control/token-bucket.ts';
-import { CollectorWindows, windowInput } from '../../workflows/control/collector-windows.ts';
+import { controlKeysOf, ControlKeyError } from '../../flow/control-keys.ts';
+import { coordinatorId, keyLabel, keyLabels, pauseGateId } from '../../engine/domain/flow-control/coordinator-ids.ts';
+import { payloadKeyedExecutionId } from '../../engine/domain/flow-control/payload-keys.ts';
+import { msUntilToken, refill } from '../../common/token-bucket.ts';
+import { CollectorWindows, windowInput } from '../../workflows/flow-control/collector-windows.ts';
 import { collectedCall, executionTemplate } from '../support/collector-fixtures.ts';
 
 const secret = Buffer.alloc(32, 7);
 const flow = { company: 'Acme', flowName: 'invoices', activity: 'acme.invoice' };
 
 test('a key is the formula written as text: strings as is, numbers as sent, nothing as empty; a failing formula says so without the payload', async (t) => {
-  const keys = controlKeysOf({ company: 'Acme', activity: 'a', description: '', payloadJson: '{"invoice": "INV-1", "amount": 12345678901234567890, "tags": ["x"]}' });
+  const keys = controlKeysOf({
+    company: 'Acme',
+    activity: 'a',
+    description: '',
+    payloadJson: '{"invoice": "INV-1", "amount": 12345678901234567890, "tags": ["x"]}',
+  });
   t.is(await keys('${Trigger.Payload.invoice}'), 'INV-1');
   t.is(await keys('${Trigger.Payload.amount}'), '12345678901234567890');
   t.is(await keys('${Trigger.Payload.tags}'), '["x"]');

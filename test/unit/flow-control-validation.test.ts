@@ -1,10 +1,10 @@
-// Publish-time checks of flow control (workflows/shared/flow-control-validation.ts):
+// Publish-time checks of flow control (flow/flow-control-validation.ts):
 // bounds, key formulas like every formula (and reading only what a call
 // carries), and the combinations that cannot work, each refused with why.
 import test from 'ava';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { validateFlow } from '../../workflows/shared/index.ts';
-import { resolveFlowControl } from '../../workflows/shared/flow-control-settings.ts';
+import { validateFlow } from '../../flow/index.ts';
+import { resolveFlowControl } from '../../flow/flow-control-settings.ts';
 
 const flowWith = (webhook: Record<string, unknown>, steps: unknown[] = []): FlowJson =>
   ({ company: 'Acme', name: 'f', trigger: { webhook: { activity: 'a.b', ...webhook } }, steps }) as FlowJson;

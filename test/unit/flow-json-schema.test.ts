@@ -14,7 +14,7 @@ import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { parseFlowText } from '../../bin/cli/flow-file.ts';
 import { messageJsonSchema, type JsonSchema } from '../../bin/cli/flow-json-schema.ts';
 import { registerFlowSchemaCommand } from '../../bin/cli/flow-schema-command.ts';
-import { validateFlow } from '../../workflows/shared/flow-validation.ts';
+import { validateFlow } from '../../flow/flow-validation.ts';
 
 const SCHEMA_FILE = new URL('../../flow.schema.json', import.meta.url);
 const ROOT = new URL('../../', import.meta.url);
@@ -106,21 +106,41 @@ function withSteps(...steps: unknown[]): unknown {
 }
 
 const mistakes: { mistake: string; document: unknown; at: string }[] = [
-  { mistake: 'an unknown key in a step', document: withSteps({ sleep: { duration: '5s' }, descripton: 'typo' }), at: '/steps/0' },
-  { mistake: 'an unknown key inside a step kind', document: withSteps({ sleep: { duraton: '5s' } }), at: '/steps/0/sleep' },
-  { mistake: 'two step kinds in one step', document: withSteps({ sleep: { duration: '5s' }, log: { message: 'x' } }), at: '/steps/0' },
+  {
+    mistake: 'an unknown key in a step',
+    document: withSteps({ sleep: { duration: '5s' }, descripton: 'typo' }),
+    at: '/steps/0',
+  },
+  {
+    mistake: 'an unknown key inside a step kind',
+    document: withSteps({ sleep: { duraton: '5s' } }),
+    at: '/steps/0/sleep',
+  },
+  {
+    mistake: 'two step kinds in one step',
+    document: withSteps({ sleep: { duration: '5s' }, log: { message: 'x' } }),
+    at: '/steps/0',
+  },
   {
     mistake: 'two step kinds in a step inside `if.then`',
     document: withSteps({ if: { condition: '${true}', then: [{ log: { message: 'x' }, fail: { message: 'y' } }] } }),
     at: '/steps/0/if/then/0',
   },
-  { mistake: 'two record operations', document: withSteps({ record: { table: 'order', key: 'k', get: {}, delete: {} } }), at: '/steps/0/record' },
+  {
+    mistake: 'two record operations',
+    document: withSteps({ record: { table: 'order', key: 'k', get: {}, delete: {} } }),
+    at: '/steps/0/record',
+  },
   {
     mistake: 'a response mode that does not exist',
     document: { ...valid, trigger: { webhook: { activity: 'a', responseMode: 'WAIT_FOR_RESPONSE' } } },
     at: '/trigger/webhook/responseMode',
   },
-  { mistake: 'a string where a step kind (an object) is expected', document: withSteps({ sleep: '5s' }), at: '/steps/0/sleep' },
+  {
+    mistake: 'a string where a step kind (an object) is expected',
+    document: withSteps({ sleep: '5s' }),
+    at: '/steps/0/sleep',
+  },
   { mistake: 'a string where the trigger is expected', document: { ...valid, trigger: 'webhook' }, at: '/trigger' },
   {
     mistake: 'a fraction where an int32 is expected',
@@ -132,7 +152,11 @@ const mistakes: { mistake: string; document: unknown; at: string }[] = [
     document: withSteps({ httpRequest: { url: 'https://x.example', headers: { 'X-Count': 1 } } }),
     at: '/steps/0/httpRequest/headers/X-Count',
   },
-  { mistake: 'a list where variables (a Struct) are expected', document: withSteps({ set: { variables: ['orderId'] } }), at: '/steps/0/set/variables' },
+  {
+    mistake: 'a list where variables (a Struct) are expected',
+    document: withSteps({ set: { variables: ['orderId'] } }),
+    at: '/steps/0/set/variables',
+  },
   { mistake: 'steps as a mapping', document: { ...valid, steps: { sleep: { duration: '5s' } } }, at: '/steps' },
 ];
 
@@ -149,10 +173,19 @@ for (const { mistake, document, at } of mistakes) {
 
 // fromJson also reads these; the schema asks for the one spelling flow files use.
 const lenient: { spelling: string; document: unknown }[] = [
-  { spelling: 'a proto field name (response_mode)', document: { ...valid, trigger: { webhook: { activity: 'a', response_mode: 'INSTANT_RETURN' } } } },
+  {
+    spelling: 'a proto field name (response_mode)',
+    document: { ...valid, trigger: { webhook: { activity: 'a', response_mode: 'INSTANT_RETURN' } } },
+  },
   { spelling: 'an enum number', document: { ...valid, trigger: { webhook: { activity: 'a', responseMode: 2 } } } },
-  { spelling: 'the *_UNSPECIFIED enum value', document: { ...valid, trigger: { webhook: { activity: 'a', responseMode: 'RESPONSE_MODE_UNSPECIFIED' } } } },
-  { spelling: 'an int32 as text', document: { ...valid, trigger: { webhook: { activity: 'a', syncTimeoutSeconds: '30' } } } },
+  {
+    spelling: 'the *_UNSPECIFIED enum value',
+    document: { ...valid, trigger: { webhook: { activity: 'a', responseMode: 'RESPONSE_MODE_UNSPECIFIED' } } },
+  },
+  {
+    spelling: 'an int32 as text',
+    document: { ...valid, trigger: { webhook: { activity: 'a', syncTimeoutSeconds: '30' } } },
+  },
   { spelling: 'null for "not set"', document: { ...valid, description: null } },
 ];
 
@@ -223,7 +256,13 @@ test('completions offer the flow-file names with the comments of flow.proto', (t
 test('64-bit integers, timestamps and structs follow the JSON mapping too (engine messages)', (t) => {
   const validateRecord = newAjv().compile(messageJsonSchema(GetRecordResponseSchema));
   const response = create(GetRecordResponseSchema, {
-    record: { table: 'order', key: 'A-1', data: { status: 'new', lines: [1, 2] }, version: 9007199254740993n, createdAt: timestampFromDate(new Date('2026-01-02T03:04:05.678Z')) },
+    record: {
+      table: 'order',
+      key: 'A-1',
+      data: { status: 'new', lines: [1, 2] },
+      version: 9007199254740993n,
+      createdAt: timestampFromDate(new Date('2026-01-02T03:04:05.678Z')),
+    },
   });
   const canonical = toJson(GetRecordResponseSchema, response) as { record: Record<string, unknown> };
   t.is(canonical.record.version, '9007199254740993');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { validateFlow } from '../../flow/index.ts';
 
 const base = (webhook: Record<string, unknown>, steps: unknown[]): FlowJson =>
   ({ company: 'Acme', name: 'f', trigger: { webhook: { activity: 'a.b', ...webhook } }, steps }) as FlowJson;
@@ -55,7 +55,15 @@ test('a deferral that can run before any respond step in sync mode is a warning,
 
 test('record steps: table, key, exactly one operation, fields and expectedVersion are checked', (t) => {
   const errorsOf = (record: Record<string, unknown>) => validateFlow(base({}, [{ record }])).errors;
-  t.deepEqual(errorsOf({ table: 'invoice', key: '${Trigger.Payload.id}', modify: { status: 'paid' }, expectedVersion: '${Variables.v}' }), []);
+  t.deepEqual(
+    errorsOf({
+      table: 'invoice',
+      key: '${Trigger.Payload.id}',
+      modify: { status: 'paid' },
+      expectedVersion: '${Variables.v}',
+    }),
+    [],
+  );
   t.deepEqual(errorsOf({ table: 'invoice', key: 'INV-1', get: { allowMissing: true } }), []);
   t.deepEqual(errorsOf({ table: 'invoice', key: 'INV-1', delete: {} }), []);
   t.true(errorsOf({ key: 'k', get: {} }).includes('steps[0].record.table: required'));

@@ -3,12 +3,12 @@
 // unchanged writes the caller's text; anything computed is written as computed.
 import test from 'ava';
 import fc from 'fast-check';
-import { parseExactJson, resolveText, resolveValue } from '../../workflows/formula/index.ts';
-import type { FormulaContext } from '../../workflows/formula/index.ts';
-import { writeExactJson } from '../../workflows/formula/exact-json-writer.ts';
-import { toJsonText } from '../../workflows/formula/json-value.ts';
-import { triggerOutputs } from '../../workflows/interpreter/trigger-outputs.ts';
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { parseExactJson, resolveText, resolveValue } from '../../flow/formula/index.ts';
+import type { FormulaContext } from '../../flow/formula/index.ts';
+import { writeExactJson } from '../../flow/formula/exact-json-writer.ts';
+import { toJsonText } from '../../flow/formula/json-value.ts';
+import { triggerOutputs } from '../../flow/trigger-outputs.ts';
+import type { FlowExecutionInput } from '../../flow/index.ts';
 
 const ODD = '{ "z":1,  "a" : {"amount": 12345678901234567890, "price": 1.10,"k":1e3, "neg": -0, "tiny": 0.1e-7},\n"2": [1.50, 2], "b": "x\\u0041" }';
 
@@ -28,7 +28,19 @@ function input(payloadJson: string, direct?: Partial<NonNullable<FlowExecutionIn
     },
     payloadJson,
     caller: 'c',
-    ...(direct ? { direct: { method: 'POST', headers: {}, query: '', contentType: 'application/json', bodyEncoding: 'text', provider: { scheme: 'stripe' }, ...direct } } : {}),
+    ...(direct
+      ? {
+          direct: {
+            method: 'POST',
+            headers: {},
+            query: '',
+            contentType: 'application/json',
+            bodyEncoding: 'text',
+            provider: { scheme: 'stripe' },
+            ...direct,
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,9 +1,9 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import jsonata from 'jsonata';
-import { FormulaError, MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH, resolveText, resolveValue } from '../../workflows/formula/index.ts';
-import type { FormulaContext } from '../../workflows/formula/index.ts';
-import { MAX_STRING_CHARS_PER_EVALUATION } from '../../workflows/formula/evaluation-limits.ts';
+import { FormulaError, MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH, resolveText, resolveValue } from '../../flow/formula/index.ts';
+import type { FormulaContext } from '../../flow/formula/index.ts';
+import { MAX_STRING_CHARS_PER_EVALUATION } from '../../flow/formula/evaluation-limits.ts';
 
 // The workflow clock is frozen, so these limits are counted, not timed; the
 // tests assert the outcome (a FormulaError), never how long it took.
@@ -25,13 +25,17 @@ test('the limits are the documented constants', (t) => {
 });
 
 test('endless tail recursion stops at the step limit', async (t) => {
-  const error = await t.throwsAsync(resolveValue('${ ($f := function($x){ $f($x) }; $f(1)) }', ctx), { instanceOf: FormulaError });
+  const error = await t.throwsAsync(resolveValue('${ ($f := function($x){ $f($x) }; $f(1)) }', ctx), {
+    instanceOf: FormulaError,
+  });
   t.regex(error!.reason, /steps/);
   t.is(error!.formula, '${ ($f := function($x){ $f($x) }; $f(1)) }');
 });
 
 test('endless non-tail recursion stops at the depth limit', async (t) => {
-  const error = await t.throwsAsync(resolveValue('${ ($f := function($x){ 1 + $f($x) }; $f(1)) }', ctx), { instanceOf: FormulaError });
+  const error = await t.throwsAsync(resolveValue('${ ($f := function($x){ 1 + $f($x) }; $f(1)) }', ctx), {
+    instanceOf: FormulaError,
+  });
   t.regex(error!.reason, /recursion deeper/);
 });
 
@@ -154,7 +158,10 @@ test('a 1 MB payload string handed through several steps is not counted as new s
 });
 
 test('$eval is disabled, however it is reached', async (t) => {
-  const payloadCtx: FormulaContext = { ...ctx, Trigger: { ...ctx.Trigger, Payload: { formula: 'Company.Name & "-leak"' } } };
+  const payloadCtx: FormulaContext = {
+    ...ctx,
+    Trigger: { ...ctx.Trigger, Payload: { formula: 'Company.Name & "-leak"' } },
+  };
   const formulas = [
     '${ $eval("[1, 2]") }',
     '${ $eval(Trigger.Payload.formula) }',

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { FormulaError, parseTemplate } from '../../workflows/formula/index.ts';
+import { FormulaError, parseTemplate } from '../../flow/formula/index.ts';
 
 const formula = (expression: string) => ({ kind: 'formula', expression });
 const text = (value: string) => ({ kind: 'text', text: value });

@@ -4,11 +4,11 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { evaluateFormula } from '../../workflows/formula/index.ts';
-import { didYouMean } from '../../workflows/formula/did-you-mean.ts';
-import { FLOWHOOK_FUNCTIONS, FORMULA_ROOTS, JSONATA_FUNCTIONS, REFUSED_FUNCTIONS } from '../../workflows/formula/formula-names.ts';
-import type { FormulaContext } from '../../workflows/formula/index.ts';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { evaluateFormula } from '../../flow/formula/index.ts';
+import { didYouMean } from '../../flow/formula/did-you-mean.ts';
+import { FLOWHOOK_FUNCTIONS, FORMULA_ROOTS, JSONATA_FUNCTIONS, REFUSED_FUNCTIONS } from '../../flow/formula/formula-names.ts';
+import type { FormulaContext } from '../../flow/formula/index.ts';
+import { validateFlow } from '../../flow/index.ts';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
 const flowWith = (steps: unknown[]): FlowJson => ({ company: 'C', name: 'f', trigger: { webhook: { activity: 'a' } }, steps }) as FlowJson;
@@ -140,7 +140,9 @@ test('every known function is a function in a flowhook formula, and the refused 
   };
   for (const name of [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS]) t.is(await evaluateFormula(`$type($${name})`, context), 'function', name);
   for (const [name, reason] of Object.entries(REFUSED_FUNCTIONS))
-    await t.throwsAsync(evaluateFormula(`$${name}("1")`, context), { message: new RegExp(reason.replace(/[$()]/g, '\\$&')) });
+    await t.throwsAsync(evaluateFormula(`$${name}("1")`, context), {
+      message: new RegExp(reason.replace(/[$()]/g, '\\$&')),
+    });
   t.deepEqual(Object.keys(FORMULA_ROOTS), Object.keys(context));
 });
 

@@ -4,10 +4,10 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { FormulaError, resolveValue } from '../../workflows/formula/index.ts';
-import type { FormulaContext } from '../../workflows/formula/index.ts';
-import { MAX_PICTURE_TIMESTAMP_LENGTH } from '../../workflows/formula/timestamp-picture.ts';
-import { validateFlow } from '../../workflows/shared/index.ts';
+import { FormulaError, resolveValue } from '../../flow/formula/index.ts';
+import type { FormulaContext } from '../../flow/formula/index.ts';
+import { MAX_PICTURE_TIMESTAMP_LENGTH } from '../../flow/formula/timestamp-picture.ts';
+import { validateFlow } from '../../flow/index.ts';
 
 const context = (variables: Record<string, unknown> = {}): FormulaContext => ({
   Trigger: { Payload: {}, PayloadJson: '{}', Activity: 'a', Description: '' },
@@ -36,7 +36,9 @@ test('a nested quantifier over a long run of caller text completes, with the rig
 });
 
 test('many regex calls over a long string are refused by the evaluation budget', async (t) => {
-  const reason = await refusal(t, '$map([1..1000], function($i){ $contains(Variables.t, /z/) })', { t: 'a'.repeat(1024 * 1024) });
+  const reason = await refusal(t, '$map([1..1000], function($i){ $contains(Variables.t, /z/) })', {
+    t: 'a'.repeat(1024 * 1024),
+  });
   t.regex(reason, /evaluation took more than 200000 steps \(regular expressions cost a step per 100 characters of text they search\)/);
 });
 
@@ -73,7 +75,12 @@ test('a regex that matches the empty string still fails as JSONata says', async 
 });
 
 const flowWith = (body: string): FlowJson =>
-  ({ company: 'Acme', name: 'f', trigger: { webhook: { activity: 'a.b', responseMode: 'WAIT_FOR_RESPONSE_STEP' } }, steps: [{ respond: { statusCode: 200, body } }] }) as FlowJson;
+  ({
+    company: 'Acme',
+    name: 'f',
+    trigger: { webhook: { activity: 'a.b', responseMode: 'WAIT_FOR_RESPONSE_STEP' } },
+    steps: [{ respond: { statusCode: 200, body } }],
+  }) as FlowJson;
 
 test('publish refuses what RE2 cannot express, naming the field, the regex and the reason', (t) => {
   const cases: [string, RegExp][] = [

@@ -1,14 +1,27 @@
 import test from 'ava';
-import { FormulaError, checkTemplate, isTemplate, resolveDeep, resolveText, resolveValue } from '../../workflows/formula/index.ts';
-import type { FormulaContext } from '../../workflows/formula/index.ts';
+import { FormulaError, checkTemplate, isTemplate, resolveDeep, resolveText, resolveValue } from '../../flow/formula/index.ts';
+import type { FormulaContext } from '../../flow/formula/index.ts';
 
 // Odd spacing on purpose: {{Trigger.Payload}} must insert exactly this text.
 const PAYLOAD_JSON = '{ "order" : {"id": 42, "total": 19.50, "tags": ["a","b"],\n "note": "pay ${Variables.secret} {{Variables.secret}}"} }';
 
 function makeContext(): FormulaContext {
   return {
-    Trigger: { Payload: JSON.parse(PAYLOAD_JSON), PayloadJson: PAYLOAD_JSON, Activity: 'shop.order', Description: 'New order' },
-    Variables: { orderId: 'A-1', count: 3, flag: true, nothing: null, secret: 'hunter2', list: [1, 2], obj: { k: 'v' } },
+    Trigger: {
+      Payload: JSON.parse(PAYLOAD_JSON),
+      PayloadJson: PAYLOAD_JSON,
+      Activity: 'shop.order',
+      Description: 'New order',
+    },
+    Variables: {
+      orderId: 'A-1',
+      count: 3,
+      flag: true,
+      nothing: null,
+      secret: 'hunter2',
+      list: [1, 2],
+      obj: { k: 'v' },
+    },
     Steps: { callSoap: { status: 200, items: [{ sku: 'S1' }, { sku: 'S2' }] } },
     Execution: { Id: 'exec-1', StartedAt: '2025-01-01T00:00:00.000Z' },
     Company: { Name: 'Acme' },
@@ -108,7 +121,10 @@ test('resolveDeep resolves strings at any depth and leaves keys and other values
     {
       id: '${Variables.orderId}',
       '${not.a.key}': 'k',
-      nested: { list: ['{{Variables.count}}', '${Variables.obj}', 7, null, false], text: 'Order {{Trigger.Payload.order.id}}' },
+      nested: {
+        list: ['{{Variables.count}}', '${Variables.obj}', 7, null, false],
+        text: 'Order {{Trigger.Payload.order.id}}',
+      },
     },
     makeContext(),
   );
@@ -163,5 +179,8 @@ test('$xmlEscape makes payload text safe inside XML; numbers become text, nothin
 });
 
 function withPayload(payload: Record<string, unknown>): FormulaContext {
-  return { ...makeContext(), Trigger: { Payload: payload, PayloadJson: JSON.stringify(payload), Activity: 'a', Description: '' } };
+  return {
+    ...makeContext(),
+    Trigger: { Payload: payload, PayloadJson: JSON.stringify(payload), Activity: 'a', Description: '' },
+  };
 }

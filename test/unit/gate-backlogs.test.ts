@@ -1,14 +1,20 @@
-// The engine's cap on executions waiting at one gate (engine/flow-control/
+// The engine's cap on executions waiting at one gate (engine/domain/flow-control/
 // gate-backlogs.ts): counted from what the gate last reported plus the calls
 // accepted since; the gate is asked only once that count nears the cap, at
 // most once a second, and never waited for; a refusal is a 429 whose
 // Retry-After comes from how fast the gate drains.
 import test from 'ava';
-import { GateBacklogs } from '../../engine/flow-control/gate-backlogs.ts';
-import { LimitRefusedError } from '../../engine/limits/webhook-limits.ts';
-import type { AdmissionGate } from '../../workflows/shared/flow-control-contract.ts';
+import { GateBacklogs } from '../../engine/domain/flow-control/gate-backlogs.ts';
+import { LimitRefusedError } from '../../engine/domain/limits/webhook-limits.ts';
+import type { AdmissionGate } from '../../flow/flow-control-contract.ts';
 
-const gate: AdmissionGate = { kind: 'concurrency', coordinatorId: 'flowhook-concurrency:a:x', summary: '', keyLabel: 'INV-1', limit: 1 };
+const gate: AdmissionGate = {
+  kind: 'concurrency',
+  coordinatorId: 'flowhook-concurrency:a:x',
+  summary: '',
+  keyLabel: 'INV-1',
+  limit: 1,
+};
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 function backlogs(reports: (number | undefined)[], maxWaiting: number, liveEngines = 1) {

@@ -1,12 +1,15 @@
-// A gate's queue (workflows/control/gate-queue.ts): arrival order, one place
+// A gate's queue (workflows/flow-control/gate-queue.ts): arrival order, one place
 // per execution, and the pages that keep what a coordinator carries bounded
 // whatever waits — driven as a coordinator drives it, pages written and taken
 // back through the queue's own answers.
 import test from 'ava';
-import { GateQueue } from '../../workflows/control/gate-queue.ts';
-import { GATE_LIMITS, type QueuedExecution } from '../../workflows/shared/flow-control-contract.ts';
+import { GateQueue } from '../../workflows/flow-control/gate-queue.ts';
+import { GATE_LIMITS, type QueuedExecution } from '../../flow/flow-control-contract.ts';
 
-const entry = (n: number, arrivedAt = n): QueuedExecution => ({ executionId: `billing.invoice.event:${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`, arrivedAt });
+const entry = (n: number, arrivedAt = n): QueuedExecution => ({
+  executionId: `billing.invoice.event:${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`,
+  arrivedAt,
+});
 const idOf = (n: number) => entry(n).executionId;
 
 test('executions wait in the order their calls were accepted, whatever order their requests come in, and each is known once', (t) => {
@@ -126,7 +129,15 @@ test('a page that is gone is dropped: its executions no longer count as waiting 
 
 test('large entries (long ids, gates still to pass) are paged by size, so no page or carried state nears Temporal’s limit', (t) => {
   const { queue, pages, page } = coordinated();
-  const next = [{ kind: 'concurrency' as const, coordinatorId: `flowhook-concurrency:${'a'.repeat(200)}:x`, summary: 's'.repeat(300), keyLabel: 'k'.repeat(100), limit: 1 }];
+  const next = [
+    {
+      kind: 'concurrency' as const,
+      coordinatorId: `flowhook-concurrency:${'a'.repeat(200)}:x`,
+      summary: 's'.repeat(300),
+      keyLabel: 'k'.repeat(100),
+      limit: 1,
+    },
+  ];
   for (let n = 0; n < 10_000; n++) {
     queue.add({ executionId: `${'a'.repeat(250)}:${n}`, arrivedAt: n, next });
     if (n % 100 === 0) page();

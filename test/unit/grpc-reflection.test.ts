@@ -24,8 +24,8 @@ import {
 } from '../../proto/gen/grpc/health/v1/health_pb.js';
 import * as v1 from '../../proto/gen/grpc/reflection/v1/reflection_pb.js';
 import * as v1alpha from '../../proto/gen/grpc/reflection/v1alpha/reflection_pb.js';
-import { registerHealth } from '../../engine/rpc/grpc-health.ts';
-import { registerReflection } from '../../engine/rpc/grpc-reflection.ts';
+import { registerHealth } from '../../engine/edges/rpc/grpc-health.ts';
+import { registerReflection } from '../../engine/edges/rpc/grpc-reflection.ts';
 import { eventually } from '../support/eventually.ts';
 
 const BUF = fileURLToPath(new URL('../../node_modules/.bin/buf', import.meta.url));
@@ -47,7 +47,9 @@ async function startServer(): Promise<TestServer> {
   let checks = 0;
   const handler = connectNodeAdapter({
     routes(router) {
-      router.service(WebhookService, { invoke: (request) => create(InvokeResponseSchema, { statusCode: 202, body: `hello ${request.company}` }) });
+      router.service(WebhookService, {
+        invoke: (request) => create(InvokeResponseSchema, { statusCode: 202, body: `hello ${request.company}` }),
+      });
       registerReflection(router, SERVICES);
       registerHealth(router, SERVICES, () => (checks++, serving), 20);
     },
@@ -101,7 +103,9 @@ for (const protocol of ['connect', 'grpc']) {
       // The request is encoded from the reflected descriptors only: buf has no .proto file.
       const invoked = JSON.parse(await bufCurl(...reflect, '-d', '{"company":"Acme"}', `${server.url}/flowhook.engine.v1.WebhookService/Invoke`));
       t.deepEqual(invoked, { statusCode: 202, body: 'hello Acme' });
-      t.deepEqual(JSON.parse(await bufCurl(...reflect, '-d', '{}', `${server.url}/grpc.health.v1.Health/Check`)), { status: 'SERVING' });
+      t.deepEqual(JSON.parse(await bufCurl(...reflect, '-d', '{}', `${server.url}/grpc.health.v1.Health/Check`)), {
+        status: 'SERVING',
+      });
     });
   }
 }
@@ -170,7 +174,10 @@ test('grpc-js Health/Watch: the current status, then each change, and polling st
   server.setServing(true);
   t.is(((await updates.next()).value as HealthCheckResponse).status, ServingStatus.SERVING);
   watch.cancel();
-  await eventually(() => server.openStreams(), { until: (open) => open === 0, what: 'the cancelled Watch closed on the server' });
+  await eventually(() => server.openStreams(), {
+    until: (open) => open === 0,
+    what: 'the cancelled Watch closed on the server',
+  });
   const afterCancel = server.servingChecks();
   // Nothing to wait for here: the point is that no check happens in a while (ten poll intervals).
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -237,13 +244,22 @@ for (const version of ['v1', 'v1alpha'] as const) {
       { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'flowhook.engine.v1.RecordService' } },
       { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'no.such.Symbol' } },
       { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'flowhook.engine.v1.WebhookService.Invoke' } },
-      { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'grpc.health.v1.HealthCheckResponse.ServingStatus' } },
+      {
+        host: '',
+        messageRequest: { case: 'fileContainingSymbol', value: 'grpc.health.v1.HealthCheckResponse.ServingStatus' },
+      },
       { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'flowhook.engine.v1.InvokeOutcome' } },
       { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'flowhook.engine.v1.InvokeRequest.company' } },
       { host: '', messageRequest: { case: 'fileByFilename', value: 'flowhook/engine/v1/flow_admin_service.proto' } },
       { host: '', messageRequest: { case: 'fileByFilename', value: 'no/such/file.proto' } },
       { host: '', messageRequest: { case: 'fileContainingSymbol', value: 'google.protobuf.Timestamp' } },
-      { host: '', messageRequest: { case: 'fileContainingExtension', value: { containingType: 'flowhook.engine.v1.InvokeRequest', extensionNumber: 100 } } },
+      {
+        host: '',
+        messageRequest: {
+          case: 'fileContainingExtension',
+          value: { containingType: 'flowhook.engine.v1.InvokeRequest', extensionNumber: 100 },
+        },
+      },
       { host: '', messageRequest: { case: 'allExtensionNumbersOfType', value: 'flowhook.engine.v1.InvokeRequest' } },
       { host: '', messageRequest: { case: 'allExtensionNumbersOfType', value: 'no.such.Message' } },
       { host: '', messageRequest: { case: undefined } },
@@ -281,7 +297,13 @@ for (const version of ['v1', 'v1alpha'] as const) {
     t.deepEqual(fileNames(timestamp!), ['google/protobuf/timestamp.proto']);
     t.is(errorCode(extension!), 5);
     t.is(extensionNumbers!.messageResponse.case, 'allExtensionNumbersResponse');
-    t.deepEqual(extensionNumbers!.messageResponse.value, create(v1.ExtensionNumberResponseSchema, { baseTypeName: 'flowhook.engine.v1.InvokeRequest', extensionNumber: [] }));
+    t.deepEqual(
+      extensionNumbers!.messageResponse.value,
+      create(v1.ExtensionNumberResponseSchema, {
+        baseTypeName: 'flowhook.engine.v1.InvokeRequest',
+        extensionNumber: [],
+      }),
+    );
     t.is(errorCode(unknownType!), 5);
     t.is(errorCode(empty!), 3);
   });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { Webhook } from 'standardwebhooks';
 import { GetFlowResponseSchema, FlowSummarySchema, ProviderRouteSchema, WebhookCallSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { generateHookSecret, generateProblem, hookSecretProblems, MAX_HOOK_SECRET_LENGTH } from '../../engine/admin/hook-secrets-validation.ts';
+import { generateHookSecret, generateProblem, hookSecretProblems, MAX_HOOK_SECRET_LENGTH } from '../../engine/domain/flows/hook-secrets-validation.ts';
 import { flowCard } from '../../bin/cli/flow-card.ts';
 
 const standard = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64')}`;
@@ -53,7 +53,13 @@ test('a generated secret is whsec_ and base64 of 32 random bytes that the Standa
   const webhook = new Webhook(secret);
   const timestamp = new Date();
   const signature = webhook.sign('msg_1', timestamp, payload);
-  t.notThrows(() => webhook.verify(payload, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature }));
+  t.notThrows(() =>
+    webhook.verify(payload, {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signature,
+    }),
+  );
 });
 
 test('generating is refused for providers that issue their own secret', (t) => {
@@ -64,11 +70,26 @@ test('generating is refused for providers that issue their own secret', (t) => {
 function card(providerRoute: { scheme: string; hookSecretSet: boolean } | undefined, published = true): string {
   return flowCard(
     create(GetFlowResponseSchema, {
-      flow: create(FlowSummarySchema, { company: 'Contoso & Co', name: 'stripe-in', activity: 'payments.stripe', latestVersion: 1, publishedVersion: published ? 1 : 0 }),
+      flow: create(FlowSummarySchema, {
+        company: 'Contoso & Co',
+        name: 'stripe-in',
+        activity: 'payments.stripe',
+        latestVersion: 1,
+        publishedVersion: published ? 1 : 0,
+      }),
       webhookCall: published
-        ? create(WebhookCallSchema, { url: 'https://hooks.example.test/BC/ODataV4/flowWebhook_Invoke?company=Contoso%20%26%20Co', method: 'POST', sampleBody: '{}' })
+        ? create(WebhookCallSchema, {
+            url: 'https://hooks.example.test/BC/ODataV4/flowWebhook_Invoke?company=Contoso%20%26%20Co',
+            method: 'POST',
+            sampleBody: '{}',
+          })
         : undefined,
-      providerRoute: providerRoute && create(ProviderRouteSchema, { url: 'https://hooks.example.test/BC/hooks/Contoso%20%26%20Co/payments.stripe', ...providerRoute }),
+      providerRoute:
+        providerRoute &&
+        create(ProviderRouteSchema, {
+          url: 'https://hooks.example.test/BC/hooks/Contoso%20%26%20Co/payments.stripe',
+          ...providerRoute,
+        }),
     }),
   ).join('\n');
 }

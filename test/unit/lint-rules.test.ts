@@ -43,7 +43,7 @@ async function allowed(t: import('ava').ExecutionContext, path: string, specifie
 test('workflow code imports no Node built-in; the Node side of workflows/ may', async (t) => {
   for (const specifier of ['node:fs', 'fs', 'node:crypto', 'timers/promises']) {
     await refused(t, 'workflows/interpreter/lint-probe.ts', specifier, NODE_BUILTIN);
-    await refused(t, 'workflows/shared/lint-probe.ts', specifier, NODE_BUILTIN);
+    await refused(t, 'flow/lint-probe.ts', specifier, NODE_BUILTIN);
   }
   await refused(t, 'common/own-member.ts', 'node:util', NODE_BUILTIN);
   for (const path of [
@@ -51,7 +51,7 @@ test('workflow code imports no Node built-in; the Node side of workflows/ may', 
     'workflows/outbound/lint-probe.ts',
     'workflows/codec/lint-probe.ts',
     'workflows/worker.ts',
-    'workflows/shared/temporal-tls.ts',
+    'common/temporal/temporal-tls.ts',
     'common/pem-files.ts',
   ]) {
     await allowed(t, path, 'node:fs');
@@ -59,7 +59,7 @@ test('workflow code imports no Node built-in; the Node side of workflows/ may', 
 });
 
 test('workflows/ imports nothing from engine/, facade/ or bin/', async (t) => {
-  const arrow = 'workflows/ imports proto/gen and common/ only';
+  const arrow = 'workflows/ imports proto/gen, common/ and flow/ only';
   await refused(t, 'workflows/steps/lint-probe.ts', '../../engine/errors.ts', ZONE(arrow));
   await refused(t, 'workflows/activities/lint-probe.ts', '../../facade/app.ts', ZONE(arrow));
   await refused(t, 'workflows/steps/lint-probe.ts', '../../bin/data-dir.ts', ZONE('nothing imports bin/'));
@@ -67,22 +67,54 @@ test('workflows/ imports nothing from engine/, facade/ or bin/', async (t) => {
   await allowed(t, 'workflows/steps/lint-probe.ts', '../../proto/gen/flowhook/flow/v1/flow_pb.js');
 });
 
-test('facade/ imports nothing from engine/ or workflows/ (not even workflows/shared)', async (t) => {
+test('facade/ imports nothing from engine/ or workflows/ (not even flow/)', async (t) => {
   const arrow = 'facade/ imports proto/gen and common/ only';
   await refused(t, 'facade/lint-probe.ts', '../engine/errors.ts', ZONE(arrow));
-  await refused(t, 'facade/lint-probe.ts', '../workflows/shared/index.ts', ZONE(arrow));
+  await refused(t, 'facade/lint-probe.ts', '../flow/index.ts', ZONE(arrow));
   await refused(t, 'facade/oauth/lint-probe.ts', '../../workflows/codec/payload-codec.ts', ZONE(arrow));
   await allowed(t, 'facade/lint-probe.ts', '../common/name-limits.ts');
   await allowed(t, 'facade/lint-probe.ts', '../proto/gen/flowhook/engine/v1/webhook_service_pb.js');
 });
 
-test('engine/ imports from workflows/ only shared/ and the codec, and nothing from facade/', async (t) => {
-  await refused(t, 'engine/webhook/lint-probe.ts', '../../workflows/steps/step-registry.ts', ZONE('engine/ imports from workflows/ only shared/'));
-  await refused(t, 'engine/lint-probe.ts', '../workflows/activities/index.ts', ZONE('engine/ imports from workflows/ only shared/'));
-  await refused(t, 'engine/lint-probe.ts', '../facade/app.ts', ZONE('engine/ imports proto/gen, common/ and the workflow contract only'));
-  await allowed(t, 'engine/webhook/lint-probe.ts', '../../workflows/shared/index.ts');
-  await allowed(t, 'engine/lint-probe.ts', '../workflows/shared/flow-messages.ts');
+test('engine/ imports from workflows/ only the codec (the model is flow/), and nothing from facade/', async (t) => {
+  await refused(t, 'engine/domain/webhook/lint-probe.ts', '../../../workflows/interpreter/run-steps.ts', ZONE('engine/ imports from workflows/ only codec/'));
+  await refused(t, 'engine/lint-probe.ts', '../workflows/activities/index.ts', ZONE('engine/ imports from workflows/ only codec/'));
+  await refused(t, 'engine/lint-probe.ts', '../facade/app.ts', ZONE('engine/ imports proto/gen, common/, flow/ and the payload codec only'));
+  await allowed(t, 'engine/domain/webhook/lint-probe.ts', '../../../flow/index.ts');
+  await allowed(t, 'engine/lint-probe.ts', '../flow/flow-messages.ts');
   await allowed(t, 'engine/lint-probe.ts', '../workflows/codec/payload-codec.ts');
+});
+
+test('flow/ is a leaf: it imports no other folder of the product but common/', async (t) => {
+  const arrow = 'flow/ is the flow model, a leaf';
+  await refused(t, 'flow/lint-probe.ts', '../workflows/activities/index.ts', ZONE(arrow));
+  await refused(t, 'flow/formula/lint-probe.ts', '../../engine/errors.ts', ZONE(arrow));
+  await allowed(t, 'flow/lint-probe.ts', '../common/duration.ts');
+  await allowed(t, 'workflows/interpreter/lint-probe.ts', '../../flow/index.ts');
+});
+
+test("the engine's layers: edges → domain → infrastructure, and nothing imports upward", async (t) => {
+  const domain = 'engine/domain/ never imports an edge';
+  await refused(t, 'engine/domain/flows/lint-probe.ts', '../../edges/rpc/error-interceptor.ts', ZONE(domain));
+  await refused(t, 'engine/domain/executions/lint-probe.ts', '../../edges/services/execution-service.ts', ZONE(domain));
+  await refused(t, 'engine/domain/flows/lint-probe.ts', '../../main.ts', ZONE(domain));
+  await refused(t, 'engine/infrastructure/storage/lint-probe.ts', '../../domain/companies/companies.ts', ZONE('engine/infrastructure/ imports nothing of the domain'));
+  await refused(t, 'engine/infrastructure/temporal/lint-probe.ts', '../../edges/rpc/engine-tls.ts', ZONE('engine/infrastructure/ imports nothing of the domain'));
+  await refused(t, 'engine/edges/services/lint-probe.ts', '../../server.ts', ZONE('engine/edges/ are wired by main.ts'));
+  await refused(t, 'engine/errors.ts', './infrastructure/cache/snapshot-cache.ts', ZONE("the engine's errors and logger are below every layer"));
+  await allowed(t, 'engine/edges/services/lint-probe.ts', '../../domain/flows/flows.ts');
+  await allowed(t, 'engine/domain/flows/lint-probe.ts', '../../infrastructure/storage/entities.ts');
+  await allowed(t, 'engine/domain/flows/lint-probe.ts', '../../errors.ts');
+});
+
+test('a planted import cycle is refused', async (t) => {
+  // flow/formula/index.ts imports resolve.ts; a resolve.ts that imported the index back would close a cycle.
+  const found = await problems('flow/formula/resolve.ts', "import { resolveText } from './index.ts';\nexport const probe = resolveText;\n");
+  t.true(
+    found.some((problem) => problem.startsWith('import-x/no-cycle: Dependency cycle')),
+    found.join('; '),
+  );
+  await allowed(t, 'flow/formula/lint-probe.ts', './index.ts');
 });
 
 test('nothing imports bin/ (tests may: they start its launchers)', async (t) => {
@@ -94,10 +126,10 @@ test('nothing imports bin/ (tests may: they start its launchers)', async (t) => 
 });
 
 test('common/ and console/ import no other folder of the product', async (t) => {
-  await refused(t, 'common/lint-probe.ts', '../workflows/shared/index.ts', ZONE('common/ is what facade, engine and workers share'));
+  await refused(t, 'common/lint-probe.ts', '../flow/index.ts', ZONE('common/ is what facade, engine and workers share'));
   await refused(t, 'common/configuration/lint-probe.ts', '../../engine/errors.ts', ZONE('common/ is what facade, engine and workers share'));
   await refused(t, 'console/src/lint-probe.ts', '../../common/duration.ts', ZONE('console/ imports proto/gen only'));
-  await refused(t, 'console/src/lint-probe.ts', '../../workflows/shared/index.ts', ZONE('console/ imports proto/gen only'));
+  await refused(t, 'console/src/lint-probe.ts', '../../flow/index.ts', ZONE('console/ imports proto/gen only'));
   await allowed(t, 'console/src/lint-probe.ts', '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js');
 });
 
@@ -124,12 +156,21 @@ test('a promise is awaited, returned, handled or marked with void', async (t) =>
     '}',
     '',
   ].join('\n');
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2024, lib: ['lib.es2024.d.ts'], strict: true, noEmit: true, types: [] };
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2024,
+    lib: ['lib.es2024.d.ts'],
+    strict: true,
+    noEmit: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const readSource = host.getSourceFile.bind(host);
   host.getSourceFile = (name, ...rest) => (name === path ? ts.createSourceFile(name, code, ts.ScriptTarget.ES2024, true) : readSource(name, ...rest));
   const program = ts.createProgram({ rootNames: [path], options, host });
-  const typed = new ESLint({ cwd: ROOT, overrideConfig: { languageOptions: { parserOptions: { projectService: false, programs: [program] } } } });
+  const typed = new ESLint({
+    cwd: ROOT,
+    overrideConfig: { languageOptions: { parserOptions: { projectService: false, programs: [program] } } },
+  });
   const [result] = await typed.lintText(code, { filePath: path });
   t.deepEqual(
     result!.messages.map((message) => `${message.line} ${message.ruleId}`),
@@ -139,8 +180,8 @@ test('a promise is awaited, returned, handled or marked with void', async (t) =>
 
 test("every module of the worker's workflow bundle is linted as workflow code", async (t) => {
   const { code } = await workflowBundle();
-  const modules = [...new Set([...code.matchAll(/"\.\/((?:workflows|common)\/[^"]+\.ts)"/g)].map((match) => match[1]!))].sort();
-  t.true(modules.includes('workflows/flow-workflow.ts') && modules.includes('workflows/shared/payload-converter.ts'), 'the bundle names its modules');
+  const modules = [...new Set([...code.matchAll(/"\.\/((?:workflows|common|flow)\/[^"]+\.ts)"/g)].map((match) => match[1]!))].sort();
+  t.true(modules.includes('workflows/flow-workflow.ts') && modules.includes('flow/payload-converter.ts'), 'the bundle names its modules');
   const outside: string[] = [];
   for (const path of modules) {
     if (!(await problems(path, importOf('node:fs'))).some((problem) => NODE_BUILTIN.test(problem))) outside.push(path);

@@ -12,18 +12,30 @@ test('default: the Web UI port + 1 on 127.0.0.1, allowing the UI under both loop
   const uiPort = (await findFreePort()) - 1;
   t.deepEqual(await planLocalCodec({}, uiPort), {
     endpoint: `http://127.0.0.1:${uiPort + 1}`,
-    env: { FLOWHOOK_CODEC_PORT: String(uiPort + 1), FLOWHOOK_CODEC_ALLOWED_ORIGINS: `http://127.0.0.1:${uiPort},http://localhost:${uiPort}` },
+    env: {
+      FLOWHOOK_CODEC_PORT: String(uiPort + 1),
+      FLOWHOOK_CODEC_ALLOWED_ORIGINS: `http://127.0.0.1:${uiPort},http://localhost:${uiPort}`,
+    },
   });
 });
 
 test('FLOWHOOK_CODEC_PORT picks the port, off runs none; the engine certificate makes it https', async (t) => {
   const port = await findFreePort();
   t.is(
-    (await planLocalCodec({ FLOWHOOK_CODEC_PORT: String(port), FLOWHOOK_ENGINE_TLS_CERT: '/etc/cert.pem', FLOWHOOK_CODEC_ALLOWED_ORIGINS: 'http://ui.test' }, 8233))!.endpoint,
+    (await planLocalCodec(
+      {
+        FLOWHOOK_CODEC_PORT: String(port),
+        FLOWHOOK_ENGINE_TLS_CERT: '/etc/cert.pem',
+        FLOWHOOK_CODEC_ALLOWED_ORIGINS: 'http://ui.test',
+      },
+      8233,
+    ))!.endpoint,
     `https://127.0.0.1:${port}`,
   );
   t.is(await planLocalCodec({ FLOWHOOK_CODEC_PORT: 'off' }, 8233), undefined);
-  await t.throwsAsync(planLocalCodec({ FLOWHOOK_CODEC_PORT: '0' }, 8233), { message: /FLOWHOOK_CODEC_PORT must be a fixed port for flowhook start \(1\.\.65535\) or off/ });
+  await t.throwsAsync(planLocalCodec({ FLOWHOOK_CODEC_PORT: '0' }, 8233), {
+    message: /FLOWHOOK_CODEC_PORT must be a fixed port for flowhook start \(1\.\.65535\) or off/,
+  });
 });
 
 test('a port in use stops start before anything runs, naming the variable', async (t) => {

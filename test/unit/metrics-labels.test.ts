@@ -3,8 +3,8 @@
 // call with a flow only once the lookup resolved one.
 import test from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { BoundChildren, BoundedValues, closedValues, OTHER, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
-import { createEngineMetrics } from '../../engine/metrics/engine-metrics.ts';
+import { BoundChildren, BoundedPairs, BoundedValues, closedValues, OTHER, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
+import { createEngineMetrics } from '../../engine/domain/metrics/engine-metrics.ts';
 import { NotFoundError, UnauthenticatedError } from '../../engine/errors.ts';
 
 test('a closed vocabulary keeps its values and folds the rest into other; nothing reads unknown', (t) => {
@@ -23,6 +23,16 @@ test('bounded values keep the first ones and count later ones as other', (t) => 
   t.is(values.value('a'), 'a', 'a value seen before keeps its series');
   t.is(values.value('x'.repeat(300)), OTHER, 'too long to be a name of ours');
   t.is(values.value(''), UNKNOWN);
+});
+
+test('bounded pairs keep the first pairs as they are, later ones other in both, a missing value unknown in both', (t) => {
+  const pairs = new BoundedPairs(2);
+  t.deepEqual(pairs.labels('acme', 'order'), ['acme', 'order']);
+  t.deepEqual(pairs.labels('acme', 'refund'), ['acme', 'refund']);
+  t.deepEqual(pairs.labels('globex', 'order'), [OTHER, OTHER]);
+  t.deepEqual(pairs.labels('acme', 'order'), ['acme', 'order'], 'a pair seen before keeps its series');
+  t.deepEqual(pairs.labels(undefined, 'order'), [UNKNOWN, UNKNOWN]);
+  t.deepEqual(pairs.labels('acme', ''), [UNKNOWN, UNKNOWN]);
 });
 
 test('a status label is a status code or other', (t) => {

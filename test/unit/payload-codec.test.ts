@@ -4,7 +4,7 @@ import protos from '@temporalio/proto';
 import test from 'ava';
 import { PayloadEncryptionCodec } from '../../workflows/codec/payload-codec.ts';
 import { PayloadKeyring, payloadKeyId } from '../../workflows/codec/payload-keyring.ts';
-import { markSensitive, payloadConverter } from '../../workflows/shared/payload-converter.ts';
+import { markSensitive, payloadConverter } from '../../flow/payload-converter.ts';
 
 const key = randomBytes(32);
 const ring = new PayloadKeyring([key]);
@@ -50,10 +50,15 @@ test('a payload is bound to its execution: decoding it for another workflow id i
 test('rewriting the bound workflow id in the metadata, or dropping it, breaks the ciphertext', async (t) => {
   const codec = new PayloadEncryptionCodec(ring);
   const [encoded] = await codec.encode([sensitive({ a: 1 })], workflowA);
-  const rebound = { ...encoded!, metadata: { ...encoded!.metadata, 'encryption-workflow-id': new TextEncoder().encode('exec-B') } };
+  const rebound = {
+    ...encoded!,
+    metadata: { ...encoded!.metadata, 'encryption-workflow-id': new TextEncoder().encode('exec-B') },
+  };
   await t.throwsAsync(codec.decode([rebound], workflowB), { message: /altered or its execution binding was changed/ });
   const { ['encryption-workflow-id']: _dropped, ...unbound } = encoded!.metadata!;
-  await t.throwsAsync(codec.decode([{ ...encoded!, metadata: unbound }], workflowB), { message: /altered or its execution binding was changed/ });
+  await t.throwsAsync(codec.decode([{ ...encoded!, metadata: unbound }], workflowB), {
+    message: /altered or its execution binding was changed/,
+  });
 });
 
 test('without a context the payload is bound to nothing and decodes anywhere', async (t) => {
@@ -71,7 +76,9 @@ test('after a rotation the new key encrypts and the retired key still decrypts',
   const [fresh] = await rotated.encode([sensitive({ v: 'new' })], workflowA);
   t.is(meta(fresh!, 'encryption-key-id'), payloadKeyId(next));
   // The old ring cannot read what the new key wrote, and says which key it lacks.
-  await t.throwsAsync(new PayloadEncryptionCodec(ring).decode([fresh!], workflowA), { message: new RegExp(`key ${payloadKeyId(next)}: it is not in the payload keyring`) });
+  await t.throwsAsync(new PayloadEncryptionCodec(ring).decode([fresh!], workflowA), {
+    message: new RegExp(`key ${payloadKeyId(next)}: it is not in the payload keyring`),
+  });
 });
 
 test('payloads of the release before the ring (sha256 key id, no additional data) stay readable', async (t) => {
@@ -100,5 +107,7 @@ test('a tampered ciphertext or a key not in the ring is refused, naming the key 
 });
 
 test('without a key a marked payload fails instead of leaking', async (t) => {
-  await t.throwsAsync(new PayloadEncryptionCodec(undefined).encode([sensitive({ a: 1 })], workflowA), { message: /FLOWHOOK_PAYLOAD_KEY is not configured/ });
+  await t.throwsAsync(new PayloadEncryptionCodec(undefined).encode([sensitive({ a: 1 })], workflowA), {
+    message: /FLOWHOOK_PAYLOAD_KEY is not configured/,
+  });
 });

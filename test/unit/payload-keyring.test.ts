@@ -19,7 +19,9 @@ test('FLOWHOOK_PAYLOAD_KEY: the current key first, retired keys after it, comma-
 
 test('a malformed key is refused, naming where it came from but not the key', (t) => {
   const short = randomBytes(16).toString('base64');
-  const error = t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: short }), { message: /FLOWHOOK_PAYLOAD_KEY: key 1 is not base64 of exactly 32 bytes/ });
+  const error = t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: short }), {
+    message: /FLOWHOOK_PAYLOAD_KEY: key 1 is not base64 of exactly 32 bytes/,
+  });
   t.false(error!.message.includes(short));
   t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: 'not base64!' }), { message: /FLOWHOOK_PAYLOAD_KEY/ });
   t.throws(() => readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY: b64(), FLOWHOOK_PAYLOAD_KEY_FILE: '/x' }), {

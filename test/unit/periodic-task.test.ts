@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startPeriodicTask } from '../../engine/housekeeping/periodic-task.ts';
+import { startPeriodicTask } from '../../engine/infrastructure/housekeeping/periodic-task.ts';
 import { eventually } from '../support/eventually.ts';
 
 /** A round's work taking time, and (last test) a while in which nothing may happen. */
@@ -20,7 +20,12 @@ test('a round runs at start and then every interval, never two at once', async (
   t.is(rounds, 1, 'the first round starts at once');
   // Waited for, not timed: a loaded machine delays timers.
   try {
-    await eventually(() => rounds, { until: (count) => count >= 3, timeoutMs: 10_000, intervalMs: 10, what: 'three rounds' });
+    await eventually(() => rounds, {
+      until: (count) => count >= 3,
+      timeoutMs: 10_000,
+      intervalMs: 10,
+      what: 'three rounds',
+    });
   } finally {
     await task.close();
   }

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { parseFlowText, parseFlowTextWithPositions } from '../../bin/cli/flow-file.ts';
 import { placePublishProblems } from '../../bin/cli/publish-problem-positions.ts';
-import { parseFieldPathText } from '../../workflows/shared/field-path.ts';
+import { parseFieldPathText } from '../../flow/field-path.ts';
 
 const FLOW = `company: C
 name: f

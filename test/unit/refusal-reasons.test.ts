@@ -16,7 +16,10 @@ test('every reason is a snake_case code answered 401, except the refusals of a k
 });
 
 test('unset and empty fields are left out; caller-supplied text is bounded', (t) => {
-  t.deepEqual(refusedCallFields({ reason: 'unknown_user', company: 'Acme', activity: '', user: undefined }), { reason: 'unknown_user', company: 'Acme' });
+  t.deepEqual(refusedCallFields({ reason: 'unknown_user', company: 'Acme', activity: '', user: undefined }), {
+    reason: 'unknown_user',
+    company: 'Acme',
+  });
   const long = refusedCallFields({ reason: 'unknown_user', user: 'u'.repeat(5000) });
   t.is(long.user, `${'u'.repeat(200)}…`);
 });
@@ -30,7 +33,14 @@ test('the line is written at warn, so it shows at the default info level', (t) =
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  logRefusedCall(logger, { reason: 'missing_permission_set', requestId: 'req-1', company: 'Acme', activity: 'orders.in', user: 'svc', permissionSet: 'FLOW ALL' });
+  logRefusedCall(logger, {
+    reason: 'missing_permission_set',
+    requestId: 'req-1',
+    company: 'Acme',
+    activity: 'orders.in',
+    user: 'svc',
+    permissionSet: 'FLOW ALL',
+  });
   t.is(lines.length, 1);
   const line = JSON.parse(lines[0]!) as Record<string, unknown>;
   t.like(line, {

@@ -2,8 +2,8 @@
 // operator input is quoted so it cannot change the query's shape, statuses
 // are Temporal's spelling, and starts are spaced evenly across callers.
 import test from 'ava';
-import { executionStatusValue, filterClauses, needsExactCompanyCheck, rerunnableStatus, rerunQuery } from '../../engine/executions/visibility-query.ts';
-import { createRerunPacer } from '../../engine/executions/rerun-pacer.ts';
+import { executionStatusValue, filterClauses, needsExactCompanyCheck, rerunnableStatus, rerunQuery } from '../../engine/domain/executions/visibility-query.ts';
+import { createRerunPacer } from '../../engine/domain/reruns/rerun-pacer.ts';
 import { InvalidArgumentError } from '../../engine/errors.ts';
 
 test('a filter becomes one query of flowhook executions on the task queue', (t) => {
@@ -43,14 +43,18 @@ test('statuses: the CLI spellings, CANCELLED as CANCELED, duplicates once; other
   t.regex(rerunQuery('q', { company: 'c', statuses: ['FAILED', 'failed', 'TERMINATED'] }), /ExecutionStatus IN \('Failed', 'Terminated'\)/);
   const running = t.throws(() => rerunnableStatus('RUNNING'), { instanceOf: InvalidArgumentError });
   t.regex(running.message, /one of FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED/);
-  t.throws(() => rerunQuery('q', { company: 'c', statuses: ["FAILED') OR ('1"] }), { instanceOf: InvalidArgumentError });
+  t.throws(() => rerunQuery('q', { company: 'c', statuses: ["FAILED') OR ('1"] }), {
+    instanceOf: InvalidArgumentError,
+  });
 });
 
 test('a company and a status are required; since must come before until', (t) => {
   t.throws(() => rerunQuery('q', { company: '', statuses: ['FAILED'] }), { message: /company is required/ });
   t.throws(() => rerunQuery('q', { company: 'c', statuses: [] }), { message: /at least one status/ });
   const at = new Date('2026-11-23T10:00:00Z');
-  t.throws(() => rerunQuery('q', { company: 'c', statuses: ['FAILED'], since: at, until: at }), { message: /since must be before until/ });
+  t.throws(() => rerunQuery('q', { company: 'c', statuses: ['FAILED'], since: at, until: at }), {
+    message: /since must be before until/,
+  });
 });
 
 test('the pacer spaces starts evenly, whoever asks, and gives up when the caller goes away', async (t) => {
@@ -74,20 +78,28 @@ test('the pacer spaces starts evenly, whoever asks, and gives up when the caller
 });
 
 test("the list's filters: each narrows, values stay inside their literals, bad ones are refused naming the filter", (t) => {
-  t.deepEqual(filterClauses({ flowName: 'orders', flowVersion: 3, outcome: 'sync-timeout', caller: "user:o'neil", since: new Date('2026-11-26T10:00:00Z') }), [
-    "FlowName = 'orders'",
-    'FlowVersion = 3',
-    "FlowOutcome = 'sync timeout'",
-    "FlowCaller = 'user:o\\'neil'",
-    "StartTime >= '2026-11-26T10:00:00.000Z'",
-  ]);
+  t.deepEqual(
+    filterClauses({
+      flowName: 'orders',
+      flowVersion: 3,
+      outcome: 'sync-timeout',
+      caller: "user:o'neil",
+      since: new Date('2026-11-26T10:00:00Z'),
+    }),
+    ["FlowName = 'orders'", 'FlowVersion = 3', "FlowOutcome = 'sync timeout'", "FlowCaller = 'user:o\\'neil'", "StartTime >= '2026-11-26T10:00:00.000Z'"],
+  );
   t.deepEqual(filterClauses({}), []);
   t.deepEqual(filterClauses({ keyLabels: ["INV-7'", '#AbC'] }), ["FlowKey IN ('INV-7\\'', '#AbC')"], 'a flow-control key by each of its labels');
-  t.throws(() => filterClauses({ outcome: 'exploded' }), { instanceOf: InvalidArgumentError, message: /outcome: one of/ });
+  t.throws(() => filterClauses({ outcome: 'exploded' }), {
+    instanceOf: InvalidArgumentError,
+    message: /outcome: one of/,
+  });
   t.throws(() => filterClauses({ flowVersion: -1 }), { message: /flow version/ });
   t.is(executionStatusValue('running'), 'Running');
   t.is(executionStatusValue('timed-out'), 'TimedOut');
   t.throws(() => executionStatusValue("Running') OR ('1"), { instanceOf: InvalidArgumentError });
   // A listing's refusal names every status a listing takes, RUNNING included.
-  t.throws(() => executionStatusValue('BOGUS'), { message: 'status: one of RUNNING, FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED; got "BOGUS"' });
+  t.throws(() => executionStatusValue('BOGUS'), {
+    message: 'status: one of RUNNING, FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED; got "BOGUS"',
+  });
 });

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decryptSecret, encryptSecret, envelopeKeyId, rewrapSecret } from '../../engine/secrets/envelope-encryption.ts';
-import { KeyringError, SecretKeyring, keyId, keySourceFromEnv } from '../../engine/secrets/secret-keyring.ts';
+import { decryptSecret, encryptSecret, envelopeKeyId, rewrapSecret } from '../../engine/infrastructure/secret-store/envelope-encryption.ts';
+import { KeyringError, SecretKeyring, keyId, keySourceFromEnv } from '../../engine/infrastructure/secret-store/secret-keyring.ts';
 
 const newKey = () => randomBytes(32).toString('base64');
 
@@ -25,7 +25,10 @@ test('a secret round-trips, and its ciphertext holds neither the secret nor the 
 test('a ciphertext moved to another row does not decrypt', (t) => {
   const keyring = new SecretKeyring({ kind: 'env', keys: [newKey()] });
   const envelope = encryptSecret(keyring, 's3cret', 'connection:a');
-  t.throws(() => decryptSecret(keyring, envelope, 'connection:b'), { instanceOf: KeyringError, message: /does not decrypt/ });
+  t.throws(() => decryptSecret(keyring, envelope, 'connection:b'), {
+    instanceOf: KeyringError,
+    message: /does not decrypt/,
+  });
 });
 
 test('rotation re-wraps under the newest key; the old key can then go', (t) => {
@@ -39,7 +42,9 @@ test('rotation re-wraps under the newest key; the old key can then go', (t) => {
   t.is(rewrapSecret(both, rewrapped), undefined, 'already under the current key');
   const onlyNew = new SecretKeyring({ kind: 'env', keys: [newer] });
   t.is(decryptSecret(onlyNew, rewrapped, 'ctx'), 'value');
-  t.throws(() => decryptSecret(onlyNew, envelope, 'ctx'), { message: /wrapped under key [0-9a-f]{16}, which this engine does not have/ });
+  t.throws(() => decryptSecret(onlyNew, envelope, 'ctx'), {
+    message: /wrapped under key [0-9a-f]{16}, which this engine does not have/,
+  });
 });
 
 test('a malformed key stops with a message naming where it came from, not the key', (t) => {
@@ -51,7 +56,10 @@ test('a malformed key stops with a message naming where it came from, not the ke
 test('without a key the store says how to configure one', (t) => {
   const keyring = new SecretKeyring(keySourceFromEnv({}));
   t.false(keyring.configured);
-  t.throws(() => encryptSecret(keyring, 'x', 'c'), { instanceOf: KeyringError, message: /FLOWHOOK_SECRETS_KEY.*FLOWHOOK_SECRETS_KEY_FILE/ });
+  t.throws(() => encryptSecret(keyring, 'x', 'c'), {
+    instanceOf: KeyringError,
+    message: /FLOWHOOK_SECRETS_KEY.*FLOWHOOK_SECRETS_KEY_FILE/,
+  });
 });
 
 test('the variable wins over the key file', (t) => {

@@ -11,8 +11,9 @@ import pino from 'pino';
 import { status } from '@grpc/grpc-js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { grpcJsUnaryClient } from '../support/grpc-js-unary.ts';
-import { serviceAccountContext, serviceAccountGate, serviceAccountOf } from '../../engine/rpc/service-account-gate.ts';
-import type { ServiceAccountDirectory } from '../../engine/rpc/service-account-directory.ts';
+import { serviceAccountContext, serviceAccountGate } from '../../engine/edges/rpc/service-account-gate.ts';
+import { serviceAccountOf } from '../../engine/domain/callers/call-context.ts';
+import type { ServiceAccountDirectory } from '../../engine/domain/callers/service-account-directory.ts';
 
 async function serve(directory: ServiceAccountDirectory) {
   let handled = 0;
@@ -43,7 +44,12 @@ async function serve(directory: ServiceAccountDirectory) {
         ],
       }),
     );
-  return { url, client, handled: () => handled, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    client,
+    handled: () => handled,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 const account = { name: 'svc', scope: 'invoke' as const, allCompanies: true, companyIds: [], forwardsCallers: false };
@@ -111,7 +117,10 @@ test('a directory that cannot be read answers UNAVAILABLE, not a refusal', async
     // grpc-js reads the status only from a Trailers-Only answer that really ends the stream.
     const grpcJs = grpcJsUnaryClient(server.url);
     try {
-      t.deepEqual(await grpcJs.call(WebhookService.method.invoke, {}, 'any'), { code: status.UNAVAILABLE, details: 'the engine cannot check its service accounts right now' });
+      t.deepEqual(await grpcJs.call(WebhookService.method.invoke, {}, 'any'), {
+        code: status.UNAVAILABLE,
+        details: 'the engine cannot check its service accounts right now',
+      });
     } finally {
       grpcJs.close();
     }

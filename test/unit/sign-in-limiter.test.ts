@@ -1,10 +1,10 @@
-// The console's sign-in limits (engine/console/sign-in-limiter.ts), on a
+// The console's sign-in limits (engine/edges/console/sign-in-limiter.ts), on a
 // clock the test drives: five failures free per sender, then a wait that
 // doubles after every further failure up to fifteen minutes; a deployment's
 // budget shared among its live engines; a right token takes its attempt back;
 // senders counted by address, IPv6 by /64.
 import test from 'ava';
-import { delayAfter, senderOfSocket, SIGN_IN_LIMITS, SignInLimiter } from '../../engine/console/sign-in-limiter.ts';
+import { delayAfter, senderOfSocket, SIGN_IN_LIMITS, SignInLimiter } from '../../engine/edges/console/sign-in-limiter.ts';
 
 const T0 = 1_000_000;
 

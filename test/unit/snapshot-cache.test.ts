@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { ChangeFeed, ChangeTopic } from '../../engine/cache/change-feed.ts';
-import { SnapshotCache } from '../../engine/cache/snapshot-cache.ts';
+import type { ChangeFeed, ChangeTopic } from '../../engine/infrastructure/cache/change-feed.ts';
+import { SnapshotCache } from '../../engine/infrastructure/cache/snapshot-cache.ts';
 
 /** A change feed whose liveness and notifications the test controls. */
 function fakeFeed() {
@@ -168,7 +168,10 @@ test('with rememberMisses a miss is served from memory until its topic changes, 
 test('tells its lookup observer every hit and miss, under its own name', async (t) => {
   const feed = fakeFeed();
   const seen: string[] = [];
-  const cache = new SnapshotCache<number>(feed, 'users', { name: 'service_users', observeLookups: (name) => (hit) => seen.push(`${name}:${hit ? 'hit' : 'miss'}`) });
+  const cache = new SnapshotCache<number>(feed, 'users', {
+    name: 'service_users',
+    observeLookups: (name) => (hit) => seen.push(`${name}:${hit ? 'hit' : 'miss'}`),
+  });
   await cache.get('k', async () => 1);
   await cache.get('k', async () => 1);
   feed.live = false;

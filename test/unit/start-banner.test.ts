@@ -31,7 +31,10 @@ test('the banner has a console line with its URL and the token to sign in with; 
 
 test('the banner names the codec server, its sign-in page and the token to paste', (t) => {
   t.regex(banner(info), /codec server\s+http:\/\/127\.0\.0\.1:8234 .*sign in at http:\/\/127\.0\.0\.1:8234\/login with the token in \/srv\/\.flowhook\/admin-token/);
-  t.like(JSON.parse(bannerJson(info)), { codecUrl: 'http://127.0.0.1:8234', codecLoginUrl: 'http://127.0.0.1:8234/login' });
+  t.like(JSON.parse(bannerJson(info)), {
+    codecUrl: 'http://127.0.0.1:8234',
+    codecLoginUrl: 'http://127.0.0.1:8234/login',
+  });
 });
 
 test('without a codec server (another Temporal, or FLOWHOOK_CODEC_PORT=off) the banner says nothing about one', (t) => {
@@ -42,7 +45,13 @@ test('without a codec server (another Temporal, or FLOWHOOK_CODEC_PORT=off) the 
 
 // ── the first run's credentials: on a terminal, or in 0600 files named by the banner ──
 
-const seed: SeedResult = { company: 'Default', userName: 'flowhook-service', accessKey: 'K'.repeat(44), activity: 'examples.hello', secret: 'S'.repeat(32) };
+const seed: SeedResult = {
+  company: 'Default',
+  userName: 'flowhook-service',
+  accessKey: 'K'.repeat(44),
+  activity: 'examples.hello',
+  secret: 'S'.repeat(32),
+};
 
 const dataDirs: string[] = [];
 test.after.always(() => {
@@ -55,7 +64,12 @@ function privateDir(): string {
   return dir;
 }
 
-function firstRun(shown: boolean): { dataDir: string; files: FirstRunFiles; text: string; json: Record<string, unknown> } {
+function firstRun(shown: boolean): {
+  dataDir: string;
+  files: FirstRunFiles;
+  text: string;
+  json: Record<string, unknown>;
+} {
   const dataDir = privateDir();
   const files = writeFirstRunFiles(dataDir, seed, info.webhookUrl, shown);
   const withSeed = { ...info, dataDir, seed, firstRunFiles: files };
@@ -76,7 +90,13 @@ test('on a terminal the credentials are shown, kept in 0600 files too, and the c
   for (const file of [files.credentials, files.request]) t.is(statSync(file).mode & 0o777, 0o600, file);
   t.true(text.includes(`They are also in ${files.credentials} (mode 0600)`));
   t.regex(curl, new RegExp(`-d @'${files.request}'`), 'the secret is not on the command line either');
-  t.like(json.firstRun, { serviceUser: 'flowhook-service', accessKey: seed.accessKey, secret: seed.secret, netrcFile: files.netrc, credentialsFile: files.credentials });
+  t.like(json.firstRun, {
+    serviceUser: 'flowhook-service',
+    accessKey: seed.accessKey,
+    secret: seed.secret,
+    netrcFile: files.netrc,
+    credentialsFile: files.credentials,
+  });
 });
 
 test('when stdout is not a terminal no key or secret is printed: they are in 0600 files the banner names', (t) => {
@@ -95,7 +115,11 @@ test('when stdout is not a terminal no key or secret is printed: they are in 060
     activity: 'examples.hello',
     secret: seed.secret,
   });
-  t.deepEqual(JSON.parse(readFileSync(files.request!, 'utf8')), { activity: 'examples.hello', secret: seed.secret, payload: { name: 'Ada' } });
+  t.deepEqual(JSON.parse(readFileSync(files.request!, 'utf8')), {
+    activity: 'examples.hello',
+    secret: seed.secret,
+    payload: { name: 'Ada' },
+  });
   for (const file of [files.netrc, files.credentials!, files.request!]) t.is(statSync(file).mode & 0o777, 0o600, file);
   t.deepEqual(json.firstRun, {
     company: 'Default',

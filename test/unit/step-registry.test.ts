@@ -1,13 +1,15 @@
-// The step registry (workflows/steps/): it lists every kind of the proto Step
-// oneof, and the validation side of it loads outside the workflow sandbox —
-// the engine validates flows in plain Node, where '@temporalio/workflow' has
-// no business being loaded.
+// The step registries: the model registry (flow/steps/) and the runner
+// registry (workflows/steps/) each list every kind of the proto Step oneof.
+// The model half loads outside the workflow sandbox — the engine validates
+// flows in plain Node through flow/index.ts, which loads no file of
+// workflows/, and so not '@temporalio/workflow' either.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { StepSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { connectionsUsedBy, STEP_KINDS, validateFlow } from '../../workflows/shared/index.ts';
-import { STEP_MODULES, walkSteps } from '../../workflows/steps/step-registry.ts';
+import { connectionsUsedBy, STEP_KINDS, validateFlow } from '../../flow/index.ts';
+import { STEP_MODELS, walkSteps } from '../../flow/steps/step-registry.ts';
+import { STEP_RUNNERS } from '../../workflows/steps/runner-registry.ts';
 
 const run = promisify(execFile);
 
@@ -24,11 +26,16 @@ async function loadedModules(entry: string): Promise<string[]> {
 }
 
 const isWorkflowSdk = (url: string) => url.includes('/@temporalio/workflow/');
+const WORKFLOWS = new URL('../../workflows/', import.meta.url).href;
 
-test('the validation entry point the engine imports does not load the workflow SDK', async (t) => {
-  const modules = await loadedModules('../../workflows/shared/index.ts');
-  // The graph really went through the step modules: the check below is about them.
-  t.true(modules.some((url) => url.endsWith('/workflows/steps/http-request-step.ts')));
+test('the flow model the engine imports loads no file of workflows/, nor the workflow SDK', async (t) => {
+  const modules = await loadedModules('../../flow/index.ts');
+  // The graph really went through the step models: the checks below are about them too.
+  t.true(modules.some((url) => url.endsWith('/flow/steps/http-request-step.ts')));
+  t.deepEqual(
+    modules.filter((url) => url.startsWith(WORKFLOWS)),
+    [],
+  );
   t.deepEqual(modules.filter(isWorkflowSdk), []);
 });
 
@@ -37,10 +44,14 @@ test('the interpreter does load the workflow SDK, so the check above can see it'
   t.true(modules.some(isWorkflowSdk));
 });
 
-test('the registry has one module per case of the proto Step oneof, named as the oneof names it', (t) => {
+test('the registries have one model and one runner per case of the proto Step oneof, named as the oneof names it', (t) => {
   const oneof = StepSchema.oneofs.find((candidate) => candidate.name === 'kind')!;
   t.deepEqual([...STEP_KINDS].sort(), oneof.fields.map((field) => field.jsonName).sort());
-  for (const kind of STEP_KINDS) t.is(STEP_MODULES[kind].kind, kind);
+  t.deepEqual(Object.keys(STEP_RUNNERS), [...STEP_KINDS]);
+  for (const kind of STEP_KINDS) {
+    t.is(STEP_MODELS[kind].kind, kind);
+    t.is(STEP_RUNNERS[kind].kind, kind);
+  }
 });
 
 test('walks reach nested steps by the branches their kind declares, with paths in the file spelling', (t) => {
@@ -61,9 +72,24 @@ test('walks reach nested steps by the branches their kind declares, with paths i
 });
 
 test('the deferral walk follows the registry: a deferral nested after a responding branch pair is fine, one before is warned', (t) => {
-  const flow = (steps: unknown[]) => ({ company: 'Acme', name: 'f', trigger: { webhook: { activity: 'a.b', responseMode: 'WAIT_FOR_RESPONSE_STEP' } }, steps }) as never;
+  const flow = (steps: unknown[]) =>
+    ({
+      company: 'Acme',
+      name: 'f',
+      trigger: { webhook: { activity: 'a.b', responseMode: 'WAIT_FOR_RESPONSE_STEP' } },
+      steps,
+    }) as never;
   const warned = validateFlow(
-    flow([{ if: { condition: '${true}', then: [{ waitUntil: { until: '2030-01-01T00:00:00Z' } }, { respond: {} }], else: [{ respond: {} }] } }, { sleep: { duration: '1s' } }]),
+    flow([
+      {
+        if: {
+          condition: '${true}',
+          then: [{ waitUntil: { until: '2030-01-01T00:00:00Z' } }, { respond: {} }],
+          else: [{ respond: {} }],
+        },
+      },
+      { sleep: { duration: '1s' } },
+    ]),
   ).warnings;
   t.deepEqual(warned, [
     'steps[0].if.then[0].waitUntil: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500',

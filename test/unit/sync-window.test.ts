@@ -47,7 +47,12 @@ test('nothing is kept as late when the window was answered, ended or never open'
   const ended = new SyncWindow('WAIT_FOR_RESPONSE_STEP', DEFAULTS, Date.now() + 60_000);
   ended.end();
   t.false(ended.respondAfterTimeout(200, 'text/plain', 'after end'));
-  t.deepEqual(ended.flowAnswer(), { response: undefined, answeredAfterTimeout: false, outcome: 'FLOW_ENDED', defaultResponse: DEFAULTS });
+  t.deepEqual(ended.flowAnswer(), {
+    response: undefined,
+    answeredAfterTimeout: false,
+    outcome: 'FLOW_ENDED',
+    defaultResponse: DEFAULTS,
+  });
 
   const instant = new SyncWindow('INSTANT_RETURN', DEFAULTS, Date.now() + 60_000);
   t.false(instant.respondAfterTimeout(200, 'text/plain', 'instant'));

@@ -1,14 +1,30 @@
-// Which callers may learn about a company (engine/webhook/permissions.ts): one
+// Which callers may learn about a company (engine/domain/callers/permissions.ts): one
 // holding no permission set there, nor one for all companies, is answered
 // before any lookup, so unknown and known tenants look alike to it.
 import test from 'ava';
-import type { CallerIdentity } from '../../engine/webhook/caller-authentication.ts';
-import type { PermissionGrant } from '../../engine/webhook/caller-directory.ts';
-import { mayLearnAboutCompany } from '../../engine/webhook/permissions.ts';
+import type { CallerIdentity } from '../../engine/domain/callers/caller-authentication.ts';
+import type { PermissionGrant } from '../../engine/domain/callers/caller-directory.ts';
+import { mayLearnAboutCompany } from '../../engine/domain/callers/permissions.ts';
 
-const grant = (companyName: string | null, permissionSet = 'FLOW ALL'): PermissionGrant => ({ companyId: companyName && `id-${companyName}`, companyName, permissionSet });
-const user = (...grants: PermissionGrant[]): CallerIdentity => ({ kind: 'service-user', id: 'u', name: 'svc', label: 'user:svc', grants });
-const app = (...grants: PermissionGrant[]): CallerIdentity => ({ kind: 'application', id: 'a', name: 'erp', label: 'app:erp', grants });
+const grant = (companyName: string | null, permissionSet = 'FLOW ALL'): PermissionGrant => ({
+  companyId: companyName && `id-${companyName}`,
+  companyName,
+  permissionSet,
+});
+const user = (...grants: PermissionGrant[]): CallerIdentity => ({
+  kind: 'service-user',
+  id: 'u',
+  name: 'svc',
+  label: 'user:svc',
+  grants,
+});
+const app = (...grants: PermissionGrant[]): CallerIdentity => ({
+  kind: 'application',
+  id: 'a',
+  name: 'erp',
+  label: 'app:erp',
+  grants,
+});
 
 test('a caller learns about the companies it holds a set in, and every company with an all-companies set', (t) => {
   t.true(mayLearnAboutCompany(user(grant('Acme')), 'Acme'));
@@ -27,6 +43,12 @@ test('any set in the company counts, also one that cannot run flows: that caller
 });
 
 test('a service account holds no sets: its companies are checked after the secret, as before', (t) => {
-  const account: CallerIdentity = { kind: 'service-account', id: 'erp-sync', name: 'erp-sync', label: 'account:erp-sync', grants: [] };
+  const account: CallerIdentity = {
+    kind: 'service-account',
+    id: 'erp-sync',
+    name: 'erp-sync',
+    label: 'account:erp-sync',
+    grants: [],
+  };
   t.true(mayLearnAboutCompany(account, 'Acme'));
 });

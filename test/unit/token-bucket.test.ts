@@ -1,6 +1,6 @@
 import test from 'ava';
-import { KeyedRateLimiter, MAX_LIMITER_KEYS, TokenBucket } from '../../engine/limits/token-bucket.ts';
-import { createWebhookLimits } from '../../engine/limits/webhook-limits.ts';
+import { KeyedRateLimiter, MAX_LIMITER_KEYS, TokenBucket } from '../../engine/domain/limits/rate-limiters.ts';
+import { createWebhookLimits } from '../../engine/domain/limits/webhook-limits.ts';
 import { RateLimitedError } from '../../engine/errors.ts';
 
 test('a bucket allows its burst at once, then refills at its rate', (t) => {
@@ -99,7 +99,11 @@ test('idle keys make room for new ones once their buckets are full again', (t) =
 });
 
 test('the sync-call cap refuses beyond its size and frees a slot once, however often released', (t) => {
-  const limits = createWebhookLimits({ perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 0, burst: 1 }, maxConcurrentSyncCalls: 2 });
+  const limits = createWebhookLimits({
+    perCaller: { perSecond: 0, burst: 1 },
+    perActivity: { perSecond: 0, burst: 1 },
+    maxConcurrentSyncCalls: 2,
+  });
   const first = limits.acquireSyncSlot();
   limits.acquireSyncSlot();
   const refused = t.throws(() => limits.acquireSyncSlot(), { instanceOf: RateLimitedError });

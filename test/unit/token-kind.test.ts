@@ -28,7 +28,16 @@ test('Microsoft Entra ID: app-only tokens (roles, idtyp app) pass; scp or a user
     roles: ['Flows.Invoke'],
     ver: '1.0',
   };
-  const v2App = { iss: `https://login.microsoftonline.com/${TENANT}/v2.0`, aud: API, azp: CLIENT, azpacr: '1', tid: TENANT, oid: 'sp-1', sub: 'sp-1', ver: '2.0' };
+  const v2App = {
+    iss: `https://login.microsoftonline.com/${TENANT}/v2.0`,
+    aud: API,
+    azp: CLIENT,
+    azpacr: '1',
+    tid: TENANT,
+    oid: 'sp-1',
+    sub: 'sp-1',
+    ver: '2.0',
+  };
   t.is(rule(JWT, v1App), 'application');
   t.is(rule(JWT, v2App), 'application', 'no app roles assigned: no roles claim, still an app token');
   t.is(rule(JWT, { ...v2App, roles: ['Flows.Invoke'] }), 'application');
@@ -61,7 +70,14 @@ test("Keycloak: a service account passes; a real user, another client's service 
 });
 
 test('Auth0: gty client-credentials with sub <client>@clients passes; user grants and user subjects do not', (t) => {
-  const machine = { iss: 'https://acme.eu.auth0.com/', aud: 'https://flowhook.example.test', azp: 'AbC123', sub: 'AbC123@clients', gty: 'client-credentials', scope: 'invoke' };
+  const machine = {
+    iss: 'https://acme.eu.auth0.com/',
+    aud: 'https://flowhook.example.test',
+    azp: 'AbC123',
+    sub: 'AbC123@clients',
+    gty: 'client-credentials',
+    scope: 'invoke',
+  };
   t.is(rule(JWT, machine), 'application');
   t.is(rule(AT_JWT, { ...machine, client_id: 'AbC123' }), 'application', 'the RFC 9068 profile keeps sub <client>@clients');
   t.is(rule(JWT, { ...machine, gty: 'password', sub: 'auth0|6543' }), 'auth0_grant');
@@ -86,13 +102,27 @@ test('Amazon Cognito: client-credentials access tokens pass; user access tokens 
   t.is(rule(JWT, { ...machine, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', username: 'alice' }), 'cognito_user');
   t.is(rule(JWT, { ...machine, 'cognito:groups': ['admins'] }), 'cognito_user');
   t.is(rule(JWT, { ...machine, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' }), 'cognito_user', 'a subject other than the client');
-  const idToken = { iss: machine.iss, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', aud: machine.client_id, token_use: 'id', 'cognito:username': 'alice', email: 'a@example.test' };
+  const idToken = {
+    iss: machine.iss,
+    sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
+    aud: machine.client_id,
+    token_use: 'id',
+    'cognito:username': 'alice',
+    email: 'a@example.test',
+  };
   t.is(rule(JWT, idToken), 'cognito_token_use');
   t.is(rule(JWT, { ...machine, token_use: 'refresh' }), 'cognito_token_use');
 });
 
 test('generic RFC 9068 and OIDC: at+jwt with sub = client passes; id tokens and at+jwt user subjects do not', (t) => {
-  const clientCredentials = { iss: 'https://idp.example.test', aud: 'api://flowhook', client_id: 'erp', sub: 'erp', jti: 'j', scope: '' };
+  const clientCredentials = {
+    iss: 'https://idp.example.test',
+    aud: 'api://flowhook',
+    client_id: 'erp',
+    sub: 'erp',
+    jti: 'j',
+    scope: '',
+  };
   t.is(rule(AT_JWT, clientCredentials), 'application');
   t.is(rule({ typ: 'application/at+jwt' }, clientCredentials), 'application');
   t.is(rule(AT_JWT, { ...clientCredentials, sub: undefined }), 'application', 'no subject at all (IdentityServer-style)');

@@ -15,7 +15,13 @@ const on = (env: Record<string, string>): TracingOn => {
 
 test('off without OTEL variables, and with unrelated ones', (t) => {
   t.false(readTracingConfig({}).enabled);
-  t.false(readTracingConfig({ OTEL_SERVICE_NAME: 'flowhook', OTEL_TRACES_SAMPLER: 'always_on', OTEL_EXPORTER_OTLP_HEADERS: 'a=b' }).enabled);
+  t.false(
+    readTracingConfig({
+      OTEL_SERVICE_NAME: 'flowhook',
+      OTEL_TRACES_SAMPLER: 'always_on',
+      OTEL_EXPORTER_OTLP_HEADERS: 'a=b',
+    }).enabled,
+  );
   t.false(readTracingConfig({ OTEL_TRACES_EXPORTER: '' }).enabled);
 });
 
@@ -45,7 +51,14 @@ test('headers, resource and service name', (t) => {
   });
   t.deepEqual(config.otlp.headers, { 'x-api-key': 'traces key', 'x-team': 'ops' });
   t.deepEqual(config.resource, { 'deployment.environment': 'prod', 'service.name': 'from-attributes' });
-  t.is(on({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SERVICE_NAME: 'flowhook-engine', OTEL_RESOURCE_ATTRIBUTES: 'service.name=x' }).resource['service.name'], 'flowhook-engine');
+  t.is(
+    on({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_SERVICE_NAME: 'flowhook-engine',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=x',
+    }).resource['service.name'],
+    'flowhook-engine',
+  );
   t.is(on({ OTEL_TRACES_EXPORTER: 'otlp' }).resource['service.name'], 'flowhook');
   t.true(Object.isFrozen(config) && Object.isFrozen(config.otlp.headers));
 });
@@ -66,7 +79,12 @@ test('wrong values stop the process naming the variable', (t) => {
   refused({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' }, 'OTEL_TRACES_SAMPLER');
   refused({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }, 'OTEL_TRACES_SAMPLER_ARG');
   // A malformed headers variable is named, its (credential) text is not quoted.
-  const error = t.throws(() => readTracingConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer s3cr3t,garbage-s3cr3t' }));
+  const error = t.throws(() =>
+    readTracingConfig({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer s3cr3t,garbage-s3cr3t',
+    }),
+  );
   t.regex(error?.message ?? '', /^OTEL_EXPORTER_OTLP_HEADERS/);
   t.false(error?.message.includes('s3cr3t'));
   // Off wins before anything else is read: a disabled SDK never fails on the rest.

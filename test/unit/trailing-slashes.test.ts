@@ -1,6 +1,6 @@
 import test from 'ava';
 import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
-import { normalizeIssuer } from '../../engine/webhook/application-issuer.ts';
+import { normalizeIssuer } from '../../engine/domain/callers/application-issuer.ts';
 
 test('trailing slashes go, nothing else does', (t) => {
   t.is(withoutTrailingSlashes('https://idp.example/tenant///'), 'https://idp.example/tenant');

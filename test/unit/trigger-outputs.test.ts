@@ -1,8 +1,8 @@
 // The provider route's trigger outputs as the workflow builds them, and the
 // publish warning for a flow that reads them without a direct route.
 import test from 'ava';
-import { decodeUrlEncoded, triggerOutputs } from '../../workflows/interpreter/trigger-outputs.ts';
-import { validateFlow, type FlowExecutionInput } from '../../workflows/shared/index.ts';
+import { decodeUrlEncoded, triggerOutputs } from '../../flow/trigger-outputs.ts';
+import { validateFlow, type FlowExecutionInput } from '../../flow/index.ts';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
 const input = (payloadJson: string, direct?: Partial<NonNullable<FlowExecutionInput['direct']>>): FlowExecutionInput => ({
@@ -20,15 +20,37 @@ const input = (payloadJson: string, direct?: Partial<NonNullable<FlowExecutionIn
   },
   payloadJson,
   caller: 'provider:stripe',
-  ...(direct ? { direct: { method: 'POST', headers: {}, query: '', contentType: '', bodyEncoding: 'text', provider: { scheme: 'stripe' }, ...direct } } : {}),
+  ...(direct
+    ? {
+        direct: {
+          method: 'POST',
+          headers: {},
+          query: '',
+          contentType: '',
+          bodyEncoding: 'text',
+          provider: { scheme: 'stripe' },
+          ...direct,
+        },
+      }
+    : {}),
 });
 
 test('the OData route keeps its outputs and has none of the provider ones', (t) => {
-  t.deepEqual(triggerOutputs(input('{"a": 1}')), { Payload: { a: 1 }, PayloadJson: '{"a": 1}', Activity: 'a', Description: 'd' });
+  t.deepEqual(triggerOutputs(input('{"a": 1}')), {
+    Payload: { a: 1 },
+    PayloadJson: '{"a": 1}',
+    Activity: 'a',
+    Description: 'd',
+  });
 });
 
 test('Payload is Json, else Form, else Body; Json and Form only for their content types', (t) => {
-  const json = triggerOutputs(input('{"id": "evt_1"}', { contentType: 'application/vnd.api+json', provider: { scheme: 'stripe', eventId: 'evt_1' } }));
+  const json = triggerOutputs(
+    input('{"id": "evt_1"}', {
+      contentType: 'application/vnd.api+json',
+      provider: { scheme: 'stripe', eventId: 'evt_1' },
+    }),
+  );
   t.deepEqual(json.Json, { id: 'evt_1' });
   t.deepEqual(json.Payload, { id: 'evt_1' });
   t.is(json.Form, undefined);

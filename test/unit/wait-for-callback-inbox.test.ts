@@ -1,9 +1,9 @@
 // The callback inbox of one execution: a delivery is held until its step takes
 // it (also when it came before the step waited), each step takes one callback
 // ever, a timed-out step takes none, and the refusals carry the types the
-// engine maps to HTTP answers (shared/callback-contract.ts).
+// engine maps to HTTP answers (flow/callback-contract.ts).
 import test from 'ava';
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP } from '../../workflows/shared/index.ts';
+import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP } from '../../flow/index.ts';
 import { CALLBACK_MALFORMED, CallbackInbox } from '../../workflows/interpreter/callback-inbox.ts';
 
 const inbox = () =>
@@ -13,7 +13,11 @@ const inbox = () =>
       ['order', 202],
     ]),
   );
-const delivery = (step: string, body = '{"status":"ok"}') => ({ step, body, headers: { 'content-type': 'application/json' } });
+const delivery = (step: string, body = '{"status":"ok"}') => ({
+  step,
+  body,
+  headers: { 'content-type': 'application/json' },
+});
 const typeOf = (box: CallbackInbox, value: unknown) => box.refusal(value)?.type;
 
 test('a delivery before the wait is held, answered with the step status, and taken once', (t) => {

@@ -10,9 +10,9 @@ import { CallbackUrls } from '../../workflows/activities/callback-urls.ts';
 import type { OutboundClient } from '../../workflows/activities/engine-client.ts';
 import { createHttpRequestActivity, type HttpRequestInput } from '../../workflows/activities/http-request.ts';
 import { OAuthTokenCache } from '../../workflows/outbound/oauth-token-cache.ts';
-import { callbackPlaceholder, placeholdersIn, replacePlaceholders } from '../../workflows/shared/callback-placeholders.ts';
-import { parseEgressRules } from '../../workflows/shared/egress-policy.ts';
-import { markSensitive } from '../../workflows/shared/payload-converter.ts';
+import { callbackPlaceholder, placeholdersIn, replacePlaceholders } from '../../flow/callback-placeholders.ts';
+import { parseEgressRules } from '../../flow/egress-policy.ts';
+import { markSensitive } from '../../flow/payload-converter.ts';
 
 const NONCE = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'kq3xY_Zw-abcdefghijklmnopqrstuvwxyz01234567';
@@ -50,13 +50,21 @@ test('CallbackUrls substitutes for the request and redacts URLs and bare tokens 
   callbacks.learn({ a: URL_A, ab: URL_AB });
   t.is(callbacks.substitute(`{"cb":"${A}"}`), `{"cb":"${URL_A}"}`);
   t.is(callbacks.redact(`POST ${URL_A} and /BC/callbacks/${TOKEN}`), `POST ${A} and /BC/callbacks/${A}`);
-  const failure = callbacks.redactFailure(ApplicationFailure.create({ message: `GET ${URL_AB}: timed out`, type: 'HttpRequestTimedOut', nonRetryable: false }));
+  const failure = callbacks.redactFailure(
+    ApplicationFailure.create({
+      message: `GET ${URL_AB}: timed out`,
+      type: 'HttpRequestTimedOut',
+      nonRetryable: false,
+    }),
+  );
   t.is(failure.message, `GET ${AB}: timed out`);
   t.is(failure.type, 'HttpRequestTimedOut');
   t.false(failure.nonRetryable);
   const untouched = ApplicationFailure.create({ message: 'nothing secret', type: 'X' });
   t.is(callbacks.redactFailure(untouched), untouched);
-  t.throws(() => new CallbackUrls([{ step: 'a', placeholder: A }]).learn({}), { message: /minted no callback URL for step "a"/ });
+  t.throws(() => new CallbackUrls([{ step: 'a', placeholder: A }]).learn({}), {
+    message: /minted no callback URL for step "a"/,
+  });
 });
 
 // ── the activity, against a server on the loopback interface ──
@@ -105,7 +113,13 @@ function activity(callbackUrls: Record<string, string>, requests: unknown[] = []
     },
   } as unknown as OutboundClient;
   const policy = { allow: parseEgressRules('127.0.0.1/32', 'test'), ownPorts: new Map<number, string>() };
-  return createHttpRequestActivity({ outbound, policy, tokens: new OAuthTokenCache(), maxResponseBytes: 100_000, maxJsonDepth: 100 });
+  return createHttpRequestActivity({
+    outbound,
+    policy,
+    tokens: new OAuthTokenCache(),
+    maxResponseBytes: 100_000,
+    maxJsonDepth: 100,
+  });
 }
 
 const input = (url: string, extra: Partial<HttpRequestInput> = {}): HttpRequestInput => ({
@@ -131,7 +145,11 @@ test.serial("the activity asks the engine for the steps' URLs and sends them in 
   t.is(request.headers['x-callback'], URL_A);
   t.is(request.body, `{"callbackUrl": "${URL_A}"}`);
   t.deepEqual(
-    requests.map(({ callbackSteps, callbacksSensitive, executionId }) => ({ callbackSteps, callbacksSensitive, executionId })),
+    requests.map(({ callbackSteps, callbacksSensitive, executionId }) => ({
+      callbackSteps,
+      callbacksSensitive,
+      executionId,
+    })),
     [{ callbackSteps: ['a'], callbacksSensitive: false, executionId: 'exec-1' }],
   );
 

@@ -4,8 +4,8 @@
 // `Callbacks.<name>.url` must name a step of the flow that has a URL.
 import test from 'ava';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { validateFlow } from '../../workflows/shared/index.ts';
-import { callbackStepsOf } from '../../workflows/steps/callback-steps.ts';
+import { validateFlow } from '../../flow/index.ts';
+import { callbackStepsOf } from '../../flow/steps/callback-steps.ts';
 
 const flowWith = (steps: unknown[], webhook: Record<string, unknown> = { responseMode: 'INSTANT_RETURN' }): FlowJson =>
   ({ company: 'C', name: 'f', trigger: { webhook: { activity: 'a', ...webhook } }, steps }) as FlowJson;
@@ -20,9 +20,18 @@ test('a named wait with a timeout publishes without problems, with a key or a st
 
 test('the name is required and unique among waitForCallback steps, nested ones included', (t) => {
   t.deepEqual(errorsOf([{ waitForCallback: { timeout: '1h' } }]), ['steps[0].name: required for a waitForCallback step (a callback finds its step by name)']);
-  t.deepEqual(errorsOf([{ if: { condition: '${true}', then: [{ name: 'p', waitForCallback: { timeout: '1h' } }], else: [{ name: 'p', waitForCallback: { timeout: '2h' } }] } }]), [
-    'steps[0].if.else[0].name: "p" is the name of the waitForCallback step steps[0].if.then[0] already; callbacks find their step by name, so it must be unique',
-  ]);
+  t.deepEqual(
+    errorsOf([
+      {
+        if: {
+          condition: '${true}',
+          then: [{ name: 'p', waitForCallback: { timeout: '1h' } }],
+          else: [{ name: 'p', waitForCallback: { timeout: '2h' } }],
+        },
+      },
+    ]),
+    ['steps[0].if.else[0].name: "p" is the name of the waitForCallback step steps[0].if.then[0] already; callbacks find their step by name, so it must be unique'],
+  );
   // Other kinds keep their rules: their names need not be unique, and a waitForCallback may share one with them.
   t.deepEqual(
     errorsOf([
@@ -39,9 +48,13 @@ test('the timeout is required, parseable and within FLOWHOOK_MAX_DEFERRAL', (t) 
   t.deepEqual(errorsOf([{ name: 'p', waitForCallback: {} }]), ['steps[0].waitForCallback.timeout: required']);
   t.regex(errorsOf([{ name: 'p', waitForCallback: { timeout: 'soon' } }])[0]!, /^steps\[0\]\.waitForCallback\.timeout: /);
   t.deepEqual(errorsOf([{ name: 'p', waitForCallback: { timeout: '0s' } }]), ["steps[0].waitForCallback.timeout: between 1ms and 90d (the engine's FLOWHOOK_MAX_DEFERRAL)"]);
-  t.deepEqual(validateFlow(flowWith([{ name: 'p', waitForCallback: { timeout: '2h' } }]), { maxDeferralMs: 3_600_000, maxHttpTimeoutMs: 60_000 }).errors, [
-    "steps[0].waitForCallback.timeout: between 1ms and 1h (the engine's FLOWHOOK_MAX_DEFERRAL)",
-  ]);
+  t.deepEqual(
+    validateFlow(flowWith([{ name: 'p', waitForCallback: { timeout: '2h' } }]), {
+      maxDeferralMs: 3_600_000,
+      maxHttpTimeoutMs: 60_000,
+    }).errors,
+    ["steps[0].waitForCallback.timeout: between 1ms and 1h (the engine's FLOWHOOK_MAX_DEFERRAL)"],
+  );
 });
 
 test('responseStatus is unset or 200..299; the key is a checked template', (t) => {
@@ -57,7 +70,9 @@ test('responseStatus is unset or 200..299; the key is a checked template', (t) =
 
 test('a wait before any respond step in sync mode is warned about like any deferral', (t) => {
   const { errors, warnings } = validateFlow(
-    flowWith([{ name: 'p', waitForCallback: { timeout: '1h' } }, { respond: { statusCode: 200 } }], { responseMode: 'WAIT_FOR_RESPONSE_STEP' }),
+    flowWith([{ name: 'p', waitForCallback: { timeout: '1h' } }, { respond: { statusCode: 200 } }], {
+      responseMode: 'WAIT_FOR_RESPONSE_STEP',
+    }),
   );
   t.deepEqual(errors, []);
   t.true(

@@ -3,8 +3,8 @@
 // the key itself — typing the label, or a label with a quote Temporal's SQL
 // stores would drop, matches nothing but the key of that text.
 import test from 'ava';
-import { keyLabel, keyLabels } from '../../engine/flow-control/coordinator-ids.ts';
-import { filterClauses } from '../../engine/executions/visibility-query.ts';
+import { keyLabel, keyLabels } from '../../engine/domain/flow-control/coordinator-ids.ts';
+import { filterClauses } from '../../engine/domain/executions/visibility-query.ts';
 
 const secret = Buffer.alloc(32, 9);
 

@@ -17,7 +17,10 @@ function setup() {
 
 test('an exception keeps its type; its message, stack and the status message are withheld', (t) => {
   const { exporter, tracer } = setup();
-  const span = tracer.startSpan('RunActivity:httpRequest', { kind: SpanKind.INTERNAL, attributes: { 'flowhook.company': 'Acme', long: 'x'.repeat(5000) } });
+  const span = tracer.startSpan('RunActivity:httpRequest', {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'flowhook.company': 'Acme', long: 'x'.repeat(5000) },
+  });
   const error = new TypeError('order 4711 for alice@example.com failed at https://erp.example/api?key=s3cr3t');
   span.recordException(error);
   span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
@@ -56,7 +59,13 @@ test('workflow spans from the sink keep plain WorkflowInfo metadata, not its mem
     status: { code: SpanStatusCode.ERROR, message: 'The flow failed: order 4711' },
     attributes: {},
     links: [],
-    events: [{ name: 'exception', time: [1, 5], attributes: { 'exception.type': 'ApplicationFailure', 'exception.message': 'order 4711' } }],
+    events: [
+      {
+        name: 'exception',
+        time: [1, 5],
+        attributes: { 'exception.type': 'ApplicationFailure', 'exception.message': 'order 4711' },
+      },
+    ],
     duration: [1, 0],
     ended: true,
     droppedAttributesCount: 0,
@@ -66,7 +75,13 @@ test('workflow spans from the sink keep plain WorkflowInfo metadata, not its mem
   };
   (sink.export.fn as (info: unknown, spans: unknown[]) => void)(info, [span]);
   const [exported] = exporter.getFinishedSpans();
-  t.deepEqual(exported?.attributes, { workflowId: 'orders:1', runId: 'run-1', workflowType: 'flowWorkflow', taskQueue: 'flows', attempt: 1 });
+  t.deepEqual(exported?.attributes, {
+    workflowId: 'orders:1',
+    runId: 'run-1',
+    workflowType: 'flowWorkflow',
+    taskQueue: 'flows',
+    attempt: 1,
+  });
   t.deepEqual(exported?.status, { code: SpanStatusCode.ERROR });
   t.false(JSON.stringify(exported?.events).includes('4711'));
   t.is(exported?.spanContext().traceId, '0af7651916cd43dd8448eb211c80319c');

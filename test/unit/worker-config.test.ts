@@ -10,7 +10,9 @@ const TOKEN = 'a-token-of-sixteen-plus';
 test('workflow stack traces are off unless asked for, and the switch is checked', (t) => {
   t.false(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN }).workflowStackTraces);
   t.true(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'true' }).workflowStackTraces);
-  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'yes' }), { message: /FLOWHOOK_WORKFLOW_STACK_TRACES must be true or false/ });
+  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'yes' }), {
+    message: /FLOWHOOK_WORKFLOW_STACK_TRACES must be true or false/,
+  });
 });
 
 test("the metrics ports are flowhook's own: a flow on the same host would be a loopback scraper", (t) => {
@@ -19,8 +21,12 @@ test("the metrics ports are flowhook's own: a flow on the same host would be a l
     [7051, 7052, 7053].map((port) => defaults.get(port)),
     ['engine metrics', 'worker metrics', 'facade metrics'],
   );
-  const moved = readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_ENGINE_METRICS_PORT: '9101', FLOWHOOK_WORKER_METRICS_PORT: '9102', FLOWHOOK_FACADE_METRICS_PORT: '9103' })
-    .egress.ownPorts;
+  const moved = readWorkerConfig({
+    FLOWHOOK_ENGINE_TOKEN: TOKEN,
+    FLOWHOOK_ENGINE_METRICS_PORT: '9101',
+    FLOWHOOK_WORKER_METRICS_PORT: '9102',
+    FLOWHOOK_FACADE_METRICS_PORT: '9103',
+  }).egress.ownPorts;
   t.deepEqual(
     [9101, 9102, 9103].map((port) => moved.get(port)),
     ['engine metrics', 'worker metrics', 'facade metrics'],
@@ -46,14 +52,22 @@ test("the workflow cache is bounded by the workflow thread's heap unless an oper
 });
 
 test('the worker needs its own service account token, from env or an owner-only file', (t) => {
-  t.throws(() => readWorkerConfig({}), { message: /the worker needs its service account token in FLOWHOOK_ENGINE_TOKEN.*--scope records/ });
-  t.throws(() => readWorkerConfig({ FLOWHOOK_SERVICE_TOKEN: TOKEN }), { message: /FLOWHOOK_SERVICE_TOKEN is no longer read/ });
+  t.throws(() => readWorkerConfig({}), {
+    message: /the worker needs its service account token in FLOWHOOK_ENGINE_TOKEN.*--scope records/,
+  });
+  t.throws(() => readWorkerConfig({ FLOWHOOK_SERVICE_TOKEN: TOKEN }), {
+    message: /FLOWHOOK_SERVICE_TOKEN is no longer read/,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'flowhook-worker-token-'));
   const file = join(dir, 'token');
   writeFileSync(file, `${TOKEN}\n`, { mode: 0o644 });
-  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN_FILE: file }), { message: /readable by others \(mode 644\); chmod 600/ });
+  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN_FILE: file }), {
+    message: /readable by others \(mode 644\); chmod 600/,
+  });
   chmodSync(file, 0o600);
   t.is(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN_FILE: file }).engineToken, TOKEN);
-  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN_FILE: file, FLOWHOOK_ENGINE_TOKEN: TOKEN }), { message: /not both/ });
+  t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN_FILE: file, FLOWHOOK_ENGINE_TOKEN: TOKEN }), {
+    message: /not both/,
+  });
   rmSync(dir, { recursive: true });
 });

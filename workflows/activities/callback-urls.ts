@@ -1,5 +1,5 @@
 // The callback URLs one httpRequest attempt carries. The workflow hands the
-// activity placeholders (shared/callback-placeholders.ts); the engine mints
+// activity placeholders (flow/callback-placeholders.ts); the engine mints
 // the real URLs per attempt (ResolveOutbound). A URL holds a token that
 // resumes a waiting step, so it goes into the request and nowhere else: any
 // message the attempt raises — it may quote the URL, a path or a host — and
@@ -7,7 +7,7 @@
 // was given in its body, a header, or the URL it redirected to — show the
 // placeholder instead, before they reach Temporal, a log, a span or the flow.
 import { ApplicationFailure } from '@temporalio/activity';
-import { replacePlaceholders, type CallbackReference } from '../shared/callback-placeholders.ts';
+import { replacePlaceholders, type CallbackReference } from '../../flow/callback-placeholders.ts';
 import { OutboundRefused } from '../outbound/outbound-errors.ts';
 
 /** Shorter last path segments are not tokens (the engine's are 43 characters). */
@@ -62,6 +62,11 @@ export class CallbackUrls {
   redactFailure(failure: ApplicationFailure): ApplicationFailure {
     const message = this.redact(failure.message);
     if (message === failure.message) return failure;
-    return ApplicationFailure.create({ message, type: failure.type ?? undefined, nonRetryable: failure.nonRetryable ?? undefined, details: failure.details ?? undefined });
+    return ApplicationFailure.create({
+      message,
+      type: failure.type ?? undefined,
+      nonRetryable: failure.nonRetryable ?? undefined,
+      details: failure.details ?? undefined,
+    });
   }
 }

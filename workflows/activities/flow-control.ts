@@ -12,12 +12,16 @@ import {
   GATE_PAGE_WORKFLOW_TYPE,
   GATE_WORKFLOW_TYPES,
   UNCLAIMED_GRANT_WORKFLOW_TYPE,
+  type AdmissionGrant,
   type AdmissionRequest,
   type GatePageInput,
+  type GatePageWorkflow,
+  type GateWorkflow,
+  type UnclaimedGrantWorkflow,
   type QueuedExecution,
-} from '../shared/flow-control-contract.ts';
-import { admissionReleaseSignal } from '../shared/flow-control-messages.ts';
-import { admissionRequestStart, grantStart } from '../shared/gate-requests.ts';
+} from '../../flow/flow-control-contract.ts';
+import { admissionReleaseSignal } from '../../flow/flow-control-messages.ts';
+import { admissionRequestStart, grantStart } from '../../flow/gate-requests.ts';
 
 export interface RequestAdmissionInput {
   request: AdmissionRequest;
@@ -53,7 +57,7 @@ export function createFlowControlActivities(temporal: Client) {
   return {
     /** Hands the execution to a gate (starting its coordinator if it is not running); a repeat is harmless (coordinators know an execution once). */
     async requestAdmission({ request, taskQueue }: RequestAdmissionInput): Promise<void> {
-      await temporal.workflow.signalWithStart(GATE_WORKFLOW_TYPES[request.gate.kind], admissionRequestStart(request, taskQueue));
+      await temporal.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(GATE_WORKFLOW_TYPES[request.gate.kind], admissionRequestStart(request, taskQueue));
     },
     /**
      * Lets the entries pass, in order: an execution with gates after this one is handed to the
@@ -66,14 +70,23 @@ export function createFlowControlActivities(temporal: Client) {
       await inParallel(entries, async (entry) => {
         if (entry.next && entry.next.length > 0) {
           const [gate, ...rest] = entry.next;
-          const request: AdmissionRequest = { executionId: entry.executionId, arrivedAt: entry.arrivedAt, gate: gate!, ...(rest.length > 0 && { next: rest }) };
+          const request: AdmissionRequest = {
+            executionId: entry.executionId,
+            arrivedAt: entry.arrivedAt,
+            gate: gate!,
+            ...(rest.length > 0 && { next: rest }),
+          };
           if (entry.waitedAt) request.waitedAt = entry.waitedAt;
-          await temporal.workflow.signalWithStart(GATE_WORKFLOW_TYPES[gate!.kind], admissionRequestStart(request, taskQueue));
+          await temporal.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(GATE_WORKFLOW_TYPES[gate!.kind], admissionRequestStart(request, taskQueue));
           return;
         }
-        const grant = { coordinatorId, queued: entry.waitedAt?.includes(gateKind) ?? false, ...(entry.waitedAt && { waitedAt: entry.waitedAt }) };
+        const grant = {
+          coordinatorId,
+          queued: entry.waitedAt?.includes(gateKind) ?? false,
+          ...(entry.waitedAt && { waitedAt: entry.waitedAt }),
+        };
         try {
-          await temporal.workflow.signalWithStart(UNCLAIMED_GRANT_WORKFLOW_TYPE, grantStart(entry.executionId, grant, taskQueue));
+          await temporal.workflow.signalWithStart<UnclaimedGrantWorkflow, [AdmissionGrant]>(UNCLAIMED_GRANT_WORKFLOW_TYPE, grantStart(entry.executionId, grant, taskQueue));
         } catch (error) {
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           gone.push(entry.executionId);
@@ -84,7 +97,7 @@ export function createFlowControlActivities(temporal: Client) {
     /** Keeps a page of a gate's waiting executions in Temporal (started again after a retry: the same page). */
     async startGatePage({ pageId, taskQueue, summary, page }: StartGatePageInput): Promise<void> {
       try {
-        await temporal.workflow.start(GATE_PAGE_WORKFLOW_TYPE, {
+        await temporal.workflow.start<GatePageWorkflow>(GATE_PAGE_WORKFLOW_TYPE, {
           workflowId: pageId,
           taskQueue,
           args: [page],

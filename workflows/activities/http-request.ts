@@ -13,10 +13,10 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { XMLParser } from 'fast-xml-parser';
 import type { ResolveOutboundResponse, ResolvedConnection } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { nestsDeeperThan } from '../../common/json-depth.ts';
-import type { CallbackReference } from '../shared/callback-placeholders.ts';
-import { connectionAllows } from '../shared/connection-pin.ts';
-import { isSensitive } from '../shared/payload-converter.ts';
-import { parseEgressRules, type EgressPolicy } from '../shared/egress-policy.ts';
+import type { CallbackReference } from '../../flow/callback-placeholders.ts';
+import { connectionAllows } from '../../flow/connection-pin.ts';
+import { isSensitive } from '../../flow/payload-converter.ts';
+import { parseEgressRules, type EgressPolicy } from '../../flow/egress-policy.ts';
 import { credentialHeaders, forgetToken } from '../outbound/connection-credentials.ts';
 import { sendGuarded } from '../outbound/guarded-http.ts';
 import { traceOutbound } from '../outbound/outbound-tracing.ts';
@@ -170,7 +170,13 @@ function targetUrl(raw: string, connection: ResolvedConnection | undefined, show
 function companyPolicy(base: EgressPolicy, outbound: ResolveOutboundResponse | undefined): EgressPolicy {
   const egress = outbound?.egress;
   if (!egress?.narrowed) return base;
-  return { ...base, company: { name: egress.company, allow: parseEgressRules(egress.allow.join(','), `the egress list of company "${egress.company}"`) } };
+  return {
+    ...base,
+    company: {
+      name: egress.company,
+      allow: parseEgressRules(egress.allow.join(','), `the egress list of company "${egress.company}"`),
+    },
+  };
 }
 
 function parseAnswer(status: number, headers: Record<string, string>, body: string, url: string, redirects: number, maxJsonDepth: number): HttpRequestOutput {

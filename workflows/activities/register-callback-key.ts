@@ -5,12 +5,12 @@
 // is never quoted (it may be payload data); the engine's messages do not quote it either.
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ApplicationFailure } from '@temporalio/activity';
-import { isSensitive, markSensitive } from '../shared/payload-converter.ts';
+import { isSensitive, markSensitive } from '../../flow/payload-converter.ts';
 import type { CallbackClient } from './engine-client.ts';
 
 export interface RegisterCallbackKeyInput {
   company: string;
-  /** The flow's activity, as the trigger names it. */
+  /** The flow's route key, as the trigger's `activity` names it (not a Temporal activity). */
   activity: string;
   executionId: string;
   /** The engine's grant for this execution and company (FlowExecutionInput.executionGrant). */

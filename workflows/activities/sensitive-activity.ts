@@ -4,7 +4,7 @@
 // and would reach Temporal history and the worker log: those are withheld,
 // keeping type and retry behaviour.
 import { ApplicationFailure } from '@temporalio/activity';
-import { isSensitive, markSensitive } from '../shared/payload-converter.ts';
+import { isSensitive, markSensitive } from '../../flow/payload-converter.ts';
 
 export const WITHHELD = 'details withheld (doNotLogPayload)';
 
@@ -15,7 +15,11 @@ export function sensitiveAware<I, O>(activity: (input: I) => Promise<O>): (input
       return markSensitive(await activity(input));
     } catch (error) {
       const failure = error instanceof ApplicationFailure ? error : undefined;
-      throw ApplicationFailure.create({ message: WITHHELD, type: failure?.type ?? 'ActivityFailed', nonRetryable: failure?.nonRetryable ?? false });
+      throw ApplicationFailure.create({
+        message: WITHHELD,
+        type: failure?.type ?? 'ActivityFailed',
+        nonRetryable: failure?.nonRetryable ?? false,
+      });
     }
   };
 }

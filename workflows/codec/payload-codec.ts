@@ -1,8 +1,8 @@
 // AES-256-GCM encryption of the payloads the payload converter marked as
-// belonging to a doNotLogPayload execution (workflows/shared/payload-converter.ts).
+// belonging to a doNotLogPayload execution (flow/payload-converter.ts).
 // Used by the engine's Temporal client and by the worker, so Temporal's
 // history and visibility only ever hold ciphertext for those executions.
-// Not part of workflows/shared: it needs node:crypto, which the workflow
+// Not part of flow/: it needs node:crypto, which the workflow
 // sandbox must not import.
 //
 // Keys come from a ring (payload-keyring.ts): the current key encrypts, any
@@ -16,7 +16,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 import protos from '@temporalio/proto';
-import { SENSITIVE_METADATA } from '../shared/payload-converter.ts';
+import { SENSITIVE_METADATA } from '../../flow/payload-converter.ts';
 import type { PayloadKey, PayloadKeyring } from './payload-keyring.ts';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -31,7 +31,7 @@ const TAG_BYTES = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('../shared/payload-converter.ts', import.meta.url));
+export const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('../../flow/payload-converter.ts', import.meta.url));
 
 /** A payload that cannot be decrypted; says which key id or binding, never a key. */
 export class PayloadDecryptionError extends Error {}
@@ -121,5 +121,9 @@ function text(payload: Payload, key: string): string {
  * module (loaded by path, so the workflow sandbox gets it too) and the codec.
  */
 export function flowDataConverter(keyring: PayloadKeyring | undefined): DataConverter {
-  return { payloadConverterPath: PAYLOAD_CONVERTER_PATH, failureConverterPath: PAYLOAD_CONVERTER_PATH, payloadCodecs: [new PayloadEncryptionCodec(keyring)] };
+  return {
+    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
+    failureConverterPath: PAYLOAD_CONVERTER_PATH,
+    payloadCodecs: [new PayloadEncryptionCodec(keyring)],
+  };
 }

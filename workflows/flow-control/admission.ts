@@ -20,9 +20,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
-import { ADMISSION_DEADLINE, type AdmissionGate, type AdmissionGrant, type ExecutionControl } from '../shared/flow-control-contract.ts';
-import { admissionGrantSignal, admissionReleaseSignal } from '../shared/flow-control-messages.ts';
-import { COMPANY_KEY, FLOW_WAIT_KEY } from '../shared/search-attribute-keys.ts';
+import { ADMISSION_DEADLINE, type AdmissionGate, type AdmissionGrant, type ExecutionControl } from '../../flow/flow-control-contract.ts';
+import { admissionGrantSignal, admissionReleaseSignal } from '../../flow/flow-control-messages.ts';
+import { COMPANY_KEY, FLOW_WAIT_KEY } from '../../flow/search-attribute-keys.ts';
 import { reportGatePassed } from './flow-control-metrics.ts';
 
 export interface Admission {
@@ -34,7 +34,10 @@ export interface Admission {
 
 const NOTHING_HELD: Admission = { waitedMs: 0, release: async () => undefined };
 
-const { requestAdmission, leaveGates } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '30s', retry: { maximumInterval: '30s' } });
+const { requestAdmission, leaveGates } = proxyLocalActivities<FlowActivities>({
+  startToCloseTimeout: '30s',
+  retry: { maximumInterval: '30s' },
+});
 
 export async function passGates(control: ExecutionControl | undefined, flow: { company: string; flowName: string }): Promise<Admission> {
   if (!control || control.gates.length === 0) return NOTHING_HELD;
@@ -62,7 +65,12 @@ export async function passGates(control: ExecutionControl | undefined, flow: { c
     if (grant === undefined) {
       setCurrentDetails(waitingFor(gates[0]!));
       for (let deadline: number = ADMISSION_DEADLINE.minMs; ; deadline = Math.min(deadline * 2, ADMISSION_DEADLINE.maxMs)) {
-        const request = { executionId: info.workflowId, arrivedAt: info.startTime.getTime(), gate: gates[0]!, ...(gates.length > 1 && { next: gates.slice(1) }) };
+        const request = {
+          executionId: info.workflowId,
+          arrivedAt: info.startTime.getTime(),
+          gate: gates[0]!,
+          ...(gates.length > 1 && { next: gates.slice(1) }),
+        };
         await requestAdmission({ request, taskQueue: info.taskQueue });
         if (await condition(() => grant !== undefined, deadline)) break;
       }
@@ -94,7 +102,10 @@ async function passGatesOneByOne(control: ExecutionControl, flow: { company: str
     for (const gate of control.gates) {
       if (gate.kind === 'concurrency') slots.push(gate.coordinatorId);
       setCurrentDetails(waitingFor(gate));
-      await requestAdmission({ request: { executionId: info.workflowId, arrivedAt: info.startTime.getTime(), gate }, taskQueue: info.taskQueue });
+      await requestAdmission({
+        request: { executionId: info.workflowId, arrivedAt: info.startTime.getTime(), gate },
+        taskQueue: info.taskQueue,
+      });
       await condition(() => grants.has(gate.coordinatorId));
       reportGatePassed(flow, gate.kind, grants.get(gate.coordinatorId)!.queued);
     }

@@ -7,10 +7,10 @@
 // A window never grows past COLLECTED_LIMITS.windowBytes as Temporal will see
 // its execution's input (window-size.ts): a batch closes before, debounce
 // drops its oldest payloads (the count stays exact).
-import type { CollectedCall, CollectorPolicy, CollectorWindow, ExecutionTemplate } from '../shared/flow-control-contract.ts';
-import { COLLECTED_LIMITS, defaultDebounceMaxWaitMs } from '../shared/flow-control-contract.ts';
-import type { FlowExecutionInput } from '../shared/flow-contract.ts';
-import { collectedCallBytes, jsonBytes, windowInputBytes } from '../shared/window-size.ts';
+import type { CollectedCall, CollectorPolicy, CollectorWindow, ExecutionTemplate } from '../../flow/flow-control-contract.ts';
+import { COLLECTED_LIMITS, defaultDebounceMaxWaitMs } from '../../flow/flow-control-contract.ts';
+import type { FlowExecutionInput } from '../../flow/flow-contract.ts';
+import { collectedCallBytes, jsonBytes, windowInputBytes } from '../../flow/window-size.ts';
 
 /** A window whose execution could not be started is tried again after 1 s, 2 s, 4 s … at most a minute. */
 const START_RETRY_MS = { first: 1000, max: 60_000 } as const;
@@ -55,7 +55,12 @@ export class CollectorWindows {
     }
     window.lastAt = now;
     window.count += 1;
-    window.calls.push({ payloadJson: call.payloadJson, caller: call.caller, receivedAt: new Date(now).toISOString(), ...(call.direct && { direct: call.direct }) });
+    window.calls.push({
+      payloadJson: call.payloadJson,
+      caller: call.caller,
+      receivedAt: new Date(now).toISOString(),
+      ...(call.direct && { direct: call.direct }),
+    });
     window.bytes += bytes;
     if (call.held && !window.pauseGate) window.pauseGate = call.seed.control?.gates.find((gate) => gate.kind === 'pause');
     if (this.#policy.kind === 'debounce') this.#trimToLatest(window, bytes);
@@ -128,6 +133,12 @@ export function windowInput(template: ExecutionTemplate, policy: CollectorPolicy
     ...(gates.length > 0 && { control: { gates, handOn: true as const } }),
     ...(policy.kind === 'debounce'
       ? { coalesced: { count: window.count, payloads: window.calls.map((call) => call.payloadJson) } }
-      : { batch: window.calls.map((call) => ({ payload: call.payloadJson, caller: call.caller, receivedAt: call.receivedAt })) }),
+      : {
+          batch: window.calls.map((call) => ({
+            payload: call.payloadJson,
+            caller: call.caller,
+            receivedAt: call.receivedAt,
+          })),
+        }),
   };
 }

@@ -12,7 +12,7 @@
 // readable as any other execution's.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApplicationFailure, condition, continueAsNew, log, patched, setHandler, startChild } from '@temporalio/workflow';
-import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../shared/flow-contract.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../../flow/flow-contract.ts';
 import {
   COLLECTED_CALL_TOO_LARGE,
   COLLECTED_LIMITS,
@@ -20,11 +20,11 @@ import {
   type CollectorCarry,
   type CollectorInput,
   type CollectorWindow,
-} from '../shared/flow-control-contract.ts';
-import { markSensitive } from '../shared/payload-converter.ts';
-import { collectCallUpdate } from '../shared/flow-control-messages.ts';
+} from '../../flow/flow-control-contract.ts';
+import { markSensitive } from '../../flow/payload-converter.ts';
+import { collectCallUpdate } from '../../flow/flow-control-messages.ts';
 import { historyIsLong, lingeredIdle } from './coordinator-lifecycle.ts';
-import { collectedCallBytes, fitsAlone, jsonBytes } from '../shared/window-size.ts';
+import { collectedCallBytes, fitsAlone, jsonBytes } from '../../flow/window-size.ts';
 import { CollectorWindows, windowInput } from './collector-windows.ts';
 
 export async function flowCollectorWorkflow(input: CollectorInput): Promise<void> {
@@ -41,11 +41,20 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     collectCallUpdate,
     (call) => {
       const known = remembered.get(call.callId);
-      if (known) return { executionId: known.executionId, repeated: true, ...(known.digest !== call.payloadDigest && { reused: true }) };
+      if (known)
+        return {
+          executionId: known.executionId,
+          repeated: true,
+          ...(known.digest !== call.payloadDigest && { reused: true }),
+        };
       const executionId = windows.add(call, Date.now());
       calls += 1;
       if (call.keyed) {
-        remembered.set(call.callId, { executionId, at: Date.now(), ...(call.payloadDigest !== undefined && { digest: call.payloadDigest }) });
+        remembered.set(call.callId, {
+          executionId,
+          at: Date.now(),
+          ...(call.payloadDigest !== undefined && { digest: call.payloadDigest }),
+        });
         rememberedBytes += rememberedSize(call.callId, executionId);
         // The oldest go first when there are too many (Map keeps insertion order).
         while (remembered.size > COLLECTED_LIMITS.remembered || rememberedBytes > COLLECTED_LIMITS.rememberedBytes) forget(remembered.keys().next().value!);
@@ -53,10 +62,14 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
       return { executionId, repeated: false };
     },
     {
-      // The engine refuses such a call before it comes (engine/flow-control/call-collector.ts); a collector never takes one.
+      // The engine refuses such a call before it comes (engine/domain/flow-control/call-collector.ts); a collector never takes one.
       validator: (call) => {
         if (!fitsAlone(templateBytes, collectedCallBytes(call))) {
-          throw ApplicationFailure.create({ type: COLLECTED_CALL_TOO_LARGE, message: 'the call is too large for any window of this flow', nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: COLLECTED_CALL_TOO_LARGE,
+            message: 'the call is too large for any window of this flow',
+            nonRetryable: true,
+          });
         }
       },
     },
@@ -113,7 +126,10 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         // Its id is taken: this window's execution was started already (seeds are fresh ids), so nothing is lost or run twice.
-        log.info('a collected window found its execution started already', { executionId: seed.workflowId, calls: window.count });
+        log.info('a collected window found its execution started already', {
+          executionId: seed.workflowId,
+          calls: window.count,
+        });
         return;
       }
       log.warn('a collected window could not start its execution; it is tried again', {

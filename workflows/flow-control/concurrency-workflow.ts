@@ -10,8 +10,8 @@
 // stays locked.
 import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
-import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
+import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
+import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../../flow/flow-control-messages.ts';
 import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
@@ -25,7 +25,10 @@ export function holderCheckMs(holders: number): number {
   return Math.min(60_000, Math.max(10_000, holders * 100));
 }
 
-const { closedExecutions } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '60s', retry: { maximumInterval: '30s' } });
+const { closedExecutions } = proxyLocalActivities<FlowActivities>({
+  startToCloseTimeout: '60s',
+  retry: { maximumInterval: '30s' },
+});
 
 export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
   const info = workflowInfo();
@@ -49,8 +52,19 @@ export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
     regrant.delete(executionId);
   });
   setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
-  const snapshot = (): GateCarry => ({ queue: queue.toJSON(), holders: Object.fromEntries(holders), limit, ...(summary !== undefined && { summary }) });
-  setHandler(gateStateQuery, () => ({ waiting: queue.waiting, first: queue.first(100), pages: queue.pages.length, holders: Object.fromEntries(holders), limit }));
+  const snapshot = (): GateCarry => ({
+    queue: queue.toJSON(),
+    holders: Object.fromEntries(holders),
+    limit,
+    ...(summary !== undefined && { summary }),
+  });
+  setHandler(gateStateQuery, () => ({
+    waiting: queue.waiting,
+    first: queue.first(100),
+    pages: queue.pages.length,
+    holders: Object.fromEntries(holders),
+    limit,
+  }));
   setHandler(gateBacklogQuery, () => ({ waiting: queue.waiting }));
 
   const canGrant = () => holders.size < limit && queue.ready;

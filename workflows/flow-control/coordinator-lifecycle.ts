@@ -6,7 +6,7 @@
 // more after every handler ran).
 import { allHandlersFinished, condition, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
-import type { GateKind, QueuedExecution } from '../shared/flow-control-contract.ts';
+import type { GateKind, QueuedExecution } from '../../flow/flow-control-contract.ts';
 
 /** Continue as new past this many history events (Temporal warns at 10,240 and stops at 51,200). */
 const MAX_HISTORY_EVENTS = 4000;
@@ -14,7 +14,10 @@ const MAX_HISTORY_EVENTS = 4000;
 /** How long an idle coordinator waits for more work before it ends: a burst of calls keeps one run. */
 export const IDLE_LINGER_MS = 10_000;
 
-const { letPass: letPassActivity } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '60s', retry: { maximumInterval: '30s' } });
+const { letPass: letPassActivity } = proxyLocalActivities<FlowActivities>({
+  startToCloseTimeout: '60s',
+  retry: { maximumInterval: '30s' },
+});
 
 /**
  * Lets the entries pass (at most GATE_LIMITS.grantChunk at a time, which the callers keep to): each

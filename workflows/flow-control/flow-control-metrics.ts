@@ -2,7 +2,7 @@
 // (interpreter/step-metrics.ts): the worker counts them per flow
 // (workflows/metrics/worker-metrics.ts). Not called during replay.
 import { proxySinks, type Sinks } from '@temporalio/workflow';
-import type { GateKind } from '../shared/flow-control-contract.ts';
+import type { GateKind } from '../../flow/flow-control-contract.ts';
 
 export interface FlowControlSinks extends Sinks {
   flowhookFlowControl: {

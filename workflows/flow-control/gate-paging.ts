@@ -5,13 +5,16 @@
 // executions ask their gate again by their own deadlines (admission.ts).
 import { getExternalWorkflowHandle, log, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
-import { gatePageTakeSignal } from '../shared/flow-control-messages.ts';
+import { gatePageTakeSignal } from '../../flow/flow-control-messages.ts';
 import type { GateQueue } from './gate-queue.ts';
 
 /** How long a page may take to answer before it is asked again. */
 export const PAGE_ANSWER_MS = 60_000;
 
-const { startGatePage } = proxyLocalActivities<FlowActivities>({ startToCloseTimeout: '60s', retry: { maximumInterval: '30s' } });
+const { startGatePage } = proxyLocalActivities<FlowActivities>({
+  startToCloseTimeout: '60s',
+  retry: { maximumInterval: '30s' },
+});
 
 export class GatePaging {
   readonly #queue: GateQueue;
@@ -41,7 +44,12 @@ export class GatePaging {
   async run(): Promise<void> {
     const { workflowId: coordinatorId, taskQueue } = workflowInfo();
     for (let spilled = this.#queue.spill(); spilled; spilled = this.#queue.spill()) {
-      await startGatePage({ pageId: spilled.page.id, taskQueue, summary: `waiting executions · ${this.#summary}`, page: { coordinatorId, entries: spilled.entries } });
+      await startGatePage({
+        pageId: spilled.page.id,
+        taskQueue,
+        summary: `waiting executions · ${this.#summary}`,
+        page: { coordinatorId, entries: spilled.entries },
+      });
     }
     const page = this.#queue.pageToTake()?.id ?? (this.due ? this.#queue.taking : undefined);
     if (page === undefined) return;
@@ -50,7 +58,11 @@ export class GatePaging {
       await getExternalWorkflowHandle(page).signal(gatePageTakeSignal);
     } catch {
       const dropped = this.#queue.dropTaken();
-      if (dropped) log.warn('a page of waiting executions is gone; they ask their gate again by their deadlines', { page: dropped.id, entries: dropped.count });
+      if (dropped)
+        log.warn('a page of waiting executions is gone; they ask their gate again by their deadlines', {
+          page: dropped.id,
+          entries: dropped.count,
+        });
     }
   }
 }

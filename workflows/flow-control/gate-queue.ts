@@ -11,7 +11,7 @@
 // the call was accepted: two calls accepted a few milliseconds apart may ask
 // in either order), and an execution is known once while it waits in memory.
 // Pure: the coordinator workflows do the paging's I/O.
-import { GATE_LIMITS, type GatePageRef, type GateQueueCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
+import { GATE_LIMITS, type GatePageRef, type GateQueueCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
 
 type Place = 'head' | 'tail';
 

@@ -8,8 +8,8 @@
 // flow was resumed meanwhile, and the gate has ended) finds it open and passes
 // at once.
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, flowPausedSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
+import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
+import { admissionReleaseSignal, admissionRequestSignal, flowPausedSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../../flow/flow-control-messages.ts';
 import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
@@ -31,7 +31,12 @@ export async function flowPauseGateWorkflow(carry: GateCarry): Promise<void> {
   });
   setHandler(gatePageEntriesSignal, ({ pageId, entries }) => void queue.refill(pageId, entries));
   const snapshot = (): GateCarry => ({ queue: queue.toJSON(), paused, ...(summary !== undefined && { summary }) });
-  setHandler(gateStateQuery, () => ({ waiting: queue.waiting, first: queue.first(100), pages: queue.pages.length, paused }));
+  setHandler(gateStateQuery, () => ({
+    waiting: queue.waiting,
+    first: queue.first(100),
+    pages: queue.pages.length,
+    paused,
+  }));
   setHandler(gateBacklogQuery, () => ({ waiting: queue.waiting }));
 
   for (;;) {

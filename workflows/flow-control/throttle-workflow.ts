@@ -5,12 +5,12 @@
 // and waited for with Temporal timers, so a worker that dies loses nothing:
 // the next one replays and goes on.
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../shared/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../shared/flow-control-messages.ts';
+import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
+import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../../flow/flow-control-messages.ts';
 import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
-import { msUntilToken, refill, type Bucket } from './token-bucket.ts';
+import { msUntilToken, refill, type Bucket } from '../../common/token-bucket.ts';
 
 export async function flowThrottleWorkflow(carry: GateCarry): Promise<void> {
   const info = workflowInfo();

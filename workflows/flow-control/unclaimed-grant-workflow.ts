@@ -2,8 +2,8 @@
 // (gate-requests.ts, grantStart): it gives a concurrency slot back at once,
 // so the gate's next execution need not wait for the holder check, and ends.
 import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { AdmissionGrant } from '../shared/flow-control-contract.ts';
-import { admissionGrantSignal, admissionReleaseSignal } from '../shared/flow-control-messages.ts';
+import type { AdmissionGrant } from '../../flow/flow-control-contract.ts';
+import { admissionGrantSignal, admissionReleaseSignal } from '../../flow/flow-control-messages.ts';
 
 export async function flowUnclaimedGrantWorkflow(): Promise<void> {
   let grant: AdmissionGrant | undefined;

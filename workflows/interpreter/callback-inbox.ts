@@ -4,14 +4,8 @@
 // still finishing), so a delivery is held until the step comes for it. Each
 // step takes one callback ever; once its wait has timed out it takes none.
 // Sandbox-free and I/O-free: refusals are returned, the workflow throws them.
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackAccepted, type CallbackDelivery } from '../shared/callback-contract.ts';
-
-/** A delivery as the step gets it. */
-export interface ReceivedCallback {
-  delivery: CallbackDelivery;
-  /** ISO time the execution accepted it (workflow time). */
-  receivedAt: string;
-}
+import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackAccepted, type CallbackDelivery } from '../../flow/callback-contract.ts';
+import type { ReceivedCallback, StepCallbacks } from '../steps/flow-runtime.ts';
 
 /** Why a delivery is not accepted: an ApplicationFailure's type and message. */
 export interface CallbackRefusal {
@@ -24,7 +18,7 @@ export const CALLBACK_MALFORMED = 'CallbackMalformed';
 
 type Slot = { state: 'open' } | { state: 'held'; received: ReceivedCallback } | { state: 'taken' } | { state: 'expired' };
 
-export class CallbackInbox {
+export class CallbackInbox implements StepCallbacks {
   readonly #slots = new Map<string, Slot>();
   readonly #statuses: ReadonlyMap<string, number>;
 
@@ -38,9 +32,21 @@ export class CallbackInbox {
   refusal(delivery: unknown): CallbackRefusal | undefined {
     if (!isDelivery(delivery)) return { type: CALLBACK_MALFORMED, message: 'a callback needs a step name, a text body and text headers' };
     const slot = this.#slots.get(delivery.step);
-    if (!slot) return { type: CALLBACK_UNKNOWN_STEP, message: `no waitForCallback step is named ${JSON.stringify(delivery.step)}` };
-    if (slot.state === 'held' || slot.state === 'taken') return { type: CALLBACK_ALREADY_RECEIVED, message: `step ${JSON.stringify(delivery.step)} already received its callback` };
-    if (slot.state === 'expired') return { type: CALLBACK_EXPIRED, message: `step ${JSON.stringify(delivery.step)} stopped waiting: its timeout passed` };
+    if (!slot)
+      return {
+        type: CALLBACK_UNKNOWN_STEP,
+        message: `no waitForCallback step is named ${JSON.stringify(delivery.step)}`,
+      };
+    if (slot.state === 'held' || slot.state === 'taken')
+      return {
+        type: CALLBACK_ALREADY_RECEIVED,
+        message: `step ${JSON.stringify(delivery.step)} already received its callback`,
+      };
+    if (slot.state === 'expired')
+      return {
+        type: CALLBACK_EXPIRED,
+        message: `step ${JSON.stringify(delivery.step)} stopped waiting: its timeout passed`,
+      };
     return undefined;
   }
 

@@ -4,17 +4,8 @@
 // query strings, headers or payload data, and for doNotLogPayload flows not
 // even a host (it may be computed from the payload).
 import { setCurrentDetails } from '@temporalio/workflow';
-import { markdownText } from '../shared/markdown-text.ts';
-
-export interface StepPosition {
-  /** 1-based position in its list, and the list's length. */
-  index: number;
-  count: number;
-  /** e.g. `steps[2].if.then[0]`. */
-  path: string;
-  kind: string;
-  description: string;
-}
+import { markdownText } from '../../flow/markdown-text.ts';
+import type { StepPosition } from '../steps/step-runner.ts';
 
 export function showStep(position: StepPosition, waitingFor?: string): void {
   const what = position.description ? `${markdownText(position.description, 120)} (${position.kind})` : position.kind;

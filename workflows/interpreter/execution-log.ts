@@ -2,7 +2,8 @@
 // execution, then the steps run, with their descriptions, outcome and timings.
 // Exposed by the `executionLog` query (so `flowhook execution show`) and
 // returned as the workflow result.
-import type { FlowExecutionInput, StepLogEntry, StepStatus } from '../shared/index.ts';
+import type { FlowExecutionInput, StepLogEntry, StepStatus } from '../../flow/index.ts';
+import type { StepLog } from '../steps/flow-runtime.ts';
 
 export const NOTE_WITHHELD = 'withheld (doNotLogPayload)';
 
@@ -14,7 +15,7 @@ const MODE_LABELS: Record<FlowExecutionInput['trigger']['responseMode'], string>
   WAIT_FOR_RESPONSE_STEP: 'wait for response',
 };
 
-export class ExecutionLog {
+export class ExecutionLog implements StepLog {
   readonly entries: StepLogEntry[] = [];
   readonly #withholdNotes: boolean;
 

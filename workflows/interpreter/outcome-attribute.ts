@@ -4,7 +4,7 @@
 // theirs at start. Only for executions started with search attributes: an
 // upsert of an attribute the namespace lacks would fail the workflow task.
 import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { COMPANY_KEY, FLOW_OUTCOME_KEY } from '../shared/search-attribute-keys.ts';
+import { COMPANY_KEY, FLOW_OUTCOME_KEY } from '../../flow/search-attribute-keys.ts';
 import type { SyncWindow } from './sync-window.ts';
 
 /**
@@ -18,6 +18,8 @@ export async function recordOutcomeWhenDecided(window: SyncWindow): Promise<void
   // Executions started by an earlier release replay without these commands.
   if (!patched('flowhook-outcome-attribute')) return;
   // The deadline bounds the wait: a window nobody closed explicitly has timed out by then.
-  await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()), { summary: SYNC_WINDOW_TIMER_SUMMARY });
+  await condition(() => !window.isOpen, Math.max(1, window.deadline - Date.now()), {
+    summary: SYNC_WINDOW_TIMER_SUMMARY,
+  });
   upsertSearchAttributes([{ key: FLOW_OUTCOME_KEY, value: window.outcomeLabel ?? 'sync timeout' }]);
 }

@@ -6,8 +6,9 @@
 // A respond step after a timeout cannot reach that caller any more; its answer
 // is kept as the late answer, which the caller may fetch (the `flowAnswer` query).
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { DefaultResponse, FlowAnswer, FlowResponseFields, ResponseMode, WebhookOutcome, WebhookResponse } from '../shared/index.ts';
-import type { FlowOutcomeLabel } from '../shared/search-attribute-keys.ts';
+import type { DefaultResponse, FlowAnswer, FlowResponseFields, ResponseMode, WebhookOutcome, WebhookResponse } from '../../flow/index.ts';
+import type { FlowOutcomeLabel } from '../../flow/search-attribute-keys.ts';
+import type { StepWindow } from '../steps/flow-runtime.ts';
 
 type WindowState = 'open' | 'responded' | 'timed-out' | 'ended' | 'failed' | 'instant';
 
@@ -16,7 +17,7 @@ export interface WindowFailure {
   message: string;
 }
 
-export class SyncWindow {
+export class SyncWindow implements StepWindow {
   #state: WindowState;
   #response: WebhookResponse | undefined;
   #failure: WindowFailure | undefined;

@@ -39,7 +39,9 @@ function exporterOn(port: number): SdkMetricsExporter {
       // Not ours to read unless our Runtime bound it: the port could belong to anything else.
       if (!active) return '';
       try {
-        const response = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS) });
+        const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+          signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS),
+        });
         return response.ok ? await response.text() : '';
       } catch {
         return '';

@@ -26,7 +26,11 @@ export function workerProbes(sources: ReadinessSources, onReadiness: (ready: boo
     '/healthz': () => ({ status: 200, body: { status: 'alive' } }),
     async '/readyz'() {
       const [temporal, engine] = await Promise.all([checkTemporal(sources.temporal), checkEngine(sources.engine)]);
-      const checks: Record<string, CheckState> = { worker: sources.workerState() === 'RUNNING' ? 'ok' : 'not running', temporal, engine };
+      const checks: Record<string, CheckState> = {
+        worker: sources.workerState() === 'RUNNING' ? 'ok' : 'not running',
+        temporal,
+        engine,
+      };
       const ready = Object.values(checks).every((state) => state === 'ok');
       onReadiness(ready);
       return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', checks } };

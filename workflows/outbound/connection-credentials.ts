@@ -1,12 +1,12 @@
 // A connection's credentials for one request: the headers its kind adds
-// (workflows/shared/connection-kinds/), with the worker's I/O a kind may need
+// (flow/connection-kinds/), with the worker's I/O a kind may need
 // handed in: the token cache and the guarded client for a token endpoint. The
 // engine hands the connection (with its secret) to the activity at run time;
 // the headers exist only in this request's memory.
 import type { ResolvedConnection } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
-import { AuthenticationFailure, type AuthenticationServices } from '../shared/connection-kinds/connection-kind.ts';
-import { connectionKind } from '../shared/connection-kinds/connection-kind-registry.ts';
-import type { EgressPolicy } from '../shared/egress-policy.ts';
+import { AuthenticationFailure, type AuthenticationServices } from '../../flow/connection-kinds/connection-kind.ts';
+import { connectionKind } from '../../flow/connection-kinds/connection-kind-registry.ts';
+import type { EgressPolicy } from '../../flow/egress-policy.ts';
 import { sendGuarded, type GuardedLimits } from './guarded-http.ts';
 import type { OAuthTokenCache } from './oauth-token-cache.ts';
 import { OutboundFailed, OutboundRefused } from './outbound-errors.ts';

@@ -9,7 +9,7 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { EgressPolicy } from '../shared/egress-policy.ts';
+import type { EgressPolicy } from '../../flow/egress-policy.ts';
 import { readBoundedBody } from './bounded-body.ts';
 import { OutboundFailed, OutboundRefused, describeTarget } from './outbound-errors.ts';
 import { bareHost, pinnedLookup, portOf, resolveChecked } from './pinned-resolution.ts';

@@ -3,7 +3,7 @@
 // fetched again shortly before it expires (or when the connection changes:
 // its version is part of the key). Concurrent requests wait on one fetch.
 // Tokens live only in this process's memory: never in history, never logged.
-import type { TokenGrant } from '../shared/connection-kinds/connection-kind.ts';
+import type { TokenGrant } from '../../flow/connection-kinds/connection-kind.ts';
 
 export type { TokenGrant };
 

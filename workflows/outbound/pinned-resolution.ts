@@ -4,7 +4,7 @@
 // the check and a loopback address to the connect has no second answer to give.
 import { promises as dns } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { checkEgress, type EgressPolicy } from '../shared/egress-policy.ts';
+import { checkEgress, type EgressPolicy } from '../../flow/egress-policy.ts';
 import { OutboundFailed, OutboundRefused } from './outbound-errors.ts';
 
 export interface CheckedAddress {
@@ -30,7 +30,10 @@ export async function resolveChecked(url: URL, policy: EgressPolicy): Promise<Ch
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
     try {
-      addresses = (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 }));
+      addresses = (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => ({
+        address: entry.address,
+        family: entry.family as 4 | 6,
+      }));
     } catch (error) {
       throw new OutboundFailed(`cannot resolve ${host} (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})`);
     }

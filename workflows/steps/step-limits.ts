@@ -3,8 +3,8 @@
 // the ones only known at run time (a waitUntil formula's instant).
 import { formatDuration } from '../../common/duration.ts';
 import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../../common/flow-limits.ts';
-import { StepFailure } from '../interpreter/step-errors.ts';
-import type { StepCall } from './step-module.ts';
+import { StepFailure } from '../../flow/step-failure.ts';
+import type { StepCall } from './step-runner.ts';
 
 /** Executions started before the engine handed limits in carry none: they get the defaults. */
 export function limitsOf(call: StepCall): FlowLimits {

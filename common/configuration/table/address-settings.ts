@@ -3,16 +3,15 @@ import { setting, settingsGroup } from '../setting.ts';
 import { port } from '../values/port-value.ts';
 import { text } from '../values/text-value.ts';
 import { url } from '../values/url-value.ts';
-
-const OWN_PORT = "refused to flows (one of flowhook's own ports)";
+import { ownPort } from './own-port.ts';
 
 export const ADDRESS_SETTINGS = settingsGroup('Addresses and ports', {
-  FLOWHOOK_FACADE_PORT: setting({
+  FLOWHOOK_FACADE_PORT: ownPort({
     type: port({ freePort: true }),
     default: 7048,
-    processes: ['facade', 'engine', 'worker'],
+    processes: ['facade', 'engine'],
     meaning: "the OData endpoint's port",
-    roles: { engine: 'facade port, for the default public URL', worker: OWN_PORT },
+    roles: { engine: 'facade port, for the default public URL' },
   }),
   FLOWHOOK_FACADE_HOST: setting({
     type: text(),
@@ -24,12 +23,11 @@ export const ADDRESS_SETTINGS = settingsGroup('Addresses and ports', {
     roles: { start: 'default 127.0.0.1; 0.0.0.0 opens the endpoint to the network' },
     more: '`flowhook start` is a local default and listens on loopback until this opens it; a facade run apart is the public door and listens on all interfaces.',
   }),
-  FLOWHOOK_ENGINE_PORT: setting({
+  FLOWHOOK_ENGINE_PORT: ownPort({
     type: port({ freePort: true }),
     default: 7049,
-    processes: ['engine', 'worker'],
+    processes: ['engine'],
     meaning: 'engine RPC port (HTTP/2: Connect, gRPC, gRPC-Web; h2c, or TLS)',
-    roles: { worker: OWN_PORT },
   }),
   FLOWHOOK_ENGINE_HOST: setting({
     type: text(),

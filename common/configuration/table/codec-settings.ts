@@ -7,12 +7,13 @@ import { list } from '../values/list-value.ts';
 import { port } from '../values/port-value.ts';
 import { text } from '../values/text-value.ts';
 import { origin, url } from '../values/url-value.ts';
+import { ownPort } from './own-port.ts';
 
 export const CODEC_SETTINGS = settingsGroup('Codec server (Temporal UI)', {
-  FLOWHOOK_CODEC_PORT: setting({
+  FLOWHOOK_CODEC_PORT: ownPort({
     type: port({ freePort: true, off: true }),
     defaultText: "off; `start` with the dev server: the Web UI's port + 1 (`8234`)",
-    processes: ['engine', 'start', 'worker'],
+    processes: ['engine', 'start'],
     meaning: 'the codec server for the Temporal UI',
     more: 'See [the codec server](../how-to/observe.md#read-donotlogpayload-payloads-in-the-temporal-ui).',
     roles: {
@@ -45,9 +46,22 @@ export const CODEC_SETTINGS = settingsGroup('Codec server (Temporal UI)', {
     processes: ['engine'],
     meaning: "issuer of operators' access tokens (the UI passes them)",
   }),
-  FLOWHOOK_CODEC_OAUTH_AUDIENCE: setting({ type: list(text()), processes: ['engine'], meaning: 'their accepted `aud` values' }),
-  FLOWHOOK_CODEC_OAUTH_GROUP: setting({ type: text(), processes: ['engine'], meaning: 'the operator group (or role) a token must name' }),
-  FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM: setting({ type: text(), defaultText: '`groups`', processes: ['engine'], meaning: 'the claim listing the groups' }),
+  FLOWHOOK_CODEC_OAUTH_AUDIENCE: setting({
+    type: list(text()),
+    processes: ['engine'],
+    meaning: 'their accepted `aud` values',
+  }),
+  FLOWHOOK_CODEC_OAUTH_GROUP: setting({
+    type: text(),
+    processes: ['engine'],
+    meaning: 'the operator group (or role) a token must name',
+  }),
+  FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM: setting({
+    type: text(),
+    defaultText: '`groups`',
+    processes: ['engine'],
+    meaning: 'the claim listing the groups',
+  }),
   FLOWHOOK_CODEC_OAUTH_JWKS_URI: setting({
     type: url({ secure: true }),
     defaultText: "from the issuer's discovery document",

@@ -1,4 +1,4 @@
-// The web console (engine/console/): the flow card in a browser. It serves
+// The web console (engine/edges/console/): the flow card in a browser. It serves
 // admin actions to people, so it has its own listener (never the public webhook
 // port), on loopback unless an operator opens it, with TLS and a fixed https
 // origin beyond loopback.
@@ -9,6 +9,7 @@ import { list } from '../values/list-value.ts';
 import { port } from '../values/port-value.ts';
 import { text } from '../values/text-value.ts';
 import { url } from '../values/url-value.ts';
+import { ownPort } from './own-port.ts';
 
 /** The console's port under `flowhook start` unless FLOWHOOK_CONSOLE_PORT says otherwise (next to the metrics ports 7051..7053). */
 export const LOCAL_CONSOLE_PORT = 7054;
@@ -17,13 +18,16 @@ export const LOCAL_CONSOLE_PORT = 7054;
 export const MAX_SESSION_TTL_MS = 12 * 3_600_000;
 
 export const CONSOLE_SETTINGS = settingsGroup('Console', {
-  FLOWHOOK_CONSOLE_PORT: setting({
+  FLOWHOOK_CONSOLE_PORT: ownPort({
     type: port({ freePort: true, off: true }),
     defaultText: 'off; `start`: `7054` (a free port when that one is taken)',
-    processes: ['engine', 'start', 'worker'],
+    processes: ['engine', 'start'],
     meaning: 'the web console (its pages and the RPCs they call) on its own HTTP listener',
     more: 'See docs/console.md.',
-    roles: { start: 'the console next to the engine (default 7054; off: none)', worker: "refused to flows (one of flowhook's own ports; default 7054)" },
+    roles: {
+      start: 'the console next to the engine (default 7054; off: none)',
+      worker: "refused to flows (one of flowhook's own ports; default 7054)",
+    },
   }),
   FLOWHOOK_CONSOLE_HOST: setting({
     type: text(),
@@ -75,7 +79,11 @@ export const CONSOLE_SETTINGS = settingsGroup('Console', {
     processes: ['engine'],
     meaning: 'OpenID Connect issuer people sign in with (authorization code with PKCE)',
   }),
-  FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: setting({ type: text(), processes: ['engine'], meaning: "the console's client id at that issuer" }),
+  FLOWHOOK_CONSOLE_OIDC_CLIENT_ID: setting({
+    type: text(),
+    processes: ['engine'],
+    meaning: "the console's client id at that issuer",
+  }),
   FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET: setting({
     type: text(),
     secret: true,

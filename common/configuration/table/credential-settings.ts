@@ -26,7 +26,10 @@ export const CREDENTIAL_SETTINGS = settingsGroup('Tokens and keys', {
     defaultText: '`start`: made on first run',
     processes: ['facade', 'worker'],
     meaning: "the process's own service account token; **required** by `flowhook facade` and `flowhook worker`",
-    roles: { facade: 'its service account token (invoke, --forwards-callers)', worker: 'its service account token (records scope)' },
+    roles: {
+      facade: 'its service account token (invoke, --forwards-callers)',
+      worker: 'its service account token (records scope)',
+    },
   }),
   FLOWHOOK_ENGINE_TOKEN_FILE: setting({
     type: path(),
@@ -45,7 +48,10 @@ export const CREDENTIAL_SETTINGS = settingsGroup('Tokens and keys', {
     defaultText: '`start`: `<data dir>/payload-key`, generated',
     processes: ['engine', 'worker', 'start', 'payload-key'],
     meaning: 'or a 0600 file of them, one a line, current first; not together with `FLOWHOOK_PAYLOAD_KEY`',
-    roles: { 'payload-key': 'the key file to rotate (default: `<data dir>/payload-key`)', start: 'default: `<data dir>/payload-key`, generated (a key ring)' },
+    roles: {
+      'payload-key': 'the key file to rotate (default: `<data dir>/payload-key`)',
+      start: 'default: `<data dir>/payload-key`, generated (a key ring)',
+    },
     more: '`flowhook payload-key rotate` puts a new key first (then restart engines and workers).',
   }),
   FLOWHOOK_SECRETS_KEY: setting({

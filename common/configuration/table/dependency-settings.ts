@@ -9,6 +9,8 @@ import { text } from '../values/text-value.ts';
 /** Node's timers hold at most this many milliseconds; larger values would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 const OWN_PORT = "its port is refused to flows (one of flowhook's own ports)";
+/** The processes that connect to Temporal. */
+const TEMPORAL_CLIENTS = ['engine', 'worker'] as const;
 
 export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
   FLOWHOOK_DATABASE_URL: setting({
@@ -45,22 +47,52 @@ export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
     processes: ['engine', 'worker', 'start'],
     computedBy: ['start'],
     meaning: 'Temporal frontend `host:port`: your Temporal cluster',
-    roles: { start: 'your Temporal instead of the dev server', worker: 'Temporal frontend host:port; its port is refused to flows' },
+    roles: {
+      start: 'your Temporal instead of the dev server',
+      worker: 'Temporal frontend host:port; its port is refused to flows',
+    },
   }),
-  TEMPORAL_NAMESPACE: setting({ type: text(), default: 'default', processes: ['engine', 'worker'], meaning: 'Temporal namespace' }),
+  TEMPORAL_NAMESPACE: setting({
+    type: text(),
+    default: 'default',
+    processes: TEMPORAL_CLIENTS,
+    meaning: 'Temporal namespace',
+  }),
   TEMPORAL_TLS: setting({
     type: boolean(),
     default: false,
     defaultText: '`false` (`true` with an API key or a TLS file)',
-    processes: ['engine', 'worker'],
+    processes: TEMPORAL_CLIENTS,
     meaning: 'TLS to Temporal',
   }),
-  TEMPORAL_TLS_CERT: setting({ type: path(), processes: ['engine', 'worker'], meaning: 'client certificate for mutual TLS to Temporal' }),
-  TEMPORAL_TLS_KEY: setting({ type: path(), processes: ['engine', 'worker'], meaning: 'its private key' }),
-  TEMPORAL_TLS_CA: setting({ type: path(), processes: ['engine', 'worker'], meaning: "CA of the Temporal server's certificate" }),
-  TEMPORAL_TLS_SERVER_NAME: setting({ type: text(), processes: ['engine', 'worker'], meaning: "server name to verify in Temporal's certificate" }),
-  TEMPORAL_API_KEY: setting({ type: text(), secret: true, processes: ['engine', 'worker'], meaning: 'API key (Temporal Cloud); turns TLS on' }),
-  FLOWHOOK_TASK_QUEUE: setting({ type: text(), default: 'flowhook-flows', processes: ['engine', 'worker'], meaning: 'Temporal task queue of engine and workers' }),
+  TEMPORAL_TLS_CERT: setting({
+    type: path(),
+    processes: TEMPORAL_CLIENTS,
+    meaning: 'client certificate for mutual TLS to Temporal',
+  }),
+  TEMPORAL_TLS_KEY: setting({ type: path(), processes: TEMPORAL_CLIENTS, meaning: 'its private key' }),
+  TEMPORAL_TLS_CA: setting({
+    type: path(),
+    processes: TEMPORAL_CLIENTS,
+    meaning: "CA of the Temporal server's certificate",
+  }),
+  TEMPORAL_TLS_SERVER_NAME: setting({
+    type: text(),
+    processes: TEMPORAL_CLIENTS,
+    meaning: "server name to verify in Temporal's certificate",
+  }),
+  TEMPORAL_API_KEY: setting({
+    type: text(),
+    secret: true,
+    processes: TEMPORAL_CLIENTS,
+    meaning: 'API key (Temporal Cloud); turns TLS on',
+  }),
+  FLOWHOOK_TASK_QUEUE: setting({
+    type: text(),
+    default: 'flowhook-flows',
+    processes: TEMPORAL_CLIENTS,
+    meaning: 'Temporal task queue of engine and workers',
+  }),
   FLOWHOOK_TEMPORAL_TIMEOUT_MS: setting({
     type: integer({ min: 100, unit: 'ms' }),
     default: 10_000,

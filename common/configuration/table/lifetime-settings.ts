@@ -7,7 +7,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
-  // Why a setting of its own, and why 30 days: engine/records/record-settings.ts.
+  // Why a setting of its own, and why 30 days: engine/domain/records/record-settings.ts.
   FLOWHOOK_RECORD_WRITE_RETENTION: setting({
     type: duration({ min: HOUR }),
     default: 30 * DAY,

@@ -4,9 +4,20 @@ import { setting, settingsGroup } from '../setting.ts';
 import { integer } from '../values/integer-value.ts';
 
 const rate = (fallback: number, meaning: string, more?: string) =>
-  setting({ type: integer({ min: 0, unit: 'per second' }), default: fallback, processes: ['engine'], meaning: `${meaning}, all engines together; \`0\` turns it off`, more });
+  setting({
+    type: integer({ min: 0, unit: 'per second' }),
+    default: fallback,
+    processes: ['engine'],
+    meaning: `${meaning}, all engines together; \`0\` turns it off`,
+    more,
+  });
 const burst = (of: string) =>
-  setting({ type: integer({ min: 1 }), processes: ['engine'], defaultText: 'twice the rate', meaning: `calls at once after a quiet spell, for \`${of}\`` });
+  setting({
+    type: integer({ min: 1 }),
+    processes: ['engine'],
+    defaultText: 'twice the rate',
+    meaning: `calls at once after a quiet spell, for \`${of}\``,
+  });
 
 export const LIMIT_SETTINGS = settingsGroup('Limits', {
   FLOWHOOK_MAX_BODY_BYTES: setting({

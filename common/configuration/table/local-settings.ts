@@ -3,8 +3,7 @@
 import { setting, settingsGroup } from '../setting.ts';
 import { path } from '../values/path-value.ts';
 import { port } from '../values/port-value.ts';
-
-const OWN_PORT = "refused to flows (one of flowhook's own ports)";
+import { ownPort } from './own-port.ts';
 
 export const LOCAL_SETTINGS = settingsGroup('Local installation (`flowhook start`)', {
   FLOWHOOK_DATA_DIR: setting({
@@ -19,20 +18,23 @@ export const LOCAL_SETTINGS = settingsGroup('Local installation (`flowhook start
     more: "Admin commands read the admin token from `./.flowhook`, else from the checkout's `.flowhook`, so a linked CLI works from any directory.",
   }),
   // Fixed ports: they are handed to programs flowhook starts, which do not report a free one back.
-  FLOWHOOK_EMBEDDED_POSTGRES_PORT: setting({
+  FLOWHOOK_EMBEDDED_POSTGRES_PORT: ownPort({
     type: port(),
     default: 7050,
-    processes: ['start', 'worker'],
+    processes: ['start'],
     meaning: 'embedded PostgreSQL port',
-    roles: { worker: OWN_PORT },
   }),
-  FLOWHOOK_TEMPORAL_PORT: setting({ type: port(), default: 7233, processes: ['start'], meaning: "the Temporal dev server's port" }),
-  FLOWHOOK_TEMPORAL_UI_PORT: setting({
+  FLOWHOOK_TEMPORAL_PORT: setting({
+    type: port(),
+    default: 7233,
+    processes: ['start'],
+    meaning: "the Temporal dev server's port",
+  }),
+  FLOWHOOK_TEMPORAL_UI_PORT: ownPort({
     type: port(),
     default: 8233,
-    processes: ['start', 'worker'],
+    processes: ['start'],
     meaning: "the Temporal dev server's Web UI port",
-    roles: { worker: OWN_PORT },
   }),
   TEMPORAL_CLI: setting({
     type: path(),

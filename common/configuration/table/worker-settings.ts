@@ -9,7 +9,12 @@ export const WORKER_SETTINGS = settingsGroup('Workers', {
     processes: ['worker'],
     meaning: 'workflow tasks a worker runs at once (short flows want this high)',
   }),
-  FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: setting({ type: integer({ min: 1 }), default: 100, processes: ['worker'], meaning: 'activities a worker runs at once' }),
+  FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: setting({
+    type: integer({ min: 1 }),
+    default: 100,
+    processes: ['worker'],
+    meaning: 'activities a worker runs at once',
+  }),
   FLOWHOOK_WORKER_CACHED_WORKFLOWS: setting({
     type: integer({ min: 2 }),
     defaultText:

@@ -24,7 +24,9 @@ export function useAuditFilter(): [AuditFilter, (change: Partial<AuditFilter>) =
   const filter = Object.fromEntries(KEYS.map((key) => [key, params.get(key) ?? ''])) as unknown as AuditFilter;
   const change = (update: Partial<AuditFilter>) => {
     const next = { ...filter, ...update };
-    setParams(Object.fromEntries(KEYS.filter((key) => next[key] !== '').map((key) => [key, next[key]])), { replace: true });
+    setParams(Object.fromEntries(KEYS.filter((key) => next[key] !== '').map((key) => [key, next[key]])), {
+      replace: true,
+    });
   };
   return [filter, change];
 }

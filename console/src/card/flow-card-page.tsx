@@ -31,8 +31,20 @@ const TABS = [
 
 /** The flow's own fields: its name (only while the flow is new, and checked) and what it does. */
 const FLOW_FIELDS = [
-  { key: 'name', label: 'Flow name', hint: 'Unique in the company. Left empty, the flow is named after its activity.', newOnly: true, checked: true },
-  { key: 'description', label: 'What the flow does', hint: 'For people: shown in the flow list.', newOnly: false, checked: false },
+  {
+    key: 'name',
+    label: 'Flow name',
+    hint: 'Unique in the company. Left empty, the flow is named after its activity.',
+    newOnly: true,
+    checked: true,
+  },
+  {
+    key: 'description',
+    label: 'What the flow does',
+    hint: 'For people: shown in the flow list.',
+    newOnly: false,
+    checked: false,
+  },
 ] as const;
 
 export default function FlowCardPage({ company, name }: { company: string; name?: string }) {
@@ -132,7 +144,11 @@ export default function FlowCardPage({ company, name }: { company: string; name?
                   problemOf={card.problemOf}
                   warningOf={card.warningOf}
                   readOnly={readOnly}
-                  secret={{ ...card.secret, onGenerate: () => void card.save(false), onRotate: () => setConfirmRotate(true) }}
+                  secret={{
+                    ...card.secret,
+                    onGenerate: () => void card.save(false),
+                    onRotate: () => setConfirmRotate(true),
+                  }}
                 />
               </div>
               <div>

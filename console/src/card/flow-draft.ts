@@ -20,9 +20,24 @@ export function newFlow(company: string): FlowJson {
     name: '',
     description: '',
     trigger: {
-      webhook: { description: '', activity: '', responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: DEFAULT_STATUS_CODE, defaultResponseContentType: DEFAULT_CONTENT_TYPE },
+      webhook: {
+        description: '',
+        activity: '',
+        responseMode: 'INSTANT_RETURN',
+        defaultResponseStatusCode: DEFAULT_STATUS_CODE,
+        defaultResponseContentType: DEFAULT_CONTENT_TYPE,
+      },
     },
-    steps: [{ respond: { description: 'Acknowledge the call', statusCode: DEFAULT_STATUS_CODE, contentType: DEFAULT_CONTENT_TYPE, body: '${ {"received": true} }' } }],
+    steps: [
+      {
+        respond: {
+          description: 'Acknowledge the call',
+          statusCode: DEFAULT_STATUS_CODE,
+          contentType: DEFAULT_CONTENT_TYPE,
+          body: '${ {"received": true} }',
+        },
+      },
+    ],
   };
 }
 
@@ -140,7 +155,13 @@ export function outline(steps: readonly StepJson[], base = 'steps'): StepOutline
         if (inner.length > 0 || label === 'then') branches.push({ label, steps: outline(inner, `${path}.if.${label}`) });
       }
     }
-    return { path, kind, description: typeof body?.description === 'string' ? body.description : '', detail: detailOf(kind, body), branches };
+    return {
+      path,
+      kind,
+      description: typeof body?.description === 'string' ? body.description : '',
+      detail: detailOf(kind, body),
+      branches,
+    };
   });
 }
 

@@ -24,7 +24,9 @@ export function StepsSection({ draft, onChange, selected, onSelect, problemOf, s
   const step = selected ? stepAt(draft, selected) : undefined;
   const kind = step ? stepKindOf(step) : undefined;
   const add = () => {
-    const added = withStepAdded(draft, { respond: { description: '', statusCode: DEFAULT_STATUS_CODE, contentType: DEFAULT_CONTENT_TYPE, body: '' } });
+    const added = withStepAdded(draft, {
+      respond: { description: '', statusCode: DEFAULT_STATUS_CODE, contentType: DEFAULT_CONTENT_TYPE, body: '' },
+    });
     onChange(added.flow);
     onSelect(added.path);
   };

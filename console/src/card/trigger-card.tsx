@@ -32,7 +32,11 @@ export function TriggerCard({ draft, onChange, problemOf, warningOf, readOnly, s
   const trigger = triggerOf(draft);
   const mode = responseModeOf(draft);
   const set = (patch: Parameters<typeof withTrigger>[1]) => onChange(withTrigger(draft, patch));
-  const at = (field: string) => ({ problem: problemOf(`${FIELD}.${field}`), warning: warningOf(`${FIELD}.${field}`), 'data-field': `${FIELD}.${field}` });
+  const at = (field: string) => ({
+    problem: problemOf(`${FIELD}.${field}`),
+    warning: warningOf(`${FIELD}.${field}`),
+    'data-field': `${FIELD}.${field}`,
+  });
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>When a webhook is received</h2>

@@ -50,7 +50,11 @@ export function useFlowCard(company: string, name: string | undefined) {
   // The engine's problems for the draft, asked for once typing pauses.
   const settled = useDebounced(draft, 400);
   const checkInput = useMemo(() => (settled ? messageOrUndefined(normalised(settled)) : undefined), [settled]);
-  const live = useQuery(FlowAdminService.method.checkFlow, checkInput ? { flow: checkInput } : skipToken, { placeholderData: keepPreviousData, retry: false, staleTime: 0 });
+  const live = useQuery(FlowAdminService.method.checkFlow, checkInput ? { flow: checkInput } : skipToken, {
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 0,
+  });
   useEffect(() => setChecked(undefined), [settled]);
 
   const apply = useMutation(FlowAdminService.method.applyFlow);
@@ -63,7 +67,12 @@ export function useFlowCard(company: string, name: string | undefined) {
   // "required" is no news before anyone tried to save: it is shown once they have.
   const worthShowing = (problem: FlowProblem) => attempted || !/^required\b/.test(problem.message);
   const problems: PlacedProblem[] = [
-    ...[...local].map(([fieldPath, message]) => ({ fieldPath, message, severity: 'error' as const, segments: segmentsOf(fieldPath) })),
+    ...[...local].map(([fieldPath, message]) => ({
+      fieldPath,
+      message,
+      severity: 'error' as const,
+      segments: segmentsOf(fieldPath),
+    })),
     ...engineProblems
       .filter((problem) => worthShowing(problem) && !(problem.severity === FlowProblem_Severity.ERROR && local.has(problem.fieldPath)))
       .map((problem) => ({
@@ -121,9 +130,16 @@ export function useFlowCard(company: string, name: string | undefined) {
         : answer.newVersion
           ? `Saved draft version ${version}.`
           : 'Nothing changed since the last saved version.';
-      const done: Notice = { kind: 'done', text: [text, ...answer.warnings.map((warning) => `Warning: ${warning}`)].join(' ') };
+      const done: Notice = {
+        kind: 'done',
+        text: [text, ...answer.warnings.map((warning) => `Warning: ${warning}`)].join(' '),
+      };
       await refresh();
-      if (isNew) return void navigate(`/flows/${encodeURIComponent(company)}/${encodeURIComponent(flow.name!)}`, { replace: true, state: { notice: done } });
+      if (isNew)
+        return void navigate(`/flows/${encodeURIComponent(company)}/${encodeURIComponent(flow.name!)}`, {
+          replace: true,
+          state: { notice: done },
+        });
       setDraft(flow);
       setNotice(done);
     } catch (error) {
@@ -168,7 +184,11 @@ export function useFlowCard(company: string, name: string | undefined) {
     problemOf,
     warningOf,
     stepHasProblem,
-    secret: { hasSecret, rotatedAt: summary?.secretRotatedAt ? timestampDate(summary.secretRotatedAt) : undefined, problem: secretProblem },
+    secret: {
+      hasSecret,
+      rotatedAt: summary?.secretRotatedAt ? timestampDate(summary.secretRotatedAt) : undefined,
+      problem: secretProblem,
+    },
     activity: draft ? (triggerOf(draft).activity ?? '').trim().toLowerCase() : '',
     published,
     notice,

@@ -26,7 +26,14 @@ import { LoadProblem } from '../ui/states.tsx';
  * it is listed (the form would otherwise drop it when replacing a connection).
  */
 type KindField = Exclude<keyof ConnectionSettings, keyof Message | 'type' | 'baseUrl' | 'allowedHosts'>;
-const KIND_FIELDS = Object.keys({ headerName: true, username: true, tokenUrl: true, clientId: true, scope: true, audience: true } satisfies Record<KindField, true>) as KindField[];
+const KIND_FIELDS = Object.keys({
+  headerName: true,
+  username: true,
+  tokenUrl: true,
+  clientId: true,
+  scope: true,
+  audience: true,
+} satisfies Record<KindField, true>) as KindField[];
 type Values = { name: string; type: ConnectionType; baseUrl: string; allowedHosts: string; secret: string } & Record<KindField, string>;
 
 interface Props {
@@ -53,7 +60,12 @@ export function ConnectionForm({ company, existing, onDone, onCancel }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const settings = { type: values.type, baseUrl: values.baseUrl.trim(), allowedHosts: hostsOf(values.allowedHosts), ...kindValues(values, kind) };
+    const settings = {
+      type: values.type,
+      baseUrl: values.baseUrl.trim(),
+      allowedHosts: hostsOf(values.allowedHosts),
+      ...kindValues(values, kind),
+    };
     // The secret leaves the page's memory with the form.
     save.mutate({ company, name: values.name.trim(), settings, secret: values.secret }, { onSuccess: (answer) => onDone(answer.connection!) });
   };

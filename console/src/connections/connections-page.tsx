@@ -51,7 +51,10 @@ export default function ConnectionsPage() {
         ) : null
       }
     >
-      <p className="muted">Credentials httpRequest steps call with, by name. A secret is stored encrypted and never shown again{admin ? '' : '; admins change connections'}.</p>
+      <p className="muted">
+        Credentials httpRequest steps call with, by name. A secret is stored encrypted and never shown again
+        {admin ? '' : '; admins change connections'}.
+      </p>
       <p role="status" className="notice done">
         {notice}
       </p>

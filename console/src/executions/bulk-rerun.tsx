@@ -52,7 +52,11 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
       }
       try {
         const ownVersion = sameVersion || (match.payloadWithheld && !admin);
-        const answer = await rerun.mutateAsync({ executionId: match.executionId, company: filter.company, sameVersion: ownVersion });
+        const answer = await rerun.mutateAsync({
+          executionId: match.executionId,
+          company: filter.company,
+          sameVersion: ownVersion,
+        });
         state.started.push({ original: match.executionId, rerun: answer.rerun?.executionId ?? '' });
       } catch (error) {
         state.failed.push({ original: match.executionId, reason: messageOf(error) });

@@ -69,5 +69,16 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
 }
 
 function emptyFilter(): ExecutionFilter {
-  return { company: '', flow: '', activity: '', version: '', outcome: '', statuses: [], since: '', until: '', caller: '', key: '' };
+  return {
+    company: '',
+    flow: '',
+    activity: '',
+    version: '',
+    outcome: '',
+    statuses: [],
+    since: '',
+    until: '',
+    caller: '',
+    key: '',
+  };
 }

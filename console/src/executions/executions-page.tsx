@@ -31,7 +31,10 @@ export default function ExecutionsPage() {
   const settled = useDebounced(filter, 300);
   const problems = filterProblems(settled);
   const valid = settled.company !== '' && Object.keys(problems).length === 0;
-  const executions = useQuery(ExecutionService.method.listExecutions, listRequest(settled, LIMIT), { enabled: valid, refetchInterval: REFRESH_MS });
+  const executions = useQuery(ExecutionService.method.listExecutions, listRequest(settled, LIMIT), {
+    enabled: valid,
+    refetchInterval: REFRESH_MS,
+  });
   const title = `Executions${filter.company ? ` of ${filter.company}` : ''}`;
   return (
     <Page id="executions-title" title={title} actions={filter.company && mayIn(person, filter.company, 'editor') ? <BulkRerun filter={settled} disabled={!valid} /> : null}>

@@ -37,7 +37,8 @@ export function RerunButton({ execution }: { execution: ExecutionSummary }) {
       <p role="status" className="inline-status">
         {started ? (
           <>
-            Re-run started: <Link to={`/executions/${encodeURIComponent(started.executionId)}`}>{started.executionId}</Link> (v{started.flowVersion})
+            Re-run started: <Link to={`/executions/${encodeURIComponent(started.executionId)}`}>{started.executionId}</Link> (v
+            {started.flowVersion})
           </>
         ) : ownVersionOnly ? (
           <span className="muted">Does not log its payload: another version needs an admin of {execution.company}.</span>

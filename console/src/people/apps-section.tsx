@@ -43,7 +43,12 @@ export function AppsSection(section: SectionProps) {
             permissionSets={APP_PERMISSION_SETS}
             changes={[AppAdminService.method.listApps]}
             grant={async (scope, permissionSet) => {
-              await register.mutateAsync({ clientId: shownSets.clientId, issuer: shownSets.issuer, ...scope, permissionSet });
+              await register.mutateAsync({
+                clientId: shownSets.clientId,
+                issuer: shownSets.issuer,
+                ...scope,
+                permissionSet,
+              });
               return { done: `Assigned ${scopeText(permissionSet, scope.company)}.` };
             }}
             onClose={() => setSetsOf(undefined)}
@@ -78,7 +83,11 @@ function AppRow({ app, actions, mayChange, onSets }: { app: App; onSets(): void 
           <ActionButton
             actions={actions}
             run={async () => {
-              await setState.mutateAsync({ clientId: app.clientId, issuer: app.issuer, state: enabled ? AppState.DISABLED : AppState.ENABLED });
+              await setState.mutateAsync({
+                clientId: app.clientId,
+                issuer: app.issuer,
+                state: enabled ? AppState.DISABLED : AppState.ENABLED,
+              });
               return { done: `${app.clientId} is ${enabled ? 'disabled: its tokens are refused' : 'enabled'}.` };
             }}
           >
@@ -136,7 +145,9 @@ function RegisterApp({ actions }: { actions: PageActions }) {
       consentGranted: consent,
       state: enable ? AppState.ENABLED : AppState.DISABLED,
     });
-    return { done: `${answer.created ? 'Registered' : 'Updated'} application ${clientId}. Give it a permission set to let it call.` };
+    return {
+      done: `${answer.created ? 'Registered' : 'Updated'} application ${clientId}. Give it a permission set to let it call.`,
+    };
   };
   return (
     <ActionForm className="inline-form" aria-label="Register an application" actions={actions} run={registerApp} onDone={() => setClientId('')}>

@@ -12,7 +12,11 @@ import type { PageActions } from '../ui/page-actions.tsx';
 import { PageSection } from '../ui/page.tsx';
 import { QueryTable } from '../ui/query-table.tsx';
 
-const ROLE_NAMES: Partial<Record<ConsoleRole, string>> = { [ConsoleRole.VIEWER]: 'viewer', [ConsoleRole.EDITOR]: 'editor', [ConsoleRole.ADMIN]: 'admin' };
+const ROLE_NAMES: Partial<Record<ConsoleRole, string>> = {
+  [ConsoleRole.VIEWER]: 'viewer',
+  [ConsoleRole.EDITOR]: 'editor',
+  [ConsoleRole.ADMIN]: 'admin',
+};
 
 export function ConsoleSessionsSection({ actions }: { actions: PageActions }) {
   const list = useQuery(ConsoleSessionAdminService.method.listConsoleSessions, {});

@@ -48,7 +48,11 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
         action="Rotate token"
         run={async () => {
           const answer = await rotate.mutateAsync({ name: account.name });
-          return { done: `${account.name} has a new token; the old one no longer works.`, reveal: tokenReveal(account.name, answer.token), endsSession: own };
+          return {
+            done: `${account.name} has a new token; the old one no longer works.`,
+            reveal: tokenReveal(account.name, answer.token),
+            endsSession: own,
+          };
         }}
       >
         Rotate token
@@ -67,7 +71,8 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
         what="service account"
         body={
           <>
-            <code>{account.name}</code> and its token are deleted; whatever still uses the token is refused from now on.{signsOut}
+            <code>{account.name}</code> and its token are deleted; whatever still uses the token is refused from now on.
+            {signsOut}
           </>
         }
         remove={() => remove.mutateAsync({ name: account.name })}

@@ -65,8 +65,14 @@ export function ServiceUsersSection(section: SectionProps) {
               };
             }}
             revoke={async (held) => {
-              const answer = await revoke.mutateAsync({ name: shownGrants.name, company: held.company, permissionSet: held.permissionSet });
-              return { done: [`Revoked ${scopeText(held.permissionSet, held.company)}.`, ...answer.warnings].join(' ') };
+              const answer = await revoke.mutateAsync({
+                name: shownGrants.name,
+                company: held.company,
+                permissionSet: held.permissionSet,
+              });
+              return {
+                done: [`Revoked ${scopeText(held.permissionSet, held.company)}.`, ...answer.warnings].join(' '),
+              };
             }}
             onClose={() => setGrantsOf(undefined)}
           />
@@ -105,7 +111,10 @@ function UserRow({ user, actions, mayChange, onGrants }: { user: User; onGrants(
             action="New key"
             run={async () => {
               const answer = await regenerateKey.mutateAsync({ name: user.name });
-              return { done: `${user.name} has a new access key; the old one no longer works.`, reveal: accessKeyReveal(user.name, answer.accessKey) };
+              return {
+                done: `${user.name} has a new access key; the old one no longer works.`,
+                reveal: accessKeyReveal(user.name, answer.accessKey),
+              };
             }}
           >
             New key
@@ -151,7 +160,10 @@ function NewServiceUser({ actions }: { actions: PageActions }) {
       permissionSet,
       accessKeyExpiresAt: expires ? timestampFromDate(new Date(expires)) : undefined,
     });
-    return { done: `Service user ${answer.name} created with ${scopeText(permissionSet, scope.company)}.`, reveal: accessKeyReveal(answer.name, answer.accessKey) };
+    return {
+      done: `Service user ${answer.name} created with ${scopeText(permissionSet, scope.company)}.`,
+      reveal: accessKeyReveal(answer.name, answer.accessKey),
+    };
   };
   return (
     <ActionForm className="inline-form" aria-label="New service user" actions={actions} run={createUser} onDone={() => setName('')}>

@@ -25,7 +25,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const session = useQuery(ConsoleService.method.getSession, {}, { staleTime: Infinity, retry: false });
   const signIn = useMutation(ConsoleService.method.signIn);
   const signOut = useMutation(ConsoleService.method.signOut);
-  const sessionKey = createConnectQueryKey({ schema: ConsoleService.method.getSession, input: {}, cardinality: 'finite' });
+  const sessionKey = createConnectQueryKey({
+    schema: ConsoleService.method.getSession,
+    input: {},
+    cardinality: 'finite',
+  });
 
   if (session.data) setCsrfToken(session.data.csrfToken);
   // The session ended: GetSession is read again (no person now: the sign-in form shows), and nothing
@@ -64,7 +68,11 @@ export function useSession(): Session {
 }
 
 const RANK: Record<RoleName, number> = { viewer: 1, editor: 2, admin: 3 };
-const NAMES: Partial<Record<ConsoleRole, RoleName>> = { [ConsoleRole.VIEWER]: 'viewer', [ConsoleRole.EDITOR]: 'editor', [ConsoleRole.ADMIN]: 'admin' };
+const NAMES: Partial<Record<ConsoleRole, RoleName>> = {
+  [ConsoleRole.VIEWER]: 'viewer',
+  [ConsoleRole.EDITOR]: 'editor',
+  [ConsoleRole.ADMIN]: 'admin',
+};
 
 /** Whether the person may do what `needed` may in the company (the engine decides; this only spares a refused click). */
 export function mayIn(person: ConsolePerson | undefined, company: string, needed: RoleName): boolean {

@@ -69,7 +69,12 @@ export function DeleteButton({
   remove,
   done,
   ...button
-}: Omit<ActionButtonProps, 'run' | 'children' | 'danger'> & { what: string; body: ReactNode; remove(): Promise<unknown>; done: string }) {
+}: Omit<ActionButtonProps, 'run' | 'children' | 'danger'> & {
+  what: string;
+  body: ReactNode;
+  remove(): Promise<unknown>;
+  done: string;
+}) {
   const run = async () => {
     await remove();
     return { done };

@@ -9,9 +9,21 @@ import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_adm
 const SECTIONS: { label: string; pattern: string; path(company: string): string }[] = [
   { label: 'Overview', pattern: '/overview/:company', path: (company) => `/overview/${encodeURIComponent(company)}` },
   { label: 'Flows', pattern: '/flows/:company/*', path: (company) => `/flows/${encodeURIComponent(company)}` },
-  { label: 'Executions', pattern: '/executions', path: (company) => `/executions?company=${encodeURIComponent(company)}` },
-  { label: 'Connections', pattern: '/connections/:company', path: (company) => `/connections/${encodeURIComponent(company)}` },
-  { label: 'Company settings', pattern: '/settings/:company', path: (company) => `/settings/${encodeURIComponent(company)}` },
+  {
+    label: 'Executions',
+    pattern: '/executions',
+    path: (company) => `/executions?company=${encodeURIComponent(company)}`,
+  },
+  {
+    label: 'Connections',
+    pattern: '/connections/:company',
+    path: (company) => `/connections/${encodeURIComponent(company)}`,
+  },
+  {
+    label: 'Company settings',
+    pattern: '/settings/:company',
+    path: (company) => `/settings/${encodeURIComponent(company)}`,
+  },
 ];
 
 /** The company of the last page that named one: a page about one execution keeps the header's company. In memory only. */

@@ -48,7 +48,12 @@ function Field({ label, hint, problem, warning, children }: FieldFrame & { child
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children({ id, ref, 'aria-invalid': problem ? true : undefined, 'aria-describedby': [problemId, hintId].filter(Boolean).join(' ') || undefined })}
+      {children({
+        id,
+        ref,
+        'aria-invalid': problem ? true : undefined,
+        'aria-describedby': [problemId, hintId].filter(Boolean).join(' ') || undefined,
+      })}
       {problem ? (
         <p id={problemId} className="field-problem">
           {problem}

@@ -23,7 +23,12 @@ export default function VersionDiff({ left, right, leftLabel, rightLabel }: { le
         EditorView.contentAttributes.of({ 'aria-label': `${label} (YAML, read-only)` }),
       ],
     });
-    const view = new MergeView({ a: side(left, leftLabel), b: side(right, rightLabel), parent: host.current!, collapseUnchanged: { margin: 3, minSize: 6 } });
+    const view = new MergeView({
+      a: side(left, leftLabel),
+      b: side(right, rightLabel),
+      parent: host.current!,
+      collapseUnchanged: { margin: 3, minSize: 6 },
+    });
     return () => view.destroy();
   }, [left, right, leftLabel, rightLabel]);
   return (

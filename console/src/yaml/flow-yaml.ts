@@ -42,7 +42,12 @@ export function readYaml(text: string): ReadYaml {
     return { doc, flow: data as FlowJson, problems, data };
   } catch (error) {
     // protobuf-es names what is wrong but not where; the schema check (flow-schema-check.ts) says where.
-    problems.push({ from: 0, to: Math.min(text.length, 1), message: `Not a flow file: ${error instanceof Error ? error.message : String(error)}`, severity: 'error' });
+    problems.push({
+      from: 0,
+      to: Math.min(text.length, 1),
+      message: `Not a flow file: ${error instanceof Error ? error.message : String(error)}`,
+      severity: 'error',
+    });
     return { doc, problems, data };
   }
 }

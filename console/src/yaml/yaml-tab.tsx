@@ -51,7 +51,12 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
       const schema = read.data === undefined ? [] : schemaProblems(read.data);
       // The schema says where a document does not fit; protobuf's own message (not placed) only when it says nothing.
       if (schema.length > 0) found.splice(0, found.length, ...read.problems.filter((problem) => !problem.message.startsWith('Not a flow file')));
-      for (const problem of schema) found.push({ ...placed(read.doc, problem.path, text), message: `${pathText(problem.path)}: ${problem.message}`, severity: 'error' });
+      for (const problem of schema)
+        found.push({
+          ...placed(read.doc, problem.path, text),
+          message: `${pathText(problem.path)}: ${problem.message}`,
+          severity: 'error',
+        });
       if (read.flow) {
         for (const problem of problemsRef.current) {
           found.push({
@@ -64,8 +69,22 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
       const errors = found.filter((problem) => problem.severity === 'error').length;
       setSummary(found.length === 0 ? 'No problems.' : `${errors} error${errors === 1 ? '' : 's'}, ${found.length - errors} warning${found.length - errors === 1 ? '' : 's'}.`);
       const at = (offset: number) => editor.state.doc.lineAt(Math.min(offset, text.length)).number;
-      setListed(found.map((problem) => ({ line: at(problem.from), from: problem.from, message: problem.message, severity: problem.severity })).sort((a, b) => a.line - b.line));
-      return found.map((problem) => ({ from: Math.min(problem.from, text.length), to: Math.min(problem.to, text.length), severity: problem.severity, message: problem.message }));
+      setListed(
+        found
+          .map((problem) => ({
+            line: at(problem.from),
+            from: problem.from,
+            message: problem.message,
+            severity: problem.severity,
+          }))
+          .sort((a, b) => a.line - b.line),
+      );
+      return found.map((problem) => ({
+        from: Math.min(problem.from, text.length),
+        to: Math.min(problem.to, text.length),
+        severity: problem.severity,
+        message: problem.message,
+      }));
     };
     const state = EditorState.create({
       doc: toYaml(draft),
@@ -83,7 +102,10 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         yaml(),
         autocompletion({ override: [schemaCompletion(FLOW_SCHEMA)] }),
-        linter(diagnostics, { delay: 300, needsRefresh: (update) => update.transactions.some((transaction) => transaction.effects.some((effect) => effect.is(problemsChanged))) }),
+        linter(diagnostics, {
+          delay: 300,
+          needsRefresh: (update) => update.transactions.some((transaction) => transaction.effects.some((effect) => effect.is(problemsChanged))),
+        }),
         // Tab is left to the browser (it moves focus on): the editor never traps the keyboard.
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
         EditorState.readOnly.of(readOnly),

@@ -68,7 +68,10 @@ async function flowhook(args) {
   const command = `flowhook ${args.slice(0, 2).join(' ')}`;
   for (let attempt = 1; ; attempt++) {
     // Exit 1 with a JSON error on stdout is an answer too: the CLI's error contract (bin/cli/admin-action.ts).
-    const run = await promisify(execFile)(process.execPath, [FLOWHOOK, ...args], { env: process.env, timeout: 60_000 }).catch((error) => error);
+    const run = await promisify(execFile)(process.execPath, [FLOWHOOK, ...args], {
+      env: process.env,
+      timeout: 60_000,
+    }).catch((error) => error);
     let answer;
     try {
       answer = JSON.parse(run.stdout);

@@ -21,7 +21,7 @@ for _ in $(seq 60); do
   sleep 1
 done
 
-# flowhook's ten, as workflows/shared/search-attribute-keys.ts defines them (deploy/ci/compose-check.sh
+# flowhook's ten, as flow/search-attribute-keys.ts defines them (deploy/ci/compose-check.sh
 # holds this list to that file). The engine would add missing ones itself where the cluster lets
 # it; here they exist before the first execution starts, and the UI can filter by them at once.
 attributes=(

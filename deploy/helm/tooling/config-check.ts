@@ -57,7 +57,15 @@ interface Volume {
 }
 interface Spec {
   selector?: { matchLabels?: Labels } & Labels;
-  template?: { metadata: { labels?: Labels }; spec: { containers: Container[]; volumes?: Volume[]; enableServiceLinks?: boolean; automountServiceAccountToken?: boolean } };
+  template?: {
+    metadata: { labels?: Labels };
+    spec: {
+      containers: Container[];
+      volumes?: Volume[];
+      enableServiceLinks?: boolean;
+      automountServiceAccountToken?: boolean;
+    };
+  };
   ports?: { name: string; targetPort: string | number }[];
   rules?: { http: { paths: { backend: { service: { name: string; port: { name: string } } } }[] } }[];
   endpoints?: { port: string }[];
@@ -71,7 +79,11 @@ interface Manifest {
 }
 type Role = 'engine' | 'facade' | 'worker';
 
-const READERS: Record<Role, (env: Env) => unknown> = { engine: readEngineConfig, facade: readFacadeConfig, worker: readWorkerConfig };
+const READERS: Record<Role, (env: Env) => unknown> = {
+  engine: readEngineConfig,
+  facade: readFacadeConfig,
+  worker: readWorkerConfig,
+};
 
 /** Stand-ins for what Secrets hold, of the shape each variable's reader wants. */
 const SECRET_STAND_INS: Partial<Record<SettingName, () => string>> = {
@@ -261,5 +273,8 @@ function makeThrowawayPki(): { dir: string; files: Record<string, string> } {
     '-out',
     'tls.crt',
   );
-  return { dir, files: { 'ca.crt': join(dir, 'ca.crt'), 'tls.crt': join(dir, 'tls.crt'), 'tls.key': join(dir, 'tls.key') } };
+  return {
+    dir,
+    files: { 'ca.crt': join(dir, 'ca.crt'), 'tls.crt': join(dir, 'tls.crt'), 'tls.key': join(dir, 'tls.key') },
+  };
 }

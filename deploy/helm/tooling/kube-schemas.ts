@@ -16,7 +16,9 @@ import { parseAllDocuments } from 'yaml';
 
 type Schema = Record<string, unknown>;
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, swagger: { type: 'string' }, crd: { type: 'string', multiple: true } } });
+const { values } = parseArgs({
+  options: { out: { type: 'string' }, swagger: { type: 'string' }, crd: { type: 'string', multiple: true } },
+});
 if (!values.out) throw new Error('usage: kube-schemas.ts --out DIR [--swagger swagger.json] [--crd crd.yaml …]');
 const out = values.out;
 mkdirSync(out, { recursive: true });
@@ -30,11 +32,19 @@ function writeBuiltInSchemas(openapi: { definitions: Record<string, Schema> }, d
   const definitions = Object.fromEntries(Object.entries(openapi.definitions).map(([name, schema]) => [name, toJsonSchema(schema, name)]));
   let count = 0;
   for (const [name, schema] of Object.entries(openapi.definitions)) {
-    const kinds = (schema['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[];
+    const kinds = (schema['x-kubernetes-group-version-kind'] ?? []) as {
+      group: string;
+      version: string;
+      kind: string;
+    }[];
     for (const { group, version, kind } of kinds) {
       const reached: Record<string, Schema> = {};
       collectReferences(definitions[name]!, definitions, reached);
-      const standalone = { $schema: 'http://json-schema.org/draft-07/schema#', ...definitions[name], definitions: reached };
+      const standalone = {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        ...definitions[name],
+        definitions: reached,
+      };
       const groupPart = group === '' ? '' : `-${group.split('.')[0]!.toLowerCase()}`;
       writeFileSync(join(dir, `${kind.toLowerCase()}${groupPart}-${version.toLowerCase()}.json`), JSON.stringify(standalone));
       count++;
@@ -94,7 +104,14 @@ function convert(schema: unknown): unknown {
 function writeCrdSchemas(text: string, dir: string): number {
   let count = 0;
   for (const document of parseAllDocuments(text)) {
-    const crd = document.toJS() as { kind?: string; spec?: { group: string; names: { kind: string }; versions: { name: string; schema?: { openAPIV3Schema?: Schema } }[] } };
+    const crd = document.toJS() as {
+      kind?: string;
+      spec?: {
+        group: string;
+        names: { kind: string };
+        versions: { name: string; schema?: { openAPIV3Schema?: Schema } }[];
+      };
+    };
     if (crd?.kind !== 'CustomResourceDefinition' || !crd.spec) continue;
     const { group, names, versions } = crd.spec;
     mkdirSync(join(dir, group), { recursive: true });

@@ -39,7 +39,10 @@ const document = parseDocument(readFileSync(new URL('values.yaml', CHART), 'utf8
 if (document.errors.length > 0) throw new Error(`values.yaml: ${document.errors[0]!.message}`);
 const root = walk(document.contents as YAMLMap, '', document.commentBefore ?? '');
 // What an umbrella chart passes down to every subchart.
-(root.properties as Record<string, Schema>).global = { type: 'object', description: 'Values an umbrella chart shares with its subcharts.' };
+(root.properties as Record<string, Schema>).global = {
+  type: 'object',
+  description: 'Values an umbrella chart shares with its subcharts.',
+};
 const schema = { $schema: 'http://json-schema.org/draft-07/schema#', title: 'flowhook chart values', ...root };
 if (undocumented.length > 0) {
   console.error(`values-reference: undocumented keys in values.yaml (add a "# --" comment): ${undocumented.join(', ')}`);
@@ -54,7 +57,13 @@ const tables = [BEGIN, ...sections.filter((section) => section.rows.length > 0).
 const outputs: [URL, string][] = [
   [README, readme.slice(0, start) + tables + readme.slice(stop + END.length)],
   // Written as the repository's Prettier would write it (`npm run format:check` covers JSON).
-  [SCHEMA, await format(JSON.stringify(schema), { ...(await resolveConfig(fileURLToPath(SCHEMA))), filepath: fileURLToPath(SCHEMA) })],
+  [
+    SCHEMA,
+    await format(JSON.stringify(schema), {
+      ...(await resolveConfig(fileURLToPath(SCHEMA))),
+      filepath: fileURLToPath(SCHEMA),
+    }),
+  ],
 ];
 const check = process.argv.includes('--check');
 for (const [file, text] of outputs) {

@@ -25,7 +25,12 @@ export function auditEntryOf(method: AuditedMethod, requestJson: unknown): Audit
     const value = plainValue(pick(requestJson, path)) ?? (method.implicit && Object.hasOwn(method.implicit, path) ? method.implicit[path] : undefined);
     if (value !== undefined) details[path] = value;
   }
-  return { action: method.action, company: textAt(requestJson, method.company), target: textAt(requestJson, method.target), details };
+  return {
+    action: method.action,
+    company: textAt(requestJson, method.company),
+    target: textAt(requestJson, method.target),
+    details,
+  };
 }
 
 function textAt(json: unknown, path: string | undefined): string | undefined {

@@ -1,11 +1,11 @@
-// The audit table (engine/storage/audit-event.entity.ts): one insert per
+// The audit table (engine/infrastructure/storage/audit-event.entity.ts): one insert per
 // audited call, and the filtered, newest-first listing behind
 // AuditService.ListAuditEvents.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { InvalidArgumentError } from '../errors.ts';
-import { AuditEvent } from '../storage/entities.ts';
-import { escapeLikePattern } from '../storage/like-pattern.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import { AuditEvent } from '../../infrastructure/storage/entities.ts';
+import { escapeLikePattern } from '../../infrastructure/storage/like-pattern.ts';
 import type { AuditEntry } from './audit-entry.ts';
 
 export const DEFAULT_LIST_LIMIT = 100;

@@ -4,15 +4,16 @@
 // it, and a field not listed is never copied — so a new request field that
 // carries a secret cannot reach the audit table by accident. Field paths are
 // the request's proto3 JSON names (camelCase), e.g. `flow.company`.
-import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import { SecretStoreAdminService } from '../../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { methodEntry, methodTable, type MethodTable } from '../../../common/rpc-method-table.ts';
 
 export interface AuditedMethod {
   /** `<kind>.<verb>`, e.g. `flow.publish`; `--action flow` lists every `flow.*`. */
@@ -63,7 +64,12 @@ const APP_ADMIN: Record<string, AuditedMethod> = {
 };
 
 const USER_ADMIN: Record<string, AuditedMethod> = {
-  GrantUserPermission: { action: 'user.grant', company: 'company', target: 'name', details: ['permissionSet', 'allCompanies'] },
+  GrantUserPermission: {
+    action: 'user.grant',
+    company: 'company',
+    target: 'name',
+    details: ['permissionSet', 'allCompanies'],
+  },
   RevokeUserPermission: { action: 'user.revoke', company: 'company', target: 'name', details: ['permissionSet'] },
   DeleteUser: { action: 'user.delete', target: 'name' },
   RegenerateUserKey: { action: 'user.regenerate-key', target: 'name', details: ['clearExpiry'] },
@@ -81,14 +87,28 @@ const SECRET_STORE_ADMIN: Record<string, AuditedMethod> = {
 };
 
 const SERVICE_ACCOUNT_ADMIN: Record<string, AuditedMethod> = {
-  CreateServiceAccount: { action: 'service-account.create', target: 'name', details: ['scope', 'companies', 'allCompanies', 'forwardsCallers'] },
-  SetServiceAccountState: { action: 'service-account.set-state', target: 'name', details: ['enabled'], implicit: { enabled: false } },
+  CreateServiceAccount: {
+    action: 'service-account.create',
+    target: 'name',
+    details: ['scope', 'companies', 'allCompanies', 'forwardsCallers'],
+  },
+  SetServiceAccountState: {
+    action: 'service-account.set-state',
+    target: 'name',
+    details: ['enabled'],
+    implicit: { enabled: false },
+  },
   RotateServiceAccountToken: { action: 'service-account.rotate-token', target: 'name' },
   DeleteServiceAccount: { action: 'service-account.delete', target: 'name' },
 };
 
 const HOOK_SECRET_ADMIN: Record<string, AuditedMethod> = {
-  SetHookSecret: { action: 'hook-secret.set', company: 'company', target: 'activity', details: ['generate', 'overlapSeconds'] },
+  SetHookSecret: {
+    action: 'hook-secret.set',
+    company: 'company',
+    target: 'activity',
+    details: ['generate', 'overlapSeconds'],
+  },
   DeleteHookSecret: { action: 'hook-secret.delete', company: 'company', target: 'activity' },
 };
 
@@ -109,22 +129,21 @@ const CONSOLE_SESSION_ADMIN: Record<string, AuditedMethod> = {
   EndConsoleSessions: { action: 'console-session.end', target: 'person', details: ['all'] },
 };
 
-export const AUDITED_METHODS: ReadonlyMap<string, Readonly<Record<string, AuditedMethod>>> = new Map([
-  [FlowAdminService.typeName, FLOW_ADMIN],
-  [AppAdminService.typeName, APP_ADMIN],
-  [UserAdminService.typeName, USER_ADMIN],
-  [ConnectionAdminService.typeName, CONNECTION_ADMIN],
-  [SecretStoreAdminService.typeName, SECRET_STORE_ADMIN],
-  [ServiceAccountAdminService.typeName, SERVICE_ACCOUNT_ADMIN],
-  [HookSecretAdminService.typeName, HOOK_SECRET_ADMIN],
-  [ExecutionService.typeName, EXECUTION],
-  [ConsoleSessionAdminService.typeName, CONSOLE_SESSION_ADMIN],
+export const AUDITED_METHODS: MethodTable<AuditedMethod> = methodTable([
+  [FlowAdminService, FLOW_ADMIN],
+  [AppAdminService, APP_ADMIN],
+  [UserAdminService, USER_ADMIN],
+  [ConnectionAdminService, CONNECTION_ADMIN],
+  [SecretStoreAdminService, SECRET_STORE_ADMIN],
+  [ServiceAccountAdminService, SERVICE_ACCOUNT_ADMIN],
+  [HookSecretAdminService, HOOK_SECRET_ADMIN],
+  [ExecutionService, EXECUTION],
+  [ConsoleSessionAdminService, CONSOLE_SESSION_ADMIN],
 ]);
 
 /** The entry for `service`/`method` (proto names), or undefined: not recorded. */
 export function auditedMethod(service: string, method: string): AuditedMethod | undefined {
-  const methods = AUDITED_METHODS.get(service);
-  return methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+  return methodEntry(AUDITED_METHODS, service, method);
 }
 
 /** Whether a field path names something that may be secret (then it is never copied). */

@@ -3,7 +3,7 @@
 // of miss, so an unknown token, a timed-out step and an ended execution look
 // alike). The errors are the engine's usual classes, so the one interceptor
 // maps them to Connect codes.
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
 
 export type CallbackRoute = 'url' | 'key';
 

@@ -4,9 +4,9 @@
 // (security/execution-access.ts): a running execution's grant, never merely a
 // records account of the company — a callback URL or key leads an outside
 // caller to the execution it names.
-import { InvalidArgumentError } from '../errors.ts';
+import { InvalidArgumentError } from '../../errors.ts';
 
-// Step names as flow validation allows them (workflows/shared/flow-validation.ts).
+// Step names as flow validation allows them (flow/flow-validation.ts).
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_STEP_NAME_LENGTH = 200;
 

@@ -4,7 +4,7 @@
 // sender may have received either, and the step takes one callback whichever
 // URL carries it. The URLs go back in the response and nowhere else.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvalidArgumentError } from '../errors.ts';
+import { InvalidArgumentError } from '../../errors.ts';
 import { tokenLookup } from './callback-digests.ts';
 import { activityOfExecution, checkStepName } from './callback-scope.ts';
 import { callbackUrl, mintCallbackToken } from './callback-tokens.ts';
@@ -35,7 +35,14 @@ export async function mintCallbackUrls(em: EntityManager, target: CallbackUrlTar
   const activity = activityOfExecution(request.executionId);
   for (const step of steps) {
     const token = mintCallbackToken();
-    waits.push({ lookup: tokenLookup(token), company: request.company, activity, executionId: request.executionId, step, sensitive: request.callbacksSensitive });
+    waits.push({
+      lookup: tokenLookup(token),
+      company: request.company,
+      activity,
+      executionId: request.executionId,
+      step,
+      sensitive: request.callbacksSensitive,
+    });
     urls[step] = callbackUrl(target, token);
   }
   // Stored before the URLs leave: a sender that calls back at once finds its wait.

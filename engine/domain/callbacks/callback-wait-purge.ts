@@ -17,9 +17,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { startPeriodicTask, type PeriodicTask } from '../housekeeping/periodic-task.ts';
+import { startPeriodicTask, type PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
 import { forgetExecutionWaits } from './callback-waits.ts';
-import { executionStillRuns } from './execution-still-runs.ts';
+import { executionStillRuns } from '../executions/execution-still-runs.ts';
 
 export const CALLBACK_PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const BATCH = 5000;

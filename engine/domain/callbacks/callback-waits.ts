@@ -2,8 +2,8 @@
 // Every caller passes a fresh EntityManager fork: rows are read as they are
 // now, never from an identity map that saw them before an update.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConflictError, FailedPreconditionError } from '../errors.ts';
-import { CallbackWait } from '../storage/entities.ts';
+import { ConflictError, FailedPreconditionError } from '../../errors.ts';
+import { CallbackWait } from '../../infrastructure/storage/entities.ts';
 
 export interface WaitTarget {
   executionId: string;
@@ -26,7 +26,14 @@ export async function insertUrlWaits(em: EntityManager, waits: readonly NewWait[
   if (waits.length === 0) return;
   await em.insertMany(
     CallbackWait,
-    waits.map((wait) => ({ ...wait, createdAt: now, expiresAt: null, usedAt: null, answerStatus: null, bodyDigest: null })),
+    waits.map((wait) => ({
+      ...wait,
+      createdAt: now,
+      expiresAt: null,
+      usedAt: null,
+      answerStatus: null,
+      bodyDigest: null,
+    })),
   );
 }
 

@@ -3,11 +3,11 @@
 // it is refused first and alike: a token of the wrong shape is "not found" as
 // an unknown one (a scanner learns nothing from the difference), and the body
 // must be UTF-8 text (the step hands it to the flow as text).
-import type { DeliverCallbackRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
-import { PermissionDeniedError } from '../errors.ts';
-import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import { Company } from '../storage/entities.ts';
+import type { DeliverCallbackRequest } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../common/json-depth.ts';
+import { PermissionDeniedError } from '../../errors.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
+import { Company } from '../../infrastructure/storage/entities.ts';
 import { deliveredHeaders } from './callback-headers.ts';
 import { tokenLookup } from './callback-digests.ts';
 import { CallbackInvalidError, CallbackNotFoundError, NO_CALLBACK_AT_URL } from './callback-refusals.ts';
@@ -20,7 +20,9 @@ import type { WebhookLimits } from '../limits/webhook-limits.ts';
 // ignoreBOM: a byte order mark stays in the text, so the text is the bytes exactly.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export type DeliverCallbackDeps = CallbackDeliveryDeps & { limits: Pick<WebhookLimits, 'admitCallback' | 'chargeCallbackMiss'> };
+export type DeliverCallbackDeps = CallbackDeliveryDeps & {
+  limits: Pick<WebhookLimits, 'admitCallback' | 'chargeCallbackMiss'>;
+};
 
 export async function deliverCallback(deps: DeliverCallbackDeps, request: DeliverCallbackRequest, account: ServiceAccountIdentity): Promise<DeliveredCallback> {
   if (!isCallbackTokenShape(request.token)) throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'malformed_token' });
@@ -57,7 +59,9 @@ export function callbackBodyText(body: Uint8Array): string {
     throw new CallbackInvalidError('callback bodies must be UTF-8 text', { reason: 'body_not_utf8' });
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH) && isJson(text)) {
-    throw new CallbackInvalidError(`the body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, { reason: 'body_too_deep' });
+    throw new CallbackInvalidError(`the body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, {
+      reason: 'body_too_deep',
+    });
   }
   return text;
 }

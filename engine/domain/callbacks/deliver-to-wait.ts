@@ -8,28 +8,14 @@
 // (no worker yet, a timeout) is handed the outcome of the first instead of
 // being refused as a second callback.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import {
-  isGrpcDeadlineError,
-  isGrpcServiceError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  WorkflowUpdateRPCTimeoutOrCancelledError,
-  type Client,
-} from '@temporalio/client';
+import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import {
-  CALLBACK_ALREADY_RECEIVED,
-  CALLBACK_EXPIRED,
-  CALLBACK_UNKNOWN_STEP,
-  DEFAULT_CALLBACK_STATUS,
-  type CallbackAccepted,
-  type CallbackDelivery,
-} from '../../workflows/shared/index.ts';
-import { callbackUpdate } from '../../workflows/shared/flow-messages.ts';
-import { markSensitive } from '../../workflows/shared/payload-converter.ts';
-import { UnavailableError } from '../errors.ts';
-import type { CallbackWait } from '../storage/entities.ts';
+import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, DEFAULT_CALLBACK_STATUS, type CallbackAccepted, type CallbackDelivery } from '../../../flow/index.ts';
+import { callbackUpdate } from '../../../flow/flow-messages.ts';
+import { markSensitive } from '../../../flow/payload-converter.ts';
+import { firstLineOf, temporalUnavailable } from '../../infrastructure/temporal/temporal-unavailable.ts';
+import type { CallbackWait } from '../../infrastructure/storage/entities.ts';
 import { bodyDigest, sameDigest, type CallbackKeys } from './callback-digests.ts';
 import {
   CallbackNotFoundError,
@@ -66,7 +52,6 @@ export interface DeliveredCallback extends WaitTarget {
 
 // A callback sender waits for its answer: bounded, and an update needs a worker to run its validator.
 const UPDATE_TIMEOUT_MS = 10_000;
-const GRPC_NOT_FOUND = 5;
 
 export async function deliverToWait(deps: CallbackDeliveryDeps, wait: CallbackWait, call: CallbackCall): Promise<DeliveredCallback> {
   const target: WaitTarget = { executionId: wait.executionId, step: wait.step };
@@ -82,7 +67,7 @@ export async function deliverToWait(deps: CallbackDeliveryDeps, wait: CallbackWa
   const statusCode = answerStatus(accepted);
   // The execution holds the callback now; if the table cannot say so, a retry still finds the first answer (the update id).
   await markUsed(deps.orm.em.fork(), target, { status: statusCode, bodyDigest: digest }, new Date()).catch((error: unknown) => {
-    deps.logger.warn({ ...target, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) }, 'callback accepted but not recorded as used');
+    deps.logger.warn({ ...target, reason: firstLineOf(error) }, 'callback accepted but not recorded as used');
   });
   return { ...target, statusCode, repeated: false };
 }
@@ -103,7 +88,10 @@ function sendUpdate(deps: CallbackDeliveryDeps, wait: CallbackWait, call: Callba
 function answerAgain(wait: CallbackWait, digest: string, route: CallbackRoute): DeliveredCallback {
   const target = { executionId: wait.executionId, step: wait.step };
   if (sameDigest(wait.bodyDigest, digest) && wait.answerStatus != null) return { ...target, statusCode: wait.answerStatus, repeated: true };
-  throw new CallbackUsedError(route === 'url' ? URL_ALREADY_USED : KEY_ALREADY_USED, { reason: 'already_used', ...target });
+  throw new CallbackUsedError(route === 'url' ? URL_ALREADY_USED : KEY_ALREADY_USED, {
+    reason: 'already_used',
+    ...target,
+  });
 }
 
 async function refusedByExecution(
@@ -119,23 +107,25 @@ async function refusedByExecution(
     // Another delivery won the race, or this one was accepted before the table said so: the table decides which.
     const current = await findWait(deps.orm.em.fork(), lookup);
     if (current?.usedAt) return answerAgain(current, digest, route);
-    throw new CallbackUsedError(route === 'url' ? URL_ALREADY_USED : KEY_ALREADY_USED, { reason: 'already_used', ...target });
+    throw new CallbackUsedError(route === 'url' ? URL_ALREADY_USED : KEY_ALREADY_USED, {
+      reason: 'already_used',
+      ...target,
+    });
   }
   const gone = goneReason(error, failureType);
   if (gone) {
     // The step can never take a callback now: later deliveries are refused from the table alone.
     await forgetWaits(deps.orm.em.fork(), target).catch(() => undefined);
-    throw new CallbackNotFoundError(route === 'url' ? NO_CALLBACK_AT_URL : NO_EXECUTION_WAITS_FOR_KEY, { reason: gone, ...target });
+    throw new CallbackNotFoundError(route === 'url' ? NO_CALLBACK_AT_URL : NO_EXECUTION_WAITS_FOR_KEY, {
+      reason: gone,
+      ...target,
+    });
   }
   if (error instanceof WorkflowUpdateFailedError) {
     // Not one of the contract's refusals: the workflow's message stays in its history, the log gets the type.
     throw new Error(`the execution failed the callback update (${failureType ?? 'no failure type'})`);
   }
-  if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isGrpcDeadlineError(error)) {
-    throw new UnavailableError('Temporal did not answer in time (is a worker running?)');
-  }
-  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  throw new UnavailableError(`Temporal is unavailable: ${reason}`);
+  throw temporalUnavailable(error);
 }
 
 function goneReason(error: unknown, failureType: string | undefined): CallbackRefusalReason | undefined {
@@ -143,6 +133,8 @@ function goneReason(error: unknown, failureType: string | undefined): CallbackRe
   if (failureType === CALLBACK_UNKNOWN_STEP) return 'unknown_step';
   return isWorkflowClosedError(error) ? 'execution_closed' : undefined;
 }
+
+const GRPC_NOT_FOUND = 5;
 
 /** Not found, or closed meanwhile ("workflow execution already completed"). */
 function isWorkflowClosedError(error: unknown): boolean {

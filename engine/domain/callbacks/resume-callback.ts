@@ -3,10 +3,10 @@
 // authenticated exactly as Invoke (webhook/flow-call-authorization.ts: caller,
 // the flow's secret, the permission set) and then delivered like a callback
 // to the step's URL, with the payload as the body.
-import type { ResumeCallbackRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
-import { InvalidArgumentError } from '../errors.ts';
-import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import type { ResumeCallbackRequest } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../common/json-depth.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import type { ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
 import { authorizeFlowCall, type FlowCallDeps } from '../webhook/flow-call-authorization.ts';
 import { keyLookup } from './callback-digests.ts';
 import { CallbackNotFoundError, NO_EXECUTION_WAITS_FOR_KEY } from './callback-refusals.ts';
@@ -22,12 +22,20 @@ export async function resumeCallback(deps: ResumeCallbackDeps, request: ResumeCa
   const body = checkShape(request);
   const em = deps.orm.em.fork();
   const { published, trigger } = await authorizeFlowCall(deps, em, request, account);
-  const lookup = keyLookup(deps.callbackKeys.lookup, { company: published.company.name, activity: trigger.activity, key: request.key });
+  const lookup = keyLookup(deps.callbackKeys.lookup, {
+    company: published.company.name,
+    activity: trigger.activity,
+    key: request.key,
+  });
   const wait = await findWait(em, lookup);
   if (!wait) throw new CallbackNotFoundError(NO_EXECUTION_WAITS_FOR_KEY, { reason: 'unknown_key' });
   // A used key still answers (the same payload again, or 409) after it expired: only a wait nobody answered ends with its timeout.
   if (!wait.usedAt && wait.expiresAt != null && wait.expiresAt <= new Date()) {
-    throw new CallbackNotFoundError(NO_EXECUTION_WAITS_FOR_KEY, { reason: 'key_expired', executionId: wait.executionId, step: wait.step });
+    throw new CallbackNotFoundError(NO_EXECUTION_WAITS_FOR_KEY, {
+      reason: 'key_expired',
+      executionId: wait.executionId,
+      step: wait.step,
+    });
   }
   return deliverToWait(deps, wait, { route: 'key', body, headers: { ...RESUME_HEADERS } });
 }

@@ -11,7 +11,7 @@
 // session table offers nothing to guess FLOWHOOK_ADMIN_TOKEN against — it is
 // stored nowhere else. The check finds the account's current token hash in the
 // directory and compares keyed hashes.
-import { BOOTSTRAP_ADMIN, type ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
+import { BOOTSTRAP_ADMIN, type ServiceAccountDirectory } from './service-account-directory.ts';
 import { hmacMatches, hmacOf } from './deployment-keys.ts';
 import { looksLikeServiceAccountToken, tokenHash } from './service-account-tokens.ts';
 

@@ -4,7 +4,7 @@
 // `https://sts.windows.net/<tenant>/`, Keycloak and Cognito without), and
 // operators copy it either way, so it never decides; nothing else is loosened
 // (scheme, host and path compare exactly, as `iss` itself is compared).
-import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
+import { withoutTrailingSlashes } from '../../../common/trailing-slashes.ts';
 
 /** The issuer without surrounding blanks and trailing slashes. */
 export function normalizeIssuer(issuer: string): string {

@@ -10,12 +10,13 @@
 // says all companies: a grant in every tenant is never what silence means.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { ApplicationPermission, IdentityApplication } from '../storage/entities.ts';
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { normalizeIssuer } from '../webhook/application-issuer.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { ApplicationPermission, IdentityApplication } from '../../infrastructure/storage/entities.ts';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { normalizeIssuer } from './application-issuer.ts';
 import { requireUsablePermissionSet } from './caller-permission-sets.ts';
-import { requireCompany } from './companies.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { saveCallerChange } from './caller-changes.ts';
 
 export interface AppRegistration {
   clientId: string;
@@ -54,14 +55,27 @@ export async function registerApplication(em: EntityManager, changes: ChangeAnno
     // The registration under this issuer, else the client id's unbound one (from before issuers were bound), bound now.
     let app = (await tx.findOne(IdentityApplication, { issuer, clientId })) ?? (await tx.findOne(IdentityApplication, { issuer: null, clientId }));
     const created = !app;
-    app ??= tx.create(IdentityApplication, { id: randomUUID(), clientId, issuer, tenantId: null, description, enabled: false, consentGranted: false, createdAt: new Date() });
+    app ??= tx.create(IdentityApplication, {
+      id: randomUUID(),
+      clientId,
+      issuer,
+      tenantId: null,
+      description,
+      enabled: false,
+      consentGranted: false,
+      createdAt: new Date(),
+    });
     app.issuer = issuer;
     if (tenantId !== undefined) app.tenantId = tenantId;
     if (description) app.description = description;
     if (request.consentGranted) app.consentGranted = true;
     if (request.enabled !== undefined) app.enabled = request.enabled;
     if (permissionSet) {
-      const existing = await tx.count(ApplicationPermission, { application: app.id, company: company?.id ?? null, permissionSet });
+      const existing = await tx.count(ApplicationPermission, {
+        application: app.id,
+        company: company?.id ?? null,
+        permissionSet,
+      });
       if (existing === 0) tx.create(ApplicationPermission, { id: randomUUID(), application: app, company, permissionSet });
     }
     await tx.flush();
@@ -69,14 +83,6 @@ export async function registerApplication(em: EntityManager, changes: ChangeAnno
   });
   await changes.announce(em, 'users');
   return registered;
-}
-
-export async function setApplicationState(em: EntityManager, changes: ChangeAnnouncer, clientId: string, issuer: string | undefined, enabled: boolean): Promise<AppView> {
-  const app = await requireApplication(em, clientId, issuer);
-  app.enabled = enabled;
-  await em.flush();
-  await changes.announce(em, 'users');
-  return appView(em, app);
 }
 
 /**
@@ -93,8 +99,7 @@ export async function revokeApplicationConsent(
   const app = await requireApplication(em, clientId, issuer);
   const wasGranted = app.consentGranted;
   app.consentGranted = false;
-  await em.flush();
-  await changes.announce(em, 'users');
+  await saveCallerChange(em, changes);
   return { view: await appView(em, app), wasGranted };
 }
 
@@ -104,7 +109,7 @@ export async function listApplications(em: EntityManager): Promise<AppView[]> {
 }
 
 /** The client id's registration under the issuer given, or its only one when none is given. */
-async function requireApplication(em: EntityManager, clientId: string, issuer: string | undefined): Promise<IdentityApplication> {
+export async function requireApplication(em: EntityManager, clientId: string, issuer: string | undefined): Promise<IdentityApplication> {
   const registrations = await em.find(IdentityApplication, { clientId: clientId.trim() }, { orderBy: { issuer: 'asc' } });
   if (issuer !== undefined && issuer.trim() !== '') {
     const wanted = normalizeIssuer(issuer);
@@ -161,7 +166,11 @@ function requireTenant(value: string): string {
   return tenantId;
 }
 
-async function appView(em: EntityManager, app: IdentityApplication): Promise<AppView> {
+/** The application with its permission sets, as operators see it. */
+export async function appView(em: EntityManager, app: IdentityApplication): Promise<AppView> {
   const assignments = await em.find(ApplicationPermission, { application: app.id }, { populate: ['company'], orderBy: { permissionSet: 'asc' } });
-  return { app, permissionSets: assignments.map((a) => ({ permissionSet: a.permissionSet, company: a.company?.name ?? '' })) };
+  return {
+    app,
+    permissionSets: assignments.map((a) => ({ permissionSet: a.permissionSet, company: a.company?.name ?? '' })),
+  };
 }

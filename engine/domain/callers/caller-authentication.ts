@@ -10,12 +10,12 @@
 // refusal says why in its error's `reason` (for the log line only); the
 // caller's answer is the same "Unauthorized" whatever the reason.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BasicCredentials, Caller, VerifiedApplication } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { exceedsNameLimit } from '../../common/name-limits.ts';
-import type { RefusedCall } from '../../common/refusal-reasons.ts';
-import { matchesHash } from '../security/credentials.ts';
-import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
-import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import type { BasicCredentials, Caller, VerifiedApplication } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { exceedsNameLimit } from '../../../common/name-limits.ts';
+import type { RefusedCall } from '../../../common/refusal-reasons.ts';
+import { matchesHash } from './credentials.ts';
+import { PermissionDeniedError, UnauthenticatedError } from '../../errors.ts';
+import type { ServiceAccountIdentity } from './service-account-tokens.ts';
 import { normalizeIssuer } from './application-issuer.ts';
 import type { ApplicationSnapshot, CallerDirectory, PermissionGrant, ServiceUserSnapshot } from './caller-directory.ts';
 
@@ -51,7 +51,13 @@ export async function authenticateCaller(
         { reason: 'caller_forwarding_refused' },
       );
     }
-    return { kind: 'service-account', id: account.name, name: account.name, label: `account:${account.name}`, grants: [] };
+    return {
+      kind: 'service-account',
+      id: account.name,
+      name: account.name,
+      label: `account:${account.name}`,
+      grants: [],
+    };
   }
   if (identity?.case === 'basic') return authenticateServiceUser(directory, em, identity.value, now);
   if (identity?.case === 'application') return authenticateApplication(directory, em, identity.value);

@@ -6,9 +6,9 @@
 // feed's `users` topic clears it whenever any of that changes (in any
 // engine), so a warm call authenticates without a PostgreSQL round trip.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
-import { ApplicationPermission, IdentityApplication, PermissionAssignment, ServiceUser } from '../storage/entities.ts';
+import type { ChangeFeed } from '../../infrastructure/cache/change-feed.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../../infrastructure/cache/snapshot-cache.ts';
+import { ApplicationPermission, IdentityApplication, PermissionAssignment, ServiceUser } from '../../infrastructure/storage/entities.ts';
 
 export interface PermissionGrant {
   /** Null: the set holds in every company. */
@@ -48,8 +48,15 @@ export interface CallerDirectory {
 export function createCallerDirectory(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): CallerDirectory {
   // An unknown name is remembered too (until the next change to users): otherwise it would cost a
   // database round trip a known user with a wrong key does not, and the timing would tell names apart.
-  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_users' });
-  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users', { ...cacheOptions, name: 'applications' });
+  const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', {
+    ...cacheOptions,
+    rememberMisses: true,
+    name: 'service_users',
+  });
+  const applications = new SnapshotCache<readonly ApplicationSnapshot[]>(feed, 'users', {
+    ...cacheOptions,
+    name: 'applications',
+  });
   return {
     serviceUser: (em, name) => users.get(name, () => loadServiceUser(em, name)),
     applications: (em, clientId) => applications.get(clientId, () => loadApplications(em, clientId)),
@@ -87,5 +94,9 @@ async function loadApplications(em: EntityManager, clientId: string): Promise<Ap
 }
 
 function grantOf(row: { company?: { id: string; name: string } | null; permissionSet: string }): PermissionGrant {
-  return { companyId: row.company?.id ?? null, companyName: row.company?.name ?? null, permissionSet: row.permissionSet };
+  return {
+    companyId: row.company?.id ?? null,
+    companyName: row.company?.name ?? null,
+    permissionSet: row.permissionSet,
+  };
 }

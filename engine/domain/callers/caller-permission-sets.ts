@@ -1,9 +1,9 @@
 // Which permission sets an operator may give to which kind of caller. A set
 // that can never let the caller run a flow is refused when it is given, with
 // the reason, instead of being stored and answering every call 403.
-import type { CallerIdentity } from '../webhook/caller-authentication.ts';
-import { FLOW_ALL, FLOW_INTEGR, missingPermissionSet, normalizePermissionSet, PERMISSION_SETS, SUPER } from '../webhook/permissions.ts';
-import { InvalidArgumentError } from '../errors.ts';
+import type { CallerIdentity } from './caller-authentication.ts';
+import { FLOW_ALL, FLOW_INTEGR, missingPermissionSet, normalizePermissionSet, PERMISSION_SETS, SUPER } from './permissions.ts';
+import { InvalidArgumentError } from '../../errors.ts';
 
 type CallerKind = CallerIdentity['kind'];
 
@@ -14,7 +14,13 @@ type CallerKind = CallerIdentity['kind'];
  */
 export function permissionSetsThatWork(kind: CallerKind): string[] {
   return PERMISSION_SETS.filter((permissionSet) => {
-    const caller = { kind, id: '', name: '', label: '', grants: [{ companyId: null, companyName: null, permissionSet }] };
+    const caller = {
+      kind,
+      id: '',
+      name: '',
+      label: '',
+      grants: [{ companyId: null, companyName: null, permissionSet }],
+    };
     return missingPermissionSet(caller, '') === undefined;
   });
 }

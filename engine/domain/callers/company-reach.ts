@@ -7,21 +7,19 @@
 // (console-authorization.ts) decides whether the call runs at all; this
 // decides what the answer may say once it does.
 import type { HandlerContext } from '@connectrpc/connect';
-import { CONSOLE_CALL } from '../console/console-gate.ts';
-import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName } from '../console/console-roles.ts';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
+import { CONSOLE_GRANTS, serviceAccountOf } from './call-context.ts';
+import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName } from './console-roles.ts';
 
 /** Whether the call may learn about `company`; EVERY_COMPANY asks whether it may learn about all of them. */
 export type CompanyReach = (company: string) => boolean;
 
 /** The companies where the caller holds `role` (a console person), or every company (an admin account). */
 export function companyReach(context: Pick<HandlerContext, 'values'>, role: ConsoleRoleName): CompanyReach {
-  const session = context.values.get(CONSOLE_CALL).session;
-  if (session) {
-    const grants = session.identity.roles;
+  const grants = context.values.get(CONSOLE_GRANTS);
+  if (grants) {
     return (company) => atLeast(roleIn(grants, company), role);
   }
-  const admin = serviceAccountOf(context as HandlerContext).scope === 'admin';
+  const admin = serviceAccountOf(context).scope === 'admin';
   return () => admin;
 }
 

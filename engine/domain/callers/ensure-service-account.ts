@@ -4,9 +4,9 @@
 // state; a token that no longer matches it (rotated elsewhere, or a file from
 // an older release) is replaced by a new one, which the caller stores.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { ServiceAccount } from '../storage/entities.ts';
-import { looksLikeServiceAccountToken, tokenHash } from '../security/service-account-tokens.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { ServiceAccount } from '../../infrastructure/storage/entities.ts';
+import { looksLikeServiceAccountToken, tokenHash } from './service-account-tokens.ts';
 import { createServiceAccount, rotateServiceAccountToken, type NewServiceAccount } from './service-accounts.ts';
 
 export async function ensureServiceAccount(

@@ -4,11 +4,11 @@
 // token hash and dropped when the change feed says `users` changed, so a
 // disabled or rotated account is refused by every engine at once.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
-import { matchesHash, sha256Hex } from '../security/credentials.ts';
-import { isServiceAccountScope, looksLikeServiceAccountToken, tokenHash, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import { ServiceAccount } from '../storage/entities.ts';
+import type { ChangeFeed } from '../../infrastructure/cache/change-feed.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../../infrastructure/cache/snapshot-cache.ts';
+import { matchesHash, sha256Hex } from './credentials.ts';
+import { isServiceAccountScope, looksLikeServiceAccountToken, tokenHash, type ServiceAccountIdentity } from './service-account-tokens.ts';
+import { ServiceAccount } from '../../infrastructure/storage/entities.ts';
 
 export const BOOTSTRAP_ADMIN = 'bootstrap-admin';
 
@@ -44,8 +44,16 @@ export function createServiceAccountDirectory(
 ): ServiceAccountDirectory {
   const bootstrapHash = bootstrapAdminToken === undefined ? undefined : sha256Hex(bootstrapAdminToken);
   // Misses are remembered: a flood of well-formed random tokens costs one query per token at most.
-  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_accounts' });
-  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', { ...cacheOptions, rememberMisses: true, name: 'service_accounts_by_name' });
+  const accounts = new SnapshotCache<AccountSnapshot>(feed, 'users', {
+    ...cacheOptions,
+    rememberMisses: true,
+    name: 'service_accounts',
+  });
+  const accountsByName = new SnapshotCache<AccountSnapshot>(feed, 'users', {
+    ...cacheOptions,
+    rememberMisses: true,
+    name: 'service_accounts_by_name',
+  });
   const verdictOf = (snapshot: AccountSnapshot | undefined): TokenLookup => {
     if (!snapshot) return { refused: 'service_token_invalid' };
     if (!snapshot.enabled) return { refused: 'service_account_disabled', name: snapshot.name };
@@ -53,7 +61,9 @@ export function createServiceAccountDirectory(
     return { account };
   };
   const byTokenHash = async (hash: string) => verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
-  const bootstrap: TokenLookup = { account: { name: BOOTSTRAP_ADMIN, scope: 'admin', allCompanies: false, companyIds: [], forwardsCallers: false } };
+  const bootstrap: TokenLookup = {
+    account: { name: BOOTSTRAP_ADMIN, scope: 'admin', allCompanies: false, companyIds: [], forwardsCallers: false },
+  };
   return {
     async lookup(token) {
       if (bootstrapHash !== undefined && matchesHash(token, bootstrapHash)) return bootstrap;

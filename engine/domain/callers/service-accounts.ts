@@ -4,14 +4,14 @@
 // stored as SHA-256; disable and rotate take effect in every engine at once
 // (the `users` topic of the change feed clears every engine's token cache).
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { Company, ServiceAccount } from '../storage/entities.ts';
-import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { generateServiceAccountToken, isServiceAccountScope, SERVICE_ACCOUNT_SCOPES, tokenHash, tokenHint, type ServiceAccountScope } from '../security/service-account-tokens.ts';
-import { requireCompany } from './companies.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { Company, ServiceAccount } from '../../infrastructure/storage/entities.ts';
+import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { generateServiceAccountToken, isServiceAccountScope, SERVICE_ACCOUNT_SCOPES, tokenHash, tokenHint, type ServiceAccountScope } from './service-account-tokens.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { saveCallerChange } from './caller-changes.ts';
 
 export interface NewServiceAccount {
   name: string;
@@ -55,13 +55,7 @@ export async function createServiceAccount(
     createdAt: new Date(),
     rotatedAt: null,
   });
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`Service account "${name}" already exists; see it with: flowhook service-account list`);
-    throw error;
-  }
-  await changes.announce(em, 'users');
+  await saveCallerChange(em, changes, () => new AlreadyExistsError(`Service account "${name}" already exists; see it with: flowhook service-account list`));
   return { view: { account, companies: companies.map((company) => company.name).sort() }, token };
 }
 
@@ -69,40 +63,29 @@ export async function listServiceAccounts(em: EntityManager): Promise<ServiceAcc
   const accounts = await em.find(ServiceAccount, {}, { orderBy: { name: 'asc' } });
   const ids = [...new Set(accounts.flatMap((account) => account.companyIds))];
   const names = new Map((ids.length ? await em.find(Company, { id: { $in: ids } }) : []).map((company) => [company.id, company.name]));
-  return accounts.map((account) => ({ account, companies: account.companyIds.map((id) => names.get(id) ?? `(deleted company ${id})`).sort() }));
-}
-
-export async function setServiceAccountEnabled(em: EntityManager, changes: ChangeAnnouncer, name: string, enabled: boolean): Promise<ServiceAccount> {
-  const account = await requireServiceAccount(em, name);
-  account.enabled = enabled;
-  await em.flush();
-  await changes.announce(em, 'users');
-  return account;
+  return accounts.map((account) => ({
+    account,
+    companies: account.companyIds.map((id) => names.get(id) ?? `(deleted company ${id})`).sort(),
+  }));
 }
 
 /** A new token replaces the old one at once, in every engine; the new one is returned once. */
-export async function rotateServiceAccountToken(
-  em: EntityManager,
-  changes: ChangeAnnouncer,
-  name: string,
-  token = generateServiceAccountToken(),
-): Promise<{ account: ServiceAccount; token: string }> {
+export async function rotateServiceAccountToken(em: EntityManager, changes: ChangeAnnouncer, name: string): Promise<{ account: ServiceAccount; token: string }> {
   const account = await requireServiceAccount(em, name);
+  const token = generateServiceAccountToken();
   account.tokenHash = tokenHash(token);
   account.tokenHint = tokenHint(token);
   account.rotatedAt = new Date();
-  await em.flush();
-  await changes.announce(em, 'users');
+  await saveCallerChange(em, changes);
   return { account, token };
 }
 
 export async function deleteServiceAccount(em: EntityManager, changes: ChangeAnnouncer, name: string): Promise<void> {
-  const account = await requireServiceAccount(em, name);
-  await em.remove(account).flush();
-  await changes.announce(em, 'users');
+  em.remove(await requireServiceAccount(em, name));
+  await saveCallerChange(em, changes);
 }
 
-async function requireServiceAccount(em: EntityManager, name: string): Promise<ServiceAccount> {
+export async function requireServiceAccount(em: EntityManager, name: string): Promise<ServiceAccount> {
   const account = await em.findOne(ServiceAccount, { name });
   if (!account) throw new NotFoundError(`Service account "${name}" does not exist; see the accounts with: flowhook service-account list`);
   return account;

@@ -12,14 +12,14 @@
 // company's admin what the user may do in another company.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { PermissionAssignment } from '../storage/entities.ts';
-import { InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { FLOW_ALL, normalizePermissionSet, PERMISSION_SETS } from '../webhook/permissions.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { PermissionAssignment } from '../../infrastructure/storage/entities.ts';
+import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { FLOW_ALL, normalizePermissionSet, PERMISSION_SETS } from './permissions.ts';
 import { permissionSetsThatWork, requireUsablePermissionSet } from './caller-permission-sets.ts';
-import { requireCompany } from './companies.ts';
-import { reachesEveryCompany, type CompanyReach } from '../security/company-reach.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { reachesEveryCompany, type CompanyReach } from './company-reach.ts';
 import { requireServiceUser, requireUserScope, serviceUserView, type ServiceUserView } from './service-users.ts';
 
 export interface UserGrant {
@@ -54,7 +54,11 @@ export async function grantUserPermission(
     const alreadyGranted = (await tx.count(PermissionAssignment, { serviceUser: user.id, company: company?.id ?? null, permissionSet })) > 0;
     if (!alreadyGranted) tx.create(PermissionAssignment, { id: randomUUID(), serviceUser: user, company, permissionSet });
     await tx.flush();
-    return { view: withinReach(await serviceUserView(tx, user), reach), alreadyGranted, grant: { permissionSet, company: company?.name ?? '' } };
+    return {
+      view: withinReach(await serviceUserView(tx, user), reach),
+      alreadyGranted,
+      grant: { permissionSet, company: company?.name ?? '' },
+    };
   });
   if (!result.alreadyGranted) await changes.announce(em, 'users');
   return result;

@@ -4,17 +4,17 @@
 // announced on the change feed's `users` topic after it commits, so every
 // engine's caller cache drops the user and its next call sees the change.
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { PermissionAssignment, ServiceUser } from '../storage/entities.ts';
-import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { ACCESS_KEY_LENGTH, generateRandomText, sha256Hex } from '../security/credentials.ts';
-import { exceedsNameLimit, NAME_LIMITS } from '../../common/name-limits.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { FLOW_ALL } from '../webhook/permissions.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { PermissionAssignment, ServiceUser } from '../../infrastructure/storage/entities.ts';
+import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { ACCESS_KEY_LENGTH, generateRandomText, sha256Hex } from './credentials.ts';
+import { exceedsNameLimit, NAME_LIMITS } from '../../../common/name-limits.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { FLOW_ALL } from './permissions.ts';
 import { requireUsablePermissionSet } from './caller-permission-sets.ts';
-import { requireCompany } from './companies.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { saveCallerChange } from './caller-changes.ts';
 
 export interface NewServiceUser {
   name: string;
@@ -33,12 +33,18 @@ export interface ServiceUserView {
   permissionSets: { permissionSet: string; company: string }[];
 }
 
+/** A user with the access key just made for it: the one time the key is seen (only its hash is stored). */
+export interface IssuedAccessKey {
+  user: ServiceUser;
+  accessKey: string;
+}
+
 /** How a regenerated key's expiry is chosen: kept unless a new one is given or none is asked for. */
 export type KeyExpiryChange = { keep: true } | { expiresAt: Date } | { clear: true };
 
 const USER_NAME = /^[A-Za-z0-9._@-]+$/;
 
-export async function createServiceUser(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceUser): Promise<{ user: ServiceUser; accessKey: string }> {
+export async function createServiceUser(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceUser): Promise<IssuedAccessKey> {
   const name = request.name.trim();
   if (!USER_NAME.test(name) || exceedsNameLimit('user', name)) throw new InvalidArgumentError(`user name: 1-${NAME_LIMITS.user} characters of letters, digits, . _ @ -`);
   const permissionSet = requireUsablePermissionSet('service-user', request.permissionSet || FLOW_ALL);
@@ -55,24 +61,12 @@ export async function createServiceUser(em: EntityManager, changes: ChangeAnnoun
     createdAt: new Date(),
   });
   em.create(PermissionAssignment, { id: randomUUID(), serviceUser: user, company, permissionSet });
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`User "${name}" already exists; see it with: flowhook user show ${shellArg(name)}`);
-    throw error;
-  }
-  await changes.announce(em, 'users');
+  await saveCallerChange(em, changes, () => new AlreadyExistsError(`User "${name}" already exists; see it with: flowhook user show ${shellArg(name)}`));
   return { user, accessKey };
 }
 
 /** A new random key replaces the old one at once; only its hash is stored, the key is returned once. */
-export async function regenerateAccessKey(
-  em: EntityManager,
-  changes: ChangeAnnouncer,
-  name: string,
-  expiry: KeyExpiryChange,
-  now = new Date(),
-): Promise<{ user: ServiceUser; accessKey: string }> {
+export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnnouncer, name: string, expiry: KeyExpiryChange, now = new Date()): Promise<IssuedAccessKey> {
   if ('expiresAt' in expiry) requireFutureExpiry(expiry.expiresAt, now);
   const user = await requireServiceUser(em, name);
   if ('expiresAt' in expiry) user.accessKeyExpiresAt = expiry.expiresAt;
@@ -86,18 +80,9 @@ export async function regenerateAccessKey(
   }
   const accessKey = generateRandomText(ACCESS_KEY_LENGTH);
   user.accessKeyHash = sha256Hex(accessKey);
-  await em.flush();
   // The old key stops working in every engine at once.
-  await changes.announce(em, 'users');
+  await saveCallerChange(em, changes);
   return { user, accessKey };
-}
-
-export async function setServiceUserEnabled(em: EntityManager, changes: ChangeAnnouncer, name: string, enabled: boolean): Promise<ServiceUser> {
-  const user = await requireServiceUser(em, name);
-  user.enabled = enabled;
-  await em.flush();
-  await changes.announce(em, 'users');
-  return user;
 }
 
 /** Removes the user and its grants; the name is free again. Returns the user as it was. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { Company } from '../storage/entities.ts';
-import { escapeLikePattern } from '../storage/like-pattern.ts';
-import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { exceedsNameLimit, nameLimitRule } from '../../../common/name-limits.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { Company } from '../../infrastructure/storage/entities.ts';
+import { escapeLikePattern } from '../../infrastructure/storage/like-pattern.ts';
+import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
 
 export async function createCompany(em: EntityManager, rawName: string): Promise<Company> {
   const name = rawName.trim();

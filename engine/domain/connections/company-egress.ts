@@ -2,9 +2,9 @@
 // on top of the operator's FLOWHOOK_EGRESS_ALLOW (it never opens more than
 // that: an internal address needs both).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { formatEgressRule, parseEgressRules } from '../../workflows/shared/egress-policy.ts';
-import { requireCompany } from '../admin/companies.ts';
-import { InvalidArgumentError } from '../errors.ts';
+import { formatEgressRule, parseEgressRules } from '../../../flow/egress-policy.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { InvalidArgumentError } from '../../errors.ts';
 
 export interface CompanyEgress {
   company: string;

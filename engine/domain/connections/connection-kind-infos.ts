@@ -1,9 +1,9 @@
-// The connection kind registry (workflows/shared/connection-kinds/) as the
+// The connection kind registry (flow/connection-kinds/) as the
 // ListConnectionKinds answer: the console builds its connection form from it,
 // so a kind added to the registry is offered there without a console change.
 import { create } from '@bufbuild/protobuf';
-import { ConnectionKindInfoSchema, type ConnectionKindInfo } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { CONNECTION_KINDS, KIND_SETTINGS } from '../../workflows/shared/index.ts';
+import { ConnectionKindInfoSchema, type ConnectionKindInfo } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { CONNECTION_KINDS, KIND_SETTINGS } from '../../../flow/index.ts';
 
 export function connectionKindInfos(): ConnectionKindInfo[] {
   return CONNECTION_KINDS.map((kind) =>

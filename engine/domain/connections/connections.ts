@@ -1,11 +1,11 @@
 // Connections: named, company-scoped outbound credentials. Their secrets are
-// stored envelope-encrypted (engine/secrets/) and decrypted only to hand them
+// stored envelope-encrypted (engine/infrastructure/secret-store/) and decrypted only to hand them
 // to a worker's httpRequest activity (outbound-service.ts). Nothing here
 // returns or logs a secret except resolveConnection.
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import {
   CONNECTION_NAME,
   checkConnection,
@@ -15,14 +15,15 @@ import {
   kindSettingsOf,
   trimmedKindSettings,
   type ConnectionSettingsInput,
-} from '../../workflows/shared/index.ts';
-import { requireCompany } from '../admin/companies.ts';
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { decryptSecret, encryptSecret } from '../secrets/envelope-encryption.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { Connection, PublishedFlow, type Company } from '../storage/entities.ts';
-import type { ConnectionSettingsColumn } from '../storage/connection.entity.ts';
-import { withoutTrailingSlashes } from '../../common/trailing-slashes.ts';
+} from '../../../flow/index.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { decryptSecret, encryptSecret } from '../../infrastructure/secret-store/envelope-encryption.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { Connection, PublishedFlow, type Company } from '../../infrastructure/storage/entities.ts';
+import type { ConnectionSettingsColumn } from '../../infrastructure/storage/connection.entity.ts';
+import { withoutTrailingSlashes } from '../../../common/trailing-slashes.ts';
+import { shellQuote } from '../../../common/shell-words.ts';
 
 export interface ConnectionChange {
   company: string;
@@ -51,7 +52,18 @@ export async function setConnection(em: EntityManager, keyring: SecretKeyring, c
   return em.transactional(async (tx) => {
     let connection = await tx.findOne(Connection, { company: company.id, name }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const created = !connection;
-    connection ??= tx.create(Connection, { id: randomUUID(), company, name, type: '', settings: {}, secretCiphertext: '', keyId: '', version: 0, createdAt: now, updatedAt: now });
+    connection ??= tx.create(Connection, {
+      id: randomUUID(),
+      company,
+      name,
+      type: '',
+      settings: {},
+      secretCiphertext: '',
+      keyId: '',
+      version: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
     connection.type = connectionKind(change.type)!.name;
     connection.settings = toColumn(settings);
     connection.secretCiphertext = encryptSecret(keyring, change.secret, secretContext(connection));
@@ -142,5 +154,5 @@ function toColumn(settings: ConnectionSettingsInput): ConnectionSettingsColumn {
 }
 
 function shellWord(text: string): string {
-  return /^[A-Za-z0-9_.@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_.@-]+$/.test(text) ? text : shellQuote(text);
 }

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { deleteAgedRows, startAgedRowsPurge } from '../housekeeping/aged-rows.ts';
-import type { PeriodicTask } from '../housekeeping/periodic-task.ts';
+import { deleteAgedRows, startAgedRowsPurge } from '../../infrastructure/housekeeping/aged-rows.ts';
+import type { PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
 
 const DELIVERIES = { table: 'provider_delivery', key: 'key', column: 'received_at' };
 export const DELIVERY_PURGE_INTERVAL_MS = 10 * 60 * 1000;

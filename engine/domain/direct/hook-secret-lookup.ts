@@ -8,11 +8,11 @@
 // stop offering the old secret the moment the overlap ends, not when the
 // entry happens to be dropped.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
-import { decryptSecret } from '../secrets/envelope-encryption.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { HookSecret } from '../storage/entities.ts';
+import type { ChangeFeed } from '../../infrastructure/cache/change-feed.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../../infrastructure/cache/snapshot-cache.ts';
+import { decryptSecret } from '../../infrastructure/secret-store/envelope-encryption.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { HookSecret } from '../../infrastructure/storage/entities.ts';
 import type { HookSecrets } from './verification/index.ts';
 
 export interface HookSecretLookup {

@@ -6,7 +6,7 @@
 // without one, listing such a company read the whole task queue's executions
 // in search of `want` of its own. Pure over the rows it is handed.
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { COMPANY_KEY } from '../temporal/search-attributes.ts';
+import { COMPANY_KEY } from '../../infrastructure/temporal/search-attributes.ts';
 import { needsExactCompanyCheck } from './visibility-query.ts';
 
 /** A prefix listing reads at most this many rows per row wanted… */

@@ -10,11 +10,11 @@
 // Anything else is refused, so a worker's token cannot reach another
 // company's records or connections.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Company } from '../storage/entities.ts';
-import { PermissionDeniedError } from '../errors.ts';
+import { Company } from '../../infrastructure/storage/entities.ts';
+import { PermissionDeniedError } from '../../errors.ts';
 import { readExecutionGrant } from './execution-grants.ts';
 import type { ExecutionLiveness } from './execution-liveness.ts';
-import { actsForCompany, type ServiceAccountIdentity } from './service-account-tokens.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
 
 export interface ExecutionAccess {
   company: string;

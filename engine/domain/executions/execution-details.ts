@@ -8,11 +8,11 @@
 // gets them, and the step outputs, for admins (execution-service.ts).
 import { clone, create } from '@bufbuild/protobuf';
 import { isGrpcServiceError, type WorkflowHandle } from '@temporalio/client';
-import { CallerAnswerSchema, StepOutputSchema, type CallerAnswer, type StepOutput } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import type { FlowAnswer, FlowExecutionInput } from '../../workflows/shared/index.ts';
-import { answerWhileWaiting, isWaitingToRun } from '../temporal/waiting-to-run.ts';
-import { flowAnswerQuery, stepOutputsQuery } from '../../workflows/shared/flow-messages.ts';
-import { UnavailableError } from '../errors.ts';
+import { CallerAnswerSchema, StepOutputSchema, type CallerAnswer, type StepOutput } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import type { FlowAnswer, FlowExecutionInput } from '../../../flow/index.ts';
+import { answerWhileWaiting, isWaitingToRun } from './waiting-to-run.ts';
+import { flowAnswerQuery, stepOutputsQuery } from '../../../flow/flow-messages.ts';
+import { UnavailableError } from '../../errors.ts';
 
 const GRPC_DEADLINE_EXCEEDED = 4;
 
@@ -43,9 +43,17 @@ export async function callerAnswer(
   if (!answer.outcome) return undefined;
   // The facade's own error answer, not the flow's: its body is flowhook's, never the reason.
   if (failedInWindow) return create(CallerAnswerSchema, { outcome: 'FAILED', statusCode: 500 });
-  const fallback = { statusCode: answer.defaultResponse.statusCode, contentType: answer.defaultResponse.contentType, body: '', defaultResponse: true };
+  const fallback = {
+    statusCode: answer.defaultResponse.statusCode,
+    contentType: answer.defaultResponse.contentType,
+    body: '',
+    defaultResponse: true,
+  };
   if (answer.answeredAfterTimeout && answer.response) return create(CallerAnswerSchema, { outcome: answer.outcome, ...fallback, lateAnswer: answer.response });
-  return create(CallerAnswerSchema, { outcome: answer.outcome, ...(answer.response ? { ...answer.response, defaultResponse: false } : fallback) });
+  return create(CallerAnswerSchema, {
+    outcome: answer.outcome,
+    ...(answer.response ? { ...answer.response, defaultResponse: false } : fallback),
+  });
 }
 
 /** The answer with its body and its late answer's body emptied; status and content type stay. */

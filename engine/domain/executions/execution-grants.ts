@@ -14,7 +14,7 @@
 // execution started before the upgrade runs, and never for a run that has a
 // mark (security/execution-liveness.ts).
 import { randomBytes } from 'node:crypto';
-import { hmacMatches, hmacOf } from './deployment-keys.ts';
+import { hmacMatches, hmacOf } from '../callers/deployment-keys.ts';
 
 /** The memo key of an execution's run mark. */
 export const RUN_MARK_MEMO = 'grantRun';

@@ -16,8 +16,8 @@
 // (UNAVAILABLE) and the next call asks again. The cache holds at most
 // MAX_ENTRIES answers, keyed by a digest of execution id and run mark
 // (cache/digest-keyed-lru.ts); at the cap the least recently used answer goes.
-import { DigestKeyedLru } from '../cache/digest-keyed-lru.ts';
-import type { ExecutionRunState } from '../callbacks/execution-still-runs.ts';
+import { DigestKeyedLru } from '../../infrastructure/cache/digest-keyed-lru.ts';
+import type { ExecutionRunState } from './execution-still-runs.ts';
 
 export const RUNNING_TTL_MS = 2_000;
 export const CLOSED_TTL_MS = 60_000;

@@ -13,11 +13,10 @@
 // engine's own port an admin-scope account, admin in every company.
 import type { HandlerContext } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AUDIT_PERSON } from '../audit/audit-interceptor.ts';
+import { AUDIT_PERSON, serviceAccountOf } from '../callers/call-context.ts';
 import { recordAuditEvent } from '../audit/audit-log.ts';
-import { UnavailableError } from '../errors.ts';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { companyReach } from './company-reach.ts';
+import { UnavailableError } from '../../errors.ts';
+import { companyReach } from '../callers/company-reach.ts';
 
 /** RevealExecutionPayload's audit action (audit/audited-methods.ts): every reveal is filed under it. */
 export const REVEAL_ACTION = 'execution.reveal-payload';

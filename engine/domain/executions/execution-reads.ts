@@ -6,12 +6,13 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import { ExecutionSummarySchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../workflows/shared/index.ts';
-import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
-import { InvalidArgumentError, NotFoundError } from '../errors.ts';
-import type { CompanyReach } from '../security/company-reach.ts';
-import { COMPANY_KEY, FLOW_ACTIVITY_KEY, FLOW_CALLER_KEY, FLOW_KEY, FLOW_NAME_KEY, FLOW_OUTCOME_KEY, FLOW_VERSION_KEY, FLOW_WAIT_KEY } from '../temporal/search-attributes.ts';
+import { ExecutionSummarySchema } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../../flow/index.ts';
+import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../../flow/payload-converter.ts';
+import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import type { CompanyReach } from '../callers/company-reach.ts';
+// The search attributes an execution carries, by their keys' names (flow/search-attribute-keys.ts).
+import * as keys from '../../../flow/search-attribute-keys.ts';
 
 /**
  * One of flowhook's flow executions by id, or NOT_FOUND: another application's
@@ -32,7 +33,7 @@ export async function describeFlowExecution(temporal: Client, executionId: strin
     throw error;
   }
   const ours = description.type === FLOW_WORKFLOW_TYPE && (scope.taskQueue === undefined || description.taskQueue === scope.taskQueue);
-  const company = description.typedSearchAttributes.get(COMPANY_KEY);
+  const company = description.typedSearchAttributes.get(keys.COMPANY_KEY);
   if (!ours || (scope.company !== undefined && company !== scope.company) || (scope.reach !== undefined && !scope.reach(company ?? ''))) {
     throw executionNotFound(executionId);
   }
@@ -50,7 +51,11 @@ export async function startInput(temporal: Client, workflowId: string, runId: st
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
   // With the execution's context: the codec refuses an input bound to another execution.
-  return decodeFromPayloadsAtIndex<FlowExecutionInput>(temporal.options.loadedDataConverter, 0, payloads, { type: 'workflow', namespace: temporal.options.namespace, workflowId });
+  return decodeFromPayloadsAtIndex<FlowExecutionInput>(temporal.options.loadedDataConverter, 0, payloads, {
+    type: 'workflow',
+    namespace: temporal.options.namespace,
+    workflowId,
+  });
 }
 
 /** Whether the execution's payload is withheld (doNotLogPayload): the engine marks it in the memo at start. */
@@ -62,14 +67,14 @@ export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 
   const attributes = info.typedSearchAttributes;
   return create(ExecutionSummarySchema, {
     executionId: info.workflowId,
-    company: attributes.get(COMPANY_KEY) ?? '',
-    activity: attributes.get(FLOW_ACTIVITY_KEY) ?? '',
-    flowName: attributes.get(FLOW_NAME_KEY) ?? '',
-    flowVersion: attributes.get(FLOW_VERSION_KEY) ?? 0,
-    outcome: attributes.get(FLOW_OUTCOME_KEY) ?? '',
-    caller: attributes.get(FLOW_CALLER_KEY) ?? '',
-    keys: attributes.get(FLOW_KEY) ?? [],
-    waitedMs: BigInt(attributes.get(FLOW_WAIT_KEY) ?? 0),
+    company: attributes.get(keys.COMPANY_KEY) ?? '',
+    activity: attributes.get(keys.FLOW_ACTIVITY_KEY) ?? '',
+    flowName: attributes.get(keys.FLOW_NAME_KEY) ?? '',
+    flowVersion: attributes.get(keys.FLOW_VERSION_KEY) ?? 0,
+    outcome: attributes.get(keys.FLOW_OUTCOME_KEY) ?? '',
+    caller: attributes.get(keys.FLOW_CALLER_KEY) ?? '',
+    keys: attributes.get(keys.FLOW_KEY) ?? [],
+    waitedMs: BigInt(attributes.get(keys.FLOW_WAIT_KEY) ?? 0),
     status: info.status.name,
     startedAt: timestampFromDate(info.startTime),
     closedAt: info.closeTime ? timestampFromDate(info.closeTime) : undefined,

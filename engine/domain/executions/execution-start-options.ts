@@ -5,11 +5,11 @@
 // attributes, the company's fairness key and what the Temporal UI shows.
 import { createHash, randomUUID } from 'node:crypto';
 import type { SearchAttributePair } from '@temporalio/common';
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
-import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../workflows/shared/payload-converter.ts';
-import { RUN_MARK_MEMO } from '../security/execution-grants.ts';
+import type { FlowExecutionInput } from '../../../flow/index.ts';
+import { DO_NOT_LOG_PAYLOAD_MEMO, markSensitive } from '../../../flow/payload-converter.ts';
+import { RUN_MARK_MEMO } from './execution-grants.ts';
 import { executionDetails, executionSummary, type RerunOrigin } from './execution-summary.ts';
-import type { CollectorPolicy, ExecutionSeed } from '../../workflows/shared/flow-control-contract.ts';
+import type { CollectorPolicy, ExecutionSeed } from '../../../flow/flow-control-contract.ts';
 
 /** Memo key of a keyed execution's payload digest, checked when the key comes again. */
 export const PAYLOAD_DIGEST_MEMO = 'idempotency';
@@ -31,15 +31,16 @@ export interface ExecutionRequest {
   joinsAnyBody?: boolean;
   /** The caller's Idempotency-Key, shown in the execution's details. */
   idempotencyKey?: string;
-  workflowId: string;
+  /** The execution's id (its Temporal workflow id). */
+  executionId: string;
   /** The run mark of the execution's grant (security/execution-grants.ts), kept in the memo. */
   runMark: string;
   searchAttributes?: SearchAttributePair[];
-  /** Set for a re-run (engine/executions/rerun-execution.ts): the execution it repeats and the admin account that asked. */
+  /** Set for a re-run (engine/domain/reruns/rerun-execution.ts): the execution it repeats and the admin account that asked. */
   rerun?: RerunOrigin;
   /**
    * A keyed call that must start nothing (a provider delivery the engines remember,
-   * direct/delivery-memory.ts): it joins or replays the execution `workflowId` names, and is
+   * direct/delivery-memory.ts): it joins or replays the execution `executionId` names, and is
    * refused when Temporal no longer keeps that execution.
    */
   joinOnly?: boolean;
@@ -53,12 +54,12 @@ export interface ExecutionRequest {
   collect?: CollectRequest;
   /**
    * An Instant-return execution that waits at flow-control gates starts with this delay: it sleeps
-   * in Temporal until its last gate's grant wakes it (engine/flow-control/gate-entry.ts).
+   * in Temporal until its last gate's grant wakes it (engine/domain/flow-control/gate-entry.ts).
    */
   startDelayMs?: number;
 }
 
-/** What the engine hands a collector for one call (engine/flow-control/call-collector.ts). */
+/** What the engine hands a collector for one call (engine/domain/flow-control/call-collector.ts). */
 export interface CollectRequest {
   collectorId: string;
   policy: CollectorPolicy;
@@ -89,7 +90,7 @@ export function startOptions(request: ExecutionRequest, taskQueue: string) {
   if (request.rerun) memo[RERUN_OF_MEMO] = request.rerun.of;
   return {
     taskQueue,
-    workflowId: request.workflowId,
+    workflowId: request.executionId,
     args: [maybeSensitive(request.input, hidePayload)] as [FlowExecutionInput],
     memo,
     // A keyed call whose execution exists (running or closed) must not start another: it is
@@ -102,10 +103,13 @@ export function startOptions(request: ExecutionRequest, taskQueue: string) {
     // Task dispatch is fair between companies: one company's backlog does not hold up another's
     // executions (needs matching.enableFairness on the server; ignored where it is off); within
     // that, the flow's priority orders them. Activities inherit both from the workflow.
-    priority: { fairnessKey: fairnessKeyOf(request.input.company), ...(request.priorityKey !== undefined && { priorityKey: request.priorityKey }) },
+    priority: {
+      fairnessKey: fairnessKeyOf(request.input.company),
+      ...(request.priorityKey !== undefined && { priorityKey: request.priorityKey }),
+    },
     // The Temporal UI's list row and header: what this execution is, without opening it.
     staticSummary: executionSummary(request.input, request.keyLabels),
-    staticDetails: executionDetails(request.input, request.workflowId, request.idempotencyKey, request.rerun),
+    staticDetails: executionDetails(request.input, request.executionId, request.idempotencyKey, request.rerun),
     ...(request.startDelayMs !== undefined && { startDelay: request.startDelayMs }),
   };
 }

@@ -11,16 +11,27 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { FLOW_WORKFLOW_TYPE, type FlowWorkflow, type WebhookResponse } from '../../workflows/shared/index.ts';
-import { webhookAnswerQuery, webhookResponseUpdate } from '../../workflows/shared/flow-messages.ts';
-import type { CallAbandonment } from './call-abandonment.ts';
-import type { GateEntry } from '../flow-control/gate-entry.ts';
+import { FLOW_WORKFLOW_TYPE, type FlowWorkflow, type WebhookResponse } from '../../../flow/index.ts';
+import { webhookAnswerQuery, webhookResponseUpdate } from '../../../flow/flow-messages.ts';
+import type { CallAbandonment } from '../../infrastructure/temporal/call-abandonment.ts';
 import { watchStart } from './start-watchdog.ts';
 import { PAYLOAD_DIGEST_MEMO, startOptions, type ExecutionRequest } from './execution-start-options.ts';
-import { FailedPreconditionError, FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../errors.ts';
+import { FailedPreconditionError, FlowFailedError, IdempotencyKeyReusedError, UnavailableError } from '../../errors.ts';
+import type { AdmissionGate } from '../../../flow/flow-control-contract.ts';
+import { isWorkflowClosedError, unavailable } from '../../infrastructure/temporal/temporal-unavailable.ts';
 
 const GRPC_UNAVAILABLE = 14;
-const GRPC_NOT_FOUND = 5;
+
+/**
+ * What starting an execution asks of flow control's gates (flow-control/gate-entry.ts implements it):
+ * the cap on waiting executions, and the hand-over of a delayed execution to its first gate.
+ */
+export interface GateEntry {
+  /** Before the start: refuses the call (LimitRefusedError, 429) when a gate is full; how long the execution sleeps first. */
+  admit(gates: readonly AdmissionGate[]): { startDelayMs: number };
+  /** Temporal acknowledged the start: the execution waits at its gates; one started with a delay is handed to its first. */
+  accepted(executionId: string, gates: readonly AdmissionGate[], handOver: boolean): Promise<void>;
+}
 
 export interface StartedExecution extends WebhookResponse {
   executionId: string;
@@ -54,10 +65,10 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     // Same idempotency key: that call was accepted; with the same payload it is answered again.
     const joined = request.joinOnly || !(await startedNow(entry ? { ...request, startDelayMs: entry.startDelayMs } : request));
     const { bodyDiffers } = joined ? await existingExecution(request) : { bodyDiffers: false };
-    if (!joined && gates) await options.gates?.accepted(request.workflowId, gates, true);
+    if (!joined && gates) await options.gates?.accepted(request.executionId, gates, true);
     await request.onStarted?.();
     return {
-      executionId: request.workflowId,
+      executionId: request.executionId,
       ...defaultResponse,
       body: '',
       defaultResponse: true,
@@ -97,7 +108,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       );
     // Told at the acknowledgement, not after the sync window: an engine that stops while the caller waits has told it already.
     const started = operation.workflowHandle().then(async () => {
-      if (gates) await options.gates?.accepted(request.workflowId, gates, false);
+      if (gates) await options.gates?.accepted(request.executionId, gates, false);
       await request.onStarted?.();
     });
     started.catch(() => undefined);
@@ -115,7 +126,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       // The cancelled call may settle only after its current attempt fails; the caller need not wait for that.
       const response = await Promise.race([update.result, watchdog.abandoned]);
       await started;
-      return { executionId: request.workflowId, ...response };
+      return { executionId: request.executionId, ...response };
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         const joined = await joinExisting(request, deadline);
@@ -124,7 +135,7 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       }
       if (error instanceof WorkflowUpdateFailedError) {
         await started;
-        throw flowFailedBeforeResponding(request.workflowId, error);
+        throw flowFailedBeforeResponding(request.executionId, error);
       }
       // The update did not answer in time (e.g. no worker polls yet). If the start was
       // acknowledged the execution is durable and will run: that is the sync-timeout answer.
@@ -145,20 +156,20 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
    * of identity, which joins whatever the body — otherwise whether it still runs.
    */
   async function existingExecution(request: ExecutionRequest): Promise<{ running: boolean; bodyDiffers: boolean }> {
-    const handle = client.workflow.getHandle(request.workflowId);
+    const handle = client.workflow.getHandle(request.executionId);
     let description: Awaited<ReturnType<typeof handle.describe>>;
     try {
       description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => handle.describe());
     } catch (error) {
       // Closed longer ago than the namespace's retention: what it answered is gone, and it is not started again.
       if (error instanceof WorkflowNotFoundError)
-        throw new FailedPreconditionError(`This call repeats one accepted earlier (execution ${request.workflowId}) that Temporal no longer keeps; nothing was started`);
+        throw new FailedPreconditionError(`This call repeats one accepted earlier (execution ${request.executionId}) that Temporal no longer keeps; nothing was started`);
       throw unavailable(error);
     }
     const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { hmac?: unknown } | undefined)?.hmac;
     const bodyDiffers = typeof stored === 'string' && stored !== request.payloadDigest;
     if (bodyDiffers && !request.joinsAnyBody) {
-      throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${request.workflowId}); use a new key for a new call`);
+      throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${request.executionId}); use a new key for a new call`);
     }
     return { running: description.status.name === 'RUNNING', bodyDiffers };
   }
@@ -168,13 +179,13 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     const { running, bodyDiffers } = await existingExecution(request);
     const joined = { joined: true, ...(bodyDiffers && { bodyDiffers }) };
     if (running) {
-      const handle = client.workflow.getHandle(request.workflowId);
+      const handle = client.workflow.getHandle(request.executionId);
       try {
         // The first call's update id: Temporal hands this call that update's outcome (another body's id gets the same answer anew).
         const response = await client.connection.withDeadline(deadline, () => handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }));
-        return { executionId: request.workflowId, ...response, ...joined };
+        return { executionId: request.executionId, ...response, ...joined };
       } catch (error) {
-        if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.workflowId, error);
+        if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.executionId, error);
         if (!isWorkflowClosedError(error)) {
           if (isGrpcDeadlineError(error)) return { ...syncTimeout(request), ...joined };
           throw unavailable(error);
@@ -182,33 +193,33 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
         // It closed meanwhile: its answer is final now.
       }
     }
-    return { ...(await answerOfClosed(request.workflowId)), ...joined };
+    return { ...(await answerOfClosed(request.executionId)), ...joined };
   }
 
   /** A retried sync call whose execution already closed gets the answer that execution gave. */
-  async function answerOfClosed(workflowId: string): Promise<StartedExecution> {
-    const handle = client.workflow.getHandle<FlowWorkflow>(workflowId);
+  async function answerOfClosed(executionId: string): Promise<StartedExecution> {
+    const handle = client.workflow.getHandle<FlowWorkflow>(executionId);
     const deadline = Date.now() + options.temporalTimeoutMs;
     try {
       const result = await client.connection.withDeadline(deadline, () => handle.result());
-      return { executionId: workflowId, ...result.response };
+      return { executionId, ...result.response };
     } catch (error) {
       if (!(error instanceof WorkflowFailedError)) throw unavailable(error);
     }
     // The execution failed: the caller was answered if it failed after responding (a worker replays it to tell).
     try {
       const answer = await client.connection.withDeadline(deadline, () => handle.query(webhookAnswerQuery));
-      return { executionId: workflowId, ...answer };
+      return { executionId, ...answer };
     } catch (error) {
       if (isGrpcDeadlineError(error) || (isGrpcServiceError(error) && error.code === GRPC_UNAVAILABLE)) throw unavailable(error);
-      throw new FlowFailedError(`The flow failed before it responded (execution ${workflowId})`);
+      throw new FlowFailedError(`The flow failed before it responded (execution ${executionId})`);
     }
   }
 
-  /** When the execution with this id started, if Temporal has one (a payload-derived key's window, engine/flow-control/payload-keys.ts). */
-  async function startTimeOf(workflowId: string): Promise<Date | undefined> {
+  /** When the execution with this id started, if Temporal has one (a payload-derived key's window, engine/domain/flow-control/payload-keys.ts). */
+  async function startTimeOf(executionId: string): Promise<Date | undefined> {
     try {
-      const description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.getHandle(workflowId).describe());
+      const description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.getHandle(executionId).describe());
       return description.startTime;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return undefined;
@@ -231,26 +242,21 @@ function gatesOf(request: ExecutionRequest) {
  * call again is handed the first answer, another payload under the key is told the id is taken.
  */
 function webhookUpdateId(request: ExecutionRequest): string {
-  return request.payloadDigest ? `${request.workflowId}/${request.payloadDigest.slice(0, 32)}` : request.workflowId;
+  return request.payloadDigest ? `${request.executionId}/${request.payloadDigest.slice(0, 32)}` : request.executionId;
 }
 
 function syncTimeout(request: ExecutionRequest): StartedExecution {
-  const { defaultResponse } = request.input.trigger;
-  return { executionId: request.workflowId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'SYNC_TIMEOUT' };
+  return defaultAnswer(request, request.executionId, 'SYNC_TIMEOUT');
 }
 
-function flowFailedBeforeResponding(workflowId: string, error: WorkflowUpdateFailedError): FlowFailedError {
+/** The trigger's default response (no body), for a call answered without the flow's own answer. */
+export function defaultAnswer(request: ExecutionRequest, executionId: string, outcome: 'SYNC_TIMEOUT' | 'INSTANT_RETURN'): StartedExecution {
+  return { executionId, ...request.input.trigger.defaultResponse, body: '', defaultResponse: true, outcome };
+}
+
+function flowFailedBeforeResponding(executionId: string, error: WorkflowUpdateFailedError): FlowFailedError {
   const cause = error.cause instanceof ApplicationFailure ? error.cause.message : 'the flow failed';
-  return new FlowFailedError(`The flow failed before it responded (execution ${workflowId}): ${cause}`);
-}
-
-/** An update sent to an execution that has just closed. */
-export function isWorkflowClosedError(error: unknown): boolean {
-  return (
-    error instanceof WorkflowNotFoundError ||
-    (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) ||
-    /already completed|workflow is closing/i.test(error instanceof Error ? error.message : '')
-  );
+  return new FlowFailedError(`The flow failed before it responded (execution ${executionId}): ${cause}`);
 }
 
 async function wasStarted(operation: WithStartWorkflowOperation<FlowWorkflow>): Promise<boolean> {
@@ -262,11 +268,6 @@ async function wasStarted(operation: WithStartWorkflowOperation<FlowWorkflow>): 
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 50).unref()),
   ]);
   return settled;
-}
-
-export function unavailable(error: unknown): UnavailableError {
-  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new UnavailableError(`Temporal is unavailable: ${reason}`);
 }
 
 export type ExecutionStarter = ReturnType<typeof createExecutionStarter>;

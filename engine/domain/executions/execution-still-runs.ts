@@ -3,8 +3,8 @@
 // check (security/execution-liveness.ts), which also wants the run's grant mark. Closed and
 // unknown executions (never started here, or past the namespace's retention) do not run.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { UnavailableError } from '../errors.ts';
-import { RUN_MARK_MEMO } from '../security/execution-grants.ts';
+import { UnavailableError } from '../../errors.ts';
+import { RUN_MARK_MEMO } from './execution-grants.ts';
 
 const DESCRIBE_TIMEOUT_MS = 10_000;
 

@@ -4,16 +4,16 @@
 // nothing a caller sent beyond names flowhook already shows (the idempotency
 // key is the caller's own handle for the call, not a credential — and for
 // doNotLogPayload flows it is withheld, since callers often derive it from the payload).
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
-import type { AdmissionGate } from '../../workflows/shared/flow-control-contract.ts';
-import { markdownText } from '../../workflows/shared/markdown-text.ts';
-import { shellArg } from '../../common/shell-words.ts';
+import type { FlowExecutionInput } from '../../../flow/index.ts';
+import type { AdmissionGate } from '../../../flow/flow-control-contract.ts';
+import { markdownText } from '../../../flow/markdown-text.ts';
+import { shellArg } from '../../../common/shell-words.ts';
 
 const MODE_NAMES = { INSTANT_RETURN: 'instant return', WAIT_FOR_RESPONSE_STEP: 'wait for response' } as const;
 
 /**
  * `orders.new · Acme Ltd. · order-intake v3 · wait for response`, and `· key INV-7` when flow control
- * computed keys (labels: never payload data of doNotLogPayload flows, engine/flow-control/coordinator-ids.ts).
+ * computed keys (labels: never payload data of doNotLogPayload flows, engine/domain/flow-control/coordinator-ids.ts).
  */
 export function executionSummary(input: FlowExecutionInput, keyLabels: readonly string[] = []): string {
   const keys = keyLabels.length > 0 ? [`key ${keyLabels.join(', ')}`] : [];

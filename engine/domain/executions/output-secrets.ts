@@ -8,11 +8,11 @@
 // A secret replaced since the execution ran is no longer known here, so an
 // output may still hold an old one (docs/console.md says so).
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { CallerAnswer, StepOutput } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import type { StepJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { FlowExecutionInput } from '../../workflows/shared/index.ts';
+import type { CallerAnswer, StepOutput } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import type { StepJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { FlowExecutionInput } from '../../../flow/index.ts';
 import { resolveConnection } from '../connections/connections.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
 
 export const SECRET_WITHHELD = '[connection secret withheld]';
 
@@ -38,7 +38,15 @@ export function scrubbed<T extends { stepOutputs: StepOutput[]; answer?: CallerA
   const stepOutputs = response.stepOutputs.map((output) => ({ ...output, outputJson: scrub(output.outputJson) }));
   if (!response.answer) return { ...response, stepOutputs };
   const { body, lateAnswer } = response.answer;
-  return { ...response, stepOutputs, answer: { ...response.answer, body: scrub(body), lateAnswer: lateAnswer && { ...lateAnswer, body: scrub(lateAnswer.body) } } };
+  return {
+    ...response,
+    stepOutputs,
+    answer: {
+      ...response.answer,
+      body: scrub(body),
+      lateAnswer: lateAnswer && { ...lateAnswer, body: scrub(lateAnswer.body) },
+    },
+  };
 }
 
 /** The connection names of every httpRequest step, `if` branches included. */

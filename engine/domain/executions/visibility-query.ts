@@ -1,9 +1,9 @@
 // Temporal visibility queries for flowhook's executions, built from operator
 // input. Every value is quoted here, so a company or activity name can never
 // change the query's shape (a quote in a name stays inside its literal).
-import { FLOW_WORKFLOW_TYPE } from '../../workflows/shared/index.ts';
-import { InvalidArgumentError } from '../errors.ts';
-import { FLOW_OUTCOMES } from '../temporal/search-attributes.ts';
+import { FLOW_WORKFLOW_TYPE } from '../../../flow/index.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import { FLOW_OUTCOMES } from '../../infrastructure/temporal/search-attributes.ts';
 
 /**
  * What an operator may re-run: closed executions only (a running one has not

@@ -1,11 +1,11 @@
 // An Instant-return execution that waits at its flow-control gates was
-// started with a delay and has run no workflow task yet (engine/flow-control/
+// started with a delay and has run no workflow task yet (engine/domain/flow-control/
 // gate-entry.ts): Temporal refuses every query to it with FAILED_PRECONDITION.
 // Its answer is known all the same — the caller got the trigger's default
 // answer — and its input says whose it is, so the readers of an execution
 // answer from the input instead of failing.
 import { isGrpcServiceError } from '@temporalio/client';
-import type { FlowAnswer, FlowExecutionInput } from '../../workflows/shared/index.ts';
+import type { FlowAnswer, FlowExecutionInput } from '../../../flow/index.ts';
 
 const GRPC_FAILED_PRECONDITION = 9;
 
@@ -17,5 +17,11 @@ export function isWaitingToRun(error: unknown): boolean {
 
 /** The answer of an execution that waits at its gates: its caller got the trigger's default answer at once. */
 export function answerWhileWaiting(input: FlowExecutionInput): FlowAnswer {
-  return { company: input.company, caller: input.caller, answeredAfterTimeout: false, outcome: 'INSTANT_RETURN', defaultResponse: input.trigger.defaultResponse };
+  return {
+    company: input.company,
+    caller: input.caller,
+    answeredAfterTimeout: false,
+    outcome: 'INSTANT_RETURN',
+    defaultResponse: input.trigger.defaultResponse,
+  };
 }

@@ -1,5 +1,5 @@
 // Hands a debounce or batch call to its collector with update-with-start
-// (workflows/control/collector-workflow.ts): the call is durable once
+// (workflows/flow-control/collector-workflow.ts): the call is durable once
 // Temporal accepted the update, and only then is the caller answered (with the
 // trigger's default answer and the id of the execution the call joined). The
 // update id is the call's: a keyed call retried while the collector runs is
@@ -13,14 +13,16 @@ import {
   COORDINATOR_PRIORITY,
   type CollectedCall,
   type CollectorInput,
+  type CollectorWorkflow,
   type ExecutionTemplate,
-} from '../../workflows/shared/flow-control-contract.ts';
-import { collectedCallBytes, fitsAlone, jsonBytes } from '../../workflows/shared/window-size.ts';
-import { collectCallUpdate } from '../../workflows/shared/flow-control-messages.ts';
-import { markSensitive } from '../../workflows/shared/payload-converter.ts';
-import { FailedPreconditionError, IdempotencyKeyReusedError, CallTooLargeError } from '../errors.ts';
-import { executionSeed, fairnessKeyOf, type ExecutionRequest } from '../temporal/execution-start-options.ts';
-import { isWorkflowClosedError, unavailable, type StartedExecution } from '../temporal/execution-starter.ts';
+} from '../../../flow/flow-control-contract.ts';
+import { collectedCallBytes, fitsAlone, jsonBytes } from '../../../flow/window-size.ts';
+import { collectCallUpdate } from '../../../flow/flow-control-messages.ts';
+import { markSensitive } from '../../../flow/payload-converter.ts';
+import { FailedPreconditionError, IdempotencyKeyReusedError, CallTooLargeError } from '../../errors.ts';
+import { executionSeed, fairnessKeyOf, type ExecutionRequest } from '../executions/execution-start-options.ts';
+import { defaultAnswer, type StartedExecution } from '../executions/execution-starter.ts';
+import { isWorkflowClosedError, unavailable } from '../../infrastructure/temporal/temporal-unavailable.ts';
 
 /** A collector that ends just as the update arrives aborts it unaccepted; the next try starts a new run (or reaches the same one). */
 const ATTEMPTS = 3;
@@ -57,15 +59,14 @@ export function createCallCollector(options: CallCollectorOptions) {
       throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${answer.executionId}); use a new key for a new call`);
     }
     await request.onStarted?.();
-    const { defaultResponse } = request.input.trigger;
-    return { executionId: answer.executionId, ...defaultResponse, body: '', defaultResponse: true, outcome: 'INSTANT_RETURN', repeated: answer.repeated };
+    return { ...defaultAnswer(request, answer.executionId, 'INSTANT_RETURN'), repeated: answer.repeated };
   }
 
   async function collectWithStart(request: ExecutionRequest, call: CollectedCall, updateId: string, sensitive: <T>(value: T) => T) {
     const plan = request.collect!;
     const input: CollectorInput = sensitive({ policy: plan.policy, template: templateOf(request.input) });
     for (let attempt = 1; ; attempt++) {
-      const operation = new WithStartWorkflowOperation(COLLECTOR_WORKFLOW_TYPE, {
+      const operation = new WithStartWorkflowOperation<CollectorWorkflow>(COLLECTOR_WORKFLOW_TYPE, {
         workflowId: plan.collectorId,
         taskQueue,
         args: [input],
@@ -75,7 +76,11 @@ export function createCallCollector(options: CallCollectorOptions) {
       });
       try {
         return await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
-          client.workflow.executeUpdateWithStart(collectCallUpdate, { args: [call], updateId, startWorkflowOperation: operation }),
+          client.workflow.executeUpdateWithStart(collectCallUpdate, {
+            args: [call],
+            updateId,
+            startWorkflowOperation: operation,
+          }),
         );
       } catch (error) {
         if (isTooLarge(error)) throw tooLarge(plan.policy.kind);
@@ -90,7 +95,7 @@ export function createCallCollector(options: CallCollectorOptions) {
   async function joinOnly(collectorId: string, call: CollectedCall, updateId: string) {
     try {
       return await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
-        client.workflow.getHandle(collectorId).executeUpdate(collectCallUpdate, { args: [call], updateId }),
+        client.workflow.getHandle<CollectorWorkflow>(collectorId).executeUpdate(collectCallUpdate, { args: [call], updateId }),
       );
     } catch (error) {
       if (isTooLarge(error)) throw tooLarge('debounce or batch');

@@ -14,7 +14,7 @@
 // visibility query (Temporal's SQL stores drop quotes from a query's
 // literals, so `#…'` would find `#…`): anything else is labelled too.
 import { createHmac } from 'node:crypto';
-import { hasControlCharacter } from '../../common/control-characters.ts';
+import { hasControlCharacter } from '../../../common/control-characters.ts';
 
 export type CoordinatorKind = 'concurrency' | 'throttle' | 'debounce' | 'batch' | 'pause';
 

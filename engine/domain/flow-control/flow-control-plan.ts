@@ -2,14 +2,14 @@
 // the gates its execution passes (pause, throttle, concurrency), or the
 // collector it goes to (debounce, batch), the key labels operators see, the
 // payload-derived idempotency key and the priority. Keys are computed here,
-// once, by the interpreter's own formula code (workflows/shared/control-keys.ts).
-import { ControlKeyError, controlKeysOf } from '../../workflows/shared/control-keys.ts';
-import { resolveFlowControl } from '../../workflows/shared/flow-control-settings.ts';
-import type { AdmissionGate, CollectorPolicy } from '../../workflows/shared/flow-control-contract.ts';
-import type { DirectTriggerRequest, ResolvedTrigger } from '../../workflows/shared/index.ts';
-import { formatDuration } from '../../workflows/shared/index.ts';
-import { InvalidArgumentError } from '../errors.ts';
-import type { PublishedFlowSnapshot } from '../webhook/published-flow-lookup.ts';
+// once, by the interpreter's own formula code (flow/control-keys.ts).
+import { ControlKeyError, controlKeysOf } from '../../../flow/control-keys.ts';
+import { resolveFlowControl } from '../../../flow/flow-control-settings.ts';
+import type { AdmissionGate, CollectorPolicy } from '../../../flow/flow-control-contract.ts';
+import type { DirectTriggerRequest, ResolvedTrigger } from '../../../flow/index.ts';
+import { formatDuration } from '../../../flow/index.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import type { PublishedFlowSnapshot } from '../flows/published-flow-lookup.ts';
 import { coordinatorId, keyLabel, pauseGateId, type CoordinatedFlow } from './coordinator-ids.ts';
 
 export interface FlowControlPlan {
@@ -39,8 +39,18 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
   const settings = resolveFlowControl(published.flowVersion.definition.trigger?.webhook ?? {});
   const paused = published.flow.paused;
   if (Object.keys(settings).length === 0 && !paused) return NO_CONTROL;
-  const flow: CoordinatedFlow = { company: published.company.name, flowName: published.flow.name, activity: trigger.activity };
-  const keys = controlKeysOf({ company: flow.company, activity: trigger.activity, description: trigger.description, payloadJson: call.payloadJson, direct: call.direct });
+  const flow: CoordinatedFlow = {
+    company: published.company.name,
+    flowName: published.flow.name,
+    activity: trigger.activity,
+  };
+  const keys = controlKeysOf({
+    company: flow.company,
+    activity: trigger.activity,
+    description: trigger.description,
+    payloadJson: call.payloadJson,
+    direct: call.direct,
+  });
   const keyOf = async (template: string, field: string) => {
     try {
       return template === '' ? '' : await keys(template);
@@ -51,7 +61,12 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
   };
   const hidden = trigger.doNotLogPayload;
   const named = `${flow.company} · ${flow.flowName}`;
-  const plan: FlowControlPlan = { gates: [], keyLabels: [], held: paused, ...(settings.priority !== undefined && { priority: settings.priority }) };
+  const plan: FlowControlPlan = {
+    gates: [],
+    keyLabels: [],
+    held: paused,
+    ...(settings.priority !== undefined && { priority: settings.priority }),
+  };
   const labelled = (key: string) => {
     const label = keyLabel(secret, key, hidden);
     if (label !== '' && !plan.keyLabels.includes(label)) plan.keyLabels.push(label);
@@ -61,26 +76,22 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
 
   if (paused) plan.gates.push({ kind: 'pause', coordinatorId: pauseGateId(secret, flow), summary: `paused flow · ${named}` });
   const collecting = !call.rerun && (settings.debounce ?? settings.batch);
+  // Per version: a collector starts every execution with the version it began with.
+  const collector = async (policy: CollectorPolicy, keyFormula: string, terms: string) => {
+    const key = await keyOf(keyFormula, `${policy.kind}.key`);
+    const version = String(published.flowVersion.version);
+    const summary = `${policy.kind} · ${named}${keyText(labelled(key))} · ${terms}`;
+    return { collectorId: coordinatorId(secret, policy.kind, flow, key, version), policy, summary };
+  };
   if (collecting && settings.debounce) {
     const { periodMs, maxWaitMs } = settings.debounce;
-    const key = await keyOf(settings.debounce.key, 'debounce.key');
-    const label = labelled(key);
-    plan.collect = {
-      // Per version: a collector starts every execution with the version it began with.
-      collectorId: coordinatorId(secret, 'debounce', flow, key, String(published.flowVersion.version)),
-      // Always bounded: as written, or by the default (flow-control-settings.ts).
-      policy: { kind: 'debounce', periodMs, maxWaitMs },
-      summary: `debounce · ${named}${keyText(label)} · ${formatDuration(periodMs)} after the last call, at most ${formatDuration(maxWaitMs)}`,
-    };
+    // Always bounded: as written, or by the default (flow-control-settings.ts).
+    const terms = `${formatDuration(periodMs)} after the last call, at most ${formatDuration(maxWaitMs)}`;
+    plan.collect = await collector({ kind: 'debounce', periodMs, maxWaitMs }, settings.debounce.key, terms);
   } else if (collecting && settings.batch) {
     const { maxSize, maxWaitMs } = settings.batch;
-    const key = await keyOf(settings.batch.key, 'batch.key');
-    const label = labelled(key);
-    plan.collect = {
-      collectorId: coordinatorId(secret, 'batch', flow, key, String(published.flowVersion.version)),
-      policy: { kind: 'batch', maxSize, maxWaitMs },
-      summary: `batch · ${named}${keyText(label)} · up to ${maxSize} calls or ${formatDuration(maxWaitMs)}`,
-    };
+    const terms = `up to ${maxSize} calls or ${formatDuration(maxWaitMs)}`;
+    plan.collect = await collector({ kind: 'batch', maxSize, maxWaitMs }, settings.batch.key, terms);
   }
   if (settings.throttle) {
     const { perSecond, burst } = settings.throttle;

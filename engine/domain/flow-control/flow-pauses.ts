@@ -2,18 +2,18 @@
 // it is paused (PostgreSQL, announced on the change feed, so every engine's
 // cached flow knows within milliseconds): while it is, engines accept calls
 // as always and give each execution the flow's pause gate, a coordinator
-// workflow in Temporal that holds them until resume (workflows/control/
+// workflow in Temporal that holds them until resume (workflows/flow-control/
 // pause-gate-workflow.ts). Order matters at both ends so that nothing is held
 // for good: pausing starts the gate paused *before* engines hold anything,
 // and resuming stops engines holding *before* the gate lets the held go.
 // A call an engine accepts before it heard of a pause runs unheld.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { COORDINATOR_PRIORITY, PAUSE_GATE_WORKFLOW_TYPE, type GateCarry } from '../../workflows/shared/flow-control-contract.ts';
-import { flowPausedSignal } from '../../workflows/shared/flow-control-messages.ts';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import type { Flow } from '../storage/entities.ts';
-import { unavailable } from '../temporal/execution-starter.ts';
+import { COORDINATOR_PRIORITY, PAUSE_GATE_WORKFLOW_TYPE, type GateCarry, type GateWorkflow } from '../../../flow/flow-control-contract.ts';
+import { flowPausedSignal } from '../../../flow/flow-control-messages.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import type { Flow } from '../../infrastructure/storage/entities.ts';
+import { unavailable } from '../../infrastructure/temporal/temporal-unavailable.ts';
 import { pauseGateId } from './coordinator-ids.ts';
 
 export interface FlowPauseDeps {
@@ -29,7 +29,7 @@ export async function pauseFlow(deps: FlowPauseDeps, em: EntityManager, flow: Fl
   const gate = pauseGateId(deps.idempotencyKey, { company: flow.company.name, flowName: flow.name });
   const paused: GateCarry = { paused: true };
   try {
-    await deps.temporal.workflow.signalWithStart(PAUSE_GATE_WORKFLOW_TYPE, {
+    await deps.temporal.workflow.signalWithStart<GateWorkflow, [{ paused: boolean }]>(PAUSE_GATE_WORKFLOW_TYPE, {
       workflowId: gate,
       taskQueue: deps.taskQueue,
       args: [paused],
@@ -58,7 +58,7 @@ export async function resumeFlow(deps: FlowPauseDeps, em: EntityManager, flow: F
   }
   const gate = pauseGateId(deps.idempotencyKey, { company: flow.company.name, flowName: flow.name });
   try {
-    await deps.temporal.workflow.getHandle(gate).signal(flowPausedSignal, { paused: false });
+    await deps.temporal.workflow.getHandle<GateWorkflow>(gate).signal(flowPausedSignal, { paused: false });
   } catch (error) {
     // No gate running: nothing is held.
     if (!(error instanceof WorkflowNotFoundError)) throw unavailable(error);

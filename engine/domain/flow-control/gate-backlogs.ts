@@ -9,7 +9,7 @@
 // asked, and with several engines the cap still holds within about a
 // second's calls. The same counts tell how fast a gate drains, which is the
 // Retry-After.
-import type { AdmissionGate } from '../../workflows/shared/flow-control-contract.ts';
+import type { AdmissionGate } from '../../../flow/flow-control-contract.ts';
 import { LimitRefusedError } from '../limits/webhook-limits.ts';
 
 export interface GateBacklogOptions {
@@ -21,7 +21,7 @@ export interface GateBacklogOptions {
   refreshMs?: number;
   /** Gates remembered at most (the least recently used are forgotten). */
   maxGates?: number;
-  /** Engines sharing the calls (engine/limits/engine-membership.ts): each sees about 1/N of a gate's. */
+  /** Engines sharing the calls (engine/domain/limits/engine-membership.ts): each sees about 1/N of a gate's. */
   liveEngines?: () => number;
 }
 

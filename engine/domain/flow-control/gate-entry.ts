@@ -6,13 +6,14 @@
 // the start, the engine hands it to its first gate, whose grant wakes it.
 // Should the hand-over fail (Temporal answered the start but not the
 // signal), the call is still answered 200: the execution is durable and asks
-// its gate itself when its delay ends (workflows/control/admission.ts). A
+// its gate itself when its delay ends (workflows/flow-control/admission.ts). A
 // sync execution runs at once and asks its gate itself.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { admissionDeadlineMs, GATE_WORKFLOW_TYPES, type AdmissionGate, type AdmissionRequest } from '../../workflows/shared/flow-control-contract.ts';
-import { gateBacklogQuery } from '../../workflows/shared/flow-control-messages.ts';
-import { admissionRequestStart } from '../../workflows/shared/gate-requests.ts';
+import { admissionDeadlineMs, GATE_WORKFLOW_TYPES, type AdmissionGate, type AdmissionRequest, type GateWorkflow } from '../../../flow/flow-control-contract.ts';
+import type { GateEntry } from '../executions/execution-starter.ts';
+import { gateBacklogQuery } from '../../../flow/flow-control-messages.ts';
+import { admissionRequestStart } from '../../../flow/gate-requests.ts';
 import { GateBacklogs } from './gate-backlogs.ts';
 
 export interface GateEntryOptions {
@@ -31,14 +32,14 @@ const BACKLOG_QUERY_MS = 2000;
 /** The hand-over is tried this often, these milliseconds apart, within the Temporal timeout. */
 const HAND_OVER_BACKOFF_MS = [100, 400];
 
-export function createGateEntry(options: GateEntryOptions) {
+export function createGateEntry(options: GateEntryOptions): GateEntry {
   const { client, taskQueue, logger } = options;
   const backlogs = new GateBacklogs({
     maxWaiting: options.maxWaiting,
     liveEngines: options.liveEngines,
     async ask(coordinatorId) {
       try {
-        const backlog = await client.connection.withDeadline(Date.now() + BACKLOG_QUERY_MS, () => client.workflow.getHandle(coordinatorId).query(gateBacklogQuery));
+        const backlog = await client.connection.withDeadline(Date.now() + BACKLOG_QUERY_MS, () => client.workflow.getHandle<GateWorkflow>(coordinatorId).query(gateBacklogQuery));
         return backlog.waiting;
       } catch (error) {
         // No coordinator: nothing waits. Anything else (no worker now): the estimate stands.
@@ -55,19 +56,26 @@ export function createGateEntry(options: GateEntryOptions) {
      */
     admit(gates: readonly AdmissionGate[]): { startDelayMs: number } {
       backlogs.check(gates);
-      return { startDelayMs: admissionDeadlineMs(Math.max(...gates.map((gate) => backlogs.estimate(gate.coordinatorId)))) };
+      return {
+        startDelayMs: admissionDeadlineMs(Math.max(...gates.map((gate) => backlogs.estimate(gate.coordinatorId)))),
+      };
     },
 
     /** Temporal acknowledged the start: the execution waits at its gates; one started with a delay is handed to its first. */
     async accepted(executionId: string, gates: readonly AdmissionGate[], handOver: boolean): Promise<void> {
       backlogs.accepted(gates);
       if (!handOver) return;
-      const request: AdmissionRequest = { executionId, arrivedAt: Date.now(), gate: gates[0]!, ...(gates.length > 1 && { next: gates.slice(1) }) };
+      const request: AdmissionRequest = {
+        executionId,
+        arrivedAt: Date.now(),
+        gate: gates[0]!,
+        ...(gates.length > 1 && { next: gates.slice(1) }),
+      };
       const start = admissionRequestStart(request, taskQueue);
       const deadline = Date.now() + options.temporalTimeoutMs;
       for (let attempt = 0; ; attempt++) {
         try {
-          await client.connection.withDeadline(deadline, () => client.workflow.signalWithStart(GATE_WORKFLOW_TYPES[request.gate.kind], start));
+          await client.connection.withDeadline(deadline, () => client.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(GATE_WORKFLOW_TYPES[request.gate.kind], start));
           return;
         } catch (error) {
           const backoff = HAND_OVER_BACKOFF_MS[attempt];
@@ -76,7 +84,11 @@ export function createGateEntry(options: GateEntryOptions) {
             continue;
           }
           logger.warn(
-            { executionId, gate: request.gate.coordinatorId, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) },
+            {
+              executionId,
+              gate: request.gate.coordinatorId,
+              reason: error instanceof Error ? error.message.split('\n')[0] : String(error),
+            },
             'an execution could not be handed to its flow-control gate; it asks the gate itself when its start delay ends',
           );
           return;
@@ -85,5 +97,3 @@ export function createGateEntry(options: GateEntryOptions) {
     },
   };
 }
-
-export type GateEntry = ReturnType<typeof createGateEntry>;

@@ -7,7 +7,7 @@
 // started less than a window ago, otherwise the current window's. So a repeat
 // within the window always finds the first execution, and one after it starts
 // a new one. The cost is one describe per keyed call.
-import { idempotentExecutionId } from '../webhook/idempotency.ts';
+import { idempotentExecutionId } from './idempotency.ts';
 
 export interface PayloadKeyedCall {
   company: string;
@@ -19,7 +19,7 @@ export interface PayloadKeyedCall {
 
 export async function payloadKeyedExecutionId(
   secret: Buffer,
-  startTimeOf: (workflowId: string) => Promise<Date | undefined>,
+  startTimeOf: (executionId: string) => Promise<Date | undefined>,
   call: PayloadKeyedCall,
   now = Date.now(),
 ): Promise<string> {

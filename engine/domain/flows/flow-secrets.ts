@@ -1,13 +1,13 @@
 // "Rotate Secret": a new 32-character secret; the previous one
 // stops working as soon as this commits.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { Flow, FlowVersion, PublishedFlow, type Company } from '../storage/entities.ts';
-import { FailedPreconditionError, NotFoundError } from '../errors.ts';
-import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/credentials.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { escapeLikePattern } from '../storage/like-pattern.ts';
-import { requireCompany } from './companies.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { Flow, FlowVersion, PublishedFlow, type Company } from '../../infrastructure/storage/entities.ts';
+import { FailedPreconditionError, NotFoundError } from '../../errors.ts';
+import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../callers/credentials.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { escapeLikePattern } from '../../infrastructure/storage/like-pattern.ts';
+import { requireCompany } from '../companies/companies.ts';
 import { requireFlow } from './flows.ts';
 import { secretRotateCommand } from './secret-hints.ts';
 

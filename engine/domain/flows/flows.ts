@@ -3,13 +3,13 @@
 // validates before it saves).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exceedsNameLimit, NAME_LIMITS } from '../../common/name-limits.ts';
-import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { Flow, FlowVersion, PublishedFlow } from '../storage/entities.ts';
-import { InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../security/credentials.ts';
-import type { FlowLimits } from '../../workflows/shared/index.ts';
-import { requireCompany } from './companies.ts';
+import { exceedsNameLimit, NAME_LIMITS } from '../../../common/name-limits.ts';
+import type { FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { Flow, FlowVersion, PublishedFlow } from '../../infrastructure/storage/entities.ts';
+import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { generateRandomText, SECRET_LENGTH, sha256Hex } from '../callers/credentials.ts';
+import type { FlowLimits } from '../../../flow/index.ts';
+import { requireCompany } from '../companies/companies.ts';
 import { activityOf, checkPublishable, publishVersion } from './publishing.ts';
 
 export interface AppliedFlow {
@@ -51,12 +51,28 @@ export async function applyFlow(em: EntityManager, definition: FlowJson, publish
     // A new flow gets its secret at once, so it can be published; the plaintext is returned once,
     // in the answer of the call that created it — which, past this point, can only fail by rolling back.
     secret = generateRandomText(SECRET_LENGTH);
-    flow = em.create(Flow, { id: randomUUID(), company, name, secretHash: sha256Hex(secret), secretRotatedAt: now, latestVersion: 0, createdAt: now, updatedAt: now });
+    flow = em.create(Flow, {
+      id: randomUUID(),
+      company,
+      name,
+      secretHash: sha256Hex(secret),
+      secretRotatedAt: now,
+      latestVersion: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   if (newVersion) {
     flow.latestVersion = versionNumber;
     flow.updatedAt = now;
-    em.create(FlowVersion, { id: randomUUID(), flow, version: versionNumber, activity: activityOf(definition), definition, createdAt: now });
+    em.create(FlowVersion, {
+      id: randomUUID(),
+      flow,
+      version: versionNumber,
+      activity: activityOf(definition),
+      definition,
+      createdAt: now,
+    });
   }
   await em.flush();
   if (publish) await publishVersion(em, flow, versionNumber, publish.limits);

@@ -4,8 +4,8 @@
 // newline, surrounding spaces, a truncated Standard Webhooks secret) are
 // refused here, with a message that never quotes the secret itself.
 import { randomBytes } from 'node:crypto';
-import type { DirectScheme } from '../../workflows/shared/index.ts';
-import { hasControlCharacter } from '../../common/control-characters.ts';
+import { DIRECT_SCHEMES, type DirectScheme } from '../../../flow/verification-schemes/scheme-registry.ts';
+import { hasControlCharacter } from '../../../common/control-characters.ts';
 
 /** Longer than any provider's secret (Standard Webhooks allows 64 bytes, ~94 characters with prefix). */
 export const MAX_HOOK_SECRET_LENGTH = 1024;
@@ -14,8 +14,6 @@ export const MAX_HOOK_SECRET_OVERLAP_SECONDS = 7 * 24 * 3600;
 /** Standard Webhooks: secrets are 24..64 random bytes; v1a public keys are Ed25519 keys (32 bytes). */
 const STANDARD_SECRET_BYTES = { min: 24, max: 64 } as const;
 const ED25519_PUBLIC_KEY_BYTES = 32;
-/** Providers that issue the secret themselves: one generated here could never match theirs. */
-const PROVIDER_ISSUED: ReadonlySet<DirectScheme> = new Set(['stripe', 'slack', 'shopify']);
 
 /**
  * Problems with a secret for a route of this scheme (undefined: the flow is
@@ -31,9 +29,9 @@ export function hookSecretProblems(secret: string, scheme: DirectScheme | undefi
   return problems;
 }
 
-/** Whether `--generate` makes sense for this scheme; a message saying where the secret comes from otherwise. */
+/** Whether `--generate` makes sense for this scheme (not when the provider issues the secret); a message saying where the secret comes from otherwise. */
 export function generateProblem(scheme: DirectScheme | undefined): string | undefined {
-  if (scheme === undefined || !PROVIDER_ISSUED.has(scheme)) return undefined;
+  if (scheme === undefined || !DIRECT_SCHEMES[scheme].secretIssuedByProvider) return undefined;
   return `${scheme} issues the signing secret itself (see its webhook settings); set that one from stdin instead of generating one`;
 }
 

@@ -1,27 +1,27 @@
 // Hook secrets: the signing secrets of provider routes, per company and
-// activity, stored envelope-encrypted (engine/secrets/) like connection
+// activity, stored envelope-encrypted (engine/infrastructure/secret-store/) like connection
 // secrets. Setting one over an existing secret may keep the old one valid for
 // an overlap, so the provider can switch without a window of refused calls.
 // Every write tells all engines (change feed) so their lookups
-// (engine/direct/hook-secret-lookup.ts) drop what they cached.
+// (engine/domain/direct/hook-secret-lookup.ts) drop what they cached.
 //
 // Nothing here returns, logs or quotes a secret, except the generated one
 // that setHookSecret hands back exactly once.
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exceedsNameLimit, nameLimitRule } from '../../common/name-limits.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { directSchemeOf, type DirectScheme } from '../../workflows/shared/index.ts';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
+import { exceedsNameLimit, nameLimitRule } from '../../../common/name-limits.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { directSchemeOf, type DirectScheme } from '../../../flow/index.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
 import { hookSecretContext } from '../direct/hook-secret-lookup.ts';
-import { InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { encryptSecret } from '../secrets/envelope-encryption.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { HookSecret, PublishedFlow, type Company } from '../storage/entities.ts';
-import { requireCompany } from './companies.ts';
+import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { encryptSecret } from '../../infrastructure/secret-store/envelope-encryption.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { HookSecret, PublishedFlow, type Company } from '../../infrastructure/storage/entities.ts';
+import { requireCompany } from '../companies/companies.ts';
 import { generateHookSecret, generateProblem, hookSecretProblems, MAX_HOOK_SECRET_OVERLAP_SECONDS } from './hook-secrets-validation.ts';
-import { hasControlCharacter } from '../../common/control-characters.ts';
+import { hasControlCharacter } from '../../../common/control-characters.ts';
 
 export interface HookSecretChange {
   company: string;
@@ -70,7 +70,17 @@ export async function setHookSecret(em: EntityManager, keyring: SecretKeyring, c
   const now = new Date();
   const previousValidUntil = await em.transactional(async (tx) => {
     const existing = await tx.findOne(HookSecret, { company: company.id, activity }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const row = existing ?? tx.create(HookSecret, { id: randomUUID(), company, activity, secretCiphertext: '', keyId: '', createdAt: now, updatedAt: now });
+    const row =
+      existing ??
+      tx.create(HookSecret, {
+        id: randomUUID(),
+        company,
+        activity,
+        secretCiphertext: '',
+        keyId: '',
+        createdAt: now,
+        updatedAt: now,
+      });
     // The replaced secret keeps its own envelope (same row, same binding): it is never decrypted here.
     const keep = existing !== null && overlapSeconds > 0;
     row.previousCiphertext = keep ? existing.secretCiphertext : null;
@@ -88,7 +98,10 @@ export async function setHookSecret(em: EntityManager, keyring: SecretKeyring, c
 
 export async function listHookSecrets(em: EntityManager, companyName: string): Promise<HookSecretSummary[]> {
   const where = companyName === '' ? {} : { company: (await requireCompany(em, companyName)).id };
-  const rows = await em.find(HookSecret, where, { populate: ['company'], orderBy: { company: { name: 'asc' }, activity: 'asc' } });
+  const rows = await em.find(HookSecret, where, {
+    populate: ['company'],
+    orderBy: { company: { name: 'asc' }, activity: 'asc' },
+  });
   const now = Date.now();
   return Promise.all(
     rows.map(async (row) => ({

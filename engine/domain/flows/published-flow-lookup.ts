@@ -3,17 +3,17 @@
 // flows are kept as plain snapshots in a cache the change feed clears whenever
 // a flow is published, unpublished or its secret rotated (in any engine).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { ChangeFeed } from '../cache/change-feed.ts';
-import { SnapshotCache, type SnapshotCacheOptions } from '../cache/snapshot-cache.ts';
-import { Company, FlowVersion, PublishedFlow } from '../storage/entities.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { NotFoundError } from '../errors.ts';
-import { companyNotFoundMessage } from '../admin/companies.ts';
+import type { FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { ChangeFeed } from '../../infrastructure/cache/change-feed.ts';
+import { SnapshotCache, type SnapshotCacheOptions } from '../../infrastructure/cache/snapshot-cache.ts';
+import { Company, FlowVersion, PublishedFlow } from '../../infrastructure/storage/entities.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { NotFoundError } from '../../errors.ts';
+import { companyNotFoundMessage } from '../companies/companies.ts';
 
 export interface PublishedFlowSnapshot {
   company: { id: string; name: string };
-  /** `paused`: `flowhook flow pause` holds the flow's executions (engine/flow-control/flow-pauses.ts). */
+  /** `paused`: `flowhook flow pause` holds the flow's executions (engine/domain/flow-control/flow-pauses.ts). */
   flow: { name: string; secretHash: string | null; paused: boolean };
   flowVersion: { version: number; definition: FlowJson };
 }
@@ -66,7 +66,11 @@ async function load(em: EntityManager, companyName: string, activity: string): P
   if (!published) return undefined;
   return {
     company: { id: published.company.id, name: published.company.name },
-    flow: { name: published.flow.name, secretHash: published.flow.secretHash ?? null, paused: published.flow.pausedAt != null },
+    flow: {
+      name: published.flow.name,
+      secretHash: published.flow.secretHash ?? null,
+      paused: published.flow.pausedAt != null,
+    },
     flowVersion: { version: published.flowVersion.version, definition: published.flowVersion.definition },
   };
 }

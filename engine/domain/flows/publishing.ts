@@ -6,15 +6,15 @@
 // The checks are separate from the write so `flow apply --publish` can run them
 // before it stores anything: a definition that cannot be published leaves no
 // version, no flow and no secret behind.
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { connectionsUsedBy, validateFlow, type FlowLimits, type FlowProblems } from '../../workflows/shared/index.ts';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { Connection, Flow, FlowVersion, PublishedFlow, type Company } from '../storage/entities.ts';
+import type { FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { connectionsUsedBy, validateFlow, type FlowLimits, type FlowProblems } from '../../../flow/index.ts';
+import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
+import { Connection, Flow, FlowVersion, PublishedFlow, type Company } from '../../infrastructure/storage/entities.ts';
 import { hasHookSecret, hookSecretSetCommand } from './hook-secrets.ts';
-import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
 import { secretRotateCommand } from './secret-hints.ts';
+import { flushOrRefuseDuplicate } from '../../infrastructure/storage/unique-flush.ts';
 
 /** What a publish is about: the flow by company and name (it may not exist yet) and the definition. */
 export interface PublishCandidate {
@@ -50,7 +50,7 @@ export async function publishProblems(em: EntityManager, candidate: PublishCandi
   return problems;
 }
 
-/** The flow's own rules (workflows/shared/flow-validation.ts) and the connections its steps name. */
+/** The flow's own rules (flow/flow-validation.ts) and the connections its steps name. */
 async function definitionProblems(em: EntityManager, company: Company, definition: FlowJson, limits: FlowLimits): Promise<FlowProblems> {
   const problems = validateFlow(definition, limits);
   problems.errors.push(...(await missingConnections(em, company, definition.steps ?? [])));
@@ -105,14 +105,15 @@ export async function publishVersion(em: EntityManager, flow: Flow, versionNumbe
     existing.flowVersion = version;
     existing.publishedAt = new Date();
   } else {
-    em.create(PublishedFlow, { flow, company: flow.company, activity: version.activity, flowVersion: version, publishedAt: new Date() });
+    em.create(PublishedFlow, {
+      flow,
+      company: flow.company,
+      activity: version.activity,
+      flowVersion: version,
+      publishedAt: new Date(),
+    });
   }
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw duplicateActivity(version.activity, 'another flow');
-    throw error;
-  }
+  await flushOrRefuseDuplicate(em, () => duplicateActivity(version.activity, 'another flow'));
   return { warnings };
 }
 

@@ -6,16 +6,16 @@
 // the endpoint's host — or as typed for this try. Neither they nor the flow's
 // secret are logged, stored or returned; the answer is what the caller got.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import type { TryFlowRequest } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { EXECUTION_ID_HEADER, OUTCOME_HEADER } from '../../common/webhook-answer-headers.ts';
-import { connectionKind, MAX_SYNC_TIMEOUT_SECONDS } from '../../workflows/shared/index.ts';
-import { basicCredentials } from '../../workflows/shared/connection-kinds/http-basic.ts';
-import { connectionAllows } from '../../workflows/shared/connection-pin.ts';
+import { ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import type { TryFlowRequest } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { EXECUTION_ID_HEADER, OUTCOME_HEADER } from '../../../common/webhook-answer-headers.ts';
+import { connectionKind, MAX_SYNC_TIMEOUT_SECONDS } from '../../../flow/index.ts';
+import { basicCredentials } from '../../../flow/connection-kinds/http-basic.ts';
+import { connectionAllows } from '../../../flow/connection-pin.ts';
 import { resolveConnection } from '../connections/connections.ts';
-import { FailedPreconditionError, InvalidArgumentError, UnavailableError } from '../errors.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { requireCompany } from './companies.ts';
+import { FailedPreconditionError, InvalidArgumentError, UnavailableError } from '../../errors.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { requireCompany } from '../companies/companies.ts';
 import { webhookCall } from './webhook-call.ts';
 
 /** The longest sync window, and room for the facade to answer after it. */
@@ -45,12 +45,21 @@ export async function tryFlow(em: EntityManager, deps: TryFlowDeps, request: Try
   const payload = request.payloadJson.trim() === '' ? '{}' : request.payloadJson;
   if (!isJsonObject(payload)) throw new InvalidArgumentError('payload: must be a JSON object, as the endpoint expects');
   const url = webhookCall(deps, company.name, activity).url;
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(await callerHeaders(em, deps, request, new URL(url))) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(await callerHeaders(em, deps, request, new URL(url))),
+  };
   // The payload's own text, byte for byte: the flow sees exactly what the panel sent.
   const body = `{"activity":${JSON.stringify(activity)},"secret":${JSON.stringify(request.secret)},"payload":${payload}}`;
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(TRY_TIMEOUT_MS) });
+    response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TRY_TIMEOUT_MS),
+    });
   } catch (error) {
     const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'failed');
     throw new UnavailableError(`the webhook endpoint ${url} could not be reached from the engine (${reason}); is FLOWHOOK_PUBLIC_URL an address the engine reaches?`);

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { startPeriodicTask } from '../housekeeping/periodic-task.ts';
+import { startPeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
 
 export const HEARTBEAT_INTERVAL_MS = 5000;
 /** A node is live while its heartbeat is newer than this: three heartbeats, so one slow beat does not drop it. */

@@ -1,46 +1,46 @@
-// A token bucket: `ratePerSecond` calls on average, bursts of up to `burst`.
-// Pure apart from the clock it is handed, so tests can drive time.
-import { keyDigest } from '../cache/digest-keyed-lru.ts';
+// The engine's rate limiters: a token bucket (`ratePerSecond` calls on average, bursts of up to
+// `burst`, by the arithmetic of common/token-bucket.ts) and one bucket per key, bounded. Pure apart
+// from the clock they are handed, so tests can drive time.
+import { refill, type Bucket } from '../../../common/token-bucket.ts';
+import { keyDigest } from '../../infrastructure/cache/digest-keyed-lru.ts';
 
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export class TokenBucket {
   #ratePerSecond: number;
   #burst: number;
-  #tokens: number;
-  #updatedAt: number;
+  #bucket: Bucket;
 
   constructor(ratePerSecond: number, burst: number, nowMs: number) {
     this.#ratePerSecond = ratePerSecond;
     this.#burst = Math.max(1, burst);
-    this.#tokens = this.#burst;
-    this.#updatedAt = nowMs;
+    this.#bucket = { tokens: this.#burst, countedAt: nowMs };
   }
 
   take(nowMs: number): TakeResult {
     const result = this.peek(nowMs);
-    if (result.allowed) this.#tokens -= 1;
+    if (result.allowed) this.#bucket.tokens -= 1;
     return result;
   }
 
   /** Takes the token a `peek` that allowed just found (no refill: the caller peeked at this instant). */
   consume(): void {
-    this.#tokens -= 1;
+    this.#bucket.tokens -= 1;
   }
 
   /** What `take` would answer now, without taking anything. */
   peek(nowMs: number): TakeResult {
     this.#refill(nowMs);
-    if (this.#tokens >= 1) return ALLOWED;
+    if (this.#bucket.tokens >= 1) return ALLOWED;
     // Whole seconds, as Retry-After carries them; never 0, which would invite an immediate retry.
-    const waitSeconds = (1 - this.#tokens) / this.#ratePerSecond;
+    const waitSeconds = (1 - this.#bucket.tokens) / this.#ratePerSecond;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)) };
   }
 
   /** Whether the bucket holds its whole burst again: forgetting it then changes nothing. */
   isFull(nowMs: number): boolean {
     this.#refill(nowMs);
-    return this.#tokens >= this.#burst;
+    return this.#bucket.tokens >= this.#burst;
   }
 
   /**
@@ -52,14 +52,12 @@ export class TokenBucket {
     this.#refill(nowMs);
     this.#ratePerSecond = ratePerSecond;
     this.#burst = Math.max(1, burst);
-    this.#tokens = Math.min(this.#tokens, this.#burst);
+    this.#bucket.tokens = Math.min(this.#bucket.tokens, this.#burst);
   }
 
   #refill(nowMs: number): void {
-    const elapsedSeconds = Math.max(0, nowMs - this.#updatedAt) / 1000;
-    this.#tokens = Math.min(this.#burst, this.#tokens + elapsedSeconds * this.#ratePerSecond);
     // Never backwards: a clock that steps back must not refill the same time twice.
-    this.#updatedAt = Math.max(this.#updatedAt, nowMs);
+    this.#bucket = refill(this.#bucket, Math.max(this.#bucket.countedAt, nowMs), this.#ratePerSecond, this.#burst);
   }
 }
 

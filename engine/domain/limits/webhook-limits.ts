@@ -5,9 +5,9 @@
 // (engine-membership.ts), in memory — no call waits for the database. A
 // refused call starts nothing and gets a RateLimitedError, which the facade
 // answers with 429 and Retry-After.
-import { RateLimitedError } from '../errors.ts';
+import { RateLimitedError } from '../../errors.ts';
 import { capShare, liveNodeCount, rateShare } from './cluster-share.ts';
-import { KeyedRateLimiter, type TakeResult } from './token-bucket.ts';
+import { KeyedRateLimiter, type TakeResult } from './rate-limiters.ts';
 
 export interface RateLimit {
   /** Calls per second on average; 0 turns the limit off. */
@@ -41,7 +41,7 @@ export interface WebhookLimitSettings {
 
 /**
  * Which limit refused a call: the `limit` label of flowhook_engine_rate_limited_total.
- * `flow_control_backlog` is flow control's cap on executions waiting at one gate (engine/flow-control/gate-backlogs.ts).
+ * `flow_control_backlog` is flow control's cap on executions waiting at one gate (engine/domain/flow-control/gate-backlogs.ts).
  */
 export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'callbacks' | 'sync_calls' | 'flow_control_backlog';
 

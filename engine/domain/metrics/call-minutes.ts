@@ -9,7 +9,7 @@
 // process's: other engines of a deployment count their own calls
 // (docs/console.md says how to see them all).
 import type { Registry } from 'prom-client';
-import { CALL_OUTCOMES } from '../../common/metrics/call-labels.ts';
+import { CALL_OUTCOMES } from '../../../common/metrics/call-labels.ts';
 
 export const CALLS_METRIC = 'flowhook_engine_webhook_calls_total';
 export const ANSWER_METRIC = 'flowhook_engine_answer_duration_seconds';

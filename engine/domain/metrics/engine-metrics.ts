@@ -1,15 +1,14 @@
 // The engine's Prometheus metrics: webhook calls as the engine decided them
 // (per published flow once the lookup found one), Temporal start latency,
 // sync-window waits, rate-limit refusals and cache lookups. One instance per
-// engine (runEngine), in its own registry; served by metrics-endpoint.ts.
+// engine (runEngine), in its own registry; served by common/metrics/metrics-listener.ts.
 import { Code } from '@connectrpc/connect';
-import { DIRECT_SCHEMES } from '../../workflows/shared/direct-route.ts';
-import { Counter, Gauge, Histogram } from 'prom-client';
-import { CALL_OUTCOMES, MAX_FLOW_SERIES, modeOf, type CallMode, type CallOutcome } from '../../common/metrics/call-labels.ts';
-import { BoundChildren, BoundedValues, OTHER, UNKNOWN } from '../../common/metrics/label-values.ts';
-import { CALL_SECONDS_BUCKETS, createMetricsRegistry, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
-import type { WebhookOutcome } from '../../workflows/shared/index.ts';
-import { engineCode } from '../rpc/error-interceptor.ts';
+import { DIRECT_SCHEMES } from '../../../flow/direct-route.ts';
+import { MAX_FLOW_SERIES, webhookCallSeries, type CallMode, type CallOutcome } from '../../../common/metrics/call-labels.ts';
+import { BoundedPairs, OTHER, UNKNOWN } from '../../../common/metrics/label-values.ts';
+import { CALL_SECONDS_BUCKETS, createMetricsRegistry, type MetricsRegistry } from '../../../common/metrics/metrics-registry.ts';
+import type { WebhookOutcome } from '../../../flow/index.ts';
+import { engineCode } from '../../error-codes.ts';
 import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
 import type { LimitName } from '../limits/webhook-limits.ts';
 import { ANSWER_METRIC } from './call-minutes.ts';
@@ -25,7 +24,7 @@ const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
 /** Codes that mean the call itself was refused (the facade answers 4xx); any other is a failure (5xx). */
 const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExists, Code.Unauthenticated, Code.PermissionDenied, Code.FailedPrecondition, Code.ResourceExhausted]);
 
-/** The `limit` label of flowhook_engine_rate_limited_total: which limit refused (engine/limits/webhook-limits.ts). */
+/** The `limit` label of flowhook_engine_rate_limited_total: which limit refused (engine/domain/limits/webhook-limits.ts). */
 export type RateLimitKind = LimitName;
 const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'callbacks', 'sync_calls', 'flow_control_backlog'];
 /** waitForCallback deliveries: through a callback URL, or resumed by correlation key. */
@@ -37,8 +36,8 @@ export type CallbackRouteLabel = 'url' | 'key';
  */
 export const CALLBACK_OUTCOMES = ['accepted', 'repeated', 'used', 'not_found', 'invalid', 'refused', 'failed'] as const;
 export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
-/** The provider route's schemes as metric labels (engine/direct/verification); anything else is `unknown`. */
-/** Refused console sign-ins: a wrong admin token, or held back before any token was checked (engine/console/sign-in-limiter.ts). */
+/** The provider route's schemes as metric labels (engine/domain/direct/verification); anything else is `unknown`. */
+/** Refused console sign-ins: a wrong admin token, or held back before any token was checked (engine/edges/console/sign-in-limiter.ts). */
 export const SIGN_IN_REFUSALS = ['wrong_token', 'sender_backoff', 'deployment_budget'] as const;
 export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
 export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets', 'execution_liveness'] as const;
@@ -50,9 +49,9 @@ export interface EngineMetrics {
   /** One record per InvokeDirect (provider route): by scheme and mode, not per flow — the route is reachable unauthenticated. */
   directCall(): DirectCallRecord;
   rateLimited(kind: RateLimitKind): void;
-  /** Engines sharing the cluster-wide limits now, this one included (engine/limits/engine-membership.ts). */
+  /** Engines sharing the cluster-wide limits now, this one included (engine/domain/limits/engine-membership.ts). */
   liveEngines(count: number): void;
-  /** Workers seen polling the flow task queue lately (engine/health/dependency-probes.ts). */
+  /** Workers seen polling the flow task queue lately (engine/infrastructure/health/dependency-probes.ts). */
   workerPollers(count: number): void;
   /** For SnapshotCacheOptions.observeLookups: a counter bound to one cache. */
   cacheLookups(cache: string): (hit: boolean) => void;
@@ -84,107 +83,69 @@ export interface DirectCallRecord {
 
 export function createEngineMetrics(): EngineMetrics {
   const registry = createMetricsRegistry();
-  const registers = [registry.registry];
-  const calls = new Counter({
-    name: 'flowhook_engine_webhook_calls_total',
-    help: 'Invoke calls by company, activity, mode, outcome and Connect code; "unknown" until the flow lookup found a published flow',
-    labelNames: ['company', 'activity', 'mode', 'outcome', 'code'],
-    registers,
-  });
-  const duration = new Histogram({
-    name: 'flowhook_engine_webhook_call_duration_seconds',
-    help: 'Invoke latency in the engine, from the request to the answer (sync calls include the sync window)',
-    labelNames: ['mode', 'outcome'],
-    buckets: CALL_SECONDS_BUCKETS,
-    registers,
+  const calls = webhookCallSeries(registry, 'engine', 'code', {
+    calls: 'Invoke calls by company, activity, mode, outcome and Connect code; "unknown" until the flow lookup found a published flow',
+    duration: 'Invoke latency in the engine, from the request to the answer (sync calls include the sync window)',
   });
   // By company alone (not activity: a histogram's series are many), for the console's overview (call-minutes.ts).
-  const answers = new Histogram({
-    name: ANSWER_METRIC,
-    help: "Invoke latency by company, for calls resolved to a published flow (the console overview's p50/p95)",
-    labelNames: ['company'],
-    buckets: CALL_SECONDS_BUCKETS,
-    registers,
-  });
-  const starts = new Histogram({
-    name: 'flowhook_engine_temporal_start_duration_seconds',
-    help: 'Time until Temporal acknowledged an execution start (instant: workflow start; sync: the start of Update-With-Start)',
-    labelNames: ['mode'],
-    buckets: CALL_SECONDS_BUCKETS,
-    registers,
-  });
-  const syncWaits = new Histogram({
-    name: 'flowhook_engine_sync_wait_seconds',
-    help: 'Sync calls: time from sending Update-With-Start to the answer, by what ended the wait',
-    labelNames: ['outcome'],
-    buckets: CALL_SECONDS_BUCKETS,
-    registers,
-  });
-  const waiting = new Gauge({ name: 'flowhook_engine_sync_calls_waiting', help: 'Sync calls waiting for their answer now', registers });
-  const live = new Gauge({
-    name: 'flowhook_engine_live_engines',
-    help: 'Engines whose heartbeat is recent, this one included: each applies 1/N of the rate limits and the sync-call cap',
-    registers,
-  });
+  const answers = registry.histogram(
+    ANSWER_METRIC,
+    "Invoke latency by company, for calls resolved to a published flow (the console overview's p50/p95)",
+    ['company'],
+    CALL_SECONDS_BUCKETS,
+  );
+  const starts = registry.histogram(
+    'flowhook_engine_temporal_start_duration_seconds',
+    'Time until Temporal acknowledged an execution start (instant: workflow start; sync: the start of Update-With-Start)',
+    ['mode'],
+    CALL_SECONDS_BUCKETS,
+  );
+  const syncWaits = registry.histogram(
+    'flowhook_engine_sync_wait_seconds',
+    'Sync calls: time from sending Update-With-Start to the answer, by what ended the wait',
+    ['outcome'],
+    CALL_SECONDS_BUCKETS,
+  );
+  const waiting = registry.gauge('flowhook_engine_sync_calls_waiting', 'Sync calls waiting for their answer now');
+  const live = registry.gauge('flowhook_engine_live_engines', 'Engines whose heartbeat is recent, this one included: each applies 1/N of the rate limits and the sync-call cap');
   live.set(1);
-  const pollers = new Gauge({
-    name: 'flowhook_engine_worker_pollers',
-    help: 'Workers seen polling the flow task queue in the last 75 s; 0 means calls are accepted while no worker runs their executions (the engine is not ready then)',
-    registers,
-  });
-  const limited = new Counter({
-    name: 'flowhook_engine_rate_limited_total',
-    help: 'Calls refused by admission control (429), by limit: caller, activity, company, global, hook_route (provider route, before verification), sync_calls, flow_control_backlog (too many executions wait at one flow-control gate)',
-    labelNames: ['limit'],
-    registers,
-  });
-  const directCalls = new Counter({
-    name: 'flowhook_engine_direct_calls_total',
-    help: 'Provider-route (InvokeDirect) calls by verification scheme, mode, outcome and Connect code; scheme and mode "unknown" until the route was found',
-    labelNames: ['scheme', 'mode', 'outcome', 'code'],
-    registers,
-  });
-  const callbacks = new Counter({
-    name: 'flowhook_engine_callbacks_total',
-    help: 'waitForCallback deliveries by route (url: a callback URL, key: flowWebhook_Resume) and outcome (accepted, repeated, used, not_found, invalid, refused, failed)',
-    labelNames: ['route', 'outcome'],
-    registers,
-  });
-  const lookups = new Counter({
-    name: 'flowhook_engine_cache_lookups_total',
-    help: 'Webhook-path cache lookups by cache and result (hit, miss)',
-    labelNames: ['cache', 'result'],
-    registers,
-  });
-
-  const flowControl = new Counter({
-    name: 'flowhook_engine_flow_control_calls_total',
-    help: 'Accepted calls flow control coalesced (debounce), batched, deduplicated (joined an execution by an idempotency key) or held (the flow was paused), by company and activity',
-    labelNames: ['company', 'activity', 'control'],
-    registers,
-  });
-  const signInRefusals = new Counter({
-    name: 'flowhook_engine_console_sign_ins_refused_total',
-    help: 'Console sign-ins with an admin token refused: wrong_token, or held back unchecked after too many failures from the sender (sender_backoff) or from everyone (deployment_budget)',
-    labelNames: ['reason'],
-    registers,
-  });
-  for (const reason of SIGN_IN_REFUSALS) signInRefusals.labels(reason).inc(0);
-  const callChildren = new BoundChildren((company, activity, mode, outcome, code) => calls.labels(company!, activity!, mode!, outcome!, code!));
-  const flowControlChildren = new BoundChildren((company, activity, what) => flowControl.labels(company!, activity!, what!));
-  const durationChildren = new BoundChildren((mode, outcome) => duration.labels(mode!, outcome!));
-  const answerChildren = new BoundChildren((company) => answers.labels(company!));
-  const syncChildren = new BoundChildren((outcome) => syncWaits.labels(outcome!));
-  const flows = new BoundedValues(MAX_FLOW_SERIES);
+  const pollers = registry.gauge(
+    'flowhook_engine_worker_pollers',
+    'Workers seen polling the flow task queue in the last 75 s; 0 means calls are accepted while no worker runs their executions (the engine is not ready then)',
+  );
+  const limited = registry.counter(
+    'flowhook_engine_rate_limited_total',
+    'Calls refused by admission control (429), by limit: caller, activity, company, global, hook_route (provider route, before verification), sync_calls, flow_control_backlog (too many executions wait at one flow-control gate)',
+    ['limit'],
+  );
+  const directCalls = registry.counter(
+    'flowhook_engine_direct_calls_total',
+    'Provider-route (InvokeDirect) calls by verification scheme, mode, outcome and Connect code; scheme and mode "unknown" until the route was found',
+    ['scheme', 'mode', 'outcome', 'code'],
+  );
+  const callbacks = registry.counter(
+    'flowhook_engine_callbacks_total',
+    'waitForCallback deliveries by route (url: a callback URL, key: flowWebhook_Resume) and outcome (accepted, repeated, used, not_found, invalid, refused, failed)',
+    ['route', 'outcome'],
+  );
+  const lookups = registry.counter('flowhook_engine_cache_lookups_total', 'Webhook-path cache lookups by cache and result (hit, miss)', ['cache', 'result']);
+  const flowControl = registry.counter(
+    'flowhook_engine_flow_control_calls_total',
+    'Accepted calls flow control coalesced (debounce), batched, deduplicated (joined an execution by an idempotency key) or held (the flow was paused), by company and activity',
+    ['company', 'activity', 'control'],
+  );
+  const signInRefusals = registry.counter(
+    'flowhook_engine_console_sign_ins_refused_total',
+    'Console sign-ins with an admin token refused: wrong_token, or held back unchecked after too many failures from the sender (sender_backoff) or from everyone (deployment_budget)',
+    ['reason'],
+  );
+  const flows = new BoundedPairs(MAX_FLOW_SERIES);
   // Pre-bound and at 0 from the start, so rate() and alerts see the first refusal.
-  const limitedChildren = Object.fromEntries(RATE_LIMIT_KINDS.map((kind) => [kind, limited.labels(kind)])) as Record<RateLimitKind, ReturnType<typeof limited.labels>>;
-  const directChildren = new BoundChildren((scheme, mode, outcome, code) => directCalls.labels(scheme!, mode!, outcome!, code!));
-  for (const child of Object.values(limitedChildren)) child.inc(0);
-  const startChildren = { instant: starts.labels('instant'), sync: starts.labels('sync') };
-  for (const outcome of CALL_OUTCOMES) duration.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
+  for (const reason of SIGN_IN_REFUSALS) signInRefusals.get(reason).inc(0);
+  for (const kind of RATE_LIMIT_KINDS) limited.get(kind).inc(0);
   const knownCaches = new Set<string>(CACHE_NAMES);
-  for (const route of ['url', 'key'] as const) for (const outcome of CALLBACK_OUTCOMES) callbacks.labels(route, outcome).inc(0);
-  const callback = (route: CallbackRouteLabel, outcome: CallbackOutcome) => callbacks.labels(route, outcome).inc();
+  for (const route of ['url', 'key'] as const) for (const outcome of CALLBACK_OUTCOMES) callbacks.get(route, outcome).inc(0);
+  const callback = (route: CallbackRouteLabel, outcome: CallbackOutcome) => callbacks.get(route, outcome).inc();
 
   class CallRecord implements WebhookCallRecord {
     readonly #started = performance.now();
@@ -194,8 +155,7 @@ export function createEngineMetrics(): EngineMetrics {
 
     flowResolved(company: string, activity: string, responseMode: string): void {
       // Published flows only: the pair is bounded by what operators published (and capped).
-      const pair = flows.value(`${company}\u0000${activity}`);
-      [this.#company, this.#activity] = pair === OTHER ? [OTHER, OTHER] : [company, activity];
+      [this.#company, this.#activity] = flows.labels(company, activity);
       this.#mode = responseMode === 'WAIT_FOR_RESPONSE_STEP' ? 'sync' : 'instant';
     }
 
@@ -209,10 +169,9 @@ export function createEngineMetrics(): EngineMetrics {
     }
 
     #record(outcome: CallOutcome, code: string): void {
-      callChildren.get(this.#company, this.#activity, this.#mode, outcome, code).inc();
       const seconds = (performance.now() - this.#started) / 1000;
-      durationChildren.get(this.#mode, outcome).observe(seconds);
-      if (this.#company !== UNKNOWN) answerChildren.get(this.#company).observe(seconds);
+      calls.record(this.#company, this.#activity, this.#mode, outcome, code, seconds);
+      if (this.#company !== UNKNOWN) answers.get(this.#company).observe(seconds);
     }
   }
 
@@ -226,12 +185,12 @@ export function createEngineMetrics(): EngineMetrics {
     }
 
     answered(outcome: WebhookOutcome | 'url_verification'): void {
-      directChildren.get(this.#scheme, this.#mode, outcome === 'url_verification' ? outcome : ANSWERED[outcome], 'ok').inc();
+      directCalls.get(this.#scheme, this.#mode, outcome === 'url_verification' ? outcome : ANSWERED[outcome], 'ok').inc();
     }
 
     failed(error: unknown): void {
       const code = engineCode(error);
-      directChildren.get(this.#scheme, this.#mode, REFUSALS.has(code) ? 'refused' : 'failed', codeLabel(code)).inc();
+      directCalls.get(this.#scheme, this.#mode, REFUSALS.has(code) ? 'refused' : 'failed', codeLabel(code)).inc();
     }
   }
 
@@ -239,31 +198,29 @@ export function createEngineMetrics(): EngineMetrics {
     registry,
     webhookCall: () => new CallRecord(),
     directCall: () => new DirectRecord(),
-    rateLimited: (kind) => limitedChildren[kind].inc(),
-    consoleSignInRefused: (reason) => signInRefusals.labels(reason).inc(),
+    rateLimited: (kind) => limited.get(kind).inc(),
+    consoleSignInRefused: (reason) => signInRefusals.get(reason).inc(),
     liveEngines: (count) => live.set(count),
     workerPollers: (count) => pollers.set(count),
     callback,
     callbackFailed: (route, error) => callback(route, callbackOutcomeOf(engineCode(error))),
     cacheLookups(cache) {
       const name = knownCaches.has(cache) ? cache : OTHER;
-      const hit = lookups.labels(name, 'hit');
-      const miss = lookups.labels(name, 'miss');
+      const hit = lookups.get(name, 'hit');
+      const miss = lookups.get(name, 'miss');
       hit.inc(0);
       miss.inc(0);
       return (found) => (found ? hit : miss).inc();
     },
-    startAcknowledged: (mode, seconds) => startChildren[mode].observe(seconds),
+    startAcknowledged: (mode, seconds) => starts.get(mode).observe(seconds),
     flowControlCall(company, activity, what) {
-      const pair = flows.value(`${company}\u0000${activity}`);
-      const [companyLabel, activityLabel] = pair === OTHER ? [OTHER, OTHER] : [company, activity];
-      flowControlChildren.get(companyLabel, activityLabel, what).inc();
+      flowControl.get(...flows.labels(company, activity), what).inc();
     },
     syncWait: {
       begin: () => waiting.inc(),
       end(outcome, seconds) {
         waiting.dec();
-        syncChildren.get(outcome).observe(seconds);
+        syncWaits.get(outcome).observe(seconds);
       },
     },
   };

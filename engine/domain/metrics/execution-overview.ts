@@ -5,10 +5,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@temporalio/client';
-import { GetExecutionOverviewResponseSchema, type GetExecutionOverviewResponse } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { InvalidArgumentError } from '../errors.ts';
-import { OVERVIEW_MINUTES, type CallMinutes } from '../metrics/call-minutes.ts';
-import { companyClause, flowExecutionsQuery, needsExactCompanyCheck, quote } from './visibility-query.ts';
+import { GetExecutionOverviewResponseSchema, type GetExecutionOverviewResponse } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { InvalidArgumentError } from '../../errors.ts';
+import { OVERVIEW_MINUTES, type CallMinutes } from './call-minutes.ts';
+import { companyClause, flowExecutionsQuery, needsExactCompanyCheck, quote } from '../executions/visibility-query.ts';
 
 export interface OverviewDeps {
   temporal: Client;

@@ -1,10 +1,10 @@
 // Wrappers that measure the webhook path's admission control and sync waits
 // without the limits or the starter knowing about metrics.
-import { RateLimitedError } from '../errors.ts';
-import { engineCode } from '../rpc/error-interceptor.ts';
+import { RateLimitedError } from '../../errors.ts';
+import { engineCode } from '../../error-codes.ts';
 import { LimitRefusedError, type WebhookLimits } from '../limits/webhook-limits.ts';
-import type { ExecutionStarter } from '../temporal/execution-starter.ts';
-import type { CallOutcome } from '../../common/metrics/call-labels.ts';
+import type { ExecutionStarter } from '../executions/execution-starter.ts';
+import type { CallOutcome } from '../../../common/metrics/call-labels.ts';
 import type { EngineMetrics, RateLimitKind } from './engine-metrics.ts';
 import { Code } from '@connectrpc/connect';
 
@@ -28,12 +28,16 @@ export function meteredLimits(limits: WebhookLimits, metrics: EngineMetrics): We
   };
 }
 
-const ANSWERED: Readonly<Record<string, CallOutcome>> = { RESPONDED: 'responded', SYNC_TIMEOUT: 'sync_timeout', FLOW_ENDED: 'flow_ended' };
+const ANSWERED: Readonly<Record<string, CallOutcome>> = {
+  RESPONDED: 'responded',
+  SYNC_TIMEOUT: 'sync_timeout',
+  FLOW_ENDED: 'flow_ended',
+};
 
 export function meteredStarter(starter: ExecutionStarter, metrics: EngineMetrics): ExecutionStarter {
   const counted = <T>(start: () => Promise<T>): Promise<T> =>
     start().catch((error: unknown) => {
-      // Flow control's cap on waiting executions refuses in the starter (engine/flow-control/gate-backlogs.ts).
+      // Flow control's cap on waiting executions refuses in the starter (engine/domain/flow-control/gate-backlogs.ts).
       if (error instanceof LimitRefusedError) metrics.rateLimited(error.limit);
       throw error;
     });

@@ -10,7 +10,7 @@
 // an open one can come, and an engine should not need namespace-describe rights. The default, 30
 // days, exceeds common retentions (1 day on the dev server, 3 by the CLI's default) and any
 // worker outage worth planning for; rows are small (a digest and a version, no data).
-import { defaultOf, type SettingValues } from '../../common/configuration/configuration-table.ts';
+import { defaultOf, type SettingValues } from '../../../common/configuration/configuration-table.ts';
 
 export const MAX_RECORDS_SETTING = 'FLOWHOOK_RECORD_MAX_PER_COMPANY';
 
@@ -23,8 +23,14 @@ export interface RecordSettings {
   maxRecordsPerCompany: number;
 }
 
-export const DEFAULT_RECORD_SETTINGS: RecordSettings = Object.freeze({ writeRetentionMs: DEFAULT_WRITE_RETENTION_MS, maxRecordsPerCompany: defaultOf(MAX_RECORDS_SETTING) });
+export const DEFAULT_RECORD_SETTINGS: RecordSettings = Object.freeze({
+  writeRetentionMs: DEFAULT_WRITE_RETENTION_MS,
+  maxRecordsPerCompany: defaultOf(MAX_RECORDS_SETTING),
+});
 
 export function readRecordSettings(settings: SettingValues<'FLOWHOOK_RECORD_WRITE_RETENTION' | typeof MAX_RECORDS_SETTING>): RecordSettings {
-  return Object.freeze({ writeRetentionMs: settings.FLOWHOOK_RECORD_WRITE_RETENTION, maxRecordsPerCompany: settings[MAX_RECORDS_SETTING] });
+  return Object.freeze({
+    writeRetentionMs: settings.FLOWHOOK_RECORD_WRITE_RETENTION,
+    maxRecordsPerCompany: settings[MAX_RECORDS_SETTING],
+  });
 }

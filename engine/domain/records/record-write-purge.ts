@@ -4,8 +4,8 @@
 // deletion is idempotent and batched (housekeeping/aged-rows.ts).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { deleteAgedRows, startAgedRowsPurge } from '../housekeeping/aged-rows.ts';
-import type { PeriodicTask } from '../housekeeping/periodic-task.ts';
+import { deleteAgedRows, startAgedRowsPurge } from '../../infrastructure/housekeeping/aged-rows.ts';
+import type { PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
 
 export const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const RECORD_WRITES = { table: 'record_write', key: 'id', column: 'created_at' };
@@ -23,5 +23,10 @@ export function purgeRecordWrites(orm: MikroORM, retentionMs: number): Promise<n
 }
 
 export function startRecordWritePurge(options: RecordWritePurgeOptions): PeriodicTask {
-  return startAgedRowsPurge({ ...options, rows: RECORD_WRITES, intervalMs: options.intervalMs ?? PURGE_INTERVAL_MS, setting: 'FLOWHOOK_RECORD_WRITE_RETENTION' });
+  return startAgedRowsPurge({
+    ...options,
+    rows: RECORD_WRITES,
+    intervalMs: options.intervalMs ?? PURGE_INTERVAL_MS,
+    setting: 'FLOWHOOK_RECORD_WRITE_RETENTION',
+  });
 }

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../errors.ts';
-import { requireCompany } from '../admin/companies.ts';
-import { FlowRecord, RecordWrite, type Company } from '../storage/entities.ts';
+import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { requireCompany } from '../companies/companies.ts';
+import { FlowRecord, RecordWrite, type Company } from '../../infrastructure/storage/entities.ts';
 import { repeatedWriteAnswer } from './repeated-write.ts';
 import { writeDigest } from './write-digest.ts';
 import { MAX_RECORDS_SETTING, type RecordSettings } from './record-settings.ts';
@@ -133,7 +133,15 @@ async function apply(em: EntityManager, company: Company, address: RecordAddress
 
 async function create(em: EntityManager, company: Company, address: RecordAddress, data: Record<string, unknown>, now: Date, settings: RecordSettings): Promise<FlowRecord> {
   if (settings.maxRecordsPerCompany > 0) await requireRoomFor(em, company, settings.maxRecordsPerCompany);
-  const record = em.create(FlowRecord, { id: randomUUID(), company, tableName: address.table, key: address.key, data, createdAt: now, updatedAt: now });
+  const record = em.create(FlowRecord, {
+    id: randomUUID(),
+    company,
+    tableName: address.table,
+    key: address.key,
+    data,
+    createdAt: now,
+    updatedAt: now,
+  });
   await em.flush();
   return record;
 }

@@ -10,8 +10,8 @@
 //     that says so (the write itself was applied once).
 //   - delete: the table, key and the version it deleted, with empty data —
 //     the deleted data is kept nowhere, which is the point of deleting it.
-import { FailedPreconditionError } from '../errors.ts';
-import type { FlowRecord, RecordWrite } from '../storage/entities.ts';
+import { FailedPreconditionError } from '../../errors.ts';
+import type { FlowRecord, RecordWrite } from '../../infrastructure/storage/entities.ts';
 import type { RecordAddress, RecordSnapshot, WriteResult } from './records.ts';
 
 export function repeatedWriteAnswer(earlier: RecordWrite, current: FlowRecord | null, address: RecordAddress, snapshot: (record: FlowRecord) => RecordSnapshot): WriteResult {
@@ -19,7 +19,17 @@ export function repeatedWriteAnswer(earlier: RecordWrite, current: FlowRecord | 
   const deleted = earlier.operation === 'delete' || (earlier.operation === 'unknown' && current === null);
   if (deleted) {
     const at = earlier.createdAt.toISOString();
-    return { record: { table: address.table, key: address.key, data: {}, version: earlier.version, createdAt: at, updatedAt: at }, created: false };
+    return {
+      record: {
+        table: address.table,
+        key: address.key,
+        data: {},
+        version: earlier.version,
+        createdAt: at,
+        updatedAt: at,
+      },
+      created: false,
+    };
   }
   if (current === null) {
     throw new FailedPreconditionError(

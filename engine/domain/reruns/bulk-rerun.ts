@@ -7,14 +7,14 @@
 // (a company whose name holds a quote: company-listing.ts). A match the
 // caller may not re-run as asked (a doNotLogPayload execution on another
 // version, for a non-admin: rerun-execution.ts) is skipped with the reason.
-import type { RerunExecutionsRequest } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import type { RerunExecutionsRequest } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { EngineError, FailedPreconditionError, InvalidArgumentError, UnavailableError } from '../errors.ts';
-import { summaryMessage } from './execution-reads.ts';
+import { EngineError, FailedPreconditionError, InvalidArgumentError, UnavailableError } from '../../errors.ts';
+import { summaryMessage } from '../executions/execution-reads.ts';
 import type { RerunPacer } from './rerun-pacer.ts';
 import { rerunExecution, type RerunCaller, type RerunDeps, type RerunResult } from './rerun-execution.ts';
-import { needsExactCompanyCheck, rerunQuery } from './visibility-query.ts';
-import { companyExecutions, pageSizeFor, scanBound } from './company-listing.ts';
+import { needsExactCompanyCheck, rerunQuery } from '../executions/visibility-query.ts';
+import { companyExecutions, pageSizeFor, scanBound } from '../executions/company-listing.ts';
 import { keyLabels } from '../flow-control/coordinator-ids.ts';
 
 export const DEFAULT_BULK_MAX = 100;
@@ -81,6 +81,15 @@ export async function rerunMatching(deps: RerunDeps & { pacer: RerunPacer }, cal
       skipped.push({ originalExecutionId: info.workflowId, reason: error.message });
     }
   }
-  deps.logger.info({ serviceAccount: caller.account.name, company: request.company, matched, started: started.length, skipped: skipped.length }, 'bulk re-run finished');
+  deps.logger.info(
+    {
+      serviceAccount: caller.account.name,
+      company: request.company,
+      matched,
+      started: started.length,
+      skipped: skipped.length,
+    },
+    'bulk re-run finished',
+  );
   return { matched, executions: found.map(summaryMessage), started, skipped };
 }

@@ -18,17 +18,17 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../workflows/shared/index.ts';
-import { FailedPreconditionError, NotFoundError, PermissionDeniedError } from '../errors.ts';
-import type { PayloadReveals } from '../security/execution-payload-reveal.ts';
-import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import { FlowVersion } from '../storage/entities.ts';
-import type { ExecutionStarter } from '../temporal/execution-starter.ts';
-import { RERUN_OF_KEY } from '../temporal/search-attributes.ts';
-import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../workflows/shared/payload-converter.ts';
+import { resolveTrigger, type FlowExecutionInput, type FlowLimits } from '../../../flow/index.ts';
+import { FailedPreconditionError, NotFoundError, PermissionDeniedError } from '../../errors.ts';
+import type { PayloadReveals } from '../executions/execution-payload-reveal.ts';
+import type { ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
+import { FlowVersion } from '../../infrastructure/storage/entities.ts';
+import type { ExecutionStarter } from '../executions/execution-starter.ts';
+import { RERUN_OF_KEY } from '../../infrastructure/temporal/search-attributes.ts';
+import { DO_NOT_LOG_PAYLOAD_MEMO } from '../../../flow/payload-converter.ts';
 import { executionRequest } from '../webhook/execution-request.ts';
-import type { PublishedFlowLookup, PublishedFlowSnapshot } from '../webhook/published-flow-lookup.ts';
-import { describeFlowExecution, startInput } from './execution-reads.ts';
+import type { PublishedFlowLookup, PublishedFlowSnapshot } from '../flows/published-flow-lookup.ts';
+import { describeFlowExecution, startInput } from '../executions/execution-reads.ts';
 
 export interface RerunDeps {
   orm: MikroORM;
@@ -83,15 +83,28 @@ export async function rerunExecution(deps: RerunDeps, caller: RerunCaller, origi
     doNotLogPayload: resolved.doNotLogPayload || original.trigger.doNotLogPayload,
   };
   const executionId = rerunExecutionId(trigger.activity);
-  const collected = { ...(original.coalesced && { coalesced: original.coalesced }), ...(original.batch && { batch: original.batch }) };
+  const collected = {
+    ...(original.coalesced && { coalesced: original.coalesced }),
+    ...(original.batch && { batch: original.batch }),
+  };
   if (reveals) {
     await caller.reveals.record({
       company: original.company,
       executionId: originalId,
-      details: { rerunExecutionId: executionId, flowVersion: version.flowVersion.version, originalFlowVersion: original.flowVersion },
+      details: {
+        rerunExecutionId: executionId,
+        flowVersion: version.flowVersion.version,
+        originalFlowVersion: original.flowVersion,
+      },
     });
   }
-  const request = await executionRequest(deps, version, trigger, { caller: original.caller, payloadJson: original.payloadJson, direct: original.direct, executionId, collected });
+  const request = await executionRequest(deps, version, trigger, {
+    caller: original.caller,
+    payloadJson: original.payloadJson,
+    direct: original.direct,
+    executionId,
+    collected,
+  });
   await deps.starter.startInstant({
     ...request,
     searchAttributes: request.searchAttributes && [...request.searchAttributes, { key: RERUN_OF_KEY, value: originalId }],
@@ -118,7 +131,10 @@ async function originalInput(deps: RerunDeps, executionId: string): Promise<{ in
   if (description.status.name === 'RUNNING') throw new FailedPreconditionError(`Execution "${executionId}" is still running; re-run it once it has closed`);
   const input = await startInput(deps.temporal, executionId, description.runId);
   if (!input?.company || !input.flowName || !input.trigger?.activity) throw new FailedPreconditionError(`Execution "${executionId}" has no input a re-run could repeat`);
-  return { input, withheld: input.trigger.doNotLogPayload === true || description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true };
+  return {
+    input,
+    withheld: input.trigger.doNotLogPayload === true || description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true,
+  };
 }
 
 async function publishedVersion(deps: RerunDeps, em: ReturnType<MikroORM['em']['fork']>, original: FlowExecutionInput): Promise<PublishedFlowSnapshot> {

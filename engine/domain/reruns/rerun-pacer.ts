@@ -4,7 +4,7 @@
 // per-activity budgets of live calls (engine/limits): a bulk re-run must never
 // get a live caller refused with 429. Its own low, separate pace is what keeps
 // it from crowding Temporal and the workers that live calls need.
-import { defaultOf } from '../../common/configuration/configuration-table.ts';
+import { defaultOf } from '../../../common/configuration/configuration-table.ts';
 
 export interface RerunPacer {
   /** Resolves when the next start may go; rejects when `signal` aborts first. */

@@ -2,8 +2,8 @@
 // execution id looks like. Pure, so the rules are tested without a stack.
 // Everything a caller may not see is NOT_FOUND, never PERMISSION_DENIED: a
 // refusal that differs from "unknown" would confirm the execution exists.
-import type { CallerIdentity } from './caller-authentication.ts';
-import { FLOW_ALL, missingPermissionSet, SUPER } from './permissions.ts';
+import type { CallerIdentity } from '../callers/caller-authentication.ts';
+import { FLOW_ALL, missingPermissionSet, SUPER } from '../callers/permissions.ts';
 
 /** The longest wait a fetch may ask for: a long-poll holds a sync slot for that long. */
 export const MAX_ANSWER_WAIT_SECONDS = 60;
@@ -11,8 +11,9 @@ export const MAX_ANSWER_WAIT_SECONDS = 60;
 // `<activity>:<uuid>` (execution-start-options.ts), `<activity>:key-<40 hex>` (idempotency.ts) or
 // `<activity>:rerun-<uuid>` (executions/rerun-execution.ts: a re-run keeps the original's caller);
 // an activity is at most 200 characters without control characters (flow-validation.ts).
-// eslint-disable-next-line no-control-regex -- an activity has no control characters: the pattern excludes them on purpose
-const EXECUTION_ID = /^[^\u0000-\u001f\u007f]{1,200}:(?:(?:rerun-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|key-[0-9a-f]{40})$/;
+const EXECUTION_ID =
+  // eslint-disable-next-line no-control-regex -- an activity has no control characters: the pattern excludes them on purpose
+  /^[^\u0000-\u001f\u007f]{1,200}:(?:(?:rerun-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|key-[0-9a-f]{40})$/;
 
 export function isExecutionId(text: string): boolean {
   return EXECUTION_ID.test(text);

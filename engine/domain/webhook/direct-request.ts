@@ -2,11 +2,11 @@
 // the flow need: a header map for the verifier, the headers the flow may see
 // (signature material and credentials removed), the body as text or base64, and
 // the route as the verifier reads it.
-import type { HttpHeader } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type { HttpHeader } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { fromJson } from '@bufbuild/protobuf';
-import { DirectRouteSchema, type DirectRoute, type DirectRouteJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { DirectTriggerRequest } from '../../workflows/shared/index.ts';
-import { setOwnMember } from '../../common/own-member.ts';
+import { DirectRouteSchema, type DirectRoute, type DirectRouteJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { DirectTriggerRequest } from '../../../flow/index.ts';
+import { setOwnMember } from '../../../common/own-member.ts';
 
 /** Lower-cased names; a repeated header's values joined with ", " (RFC 9110 §5.3), as the verifiers expect. */
 export function headerMap(headers: readonly HttpHeader[]): Map<string, string> {

@@ -4,16 +4,16 @@
 // idempotency key or a provider's event id), the execution grant and the
 // search attributes.
 import { randomUUID } from 'node:crypto';
-import type { FlowExecutionInput, ResolvedTrigger } from '../../workflows/shared/index.ts';
-import { mintExecutionGrant } from '../security/execution-grants.ts';
-import { newExecutionId, type ExecutionRequest } from '../temporal/execution-start-options.ts';
-import type { StartedExecution } from '../temporal/execution-starter.ts';
-import { executionSearchAttributes } from '../temporal/search-attributes.ts';
+import type { FlowExecutionInput, ResolvedTrigger } from '../../../flow/index.ts';
+import { mintExecutionGrant } from '../executions/execution-grants.ts';
+import { newExecutionId, type ExecutionRequest } from '../executions/execution-start-options.ts';
+import type { StartedExecution } from '../executions/execution-starter.ts';
+import { executionSearchAttributes } from '../../infrastructure/temporal/search-attributes.ts';
 import { planFlowControl } from '../flow-control/flow-control-plan.ts';
 import { payloadKeyedExecutionId } from '../flow-control/payload-keys.ts';
-import { idempotentExecutionId, payloadDigest } from './idempotency.ts';
+import { idempotentExecutionId, payloadDigest } from '../flow-control/idempotency.ts';
 import type { InvokeDeps } from './invoke-webhook.ts';
-import type { PublishedFlowSnapshot } from './published-flow-lookup.ts';
+import type { PublishedFlowSnapshot } from '../flows/published-flow-lookup.ts';
 
 export interface AcceptedCall {
   /** The caller's label: `user:…`, `app:…`, `account:…` or `provider:<scheme>`. */
@@ -24,7 +24,7 @@ export interface AcceptedCall {
   /** What a repeated key must match; default the payload text. */
   digestText?: string;
   direct?: FlowExecutionInput['direct'];
-  /** A fresh id chosen by the starter of a re-run (engine/executions/rerun-execution.ts); never with an idempotency key. */
+  /** A fresh id chosen by the starter of a re-run (engine/domain/reruns/rerun-execution.ts); never with an idempotency key. */
   executionId?: string;
   /** A re-run of a debounce or batch execution sees the calls its original stood for. */
   collected?: Pick<FlowExecutionInput, 'coalesced' | 'batch'>;
@@ -36,8 +36,12 @@ export async function executionRequest(
   trigger: ResolvedTrigger,
   call: AcceptedCall,
 ): Promise<ExecutionRequest> {
-  // Flow control's keys come from the call (workflows/shared/control-keys.ts); a re-run is neither collected nor deduplicated.
-  const plan = await planFlowControl(deps.idempotencyKey, published, trigger, { payloadJson: call.payloadJson, direct: call.direct, rerun: call.executionId !== undefined });
+  // Flow control's keys come from the call (flow/control-keys.ts); a re-run is neither collected nor deduplicated.
+  const plan = await planFlowControl(deps.idempotencyKey, published, trigger, {
+    payloadJson: call.payloadJson,
+    direct: call.direct,
+    rerun: call.executionId !== undefined,
+  });
   const input: FlowExecutionInput = {
     company: published.company.name,
     flowName: published.flow.name,
@@ -61,16 +65,22 @@ export async function executionRequest(
   };
   // A header (or a provider's delivery key) wins over the flow's idempotencyKey.
   const headerKey = call.idempotencyKey || undefined;
-  const keyedId = (key: string) => idempotentExecutionId(deps.idempotencyKey, { company: input.company, caller: call.caller, activity: trigger.activity, key });
+  const keyedId = (key: string) =>
+    idempotentExecutionId(deps.idempotencyKey, {
+      company: input.company,
+      caller: call.caller,
+      activity: trigger.activity,
+      key,
+    });
   const digest = (headerKey ?? plan.payloadKey) ? payloadDigest(deps.idempotencyKey, call.digestText ?? call.payloadJson) : undefined;
-  let workflowId: string;
-  if (call.executionId) workflowId = call.executionId;
+  let executionId: string;
+  if (call.executionId) executionId = call.executionId;
   // A collected call's execution is the window's: a fresh id, started only if this call opens the window.
-  else if (plan.collect || !(headerKey ?? plan.payloadKey)) workflowId = newExecutionId(trigger.activity);
-  else if (headerKey) workflowId = keyedId(headerKey);
+  else if (plan.collect || !(headerKey ?? plan.payloadKey)) executionId = newExecutionId(trigger.activity);
+  else if (headerKey) executionId = keyedId(headerKey);
   else {
     const { key, windowMs } = plan.payloadKey!;
-    workflowId = await payloadKeyedExecutionId(deps.idempotencyKey, deps.starter.startTimeOf, {
+    executionId = await payloadKeyedExecutionId(deps.idempotencyKey, deps.starter.startTimeOf, {
       company: input.company,
       caller: call.caller,
       activity: trigger.activity,
@@ -78,7 +88,7 @@ export async function executionRequest(
       windowMs,
     });
   }
-  const { grant, runMark } = mintExecutionGrant(deps.grantKey, workflowId, input.company);
+  const { grant, runMark } = mintExecutionGrant(deps.grantKey, executionId, input.company);
   const searchAttributes = deps.useSearchAttributes()
     ? executionSearchAttributes({
         company: input.company,
@@ -93,7 +103,7 @@ export async function executionRequest(
   const request: ExecutionRequest = {
     input: { ...input, executionGrant: grant },
     runMark,
-    workflowId,
+    executionId,
     idempotencyKey: headerKey ?? plan.payloadKey?.key,
     searchAttributes,
     ...(plan.priority !== undefined && { priorityKey: plan.priority }),
@@ -145,3 +155,8 @@ function startOne(deps: Pick<InvokeDeps, 'starter' | 'limits'>, execution: Execu
 
 /** What flow control did with an accepted call, for flowhook_engine_flow_control_calls_total. */
 export type FlowControlCall = 'coalesced' | 'batched' | 'deduplicated' | 'held';
+
+/** Counts what flow control did with accepted calls (the engine's metrics, which observe this room from above). */
+export interface FlowControlObserver {
+  flowControlCall(company: string, activity: string, what: FlowControlCall): void;
+}

@@ -8,16 +8,16 @@
 // gets the same 401 whether the company, the activity or neither is unknown.
 // The secret never leaves this function.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { resolveTrigger, type ResolvedTrigger } from '../../workflows/shared/index.ts';
-import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import type { Caller } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { resolveTrigger, type ResolvedTrigger } from '../../../flow/index.ts';
+import { PermissionDeniedError, UnauthenticatedError } from '../../errors.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
-import { matchesHash } from '../security/credentials.ts';
-import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import { authenticateCaller, type CallerIdentity } from './caller-authentication.ts';
-import type { CallerDirectory } from './caller-directory.ts';
-import { mayLearnAboutCompany, missingPermissionSet } from './permissions.ts';
-import type { PublishedFlowLookup, PublishedFlowSnapshot } from './published-flow-lookup.ts';
+import { matchesHash } from '../callers/credentials.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
+import { authenticateCaller, type CallerIdentity } from '../callers/caller-authentication.ts';
+import type { CallerDirectory } from '../callers/caller-directory.ts';
+import { mayLearnAboutCompany, missingPermissionSet } from '../callers/permissions.ts';
+import type { PublishedFlowLookup, PublishedFlowSnapshot } from '../flows/published-flow-lookup.ts';
 import { requireNamesWithinLimits } from './request-names.ts';
 
 export interface FlowCallDeps {

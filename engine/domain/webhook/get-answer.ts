@@ -11,20 +11,21 @@
 // a timer would write events into every execution fetched. Each waiting fetch
 // holds one of the sync-call slots, so long-polls cannot exhaust the engine.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isGrpcDeadlineError, QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { GetAnswerRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { FLOW_WORKFLOW_TYPE, type FlowAnswer, type FlowResponseFields } from '../../workflows/shared/index.ts';
-import { flowAnswerQuery } from '../../workflows/shared/flow-messages.ts';
-import { InvalidArgumentError, NotFoundError, UnavailableError } from '../errors.ts';
+import type { GetAnswerRequest } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { FLOW_WORKFLOW_TYPE, type FlowAnswer, type FlowResponseFields } from '../../../flow/index.ts';
+import { flowAnswerQuery } from '../../../flow/flow-messages.ts';
+import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import { temporalUnavailable } from '../../infrastructure/temporal/temporal-unavailable.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
-import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import { Company } from '../storage/entities.ts';
-import { authenticateCaller } from './caller-authentication.ts';
-import type { CallerDirectory } from './caller-directory.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
+import { Company } from '../../infrastructure/storage/entities.ts';
+import { authenticateCaller } from '../callers/caller-authentication.ts';
+import type { CallerDirectory } from '../callers/caller-directory.ts';
 import { isExecutionId, MAX_ANSWER_WAIT_SECONDS, mayReadAnswer } from './answer-access.ts';
 import { requireNamesWithinLimits } from './request-names.ts';
-import { answerWhileWaiting, isWaitingToRun } from '../temporal/waiting-to-run.ts';
+import { answerWhileWaiting, isWaitingToRun } from '../executions/waiting-to-run.ts';
 import { startInput } from '../executions/execution-reads.ts';
 
 export interface GetAnswerDeps {
@@ -129,7 +130,7 @@ async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<
     description = await temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.describe());
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw new AnswerNotFoundError(executionId, 'unknown_execution');
-    throw unavailable(error);
+    throw temporalUnavailable(error);
   }
   // Other workflows may share the namespace: only flow executions of this deployment's queue are answered.
   if (description.type !== FLOW_WORKFLOW_TYPE || description.taskQueue !== deps.taskQueue) throw new AnswerNotFoundError(executionId, 'unknown_execution');
@@ -142,7 +143,7 @@ async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<
       const input = await temporal.connection
         .withDeadline(Date.now() + TEMPORAL_CALL_MS, () => startInput(temporal, executionId, description.runId))
         .catch((cause: unknown) => {
-          throw unavailable(cause);
+          throw temporalUnavailable(cause);
         });
       if (!input) throw new AnswerNotFoundError(executionId, 'unknown_execution');
       return { executionId, state: 'running', answer: answerWhileWaiting(input) };
@@ -150,7 +151,7 @@ async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<
     // Started by a release without the query: it has no late answer to give, and no caller to authorize by.
     if (error instanceof QueryNotRegisteredError) throw new AnswerNotFoundError(executionId, 'unknown_execution');
     if (error instanceof WorkflowNotFoundError) throw new AnswerNotFoundError(executionId, 'unknown_execution');
-    throw unavailable(error);
+    throw temporalUnavailable(error);
   }
   return { executionId, state: stateOf(description), answer };
 }
@@ -159,10 +160,4 @@ function stateOf(description: WorkflowExecutionDescription): ExecutionStateName 
   const status = description.status.name;
   if (status === 'RUNNING') return 'running';
   return status === 'COMPLETED' ? 'completed' : 'failed';
-}
-
-function unavailable(error: unknown): UnavailableError {
-  if (isGrpcDeadlineError(error)) return new UnavailableError('Temporal did not answer in time (is a worker running?)');
-  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new UnavailableError(`Temporal is unavailable: ${reason}`);
 }

@@ -8,27 +8,27 @@
 // signed timestamp the engines also remember accepted deliveries
 // (direct/delivery-memory.ts), so a replay after Temporal dropped the first
 // execution is refused rather than run again.
-import type { InvokeDirectRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type { InvokeDirectRequest } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DirectRoute } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { isJsonMediaType, resolveTrigger, type ResolvedTrigger } from '../../workflows/shared/index.ts';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
-import { exceedsNameLimit } from '../../common/name-limits.ts';
-import type { RefusalReason } from '../../common/refusal-reasons.ts';
-import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
-import { shellArg } from '../../common/shell-words.ts';
-import { InvalidArgumentError, NotFoundError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import type { DirectRoute } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { isJsonMediaType, resolveTrigger, type ResolvedTrigger } from '../../../flow/index.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../common/json-depth.ts';
+import { exceedsNameLimit } from '../../../common/name-limits.ts';
+import type { RefusalReason } from '../../../common/refusal-reasons.ts';
+import { annotateActiveSpan } from '../../../common/tracing/span-attributes.ts';
+import { shellArg } from '../../../common/shell-words.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, UnauthenticatedError } from '../../errors.ts';
 import { schemeOf, slackChallenge, verifyDirectRequest, withheldHeaders, type DeliveryKey, type DirectRefusal, type DirectSchemeName } from '../direct/verification/index.ts';
 import type { HookSecretLookup } from '../direct/hook-secret-lookup.ts';
 import type { DeliveryMemory } from '../direct/delivery-memory.ts';
-import { actsForCompany, type ServiceAccountIdentity } from '../security/service-account-tokens.ts';
-import type { ExecutionRequest } from '../temporal/execution-start-options.ts';
-import type { StartedExecution } from '../temporal/execution-starter.ts';
+import { actsForCompany, type ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
+import type { ExecutionRequest } from '../executions/execution-start-options.ts';
+import type { StartedExecution } from '../executions/execution-starter.ts';
 import { bodyForFlow, directRouteOf, headerMap, mediaTypeOf, visibleHeaders } from './direct-request.ts';
 import { executionRequest, startExecution } from './execution-request.ts';
-import { deliveryIdempotencyKey } from './idempotency.ts';
+import { deliveryIdempotencyKey } from '../flow-control/idempotency.ts';
 import type { InvokeDeps } from './invoke-webhook.ts';
-import type { PublishedFlowSnapshot } from './published-flow-lookup.ts';
+import type { PublishedFlowSnapshot } from '../flows/published-flow-lookup.ts';
 
 export interface InvokeDirectDeps extends InvokeDeps {
   hookSecrets: HookSecretLookup;
@@ -103,7 +103,7 @@ export async function invokeDirect(
   const execution = await directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId, delivery });
   if (delivery.signedTimestamp) return startExecution(deps, execution, trigger.responseMode);
   // No signed timestamp: nothing but memory tells a replay of this delivery from a new event.
-  const id = execution.workflowId;
+  const id = execution.executionId;
   if (await deps.deliveries.remembers(em, id)) return startExecution(deps, { ...execution, joinOnly: true }, trigger.responseMode);
   return startExecution(deps, { ...execution, onStarted: () => deps.deliveries.remember(em, id) }, trigger.responseMode);
 }
@@ -145,7 +145,13 @@ async function verify(
 function directExecution(
   deps: InvokeDirectDeps,
   { published, route, trigger, scheme }: ResolvedRoute,
-  request: { headers: ReadonlyMap<string, string>; body: Uint8Array; query: string; eventId: string | undefined; delivery: DeliveryKey },
+  request: {
+    headers: ReadonlyMap<string, string>;
+    body: Uint8Array;
+    query: string;
+    eventId: string | undefined;
+    delivery: DeliveryKey;
+  },
 ): Promise<ExecutionRequest> {
   const { eventId } = request;
   const contentType = mediaTypeOf(request.headers.get('content-type'));

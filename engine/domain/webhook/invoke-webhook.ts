@@ -2,20 +2,19 @@
 // checks (flow-call-authorization.ts), then the execution starts. Nothing
 // starts unless every check passed.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import type { FlowLimits } from '../../workflows/shared/index.ts';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-depth.ts';
-import { InvalidArgumentError } from '../errors.ts';
-import type { ExecutionStarter, StartedExecution } from '../temporal/execution-starter.ts';
+import type { InvokeRequest } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type { FlowLimits } from '../../../flow/index.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../common/json-depth.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import type { ExecutionStarter, StartedExecution } from '../executions/execution-starter.ts';
 import type { CallCollector } from '../flow-control/call-collector.ts';
-import type { EngineMetrics } from '../metrics/engine-metrics.ts';
-import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import type { ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
 import type { WebhookLimits } from '../limits/webhook-limits.ts';
-import type { CallerDirectory } from './caller-directory.ts';
-import type { PublishedFlowLookup } from './published-flow-lookup.ts';
+import type { CallerDirectory } from '../callers/caller-directory.ts';
+import type { PublishedFlowLookup } from '../flows/published-flow-lookup.ts';
 import { authorizeFlowCall, type InvokeObserver } from './flow-call-authorization.ts';
-import { executionRequest, startExecution } from './execution-request.ts';
-import { annotateActiveSpan } from '../../common/tracing/span-attributes.ts';
+import { executionRequest, startExecution, type FlowControlObserver } from './execution-request.ts';
+import { annotateActiveSpan } from '../../../common/tracing/span-attributes.ts';
 
 export type { InvokeObserver } from './flow-call-authorization.ts';
 
@@ -34,15 +33,23 @@ export interface InvokeDeps {
   /** Debounce and batch: hands calls to their collectors (flow-control/call-collector.ts). */
   collector: CallCollector;
   /** Counts what flow control did with accepted calls. */
-  metrics?: Pick<EngineMetrics, 'flowControlCall'>;
+  metrics?: FlowControlObserver;
 }
 
 export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity, observer?: InvokeObserver): Promise<StartedExecution> {
   checkShape(request);
   const { caller, published, trigger } = await authorizeFlowCall(deps, deps.orm.em.fork(), request, account, observer);
-  annotateActiveSpan({ 'flowhook.flow': published.flow.name, 'flowhook.flow_version': published.flowVersion.version, 'flowhook.response_mode': trigger.responseMode });
+  annotateActiveSpan({
+    'flowhook.flow': published.flow.name,
+    'flowhook.flow_version': published.flowVersion.version,
+    'flowhook.response_mode': trigger.responseMode,
+  });
   deps.limits.admitActivity(published.company.name, trigger.activity);
-  const execution = await executionRequest(deps, published, trigger, { caller: caller.label, payloadJson: request.payloadJson, idempotencyKey: request.idempotencyKey });
+  const execution = await executionRequest(deps, published, trigger, {
+    caller: caller.label,
+    payloadJson: request.payloadJson,
+    idempotencyKey: request.idempotencyKey,
+  });
   return startExecution(deps, execution, trigger.responseMode);
 }
 

@@ -6,9 +6,9 @@
 //    is an allowed one, so no other page can ride on the operator's cookie.
 // Every path answers "an operator" or "nobody"; why a credential failed is
 // not the caller's business (and never includes the credential).
-import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { adminCredentialOf, stillAdmin } from '../security/admin-credentials.ts';
-import { cookieValue } from '../security/http-cookies.ts';
+import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
+import { adminCredentialOf, stillAdmin } from '../../domain/callers/admin-credentials.ts';
+import type { BrowserCookie } from '../http/browser-sessions.ts';
 import type { OriginVerdict } from './codec-cors.ts';
 import { looksLikeJwt, type OperatorTokenVerifier } from './codec-oauth.ts';
 import type { CodecOperator, CodecSessions, SessionCredential } from './codec-sessions.ts';
@@ -18,6 +18,8 @@ export const SESSION_COOKIE = 'flowhook_codec_session';
 export interface CodecAuthDeps {
   accounts: ServiceAccountDirectory;
   sessions: CodecSessions;
+  /** The session cookie (SESSION_COOKIE). */
+  cookie: BrowserCookie;
   oauth?: OperatorTokenVerifier;
 }
 
@@ -34,7 +36,7 @@ export async function authenticateOperator(request: OperatorCredentials, deps: C
     if (operator) return operator;
   }
   // A UI that passes its own sign-in token and the cookie too: the cookie still counts.
-  const sessionId = request.origin === 'allowed' ? cookieValue(request.cookie, SESSION_COOKIE) : undefined;
+  const sessionId = request.origin === 'allowed' ? deps.cookie.valueIn(request.cookie) : undefined;
   if (sessionId === undefined) return undefined;
   const session = deps.sessions.find(sessionId);
   if (!session) return undefined;
@@ -52,7 +54,10 @@ export async function adminOfToken(token: string, accounts: ServiceAccountDirect
   const admin = await adminCredentialOf(token, accounts);
   if (!admin) return undefined;
   // The environment's bootstrap token changes only with a restart, which ends every (in-memory) codec session anyway.
-  return { operator: { name: admin.account, via: 'service-account' }, credential: admin.bootstrap ? undefined : { account: admin.account, tokenHash: admin.tokenHash } };
+  return {
+    operator: { name: admin.account, via: 'service-account' },
+    credential: admin.bootstrap ? undefined : { account: admin.account, tokenHash: admin.tokenHash },
+  };
 }
 
 async function operatorOfToken(token: string, deps: CodecAuthDeps): Promise<CodecOperator | undefined> {

@@ -2,9 +2,10 @@
 // the engine's configuration. The codec server decrypts doNotLogPayload
 // payloads, so it is off unless FLOWHOOK_CODEC_PORT is set, listens on
 // loopback by default, and answers browsers only from the origins listed.
-import type { SettingValues } from '../../common/configuration/configuration-table.ts';
-import { isLoopbackHost } from '../../common/loopback-host.ts';
+import type { SettingValues } from '../../../common/configuration/configuration-table.ts';
+import { isLoopbackHost } from '../../../common/loopback-host.ts';
 import type { EngineServerTls } from '../rpc/engine-tls.ts';
+import { refuseWithout, serverPort } from '../http/server-settings.ts';
 
 export interface CodecOAuthSettings {
   /** FLOWHOOK_CODEC_OAUTH_ISSUER: the `iss` of operators' access tokens (https; http only on loopback). */
@@ -34,6 +35,10 @@ export interface CodecServerConfig {
 
 /** Not the variable's default: setting it without an issuer is refused like the other OAuth settings. */
 const DEFAULT_GROUP_CLAIM = 'groups';
+/** Settings that mean nothing while the codec server is off. */
+const SERVER_SETTINGS = ['FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'FLOWHOOK_CODEC_OAUTH_ISSUER'] as const;
+/** Settings that mean nothing without FLOWHOOK_CODEC_OAUTH_ISSUER. */
+const OAUTH_SETTINGS = ['FLOWHOOK_CODEC_OAUTH_AUDIENCE', 'FLOWHOOK_CODEC_OAUTH_GROUP', 'FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM', 'FLOWHOOK_CODEC_OAUTH_JWKS_URI'] as const;
 
 export type CodecSettings = SettingValues<
   | 'FLOWHOOK_CODEC_PORT'
@@ -49,12 +54,8 @@ export type CodecSettings = SettingValues<
 
 /** Undefined when FLOWHOOK_CODEC_PORT is unset (or `off`): no codec server. */
 export function readCodecServerConfig(settings: CodecSettings, engine: { tls: EngineServerTls | undefined; insecure: boolean }): CodecServerConfig | undefined {
-  const port = settings.FLOWHOOK_CODEC_PORT;
-  if (port === undefined || port === 'off') {
-    const stray = (['FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'FLOWHOOK_CODEC_OAUTH_ISSUER'] as const).filter((name) => settings[name] !== undefined);
-    if (stray.length > 0) throw new Error(`${stray.join(' and ')} configure the codec server, which is off: set FLOWHOOK_CODEC_PORT to run it`);
-    return undefined;
-  }
+  const port = serverPort(settings, 'FLOWHOOK_CODEC_PORT', SERVER_SETTINGS, 'the codec server');
+  if (port === undefined) return undefined;
   const host = settings.FLOWHOOK_CODEC_HOST;
   // The same rule as the engine port: decrypted payloads and admin tokens never cross a network in clear text.
   if (!engine.tls && !engine.insecure && !isLoopbackHost(host)) {
@@ -77,15 +78,18 @@ export function readCodecServerConfig(settings: CodecSettings, engine: { tls: En
 function readOAuth(settings: CodecSettings): CodecOAuthSettings | undefined {
   const issuer = settings.FLOWHOOK_CODEC_OAUTH_ISSUER;
   if (issuer === undefined) {
-    const others = (['FLOWHOOK_CODEC_OAUTH_AUDIENCE', 'FLOWHOOK_CODEC_OAUTH_GROUP', 'FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM', 'FLOWHOOK_CODEC_OAUTH_JWKS_URI'] as const).filter(
-      (name) => settings[name] !== undefined,
-    );
-    if (others.length > 0) throw new Error(`${others.join(', ')} need FLOWHOOK_CODEC_OAUTH_ISSUER (the issuer of operators' access tokens)`);
+    refuseWithout(settings, 'FLOWHOOK_CODEC_OAUTH_ISSUER', OAUTH_SETTINGS, "the issuer of operators' access tokens");
     return undefined;
   }
   const audiences = settings.FLOWHOOK_CODEC_OAUTH_AUDIENCE ?? [];
   if (audiences.length === 0) throw new Error("FLOWHOOK_CODEC_OAUTH_AUDIENCE is required with FLOWHOOK_CODEC_OAUTH_ISSUER: the aud value(s) of operators' access tokens");
   const group = settings.FLOWHOOK_CODEC_OAUTH_GROUP;
   if (!group) throw new Error('FLOWHOOK_CODEC_OAUTH_GROUP is required with FLOWHOOK_CODEC_OAUTH_ISSUER: only members of this operator group (or role) may decode');
-  return Object.freeze({ issuer, jwksUri: settings.FLOWHOOK_CODEC_OAUTH_JWKS_URI, audiences, group, groupClaim: settings.FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM ?? DEFAULT_GROUP_CLAIM });
+  return Object.freeze({
+    issuer,
+    jwksUri: settings.FLOWHOOK_CODEC_OAUTH_JWKS_URI,
+    audiences,
+    group,
+    groupClaim: settings.FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM ?? DEFAULT_GROUP_CLAIM,
+  });
 }

@@ -5,30 +5,21 @@
 // algorithm, issuer, audience, expiry) and its group claim names the operator
 // group. Which check failed is not told to the caller; the engine logs it at
 // warn, without the token.
-import { jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Logger } from 'pino';
-import { isKeySetUnreachable, issuerKeys } from '../../common/issuer-keys.ts';
+import { isKeySetUnreachable } from '../../../common/issuer-keys.ts';
+import { issuerTokenCheck } from '../http/issuer-tokens.ts';
 import type { CodecOAuthSettings } from './codec-config.ts';
 import type { CodecOperator } from './codec-sessions.ts';
-
-// Asymmetric only: a shared-secret (HS*) token could be minted by anyone holding the secret.
-const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'];
-const CLOCK_TOLERANCE_SECONDS = 60;
 
 export type OperatorTokenVerifier = (token: string) => Promise<CodecOperator | undefined>;
 
 export function operatorTokenVerifier(settings: CodecOAuthSettings, logger: Logger): OperatorTokenVerifier {
-  const keys = issuerKeys(settings);
+  const verify = issuerTokenCheck(settings, settings.audiences, ['exp']);
   return async (token) => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keys, {
-        issuer: settings.issuer,
-        audience: settings.audiences,
-        algorithms: ALGORITHMS,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        requiredClaims: ['exp'],
-      }));
+      payload = await verify(token);
     } catch (error) {
       const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : 'invalid';
       if (isKeySetUnreachable(error)) logger.warn({ issuer: settings.issuer, reason }, "codec server: the identity provider's keys are unreachable");

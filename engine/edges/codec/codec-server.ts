@@ -8,18 +8,18 @@
 //   POST [/{namespace}]/encode   encrypt what the worker's codec would (marked payloads) — nothing else
 //   OPTIONS …                    CORS preflight, for the allowed UI origins only
 //   GET  /login, POST /login, POST /logout   the operator's session (see codec-sessions.ts)
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { ENCRYPTED_ENCODING, PayloadDecryptionError, PayloadEncryptionCodec } from '../../workflows/codec/payload-codec.ts';
-import type { PayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
-import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { authenticateOperator, type CodecAuthDeps } from './codec-auth.ts';
+import { ENCRYPTED_ENCODING, PayloadDecryptionError, PayloadEncryptionCodec } from '../../../workflows/codec/payload-codec.ts';
+import type { PayloadKeyring } from '../../../workflows/codec/payload-keyring.ts';
+import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
+import { browserCookie } from '../http/browser-sessions.ts';
+import { answerFailure, header, HttpRefusal, mediaType, readBody, sendJson, sendText } from '../http/http-answers.ts';
+import { startWebServer, type WebServer } from '../http/web-server.ts';
+import { authenticateOperator, SESSION_COOKIE, type CodecAuthDeps } from './codec-auth.ts';
 import type { CodecServerConfig } from './codec-config.ts';
 import { corsHeaders, judgeOrigin, preflightHeaders } from './codec-cors.ts';
-import { header, HttpRefusal, mediaType, readBody, sendJson, sendText } from './codec-http.ts';
 import { operatorTokenVerifier } from './codec-oauth.ts';
 import { CodecRequestError, parseCodecRequest, serializeCodecResponse } from './codec-protocol.ts';
 import { CodecSessions, type CodecOperator } from './codec-sessions.ts';
@@ -38,55 +38,48 @@ export interface CodecServerDeps {
   logger: Logger;
 }
 
-export interface RunningCodecServer {
-  port: number;
-  /** e.g. http://127.0.0.1:8234: what the UI's codec endpoint setting names. */
-  url: string;
-  close(): Promise<void>;
-}
+/** The codec server listening; its `url` (e.g. http://127.0.0.1:8234) is what the UI's codec endpoint setting names. */
+export type RunningCodecServer = WebServer;
 
 export async function startCodecServer(deps: CodecServerDeps): Promise<RunningCodecServer> {
   const { config, logger } = deps;
   const codec = new PayloadEncryptionCodec(deps.payloadKeys);
   const sessions = new CodecSessions(config.sessionTtlMs);
-  const auth: CodecAuthDeps = { accounts: deps.accounts, sessions, oauth: config.oauth ? operatorTokenVerifier(config.oauth, logger) : undefined };
   const secure = config.tls !== undefined;
+  const oauth = config.oauth ? operatorTokenVerifier(config.oauth, logger) : undefined;
+  const auth: CodecAuthDeps = {
+    accounts: deps.accounts,
+    sessions,
+    cookie: browserCookie(SESSION_COOKIE, secure),
+    oauth,
+  };
   const context = { config, auth, sessions, logger, secure };
 
-  const handler = (request: IncomingMessage, response: ServerResponse) => {
-    route(request, response, context, codec).catch((error: unknown) => {
-      if (error instanceof HttpRefusal) return sendJson(response, error.status, { message: error.message }, originHeaders(request, config));
-      logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'codec server: request failed');
-      if (!response.headersSent) sendJson(response, 500, { message: 'internal error' }, originHeaders(request, config));
-      else response.destroy();
-    });
-  };
-  const server: Server = secure ? createHttpsServer({ cert: config.tls!.cert, key: config.tls!.key, minVersion: 'TLSv1.2' }, handler) : createHttpServer(handler);
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE' ? new Error(`the codec server's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CODEC_PORT`) : error,
-      ),
-    );
-    server.listen(config.port, config.host, resolve);
+  const server = await startWebServer({
+    host: config.host,
+    port: config.port,
+    tls: config.tls,
+    requestTimeoutMs: 30_000,
+    portTaken: () => new Error(`the codec server's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CODEC_PORT`),
+    handler: (request, response) => {
+      route(request, response, context, codec).catch((error: unknown) => {
+        if (error instanceof HttpRefusal) return sendJson(response, error.status, { message: error.message }, originHeaders(request, config));
+        logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'codec server: request failed');
+        answerFailure(response, () => sendJson(response, 500, { message: 'internal error' }, originHeaders(request, config)));
+      });
+    },
   });
-  const port = (server.address() as AddressInfo).port;
-  const host = connectableHost(config.host);
-  const url = `${secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  logger.info({ url, allowedOrigins: config.allowedOrigins, oauth: config.oauth ? config.oauth.issuer : 'off' }, 'codec server listening');
-  return {
-    port,
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  logger.info({ url: server.url, allowedOrigins: config.allowedOrigins, oauth: config.oauth ? config.oauth.issuer : 'off' }, 'codec server listening');
+  return server;
 }
 
-type Context = { config: CodecServerConfig; auth: CodecAuthDeps; sessions: CodecSessions; logger: Logger; secure: boolean };
+type Context = {
+  config: CodecServerConfig;
+  auth: CodecAuthDeps;
+  sessions: CodecSessions;
+  logger: Logger;
+  secure: boolean;
+};
 
 async function route(request: IncomingMessage, response: ServerResponse, context: Context, codec: PayloadEncryptionCodec): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://codec').pathname;
@@ -100,7 +93,9 @@ async function route(request: IncomingMessage, response: ServerResponse, context
   if (path === '/logout') return method === 'POST' ? handleLogout(request, response, context) : sendText(response, 405, '', { allow: 'POST' });
   const [, pathNamespace, operation] = (CODEC_PATH.exec(path) ?? []) as (string | undefined)[];
   if (operation !== 'decode' && operation !== 'encode')
-    return sendJson(response, 404, { message: 'not found: the codec server answers POST /decode and POST /encode (and GET /login)' });
+    return sendJson(response, 404, {
+      message: 'not found: the codec server answers POST /decode and POST /encode (and GET /login)',
+    });
   if (method === 'OPTIONS') return preflight(request, response, context.config);
   if (method !== 'POST') return sendText(response, 405, '', { allow: 'POST, OPTIONS' });
   return convert(operation, pathNamespace, request, response, context, codec);
@@ -167,11 +162,22 @@ async function convertOne(operation: 'decode' | 'encode', codec: PayloadEncrypti
 
 function logOperation(logger: Logger, operation: string, operator: CodecOperator, namespace: string, payloads: number, changed: number): void {
   // Who read what, never the payloads: decrypting is an access an auditor wants to see.
-  logger.info({ operator: operator.name, via: operator.via, namespace, payloads, [operation === 'decode' ? 'decrypted' : 'encrypted']: changed }, `codec server: ${operation}`);
+  logger.info(
+    {
+      operator: operator.name,
+      via: operator.via,
+      namespace,
+      payloads,
+      [operation === 'decode' ? 'decrypted' : 'encrypted']: changed,
+    },
+    `codec server: ${operation}`,
+  );
 }
 
 function refuseOrigin(response: ServerResponse, origin: string | undefined): void {
-  sendJson(response, 403, { message: `pages from ${origin ?? 'this origin'} may not call the codec server: add the Temporal UI's origin to FLOWHOOK_CODEC_ALLOWED_ORIGINS` });
+  sendJson(response, 403, {
+    message: `pages from ${origin ?? 'this origin'} may not call the codec server: add the Temporal UI's origin to FLOWHOOK_CODEC_ALLOWED_ORIGINS`,
+  });
 }
 
 function signInHint(context: Context): string {
@@ -182,10 +188,4 @@ function signInHint(context: Context): string {
 function originHeaders(request: IncomingMessage, config: CodecServerConfig): Record<string, string> {
   const origin = header(request, 'origin');
   return judgeOrigin(origin, config.allowedOrigins) === 'allowed' ? corsHeaders(origin!) : {};
-}
-
-function connectableHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::' || host === '[::]') return '::1';
-  return host.replace(/^\[(.*)\]$/, '$1');
 }

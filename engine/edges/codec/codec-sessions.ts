@@ -6,8 +6,7 @@
 // no usable cookie), and die with the process; they are a convenience for one
 // operator's browser, not state other engines need. A session lasts no longer
 // than the token it was opened with (codec-auth.ts checks it on every use).
-import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../security/credentials.ts';
+import { newSessionSecret, sessionKey } from '../http/browser-sessions.ts';
 
 export interface CodecOperator {
   /** The service account (or `bootstrap-admin`, or the token's subject) — for the log, never a secret. */
@@ -53,14 +52,14 @@ export class CodecSessions {
   open(operator: CodecOperator, credential: SessionCredential | undefined): { cookieValue: string; expiresAt: number } {
     this.#sweep();
     if (this.#sessions.size >= MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
-    const cookieValue = randomBytes(32).toString('base64url');
+    const { cookieValue, key } = newSessionSecret();
     const expiresAt = this.#now() + this.#ttlMs;
-    this.#sessions.set(sha256Hex(cookieValue), { operator: { name: operator.name, via: 'session' }, credential, expiresAt });
+    this.#sessions.set(key, { operator: { name: operator.name, via: 'session' }, credential, expiresAt });
     return { cookieValue, expiresAt };
   }
 
   find(cookieValue: string): CodecSession | undefined {
-    const key = sha256Hex(cookieValue);
+    const key = sessionKey(cookieValue);
     const session = this.#sessions.get(key);
     if (!session) return undefined;
     if (session.expiresAt <= this.#now()) {
@@ -71,7 +70,7 @@ export class CodecSessions {
   }
 
   close(cookieValue: string): void {
-    this.#sessions.delete(sha256Hex(cookieValue));
+    this.#sessions.delete(sessionKey(cookieValue));
   }
 
   #sweep(): void {

@@ -5,10 +5,9 @@
 // page: another site cannot sign an operator in or out (login CSRF).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { header, HttpRefusal, mediaType, pageHeaders, readBody, sendText } from '../http/http-answers.ts';
 import type { CodecServerConfig } from './codec-config.ts';
-import { adminOfToken, SESSION_COOKIE, type CodecAuthDeps } from './codec-auth.ts';
-import { cookieValue, setCookie } from '../security/http-cookies.ts';
-import { header, HttpRefusal, mediaType, readBody, sendText } from './codec-http.ts';
+import { adminOfToken, type CodecAuthDeps } from './codec-auth.ts';
 import type { CodecSessions } from './codec-sessions.ts';
 import { LOGIN_PAGE_CSP, loginPage, type LoginPageView } from './login-page.ts';
 
@@ -24,7 +23,7 @@ export interface LoginContext {
 
 export function showLogin(request: IncomingMessage, response: ServerResponse, context: LoginContext): void {
   // A top-level navigation carries no Origin; showing whose session this is reveals nothing to another site (no framing, SameSite=Strict).
-  const sessionId = cookieValue(header(request, 'cookie'), SESSION_COOKIE);
+  const sessionId = context.auth.cookie.valueIn(header(request, 'cookie'));
   const session = sessionId ? context.sessions.find(sessionId) : undefined;
   const signedInAs = session ? { name: session.operator.name, until: new Date(session.expiresAt) } : undefined;
   sendPage(response, 200, { ...view(request, context), signedInAs });
@@ -37,23 +36,25 @@ export async function handleLogin(request: IncomingMessage, response: ServerResp
   const admin = token ? await adminOfToken(token, context.auth.accounts) : undefined;
   if (!admin) {
     context.logger.warn('codec server: sign-in refused');
-    return sendPage(response, 401, { ...view(request, context), problem: 'Not signed in: that is not an enabled admin-scope service account token or FLOWHOOK_ADMIN_TOKEN.' });
+    return sendPage(response, 401, {
+      ...view(request, context),
+      problem: 'Not signed in: that is not an enabled admin-scope service account token or FLOWHOOK_ADMIN_TOKEN.',
+    });
   }
   const { cookieValue: value } = context.sessions.open(admin.operator, admin.credential);
   context.logger.info({ operator: admin.operator.name, ttlSeconds: context.sessions.ttlMs / 1000 }, 'codec server: operator signed in');
   // Post/redirect/get: a reload does not send the token again.
-  sendText(response, 303, '', { location: '/login', 'set-cookie': cookie(value, Math.floor(context.sessions.ttlMs / 1000), context.secure) });
+  sendText(response, 303, '', {
+    location: '/login',
+    'set-cookie': context.auth.cookie.set(value, context.sessions.ttlMs),
+  });
 }
 
 export function handleLogout(request: IncomingMessage, response: ServerResponse, context: LoginContext): void {
   checkOwnOrigin(request, context);
-  const sessionId = cookieValue(header(request, 'cookie'), SESSION_COOKIE);
+  const sessionId = context.auth.cookie.valueIn(header(request, 'cookie'));
   if (sessionId) context.sessions.close(sessionId);
-  sendText(response, 303, '', { location: '/login', 'set-cookie': cookie('', 0, context.secure) });
-}
-
-function cookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return setCookie(SESSION_COOKIE, value, { maxAgeSeconds, sameSite: 'Strict', secure });
+  sendText(response, 303, '', { location: '/login', 'set-cookie': context.auth.cookie.clear() });
 }
 
 /** Browsers send Origin with every form POST; it must be this server, as the browser addressed it. */
@@ -70,12 +71,9 @@ function view(request: IncomingMessage, context: LoginContext): LoginPageView {
   return { codecUrl: ownOrigin(request, context), uiOrigins: context.config.allowedOrigins };
 }
 
-// `same-origin`, not `no-referrer`: under no-referrer browsers send `Origin: null` with the form's POST, and the origin check could not tell our form from another site's.
 function sendPage(response: ServerResponse, status: number, page: LoginPageView): void {
   sendText(response, status, loginPage(page), {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': LOGIN_PAGE_CSP,
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'same-origin',
+    ...pageHeaders(LOGIN_PAGE_CSP),
   });
 }

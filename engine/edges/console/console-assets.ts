@@ -36,7 +36,10 @@ export function serveAssets(assetsDir: string, headers: Record<string, string>):
     if (!existsSync(indexPath)) return sendHtml(res, 503, NOT_BUILT, headers);
     // Read on every load (small): a rebuild while the engine runs is served at once. Each page its own style nonce.
     const nonce = newNonce();
-    sendHtml(res, 200, readFileSync(indexPath, 'utf8').replaceAll(CSP_NONCE_PLACEHOLDER, nonce), { ...headers, 'content-security-policy': consoleCsp(nonce) });
+    sendHtml(res, 200, readFileSync(indexPath, 'utf8').replaceAll(CSP_NONCE_PLACEHOLDER, nonce), {
+      ...headers,
+      'content-security-policy': consoleCsp(nonce),
+    });
   };
 }
 

@@ -8,14 +8,14 @@
 // person has no role in is audited in the deployment's log, not in that
 // company's (audit-interceptor.ts).
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
-import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import type { ListCompaniesResponse } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import type { GetExecutionRequest } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { refusedOutsideItsCompanies } from '../audit/audit-interceptor.ts';
-import { executionNotFound } from '../executions/execution-reads.ts';
+import { ConsoleService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import type { ListCompaniesResponse } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type { GetExecutionRequest } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { refusedOutsideItsCompanies } from '../rpc/audit-interceptor.ts';
+import { executionNotFound } from '../../domain/executions/execution-reads.ts';
 import { CONSOLE_CALL } from './console-gate.ts';
 import { authorizeRequest, authorizeResponse, rpcRule } from './console-rpc-policy.ts';
-import { seesCompany } from './console-roles.ts';
+import { seesCompany } from '../../domain/callers/console-roles.ts';
 
 export function consoleAuthorization(): Interceptor {
   return (next) => async (request) => {

@@ -7,9 +7,10 @@
 //   - TLS on the listener itself (the engine's certificate), or
 //     FLOWHOOK_CONSOLE_INSECURE=true: cleartext to a proxy that terminates TLS.
 import { fileURLToPath } from 'node:url';
-import type { SettingValues } from '../../common/configuration/configuration-table.ts';
-import { isLoopbackHost } from '../../common/loopback-host.ts';
+import type { SettingValues } from '../../../common/configuration/configuration-table.ts';
+import { isLoopbackHost } from '../../../common/loopback-host.ts';
 import type { EngineServerTls } from '../rpc/engine-tls.ts';
+import { refuseWithout, serverPort } from '../http/server-settings.ts';
 
 export interface ConsoleOidcSettings {
   issuer: string;
@@ -50,17 +51,18 @@ export type ConsoleSettings = SettingValues<
   | 'FLOWHOOK_CONSOLE_OIDC_SCOPES'
 >;
 
+/** Settings that mean nothing while the console is off. */
+const SERVER_SETTINGS = ['FLOWHOOK_CONSOLE_PUBLIC_URL', 'FLOWHOOK_CONSOLE_OIDC_ISSUER'] as const;
+/** Settings that mean nothing without FLOWHOOK_CONSOLE_OIDC_ISSUER. */
+const OIDC_SETTINGS = ['FLOWHOOK_CONSOLE_OIDC_CLIENT_ID', 'FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET'] as const;
+
 /** Where `npm install` (and `npm run build:console`) put the built console. */
-export const CONSOLE_ASSETS_DIR = fileURLToPath(new URL('../../console/dist/', import.meta.url));
+export const CONSOLE_ASSETS_DIR = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
 
 /** Undefined when FLOWHOOK_CONSOLE_PORT is unset (or `off`): no console. */
 export function readConsoleConfig(settings: ConsoleSettings, engine: { tls: EngineServerTls | undefined }): ConsoleConfig | undefined {
-  const port = settings.FLOWHOOK_CONSOLE_PORT;
-  if (port === undefined || port === 'off') {
-    const stray = (['FLOWHOOK_CONSOLE_PUBLIC_URL', 'FLOWHOOK_CONSOLE_OIDC_ISSUER'] as const).filter((name) => settings[name] !== undefined);
-    if (stray.length > 0) throw new Error(`${stray.join(' and ')} configure the console, which is off: set FLOWHOOK_CONSOLE_PORT to run it`);
-    return undefined;
-  }
+  const port = serverPort(settings, 'FLOWHOOK_CONSOLE_PORT', SERVER_SETTINGS, 'the console');
+  if (port === undefined) return undefined;
   const host = settings.FLOWHOOK_CONSOLE_HOST;
   const publicUrl = settings.FLOWHOOK_CONSOLE_PUBLIC_URL;
   if (!isLoopbackHost(host)) {
@@ -94,8 +96,7 @@ export function readConsoleConfig(settings: ConsoleSettings, engine: { tls: Engi
 function readOidc(settings: ConsoleSettings): ConsoleOidcSettings | undefined {
   const issuer = settings.FLOWHOOK_CONSOLE_OIDC_ISSUER;
   if (issuer === undefined) {
-    const others = (['FLOWHOOK_CONSOLE_OIDC_CLIENT_ID', 'FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET'] as const).filter((name) => settings[name] !== undefined);
-    if (others.length > 0) throw new Error(`${others.join(', ')} need FLOWHOOK_CONSOLE_OIDC_ISSUER (the identity provider people sign in with)`);
+    refuseWithout(settings, 'FLOWHOOK_CONSOLE_OIDC_ISSUER', OIDC_SETTINGS, 'the identity provider people sign in with');
     return undefined;
   }
   const clientId = settings.FLOWHOOK_CONSOLE_OIDC_CLIENT_ID;

@@ -4,7 +4,7 @@
 // no CORS headers — and sends it in a header with every other call; a forged
 // request from another site carries the cookie but cannot know the header.
 // Derived, not stored: any engine checks it, and it dies with its session.
-import { hmacMatches, hmacOf } from '../security/deployment-keys.ts';
+import { hmacMatches, hmacOf } from '../../domain/callers/deployment-keys.ts';
 
 export const CSRF_HEADER = 'x-flowhook-csrf';
 

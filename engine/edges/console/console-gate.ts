@@ -14,16 +14,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createContextKey, type ContextValues } from '@connectrpc/connect';
 import type { Logger } from 'pino';
-import { ConsoleService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { AUDIT_PERSON } from '../audit/audit-interceptor.ts';
-import { serviceAccountValues } from '../rpc/service-account-gate.ts';
-import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { stillAdminByMac } from '../security/admin-credentials.ts';
-import { cookieValue } from '../security/http-cookies.ts';
-import type { ServiceAccountIdentity } from '../security/service-account-tokens.ts';
+import { ConsoleService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { AUDIT_PERSON, CONSOLE_GRANTS, serviceAccountValues } from '../../domain/callers/call-context.ts';
+import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
+import { stillAdminByMac } from '../../domain/callers/admin-credentials.ts';
+import type { BrowserCookie } from '../http/browser-sessions.ts';
+import { header } from '../http/http-answers.ts';
+import type { ServiceAccountIdentity } from '../../domain/callers/service-account-tokens.ts';
 import { CSRF_HEADER, csrfMatches } from './console-csrf.ts';
 import { refusalOfCall, type ConsoleSite } from './console-request-checks.ts';
-import { EVERY_COMPANY } from './console-roles.ts';
+import { EVERY_COMPANY } from '../../domain/callers/console-roles.ts';
 import type { ConsoleIdentity, ConsoleSessions, FoundSession } from './console-sessions.ts';
 import type { SessionRecheck } from './session-recheck.ts';
 import { senderOfSocket } from './sign-in-limiter.ts';
@@ -52,7 +52,7 @@ export interface ConsoleGateDeps {
   credentialKey: Buffer;
   /** Set with OpenID Connect: re-reads a session's roles at the provider when due. */
   recheck?: SessionRecheck;
-  cookieName: string;
+  cookie: BrowserCookie;
   logger: Logger;
 }
 
@@ -65,7 +65,7 @@ export function consoleCallContext(req: unknown): ContextValues {
   const call = calls.get(req as IncomingMessage) ?? { staleCookie: false, sender: '' };
   const values = serviceAccountValues(call.session && actingAccount(call.session.identity));
   values.set(CONSOLE_CALL, call);
-  if (call.session) values.set(AUDIT_PERSON, call.session.identity.person);
+  if (call.session) values.set(AUDIT_PERSON, call.session.identity.person).set(CONSOLE_GRANTS, call.session.identity.roles);
   return values;
 }
 
@@ -92,19 +92,32 @@ export function consoleGate(handler: NodeHandler, deps: ConsoleGateDeps): NodeHa
 type Verdict = { call: ConsoleCall } | { code: 'unauthenticated' | 'permission_denied'; message: string; reason: string };
 
 async function admit(req: IncomingMessage, deps: ConsoleGateDeps): Promise<Verdict> {
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const refusal = refusalOfCall(deps.site, { host: header('host'), origin: header('origin'), secFetchSite: header('sec-fetch-site') });
+  const refusal = refusalOfCall(deps.site, {
+    host: header(req, 'host'),
+    origin: header(req, 'origin'),
+    secFetchSite: header(req, 'sec-fetch-site'),
+  });
   if (refusal) return { code: 'permission_denied', message: refusal, reason: 'console_origin' };
-  const cookie = cookieValue(header('cookie'), deps.cookieName);
+  const cookie = deps.cookie.valueIn(header(req, 'cookie'));
   const session = cookie === undefined ? undefined : await liveSession(cookie, deps);
-  const call: ConsoleCall = { session, staleCookie: cookie !== undefined && session === undefined, sender: senderOfSocket(req.socket.remoteAddress) };
+  const call: ConsoleCall = {
+    session,
+    staleCookie: cookie !== undefined && session === undefined,
+    sender: senderOfSocket(req.socket.remoteAddress),
+  };
   if (SESSION_FREE.has(rpcName(req.url ?? ''))) return { call };
-  if (!session) return { code: 'unauthenticated', message: 'sign in to the console first (your session ended or never began)', reason: 'console_session_missing' };
-  if (!csrfMatches(deps.csrfKey, session.key, header(CSRF_HEADER))) {
-    return { code: 'permission_denied', message: `the call lacks this session's CSRF token (${CSRF_HEADER}): reload the console`, reason: 'console_csrf' };
+  if (!session)
+    return {
+      code: 'unauthenticated',
+      message: 'sign in to the console first (your session ended or never began)',
+      reason: 'console_session_missing',
+    };
+  if (!csrfMatches(deps.csrfKey, session.key, header(req, CSRF_HEADER))) {
+    return {
+      code: 'permission_denied',
+      message: `the call lacks this session's CSRF token (${CSRF_HEADER}): reload the console`,
+      reason: 'console_csrf',
+    };
   }
   return { call };
 }
@@ -126,7 +139,13 @@ async function liveSession(cookie: string, deps: ConsoleGateDeps): Promise<Found
 
 /** The account a console call acts as, for the services and the audit log's account column. */
 function actingAccount(identity: ConsoleIdentity): ServiceAccountIdentity {
-  return { name: identity.account, scope: 'admin', allCompanies: Object.hasOwn(identity.roles, EVERY_COMPANY), companyIds: [], forwardsCallers: false };
+  return {
+    name: identity.account,
+    scope: 'admin',
+    allCompanies: Object.hasOwn(identity.roles, EVERY_COMPANY),
+    companyIds: [],
+    forwardsCallers: false,
+  };
 }
 
 /** `/flowhook.engine.v1.ConsoleService/SignIn` → `flowhook.engine.v1.ConsoleService/SignIn`. */

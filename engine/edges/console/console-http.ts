@@ -7,6 +7,7 @@
 // nonce made fresh for every page, which the page hands the editor.
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { escapeHtml, pageHeaders } from '../http/http-answers.ts';
 
 /** In the built index.html where the page's nonce goes (console/vite.config.ts writes it there). */
 export const CSP_NONCE_PLACEHOLDER = 'console-csp-nonce-placeholder';
@@ -26,13 +27,10 @@ export function newNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
-/** `same-origin`, not `no-referrer`: under no-referrer a page's POSTs carry `Origin: null`, and the gate could not tell our page from another. */
+/** What every answer carries: a page's headers (the gate's origin checks need `same-origin` referrers), isolation, no powerful features, HSTS under TLS. */
 export function securityHeaders(secure: boolean): Record<string, string> {
   return {
-    'content-security-policy': CONSOLE_CSP,
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'same-origin',
+    ...pageHeaders(CONSOLE_CSP),
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
@@ -40,6 +38,7 @@ export function securityHeaders(secure: boolean): Record<string, string> {
   };
 }
 
+/** A page, never cached. The console's own answers, unlike the codec server's (http-answers.ts), are sent without a length. */
 export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string>): void {
   res.writeHead(status, { ...headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(html);
@@ -53,11 +52,7 @@ export function sendText(res: ServerResponse, status: number, text: string, head
 /** A plain page with a heading, one paragraph and a link home; every value escaped. */
 export function plainPage(title: string, message: string, link: { href: string; text: string }): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(title)} · flowhook console</title></head>
-<body><main><h1>${escape(title)}</h1><p>${escape(message)}</p><p><a href="${escape(link.href)}">${escape(link.text)}</a></p></main></body></html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · flowhook console</title></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p></main></body></html>
 `;
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -12,22 +12,12 @@
 // with the new access token. A refusal, another subject or no role any more
 // ends the session; a provider that cannot be reached decides nothing
 // (ProviderUnavailableError).
-import { createHash, randomBytes } from 'node:crypto';
-import { errors, jwtVerify, type JWTPayload } from 'jose';
-import { issuerKeys } from '../../common/issuer-keys.ts';
+import { errors, type JWTPayload } from 'jose';
 import type { ConsoleOidcSettings } from './console-config.ts';
-import { grantsFromClaim, type RoleGrants } from './console-roles.ts';
-import { discover, postToken, ProviderUnavailableError, userinfoClaims, type Endpoints } from './oidc-endpoints.ts';
-
-const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'];
-const CLOCK_TOLERANCE_SECONDS = 60;
-
-/** What the browser keeps between leaving for the identity provider and coming back (a short-lived cookie). */
-export interface LoginState {
-  state: string;
-  nonce: string;
-  verifier: string;
-}
+import { grantsFromClaim, type RoleGrants } from '../../domain/callers/console-roles.ts';
+import { HttpRefusal } from '../http/http-answers.ts';
+import { issuerTokenCheck } from '../http/issuer-tokens.ts';
+import { authorizationRequest, discoveredEndpoints, exchangeCode, ProviderUnavailableError, refreshTokens, userinfoClaims, type LoginState } from '../http/oidc-provider.ts';
 
 export interface OidcPerson {
   name: string;
@@ -42,13 +32,8 @@ export interface OidcPerson {
 export type Recheck = { confirmed: true; grants: RoleGrants; refreshToken: string } | { confirmed: false; reason: string };
 
 /** A sign-in that failed for a reason the person can act on (shown to them; never a token). */
-export class OidcSignInError extends Error {
-  readonly status: number;
-  constructor(message: string, status: number) {
-    super(message);
-    this.name = 'OidcSignInError';
-    this.status = status;
-  }
+export class OidcSignInError extends HttpRefusal {
+  override name = 'OidcSignInError';
 }
 
 export interface OidcClient {
@@ -60,75 +45,46 @@ export interface OidcClient {
 }
 
 export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
-  let endpoints: Promise<Endpoints> | undefined;
-  // A failed discovery is tried again at the next use rather than remembered.
-  const discovered = () =>
-    (endpoints ??= discover(settings.issuer).catch((error: unknown) => {
-      endpoints = undefined;
-      throw error;
-    }));
+  const discovered = discoveredEndpoints(settings.issuer);
   // The key set is found the same way (common/issuer-keys.ts: discovery, https only).
-  const keys = issuerKeys({ issuer: settings.issuer });
-  const verify = async (idToken: string): Promise<JWTPayload> => {
-    const { payload } = await jwtVerify(idToken, keys, {
-      issuer: settings.issuer,
-      audience: settings.clientId,
-      algorithms: ALGORITHMS,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      requiredClaims: ['exp', 'sub'],
-    });
-    return payload;
-  };
+  const verify = issuerTokenCheck({ issuer: settings.issuer }, settings.clientId, ['exp', 'sub']);
 
   return {
     issuer: settings.issuer,
     async begin(redirectUri) {
-      const login: LoginState = { state: random(), nonce: random(), verifier: random() };
-      const url = new URL((await discovered()).authorization);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: settings.clientId,
-        redirect_uri: redirectUri,
-        scope: settings.scopes.join(' '),
-        state: login.state,
-        nonce: login.nonce,
-        code_challenge: challengeOf(login.verifier),
-        code_challenge_method: 'S256',
-      }).toString();
-      return { url: url.toString(), login };
+      return authorizationRequest((await discovered()).authorization, settings, redirectUri);
     },
     async finish(query, login, redirectUri) {
       const error = query.get('error');
       if (error)
-        throw new OidcSignInError(`The identity provider did not sign you in (${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}).`, 401);
+        throw new OidcSignInError(401, `The identity provider did not sign you in (${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}).`);
       const code = query.get('code');
       if (!login || !code || query.get('state') !== login.state)
-        throw new OidcSignInError('This sign-in is not the one this browser started (or it took longer than ten minutes): start again.', 400);
-      const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: login.verifier });
-      const exchanged = await postToken(settings, (await discovered()).token, form);
+        throw new OidcSignInError(400, 'This sign-in is not the one this browser started (or it took longer than ten minutes): start again.');
+      const exchanged = await exchangeCode(settings, (await discovered()).token, code, redirectUri, login);
       if (!exchanged.ok || exchanged.answer.idToken === undefined) {
-        throw new OidcSignInError(`The identity provider refused to exchange the sign-in code (${exchanged.ok ? 'no ID token' : exchanged.error}).`, 502);
+        throw new OidcSignInError(502, `The identity provider refused to exchange the sign-in code (${exchanged.ok ? 'no ID token' : exchanged.error}).`);
       }
       let payload: JWTPayload;
       try {
         payload = await verify(exchanged.answer.idToken);
       } catch {
-        throw new OidcSignInError('The identity provider answered with an ID token that does not verify.', 502);
+        throw new OidcSignInError(502, 'The identity provider answered with an ID token that does not verify.');
       }
-      if (payload.nonce !== login.nonce) throw new OidcSignInError('The ID token belongs to another sign-in: start again.', 400);
+      if (payload.nonce !== login.nonce) throw new OidcSignInError(400, 'The ID token belongs to another sign-in: start again.');
       const name = nameOf(payload);
       const grants = grantsFromClaim(payload[settings.rolesClaim]);
       if (Object.keys(grants).length === 0) {
         throw new OidcSignInError(
-          `You are ${name} at the identity provider, but it gives you no console role (its "${settings.rolesClaim}" claim lists none of viewer, editor, admin or <role>:<company>).`,
           403,
+          `You are ${name} at the identity provider, but it gives you no console role (its "${settings.rolesClaim}" claim lists none of viewer, editor, admin or <role>:<company>).`,
         );
       }
       return { name, grants, subject: payload.sub!, refreshToken: exchanged.answer.refreshToken };
     },
     async recheck(grant) {
       const found = await discovered();
-      const refreshed = await postToken(settings, found.token, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: grant.refreshToken }));
+      const refreshed = await refreshTokens(settings, found.token, grant.refreshToken);
       if (!refreshed.ok) return { confirmed: false, reason: `the identity provider refused the refresh token (${refreshed.error})` };
       const { idToken, accessToken } = refreshed.answer;
       let claims: Record<string, unknown> | undefined;
@@ -143,11 +99,18 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
         claims = await userinfoClaims(found.userinfo, accessToken);
         if (claims === undefined) return { confirmed: false, reason: 'the identity provider refused its own access token at userinfo' };
       } else {
-        return { confirmed: false, reason: 'the identity provider refreshed without an ID token and names no userinfo endpoint: the roles cannot be read' };
+        return {
+          confirmed: false,
+          reason: 'the identity provider refreshed without an ID token and names no userinfo endpoint: the roles cannot be read',
+        };
       }
       if (claims.sub !== grant.subject) return { confirmed: false, reason: 'the identity provider answered for another subject' };
       const grants = grantsFromClaim(claims[settings.rolesClaim]);
-      if (Object.keys(grants).length === 0) return { confirmed: false, reason: `the identity provider gives them no console role any more (claim "${settings.rolesClaim}")` };
+      if (Object.keys(grants).length === 0)
+        return {
+          confirmed: false,
+          reason: `the identity provider gives them no console role any more (claim "${settings.rolesClaim}")`,
+        };
       // Providers that rotate refresh tokens send a new one; others keep the one we have.
       return { confirmed: true, grants, refreshToken: refreshed.answer.refreshToken ?? grant.refreshToken };
     },
@@ -167,12 +130,4 @@ function nameOf(payload: JWTPayload): string {
     if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 200);
   }
   return 'unnamed person';
-}
-
-function random(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-function challengeOf(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
 }

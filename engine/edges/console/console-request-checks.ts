@@ -5,7 +5,7 @@
 // console on loopback answers only loopback host names: a page of another
 // site whose name an attacker points at 127.0.0.1 (DNS rebinding) is
 // same-origin with itself, not with us. Pure.
-import { isLoopbackHost } from '../../common/loopback-host.ts';
+import { isLoopbackHost } from '../../../common/loopback-host.ts';
 
 export interface ConsoleSite {
   /** FLOWHOOK_CONSOLE_PUBLIC_URL's origin, when set: the only origin the console's pages have (behind a proxy the Host may be anything). */

@@ -5,17 +5,17 @@
 // (a field path, in protobuf-es property names), from the answer (an
 // execution names its company only once read), or the call needs the role in
 // every company. Pure.
-import { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
-import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { AuditService } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import { ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import { UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { APP_ADMIN_RULES, HOOK_SECRET_ADMIN_RULES, SERVICE_ACCOUNT_ADMIN_RULES, USER_ADMIN_RULES } from './console-people-rules.ts';
-import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName, type RoleGrants } from './console-roles.ts';
+import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName, type RoleGrants } from '../../domain/callers/console-roles.ts';
 
 export type CompanyOfCall =
   /** A request field naming the company; when empty, the call is about every company. */

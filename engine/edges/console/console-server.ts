@@ -8,28 +8,29 @@
 //   everything else (GET)           the built pages (console-assets.ts)
 // One origin for pages and calls: no CORS, ever. Every answer carries the
 // console's Content-Security-Policy and friends (console-http.ts).
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import type { AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
-import type { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ConsoleService, ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import type { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import type { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import type { HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import type { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import type { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
-import { isLoopbackHost } from '../../common/loopback-host.ts';
-import { auditInterceptor } from '../audit/audit-interceptor.ts';
-import type { SignInRefusal } from '../metrics/engine-metrics.ts';
+import type { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import type { AuditService } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import type { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ConsoleService, ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import type { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import type { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import type { ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import type { UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { isLoopbackHost } from '../../../common/loopback-host.ts';
+import { auditInterceptor } from '../rpc/audit-interceptor.ts';
+import type { SignInRefusal } from '../../domain/metrics/engine-metrics.ts';
 import { errorInterceptor } from '../rpc/error-interceptor.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
+import { browserCookie } from '../http/browser-sessions.ts';
+import { answerFailure } from '../http/http-answers.ts';
+import { startWebServer, type WebServer } from '../http/web-server.ts';
 import { serveAssets } from './console-assets.ts';
 import { consoleAuthorization } from './console-authorization.ts';
 import type { ConsoleConfig } from './console-config.ts';
@@ -42,7 +43,6 @@ import { CONSOLE_PEOPLE_SERVICES, CONSOLE_SERVICES } from './console-rpc-policy.
 import { createConsoleService } from './console-service.ts';
 import { ConsoleSessions } from './console-sessions.ts';
 import { OIDC_CALLBACK_PATH, OIDC_START_PATH, oidcRoute } from './oidc-routes.ts';
-import { sessionCookie } from './session-cookie.ts';
 import { createSessionRecheck } from './session-recheck.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
 
@@ -79,12 +79,8 @@ export interface ConsoleServerDeps {
   freePortIfTaken?: boolean;
 }
 
-export interface RunningConsoleServer {
-  port: number;
-  /** e.g. http://127.0.0.1:7054: what the banner prints. */
-  url: string;
-  close(): Promise<void>;
-}
+/** The console listening; its `url` (e.g. http://127.0.0.1:7054, or FLOWHOOK_CONSOLE_PUBLIC_URL) is what the banner prints. */
+export type RunningConsoleServer = WebServer;
 
 /** `/flowhook.engine.v1.FlowAdminService/ListFlows`: the shape of a Connect call's path. */
 const RPC_PATH = /^\/[A-Za-z0-9_.]+\/[A-Za-z0-9_]+$/;
@@ -98,10 +94,21 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     loopbackOnly: !config.publicUrl && isLoopbackHost(config.host),
   };
   const sessions = new ConsoleSessions(deps.orm, config.sessionTtlMs);
-  const cookie = sessionCookie(secure);
+  // HttpOnly and SameSite=Strict; Secure and `__Host-` prefixed (no other host of the domain can set or shadow it) whenever
+  // the browser reaches the console over TLS: `__Host-` cookies must be Secure, so over plain http (loopback) the plain name.
+  const cookie = browserCookie(secure ? '__Host-flowhook-console' : 'flowhook_console_session', secure);
   const headers = securityHeaders(secure);
   const oidc = config.oidc ? createOidcClient(config.oidc) : undefined;
-  const recheck = oidc && createSessionRecheck({ orm: deps.orm, sessions, client: oidc, keyring: deps.keyring, intervalMs: config.oidcRecheckMs, logger });
+  const recheck =
+    oidc &&
+    createSessionRecheck({
+      orm: deps.orm,
+      sessions,
+      client: oidc,
+      keyring: deps.keyring,
+      intervalMs: config.oidcRecheckMs,
+      logger,
+    });
   const limiter = new SignInLimiter(undefined, deps.liveEngines);
 
   const rpc = connectNodeAdapter({
@@ -140,7 +147,16 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
       router.service(ConsoleSessionAdminService, deps.services.consoleSessions);
     },
   });
-  const gated = consoleGate(rpc, { site, sessions, accounts: deps.accounts, csrfKey: deps.csrfKey, credentialKey: deps.credentialKey, recheck, cookieName: cookie.name, logger });
+  const gated = consoleGate(rpc, {
+    site,
+    sessions,
+    accounts: deps.accounts,
+    csrfKey: deps.csrfKey,
+    credentialKey: deps.credentialKey,
+    recheck,
+    cookie,
+    logger,
+  });
   const assets = serveAssets(config.assetsDir, headers);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -153,52 +169,42 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     if (refusal) return sendText(res, 421, refusal);
     const answer =
       (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH) && oidc
-        ? oidcRoute(req, res, path, { client: oidc, recheck: recheck!, site, sessions, cookie, secure, headers, logger })
+        ? oidcRoute(req, res, path, {
+            client: oidc,
+            recheck: recheck!,
+            site,
+            sessions,
+            cookie,
+            secure,
+            headers,
+            logger,
+          })
         : assets(req, res);
     answer.catch((error: unknown) => {
       logger.error({ reason: error instanceof Error ? error.message : String(error), path }, 'console: request failed');
-      if (!res.headersSent) sendText(res, 500, 'internal error');
-      else res.destroy();
+      answerFailure(res, () => sendText(res, 500, 'internal error'));
     });
   };
-  const server: Server = config.tls ? createHttpsServer({ cert: config.tls.cert, key: config.tls.key, minVersion: 'TLSv1.2' }, handler) : createHttpServer(handler);
-  try {
-    await listen(server, config.port, config.host);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    if (!deps.freePortIfTaken) throw new Error(`the console's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CONSOLE_PORT`);
-    logger.warn({ port: config.port }, "the console's usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)");
-    await listen(server, 0, config.host);
-  }
+  const server = await startWebServer({
+    host: config.host,
+    port: config.port,
+    tls: config.tls,
+    handler,
+    portTaken() {
+      if (!deps.freePortIfTaken) return new Error(`the console's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CONSOLE_PORT`);
+      logger.warn({ port: config.port }, "the console's usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)");
+      return 0;
+    },
+  });
   const purge = sessions.startPurge(logger);
-  const port = (server.address() as AddressInfo).port;
-  const url = config.publicUrl ?? `${config.tls ? 'https' : 'http'}://${connectableHost(config.host)}:${port}`;
+  const url = config.publicUrl ?? server.url;
   logger.info({ url, oidc: config.oidc ? config.oidc.issuer : 'off' }, 'console listening');
   return {
-    port,
+    port: server.port,
     url,
     async close() {
       await purge.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await server.close();
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-function connectableHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::' || host === '[::]') return '[::1]';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

@@ -17,16 +17,16 @@ import {
   SignInOptionsSchema,
   type ConsolePerson,
   type ConsoleService,
-} from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { RateLimitedError } from '../errors.ts';
-import type { SignInRefusal } from '../metrics/engine-metrics.ts';
-import type { ServiceAccountDirectory } from '../rpc/service-account-directory.ts';
-import { adminCredentialOf, credentialMac } from '../security/admin-credentials.ts';
+} from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { RateLimitedError } from '../../errors.ts';
+import type { SignInRefusal } from '../../domain/metrics/engine-metrics.ts';
+import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
+import { adminCredentialOf, credentialMac } from '../../domain/callers/admin-credentials.ts';
 import { CONSOLE_CALL } from './console-gate.ts';
 import { csrfTokenOf } from './console-csrf.ts';
-import { EVERY_COMPANY, type ConsoleRoleName } from './console-roles.ts';
+import { EVERY_COMPANY, type ConsoleRoleName } from '../../domain/callers/console-roles.ts';
 import type { ConsoleSessions, FoundSession } from './console-sessions.ts';
-import type { SessionCookie } from './session-cookie.ts';
+import type { BrowserCookie } from '../http/browser-sessions.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';
 
 export interface ConsoleServiceDeps {
@@ -35,7 +35,7 @@ export interface ConsoleServiceDeps {
   csrfKey: Buffer;
   /** The `console-session` deployment key (security/admin-credentials.ts credentialMac). */
   credentialKey: Buffer;
-  cookie: SessionCookie;
+  cookie: BrowserCookie;
   limiter: SignInLimiter;
   /** Counts a refused sign-in (flowhook_engine_console_sign_ins_refused_total). */
   signInRefused: (reason: SignInRefusal) => void;
@@ -44,16 +44,27 @@ export interface ConsoleServiceDeps {
   oidc?: { issuer: string; startPath: string };
 }
 
-const ROLE: Record<ConsoleRoleName, ConsoleRole> = { viewer: ConsoleRole.VIEWER, editor: ConsoleRole.EDITOR, admin: ConsoleRole.ADMIN };
+const ROLE: Record<ConsoleRoleName, ConsoleRole> = {
+  viewer: ConsoleRole.VIEWER,
+  editor: ConsoleRole.EDITOR,
+  admin: ConsoleRole.ADMIN,
+};
 
 export function createConsoleService(deps: ConsoleServiceDeps): ServiceImpl<typeof ConsoleService> {
-  const signInOptions = create(SignInOptionsSchema, { oidcPath: deps.oidc?.startPath ?? '', oidcIssuer: deps.oidc?.issuer ?? '' });
+  const signInOptions = create(SignInOptionsSchema, {
+    oidcPath: deps.oidc?.startPath ?? '',
+    oidcIssuer: deps.oidc?.issuer ?? '',
+  });
   return {
     async getSession(_request, context) {
       const call = context.values.get(CONSOLE_CALL);
       if (call.staleCookie) context.responseHeader.append('set-cookie', deps.cookie.clear());
       if (!call.session) return { signIn: signInOptions };
-      return { person: personOf(call.session), csrfToken: csrfTokenOf(deps.csrfKey, call.session.key), signIn: signInOptions };
+      return {
+        person: personOf(call.session),
+        csrfToken: csrfTokenOf(deps.csrfKey, call.session.key),
+        signIn: signInOptions,
+      };
     },
     async signIn(request, context) {
       const { sender } = context.values.get(CONSOLE_CALL);

@@ -4,15 +4,15 @@
 // or all of them. Served on the engine's port (admin scope, like every service
 // the gate's scope table does not name) and on the console's listener (the
 // admin role in every company: console-rpc-policy.ts); ending is audited
-// (engine/audit/audited-methods.ts). An ended session's next call is refused,
+// (engine/domain/audit/audited-methods.ts). An ended session's next call is refused,
 // on every engine: the row is gone.
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { ConsoleSessionInfoSchema, SignInMethod, type ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { InvalidArgumentError, NotFoundError } from '../errors.ts';
+import { ConsoleSessionInfoSchema, SignInMethod, type ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
 import { CONSOLE_CALL } from './console-gate.ts';
 import { personOf } from './console-service.ts';
 import { endSessions, listSessions } from './console-sessions.ts';

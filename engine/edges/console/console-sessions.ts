@@ -1,18 +1,17 @@
-// The console's sessions, in PostgreSQL (engine/storage/console-session.entity.ts):
+// The console's sessions, in PostgreSQL (engine/infrastructure/storage/console-session.entity.ts):
 // any engine serves any session, and a sign-out holds for all of them. The
 // browser holds a random cookie value; the table holds its SHA-256. A session
 // lasts FLOWHOOK_CONSOLE_SESSION_TTL; an expired one is deleted when it is
 // next presented and by the hourly purge. Admins list and end sessions
 // (console-session-admin-service.ts); nothing read out of here for them
 // names a cookie or its hash.
-import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { sha256Hex } from '../security/credentials.ts';
-import { deleteAgedRows, startAgedRowsPurge } from '../housekeeping/aged-rows.ts';
-import type { PeriodicTask } from '../housekeeping/periodic-task.ts';
-import { ConsoleSession } from '../storage/entities.ts';
-import { isConsoleRole, type ConsoleRoleName, type RoleGrants } from './console-roles.ts';
+import { newSessionSecret, sessionKey } from '../http/browser-sessions.ts';
+import { deleteAgedRows, startAgedRowsPurge } from '../../infrastructure/housekeeping/aged-rows.ts';
+import type { PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
+import { ConsoleSession } from '../../infrastructure/storage/entities.ts';
+import { isConsoleRole, type ConsoleRoleName, type RoleGrants } from '../../domain/callers/console-roles.ts';
 
 export type SignInMethod = 'admin-token' | 'oidc';
 
@@ -23,7 +22,7 @@ export interface ConsoleIdentity {
   via: SignInMethod;
   /** The service account behind an admin-token session; OIDC_ACCOUNT for people of the identity provider. */
   account: string;
-  /** Admin-token sessions: the keyed hash of the token (engine/security/admin-credentials.ts credentialMac). */
+  /** Admin-token sessions: the keyed hash of the token (engine/domain/callers/admin-credentials.ts credentialMac). */
   tokenMac?: string;
   roles: RoleGrants;
 }
@@ -64,8 +63,7 @@ export class ConsoleSessions {
    * re-reads an OpenID Connect session's roles, bound to the session's key (session-recheck.ts).
    */
   async open(identity: ConsoleIdentity, sealGrant?: (key: string) => string | undefined): Promise<{ cookieValue: string; session: FoundSession }> {
-    const cookieValue = randomBytes(32).toString('base64url');
-    const key = sha256Hex(cookieValue);
+    const { cookieValue, key } = newSessionSecret();
     const providerGrant = sealGrant?.(key);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.#ttlMs);
@@ -82,11 +80,14 @@ export class ConsoleSessions {
       providerGrant: providerGrant ?? null,
       checkHeldUntil: null,
     });
-    return { cookieValue, session: { key, identity, createdAt: now, expiresAt, checkedAt: now, rechecks: providerGrant !== undefined } };
+    return {
+      cookieValue,
+      session: { key, identity, createdAt: now, expiresAt, checkedAt: now, rechecks: providerGrant !== undefined },
+    };
   }
 
   async find(cookieValue: string): Promise<FoundSession | undefined> {
-    const key = sha256Hex(cookieValue);
+    const key = sessionKey(cookieValue);
     const em = this.#orm.em.fork();
     const row = await em.findOne(ConsoleSession, { id: key });
     if (!row) return undefined;
@@ -104,7 +105,14 @@ export class ConsoleSessions {
 
   /** Deletes expired sessions at start and every hour (every engine; batched and idempotent). */
   startPurge(logger: Logger): PeriodicTask {
-    return startAgedRowsPurge({ orm: this.#orm, logger, rows: SESSION_ROWS, retentionMs: 0, intervalMs: PURGE_INTERVAL_MS, setting: 'FLOWHOOK_CONSOLE_SESSION_TTL' });
+    return startAgedRowsPurge({
+      orm: this.#orm,
+      logger,
+      rows: SESSION_ROWS,
+      retentionMs: 0,
+      intervalMs: PURGE_INTERVAL_MS,
+      setting: 'FLOWHOOK_CONSOLE_SESSION_TTL',
+    });
   }
 
   purgeExpired(): Promise<number> {
@@ -131,7 +139,14 @@ function sessionOf(row: ConsoleSession): FoundSession {
     tokenMac: row.tokenMac ?? undefined,
     roles: storedGrants(row.roles),
   };
-  return { key: row.id, identity, createdAt: row.createdAt, expiresAt: row.expiresAt, checkedAt: row.checkedAt, rechecks: row.providerGrant !== null };
+  return {
+    key: row.id,
+    identity,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    checkedAt: row.checkedAt,
+    rechecks: row.providerGrant !== null,
+  };
 }
 
 /** The grants as stored; an entry that is not a role (an older or altered row) grants nothing. */

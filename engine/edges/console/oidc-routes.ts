@@ -10,17 +10,17 @@
 // end is Strict like every session cookie.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { cookieValue, setCookie } from '../security/http-cookies.ts';
+import { browserCookie, type BrowserCookie } from '../http/browser-sessions.ts';
+import type { LoginState } from '../http/oidc-provider.ts';
 import { plainPage, sendHtml } from './console-http.ts';
-import { OidcSignInError, type LoginState, type OidcClient } from './console-oidc.ts';
+import { OidcSignInError, type OidcClient } from './console-oidc.ts';
 import { ownOrigin, type ConsoleSite } from './console-request-checks.ts';
 import { OIDC_ACCOUNT, type ConsoleSessions } from './console-sessions.ts';
-import type { SessionCookie } from './session-cookie.ts';
 import type { SessionRecheck } from './session-recheck.ts';
 
 export const OIDC_START_PATH = '/auth/oidc/start';
 export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
-const LOGIN_TTL_SECONDS = 600;
+const LOGIN_TTL_MS = 600_000;
 
 export interface OidcRouteDeps {
   client: OidcClient;
@@ -28,7 +28,7 @@ export interface OidcRouteDeps {
   recheck: SessionRecheck;
   site: ConsoleSite;
   sessions: ConsoleSessions;
-  cookie: SessionCookie;
+  cookie: BrowserCookie;
   secure: boolean;
   headers: Record<string, string>;
   logger: Logger;
@@ -36,10 +36,9 @@ export interface OidcRouteDeps {
 
 export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path: string, deps: OidcRouteDeps): Promise<void> {
   const origin = ownOrigin(deps.site, req.headers.host);
-  if (origin === undefined) return problem(res, deps, new OidcSignInError('The console answers its own address only.', 400));
+  if (origin === undefined) return problem(res, deps, new OidcSignInError(400, 'The console answers its own address only.'));
   const redirectUri = `${origin}${OIDC_CALLBACK_PATH}`;
-  const loginCookie = deps.secure ? '__Host-flowhook-console-login' : 'flowhook_console_login';
-  const cookieOptions = (maxAgeSeconds: number) => ({ maxAgeSeconds, sameSite: 'Lax' as const, secure: deps.secure });
+  const loginCookie = browserCookie(deps.secure ? '__Host-flowhook-console-login' : 'flowhook_console_login', deps.secure, 'Lax');
   try {
     if (path === OIDC_START_PATH) {
       const { url, login } = await deps.client.begin(redirectUri);
@@ -47,13 +46,13 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
         ...deps.headers,
         location: url,
         'cache-control': 'no-store',
-        'set-cookie': setCookie(loginCookie, encodeLogin(login), cookieOptions(LOGIN_TTL_SECONDS)),
+        'set-cookie': loginCookie.set(encodeLogin(login), LOGIN_TTL_MS),
       });
       res.end();
       return;
     }
     const query = new URL(req.url ?? '/', origin).searchParams;
-    const person = await deps.client.finish(query, decodeLogin(cookieValue(req.headers.cookie, loginCookie)), redirectUri);
+    const person = await deps.client.finish(query, decodeLogin(loginCookie.valueIn(req.headers.cookie)), redirectUri);
     const { cookieValue: session, session: opened } = await deps.sessions.open({ person: person.name, via: 'oidc', account: OIDC_ACCOUNT, roles: person.grants }, (key) =>
       deps.recheck.seal(key, person),
     );
@@ -62,13 +61,13 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
       ...deps.headers,
       location: '/',
       'cache-control': 'no-store',
-      'set-cookie': [deps.cookie.set(session, deps.sessions.ttlMs), setCookie(loginCookie, '', cookieOptions(0))],
+      'set-cookie': [deps.cookie.set(session, deps.sessions.ttlMs), loginCookie.clear()],
     });
     res.end();
   } catch (error) {
     if (error instanceof OidcSignInError) return problem(res, deps, error);
     deps.logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'console: OpenID Connect sign-in failed');
-    problem(res, deps, new OidcSignInError(`The identity provider (${deps.client.issuer}) could not be reached. Try again, or sign in with an admin token.`, 502));
+    problem(res, deps, new OidcSignInError(502, `The identity provider (${deps.client.issuer}) could not be reached. Try again, or sign in with an admin token.`));
   }
 }
 

@@ -15,19 +15,19 @@
 // intervals old; then the session ends (without the provider nobody signs in
 // either).
 //
-// The refresh token is sealed by the secret store (engine/secrets/, AES-GCM
+// The refresh token is sealed by the secret store (engine/infrastructure/secret-store/, AES-GCM
 // under FLOWHOOK_SECRETS_KEY, bound to the session's key). Without a secret
 // store key, or from a provider that issues no refresh token, nothing is kept
 // and the session keeps the roles of its sign-in until it expires.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { decryptSecret, encryptSecret } from '../secrets/envelope-encryption.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { ConsoleSession } from '../storage/entities.ts';
+import { decryptSecret, encryptSecret } from '../../infrastructure/secret-store/envelope-encryption.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { ConsoleSession } from '../../infrastructure/storage/entities.ts';
 import type { OidcClient, OidcPerson } from './console-oidc.ts';
-import type { RoleGrants } from './console-roles.ts';
+import type { RoleGrants } from '../../domain/callers/console-roles.ts';
 import type { ConsoleSessions, FoundSession } from './console-sessions.ts';
-import { ProviderUnavailableError } from './oidc-endpoints.ts';
+import { ProviderUnavailableError } from '../http/oidc-provider.ts';
 
 /** Longer than a check can take (discovery, token endpoint and keys, ten seconds each). */
 const CHECK_HOLD_SECONDS = 60;
@@ -78,13 +78,16 @@ export function createSessionRecheck(deps: SessionRecheckDeps): SessionRecheck {
       const found = await deps.client.recheck(grant);
       if (!found.confirmed) return await end(session, found.reason);
       const checkedAt = new Date();
-      await deps.orm.em
-        .fork()
-        .nativeUpdate(
-          ConsoleSession,
-          { id: session.key },
-          { roles: { ...found.grants }, checkedAt, providerGrant: sealGrant(deps.keyring, session.key, { ...grant, refreshToken: found.refreshToken }), checkHeldUntil: null },
-        );
+      await deps.orm.em.fork().nativeUpdate(
+        ConsoleSession,
+        { id: session.key },
+        {
+          roles: { ...found.grants },
+          checkedAt,
+          providerGrant: sealGrant(deps.keyring, session.key, { ...grant, refreshToken: found.refreshToken }),
+          checkHeldUntil: null,
+        },
+      );
       return { ...session, identity: { ...session.identity, roles: found.grants as RoleGrants }, checkedAt };
     } catch (error) {
       const reason = error instanceof ProviderUnavailableError ? error.message : 'the re-check failed';

@@ -12,12 +12,12 @@
 // The sender is the TCP peer (an IPv6 one by its /64, the block a subscriber
 // holds): behind a proxy that is the proxy, so everyone behind it is one
 // sender. State lives in each engine's memory; the deployment's budget is
-// shared out among the live engines (engine/limits/engine-membership.ts), so
+// shared out among the live engines (engine/domain/limits/engine-membership.ts), so
 // N engines together admit about 60 failures in 10 minutes, while a sender
 // spread over N engines by a load balancer gets N times the free failures —
 // the doubling wait still holds it back. Pure apart from the clock it is handed.
 import { isIPv6 } from 'node:net';
-import { DigestKeyedLru } from '../cache/digest-keyed-lru.ts';
+import { DigestKeyedLru } from '../../infrastructure/cache/digest-keyed-lru.ts';
 
 export interface SignInLimits {
   freeFailures: number;
@@ -73,7 +73,11 @@ export class SignInLimiter {
     if (waitMs > 0) return { allowed: false, reason: 'sender', retryAfterSeconds: Math.ceil(waitMs / 1000) };
     this.#recent = this.#recent.filter((at) => nowMs - at < limits.deploymentWindowMs);
     if (this.#recent.length >= this.#share()) {
-      return { allowed: false, reason: 'deployment', retryAfterSeconds: Math.max(1, Math.ceil((this.#recent[0]! + limits.deploymentWindowMs - nowMs) / 1000)) };
+      return {
+        allowed: false,
+        reason: 'deployment',
+        retryAfterSeconds: Math.max(1, Math.ceil((this.#recent[0]! + limits.deploymentWindowMs - nowMs) / 1000)),
+      };
     }
     record.failures += 1;
     record.lastFailureAt = nowMs;

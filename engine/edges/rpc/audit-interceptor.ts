@@ -1,6 +1,6 @@
 // Records every audited admin call (audited-methods.ts) once it has ended:
 // who called (the account the service account gate admitted, and for a call
-// made in the console the person signed in, engine/console/), what, about
+// made in the console the person signed in, engine/edges/console/), what, about
 // which company and target, and how it ended — success or the Connect code
 // of the failure, since a refused or failed attempt is part of the story too.
 // Calls the gate itself refused (no or wrong token, wrong scope) never get
@@ -20,19 +20,17 @@
 // the caller a change did not happen when it did; a failed write is a warning
 // in the log instead (the method and the database's error code, no values).
 import { toJson, type DescMessage, type Message } from '@bufbuild/protobuf';
-import { ConnectError, createContextKey, type HandlerContext, type Interceptor } from '@connectrpc/connect';
+import { ConnectError, type Interceptor } from '@connectrpc/connect';
 import { codeToString } from '@connectrpc/connect/protocol-connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { auditEntryOf, type AuditEntry } from './audit-entry.ts';
-import { auditedMethod } from './audited-methods.ts';
-import { recordAuditEvent, type RecordedCall } from './audit-log.ts';
+import { serviceAccountOf } from '../../domain/callers/call-context.ts';
+import { AUDIT_PERSON } from '../../domain/callers/call-context.ts';
+import { auditEntryOf, type AuditEntry } from '../../domain/audit/audit-entry.ts';
+import { auditedMethod } from '../../domain/audit/audited-methods.ts';
+import { recordAuditEvent, type RecordedCall } from '../../domain/audit/audit-log.ts';
 
 export type AuditWriter = (call: RecordedCall) => Promise<void>;
-
-/** Set by the console's listener: the person behind the call (the account alone names only a token or an identity provider). */
-export const AUDIT_PERSON = createContextKey<string | undefined>(undefined, { description: 'the person who made the call in the console' });
 
 /** Refusals made before the call ran, for a company outside the caller's reach (see the header). */
 const refusedOutside = new WeakSet<Error>();
@@ -53,7 +51,7 @@ export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWrit
     // Read before the call: the entry describes what was asked, whatever the service did with the message.
     const entry = auditEntryOf(audited, requestJson(request.method.input, request.message));
     // The gate's verdict travels as a context value; serviceAccountOf reads only `values`.
-    const account = serviceAccountOf({ values: request.contextValues } as HandlerContext).name;
+    const account = serviceAccountOf({ values: request.contextValues }).name;
     const person = request.contextValues.get(AUDIT_PERSON);
     const method = `${request.service.typeName}/${request.method.name}`;
     const save = async (outcome: string, outsideItsCompanies = false) => {

@@ -8,9 +8,9 @@ import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
-import type { SettingValues } from '../../common/configuration/configuration-table.ts';
-import { isLoopbackHost } from '../../common/loopback-host.ts';
-import { readCertificateAndKey, readPemCertificates } from '../../common/pem-files.ts';
+import type { SettingValues } from '../../../common/configuration/configuration-table.ts';
+import { isLoopbackHost } from '../../../common/loopback-host.ts';
+import { readCertificateAndKey, readPemCertificates } from '../../../common/pem-files.ts';
 
 export interface EngineServerTls {
   /** PEM certificate chain, leaf first (FLOWHOOK_ENGINE_TLS_CERT). */

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { create, type DescService } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
-import { Health, HealthCheckResponse_ServingStatus as ServingStatus, HealthCheckResponseSchema } from '../../proto/gen/grpc/health/v1/health_pb.js';
+import { Health, HealthCheckResponse_ServingStatus as ServingStatus, HealthCheckResponseSchema } from '../../../proto/gen/grpc/health/v1/health_pb.js';
 
 export const HEALTH_SERVICE_NAME = Health.typeName;
 

@@ -11,9 +11,9 @@ import { create, fromBinary, toBinary, type DescExtension, type DescFile, type D
 import { nestedTypes } from '@bufbuild/protobuf/reflect';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { Code, type ConnectRouter } from '@connectrpc/connect';
-import { Health } from '../../proto/gen/grpc/health/v1/health_pb.js';
-import * as v1 from '../../proto/gen/grpc/reflection/v1/reflection_pb.js';
-import * as v1alpha from '../../proto/gen/grpc/reflection/v1alpha/reflection_pb.js';
+import { Health } from '../../../proto/gen/grpc/health/v1/health_pb.js';
+import * as v1 from '../../../proto/gen/grpc/reflection/v1/reflection_pb.js';
+import * as v1alpha from '../../../proto/gen/grpc/reflection/v1alpha/reflection_pb.js';
 
 export const REFLECTION_V1_SERVICE_NAME = v1.ServerReflection.typeName;
 export const REFLECTION_V1ALPHA_SERVICE_NAME = v1alpha.ServerReflection.typeName;
@@ -103,11 +103,17 @@ function answer(request: v1.ServerReflectionRequest, catalog: SchemaCatalog): v1
   const files = (file: DescFile | undefined, missing: string) =>
     file === undefined
       ? respond(failure(Code.NotFound, missing))
-      : respond({ case: 'fileDescriptorResponse', value: create(v1.FileDescriptorResponseSchema, { fileDescriptorProto: serializedWithImports(file) }) });
+      : respond({
+          case: 'fileDescriptorResponse',
+          value: create(v1.FileDescriptorResponseSchema, { fileDescriptorProto: serializedWithImports(file) }),
+        });
   const question = request.messageRequest;
   switch (question.case) {
     case 'listServices':
-      return respond({ case: 'listServicesResponse', value: create(v1.ListServiceResponseSchema, { service: catalog.serviceNames.map((name) => ({ name })) }) });
+      return respond({
+        case: 'listServicesResponse',
+        value: create(v1.ListServiceResponseSchema, { service: catalog.serviceNames.map((name) => ({ name })) }),
+      });
     case 'fileByFilename':
       return files(catalog.filesByName.get(question.value), `file not found: ${question.value}`);
     case 'fileContainingSymbol': {
@@ -125,7 +131,10 @@ function answer(request: v1.ServerReflectionRequest, catalog: SchemaCatalog): v1
       if (extensions === undefined) return respond(failure(Code.NotFound, `message type not found: ${typeName}`));
       return respond({
         case: 'allExtensionNumbersResponse',
-        value: create(v1.ExtensionNumberResponseSchema, { baseTypeName: typeName, extensionNumber: extensions.map((extension) => extension.number) }),
+        value: create(v1.ExtensionNumberResponseSchema, {
+          baseTypeName: typeName,
+          extensionNumber: extensions.map((extension) => extension.number),
+        }),
       });
     }
     case undefined:

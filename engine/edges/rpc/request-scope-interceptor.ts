@@ -3,7 +3,7 @@
 // and database lines written far from the webhook code — names the request.
 import type { Interceptor } from '@connectrpc/connect';
 // The facade only sends ids it generated or checked; anything else is not trusted into logs.
-import { runInRequestScope, SAFE_REQUEST_ID } from '../../common/request-scope.ts';
+import { runInRequestScope, SAFE_REQUEST_ID } from '../../../common/request-scope.ts';
 
 export function requestScopeInterceptor(): Interceptor {
   return (next) => (request) => {

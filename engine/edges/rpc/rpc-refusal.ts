@@ -26,7 +26,12 @@ export function refuseRpc(req: Http2ServerRequest, code: RefusalCode, message: s
   const contentType = String(req.headers['content-type'] ?? '');
   if (contentType.startsWith('application/grpc')) {
     stream.respond(
-      { ':status': 200, 'content-type': contentType.split(';')[0]!, 'grpc-status': String(GRPC_STATUS[code]), 'grpc-message': grpcMessage(message) },
+      {
+        ':status': 200,
+        'content-type': contentType.split(';')[0]!,
+        'grpc-status': String(GRPC_STATUS[code]),
+        'grpc-message': grpcMessage(message),
+      },
       { endStream: true },
     );
   } else if (contentType.startsWith('application/connect+')) {

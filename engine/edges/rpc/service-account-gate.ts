@@ -11,22 +11,23 @@
 // The gRPC health and reflection services are open: they reveal no data (the
 // protos are public) and load balancers and grpcurl call them without a token.
 import type { Http2ServerRequest } from 'node:http2';
-import { createContextKey, createContextValues, type ContextValues, type HandlerContext } from '@connectrpc/connect';
+import type { ContextValues } from '@connectrpc/connect';
 import type { Logger } from 'pino';
-import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
-import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
-import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
-import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { logRefusedCall } from '../../common/refusal-reasons.ts';
-import { REQUEST_ID_HEADER } from '../../common/rpc-metadata.ts';
-import { runInRequestScope, SAFE_REQUEST_ID } from '../../common/request-scope.ts';
-import type { ServiceAccountIdentity, ServiceAccountScope } from '../security/service-account-tokens.ts';
+import { CallbackService } from '../../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
+import { OutboundService } from '../../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import { RecordService } from '../../../proto/gen/flowhook/engine/v1/record_service_pb.js';
+import { WebhookService } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { logRefusedCall } from '../../../common/refusal-reasons.ts';
+import { REQUEST_ID_HEADER } from '../../../common/rpc-metadata.ts';
+import { runInRequestScope, SAFE_REQUEST_ID } from '../../../common/request-scope.ts';
+import type { ServiceAccountIdentity, ServiceAccountScope } from '../../domain/callers/service-account-tokens.ts';
 import { refuseRpc } from './rpc-refusal.ts';
 import type { NodeHandler } from './early-answer-reset.ts';
 import { HEALTH_SERVICE_NAME } from './grpc-health.ts';
 import { REFLECTION_V1_SERVICE_NAME, REFLECTION_V1ALPHA_SERVICE_NAME } from './grpc-reflection.ts';
 import { clientIdentityOf } from './engine-tls.ts';
-import type { ServiceAccountDirectory } from './service-account-directory.ts';
+import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
+import { serviceAccountValues } from '../../domain/callers/call-context.ts';
 
 const SCOPE_OF_SERVICE = new Map<string, ServiceAccountScope>([
   [WebhookService.typeName, 'invoke'],
@@ -42,24 +43,11 @@ export function scopeOfService(typeName: string): ServiceAccountScope {
   return SCOPE_OF_SERVICE.get(typeName) ?? 'admin';
 }
 
-const SERVICE_ACCOUNT = createContextKey<ServiceAccountIdentity | undefined>(undefined, { description: 'the authenticated service account' });
 const accounts = new WeakMap<Http2ServerRequest, ServiceAccountIdentity>();
 
 /** connectNodeAdapter's `contextValues`: hands the gate's verdict to the services. */
 export function serviceAccountContext(req: unknown): ContextValues {
   return serviceAccountValues(accounts.get(req as Http2ServerRequest));
-}
-
-/** Context values naming the account a call acts as; the console's listener names the account behind its session. */
-export function serviceAccountValues(account: ServiceAccountIdentity | undefined): ContextValues {
-  return createContextValues().set(SERVICE_ACCOUNT, account);
-}
-
-/** The account the gate admitted; services behind the gate always have one. */
-export function serviceAccountOf(context: HandlerContext): ServiceAccountIdentity {
-  const account = context.values.get(SERVICE_ACCOUNT);
-  if (!account) throw new Error('no service account on an RPC that passed the gate');
-  return account;
 }
 
 export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccountDirectory, logger: Logger): NodeHandler {
@@ -106,7 +94,11 @@ async function admit(req: Http2ServerRequest, service: string, directory: Servic
   // Mutual TLS: the verified certificate names the account (its CN); a token, if sent too, must be that account's.
   const certified = clientIdentityOf(req)?.commonName;
   if (header === '' && certified === undefined)
-    return { code: 'unauthenticated', message: 'a service account token is required (authorization: Bearer fhsa_…)', reason: 'service_token_missing' };
+    return {
+      code: 'unauthenticated',
+      message: 'a service account token is required (authorization: Bearer fhsa_…)',
+      reason: 'service_token_missing',
+    };
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
   const found = header === '' ? await directory.lookupByName(certified!) : await directory.lookup(token);
   if (!('refused' in found) && certified !== undefined && found.account.name !== certified) {
@@ -117,7 +109,13 @@ async function admit(req: Http2ServerRequest, service: string, directory: Servic
       name: found.account.name,
     };
   }
-  if ('refused' in found) return { code: 'unauthenticated', message: 'a valid service account token is required', reason: found.refused, name: found.name };
+  if ('refused' in found)
+    return {
+      code: 'unauthenticated',
+      message: 'a valid service account token is required',
+      reason: found.refused,
+      name: found.name,
+    };
   const needed = scopeOfService(service);
   if (found.account.scope !== needed) {
     return {

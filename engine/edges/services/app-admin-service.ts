@@ -4,18 +4,27 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { AppSchema, AppState, type App, type AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { UserSchema, type User, type UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
-import { InvalidArgumentError } from '../errors.ts';
-import { companyReach } from '../security/company-reach.ts';
-import { permissionSetsThatWork } from './caller-permission-sets.ts';
-import { listApplications, registerApplication, revokeApplicationConsent, setApplicationState, type AppView } from './applications.ts';
-import { grantUserPermission, revokeUserPermission } from './service-user-grants.ts';
-import { deleteServiceUser, getServiceUser, listServiceUsers, regenerateAccessKey, setServiceUserEnabled, type KeyExpiryChange, type ServiceUserView } from './service-users.ts';
+import { AppSchema, AppState, type App, type AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { UserSchema, type User, type UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { InvalidArgumentError } from '../../errors.ts';
+import { companyReach } from '../../domain/callers/company-reach.ts';
+import { permissionSetsThatWork } from '../../domain/callers/caller-permission-sets.ts';
+import { appView, listApplications, registerApplication, requireApplication, revokeApplicationConsent, type AppView } from '../../domain/callers/applications.ts';
+import { setCallerEnabled } from '../../domain/callers/caller-changes.ts';
+import { grantUserPermission, revokeUserPermission } from '../../domain/callers/service-user-grants.ts';
+import {
+  deleteServiceUser,
+  getServiceUser,
+  listServiceUsers,
+  regenerateAccessKey,
+  requireServiceUser,
+  type KeyExpiryChange,
+  type ServiceUserView,
+} from '../../domain/callers/service-users.ts';
+import type { AdminStoreDeps } from './admin-deps.ts';
+import { optionalTimestamp } from './admin-messages.ts';
 
-export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof AppAdminService> {
+export function createAppAdminService(deps: AdminStoreDeps): ServiceImpl<typeof AppAdminService> {
   const fork = () => deps.orm.em.fork();
   return {
     async registerApp(request) {
@@ -35,7 +44,10 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
     },
     async setAppState(request) {
       if (request.state === AppState.UNSPECIFIED) throw new InvalidArgumentError('state: ENABLED or DISABLED');
-      return { app: appMessage(await setApplicationState(fork(), deps.changes, request.clientId, request.issuer || undefined, request.state === AppState.ENABLED)) };
+      const em = fork();
+      const app = await requireApplication(em, request.clientId, request.issuer || undefined);
+      await setCallerEnabled(em, deps.changes, app, request.state === AppState.ENABLED);
+      return { app: appMessage(await appView(em, app)) };
     },
     async revokeAppConsent(request) {
       const { view, wasGranted } = await revokeApplicationConsent(fork(), deps.changes, request.clientId, request.issuer || undefined);
@@ -47,7 +59,7 @@ export function createAppAdminService(deps: { orm: MikroORM; changes: ChangeAnno
   };
 }
 
-export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof UserAdminService> {
+export function createUserAdminService(deps: AdminStoreDeps): ServiceImpl<typeof UserAdminService> {
   const fork = () => deps.orm.em.fork();
   return {
     async listUsers() {
@@ -61,7 +73,12 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
       const { view, alreadyGranted, grant } = await grantUserPermission(
         fork(),
         deps.changes,
-        { name: request.name, company: request.company, permissionSet: request.permissionSet, allCompanies: request.allCompanies },
+        {
+          name: request.name,
+          company: request.company,
+          permissionSet: request.permissionSet,
+          allCompanies: request.allCompanies,
+        },
         // The answer speaks of the companies the caller administers (service-user-grants.ts).
         companyReach(context, 'admin'),
       );
@@ -70,7 +87,11 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
     async revokeUserPermission(request, context) {
       const revoke = { name: request.name, company: request.company, permissionSet: request.permissionSet };
       const { view, warnings, grant } = await revokeUserPermission(fork(), deps.changes, revoke, companyReach(context, 'admin'));
-      return { user: userMessage(view), warnings, revoked: { ...grant, usable: permissionSetsThatWork('service-user').includes(grant.permissionSet) } };
+      return {
+        user: userMessage(view),
+        warnings,
+        revoked: { ...grant, usable: permissionSetsThatWork('service-user').includes(grant.permissionSet) },
+      };
     },
     async deleteUser(request) {
       return { user: userMessage(await deleteServiceUser(fork(), deps.changes, request.name)) };
@@ -83,10 +104,12 @@ export function createUserAdminService(deps: { orm: MikroORM; changes: ChangeAnn
           ? { clear: true }
           : { keep: true };
       const { user, accessKey } = await regenerateAccessKey(fork(), deps.changes, request.name, expiry);
-      return { name: user.name, accessKey, accessKeyExpiresAt: user.accessKeyExpiresAt ? timestampFromDate(user.accessKeyExpiresAt) : undefined };
+      return { name: user.name, accessKey, accessKeyExpiresAt: optionalTimestamp(user.accessKeyExpiresAt) };
     },
     async setUserState(request) {
-      const user = await setServiceUserEnabled(fork(), deps.changes, request.name, request.enabled);
+      const em = fork();
+      const user = await requireServiceUser(em, request.name);
+      await setCallerEnabled(em, deps.changes, user, request.enabled);
       return { name: user.name, enabled: user.enabled };
     },
   };
@@ -111,7 +134,7 @@ function userMessage({ user, permissionSets }: ServiceUserView, now = new Date()
   return create(UserSchema, {
     name: user.name,
     enabled: user.enabled,
-    accessKeyExpiresAt: expiresAt ? timestampFromDate(expiresAt) : undefined,
+    accessKeyExpiresAt: optionalTimestamp(expiresAt),
     accessKeyExpired: expiresAt !== null && expiresAt !== undefined && expiresAt.getTime() <= now.getTime(),
     permissionSets: permissionSets.map((held) => ({ ...held, usable: usable.includes(held.permissionSet) })),
     createdAt: timestampFromDate(user.createdAt),

@@ -5,9 +5,9 @@ import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AuditEventSchema, type AuditService } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
-import { InvalidArgumentError } from '../errors.ts';
-import { listAuditEvents } from './audit-log.ts';
+import { AuditEventSchema, type AuditService } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import { InvalidArgumentError } from '../../errors.ts';
+import { listAuditEvents } from '../../domain/audit/audit-log.ts';
 
 export interface AuditServiceDeps {
   orm: MikroORM;

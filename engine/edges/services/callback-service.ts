@@ -6,15 +6,15 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { CallbackService, RegisterCallbackKeyRequest } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
-import { InvalidArgumentError } from '../errors.ts';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { requireLiveGrant } from '../security/execution-access.ts';
-import type { ExecutionLiveness } from '../security/execution-liveness.ts';
-import { keyLookup, type CallbackKeys } from './callback-digests.ts';
-import { activityOfExecution, checkStepName } from './callback-scope.ts';
-import { registerKeyWait } from './callback-waits.ts';
-import { executionStillRuns } from './execution-still-runs.ts';
+import type { CallbackService, RegisterCallbackKeyRequest } from '../../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
+import { InvalidArgumentError } from '../../errors.ts';
+import { serviceAccountOf } from '../../domain/callers/call-context.ts';
+import { requireLiveGrant } from '../../domain/executions/execution-access.ts';
+import type { ExecutionLiveness } from '../../domain/executions/execution-liveness.ts';
+import { keyLookup, type CallbackKeys } from '../../domain/callbacks/callback-digests.ts';
+import { activityOfExecution, checkStepName } from '../../domain/callbacks/callback-scope.ts';
+import { registerKeyWait } from '../../domain/callbacks/callback-waits.ts';
+import { executionStillRuns } from '../../domain/executions/execution-still-runs.ts';
 
 export interface CallbackServiceDeps {
   orm: MikroORM;

@@ -11,16 +11,17 @@ import {
   ConnectionSettingsSchema,
   type ConnectionAdminService,
   type ConnectionSettings,
-} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import type { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
-import { kindSettingsOf, type ConnectionSettingsInput } from '../../workflows/shared/index.ts';
-import { InvalidArgumentError } from '../errors.ts';
-import { rotateSecretsKey } from '../secrets/key-rotation.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import type { Connection } from '../storage/entities.ts';
-import { connectionKindInfos } from './connection-kind-infos.ts';
-import { getCompanyEgress, setCompanyEgress, type CompanyEgress } from './company-egress.ts';
-import { connectionTypeOf, deleteConnection, fromColumn, listConnections, publishedFlowsUsing, requireConnection, setConnection } from './connections.ts';
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import type { SecretStoreAdminService } from '../../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import { kindSettingsOf, type ConnectionSettingsInput } from '../../../flow/index.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import { rotateSecretsKey } from '../../infrastructure/secret-store/key-rotation.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import type { Connection } from '../../infrastructure/storage/entities.ts';
+import { connectionKindInfos } from '../../domain/connections/connection-kind-infos.ts';
+import { getCompanyEgress, setCompanyEgress, type CompanyEgress } from '../../domain/connections/company-egress.ts';
+import { connectionTypeOf, deleteConnection, fromColumn, listConnections, publishedFlowsUsing, requireConnection, setConnection } from '../../domain/connections/connections.ts';
+import { companyMessages } from './admin-messages.ts';
 
 export interface ConnectionAdminDeps {
   orm: MikroORM;
@@ -43,9 +44,7 @@ export function createConnectionAdminService(deps: ConnectionAdminDeps): Service
       return { connection: await connectionMessage(em, connection), created };
     },
     async listConnections(request) {
-      const em = fork();
-      const connections = await listConnections(em, request.company);
-      return { connections: await Promise.all(connections.map((connection) => connectionMessage(em, connection))) };
+      return { connections: await companyMessages(fork(), request.company, listConnections, connectionMessage) };
     },
     async getConnection(request) {
       const em = fork();

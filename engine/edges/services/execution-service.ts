@@ -9,28 +9,28 @@ import { WorkflowFailedError, type WorkflowExecutionDescription, type WorkflowHa
 import { ApplicationFailure } from '@temporalio/common';
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { ExecutionStepSchema, type ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import type { StepLogEntry } from '../../workflows/shared/index.ts';
-import { executionLogQuery } from '../../workflows/shared/flow-messages.ts';
-import { isWaitingToRun } from '../temporal/waiting-to-run.ts';
-import { InvalidArgumentError, UnavailableError } from '../errors.ts';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { companyReach } from '../security/company-reach.ts';
-import { payloadReveals } from '../security/execution-payload-reveal.ts';
-import { RERUN_OF_MEMO } from '../temporal/execution-start-options.ts';
-import { RERUN_OF_KEY } from '../temporal/search-attributes.ts';
-import type { CallMinutes } from '../metrics/call-minutes.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { companyExecutions, pageSizeFor } from './company-listing.ts';
-import { callerAnswer, stepOutputs, stepOutputsWithin, temporalUiLink, withoutBodies } from './execution-details.ts';
-import { executionOverview } from './execution-overview.ts';
-import { connectionSecretScrubber, scrubbed } from './output-secrets.ts';
-import { rerunMatching } from './bulk-rerun.ts';
-import { describeFlowExecution, payloadWithheld, startInput, summaryMessage } from './execution-reads.ts';
-import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './rerun-pacer.ts';
-import { rerunExecution, type RerunDeps } from './rerun-execution.ts';
-import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, quote } from './visibility-query.ts';
-import { keyLabels } from '../flow-control/coordinator-ids.ts';
+import { ExecutionStepSchema, type ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import type { StepLogEntry } from '../../../flow/index.ts';
+import { executionLogQuery } from '../../../flow/flow-messages.ts';
+import { isWaitingToRun } from '../../domain/executions/waiting-to-run.ts';
+import { InvalidArgumentError, UnavailableError } from '../../errors.ts';
+import { serviceAccountOf } from '../../domain/callers/call-context.ts';
+import { companyReach } from '../../domain/callers/company-reach.ts';
+import { payloadReveals } from '../../domain/executions/execution-payload-reveal.ts';
+import { RERUN_OF_MEMO } from '../../domain/executions/execution-start-options.ts';
+import { RERUN_OF_KEY } from '../../infrastructure/temporal/search-attributes.ts';
+import type { CallMinutes } from '../../domain/metrics/call-minutes.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { companyExecutions, pageSizeFor } from '../../domain/executions/company-listing.ts';
+import { callerAnswer, stepOutputs, stepOutputsWithin, temporalUiLink, withoutBodies } from '../../domain/executions/execution-details.ts';
+import { executionOverview } from '../../domain/metrics/execution-overview.ts';
+import { connectionSecretScrubber, scrubbed } from '../../domain/executions/output-secrets.ts';
+import { rerunMatching } from '../../domain/reruns/bulk-rerun.ts';
+import { describeFlowExecution, payloadWithheld, startInput, summaryMessage } from '../../domain/executions/execution-reads.ts';
+import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from '../../domain/reruns/rerun-pacer.ts';
+import { rerunExecution, type RerunDeps } from '../../domain/reruns/rerun-execution.ts';
+import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, quote } from '../../domain/executions/visibility-query.ts';
+import { keyLabels } from '../../domain/flow-control/coordinator-ids.ts';
 
 export interface ExecutionDeps extends RerunDeps {
   /** The secret store's keys: step outputs are shown without the flow's connection secrets (output-secrets.ts). */
@@ -70,13 +70,18 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
           until: request.until && timestampDate(request.until),
         }),
       );
-      const rows = temporal.workflow.list({ query: filters.join(' AND '), pageSize: pageSizeFor(request.company, limit) });
+      const rows = temporal.workflow.list({
+        query: filters.join(' AND '),
+        pageSize: pageSizeFor(request.company, limit),
+      });
       const { found, partial } = await companyExecutions(rows, request.company, limit);
       return { executions: found.map(summaryMessage), partial };
     },
     async getExecution(request, context) {
       // Its company is checked on the describe, before anything else of it is read (company-reach.ts).
-      const { handle, description } = await describeFlowExecution(temporal, request.executionId, { reach: companyReach(context, 'viewer') });
+      const { handle, description } = await describeFlowExecution(temporal, request.executionId, {
+        reach: companyReach(context, 'viewer'),
+      });
       const withheld = payloadWithheld(description);
       const execution = summaryMessage(description);
       // One at a time, each query of a closed execution waits for a worker to replay it: asked together, the page waits once.

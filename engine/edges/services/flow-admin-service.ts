@@ -3,7 +3,7 @@
 import { create, fromJson, toJson } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   CompanySchema,
   FlowSummarySchema,
@@ -11,30 +11,29 @@ import {
   WebhookCallSchema,
   type FlowAdminService,
   type FlowSummary,
-} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { FlowSchema as FlowMessageSchema, ResponseMode, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { directSchemeOf, type FlowLimits } from '../../workflows/shared/index.ts';
-import { FlowVersionSummarySchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import type { Company, Flow } from '../storage/entities.ts';
-import { InvalidArgumentError } from '../errors.ts';
-import { createCompany, listCompanies } from './companies.ts';
-import { applyFlow, flowVersion, latestVersion, listFlows, listFlowVersions, publishedEntry, requireFlow } from './flows.ts';
-import { flowProblemMessages } from './flow-problems.ts';
-import { publishFlow, publishProblems, unpublishFlow } from './publishing.ts';
-import { requireCompany } from './companies.ts';
-import { tryFlow } from './try-flow.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { validateFlow } from '../../workflows/shared/index.ts';
-import { rotateSecret } from './secrets.ts';
-import { createServiceUser } from './service-users.ts';
-import { hasHookSecret } from './hook-secrets.ts';
-import { providerRouteUrl, webhookCall } from './webhook-call.ts';
-import { pauseFlow, resumeFlow, type FlowPauseDeps } from '../flow-control/flow-pauses.ts';
+} from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import { FlowSchema as FlowMessageSchema, ResponseMode, type FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { directSchemeOf, type FlowLimits } from '../../../flow/index.ts';
+import { FlowVersionSummarySchema, type FlowVersionSummary } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type { Company, Flow, FlowVersion } from '../../infrastructure/storage/entities.ts';
+import { InvalidArgumentError } from '../../errors.ts';
+import { createCompany, listCompanies } from '../../domain/companies/companies.ts';
+import { applyFlow, flowVersion, latestVersion, listFlows, listFlowVersions, publishedEntry, requireFlow } from '../../domain/flows/flows.ts';
+import { flowProblemMessages } from '../../domain/flows/flow-problems.ts';
+import { publishFlow, publishProblems, unpublishFlow } from '../../domain/flows/publishing.ts';
+import { requireCompany } from '../../domain/companies/companies.ts';
+import { tryFlow } from '../../domain/flows/try-flow.ts';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { validateFlow } from '../../../flow/index.ts';
+import { rotateSecret } from '../../domain/flows/flow-secrets.ts';
+import { createServiceUser } from '../../domain/callers/service-users.ts';
+import { hasHookSecret } from '../../domain/flows/hook-secrets.ts';
+import { providerRouteUrl, webhookCall } from '../../domain/flows/webhook-call.ts';
+import { pauseFlow, resumeFlow, type FlowPauseDeps } from '../../domain/flow-control/flow-pauses.ts';
+import type { AdminStoreDeps } from './admin-deps.ts';
+import { companyMessages, optionalTimestamp } from './admin-messages.ts';
 
-export interface AdminDeps extends FlowPauseDeps {
-  orm: MikroORM;
-  changes: ChangeAnnouncer;
+export interface AdminDeps extends FlowPauseDeps, AdminStoreDeps {
   publicUrl: string;
   instance: string;
   flowLimits: FlowLimits;
@@ -68,7 +67,13 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       const publish = request.publish ? { limits: deps.flowLimits } : undefined;
       const applied = await em.transactional((tx) => applyFlow(tx, definition, publish));
       if (publish) await deps.changes.announce(em, 'flows');
-      return { flow: await summary(em, applied.flow), created: applied.created, secret: applied.secret ?? '', warnings: applied.warnings, newVersion: applied.newVersion };
+      return {
+        flow: await summary(em, applied.flow),
+        created: applied.created,
+        secret: applied.secret ?? '',
+        warnings: applied.warnings,
+        newVersion: applied.newVersion,
+      };
     },
     async getFlow(request) {
       const em = fork();
@@ -83,9 +88,7 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       };
     },
     async listFlows(request) {
-      const em = fork();
-      const flows = await listFlows(em, request.company);
-      return { flows: await Promise.all(flows.map((flow) => summary(em, flow))) };
+      return { flows: await companyMessages(fork(), request.company, listFlows, summary) };
     },
     async publishFlow(request) {
       const em = fork();
@@ -121,18 +124,9 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
     async listFlowVersions(request) {
       const em = fork();
       const flow = await requireFlow(em, request.company, request.name);
-      const published = await publishedEntry(em, flow);
-      const versions = await listFlowVersions(em, flow);
+      const publishedVersion = (await publishedEntry(em, flow))?.flowVersion.version;
       return {
-        versions: versions.map((version) =>
-          create(FlowVersionSummarySchema, {
-            version: version.version,
-            activity: version.activity,
-            createdAt: timestampFromDate(version.createdAt),
-            published: published?.flowVersion.version === version.version,
-            description: version.definition.description ?? '',
-          }),
-        ),
+        versions: (await listFlowVersions(em, flow)).map((version) => versionSummary(version, publishedVersion)),
       };
     },
     async tryFlow(request) {
@@ -175,10 +169,20 @@ async function summary(em: EntityManager, flow: Flow): Promise<FlowSummary> {
     latestVersion: flow.latestVersion,
     publishedVersion: published?.flowVersion.version ?? 0,
     hasSecret: Boolean(flow.secretHash),
-    secretRotatedAt: flow.secretHash && flow.secretRotatedAt ? timestampFromDate(flow.secretRotatedAt) : undefined,
+    secretRotatedAt: flow.secretHash ? optionalTimestamp(flow.secretRotatedAt) : undefined,
     updatedAt: timestampFromDate(flow.updatedAt),
     ...(flow.pausedAt && { pausedAt: timestampFromDate(flow.pausedAt) }),
     responseMode: responseModeOf(version.definition),
+  });
+}
+
+function versionSummary(version: FlowVersion, publishedVersion: number | undefined): FlowVersionSummary {
+  return create(FlowVersionSummarySchema, {
+    version: version.version,
+    activity: version.activity,
+    createdAt: timestampFromDate(version.createdAt),
+    published: publishedVersion === version.version,
+    description: version.definition.description ?? '',
   });
 }
 

@@ -4,16 +4,14 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { HookSecretSchema as HookSecretMessageSchema, type HookSecretAdminService } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { deleteHookSecret, listHookSecrets, setHookSecret } from './hook-secrets.ts';
+import { HookSecretSchema as HookSecretMessageSchema, type HookSecret, type HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { deleteHookSecret, listHookSecrets, setHookSecret, type HookSecretSummary } from '../../domain/flows/hook-secrets.ts';
+import type { AdminStoreDeps } from './admin-deps.ts';
+import { optionalTimestamp } from './admin-messages.ts';
 
-export interface HookSecretAdminDeps {
-  orm: MikroORM;
+export interface HookSecretAdminDeps extends AdminStoreDeps {
   keyring: SecretKeyring;
-  changes: ChangeAnnouncer;
 }
 
 export function createHookSecretAdminService(deps: HookSecretAdminDeps): ServiceImpl<typeof HookSecretAdminService> {
@@ -29,26 +27,25 @@ export function createHookSecretAdminService(deps: HookSecretAdminDeps): Service
       });
       return {
         generatedSecret: result.generatedSecret ?? '',
-        previousValidUntil: result.previousValidUntil ? timestampFromDate(result.previousValidUntil) : undefined,
+        previousValidUntil: optionalTimestamp(result.previousValidUntil),
       };
     },
     async listHookSecrets(request) {
-      const secrets = await listHookSecrets(fork(), request.company);
-      return {
-        secrets: secrets.map((secret) =>
-          create(HookSecretMessageSchema, {
-            company: secret.company,
-            activity: secret.activity,
-            updatedAt: timestampFromDate(secret.updatedAt),
-            previousValidUntil: secret.previousValidUntil ? timestampFromDate(secret.previousValidUntil) : undefined,
-            routePublished: secret.routePublished,
-          }),
-        ),
-      };
+      return { secrets: (await listHookSecrets(fork(), request.company)).map(hookSecretMessage) };
     },
     async deleteHookSecret(request) {
       await deleteHookSecret(fork(), deps.changes, request.company, request.activity);
       return {};
     },
   };
+}
+
+function hookSecretMessage(secret: HookSecretSummary): HookSecret {
+  return create(HookSecretMessageSchema, {
+    company: secret.company,
+    activity: secret.activity,
+    updatedAt: timestampFromDate(secret.updatedAt),
+    previousValidUntil: optionalTimestamp(secret.previousValidUntil),
+    routePublished: secret.routePublished,
+  });
 }

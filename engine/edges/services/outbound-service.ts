@@ -8,17 +8,17 @@
 // secret and the URLs leave the engine in this response and nowhere else, and are never logged.
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { requireLiveGrant } from '../security/execution-access.ts';
-import type { ExecutionLiveness } from '../security/execution-liveness.ts';
+import { serviceAccountOf } from '../../domain/callers/call-context.ts';
+import { requireLiveGrant } from '../../domain/executions/execution-access.ts';
+import type { ExecutionLiveness } from '../../domain/executions/execution-liveness.ts';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ResolvedConnectionSchema, type OutboundService, type ResolvedConnection, type ResolveOutboundRequest } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
-import type { SecretKeyring } from '../secrets/secret-keyring.ts';
-import { getCompanyEgress } from './company-egress.ts';
-import { resolveConnection } from './connections.ts';
-import { mintCallbackUrls } from '../callbacks/callback-urls.ts';
+import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import { ResolvedConnectionSchema, type OutboundService, type ResolvedConnection, type ResolveOutboundRequest } from '../../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
+import { getCompanyEgress } from '../../domain/connections/company-egress.ts';
+import { resolveConnection } from '../../domain/connections/connections.ts';
+import { mintCallbackUrls } from '../../domain/callbacks/callback-urls.ts';
 
 export interface OutboundDeps {
   orm: MikroORM;
@@ -52,7 +52,13 @@ export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof Ou
 async function connectionFor(deps: OutboundDeps, em: EntityManager, request: ResolveOutboundRequest): Promise<ResolvedConnection> {
   const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);
   deps.logger.debug(
-    { company: request.company, connection: resolved.name, version: resolved.version, caller: request.caller, executionId: request.executionId },
+    {
+      company: request.company,
+      connection: resolved.name,
+      version: resolved.version,
+      caller: request.caller,
+      executionId: request.executionId,
+    },
     'connection handed to an activity',
   );
   return create(ResolvedConnectionSchema, {

@@ -6,13 +6,13 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { RecordSchema, type RecordScope, type RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
-import { InvalidArgumentError } from '../errors.ts';
-import { requireExecutionAccess } from '../security/execution-access.ts';
-import type { ExecutionLiveness } from '../security/execution-liveness.ts';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import { getRecord, writeRecord, type RecordAddress, type RecordSnapshot, type RecordWriteOperation, type WriteResult } from './records.ts';
-import { DEFAULT_RECORD_SETTINGS, type RecordSettings } from './record-settings.ts';
+import { RecordSchema, type RecordScope, type RecordService } from '../../../proto/gen/flowhook/engine/v1/record_service_pb.js';
+import { InvalidArgumentError } from '../../errors.ts';
+import { requireExecutionAccess } from '../../domain/executions/execution-access.ts';
+import type { ExecutionLiveness } from '../../domain/executions/execution-liveness.ts';
+import { serviceAccountOf } from '../../domain/callers/call-context.ts';
+import { getRecord, writeRecord, type RecordAddress, type RecordSnapshot, type RecordWriteOperation, type WriteResult } from '../../domain/records/records.ts';
+import { DEFAULT_RECORD_SETTINGS, type RecordSettings } from '../../domain/records/record-settings.ts';
 
 export interface RecordDeps {
   orm: MikroORM;
@@ -30,7 +30,11 @@ export function createRecordService(deps: RecordDeps): ServiceImpl<typeof Record
   const admitted = async (scope: RecordScope | undefined, context: HandlerContext) => {
     const address = addressOf(scope);
     const em = deps.orm.em.fork();
-    await requireExecutionAccess(em, deps, serviceAccountOf(context), { company: address.company, executionId: scope!.executionId, grant: scope!.executionGrant });
+    await requireExecutionAccess(em, deps, serviceAccountOf(context), {
+      company: address.company,
+      executionId: scope!.executionId,
+      grant: scope!.executionGrant,
+    });
     return { em, address };
   };
   const write = async (scope: RecordScope | undefined, context: HandlerContext, operation: RecordWriteOperation): Promise<WriteResult> => {
@@ -44,17 +48,35 @@ export function createRecordService(deps: RecordDeps): ServiceImpl<typeof Record
       return { record: message(await getRecord(em, address)) };
     },
     async insertRecord(request, context) {
-      return { record: message((await write(request.scope, context, { kind: 'insert', data: request.data ?? {} })).record) };
+      return {
+        record: message((await write(request.scope, context, { kind: 'insert', data: request.data ?? {} })).record),
+      };
     },
     async modifyRecord(request, context) {
-      return { record: message((await write(request.scope, context, { kind: 'modify', data: request.data ?? {}, expectedVersion: version(request.expectedVersion) })).record) };
+      return {
+        record: message(
+          (
+            await write(request.scope, context, {
+              kind: 'modify',
+              data: request.data ?? {},
+              expectedVersion: version(request.expectedVersion),
+            })
+          ).record,
+        ),
+      };
     },
     async upsertRecord(request, context) {
-      const result = await write(request.scope, context, { kind: 'upsert', data: request.data ?? {}, expectedVersion: version(request.expectedVersion) });
+      const result = await write(request.scope, context, {
+        kind: 'upsert',
+        data: request.data ?? {},
+        expectedVersion: version(request.expectedVersion),
+      });
       return { record: message(result.record), created: result.created };
     },
     async deleteRecord(request, context) {
-      return { record: message((await write(request.scope, context, { kind: 'delete', expectedVersion: version(request.expectedVersion) })).record) };
+      return {
+        record: message((await write(request.scope, context, { kind: 'delete', expectedVersion: version(request.expectedVersion) })).record),
+      };
     },
   };
 }

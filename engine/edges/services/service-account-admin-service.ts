@@ -3,20 +3,21 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ChangeAnnouncer } from '../cache/change-feed.ts';
-import { ServiceAccountInfoSchema, type ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
-import type { ServiceAccount } from '../storage/entities.ts';
+import { ServiceAccountInfoSchema, type ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import type { ServiceAccount } from '../../infrastructure/storage/entities.ts';
 import {
   createServiceAccount,
   deleteServiceAccount,
   listServiceAccounts,
+  requireServiceAccount,
   rotateServiceAccountToken,
-  setServiceAccountEnabled,
   type ServiceAccountView,
-} from './service-accounts.ts';
+} from '../../domain/callers/service-accounts.ts';
+import { setCallerEnabled } from '../../domain/callers/caller-changes.ts';
+import type { AdminStoreDeps } from './admin-deps.ts';
+import { optionalTimestamp } from './admin-messages.ts';
 
-export function createServiceAccountAdminService(deps: { orm: MikroORM; changes: ChangeAnnouncer }): ServiceImpl<typeof ServiceAccountAdminService> {
+export function createServiceAccountAdminService(deps: AdminStoreDeps): ServiceImpl<typeof ServiceAccountAdminService> {
   const fork = () => deps.orm.em.fork();
   const viewOf = async (account: ServiceAccount): Promise<ServiceAccountView> =>
     (await listServiceAccounts(fork())).find((view) => view.account.id === account.id) ?? { account, companies: [] };
@@ -35,7 +36,9 @@ export function createServiceAccountAdminService(deps: { orm: MikroORM; changes:
       return { accounts: (await listServiceAccounts(fork())).map(accountMessage) };
     },
     async setServiceAccountState(request) {
-      const account = await setServiceAccountEnabled(fork(), deps.changes, request.name, request.enabled);
+      const em = fork();
+      const account = await requireServiceAccount(em, request.name);
+      await setCallerEnabled(em, deps.changes, account, request.enabled);
       return { account: accountMessage(await viewOf(account)) };
     },
     async rotateServiceAccountToken(request) {
@@ -59,6 +62,6 @@ function accountMessage({ account, companies }: ServiceAccountView) {
     enabled: account.enabled,
     tokenHint: account.tokenHint,
     createdAt: timestampFromDate(account.createdAt),
-    rotatedAt: account.rotatedAt ? timestampFromDate(account.rotatedAt) : undefined,
+    rotatedAt: optionalTimestamp(account.rotatedAt),
   });
 }

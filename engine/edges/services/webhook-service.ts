@@ -3,10 +3,10 @@
 // It writes the one line per call the engine decided: `webhook invoked`, or
 // `call refused` with the reason for a 401/403 (the facade does not log those
 // again). Both get the request id from the request scope (rpc/request-scope-interceptor.ts).
-// Callbacks (DeliverCallback, ResumeCallback; engine/callbacks/) write
+// Callbacks (DeliverCallback, ResumeCallback; engine/domain/callbacks/) write
 // `callback delivered`, or `callback refused` with the reason — never the
 // token, key or body.
-import type { StartedExecution } from '../temporal/execution-starter.ts';
+import type { StartedExecution } from '../../domain/executions/execution-starter.ts';
 import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -20,21 +20,21 @@ import {
   ResumeCallbackResponseSchema,
   type Caller,
   type WebhookService,
-} from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import type { WebhookOutcome } from '../../workflows/shared/index.ts';
-import { logRefusedCall } from '../../common/refusal-reasons.ts';
-import { PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
-import { authenticateCaller, claimedCaller } from './caller-authentication.ts';
-import { invokeWebhook } from './invoke-webhook.ts';
-import { DirectRefusedError, invokeDirect, type InvokeDirectDeps } from './invoke-direct.ts';
-import { serviceAccountOf } from '../rpc/service-account-gate.ts';
-import type { EngineMetrics } from '../metrics/engine-metrics.ts';
-import { AnswerNotFoundError, answerToHand, getAnswer, type ExecutionStateName, type GetAnswerDeps } from './get-answer.ts';
-import { deliverCallback } from '../callbacks/deliver-callback.ts';
-import { resumeCallback } from '../callbacks/resume-callback.ts';
-import { refusalOf, type CallbackRoute } from '../callbacks/callback-refusals.ts';
-import type { CallbackKeys } from '../callbacks/callback-digests.ts';
-import type { DeliveredCallback } from '../callbacks/deliver-to-wait.ts';
+} from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type { WebhookOutcome } from '../../../flow/index.ts';
+import { logRefusedCall } from '../../../common/refusal-reasons.ts';
+import { PermissionDeniedError, UnauthenticatedError } from '../../errors.ts';
+import { authenticateCaller, claimedCaller } from '../../domain/callers/caller-authentication.ts';
+import { invokeWebhook } from '../../domain/webhook/invoke-webhook.ts';
+import { DirectRefusedError, invokeDirect, type InvokeDirectDeps } from '../../domain/webhook/invoke-direct.ts';
+import { serviceAccountOf } from '../../domain/callers/call-context.ts';
+import type { EngineMetrics } from '../../domain/metrics/engine-metrics.ts';
+import { AnswerNotFoundError, answerToHand, getAnswer, type ExecutionStateName, type GetAnswerDeps } from '../../domain/webhook/get-answer.ts';
+import { deliverCallback } from '../../domain/callbacks/deliver-callback.ts';
+import { resumeCallback } from '../../domain/callbacks/resume-callback.ts';
+import { refusalOf, type CallbackRoute } from '../../domain/callbacks/callback-refusals.ts';
+import type { CallbackKeys } from '../../domain/callbacks/callback-digests.ts';
+import type { DeliveredCallback } from '../../domain/callbacks/deliver-to-wait.ts';
 
 const OUTCOMES: Record<WebhookOutcome, InvokeOutcome> = {
   RESPONDED: InvokeOutcome.RESPONDED,
@@ -57,24 +57,13 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const started = Date.now();
       const account = serviceAccountOf(context);
       const call = deps.metrics?.webhookCall();
+      const where = { company: request.company, activity: request.activity.toLowerCase() };
       const execution = await invokeWebhook(deps, request, account, call).catch((error: unknown) => {
         call?.failed(error);
-        logIfRefused(deps.logger, { company: request.company, activity: request.activity.toLowerCase(), caller: request.caller }, error, account.name);
+        logIfRefused(deps.logger, { ...where, caller: request.caller }, error, account.name);
         throw error;
       });
-      deps.logger.info(
-        {
-          company: request.company,
-          activity: request.activity.toLowerCase(),
-          executionId: execution.executionId,
-          outcome: execution.outcome,
-          ...joinedFields(execution),
-          ms: Date.now() - started,
-        },
-        'webhook invoked',
-      );
-      call?.answered(execution.outcome);
-      return create(InvokeResponseSchema, answerFields(execution));
+      return create(InvokeResponseSchema, startedAnswer(deps, 'webhook invoked', where, execution, started, call));
     },
     async invokeDirect(request, context) {
       const started = Date.now();
@@ -85,7 +74,13 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const answer = await invokeDirect(deps, request, account, call).catch((error: unknown) => {
         call?.failed(error);
         if (error instanceof DirectRefusedError) {
-          logRefusedCall(deps.logger, { reason: error.reason!, ...where, scheme: error.scheme, hint: error.hint, serviceAccount: account.name });
+          logRefusedCall(deps.logger, {
+            reason: error.reason!,
+            ...where,
+            scheme: error.scheme,
+            hint: error.hint,
+            serviceAccount: account.name,
+          });
         } else {
           logIfRefused(deps.logger, { ...where, caller: undefined }, error, account.name);
         }
@@ -94,11 +89,13 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       if ('challenge' in answer) {
         deps.logger.info({ ...where, ms: Date.now() - started }, 'provider url_verification answered');
         call?.answered('url_verification');
-        return create(InvokeDirectResponseSchema, { statusCode: 200, contentType: 'text/plain; charset=utf-8', body: answer.challenge });
+        return create(InvokeDirectResponseSchema, {
+          statusCode: 200,
+          contentType: 'text/plain; charset=utf-8',
+          body: answer.challenge,
+        });
       }
-      deps.logger.info({ ...where, executionId: answer.executionId, outcome: answer.outcome, ...joinedFields(answer), ms: Date.now() - started }, 'provider webhook invoked');
-      call?.answered(answer.outcome);
-      return create(InvokeDirectResponseSchema, answerFields(answer));
+      return create(InvokeDirectResponseSchema, startedAnswer(deps, 'provider webhook invoked', where, answer, started, call));
     },
     async getAnswer(request, context) {
       const started = Date.now();
@@ -155,7 +152,11 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
         throw error;
       });
       callbackDelivered(deps, 'key', delivered, started, where);
-      return create(ResumeCallbackResponseSchema, { statusCode: delivered.statusCode, executionId: delivered.executionId, repeated: delivered.repeated });
+      return create(ResumeCallbackResponseSchema, {
+        statusCode: delivered.statusCode,
+        executionId: delivered.executionId,
+        repeated: delivered.repeated,
+      });
     },
     async checkCaller(request, context) {
       const account = serviceAccountOf(context);
@@ -212,6 +213,29 @@ function logIfRefused(logger: Logger, call: { company: string; activity?: string
  */
 function joinedFields(execution: { joined?: boolean; bodyDiffers?: boolean }) {
   return { ...(execution.joined && { joined: true }), ...(execution.bodyDiffers && { bodyDiffers: true }) };
+}
+
+/** A started (or joined) execution's answer, after the call's one log line and its metrics. */
+function startedAnswer(
+  deps: WebhookServiceDeps,
+  message: string,
+  where: { company: string; activity: string },
+  execution: StartedExecution,
+  started: number,
+  call: { answered(outcome: WebhookOutcome): void } | undefined,
+) {
+  deps.logger.info(
+    {
+      ...where,
+      executionId: execution.executionId,
+      outcome: execution.outcome,
+      ...joinedFields(execution),
+      ms: Date.now() - started,
+    },
+    message,
+  );
+  call?.answered(execution.outcome);
+  return answerFields(execution);
 }
 
 /** The answer both doors hand back (buf's lint wants one response message per RPC, so the fields are shared here). */

@@ -16,10 +16,10 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { defaultOf } from '../../common/configuration/configuration-table.ts';
+import { defaultOf } from '../../../common/configuration/configuration-table.ts';
 
 export const CHANGE_CHANNEL = 'flowhook_changes';
-// 'hookSecrets': provider routes' signing secrets (engine/direct/hook-secret-lookup.ts).
+// 'hookSecrets': provider routes' signing secrets (engine/domain/direct/hook-secret-lookup.ts).
 export const CHANGE_TOPICS = ['flows', 'users', 'hookSecrets'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 

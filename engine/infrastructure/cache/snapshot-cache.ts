@@ -7,7 +7,7 @@
 // are held as fixed-size digests, and at the bound the least recently used
 // entry makes room (digest-keyed-lru.ts): a flood of made-up names costs at
 // most `maxEntries` small entries, and pushes out only what was idle longest.
-import { defaultOf } from '../../common/configuration/configuration-table.ts';
+import { defaultOf } from '../../../common/configuration/configuration-table.ts';
 import type { ChangeFeed, ChangeTopic } from './change-feed.ts';
 import { DigestKeyedLru } from './digest-keyed-lru.ts';
 

@@ -47,13 +47,21 @@ export interface DependencyProbes {
 }
 
 export function startDependencyProbes(orm: MikroORM, client: Client, logger: Logger, workers: WorkerPollers, intervalMs = 2000, timeoutMs = 1500): DependencyProbes {
-  const status: Record<string, boolean> = { [POSTGRESQL_HEALTH_NAME]: false, [TEMPORAL_HEALTH_NAME]: false, [WORKERS_HEALTH_NAME]: false };
+  const status: Record<string, boolean> = {
+    [POSTGRESQL_HEALTH_NAME]: false,
+    [TEMPORAL_HEALTH_NAME]: false,
+    [WORKERS_HEALTH_NAME]: false,
+  };
   const probes: Record<string, () => Promise<unknown>> = {
     [POSTGRESQL_HEALTH_NAME]: () => orm.em.getConnection().execute('select 1'),
     [TEMPORAL_HEALTH_NAME]: () => client.connection.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({})),
     [WORKERS_HEALTH_NAME]: async () => {
       const { pollers } = await client.connection.withDeadline(Date.now() + timeoutMs, () =>
-        client.workflowService.describeTaskQueue({ namespace: workers.namespace, taskQueue: { name: workers.taskQueue }, taskQueueType: WORKFLOW_TASK_QUEUE }),
+        client.workflowService.describeTaskQueue({
+          namespace: workers.namespace,
+          taskQueue: { name: workers.taskQueue },
+          taskQueueType: WORKFLOW_TASK_QUEUE,
+        }),
       );
       const now = Date.now();
       const live = new Set(pollers.filter((poller) => now - millisOf(poller.lastAccessTime) <= POLLER_SEEN_WITHIN_MS).map((poller) => poller.identity)).size;
@@ -109,7 +117,11 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
  * every dependency answered its last probe (503 naming the ones that did not).
  */
 export function engineProbes(status: Readonly<Record<string, boolean>>) {
-  const NAMES: Record<string, string> = { [POSTGRESQL_HEALTH_NAME]: 'postgresql', [TEMPORAL_HEALTH_NAME]: 'temporal', [WORKERS_HEALTH_NAME]: 'workers' };
+  const NAMES: Record<string, string> = {
+    [POSTGRESQL_HEALTH_NAME]: 'postgresql',
+    [TEMPORAL_HEALTH_NAME]: 'temporal',
+    [WORKERS_HEALTH_NAME]: 'workers',
+  };
   return {
     '/healthz': () => ({ status: 200, body: { status: 'alive' } }),
     '/readyz': () => {

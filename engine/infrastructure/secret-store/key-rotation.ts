@@ -49,5 +49,10 @@ export async function rotateSecretsKey(em: EntityManager, keyring: SecretKeyring
     await tx.flush();
     return rows.length + hookRewrapped;
   });
-  return { currentKeyId: current.id, generated, rewrapped, retiredKeyIds: keyring.ids().filter((id) => id !== current.id) };
+  return {
+    currentKeyId: current.id,
+    generated,
+    rewrapped,
+    retiredKeyIds: keyring.ids().filter((id) => id !== current.id),
+  };
 }

@@ -8,8 +8,8 @@
 // (so the right key is found after a rotation) and reveals nothing about it.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { SettingValues } from '../../common/configuration/configuration-table.ts';
-import { FailedPreconditionError } from '../errors.ts';
+import type { SettingValues } from '../../../common/configuration/configuration-table.ts';
+import { FailedPreconditionError } from '../../errors.ts';
 
 export const SECRETS_KEY_VARIABLE = 'FLOWHOOK_SECRETS_KEY';
 export const SECRETS_KEY_FILE_VARIABLE = 'FLOWHOOK_SECRETS_KEY_FILE';

@@ -1,17 +1,10 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { Company } from './company.entity.ts';
+import { p } from '@mikro-orm/core';
 import { IdentityApplication } from './identity-application.entity.ts';
+import { definePermissionGrant } from './permission-grant.ts';
 
 /** A permission set assigned to an identity-provider application for one company, or for all (company null). */
-export const ApplicationPermissionSchema = defineEntity({
-  name: 'ApplicationPermission',
-  tableName: 'application_permission',
-  properties: {
-    id: p.uuid().primary(),
-    application: () => p.manyToOne(IdentityApplication).deleteRule('cascade').index('application_permission_application_id_index'),
-    company: () => p.manyToOne(Company).nullable().deleteRule('cascade'),
-    permissionSet: p.string().length(50),
-  },
+export const ApplicationPermissionSchema = definePermissionGrant('ApplicationPermission', 'application_permission', {
+  application: () => p.manyToOne(IdentityApplication).deleteRule('cascade').index('application_permission_application_id_index'),
 });
 
 export class ApplicationPermission extends ApplicationPermissionSchema.class {}

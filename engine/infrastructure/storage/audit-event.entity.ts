@@ -1,12 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One admin action (engine/audit/audit-interceptor.ts): who (the service
+ * One admin action (engine/edges/rpc/audit-interceptor.ts): who (the service
  * account, and in the console the person), what (action and RPC), about what (company and target), when, and
  * how it ended. Company and target are plain names, not foreign keys: the
  * record outlives what it names (a deleted company stays in its audit log),
  * and a refused call may name something that never existed. Never a secret:
- * only allowlisted request fields are copied (engine/audit/audited-methods.ts).
+ * only allowlisted request fields are copied (engine/domain/audit/audited-methods.ts).
  */
 export const AuditEventSchema = defineEntity({
   name: 'AuditEvent',

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One signed-in browser of the console (engine/console/console-sessions.ts).
+ * One signed-in browser of the console (engine/edges/console/console-sessions.ts).
  * In PostgreSQL, not in one engine's memory, so any engine behind a load
  * balancer serves it and a sign-out holds everywhere. Keyed by the SHA-256 of
  * the cookie value: the table holds no usable cookie. A session opened with an
@@ -25,7 +25,7 @@ export const ConsoleSessionSchema = defineEntity({
     account: p.string().length(200),
     /**
      * Admin-token sessions: HMAC-SHA256 (base64url) of the account and the token's SHA-256 under the
-     * `console-session` deployment key (engine/security/admin-credentials.ts); a rotated token's no longer matches.
+     * `console-session` deployment key (engine/domain/callers/admin-credentials.ts); a rotated token's no longer matches.
      */
     tokenMac: p.string().length(64).nullable(),
     /** Company name (`*`: every company) → viewer, editor or admin. */

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Company } from './company.entity.ts';
+import { companyRow } from './company-row.ts';
 
 /**
  * A flow of a company. Its definitions live in immutable FlowVersion rows; the
@@ -10,18 +10,14 @@ export const FlowSchema = defineEntity({
   name: 'Flow',
   tableName: 'flow',
   uniques: [{ name: 'flow_company_name_unique', properties: ['company', 'name'] }],
-  properties: {
-    id: p.uuid().primary(),
-    company: () => p.manyToOne(Company).deleteRule('cascade'),
+  properties: companyRow({
     name: p.string().length(250),
     secretHash: p.string().length(64).nullable(),
     secretRotatedAt: p.datetime().nullable(),
     latestVersion: p.integer(),
     /** Set by `flowhook flow pause`: calls are accepted and their executions held until `flow resume`. */
     pausedAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
-  },
+  }),
 });
 
 export class Flow extends FlowSchema.class {}

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { uuidRow } from './uuid-row.ts';
 
 /**
  * An identity-provider application allowed to call with an OAuth 2.0
@@ -13,8 +14,7 @@ export const IdentityApplicationSchema = defineEntity({
   name: 'IdentityApplication',
   tableName: 'identity_application',
   uniques: [{ name: 'identity_application_issuer_client_id_unique', properties: ['issuer', 'clientId'] }],
-  properties: {
-    id: p.uuid().primary(),
+  properties: uuidRow({
     /** The identity provider's client id, as the token's `azp`/`appid`/`client_id` claim carries it. */
     clientId: p.string().length(250),
     /**
@@ -29,7 +29,7 @@ export const IdentityApplicationSchema = defineEntity({
     enabled: p.boolean(),
     consentGranted: p.boolean(),
     createdAt: p.datetime(),
-  },
+  }),
 });
 
 export class IdentityApplication extends IdentityApplicationSchema.class {}

@@ -1,17 +1,10 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { Company } from './company.entity.ts';
+import { p } from '@mikro-orm/core';
+import { definePermissionGrant } from './permission-grant.ts';
 import { ServiceUser } from './service-user.entity.ts';
 
 /** A permission set granted to a service user for one company, or for all (company null). */
-export const PermissionAssignmentSchema = defineEntity({
-  name: 'PermissionAssignment',
-  tableName: 'permission_assignment',
-  properties: {
-    id: p.uuid().primary(),
-    serviceUser: () => p.manyToOne(ServiceUser).deleteRule('cascade').index('permission_assignment_service_user_id_index'),
-    company: () => p.manyToOne(Company).nullable().deleteRule('cascade'),
-    permissionSet: p.string().length(50),
-  },
+export const PermissionAssignmentSchema = definePermissionGrant('PermissionAssignment', 'permission_assignment', {
+  serviceUser: () => p.manyToOne(ServiceUser).deleteRule('cascade').index('permission_assignment_service_user_id_index'),
 });
 
 export class PermissionAssignment extends PermissionAssignmentSchema.class {}

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Company } from './company.entity.ts';
+import { owningCompany } from './company-row.ts';
 import { Flow } from './flow.entity.ts';
 import { FlowVersion } from './flow-version.entity.ts';
 
@@ -14,7 +14,7 @@ export const PublishedFlowSchema = defineEntity({
   uniques: [{ name: 'published_flow_company_activity_unique', properties: ['company', 'activity'] }],
   properties: {
     flow: () => p.oneToOne(Flow).primary().owner().deleteRule('cascade'),
-    company: () => p.manyToOne(Company).deleteRule('cascade'),
+    company: owningCompany(),
     activity: p.string().length(250).check('activity = lower(activity)'),
     flowVersion: () => p.manyToOne(FlowVersion),
     publishedAt: p.datetime(),

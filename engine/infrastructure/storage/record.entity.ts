@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Company } from './company.entity.ts';
+import { companyRow } from './company-row.ts';
 
 /**
  * A company-scoped record of a flow table (the record step's "host tables").
@@ -11,16 +11,12 @@ export const RecordSchema = defineEntity({
   name: 'Record',
   tableName: 'record',
   uniques: [{ name: 'record_company_table_key_unique', properties: ['company', 'tableName', 'key'] }],
-  properties: {
-    id: p.uuid().primary(),
-    company: () => p.manyToOne(Company).deleteRule('cascade'),
+  properties: companyRow({
     tableName: p.string().length(100),
     key: p.string().length(250),
     data: p.json<Record<string, unknown>>(),
     version: p.integer().version(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
-  },
+  }),
 });
 
 export class FlowRecord extends RecordSchema.class {}

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { uuidRow } from './uuid-row.ts';
 
 /**
  * A machine identity that calls the engine's RPC port: the facade, a worker,
@@ -9,8 +10,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const ServiceAccountSchema = defineEntity({
   name: 'ServiceAccount',
   tableName: 'service_account',
-  properties: {
-    id: p.uuid().primary(),
+  properties: uuidRow({
     name: p.string().length(100).unique('service_account_name_unique'),
     /** invoke | records | admin */
     scope: p.string().length(16),
@@ -25,7 +25,7 @@ export const ServiceAccountSchema = defineEntity({
     enabled: p.boolean(),
     createdAt: p.datetime(),
     rotatedAt: p.datetime().nullable(),
-  },
+  }),
 });
 
 export class ServiceAccount extends ServiceAccountSchema.class {}

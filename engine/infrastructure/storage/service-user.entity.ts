@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { uuidRow } from './uuid-row.ts';
 
 /**
  * A licensed service user for the Basic path (user name and access key). The web service
@@ -8,14 +9,13 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const ServiceUserSchema = defineEntity({
   name: 'ServiceUser',
   tableName: 'service_user',
-  properties: {
-    id: p.uuid().primary(),
+  properties: uuidRow({
     name: p.string().length(250).unique('service_user_name_unique'),
     accessKeyHash: p.string().length(64),
     accessKeyExpiresAt: p.datetime().nullable(),
     enabled: p.boolean(),
     createdAt: p.datetime(),
-  },
+  }),
 });
 
 export class ServiceUser extends ServiceUserSchema.class {}

@@ -1,6 +1,6 @@
 // Search attributes that let operators find executions in the Temporal UI by
 // company, activity, flow and its version, response mode, caller (`user:<name>`,
-// `app:<clientId>`, `account:<name>`) and outcome (workflows/shared/search-attribute-keys.ts). They must be registered on the namespace; the engine
+// `app:<clientId>`, `account:<name>`) and outcome (flow/search-attribute-keys.ts). They must be registered on the namespace; the engine
 // registers missing ones at start where the server allows it (dev server,
 // self-hosted) and otherwise runs without them.
 import type { SearchAttributePair } from '@temporalio/common';
@@ -16,9 +16,9 @@ import {
   FLOW_VERSION_KEY,
   RESPONSE_MODE_KEY,
   SEARCH_ATTRIBUTES,
-} from '../../workflows/shared/search-attribute-keys.ts';
+} from '../../../flow/search-attribute-keys.ts';
 
-export * from '../../workflows/shared/search-attribute-keys.ts';
+export * from '../../../flow/search-attribute-keys.ts';
 
 /** Returns true when all attributes exist (or were added) on the namespace. */
 export async function ensureSearchAttributes(client: Client, namespace: string): Promise<boolean> {
@@ -28,10 +28,17 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   const missing = Object.keys(SEARCH_ATTRIBUTES).filter((name) => !(name in custom));
   if (missing.length === 0) return true;
   const { INDEXED_VALUE_TYPE_KEYWORD, INDEXED_VALUE_TYPE_KEYWORD_LIST, INDEXED_VALUE_TYPE_INT } = protos.temporal.api.enums.v1.IndexedValueType;
-  const types = { Keyword: INDEXED_VALUE_TYPE_KEYWORD, KeywordList: INDEXED_VALUE_TYPE_KEYWORD_LIST, Int: INDEXED_VALUE_TYPE_INT };
+  const types = {
+    Keyword: INDEXED_VALUE_TYPE_KEYWORD,
+    KeywordList: INDEXED_VALUE_TYPE_KEYWORD_LIST,
+    Int: INDEXED_VALUE_TYPE_INT,
+  };
   const typeOf = (name: string) => types[SEARCH_ATTRIBUTES[name]!];
   try {
-    await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, typeOf(name)])) });
+    await operator.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((name) => [name, typeOf(name)])),
+    });
   } catch (error) {
     // Temporal Cloud and locked-down clusters refuse this: say exactly what an operator must run.
     throw new Error(

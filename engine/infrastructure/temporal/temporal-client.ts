@@ -2,12 +2,12 @@
 // connect timeout so an unreachable server is an error, never a hang. Its data
 // converter encrypts doNotLogPayload executions' payloads like the worker's does.
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import type { Tracing } from '../../common/tracing/tracing.ts';
+import type { Tracing } from '../../../common/tracing/tracing.ts';
 import type { CallAbandonment } from './call-abandonment.ts';
-import { flowDataConverter } from '../../workflows/codec/payload-codec.ts';
-import type { PayloadKeyring } from '../../workflows/codec/payload-keyring.ts';
-import type { TemporalSettings } from '../../workflows/shared/index.ts';
-import { temporalTlsOptions } from '../../workflows/shared/temporal-tls.ts';
+import { flowDataConverter } from '../../../workflows/codec/payload-codec.ts';
+import type { PayloadKeyring } from '../../../workflows/codec/payload-keyring.ts';
+import type { TemporalSettings } from '../../../common/temporal/temporal-settings.ts';
+import { temporalTlsOptions } from '../../../common/temporal/temporal-tls.ts';
 
 /**
  * With tracing on, Temporal's client interceptor wraps starts and updates in spans and puts their
@@ -30,6 +30,15 @@ export async function connectTemporal(
     connectTimeout: timeoutMs,
   });
   // Loaded only with tracing on: memory an engine without tracing does not need.
-  const interceptors = tracing ? { workflow: [new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor()] } : undefined;
-  return new Client({ connection, namespace: settings.namespace, dataConverter: flowDataConverter(payloadKeys), interceptors });
+  const interceptors = tracing
+    ? {
+        workflow: [new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor()],
+      }
+    : undefined;
+  return new Client({
+    connection,
+    namespace: settings.namespace,
+    dataConverter: flowDataConverter(payloadKeys),
+    interceptors,
+  });
 }

@@ -39,7 +39,11 @@ export interface Harness {
 
 export function consoleHarness({ engine, path = '/', role = ConsoleRole.EDITOR }: HarnessOptions): Harness {
   const received: { method: string; message: unknown }[] = [];
-  const person = create(ConsolePersonSchema, { name: 'ada@example.com', via: SignInMethod.OIDC, roles: [{ company: COMPANY, role }] });
+  const person = create(ConsolePersonSchema, {
+    name: 'ada@example.com',
+    via: SignInMethod.OIDC,
+    roles: [{ company: COMPANY, role }],
+  });
   const transport = createRouterTransport(
     (router) => {
       router.service(ConsoleService, { getSession: () => ({ person, csrfToken: 'csrf-token' }) });
@@ -57,7 +61,9 @@ export function consoleHarness({ engine, path = '/', role = ConsoleRole.EDITOR }
     },
   );
   // As main.tsx has it, but a refused read is not tried again: a test sees the refusal at once.
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } } });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
+  });
   let current: Location | undefined;
   function LocationProbe() {
     current = useLocation();

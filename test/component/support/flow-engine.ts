@@ -51,7 +51,9 @@ export function flowEngine(initial: FlowJson = STORED_FLOW, options: FlowEngineO
   return (router) =>
     router.service(FlowAdminService, {
       getFlow: () => ({ flow: summary(), definition }),
-      checkFlow: (request) => ({ problems: request.flow ? (options.problems?.(toJson(FlowSchema, request.flow) as FlowJson) ?? []) : [] }),
+      checkFlow: (request) => ({
+        problems: request.flow ? (options.problems?.(toJson(FlowSchema, request.flow) as FlowJson) ?? []) : [],
+      }),
       applyFlow: (request) => {
         if (options.refuseApply) throw new ConnectError(options.refuseApply, Code.PermissionDenied);
         definition = request.flow!;

@@ -4,7 +4,7 @@
 // captured delivery can change or drop, so it is only the flow's event id; the
 // delivery is known by its body, the one thing the signature covers.
 // The legacy SHA-1 `X-Hub-Signature` is not accepted, only withheld.
-import type { GithubVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { GithubVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromHeaders, headerValue } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
@@ -15,14 +15,12 @@ const SIGNATURE_HEADER = 'x-hub-signature-256';
 const SIGNATURE_PREFIX = 'sha256=';
 
 export const githubScheme: VerificationScheme<GithubVerification> = {
-  name: 'github',
   documentation: {
     signatureHeaders: '`X-Hub-Signature-256: sha256=<hex>`',
     signedContent: '`{body}`',
     secret: "the webhook's secret",
     eventId: '`X-GitHub-Delivery` (unsigned)',
     deliveryKey: 'the body',
-    signedTimestamp: 'never',
   },
   withheldHeaders: () => [SIGNATURE_HEADER, 'x-hub-signature'],
   secretProblem: plainSecretProblem,

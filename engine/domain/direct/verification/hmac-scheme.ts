@@ -7,8 +7,8 @@
 // `eventIdHeader` value: required and signed when the template has `{id}`,
 // best effort (like GitHub's delivery id) when it has not — then it is only the
 // flow's event id, and the delivery is known by what the signature covers.
-import type { HmacVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { HMAC_ALGORITHMS, HMAC_ENCODINGS, signedContentBoundaryProblem } from '../../../workflows/shared/direct-route.ts';
+import type { HmacVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { HMAC_ALGORITHMS, HMAC_ENCODINGS, signedContentBoundaryProblem } from '../../../../flow/verification-schemes/hmac.ts';
 import { HMAC_DIGEST_BYTES, hmacDigest, type HmacAlgorithm } from './hmac-digest.ts';
 import { eventIdFromHeaders, headerValue, isEventId } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
@@ -38,14 +38,12 @@ interface HmacRules {
 }
 
 export const hmacScheme: VerificationScheme<HmacVerification> = {
-  name: 'hmac',
   documentation: {
     signatureHeaders: "the route's `header`, optionally after a `prefix`, in `hex` or `base64`",
     signedContent: "the route's `signedContent` template of `{body}`, `{timestamp}`, `{id}` and literal text (default `{body}`)",
     secret: 'any text (its UTF-8 bytes are the key)',
     eventId: 'the `eventIdHeader` (signed only when `signedContent` has `{id}`)',
     deliveryKey: '`{id}` when signed; otherwise the signed content',
-    signedTimestamp: 'when configured',
   },
   // Read from the description as given, valid or not: a header meant to be withheld stays withheld.
   withheldHeaders: (config) => [config.header, config.timestampHeader].map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0),
@@ -78,7 +76,7 @@ export const hmacScheme: VerificationScheme<HmacVerification> = {
 
 /**
  * Why this description cannot be verified, or undefined when it can. Publish
- * validation (workflows/shared/direct-route.ts, stricter: header name syntax,
+ * validation (flow/verification-schemes/hmac.ts, stricter: header name syntax,
  * distinct headers) must refuse at least these; a test holds the two together.
  */
 export function hmacConfigProblem(config: HmacVerification): string | undefined {

@@ -27,12 +27,12 @@
 // be within `toleranceSeconds` (default DEFAULT_TOLERANCE_SECONDS) of `nowMs`,
 // in both directions. Checks run cheapest first: missing header, malformed
 // header, stale timestamp, then the signature under the current and the previous secret.
-import type { DirectRoute } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { DirectRoute } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { schemeNamed, schemeOfRoute } from './scheme-registry.ts';
 import { slackChallengeOf } from './slack-scheme.ts';
 import { toleranceOf } from './signed-timestamp.ts';
 import type { DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
-import { CREDENTIAL_HEADERS } from '../../../workflows/shared/withheld-headers.ts';
+import { CREDENTIAL_HEADERS } from '../../../../flow/withheld-headers.ts';
 
 export type { DeliveryKey, DirectRefusal, DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
 export { DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS, MIN_TOLERANCE_SECONDS } from './signed-timestamp.ts';
@@ -45,9 +45,9 @@ export { MAX_EVENT_ID_LENGTH } from './request-fields.ts';
  * route publish validation refuses (no scheme, an invalid hmac description).
  */
 export function verifyDirectRequest(route: DirectRoute, secrets: HookSecrets, request: DirectRequest): Verified | Refused {
-  const { scheme, config } = schemeOfRoute(route);
+  const { name, scheme, config } = schemeOfRoute(route);
   const outcome = scheme.verify(config, { secrets, request, toleranceSeconds: toleranceOf(route) });
-  return outcome.ok ? { ...outcome, scheme: scheme.name } : { ok: false, scheme: scheme.name, reason: outcome.reason };
+  return outcome.ok ? { ...outcome, scheme: name } : { ok: false, scheme: name, reason: outcome.reason };
 }
 
 /** Header names the flow never sees (signature, timestamp, auth, cookie), lower-cased. Throws for a route without a scheme. */
@@ -64,7 +64,7 @@ export function slackChallenge(route: DirectRoute, body: Uint8Array): string | u
 
 /** Throws for a route without a scheme (publish validation refuses one). */
 export function schemeOf(route: DirectRoute): DirectSchemeName {
-  return schemeOfRoute(route).scheme.name;
+  return schemeOfRoute(route).name;
 }
 
 /** Why `secret` cannot verify this scheme's requests (e.g. a Stripe API key where the `whsec_` secret belongs), for `hook-secret set`. */

@@ -4,7 +4,7 @@
 // timestamp (`X-Shopify-Triggered-At` is unsigned, so useless against
 // replays) and no signed id: the webhook id header, which a retry keeps, is
 // only the flow's event id, and the delivery is known by its signed body.
-import type { ShopifyVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { ShopifyVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromHeaders, headerValue } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
@@ -16,14 +16,12 @@ const SIGNATURE_HEADERS = ['x-shopify-hmac-sha256', 'shopify-hmac-sha256'] as co
 const EVENT_ID_HEADERS = ['x-shopify-webhook-id', 'shopify-webhook-id', 'x-shopify-event-id', 'shopify-event-id'] as const;
 
 export const shopifyScheme: VerificationScheme<ShopifyVerification> = {
-  name: 'shopify',
   documentation: {
     signatureHeaders: '`X-Shopify-Hmac-Sha256: <base64>` (also without `X-`)',
     signedContent: '`{body}`',
     secret: "the app's client secret",
     eventId: '`X-Shopify-Webhook-Id`, else `X-Shopify-Event-Id` (unsigned)',
     deliveryKey: 'the body',
-    signedTimestamp: 'never',
   },
   withheldHeaders: () => SIGNATURE_HEADERS,
   secretProblem: plainSecretProblem,

@@ -2,13 +2,13 @@
 // timestamp too far in the future is refused like one too old, so a sender's
 // (or an attacker's) clock cannot stretch the window. The text is parsed
 // strictly because the same text is what the signature covers.
-import type { DirectRoute } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { MAX_DIRECT_TOLERANCE_SECONDS } from '../../../workflows/shared/direct-route.ts';
+import type { DirectRoute } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import { MAX_DIRECT_TOLERANCE_SECONDS } from '../../../../flow/direct-route.ts';
 import type { DirectRefusal } from './verification-types.ts';
 
 /** Five minutes, as Stripe, Slack and Standard Webhooks recommend. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-/** The bounds publish validation enforces on `toleranceSeconds` (workflows/shared/direct-route.ts). */
+/** The bounds publish validation enforces on `toleranceSeconds` (flow/direct-route.ts). */
 export const MIN_TOLERANCE_SECONDS = 1;
 export const MAX_TOLERANCE_SECONDS = MAX_DIRECT_TOLERANCE_SECONDS;
 

@@ -4,7 +4,7 @@
 // bodies carry `event_id` (kept on Slack's retries); slash commands and
 // interactivity post forms without one, so those have no event id and are
 // known by what was signed, `v0:{timestamp}:{body}`.
-import type { SlackVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { SlackVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromJson, headerValue, jsonObjectBody, stringMember } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
@@ -17,14 +17,12 @@ const TIMESTAMP_HEADER = 'x-slack-request-timestamp';
 const VERSION = 'v0';
 
 export const slackScheme: VerificationScheme<SlackVerification> = {
-  name: 'slack',
   documentation: {
     signatureHeaders: '`X-Slack-Signature: v0=<hex>` with `X-Slack-Request-Timestamp`',
     signedContent: '`v0:{timestamp}:{body}`',
     secret: "the app's Signing Secret",
     eventId: "the body's `event_id` (Events API, signed); form posts have none",
     deliveryKey: '`event_id`; without one, `v0:{timestamp}:{body}`',
-    signedTimestamp: 'always',
   },
   withheldHeaders: () => [SIGNATURE_HEADER, TIMESTAMP_HEADER],
   secretProblem: plainSecretProblem,

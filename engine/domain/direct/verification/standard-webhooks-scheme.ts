@@ -8,7 +8,7 @@
 // `webhook-id` (signed, and kept on retries); the spec forbids a `.` in it,
 // so that id and timestamp cannot be shifted against each other.
 import { verify as verifySignature, type KeyObject } from 'node:crypto';
-import type { StandardWebhooksVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { StandardWebhooksVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { headerValue, isEventId } from './request-fields.ts';
 import { anySecretSigned, decodeDigest, MAX_SIGNATURES_PER_HEADER, secretsInOrder } from './signature-compare.ts';
@@ -23,14 +23,12 @@ const HMAC_BYTES = 32;
 const ED25519_SIGNATURE_BYTES = 64;
 
 export const standardWebhooksScheme: VerificationScheme<StandardWebhooksVerification> = {
-  name: 'standardWebhooks',
   documentation: {
     signatureHeaders: '`webhook-signature`: `v1,<base64>` and/or `v1a,<base64>`, space-separated; with `webhook-id` and `webhook-timestamp`',
     signedContent: '`{webhook-id}.{webhook-timestamp}.{body}`',
     secret: "`whsec_…` (HMAC-SHA256) or the sender's `whpk_…` public key (Ed25519)",
     eventId: '`webhook-id` (signed)',
     deliveryKey: '`webhook-id`',
-    signedTimestamp: 'always',
   },
   withheldHeaders: () => [SIGNATURE_HEADER, TIMESTAMP_HEADER],
   secretProblem: standardWebhooksSecretProblem,

@@ -6,7 +6,7 @@
 // is symmetric (a future t is refused too). The event id is the verified
 // body's `id` (evt_…), which a redelivery keeps; a body without one is known
 // by what was signed, `{t}.{body}`.
-import type { StripeVerification } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type { StripeVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { hmacDigest } from './hmac-digest.ts';
 import { eventIdFromJson, headerValue } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
@@ -17,14 +17,12 @@ import { accept, bySignedContent, bySignedId, refuse, type VerificationScheme } 
 const SIGNATURE_HEADER = 'stripe-signature';
 
 export const stripeScheme: VerificationScheme<StripeVerification> = {
-  name: 'stripe',
   documentation: {
     signatureHeaders: '`Stripe-Signature: t=…,v1=<hex>[,v1=…]`',
     signedContent: '`{t}.{body}`',
     secret: "the endpoint's signing secret `whsec_…`, used as text",
     eventId: "the body's `id` (`evt_…`, signed)",
     deliveryKey: "the body's `id`; without one, `{t}.{body}`",
-    signedTimestamp: 'always',
   },
   withheldHeaders: () => [SIGNATURE_HEADER],
   secretProblem: (secret) =>

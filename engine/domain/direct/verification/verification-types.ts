@@ -1,8 +1,8 @@
 // The shapes shared by the dispatcher (index.ts) and every scheme module. Kept
 // apart from index.ts so scheme modules never import the dispatcher (no cycles).
-import type { DirectScheme } from '../../../workflows/shared/direct-route.ts';
+import type { DirectScheme } from '../../../../flow/verification-schemes/scheme-facts.ts';
 
-/** The proto's oneof case names; publish validation keeps the list (workflows/shared/direct-route.ts). */
+/** The proto's oneof case names; the schemes' facts and publish checks are in flow/verification-schemes/. */
 export type DirectSchemeName = DirectScheme;
 
 /** `previous` only while its overlap lasts: the caller filters by time, this module trusts what it is given. */
@@ -29,7 +29,9 @@ export type DirectRefusal = 'missing_header' | 'malformed_header' | 'stale_times
  * timestamp that had to be inside the tolerance, so the same delivery is refused once that has
  * passed; without one, nothing in the request tells a replay from a new event.
  */
-export type DeliveryKey = ({ signedEventId: string } | { signedContent: readonly (string | Uint8Array)[] }) & { signedTimestamp: boolean };
+export type DeliveryKey = ({ signedEventId: string } | { signedContent: readonly (string | Uint8Array)[] }) & {
+  signedTimestamp: boolean;
+};
 
 /** `eventId` is what the flow sees as Trigger.Provider.EventId: signed or not (github, shopify, hmac without {id}), never the deduplication key unless `delivery` says so. */
 export type Verified = { ok: true; scheme: DirectSchemeName; eventId?: string; delivery: DeliveryKey };
@@ -42,7 +44,10 @@ export const refuse = (reason: DirectRefusal): SchemeOutcome => ({ ok: false, re
 export const accept = (eventId: string | undefined, delivery: DeliveryKey): SchemeOutcome => (eventId === undefined ? { ok: true, delivery } : { ok: true, eventId, delivery });
 
 /** A delivery known by the event id its signature covers. */
-export const bySignedId = (signedEventId: string, signedTimestamp: boolean): DeliveryKey => ({ signedEventId, signedTimestamp });
+export const bySignedId = (signedEventId: string, signedTimestamp: boolean): DeliveryKey => ({
+  signedEventId,
+  signedTimestamp,
+});
 /** A delivery known by exactly what its signature covers. */
 export const bySignedContent = (signedContent: readonly (string | Uint8Array)[], signedTimestamp: boolean): DeliveryKey => ({ signedContent, signedTimestamp });
 
@@ -56,8 +61,9 @@ export interface SchemeInput {
 
 /**
  * What a scheme checks, in words, for the verification scheme reference
- * (docs/reference/verification-schemes.md is generated from these): a new scheme is documented
- * where it is written.
+ * (docs/reference/verification-schemes.md is generated from these, and from the scheme's facts in
+ * flow/verification-schemes/, e.g. whether it signs a timestamp): a new scheme is documented where
+ * it is written.
  */
 export interface SchemeDocumentation {
   /** The header(s) carrying the signature, and their format. */
@@ -70,13 +76,14 @@ export interface SchemeDocumentation {
   eventId: string;
   /** What makes two requests one delivery (only signed material). */
   deliveryKey: string;
-  /** Whether the signature covers a timestamp, which the route's tolerance then bounds. */
-  signedTimestamp: 'always' | 'never' | 'when configured';
 }
 
-/** One verification scheme: its rules and the headers it keeps from the flow. Listed once in scheme-registry.ts. */
+/**
+ * How one verification scheme verifies: its rules and the headers it keeps from the flow. Listed
+ * once in scheme-registry.ts, under its name; its facts and publish checks are its module in
+ * flow/verification-schemes/.
+ */
 export interface VerificationScheme<Config> {
-  readonly name: DirectSchemeName;
   readonly documentation: SchemeDocumentation;
   verify(config: Config, input: SchemeInput): SchemeOutcome;
   /** Lower-cased names of the headers carrying this scheme's signature and signed timestamp. */

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The ways into waitForCallback steps: callback URLs and correlation keys,
- * stored only as digests (engine/storage/callback-wait.entity.ts). Matches the
+ * stored only as digests (engine/infrastructure/storage/callback-wait.entity.ts). Matches the
  * entities exactly.
  */
 export class Migration0008CallbackWaits extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The live engine processes (engine/storage/engine-node.entity.ts), so each
+ * The live engine processes (engine/infrastructure/storage/engine-node.entity.ts), so each
  * engine can apply its share of the cluster-wide rate limits. Matches the
  * entity exactly.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The audit log of admin actions (engine/storage/audit-event.entity.ts),
+ * The audit log of admin actions (engine/infrastructure/storage/audit-event.entity.ts),
  * listed newest first and filtered by time. Matches the entity exactly.
  */
 export class Migration0010AuditLog extends Migration {

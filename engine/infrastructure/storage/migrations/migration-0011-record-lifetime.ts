@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Record data has a lifetime (engine/storage/record-write.entity.ts): the
+ * Record data has a lifetime (engine/infrastructure/storage/record-write.entity.ts): the
  * applied-write log keeps a request digest and the resulting version instead
  * of a copy of the record, is keyed by the Temporal run as well, and gets an
  * index for the purge by age. Existing rows keep their version and `created`

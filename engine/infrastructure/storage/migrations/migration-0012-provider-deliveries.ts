@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Accepted provider deliveries of routes without a signed timestamp
- * (engine/storage/provider-delivery.entity.ts), remembered for the replay
+ * (engine/infrastructure/storage/provider-delivery.entity.ts), remembered for the replay
  * window, with an index for the purge by age. Matches the entity exactly.
  */
 export class Migration0012ProviderDeliveries extends Migration {

@@ -1,9 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The console's sessions (engine/storage/console-session.entity.ts) and the
+ * The console's sessions (engine/infrastructure/storage/console-session.entity.ts) and the
  * person behind a change made in the console, in the audit log
- * (engine/storage/audit-event.entity.ts). Matches the entities exactly.
+ * (engine/infrastructure/storage/audit-event.entity.ts). Matches the entities exactly.
  */
 export class Migration0013Console extends Migration {
   override name = 'migration-0013-console';

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Console sessions (engine/storage/console-session.entity.ts): an admin-token
+ * Console sessions (engine/infrastructure/storage/console-session.entity.ts): an admin-token
  * session keeps a keyed hash of its token instead of the token's plain SHA-256
  * (`token_mac` replaces `token_hash`), and an OpenID Connect session keeps
  * what re-reads its roles at the identity provider (`checked_at`,
