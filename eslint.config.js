@@ -58,7 +58,8 @@ const ARROWS = [
     target: 'engine',
     from: 'workflows',
     except: ['./codec'],
-    message: 'engine/ imports from workflows/ only codec/ (the payload codec): the flow model and the workflow contract are in flow/.',
+    message:
+      'engine/ imports from workflows/ only codec/ (the payload codec): the flow model and the workflow contract are in flow/.',
   },
   {
     target: 'workflows',
@@ -111,7 +112,17 @@ const ARROWS = [
 const NODE_BUILTINS_MESSAGE = "workflow code runs in Temporal's sandbox: no Node built-ins (do I/O in an activity).";
 
 export default defineConfig([
-  globalIgnores(['proto/gen/', 'node_modules/', '.flowhook/', 'test/.tmp/', 'test-output/', 'bench-results/', 'flow.schema.json', 'console/dist/', 'console/.dist-*/']),
+  globalIgnores([
+    'proto/gen/',
+    'node_modules/',
+    '.flowhook/',
+    'test/.tmp/',
+    'test-output/',
+    'bench-results/',
+    'flow.schema.json',
+    'console/dist/',
+    'console/.dist-*/',
+  ]),
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', 'bin/flowhook'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
@@ -130,7 +141,10 @@ export default defineConfig([
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       // `_` names a value left unused on purpose; a rest sibling is how an object drops members.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Errors that stop a process or answer a command are shown by their message alone; each
       // rethrow folds into it the part of the cause an operator needs, and some keep the rest out
       // on purpose (a token file's read error names the error code only).
@@ -168,7 +182,8 @@ export default defineConfig([
         {
           object: 'process',
           property: 'env',
-          message: 'the environment is read once per process, through the configuration table (common/configuration/): take the value from the config object.',
+          message:
+            'the environment is read once per process, through the configuration table (common/configuration/): take the value from the config object.',
         },
       ],
     },

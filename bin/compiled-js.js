@@ -22,7 +22,20 @@
 // not load the type stripper.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,7 +94,8 @@ function unsafeCacheDir(cacheDir) {
   }
   if (stats.isSymbolicLink()) return 'it is a symbolic link';
   if (!stats.isDirectory()) return 'it is not a directory';
-  if (uid !== undefined && stats.uid !== uid) return `it is owned by user ${stats.uid}, not by this process's user ${uid}`;
+  if (uid !== undefined && stats.uid !== uid)
+    return `it is owned by user ${stats.uid}, not by this process's user ${uid}`;
   if (uid !== undefined && (stats.mode & 0o077) !== 0) {
     try {
       chmodSync(cacheDir, DIRECTORY_MODE);
@@ -139,7 +153,8 @@ function staleSources(layout) {
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) visit(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && freshEntry(layout, path) === undefined) stale.push(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && freshEntry(layout, path) === undefined)
+        stale.push(path);
     }
   };
   for (const dir of layout.sourceDirs) visit(join(layout.projectRoot, dir));

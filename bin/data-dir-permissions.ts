@@ -27,7 +27,8 @@ export function keepDataDirPrivate(dataDir: string, warn: (message: string) => v
   const dirMode = lstatSync(dataDir).mode & 0o7777;
   if (dirMode !== PRIVATE_DIR) {
     chmodSync(dataDir, PRIVATE_DIR);
-    if (dirMode & 0o077 & ~TOLERATED_ON_DIR) loosened.push(`${dataDir} (was ${octal(dirMode)}, now ${octal(PRIVATE_DIR)})`);
+    if (dirMode & 0o077 & ~TOLERATED_ON_DIR)
+      loosened.push(`${dataDir} (was ${octal(dirMode)}, now ${octal(PRIVATE_DIR)})`);
   }
   for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
     // Symbolic links (bin/temporal) point at programs, not at our state.
@@ -39,7 +40,9 @@ export function keepDataDirPrivate(dataDir: string, warn: (message: string) => v
     loosened.push(`${path} (was ${octal(mode)}, now ${octal(PRIVATE_FILE)})`);
   }
   if (loosened.length) {
-    warn(`others could read flowhook's private files; tightened: ${loosened.join(', ')}. Check who may have copied them (tokens and keys in there may need rotating).`);
+    warn(
+      `others could read flowhook's private files; tightened: ${loosened.join(', ')}. Check who may have copied them (tokens and keys in there may need rotating).`,
+    );
   }
 }
 

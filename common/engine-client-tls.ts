@@ -28,7 +28,9 @@ export function readEngineClientTls(settings: EngineClientTlsSettings, engineUrl
   if (configured.length === 0) return undefined;
   // A CA or client certificate on a cleartext URL would be silently ignored, leaving the link unencrypted.
   if (new URL(engineUrl).protocol !== 'https:') {
-    throw new Error(`${configured.join(', ')} ${configured.length === 1 ? 'is' : 'are'} set but the engine URL ${engineUrl} is not TLS: use https:// in FLOWHOOK_ENGINE_URL`);
+    throw new Error(
+      `${configured.join(', ')} ${configured.length === 1 ? 'is' : 'are'} set but the engine URL ${engineUrl} is not TLS: use https:// in FLOWHOOK_ENGINE_URL`,
+    );
   }
   const tls: EngineClientTls = {};
   const caPath = settings.FLOWHOOK_ENGINE_CA || undefined;

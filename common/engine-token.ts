@@ -34,8 +34,13 @@ function readTokenFile(path: string): string {
     mode = statSync(path).mode;
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`FLOWHOOK_ENGINE_TOKEN_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new Error(
+      `FLOWHOOK_ENGINE_TOKEN_FILE ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
-  if ((mode & 0o077) !== 0) throw new Error(`FLOWHOOK_ENGINE_TOKEN_FILE ${path} is readable by others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
+  if ((mode & 0o077) !== 0)
+    throw new Error(
+      `FLOWHOOK_ENGINE_TOKEN_FILE ${path} is readable by others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`,
+    );
   return text.trim();
 }

@@ -31,7 +31,9 @@ async function jwksUri(issuer: { issuer: string; jwksUri?: string }): Promise<st
   const document = (await response.json()) as { jwks_uri?: unknown };
   if (typeof document.jwks_uri !== 'string') throw new DiscoveryError(`${discovery} names no jwks_uri`);
   if (!acceptableJwksUri(document.jwks_uri, issuer.issuer)) {
-    throw new DiscoveryError(`${discovery} names jwks_uri ${document.jwks_uri}: it must be https (http only when the issuer itself is http on a loopback host)`);
+    throw new DiscoveryError(
+      `${discovery} names jwks_uri ${document.jwks_uri}: it must be https (http only when the issuer itself is http on a loopback host)`,
+    );
   }
   return document.jwks_uri;
 }
@@ -54,5 +56,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function isKeySetUnreachable(error: unknown): boolean {
   if (error instanceof DiscoveryError || error instanceof errors.JWKSTimeout) return true;
   // fetch failures (refused connection, DNS, abort) surface as TypeError / AbortError / TimeoutError.
-  return error instanceof Error && (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError');
+  return (
+    error instanceof Error &&
+    (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError')
+  );
 }

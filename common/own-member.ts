@@ -5,6 +5,7 @@
 
 /** Adds `key` to `target` as an ordinary own, enumerable member, whatever its name. */
 export function setOwnMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }

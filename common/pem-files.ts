@@ -22,12 +22,15 @@ const CERTIFICATE_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICA
 export function readPemCertificates(variable: string, path: string): PemCertificates {
   const pem = readNamedFile(variable, path);
   const blocks = pem.toString('latin1').match(CERTIFICATE_BLOCK) ?? [];
-  if (blocks.length === 0) throw new Error(`${variable} (${path}) holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (blocks.length === 0)
+    throw new Error(`${variable} (${path}) holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   const certificates = blocks.map((block, index) => {
     try {
       return new X509Certificate(block);
     } catch {
-      throw new Error(`${variable} (${path}): certificate ${index + 1} of ${blocks.length} is not a valid X.509 certificate`);
+      throw new Error(
+        `${variable} (${path}): certificate ${index + 1} of ${blocks.length} is not a valid X.509 certificate`,
+      );
     }
   });
   return { pem, certificates };
@@ -64,13 +67,21 @@ export function readCertificateAndKey<C extends string, K extends string>(
   const certPath = paths[certVariable] || undefined;
   const keyPath = paths[keyVariable] || undefined;
   if (certPath === undefined && keyPath === undefined) return undefined;
-  if (certPath === undefined) throw new Error(`${keyVariable} is set but ${certVariable} is not: set both (PEM certificate and its private key) or neither`);
-  if (keyPath === undefined) throw new Error(`${certVariable} is set but ${keyVariable} is not: set both (PEM certificate and its private key) or neither`);
+  if (certPath === undefined)
+    throw new Error(
+      `${keyVariable} is set but ${certVariable} is not: set both (PEM certificate and its private key) or neither`,
+    );
+  if (keyPath === undefined)
+    throw new Error(
+      `${certVariable} is set but ${keyVariable} is not: set both (PEM certificate and its private key) or neither`,
+    );
   const { pem: cert, certificates } = readPemCertificates(certVariable, certPath);
   const { pem: key, key: privateKey } = readPemPrivateKey(keyVariable, keyPath);
   const leaf = certificates[0];
   if (!leaf.checkPrivateKey(privateKey)) {
-    throw new Error(`${keyVariable} (${keyPath}) is not the private key of the certificate in ${certVariable} (${certPath})`);
+    throw new Error(
+      `${keyVariable} (${keyPath}) is not the private key of the certificate in ${certVariable} (${certPath})`,
+    );
   }
   return { cert, key, leaf };
 }

@@ -7,7 +7,9 @@ export type MethodEntries<Entry> = Readonly<Record<string, Entry>>;
 export type MethodTable<Entry> = ReadonlyMap<string, MethodEntries<Entry>>;
 
 /** The table, each service's entries under its full proto name. */
-export function methodTable<Entry>(services: readonly (readonly [DescService, MethodEntries<Entry>])[]): MethodTable<Entry> {
+export function methodTable<Entry>(
+  services: readonly (readonly [DescService, MethodEntries<Entry>])[],
+): MethodTable<Entry> {
   return new Map(services.map(([service, entries]) => [service.typeName, entries]));
 }
 

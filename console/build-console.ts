@@ -39,7 +39,11 @@ export function sourceStamp(): string {
 }
 
 export function isConsoleCurrent(): boolean {
-  return existsSync(join(dist, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === sourceStamp();
+  return (
+    existsSync(join(dist, 'index.html')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8').trim() === sourceStamp()
+  );
 }
 
 /** Builds into a scratch folder and swaps it in, so a running console never serves half a build. */

@@ -82,7 +82,8 @@ export interface EngineConfig {
 export function readEngineConfig(env: Env = process.env): EngineConfig {
   const settings = readSettings(env, 'engine');
   const databaseUrl = settings.FLOWHOOK_DATABASE_URL;
-  if (!databaseUrl) throw new Error('FLOWHOOK_DATABASE_URL is required for the engine (postgres://user:password@host:port/database)');
+  if (!databaseUrl)
+    throw new Error('FLOWHOOK_DATABASE_URL is required for the engine (postgres://user:password@host:port/database)');
   const host = settings.FLOWHOOK_ENGINE_HOST;
   const tls = readEngineServerTls(settings);
   const insecure = settings.FLOWHOOK_ENGINE_INSECURE;
@@ -91,7 +92,9 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
   const payloadKeys = readPayloadKeyring(settings);
   const codec = readCodecServerConfig(settings, { tls, insecure });
   if (codec && !payloadKeys)
-    throw new Error('FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not (nor FLOWHOOK_PAYLOAD_KEY_FILE): the codec server decrypts with the payload keys of the workers');
+    throw new Error(
+      'FLOWHOOK_CODEC_PORT is set but FLOWHOOK_PAYLOAD_KEY is not (nor FLOWHOOK_PAYLOAD_KEY_FILE): the codec server decrypts with the payload keys of the workers',
+    );
   const auditRetention = settings.FLOWHOOK_AUDIT_RETENTION;
   return Object.freeze({
     host,
@@ -100,7 +103,9 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     temporal: readTemporalSettings(settings),
     taskQueue: settings.FLOWHOOK_TASK_QUEUE,
     // The facade serves HTTPS when it has a certificate (`flowhook start` shares one environment): the flow card says so.
-    publicUrl: settings.FLOWHOOK_PUBLIC_URL ?? defaultPublicUrl(settings.FLOWHOOK_FACADE_PORT, settings.FLOWHOOK_FACADE_TLS_CERT !== undefined),
+    publicUrl:
+      settings.FLOWHOOK_PUBLIC_URL ??
+      defaultPublicUrl(settings.FLOWHOOK_FACADE_PORT, settings.FLOWHOOK_FACADE_TLS_CERT !== undefined),
     instance: settings.FLOWHOOK_INSTANCE,
     adminToken: settings.FLOWHOOK_ADMIN_TOKEN,
     insecure,
@@ -116,10 +121,16 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     logLevel: settings.FLOWHOOK_LOG_LEVEL,
     limits: Object.freeze({
       perCaller: rateLimit(settings.FLOWHOOK_RATE_LIMIT_PER_CALLER, settings.FLOWHOOK_RATE_LIMIT_PER_CALLER_BURST),
-      perActivity: rateLimit(settings.FLOWHOOK_RATE_LIMIT_PER_ACTIVITY, settings.FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST),
+      perActivity: rateLimit(
+        settings.FLOWHOOK_RATE_LIMIT_PER_ACTIVITY,
+        settings.FLOWHOOK_RATE_LIMIT_PER_ACTIVITY_BURST,
+      ),
       perCompany: rateLimit(settings.FLOWHOOK_RATE_LIMIT_PER_COMPANY, settings.FLOWHOOK_RATE_LIMIT_PER_COMPANY_BURST),
       global: rateLimit(settings.FLOWHOOK_RATE_LIMIT_GLOBAL, settings.FLOWHOOK_RATE_LIMIT_GLOBAL_BURST),
-      perHookRoute: rateLimit(settings.FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE, settings.FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE_BURST),
+      perHookRoute: rateLimit(
+        settings.FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE,
+        settings.FLOWHOOK_RATE_LIMIT_PER_HOOK_ROUTE_BURST,
+      ),
       callbacks: rateLimit(settings.FLOWHOOK_RATE_LIMIT_CALLBACKS, settings.FLOWHOOK_RATE_LIMIT_CALLBACKS_BURST),
       maxConcurrentSyncCalls: settings.FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS,
     }),

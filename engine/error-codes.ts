@@ -52,5 +52,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof DriverException) return true;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
+  );
 }

@@ -3,7 +3,17 @@
 import pino, { type Logger } from 'pino';
 import { requestScopeFields } from '../common/request-scope.ts';
 
-export const REDACTED_PATHS = ['secret', '*.secret', 'accessKey', '*.accessKey', 'authorization', '*.authorization', 'headers.authorization', 'payloadJson', '*.payloadJson'];
+export const REDACTED_PATHS = [
+  'secret',
+  '*.secret',
+  'accessKey',
+  '*.accessKey',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'payloadJson',
+  '*.payloadJson',
+];
 
 export function createLogger(name: string, level: string): Logger {
   return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: requestScopeFields });

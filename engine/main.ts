@@ -61,20 +61,35 @@ export interface RunEngineOptions {
   consoleFreePortIfTaken?: boolean;
 }
 
-export async function runEngine(config: EngineConfig = readEngineConfig(), options: RunEngineOptions = {}): Promise<RunningEngine> {
+export async function runEngine(
+  config: EngineConfig = readEngineConfig(),
+  options: RunEngineOptions = {},
+): Promise<RunningEngine> {
   const logger = createLogger('engine', config.logLevel);
   // Read before anything starts: a malformed key stops the engine with a message naming its source.
   const keyring = new SecretKeyring(config.secretsKeys);
-  if (!keyring.configured) logger.warn('no secret store key (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE): connections cannot be stored or used');
+  if (!keyring.configured)
+    logger.warn(
+      'no secret store key (FLOWHOOK_SECRETS_KEY or FLOWHOOK_SECRETS_KEY_FILE): connections cannot be stored or used',
+    );
   const orm = await openOrm({ databaseUrl: config.databaseUrl, connectTimeoutMs: config.databaseTimeoutMs });
   const abandonment = createCallAbandonment();
   const tracing = await startTracing(config.tracing);
-  const client = await connectTemporal(config.temporal, config.temporalTimeoutMs, abandonment, config.payloadKeys, tracing);
+  const client = await connectTemporal(
+    config.temporal,
+    config.temporalTimeoutMs,
+    abandonment,
+    config.payloadKeys,
+    tracing,
+  );
   let searchAttributes = false;
   try {
     searchAttributes = await ensureSearchAttributes(client, config.temporal.namespace);
   } catch (error) {
-    logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'search attributes unavailable; executions start without them');
+    logger.warn(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'search attributes unavailable; executions start without them',
+    );
   }
   const changeFeed = startChangeFeed(config.databaseUrl, logger, {
     heartbeatIntervalMs: config.changeFeed.heartbeatIntervalMs,
@@ -113,7 +128,10 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     retentionMs: config.callbackRetentionMs,
   });
   // Audit rows are kept unless FLOWHOOK_AUDIT_RETENTION says otherwise.
-  const auditPurge = config.auditRetentionMs === undefined ? undefined : startAuditPurge({ orm, logger, retentionMs: config.auditRetentionMs });
+  const auditPurge =
+    config.auditRetentionMs === undefined
+      ? undefined
+      : startAuditPurge({ orm, logger, retentionMs: config.auditRetentionMs });
   // Provider deliveries without a signed timestamp are remembered for FLOWHOOK_HOOK_REPLAY_WINDOW.
   const deliveryPurge = startDeliveryPurge({ orm, logger, windowMs: config.hookReplayWindowMs });
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
@@ -177,13 +195,20 @@ export async function runEngine(config: EngineConfig = readEngineConfig(), optio
     temporalUiUrl: config.temporalUiUrl,
   });
   // An engine nobody can administer is a setup mistake worth saying out loud.
-  if (!options.adminAccountFollows && config.adminToken === undefined && (await orm.em.fork().count(ServiceAccount, { scope: 'admin', enabled: true })) === 0) {
+  if (
+    !options.adminAccountFollows &&
+    config.adminToken === undefined &&
+    (await orm.em.fork().count(ServiceAccount, { scope: 'admin', enabled: true })) === 0
+  ) {
     logger.warn(
       'no admin access: no enabled admin service account and no FLOWHOOK_ADMIN_TOKEN; start the engine once with FLOWHOOK_ADMIN_TOKEN and run: flowhook service-account create <name> --scope admin',
     );
   }
   const port = await engine.listen(config.port, config.host);
-  logger.info({ host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' }, 'engine listening');
+  logger.info(
+    { host: config.host, port, tls: config.tls ? (config.tls.clientCa ? 'mutual' : 'server') : 'off' },
+    'engine listening',
+  );
   let codec: RunningCodecServer | undefined;
   let consoleServer: RunningConsoleServer | undefined;
   let metricsListener: MetricsListener | undefined;

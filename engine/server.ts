@@ -29,7 +29,10 @@ import { createAuditService } from './edges/services/audit-service.ts';
 import { createFlowAdminService } from './edges/services/flow-admin-service.ts';
 import { createHookSecretAdminService } from './edges/services/hook-secrets-admin-service.ts';
 import { createServiceAccountAdminService } from './edges/services/service-account-admin-service.ts';
-import { createConnectionAdminService, createSecretStoreAdminService } from './edges/services/connection-admin-service.ts';
+import {
+  createConnectionAdminService,
+  createSecretStoreAdminService,
+} from './edges/services/connection-admin-service.ts';
 import { createOutboundService } from './edges/services/outbound-service.ts';
 import { createCallbackService } from './edges/services/callback-service.ts';
 import type { CallbackKeys } from './domain/callbacks/callback-digests.ts';
@@ -163,7 +166,12 @@ export function createEngine(deps: EngineDeps): EngineServer {
     // The request scope is outermost so every line below names the request.
     // Tracing (when on) is outside both, so its span covers the call and sees the final Connect code.
     // The audit log (audit/audit-interceptor.ts) sits outside the error mapping for the same reason.
-    interceptors: [...(deps.tracer ? [rpcServerTracing(deps.tracer)] : []), requestScopeInterceptor(), auditInterceptor(deps.orm, deps.logger), errorInterceptor(deps.logger)],
+    interceptors: [
+      ...(deps.tracer ? [rpcServerTracing(deps.tracer)] : []),
+      requestScopeInterceptor(),
+      auditInterceptor(deps.orm, deps.logger),
+      errorInterceptor(deps.logger),
+    ],
     contextValues: serviceAccountContext,
     // Also bounds what a decompressed message may grow to.
     readMaxBytes: deps.maxMessageBytes,
@@ -188,10 +196,16 @@ export function createEngine(deps: EngineDeps): EngineServer {
     },
   });
   // An answer Connect gives before reading the whole body (a message over readMaxBytes) stops the rest of it.
-  const server = createEngineHttp2Server(serviceAccountGate(resettingAfterAnswer(handler), deps.accounts, deps.logger), deps.tls);
+  const server = createEngineHttp2Server(
+    serviceAccountGate(resettingAfterAnswer(handler), deps.accounts, deps.logger),
+    deps.tls,
+  );
   // A refused handshake (no client certificate, an unknown CA) is otherwise invisible.
   server.on('tlsClientError', (error: Error, socket: TLSSocket) =>
-    deps.logger.warn({ reason: tlsRefusalReason(error, socket), remoteAddress: socket.remoteAddress }, 'TLS handshake refused'),
+    deps.logger.warn(
+      { reason: tlsRefusalReason(error, socket), remoteAddress: socket.remoteAddress },
+      'TLS handshake refused',
+    ),
   );
   // Idle HTTP/2 sessions (e.g. the facade's) would otherwise keep close() waiting forever.
   const sessions = new Set<ServerHttp2Session>();

@@ -37,7 +37,10 @@ const STATES: ReadonlyMap<ExecutionState, string> = new Map([
  */
 export function parseExecutionIdParameter(text: string): string {
   const match = /^executionId='((?:[^']|'')*)'$/.exec(text);
-  if (!match) throw new BadRequestError("the function takes one parameter: flowWebhook_Answer(executionId='<x-flowhook-execution-id of the call>')");
+  if (!match)
+    throw new BadRequestError(
+      "the function takes one parameter: flowWebhook_Answer(executionId='<x-flowhook-execution-id of the call>')",
+    );
   return match[1]!.replaceAll("''", "'");
 }
 
@@ -52,7 +55,10 @@ export function parseWait(raw: string | string[] | undefined): number {
 
 type AnswerMiddleware = RouterMiddleware<FacadeState>;
 
-export function fetchAnswer(deps: { target: EnvelopeTarget; webhookClient: Pick<WebhookClient, 'getAnswer'> }): AnswerMiddleware {
+export function fetchAnswer(deps: {
+  target: EnvelopeTarget;
+  webhookClient: Pick<WebhookClient, 'getAnswer'>;
+}): AnswerMiddleware {
   return async function answer(ctx) {
     const executionId = parseExecutionIdParameter(ctx.params.key ?? '');
     const waitSeconds = parseWait(ctx.query.wait);
@@ -75,7 +81,11 @@ export function fetchAnswer(deps: { target: EnvelopeTarget; webhookClient: Pick<
     ctx.set('OData-Version', ODATA_VERSION);
     if (response.answered) return answered(ctx, deps.target, response);
     if (response.state === ExecutionState.FAILED) {
-      throw new FacadeHttpError(500, 'InternalServerError', `The flow failed before it responded (execution ${response.executionId})`);
+      throw new FacadeHttpError(
+        500,
+        'InternalServerError',
+        `The flow failed before it responded (execution ${response.executionId})`,
+      );
     }
     ctx.status = 202;
     ctx.set('Retry-After', RETRY_AFTER_SECONDS);
@@ -86,7 +96,14 @@ export function fetchAnswer(deps: { target: EnvelopeTarget; webhookClient: Pick<
 
 function answered(ctx: Parameters<AnswerMiddleware>[0], target: EnvelopeTarget, response: GetAnswerResponse): void {
   ctx.status = 200;
-  ctx.set(ANSWER_SOURCE_HEADER, response.defaultResponse ? 'default-response' : response.answeredAfterTimeout ? 'late-respond-step' : 'respond-step');
+  ctx.set(
+    ANSWER_SOURCE_HEADER,
+    response.defaultResponse
+      ? 'default-response'
+      : response.answeredAfterTimeout
+        ? 'late-respond-step'
+        : 'respond-step',
+  );
   // Set before the body, so Koa keeps this exact type instead of guessing one.
   ctx.set('Content-Type', ODATA_JSON_CONTENT_TYPE);
   ctx.body = webhookEnvelope(target, {

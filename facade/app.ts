@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net';
 import Router, { type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { authenticationChallenge, basicVerifier, verifyCallerCredentials, type CallerVerifier } from './caller-credentials.ts';
+import {
+  authenticationChallenge,
+  basicVerifier,
+  verifyCallerCredentials,
+  type CallerVerifier,
+} from './caller-credentials.ts';
 import type { FacadeConfig } from './config.ts';
 import { defaultPublicUrl } from '../common/default-public-url.ts';
 import type { WebhookClient } from './engine-client.ts';
@@ -22,7 +27,14 @@ import { rawBody } from './raw-body.ts';
 import { jsonBody } from './json-body.ts';
 import { precheckBasicCaller } from './basic-precheck.ts';
 import { registerHealthRoutes, type HealthClient } from './health-routes.ts';
-import { ANSWER_FUNCTION, METADATA_CONTENT_TYPE, METADATA_ODATA_VERSION, odataMetadataXml, RESUME_ACTION, WEBHOOK_ACTION } from './odata-metadata.ts';
+import {
+  ANSWER_FUNCTION,
+  METADATA_CONTENT_TYPE,
+  METADATA_ODATA_VERSION,
+  odataMetadataXml,
+  RESUME_ACTION,
+  WEBHOOK_ACTION,
+} from './odata-metadata.ts';
 import { CALLBACKS_ROUTE, forwardCallback } from './callbacks-route.ts';
 import { forwardResumeCall } from './resume-route.ts';
 import { fetchAnswer } from './answer-route.ts';
@@ -34,7 +46,8 @@ import type { Tracer } from '@opentelemetry/api';
 export interface FacadeDeps {
   config: FacadeConfig;
   /** With checkCaller, Basic credentials are checked before the body is read (basic-precheck.ts). */
-  webhookClient: Pick<WebhookClient, 'invoke'> & Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect' | 'getAnswer' | 'deliverCallback' | 'resumeCallback'>>;
+  webhookClient: Pick<WebhookClient, 'invoke'> &
+    Partial<Pick<WebhookClient, 'checkCaller' | 'invokeDirect' | 'getAnswer' | 'deliverCallback' | 'resumeCallback'>>;
   logger: Logger;
   /** The engine's health service: with it, GET /healthz and /readyz are served (health-routes.ts). */
   health?: HealthClient;
@@ -66,7 +79,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export function createFacade(deps: FacadeDeps): Facade {
   const { config, logger } = deps;
   const app = new Koa<FacadeState>();
-  app.on('error', (error: unknown) => logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'response stream error'));
+  app.on('error', (error: unknown) =>
+    logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'response stream error'),
+  );
 
   const target = { publicUrl: config.publicUrl, instance: config.instance };
   // Route paths match case-insensitively (the router's default), like the host platform.
@@ -84,7 +99,11 @@ export function createFacade(deps: FacadeDeps): Facade {
     ...(client.checkCaller ? [precheckBasicCaller({ checkCaller: client.checkCaller })] : []),
     jsonBody(config.maxBodyBytes),
   ];
-  router.post(`${base}/${WEBHOOK_ACTION}`, ...callerChain, forwardWebhookCall({ target, webhookClient: deps.webhookClient }));
+  router.post(
+    `${base}/${WEBHOOK_ACTION}`,
+    ...callerChain,
+    forwardWebhookCall({ target, webhookClient: deps.webhookClient }),
+  );
   // A waitForCallback step with a key, resumed by an authenticated caller (resume-route.ts).
   if (client.resumeCallback) {
     const webhookClient = { resumeCallback: client.resumeCallback.bind(client) };
@@ -104,13 +123,24 @@ export function createFacade(deps: FacadeDeps): Facade {
   // The provider route: no caller credentials (the engine checks the flow's signature scheme), any content type, raw bytes.
   if (client.invokeDirect) {
     const webhookClient = { invokeDirect: client.invokeDirect.bind(client) };
-    router.post(HOOKS_ROUTE, knownInstance(config.instance), routeNamesWithinLimits(), rawBody(config.maxBodyBytes), forwardProviderRequest({ webhookClient }));
+    router.post(
+      HOOKS_ROUTE,
+      knownInstance(config.instance),
+      routeNamesWithinLimits(),
+      rawBody(config.maxBodyBytes),
+      forwardProviderRequest({ webhookClient }),
+    );
     router.all(HOOKS_ROUTE, onlyPost());
   }
   // A waitForCallback step's URL: the token in the path is the credential, the body raw bytes (callbacks-route.ts).
   if (client.deliverCallback) {
     const webhookClient = { deliverCallback: client.deliverCallback.bind(client) };
-    router.post(CALLBACKS_ROUTE, knownInstance(config.instance), rawBody(config.maxBodyBytes), forwardCallback({ webhookClient, trustedProxies: config.trustedProxies }));
+    router.post(
+      CALLBACKS_ROUTE,
+      knownInstance(config.instance),
+      rawBody(config.maxBodyBytes),
+      forwardCallback({ webhookClient, trustedProxies: config.trustedProxies }),
+    );
     router.all(CALLBACKS_ROUTE, onlyPost());
   }
 
@@ -128,7 +158,8 @@ export function createFacade(deps: FacadeDeps): Facade {
     async listen() {
       const listening = await listen(app, config);
       // Port 0 without FLOWHOOK_PUBLIC_URL: `@odata.context` names the port actually bound.
-      if (config.publicUrl === defaultPublicUrl(0, config.tls !== undefined)) target.publicUrl = defaultPublicUrl(listening.port, config.tls !== undefined);
+      if (config.publicUrl === defaultPublicUrl(0, config.tls !== undefined))
+        target.publicUrl = defaultPublicUrl(listening.port, config.tls !== undefined);
       return listening;
     },
   };
@@ -139,7 +170,8 @@ function knownInstance(instance: string): RouterMiddleware<FacadeState> {
   const expected = instance.toLowerCase();
   return async function checkInstance(ctx, next) {
     const supplied = ctx.params.instance ?? '';
-    if (supplied.toLowerCase() !== expected) throw new RouteNotFoundError(`No service instance "${supplied}" on this server`);
+    if (supplied.toLowerCase() !== expected)
+      throw new RouteNotFoundError(`No service instance "${supplied}" on this server`);
     await next();
   };
 }
@@ -173,7 +205,9 @@ function listen(app: Koa<FacadeState>, config: FacadeConfig): Promise<ListeningF
   const handle = app.callback();
   // Koa's handler settles every request itself (an error becomes an answer and a log line): nothing awaits it.
   const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
-  const server = config.tls ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, onRequest) : createServer(onRequest);
+  const server = config.tls
+    ? createTlsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, onRequest)
+    : createServer(onRequest);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {

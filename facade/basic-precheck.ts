@@ -15,14 +15,19 @@ import type { FacadeMiddleware } from './facade-context.ts';
 const REMEMBER_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
 
-export function precheckBasicCaller(client: Pick<WebhookClient, 'checkCaller'>, now: () => number = Date.now): FacadeMiddleware {
+export function precheckBasicCaller(
+  client: Pick<WebhookClient, 'checkCaller'>,
+  now: () => number = Date.now,
+): FacadeMiddleware {
   const accepted = new Map<string, number>();
   // An engine from before CheckCaller answers Unimplemented: then Invoke alone decides, as before.
   let supported = true;
   return async function precheck(ctx, next) {
     const identity = ctx.state.caller?.identity;
     if (supported && identity?.case === 'basic') {
-      const fingerprint = createHash('sha256').update(`${identity.value.userName}\0${identity.value.accessKey}`).digest('base64');
+      const fingerprint = createHash('sha256')
+        .update(`${identity.value.userName}\0${identity.value.accessKey}`)
+        .digest('base64');
       const until = accepted.get(fingerprint);
       if (until === undefined || until <= now()) {
         try {

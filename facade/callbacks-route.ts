@@ -32,7 +32,10 @@ export function loggablePath(path: string): string {
   return shown.length > MAX_LOGGED_PATH_LENGTH ? `${shown.slice(0, MAX_LOGGED_PATH_LENGTH)}…` : shown;
 }
 
-export function forwardCallback(deps: { webhookClient: Pick<WebhookClient, 'deliverCallback'>; trustedProxies?: TrustedProxies }): FacadeMiddleware {
+export function forwardCallback(deps: {
+  webhookClient: Pick<WebhookClient, 'deliverCallback'>;
+  trustedProxies?: TrustedProxies;
+}): FacadeMiddleware {
   const trustedProxies = deps.trustedProxies ?? NO_TRUSTED_PROXIES;
   return async function deliverCallback(ctx) {
     const response = await deps.webhookClient.deliverCallback({

@@ -74,7 +74,10 @@ export function verifyCallerCredentials(verifiers: readonly CallerVerifier[]): F
   };
 }
 
-function verifyAuthorization(byScheme: ReadonlyMap<string, CallerVerifier>, authorization: string): Verification | Promise<Verification> {
+function verifyAuthorization(
+  byScheme: ReadonlyMap<string, CallerVerifier>,
+  authorization: string,
+): Verification | Promise<Verification> {
   if (!authorization) return { refused: { reason: 'missing_credentials' } };
   const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:[ \t]|$)/.exec(authorization)?.[1]?.toLowerCase();
   if (!scheme) return { refused: { reason: 'malformed_credentials' } };

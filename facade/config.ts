@@ -83,7 +83,8 @@ export function readFacadeConfig(env: Env = process.env): FacadeConfig {
 
 function readBasicAuth(settings: FacadeSettings, bearer: boolean): boolean {
   if (settings.FLOWHOOK_BASIC_AUTH === 'on') return true;
-  if (!bearer) throw new Error('FLOWHOOK_BASIC_AUTH=off needs FLOWHOOK_OAUTH_ISSUERS: with neither, no caller could authenticate');
+  if (!bearer)
+    throw new Error('FLOWHOOK_BASIC_AUTH=off needs FLOWHOOK_OAUTH_ISSUERS: with neither, no caller could authenticate');
   return false;
 }
 
@@ -104,7 +105,9 @@ function readOAuth(settings: FacadeSettings): OAuthSettings | undefined {
   }
   const audiences = settings.FLOWHOOK_OAUTH_AUDIENCE ?? [];
   if (audiences.length === 0 && issuers.some((trusted) => !trusted.audiences?.length)) {
-    throw new Error('FLOWHOOK_OAUTH_AUDIENCE is required with FLOWHOOK_OAUTH_ISSUERS (the API resource tokens must be issued for)');
+    throw new Error(
+      'FLOWHOOK_OAUTH_AUDIENCE is required with FLOWHOOK_OAUTH_ISSUERS (the API resource tokens must be issued for)',
+    );
   }
   // 0 lifts the age limit (an opening, so it is spelled out); anything else must leave room for the skew.
   return Object.freeze({
@@ -116,7 +119,8 @@ function readOAuth(settings: FacadeSettings): OAuthSettings | undefined {
 }
 
 function parseIssuerJson(raw: string): TrustedIssuer[] {
-  const problem = 'FLOWHOOK_OAUTH_ISSUERS must be a comma list of issuer URLs or a JSON array of {"issuer", "jwksUri"?, "audiences"?}';
+  const problem =
+    'FLOWHOOK_OAUTH_ISSUERS must be a comma list of issuer URLs or a JSON array of {"issuer", "jwksUri"?, "audiences"?}';
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -127,8 +131,13 @@ function parseIssuerJson(raw: string): TrustedIssuer[] {
   return parsed.map((entry: unknown) => {
     const item = entry as Partial<Record<keyof TrustedIssuer, unknown>> | null;
     const audiences = item?.audiences;
-    if (typeof item?.issuer !== 'string' || (item.jwksUri !== undefined && typeof item.jwksUri !== 'string')) throw new Error(problem);
-    if (audiences !== undefined && !(Array.isArray(audiences) && audiences.every((a) => typeof a === 'string' && a !== ''))) throw new Error(problem);
+    if (typeof item?.issuer !== 'string' || (item.jwksUri !== undefined && typeof item.jwksUri !== 'string'))
+      throw new Error(problem);
+    if (
+      audiences !== undefined &&
+      !(Array.isArray(audiences) && audiences.every((a) => typeof a === 'string' && a !== ''))
+    )
+      throw new Error(problem);
     return {
       issuer: item.issuer,
       jwksUri: item.jwksUri as string | undefined,
@@ -160,6 +169,7 @@ function readTls(settings: FacadeSettings): FacadeConfig['tls'] {
   const certFile = settings.FLOWHOOK_FACADE_TLS_CERT;
   const keyFile = settings.FLOWHOOK_FACADE_TLS_KEY;
   if (!certFile && !keyFile) return undefined;
-  if (!certFile || !keyFile) throw new Error('FLOWHOOK_FACADE_TLS_CERT and FLOWHOOK_FACADE_TLS_KEY are set together (PEM files)');
+  if (!certFile || !keyFile)
+    throw new Error('FLOWHOOK_FACADE_TLS_CERT and FLOWHOOK_FACADE_TLS_KEY are set together (PEM files)');
   return { certFile, keyFile };
 }

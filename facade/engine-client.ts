@@ -27,9 +27,16 @@ export interface EngineClient {
 const PING_INTERVAL_MS = 30_000;
 
 /** With a tracer (tracing on), each call inside a traced request carries its trace to the engine. */
-export function createEngineClient(config: Pick<FacadeConfig, 'engineUrl' | 'engineToken' | 'engineTls'>, tracer?: Tracer): EngineClient {
+export function createEngineClient(
+  config: Pick<FacadeConfig, 'engineUrl' | 'engineToken' | 'engineTls'>,
+  tracer?: Tracer,
+): EngineClient {
   // With a session manager, connect-node takes TLS options from here, not from the transport.
-  const sessionManager = new Http2SessionManager(config.engineUrl, { pingIntervalMs: PING_INTERVAL_MS }, engineSessionOptions(config.engineTls));
+  const sessionManager = new Http2SessionManager(
+    config.engineUrl,
+    { pingIntervalMs: PING_INTERVAL_MS },
+    engineSessionOptions(config.engineTls),
+  );
   const transport = createConnectTransport({
     baseUrl: config.engineUrl,
     httpVersion: '2',

@@ -138,7 +138,8 @@ function classify(error: unknown, requestId: string, logger: Logger): Classified
       return { ...mapping, message: 'The service is temporarily unavailable; retry later', headers: {} };
     }
     if (error.code === Code.Unknown) return internal(requestId, error, logger);
-    if (mapping.status === 429) return { ...mapping, message: error.rawMessage, headers: { 'Retry-After': retryAfter(error) } };
+    if (mapping.status === 429)
+      return { ...mapping, message: error.rawMessage, headers: { 'Retry-After': retryAfter(error) } };
     // The engine writes its messages for the caller (they name no secret or key).
     return { ...mapping, message: error.rawMessage, headers: {} };
   }

@@ -27,7 +27,9 @@ export function registerHealthRoutes(router: Router<FacadeState>, health: Health
     ctx.body = { status: 'alive' };
   });
   router.get('/readyz', async (ctx) => {
-    const results = await Promise.all(Object.entries(CHECKS).map(async ([name, service]) => [name, await checkOne(health, service)] as const));
+    const results = await Promise.all(
+      Object.entries(CHECKS).map(async ([name, service]) => [name, await checkOne(health, service)] as const),
+    );
     const checks = Object.fromEntries(results);
     const ready = results.every(([, state]) => state === 'ok');
     ctx.set('Cache-Control', 'no-store');

@@ -29,7 +29,11 @@ export function isHooksPath(path: string): boolean {
  */
 export function routeNamesWithinLimits(): FacadeMiddleware {
   return async function checkRouteNames(ctx, next) {
-    if (exceedsNameLimit('company', ctx.params.company ?? '') || exceedsNameLimit('activity', ctx.params.activity ?? '')) throw new RouteNotFoundError(NO_PROVIDER_ROUTE);
+    if (
+      exceedsNameLimit('company', ctx.params.company ?? '') ||
+      exceedsNameLimit('activity', ctx.params.activity ?? '')
+    )
+      throw new RouteNotFoundError(NO_PROVIDER_ROUTE);
     await next();
   };
 }

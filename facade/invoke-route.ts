@@ -32,7 +32,8 @@ export function readCompanyParameter(): FacadeMiddleware {
     if (Array.isArray(company)) throw new BadRequestError('the company query parameter must be given once');
     if (!company) throw new BadRequestError('the company query parameter is required');
     // Before the caller's credentials are checked with the engine: a name no company can have goes no further.
-    if (exceedsNameLimit('company', company)) throw new BadRequestError(`the company query parameter is too long (${nameLimitRule('company')})`);
+    if (exceedsNameLimit('company', company))
+      throw new BadRequestError(`the company query parameter is too long (${nameLimitRule('company')})`);
     ctx.state.company = company;
     await next();
   };

@@ -26,7 +26,10 @@ export interface RunFacadeOptions {
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
-export async function runFacade(config: FacadeConfig = readFacadeConfig(), options: RunFacadeOptions = {}): Promise<RunningFacade> {
+export async function runFacade(
+  config: FacadeConfig = readFacadeConfig(),
+  options: RunFacadeOptions = {},
+): Promise<RunningFacade> {
   const logger = createFacadeLogger(config.logLevel);
   const tracing = await startTracing(config.tracing);
   const tracer = tracing?.tracer('facade');
@@ -91,7 +94,9 @@ export async function runFacade(config: FacadeConfig = readFacadeConfig(), optio
   };
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'stopping the facade');
-    close().catch((error: unknown) => logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'facade stop failed'));
+    close().catch((error: unknown) =>
+      logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'facade stop failed'),
+    );
   };
   if (options.handleSignals ?? true) for (const signal of SIGNALS) process.on(signal, onSignal);
   return { port: server.port, metrics: metricsListener?.address, close };

@@ -55,7 +55,12 @@ export const RESUME_PARAMETERS: ReadonlyArray<{ name: string; type: string; null
 ];
 
 function parameterElements(parameters: ReadonlyArray<{ name: string; type: string; nullable?: boolean }>): string {
-  return parameters.map(({ name, type, nullable }) => `        <Parameter Name="${name}" Type="${type}" Nullable="${nullable === true}" />`).join('\n');
+  return parameters
+    .map(
+      ({ name, type, nullable }) =>
+        `        <Parameter Name="${name}" Type="${type}" Nullable="${nullable === true}" />`,
+    )
+    .join('\n');
 }
 
 export function odataMetadataXml(): string {

@@ -26,7 +26,8 @@ const SINGLE_MEMBERS = ['activity', 'secret', 'payload'];
 export function extractPayloadText(text: string): string {
   const members = scanTopLevelMembers(text);
   for (const key of SINGLE_MEMBERS) {
-    if (members.filter((member) => member.key === key).length > 1) throw new BadRequestError(`duplicate member "${key}" in the request body`);
+    if (members.filter((member) => member.key === key).length > 1)
+      throw new BadRequestError(`duplicate member "${key}" in the request body`);
   }
   const payload = members.find((member) => member.key === 'payload');
   if (!payload) throw new BadRequestError('payload is required (a JSON object)');
@@ -120,7 +121,8 @@ function skipContainer(text: string, i: number): number {
     }
     if (c === '{' || c === '[') {
       closers.push(c === '{' ? '}' : ']');
-      if (closers.length + 1 > MAX_JSON_DEPTH) throw new BadRequestError(`the request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+      if (closers.length + 1 > MAX_JSON_DEPTH)
+        throw new BadRequestError(`the request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
     } else if (c === '}' || c === ']') {
       if (closers.pop() !== c) throw malformed();
       if (closers.length === 0) return i + 1;

@@ -10,7 +10,10 @@ export function rawBody(maxBodyBytes: number): FacadeMiddleware {
   return async function readRawBody(ctx, next) {
     // A compressed body is not the bytes the provider signed; providers send none.
     const encoding = ctx.get('content-encoding').trim().toLowerCase();
-    if (encoding !== '' && encoding !== 'identity') throw new UnsupportedMediaTypeError('Content-Encoding is not supported on this route; send the body uncompressed');
+    if (encoding !== '' && encoding !== 'identity')
+      throw new UnsupportedMediaTypeError(
+        'Content-Encoding is not supported on this route; send the body uncompressed',
+      );
     const declared = Number(ctx.get('content-length') || '0');
     if (Number.isFinite(declared) && declared > maxBodyBytes) throw new PayloadTooLargeError(maxBodyBytes);
     ctx.state.rawBody = await readLimited(ctx.req, maxBodyBytes);

@@ -8,7 +8,16 @@
 // sampler, whether its call is recorded; docs/how-to/observe.md (Traces) says so and how to decide
 // yourself. Attributes: method, route, status, the `company` query parameter and
 // the request id — never headers, the body or the query string.
-import { context, defaultTextMapGetter, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  defaultTextMapGetter,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { FacadeMiddleware } from './facade-context.ts';
 
 // Probes and scrapes arrive every few seconds: no spans.
@@ -18,7 +27,11 @@ export function requestTracing(tracer: Tracer): FacadeMiddleware {
   return async function traceRequest(ctx, next) {
     if (UNTRACED_PATHS.has(ctx.path)) return next();
     const parent = propagation.extract(ROOT_CONTEXT, ctx.headers, defaultTextMapGetter);
-    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method, 'url.scheme': ctx.protocol } }, parent);
+    const span = tracer.startSpan(
+      ctx.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method, 'url.scheme': ctx.protocol } },
+      parent,
+    );
     let escaped = false;
     try {
       await context.with(trace.setSpan(parent, span), next);

@@ -18,10 +18,12 @@ const SINGLE_MEMBERS = ['activity', 'secret', 'key', 'payload'];
 
 /** `body` is the parsed JSON, `rawBody` the text it was parsed from. */
 export function readResumeRequest(body: unknown, rawBody: string): ResumeRequest {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new BadRequestError('the request body must be a JSON object');
   const members = scanTopLevelMembers(rawBody);
   for (const name of SINGLE_MEMBERS) {
-    if (members.filter((member) => member.key === name).length > 1) throw new BadRequestError(`duplicate member "${name}" in the request body`);
+    if (members.filter((member) => member.key === name).length > 1)
+      throw new BadRequestError(`duplicate member "${name}" in the request body`);
   }
   const fields = body as Record<string, unknown>;
   const payload = members.find((member) => member.key === 'payload');

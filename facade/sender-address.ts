@@ -38,10 +38,16 @@ export function parseTrustedProxies(raw: string, name: string): TrustedProxies {
 }
 
 /** The sender of a request: `remoteAddress` is the socket's peer, `forwardedFor` the X-Forwarded-For values in order. */
-export function senderOf(remoteAddress: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {
+export function senderOf(
+  remoteAddress: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trusted: TrustedProxies,
+): string {
   let sender = plainAddress(remoteAddress ?? '');
   if (trusted.contains(sender)) {
-    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '')).split(',').map((hop) => plainAddress(hop.trim()));
+    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? ''))
+      .split(',')
+      .map((hop) => plainAddress(hop.trim()));
     // From the right: each hop was written by the one after it; the first one no trusted proxy is, is the client.
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i]!;
@@ -71,7 +77,8 @@ export function ipv6Prefix64(address: string): string {
   const [head = '', tail] = address.toLowerCase().split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return `${groups
     .slice(0, 4)
     .map((group) => (/^[0-9a-f]{1,4}$/.test(group) ? String(parseInt(group, 16).toString(16)) : '0'))

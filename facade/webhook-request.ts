@@ -16,10 +16,12 @@ export interface WebhookRequest {
 
 /** `body` is the parsed JSON, `rawBody` the text it was parsed from. */
 export function readWebhookRequest(body: unknown, rawBody: string): WebhookRequest {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new BadRequestError('the request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   const activity = requiredString(fields, 'activity');
-  if (exceedsNameLimit('activity', activity)) throw new BadRequestError(`activity is too long (${nameLimitRule('activity')})`);
+  if (exceedsNameLimit('activity', activity))
+    throw new BadRequestError(`activity is too long (${nameLimitRule('activity')})`);
   const secret = requiredString(fields, 'secret');
   return { activity, secret, payloadJson: extractPayloadText(rawBody) };
 }

@@ -49,7 +49,8 @@ export interface CollectedAnswer {
 }
 
 /** A debounce's maxWaitMs is always set by engines since the default (below); a collector started before may lack it. */
-export type CollectorPolicy = { kind: 'debounce'; periodMs: number; maxWaitMs?: number } | { kind: 'batch'; maxSize: number; maxWaitMs: number };
+export type CollectorPolicy =
+  { kind: 'debounce'; periodMs: number; maxWaitMs?: number } | { kind: 'batch'; maxSize: number; maxWaitMs: number };
 
 /**
  * A debounce's `maxWait` when the flow names none: ten periods, at most a day. Without a bound any
@@ -66,7 +67,10 @@ export function defaultDebounceMaxWaitMs(periodMs: number): number {
 }
 
 /** The input of every execution a collector starts, minus what each window brings (payload, caller, seed). */
-export type ExecutionTemplate = Omit<FlowExecutionInput, 'payloadJson' | 'caller' | 'direct' | 'executionGrant' | 'control' | 'coalesced' | 'batch'>;
+export type ExecutionTemplate = Omit<
+  FlowExecutionInput,
+  'payloadJson' | 'caller' | 'direct' | 'executionGrant' | 'control' | 'coalesced' | 'batch'
+>;
 
 export interface CollectorInput {
   policy: CollectorPolicy;

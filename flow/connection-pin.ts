@@ -57,7 +57,12 @@ export function connectionAllows(pin: ConnectionPin, url: URL): boolean {
   const port = effectivePort(url);
   return pin.allowedHosts.some((entry) => {
     const origin = parseAllowedHost(entry);
-    return origin !== undefined && origin.protocol === url.protocol && origin.hostname === url.hostname && origin.port === port;
+    return (
+      origin !== undefined &&
+      origin.protocol === url.protocol &&
+      origin.hostname === url.hostname &&
+      origin.port === port
+    );
   });
 }
 
@@ -72,7 +77,12 @@ export function pathWithin(path: string, basePath: string): boolean {
   if (prefix.length === 0) return true;
   if (!startsWith(segmentsAsSent(path), prefix)) return false;
   const [lenientPath, lenientPrefix] = [leniently(path), leniently(basePath)];
-  return lenientPath !== undefined && lenientPrefix !== undefined && escapesAreUtf8(path) && startsWith(lenientPath, lenientPrefix);
+  return (
+    lenientPath !== undefined &&
+    lenientPrefix !== undefined &&
+    escapesAreUtf8(path) &&
+    startsWith(lenientPath, lenientPrefix)
+  );
 }
 
 /** The path's segments after the leading `/`, without a trailing empty one (`/api/` is `/api`). */
@@ -103,7 +113,9 @@ function escapesAreUtf8(path: string): boolean {
 function leniently(path: string): string[] | undefined {
   let decoded = path;
   for (let round = 0; ; round++) {
-    const next = decoded.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const next = decoded.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
     if (next === decoded) break;
     if (round === DECODE_ROUNDS) return undefined;
     decoded = next;

@@ -6,7 +6,12 @@
 // to one scheme (its facts and the checks of its own settings) is in its module
 // under verification-schemes/.
 import type { DirectRouteJson, DirectVerificationJson } from '../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { DIRECT_SCHEMES, DIRECT_SCHEME_NAMES, hasSignedTimestamp, type DirectScheme } from './verification-schemes/scheme-registry.ts';
+import {
+  DIRECT_SCHEMES,
+  DIRECT_SCHEME_NAMES,
+  hasSignedTimestamp,
+  type DirectScheme,
+} from './verification-schemes/scheme-registry.ts';
 import type { SchemeFacts, SchemeJson } from './verification-schemes/scheme-facts.ts';
 
 // The registry as flow/index.ts and the engine's scheme metric label know it.
@@ -21,7 +26,9 @@ export function directSchemeOf(verify: DirectVerificationJson | undefined): Dire
 }
 
 export function validateDirectRoute(direct: DirectRouteJson, at: string, errors: string[]): void {
-  const named = DIRECT_SCHEME_NAMES.filter((name) => direct.verify?.[name] !== undefined && direct.verify[name] !== null);
+  const named = DIRECT_SCHEME_NAMES.filter(
+    (name) => direct.verify?.[name] !== undefined && direct.verify[name] !== null,
+  );
   if (named.length !== 1) {
     const found = named.length === 0 ? 'none' : named.join(' and ');
     errors.push(`${at}.verify: exactly one scheme of ${DIRECT_SCHEME_NAMES.join(', ')} (found ${found})`);
@@ -30,16 +37,25 @@ export function validateDirectRoute(direct: DirectRouteJson, at: string, errors:
   validateScheme(named[0]!, direct, at, errors);
 }
 
-function validateScheme<Name extends DirectScheme>(name: Name, direct: DirectRouteJson, at: string, errors: string[]): void {
+function validateScheme<Name extends DirectScheme>(
+  name: Name,
+  direct: DirectRouteJson,
+  at: string,
+  errors: string[],
+): void {
   const scheme: SchemeFacts<SchemeJson<Name>> = DIRECT_SCHEMES[name];
   const config = direct.verify![name] as SchemeJson<Name>;
   scheme.check?.(config, `${at}.verify.${name}`, errors);
   const tolerance = direct.toleranceSeconds;
   if (tolerance === undefined) return;
   if (!Number.isInteger(tolerance) || tolerance < 1 || tolerance > MAX_DIRECT_TOLERANCE_SECONDS) {
-    errors.push(`${at}.toleranceSeconds: must be between 1 and ${MAX_DIRECT_TOLERANCE_SECONDS}, got ${JSON.stringify(tolerance)}`);
+    errors.push(
+      `${at}.toleranceSeconds: must be between 1 and ${MAX_DIRECT_TOLERANCE_SECONDS}, got ${JSON.stringify(tolerance)}`,
+    );
   } else if (!hasSignedTimestamp(name, config)) {
     // A tolerance nothing checks would read as replay protection the route does not have.
-    errors.push(`${at}.toleranceSeconds: ${scheme.signedTimestamp === 'when configured' ? scheme.withoutSignedTimestamp : `${name} signs no timestamp`}; remove it`);
+    errors.push(
+      `${at}.toleranceSeconds: ${scheme.signedTimestamp === 'when configured' ? scheme.withoutSignedTimestamp : `${name} signs no timestamp`}; remove it`,
+    );
   }
 }

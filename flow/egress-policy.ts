@@ -52,7 +52,10 @@ export function checkEgress(policy: EgressPolicy, target: EgressTarget): EgressD
   const example = formatHostPort(subject.name || formatIp(address), target.port);
 
   if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) {
-    return refuse('invalid-port', `refused by the egress policy: port ${String(target.port)} is not a port from 1 to 65535`);
+    return refuse(
+      'invalid-port',
+      `refused by the egress policy: port ${String(target.port)} is not a port from 1 to 65535`,
+    );
   }
 
   const ownPort = policy.ownPorts.get(target.port);
@@ -67,17 +70,29 @@ export function checkEgress(policy: EgressPolicy, target: EgressTarget): EgressD
   const internal = classify(address);
   if (internal && !policy.allow.some((rule) => ruleMatches(rule, subject))) {
     const { category: what, embedded } = internal;
-    const described = embedded ? `${addressText} (IPv4 ${formatIPv4(embedded.value)} in ${embedded.form})` : addressText;
-    const finding = subject.name ? `${subject.name} resolves to ${described}, which is ${what.phrase}` : `${described} is ${what.phrase}`;
-    return refuse(what.rule, `refused by the egress policy: ${finding} (open it with ${EGRESS_ALLOW_VARIABLE}, e.g. ${EGRESS_ALLOW_VARIABLE}=${example})`);
+    const described = embedded
+      ? `${addressText} (IPv4 ${formatIPv4(embedded.value)} in ${embedded.form})`
+      : addressText;
+    const finding = subject.name
+      ? `${subject.name} resolves to ${described}, which is ${what.phrase}`
+      : `${described} is ${what.phrase}`;
+    return refuse(
+      what.rule,
+      `refused by the egress policy: ${finding} (open it with ${EGRESS_ALLOW_VARIABLE}, e.g. ${EGRESS_ALLOW_VARIABLE}=${example})`,
+    );
   }
 
   const company = policy.company;
   if (company && !company.allow.some((rule) => ruleMatches(rule, subject))) {
-    const shown = subject.name ? `${formatHostPort(subject.name, target.port)} (${addressText})` : formatHostPort(addressText, target.port);
+    const shown = subject.name
+      ? `${formatHostPort(subject.name, target.port)} (${addressText})`
+      : formatHostPort(addressText, target.port);
     const name = JSON.stringify(company.name);
     const argument = /^[A-Za-z0-9._-]+$/.test(company.name) ? company.name : name;
-    return refuse('company-egress', `refused by company ${name} egress list: ${shown} is not on it (change it with flowhook company egress set ${argument} …)`);
+    return refuse(
+      'company-egress',
+      `refused by company ${name} egress list: ${shown} is not on it (change it with flowhook company egress set ${argument} …)`,
+    );
   }
 
   return { allowed: true };

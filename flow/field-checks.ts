@@ -5,12 +5,20 @@ import { checkTemplate, type FormulaScope } from './formula/index.ts';
 
 export function checkStatusCode(code: unknown, field: string, errors: string[]): void {
   if (typeof code !== 'number' || !Number.isInteger(code) || code < 200 || code > 599) {
-    errors.push(`${field}: must be an integer status code in 200..599 (1xx codes are not allowed), got ${JSON.stringify(code)}`);
+    errors.push(
+      `${field}: must be an integer status code in 200..599 (1xx codes are not allowed), got ${JSON.stringify(code)}`,
+    );
   }
 }
 
 /** A template field: its formulas must parse and name things that exist. */
-export function checkText(text: string | undefined, field: string, errors: string[], scope: FormulaScope, required = false): void {
+export function checkText(
+  text: string | undefined,
+  field: string,
+  errors: string[],
+  scope: FormulaScope,
+  required = false,
+): void {
   if (text === undefined || text === '') {
     if (required) errors.push(`${field}: required`);
     return;

@@ -10,7 +10,9 @@ export type PathSegment = string | number;
 
 /** `steps[2].respond.statusCode` */
 export function formatPath(path: readonly PathSegment[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+  return path
+    .map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join('');
 }
 
 // A field name, then `.key` (map keys — variable and header names — may hold

@@ -200,5 +200,8 @@ export const ADMISSION_DEADLINE = {
 
 /** The deadline of an execution that waits behind `waiting` others (ADMISSION_DEADLINE). */
 export function admissionDeadlineMs(waiting: number): number {
-  return Math.min(ADMISSION_DEADLINE.maxMs, ADMISSION_DEADLINE.minMs + Math.max(0, waiting) * ADMISSION_DEADLINE.perWaitingMs);
+  return Math.min(
+    ADMISSION_DEADLINE.maxMs,
+    ADMISSION_DEADLINE.minMs + Math.max(0, waiting) * ADMISSION_DEADLINE.perWaitingMs,
+  );
 }

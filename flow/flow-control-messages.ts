@@ -4,7 +4,15 @@
 // ./index.ts (the define functions come from the workflow SDK); the names are
 // on the wire, in running coordinators and recorded histories.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AdmissionGrant, AdmissionRequest, CollectedAnswer, CollectedCall, GateBacklog, GateState, QueuedExecution } from './flow-control-contract.ts';
+import type {
+  AdmissionGrant,
+  AdmissionRequest,
+  CollectedAnswer,
+  CollectedCall,
+  GateBacklog,
+  GateState,
+  QueuedExecution,
+} from './flow-control-contract.ts';
 
 /** Execution → gate coordinator (signal-with-start): let me pass. */
 export const admissionRequestSignal = defineSignal<[AdmissionRequest]>('flowhookAdmissionRequest');
@@ -31,4 +39,5 @@ export const gateBacklogQuery = defineQuery<GateBacklog, []>('flowhookGateBacklo
 export const gatePageTakeSignal = defineSignal<[]>('flowhookGatePageTake');
 
 /** Page → its gate's coordinator: the entries it kept, in order. */
-export const gatePageEntriesSignal = defineSignal<[{ pageId: string; entries: QueuedExecution[] }]>('flowhookGatePageEntries');
+export const gatePageEntriesSignal =
+  defineSignal<[{ pageId: string; entries: QueuedExecution[] }]>('flowhookGatePageEntries');

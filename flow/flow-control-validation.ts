@@ -15,7 +15,8 @@ const KEY_ROOTS = {
 export function validateFlowControl(webhook: WebhookTriggerJson, errors: string[]): void {
   const at = 'trigger.webhook';
   const instantOnly = (control: string, why: string) => {
-    if (webhook.responseMode === 'WAIT_FOR_RESPONSE_STEP') errors.push(`${at}.${control}: only with responseMode INSTANT_RETURN: ${why}`);
+    if (webhook.responseMode === 'WAIT_FOR_RESPONSE_STEP')
+      errors.push(`${at}.${control}: only with responseMode INSTANT_RETURN: ${why}`);
   };
   const { concurrency, throttle, debounce, batch } = webhook;
   if (concurrency) {
@@ -24,7 +25,8 @@ export function validateFlowControl(webhook: WebhookTriggerJson, errors: string[
   }
   if (throttle) {
     const perSecond = throttle.perSecond === undefined ? undefined : Number(throttle.perSecond);
-    if (perSecond === undefined) errors.push(`${at}.throttle.perSecond: required (executions started per second, e.g. 2 or 0.5)`);
+    if (perSecond === undefined)
+      errors.push(`${at}.throttle.perSecond: required (executions started per second, e.g. 2 or 0.5)`);
     else if (!Number.isFinite(perSecond) || perSecond <= 0 || perSecond > CONTROL_BOUNDS.perSecond.max)
       errors.push(`${at}.throttle.perSecond: must be more than 0 and at most ${CONTROL_BOUNDS.perSecond.max}`);
     checkInteger(throttle.burst, CONTROL_BOUNDS.burst, `${at}.throttle.burst`, errors);
@@ -32,19 +34,50 @@ export function validateFlowControl(webhook: WebhookTriggerJson, errors: string[
   }
   if (debounce) {
     checkKey(debounce.key, `${at}.debounce.key`, true, errors);
-    const period = checkDuration(debounce.period, { min: CONTROL_BOUNDS.debouncePeriodMs.min, max: CONTROL_BOUNDS.debouncePeriodMs.max }, `${at}.debounce.period`, true, errors);
-    const maxWait = checkDuration(debounce.maxWait, { min: 0, max: CONTROL_BOUNDS.debounceMaxWaitMs.max }, `${at}.debounce.maxWait`, false, errors);
-    if (period !== undefined && maxWait !== undefined && maxWait < period) errors.push(`${at}.debounce.maxWait: must be at least the period (${formatDuration(period)})`);
-    instantOnly('debounce', 'the coalesced execution starts a period after the last call, so no caller could wait for its respond step');
+    const period = checkDuration(
+      debounce.period,
+      { min: CONTROL_BOUNDS.debouncePeriodMs.min, max: CONTROL_BOUNDS.debouncePeriodMs.max },
+      `${at}.debounce.period`,
+      true,
+      errors,
+    );
+    const maxWait = checkDuration(
+      debounce.maxWait,
+      { min: 0, max: CONTROL_BOUNDS.debounceMaxWaitMs.max },
+      `${at}.debounce.maxWait`,
+      false,
+      errors,
+    );
+    if (period !== undefined && maxWait !== undefined && maxWait < period)
+      errors.push(`${at}.debounce.maxWait: must be at least the period (${formatDuration(period)})`);
+    instantOnly(
+      'debounce',
+      'the coalesced execution starts a period after the last call, so no caller could wait for its respond step',
+    );
   }
   if (batch) {
     checkKey(batch.key, `${at}.batch.key`, false, errors);
-    if (batch.maxSize === undefined) errors.push(`${at}.batch.maxSize: required (most calls in one batch, ${CONTROL_BOUNDS.batchMaxSize.min}..${CONTROL_BOUNDS.batchMaxSize.max})`);
+    if (batch.maxSize === undefined)
+      errors.push(
+        `${at}.batch.maxSize: required (most calls in one batch, ${CONTROL_BOUNDS.batchMaxSize.min}..${CONTROL_BOUNDS.batchMaxSize.max})`,
+      );
     else checkInteger(batch.maxSize, CONTROL_BOUNDS.batchMaxSize, `${at}.batch.maxSize`, errors);
-    checkDuration(batch.maxWait, { min: CONTROL_BOUNDS.batchMaxWaitMs.min, max: CONTROL_BOUNDS.batchMaxWaitMs.max }, `${at}.batch.maxWait`, true, errors);
-    instantOnly('batch', 'the batch runs once it is full or maxWait has passed, so no caller could wait for its respond step');
+    checkDuration(
+      batch.maxWait,
+      { min: CONTROL_BOUNDS.batchMaxWaitMs.min, max: CONTROL_BOUNDS.batchMaxWaitMs.max },
+      `${at}.batch.maxWait`,
+      true,
+      errors,
+    );
+    instantOnly(
+      'batch',
+      'the batch runs once it is full or maxWait has passed, so no caller could wait for its respond step',
+    );
   }
-  if (debounce && batch) errors.push(`${at}: debounce and batch cannot both be set: a call goes into one coalesced execution or into one batch`);
+  if (debounce && batch)
+    errors.push(
+      `${at}: debounce and batch cannot both be set: a call goes into one coalesced execution or into one batch`,
+    );
   if (webhook.idempotencyKey) {
     checkKey(webhook.idempotencyKey, `${at}.idempotencyKey`, true, errors);
     if (debounce || batch) {
@@ -54,8 +87,18 @@ export function validateFlowControl(webhook: WebhookTriggerJson, errors: string[
     }
   }
   if (webhook.idempotencyWindow !== undefined && webhook.idempotencyWindow !== '') {
-    if (!webhook.idempotencyKey) errors.push(`${at}.idempotencyWindow: only with idempotencyKey (an Idempotency-Key header is remembered as long as Temporal keeps its execution)`);
-    else checkDuration(webhook.idempotencyWindow, CONTROL_BOUNDS.idempotencyWindowMs, `${at}.idempotencyWindow`, false, errors);
+    if (!webhook.idempotencyKey)
+      errors.push(
+        `${at}.idempotencyWindow: only with idempotencyKey (an Idempotency-Key header is remembered as long as Temporal keeps its execution)`,
+      );
+    else
+      checkDuration(
+        webhook.idempotencyWindow,
+        CONTROL_BOUNDS.idempotencyWindowMs,
+        `${at}.idempotencyWindow`,
+        false,
+        errors,
+      );
   }
   checkInteger(webhook.priority, CONTROL_BOUNDS.priority, `${at}.priority`, errors);
 }
@@ -68,16 +111,30 @@ function checkKey(key: string | undefined, path: string, required: boolean, erro
   const scope: FormulaScope = { stepNames: new Set(), roots: KEY_ROOTS, collectedTriggerRead: new Set() };
   for (const problem of checkTemplate(key, { ...scope, readAt: path })) errors.push(`${path}: ${problem}`);
   for (const member of scope.collectedTriggerRead!)
-    errors.push(`${path}: Trigger.${member} cannot be read here: it is filled after the call's key decided which execution the call joins`);
+    errors.push(
+      `${path}: Trigger.${member} cannot be read here: it is filled after the call's key decided which execution the call joins`,
+    );
 }
 
-function checkInteger(value: number | undefined, bounds: { min: number; max: number }, path: string, errors: string[]): void {
+function checkInteger(
+  value: number | undefined,
+  bounds: { min: number; max: number },
+  path: string,
+  errors: string[],
+): void {
   if (value === undefined) return;
-  if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) errors.push(`${path}: must be a whole number between ${bounds.min} and ${bounds.max}`);
+  if (!Number.isInteger(value) || value < bounds.min || value > bounds.max)
+    errors.push(`${path}: must be a whole number between ${bounds.min} and ${bounds.max}`);
 }
 
 /** The duration in ms when it is valid; pushes the problem otherwise. */
-function checkDuration(text: string | undefined, bounds: { min: number; max: number }, path: string, required: boolean, errors: string[]): number | undefined {
+function checkDuration(
+  text: string | undefined,
+  bounds: { min: number; max: number },
+  path: string,
+  required: boolean,
+  errors: string[],
+): number | undefined {
   if (text === undefined || text.trim() === '') {
     if (required) errors.push(`${path}: required (a duration such as 10s, 5m, 1h)`);
     return undefined;

@@ -58,15 +58,21 @@ export function validateFlow(flow: FlowJson, limits: FlowLimits = DEFAULT_FLOW_L
 function validateTrigger(webhook: WebhookTriggerJson, errors: string[]): void {
   const activity = webhook.activity?.trim() ?? '';
   if (activity === '') errors.push('trigger.webhook.activity: required');
-  else if (activity !== webhook.activity) errors.push('trigger.webhook.activity: must not start or end with white space');
+  else if (activity !== webhook.activity)
+    errors.push('trigger.webhook.activity: must not start or end with white space');
   else if (exceedsNameLimit('activity', activity)) errors.push(`trigger.webhook.${nameLimitRule('activity')}`);
   else if (hasControlCharacter(activity)) errors.push('trigger.webhook.activity: must not contain control characters');
   const resolved = resolveTrigger(webhook);
-  if (!Number.isInteger(resolved.syncTimeoutSeconds) || resolved.syncTimeoutSeconds < 1 || resolved.syncTimeoutSeconds > MAX_SYNC_TIMEOUT_SECONDS) {
+  if (
+    !Number.isInteger(resolved.syncTimeoutSeconds) ||
+    resolved.syncTimeoutSeconds < 1 ||
+    resolved.syncTimeoutSeconds > MAX_SYNC_TIMEOUT_SECONDS
+  ) {
     errors.push(`trigger.webhook.syncTimeoutSeconds: must be between 1 and ${MAX_SYNC_TIMEOUT_SECONDS}`);
   }
   checkStatusCode(resolved.defaultResponse.statusCode, 'trigger.webhook.defaultResponseStatusCode', errors);
-  if (resolved.defaultResponse.contentType.trim() === '') errors.push('trigger.webhook.defaultResponseContentType: must not be empty');
+  if (resolved.defaultResponse.contentType.trim() === '')
+    errors.push('trigger.webhook.defaultResponseContentType: must not be empty');
   if (webhook.direct) validateDirectRoute(webhook.direct, 'trigger.webhook.direct', errors);
   validateFlowControl(webhook, errors);
 }
@@ -90,7 +96,8 @@ function validateStep(step: StepJson, path: string, check: StepValidation): void
 function warnAboutResponseMode(webhook: WebhookTriggerJson, steps: StepJson[], warnings: string[]): void {
   const mode = resolveTrigger(webhook).responseMode;
   if (mode === 'INSTANT_RETURN') {
-    if (containsResponder(steps)) warnings.push('respond steps are ignored in INSTANT_RETURN mode: the caller already has the default response');
+    if (containsResponder(steps))
+      warnings.push('respond steps are ignored in INSTANT_RETURN mode: the caller already has the default response');
     return;
   }
   const respondedAfter = walkForDeferrals(steps, 'steps', false, warnings);
@@ -108,7 +115,9 @@ function walkForDeferrals(steps: StepJson[], path: string, responded: boolean, w
     const behaviour = stepModel(kind);
     if (behaviour.responds) responded = true;
     else if (behaviour.defers && !responded) {
-      warnings.push(`${at}.${kind}: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500`);
+      warnings.push(
+        `${at}.${kind}: a deferral can run before any respond step in WAIT_FOR_RESPONSE_STEP mode; if it runs while the caller still waits, the caller gets HTTP 500`,
+      );
     } else if (behaviour.branches) {
       const before = responded;
       responded = behaviour
@@ -160,16 +169,25 @@ function warnAboutDirectOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<s
 function warnAboutCollectedOutputs(webhook: WebhookTriggerJson, read: ReadonlySet<string>, warnings: string[]): void {
   for (const member of read) {
     const control = COLLECTED_TRIGGER[member as keyof typeof COLLECTED_TRIGGER];
-    if (!webhook[control]) warnings.push(`Trigger.${member}: only trigger.webhook.${control} fills it; without ${control} it is empty at run time`);
+    if (!webhook[control])
+      warnings.push(
+        `Trigger.${member}: only trigger.webhook.${control} fills it; without ${control} it is empty at run time`,
+      );
   }
 }
 
-function warnAboutUnsetVariables(read: ReadonlyMap<string, string>, set: ReadonlySet<string>, warnings: string[]): void {
+function warnAboutUnsetVariables(
+  read: ReadonlyMap<string, string>,
+  set: ReadonlySet<string>,
+  warnings: string[],
+): void {
   for (const [name, at] of read) {
     if (set.has(name)) continue;
     const suggestion = didYouMean(name, set, (candidate) => `Variables.${candidate}`);
     const known = set.size > 0 ? `; the set steps set ${[...set].join(', ')}` : '';
     // Named by the field that reads it first, as errors are: `flow apply` puts the file's line in front.
-    warnings.push(`${at ? `${at}: ` : ''}Variables.${name} is read, but no set step sets it${suggestion}: it is empty at run time${known}`);
+    warnings.push(
+      `${at ? `${at}: ` : ''}Variables.${name} is read, but no set step sets it${suggestion}: it is empty at run time${known}`,
+    );
   }
 }

@@ -10,7 +10,13 @@
 //  - elsewhere: values marked with markSensitive() (the engine marks the
 //    workflow input; activities mark the results of sensitive inputs). Values
 //    read from a marked payload come back marked.
-import { DefaultFailureConverter, defaultPayloadConverter, type Payload, type PayloadConverter, type SerializationContext } from '@temporalio/common';
+import {
+  DefaultFailureConverter,
+  defaultPayloadConverter,
+  type Payload,
+  type PayloadConverter,
+  type SerializationContext,
+} from '@temporalio/common';
 import { inWorkflowContext, workflowInfo } from '@temporalio/workflow';
 
 /** Memo key the engine sets on executions whose trigger has doNotLogPayload. */

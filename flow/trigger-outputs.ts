@@ -44,7 +44,11 @@ function keepRootSpelling(trigger: TriggerOutputs): TriggerOutputs {
  * UTF-8), `Json`/`Form` are present only when the content type says so and the
  * body reads as one, and `Payload` is the richest of them (Json ?? Form ?? Body).
  */
-function directOutputs(direct: DirectTriggerRequest, body: string, parse: (text: string) => unknown): Omit<TriggerOutputs, 'Activity' | 'Description'> {
+function directOutputs(
+  direct: DirectTriggerRequest,
+  body: string,
+  parse: (text: string) => unknown,
+): Omit<TriggerOutputs, 'Activity' | 'Description'> {
   const text = direct.bodyEncoding === 'text';
   const json = text && isJsonMediaType(direct.contentType) ? parseJson(body, parse) : undefined;
   const form = text && direct.contentType === FORM_MEDIA_TYPE ? decodeUrlEncoded(body) : undefined;

@@ -21,8 +21,14 @@ export function jsonBytes(value: unknown): number {
 }
 
 /** What one call adds to its window's execution input: its payload as a JSON string, its caller, its time and its provider request. */
-export function collectedCallBytes(call: { payloadJson: string; caller: string; direct?: DirectTriggerRequest }): number {
-  return jsonBytes(call.payloadJson) + jsonBytes(call.caller) + (call.direct ? jsonBytes(call.direct) : 0) + PER_CALL_BYTES;
+export function collectedCallBytes(call: {
+  payloadJson: string;
+  caller: string;
+  direct?: DirectTriggerRequest;
+}): number {
+  return (
+    jsonBytes(call.payloadJson) + jsonBytes(call.caller) + (call.direct ? jsonBytes(call.direct) : 0) + PER_CALL_BYTES
+  );
 }
 
 /**

@@ -56,9 +56,17 @@ async function checkSources(): Promise<void> {
     ['proto lint', bin('buf'), ['lint']],
     ['generated code is current', process.execPath, [join(root, 'test', 'support', 'check-generated.ts')]],
     ['type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', root]],
-    ['console type check', process.execPath, [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', join(root, 'console')]],
+    [
+      'console type check',
+      process.execPath,
+      [...nodeTool('typescript/bin/tsc')[1], '--noEmit', '-p', join(root, 'console')],
+    ],
     ['lint', process.execPath, [...nodeTool('eslint/bin/eslint.js')[1], '.']],
-    ['formatting', process.execPath, [...nodeTool('prettier/bin/prettier.cjs')[1], '--check', '--log-level', 'warn', '.']],
+    [
+      'formatting',
+      process.execPath,
+      [...nodeTool('prettier/bin/prettier.cjs')[1], '--check', '--log-level', 'warn', '.'],
+    ],
   ];
   for (const [name, command, args] of checks) {
     say(`${name}…`);
@@ -76,7 +84,10 @@ async function main(): Promise<number> {
   const files = quick && named.length === 0 ? quickLaneFiles(root) : [];
   // npm test always starts PostgreSQL and Temporal; the quick lane never does, unless a file named needs them.
   const infrastructure = !quick || (named.length > 0 && needRunInfrastructure(root, named));
-  if (quick) say(`quick lane: ${files.length > 0 ? `${files.length} files` : 'the files named'}, no checks${infrastructure ? '' : ', no PostgreSQL or Temporal'}`);
+  if (quick)
+    say(
+      `quick lane: ${files.length > 0 ? `${files.length} files` : 'the files named'}, no checks${infrastructure ? '' : ', no PostgreSQL or Temporal'}`,
+    );
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
@@ -147,7 +158,9 @@ async function runComponentTests(env: NodeJS.ProcessEnv): Promise<number> {
   say('component tests (npm run test:components)…');
   // The npm that runs this script (npm_execpath), on this Node; run directly, the npm on PATH.
   const npm = process.env.npm_execpath;
-  return npm ? run(process.execPath, [npm, 'run', 'test:components'], env) : run('npm', ['run', 'test:components'], env);
+  return npm
+    ? run(process.execPath, [npm, 'run', 'test:components'], env)
+    : run('npm', ['run', 'test:components'], env);
 }
 
 /** The files (or globs, directories) ava's arguments name: anything but a flag and the value of one that takes it. */
@@ -165,7 +178,8 @@ function namedFiles(args: string[]): string[] {
 /** FLOWHOOK_TEMPORAL: `dev` (default, the CLI's dev server) or `server` (the official server on PostgreSQL). */
 function temporalMode(): 'dev' | 'server' {
   const mode = process.env.FLOWHOOK_TEMPORAL ?? 'dev';
-  if (mode !== 'dev' && mode !== 'server') throw new Error(`FLOWHOOK_TEMPORAL must be dev or server, not ${JSON.stringify(mode)}`);
+  if (mode !== 'dev' && mode !== 'server')
+    throw new Error(`FLOWHOOK_TEMPORAL must be dev or server, not ${JSON.stringify(mode)}`);
   return mode;
 }
 

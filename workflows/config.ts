@@ -53,7 +53,8 @@ export function readWorkerConfig(env: Env = process.env): WorkerConfig {
     taskQueue: settings.FLOWHOOK_TASK_QUEUE,
     maxConcurrentWorkflowTasks: settings.FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY,
     maxConcurrentActivities: settings.FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY,
-    maxCachedWorkflows: settings.FLOWHOOK_WORKER_CACHED_WORKFLOWS ?? cachedWorkflowsForHeap(getHeapStatistics().heap_size_limit),
+    maxCachedWorkflows:
+      settings.FLOWHOOK_WORKER_CACHED_WORKFLOWS ?? cachedWorkflowsForHeap(getHeapStatistics().heap_size_limit),
     logLevel: settings.FLOWHOOK_LOG_LEVEL,
     engineUrl,
     engineToken: readEngineToken(settings, 'worker'),
@@ -101,7 +102,9 @@ function ownPorts(settings: Settings<'worker'>): Map<number, string> {
     if (port && port > 0 && port < 65536) ports.set(port, name);
   };
   // A listener that is off, or on a free port, still has its usual port kept shut.
-  const listening = (name: 'FLOWHOOK_ENGINE_METRICS_PORT' | 'FLOWHOOK_WORKER_METRICS_PORT' | 'FLOWHOOK_FACADE_METRICS_PORT') => {
+  const listening = (
+    name: 'FLOWHOOK_ENGINE_METRICS_PORT' | 'FLOWHOOK_WORKER_METRICS_PORT' | 'FLOWHOOK_FACADE_METRICS_PORT',
+  ) => {
     const port = settings[name];
     return port !== 'off' && port > 0 ? port : (defaultOf(name) as number);
   };

@@ -1,6 +1,14 @@
 // The flow interpreter workflow: one execution of one published flow version.
 // Deterministic and I/O-free; outbound calls are activities.
-import { ApplicationFailure, allHandlersFinished, condition, patched, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  patched,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { FormulaContext } from '../flow/formula/index.ts';
 import { CallbackInbox, type CallbackRefusal } from './interpreter/callback-inbox.ts';
 import { ExecutionLog } from './interpreter/execution-log.ts';
@@ -10,7 +18,14 @@ import { SyncWindow } from './interpreter/sync-window.ts';
 import { EXACT_VALUES_PATCH, triggerOutputs } from '../flow/trigger-outputs.ts';
 import { recordOutcomeWhenDecided, SYNC_WINDOW_TIMER_SUMMARY } from './interpreter/outcome-attribute.ts';
 import { callbackPlaceholder } from '../flow/callback-placeholders.ts';
-import { callbackUpdate, executionLogQuery, flowAnswerQuery, stepOutputsQuery, webhookAnswerQuery, webhookResponseUpdate } from '../flow/flow-messages.ts';
+import {
+  callbackUpdate,
+  executionLogQuery,
+  flowAnswerQuery,
+  stepOutputsQuery,
+  webhookAnswerQuery,
+  webhookResponseUpdate,
+} from '../flow/flow-messages.ts';
 import { FLOW_FAILED_BEFORE_RESPONSE } from '../flow/index.ts';
 import type { FlowExecutionInput, FlowExecutionResult } from '../flow/index.ts';
 import { callbackStepsOf, type CallbackStep } from '../flow/steps/callback-steps.ts';
@@ -19,7 +34,11 @@ import { passGates, type Admission } from './flow-control/admission.ts';
 export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecutionResult> {
   const info = workflowInfo();
   const startedAt = info.runStartTime.getTime();
-  const window = new SyncWindow(input.trigger.responseMode, input.trigger.defaultResponse, startedAt + input.trigger.syncTimeoutMs);
+  const window = new SyncWindow(
+    input.trigger.responseMode,
+    input.trigger.defaultResponse,
+    startedAt + input.trigger.syncTimeoutMs,
+  );
   const log = new ExecutionLog(input.trigger.doNotLogPayload);
   log.recordTrigger(input.trigger, new Date(startedAt).toISOString());
 
@@ -79,7 +98,8 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
   } catch (error) {
     inbox.close();
     await admission?.release();
-    const failure = error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
+    const failure =
+      error instanceof StepFailure ? error : new StepFailure(error instanceof Error ? error.message : String(error));
     window.fail({
       type: failure.failureType,
       message: failure.publicMessage ?? 'the flow failed (the reason is in the execution log)',
@@ -92,7 +112,9 @@ export async function flowWorkflow(input: FlowExecutionInput): Promise<FlowExecu
     const hidden = input.trigger.doNotLogPayload;
     throw ApplicationFailure.create({
       type: failure.failureType ?? FLOW_FAILED_BEFORE_RESPONSE,
-      message: hidden ? 'The flow failed (reason withheld: doNotLogPayload; it is in the encrypted failure details)' : failure.message,
+      message: hidden
+        ? 'The flow failed (reason withheld: doNotLogPayload; it is in the encrypted failure details)'
+        : failure.message,
       details: hidden ? [failure.message] : undefined,
       nonRetryable: true,
     });

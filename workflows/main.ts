@@ -32,7 +32,8 @@ function installRuntimeLogger(level: WorkerConfig['logLevel'], metrics?: Metrics
   const logger = pino({ name: 'worker', level, serializers: { error: pino.stdSerializers.err } });
   Runtime.install({
     logger: new DefaultLogger(TEMPORAL_LEVELS[level], (entry) => {
-      const method = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
+      const method =
+        entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
       logger[method]({ ...entry.meta }, entry.message);
     }),
     ...(metrics && { telemetryOptions: { metrics } }),
@@ -72,14 +73,20 @@ export async function runWorker(config: WorkerConfig = readWorkerConfig()): Prom
     .then(close, (error: unknown) => {
       // The SDK fails the worker when its workflow thread dies (out of memory, say): this process no
       // longer runs any execution, so it says why and stops (`flowhook worker` exits 1, `start` stops all).
-      failureLog(config.logLevel).error({ reason: error instanceof Error ? error.message : String(error) }, 'the worker failed and stops: no execution runs here any more');
+      failureLog(config.logLevel).error(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'the worker failed and stops: no execution runs here any more',
+      );
       return close();
     })
     .catch(() => undefined);
   if (config.metrics) {
     listener = await startComponentMetrics('worker', config, {
       metrics: async () => `${(await metrics.registry.text()).trimEnd()}\n${(await sdkMetrics?.scrape()) ?? ''}`,
-      probes: workerProbes({ workerState: worker.state, temporal: connection, engine: worker.engineHealth }, metrics.setReady),
+      probes: workerProbes(
+        { workerState: worker.state, temporal: connection, engine: worker.engineHealth },
+        metrics.setReady,
+      ),
       undo: close,
     });
     // Stopped while the listener was opening: close() has already run without it.

@@ -10,7 +10,11 @@
 // like every header, also for doNotLogPayload executions; nothing of the payload.
 // Workflow spans leave the sandbox through the `exporter` sink; the process's
 // span processor withholds what the sink adds beyond metadata.
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../common/tracing/tracing.ts';
 

@@ -31,7 +31,11 @@ export async function connectWorker(config: WorkerConfig): Promise<NativeConnect
   });
 }
 
-export async function createFlowWorker(config: WorkerConfig, connection: NativeConnection, metrics?: WorkerMetrics): Promise<FlowWorker> {
+export async function createFlowWorker(
+  config: WorkerConfig,
+  connection: NativeConnection,
+  metrics?: WorkerMetrics,
+): Promise<FlowWorker> {
   const tracing = await startTracing(config.tracing);
   const tracer = tracing?.tracer('worker');
   // Loaded only with tracing on: Temporal's OTel interceptors are memory a worker without tracing does not need.

@@ -17,8 +17,8 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('./index.ts', import.meta.ur
 const FORMULA_EVALUATOR_PATH = fileURLToPath(new URL('../flow/formula/formula-evaluator.ts', import.meta.url));
 const NO_STACK_TRACES_PATH = fileURLToPath(new URL('./sandbox-stack-traces.ts', import.meta.url));
 /** The generated protobuf descriptors the sandbox reads (field paths, connection kinds): immutable once booted. */
-const PROTO_DESCRIPTOR_PATHS = ['flowhook/flow/v1/flow_pb.js', 'flowhook/engine/v1/connection_admin_service_pb.js'].map((file) =>
-  fileURLToPath(new URL(`../proto/gen/${file}`, import.meta.url)),
+const PROTO_DESCRIPTOR_PATHS = ['flowhook/flow/v1/flow_pb.js', 'flowhook/engine/v1/connection_admin_service_pb.js'].map(
+  (file) => fileURLToPath(new URL(`../proto/gen/${file}`, import.meta.url)),
 );
 
 const bundles = new Map<string, Promise<WorkflowBundle>>();
@@ -47,7 +47,9 @@ async function bundleInChild(stackTraces: boolean, tracing: boolean): Promise<Wo
     return { code: stdout };
   } catch (error) {
     const failure = error as { stderr?: string; message: string };
-    throw new Error(`bundling the workflow code failed: ${(failure.stderr || failure.message).trim().split('\n').slice(-8).join('\n')}`);
+    throw new Error(
+      `bundling the workflow code failed: ${(failure.stderr || failure.message).trim().split('\n').slice(-8).join('\n')}`,
+    );
   }
 }
 
@@ -65,7 +67,12 @@ function bundleFor(stackTraces: boolean, tracing: boolean): Promise<WorkflowBund
     // execution. Both hold no per-execution state (each evaluation gets its own frame and budget).
     // Booting the protobuf descriptors cost each new execution ~8 ms of the workflow thread (a
     // profile of a one-key burst, where every execution is new to the worker); they are immutable.
-    preloadModules: ['jsonata', FORMULA_EVALUATOR_PATH, ...PROTO_DESCRIPTOR_PATHS, ...(stackTraces ? [] : [NO_STACK_TRACES_PATH])],
+    preloadModules: [
+      'jsonata',
+      FORMULA_EVALUATOR_PATH,
+      ...PROTO_DESCRIPTOR_PATHS,
+      ...(stackTraces ? [] : [NO_STACK_TRACES_PATH]),
+    ],
   });
 }
 

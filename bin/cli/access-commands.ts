@@ -19,20 +19,38 @@ import { rpcCommand } from './admin-command.ts';
 import { table, yesNo } from './output.ts';
 
 export function registerAppCommands(program: Command, runtime: AdminRuntime): void {
-  const app = program.command('app').description('identity-provider applications that call with OAuth 2.0 client-credentials tokens');
+  const app = program
+    .command('app')
+    .description('identity-provider applications that call with OAuth 2.0 client-credentials tokens');
   rpcCommand(runtime, app.command('register <clientId>'), {
-    description: 'add an application by its issuer and client id, or update it: tenant, description, consent, a permission set for a company',
+    description:
+      'add an application by its issuer and client id, or update it: tenant, description, consent, a permission set for a company',
     options: (command) =>
       command
         .requiredOption(
           '--issuer <url>',
           "the token issuer (`iss`) whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS; tokens from any other issuer are refused",
         )
-        .addOption(new Option('--tenant <id>', 'accept only tokens naming this tenant (`tid`, Microsoft Entra ID)').conflicts('anyTenant'))
+        .addOption(
+          new Option('--tenant <id>', 'accept only tokens naming this tenant (`tid`, Microsoft Entra ID)').conflicts(
+            'anyTenant',
+          ),
+        )
         .option('--any-tenant', 'drop a tenant given before: any tenant of the issuer')
-        .addOption(new Option('--company <name>', 'company of the permission set; a set needs --company or --all-companies').conflicts('allCompanies'))
-        .option('--all-companies', 'assign the permission set in every company, also ones created later (never the default)')
-        .option('--permission-set <set>', 'FLOW INTEGR., the one set an application can have (FLOW ALL alone never lets it call; SUPER is never assignable)')
+        .addOption(
+          new Option(
+            '--company <name>',
+            'company of the permission set; a set needs --company or --all-companies',
+          ).conflicts('allCompanies'),
+        )
+        .option(
+          '--all-companies',
+          'assign the permission set in every company, also ones created later (never the default)',
+        )
+        .option(
+          '--permission-set <set>',
+          'FLOW INTEGR., the one set an application can have (FLOW ALL alone never lets it call; SUPER is never assignable)',
+        )
         .option('--description <text>', 'what the application is')
         .option('--consent', 'grant consent (tokens of an application without consent are refused)')
         .option('--enabled', 'set State to Enabled (a new application starts Disabled)'),
@@ -63,9 +81,14 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
       });
     },
     lines: (response, _context, clientId: string) => {
-      const lines = [`${response.created ? 'Registered' : 'Updated'} application ${clientId}.`, ...describeApp(response.app)];
+      const lines = [
+        `${response.created ? 'Registered' : 'Updated'} application ${clientId}.`,
+        ...describeApp(response.app),
+      ];
       if (response.app && (!response.app.consentGranted || response.app.state !== AppState.ENABLED)) {
-        lines.push(`  Its tokens are refused until consent is granted and State is Enabled: flowhook app register ${clientId} --issuer ${response.app.issuer} --consent --enabled`);
+        lines.push(
+          `  Its tokens are refused until consent is granted and State is Enabled: flowhook app register ${clientId} --issuer ${response.app.issuer} --consent --enabled`,
+        );
       }
       return lines;
     },
@@ -75,7 +98,8 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     ['disable', AppState.DISABLED],
   ] as const) {
     rpcCommand(runtime, app.command(`${name} <clientId>`), {
-      description: state === AppState.ENABLED ? 'set State to Enabled' : 'set State to Disabled: its tokens are refused at once',
+      description:
+        state === AppState.ENABLED ? 'set State to Enabled' : 'set State to Disabled: its tokens are refused at once',
       options: issuerOption,
       response: SetAppStateResponseSchema,
       call: (context, clientId: string) => context.client().setAppState({ clientId, state, issuer: issuerOf(context) }),
@@ -83,7 +107,8 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     });
   }
   rpcCommand(runtime, app.command('revoke-consent <clientId>'), {
-    description: 'withdraw consent: its tokens are refused at once; permission sets and State stay (register with --consent to restore)',
+    description:
+      'withdraw consent: its tokens are refused at once; permission sets and State stay (register with --consent to restore)',
     options: issuerOption,
     response: RevokeAppConsentResponseSchema,
     call: (context, clientId: string) => context.client().revokeAppConsent({ clientId, issuer: issuerOf(context) }),
@@ -101,11 +126,26 @@ export function registerAppCommands(program: Command, runtime: AdminRuntime): vo
     call: (context) => context.client().listApps({}),
     lines: ({ apps }) => {
       if (apps.length === 0)
-        return ['No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --company <company> --permission-set "FLOW INTEGR."'];
-      const rows = apps.map((a) => [a.clientId, a.issuer || UNSET_ISSUER, a.tenantId || 'any', stateName(a.state), yesNo(a.consentGranted), permissionSets(a), a.description]);
-      const lines = table(['CLIENT ID', 'ISSUER', 'TENANT', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'], rows);
+        return [
+          'No applications yet. Add one with: flowhook app register <clientId> --issuer <url> --consent --enabled --company <company> --permission-set "FLOW INTEGR."',
+        ];
+      const rows = apps.map((a) => [
+        a.clientId,
+        a.issuer || UNSET_ISSUER,
+        a.tenantId || 'any',
+        stateName(a.state),
+        yesNo(a.consentGranted),
+        permissionSets(a),
+        a.description,
+      ]);
+      const lines = table(
+        ['CLIENT ID', 'ISSUER', 'TENANT', 'STATE', 'CONSENT', 'PERMISSION SETS', 'DESCRIPTION'],
+        rows,
+      );
       if (apps.some((a) => !a.issuer))
-        lines.push(`Applications with issuer ${UNSET_ISSUER} were registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>`);
+        lines.push(
+          `Applications with issuer ${UNSET_ISSUER} were registered before issuers were bound; bind each: flowhook app register <clientId> --issuer <url>`,
+        );
       return lines;
     },
   });
@@ -116,7 +156,10 @@ const UNSET_ISSUER = '(unset: refused)';
 
 /** `--issuer`, of every command acting on one registration (`app <name> <clientId>`). */
 function issuerOption(command: Command): Command {
-  return command.option('--issuer <url>', 'which registration, when the client id is registered under more than one issuer');
+  return command.option(
+    '--issuer <url>',
+    'which registration, when the client id is registered under more than one issuer',
+  );
 }
 
 function issuerOf(context: AdminContext): string {

@@ -69,7 +69,10 @@ export interface CliErrorInfo {
   message: string;
 }
 
-export function adminAction<A extends unknown[], C>(runtime: CommandRuntime<C>, handler: (context: CommandContext<C>, ...positional: A) => Promise<void>) {
+export function adminAction<A extends unknown[], C>(
+  runtime: CommandRuntime<C>,
+  handler: (context: CommandContext<C>, ...positional: A) => Promise<void>,
+) {
   // commander calls actions with (…positional, options, command).
   return async (...args: unknown[]): Promise<void> => {
     const command = args[args.length - 1] as Command;
@@ -119,7 +122,10 @@ function humanMessage(error: unknown, info: CliErrorInfo): string {
   if (!(error instanceof ConnectError)) return info.message;
   const words = info.code.replace(/_/g, ' ');
   // The engine says only "a valid bearer token is required"; say where the CLI's token comes from.
-  const hint = error.code === Code.Unauthenticated ? ' (the admin token comes from FLOWHOOK_ADMIN_TOKEN or <FLOWHOOK_DATA_DIR>/admin-token)' : '';
+  const hint =
+    error.code === Code.Unauthenticated
+      ? ' (the admin token comes from FLOWHOOK_ADMIN_TOKEN or <FLOWHOOK_DATA_DIR>/admin-token)'
+      : '';
   return `${words}: ${info.message}${hint}`;
 }
 

@@ -36,7 +36,15 @@ export interface AdminClientOptions {
 
 // Socket-level failures: the engine is not there (or not reachable), as
 // opposed to an engine that answered with an error.
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ECONNRESET',
+]);
 
 /** Connect over HTTP/2 to the engine with the admin token; any admin-token service can use it. */
 export function createAdminTransport(options: AdminClientOptions): Transport {

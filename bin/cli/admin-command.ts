@@ -25,18 +25,29 @@ export interface RpcCommand<C, S extends DescMessage, A extends unknown[]> {
 }
 
 /** Makes `command` (name and arguments declared) an admin command that answers with one call's response. */
-export function rpcCommand<C, S extends DescMessage, A extends unknown[]>(runtime: CommandRuntime<C>, command: Command, spec: RpcCommand<C, S, A>): Command {
+export function rpcCommand<C, S extends DescMessage, A extends unknown[]>(
+  runtime: CommandRuntime<C>,
+  command: Command,
+  spec: RpcCommand<C, S, A>,
+): Command {
   command.description(spec.description);
   spec.options?.(command);
-  return command.option('--json', `print the response as JSON${spec.jsonHolds ? ` (it holds ${spec.jsonHolds})` : ''}`).action(
-    adminAction(runtime, async (context: CommandContext<C>, ...positional: A) => {
-      const response = await spec.call(context, ...positional);
-      printResponse(context.io, context.json, spec.response, response, () => spec.lines(response, context, ...positional));
-    }),
-  );
+  return command
+    .option('--json', `print the response as JSON${spec.jsonHolds ? ` (it holds ${spec.jsonHolds})` : ''}`)
+    .action(
+      adminAction(runtime, async (context: CommandContext<C>, ...positional: A) => {
+        const response = await spec.call(context, ...positional);
+        printResponse(context.io, context.json, spec.response, response, () =>
+          spec.lines(response, context, ...positional),
+        );
+      }),
+    );
 }
 
 /** Without --yes the command stops here, exit 1 and nothing done, with `refusal`: what would go, and how to confirm. */
-export async function requireYes(context: CommandContext<unknown>, refusal: () => string | Promise<string>): Promise<void> {
+export async function requireYes(
+  context: CommandContext<unknown>,
+  refusal: () => string | Promise<string>,
+): Promise<void> {
   if (context.options.yes !== true) throw new CliError(await refusal(), Code.FailedPrecondition);
 }

@@ -2,7 +2,11 @@
 // secrets, service users and applications, each a call to an admin service.
 // Every command takes --json; the error contract is in admin-action.ts.
 import type { Command } from 'commander';
-import { CreateCompanyResponseSchema, ListCompaniesResponseSchema, RotateSecretResponseSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  CreateCompanyResponseSchema,
+  ListCompaniesResponseSchema,
+  RotateSecretResponseSchema,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { registerAppCommands } from './access-commands.ts';
 import { commandRuntime } from './admin-action.ts';
 import { rpcCommand } from './admin-command.ts';
@@ -33,7 +37,10 @@ export interface AdminCommandDeps {
 
 export function registerAdminCommands(program: Command, deps: AdminCommandDeps = {}): void {
   const supplied = deps.client;
-  const runtime = commandRuntime({ ...deps, client: typeof supplied === 'object' ? () => supplied : supplied }, adminClientFromEnvironment);
+  const runtime = commandRuntime(
+    { ...deps, client: typeof supplied === 'object' ? () => supplied : supplied },
+    adminClientFromEnvironment,
+  );
 
   const company = program.command('company').description('companies: the tenants flows run in');
   rpcCommand(runtime, company.command('create <name>'), {
@@ -58,12 +65,15 @@ export function registerAdminCommands(program: Command, deps: AdminCommandDeps =
   registerFlowCommands(program, runtime, deps.confirm);
   registerConnectionCommands(program, runtime, { stdin: deps.secretStdin });
 
-  const secret = program.command('secret').description("a flow's webhook secret, the one its callers send with the activity");
+  const secret = program
+    .command('secret')
+    .description("a flow's webhook secret, the one its callers send with the activity");
   rpcCommand(runtime, secret.command('rotate <company> <activity>'), {
     description: 'generate a new secret for an activity; the previous one stops working at once',
     jsonHolds: 'the secret',
     response: RotateSecretResponseSchema,
-    call: (context, companyName: string, activity: string) => context.client().rotateSecret({ company: companyName, activity }),
+    call: (context, companyName: string, activity: string) =>
+      context.client().rotateSecret({ company: companyName, activity }),
     lines: ({ flow, secret }, _context, companyName: string, activity: string) => [
       `New secret for activity ${flow?.activity || activity} (flow "${flow?.name ?? ''}", company ${flow?.company || companyName}); the previous secret no longer works.`,
       ...shownOnce('secret', secret),

@@ -34,13 +34,19 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps =
   const time = (raw: string) => timeOption(raw, now());
   const list = program
     .command('audit')
-    .description('the audit log of admin actions: who changed what, when, from which service account (and in the console, which person) — never a secret')
+    .description(
+      'the audit log of admin actions: who changed what, when, from which service account (and in the console, which person) — never a secret',
+    )
     .command('list');
   rpcCommand(runtime, list, {
     description: 'audit events, newest first',
     options: (command) =>
       command
-        .option('--since <time>', 'events at or after this time: ISO 8601 (2026-11-23T18:00:00Z) or a duration ago (24h, 7d)', time)
+        .option(
+          '--since <time>',
+          'events at or after this time: ISO 8601 (2026-11-23T18:00:00Z) or a duration ago (24h, 7d)',
+          time,
+        )
         .option('--until <time>', 'events before this time: ISO 8601 or a duration ago', time)
         .option('--account <name>', 'only calls by this service account (bootstrap-admin: FLOWHOOK_ADMIN_TOKEN)')
         .option('--person <name>', 'only changes this person made in the console')
@@ -85,6 +91,9 @@ export function timeOption(raw: string, now: Date): Timestamp {
     if (!Number.isNaN(date.getTime())) return timestampFromDate(date);
   }
   const ms = parseDuration(raw);
-  if (typeof ms === 'string') throw new InvalidArgumentError('an ISO 8601 date, a time with its zone (2026-11-23T18:00:00Z), or a duration ago (24h)');
+  if (typeof ms === 'string')
+    throw new InvalidArgumentError(
+      'an ISO 8601 date, a time with its zone (2026-11-23T18:00:00Z), or a duration ago (24h)',
+    );
   return timestampFromDate(new Date(now.getTime() - ms));
 }

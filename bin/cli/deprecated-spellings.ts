@@ -93,10 +93,13 @@ const DEPRECATIONS: readonly Deprecation[] = [
     ],
     respell(rest) {
       const [company, ...entries] = operands(rest);
-      if (company === undefined || rest[0] !== company || ['show', 'set', 'delete', 'help'].includes(company)) return undefined;
+      if (company === undefined || rest[0] !== company || ['show', 'set', 'delete', 'help'].includes(company))
+        return undefined;
       const options = rest.filter((word) => word.startsWith('-') && word !== '--clear');
-      if (rest.includes('--clear')) return egress('delete', '<company> --clear', '<company>', [company, ...entries, ...options]);
-      if (entries.length > 0) return egress('set', '<company> <entries…>', '<company> <entries…>', [company, ...entries, ...options]);
+      if (rest.includes('--clear'))
+        return egress('delete', '<company> --clear', '<company>', [company, ...entries, ...options]);
+      if (entries.length > 0)
+        return egress('set', '<company> <entries…>', '<company> <entries…>', [company, ...entries, ...options]);
       return egress('show', '<company>', '<company>', [company, ...options]);
     },
   },

@@ -25,7 +25,8 @@ const PROCESS_COMMANDS: Readonly<Record<string, ProcessName>> = {
 const READS_NOTHING = new Set(['flow schema', 'help']);
 
 /** `start` hands its environment on: the components' variables apply as well. */
-const START_NOTE = '\n\nengine, worker and facade read their own variables from the same environment (flowhook engine|worker|facade --help).';
+const START_NOTE =
+  '\n\nengine, worker and facade read their own variables from the same environment (flowhook engine|worker|facade --help).';
 
 /** The reader whose variables a command reads (`user create` → `cli`), or undefined when it reads none; `path` is its words after `flowhook`. */
 export function environmentReaderOf(path: string): ProcessName | undefined {
@@ -35,14 +36,23 @@ export function environmentReaderOf(path: string): ProcessName | undefined {
 
 /** The variables `reader` reads, each with what it means to that reader and its default. */
 export function environmentOf(reader: ProcessName): EnvironmentVariable[] {
-  const rows = (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][]).filter(([, row]) => !row.internal && row.retired === undefined);
-  const own = rows.filter(([, row]) => row.processes.includes(reader)).map(([name, row]) => ({ name, meaning: plain(row.roles?.[reader] ?? withDefault(row, reader)) }));
+  const rows = (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][]).filter(
+    ([, row]) => !row.internal && row.retired === undefined,
+  );
+  const own = rows
+    .filter(([, row]) => row.processes.includes(reader))
+    .map(([name, row]) => ({ name, meaning: plain(row.roles?.[reader] ?? withDefault(row, reader)) }));
   if (reader !== 'start') return own;
   // start listens on its components' ports too: every port it opens is named here, so a user
   // whose port is taken finds the variable that moves it without reading three other helps.
   const listed = new Set(own.map((variable) => variable.name));
   const componentPorts = rows
-    .filter(([name, row]) => name.endsWith('_PORT') && !listed.has(name) && COMPONENTS.some((component) => row.processes.includes(component)))
+    .filter(
+      ([name, row]) =>
+        name.endsWith('_PORT') &&
+        !listed.has(name) &&
+        COMPONENTS.some((component) => row.processes.includes(component)),
+    )
     .map(([name, row]) => ({
       name,
       meaning: plain(
@@ -70,13 +80,20 @@ export function addEnvironmentHelp(program: Command): void {
     }
     const reader = environmentReaderOf(key);
     if (reader === undefined) return;
-    command.addHelpText('after', () => environmentSection(environmentOf(reader)) + (reader === 'start' ? START_NOTE : ''));
+    command.addHelpText(
+      'after',
+      () => environmentSection(environmentOf(reader)) + (reader === 'start' ? START_NOTE : ''),
+    );
   }
 }
 
 export function environmentSection(variables: readonly EnvironmentVariable[]): string {
   const width = Math.max(...variables.map((variable) => variable.name.length));
-  return ['', 'Environment:', ...variables.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.meaning}`)].join('\n');
+  return [
+    '',
+    'Environment:',
+    ...variables.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.meaning}`),
+  ].join('\n');
 }
 
 function withDefault(row: AnySetting, reader: ProcessName): string {

@@ -4,7 +4,11 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { createClient, type Client } from '@connectrpc/connect';
 import type { Command } from 'commander';
-import { ExecutionService, GetExecutionResponseSchema, ListExecutionsResponseSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  ExecutionService,
+  GetExecutionResponseSchema,
+  ListExecutionsResponseSchema,
+} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { commandRuntime, type CommandWiring } from './admin-action.ts';
 import { rpcCommand } from './admin-command.ts';
 import { addRerunCommand, isoTime, terminalConfirm, type Confirm } from './execution-rerun-command.ts';
@@ -39,7 +43,9 @@ type ListOptions = {
 };
 
 export function registerExecutionCommands(program: Command, deps: ExecutionCommandDeps = {}): void {
-  const runtime = commandRuntime(deps, () => createClient(ExecutionService, createAdminTransport(adminOptionsFromEnvironment())));
+  const runtime = commandRuntime(deps, () =>
+    createClient(ExecutionService, createAdminTransport(adminOptionsFromEnvironment())),
+  );
   const execution = program.command('execution').description('executions of published flows and their execution log');
   rpcCommand(runtime, execution.command('list'), {
     description: 'recent executions, most recent first',
@@ -49,16 +55,29 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         .option('--activity <activity>', 'only this webhook activity')
         .option('--flow <name>', 'only this flow')
         .option('--flow-version <n>', 'only this version of the flow', positiveInt)
-        .option('--outcome <outcome>', `only executions whose caller's window closed so: ${OUTCOMES.join(', ')}`, oneOf(OUTCOMES))
-        .option('--status <status>', `only executions in these states: ${STATUSES.join(', ')} (repeat or comma-separate)`, namesFrom(STATUSES), [])
+        .option(
+          '--outcome <outcome>',
+          `only executions whose caller's window closed so: ${OUTCOMES.join(', ')}`,
+          oneOf(OUTCOMES),
+        )
+        .option(
+          '--status <status>',
+          `only executions in these states: ${STATUSES.join(', ')} (repeat or comma-separate)`,
+          namesFrom(STATUSES),
+          [],
+        )
         .option('--since <time>', 'only executions started at or after this ISO 8601 time', isoTime)
         .option('--until <time>', 'only executions started before this ISO 8601 time', isoTime)
         .option('--caller <caller>', 'only executions of this caller, e.g. user:partner')
-        .option('--key <key>', 'only executions whose flow control (concurrency, throttle, debounce, batch) computed this key')
+        .option(
+          '--key <key>',
+          'only executions whose flow control (concurrency, throttle, debounce, batch) computed this key',
+        )
         .option('--limit <n>', 'at most this many (1..500, default 50)', wholeNumberIn(1, 500)),
     response: ListExecutionsResponseSchema,
     call: (context) => {
-      const { company, activity, flow, flowVersion, outcome, status, since, until, caller, key, limit } = context.options as ListOptions;
+      const { company, activity, flow, flowVersion, outcome, status, since, until, caller, key, limit } =
+        context.options as ListOptions;
       return context.client().listExecutions({
         company,
         activity,
@@ -76,13 +95,24 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     lines: (response) => {
       // A company whose name Temporal cannot search exactly is read only so far (ListExecutionsResponse.partial).
       const partial = response.partial
-        ? ['Some executions may be missing: this company is read only so far (its name holds a quote); narrow the filter (--since, --until, --flow, --activity).']
+        ? [
+            'Some executions may be missing: this company is read only so far (its name holds a quote); narrow the filter (--since, --until, --flow, --activity).',
+          ]
         : [];
       if (response.executions.length === 0) return ['No executions.', ...partial];
       // Flow control's columns only when some execution has a key or waited.
       const controlled = response.executions.some((e) => e.keys.length > 0 || e.waitedMs > 0n);
       const rows = table(
-        ['EXECUTION', 'COMPANY', 'ACTIVITY', 'VERSION', 'OUTCOME', 'STATUS', 'STARTED', ...(controlled ? ['KEY', 'WAITED MS'] : [])],
+        [
+          'EXECUTION',
+          'COMPANY',
+          'ACTIVITY',
+          'VERSION',
+          'OUTCOME',
+          'STATUS',
+          'STARTED',
+          ...(controlled ? ['KEY', 'WAITED MS'] : []),
+        ],
         response.executions.map((e) => [
           e.executionId,
           e.company,
@@ -98,7 +128,8 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
     },
   });
   rpcCommand(runtime, execution.command('show <executionId>'), {
-    description: 'one execution: its steps with descriptions, status and timings, and the payload unless doNotLogPayload',
+    description:
+      'one execution: its steps with descriptions, status and timings, and the payload unless doNotLogPayload',
     response: GetExecutionResponseSchema,
     call: (context, executionId: string) => context.client().getExecution({ executionId }),
     lines: (response) => {
@@ -125,7 +156,14 @@ export function registerExecutionCommands(program: Command, deps: ExecutionComma
         '',
         ...table(
           ['STEP', 'TYPE', 'DESCRIPTION', 'STATUS', 'MS', 'NOTE'],
-          response.steps.map((s) => [s.path, s.type, s.description, s.status, String(millis(s.finishedAt) - millis(s.startedAt)), s.note]),
+          response.steps.map((s) => [
+            s.path,
+            s.type,
+            s.description,
+            s.status,
+            String(millis(s.finishedAt) - millis(s.startedAt)),
+            s.note,
+          ]),
         ),
       );
       return lines;

@@ -42,15 +42,26 @@ export const terminalConfirm: Confirm = async (question) => {
 export function addRerunCommand(execution: Command, runtime: CommandRuntime<ExecutionClient>, confirm: Confirm): void {
   execution
     .command('rerun')
-    .description('start a new execution with the payload and trigger context of a closed one (or of every one a filter matches), on the flow version now published')
+    .description(
+      'start a new execution with the payload and trigger context of a closed one (or of every one a filter matches), on the flow version now published',
+    )
     .argument('[executionId]', 'the execution to re-run; without it, the filter options choose')
     .option('--same-version', "run the original's flow version instead of the one now published")
     .option('--company <name>', 'bulk: executions of this company (required without an id)')
     .option('--activity <activity>', 'bulk: only this webhook activity')
-    .option('--status <status>', `bulk: ${RERUNNABLE.join(', ')} (repeat or comma-separate; required without an id)`, namesFrom(RERUNNABLE), [])
+    .option(
+      '--status <status>',
+      `bulk: ${RERUNNABLE.join(', ')} (repeat or comma-separate; required without an id)`,
+      namesFrom(RERUNNABLE),
+      [],
+    )
     .option('--since <time>', 'bulk: originals started at or after this ISO 8601 time', isoTime)
     .option('--until <time>', 'bulk: originals started before this ISO 8601 time', isoTime)
-    .option('--max <n>', 'bulk: refuse when more than this many match (default 100, at most 1000)', wholeNumberIn(1, 1000))
+    .option(
+      '--max <n>',
+      'bulk: refuse when more than this many match (default 100, at most 1000)',
+      wholeNumberIn(1, 1000),
+    )
     .option('--dry-run', 'bulk: list what would be re-run and start nothing')
     .option('--yes', 'bulk: re-run without asking')
     .option('--json', 'print the response as JSON')
@@ -59,8 +70,13 @@ export function addRerunCommand(execution: Command, runtime: CommandRuntime<Exec
         const { io, json, options } = context;
         const sameVersion = options.sameVersion === true;
         if (executionId !== undefined) {
-          const used = FILTER_OPTIONS.filter((name) => (name === 'status' ? (options.status as string[]).length > 0 : options[name] !== undefined));
-          if (used.length > 0) throw new UsageError(`an execution id re-runs that execution; drop ${used.map(flag).join(', ')} (or the id, to re-run by filter)`);
+          const used = FILTER_OPTIONS.filter((name) =>
+            name === 'status' ? (options.status as string[]).length > 0 : options[name] !== undefined,
+          );
+          if (used.length > 0)
+            throw new UsageError(
+              `an execution id re-runs that execution; drop ${used.map(flag).join(', ')} (or the id, to re-run by filter)`,
+            );
           const response = await context.client().rerunExecution({ executionId, sameVersion });
           const rerun = response.rerun;
           return printResponse(io, json, RerunExecutionResponseSchema, response, () => [
@@ -88,17 +104,25 @@ export function addRerunCommand(execution: Command, runtime: CommandRuntime<Exec
         }
         if (options.yes !== true) {
           const listed = await context.client().rerunExecutions({ ...request, dryRun: true });
-          if (listed.matched === 0) return printResponse(io, json, RerunExecutionsResponseSchema, listed, () => ['No executions match; nothing re-run.']);
+          if (listed.matched === 0)
+            return printResponse(io, json, RerunExecutionsResponseSchema, listed, () => [
+              'No executions match; nothing re-run.',
+            ]);
           if (!json) printLines(io, matches(listed));
           const answer = json ? undefined : await confirm(`Re-run these ${listed.matched} execution(s)?`);
           if (answer === undefined)
-            throw new CliError(`not re-run: ${listed.matched} execution(s) match. Confirm with --yes (check the list first with --dry-run)`, Code.FailedPrecondition);
+            throw new CliError(
+              `not re-run: ${listed.matched} execution(s) match. Confirm with --yes (check the list first with --dry-run)`,
+              Code.FailedPrecondition,
+            );
           if (!answer) return printLines(io, ['Nothing re-run.']);
           // What was confirmed is the bound: should more match by now, the engine refuses instead of re-running them unseen.
           request.maxCount = listed.matched;
         }
         // The engine paces starts (at least one per second), so the call lasts up to max seconds: the CLI's usual 60 s would cut it short.
-        const response = await context.client().rerunExecutions(request, { timeoutMs: 60_000 + (request.maxCount || DEFAULT_MAX) * 1000 });
+        const response = await context
+          .client()
+          .rerunExecutions(request, { timeoutMs: 60_000 + (request.maxCount || DEFAULT_MAX) * 1000 });
         printResponse(io, json, RerunExecutionsResponseSchema, response, () => [
           `Re-ran ${response.started.length} of ${response.matched} execution(s).`,
           ...(response.started.length
@@ -117,7 +141,13 @@ function matches(response: RerunExecutionsResponse): string[] {
   if (response.executions.length === 0) return [];
   return table(
     ['EXECUTION', 'ACTIVITY', 'VERSION', 'STATUS', 'STARTED'],
-    response.executions.map((e) => [e.executionId, e.activity, e.flowVersion ? String(e.flowVersion) : '-', e.status, timeText(e.startedAt)]),
+    response.executions.map((e) => [
+      e.executionId,
+      e.activity,
+      e.flowVersion ? String(e.flowVersion) : '-',
+      e.status,
+      timeText(e.startedAt),
+    ]),
   );
 }
 

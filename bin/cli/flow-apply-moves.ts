@@ -14,7 +14,8 @@ export type PublishedFlow = Pick<GetFlowResponse, 'definition' | 'providerRoute'
 
 /** One line per change a caller would notice; empty when the apply moves nothing. */
 export function movesOf(published: PublishedFlow, next: Flow): string[] {
-  const before = published.definition?.trigger?.kind.case === 'webhook' ? published.definition.trigger.kind.value : undefined;
+  const before =
+    published.definition?.trigger?.kind.case === 'webhook' ? published.definition.trigger.kind.value : undefined;
   const after = next.trigger?.kind.case === 'webhook' ? next.trigger.kind.value : undefined;
   if (!before) return [];
   const company = published.definition!.company;
@@ -22,7 +23,9 @@ export function movesOf(published: PublishedFlow, next: Flow): string[] {
   const newActivity = (after?.activity ?? '').toLowerCase();
   const moves: string[] = [];
   if (newActivity !== oldActivity) {
-    moves.push(`its activity changes from ${oldActivity} to ${newActivity}: calls for ${oldActivity} will answer 404 (no flow has that activity)`);
+    moves.push(
+      `its activity changes from ${oldActivity} to ${newActivity}: calls for ${oldActivity} will answer 404 (no flow has that activity)`,
+    );
   }
   const route = published.providerRoute;
   const routeStays = newActivity === oldActivity && after?.direct !== undefined;

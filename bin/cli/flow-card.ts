@@ -2,7 +2,11 @@
 // received" and its fields), with the "Webhook Call" section only once the flow is published.
 // The card never shows a secret: the engine keeps only its hash, and the
 // sample body carries a `<secret>` placeholder.
-import type { GetFlowResponse, ProviderRoute, WebhookCall } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import type {
+  GetFlowResponse,
+  ProviderRoute,
+  WebhookCall,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { ResponseMode, type Step, type WebhookTrigger } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { card, shellArg, shellQuote, yesNo } from './output.ts';
@@ -27,28 +31,49 @@ export function flowCard(response: GetFlowResponse): string[] {
     ...card([
       ['Description', summary?.description || definition?.description || '—'],
       ['Company', company],
-      ['Trigger', trigger ? `When a webhook is received${trigger.description ? ` — ${trigger.description}` : ''}` : 'none'],
+      [
+        'Trigger',
+        trigger ? `When a webhook is received${trigger.description ? ` — ${trigger.description}` : ''}` : 'none',
+      ],
       ['Activity', activity || '—'],
       ['Response mode', waits ? 'Wait for Response step' : 'Instant return'],
       ['Sync timeout', waits ? `${trigger?.syncTimeoutSeconds ?? DEFAULT_SYNC_TIMEOUT_SECONDS} s` : undefined],
       // The default response has an empty body whatever its content type says; say so, so nobody parses "" as JSON.
-      ['Default response', `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}, empty body`],
+      [
+        'Default response',
+        `${trigger?.defaultResponseStatusCode ?? DEFAULT_STATUS_CODE}, ${trigger?.defaultResponseContentType ?? DEFAULT_CONTENT_TYPE}, empty body`,
+      ],
       ['Do not log payload', yesNo(trigger?.doNotLogPayload ?? false)],
-      ['Versions', `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`],
+      [
+        'Versions',
+        `latest ${summary?.latestVersion ?? 0}, ${published ? `published ${summary?.publishedVersion}` : 'not published'}`,
+      ],
       [
         'Paused',
-        summary?.pausedAt ? `since ${timestampDate(summary.pausedAt).toISOString()}: executions wait (flowhook flow resume ${shellArg(company)} ${shellArg(name)})` : undefined,
+        summary?.pausedAt
+          ? `since ${timestampDate(summary.pausedAt).toISOString()}: executions wait (flowhook flow resume ${shellArg(company)} ${shellArg(name)})`
+          : undefined,
       ],
       ['Flow control', trigger ? flowControlText(trigger) : undefined],
-      ['Secret', summary?.hasSecret ? `set (new one: flowhook secret rotate ${shellArg(company)} ${shellArg(activity)})` : 'not set'],
+      [
+        'Secret',
+        summary?.hasSecret
+          ? `set (new one: flowhook secret rotate ${shellArg(company)} ${shellArg(activity)})`
+          : 'not set',
+      ],
     ]),
     '',
     `Steps (version ${summary?.latestVersion ?? '?'})`,
     ...stepLines(definition?.steps ?? [], '  '),
   ];
   if (published && response.webhookCall) lines.push('', ...webhookCallSection(response.webhookCall, activity));
-  else lines.push('', `Not published: the endpoint and a sample call appear here once it is (flowhook flow publish ${shellArg(company)} ${shellArg(name)}).`);
-  if (response.providerRoute) lines.push('', ...providerRouteSection(response.providerRoute, company, activity, published));
+  else
+    lines.push(
+      '',
+      `Not published: the endpoint and a sample call appear here once it is (flowhook flow publish ${shellArg(company)} ${shellArg(name)}).`,
+    );
+  if (response.providerRoute)
+    lines.push('', ...providerRouteSection(response.providerRoute, company, activity, published));
   return lines;
 }
 
@@ -121,7 +146,10 @@ function providerRouteSection(route: ProviderRoute, company: string, activity: s
       ['Method', 'POST'],
       ['URL', published ? route.url : `${route.url} (answers once the flow is published)`],
       ['Verification', route.scheme || '—'],
-      ['Signing secret', route.hookSecretSet ? `set (rotate: ${setCommand} --overlap 24h)` : `no signing secret yet: ${setCommand}`],
+      [
+        'Signing secret',
+        route.hookSecretSet ? `set (rotate: ${setCommand} --overlap 24h)` : `no signing secret yet: ${setCommand}`,
+      ],
     ]),
   ];
 }
@@ -131,7 +159,8 @@ function placeholderBody(sample: string, activity: string): string {
   let body: Record<string, unknown> = { activity, payload: {} };
   try {
     const parsed: unknown = JSON.parse(sample);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      body = parsed as Record<string, unknown>;
   } catch {
     // Not JSON: fall back to the request's shape, {activity, secret, payload}.
   }
@@ -143,8 +172,10 @@ function flowControlText(trigger: WebhookTrigger): string | undefined {
   const key = (text: string) => (text ? ` per key ${text}` : '');
   const parts = [
     trigger.concurrency && `concurrency ${trigger.concurrency.limit ?? 1}${key(trigger.concurrency.key)}`,
-    trigger.throttle && `throttle ${trigger.throttle.perSecond}/s (burst ${trigger.throttle.burst ?? 1})${key(trigger.throttle.key)}`,
-    trigger.debounce && `debounce ${trigger.debounce.period}${trigger.debounce.maxWait ? ` (at most ${trigger.debounce.maxWait})` : ''}${key(trigger.debounce.key)}`,
+    trigger.throttle &&
+      `throttle ${trigger.throttle.perSecond}/s (burst ${trigger.throttle.burst ?? 1})${key(trigger.throttle.key)}`,
+    trigger.debounce &&
+      `debounce ${trigger.debounce.period}${trigger.debounce.maxWait ? ` (at most ${trigger.debounce.maxWait})` : ''}${key(trigger.debounce.key)}`,
     trigger.batch && `batch of up to ${trigger.batch.maxSize} or ${trigger.batch.maxWait}${key(trigger.batch.key)}`,
     trigger.idempotencyKey && `idempotency key ${trigger.idempotencyKey} for ${trigger.idempotencyWindow || '24h'}`,
     trigger.priority !== undefined && `priority ${trigger.priority}`,

@@ -13,7 +13,14 @@ import {
   type ApplyFlowResponse,
   type FlowSummary,
 } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { adminAction, CliError, describeError, reportError, type AdminContext, type AdminRuntime } from './admin-action.ts';
+import {
+  adminAction,
+  CliError,
+  describeError,
+  reportError,
+  type AdminContext,
+  type AdminRuntime,
+} from './admin-action.ts';
 import { rpcCommand } from './admin-command.ts';
 import { flowCard } from './flow-card.ts';
 import { registerFlowSchemaCommand } from './flow-schema-command.ts';
@@ -25,7 +32,11 @@ import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { placePublishProblems } from './publish-problem-positions.ts';
 import { JSON_OPTIONS, printJson, printLines, shellArg, shownOnce, tableOr, timeText } from './output.ts';
 
-export function registerFlowCommands(program: Command, runtime: AdminRuntime, confirm: Confirm = terminalConfirm): void {
+export function registerFlowCommands(
+  program: Command,
+  runtime: AdminRuntime,
+  confirm: Confirm = terminalConfirm,
+): void {
   const flow = program.command('flow').description('flows as code: apply files, inspect, publish');
   registerFlowSchemaCommand(flow, runtime);
   registerFlowPauseCommands(flow, runtime);
@@ -35,7 +46,10 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime, co
     .description('save each flow file as a new version (creating the flow on first apply)')
     .argument('<file...>', 'flow files (.yaml, .yml or .json)')
     .option('--publish', 'publish the applied version')
-    .option('--yes', 'apply even when the version moves the published flow: another activity, or no provider route where a hook secret is set')
+    .option(
+      '--yes',
+      'apply even when the version moves the published flow: another activity, or no provider route where a hook secret is set',
+    )
     .option('--json', 'print {"results": [...]} with one entry per file')
     .action(adminAction(runtime, (context, files: string[]) => applyFiles(context, files, confirm)));
 
@@ -53,16 +67,24 @@ export function registerFlowCommands(program: Command, runtime: AdminRuntime, co
     call: (context) => context.client().listFlows({ company: (context.options.company as string | undefined) ?? '' }),
     lines: ({ flows }, context) => {
       const company = context.options.company as string | undefined;
-      const none = company ? `No flows in company "${company}".` : 'No flows yet. Create one with: flowhook flow apply <file>';
-      return tableOr(none, ['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED', 'TRIGGER'], flows.map(listRow));
+      const none = company
+        ? `No flows in company "${company}".`
+        : 'No flows yet. Create one with: flowhook flow apply <file>';
+      return tableOr(
+        none,
+        ['COMPANY', 'NAME', 'ACTIVITY', 'LATEST', 'PUBLISHED', 'SECRET', 'UPDATED', 'TRIGGER'],
+        flows.map(listRow),
+      );
     },
   });
 
   rpcCommand(runtime, flow.command('publish <company> <name>'), {
     description: 'validate and publish the latest version (or --version N)',
-    options: (command) => command.option('--version <n>', 'publish this version instead of the latest', positiveInteger),
+    options: (command) =>
+      command.option('--version <n>', 'publish this version instead of the latest', positiveInteger),
     response: PublishFlowResponseSchema,
-    call: (context, company: string, name: string) => context.client().publishFlow({ company, name, version: versionOf(context) }),
+    call: (context, company: string, name: string) =>
+      context.client().publishFlow({ company, name, version: versionOf(context) }),
     lines: ({ flow: summary, warnings }, context, company: string, name: string) => [
       `Published flow "${name}" (company ${company}): version ${summary?.publishedVersion ?? versionOf(context)} now answers activity ${summary?.activity ?? ''}.`,
       ...warnings.map((warning) => `  warning: ${warning}`),
@@ -94,7 +116,9 @@ async function applyFiles(context: AdminContext, files: string[], confirm: Confi
   const publish = context.options.publish === true;
   const confirmed = context.options.yes === true;
   const read = await Promise.allSettled(files.map((file) => readFlowFileWithPositions(file)));
-  const problems = read.flatMap((result) => (result.status === 'rejected' ? [describeError(result.reason).message] : []));
+  const problems = read.flatMap((result) =>
+    result.status === 'rejected' ? [describeError(result.reason).message] : [],
+  );
   if (problems.length > 0) throw new CliError(`${problems.join('\n')}\nnothing was applied`, Code.InvalidArgument);
   const flows = read.map((result) => (result as PromiseFulfilledResult<PlacedFlow>).value);
 
@@ -110,7 +134,10 @@ async function applyFiles(context: AdminContext, files: string[], confirm: Confi
       if (!context.json) printLines(context.io, appliedLines(file, response));
     } catch (caught) {
       // The engine names fields; the file's lines are only known here.
-      const error = caught instanceof ConnectError ? new ConnectError(placePublishProblems(caught.rawMessage, file, positionOf), caught.code, caught.metadata) : caught;
+      const error =
+        caught instanceof ConnectError
+          ? new ConnectError(placePublishProblems(caught.rawMessage, file, positionOf), caught.code, caught.metadata)
+          : caught;
       results.push({ file, error: describeError(error) });
       // The JSON document comes once, at the end; here only stderr.
       reportError(context.io, false, error, file);
@@ -137,7 +164,9 @@ async function confirmMoves(context: AdminContext, confirm: Confirm, file: strin
   if (publishedVersion === 0) return;
   // The latest version is the published one unless a draft was saved after it: only then is it read on its own.
   const published =
-    publishedVersion === latest!.flow!.latestVersion ? latest! : await context.client().getFlow({ company: flow.company, name: flow.name, version: publishedVersion });
+    publishedVersion === latest!.flow!.latestVersion
+      ? latest!
+      : await context.client().getFlow({ company: flow.company, name: flow.name, version: publishedVersion });
   const moves = movesOf(published, flow);
   if (moves.length === 0) return;
   const what = `${file} moves the published flow "${flow.name}" (company ${flow.company}, version ${publishedVersion})${publish(context) ? '' : ' once published'}:\n${moves.map((move) => `  - ${move}`).join('\n')}`;
@@ -161,7 +190,8 @@ function appliedLines(file: string, response: ApplyFlowResponse): string[] {
   const latest = summary?.latestVersion ?? 0;
   const published = summary?.publishedVersion ?? 0;
   const action = response.created ? 'created' : response.newVersion ? 'updated' : 'unchanged';
-  const version = response.newVersion || response.created ? `version ${latest}` : `version ${latest} already has this definition`;
+  const version =
+    response.newVersion || response.created ? `version ${latest}` : `version ${latest} already has this definition`;
   const state =
     published === latest
       ? 'published'

@@ -57,7 +57,8 @@ export function parseFlowTextWithPositions(path: string, text: string): PlacedFl
   const isJson = extname(path).toLowerCase() === '.json';
   const source = isJson ? parseJson(path, text) : parseYaml(path, text);
   const { document } = source;
-  if (document === null || document === undefined) throw new FlowFileError(path, 'the file is empty; a flow needs at least company, name and trigger');
+  if (document === null || document === undefined)
+    throw new FlowFileError(path, 'the file is empty; a flow needs at least company, name and trigger');
 
   const secret = findSecret(document);
   if (secret) {
@@ -92,7 +93,10 @@ async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw new FlowFileError(path, UNREADABLE.get((error as NodeJS.ErrnoException).code ?? '') ?? (error as Error).message);
+    throw new FlowFileError(
+      path,
+      UNREADABLE.get((error as NodeJS.ErrnoException).code ?? '') ?? (error as Error).message,
+    );
   }
 }
 
@@ -107,7 +111,10 @@ function parseYaml(path: string, text: string): ParsedSource {
   const [error] = doc.errors;
   if (error) {
     const [summary, snippet] = splitYamlMessage(error.message);
-    const problem = error.code === 'MULTIPLE_DOCS' ? 'a flow file holds one flow (one YAML document); put each flow in its own file' : `invalid YAML: ${summary}${snippet}`;
+    const problem =
+      error.code === 'MULTIPLE_DOCS'
+        ? 'a flow file holds one flow (one YAML document); put each flow in its own file'
+        : `invalid YAML: ${summary}${snippet}`;
     throw new FlowFileError(path, problem, error.linePos?.[0]);
   }
   return { document: doc.toJS(), positionOf: (segments, atKey) => nodePosition(doc, lineCounter, segments, atKey) };
@@ -139,13 +146,20 @@ function splitYamlMessage(message: string): [string, string] {
   return [summary, snippet ? `\n${snippet.replace(/^\n+/, '').replace(/^/gm, '    ')}` : ''];
 }
 
-function nodePosition(doc: Document, lineCounter: LineCounter, path: PathSegment[], atKey = false): { line: number; col: number } | undefined {
+function nodePosition(
+  doc: Document,
+  lineCounter: LineCounter,
+  path: PathSegment[],
+  atKey = false,
+): { line: number; col: number } | undefined {
   let node: unknown = doc.contents;
   for (const [i, segment] of path.entries()) {
     const last = i === path.length - 1;
     if (isMap(node)) {
       // Problems spell fields in JSON (`statusCode`); the file may use the proto name (`status_code`), which is read too.
-      const pair = node.items.find((item) => keyText(item.key) === String(segment)) ?? node.items.find((item) => sameField(keyText(item.key), String(segment)));
+      const pair =
+        node.items.find((item) => keyText(item.key) === String(segment)) ??
+        node.items.find((item) => sameField(keyText(item.key), String(segment)));
       if (!pair) return position(node);
       node = last && atKey ? pair.key : (pair.value ?? pair.key);
     } else if (isSeq(node) && typeof segment === 'number') {

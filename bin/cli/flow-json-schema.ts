@@ -18,7 +18,14 @@
 // warning there. So shared schemas live in `definitions`, and a field's
 // description sits beside an `allOf` of its `$ref`, since draft-07 ignores
 // keywords next to `$ref`.
-import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage, type DescOneof } from '@bufbuild/protobuf';
+import {
+  ScalarType,
+  type DescEnum,
+  type DescEnumValue,
+  type DescField,
+  type DescMessage,
+  type DescOneof,
+} from '@bufbuild/protobuf';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
 export interface JsonSchema {
@@ -101,9 +108,17 @@ export function messageJsonSchema(root: DescMessage, comments: ProtoComments = (
         return described({ type: 'array', items }, comments(field) ?? (element && comments(element)));
       }
       case 'map': {
-        const values = field.mapKind === 'scalar' ? scalarSchema(field.scalar) : field.mapKind === 'enum' ? enumSchema(field.enum) : messageSchema(field.message);
+        const values =
+          field.mapKind === 'scalar'
+            ? scalarSchema(field.scalar)
+            : field.mapKind === 'enum'
+              ? enumSchema(field.enum)
+              : messageSchema(field.message);
         const keys = mapKeySchema(field.mapKey);
-        return described({ type: 'object', ...(keys ? { propertyNames: keys } : {}), additionalProperties: values }, comments(field));
+        return described(
+          { type: 'object', ...(keys ? { propertyNames: keys } : {}), additionalProperties: values },
+          comments(field),
+        );
       }
     }
   }
@@ -207,6 +222,7 @@ const WELL_KNOWN: Record<string, JsonSchema> = {
 
 function wellKnownSchema(typeName: string): JsonSchema {
   const schema = WELL_KNOWN[typeName];
-  if (!schema) throw new Error(`no JSON Schema for ${typeName} yet: add its JSON form to WELL_KNOWN in flow-json-schema.ts`);
+  if (!schema)
+    throw new Error(`no JSON Schema for ${typeName} yet: add its JSON form to WELL_KNOWN in flow-json-schema.ts`);
   return structuredClone(schema);
 }

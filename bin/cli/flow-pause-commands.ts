@@ -1,7 +1,10 @@
 // `flowhook flow pause|resume <company> <flow>`: hold a flow's executions
 // (calls are still accepted and answered) and let them run again.
 import type { Command } from 'commander';
-import { PauseFlowResponseSchema, ResumeFlowResponseSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  PauseFlowResponseSchema,
+  ResumeFlowResponseSchema,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { AdminContext, AdminRuntime } from './admin-action.ts';
 import { rpcCommand } from './admin-command.ts';
 import { shellArg } from './output.ts';
@@ -22,7 +25,8 @@ export function registerFlowPauseCommands(flow: Command, runtime: AdminRuntime):
       description: 'let the held executions run, in arrival order; new calls start as usual again',
       response: ResumeFlowResponseSchema,
       send: (context: AdminContext, company: string, name: string) => context.client().resumeFlow({ company, name }),
-      changed: (company: string, name: string) => `Resumed flow "${name}" (company ${company}): held executions run now, in arrival order.`,
+      changed: (company: string, name: string) =>
+        `Resumed flow "${name}" (company ${company}): held executions run now, in arrival order.`,
       unchanged: 'was not paused; nothing changed',
     },
   ] as const;
@@ -31,7 +35,9 @@ export function registerFlowPauseCommands(flow: Command, runtime: AdminRuntime):
       description,
       response,
       call: send,
-      lines: (answer, _context, company: string, name: string) => [answer.changed ? changed(company, name) : `Flow "${name}" (company ${company}) ${unchanged}.`],
+      lines: (answer, _context, company: string, name: string) => [
+        answer.changed ? changed(company, name) : `Flow "${name}" (company ${company}) ${unchanged}.`,
+      ],
     });
   }
 }

@@ -26,7 +26,11 @@ export function findSecret(document: unknown): PathSegment[] | undefined {
 }
 
 function findSecretBelow(value: unknown, path: PathSegment[]): PathSegment[] | undefined {
-  const entries: [PathSegment, unknown][] = Array.isArray(value) ? value.map((item, i) => [i, item]) : isMapping(value) ? Object.entries(value) : [];
+  const entries: [PathSegment, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [i, item])
+    : isMapping(value)
+      ? Object.entries(value)
+      : [];
   for (const [key, child] of entries) {
     if (typeof key === 'string' && isSecretKey(key)) return [...path, key];
     const found = findSecretBelow(child, [...path, key]);
@@ -37,8 +41,13 @@ function findSecretBelow(value: unknown, path: PathSegment[]): PathSegment[] | u
 
 const isSecretKey = (key: string) => /^secret(hash)?$/i.test(key);
 
-export function findSchemaProblem(schema: DescMessage, value: unknown, path: PathSegment[] = []): SchemaProblem | undefined {
-  if (!isMapping(value)) return { path, message: `expected a mapping of ${schema.name} fields, got ${describe(value)}` };
+export function findSchemaProblem(
+  schema: DescMessage,
+  value: unknown,
+  path: PathSegment[] = [],
+): SchemaProblem | undefined {
+  if (!isMapping(value))
+    return { path, message: `expected a mapping of ${schema.name} fields, got ${describe(value)}` };
   const setInOneof = new Map<DescOneof, string>();
   for (const [key, child] of Object.entries(value)) {
     const here = [...path, key];
@@ -62,7 +71,13 @@ export function findSchemaProblem(schema: DescMessage, value: unknown, path: Pat
   return undefined;
 }
 
-function fieldProblem(parent: DescMessage, field: DescField, key: string, value: unknown, path: PathSegment[]): SchemaProblem | undefined {
+function fieldProblem(
+  parent: DescMessage,
+  field: DescField,
+  key: string,
+  value: unknown,
+  path: PathSegment[],
+): SchemaProblem | undefined {
   switch (field.fieldKind) {
     case 'message':
       return messageProblem(field.message, value, path);
@@ -98,7 +113,8 @@ function fieldProblem(parent: DescMessage, field: DescField, key: string, value:
 function messageProblem(schema: DescMessage, value: unknown, path: PathSegment[]): SchemaProblem | undefined {
   // Well-known types (Struct, Value, …) have their own JSON forms; fromJson judges them.
   if (!schema.typeName.startsWith('google.protobuf.')) return findSchemaProblem(schema, value, path);
-  if (schema.typeName === 'google.protobuf.Struct' && !isMapping(value)) return { path, message: `expected a mapping, got ${describe(value)}` };
+  if (schema.typeName === 'google.protobuf.Struct' && !isMapping(value))
+    return { path, message: `expected a mapping, got ${describe(value)}` };
   return decodeProblem(schema, value, path);
 }
 
@@ -136,6 +152,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value === 'number' ? 'the number' : typeof value === 'boolean' ? 'the boolean' : `a ${typeof value}`} ${String(value)}`;
 }

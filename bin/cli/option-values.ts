@@ -12,7 +12,9 @@ export function namesFrom(allowed: readonly string[]): (raw: string, previous: s
       .filter(Boolean);
     const unknown = given.filter((name) => !allowed.includes(name.toUpperCase()));
     if (given.length === 0 || unknown.length > 0)
-      throw new InvalidArgumentError(`${unknown.map((name) => JSON.stringify(name)).join(', ') || 'nothing'} is not one of ${allowed.join(', ')}`);
+      throw new InvalidArgumentError(
+        `${unknown.map((name) => JSON.stringify(name)).join(', ') || 'nothing'} is not one of ${allowed.join(', ')}`,
+      );
     return [...previous, ...given.map((name) => name.toUpperCase())];
   };
 }
@@ -20,7 +22,8 @@ export function namesFrom(allowed: readonly string[]): (raw: string, previous: s
 /** One of `allowed` (kebab-case names; any case, `_` or a space for `-`), passed on as given. */
 export function oneOf(allowed: readonly string[]): (raw: string) => string {
   return (raw) => {
-    if (!allowed.includes(raw.trim().toLowerCase().replace(/[_ ]/g, '-'))) throw new InvalidArgumentError(`${JSON.stringify(raw)} is not one of ${allowed.join(', ')}`);
+    if (!allowed.includes(raw.trim().toLowerCase().replace(/[_ ]/g, '-')))
+      throw new InvalidArgumentError(`${JSON.stringify(raw)} is not one of ${allowed.join(', ')}`);
     return raw;
   };
 }
@@ -36,7 +39,8 @@ export function positiveInt(raw: string): number {
 export function wholeNumberIn(min: number, max: number): (raw: string) => number {
   return (raw) => {
     const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) throw new InvalidArgumentError(`a whole number in ${min}..${max}`);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max)
+      throw new InvalidArgumentError(`a whole number in ${min}..${max}`);
     return value;
   };
 }
@@ -45,7 +49,8 @@ export function wholeNumberIn(min: number, max: number): (raw: string) => number
 export function isoTimestamp(value: string): Date {
   // Date.parse accepts far more than ISO 8601; insist on a date at least.
   const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 timestamp such as 2026-12-31T23:59:59Z');
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime()))
+    throw new InvalidArgumentError('expected an ISO 8601 timestamp such as 2026-12-31T23:59:59Z');
   return date;
 }
 

@@ -27,7 +27,13 @@ export function printLines(io: CliIo, lines: string[]): void {
 export const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
 
 /** A command's answer: with --json the response as its one JSON document, otherwise the lines a person reads. */
-export function printResponse<S extends DescMessage>(io: CliIo, json: boolean, schema: S, response: MessageShape<S>, lines: () => string[]): void {
+export function printResponse<S extends DescMessage>(
+  io: CliIo,
+  json: boolean,
+  schema: S,
+  response: MessageShape<S>,
+  lines: () => string[],
+): void {
   if (json) printJson(io, toJson(schema, response, JSON_OPTIONS));
   else printLines(io, lines());
 }

@@ -29,8 +29,13 @@ export function registerPayloadKeyCommands(program: Command, deps: PayloadKeyCom
     .command('payload-key')
     .description("the keys that encrypt doNotLogPayload executions' payloads in Temporal")
     .command('rotate')
-    .description('put a new current key first in the payload key file; older keys stay there to decrypt old histories (restart engines and workers afterwards)')
-    .option('--file <path>', `the key file (default: ${PAYLOAD_KEY_FILE_VARIABLE}, else <data dir>/${LOCAL_PAYLOAD_KEY_FILE} of \`flowhook start\`)`)
+    .description(
+      'put a new current key first in the payload key file; older keys stay there to decrypt old histories (restart engines and workers afterwards)',
+    )
+    .option(
+      '--file <path>',
+      `the key file (default: ${PAYLOAD_KEY_FILE_VARIABLE}, else <data dir>/${LOCAL_PAYLOAD_KEY_FILE} of \`flowhook start\`)`,
+    )
     .option('--json', 'print the result as JSON')
     .action((options: { file?: string; json?: boolean }) => {
       try {

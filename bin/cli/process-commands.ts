@@ -15,7 +15,10 @@ export function registerProcessCommands(program: Command): void {
   program
     .command('start')
     .description('run everything on embedded defaults: PostgreSQL, Temporal dev server, engine, worker, facade')
-    .option('--json', 'print the banner as one JSON line (URLs, data directory; first-run credentials only to a terminal, else the path of their 0600 file)')
+    .option(
+      '--json',
+      'print the banner as one JSON line (URLs, data directory; first-run credentials only to a terminal, else the path of their 0600 file)',
+    )
     .action((options: { json?: boolean }) =>
       runUntilSignal(async () => {
         const [{ startAllInOne }, { readStartConfig }, { seedIfEmpty }] = await Promise.all([
@@ -29,7 +32,9 @@ export function registerProcessCommands(program: Command): void {
         });
         // A part that stops on its own stops everything: a stack that accepts calls nothing runs must not look alive.
         stack.failed.catch((error: unknown) => {
-          process.stderr.write(`flowhook: ${error instanceof Error ? error.message : String(error)}; stopping everything\n`);
+          process.stderr.write(
+            `flowhook: ${error instanceof Error ? error.message : String(error)}; stopping everything\n`,
+          );
           void stack.stop().finally(() => process.exit(1));
         });
         return stack.stop;
@@ -44,7 +49,11 @@ export function registerProcessCommands(program: Command): void {
     .command('facade')
     .description('run the HTTP facade (OData endpoint on FLOWHOOK_FACADE_PORT)')
     .option('--json', 'logs are JSON lines already')
-    .action(() => runUntilSignal(async () => (await (await import('../../facade/main.ts')).runFacade(undefined, { handleSignals: false })).close));
+    .action(() =>
+      runUntilSignal(
+        async () => (await (await import('../../facade/main.ts')).runFacade(undefined, { handleSignals: false })).close,
+      ),
+    );
   program
     .command('worker')
     .description('run a worker polling the flow task queue')

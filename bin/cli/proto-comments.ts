@@ -8,7 +8,15 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { fromBinary, type DescEnum, type DescEnumValue, type DescField, type DescMessage, type DescMethod, type DescService } from '@bufbuild/protobuf';
+import {
+  fromBinary,
+  type DescEnum,
+  type DescEnumValue,
+  type DescField,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+} from '@bufbuild/protobuf';
 import {
   DescriptorProtoSchema,
   EnumDescriptorProtoSchema,
@@ -33,8 +41,18 @@ export type CommentedElement = DescMessage | DescField | DescEnum | DescEnumValu
  * comments (SourceCodeInfo); `withImports` adds the files they import (google/protobuf/…), which
  * a registry of them needs. Throws with buf's own message when it cannot.
  */
-export async function compileWithComments(paths: readonly string[], { withImports = false } = {}): Promise<FileDescriptorSet> {
-  const args = ['build', ...paths.flatMap((path) => ['--path', path]), ...(withImports ? [] : ['--exclude-imports']), '--as-file-descriptor-set', '-o', '-#format=binpb'];
+export async function compileWithComments(
+  paths: readonly string[],
+  { withImports = false } = {},
+): Promise<FileDescriptorSet> {
+  const args = [
+    'build',
+    ...paths.flatMap((path) => ['--path', path]),
+    ...(withImports ? [] : ['--exclude-imports']),
+    '--as-file-descriptor-set',
+    '-o',
+    '-#format=binpb',
+  ];
   try {
     // buf's npm launcher is a Node script; run it with this Node rather than whatever `node` is on PATH.
     const launcher = createRequire(import.meta.url).resolve('@bufbuild/buf/bin/buf');
@@ -46,7 +64,9 @@ export async function compileWithComments(paths: readonly string[], { withImport
     return fromBinary(FileDescriptorSetSchema, stdout);
   } catch (error) {
     const detail = String((error as { stderr?: Buffer }).stderr ?? '').trim() || (error as Error).message;
-    throw new Error(`cannot read the comments of ${paths.join(', ')} with buf (the devDependency @bufbuild/buf, installed by npm install): ${detail}`);
+    throw new Error(
+      `cannot read the comments of ${paths.join(', ')} with buf (the devDependency @bufbuild/buf, installed by npm install): ${detail}`,
+    );
   }
 }
 
@@ -63,7 +83,9 @@ const SERVICE = ServiceDescriptorProtoSchema.field;
 export function commentsByName(files: readonly FileDescriptorProto[]): ReadonlyMap<string, string> {
   const byName = new Map<string, string>();
   for (const file of files) {
-    const byPath = new Map((file.sourceCodeInfo?.location ?? []).map((location) => [location.path.join('.'), location.leadingComments]));
+    const byPath = new Map(
+      (file.sourceCodeInfo?.location ?? []).map((location) => [location.path.join('.'), location.leadingComments]),
+    );
     const note = (path: number[], name: string) => {
       const comment = byPath.get(path.join('.'));
       if (comment?.trim()) byName.set(name, prose(comment));
@@ -86,7 +108,9 @@ export function commentsByName(files: readonly FileDescriptorProto[]): ReadonlyM
     file.service.forEach((desc, i) => {
       const name = qualified(file.package, desc.name);
       note([FILE.service.number, i], name);
-      desc.method.forEach((method, j) => note([FILE.service.number, i, SERVICE.method.number, j], `${name}.${method.name}`));
+      desc.method.forEach((method, j) =>
+        note([FILE.service.number, i, SERVICE.method.number, j], `${name}.${method.name}`),
+      );
     });
   }
   return byName;

@@ -60,11 +60,16 @@ export async function readSecret(options: ReadSecretOptions): Promise<string> {
  * readSecret, refusing an empty secret: "the <what> is empty: nothing was read from stdin" (or from the
  * file), then `hint`.
  */
-export async function readRequiredSecret(options: ReadSecretOptions & { what: string; hint?: string }): Promise<string> {
+export async function readRequiredSecret(
+  options: ReadSecretOptions & { what: string; hint?: string },
+): Promise<string> {
   const secret = await readSecret(options);
   if (secret !== '') return secret;
   const source = options.file !== undefined && options.file !== '-' ? 'the file given to --secret-file' : 'stdin';
-  throw new CliError(`the ${options.what} is empty: nothing was read from ${source}${options.hint ?? ''}`, Code.InvalidArgument);
+  throw new CliError(
+    `the ${options.what} is empty: nothing was read from ${source}${options.hint ?? ''}`,
+    Code.InvalidArgument,
+  );
 }
 
 export function stripOneLineBreak(text: string): string {
@@ -88,7 +93,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export function readHiddenLine(stdin: SecretStdin, io: CliIo, prompt: string): Promise<string> {
   const { stream } = stdin;
   if (typeof stream.setRawMode !== 'function') {
-    return Promise.reject(new CliError('cannot turn off echo on this terminal; give the secret with --secret-file <path> (or pipe it to stdin)', Code.FailedPrecondition));
+    return Promise.reject(
+      new CliError(
+        'cannot turn off echo on this terminal; give the secret with --secret-file <path> (or pipe it to stdin)',
+        Code.FailedPrecondition,
+      ),
+    );
   }
   io.err(`${prompt} `);
   const wasRaw = stream.isRaw === true;

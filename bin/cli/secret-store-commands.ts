@@ -8,7 +8,10 @@ import type { AdminRuntime } from './admin-action.ts';
 import { rpcCommand } from './admin-command.ts';
 
 export function registerSecretStoreCommands(program: Command, runtime: AdminRuntime): void {
-  const rotate = program.command('secret-store').description('the key that encrypts the stored connection and hook secrets').command('rotate');
+  const rotate = program
+    .command('secret-store')
+    .description('the key that encrypts the stored connection and hook secrets')
+    .command('rotate');
   rpcCommand(runtime, rotate, {
     description: 're-wrap every stored secret under the current key (with a key file: a newly generated one)',
     response: RotateKeyResponseSchema,
@@ -23,7 +26,9 @@ export function registerSecretStoreCommands(program: Command, runtime: AdminRunt
       if (response.retiredKeyIds.length > 0) {
         const where = response.generated ? 'the key file' : 'FLOWHOOK_SECRETS_KEY';
         const keys = response.retiredKeyIds.length === 1 ? 'key' : 'keys';
-        lines.push(`The older ${keys} ${response.retiredKeyIds.join(', ')} protect${keys === 'key' ? 's' : ''} no secret any more and may be removed from ${where}.`);
+        lines.push(
+          `The older ${keys} ${response.retiredKeyIds.join(', ')} protect${keys === 'key' ? 's' : ''} no secret any more and may be removed from ${where}.`,
+        );
       }
       return lines;
     },

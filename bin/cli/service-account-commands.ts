@@ -16,18 +16,29 @@ import { requireYes, rpcCommand } from './admin-command.ts';
 import { collect } from './option-values.ts';
 import { shellArg, shownOnce, tableOr, timeText, yesNo } from './output.ts';
 
-const SCOPE_HELP = 'invoke (WebhookService), records (RecordService, OutboundService, CallbackService) or admin (the admin services)';
+const SCOPE_HELP =
+  'invoke (WebhookService), records (RecordService, OutboundService, CallbackService) or admin (the admin services)';
 
 export function registerServiceAccountCommands(program: Command, runtime: AdminRuntime): void {
-  const accounts = program.command('service-account').description('identities that call the engine over gRPC/Connect: facade, workers, CLI and your own services');
+  const accounts = program
+    .command('service-account')
+    .description('identities that call the engine over gRPC/Connect: facade, workers, CLI and your own services');
   rpcCommand(runtime, accounts.command('create <name>'), {
     description: 'create a service account and print its token once',
     options: (command) =>
       command
         .requiredOption('--scope <scope>', SCOPE_HELP)
-        .option('--company <name>', 'a company it acts for (repeatable); invoke accounts need one, or --all-companies', collect, [])
+        .option(
+          '--company <name>',
+          'a company it acts for (repeatable); invoke accounts need one, or --all-companies',
+          collect,
+          [],
+        )
         .option('--all-companies', 'act for every company, including ones created later')
-        .option('--forwards-callers', "the facade's account only: may pass on a Basic user or OAuth application it verified"),
+        .option(
+          '--forwards-callers',
+          "the facade's account only: may pass on a Basic user or OAuth application it verified",
+        ),
     jsonHolds: 'the token',
     response: CreateServiceAccountResponseSchema,
     call: (context, name: string) => {
@@ -59,7 +70,15 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
       tableOr(
         'No service accounts yet. Create one with: flowhook service-account create <name> --scope invoke --company <company>',
         ['NAME', 'SCOPE', 'COMPANIES', 'FORWARDS CALLERS', 'STATE', 'TOKEN', 'TOKEN SINCE'],
-        listed.map((a) => [a.name, a.scope, companiesOf(a), yesNo(a.forwardsCallers), a.enabled ? 'enabled' : 'disabled', a.tokenHint, timeText(a.rotatedAt ?? a.createdAt)]),
+        listed.map((a) => [
+          a.name,
+          a.scope,
+          companiesOf(a),
+          yesNo(a.forwardsCallers),
+          a.enabled ? 'enabled' : 'disabled',
+          a.tokenHint,
+          timeText(a.rotatedAt ?? a.createdAt),
+        ]),
       ),
   });
   for (const [command, enabled] of [
@@ -67,7 +86,9 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
     ['enable', true],
   ] as const) {
     rpcCommand(runtime, accounts.command(`${command} <name>`), {
-      description: enabled ? 'enable a service account again (its current token works again)' : 'disable a service account: its calls get UNAUTHENTICATED at once, in every engine',
+      description: enabled
+        ? 'enable a service account again (its current token works again)'
+        : 'disable a service account: its calls get UNAUTHENTICATED at once, in every engine',
       response: SetServiceAccountStateResponseSchema,
       call: (context, name: string) => context.client().setServiceAccountState({ name, enabled }),
       lines: (response) => [`Service account "${response.account!.name}" is ${enabled ? 'enabled' : 'disabled'}.`],
@@ -78,7 +99,10 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
     jsonHolds: 'the token',
     response: RotateServiceAccountTokenResponseSchema,
     call: (context, name: string) => context.client().rotateServiceAccountToken({ name }),
-    lines: (response) => [`New token for service account "${response.account!.name}"; the previous token no longer works.`, ...shownOnce('token', response.token)],
+    lines: (response) => [
+      `New token for service account "${response.account!.name}"; the previous token no longer works.`,
+      ...shownOnce('token', response.token),
+    ],
   });
   rpcCommand(runtime, accounts.command('delete <name>'), {
     description: 'delete a service account: its token is refused at once (needs --yes)',
@@ -99,7 +123,13 @@ export function registerServiceAccountCommands(program: Command, runtime: AdminR
 function describe(account: ServiceAccountInfo): string {
   const parts = [`scope ${account.scope}`];
   if (account.scope !== 'admin')
-    parts.push(companiesOf(account) === '-' ? (account.scope === 'records' ? 'only executions it is handed' : 'no company') : `companies: ${companiesOf(account)}`);
+    parts.push(
+      companiesOf(account) === '-'
+        ? account.scope === 'records'
+          ? 'only executions it is handed'
+          : 'no company'
+        : `companies: ${companiesOf(account)}`,
+    );
   if (account.forwardsCallers) parts.push('forwards callers');
   return parts.join(', ');
 }

@@ -13,13 +13,18 @@ export function registerTemporalCommand(program: Command): void {
   program.enablePositionalOptions();
   program
     .command('temporal')
-    .description("run the Temporal CLI start uses (`flowhook temporal workflow list`); every argument is the Temporal CLI's")
+    .description(
+      "run the Temporal CLI start uses (`flowhook temporal workflow list`); every argument is the Temporal CLI's",
+    )
     .argument('[args...]', "the Temporal CLI's command and options")
     .helpOption(false)
     .allowUnknownOption()
     .passThroughOptions()
     .action(async (args: string[]) => {
-      const [{ resolveTemporalCli }, { readStartConfig }] = await Promise.all([import('../embedded/temporal-cli.ts'), import('../start/start-config.ts')]);
+      const [{ resolveTemporalCli }, { readStartConfig }] = await Promise.all([
+        import('../embedded/temporal-cli.ts'),
+        import('../start/start-config.ts'),
+      ]);
       const config = readStartConfig();
       const cli = await resolveTemporalCli({
         dataDir: config.dataDir,

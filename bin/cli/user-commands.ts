@@ -26,13 +26,23 @@ const DEFAULT_PERMISSION_SET = 'FLOW ALL';
 const SET_HELP = 'FLOW ALL (what a service user needs) or SUPER; FLOW INTEGR. is for applications and is refused';
 
 export function registerUserCommands(program: Command, runtime: AdminRuntime): void {
-  const user = program.command('user').description('service users that call the webhook endpoint with Basic authentication (legacy)');
+  const user = program
+    .command('user')
+    .description('service users that call the webhook endpoint with Basic authentication (legacy)');
   rpcCommand(runtime, user.command('create <name>'), {
     description: 'create a service user with a web service access key (Basic authentication)',
     options: (command) =>
       command
-        .addOption(new Option('--company <name>', 'the company its permission set holds in (this or --all-companies is required)').conflicts('allCompanies'))
-        .option('--all-companies', 'its permission set holds in every company, also ones created later (never the default)')
+        .addOption(
+          new Option(
+            '--company <name>',
+            'the company its permission set holds in (this or --all-companies is required)',
+          ).conflicts('allCompanies'),
+        )
+        .option(
+          '--all-companies',
+          'its permission set holds in every company, also ones created later (never the default)',
+        )
         .option('--permission-set <set>', `${SET_HELP} (default: ${DEFAULT_PERMISSION_SET})`)
         .option('--expires-at <iso>', 'expiry of the access key, an ISO 8601 timestamp', isoTimestamp),
     jsonHolds: 'the access key',
@@ -66,7 +76,13 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
       tableOr(
         'No service users yet. Create one with: flowhook user create <name> --company <company>',
         ['NAME', 'STATE', 'KEY EXPIRES', 'PERMISSION SETS', 'CREATED'],
-        users.map((u) => [u.name, stateOf(u), keyExpiry(u), permissionSets(u.permissionSets) || 'none', timeText(u.createdAt)]),
+        users.map((u) => [
+          u.name,
+          stateOf(u),
+          keyExpiry(u),
+          permissionSets(u.permissionSets) || 'none',
+          timeText(u.createdAt),
+        ]),
       ),
   });
   rpcCommand(runtime, user.command('show <name>'), {
@@ -77,7 +93,8 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
   });
   registerGrantCommands(user, runtime);
   rpcCommand(runtime, user.command('delete <name>'), {
-    description: 'delete a service user and its permission sets: its calls get 401 at once and the name is free again (needs --yes)',
+    description:
+      'delete a service user and its permission sets: its calls get 401 at once and the name is free again (needs --yes)',
     options: (command) => command.option('--yes', 'confirm: the user and its key cannot be restored'),
     response: DeleteUserResponseSchema,
     call: async (context, name: string) => {
@@ -94,14 +111,21 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
     },
     lines: ({ user: deleted }) => {
       const sets = permissionSets(deleted!.permissionSets);
-      return [`Deleted service user "${deleted!.name}"${sets ? ` and its grants (${sets})` : ''}; its calls now get 401 and the name can be used again.`];
+      return [
+        `Deleted service user "${deleted!.name}"${sets ? ` and its grants (${sets})` : ''}; its calls now get 401 and the name can be used again.`,
+      ];
     },
   });
   rpcCommand(runtime, user.command('rotate-key <name>'), {
-    description: 'replace the web service access key; the old key stops working at once, the expiry is kept unless changed',
+    description:
+      'replace the web service access key; the old key stops working at once, the expiry is kept unless changed',
     options: (command) =>
       command
-        .addOption(new Option('--expires-at <iso>', 'new expiry of the key, an ISO 8601 timestamp').argParser(isoTimestamp).conflicts('expiry'))
+        .addOption(
+          new Option('--expires-at <iso>', 'new expiry of the key, an ISO 8601 timestamp')
+            .argParser(isoTimestamp)
+            .conflicts('expiry'),
+        )
         .addOption(new Option('--no-expiry', 'the new key does not expire')),
     jsonHolds: 'the access key',
     response: RegenerateUserKeyResponseSchema,
@@ -116,8 +140,13 @@ export function registerUserCommands(program: Command, runtime: AdminRuntime): v
     lines: (response, context) => {
       const { expiresAt, expiry } = context.options as RotateKeyOptions;
       const kept = !expiresAt && expiry ? ', as before' : '';
-      const expires = response.accessKeyExpiresAt ? `expires ${timeText(response.accessKeyExpiresAt)}` : 'does not expire';
-      return [`New access key for "${response.name}" (${expires}${kept}); the previous key no longer works.`, ...shownOnce('web service access key', response.accessKey)];
+      const expires = response.accessKeyExpiresAt
+        ? `expires ${timeText(response.accessKeyExpiresAt)}`
+        : 'does not expire';
+      return [
+        `New access key for "${response.name}" (${expires}${kept}); the previous key no longer works.`,
+        ...shownOnce('web service access key', response.accessKey),
+      ];
     },
   });
   for (const [command, enabled] of [
@@ -148,11 +177,20 @@ type RotateKeyOptions = {
 
 function registerGrantCommands(user: Command, runtime: AdminRuntime): void {
   rpcCommand(runtime, user.command('grant <name>'), {
-    description: 'grant a permission set for a company (or, with --all-companies, all); granting one the user has changes nothing',
+    description:
+      'grant a permission set for a company (or, with --all-companies, all); granting one the user has changes nothing',
     options: (command) =>
       command
-        .addOption(new Option('--company <name>', 'the company the permission set holds in (this or --all-companies is required)').conflicts('allCompanies'))
-        .option('--all-companies', 'the permission set holds in every company, also ones created later (never the default)')
+        .addOption(
+          new Option(
+            '--company <name>',
+            'the company the permission set holds in (this or --all-companies is required)',
+          ).conflicts('allCompanies'),
+        )
+        .option(
+          '--all-companies',
+          'the permission set holds in every company, also ones created later (never the default)',
+        )
         .requiredOption('--permission-set <set>', SET_HELP),
     response: GrantUserPermissionResponseSchema,
     call: (context, name: string) => {
@@ -167,18 +205,24 @@ function registerGrantCommands(user: Command, runtime: AdminRuntime): void {
     },
     lines: (response) => {
       const granted = scoped(response.granted!.permissionSet, response.granted!.company);
-      const head = response.alreadyGranted ? `"${response.user!.name}" already has ${granted}; nothing changed.` : `Granted ${granted} to "${response.user!.name}".`;
+      const head = response.alreadyGranted
+        ? `"${response.user!.name}" already has ${granted}; nothing changed.`
+        : `Granted ${granted} to "${response.user!.name}".`;
       return [head, `  permission sets: ${permissionSets(response.user!.permissionSets)}`];
     },
   });
   rpcCommand(runtime, user.command('revoke <name>'), {
     description: 'revoke a permission set for exactly the company it was granted for (none: the all-companies grant)',
     options: (command) =>
-      command.option('--company <name>', 'the company of the grant (default: the all-companies grant)').requiredOption('--permission-set <set>', 'the permission set to revoke'),
+      command
+        .option('--company <name>', 'the company of the grant (default: the all-companies grant)')
+        .requiredOption('--permission-set <set>', 'the permission set to revoke'),
     response: RevokeUserPermissionResponseSchema,
     call: (context, name: string) => {
       const options = context.options as { company?: string; permissionSet: string };
-      return context.client().revokeUserPermission({ name, company: options.company ?? '', permissionSet: options.permissionSet });
+      return context
+        .client()
+        .revokeUserPermission({ name, company: options.company ?? '', permissionSet: options.permissionSet });
     },
     lines: (response) => [
       `Revoked ${scoped(response.revoked!.permissionSet, response.revoked!.company)} from "${response.user!.name}"; it takes effect with the next call.`,
@@ -189,11 +233,17 @@ function registerGrantCommands(user: Command, runtime: AdminRuntime): void {
 }
 
 function userCard(user: User): string[] {
-  const sets = user.permissionSets.map((held) => `${scoped(held.permissionSet, held.company)}${held.usable ? '' : ' — never lets a service user call; revoke it'}`);
+  const sets = user.permissionSets.map(
+    (held) =>
+      `${scoped(held.permissionSet, held.company)}${held.usable ? '' : ' — never lets a service user call; revoke it'}`,
+  );
   const name = shellArg(user.name);
   const next: string[] = [];
   if (!user.enabled) next.push(`Its calls get 401 while it is disabled: flowhook user enable ${name}`);
-  if (user.accessKeyExpired) next.push(`Its key has expired (calls get 401): flowhook user rotate-key ${name} --expires-at <ISO 8601> (or --no-expiry)`);
+  if (user.accessKeyExpired)
+    next.push(
+      `Its key has expired (calls get 401): flowhook user rotate-key ${name} --expires-at <ISO 8601> (or --no-expiry)`,
+    );
   if (!user.permissionSets.some((held) => held.usable))
     next.push(
       `No permission set lets it call (calls get ${user.permissionSets.length === 0 ? '401' : '403 where it holds a set, 401 elsewhere'}): flowhook user grant ${name} --company <company> --permission-set "${DEFAULT_PERMISSION_SET}"`,

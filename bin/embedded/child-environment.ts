@@ -12,7 +12,10 @@ const PASSED_ON = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 
  * The allow-listed variables of `from` (LC_* included), plus `extra`, which
  * the caller sets for this child's own sake (e.g. LC_MESSAGES=C for PostgreSQL).
  */
-export function childEnvironment(extra: Record<string, string> = {}, from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function childEnvironment(
+  extra: Record<string, string> = {},
+  from: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(from)) {
     if (value !== undefined && (PASSED_ON.includes(name) || name.startsWith('LC_'))) env[name] = value;

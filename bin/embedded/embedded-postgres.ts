@@ -50,7 +50,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
   if (existsSync(join(pgdata, 'PG_VERSION')) && !existsSync(passwordFile)) {
-    throw new Error(`${passwordFile} is missing, so the existing cluster in ${pgdata} cannot be used; restore the file or delete ${pgdata} to create a new, empty cluster`);
+    throw new Error(
+      `${passwordFile} is missing, so the existing cluster in ${pgdata} cannot be used; restore the file or delete ${pgdata} to create a new, empty cluster`,
+    );
   }
   const binaries = await findPostgresBinaries();
   const runAs = await postgresRunAs(pgdata, log);
@@ -123,10 +125,16 @@ async function waitUntilReady(pgdata: string, server: ServerProcess, timeoutMs: 
   const deadline = Date.now() + timeoutMs;
   const lockFile = join(pgdata, 'postmaster.pid');
   for (;;) {
-    if (server.hasExited()) throw new Error(`PostgreSQL ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+    if (server.hasExited())
+      throw new Error(
+        `PostgreSQL ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`,
+      );
     const lines = readLines(lockFile);
     if (Number(lines[0]) === server.pid && lines[7]?.trim() === 'ready') return;
-    if (Date.now() > deadline) throw new Error(`PostgreSQL did not become ready within ${timeoutMs / 1000}s. Its last output:\n${server.tail.text()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `PostgreSQL did not become ready within ${timeoutMs / 1000}s. Its last output:\n${server.tail.text()}`,
+      );
     await sleep(50);
   }
 }
@@ -147,7 +155,9 @@ async function checkLogin(url: string, passwordFile: string, pgdata: string): Pr
     await client.query('select 1');
   } catch (error) {
     if ((error as { code?: string }).code === '28P01') {
-      throw new Error(`the password in ${passwordFile} does not match the cluster in ${pgdata}; restore the original file or delete ${pgdata} to start with a new, empty cluster`);
+      throw new Error(
+        `the password in ${passwordFile} does not match the cluster in ${pgdata}; restore the original file or delete ${pgdata} to start with a new, empty cluster`,
+      );
     }
     throw error;
   } finally {

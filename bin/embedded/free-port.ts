@@ -45,7 +45,9 @@ export function assertPortFree(host: string, port: number, what: string): Promis
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`${what}: port ${port} on ${host} is already in use (another instance still running?); choose another port or stop that process`)
+          ? new Error(
+              `${what}: port ${port} on ${host} is already in use (another instance still running?); choose another port or stop that process`,
+            )
           : new Error(`${what}: cannot bind ${host}:${port}: ${error.message}`),
       );
     });

@@ -29,7 +29,10 @@ export async function findPostgresBinaries(): Promise<PostgresBinaries> {
   const paths = (await import(pathToFileURL(entry).href)) as { postgres?: string; initdb?: string };
   const binaries = { postgres: paths.postgres ?? '', initdb: paths.initdb ?? '' };
   for (const [tool, path] of Object.entries(binaries)) {
-    if (!path || !existsSync(path)) throw new Error(`${name} does not contain ${tool} (looked for ${path || 'an export'}); reinstall it with "npm install"`);
+    if (!path || !existsSync(path))
+      throw new Error(
+        `${name} does not contain ${tool} (looked for ${path || 'an export'}); reinstall it with "npm install"`,
+      );
   }
   return binaries;
 }

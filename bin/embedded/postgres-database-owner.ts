@@ -20,7 +20,10 @@ export type DatabaseOwner = { role: string; password: string };
  */
 export function databaseOwner(database: string, superuserPassword: string): DatabaseOwner {
   const role = `${database}${SUFFIX}`;
-  if (Buffer.byteLength(role) > MAX_IDENTIFIER) throw new Error(`database name "${database}" is too long: its owner role "${role}" must fit in ${MAX_IDENTIFIER} bytes`);
+  if (Buffer.byteLength(role) > MAX_IDENTIFIER)
+    throw new Error(
+      `database name "${database}" is too long: its owner role "${role}" must fit in ${MAX_IDENTIFIER} bytes`,
+    );
   return {
     role,
     password: createHmac('sha256', superuserPassword).update(`database owner:${role}`).digest('base64url'),
@@ -41,7 +44,10 @@ export async function ensureOwnedDatabase(superuserUrl: string, database: string
   try {
     await ensureRole(admin, owner);
     const role = admin.escapeIdentifier(owner.role);
-    const found = await admin.query<{ owner: string }>('select pg_get_userbyid(datdba) as owner from pg_database where datname = $1', [database]);
+    const found = await admin.query<{ owner: string }>(
+      'select pg_get_userbyid(datdba) as owner from pg_database where datname = $1',
+      [database],
+    );
     if (!found.rowCount) {
       try {
         await admin.query(`create database ${admin.escapeIdentifier(database)} owner ${role}`);

@@ -19,7 +19,9 @@ export async function initialiseOnce(options: InitOptions): Promise<boolean> {
   if (existsSync(join(pgdata, 'PG_VERSION'))) return false;
   if (existsSync(pgdata)) {
     if (readdirSync(pgdata).length > 0) {
-      throw new Error(`${pgdata} exists but holds no PostgreSQL cluster (no PG_VERSION); move it away so a new one can be created`);
+      throw new Error(
+        `${pgdata} exists but holds no PostgreSQL cluster (no PG_VERSION); move it away so a new one can be created`,
+      );
     }
     rmdirSync(pgdata);
   }
@@ -35,13 +37,24 @@ export async function initialiseOnce(options: InitOptions): Promise<boolean> {
     chownSync(pwfile, runAs.uid, runAs.gid);
   }
   try {
-    await run(options.initdb, [`--pgdata=${staging}`, `--username=${options.user}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--no-locale'], {
-      cwd: parent,
-      uid: runAs?.uid,
-      gid: runAs?.gid,
-      env: childEnvironment({ LC_ALL: 'C' }),
-      maxBuffer: 4 * 1024 * 1024,
-    });
+    await run(
+      options.initdb,
+      [
+        `--pgdata=${staging}`,
+        `--username=${options.user}`,
+        `--pwfile=${pwfile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
+      {
+        cwd: parent,
+        uid: runAs?.uid,
+        gid: runAs?.gid,
+        env: childEnvironment({ LC_ALL: 'C' }),
+        maxBuffer: 4 * 1024 * 1024,
+      },
+    );
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;

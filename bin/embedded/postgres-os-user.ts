@@ -28,9 +28,18 @@ export async function postgresRunAs(pgdata: string, log: (message: string) => vo
     () => false,
   );
   try {
-    await run('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ...(hasGroup ? ['-g', ACCOUNT] : ['--user-group']), ACCOUNT]);
+    await run('useradd', [
+      '--system',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      ...(hasGroup ? ['-g', ACCOUNT] : ['--user-group']),
+      ACCOUNT,
+    ]);
   } catch (error) {
-    throw new Error(`PostgreSQL cannot run as root and there is no "${ACCOUNT}" user to run it as; creating one with useradd failed: ${(error as Error).message.trim()}`);
+    throw new Error(
+      `PostgreSQL cannot run as root and there is no "${ACCOUNT}" user to run it as; creating one with useradd failed: ${(error as Error).message.trim()}`,
+    );
   }
   log(`created the system user "${ACCOUNT}" to run the embedded PostgreSQL (it refuses to run as root)`);
   const created = await lookup(ACCOUNT);

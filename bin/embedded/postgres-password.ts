@@ -13,6 +13,7 @@ export function readOrCreatePassword(file: string): string {
     if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
   }
   const password = readFileSync(file, 'utf8').trim();
-  if (!password) throw new Error(`${file} is empty; delete it together with the PostgreSQL data directory to start afresh`);
+  if (!password)
+    throw new Error(`${file} is empty; delete it together with the PostgreSQL data directory to start afresh`);
   return password;
 }

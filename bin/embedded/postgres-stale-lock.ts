@@ -30,7 +30,9 @@ export async function clearStaleLock(pgdata: string, log: (message: string) => v
   }
   if (!argv.includes(pgdata)) {
     // A postmaster we did not start (other path spelling, another tool): never remove its lock.
-    throw new Error(`${lockFile} names a running PostgreSQL (pid ${pid}: ${argv.join(' ')}); stop it before starting the embedded one`);
+    throw new Error(
+      `${lockFile} names a running PostgreSQL (pid ${pid}: ${argv.join(' ')}); stop it before starting the embedded one`,
+    );
   }
   log(`a PostgreSQL (pid ${pid}) from an earlier run is still running on ${pgdata}; stopping it`);
   // What `pg_ctl stop -m fast` does: SIGINT, then the immediate-shutdown SIGQUIT if it hangs.
@@ -42,5 +44,7 @@ export async function clearStaleLock(pgdata: string, log: (message: string) => v
     rmSync(lockFile, { force: true });
     return;
   }
-  throw new Error(`a PostgreSQL (pid ${pid}) from an earlier run keeps running on ${pgdata} and did not stop on SIGINT/SIGQUIT; stop it by hand (kill ${pid})`);
+  throw new Error(
+    `a PostgreSQL (pid ${pid}) from an earlier run keeps running on ${pgdata} and did not stop on SIGINT/SIGQUIT; stop it by hand (kill ${pid})`,
+  );
 }

@@ -98,7 +98,10 @@ export async function spawnServer(options: ServerProcessOptions): Promise<Server
         signal(step.signal, step.wholeGroup);
         await settledWithin(exited, step.waitMs);
       }
-      if (!gone) throw new Error(`${options.name} (pid ${pid}) did not exit after ${options.stopSteps.map((s) => s.signal).join(', ')}`);
+      if (!gone)
+        throw new Error(
+          `${options.name} (pid ${pid}) did not exit after ${options.stopSteps.map((s) => s.signal).join(', ')}`,
+        );
     })());
 
   return {
@@ -126,7 +129,10 @@ export async function readyOrStopped(server: ServerProcess, ready: () => Promise
 /** From now on, an exit nobody asked for is logged with the server's last output; `what` names it ("PostgreSQL"). */
 export function logUnexpectedExit(server: ServerProcess, what: string, log: (message: string) => void): void {
   void server.exited.then(() => {
-    if (!server.stopRequested()) log(`${what} (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+    if (!server.stopRequested())
+      log(
+        `${what} (pid ${server.pid}) ended unexpectedly (${server.exitStatus()}). Its last output:\n${server.tail.text()}`,
+      );
   });
 }
 

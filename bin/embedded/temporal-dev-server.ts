@@ -121,7 +121,9 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     } catch (error) {
       const taken = error instanceof DevServerStartError ? error.takenPort : undefined;
       if (attempt >= INNER_PORT_ATTEMPTS || taken === undefined || taken === port || taken === uiPort) throw error;
-      options.log(`the Temporal dev server's own port ${taken} was taken meanwhile; starting it again (try ${attempt + 1} of ${INNER_PORT_ATTEMPTS})`);
+      options.log(
+        `the Temporal dev server's own port ${taken} was taken meanwhile; starting it again (try ${attempt + 1} of ${INNER_PORT_ATTEMPTS})`,
+      );
     }
   }
 }
@@ -154,7 +156,11 @@ interface StartPlan {
   attributes: string[];
 }
 
-async function startOnce(options: TemporalDevServerOptions, args: string[], plan: StartPlan): Promise<TemporalDevServer> {
+async function startOnce(
+  options: TemporalDevServerOptions,
+  args: string[],
+  plan: StartPlan,
+): Promise<TemporalDevServer> {
   const { host, port, uiPort, address, namespace, dbFile } = plan;
   let takenPort: number | undefined;
   const server = await spawnServer({
@@ -178,7 +184,18 @@ async function startOnce(options: TemporalDevServerOptions, args: string[], plan
   }
 
   try {
-    await readyOrStopped(server, () => waitUntilReady(server, options.cliPath, host, port, address, namespace, plan.attributes, options.startupTimeoutMs ?? 60_000));
+    await readyOrStopped(server, () =>
+      waitUntilReady(
+        server,
+        options.cliPath,
+        host,
+        port,
+        address,
+        namespace,
+        plan.attributes,
+        options.startupTimeoutMs ?? 60_000,
+      ),
+    );
   } catch (error) {
     throw new DevServerStartError(error instanceof Error ? error.message : String(error), takenPort);
   }
@@ -206,7 +223,10 @@ async function waitUntilReady(
   let why = 'the gRPC port never opened';
   for (;;) {
     // Checked after every await: a probe must never be answered by someone else's server.
-    if (server.hasExited()) throw new Error(`the Temporal dev server ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+    if (server.hasExited())
+      throw new Error(
+        `the Temporal dev server ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`,
+      );
     if (await canConnect(host, port)) {
       const probe = await probeDevServer(cliPath, address, namespace, attributes);
       if (server.hasExited()) continue;
@@ -214,7 +234,9 @@ async function waitUntilReady(
       why = probe.why;
     }
     if (Date.now() > deadline) {
-      throw new Error(`the Temporal dev server on ${address} was not ready within ${timeoutMs / 1000}s (${why}). Its last output:\n${server.tail.text()}`);
+      throw new Error(
+        `the Temporal dev server on ${address} was not ready within ${timeoutMs / 1000}s (${why}). Its last output:\n${server.tail.text()}`,
+      );
     }
     await sleep(100);
   }

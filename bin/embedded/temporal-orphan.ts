@@ -23,7 +23,8 @@ export async function endLeftoverServer(dbFile: string, log: (message: string) =
     process.kill(pid, 'SIGTERM');
     if (!(await waitForExit(pid, 10_000))) {
       process.kill(pid, 'SIGKILL');
-      if (!(await waitForExit(pid, 5_000))) throw new Error(`could not stop the earlier Temporal dev server (pid ${pid}); kill it by hand`);
+      if (!(await waitForExit(pid, 5_000)))
+        throw new Error(`could not stop the earlier Temporal dev server (pid ${pid}); kill it by hand`);
     }
   }
   rmSync(pidFile, { force: true });
@@ -36,7 +37,8 @@ export function recordServerPid(dbFile: string, pid: number): void {
 /** Removes the PID file if it still names `pid` (a newer server may have replaced it). */
 export function forgetServerPid(dbFile: string, pid: number): void {
   try {
-    if (Number.parseInt(readFileSync(pidFileFor(dbFile), 'utf8'), 10) === pid) rmSync(pidFileFor(dbFile), { force: true });
+    if (Number.parseInt(readFileSync(pidFileFor(dbFile), 'utf8'), 10) === pid)
+      rmSync(pidFileFor(dbFile), { force: true });
   } catch {
     // Already gone.
   }

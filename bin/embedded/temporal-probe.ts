@@ -10,21 +10,32 @@ const run = promisify(execFile);
 
 export type ProbeResult = { ready: true } | { ready: false; why: string };
 
-export async function probeDevServer(cliPath: string, address: string, namespace: string, searchAttributes: string[]): Promise<ProbeResult> {
+export async function probeDevServer(
+  cliPath: string,
+  address: string,
+  namespace: string,
+  searchAttributes: string[],
+): Promise<ProbeResult> {
   let stdout: string;
   try {
-    ({ stdout } = await run(cliPath, ['operator', 'search-attribute', 'list', '--address', address, '--namespace', namespace, '--output', 'json'], {
-      timeout: 10_000,
-      env: childEnvironment(),
-      maxBuffer: 4 * 1024 * 1024,
-    }));
+    ({ stdout } = await run(
+      cliPath,
+      ['operator', 'search-attribute', 'list', '--address', address, '--namespace', namespace, '--output', 'json'],
+      {
+        timeout: 10_000,
+        env: childEnvironment(),
+        maxBuffer: 4 * 1024 * 1024,
+      },
+    ));
   } catch (error) {
     const failure = error as { stderr?: string; message: string };
     return { ready: false, why: (failure.stderr?.trim() || failure.message).split('\n').slice(-2).join(' ') };
   }
   const listed = customAttributeNames(stdout);
   const missing = searchAttributes.filter((name) => !listed.has(name));
-  return missing.length ? { ready: false, why: `search attributes not registered yet: ${missing.join(', ')}` } : { ready: true };
+  return missing.length
+    ? { ready: false, why: `search attributes not registered yet: ${missing.join(', ')}` }
+    : { ready: true };
 }
 
 function customAttributeNames(json: string): Set<string> {

@@ -9,7 +9,14 @@ const HOST = '127.0.0.1';
 export const DATABASES = { temporal: 'temporal', visibility: 'temporal_visibility' } as const;
 
 export type ServicePorts = Record<
-  'frontendHttp' | 'frontendMembership' | 'history' | 'historyMembership' | 'matching' | 'matchingMembership' | 'worker' | 'workerMembership',
+  | 'frontendHttp'
+  | 'frontendMembership'
+  | 'history'
+  | 'historyMembership'
+  | 'matching'
+  | 'matchingMembership'
+  | 'worker'
+  | 'workerMembership',
   number
 >;
 
@@ -40,7 +47,12 @@ async function freePortBelow32768(taken: Set<number>): Promise<number> {
   throw new Error("no free port between 20000 and 32000 for the Temporal server's membership");
 }
 
-export function serverConfig(postgres: URL, ports: ServicePorts & { frontend: number }, shards: number, dynamicConfigFile: string): string {
+export function serverConfig(
+  postgres: URL,
+  ports: ServicePorts & { frontend: number },
+  shards: number,
+  dynamicConfigFile: string,
+): string {
   const store = (database: string, maxConns: number) => `
       sql:
         pluginName: postgres12

@@ -32,8 +32,14 @@ const inFlight = new Map<string, Promise<TemporalServerInstall>>();
  * bench's TEMPORAL_SERVER_HOME) names a directory laid out the same way (bin/temporal-server,
  * bin/temporal-sql-tool, schema/postgresql/v12) for an install made elsewhere.
  */
-export function resolveTemporalServer(options: { dataDir: string; log: (message: string) => void; home?: string }): Promise<TemporalServerInstall> {
-  const home = options.home ? resolve(options.home) : join(resolve(options.dataDir), `temporal-server-${TEMPORAL_SERVER_VERSION}`);
+export function resolveTemporalServer(options: {
+  dataDir: string;
+  log: (message: string) => void;
+  home?: string;
+}): Promise<TemporalServerInstall> {
+  const home = options.home
+    ? resolve(options.home)
+    : join(resolve(options.dataDir), `temporal-server-${TEMPORAL_SERVER_VERSION}`);
   let found = inFlight.get(home);
   if (!found) {
     found = installOnce(home, !options.home, options.log);
@@ -60,11 +66,20 @@ function complete(install: TemporalServerInstall): boolean {
   );
 }
 
-async function installOnce(home: string, mayBuild: boolean, log: (message: string) => void): Promise<TemporalServerInstall> {
+async function installOnce(
+  home: string,
+  mayBuild: boolean,
+  log: (message: string) => void,
+): Promise<TemporalServerInstall> {
   const install = layout(home);
   if (complete(install)) return install;
-  if (!mayBuild) throw new Error(`TEMPORAL_SERVER_HOME=${home} lacks bin/temporal-server, bin/temporal-sql-tool or schema/postgresql/v12`);
-  log(`building the Temporal server ${TEMPORAL_SERVER_VERSION} from the Go module proxy into ${home} (once; several minutes)…`);
+  if (!mayBuild)
+    throw new Error(
+      `TEMPORAL_SERVER_HOME=${home} lacks bin/temporal-server, bin/temporal-sql-tool or schema/postgresql/v12`,
+    );
+  log(
+    `building the Temporal server ${TEMPORAL_SERVER_VERSION} from the Go module proxy into ${home} (once; several minutes)…`,
+  );
   // Built into a scratch directory and moved in place: an interrupted build never looks complete.
   const scratch = `${home}.partial`;
   rmSync(scratch, { recursive: true, force: true });
@@ -78,7 +93,11 @@ async function installOnce(home: string, mayBuild: boolean, log: (message: strin
     renameSync(join(bin, pkg.split('/').pop()!), join(bin, name));
   }
   const moduleDir = (await go(['env', 'GOMODCACHE'], {})).trim();
-  cpSync(join(moduleDir, `${MODULE}@${TEMPORAL_SERVER_VERSION}`, 'schema', 'postgresql', 'v12'), join(scratch, 'schema', 'postgresql', 'v12'), { recursive: true });
+  cpSync(
+    join(moduleDir, `${MODULE}@${TEMPORAL_SERVER_VERSION}`, 'schema', 'postgresql', 'v12'),
+    join(scratch, 'schema', 'postgresql', 'v12'),
+    { recursive: true },
+  );
   rmSync(home, { recursive: true, force: true });
   renameSync(scratch, home);
   return install;
@@ -94,7 +113,12 @@ async function go(args: string[], env: Record<string, string>): Promise<string> 
     return stdout;
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === 'ENOENT') throw new Error('building the Temporal server needs Go (https://go.dev/dl/) on PATH, or set TEMPORAL_SERVER_HOME to an existing install');
-    throw new Error(`go ${args.join(' ')} failed: ${(failure.stderr ?? failure.message).trim().split('\n').slice(-5).join('\n')}`);
+    if (failure.code === 'ENOENT')
+      throw new Error(
+        'building the Temporal server needs Go (https://go.dev/dl/) on PATH, or set TEMPORAL_SERVER_HOME to an existing install',
+      );
+    throw new Error(
+      `go ${args.join(' ')} failed: ${(failure.stderr ?? failure.message).trim().split('\n').slice(-5).join('\n')}`,
+    );
   }
 }

@@ -57,7 +57,11 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   await setUpDatabases(options, postgres);
 
   const ports = { frontend: options.port ?? (await findFreePort()), ...(await servicePorts()) };
-  writeFileSync(join(configDir, 'flowhook.yaml'), serverConfig(postgres, ports, options.numHistoryShards ?? 4, join(configDir, 'dynamicconfig', 'flowhook.yaml')), { mode: 0o600 });
+  writeFileSync(
+    join(configDir, 'flowhook.yaml'),
+    serverConfig(postgres, ports, options.numHistoryShards ?? 4, join(configDir, 'dynamicconfig', 'flowhook.yaml')),
+    { mode: 0o600 },
+  );
   writeFileSync(join(configDir, 'dynamicconfig', 'flowhook.yaml'), dynamicConfig(options.dynamicConfig ?? {}), {
     mode: 0o600,
   });
@@ -94,33 +98,53 @@ async function setUpDatabases(options: TemporalServerOptions, postgres: URL): Pr
   };
   for (const [schema, database] of Object.entries(DATABASES)) {
     await options.createDatabase(database);
-    const tool = (args: string[]) => run(options.install.sqlTool, ['--db', database, ...args], { env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const tool = (args: string[]) =>
+      run(options.install.sqlTool, ['--db', database, ...args], { env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
     try {
       // Version 0.0 creates the tool's bookkeeping tables; the versioned directory does the rest.
       await tool(['setup-schema', '-v', '0.0']);
       await tool(['update-schema', '-d', join(options.install.postgresSchema, schema, 'versioned')]);
     } catch (error) {
       const failure = error as { stderr?: string; stdout?: string; message: string };
-      throw new Error(`the Temporal SQL tool could not set up ${database}: ${(failure.stderr || failure.stdout || failure.message).trim().split('\n').slice(-3).join(' ')}`);
+      throw new Error(
+        `the Temporal SQL tool could not set up ${database}: ${(failure.stderr || failure.stdout || failure.message).trim().split('\n').slice(-3).join(' ')}`,
+      );
     }
   }
 }
 
-async function waitUntilServing(options: TemporalServerOptions, server: Awaited<ReturnType<typeof spawnServer>>, address: string): Promise<void> {
+async function waitUntilServing(
+  options: TemporalServerOptions,
+  server: Awaited<ReturnType<typeof spawnServer>>,
+  address: string,
+): Promise<void> {
   const deadline = Date.now() + (options.startupTimeoutMs ?? 120_000);
   const attributes = Object.entries(options.searchAttributes ?? {});
-  const cli = (args: string[]) => run(options.cliPath, [...args, '--address', address], { env: childEnvironment(), timeout: 15_000 });
+  const cli = (args: string[]) =>
+    run(options.cliPath, [...args, '--address', address], { env: childEnvironment(), timeout: 15_000 });
   let registered = false;
   let why = 'the frontend port never opened';
   for (;;) {
-    if (server.hasExited()) throw new Error(`the Temporal server ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`);
+    if (server.hasExited())
+      throw new Error(
+        `the Temporal server ended during startup (${server.exitStatus()}). Its last output:\n${server.tail.text()}`,
+      );
     if (await canConnect(HOST, Number(address.split(':').pop()))) {
       try {
         if (!registered) {
-          await alreadyExistsIsFine(cli(['operator', 'namespace', 'create', '--namespace', 'default', '--retention', '24h']));
+          await alreadyExistsIsFine(
+            cli(['operator', 'namespace', 'create', '--namespace', 'default', '--retention', '24h']),
+          );
           if (attributes.length > 0) {
             await alreadyExistsIsFine(
-              cli(['operator', 'search-attribute', 'create', '--namespace', 'default', ...attributes.flatMap(([name, type]) => ['--name', name, '--type', type])]),
+              cli([
+                'operator',
+                'search-attribute',
+                'create',
+                '--namespace',
+                'default',
+                ...attributes.flatMap(([name, type]) => ['--name', name, '--type', type]),
+              ]),
             );
           }
           registered = true;
@@ -138,7 +162,9 @@ async function waitUntilServing(options: TemporalServerOptions, server: Awaited<
       }
     }
     if (Date.now() > deadline)
-      throw new Error(`the Temporal server on ${address} was not ready in time (${why.split('\n').slice(-2).join(' ')}). Its last output:\n${server.tail.text()}`);
+      throw new Error(
+        `the Temporal server on ${address} was not ready in time (${why.split('\n').slice(-2).join(' ')}). Its last output:\n${server.tail.text()}`,
+      );
     await sleep(500);
   }
 }

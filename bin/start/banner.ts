@@ -28,7 +28,9 @@ const EXAMPLE_ACTIVITY = 'examples.hello';
 
 function listening(host: string): string {
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
-  return loopback ? `${host} only (FLOWHOOK_FACADE_HOST=0.0.0.0 opens the endpoint to the network)` : `${host} — the endpoint is open to the network`;
+  return loopback
+    ? `${host} only (FLOWHOOK_FACADE_HOST=0.0.0.0 opens the endpoint to the network)`
+    : `${host} — the endpoint is open to the network`;
 }
 
 export function banner(info: BannerInfo): string {
@@ -36,7 +38,11 @@ export function banner(info: BannerInfo): string {
     '',
     'flowhook is running',
     `  webhook endpoint  POST ${info.webhookUrl}`,
-    ...(info.consoleUrl ? [`  console           ${info.consoleUrl}   (sign in with the admin token in ${join(info.dataDir, 'admin-token')})`] : []),
+    ...(info.consoleUrl
+      ? [
+          `  console           ${info.consoleUrl}   (sign in with the admin token in ${join(info.dataDir, 'admin-token')})`,
+        ]
+      : []),
     `  OData metadata    GET  ${info.metadataUrl}`,
     `  listening on      ${listening(info.facadeHost)}`,
     `  engine (gRPC)     ${info.engineUrl}`,
@@ -46,7 +52,11 @@ export function banner(info: BannerInfo): string {
           `  codec server      ${info.codecUrl}   (doNotLogPayload payloads in the Web UI: sign in at ${info.codecUrl}/login with the token in ${join(info.dataDir, 'admin-token')})`,
         ]
       : []),
-    ...(info.metricsUrls ? [`  metrics           ${Object.values(info.metricsUrls).filter(Boolean).join('  ')}   (loopback, or Bearer FLOWHOOK_METRICS_TOKEN)`] : []),
+    ...(info.metricsUrls
+      ? [
+          `  metrics           ${Object.values(info.metricsUrls).filter(Boolean).join('  ')}   (loopback, or Bearer FLOWHOOK_METRICS_TOKEN)`,
+        ]
+      : []),
     `  data              ${info.dataDir}`,
   ];
   if (info.seed && info.firstRunFiles) {

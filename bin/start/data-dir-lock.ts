@@ -37,7 +37,9 @@ const MAX_SOCKET_PATH = 100;
 
 export function lockSocketOf(dataDir: string): string {
   const path = join(dataDir, 'start.lock');
-  return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : `\0flowhook-start:${createHash('sha256').update(realpathSync(dataDir)).digest('hex')}`;
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH
+    ? path
+    : `\0flowhook-start:${createHash('sha256').update(realpathSync(dataDir)).digest('hex')}`;
 }
 
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
@@ -58,7 +60,8 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
       await listen(server, socket);
     } catch (again) {
       // Two starts raced for the same leftover: the other one won.
-      if ((again as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new DataDirBusyError(dataDir, (await askHolder(socket)).pid);
+      if ((again as NodeJS.ErrnoException).code === 'EADDRINUSE')
+        throw new DataDirBusyError(dataDir, (await askHolder(socket)).pid);
       throw again;
     }
   }
@@ -96,6 +99,8 @@ function askHolder(path: string): Promise<{ alive: boolean; pid?: number }> {
       const pid = Number.parseInt(text, 10);
       resolve({ alive: true, ...(Number.isInteger(pid) && pid > 0 && { pid }) });
     });
-    connection.on('error', (error: NodeJS.ErrnoException) => resolve({ alive: error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT' }));
+    connection.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ alive: error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT' }),
+    );
   });
 }

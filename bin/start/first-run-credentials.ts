@@ -30,7 +30,12 @@ function exampleRequestBody(seed: SeedResult): string {
 }
 
 /** Writes the first run's files into dataDir. `shown`: the credentials also go to a terminal. */
-export function writeFirstRunFiles(dataDir: string, seed: SeedResult, webhookUrl: string, shown: boolean): FirstRunFiles {
+export function writeFirstRunFiles(
+  dataDir: string,
+  seed: SeedResult,
+  webhookUrl: string,
+  shown: boolean,
+): FirstRunFiles {
   const { company, userName: serviceUser, accessKey, activity, secret } = seed;
   const netrc = `machine ${new URL(webhookUrl).hostname} login ${seed.userName} password ${seed.accessKey}\n`;
   const credentials = `${JSON.stringify({ company, serviceUser, accessKey, activity, secret }, null, 2)}\n`;

@@ -33,14 +33,21 @@ const ACCOUNTS: { role: keyof LocalServiceTokens; file: string; spec: NewService
   },
 ];
 
-export async function ensureLocalServiceAccounts(engine: Pick<RunningEngine, 'orm' | 'changes'>, dataDir: string, warn: (message: string) => void): Promise<LocalServiceTokens> {
+export async function ensureLocalServiceAccounts(
+  engine: Pick<RunningEngine, 'orm' | 'changes'>,
+  dataDir: string,
+  warn: (message: string) => void,
+): Promise<LocalServiceTokens> {
   const tokens = {} as LocalServiceTokens;
   for (const { role, file, spec } of ACCOUNTS) {
     const path = join(dataDir, file);
     const held = existsSync(path) ? readFileSync(path, 'utf8').trim() : undefined;
     const { token, enabled } = await ensureServiceAccount(engine.orm.em.fork(), engine.changes, spec, held);
     if (token !== held) writeFileSync(path, `${token}\n`, { mode: 0o600 });
-    if (!enabled) warn(`service account ${spec.name} is disabled, so the ${role} cannot reach the engine; enable it with: flowhook service-account enable ${spec.name}`);
+    if (!enabled)
+      warn(
+        `service account ${spec.name} is disabled, so the ${role} cannot reach the engine; enable it with: flowhook service-account enable ${spec.name}`,
+      );
     tokens[role] = token;
   }
   // Earlier releases shared one service token between facade and worker; it opens nothing now.

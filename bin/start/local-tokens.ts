@@ -18,19 +18,27 @@ export const LOCAL_PAYLOAD_KEY_FILE = 'payload-key';
  * so an existing installation keeps its key. Losing it makes the encrypted executions' payloads unreadable;
  * `flowhook payload-key rotate` puts a newer key first in it. A configured FLOWHOOK_PAYLOAD_KEY wins (undefined).
  */
-export const localPayloadKeyFile = localKeyFile('FLOWHOOK_PAYLOAD_KEY', LOCAL_PAYLOAD_KEY_FILE, (path) => writeKeyFile(path, [randomBytes(32)]));
+export const localPayloadKeyFile = localKeyFile('FLOWHOOK_PAYLOAD_KEY', LOCAL_PAYLOAD_KEY_FILE, (path) =>
+  writeKeyFile(path, [randomBytes(32)]),
+);
 
 /**
  * The secret store's key file (connections' secrets are encrypted under it): made once, mode 0600.
  * Losing it makes the stored secrets unreadable; `flowhook secret-store rotate` adds a newer key to it.
  */
-export const localSecretsKeyFile = localKeyFile('FLOWHOOK_SECRETS_KEY', 'secrets-key', (path) => writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 }));
+export const localSecretsKeyFile = localKeyFile('FLOWHOOK_SECRETS_KEY', 'secrets-key', (path) =>
+  writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 }),
+);
 
 /**
  * A local key file's finder: a configured key (`variable`) wins, which names no file (undefined); then a
  * configured key file (`variable`_FILE); otherwise `name` under the data directory, made by `create` the first time.
  */
-function localKeyFile<K extends 'FLOWHOOK_PAYLOAD_KEY' | 'FLOWHOOK_SECRETS_KEY'>(variable: K, name: string, create: (path: string) => void) {
+function localKeyFile<K extends 'FLOWHOOK_PAYLOAD_KEY' | 'FLOWHOOK_SECRETS_KEY'>(
+  variable: K,
+  name: string,
+  create: (path: string) => void,
+) {
   return (dataDir: string, settings: Partial<SettingValues<K | `${K}_FILE`>>): string | undefined => {
     if (settings[variable]) return undefined;
     const configured = settings[`${variable}_FILE`];

@@ -7,7 +7,9 @@ import type { Client } from '@connectrpc/connect';
 import type { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
-export const EXAMPLE_FLOW_PATH = fileURLToPath(new URL('../../examples/flows/hello-webhook.flow.yaml', import.meta.url));
+export const EXAMPLE_FLOW_PATH = fileURLToPath(
+  new URL('../../examples/flows/hello-webhook.flow.yaml', import.meta.url),
+);
 export const SEED_COMPANY = 'Default';
 export const SEED_USER = 'flowhook-service';
 
@@ -20,7 +22,10 @@ export interface SeedResult {
 }
 
 /** Seeds only an empty installation; returns undefined when companies exist. `readFlowFile` reads the example flow. */
-export async function seedIfEmpty(admin: Client<typeof FlowAdminService>, readFlowFile: (path: string) => Promise<Flow>): Promise<SeedResult | undefined> {
+export async function seedIfEmpty(
+  admin: Client<typeof FlowAdminService>,
+  readFlowFile: (path: string) => Promise<Flow>,
+): Promise<SeedResult | undefined> {
   const { companies } = await admin.listCompanies({});
   if (companies.length > 0) return undefined;
   await admin.createCompany({ name: SEED_COMPANY });

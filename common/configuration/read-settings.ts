@@ -26,7 +26,8 @@ export function readSettings<P extends ProcessName>(env: Env, reader: P): Settin
   for (const [name, row] of Object.entries(CONFIGURATION_TABLE) as [SettingName, AnySetting][]) {
     if (!row.processes.includes(reader)) continue;
     const raw = present(env[name]);
-    if (row.retired !== undefined && raw !== undefined) throw new ConfigurationError(name, `${name} is no longer read: ${row.retired}; unset it`);
+    if (row.retired !== undefined && raw !== undefined)
+      throw new ConfigurationError(name, `${name} is no longer read: ${row.retired}; unset it`);
     const unset = row.computedBy?.includes(reader) ? undefined : row.default;
     let parsed: { value: unknown } | undefined;
     Object.defineProperty(settings, name, {

@@ -61,7 +61,9 @@ export interface Setting<V, P extends ProcessName, C extends P = never> extends 
 export type AnySetting = Setting<unknown, ProcessName, ProcessName>;
 
 /** A row with a default reads as its type (except for the readers that compute their own); without one, as its type or undefined. */
-export function setting<T, P extends ProcessName, C extends P>(spec: SettingSpec<T, P> & { default: NoInfer<T>; computedBy: readonly C[] }): Setting<T, P, C>;
+export function setting<T, P extends ProcessName, C extends P>(
+  spec: SettingSpec<T, P> & { default: NoInfer<T>; computedBy: readonly C[] },
+): Setting<T, P, C>;
 export function setting<T, P extends ProcessName>(spec: SettingSpec<T, P> & { default: NoInfer<T> }): Setting<T, P>;
 export function setting<T, P extends ProcessName>(spec: SettingSpec<T, P>): Setting<T | undefined, P>;
 export function setting<T, P extends ProcessName>(spec: SettingSpec<T, P>): Setting<T | undefined, P, P> {

@@ -7,7 +7,14 @@ export const CALL_MODES = ['instant', 'sync'] as const;
 export type CallMode = (typeof CALL_MODES)[number];
 
 /** What became of a call: a respond step's answer, the sync timeout's, the flow's end's or Instant return's; or refused (4xx) / failed (5xx). */
-export const CALL_OUTCOMES = ['responded', 'sync_timeout', 'flow_ended', 'instant_return', 'refused', 'failed'] as const;
+export const CALL_OUTCOMES = [
+  'responded',
+  'sync_timeout',
+  'flow_ended',
+  'instant_return',
+  'refused',
+  'failed',
+] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
 /** Distinct (company, activity) pairs a process labels before it counts the rest as `other`. */
@@ -35,8 +42,19 @@ export function webhookCallSeries(
   result: 'code' | 'status',
   help: { calls: string; duration: string },
 ): WebhookCallSeries {
-  const calls = registry.counter(`flowhook_${component}_webhook_calls_total`, help.calls, ['company', 'activity', 'mode', 'outcome', result]);
-  const duration = registry.histogram(`flowhook_${component}_webhook_call_duration_seconds`, help.duration, ['mode', 'outcome'], CALL_SECONDS_BUCKETS);
+  const calls = registry.counter(`flowhook_${component}_webhook_calls_total`, help.calls, [
+    'company',
+    'activity',
+    'mode',
+    'outcome',
+    result,
+  ]);
+  const duration = registry.histogram(
+    `flowhook_${component}_webhook_call_duration_seconds`,
+    help.duration,
+    ['mode', 'outcome'],
+    CALL_SECONDS_BUCKETS,
+  );
   // Every outcome's series exists from the start at 0, so rate() sees the first refusal.
   for (const outcome of CALL_OUTCOMES) duration.metric.zero({ mode: modeOf(outcome) ?? UNKNOWN, outcome });
   return {

@@ -13,7 +13,9 @@ export const OTHER = 'other';
 const MAX_VALUE_LENGTH = 256;
 
 /** A closed vocabulary: anything outside it reads `other`. */
-export function closedValues<T extends string>(allowed: readonly T[]): (raw: string | undefined) => T | typeof OTHER | typeof UNKNOWN {
+export function closedValues<T extends string>(
+  allowed: readonly T[],
+): (raw: string | undefined) => T | typeof OTHER | typeof UNKNOWN {
   const known = new Set<string>(allowed);
   return (raw) => (raw === undefined || raw === '' ? UNKNOWN : known.has(raw) ? (raw as T) : OTHER);
 }

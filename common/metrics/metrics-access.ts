@@ -29,7 +29,8 @@ const TOKEN_MISSING: MetricsAccess = {
 
 export function metricsAccess(client: MetricsClient, token: string | undefined): MetricsAccess {
   if (client.headers.authorization !== undefined) return bearerAccess(client.headers.authorization, token);
-  if (isLoopback(client.remoteAddress) && !FORWARDING_HEADERS.some((name) => client.headers[name] !== undefined)) return { allowed: true };
+  if (isLoopback(client.remoteAddress) && !FORWARDING_HEADERS.some((name) => client.headers[name] !== undefined))
+    return { allowed: true };
   if (token !== undefined) return TOKEN_MISSING;
   return {
     allowed: false,
@@ -39,7 +40,11 @@ export function metricsAccess(client: MetricsClient, token: string | undefined):
 }
 
 /** GET /metrics on a public port: the token, whoever connects. `listener` names the variable of the port where loopback clients are served. */
-export function publicMetricsAccess(headers: IncomingHttpHeaders, token: string | undefined, listener: string): MetricsAccess {
+export function publicMetricsAccess(
+  headers: IncomingHttpHeaders,
+  token: string | undefined,
+  listener: string,
+): MetricsAccess {
   if (headers.authorization !== undefined) return bearerAccess(headers.authorization, token);
   if (token !== undefined) return TOKEN_MISSING;
   return {

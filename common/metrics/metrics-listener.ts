@@ -95,13 +95,19 @@ export async function startComponentMetrics(
   } catch (error) {
     await undo();
     const variable = `FLOWHOOK_${component.toUpperCase()}_METRICS_PORT`;
-    throw new Error(`the ${component}'s metrics port ${where.host}:${where.port} (${variable}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `the ${component}'s metrics port ${where.host}:${where.port} (${variable}): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   logger?.info({ host: where.host, port: listener.port, token: token !== undefined }, `${component} metrics listening`);
   return listener;
 }
 
-async function answer(options: MetricsListenerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function answer(
+  options: MetricsListenerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const path = (request.url ?? '/').split('?')[0];
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.setHeader('Allow', 'GET, HEAD');
@@ -113,7 +119,10 @@ async function answer(options: MetricsListenerOptions, request: IncomingMessage,
     return send(response, status, 'application/json', `${JSON.stringify(body)}\n`);
   }
   if (path !== '/metrics') return send(response, 404, 'text/plain; charset=utf-8', 'not found\n');
-  const access = metricsAccess({ remoteAddress: request.socket.remoteAddress, headers: request.headers }, options.token);
+  const access = metricsAccess(
+    { remoteAddress: request.socket.remoteAddress, headers: request.headers },
+    options.token,
+  );
   if (!access.allowed) {
     if (access.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="flowhook metrics"');
     return send(response, access.status, 'text/plain; charset=utf-8', `${access.message}\n`);

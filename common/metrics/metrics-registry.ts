@@ -24,7 +24,12 @@ export interface MetricsRegistry {
   /** A counter of this registry, by the labels named; its children bound once per combination of values. */
   counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Series<Counter<L>>;
   /** A histogram of this registry, in seconds: `buckets` are CALL_SECONDS_BUCKETS or STEP_SECONDS_BUCKETS. */
-  histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: readonly number[]): Series<Histogram<L>>;
+  histogram<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: readonly number[],
+  ): Series<Histogram<L>>;
   /** A gauge of this registry, without labels. */
   gauge(name: string, help: string): Gauge;
 }
@@ -51,7 +56,8 @@ export function createMetricsRegistry(): MetricsRegistry {
       if (processMetricsOwner === registry) processMetricsOwner = undefined;
     },
     counter: (name, help, labelNames) => new Series(new Counter({ name, help, labelNames, registers })),
-    histogram: (name, help, labelNames, buckets) => new Series(new Histogram({ name, help, labelNames, buckets: [...buckets], registers })),
+    histogram: (name, help, labelNames, buckets) =>
+      new Series(new Histogram({ name, help, labelNames, buckets: [...buckets], registers })),
     gauge: (name, help) => new Gauge({ name, help, registers }),
   };
 }

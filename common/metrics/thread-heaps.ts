@@ -52,7 +52,19 @@ export function registerThreadHeapMetrics(registry: Registry): void {
         this.set(pick(await read()));
       },
     });
-  gauge('flowhook_threads', 'Worker threads of this process (in the worker: the Temporal workflow thread).', (h) => h.threads);
-  gauge('flowhook_threads_heap_total_bytes', 'V8 heap reserved by the worker threads of this process, together (nodejs_heap_* is the main thread only).', (h) => h.totalBytes);
-  gauge('flowhook_threads_heap_used_bytes', 'V8 heap in use by the worker threads of this process, together.', (h) => h.usedBytes);
+  gauge(
+    'flowhook_threads',
+    'Worker threads of this process (in the worker: the Temporal workflow thread).',
+    (h) => h.threads,
+  );
+  gauge(
+    'flowhook_threads_heap_total_bytes',
+    'V8 heap reserved by the worker threads of this process, together (nodejs_heap_* is the main thread only).',
+    (h) => h.totalBytes,
+  );
+  gauge(
+    'flowhook_threads_heap_used_bytes',
+    'V8 heap in use by the worker threads of this process, together.',
+    (h) => h.usedBytes,
+  );
 }

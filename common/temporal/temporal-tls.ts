@@ -10,6 +10,7 @@ export function temporalTlsOptions(tls: TemporalSettings['tls']) {
   return {
     serverNameOverride: tls.serverName,
     serverRootCACertificate: tls.caPath ? readFileSync(tls.caPath) : undefined,
-    clientCertPair: tls.certPath && tls.keyPath ? { crt: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) } : undefined,
+    clientCertPair:
+      tls.certPath && tls.keyPath ? { crt: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) } : undefined,
   };
 }

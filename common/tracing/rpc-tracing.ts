@@ -31,17 +31,26 @@ const headerGetter: TextMapGetter<Headers> = {
 };
 
 // Probes and schema lookups arrive every few seconds from load balancers and tools: no spans.
-const UNTRACED_SERVICES = new Set(['grpc.health.v1.Health', 'grpc.reflection.v1.ServerReflection', 'grpc.reflection.v1alpha.ServerReflection']);
+const UNTRACED_SERVICES = new Set([
+  'grpc.health.v1.Health',
+  'grpc.reflection.v1.ServerReflection',
+  'grpc.reflection.v1alpha.ServerReflection',
+]);
 
 /** Client side: a CLIENT span per call made inside a traced operation, its context sent as `traceparent`. A call outside any trace starts none. */
 export function traceContextInterceptor(tracer: Tracer): Interceptor {
   return (next) => async (request) => {
     const parent = context.active();
     if (!trace.getSpan(parent)) return next(request);
-    return tracer.startActiveSpan(spanName(request), { kind: SpanKind.CLIENT, attributes: rpcAttributes(request) }, parent, async (span) => {
-      propagation.inject(context.active(), request.header, headerSetter);
-      return settle(span, () => next(request));
-    });
+    return tracer.startActiveSpan(
+      spanName(request),
+      { kind: SpanKind.CLIENT, attributes: rpcAttributes(request) },
+      parent,
+      async (span) => {
+        propagation.inject(context.active(), request.header, headerSetter);
+        return settle(span, () => next(request));
+      },
+    );
   };
 }
 
@@ -50,8 +59,11 @@ export function rpcServerTracing(tracer: Tracer): Interceptor {
   return (next) => async (request) => {
     if (UNTRACED_SERVICES.has(request.service.typeName)) return next(request);
     const parent = propagation.extract(ROOT_CONTEXT, request.header, headerGetter);
-    return tracer.startActiveSpan(spanName(request), { kind: SpanKind.SERVER, attributes: { ...rpcAttributes(request), ...messageAttributes(request) } }, parent, (span) =>
-      settle(span, () => next(request)),
+    return tracer.startActiveSpan(
+      spanName(request),
+      { kind: SpanKind.SERVER, attributes: { ...rpcAttributes(request), ...messageAttributes(request) } },
+      parent,
+      (span) => settle(span, () => next(request)),
     );
   };
 }
@@ -82,8 +94,10 @@ function messageAttributes(request: Request): Attributes {
   const message = request.message as { company?: unknown; activity?: unknown; requestId?: unknown };
   const attributes: Attributes = {};
   if (typeof message.company === 'string' && message.company !== '') attributes['flowhook.company'] = message.company;
-  if (typeof message.activity === 'string' && message.activity !== '') attributes['flowhook.activity'] = message.activity;
-  if (typeof message.requestId === 'string' && SAFE_REQUEST_ID.test(message.requestId)) attributes['flowhook.request_id'] = message.requestId;
+  if (typeof message.activity === 'string' && message.activity !== '')
+    attributes['flowhook.activity'] = message.activity;
+  if (typeof message.requestId === 'string' && SAFE_REQUEST_ID.test(message.requestId))
+    attributes['flowhook.request_id'] = message.requestId;
   return attributes;
 }
 

@@ -11,7 +11,13 @@
 import type { SettingValues } from '../configuration/configuration-table.ts';
 
 export type TraceExporterKind = 'otlp' | 'console';
-export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+export type SamplerName =
+  | 'always_on'
+  | 'always_off'
+  | 'traceidratio'
+  | 'parentbased_always_on'
+  | 'parentbased_always_off'
+  | 'parentbased_traceidratio';
 
 export interface TracingOn {
   enabled: true;
@@ -86,5 +92,8 @@ function readExporters(settings: TracingSettings): TraceExporterKind[] {
 
 /** The signal-specific endpoint is used as given; the general one gets /v1/traces appended (OTLP exporter spec). */
 function otlpUrl(settings: TracingSettings): string {
-  return settings.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${settings.OTEL_EXPORTER_OTLP_ENDPOINT ?? DEFAULT_OTLP_BASE}/v1/traces`;
+  return (
+    settings.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    `${settings.OTEL_EXPORTER_OTLP_ENDPOINT ?? DEFAULT_OTLP_BASE}/v1/traces`
+  );
 }

@@ -23,7 +23,9 @@ import { WithholdingSpanProcessor } from './withholding-span-processor.ts';
 
 export function installTracing(config: TracingOn): Tracing {
   const resource = new Resource(config.resource);
-  const spanProcessor = new WithholdingSpanProcessor(new MultiProcessor(config.exporters.map((kind) => new BatchSpanProcessor(exporter(kind, config)))));
+  const spanProcessor = new WithholdingSpanProcessor(
+    new MultiProcessor(config.exporters.map((kind) => new BatchSpanProcessor(exporter(kind, config)))),
+  );
   const provider = new NodeTracerProvider({
     resource,
     sampler: sampler(config.sampler),
@@ -49,7 +51,10 @@ function diagnostics(): DiagLogger {
   const line =
     (level: 'warn' | 'error') =>
     (message: string, ...args: unknown[]) =>
-      logger[level]({ reason: [message, ...args].map(reasonOf).join('; ').slice(0, 500) }, 'tracing: OpenTelemetry reports a problem');
+      logger[level](
+        { reason: [message, ...args].map(reasonOf).join('; ').slice(0, 500) },
+        'tracing: OpenTelemetry reports a problem',
+      );
   const ignore = () => undefined;
   return { error: line('error'), warn: line('warn'), info: ignore, debug: ignore, verbose: ignore };
 }

@@ -16,7 +16,14 @@ import type { ReadableSpan, Span, SpanProcessor, TimedEvent } from '@opentelemet
 type Attributes = ReadableSpan['attributes'];
 
 /** WorkflowInfo members that are data, not metadata (a primitive lastResult would pass the type check). */
-const WITHHELD_ATTRIBUTES = new Set(['memo', 'lastResult', 'lastFailure', 'searchAttributes', 'typedSearchAttributes', 'cronSchedule']);
+const WITHHELD_ATTRIBUTES = new Set([
+  'memo',
+  'lastResult',
+  'lastFailure',
+  'searchAttributes',
+  'typedSearchAttributes',
+  'cronSchedule',
+]);
 const EXCEPTION_TYPE = 'exception.type';
 export const MAX_ATTRIBUTE_LENGTH = 256;
 
@@ -82,13 +89,16 @@ function plainAttributes(attributes: Attributes): Attributes {
   for (const [key, value] of Object.entries(attributes)) {
     if (WITHHELD_ATTRIBUTES.has(key)) continue;
     if (isPlain(value)) kept[key] = cut(value);
-    else if (Array.isArray(value) && value.every(isPlain)) kept[key] = value.map(cut) as string[] | number[] | boolean[];
+    else if (Array.isArray(value) && value.every(isPlain))
+      kept[key] = value.map(cut) as string[] | number[] | boolean[];
   }
   return kept;
 }
 
 function cut<T extends string | number | boolean>(value: T): T {
-  return (typeof value === 'string' && value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value) as T;
+  return (
+    typeof value === 'string' && value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value
+  ) as T;
 }
 
 function isPlain(value: unknown): value is string | number | boolean {

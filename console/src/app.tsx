@@ -77,7 +77,13 @@ function FirstCompany() {
 function CardRoute({ isNew = false }: { isNew?: boolean }) {
   const { company = '', name = '' } = useParams();
   // A key per flow: a new flow's card and an existing one's never share their state.
-  return <FlowCardPage key={isNew ? `new:${company}` : `${company}/${name}`} company={company} name={isNew ? undefined : name} />;
+  return (
+    <FlowCardPage
+      key={isNew ? `new:${company}` : `${company}/${name}`}
+      company={company}
+      name={isNew ? undefined : name}
+    />
+  );
 }
 
 function NotFound() {

@@ -60,17 +60,23 @@ function checkProject(project) {
     for (const secret of service.secrets ?? []) used.secrets.add(secret.source);
     for (const mount of service.volumes ?? []) {
       if (mount.type === 'volume' && mount.source) used.volumes.add(mount.source);
-      if (mount.type === 'bind' && !existsSync(mount.source)) problem(where, `bind-mounts ${mount.source}, which does not exist`);
+      if (mount.type === 'bind' && !existsSync(mount.source))
+        problem(where, `bind-mounts ${mount.source}, which does not exist`);
     }
     for (const network of Object.keys(service.networks ?? {})) used.networks.add(network);
     checkImage(where, service.image);
     for (const port of service.ports ?? []) {
-      if (port.host_ip !== '127.0.0.1') problem(where, `publishes ${port.target} on ${port.host_ip || 'every interface'}; by default a port is published on 127.0.0.1`);
+      if (port.host_ip !== '127.0.0.1')
+        problem(
+          where,
+          `publishes ${port.target} on ${port.host_ip || 'every interface'}; by default a port is published on 127.0.0.1`,
+        );
     }
     for (const [dependency] of Object.entries(service.depends_on ?? {})) {
       const other = project.services[dependency];
       const shared = Object.keys(service.networks ?? {}).filter((network) => network in (other?.networks ?? {}));
-      if (other && service.network_mode === undefined && shared.length === 0) problem(where, `depends on ${dependency} but shares no network with it`);
+      if (other && service.network_mode === undefined && shared.length === 0)
+        problem(where, `depends on ${dependency} but shares no network with it`);
     }
     if (isFlowhook(service.image)) checkFlowhookService(where, service, project);
   }
@@ -78,11 +84,16 @@ function checkProject(project) {
     if (!used.secrets.has(name)) problem(project.name, `secret ${name} is declared but no service uses it`);
     if (!secret.file) problem(project.name, `secret ${name} is not read from a file`);
     else if (!existsSync(secret.file) || statSync(secret.file).size === 0)
-      problem(project.name, `secret ${name}: ${secret.file} is missing or empty (compose/secrets/generate.sh makes it)`);
+      problem(
+        project.name,
+        `secret ${name}: ${secret.file} is missing or empty (compose/secrets/generate.sh makes it)`,
+      );
   }
-  for (const name of Object.keys(project.volumes ?? {})) if (!used.volumes.has(name)) problem(project.name, `volume ${name} is declared but no service mounts it`);
+  for (const name of Object.keys(project.volumes ?? {}))
+    if (!used.volumes.has(name)) problem(project.name, `volume ${name} is declared but no service mounts it`);
   for (const name of Object.keys(project.networks ?? {}))
-    if (name !== 'default' && !used.networks.has(name)) problem(project.name, `network ${name} is declared but no service joins it`);
+    if (name !== 'default' && !used.networks.has(name))
+      problem(project.name, `network ${name} is declared but no service joins it`);
   checkAgreement(project);
   checked.add(`${project.name}: ${services.length} services`);
 }
@@ -96,10 +107,19 @@ function checkImage(where, image) {
   const tag = match?.groups?.tag;
   if (!tag || tag === 'latest') return problem(where, `image ${image} has no pinned tag`);
   const name = match.groups.name;
-  if (isFlowhook(image) && tag !== VERSION && tag !== `${VERSION}-lite`) problem(where, `image ${image}: the tag is not package.json's version ${VERSION} (or ${VERSION}-lite)`);
+  if (isFlowhook(image) && tag !== VERSION && tag !== `${VERSION}-lite`)
+    problem(where, `image ${image}: the tag is not package.json's version ${VERSION} (or ${VERSION}-lite)`);
   const temporal = TEMPORAL_SERVER_VERSION.replace(/^v/, '');
-  if (name === 'temporalio/server' && tag !== temporal) problem(where, `image ${image}: the project tests Temporal server ${temporal} (bin/embedded/temporal-server-install.ts)`);
-  if ((name === 'temporalio/admin-tools' || name === 'temporalio/auto-setup') && !tag.startsWith(`${temporal}-`) && tag !== temporal)
+  if (name === 'temporalio/server' && tag !== temporal)
+    problem(
+      where,
+      `image ${image}: the project tests Temporal server ${temporal} (bin/embedded/temporal-server-install.ts)`,
+    );
+  if (
+    (name === 'temporalio/admin-tools' || name === 'temporalio/auto-setup') &&
+    !tag.startsWith(`${temporal}-`) &&
+    tag !== temporal
+  )
     problem(where, `image ${image}: not the admin tools of Temporal server ${temporal}`);
 }
 
@@ -127,7 +147,8 @@ function checkFlowhookService(where, service, project) {
     }
     if (row.retired) problem(where, `${name} is no longer read: ${row.retired}`);
     if (row.internal) problem(where, `${name} is set by flowhook for itself, not by operators`);
-    if (!readers(role).some((reader) => row.processes.includes(reader))) problem(where, `${name} is read by ${row.processes.join(', ')}, not by flowhook ${role}`);
+    if (!readers(role).some((reader) => row.processes.includes(reader)))
+      problem(where, `${name} is read by ${row.processes.join(', ')}, not by flowhook ${role}`);
     if (value === null || value === undefined || String(value).trim() === '') continue;
     if (!row.launcher) {
       try {
@@ -139,17 +160,24 @@ function checkFlowhookService(where, service, project) {
     if (row.type.description === 'file path') checkMountedFile(where, service, name, String(value), project);
   }
   if (role === 'engine' && !environment.FLOWHOOK_DATABASE_URL) problem(where, 'the engine needs FLOWHOOK_DATABASE_URL');
-  if ((role === 'facade' || role === 'worker') && !environment.FLOWHOOK_ENGINE_TOKEN && !environment.FLOWHOOK_ENGINE_TOKEN_FILE)
+  if (
+    (role === 'facade' || role === 'worker') &&
+    !environment.FLOWHOOK_ENGINE_TOKEN &&
+    !environment.FLOWHOOK_ENGINE_TOKEN_FILE
+  )
     problem(where, `flowhook ${role} needs FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE`);
   const healthcheck = service.healthcheck?.test ?? [];
-  if (healthcheck.includes(IMAGE_HEALTHCHECK) && !['healthz', 'readyz'].includes(healthcheck.at(-1))) problem(where, 'the image healthcheck takes healthz or readyz');
+  if (healthcheck.includes(IMAGE_HEALTHCHECK) && !['healthz', 'readyz'].includes(healthcheck.at(-1)))
+    problem(where, 'the image healthcheck takes healthz or readyz');
   if (service.read_only !== true) problem(where, 'flowhook runs on a read-only root filesystem (read_only: true)');
 }
 
 /** A file a setting names: a secret's target, or a file on a volume or tmpfs mounted over its directory. */
 function checkMountedFile(where, service, name, path, project) {
   if (path.startsWith('/run/secrets/')) {
-    const secret = (service.secrets ?? []).find((candidate) => (candidate.target ?? `/run/secrets/${candidate.source}`) === path);
+    const secret = (service.secrets ?? []).find(
+      (candidate) => (candidate.target ?? `/run/secrets/${candidate.source}`) === path,
+    );
     if (!secret) problem(where, `${name}=${path}, but no secret is mounted there`);
     else if (!project.secrets?.[secret.source]) problem(where, `${name}: secret ${secret.source} is not declared`);
     return;
@@ -170,17 +198,36 @@ function checkAgreement(project) {
       if (values.size > 1) problem(project.name, `${label} disagree on ${name}: ${[...values].join(' / ')}`);
     }
   };
-  same(['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'FLOWHOOK_TASK_QUEUE', 'FLOWHOOK_PAYLOAD_KEY_FILE', 'FLOWHOOK_PAYLOAD_KEY'], [...engines, ...workers], 'engines and workers');
+  same(
+    [
+      'TEMPORAL_ADDRESS',
+      'TEMPORAL_NAMESPACE',
+      'FLOWHOOK_TASK_QUEUE',
+      'FLOWHOOK_PAYLOAD_KEY_FILE',
+      'FLOWHOOK_PAYLOAD_KEY',
+    ],
+    [...engines, ...workers],
+    'engines and workers',
+  );
   same(['FLOWHOOK_SECRETS_KEY_FILE', 'FLOWHOOK_DATABASE_URL'], engines, 'engines');
   const facades = services.filter(([, service]) => roleOf(service) === 'facade');
   same(['FLOWHOOK_PUBLIC_URL', 'FLOWHOOK_INSTANCE'], [...engines, ...facades], 'engines and facades');
   for (const [name, engine] of engines) {
     const tls = Boolean(env(engine).FLOWHOOK_ENGINE_TLS_CERT);
     const host = env(engine).FLOWHOOK_ENGINE_HOST ?? '127.0.0.1';
-    if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !tls && String(env(engine).FLOWHOOK_ENGINE_INSECURE) !== 'true')
-      problem(`${project.name}/${name}`, `listens on ${host} without TLS: the engine refuses to (set FLOWHOOK_ENGINE_TLS_CERT/KEY)`);
+    if (
+      !['127.0.0.1', 'localhost', '::1'].includes(host) &&
+      !tls &&
+      String(env(engine).FLOWHOOK_ENGINE_INSECURE) !== 'true'
+    )
+      problem(
+        `${project.name}/${name}`,
+        `listens on ${host} without TLS: the engine refuses to (set FLOWHOOK_ENGINE_TLS_CERT/KEY)`,
+      );
     const port = String(env(engine).FLOWHOOK_ENGINE_PORT ?? 7049);
-    for (const [client, service] of services.filter(([, candidate]) => roleOf(candidate) !== 'engine' && roleOf(candidate) !== 'start')) {
+    for (const [client, service] of services.filter(
+      ([, candidate]) => roleOf(candidate) !== 'engine' && roleOf(candidate) !== 'start',
+    )) {
       const where = `${project.name}/${client}`;
       const url = env(service).FLOWHOOK_ENGINE_URL;
       if (!url) {
@@ -190,8 +237,10 @@ function checkAgreement(project) {
       const { protocol, hostname, port: urlPort } = new URL(url);
       if (hostname !== name || (urlPort || (protocol === 'https:' ? '443' : '80')) !== port)
         problem(where, `FLOWHOOK_ENGINE_URL ${url} is not the engine service (${name}:${port})`);
-      if ((protocol === 'https:') !== tls) problem(where, `FLOWHOOK_ENGINE_URL ${url}, but the engine ${tls ? 'serves TLS' : 'serves h2c'}`);
-      if (tls && !env(service).FLOWHOOK_ENGINE_CA) problem(where, "FLOWHOOK_ENGINE_CA is needed to trust the engine's private CA");
+      if ((protocol === 'https:') !== tls)
+        problem(where, `FLOWHOOK_ENGINE_URL ${url}, but the engine ${tls ? 'serves TLS' : 'serves h2c'}`);
+      if (tls && !env(service).FLOWHOOK_ENGINE_CA)
+        problem(where, "FLOWHOOK_ENGINE_CA is needed to trust the engine's private CA");
     }
   }
 }
@@ -199,7 +248,9 @@ function checkAgreement(project) {
 /** A setting's value, or for a file that is a secret, the secret's source file: what has to be the same. */
 function valueOrSecret(service, name) {
   const value = service.environment?.[name];
-  const secret = (service.secrets ?? []).find((candidate) => (candidate.target ?? `/run/secrets/${candidate.source}`) === value);
+  const secret = (service.secrets ?? []).find(
+    (candidate) => (candidate.target ?? `/run/secrets/${candidate.source}`) === value,
+  );
   return secret ? `secret ${secret.source}` : String(value ?? '(unset)');
 }
 
@@ -216,7 +267,11 @@ function checkSearchAttributes() {
   );
   const expected = JSON.stringify(Object.entries(SEARCH_ATTRIBUTES).sort());
   const actual = JSON.stringify(Object.entries(registered).sort());
-  if (expected !== actual) problem('deploy/compose/temporal/create-namespace.sh', `registers ${actual}; flowhook's search attributes are ${expected}`);
+  if (expected !== actual)
+    problem(
+      'deploy/compose/temporal/create-namespace.sh',
+      `registers ${actual}; flowhook's search attributes are ${expected}`,
+    );
   checked.add(`${Object.keys(registered).length} search attributes`);
 }
 
@@ -235,6 +290,7 @@ function checkImagePaths() {
   ]) {
     if (!build.includes(path)) problem('deploy/image', `no longer mentions ${path}: ${use}`);
   }
-  if (!existsSync(join(ROOT, IMAGE_HEALTHCHECK.replace(/^\/app\//, '')))) problem('deploy/image', `no ${IMAGE_HEALTHCHECK.replace(/^\/app\//, '')}`);
+  if (!existsSync(join(ROOT, IMAGE_HEALTHCHECK.replace(/^\/app\//, ''))))
+    problem('deploy/image', `no ${IMAGE_HEALTHCHECK.replace(/^\/app\//, '')}`);
   checked.add('image paths');
 }

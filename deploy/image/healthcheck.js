@@ -62,10 +62,13 @@ function probe(target, path) {
   const request = target.tls ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     // Liveness of our own process: a certificate for the public name need not match 127.0.0.1.
-    const req = request({ host, port: Number(target.port), path, method: 'GET', timeout: TIMEOUT_MS, rejectUnauthorized: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200 ? undefined : `${path} answered ${res.statusCode}`);
-    });
+    const req = request(
+      { host, port: Number(target.port), path, method: 'GET', timeout: TIMEOUT_MS, rejectUnauthorized: false },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200 ? undefined : `${path} answered ${res.statusCode}`);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
     req.on('error', (error) => resolve(`${host}:${target.port}${path}: ${error.message}`));
     req.end();
@@ -81,7 +84,9 @@ const running = role();
 const target = PROBES[running]?.(process.env);
 if (!target) process.exit(0);
 if (target.port === 'off') {
-  console.error(`flowhook ${running}: its probe port is off (${running === 'worker' ? 'FLOWHOOK_WORKER_METRICS_PORT' : 'FLOWHOOK_ENGINE_METRICS_PORT'}); nothing to ask`);
+  console.error(
+    `flowhook ${running}: its probe port is off (${running === 'worker' ? 'FLOWHOOK_WORKER_METRICS_PORT' : 'FLOWHOOK_ENGINE_METRICS_PORT'}); nothing to ask`,
+  );
   process.exit(1);
 }
 const problem = await probe(target, `/${kind}`);

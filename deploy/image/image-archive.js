@@ -26,7 +26,18 @@ async function layer(tree) {
   if (!layers.has(tree)) {
     const temporary = join(out, 'layer.tar.tmp');
     const top = readdirSync(tree).sort();
-    execFileSync('tar', ['--create', '--file', temporary, '--directory', tree, '--format=gnu', '--sort=name', `--mtime=@${spec.epoch}`, '--numeric-owner', ...top]);
+    execFileSync('tar', [
+      '--create',
+      '--file',
+      temporary,
+      '--directory',
+      tree,
+      '--format=gnu',
+      '--sort=name',
+      `--mtime=@${spec.epoch}`,
+      '--numeric-owner',
+      ...top,
+    ]);
     const digest = await sha256File(temporary);
     mkdirSync(join(out, digest), { recursive: true });
     renameSync(temporary, join(out, digest, 'layer.tar'));

@@ -5,7 +5,14 @@
 import { join } from 'node:path';
 
 const [work] = process.argv.slice(2);
-const { IMAGE_NAME: name, IMAGE_VERSION: version, IMAGE_REVISION: revision, IMAGE_SOURCE: source, IMAGE_TREE: tree, SOURCE_DATE_EPOCH: epoch } = process.env;
+const {
+  IMAGE_NAME: name,
+  IMAGE_VERSION: version,
+  IMAGE_REVISION: revision,
+  IMAGE_SOURCE: source,
+  IMAGE_TREE: tree,
+  SOURCE_DATE_EPOCH: epoch,
+} = process.env;
 const NODE = '/app/node_modules/node/bin/node';
 const SECOND = 1_000_000_000;
 
@@ -59,7 +66,10 @@ const spec = {
       tags: [`localhost/${name}:${version}`, `localhost/${name}:latest`],
       layers,
       history,
-      config: config(version, 'Webhook trigger service for Temporal flows: flowhook engine|facade|worker|<cli command>'),
+      config: config(
+        version,
+        'Webhook trigger service for Temporal flows: flowhook engine|facade|worker|<cli command>',
+      ),
     },
     {
       tags: [`localhost/${name}:${version}-lite`],
@@ -67,10 +77,14 @@ const spec = {
       history: [...history, 'flowhook start: embedded PostgreSQL, Temporal CLI'],
       // The facade on every interface of the container's own network namespace, so a published
       // port reaches it; PostgreSQL, Temporal and the engine stay on the container's loopback.
-      config: config(`${version}-lite`, 'flowhook start in one container: embedded PostgreSQL and the Temporal dev server included', {
-        env: ['FLOWHOOK_FACADE_HOST=0.0.0.0'],
-        cmd: ['start'],
-      }),
+      config: config(
+        `${version}-lite`,
+        'flowhook start in one container: embedded PostgreSQL and the Temporal dev server included',
+        {
+          env: ['FLOWHOOK_FACADE_HOST=0.0.0.0'],
+          cmd: ['start'],
+        },
+      ),
     },
   ],
 };

@@ -24,7 +24,9 @@ for (let i = 0; i < options.length; i += 2) {
 }
 
 const bom = JSON.parse(readFileSync(npmSbom, 'utf8'));
-const dropped = new Set(bom.components.filter((component) => without.has(componentName(component))).map((component) => component['bom-ref']));
+const dropped = new Set(
+  bom.components.filter((component) => without.has(componentName(component))).map((component) => component['bom-ref']),
+);
 bom.components = bom.components.filter((component) => !dropped.has(component['bom-ref']));
 bom.dependencies = (bom.dependencies ?? [])
   .filter((dependency) => !dropped.has(dependency.ref))

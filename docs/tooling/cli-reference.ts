@@ -28,7 +28,12 @@ export function renderCliReference(): string {
     '',
     table(
       ['command', 'what it does'],
-      groups.flatMap(({ leaves }) => leaves.map(({ path, command }) => [`[${code(`flowhook ${path}`)}](#${slug(`flowhook ${path}`)})`, command.description()])),
+      groups.flatMap(({ leaves }) =>
+        leaves.map(({ path, command }) => [
+          `[${code(`flowhook ${path}`)}](#${slug(`flowhook ${path}`)})`,
+          command.description(),
+        ]),
+      ),
     ),
     '',
     '## Exit codes',
@@ -37,14 +42,19 @@ export function renderCliReference(): string {
       ['code', 'meaning'],
       [
         ['`0`', 'the command did what it says'],
-        ['`1`', 'it failed: the engine refused or is unreachable, no admin token, a file is wrong, a confirmation (`--yes`) is missing'],
+        [
+          '`1`',
+          'it failed: the engine refused or is unreachable, no admin token, a file is wrong, a confirmation (`--yes`) is missing',
+        ],
         [
           `\`${USAGE_EXIT_CODE}\``,
           'usage error: an unknown command or option, a missing or extra argument, an invalid option value, options that exclude each other — nothing was sent, and stderr shows the usage',
         ],
       ],
     ),
-    ...groups.flatMap(({ command, leaves }, index) => renderGroup(command, leaves, index === 0 || !isProcess(groups[index - 1]!))),
+    ...groups.flatMap(({ command, leaves }, index) =>
+      renderGroup(command, leaves, index === 0 || !isProcess(groups[index - 1]!)),
+    ),
     '',
     '## Environment of the admin commands',
     '',
@@ -109,7 +119,9 @@ function renderLeaf({ path, command }: Leaf): string[] {
       : reader === 'cli'
         ? 'Environment: [the admin commands\u2019 variables](#environment-of-the-admin-commands).'
         : `Environment:\n\n${environmentList(reader)}`,
-    ...(reader === 'start' ? ['', 'It hands its environment on: engine, worker and facade read their own variables from it (below).'] : []),
+    ...(reader === 'start'
+      ? ['', 'It hands its environment on: engine, worker and facade read their own variables from it (below).']
+      : []),
   ];
 }
 
@@ -135,7 +147,8 @@ function optionMeaning(option: Option): string {
   if (option.mandatory) notes.push('required');
   if (option.argChoices) notes.push(`one of ${option.argChoices.map((choice) => code(choice)).join(', ')}`);
   const fallback = option.defaultValue;
-  if (fallback !== undefined && fallback !== false && !(Array.isArray(fallback) && fallback.length === 0)) notes.push(`default ${code(String(fallback))}`);
+  if (fallback !== undefined && fallback !== false && !(Array.isArray(fallback) && fallback.length === 0))
+    notes.push(`default ${code(String(fallback))}`);
   return [option.description, notes.length > 0 ? `(${notes.join('; ')})` : ''].filter(Boolean).join(' ');
 }
 
@@ -147,7 +160,12 @@ function environmentList(reader: ProcessName): string {
     const group = rows[name]!.group;
     groups.set(group, [...(groups.get(group) ?? []), name]);
   }
-  return [...groups].map(([group, names]) => `- [${group}](${CONFIGURATION_PAGE}#${slug(group)}): ${names.map((name) => code(name)).join(', ')}`).join('\n');
+  return [...groups]
+    .map(
+      ([group, names]) =>
+        `- [${group}](${CONFIGURATION_PAGE}#${slug(group)}): ${names.map((name) => code(name)).join(', ')}`,
+    )
+    .join('\n');
 }
 
 function capitalised(text: string): string {

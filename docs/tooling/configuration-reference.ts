@@ -30,7 +30,18 @@ function cells(name: string, row: AnySetting): string[] {
   const readBy = row.launcher ? `bin/flowhook (${readers})` : readers;
   const type = row.retired !== undefined ? '—' : `${row.type.description}${row.secret ? ', secret' : ''}`;
   const fallback = row.defaultText ?? (row.default === undefined ? 'unset' : `\`${row.type.format(row.default)}\``);
-  const roles = Object.entries(row.roles ?? {}).map(([process, role]) => `*${PROCESS_TITLES[process as keyof typeof PROCESS_TITLES]}*: ${role}.`);
-  const meaning = row.retired !== undefined ? `**no longer read**: ${row.meaning}; a process that finds it set stops and says: \`${row.retired}\`` : row.meaning;
-  return [`\`${name}\``, readBy, type, row.retired !== undefined ? '—' : fallback, [sentence(meaning), ...roles, row.more ?? ''].filter(Boolean).join(' ')];
+  const roles = Object.entries(row.roles ?? {}).map(
+    ([process, role]) => `*${PROCESS_TITLES[process as keyof typeof PROCESS_TITLES]}*: ${role}.`,
+  );
+  const meaning =
+    row.retired !== undefined
+      ? `**no longer read**: ${row.meaning}; a process that finds it set stops and says: \`${row.retired}\``
+      : row.meaning;
+  return [
+    `\`${name}\``,
+    readBy,
+    type,
+    row.retired !== undefined ? '—' : fallback,
+    [sentence(meaning), ...roles, row.more ?? ''].filter(Boolean).join(' '),
+  ];
 }

@@ -14,7 +14,9 @@ const ENGINE_PACKAGE = 'flowhook.engine.v1';
 
 export async function renderEngineApiReference(): Promise<string> {
   const protos = await commentedProtos();
-  const files = [...protos.registry.files].filter((file) => file.proto.package === ENGINE_PACKAGE).sort((a, b) => a.name.localeCompare(b.name));
+  const files = [...protos.registry.files]
+    .filter((file) => file.proto.package === ENGINE_PACKAGE)
+    .sort((a, b) => a.name.localeCompare(b.name));
   const services = files.flatMap((file) => file.services);
   const link: TypeLink = (type) => (type.typeName.startsWith(`${ENGINE_PACKAGE}.`) ? headingLink(type) : undefined);
   return [
@@ -22,7 +24,11 @@ export async function renderEngineApiReference(): Promise<string> {
     '',
     table(
       ['service', 'scope', 'what it is for'],
-      services.map((service) => [`[${service.name}](#${slug(service.name)})`, code(scopeOfService(service.typeName)), summary(service, protos)]),
+      services.map((service) => [
+        `[${service.name}](#${slug(service.name)})`,
+        code(scopeOfService(service.typeName)),
+        summary(service, protos),
+      ]),
     ),
     '',
     `Open to every caller, without a token: ${[...OPEN_SERVICES]
@@ -38,11 +44,20 @@ function renderFile(file: DescFile, protos: CommentedProtos, link: TypeLink): st
   const parts = file.services.flatMap((service) => renderService(service, protos, link, documented));
   const others = [...file.messages.filter((message) => !documented.has(message)), ...file.enums];
   if (others.length > 0)
-    parts.push('', `### Types of ${file.services.map((service) => service.name).join(', ') || file.name}`, ...others.flatMap((type) => renderType(type, protos, link)));
+    parts.push(
+      '',
+      `### Types of ${file.services.map((service) => service.name).join(', ') || file.name}`,
+      ...others.flatMap((type) => renderType(type, protos, link)),
+    );
   return parts;
 }
 
-function renderService(service: DescService, protos: CommentedProtos, link: TypeLink, documented: Set<DescMessage>): string[] {
+function renderService(
+  service: DescService,
+  protos: CommentedProtos,
+  link: TypeLink,
+  documented: Set<DescMessage>,
+): string[] {
   return [
     '',
     `## ${service.name}`,
@@ -53,7 +68,9 @@ function renderService(service: DescService, protos: CommentedProtos, link: Type
     ...paragraphs(protos.fileComment(service.file)),
     ...paragraphs(protos.comment(service)),
     ...service.methods.flatMap((method) => {
-      const own = [method.input, method.output].filter((message) => message.file === service.file && !documented.has(message));
+      const own = [method.input, method.output].filter(
+        (message) => message.file === service.file && !documented.has(message),
+      );
       for (const message of own) documented.add(message);
       return [
         '',
@@ -70,7 +87,12 @@ function renderService(service: DescService, protos: CommentedProtos, link: Type
 }
 
 function renderType(type: DescMessage | DescEnum, protos: CommentedProtos, link: TypeLink): string[] {
-  const body = type.kind === 'message' ? (type.fields.length > 0 ? fieldTable(type, protos, link) : 'No fields: `{}`.') : enumTable(type, protos);
+  const body =
+    type.kind === 'message'
+      ? type.fields.length > 0
+        ? fieldTable(type, protos, link)
+        : 'No fields: `{}`.'
+      : enumTable(type, protos);
   // A message's own enums (FlowProblem.Severity) follow it: its fields link to them.
   const nested = type.kind === 'message' ? type.nestedEnums.flatMap((inner) => renderType(inner, protos, link)) : [];
   return ['', `#### ${type.name}`, ...paragraphs(protos.comment(type)), '', body, ...nested];

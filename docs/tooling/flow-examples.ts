@@ -73,7 +73,8 @@ export function directSnippets(files: readonly ExampleFile[] = exampleFlowFiles(
     const direct = document.getIn(['trigger', 'webhook', 'direct'], true);
     const verify = isMap(direct) ? direct.get('verify', true) : undefined;
     const scheme = isMap(verify) ? keysOf(verify)[0] : undefined;
-    if (scheme !== undefined && isMap(direct)) keep(found, scheme, { path, text: `direct:\n${indented(text, direct, '  ')}` });
+    if (scheme !== undefined && isMap(direct))
+      keep(found, scheme, { path, text: `direct:\n${indented(text, direct, '  ')}` });
   }
   return found;
 }
@@ -84,7 +85,11 @@ export function renderExampleIndex(toRoot: string, files: readonly ExampleFile[]
     ['example', 'activity', 'what it shows'],
     files.map(({ path, text }) => {
       const activity = parseDocument(text).getIn(['trigger', 'webhook', 'activity']);
-      return [`[${path.replace(/^examples\/flows\//, '')}](${toRoot}${path})`, code(String(activity)), headerComment(text)];
+      return [
+        `[${path.replace(/^examples\/flows\//, '')}](${toRoot}${path})`,
+        code(String(activity)),
+        headerComment(text),
+      ];
     }),
   );
 }

@@ -21,7 +21,10 @@ export async function renderFlowFileReference(): Promise<string> {
   const kinds = new Map(step.oneofs[0]!.fields.map((field) => [field.message!.typeName, field.jsonName]));
   const snippets = stepSnippets();
   const heading = (type: DescMessage | DescEnum) => kinds.get(type.typeName) ?? type.name;
-  const link: TypeLink = (type) => (type.typeName.startsWith('flowhook.') ? `[${kinds.has(type.typeName) ? code(heading(type)) : type.name}](#${slug(heading(type))})` : undefined);
+  const link: TypeLink = (type) =>
+    type.typeName.startsWith('flowhook.')
+      ? `[${kinds.has(type.typeName) ? code(heading(type)) : type.name}](#${slug(heading(type))})`
+      : undefined;
 
   const documented = new Set<string>();
   const parts: string[] = [];
@@ -40,13 +43,20 @@ export async function renderFlowFileReference(): Promise<string> {
     }
     parts.push('', fieldTable(type, protos, link));
     const snippet = snippets.get(heading(type));
-    if (isKind && snippet) parts.push('', `From [${snippet.path}](${TO_ROOT}${snippet.path}):`, '', fenced('yaml', snippet.text));
+    if (isKind && snippet)
+      parts.push('', `From [${snippet.path}](${TO_ROOT}${snippet.path}):`, '', fenced('yaml', snippet.text));
     // A record step does one of five things: each gets its own example.
     if (heading(type) === 'record') {
       const operations = recordOperationSnippets();
       for (const operation of RECORD_OPERATIONS) {
         const example = operations.get(operation);
-        if (example && example.text !== snippet?.text) parts.push('', `\`${operation}\`, from [${example.path}](${TO_ROOT}${example.path}):`, '', fenced('yaml', example.text));
+        if (example && example.text !== snippet?.text)
+          parts.push(
+            '',
+            `\`${operation}\`, from [${example.path}](${TO_ROOT}${example.path}):`,
+            '',
+            fenced('yaml', example.text),
+          );
       }
     }
     if (type === step) {
@@ -55,7 +65,8 @@ export async function renderFlowFileReference(): Promise<string> {
     }
     for (const field of type.fields) {
       const nested = field.message ?? field.enum;
-      if (nested && nested.typeName.startsWith('flowhook.') && !kinds.has(nested.typeName)) render(nested, isKind || level > 2 ? level + 1 : level);
+      if (nested && nested.typeName.startsWith('flowhook.') && !kinds.has(nested.typeName))
+        render(nested, isKind || level > 2 ? level + 1 : level);
     }
   };
   render(message(FlowSchema.typeName), 2);

@@ -6,9 +6,22 @@
 // (evaluation-limits.ts).
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
-import { FORMULA_ROOTS, FLOWHOOK_FUNCTIONS, JSONATA_FUNCTIONS, REFUSED_FUNCTIONS, DIRECT_TRIGGER } from '../../flow/formula/formula-names.ts';
+import {
+  FORMULA_ROOTS,
+  FLOWHOOK_FUNCTIONS,
+  JSONATA_FUNCTIONS,
+  REFUSED_FUNCTIONS,
+  DIRECT_TRIGGER,
+} from '../../flow/formula/formula-names.ts';
 import { CHARGED_FUNCTIONS } from '../../flow/formula/guarded-functions.ts';
-import { MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_CHARS_PER_EVALUATION, MAX_STRING_LENGTH, REGEX_CHARS_PER_STEP } from '../../flow/formula/evaluation-limits.ts';
+import {
+  MAX_DEPTH,
+  MAX_SEQUENCE_LENGTH,
+  MAX_STEPS,
+  MAX_STRING_CHARS_PER_EVALUATION,
+  MAX_STRING_LENGTH,
+  REGEX_CHARS_PER_STEP,
+} from '../../flow/formula/evaluation-limits.ts';
 import { MAX_PICTURE_TIMESTAMP_LENGTH } from '../../flow/formula/timestamp-picture.ts';
 import { XML_FUNCTIONS } from '../../flow/formula/xml-functions.ts';
 import { code, table } from './markdown.ts';
@@ -18,12 +31,20 @@ const CONTEXT_SOURCE = new URL('../../flow/formula/formula-context.ts', import.m
 export function renderFormulaRootsReference(): string {
   const members = contextMembers();
   const roots = Object.keys(FORMULA_ROOTS);
-  const missing = roots.filter((root) => !members.some((member) => member.path === root || member.path.startsWith(`${root}.`)));
-  if (missing.length > 0) throw new Error(`FormulaContext has no documented member for the roots ${missing.join(', ')}`);
+  const missing = roots.filter(
+    (root) => !members.some((member) => member.path === root || member.path.startsWith(`${root}.`)),
+  );
+  if (missing.length > 0)
+    throw new Error(`FormulaContext has no documented member for the roots ${missing.join(', ')}`);
   const direct = new Set(Object.keys(DIRECT_TRIGGER).map((name) => `Trigger.${name}`));
   return table(
     ['path', 'what it holds'],
-    members.map(({ path, doc }) => [code(path), [direct.has(path.split('.').slice(0, 2).join('.')) ? '*Provider route only.*' : '', doc].filter(Boolean).join(' ')]),
+    members.map(({ path, doc }) => [
+      code(path),
+      [direct.has(path.split('.').slice(0, 2).join('.')) ? '*Provider route only.*' : '', doc]
+        .filter(Boolean)
+        .join(' '),
+    ]),
   );
 }
 
@@ -54,12 +75,18 @@ export function renderFormulaLimitsReference(): string {
       [
         'steps',
         number(MAX_STEPS),
-        'nodes evaluated, plus every call a higher-order function makes, plus a step per ' + REGEX_CHARS_PER_STEP + ' characters a regular expression search may scan',
+        'nodes evaluated, plus every call a higher-order function makes, plus a step per ' +
+          REGEX_CHARS_PER_STEP +
+          ' characters a regular expression search may scan',
       ],
       ['recursion depth', number(MAX_DEPTH), 'nested function calls (JSONata error D1011)'],
       ['sequence length', number(MAX_SEQUENCE_LENGTH), 'a sequence or range of more items (JSONata error D2015)'],
       ['one string', `${number(MAX_STRING_LENGTH)} characters`, 'a longer string result'],
-      ['new strings per evaluation', `${number(MAX_STRING_CHARS_PER_EVALUATION)} characters`, 'all strings an evaluation builds, together (values only handed on cost nothing)'],
+      [
+        'new strings per evaluation',
+        `${number(MAX_STRING_CHARS_PER_EVALUATION)} characters`,
+        'all strings an evaluation builds, together (values only handed on cost nothing)',
+      ],
       [
         '`$toMillis` with a picture',
         `${number(MAX_PICTURE_TIMESTAMP_LENGTH)} characters`,
@@ -78,7 +105,10 @@ interface Member {
 function contextMembers(): Member[] {
   const text = readFileSync(CONTEXT_SOURCE, 'utf8');
   const file = ts.createSourceFile(CONTEXT_SOURCE.pathname, text, ts.ScriptTarget.Latest, true);
-  const context = file.statements.find((statement): statement is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(statement) && statement.name.text === 'FormulaContext');
+  const context = file.statements.find(
+    (statement): statement is ts.InterfaceDeclaration =>
+      ts.isInterfaceDeclaration(statement) && statement.name.text === 'FormulaContext',
+  );
   if (!context) throw new Error('flow/formula/formula-context.ts no longer declares FormulaContext');
   const members: Member[] = [];
   const visit = (elements: ts.NodeArray<ts.TypeElement>, prefix: string) => {

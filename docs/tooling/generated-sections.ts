@@ -46,7 +46,9 @@ function markers(page: string): RegExpExecArray[] {
       open = undefined;
     }
   }
-  return [...page.matchAll(SECTION)].filter((match) => !fences.some(([from, to]) => match.index >= from && match.index < to));
+  return [...page.matchAll(SECTION)].filter(
+    (match) => !fences.some(([from, to]) => match.index >= from && match.index < to),
+  );
 }
 
 /** The page with every generated part replaced by what `render` makes of it now. */
@@ -56,7 +58,10 @@ export async function regenerate(page: string, render: (section: Section) => Pro
   for (const match of markers(page)) {
     const section = { kind: match[1] as SectionKind, id: match[2]! };
     const body = (await render(section)).trim();
-    parts.push(page.slice(from, match.index), `<!-- BEGIN ${section.kind}: ${section.id} (${NOTES[section.kind]}) -->\n\n${body}\n\n<!-- END ${section.kind}: ${section.id} -->`);
+    parts.push(
+      page.slice(from, match.index),
+      `<!-- BEGIN ${section.kind}: ${section.id} (${NOTES[section.kind]}) -->\n\n${body}\n\n<!-- END ${section.kind}: ${section.id} -->`,
+    );
     from = match.index + match[0].length;
   }
   parts.push(page.slice(from));
@@ -66,6 +71,7 @@ export async function regenerate(page: string, render: (section: Section) => Pro
 /** A page's text with the generated parts left out: what people wrote. */
 export function handWritten(page: string): string {
   let text = page;
-  for (const match of markers(page).reverse()) text = text.slice(0, match.index) + text.slice(match.index + match[0].length);
+  for (const match of markers(page).reverse())
+    text = text.slice(0, match.index) + text.slice(match.index + match[0].length);
   return text;
 }

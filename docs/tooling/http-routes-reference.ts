@@ -61,7 +61,8 @@ const ROUTES: Readonly<Record<string, RouteNote>> = {
   '/readyz': {
     path: '/readyz',
     credentials: 'none',
-    meaning: 'readiness: the engine, PostgreSQL and Temporal answer, and a worker polls the flow task queue (503 naming the failing check)',
+    meaning:
+      'readiness: the engine, PostgreSQL and Temporal answer, and a worker polls the flow task queue (503 naming the failing check)',
   },
 };
 
@@ -74,11 +75,13 @@ interface HeaderNote {
 const HEADERS: Readonly<Record<string, HeaderNote>> = {
   authorization: {
     direction: 'request',
-    meaning: '`Bearer <access token>` (OAuth 2.0 client credentials) or `Basic base64(user:accessKey)`; never on the provider and callback routes',
+    meaning:
+      '`Bearer <access token>` (OAuth 2.0 client credentials) or `Basic base64(user:accessKey)`; never on the provider and callback routes',
   },
   'content-type': {
     direction: 'both',
-    meaning: "requests to the OData actions: `application/json` (else 415); answers: `application/json; odata.metadata=minimal`, or the flow's own on the provider route",
+    meaning:
+      "requests to the OData actions: `application/json` (else 415); answers: `application/json; odata.metadata=minimal`, or the flow's own on the provider route",
   },
   'idempotency-key': {
     direction: 'request',
@@ -91,7 +94,8 @@ const HEADERS: Readonly<Record<string, HeaderNote>> = {
   },
   [REQUEST_ID_HEADER]: {
     direction: 'both',
-    meaning: "the request id of every log line of the call: the caller's when it is 1–64 characters of `A-Za-z0-9._:-`, else a new UUID; always returned",
+    meaning:
+      "the request id of every log line of the call: the caller's when it is 1–64 characters of `A-Za-z0-9._:-`, else a new UUID; always returned",
   },
   traceparent: {
     direction: 'request',
@@ -127,32 +131,59 @@ const HEADERS: Readonly<Record<string, HeaderNote>> = {
   },
   'www-authenticate': {
     direction: 'response',
-    meaning: 'with 401 on the OData routes: exactly the schemes this facade accepts (`Bearer realm="flowhook", Basic realm="flowhook"`, or one of them)',
+    meaning:
+      'with 401 on the OData routes: exactly the schemes this facade accepts (`Bearer realm="flowhook", Basic realm="flowhook"`, or one of them)',
   },
   'odata-version': { direction: 'response', meaning: '`4.0` on answers and OData errors; `4.01` on `$metadata`' },
   allow: { direction: 'response', meaning: 'with 405: the methods the path takes' },
 };
 
 /** The facade's own header constants: each must be described above. */
-const FACADE_HEADER_CONSTANTS = [REQUEST_ID_HEADER, EXECUTION_ID_HEADER, OUTCOME_HEADER, EXECUTION_STATE_HEADER, ANSWER_SOURCE_HEADER, CALLBACK_REPEATED_HEADER];
+const FACADE_HEADER_CONSTANTS = [
+  REQUEST_ID_HEADER,
+  EXECUTION_ID_HEADER,
+  OUTCOME_HEADER,
+  EXECUTION_STATE_HEADER,
+  ANSWER_SOURCE_HEADER,
+  CALLBACK_REPEATED_HEADER,
+];
 
 export function renderHttpRoutesReference(): string {
   const routes = routerRoutes();
   const undescribed = [...routes.keys()].filter((path) => ROUTES[path] === undefined);
-  if (undescribed.length > 0) throw new Error(`the facade has routes docs/tooling/http-routes-reference.ts does not describe: ${undescribed.join(', ')}`);
+  if (undescribed.length > 0)
+    throw new Error(
+      `the facade has routes docs/tooling/http-routes-reference.ts does not describe: ${undescribed.join(', ')}`,
+    );
   const gone = Object.keys(ROUTES).filter((path) => !routes.has(path));
-  if (gone.length > 0) throw new Error(`docs/tooling/http-routes-reference.ts describes routes the facade no longer has: ${gone.join(', ')}`);
-  for (const header of FACADE_HEADER_CONSTANTS) if (HEADERS[header] === undefined) throw new Error(`the facade's header ${header} is not described`);
+  if (gone.length > 0)
+    throw new Error(
+      `docs/tooling/http-routes-reference.ts describes routes the facade no longer has: ${gone.join(', ')}`,
+    );
+  for (const header of FACADE_HEADER_CONSTANTS)
+    if (HEADERS[header] === undefined) throw new Error(`the facade's header ${header} is not described`);
 
   const statuses = [
-    ...[...CONNECT_TO_HTTP].map(([connect, mapping]) => [String(mapping.status), code(mapping.code), `the engine answered ${code(Code[connect])}`]),
+    ...[...CONNECT_TO_HTTP].map(([connect, mapping]) => [
+      String(mapping.status),
+      code(mapping.code),
+      `the engine answered ${code(Code[connect])}`,
+    ]),
     [
       String(INTERNAL.status),
       code(INTERNAL.code),
       "any other engine code: `Internal` when the flow failed before it responded (the message names the execution and the failed step); an unexpected error, the engine's or the facade's, whose message is never shown (`An internal error occurred (request id …)`)",
     ],
-    ['503', code('ServiceUnavailable'), 'the engine could not be reached, or its connection broke mid-call (a transport failure, never a flow failure)'],
-    ...facadeErrors().map(({ status, code: errorCode, name }) => [String(status), code(errorCode), `decided by the facade itself (${code(name)})`]),
+    [
+      '503',
+      code('ServiceUnavailable'),
+      'the engine could not be reached, or its connection broke mid-call (a transport failure, never a flow failure)',
+    ],
+    ...facadeErrors().map(({ status, code: errorCode, name }) => [
+      String(status),
+      code(errorCode),
+      `decided by the facade itself (${code(name)})`,
+    ]),
   ].sort((a, b) => Number(a[0]) - Number(b[0]));
 
   return [
@@ -160,7 +191,12 @@ export function renderHttpRoutesReference(): string {
     '',
     table(
       ['method', 'path', 'credentials', 'what it is'],
-      [...routes].map(([pattern, methods]) => [methods.join(', '), code(ROUTES[pattern]!.path), ROUTES[pattern]!.credentials, ROUTES[pattern]!.meaning]),
+      [...routes].map(([pattern, methods]) => [
+        methods.join(', '),
+        code(ROUTES[pattern]!.path),
+        ROUTES[pattern]!.credentials,
+        ROUTES[pattern]!.meaning,
+      ]),
     ),
     '',
     'Another method on a path the router knows is 405 with `Allow`; any other path is 404.',
@@ -198,7 +234,8 @@ function routerRoutes(): Map<string, string[]> {
     logger: pino({ level: 'silent' }),
     health: { check: refuse } as never,
   });
-  const dispatch = app.middleware.find((middleware) => (middleware as { router?: Router }).router !== undefined) as { router: Router } | undefined;
+  const dispatch = app.middleware.find((middleware) => (middleware as { router?: Router }).router !== undefined) as
+    { router: Router } | undefined;
   if (!dispatch) throw new Error('the facade has no router middleware');
   const routes = new Map<string, string[]>();
   for (const layer of dispatch.router.stack) {
@@ -213,7 +250,11 @@ function routerRoutes(): Map<string, string[]> {
 function facadeErrors(): { name: string; status: number; code: string }[] {
   return Object.entries(httpErrors)
     .filter(
-      ([name, value]) => typeof value === 'function' && value !== httpErrors.FacadeHttpError && value.prototype instanceof httpErrors.FacadeHttpError && name.endsWith('Error'),
+      ([name, value]) =>
+        typeof value === 'function' &&
+        value !== httpErrors.FacadeHttpError &&
+        value.prototype instanceof httpErrors.FacadeHttpError &&
+        name.endsWith('Error'),
     )
     .map(([name, ErrorClass]) => {
       const error = new (ErrorClass as new (...args: string[]) => httpErrors.FacadeHttpError)('x', 'x');

@@ -29,24 +29,32 @@ export function brokenLinks(pages: readonly Page[]): string[] {
       if (problem) problems.push(`${page.path}:${line}: ${target}: ${problem}`);
     }
     for (const { line, target } of paths) {
-      if (!existsSync(join(REPOSITORY_ROOT, target))) problems.push(`${page.path}:${line}: \`${target}\` names no file of the repository`);
+      if (!existsSync(join(REPOSITORY_ROOT, target)))
+        problems.push(`${page.path}:${line}: \`${target}\` names no file of the repository`);
     }
   }
   return problems;
 }
 
 /** `pages`: the pages being checked, which count as existing whether or not they are on disk yet. */
-function linkProblem(from: string, target: string, pages: ReadonlyMap<string, PageOutline>, outlineOf: (path: string) => PageOutline): string | undefined {
+function linkProblem(
+  from: string,
+  target: string,
+  pages: ReadonlyMap<string, PageOutline>,
+  outlineOf: (path: string) => PageOutline,
+): string | undefined {
   const hash = target.indexOf('#');
   const pathPart = decodeURI(hash < 0 ? target : target.slice(0, hash));
   const anchor = hash < 0 ? undefined : decodeURIComponent(target.slice(hash + 1));
   const resolved = pathPart === '' ? from : normalize(join(dirname(from), pathPart)).replaceAll('\\', '/');
-  if (resolved.startsWith('..') || relative(REPOSITORY_ROOT, join(REPOSITORY_ROOT, resolved)).startsWith('..')) return 'leads outside the repository';
+  if (resolved.startsWith('..') || relative(REPOSITORY_ROOT, join(REPOSITORY_ROOT, resolved)).startsWith('..'))
+    return 'leads outside the repository';
   const absolute = join(REPOSITORY_ROOT, resolved);
   const isPage = pages.has(resolved);
   if (!isPage && !existsSync(absolute)) return `no such file or folder (${resolved})`;
   if (anchor === undefined) return undefined;
-  if (!resolved.endsWith('.md') || (!isPage && statSync(absolute).isDirectory())) return 'an anchor into something that is not a Markdown page';
+  if (!resolved.endsWith('.md') || (!isPage && statSync(absolute).isDirectory()))
+    return 'an anchor into something that is not a Markdown page';
   if (!outlineOf(resolved).anchors.has(anchor)) return `no heading with the anchor #${anchor} in ${resolved}`;
   return undefined;
 }

@@ -36,7 +36,11 @@ export function renderMetricsReference(): string {
     // The first registry of a process also takes the process metrics: listed once, below.
     const own = made.registry
       .getMetricsAsArray()
-      .filter((metric) => metricName(metric).startsWith('flowhook_') && processMetrics.getSingleMetric(metricName(metric)) === undefined);
+      .filter(
+        (metric) =>
+          metricName(metric).startsWith('flowhook_') &&
+          processMetrics.getSingleMetric(metricName(metric)) === undefined,
+      );
     made.close();
     return [`## ${title}`, '', `On ${port}.`, '', metricsTable(own)].join('\n');
   });

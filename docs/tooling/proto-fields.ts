@@ -22,7 +22,9 @@ const WELL_KNOWN: Readonly<Record<string, string>> = {
 /** The fields as a table, followed by a line for each choice (oneof) of several fields. */
 export function fieldTable(message: DescMessage, protos: CommentedProtos, link: TypeLink): string {
   const rows = message.fields.map((field) => [code(field.jsonName), typeOf(field, link), meaning(field, protos)]);
-  const choices = message.oneofs.filter((oneof) => oneof.fields.length > 1).map((oneof) => `Exactly one of ${oneof.fields.map((member) => code(member.jsonName)).join(', ')}.`);
+  const choices = message.oneofs
+    .filter((oneof) => oneof.fields.length > 1)
+    .map((oneof) => `Exactly one of ${oneof.fields.map((member) => code(member.jsonName)).join(', ')}.`);
   return [table(['field', 'type', 'meaning'], rows), ...choices].join('\n\n');
 }
 

@@ -2,7 +2,14 @@
 // generators: the flow file reference and the engine API reference read the
 // same descriptors.
 import { createFileRegistry, type DescFile, type FileRegistry } from '@bufbuild/protobuf';
-import { commentKey, commentsByName, compileWithComments, fileCommentKey, PROTO_ROOT, type CommentedElement } from '../../bin/cli/proto-comments.ts';
+import {
+  commentKey,
+  commentsByName,
+  compileWithComments,
+  fileCommentKey,
+  PROTO_ROOT,
+  type CommentedElement,
+} from '../../bin/cli/proto-comments.ts';
 import { plainText } from './markdown.ts';
 
 export interface CommentedProtos {

@@ -8,7 +8,11 @@ import { renderConfigurationReference } from './configuration-reference.ts';
 import { renderEngineApiReference } from './engine-api-reference.ts';
 import { renderExampleIndex } from './flow-examples.ts';
 import { renderFlowFileReference } from './flow-file-reference.ts';
-import { renderFormulaFunctionsReference, renderFormulaLimitsReference, renderFormulaRootsReference } from './formulas-reference.ts';
+import {
+  renderFormulaFunctionsReference,
+  renderFormulaLimitsReference,
+  renderFormulaRootsReference,
+} from './formulas-reference.ts';
 import type { Section } from './generated-sections.ts';
 import { REPOSITORY_ROOT } from './handbook-pages.ts';
 import { renderHttpRoutesReference } from './http-routes-reference.ts';
@@ -49,6 +53,9 @@ export async function renderSection(section: Section): Promise<string> {
     return fenced(LANGUAGES[extname(section.id)] ?? '', readFileSync(join(REPOSITORY_ROOT, section.id), 'utf8'));
   }
   const render = REFERENCES[section.id];
-  if (!render) throw new Error(`no generated reference "${section.id}" (docs/tooling/references.ts lists them: ${Object.keys(REFERENCES).join(', ')})`);
+  if (!render)
+    throw new Error(
+      `no generated reference "${section.id}" (docs/tooling/references.ts lists them: ${Object.keys(REFERENCES).join(', ')})`,
+    );
   return render();
 }

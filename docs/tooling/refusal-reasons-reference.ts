@@ -68,7 +68,11 @@ function reasonsLiteral(file: ts.SourceFile): ts.ObjectLiteralExpression {
     for (const declaration of statement.declarationList.declarations) {
       if (declaration.name.getText(file) !== 'REFUSAL_REASONS') continue;
       let value = declaration.initializer;
-      while (value && (ts.isSatisfiesExpression(value) || ts.isAsExpression(value) || ts.isParenthesizedExpression(value))) value = value.expression;
+      while (
+        value &&
+        (ts.isSatisfiesExpression(value) || ts.isAsExpression(value) || ts.isParenthesizedExpression(value))
+      )
+        value = value.expression;
       if (value && ts.isObjectLiteralExpression(value)) return value;
     }
   }

@@ -35,7 +35,14 @@ export async function renderVerificationSchemesReference(): Promise<string> {
     '',
     table(
       ['scheme', 'signature header(s)', 'signed content', 'secret', 'event id', 'delivery key'],
-      schemes.map(({ name, documentation: doc }) => [`[${code(name)}](#${slug(name)})`, doc.signatureHeaders, doc.signedContent, doc.secret, doc.eventId, doc.deliveryKey]),
+      schemes.map(({ name, documentation: doc }) => [
+        `[${code(name)}](#${slug(name)})`,
+        doc.signatureHeaders,
+        doc.signedContent,
+        doc.secret,
+        doc.eventId,
+        doc.deliveryKey,
+      ]),
     ),
     '',
     '## Replays, by scheme',
@@ -61,8 +68,10 @@ export async function renderVerificationSchemesReference(): Promise<string> {
       const field = oneof.find((member) => member.jsonName === name)!;
       const snippet = snippets.get(name);
       const parts = ['', `## ${name}`, '', protos.comment(field)];
-      if (name === 'hmac') parts.push('', fieldTable(protos.registry.getMessage(HmacVerificationSchema.typeName)!, protos, flowLink));
-      if (snippet) parts.push('', `From [${snippet.path}](${TO_ROOT}${snippet.path}):`, '', fenced('yaml', snippet.text));
+      if (name === 'hmac')
+        parts.push('', fieldTable(protos.registry.getMessage(HmacVerificationSchema.typeName)!, protos, flowLink));
+      if (snippet)
+        parts.push('', `From [${snippet.path}](${TO_ROOT}${snippet.path}):`, '', fenced('yaml', snippet.text));
       return parts;
     }),
   ].join('\n');

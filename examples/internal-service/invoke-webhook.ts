@@ -41,7 +41,8 @@ function required(name: string): string {
 function serviceAccountToken(): string {
   const file = process.env.FLOWHOOK_ENGINE_TOKEN_FILE;
   if (!file) return required('FLOWHOOK_ENGINE_TOKEN');
-  if (process.env.FLOWHOOK_ENGINE_TOKEN) throw new UsageError('set FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE, not both');
+  if (process.env.FLOWHOOK_ENGINE_TOKEN)
+    throw new UsageError('set FLOWHOOK_ENGINE_TOKEN or FLOWHOOK_ENGINE_TOKEN_FILE, not both');
   // A token others can read is a token others can use.
   if ((statSync(file).mode & 0o077) !== 0) throw new UsageError(`${file} is readable by others: chmod 600 it`);
   return readFileSync(file, 'utf8').trim();
@@ -55,16 +56,23 @@ function payloadFromArgument(text = '{}'): string {
   } catch {
     throw new UsageError(`the payload argument is not JSON: ${text}`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('the payload must be a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError('the payload must be a JSON object');
   return text;
 }
 
 /** TLS options for an https:// engine; a CA on a cleartext URL would silently leave the link unencrypted, so it is refused. */
 function tlsOptions(engineUrl: string): { nodeOptions?: { ca?: Buffer; cert?: Buffer; key?: Buffer } } {
-  const { FLOWHOOK_ENGINE_CA: caPath, FLOWHOOK_ENGINE_CLIENT_CERT: certPath, FLOWHOOK_ENGINE_CLIENT_KEY: keyPath } = process.env;
+  const {
+    FLOWHOOK_ENGINE_CA: caPath,
+    FLOWHOOK_ENGINE_CLIENT_CERT: certPath,
+    FLOWHOOK_ENGINE_CLIENT_KEY: keyPath,
+  } = process.env;
   if (!caPath && !certPath && !keyPath) return {};
-  if (new URL(engineUrl).protocol !== 'https:') throw new UsageError(`TLS settings are set but ${engineUrl} is not https://`);
-  if (Boolean(certPath) !== Boolean(keyPath)) throw new UsageError('set FLOWHOOK_ENGINE_CLIENT_CERT and FLOWHOOK_ENGINE_CLIENT_KEY together (mutual TLS)');
+  if (new URL(engineUrl).protocol !== 'https:')
+    throw new UsageError(`TLS settings are set but ${engineUrl} is not https://`);
+  if (Boolean(certPath) !== Boolean(keyPath))
+    throw new UsageError('set FLOWHOOK_ENGINE_CLIENT_CERT and FLOWHOOK_ENGINE_CLIENT_KEY together (mutual TLS)');
   return {
     nodeOptions: {
       // `ca` replaces the system roots: only the engine's own CA can vouch for it.

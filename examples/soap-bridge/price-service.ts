@@ -38,7 +38,11 @@ export async function startSoapPriceServer(port = 0): Promise<SoapPriceServer> {
         );
       } else {
         res.writeHead(500, { 'content-type': 'text/xml; charset=utf-8' });
-        res.end(envelope(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>unknown sku ${sku}</faultstring></soap:Fault>`));
+        res.end(
+          envelope(
+            `<soap:Fault><faultcode>soap:Client</faultcode><faultstring>unknown sku ${sku}</faultstring></soap:Fault>`,
+          ),
+        );
       }
     });
   });

@@ -14,7 +14,11 @@
 import { MAX_FLOW_SERIES, modeOf, webhookCallSeries, type CallOutcome } from '../../common/metrics/call-labels.ts';
 import { BoundedPairs, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
 import { publicMetricsAccess } from '../../common/metrics/metrics-access.ts';
-import { createMetricsRegistry, METRICS_CONTENT_TYPE, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
+import {
+  createMetricsRegistry,
+  METRICS_CONTENT_TYPE,
+  type MetricsRegistry,
+} from '../../common/metrics/metrics-registry.ts';
 import type { FacadeContext, FacadeMiddleware } from '../facade-context.ts';
 import { OUTCOME_HEADER } from '../invoke-route.ts';
 
@@ -54,7 +58,8 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
     ['route', 'status'],
   );
   const calls = webhookCallSeries(registry, 'facade', 'status', {
-    calls: 'Webhook calls by company, activity, mode, outcome and HTTP status; refused calls have company and activity "unknown"',
+    calls:
+      'Webhook calls by company, activity, mode, outcome and HTTP status; refused calls have company and activity "unknown"',
     duration: 'Webhook call latency in the facade, from the request to its answer (sync calls include the sync window)',
   });
   const flows = new BoundedPairs(MAX_FLOW_SERIES);
@@ -63,7 +68,9 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
     const answered = status === 200 ? ANSWERED.get(ctx.response.get(OUTCOME_HEADER)) : undefined;
     const outcome: CallOutcome = answered ?? (status < 500 ? 'refused' : 'failed');
     // The pair is bounded by published flows when answered; otherwise it is whatever the caller wrote.
-    const [company, activity] = answered ? flows.labels(ctx.state.company, activityOf(ctx.request.body)) : [UNKNOWN, UNKNOWN];
+    const [company, activity] = answered
+      ? flows.labels(ctx.state.company, activityOf(ctx.request.body))
+      : [UNKNOWN, UNKNOWN];
     calls.record(company, activity, modeOf(outcome) ?? UNKNOWN, outcome, statusLabel(status), seconds);
   }
 
@@ -77,7 +84,8 @@ export function createFacadeMetrics(token: string | undefined): FacadeMetrics {
     } finally {
       const route = ROUTES.find(([, pattern]) => pattern.test(ctx.path))?.[0] ?? 'other';
       requests.get(route, statusLabel(status)).inc();
-      if (route === 'webhook' && ctx.method === 'POST') recordWebhookCall(ctx, status, (performance.now() - started) / 1000);
+      if (route === 'webhook' && ctx.method === 'POST')
+        recordWebhookCall(ctx, status, (performance.now() - started) / 1000);
     }
   };
   return { registry, middleware };

@@ -57,7 +57,10 @@ export function bearerVerifier(settings: OAuthSettings, logger: Logger): CallerV
         }));
       } catch (error) {
         if (isKeySetUnreachable(error)) {
-          logger.warn({ issuer, reason: error instanceof Error ? error.message : String(error) }, 'identity provider keys unreachable');
+          logger.warn(
+            { issuer, reason: error instanceof Error ? error.message : String(error) },
+            'identity provider keys unreachable',
+          );
           throw new ServiceUnavailableError('The identity provider could not be reached to verify the token');
         }
         return { refused: { reason: tokenRefusalReason(error), issuer, clientId: signedClientId(error) } };
@@ -87,7 +90,8 @@ export function application(payload: JWTPayload, issuer: string): CallerInit | u
 
 /** Why jwtVerify refused a token, in the terms an operator acts on. */
 function tokenRefusalReason(error: unknown): RefusalReason {
-  if (error instanceof errors.JWTExpired) return error.claim === 'exp' ? 'token_expired' : error.claim === 'iat' ? 'token_too_old' : 'token_invalid';
+  if (error instanceof errors.JWTExpired)
+    return error.claim === 'exp' ? 'token_expired' : error.claim === 'iat' ? 'token_too_old' : 'token_invalid';
   if (error instanceof errors.JWTClaimValidationFailed) {
     // With a maximum age, a token that does not say when it was issued cannot be shown to be young enough.
     if (error.claim === 'iat' && error.reason === 'missing') return 'token_too_old';
@@ -105,6 +109,7 @@ function tokenRefusalReason(error: unknown): RefusalReason {
 
 /** Claims are checked only after the signature held, so a claim failure's client id is the issuer's word. */
 function signedClientId(error: unknown): string | undefined {
-  if (error instanceof errors.JWTExpired || error instanceof errors.JWTClaimValidationFailed) return tokenClientId(error.payload);
+  if (error instanceof errors.JWTExpired || error instanceof errors.JWTClaimValidationFailed)
+    return tokenClientId(error.payload);
   return undefined;
 }

@@ -67,11 +67,14 @@ export function classifyToken(header: TokenHeader, claims: JWTPayload): TokenKin
 
 /** The client id as the bearer verifier reads it: `azp` (Entra v2, OIDC), `appid` (Entra v1), `client_id` (RFC 9068). */
 export function tokenClientId(claims: JWTPayload): string | undefined {
-  return [claims.azp, claims.appid, claims.client_id].find((value): value is string => typeof value === 'string' && value !== '');
+  return [claims.azp, claims.appid, claims.client_id].find(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
 }
 
 function notAnAccessToken(header: TokenHeader, claims: JWTPayload): TokenRule | undefined {
-  if (claims.nonce !== undefined || claims.at_hash !== undefined || claims.c_hash !== undefined) return 'id_token_claims';
+  if (claims.nonce !== undefined || claims.at_hash !== undefined || claims.c_hash !== undefined)
+    return 'id_token_claims';
   const clientId = tokenClientId(claims);
   const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
   if (!isAccessTokenType(header) && clientId !== undefined && audiences.includes(clientId)) return 'id_token_audience';
@@ -89,16 +92,31 @@ function userSignal(header: TokenHeader, claims: JWTPayload): TokenRule | undefi
   const keycloakServiceAccount = isKeycloakServiceAccount(claims.preferred_username, clientId);
   if (claims.preferred_username !== undefined && !keycloakServiceAccount) return 'keycloak_user';
 
-  const auth0Shaped = claims.gty !== undefined || (subject !== undefined && (subject.includes('|') || subject.endsWith(AUTH0_CLIENT_SUFFIX)));
+  const auth0Shaped =
+    claims.gty !== undefined ||
+    (subject !== undefined && (subject.includes('|') || subject.endsWith(AUTH0_CLIENT_SUFFIX)));
   if (claims.gty !== undefined && claims.gty !== 'client-credentials') return 'auth0_grant';
   const auth0Client = clientId !== undefined && subject === `${clientId}${AUTH0_CLIENT_SUFFIX}`;
   if (auth0Shaped && !auth0Client) return 'auth0_user';
 
   if (claims.token_use === 'access') {
-    if (claims.username !== undefined || claims['cognito:groups'] !== undefined || (clientId !== undefined && subject !== clientId)) return 'cognito_user';
+    if (
+      claims.username !== undefined ||
+      claims['cognito:groups'] !== undefined ||
+      (clientId !== undefined && subject !== clientId)
+    )
+      return 'cognito_user';
   }
 
-  if (isAccessTokenType(header) && clientId !== undefined && subject !== undefined && subject !== clientId && !keycloakServiceAccount && !auth0Client) return 'rfc9068_subject';
+  if (
+    isAccessTokenType(header) &&
+    clientId !== undefined &&
+    subject !== undefined &&
+    subject !== clientId &&
+    !keycloakServiceAccount &&
+    !auth0Client
+  )
+    return 'rfc9068_subject';
   return undefined;
 }
 
@@ -110,5 +128,9 @@ function isAccessTokenType(header: TokenHeader): boolean {
 }
 
 function isKeycloakServiceAccount(userName: unknown, clientId: string | undefined): boolean {
-  return typeof userName === 'string' && clientId !== undefined && userName.toLowerCase() === `${KEYCLOAK_SERVICE_ACCOUNT_PREFIX}${clientId}`.toLowerCase();
+  return (
+    typeof userName === 'string' &&
+    clientId !== undefined &&
+    userName.toLowerCase() === `${KEYCLOAK_SERVICE_ACCOUNT_PREFIX}${clientId}`.toLowerCase()
+  );
 }

@@ -6,7 +6,17 @@ import type { ConnectionKind } from './connection-kind.ts';
 export const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the HTTP client or the request's framing own: a key there would be lost or break the request. */
-const FORBIDDEN_KEY_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'cookie', 'te', 'upgrade', 'idempotency-key']);
+const FORBIDDEN_KEY_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'cookie',
+  'te',
+  'upgrade',
+  'idempotency-key',
+]);
 
 export const apiKeyKind: ConnectionKind<ConnectionType.API_KEY> = {
   type: ConnectionType.API_KEY,
@@ -20,7 +30,8 @@ export const apiKeyKind: ConnectionKind<ConnectionType.API_KEY> = {
     },
   ],
   check({ headerName }) {
-    if (headerName && (!HEADER_TOKEN.test(headerName) || FORBIDDEN_KEY_HEADERS.has(headerName.toLowerCase()))) return [`headerName: "${headerName}" cannot carry a key`];
+    if (headerName && (!HEADER_TOKEN.test(headerName) || FORBIDDEN_KEY_HEADERS.has(headerName.toLowerCase())))
+      return [`headerName: "${headerName}" cannot carry a key`];
     return [];
   },
   async authenticate({ settings, secret }) {

@@ -15,20 +15,26 @@ export function checkConnection(type: ConnectionType, settings: ConnectionSettin
   const kind = connectionKind(type);
   if (!kind) return [`type: one of ${CONNECTION_KINDS.map((k) => k.name).join(', ')}`];
   const problems: string[] = [];
-  for (const use of kind.settings) if (use.required && !settings[use.name]) problems.push(`${use.name}: required for ${kind.name} connections`);
+  for (const use of kind.settings)
+    if (use.required && !settings[use.name]) problems.push(`${use.name}: required for ${kind.name} connections`);
   for (const { name } of KIND_SETTINGS) {
-    if (settings[name] && !kind.settings.some((use) => use.name === name)) problems.push(`${name}: not used by ${kind.name} connections`);
+    if (settings[name] && !kind.settings.some((use) => use.name === name))
+      problems.push(`${name}: not used by ${kind.name} connections`);
   }
   if (!settings.baseUrl && settings.allowedHosts.length === 0) {
-    problems.push('baseUrl or allowedHosts: required, so the secret can only go where it is meant to (e.g. --base-url https://erp.example.com/api)');
+    problems.push(
+      'baseUrl or allowedHosts: required, so the secret can only go where it is meant to (e.g. --base-url https://erp.example.com/api)',
+    );
   }
   if (settings.baseUrl) problems.push(...urlSettingProblems(settings.baseUrl, 'baseUrl', true));
   for (const host of settings.allowedHosts) {
-    if (!parseAllowedHost(host)) problems.push(`allowedHosts: "${host}" is not a lower-case host, host:port (https) or http://host[:port]`);
+    if (!parseAllowedHost(host))
+      problems.push(`allowedHosts: "${host}" is not a lower-case host, host:port (https) or http://host[:port]`);
   }
   problems.push(...(kind.check?.(settings) ?? []));
   if (secret === '') problems.push(`secret: the ${kind.secretName} is empty`);
   else if (secret.length > MAX_SECRET_LENGTH) problems.push(`secret: at most ${MAX_SECRET_LENGTH} characters`);
-  else if (hasControlCharacter(secret)) problems.push(`secret: the ${kind.secretName} contains a control character (a line break read from a file?)`);
+  else if (hasControlCharacter(secret))
+    problems.push(`secret: the ${kind.secretName} contains a control character (a line break read from a file?)`);
   return problems;
 }

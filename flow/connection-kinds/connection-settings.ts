@@ -38,5 +38,10 @@ export function kindSettingsOf(source: Partial<KindSettings>): KindSettings {
 
 /** The kind settings as the engine keeps them: trimmed, except those whose white space may be meant. */
 export function trimmedKindSettings(settings: KindSettings): KindSettings {
-  return Object.fromEntries(KIND_SETTINGS.map((setting) => [setting.name, 'untrimmed' in setting ? settings[setting.name] : settings[setting.name].trim()])) as KindSettings;
+  return Object.fromEntries(
+    KIND_SETTINGS.map((setting) => [
+      setting.name,
+      'untrimmed' in setting ? settings[setting.name] : settings[setting.name].trim(),
+    ]),
+  ) as KindSettings;
 }

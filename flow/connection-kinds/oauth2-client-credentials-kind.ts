@@ -3,7 +3,13 @@
 // §2.3.1: id and secret form-encoded, then Basic), keeps it in its memory until
 // shortly before it expires and sends it as `Authorization: Bearer`.
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { AuthenticationFailure, type AuthenticationServices, type ConnectionCredentials, type ConnectionKind, type TokenGrant } from './connection-kind.ts';
+import {
+  AuthenticationFailure,
+  type AuthenticationServices,
+  type ConnectionCredentials,
+  type ConnectionKind,
+  type TokenGrant,
+} from './connection-kind.ts';
 import { basicCredentials } from './http-basic.ts';
 import { urlSettingProblems } from './url-setting.ts';
 
@@ -26,7 +32,10 @@ export const oauth2ClientCredentialsKind: ConnectionKind<ConnectionType.OAUTH2_C
   },
 };
 
-async function fetchToken({ name, settings, secret }: ConnectionCredentials, services: AuthenticationServices): Promise<TokenGrant> {
+async function fetchToken(
+  { name, settings, secret }: ConnectionCredentials,
+  services: AuthenticationServices,
+): Promise<TokenGrant> {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (settings.scope) form.set('scope', settings.scope);
   if (settings.audience) form.set('audience', settings.audience);
@@ -51,7 +60,11 @@ async function fetchToken({ name, settings, secret }: ConnectionCredentials, ser
     throw new AuthenticationFailure(message, unavailable ? 'TokenEndpointUnavailable' : 'TokenRefused', unavailable);
   }
   if (typeof json?.access_token !== 'string' || json.access_token === '')
-    throw new AuthenticationFailure(`connection "${name}": the token endpoint answered without an access_token`, 'TokenRefused', false);
+    throw new AuthenticationFailure(
+      `connection "${name}": the token endpoint answered without an access_token`,
+      'TokenRefused',
+      false,
+    );
   const expiresIn = Number(json.expires_in);
   return {
     accessToken: json.access_token,

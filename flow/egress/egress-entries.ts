@@ -62,12 +62,14 @@ export function formatEgressRule(rule: EgressRule): string {
 /** The rule an entry stands for, or why it stands for none. */
 function parseItem(item: string): EgressRule | string {
   if (/\s/.test(item)) return 'it contains white space';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(item)) return 'it is a URL; give only the host name (and port), e.g. erp.internal or erp.internal:8443';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(item))
+    return 'it is a URL; give only the host name (and port), e.g. erp.internal or erp.internal:8443';
   if (item.includes('%')) return 'zone ids ("%eth0") are not allowed';
   if (item.startsWith('[')) {
     const match = /^\[([^\]]*)\](?::(.*))?$/.exec(item);
     const ip = match && parseIp(match[1]!);
-    if (!match || !ip || ip.version !== 6) return 'expected an IPv6 address in brackets, optionally with a port, e.g. [fd00::1]:8080';
+    if (!match || !ip || ip.version !== 6)
+      return 'expected an IPv6 address in brackets, optionally with a port, e.g. [fd00::1]:8080';
     if (match[2] === undefined) return hostRule(ip);
     const port = parsePort(match[2]);
     return typeof port === 'string' ? port : { kind: 'hostPort', host: formatIp(ip), port };
@@ -116,10 +118,13 @@ function parseHostName(text: string, wildcard: boolean): string | { error: strin
   if (rest.length > 253) return { error: 'the host name is longer than 253 characters' };
   const labels = rest.split('.');
   if (labels.some((label) => label === '')) return { error: 'the host name has an empty label' };
-  if (labels.some((label) => label.length > 63)) return { error: 'a label of the host name is longer than 63 characters' };
-  if (labels.some((label) => label.startsWith('-') || label.endsWith('-'))) return { error: 'a label of the host name starts or ends with "-"' };
+  if (labels.some((label) => label.length > 63))
+    return { error: 'a label of the host name is longer than 63 characters' };
+  if (labels.some((label) => label.startsWith('-') || label.endsWith('-')))
+    return { error: 'a label of the host name starts or ends with "-"' };
   // URL parsers read a host whose last label is a number as IPv4 ("127.1" is 127.0.0.1).
-  if (/^(?:[0-9]+|0x[0-9a-f]*)$/.test(labels[labels.length - 1]!)) return { error: 'it looks like an IP address but is not a valid one' };
+  if (/^(?:[0-9]+|0x[0-9a-f]*)$/.test(labels[labels.length - 1]!))
+    return { error: 'it looks like an IP address but is not a valid one' };
   return name;
 }
 
@@ -129,7 +134,8 @@ function parseCidr(item: string): EgressRule | string {
   const prefixText = item.slice(slash + 1);
   const ip = parseIp(addressText);
   if (!ip) {
-    if (typeof parseHostName(addressText.split(':')[0]!, true) === 'string') return 'paths are not allowed; give only the host name (and port)';
+    if (typeof parseHostName(addressText.split(':')[0]!, true) === 'string')
+      return 'paths are not allowed; give only the host name (and port)';
     return 'it is not a network; expected e.g. 10.20.0.0/16 or fd00::/8';
   }
   const bits = Number(BITS[ip.version]);
@@ -139,7 +145,8 @@ function parseCidr(item: string): EgressRule | string {
   const prefix = Number(prefixText);
   const shift = BigInt(bits - prefix);
   const network: Ip = { version: ip.version, value: (ip.value >> shift) << shift };
-  if (network.value !== ip.value) return `the address has host bits set; the /${prefix} network is ${formatIp(network)}/${prefix}`;
+  if (network.value !== ip.value)
+    return `the address has host bits set; the /${prefix} network is ${formatIp(network)}/${prefix}`;
   return { kind: 'cidr', cidr: `${formatIp(network)}/${prefix}` };
 }
 

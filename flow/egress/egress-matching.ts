@@ -63,7 +63,9 @@ export function ruleMatches(rule: EgressRule, subject: Subject, exactHostPortOnl
       if (exactHostPortOnly) return false;
       const network = parseNetwork(rule.cidr);
       if (!network) return false;
-      return subject.addressIps.some((candidate) => candidate.version === network.ip.version && inRange(candidate, network.ip.value, network.prefix));
+      return subject.addressIps.some(
+        (candidate) => candidate.version === network.ip.version && inRange(candidate, network.ip.value, network.prefix),
+      );
     }
   }
 }

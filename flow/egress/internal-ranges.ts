@@ -52,13 +52,25 @@ function range(cidr: string, what: Category): Range {
 // fd00:c1::a9fe:a9fe, Scaleway fd00:42::42 (fc00::/7); OpenStack fe80::a9fe:a9fe (link-local).
 // Azure's WireServer (VM agent, extensions, their settings and certificates) sits in a public
 // range, so it is named here and refused like an internal address.
-const IPV4_METADATA: readonly Range[] = [range('168.63.129.16/32', category('cloud-metadata', 'cloud metadata', "Azure's WireServer, a cloud metadata address"))];
+const IPV4_METADATA: readonly Range[] = [
+  range(
+    '168.63.129.16/32',
+    category('cloud-metadata', 'cloud metadata', "Azure's WireServer, a cloud metadata address"),
+  ),
+];
 
 export const IPV4_INTERNAL: readonly Range[] = [
   ...IPV4_METADATA,
   range('0.0.0.0/8', UNSPECIFIED),
   range('10.0.0.0/8', PRIVATE),
-  range('100.64.0.0/10', category('shared-address-space', 'shared address space (100.64.0.0/10)', 'in the shared address space (100.64.0.0/10)')),
+  range(
+    '100.64.0.0/10',
+    category(
+      'shared-address-space',
+      'shared address space (100.64.0.0/10)',
+      'in the shared address space (100.64.0.0/10)',
+    ),
+  ),
   range('127.0.0.0/8', LOOPBACK),
   range('169.254.0.0/16', LINK_LOCAL),
   range('172.16.0.0/12', PRIVATE),

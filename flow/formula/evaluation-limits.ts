@@ -144,7 +144,9 @@ const regexEngines = new WeakMap<Budget, RegexEngineClass>();
 function regexEngineOf(budget: Budget): RegexEngineClass {
   let engine = regexEngines.get(budget);
   if (!engine) {
-    engine = chargedRegexEngine((characters) => chargeSteps(budget, Math.ceil(characters / REGEX_CHARS_PER_STEP), REGEX_HINT));
+    engine = chargedRegexEngine((characters) =>
+      chargeSteps(budget, Math.ceil(characters / REGEX_CHARS_PER_STEP), REGEX_HINT),
+    );
     regexEngines.set(budget, engine);
   }
   return engine;
@@ -193,7 +195,10 @@ function checkLength(budget: Budget, text: string): void {
 function chargeString(budget: Budget, text: string): void {
   budget.stringChars += text.length;
   if (budget.stringChars > MAX_STRING_CHARS_PER_EVALUATION) {
-    refuse(budget, `the strings built in one evaluation exceeded ${MAX_STRING_CHARS_PER_EVALUATION} characters in total`);
+    refuse(
+      budget,
+      `the strings built in one evaluation exceeded ${MAX_STRING_CHARS_PER_EVALUATION} characters in total`,
+    );
   }
 }
 
@@ -207,7 +212,12 @@ export interface Callable {
  * a step, and a string result counts as new unless a lambda body merely
  * handed it on (the body's own nodes were counted already).
  */
-export async function callWithinBudget(budget: Budget | undefined, func: Callable, self: unknown, args: unknown[]): Promise<unknown> {
+export async function callWithinBudget(
+  budget: Budget | undefined,
+  func: Callable,
+  self: unknown,
+  args: unknown[],
+): Promise<unknown> {
   if (!budget) return func.apply(self, args);
   chargeStep(budget);
   // A native callback evaluates no node, so whatever was handed on before it is stale.

@@ -126,7 +126,8 @@ class ExactJsonReader {
   private printsAsWritten(value: number, start: number): boolean {
     const length = this.at - start;
     // Up to 15 digits, no sign and no fraction: an integer a double holds exactly, printed the same.
-    if (length <= 15 && Number.isInteger(value) && value > 0) return SIMPLE_INTEGER.test(this.text.slice(start, this.at));
+    if (length <= 15 && Number.isInteger(value) && value > 0)
+      return SIMPLE_INTEGER.test(this.text.slice(start, this.at));
     const printed = String(value);
     return printed.length === length && this.text.startsWith(printed, start);
   }

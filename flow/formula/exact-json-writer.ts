@@ -14,7 +14,8 @@ export function writeExactJson(value: unknown): string {
 }
 
 function write(value: unknown, holder: object | undefined, key: string): string {
-  if (typeof value === 'number' || value === null) return (holder && spellingOf(holder, key, value)) ?? JSON.stringify(value);
+  if (typeof value === 'number' || value === null)
+    return (holder && spellingOf(holder, key, value)) ?? JSON.stringify(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const source = sourceOf(value);
   if (source !== undefined) return source;

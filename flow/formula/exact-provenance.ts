@@ -53,7 +53,13 @@ function readPlainPath(node: SyntaxNode): readonly PathSegment[] | null {
     steps.push(step.value);
     for (const stage of step.stages ?? []) {
       const index = stage.expr;
-      if (stage.type !== 'filter' || !hasOnly(stage, FILTER_KEYS) || index?.type !== 'number' || !hasOnly(index, LITERAL_KEYS)) return null;
+      if (
+        stage.type !== 'filter' ||
+        !hasOnly(stage, FILTER_KEYS) ||
+        index?.type !== 'number' ||
+        !hasOnly(index, LITERAL_KEYS)
+      )
+        return null;
       // A negative index counts from the end and a fraction is floored: not followed, so not spelled.
       if (!Number.isInteger(index.value) || (index.value as number) < 0) return null;
       steps.push(index.value as number);
@@ -98,7 +104,12 @@ export function noteConstructed(expr: SyntaxNode, input: unknown, result: unknow
     for (const [name, item] of expr.lhs) {
       if (name.type === 'string' && typeof name.value === 'string') noteMember(result, name.value, item, input);
     }
-  } else if (expr.value === '[' && expr.expressions && Array.isArray(result) && result.length === expr.expressions.length) {
+  } else if (
+    expr.value === '[' &&
+    expr.expressions &&
+    Array.isArray(result) &&
+    result.length === expr.expressions.length
+  ) {
     // Equal lengths: no item was a sequence that got flattened in, or nothing that got dropped, so indexes line up.
     expr.expressions.forEach((item, index) => noteMember(result, String(index), item, input));
   }

@@ -34,7 +34,10 @@ export function compileFormula(expression: string): jsonata.Expression {
     compileRegexLiterals(fresh.ast());
   } catch (error) {
     // Syntax errors only quote the formula's own tokens, never data.
-    throw new FormulaError(formulaSource(expression), error instanceof UnsupportedRegexError ? error.message : describeJsonataError(error, false));
+    throw new FormulaError(
+      formulaSource(expression),
+      error instanceof UnsupportedRegexError ? error.message : describeJsonataError(error, false),
+    );
   }
   // Installed before caching, so every expression the cache hands out has them.
   installLimits(fresh);

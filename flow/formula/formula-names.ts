@@ -86,7 +86,9 @@ export const FLOWHOOK_FUNCTIONS: readonly string[] = Object.keys(XML_FUNCTIONS);
 export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = { eval: EVAL_DISABLED };
 
 /** Everything a formula may call without binding it itself. */
-export const CALLABLE_FUNCTIONS: ReadonlySet<string> = new Set([...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS].filter((name) => !Object.hasOwn(REFUSED_FUNCTIONS, name)));
+export const CALLABLE_FUNCTIONS: ReadonlySet<string> = new Set(
+  [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS].filter((name) => !Object.hasOwn(REFUSED_FUNCTIONS, name)),
+);
 
 /** Every member of T, listed once: a missing or misspelt member does not compile. */
 type MemberList<T> = { readonly [K in keyof T]-?: true };

@@ -17,7 +17,15 @@
 import jsonata from 'jsonata';
 import { didYouMean } from './did-you-mean.ts';
 import { parseFieldPath } from './smart-field-path.ts';
-import { CALLABLE_FUNCTIONS, CALLBACK, COLLECTED_TRIGGER, DIRECT_TRIGGER, FORMULA_ROOTS, isFormulaRoot, REFUSED_FUNCTIONS } from './formula-names.ts';
+import {
+  CALLABLE_FUNCTIONS,
+  CALLBACK,
+  COLLECTED_TRIGGER,
+  DIRECT_TRIGGER,
+  FORMULA_ROOTS,
+  isFormulaRoot,
+  REFUSED_FUNCTIONS,
+} from './formula-names.ts';
 
 /** A waitForCallback step as formulas may name it: `Callbacks.<name>.url` exists when it has no key. */
 export interface CallbackStepInScope {
@@ -109,7 +117,10 @@ export function formulaReferenceProblems(expression: string, scope: FormulaScope
         else visit(node.procedure, place);
         return node.arguments?.forEach((argument) => visit(argument, place));
       case 'lambda':
-        return visit(node.body, place.atRoot ? { atRoot: true, parameter: node.arguments?.[0]?.value as string | undefined } : ITEM);
+        return visit(
+          node.body,
+          place.atRoot ? { atRoot: true, parameter: node.arguments?.[0]?.value as string | undefined } : ITEM,
+        );
       case 'apply':
         visit(node.lhs as AstNode, place);
         // `x ~> $f` calls $f with x.
@@ -146,7 +157,8 @@ export function formulaReferenceProblems(expression: string, scope: FormulaScope
       // The first step is evaluated where the path is; later steps (and every filter) on the current item.
       if (step.type !== 'name') visit(step, index === 0 ? place : ITEM);
       for (const stage of step.stages ?? []) visit(stage.expr, ITEM);
-      const readsRoot = step.type === 'variable' && (step.value === '$' || (step.value === '' && index === 0 && place.atRoot));
+      const readsRoot =
+        step.type === 'variable' && (step.value === '$' || (step.value === '' && index === 0 && place.atRoot));
       if (readsRoot) checkRootPath(leadingNames(steps, index + 1), place);
     });
   }
@@ -156,7 +168,10 @@ export function formulaReferenceProblems(expression: string, scope: FormulaScope
     if (name === '' || name === '$' || bound.has(name)) return;
     const refused = REFUSED_FUNCTIONS[name];
     if (refused !== undefined) problems.push(refused);
-    else if (!CALLABLE_FUNCTIONS.has(name)) problems.push(`unknown function $${name}${didYouMean(name, [...bound, ...CALLABLE_FUNCTIONS], (candidate) => `$${candidate}`)}`);
+    else if (!CALLABLE_FUNCTIONS.has(name))
+      problems.push(
+        `unknown function $${name}${didYouMean(name, [...bound, ...CALLABLE_FUNCTIONS], (candidate) => `$${candidate}`)}`,
+      );
   }
 
   function checkRootPath(names: string[], place: Place): void {
@@ -210,14 +225,22 @@ function rootPathProblem(names: readonly string[], scope: FormulaScope): string 
 
 function unknownStepProblem(member: string, stepNames: ReadonlySet<string>): string {
   const named = [...stepNames];
-  const known = named.length > 0 ? `the named steps are ${named.map((name) => `"${name}"`).join(', ')}` : 'no step has a name (give one with `name:`)';
+  const known =
+    named.length > 0
+      ? `the named steps are ${named.map((name) => `"${name}"`).join(', ')}`
+      : 'no step has a name (give one with `name:`)';
   return `"Steps.${member}": no step of this flow is named "${member}"; ${known}${didYouMean(member, named, (candidate) => `"Steps.${candidate}"`)}`;
 }
 
 /** `Callbacks.<step>.<field>`: the step must wait for a URL callback (no key), and its field exist. */
-function callbackProblem(step: string, field: string | undefined, steps: ReadonlyMap<string, CallbackStepInScope>): string | undefined {
+function callbackProblem(
+  step: string,
+  field: string | undefined,
+  steps: ReadonlyMap<string, CallbackStepInScope>,
+): string | undefined {
   const waits = steps.get(step);
-  if (waits?.keyed) return `"Callbacks.${step}": the waitForCallback step "${step}" (${waits.path}) waits for a key, so it has no callback URL`;
+  if (waits?.keyed)
+    return `"Callbacks.${step}": the waitForCallback step "${step}" (${waits.path}) waits for a key, so it has no callback URL`;
   if (!waits) {
     const withUrl = [...steps].filter(([, candidate]) => !candidate.keyed).map(([name]) => name);
     const known =
@@ -248,7 +271,8 @@ function boundVariables(ast: AstNode): Set<string> {
     if (Array.isArray(value)) return value.forEach(walk);
     if (!value || typeof value !== 'object') return;
     const node = value as AstNode;
-    if (node.type === 'bind' && !Array.isArray(node.lhs) && node.lhs?.type === 'variable') names.add(String(node.lhs.value));
+    if (node.type === 'bind' && !Array.isArray(node.lhs) && node.lhs?.type === 'variable')
+      names.add(String(node.lhs.value));
     if (node.type === 'lambda') for (const argument of node.arguments ?? []) names.add(String(argument.value));
     for (const child of Object.values(node)) if (child && typeof child === 'object') walk(child);
   };

@@ -116,7 +116,10 @@ function charged(focus: jsonata.Focus, func: unknown): unknown {
 }
 
 function isCallable(func: unknown): func is FunctionLike {
-  return (typeof func === 'function' || (typeof func === 'object' && func !== null)) && typeof (func as FunctionLike).apply === 'function';
+  return (
+    (typeof func === 'function' || (typeof func === 'object' && func !== null)) &&
+    typeof (func as FunctionLike).apply === 'function'
+  );
 }
 
 /** The arity JSONata would see on `func`, in the same order of preference as its getFunctionArity. */
@@ -166,5 +169,8 @@ async function loadBuiltins(): Promise<Record<ReplacedName, Native>> {
   const names: ReplacedName[] = [...(Object.keys(HIGHER_ORDER) as HigherOrderName[]), 'toMillis'];
   const listing = jsonata(`[${names.map((name) => `$${name}`).join(', ')}]`);
   const definitions = (await listing.evaluate(null)) as { implementation: Native }[];
-  return Object.fromEntries(names.map((name, index) => [name, definitions[index]!.implementation])) as Record<ReplacedName, Native>;
+  return Object.fromEntries(names.map((name, index) => [name, definitions[index]!.implementation])) as Record<
+    ReplacedName,
+    Native
+  >;
 }

@@ -23,7 +23,8 @@ export function toPlainJson(value: unknown): unknown {
     carryExactness(value, items);
     return items;
   }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return toPlainJson((value as { toJSON(): unknown }).toJSON());
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return toPlainJson((value as { toJSON(): unknown }).toJSON());
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;

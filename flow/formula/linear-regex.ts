@@ -91,7 +91,8 @@ function namedBackreference(source: string): string | undefined {
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
-      if (!inClass && source[i + 1] === 'k' && source[i + 2] === '<') return source.slice(i, source.indexOf('>', i) + 1 || undefined);
+      if (!inClass && source[i + 1] === 'k' && source[i + 2] === '<')
+        return source.slice(i, source.indexOf('>', i) + 1 || undefined);
       i++;
     } else if (c === '[') {
       inClass = true;
@@ -132,7 +133,8 @@ export class LinearRegex {
       return null;
     }
     const found: string[] = [];
-    for (let group = 0; group <= matcher.groupCount(); group++) found.push(matcher.group(group) ?? (undefined as unknown as string));
+    for (let group = 0; group <= matcher.groupCount(); group++)
+      found.push(matcher.group(group) ?? (undefined as unknown as string));
     this.lastIndex = matcher.end();
     return Object.assign(found, { index: matcher.start(), input: text }) as RegExpExecArray;
   }

@@ -61,7 +61,9 @@ export function checkTemplate(text: string, scope?: FormulaScope): string[] {
   const messages = problems.map((problem) => new FormulaError(problem.source, problem.reason).message);
   for (const part of parts) {
     if (part.kind === 'field') {
-      if (scope) for (const reason of fieldReferenceProblems(part.path, scope)) messages.push(new FormulaError(`{{${part.path}}}`, reason).message);
+      if (scope)
+        for (const reason of fieldReferenceProblems(part.path, scope))
+          messages.push(new FormulaError(`{{${part.path}}}`, reason).message);
       continue;
     }
     if (part.kind !== 'formula' || part.expression.trim() === '') continue;
@@ -72,7 +74,9 @@ export function checkTemplate(text: string, scope?: FormulaScope): string[] {
       messages.push(error.message);
       continue;
     }
-    if (scope) for (const reason of formulaReferenceProblems(part.expression, scope)) messages.push(new FormulaError(formulaSource(part.expression), reason).message);
+    if (scope)
+      for (const reason of formulaReferenceProblems(part.expression, scope))
+        messages.push(new FormulaError(formulaSource(part.expression), reason).message);
   }
   return messages;
 }

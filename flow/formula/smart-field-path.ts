@@ -41,7 +41,10 @@ export function fieldText(steps: readonly PathSegment[], ctx: FormulaContext): s
   const holder = lookup(steps.slice(0, -1), ctx);
   const value = lookup(steps.slice(-1), holder);
   // A payload number keeps the caller's spelling (12345678901234567890, 1.10), see exact-source.ts.
-  const spelling = typeof value === 'number' && holder !== null && typeof holder === 'object' ? spellingOf(holder, steps.at(-1)!, value) : undefined;
+  const spelling =
+    typeof value === 'number' && holder !== null && typeof holder === 'object'
+      ? spellingOf(holder, steps.at(-1)!, value)
+      : undefined;
   return spelling ?? toJsonText(value);
 }
 

@@ -14,7 +14,8 @@ import { parseFieldPath } from './smart-field-path.ts';
 /** Characters that may begin an escape or a placeholder. */
 const SPECIAL = /[\\${]/g;
 
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'formula'; expression: string } | { kind: 'field'; path: string };
+export type TemplatePart =
+  { kind: 'text'; text: string } | { kind: 'formula'; expression: string } | { kind: 'field'; path: string };
 
 /** A placeholder that cannot be used, with its source as written. */
 export interface TemplateProblem {

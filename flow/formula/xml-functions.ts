@@ -13,11 +13,14 @@ export function xmlEscape(value: unknown): string | undefined {
 }
 
 /** The functions by their formula name (without `$`), with JSONata signatures; publish checks read the names from here too. */
-export const XML_FUNCTIONS: Readonly<Record<string, { implementation: (value: unknown) => unknown; signature: string }>> = {
+export const XML_FUNCTIONS: Readonly<
+  Record<string, { implementation: (value: unknown) => unknown; signature: string }>
+> = {
   xmlEscape: { implementation: xmlEscape, signature: '<j-:s>' },
 };
 
 /** Registers `$xmlEscape(text)` (and any other XML_FUNCTIONS) on a compiled expression. */
 export function registerXmlFunctions(expression: jsonata.Expression): void {
-  for (const [name, { implementation, signature }] of Object.entries(XML_FUNCTIONS)) expression.registerFunction(name, implementation, signature);
+  for (const [name, { implementation, signature }] of Object.entries(XML_FUNCTIONS))
+    expression.registerFunction(name, implementation, signature);
 }

@@ -8,7 +8,13 @@ import type { StepModel, StepValidation } from './step-model.ts';
 
 const TABLE_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 /** The operations, as the step's fields name them; the order of the "one of" in problems and failures. */
-export const RECORD_OPERATIONS = ['get', 'insert', 'modify', 'upsert', 'delete'] as const satisfies readonly (keyof RecordStepJson)[];
+export const RECORD_OPERATIONS = [
+  'get',
+  'insert',
+  'modify',
+  'upsert',
+  'delete',
+] as const satisfies readonly (keyof RecordStepJson)[];
 
 export const recordStep: StepModel<'record'> = {
   kind: 'record',
@@ -17,7 +23,8 @@ export const recordStep: StepModel<'record'> = {
 
 function validateRecord(record: RecordStepJson, at: string, { errors, scope }: StepValidation): void {
   if (!record.table) errors.push(`${at}.table: required`);
-  else if (!TABLE_NAME.test(record.table)) errors.push(`${at}.table: 1..100 letters, digits, _, - or ., got ${JSON.stringify(record.table)}`);
+  else if (!TABLE_NAME.test(record.table))
+    errors.push(`${at}.table: 1..100 letters, digits, _, - or ., got ${JSON.stringify(record.table)}`);
   checkText(record.key, `${at}.key`, errors, scope, true);
   checkText(record.expectedVersion, `${at}.expectedVersion`, errors, scope);
   const operations = RECORD_OPERATIONS.filter((name) => record[name] !== undefined);

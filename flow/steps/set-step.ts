@@ -7,7 +7,8 @@ import type { StepModel } from './step-model.ts';
 export const setStep: StepModel<'set'> = {
   kind: 'set',
   validate(set, at, { errors, scope }) {
-    if (!set.variables || Object.keys(set.variables).length === 0) errors.push(`${at}.variables: at least one variable`);
+    if (!set.variables || Object.keys(set.variables).length === 0)
+      errors.push(`${at}.variables: at least one variable`);
     else checkDeep(set.variables, `${at}.variables`, errors, scope);
   },
   variablesSet: (set) => Object.keys(set.variables ?? {}),

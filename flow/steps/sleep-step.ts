@@ -10,6 +10,9 @@ export const sleepStep: StepModel<'sleep'> = {
   validate(sleep, at, { errors, limits }) {
     const ms = parseDuration(sleep.duration ?? '');
     if (typeof ms === 'string') errors.push(`${at}.duration: ${ms}`);
-    else if (ms > limits.maxDeferralMs) errors.push(`${at}.duration: at most ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`);
+    else if (ms > limits.maxDeferralMs)
+      errors.push(
+        `${at}.duration: at most ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`,
+      );
   },
 };

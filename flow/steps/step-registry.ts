@@ -60,12 +60,17 @@ export function stepBody<K extends StepKind>(step: StepJson, kind: K): StepBody<
  * its path in the flow file's spelling (`steps[0].if.then[1]`). Steps without a kind are visited
  * too (they hold nothing).
  */
-export function walkSteps(steps: StepJson[], path: string, visit: (step: StepJson, at: string, kind: StepKind | undefined) => void): void {
+export function walkSteps(
+  steps: StepJson[],
+  path: string,
+  visit: (step: StepJson, at: string, kind: StepKind | undefined) => void,
+): void {
   steps.forEach((step, index) => {
     const at = `${path}[${index}]`;
     const kind = stepKind(step);
     visit(step, at, kind);
     if (!kind) return;
-    for (const branch of stepModel(kind).branches?.(stepBody(step, kind)) ?? []) walkSteps(branch.steps, `${at}.${kind}.${branch.name}`, visit);
+    for (const branch of stepModel(kind).branches?.(stepBody(step, kind)) ?? [])
+      walkSteps(branch.steps, `${at}.${kind}.${branch.name}`, visit);
   });
 }

@@ -18,12 +18,17 @@ export const waitForCallbackStep: StepModel<'waitForCallback'> = {
     else {
       const first = scope.callbackSteps?.get(name);
       if (first && `${first.path}.waitForCallback` !== at)
-        errors.push(`${nameAt}: "${name}" is the name of the waitForCallback step ${first.path} already; callbacks find their step by name, so it must be unique`);
+        errors.push(
+          `${nameAt}: "${name}" is the name of the waitForCallback step ${first.path} already; callbacks find their step by name, so it must be unique`,
+        );
     }
     const ms = parseDuration(wait.timeout ?? '');
     if (!wait.timeout) errors.push(`${at}.timeout: required`);
     else if (typeof ms === 'string') errors.push(`${at}.timeout: ${ms}`);
-    else if (ms < 1 || ms > limits.maxDeferralMs) errors.push(`${at}.timeout: between 1ms and ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`);
+    else if (ms < 1 || ms > limits.maxDeferralMs)
+      errors.push(
+        `${at}.timeout: between 1ms and ${formatDuration(limits.maxDeferralMs)} (the engine's FLOWHOOK_MAX_DEFERRAL)`,
+      );
     checkText(wait.key, `${at}.key`, errors, scope);
     const status = wait.responseStatus ?? 0;
     if (status !== 0 && (!Number.isInteger(status) || status < 200 || status > 299))

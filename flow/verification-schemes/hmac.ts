@@ -31,7 +31,9 @@ function checkHmac(hmac: HmacVerificationJson, at: string, errors: string[]): vo
   checkHeaderName(hmac.header, `${at}.header`, errors, true);
   const algorithm = hmac.algorithm ?? '';
   if (algorithm !== '' && !(HMAC_ALGORITHMS as readonly string[]).includes(algorithm))
-    errors.push(`${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`);
+    errors.push(
+      `${at}.algorithm: one of ${HMAC_ALGORITHMS.join(', ')} (default sha256), got ${JSON.stringify(algorithm)}`,
+    );
   const encoding = hmac.encoding ?? '';
   if (encoding !== '' && !(HMAC_ENCODINGS as readonly string[]).includes(encoding))
     errors.push(`${at}.encoding: one of ${HMAC_ENCODINGS.join(', ')} (default hex), got ${JSON.stringify(encoding)}`);
@@ -44,20 +46,30 @@ function checkHmac(hmac: HmacVerificationJson, at: string, errors: string[]): vo
     errors.push(
       `${at}.signedContent: only the placeholders {body}, {timestamp} and {id} (braces have no other use), got ${unknown.map((token) => JSON.stringify(token)).join(', ')}`,
     );
-  else if (!tokens.includes('{body}')) errors.push(`${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`);
+  else if (!tokens.includes('{body}'))
+    errors.push(
+      `${at}.signedContent: must contain {body} (a signature that does not cover the body proves nothing about it)`,
+    );
   else {
     const boundary = signedContentBoundaryProblem(content);
     if (boundary) errors.push(`${at}.signedContent: ${boundary}`);
   }
 
-  if (tokens.includes('{timestamp}')) checkHeaderName(hmac.timestampHeader, `${at}.timestampHeader`, errors, true, '(signedContent uses {timestamp})');
+  if (tokens.includes('{timestamp}'))
+    checkHeaderName(hmac.timestampHeader, `${at}.timestampHeader`, errors, true, '(signedContent uses {timestamp})');
   else if (hmac.timestampHeader)
-    errors.push(`${at}.timestampHeader: signedContent has no {timestamp}, and an unsigned timestamp proves nothing; add {timestamp} to signedContent or remove timestampHeader`);
-  if (tokens.includes('{id}')) checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, true, '(signedContent uses {id})');
+    errors.push(
+      `${at}.timestampHeader: signedContent has no {timestamp}, and an unsigned timestamp proves nothing; add {timestamp} to signedContent or remove timestampHeader`,
+    );
+  if (tokens.includes('{id}'))
+    checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, true, '(signedContent uses {id})');
   else checkHeaderName(hmac.eventIdHeader, `${at}.eventIdHeader`, errors, false);
 
-  const headers = [hmac.header, hmac.timestampHeader, hmac.eventIdHeader].filter((name): name is string => Boolean(name)).map((name) => name.toLowerCase());
-  if (new Set(headers).size !== headers.length) errors.push(`${at}: header, timestampHeader and eventIdHeader must be different headers`);
+  const headers = [hmac.header, hmac.timestampHeader, hmac.eventIdHeader]
+    .filter((name): name is string => Boolean(name))
+    .map((name) => name.toLowerCase());
+  if (new Set(headers).size !== headers.length)
+    errors.push(`${at}: header, timestampHeader and eventIdHeader must be different headers`);
 }
 
 /**
@@ -91,6 +103,8 @@ function checkHeaderName(name: string | undefined, field: string, errors: string
   if (name === undefined || name === '') {
     if (required) errors.push(`${field}: required${why ? ` ${why}` : ''}`);
   } else if (!HEADER_NAME.test(name)) {
-    errors.push(`${field}: an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, at most 100), got ${JSON.stringify(name)}`);
+    errors.push(
+      `${field}: an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, at most 100), got ${JSON.stringify(name)}`,
+    );
   }
 }

@@ -27,10 +27,14 @@ const SCHEMES: { readonly [Name in DirectScheme]: SchemeFacts<SchemeJson<Name>> 
 
 export const DIRECT_SCHEMES = Object.freeze(SCHEMES);
 
-export const DIRECT_SCHEME_NAMES: readonly DirectScheme[] = Object.freeze(Object.keys(DIRECT_SCHEMES) as DirectScheme[]);
+export const DIRECT_SCHEME_NAMES: readonly DirectScheme[] = Object.freeze(
+  Object.keys(DIRECT_SCHEMES) as DirectScheme[],
+);
 
 /** Whether the route's signature covers a timestamp (so its `toleranceSeconds` means something). */
 export function hasSignedTimestamp<Name extends DirectScheme>(name: Name, config: SchemeJson<Name>): boolean {
   const scheme: SchemeFacts<SchemeJson<Name>> = DIRECT_SCHEMES[name];
-  return scheme.signedTimestamp === 'when configured' ? scheme.hasSignedTimestamp(config) : scheme.signedTimestamp === 'always';
+  return scheme.signedTimestamp === 'when configured'
+    ? scheme.hasSignedTimestamp(config)
+    : scheme.signedTimestamp === 'always';
 }

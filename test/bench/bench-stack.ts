@@ -62,7 +62,11 @@ const TUNING = [
 ] as const;
 
 /** `overrides` go to every flowhook process last (a run that measures a setting's default, say). */
-export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) => void, overrides: Record<string, string> = {}): Promise<BenchStack> {
+export async function startBenchStack(
+  env: NodeJS.ProcessEnv,
+  log: (m: string) => void,
+  overrides: Record<string, string> = {},
+): Promise<BenchStack> {
   const stops: (() => Promise<unknown>)[] = [];
   const work = mkdtempSync(join(tmpdir(), 'flowhook-bench-'));
   stops.push(async () => rmSync(work, { recursive: true, force: true }));
@@ -78,7 +82,10 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     const realServer = !temporalAddress && benchTemporal(env) === 'server';
     let databaseUrl = env.FLOWHOOK_DATABASE_URL;
     // The real server keeps its own two databases on the embedded PostgreSQL, next to flowhook's.
-    const postgres = !databaseUrl || realServer ? await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log }) : undefined;
+    const postgres =
+      !databaseUrl || realServer
+        ? await startEmbeddedPostgres({ dataDir: work, port: await findFreePort(), log })
+        : undefined;
     if (postgres) stops.push(() => postgres.stop());
     if (!databaseUrl) databaseUrl = await postgres!.createDatabase(`bench_${randomBytes(4).toString('hex')}`);
     let temporalKind = temporalAddress ? `TEMPORAL_ADDRESS ${temporalAddress}` : 'dev server';
@@ -115,7 +122,8 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
       if (realServer) temporalKind = `server ${TEMPORAL_SERVER_VERSION} on PostgreSQL`;
     }
     const allInOne = benchAllInOne(env);
-    if (allInOne && tlsMode !== 'off') throw new Error('--all-in-one runs the engine hop in one process: BENCH_ENGINE_TLS does not apply');
+    if (allInOne && tlsMode !== 'off')
+      throw new Error('--all-in-one runs the engine hop in one process: BENCH_ENGINE_TLS does not apply');
     const [enginePort, facadePort, engineMetricsPort, workerMetricsPort, facadeMetricsPort] = [
       await findFreePort(),
       await findFreePort(),
@@ -188,7 +196,9 @@ export async function startBenchStack(env: NodeJS.ProcessEnv, log: (m: string) =
     }
     await waitForWorker(temporalAddress, taskQueue);
     const ceiling = launch('koa-ceiling', [join(ROOT, 'test', 'bench', 'koa-ceiling.ts')]);
-    const ceilingPort = await new Promise<string>((resolve) => ceiling.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+    const ceilingPort = await new Promise<string>((resolve) =>
+      ceiling.child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+    );
     return {
       facadeUrl: `http://127.0.0.1:${facadePort}`,
       engineUrl,
@@ -276,6 +286,7 @@ function benchAllInOne(env: NodeJS.ProcessEnv): boolean {
 function benchTemporal(env: NodeJS.ProcessEnv): 'dev' | 'server' {
   const flag = process.argv.indexOf('--temporal');
   const mode = flag >= 0 ? process.argv[flag + 1] : (env.FLOWHOOK_TEMPORAL ?? 'dev');
-  if (mode !== 'dev' && mode !== 'server') throw new Error(`--temporal / FLOWHOOK_TEMPORAL must be dev or server, not ${JSON.stringify(mode)}`);
+  if (mode !== 'dev' && mode !== 'server')
+    throw new Error(`--temporal / FLOWHOOK_TEMPORAL must be dev or server, not ${JSON.stringify(mode)}`);
   return mode;
 }

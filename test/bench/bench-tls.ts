@@ -46,7 +46,11 @@ export async function createBenchTls(mode: Exclude<BenchTlsMode, 'off'>): Promis
       FLOWHOOK_ENGINE_CLIENT_CERT: files.cert,
       FLOWHOOK_ENGINE_CLIENT_KEY: files.key,
     });
-    const [facade, worker, admin] = await Promise.all([certs.issueClient(ACCOUNTS.facade), certs.issueClient(ACCOUNTS.worker), certs.issueClient(ACCOUNTS.admin)]);
+    const [facade, worker, admin] = await Promise.all([
+      certs.issueClient(ACCOUNTS.facade),
+      certs.issueClient(ACCOUNTS.worker),
+      certs.issueClient(ACCOUNTS.admin),
+    ]);
     return {
       mode,
       engine: { ...engine, FLOWHOOK_ENGINE_TLS_CLIENT_CA: certs.clientCa },

@@ -77,7 +77,9 @@ export async function runBurst(options: BurstOptions): Promise<BurstResult> {
   })();
   await Promise.all(Array.from({ length: concurrency }, sender));
   const sentSeconds = (performance.now() - started) / 1000;
-  log(`J: ${accepted} of ${calls} calls accepted in ${sentSeconds.toFixed(1)} s (${refused} refused${firstError ? `: ${firstError}` : ''})`);
+  log(
+    `J: ${accepted} of ${calls} calls accepted in ${sentSeconds.toFixed(1)} s (${refused} refused${firstError ? `: ${firstError}` : ''})`,
+  );
   const hot = `${options.flowQuery} AND FlowKey = "J-hot"`;
   const completedAtBurstEnd = await count(temporal, `${hot} AND ExecutionStatus = "Completed"`);
   const burstEnded = performance.now();
@@ -96,7 +98,8 @@ export async function runBurst(options: BurstOptions): Promise<BurstResult> {
   await otherKeys;
   const cpuAfter = options.cpu();
   waits.sort((a, b) => a - b);
-  if (completed < accepted) log(`J: only ${completed} of ${accepted} executions completed within ${options.drainTimeoutMs / 1000} s`);
+  if (completed < accepted)
+    log(`J: only ${completed} of ${accepted} executions completed within ${options.drainTimeoutMs / 1000} s`);
   return {
     calls,
     accepted,
@@ -110,7 +113,9 @@ export async function runBurst(options: BurstOptions): Promise<BurstResult> {
       max: round(waits.at(-1) ?? Number.NaN),
       samples: waits.length,
     },
-    cpu: Object.fromEntries(Object.keys(cpuAfter).map((name) => [name, round(cpuAfter[name]! - (cpuBefore[name] ?? 0))])),
+    cpu: Object.fromEntries(
+      Object.keys(cpuAfter).map((name) => [name, round(cpuAfter[name]! - (cpuBefore[name] ?? 0))]),
+    ),
   };
 }
 

@@ -28,7 +28,10 @@ const SERIES = {
 type Reading = Record<keyof typeof SERIES, number>;
 type Sample = Reading & { during?: string };
 
-export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000): { stop(): Promise<Record<string, MemoryAtPeak>>; during(label: string): void } {
+export function startMemorySampler(
+  processes: BenchProcess[],
+  intervalMs = 1000,
+): { stop(): Promise<Record<string, MemoryAtPeak>>; during(label: string): void } {
   const peaks = new Map<string, Sample>();
   let running = true;
   let phase: string | undefined;
@@ -37,7 +40,8 @@ export function startMemorySampler(processes: BenchProcess[], intervalMs = 1000)
       await Promise.all(
         processes.map(async (process) => {
           const sample = await sampleOf(process.metricsUrls).catch(() => undefined);
-          if (sample && sample.rss > (peaks.get(process.name)?.rss ?? 0)) peaks.set(process.name, { ...sample, ...(phase && { during: phase }) });
+          if (sample && sample.rss > (peaks.get(process.name)?.rss ?? 0))
+            peaks.set(process.name, { ...sample, ...(phase && { during: phase }) });
         }),
       );
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
@@ -75,7 +79,8 @@ async function sampleOf(urls: string[]): Promise<Reading | undefined> {
     const text = await (await fetch(url, { signal: AbortSignal.timeout(2000) })).text();
     const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
     const sample = Object.fromEntries(Object.entries(SERIES).map(([key, name]) => [key, value(name)])) as Reading;
-    if (Number.isFinite(sample.rss)) return { ...sample, threadHeaps: Number.isFinite(sample.threadHeaps) ? sample.threadHeaps : 0 };
+    if (Number.isFinite(sample.rss))
+      return { ...sample, threadHeaps: Number.isFinite(sample.threadHeaps) ? sample.threadHeaps : 0 };
   }
   return undefined;
 }

@@ -48,11 +48,14 @@ export function markdown(report: BenchReport): string {
   for (const run of report.runs) {
     const r = run.result;
     const cpu = processes.map((name) => (run.cpu[name] ?? 0).toFixed(1)).join(' / ');
-    lines.push(`| ${run.scenario}: ${run.label} | ${r.concurrency} | ${r.calls} | ${r.errors} | ${r.throughput} | ${r.p50} | ${r.p99} | ${cpu} |`);
+    lines.push(
+      `| ${run.scenario}: ${run.label} | ${r.concurrency} | ${r.calls} | ${r.errors} | ${r.throughput} | ${r.p50} | ${r.p99} | ${cpu} |`,
+    );
   }
   lines.push('', '| ratio | conc. | throughput | p50 | p99 | target |', '|---|---:|---:|---:|---:|---|');
   for (const concurrency of [...new Set(report.runs.map((r) => r.result.concurrency))]) {
-    const get = (s: ScenarioRun['scenario']) => report.runs.find((r) => r.scenario === s && r.result.concurrency === concurrency)?.result;
+    const get = (s: ScenarioRun['scenario']) =>
+      report.runs.find((r) => r.scenario === s && r.result.concurrency === concurrency)?.result;
     const [a, b, c, d, f] = [get('A'), get('B'), get('C'), get('D'), get('F')];
     // Flow control's price on the call path next to A (the executions themselves then wait in Temporal).
     for (const [scenario, name] of [
@@ -62,17 +65,26 @@ export function markdown(report: BenchReport): string {
     ] as const) {
       const controlled = get(scenario);
       if (controlled && a)
-        lines.push(`| ${name} | ${concurrency} | ${ratio(controlled.throughput, a.throughput)} | ${ratio(controlled.p50, a.p50)} | ${ratio(controlled.p99, a.p99)} | — |`);
+        lines.push(
+          `| ${name} | ${concurrency} | ${ratio(controlled.throughput, a.throughput)} | ${ratio(controlled.p50, a.p50)} | ${ratio(controlled.p99, a.p99)} | — |`,
+        );
     }
     if (a && c) {
       const target = `thr ≥ 0.8×C${concurrency === 50 ? (a.throughput >= 0.8 * c.throughput ? ' ✓' : ' ✗') : ''}; p50 ≤ 1.25×C+2ms ${a.p50 <= 1.25 * c.p50 + 2 ? '✓' : '✗'}`;
-      lines.push(`| A/C instant | ${concurrency} | ${ratio(a.throughput, c.throughput)} | ${ratio(a.p50, c.p50)} | ${ratio(a.p99, c.p99)} | ${target} |`);
+      lines.push(
+        `| A/C instant | ${concurrency} | ${ratio(a.throughput, c.throughput)} | ${ratio(a.p50, c.p50)} | ${ratio(a.p99, c.p99)} | ${target} |`,
+      );
     }
     // The provider route's price for verification (and its plainer answer) next to the OData route, both Instant.
-    if (f && a) lines.push(`| F/A provider route | ${concurrency} | ${ratio(f.throughput, a.throughput)} | ${ratio(f.p50, a.p50)} | ${ratio(f.p99, a.p99)} | — |`);
+    if (f && a)
+      lines.push(
+        `| F/A provider route | ${concurrency} | ${ratio(f.throughput, a.throughput)} | ${ratio(f.p50, a.p50)} | ${ratio(f.p99, a.p99)} | — |`,
+      );
     if (b && d) {
       const target = `p50 ≤ 1.25×D+2ms ${b.p50 <= 1.25 * d.p50 + 2 ? '✓' : '✗'}; p99 ≤ 1.5×D ${b.p99 <= 1.5 * d.p99 ? '✓' : '✗'}`;
-      lines.push(`| B/D sync | ${concurrency} | ${ratio(b.throughput, d.throughput)} | ${ratio(b.p50, d.p50)} | ${ratio(b.p99, d.p99)} | ${target} |`);
+      lines.push(
+        `| B/D sync | ${concurrency} | ${ratio(b.throughput, d.throughput)} | ${ratio(b.p50, d.p50)} | ${ratio(b.p99, d.p99)} | ${target} |`,
+      );
     }
   }
   const total = Object.values(report.peakRssMiB).reduce((sum, mib) => sum + mib, 0);
@@ -80,7 +92,9 @@ export function markdown(report: BenchReport): string {
     '',
     `Peak RSS (MiB): ${Object.entries(report.peakRssMiB)
       .map(([name, mib]) => `${name} ${mib}`)
-      .join(', ')}${processes.length > 1 ? `; together ${total} (each process's own peak; budget 650 ${total <= 650 ? '✓' : '✗'})` : ''}.`,
+      .join(
+        ', ',
+      )}${processes.length > 1 ? `; together ${total} (each process's own peak; budget 650 ${total <= 650 ? '✓' : '✗'})` : ''}.`,
     ...memoryTable(report.memoryAtPeak),
     ...burstLines(report.burst, processes),
     `Executions: ${report.executions.expected} answered as started, ${report.executions.found} found in Temporal, ${report.executions.missing} missing.`,
@@ -95,7 +109,10 @@ function memoryTable(memory: BenchReport['memoryAtPeak']): string[] {
     '',
     '| process (MiB, at its largest sample) | RSS | V8 heap, main thread | V8 heaps, worker threads | external (buffers) | native and code (the rest) | during |',
     '|---|---:|---:|---:|---:|---:|---|',
-    ...Object.entries(memory).map(([name, m]) => `| ${name} | ${m.rssMiB} | ${m.mainHeapMiB} | ${m.threadHeapsMiB} | ${m.externalMiB} | ${m.nativeMiB} | ${m.during ?? '—'} |`),
+    ...Object.entries(memory).map(
+      ([name, m]) =>
+        `| ${name} | ${m.rssMiB} | ${m.mainHeapMiB} | ${m.threadHeapsMiB} | ${m.externalMiB} | ${m.nativeMiB} | ${m.during ?? '—'} |`,
+    ),
     '',
   ];
 }
@@ -108,7 +125,9 @@ function burstLines(burst: BurstResult | undefined, processes: string[]): string
   return [
     `**J: burst** — ${burst.calls} calls for one concurrency key (limit 1) at concurrency 50: ${burst.accepted} accepted (${burst.acceptedPerSecond}/s), ${burst.refused} refused${burst.firstError ? ` (${burst.firstError})` : ''}.`,
     '',
-    '| drain (executions/s) | other key waited p50 / max (ms) | samples | burst to last execution (s) | CPU s ' + processes.join(' / ') + ' |',
+    '| drain (executions/s) | other key waited p50 / max (ms) | samples | burst to last execution (s) | CPU s ' +
+      processes.join(' / ') +
+      ' |',
     '|---:|---:|---:|---:|---|',
     `| ${burst.drainPerSecond} ${target(burst.drainPerSecond >= 20)} (≥ 20) | ${burst.otherKeyWaitMs.p50} / ${burst.otherKeyWaitMs.max} ${target(burst.otherKeyWaitMs.max <= 5000)} (≤ 5 s) | ${burst.otherKeyWaitMs.samples} | ${burst.totalSeconds} | ${cpu} |`,
     '',

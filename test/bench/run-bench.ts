@@ -42,7 +42,9 @@ import {
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const seconds = Number(process.env.BENCH_SECONDS || 6);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES || '1,10,50').split(',').map(Number);
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F,G,H,I,J').split(',').map((s) => s.trim().toUpperCase()));
+const SCENARIOS = new Set(
+  (process.env.BENCH_SCENARIOS || 'A,B,C,D,E,F,G,H,I,J').split(',').map((s) => s.trim().toUpperCase()),
+);
 const BURST_CALLS = Number(process.env.BENCH_BURST_CALLS || 10_000);
 const COMPANY = 'Bench';
 
@@ -94,7 +96,8 @@ try {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const auth = { authorization: `Basic ${Buffer.from(`bench-user:${accessKey}`).toString('base64')}` };
   const url = `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`;
-  const body = (activity: string, secret: string) => `{"activity": "${activity}", "secret": "${secret}", "payload": ${PAYLOAD}}`;
+  const body = (activity: string, secret: string) =>
+    `{"activity": "${activity}", "secret": "${secret}", "payload": ${PAYLOAD}}`;
   const counter: Counter = { executions: 0 };
   const scenarios: { scenario: ScenarioRun['scenario']; label: string; call: () => Promise<void> }[] = [
     {
@@ -115,7 +118,12 @@ try {
     {
       scenario: 'C',
       label: 'instant floor (bare start)',
-      call: floorStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS), counter),
+      call: floorStart(
+        client,
+        stack.taskQueue,
+        floorInput(COMPANY, 'bench.instant', 'INSTANT_RETURN', INSTANT_STEPS),
+        counter,
+      ),
     },
     {
       scenario: 'B',
@@ -125,7 +133,12 @@ try {
     {
       scenario: 'D',
       label: 'sync floor (bare Update-With-Start)',
-      call: floorUpdateWithStart(client, stack.taskQueue, floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS), counter),
+      call: floorUpdateWithStart(
+        client,
+        stack.taskQueue,
+        floorInput(COMPANY, 'bench.sync', 'WAIT_FOR_RESPONSE_STEP', SYNC_STEPS),
+        counter,
+      ),
     },
     {
       scenario: 'G',
@@ -152,7 +165,9 @@ try {
       memory.during(`${scenario} c=${concurrency}`);
       const before = Object.fromEntries(stack.processes.map((p) => [p.name, cpuSeconds(p.pid)]));
       const result = await runLoad({ concurrency, warmupMs: 2000, durationMs: seconds * 1000, call });
-      const cpu = Object.fromEntries(stack.processes.map((p) => [p.name, Math.round((cpuSeconds(p.pid) - before[p.name]!) * 10) / 10]));
+      const cpu = Object.fromEntries(
+        stack.processes.map((p) => [p.name, Math.round((cpuSeconds(p.pid) - before[p.name]!) * 10) / 10]),
+      );
       runs.push({ scenario, label, result, cpu });
       log(
         `${scenario} c=${concurrency}: ${result.throughput} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}${result.firstError ? ` (${result.firstError})` : ''}`,
@@ -175,7 +190,9 @@ try {
       drainTimeoutMs: 30 * 60_000,
     });
     counter.executions += burst.accepted + burst.otherKeyWaitMs.samples;
-    log(`J: drain ${burst.drainPerSecond}/s, other key waited p50 ${burst.otherKeyWaitMs.p50} ms (max ${burst.otherKeyWaitMs.max}), ${burst.totalSeconds} s in all`);
+    log(
+      `J: drain ${burst.drainPerSecond}/s, other key waited p50 ${burst.otherKeyWaitMs.p50} ms (max ${burst.otherKeyWaitMs.max}), ${burst.totalSeconds} s in all`,
+    );
   }
 
   const memoryAtPeak = await memory.stop();

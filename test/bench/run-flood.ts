@@ -76,11 +76,21 @@ try {
   const invokeUrl = `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`;
   const counter = { executions: 0 };
   const realCall = facadeCall(
-    httpPoster(invokeUrl, `{"activity": "flood.instant", "secret": "${secret}", "payload": ${PAYLOAD}}`, basic('flood-user', accessKey), agent),
+    httpPoster(
+      invokeUrl,
+      `{"activity": "flood.instant", "secret": "${secret}", "payload": ${PAYLOAD}}`,
+      basic('flood-user', accessKey),
+      agent,
+    ),
     'instant-return',
     counter,
   );
-  const realProviderCall = providerCall(`${stack.facadeUrl}/BC/hooks/${COMPANY}/flood.stripe`, stripeSecret, agent, counter);
+  const realProviderCall = providerCall(
+    `${stack.facadeUrl}/BC/hooks/${COMPANY}/flood.stripe`,
+    stripeSecret,
+    agent,
+    counter,
+  );
   const stillAnswers = async () => {
     try {
       await realCall();
@@ -105,7 +115,9 @@ try {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < calls) {
           next++;
-          const status = await send().then(String, (error: unknown) => (error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : 'error'));
+          const status = await send().then(String, (error: unknown) =>
+            error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : 'error',
+          );
           statuses[status] = (statuses[status] ?? 0) + 1;
         }
       }),
@@ -123,20 +135,32 @@ try {
       stillAnswers: alive && (await stillAnswers()),
       alive,
     };
-    log(`${name}: ${JSON.stringify(statuses)}; RSS after ${rssAfterMiB} MiB (${result.growthMiB >= 0 ? '+' : ''}${result.growthMiB}); still answers: ${result.stillAnswers}`);
+    log(
+      `${name}: ${JSON.stringify(statuses)}; RSS after ${rssAfterMiB} MiB (${result.growthMiB >= 0 ? '+' : ''}${result.growthMiB}); still answers: ${result.stillAnswers}`,
+    );
     floods.push(result);
   };
 
   // 1. Unsigned provider calls to made-up routes: 7,000 random characters each for company and activity.
   if (KINDS.has('provider'))
     await flood('unsigned provider calls, 7,000-character company and activity', PROVIDER_CALLS, async () => {
-      const answer = await httpPoster(`${stack.facadeUrl}/BC/hooks/${randomName(7000)}/${randomName(7000)}`, '{}', {}, agent)();
+      const answer = await httpPoster(
+        `${stack.facadeUrl}/BC/hooks/${randomName(7000)}/${randomName(7000)}`,
+        '{}',
+        {},
+        agent,
+      )();
       return answer.status;
     });
   // 2. Basic calls with made-up 10,000-character user names.
   if (KINDS.has('basic') && isAlive(start!.pid))
     await flood('Basic calls, 10,000-character user names', BASIC_CALLS, async () => {
-      const answer = await httpPoster(invokeUrl, `{"activity": "flood.instant", "secret": "x", "payload": {}}`, basic(randomName(10_000), 'not-a-key'), agent)();
+      const answer = await httpPoster(
+        invokeUrl,
+        `{"activity": "flood.instant", "secret": "x", "payload": {}}`,
+        basic(randomName(10_000), 'not-a-key'),
+        agent,
+      )();
       return answer.status;
     });
 
@@ -192,7 +216,15 @@ function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 5000));
 }
 
-function markdown(report: { date: string; cores: number; node: string; concurrency: number; targetMiB: number; peakRssMiB?: number; floods: FloodResult[] }): string {
+function markdown(report: {
+  date: string;
+  cores: number;
+  node: string;
+  concurrency: number;
+  targetMiB: number;
+  peakRssMiB?: number;
+  floods: FloodResult[];
+}): string {
   const rows = report.floods.map(
     (f) =>
       `| ${f.name} | ${f.calls} | ${Object.entries(f.statuses)

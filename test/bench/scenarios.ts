@@ -9,12 +9,19 @@ import { executionSearchAttributes } from '../../engine/infrastructure/temporal/
 import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput, type FlowWorkflow } from '../../flow/index.ts';
 import { webhookResponseUpdate } from '../../flow/flow-messages.ts';
 
-export const PAYLOAD = '{"order": {"id": "SO-1001", "customer": "C-42", "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B-7", "qty": 1}]}, "amount": 129.90}';
+export const PAYLOAD =
+  '{"order": {"id": "SO-1001", "customer": "C-42", "lines": [{"sku": "A-1", "qty": 2}, {"sku": "B-7", "qty": 1}]}, "amount": 129.90}';
 
-export const INSTANT_STEPS = [{ set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } } }];
+export const INSTANT_STEPS = [
+  { set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } } },
+];
 /** F reads the same order from inside the Stripe event (Trigger.Payload is the parsed JSON body there). */
-export const PROVIDER_STEPS = [{ set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.data.object.order.id}' } } }];
-export const SYNC_STEPS = [{ respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"orderId": Trigger.Payload.order.id} }' } }];
+export const PROVIDER_STEPS = [
+  { set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.data.object.order.id}' } } },
+];
+export const SYNC_STEPS = [
+  { respond: { description: 'Acknowledge', statusCode: 200, body: '${ {"orderId": Trigger.Payload.order.id} }' } },
+];
 
 export interface Counter {
   executions: number;
@@ -22,30 +29,32 @@ export interface Counter {
 
 export function httpPoster(url: string, body: string, headers: Record<string, string>, agent: Agent) {
   return () =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              text: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+      (resolve, reject) => {
+        const req = request(
+          url,
+          {
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                text: Buffer.concat(chunks).toString('utf8'),
+              }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
 }
 
 /** A and B: through the facade; 200, an execution id, and for sync the flow's own answer. */
@@ -55,11 +64,17 @@ export function facadeCall(post: ReturnType<typeof httpPoster>, expectOutcome: s
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
     if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
     counter.executions++;
-    if (answer.headers['x-flowhook-outcome'] !== expectOutcome) throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
+    if (answer.headers['x-flowhook-outcome'] !== expectOutcome)
+      throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
   };
 }
 
-export function floorInput(company: string, activity: string, mode: FlowExecutionInput['trigger']['responseMode'], steps: unknown[]): FlowExecutionInput {
+export function floorInput(
+  company: string,
+  activity: string,
+  mode: FlowExecutionInput['trigger']['responseMode'],
+  steps: unknown[],
+): FlowExecutionInput {
   return {
     company,
     flowName: activity,
@@ -140,7 +155,8 @@ export function providerCall(url: string, secret: string, agent: Agent, counter:
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
     if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
     counter.executions++;
-    if (answer.headers['x-flowhook-outcome'] !== 'instant-return') throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
+    if (answer.headers['x-flowhook-outcome'] !== 'instant-return')
+      throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
   };
 }
 
@@ -153,22 +169,43 @@ export function keyedPayload(key: string): string {
  * G, H, I: through the facade like A, each call with one of `keys` in its payload, in turn. Calls of
  * a debounce flow join windows instead of starting executions of their own: they are not counted.
  */
-export function keyedFacadeCall(url: string, activity: string, secret: string, keys: number, auth: Record<string, string>, agent: Agent, counter?: Counter) {
-  const posts = Array.from({ length: keys }, (_, n) => httpPoster(url, `{"activity": "${activity}", "secret": "${secret}", "payload": ${keyedPayload(`K-${n}`)}}`, auth, agent));
+export function keyedFacadeCall(
+  url: string,
+  activity: string,
+  secret: string,
+  keys: number,
+  auth: Record<string, string>,
+  agent: Agent,
+  counter?: Counter,
+) {
+  const posts = Array.from({ length: keys }, (_, n) =>
+    httpPoster(
+      url,
+      `{"activity": "${activity}", "secret": "${secret}", "payload": ${keyedPayload(`K-${n}`)}}`,
+      auth,
+      agent,
+    ),
+  );
   let next = 0;
   return async () => {
     const answer = await posts[next++ % keys]!();
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
     if (!answer.headers['x-flowhook-execution-id']) throw new Error('no execution id');
     if (counter) counter.executions++;
-    if (answer.headers['x-flowhook-outcome'] !== 'instant-return') throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
+    if (answer.headers['x-flowhook-outcome'] !== 'instant-return')
+      throw new Error(`outcome ${String(answer.headers['x-flowhook-outcome'])}`);
   };
 }
 
 /** J: one call of the keyed flow for the given key; its execution id, or a throw when it was not accepted. */
 export function keyedCall(url: string, activity: string, secret: string, auth: Record<string, string>, agent: Agent) {
   return async (key: string): Promise<string> => {
-    const answer = await httpPoster(url, `{"activity": "${activity}", "secret": "${secret}", "payload": ${keyedPayload(key)}}`, auth, agent)();
+    const answer = await httpPoster(
+      url,
+      `{"activity": "${activity}", "secret": "${secret}", "payload": ${keyedPayload(key)}}`,
+      auth,
+      agent,
+    )();
     if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
     const executionId = answer.headers['x-flowhook-execution-id'];
     if (typeof executionId !== 'string') throw new Error('no execution id');

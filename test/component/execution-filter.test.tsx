@@ -8,7 +8,15 @@ import userEvent from '@testing-library/user-event';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { filterFromSearch, filterProblems, listRequest, RERUNNABLE, rerunRequest, searchOf, type ExecutionFilter } from '../../console/src/executions/execution-filter.ts';
+import {
+  filterFromSearch,
+  filterProblems,
+  listRequest,
+  RERUNNABLE,
+  rerunRequest,
+  searchOf,
+  type ExecutionFilter,
+} from '../../console/src/executions/execution-filter.ts';
 import { ExecutionFilterForm } from '../../console/src/executions/execution-filter-form.tsx';
 import ExecutionsPage from '../../console/src/executions/executions-page.tsx';
 import { COMPANY, consoleHarness, renderConsole } from './support/console-harness.tsx';
@@ -46,7 +54,9 @@ describe('execution-filter', () => {
     expect(filterProblems({ ...EMPTY, since: '2026-03-02T10:00:00Z', until: '2026-03-01T10:00:00Z' })).toEqual({
       until: 'Must be after From.',
     });
-    expect(filterProblems({ ...EMPTY, version: '3', since: '2026-03-01T10:00:00Z', until: '2026-03-02T10:00:00Z' })).toEqual({});
+    expect(
+      filterProblems({ ...EMPTY, version: '3', since: '2026-03-01T10:00:00Z', until: '2026-03-02T10:00:00Z' }),
+    ).toEqual({});
   });
 
   test('the list and a bulk re-run ask for what the filter selects; a re-run only for closed executions', () => {
@@ -108,9 +118,16 @@ describe('the filter form', () => {
     const user = userEvent.setup({ delay: null });
     const onChange = vi.fn<(filter: ExecutionFilter) => void>();
     const harness = consoleHarness({ engine: executionsEngine });
-    render(<ExecutionFilterForm filter={{ ...EMPTY, statuses: ['RUNNING'] }} problems={{ version: 'A version is a whole number from 1.' }} onChange={onChange} />, {
-      wrapper: harness.wrapper,
-    });
+    render(
+      <ExecutionFilterForm
+        filter={{ ...EMPTY, statuses: ['RUNNING'] }}
+        problems={{ version: 'A version is a whole number from 1.' }}
+        onChange={onChange}
+      />,
+      {
+        wrapper: harness.wrapper,
+      },
+    );
     const flow = await screen.findByRole('combobox', { name: 'Flow' });
     await waitFor(() =>
       expect(
@@ -182,6 +199,8 @@ describe('the execution list', () => {
 
     await user.clear(version);
     await user.type(version, '2');
-    await waitFor(() => expect(page.requests(ExecutionService.method.listExecutions).at(-1)).toMatchObject({ flowVersion: 2 }));
+    await waitFor(() =>
+      expect(page.requests(ExecutionService.method.listExecutions).at(-1)).toMatchObject({ flowVersion: 2 }),
+    );
   });
 });

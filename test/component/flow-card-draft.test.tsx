@@ -8,10 +8,24 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { create } from '@bufbuild/protobuf';
 import { ConsoleRole } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { FlowAdminService, FlowProblem_Severity, FlowProblemSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FlowAdminService,
+  FlowProblem_Severity,
+  FlowProblemSchema,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { StepSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import FlowCardPage from '../../console/src/card/flow-card-page.tsx';
-import { flatOutline, localProblems, newFlow, normalised, outline, STEP_KINDS, stepAt, withStepMoved, withTrigger } from '../../console/src/card/flow-draft.ts';
+import {
+  flatOutline,
+  localProblems,
+  newFlow,
+  normalised,
+  outline,
+  STEP_KINDS,
+  stepAt,
+  withStepMoved,
+  withTrigger,
+} from '../../console/src/card/flow-draft.ts';
 import { COMPANY, renderConsole } from './support/console-harness.tsx';
 import { flowEngine, STORED_FLOW } from './support/flow-engine.ts';
 
@@ -29,9 +43,13 @@ describe('flow-draft', () => {
 
   test('the card refuses a 1xx status code and a Sync Timeout outside 1..600, the latter only while the caller waits', () => {
     const flow: FlowJson = { ...STORED_FLOW, steps: [{ respond: { statusCode: 150 } }] };
-    expect(localProblems(flow).get('steps[0].respond.statusCode')).toBe('Status Code 150 is refused: 1xx codes are not allowed (use 200..599).');
+    expect(localProblems(flow).get('steps[0].respond.statusCode')).toBe(
+      'Status Code 150 is refused: 1xx codes are not allowed (use 200..599).',
+    );
     const waiting = withTrigger(STORED_FLOW, { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 601 });
-    expect(localProblems(waiting).get('trigger.webhook.syncTimeoutSeconds')).toBe('Sync Timeout must be 1..600 seconds.');
+    expect(localProblems(waiting).get('trigger.webhook.syncTimeoutSeconds')).toBe(
+      'Sync Timeout must be 1..600 seconds.',
+    );
     expect(localProblems(withTrigger(waiting, { responseMode: 'INSTANT_RETURN' })).size).toBe(0);
   });
 
@@ -52,7 +70,9 @@ describe('flow-draft', () => {
       },
       { respond: { statusCode: 201 } },
     ];
-    expect(flatOutline(outline(steps)).map((step) => [step.path, step.kind && STEP_KINDS[step.kind], step.detail])).toEqual([
+    expect(
+      flatOutline(outline(steps)).map((step) => [step.path, step.kind && STEP_KINDS[step.kind], step.detail]),
+    ).toEqual([
       ['steps[0]', 'If', 'Trigger.Payload.paid'],
       ['steps[0].if.then[0]', 'HTTP request', 'POST https://erp.example.com/orders'],
       ['steps[1]', 'Respond to Webhook', '201'],
@@ -144,7 +164,9 @@ describe('the flow card', () => {
 
   test('a viewer reads the card but is offered no change', async () => {
     renderConsole(<FlowCardPage company={COMPANY} name="orders" />, { engine: flowEngine(), role: ConsoleRole.VIEWER });
-    expect(await screen.findByText(`You can read this flow: changing it needs the editor role in ${COMPANY}.`)).toBeTruthy();
+    expect(
+      await screen.findByText(`You can read this flow: changing it needs the editor role in ${COMPANY}.`),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save draft' })).toBeNull();
     expect(screen.getByRole('textbox', { name: 'What the flow does' }).hasAttribute('readonly')).toBe(true);
   });

@@ -9,14 +9,20 @@ import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import { create } from '@bufbuild/protobuf';
 import { useQuery } from '@connectrpc/connect-query';
 import { ExecutionService } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
-import { FlowAdminService, FlowProblem_Severity, FlowProblemSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FlowAdminService,
+  FlowProblem_Severity,
+  FlowProblemSchema,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { useFlowCard } from '../../console/src/card/use-flow-card.ts';
 import { withTrigger } from '../../console/src/card/flow-draft.ts';
 import { COMPANY, consoleHarness, type HarnessOptions } from './support/console-harness.tsx';
 import { flowEngine, ROTATED_SECRET, STORED_FLOW, type FlowEngineOptions } from './support/flow-engine.ts';
 
 /** The hook on the stored flow, beside another page's cached read (the executions of the company). */
-async function openCard(options: Omit<Partial<HarnessOptions>, 'engine'> & { flows?: FlowEngineOptions; name?: string } = {}) {
+async function openCard(
+  options: Omit<Partial<HarnessOptions>, 'engine'> & { flows?: FlowEngineOptions; name?: string } = {},
+) {
   const harness = consoleHarness({
     ...options,
     engine: (router) => {
@@ -105,7 +111,9 @@ test("a save the engine refuses says the engine's reason and keeps the draft", a
 test('Rotate Secret shows the new secret once, in a dialog; Unpublish says the endpoint no longer reaches the flow', async () => {
   const engine = await openCard();
   await act(() => engine.card().rotateSecret());
-  expect(engine.requests(FlowAdminService.method.rotateSecret)).toEqual([expect.objectContaining({ company: COMPANY, name: 'orders' })]);
+  expect(engine.requests(FlowAdminService.method.rotateSecret)).toEqual([
+    expect.objectContaining({ company: COMPANY, name: 'orders' }),
+  ]);
   const dialog = await screen.findByRole('dialog', { name: 'Webhook secret' });
   expect(dialog.textContent).toContain(ROTATED_SECRET);
   expect(dialog.textContent).toContain('The secret was rotated: the old one stopped working.');

@@ -57,7 +57,8 @@ void test(
       });
     // Readiness asks the dependencies too: the facade is ready once engine, PostgreSQL, Temporal and a polling worker are.
     for (const role of ['worker', 'facade'] as const) {
-      const ready = async () => (await exec(deployment.names[role], [NODE, '/app/deploy/image/healthcheck.js', 'readyz'])).code === 0;
+      const ready = async () =>
+        (await exec(deployment.names[role], [NODE, '/app/deploy/image/healthcheck.js', 'readyz'])).code === 0;
       await eventually(ready, { timeoutMs: 120_000, intervalMs: 1000, what: `${role}: /readyz answering 200` });
     }
   }),
@@ -69,14 +70,22 @@ void test(
     for (const role of ROLES) {
       const name = deployment.names[role];
       assert.equal(await inspect(name, '{{.Config.User}} {{.HostConfig.ReadonlyRootfs}}'), '10001:10001 true', role);
-      const uid = await exec(name, [NODE, '-p', "require('fs').readFileSync('/proc/1/status','utf8').match(/^Uid:\\s+(\\d+)/m)[1]"]);
+      const uid = await exec(name, [
+        NODE,
+        '-p',
+        "require('fs').readFileSync('/proc/1/status','utf8').match(/^Uid:\\s+(\\d+)/m)[1]",
+      ]);
       assert.equal(uid.out.trim(), '10001', `${role}: PID 1's user`);
       for (const path of ['/app/written-by-lane', '/etc/written-by-lane', '/written-by-lane']) {
         const write = await exec(name, [NODE, '-e', `require('fs').writeFileSync(${JSON.stringify(path)}, 'x')`]);
         assert.notEqual(write.code, 0, `${role}: writing ${path} must fail`);
         assert.match(write.err, /EROFS|EACCES/, `${role}: writing ${path}`);
       }
-      assert.equal((await exec(name, [NODE, '-e', "require('fs').writeFileSync('/tmp/written-by-lane', 'x')"])).code, 0, `${role}: /tmp is writable`);
+      assert.equal(
+        (await exec(name, [NODE, '-e', "require('fs').writeFileSync('/tmp/written-by-lane', 'x')"])).code,
+        0,
+        `${role}: /tmp is writable`,
+      );
       assert.notEqual((await exec(name, ['/bin/sh', '-c', 'true'])).code, 0, `${role}: no shell in the image`);
     }
   }),
@@ -92,7 +101,11 @@ async function publish(path: string, volumes: string[] = []): Promise<string> {
 }
 
 let auth = '';
-async function callWebhook(activity: string, secret: string, payload: unknown): Promise<{ status: number; text: string }> {
+async function callWebhook(
+  activity: string,
+  secret: string,
+  payload: unknown,
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${deployment.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Default`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: auth },
@@ -129,8 +142,20 @@ void test(
   'a worker container killed with kill -9 mid-flow: restarted, the flow completes exactly once',
   step(async () => {
     // Answers at once, then sleeps: the kill lands while the execution waits on its timer.
-    const flow = ['company: Default', 'name: lane-sleep', 'trigger:', '  webhook:', '    activity: lane.sleep', '    responseMode: WAIT_FOR_RESPONSE_STEP', 'steps:'];
-    const steps = ['  - respond: { statusCode: 200, contentType: text/plain, body: "accepted" }', '  - sleep: { duration: 15s }', '  - log: { message: "woke up" }'];
+    const flow = [
+      'company: Default',
+      'name: lane-sleep',
+      'trigger:',
+      '  webhook:',
+      '    activity: lane.sleep',
+      '    responseMode: WAIT_FOR_RESPONSE_STEP',
+      'steps:',
+    ];
+    const steps = [
+      '  - respond: { statusCode: 200, contentType: text/plain, body: "accepted" }',
+      '  - sleep: { duration: 15s }',
+      '  - log: { message: "woke up" }',
+    ];
     // Mounted into the CLI's container, whose user (10001) reads it: as an operator's file would need to be.
     chmodSync(flows, 0o755);
     writeFileSync(join(flows, 'lane-sleep.flow.yaml'), [...flow, ...steps, ''].join('\n'), { mode: 0o644 });
@@ -175,7 +200,11 @@ void test(
     // Facade first, then the worker (it drains), then the engine: the order of a rolling shutdown.
     for (const role of ['facade', 'worker', 'engine'] as const) {
       await podmanOk(['stop', '--time', '30', deployment.names[role]]);
-      assert.equal(await inspect(deployment.names[role], '{{.State.ExitCode}}'), '0', `${role}: exit code after SIGTERM`);
+      assert.equal(
+        await inspect(deployment.names[role], '{{.State.ExitCode}}'),
+        '0',
+        `${role}: exit code after SIGTERM`,
+      );
     }
   }),
 );

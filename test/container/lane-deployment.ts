@@ -114,10 +114,17 @@ export async function startLaneDeployment(image: string, say: (message: string) 
     const asBootstrap = { FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ADMIN_TOKEN: bootstrap };
     const account = async (...args: string[]) => {
       const run = await cli(image, asBootstrap, ['service-account', 'create', ...args, '--json']);
-      if (run.code !== 0) throw new Error(`flowhook service-account create ${args.join(' ')} exited ${run.code}: ${run.err}`);
+      if (run.code !== 0)
+        throw new Error(`flowhook service-account create ${args.join(' ')} exited ${run.code}: ${run.err}`);
       return (JSON.parse(run.out) as { token: string }).token;
     };
-    env.facade.FLOWHOOK_ENGINE_TOKEN = await account('facade-1', '--scope', 'invoke', '--all-companies', '--forwards-callers');
+    env.facade.FLOWHOOK_ENGINE_TOKEN = await account(
+      'facade-1',
+      '--scope',
+      'invoke',
+      '--all-companies',
+      '--forwards-callers',
+    );
     env.worker.FLOWHOOK_ENGINE_TOKEN = await account('worker-1', '--scope', 'records');
     const operator = {
       FLOWHOOK_ENGINE_URL: engineUrl,
@@ -133,11 +140,16 @@ export async function startLaneDeployment(image: string, say: (message: string) 
       facadeUrl: `http://127.0.0.1:${ports.FLOWHOOK_FACADE_PORT}`,
       env,
       cli: (args, volumes = []) => cli(image, operator, args, volumes),
-      logs: async () => (await Promise.all(ROLES.map(async (role) => `--- ${role} (${names[role]}) ---\n${await logs(names[role])}`))).join('\n'),
+      logs: async () =>
+        (
+          await Promise.all(ROLES.map(async (role) => `--- ${role} (${names[role]}) ---\n${await logs(names[role])}`))
+        ).join('\n'),
       stop,
     };
   } catch (error) {
-    const seen = await Promise.all(ROLES.map(async (role) => `--- ${role} ---\n${await logs(names[role]).catch(() => '(none)')}`));
+    const seen = await Promise.all(
+      ROLES.map(async (role) => `--- ${role} ---\n${await logs(names[role]).catch(() => '(none)')}`),
+    );
     say(`the deployment did not come up; container logs:\n${seen.join('\n')}`);
     await stop();
     throw error;

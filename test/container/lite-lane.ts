@@ -56,7 +56,8 @@ void test('flowhook start in the -lite container answers the example flow, read-
       intervalMs: 1000,
       what: "the -lite container's health check passing",
     });
-    const ready = async () => (await exec(NAME, ['/app/node_modules/node/bin/node', '/app/deploy/image/healthcheck.js', 'readyz'])).code === 0;
+    const ready = async () =>
+      (await exec(NAME, ['/app/node_modules/node/bin/node', '/app/deploy/image/healthcheck.js', 'readyz'])).code === 0;
     await eventually(ready, { timeoutMs: 120_000, intervalMs: 1000, what: '/readyz answering 200' });
   } catch (error) {
     say(`container log:\n${await logs(NAME, 80)}`);
@@ -66,14 +67,17 @@ void test('flowhook start in the -lite container answers the example flow, read-
 
   const netrc = /login (\S+) password (\S+)/.exec(readFileSync(join(data, 'first-run.netrc'), 'utf8'));
   assert.ok(netrc, 'the first run left its netrc in /data');
-  const response = await fetch(`http://127.0.0.1:${env.FLOWHOOK_FACADE_PORT}/BC/ODataV4/flowWebhook_Invoke?company=Default`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Basic ${Buffer.from(`${netrc[1]}:${netrc[2]}`).toString('base64')}`,
+  const response = await fetch(
+    `http://127.0.0.1:${env.FLOWHOOK_FACADE_PORT}/BC/ODataV4/flowWebhook_Invoke?company=Default`,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${netrc[1]}:${netrc[2]}`).toString('base64')}`,
+      },
+      body: readFileSync(join(data, 'first-run-request.json')),
     },
-    body: readFileSync(join(data, 'first-run-request.json')),
-  });
+  );
   const text = await response.text();
   assert.equal(response.status, 200, text);
   assert.match(text, /Hello, /);

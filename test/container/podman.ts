@@ -19,18 +19,24 @@ const SYSTEMD_TIMER_NOISE = /^.*unable to get systemd connection to (add|start|r
 
 export function podman(args: readonly string[], env: Record<string, string> = {}): Promise<PodmanRun> {
   return new Promise((resolve, reject) => {
-    execFile('podman', args, { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 5 * 60_000 }, (error, out, err) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      if (error && code === -1) return reject(error);
-      resolve({ code, out, err: err.replace(SYSTEMD_TIMER_NOISE, '') });
-    });
+    execFile(
+      'podman',
+      args,
+      { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 5 * 60_000 },
+      (error, out, err) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (error && code === -1) return reject(error);
+        resolve({ code, out, err: err.replace(SYSTEMD_TIMER_NOISE, '') });
+      },
+    );
   });
 }
 
 /** podman, failing with what it printed when it fails. */
 export async function podmanOk(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
   const run = await podman(args, env);
-  if (run.code !== 0) throw new Error(`podman ${args.slice(0, 3).join(' ')} … exited ${run.code}: ${(run.err || run.out).trim()}`);
+  if (run.code !== 0)
+    throw new Error(`podman ${args.slice(0, 3).join(' ')} … exited ${run.code}: ${(run.err || run.out).trim()}`);
   return run.out;
 }
 
@@ -44,12 +50,26 @@ function envFlags(env: Record<string, string>): string[] {
 }
 
 /** Starts a long-running role of the image, detached, with a read-only root filesystem. */
-export async function startRole(image: string, name: string, role: string, env: Record<string, string>, volumes: readonly string[] = []): Promise<void> {
-  await podmanOk(['run', '-d', '--name', name, '--read-only', ...volumeFlags(volumes), ...envFlags(env), image, role], env);
+export async function startRole(
+  image: string,
+  name: string,
+  role: string,
+  env: Record<string, string>,
+  volumes: readonly string[] = [],
+): Promise<void> {
+  await podmanOk(
+    ['run', '-d', '--name', name, '--read-only', ...volumeFlags(volumes), ...envFlags(env), image, role],
+    env,
+  );
 }
 
 /** A one-shot `flowhook …` from the image (the CLI): what it printed and its exit code. */
-export function cli(image: string, env: Record<string, string>, args: readonly string[], volumes: readonly string[] = []): Promise<PodmanRun> {
+export function cli(
+  image: string,
+  env: Record<string, string>,
+  args: readonly string[],
+  volumes: readonly string[] = [],
+): Promise<PodmanRun> {
   return podman(['run', '--rm', '--read-only', ...volumeFlags(volumes), ...envFlags(env), image, ...args], env);
 }
 

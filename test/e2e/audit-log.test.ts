@@ -15,7 +15,10 @@ import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import pg from 'pg';
 import { createAdminClient, createAdminTransport, type AdminClient } from '../../bin/cli/admin-client.ts';
 import { AuditService, type ListAuditEventsResponseJson } from '../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
-import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionSettingsSchema,
+  ConnectionType,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { runCapturing } from '../support/cli-runner.ts';
 import { eventually } from '../support/eventually.ts';
@@ -39,7 +42,10 @@ interface Run {
 
 /** `flowhook audit …` in this process, as the bootstrap admin. */
 function auditCli(stack: TestStack): (...args: string[]) => Promise<Run> {
-  const client = createClient(AuditService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }));
+  const client = createClient(
+    AuditService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }),
+  );
   return (...args) => runCapturing(args, { audit: { client: () => client } });
 }
 
@@ -187,7 +193,10 @@ test('no secret, token or key appears in the audit table or in what the CLI prin
   } finally {
     await db.end();
   }
-  const printed = [(await auditCli(stack)('audit', 'list', '--json')).out, (await auditCli(stack)('audit', 'list')).out].join('\n');
+  const printed = [
+    (await auditCli(stack)('audit', 'list', '--json')).out,
+    (await auditCli(stack)('audit', 'list')).out,
+  ].join('\n');
   t.regex(printed, /hook-secret\.set/);
   for (const secret of secretsSeen) {
     t.false(table.includes(secret), 'a secret is in the audit table');
@@ -196,7 +205,10 @@ test('no secret, token or key appears in the audit table or in what the CLI prin
 });
 
 test('reading the audit log needs an admin account, and is itself not recorded', async (t) => {
-  const records = createClient(AuditService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.tokens.worker }));
+  const records = createClient(
+    AuditService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.tokens.worker }),
+  );
   const error = await t.throwsAsync(records.listAuditEvents({}));
   t.is(ConnectError.from(error).code, Code.PermissionDenied);
   t.regex(ConnectError.from(error).message, /scope "admin"/);
@@ -223,7 +235,10 @@ test('the flowhook binary has `audit list` and reads FLOWHOOK_ENGINE_URL and FLO
     [['company.set-egress', OTHER]],
   );
   // Without a token the CLI says what is missing, before any call.
-  const missing = await cliProcess({ FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_DATA_DIR: '/nonexistent-flowhook-data' }, ['audit', 'list']);
+  const missing = await cliProcess(
+    { FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_DATA_DIR: '/nonexistent-flowhook-data' },
+    ['audit', 'list'],
+  );
   t.is(missing.code, 1);
   t.regex(missing.err, /FLOWHOOK_ADMIN_TOKEN/);
 });
@@ -302,31 +317,38 @@ test('a failed audit write does not fail the admin call: the engine logs a warni
 });
 
 // Serial, so it runs before the other tests list the table, and it removes what it added.
-test.serial('FLOWHOOK_AUDIT_RETENTION: rows older than the retention are deleted by every engine, newer ones stay', async (t) => {
-  const sql = (text: string, params: unknown[] = []) => stack.engine.orm.em.getConnection().execute<Record<string, unknown>[]>(text, params);
-  const account = `retention-${randomUUID()}`;
-  t.teardown(() => sql('delete from audit_event where account = ?', [account]));
-  const insert = (ageHours: number) =>
-    sql(`insert into audit_event (at, account, action, method, outcome, details) values (now() - make_interval(hours => ?), ?, 'company.create', 'x', 'ok', '{}')`, [
-      ageHours,
-      account,
-    ]);
-  for (const hours of [24 * 400, 24 * 3, 24 * 3, 1]) await insert(hours);
-  const left = async () => Number((await sql('select count(*)::int as n from audit_event where account = ?', [account]))[0]!.n);
-  t.is(await left(), 4);
-  // Two engines at once, two days of retention: the three older rows go, in batches that skip each other's.
-  const purges = [0, 1].map(() =>
-    startAuditPurge({
-      orm: stack.engine.orm,
-      logger: createLogger('test', 'warn'),
-      retentionMs: 2 * 86_400_000,
-      intervalMs: 100,
-    }),
-  );
-  await Promise.all(purges.map((purge) => purge.firstRound));
-  await Promise.all(purges.map((purge) => purge.close()));
-  t.is(await left(), 1);
-  t.is(await purgeAuditEvents(stack.engine.orm, 2 * 86_400_000), 0, 'nothing left to delete');
-  // The other tests' events (seconds old) are all still there.
-  t.true(Number((await sql("select count(*)::int as n from audit_event where at > now() - interval '1 hour'"))[0]!.n) > 1);
-});
+test.serial(
+  'FLOWHOOK_AUDIT_RETENTION: rows older than the retention are deleted by every engine, newer ones stay',
+  async (t) => {
+    const sql = (text: string, params: unknown[] = []) =>
+      stack.engine.orm.em.getConnection().execute<Record<string, unknown>[]>(text, params);
+    const account = `retention-${randomUUID()}`;
+    t.teardown(() => sql('delete from audit_event where account = ?', [account]));
+    const insert = (ageHours: number) =>
+      sql(
+        `insert into audit_event (at, account, action, method, outcome, details) values (now() - make_interval(hours => ?), ?, 'company.create', 'x', 'ok', '{}')`,
+        [ageHours, account],
+      );
+    for (const hours of [24 * 400, 24 * 3, 24 * 3, 1]) await insert(hours);
+    const left = async () =>
+      Number((await sql('select count(*)::int as n from audit_event where account = ?', [account]))[0]!.n);
+    t.is(await left(), 4);
+    // Two engines at once, two days of retention: the three older rows go, in batches that skip each other's.
+    const purges = [0, 1].map(() =>
+      startAuditPurge({
+        orm: stack.engine.orm,
+        logger: createLogger('test', 'warn'),
+        retentionMs: 2 * 86_400_000,
+        intervalMs: 100,
+      }),
+    );
+    await Promise.all(purges.map((purge) => purge.firstRound));
+    await Promise.all(purges.map((purge) => purge.close()));
+    t.is(await left(), 1);
+    t.is(await purgeAuditEvents(stack.engine.orm, 2 * 86_400_000), 0, 'nothing left to delete');
+    // The other tests' events (seconds old) are all still there.
+    t.true(
+      Number((await sql("select count(*)::int as n from audit_event where at > now() - interval '1 hour'"))[0]!.n) > 1,
+    );
+  },
+);

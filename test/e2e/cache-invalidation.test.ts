@@ -4,7 +4,14 @@ import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, engineWebhookClient, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  engineWebhookClient,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 import { createAdminClient } from '../../bin/cli/admin-client.ts';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -27,7 +34,10 @@ test.after.always(async () => {
 
 test('a secret rotated or a flow unpublished through another engine stops working here', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached', { activity: 'cached.flow' }, []));
-  const call = (s: string) => callWebhook(stack, { company: tenant.company, activity: 'cached.flow', secret: s, auth: tenant.auth }).then((a) => a.status);
+  const call = (s: string) =>
+    callWebhook(stack, { company: tenant.company, activity: 'cached.flow', secret: s, auth: tenant.auth }).then(
+      (a) => a.status,
+    );
   t.is(await call(secret), 200);
   t.is(await call(secret), 200, 'served from the warm cache');
 
@@ -42,7 +52,8 @@ test('a secret rotated or a flow unpublished through another engine stops workin
 
 test('a flow paused through another engine holds the executions of calls made here; resumed there, they run', async (t) => {
   const { secret } = await deployFlow(stack, flow(tenant.company, 'cached-pause', { activity: 'cached.pause' }, []));
-  const call = () => callWebhook(stack, { company: tenant.company, activity: 'cached.pause', secret, auth: tenant.auth });
+  const call = () =>
+    callWebhook(stack, { company: tenant.company, activity: 'cached.pause', secret, auth: tenant.auth });
   t.is((await call()).status, 200, 'warms the cache');
   const other = createAdminClient({ engineUrl: `http://127.0.0.1:${otherEngine.port}`, adminToken: stack.adminToken });
   await other.pauseFlow({ company: tenant.company, name: 'cached-pause' });
@@ -59,7 +70,11 @@ test('a flow paused through another engine holds the executions of calls made he
     { what: 'a call made here is held' },
   );
   await other.resumeFlow({ company: tenant.company, name: 'cached-pause' });
-  t.is(((await stack.temporal.workflow.getHandle(held!).result()) as { outcome: string }).outcome, 'INSTANT_RETURN', 'the held execution ran after the resume');
+  t.is(
+    ((await stack.temporal.workflow.getHandle(held!).result()) as { outcome: string }).outcome,
+    'INSTANT_RETURN',
+    'the held execution ran after the resume',
+  );
 });
 
 test('a user disabled or a key regenerated through another engine is refused here; an expired key at its expiry', async (t) => {
@@ -72,7 +87,10 @@ test('a user disabled or a key regenerated through another engine is refused her
     permissionSet: 'FLOW ALL',
   });
   const basic = (key: string) => `Basic ${Buffer.from(`${userName}:${key}`).toString('base64')}`;
-  const call = (key: string) => callWebhook(stack, { company: tenant.company, activity: 'cached.users', secret, auth: basic(key) }).then((a) => a.status);
+  const call = (key: string) =>
+    callWebhook(stack, { company: tenant.company, activity: 'cached.users', secret, auth: basic(key) }).then(
+      (a) => a.status,
+    );
   t.is(await call(accessKey), 200);
   t.is(await call(accessKey), 200, 'served from the warm cache');
 

@@ -52,7 +52,9 @@ test.before(async () => {
     ],
   };
   for (const [activity, steps] of Object.entries(flows)) {
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), instant(activity), steps))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), instant(activity), steps))
+    ).secret;
   }
 });
 test.after.always(async () => {
@@ -91,11 +93,14 @@ function postCallback(token: string, body: string): Promise<Response> {
 
 /** flowWebhook_Resume for the key flow, with the tenant's credentials. */
 function resumeKey(key: string): Promise<Response> {
-  return fetch(`${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(tenant.company)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: tenant.auth },
-    body: JSON.stringify({ activity: 'purge.key', secret: secrets['purge.key'], key, payload: { shipped: true } }),
-  });
+  return fetch(
+    `${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(tenant.company)}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: tenant.auth },
+      body: JSON.stringify({ activity: 'purge.key', secret: secrets['purge.key'], key, payload: { shipped: true } }),
+    },
+  );
 }
 
 function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
@@ -103,7 +108,10 @@ function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []):
 }
 
 async function rowsOf(executionId: string): Promise<{ used: boolean; key: boolean }[]> {
-  const rows = await sql<{ used_at: Date | null; expires_at: Date | null }>('select used_at, expires_at from callback_wait where execution_id = ?', [executionId]);
+  const rows = await sql<{ used_at: Date | null; expires_at: Date | null }>(
+    'select used_at, expires_at from callback_wait where execution_id = ?',
+    [executionId],
+  );
   return rows.map((row) => ({ used: row.used_at !== null, key: row.expires_at !== null }));
 }
 
@@ -131,39 +139,51 @@ const options = () => ({
   retentionMs: HOUR_MS,
 });
 
-test.serial('used rows go after the retention; a retried delivery then gets 404 instead of the first answer', async (t) => {
-  const used = await startUrlWait();
-  const fresh = await startUrlWait();
-  for (const wait of [used, fresh]) t.is((await postCallback(wait.token, '{"paid": true}')).status, 202);
-  t.deepEqual(await rowsOf(used.executionId), [{ used: true, key: false }]);
-  await age(used.executionId, 2);
+test.serial(
+  'used rows go after the retention; a retried delivery then gets 404 instead of the first answer',
+  async (t) => {
+    const used = await startUrlWait();
+    const fresh = await startUrlWait();
+    for (const wait of [used, fresh]) t.is((await postCallback(wait.token, '{"paid": true}')).status, 202);
+    t.deepEqual(await rowsOf(used.executionId), [{ used: true, key: false }]);
+    await age(used.executionId, 2);
 
-  await purgeCallbackWaits(options());
-  t.deepEqual(await rowsOf(used.executionId), []);
-  t.deepEqual(await rowsOf(fresh.executionId), [{ used: true, key: false }], 'used within the retention: kept');
-  t.is((await postCallback(fresh.token, '{"paid": true}')).status, 202, 'the retried delivery still gets its first answer');
-  t.is((await postCallback(used.token, '{"paid": true}')).status, 404);
-});
+    await purgeCallbackWaits(options());
+    t.deepEqual(await rowsOf(used.executionId), []);
+    t.deepEqual(await rowsOf(fresh.executionId), [{ used: true, key: false }], 'used within the retention: kept');
+    t.is(
+      (await postCallback(fresh.token, '{"paid": true}')).status,
+      202,
+      'the retried delivery still gets its first answer',
+    );
+    t.is((await postCallback(used.token, '{"paid": true}')).status, 404);
+  },
+);
 
-test.serial('an unused row stays while its execution runs, however old; it goes once the execution closed or does not exist', async (t) => {
-  const running = await startUrlWait();
-  const closed = await startUrlWait();
-  await stack.engine.client.workflow.getHandle(closed.executionId).terminate('test: the execution ends without its callback');
-  for (const wait of [running, closed]) await age(wait.executionId, 24 * 400);
-  // A row whose execution never existed in this namespace (a restored database, a deleted namespace).
-  await sql(
-    `insert into callback_wait (lookup, company, activity, execution_id, step, sensitive, created_at) values ('t:purge-ghost', ?, 'purge.url', 'no-such-execution-purge', 'paid', false, now() - interval '2 days')`,
-    [tenant.company],
-  );
+test.serial(
+  'an unused row stays while its execution runs, however old; it goes once the execution closed or does not exist',
+  async (t) => {
+    const running = await startUrlWait();
+    const closed = await startUrlWait();
+    await stack.engine.client.workflow
+      .getHandle(closed.executionId)
+      .terminate('test: the execution ends without its callback');
+    for (const wait of [running, closed]) await age(wait.executionId, 24 * 400);
+    // A row whose execution never existed in this namespace (a restored database, a deleted namespace).
+    await sql(
+      `insert into callback_wait (lookup, company, activity, execution_id, step, sensitive, created_at) values ('t:purge-ghost', ?, 'purge.url', 'no-such-execution-purge', 'paid', false, now() - interval '2 days')`,
+      [tenant.company],
+    );
 
-  const round = await purgeCallbackWaits(options());
-  t.true(round.described >= 3, `described ${round.described}`);
-  t.deepEqual(await rowsOf(running.executionId), [{ used: false, key: false }]);
-  t.deepEqual(await rowsOf(closed.executionId), []);
-  t.deepEqual(await rowsOf('no-such-execution-purge'), []);
-  // The running execution's URL still works after the purge.
-  t.is((await postCallback(running.token, '{"late": "but fine"}')).status, 202);
-});
+    const round = await purgeCallbackWaits(options());
+    t.true(round.described >= 3, `described ${round.described}`);
+    t.deepEqual(await rowsOf(running.executionId), [{ used: false, key: false }]);
+    t.deepEqual(await rowsOf(closed.executionId), []);
+    t.deepEqual(await rowsOf('no-such-execution-purge'), []);
+    // The running execution's URL still works after the purge.
+    t.is((await postCallback(running.token, '{"late": "but fine"}')).status, 202);
+  },
+);
 
 test.serial('Temporal not answering: the round ends with the error and keeps every unused row', async (t) => {
   const closed = await startUrlWait();
@@ -183,49 +203,62 @@ test.serial('Temporal not answering: the round ends with the error and keeps eve
   t.deepEqual(await rowsOf(closed.executionId), [], 'the next round with Temporal back deletes them');
 });
 
-test.serial('a key row expired longer ago than the retention goes although its execution runs; a waiting key stays', async (t) => {
-  const expired = await start('purge.brief', { orderId: 'PK-old' });
-  const waiting = await start('purge.key', { orderId: 'PK-now' });
-  await registered(expired);
-  await registered(waiting);
-  // Once the 1s wait has timed out (the execution has gone on to its sleep), make it two hours ago.
-  // The execution sleeps on: still RUNNING.
-  const waitTimedOut = async () => ((await stack.temporal.workflow.getHandle(expired).fetchHistory()).events ?? []).some((event) => event.timerFiredEventAttributes);
-  await eventually(waitTimedOut, { what: 'the brief wait timed out (its timer fired)' });
-  await age(expired, 2);
-  t.is((await stack.engine.client.workflow.getHandle(expired).describe()).status.name, 'RUNNING');
+test.serial(
+  'a key row expired longer ago than the retention goes although its execution runs; a waiting key stays',
+  async (t) => {
+    const expired = await start('purge.brief', { orderId: 'PK-old' });
+    const waiting = await start('purge.key', { orderId: 'PK-now' });
+    await registered(expired);
+    await registered(waiting);
+    // Once the 1s wait has timed out (the execution has gone on to its sleep), make it two hours ago.
+    // The execution sleeps on: still RUNNING.
+    const waitTimedOut = async () =>
+      ((await stack.temporal.workflow.getHandle(expired).fetchHistory()).events ?? []).some(
+        (event) => event.timerFiredEventAttributes,
+      );
+    await eventually(waitTimedOut, { what: 'the brief wait timed out (its timer fired)' });
+    await age(expired, 2);
+    t.is((await stack.engine.client.workflow.getHandle(expired).describe()).status.name, 'RUNNING');
 
-  // Several engines purge at once: their rounds do not get in each other's way.
-  const purges = [0, 1].map(() => startCallbackWaitPurge({ ...options(), intervalMs: 100 }));
-  try {
-    await eventually(() => rowsOf(expired), {
-      until: (rows) => rows.length === 0,
-      timeoutMs: 10_000,
-      what: 'the expired key row purged',
-    });
-  } finally {
-    await Promise.all(purges.map((purge) => purge.close()));
-  }
-  t.deepEqual(await rowsOf(expired), []);
-  t.deepEqual(await rowsOf(waiting), [{ used: false, key: true }]);
-  const resumed = await resumeKey('PK-now');
-  t.is(resumed.status, 202, 'the waiting key still resumes its execution');
-  t.is(resumed.headers.get('x-flowhook-execution-id'), waiting);
-});
+    // Several engines purge at once: their rounds do not get in each other's way.
+    const purges = [0, 1].map(() => startCallbackWaitPurge({ ...options(), intervalMs: 100 }));
+    try {
+      await eventually(() => rowsOf(expired), {
+        until: (rows) => rows.length === 0,
+        timeoutMs: 10_000,
+        what: 'the expired key row purged',
+      });
+    } finally {
+      await Promise.all(purges.map((purge) => purge.close()));
+    }
+    t.deepEqual(await rowsOf(expired), []);
+    t.deepEqual(await rowsOf(waiting), [{ used: false, key: true }]);
+    const resumed = await resumeKey('PK-now');
+    t.is(resumed.status, 202, 'the waiting key still resumes its execution');
+    t.is(resumed.headers.get('x-flowhook-execution-id'), waiting);
+  },
+);
 
-test.serial('a key held by an execution that closed while it waited is free for the next execution at once', async (t) => {
-  const first = await start('purge.key', { orderId: 'PK-take' });
-  await registered(first);
-  await stack.engine.client.workflow.getHandle(first).terminate('test: the order was cancelled by hand');
-  const second = await start('purge.key', { orderId: 'PK-take' });
-  await registered(second);
-  t.deepEqual(await rowsOf(first), [], "the closed execution's unused rows are forgotten");
-  t.deepEqual(await rowsOf(second), [{ used: false, key: true }]);
-  t.is((await stack.engine.client.workflow.getHandle(second).describe()).status.name, 'RUNNING', 'the second wait did not fail');
-  const resumed = await resumeKey('PK-take');
-  t.is(resumed.status, 202);
-  t.is(resumed.headers.get('x-flowhook-execution-id'), second);
-});
+test.serial(
+  'a key held by an execution that closed while it waited is free for the next execution at once',
+  async (t) => {
+    const first = await start('purge.key', { orderId: 'PK-take' });
+    await registered(first);
+    await stack.engine.client.workflow.getHandle(first).terminate('test: the order was cancelled by hand');
+    const second = await start('purge.key', { orderId: 'PK-take' });
+    await registered(second);
+    t.deepEqual(await rowsOf(first), [], "the closed execution's unused rows are forgotten");
+    t.deepEqual(await rowsOf(second), [{ used: false, key: true }]);
+    t.is(
+      (await stack.engine.client.workflow.getHandle(second).describe()).status.name,
+      'RUNNING',
+      'the second wait did not fail',
+    );
+    const resumed = await resumeKey('PK-take');
+    t.is(resumed.status, 202);
+    t.is(resumed.headers.get('x-flowhook-execution-id'), second);
+  },
+);
 
 test.serial('a key held by an execution that still waits stays refused for another', async (t) => {
   const first = await start('purge.key', { orderId: 'PK-busy' });

@@ -78,13 +78,21 @@ test('a frozen listening connection is noticed within the heartbeat bound; cache
   t.deepEqual(topics, [], 'heartbeats are not changes');
 
   t.is(proxy.freeze(isListening), 1, 'the listening connection is frozen; new connections still flow');
-  const noticedAfter = await within(HEARTBEAT.heartbeatIntervalMs + HEARTBEAT.heartbeatTimeoutMs + SLACK_MS, () => !feed.live, 'not live after the freeze');
+  const noticedAfter = await within(
+    HEARTBEAT.heartbeatIntervalMs + HEARTBEAT.heartbeatTimeoutMs + SLACK_MS,
+    () => !feed.live,
+    'not live after the freeze',
+  );
   t.log(`not live ${Math.round(noticedAfter)} ms after the freeze`);
   t.true(topics.includes('all'), 'every cache was told to drop everything');
 
   const backAfter = await within(RECONNECT_BOUND_MS, () => feed.live, 'live again over a new connection');
   t.log(`live again ${Math.round(backAfter)} ms later`);
-  t.is(proxy.connections.filter((connection) => isListening(connection) && !connection.frozen).length, 1, 'listening over a fresh connection');
+  t.is(
+    proxy.connections.filter((connection) => isListening(connection) && !connection.frozen).length,
+    1,
+    'listening over a fresh connection',
+  );
 
   topics.length = 0;
   await sql(database, 'select pg_notify($1, $2)', [CHANGE_CHANNEL, 'flows']);
@@ -99,14 +107,23 @@ test('during a full partition the feed stays down; once it heals the feed is liv
   topics.length = 0;
 
   proxy.partition();
-  await within(HEARTBEAT.heartbeatIntervalMs + HEARTBEAT.heartbeatTimeoutMs + SLACK_MS, () => !feed.live, 'not live after the partition');
+  await within(
+    HEARTBEAT.heartbeatIntervalMs + HEARTBEAT.heartbeatTimeoutMs + SLACK_MS,
+    () => !feed.live,
+    'not live after the partition',
+  );
   t.true(topics.includes('all'));
   // Reconnect attempts reach nothing: the feed must not claim to be live meanwhile.
-  for (const until = performance.now() + 3000; performance.now() < until; await sleep(50)) t.false(feed.live, 'never live while partitioned');
+  for (const until = performance.now() + 3000; performance.now() < until; await sleep(50))
+    t.false(feed.live, 'never live while partitioned');
 
   proxy.thaw();
   // At worst an attempt begun just before the thaw must time out first (connecting and listening: 5 s + the heartbeat timeout).
-  const backAfter = await within(1000 + 5000 + HEARTBEAT.heartbeatTimeoutMs + RECONNECT_BOUND_MS, () => feed.live, 'live after the partition healed');
+  const backAfter = await within(
+    1000 + 5000 + HEARTBEAT.heartbeatTimeoutMs + RECONNECT_BOUND_MS,
+    () => feed.live,
+    'live after the partition healed',
+  );
   t.log(`live again ${Math.round(backAfter)} ms after the partition healed`);
 });
 
@@ -116,9 +133,11 @@ test('a listening backend terminated by the server is noticed at once; the feed 
   await within(RECONNECT_BOUND_MS, () => feed.live, 'live at start');
   topics.length = 0;
 
-  const { rows } = await sql(database, 'select pg_terminate_backend(pid) as terminated from pg_stat_activity where datname = current_database() and application_name = $1', [
-    CHANGE_FEED_APPLICATION_NAME,
-  ]);
+  const { rows } = await sql(
+    database,
+    'select pg_terminate_backend(pid) as terminated from pg_stat_activity where datname = current_database() and application_name = $1',
+    [CHANGE_FEED_APPLICATION_NAME],
+  );
   t.deepEqual(rows, [{ terminated: true }], 'exactly the feed’s backend');
   const noticedAfter = await within(SLACK_MS, () => !feed.live, 'not live after the termination');
   t.log(`not live ${Math.round(noticedAfter)} ms after the termination`);

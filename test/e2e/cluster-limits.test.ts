@@ -11,7 +11,14 @@ import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine, type RunningEngine } from '../../engine/main.ts';
 import { equalTo, eventually } from '../support/eventually.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  flow,
+  type Tenant,
+  type WebhookAnswer,
+} from '../support/webhook-helpers.ts';
 
 const RATE = 4;
 const BURST = 8;
@@ -48,13 +55,17 @@ test.before(async () => {
   ]);
   const tenant = await createTenant(stack);
   for (const activity of ['cluster.flood', 'cluster.after']) {
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))
+    ).secret;
   }
   alpha = await createTenant(limitsStack, 'Alpha Co');
   beta = await createTenant(limitsStack, 'Beta Co');
   for (const tenant of [alpha, beta]) {
     for (const activity of ['limits.one', 'limits.two']) {
-      secrets[`${tenant.company}/${activity}`] = (await deployFlow(limitsStack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))).secret;
+      secrets[`${tenant.company}/${activity}`] = (
+        await deployFlow(limitsStack, flow(tenant.company, activity.replace('.', '-'), { activity }, []))
+      ).secret;
     }
   }
 });
@@ -87,7 +98,12 @@ interface Tally {
 }
 
 /** Invokes the activity until `until`, `concurrency` calls at a time; counts what was admitted and refused (429). */
-async function flood(client: Client<typeof WebhookService>, activity: string, until: number, concurrency: number): Promise<Tally> {
+async function flood(
+  client: Client<typeof WebhookService>,
+  activity: string,
+  until: number,
+  concurrency: number,
+): Promise<Tally> {
   const tally: Tally = { admitted: 0, refused: 0 };
   const company = 'Acme Ltd.';
   await Promise.all(
@@ -98,7 +114,12 @@ async function flood(client: Client<typeof WebhookService>, activity: string, un
   return tally;
 }
 
-async function invokeCounted(client: Client<typeof WebhookService>, company: string, activity: string, tally: Tally): Promise<void> {
+async function invokeCounted(
+  client: Client<typeof WebhookService>,
+  company: string,
+  activity: string,
+  tally: Tally,
+): Promise<void> {
   try {
     await client.invoke({ company, activity, secret: secrets[activity]!, payloadJson: '{}' });
     tally.admitted++;
@@ -110,7 +131,9 @@ async function invokeCounted(client: Client<typeof WebhookService>, company: str
 }
 
 async function engineRows(): Promise<number> {
-  const rows = await stack.engine.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from "engine_node"`);
+  const rows = await stack.engine.orm.em
+    .getConnection()
+    .execute<{ n: number }[]>(`select count(*)::int as n from "engine_node"`);
   return rows[0]!.n;
 }
 
@@ -127,17 +150,25 @@ test.serial('two engines on one database admit together no more than the limit, 
 
   const started = performance.now();
   const until = Date.now() + 4000;
-  const [first, other] = await Promise.all([flood(webhookClient(stack.engine.port), 'cluster.flood', until, 3), flood(webhookClient(second.port), 'cluster.flood', until, 3)]);
+  const [first, other] = await Promise.all([
+    flood(webhookClient(stack.engine.port), 'cluster.flood', until, 3),
+    flood(webhookClient(second.port), 'cluster.flood', until, 3),
+  ]);
   const elapsedSeconds = (performance.now() - started) / 1000;
   const admitted = first.admitted + other.admitted;
-  t.log(`in ${elapsedSeconds.toFixed(1)} s: engine 1 admitted ${first.admitted} refused ${first.refused}; engine 2 admitted ${other.admitted} refused ${other.refused}`);
+  t.log(
+    `in ${elapsedSeconds.toFixed(1)} s: engine 1 admitted ${first.admitted} refused ${first.refused}; engine 2 admitted ${other.admitted} refused ${other.refused}`,
+  );
   // Both engines took part, and both were held: the flood was far above the limit.
   t.true(first.admitted > 0 && other.admitted > 0);
   t.true(first.refused > 0 && other.refused > 0);
   // Each engine starts with half the burst: together at least the whole burst…
   t.true(admitted >= BURST, `admitted ${admitted}`);
   // …and never more than the cluster-wide limit allows in that time (one token of rounding).
-  t.true(admitted <= RATE * elapsedSeconds + BURST + 1, `admitted ${admitted} in ${elapsedSeconds.toFixed(2)} s; the limit allows ${(RATE * elapsedSeconds + BURST).toFixed(1)}`);
+  t.true(
+    admitted <= RATE * elapsedSeconds + BURST + 1,
+    `admitted ${admitted} in ${elapsedSeconds.toFixed(2)} s; the limit allows ${(RATE * elapsedSeconds + BURST).toFixed(1)}`,
+  );
 });
 
 test.serial('when one engine stops, its row goes and the other takes the whole limit within a heartbeat', async (t) => {
@@ -155,10 +186,15 @@ test.serial('when one engine stops, its row goes and the other takes the whole l
   const client = webhookClient(stack.engine.port);
   const tally: Tally = { admitted: 0, refused: 0 };
   const sent = performance.now();
-  await Promise.all(Array.from({ length: BURST + 6 }, () => invokeCounted(client, 'Acme Ltd.', 'cluster.after', tally)));
+  await Promise.all(
+    Array.from({ length: BURST + 6 }, () => invokeCounted(client, 'Acme Ltd.', 'cluster.after', tally)),
+  );
   const elapsedSeconds = (performance.now() - sent) / 1000;
   t.true(tally.admitted >= BURST, `admitted ${tally.admitted}`);
-  t.true(tally.admitted <= BURST + RATE * elapsedSeconds + 1, `admitted ${tally.admitted} in ${elapsedSeconds.toFixed(2)} s`);
+  t.true(
+    tally.admitted <= BURST + RATE * elapsedSeconds + 1,
+    `admitted ${tally.admitted} in ${elapsedSeconds.toFixed(2)} s`,
+  );
   t.true(tally.refused > 0);
 });
 
@@ -171,32 +207,51 @@ const call = (tenant: Tenant, activity: string) =>
   });
 
 function refusalsOf(answers: WebhookAnswer[]): string[] {
-  return answers.filter((answer) => answer.status === 429).map((answer) => JSON.parse(answer.text).error.message as string);
+  return answers
+    .filter((answer) => answer.status === 429)
+    .map((answer) => JSON.parse(answer.text).error.message as string);
 }
 
-test.serial('the per-company limit spans all activities of a company and says so; the global one spans all companies', async (t) => {
-  const metricsUrl = `http://127.0.0.1:${limitsStack.engine.metrics!.port}/metrics`;
-  // Alpha: 16 calls over two activities at once against its 10 (1 per second).
-  const sent = performance.now();
-  const alphaAnswers = await Promise.all(Array.from({ length: 16 }, (_, i) => call(alpha, i % 2 ? 'limits.one' : 'limits.two')));
-  const elapsedSeconds = (performance.now() - sent) / 1000;
-  const alphaAdmitted = alphaAnswers.filter((answer) => answer.status === 200).length;
-  t.true(alphaAdmitted >= 10 && alphaAdmitted <= 10 + elapsedSeconds + 1, `Alpha admitted ${alphaAdmitted} in ${elapsedSeconds.toFixed(2)} s`);
-  const alphaRefusals = refusalsOf(alphaAnswers);
-  t.is(alphaRefusals.length, 16 - alphaAdmitted);
-  for (const message of alphaRefusals) t.regex(message, /^Too many calls for company "Alpha Co" \(FLOWHOOK_RATE_LIMIT_PER_COMPANY\); retry after [1-9][0-9]* s$/);
-  for (const answer of alphaAnswers.filter((a) => a.status === 429)) t.regex(answer.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+test.serial(
+  'the per-company limit spans all activities of a company and says so; the global one spans all companies',
+  async (t) => {
+    const metricsUrl = `http://127.0.0.1:${limitsStack.engine.metrics!.port}/metrics`;
+    // Alpha: 16 calls over two activities at once against its 10 (1 per second).
+    const sent = performance.now();
+    const alphaAnswers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => call(alpha, i % 2 ? 'limits.one' : 'limits.two')),
+    );
+    const elapsedSeconds = (performance.now() - sent) / 1000;
+    const alphaAdmitted = alphaAnswers.filter((answer) => answer.status === 200).length;
+    t.true(
+      alphaAdmitted >= 10 && alphaAdmitted <= 10 + elapsedSeconds + 1,
+      `Alpha admitted ${alphaAdmitted} in ${elapsedSeconds.toFixed(2)} s`,
+    );
+    const alphaRefusals = refusalsOf(alphaAnswers);
+    t.is(alphaRefusals.length, 16 - alphaAdmitted);
+    for (const message of alphaRefusals)
+      t.regex(
+        message,
+        /^Too many calls for company "Alpha Co" \(FLOWHOOK_RATE_LIMIT_PER_COMPANY\); retry after [1-9][0-9]* s$/,
+      );
+    for (const answer of alphaAnswers.filter((a) => a.status === 429))
+      t.regex(answer.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
 
-  // Beta has its own 10, but the deployment only 12 in all: Beta meets the global limit first.
-  const betaAnswers = await Promise.all(Array.from({ length: 10 }, () => call(beta, 'limits.one')));
-  const betaAdmitted = betaAnswers.filter((answer) => answer.status === 200).length;
-  t.true(betaAdmitted < 10, `Beta admitted ${betaAdmitted}`);
-  const betaRefusals = refusalsOf(betaAnswers);
-  t.true(betaRefusals.length > 0);
-  for (const message of betaRefusals) t.regex(message, /^Too many calls for all companies together \(FLOWHOOK_RATE_LIMIT_GLOBAL\); retry after [1-9][0-9]* s$/);
+    // Beta has its own 10, but the deployment only 12 in all: Beta meets the global limit first.
+    const betaAnswers = await Promise.all(Array.from({ length: 10 }, () => call(beta, 'limits.one')));
+    const betaAdmitted = betaAnswers.filter((answer) => answer.status === 200).length;
+    t.true(betaAdmitted < 10, `Beta admitted ${betaAdmitted}`);
+    const betaRefusals = refusalsOf(betaAnswers);
+    t.true(betaRefusals.length > 0);
+    for (const message of betaRefusals)
+      t.regex(
+        message,
+        /^Too many calls for all companies together \(FLOWHOOK_RATE_LIMIT_GLOBAL\); retry after [1-9][0-9]* s$/,
+      );
 
-  const metrics = await (await fetch(metricsUrl)).text();
-  t.regex(metrics, new RegExp(`flowhook_engine_rate_limited_total\\{limit="company"\\} ${alphaRefusals.length}\\b`));
-  t.regex(metrics, new RegExp(`flowhook_engine_rate_limited_total\\{limit="global"\\} ${betaRefusals.length}\\b`));
-  t.regex(metrics, /flowhook_engine_live_engines 1\b/);
-});
+    const metrics = await (await fetch(metricsUrl)).text();
+    t.regex(metrics, new RegExp(`flowhook_engine_rate_limited_total\\{limit="company"\\} ${alphaRefusals.length}\\b`));
+    t.regex(metrics, new RegExp(`flowhook_engine_rate_limited_total\\{limit="global"\\} ${betaRefusals.length}\\b`));
+    t.regex(metrics, /flowhook_engine_live_engines 1\b/);
+  },
+);

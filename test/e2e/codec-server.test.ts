@@ -94,10 +94,14 @@ async function hiddenExecution(): Promise<{ card: string; workflowId: string; in
   });
   if (answer.status !== 200 || !answer.executionId) throw new Error(`the call failed: ${answer.status} ${answer.text}`);
   await stack.engine.client.workflow.getHandle(answer.executionId).result();
-  const history = JSON.parse(await temporalCli(['workflow', 'show', '--workflow-id', answer.executionId, '--output', 'json'])) as {
+  const history = JSON.parse(
+    await temporalCli(['workflow', 'show', '--workflow-id', answer.executionId, '--output', 'json']),
+  ) as {
     events: { workflowExecutionStartedEventAttributes?: { input: { payloads: WirePayload[] } } }[];
   };
-  const started = history.events.find((event) => event.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!;
+  const started = history.events.find(
+    (event) => event.workflowExecutionStartedEventAttributes,
+  )!.workflowExecutionStartedEventAttributes!;
   return { card, workflowId: answer.executionId, input: started.input.payloads };
 }
 
@@ -141,7 +145,8 @@ async function signIn(token: string, origin = codecUrl): Promise<Response> {
   });
 }
 
-const sessionCookie = (response: Response) => /^(flowhook_codec_session=[^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+const sessionCookie = (response: Response) =>
+  /^(flowhook_codec_session=[^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
 
 test("the history holds ciphertext; the UI's preflight and decode with an admin token return the payload", async (t) => {
   const { card, input } = await hiddenExecution();
@@ -236,7 +241,11 @@ test('a session from the login page decodes for the UI origin only; sign-out and
   const decoded = await codecCall('decode', input, { origin: UI, cookie });
   t.is(decoded.status, 200);
   t.true(text(((await decoded.json()) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
-  t.true((await (await fetch(`${codecUrl}/login`, { headers: { cookie } })).text()).includes(`Signed in as <b>${operator}</b>`));
+  t.true(
+    (await (await fetch(`${codecUrl}/login`, { headers: { cookie } })).text()).includes(
+      `Signed in as <b>${operator}</b>`,
+    ),
+  );
   // The cookie counts only with an allowed Origin: not from another page, not without one.
   t.is((await codecCall('decode', input, { origin: 'http://127.0.0.1:9999', cookie })).status, 403);
   t.is((await codecCall('decode', input, { cookie })).status, 401);
@@ -254,10 +263,13 @@ test('a session from the login page decodes for the UI origin only; sign-out and
   t.is((await codecCall('decode', input, { origin: UI, cookie: other })).status, 200);
   await stack.admin.setServiceAccountState({ name: operator, enabled: false });
   // The change feed tells the directory at once; allow it a moment.
-  const status = await eventually(async () => (await codecCall('decode', input, { origin: UI, cookie: other })).status, {
-    until: (answer) => answer !== 200,
-    what: "the disabled account's session refused",
-  });
+  const status = await eventually(
+    async () => (await codecCall('decode', input, { origin: UI, cookie: other })).status,
+    {
+      until: (answer) => answer !== 200,
+      what: "the disabled account's session refused",
+    },
+  );
   t.is(status, 401);
 });
 
@@ -273,7 +285,11 @@ test('a session ends when its token is rotated through another engine, or its ac
   const rotatedAway = sessionCookie(await signIn(token))!;
   t.is(await decode(rotatedAway)(), 200);
   const { token: newToken } = await other.rotateServiceAccountToken({ name: operator });
-  t.is(await eventually(decode(rotatedAway), { until: equalTo(401) }), 401, "the rotated token's session still decodes");
+  t.is(
+    await eventually(decode(rotatedAway), { until: equalTo(401) }),
+    401,
+    "the rotated token's session still decodes",
+  );
   // The account is as it was, and a sign-in with its new token works.
   const current = sessionCookie(await signIn(newToken))!;
   t.is(await decode(current)(), 200);
@@ -281,13 +297,19 @@ test('a session ends when its token is rotated through another engine, or its ac
   // Deleted and made again under the same name and scope before this engine looks: another token, another account.
   await other.deleteServiceAccount({ name: operator });
   await other.createServiceAccount({ name: operator, scope: 'admin' });
-  t.is(await eventually(decode(current), { until: equalTo(401) }), 401, 'the session outlived its account in a new one of the same name');
+  t.is(
+    await eventually(decode(current), { until: equalTo(401) }),
+    401,
+    'the session outlived its account in a new one of the same name',
+  );
 });
 
 test('encode re-encrypts what the codec encrypts and passes the rest through; decode of that round-trips', async (t) => {
   const { card, input } = await hiddenExecution();
   const authorization = `Bearer ${stack.adminToken}`;
-  const plain = ((await (await codecCall('decode', input, { origin: UI, authorization })).json()) as { payloads: WirePayload[] }).payloads;
+  const plain = (
+    (await (await codecCall('decode', input, { origin: UI, authorization })).json()) as { payloads: WirePayload[] }
+  ).payloads;
   // What the UI encodes for a signal it sends: plain JSON, no mark — left as it is.
   const signalInput = {
     metadata: { encoding: Buffer.from('json/plain').toString('base64') },
@@ -300,7 +322,9 @@ test('encode re-encrypts what the codec encrypts and passes the rest through; de
   t.not(payloads[0]!.data, input[0]!.data, 'a fresh nonce');
   t.false(text(payloads[0]!.data).includes(card));
   t.deepEqual(payloads[1], signalInput);
-  const again = ((await (await codecCall('decode', payloads, { origin: UI, authorization })).json()) as { payloads: WirePayload[] }).payloads;
+  const again = (
+    (await (await codecCall('decode', payloads, { origin: UI, authorization })).json()) as { payloads: WirePayload[] }
+  ).payloads;
   t.deepEqual(again, [...plain, signalInput]);
 });
 
@@ -311,7 +335,11 @@ test('malformed requests get 400, 413, 415 or 422 with a message, never a payloa
     [400, { body: '{"payloads": [' }, /must be JSON/],
     [400, { body: '{"payloads": "x"}' }, /"payloads" array/],
     [400, { body: '[]' }, /"payloads" array/],
-    [400, { body: JSON.stringify({ payloads: [{ metadata: { encoding: 'not base64!' } }] }) }, /payloads\[0\]\.metadata\.encoding must be a base64 string/],
+    [
+      400,
+      { body: JSON.stringify({ payloads: [{ metadata: { encoding: 'not base64!' } }] }) },
+      /payloads\[0\]\.metadata\.encoding must be a base64 string/,
+    ],
     [400, { body: JSON.stringify({ payloads: [42] }) }, /payloads\[0\] must be an object/],
     [415, { contentType: 'text/plain' }, /application\/json/],
     [413, { body: JSON.stringify({ payloads: [{ data: 'A'.repeat(9 * 1024 * 1024) }] }) }, /larger than/],
@@ -337,16 +365,31 @@ test('malformed requests get 400, 413, 415 or 422 with a message, never a payloa
 
 test('the Temporal CLI reads the history through the codec server (TEMPORAL_CODEC_AUTH keeps the token off the command line)', async (t) => {
   const { card, workflowId } = await hiddenExecution();
-  const shown = await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', codecUrl], {
-    ...process.env,
-    TEMPORAL_CODEC_AUTH: `Bearer ${stack.adminToken}`,
-  });
+  const shown = await temporalCli(
+    ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', codecUrl],
+    {
+      ...process.env,
+      TEMPORAL_CODEC_AUTH: `Bearer ${stack.adminToken}`,
+    },
+  );
   t.true(shown.includes(card) || decodedData(shown).includes(card), 'decoded through the codec');
   // The CLI's endpoint templating: …/{namespace}/decode.
-  const templated = await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--codec-endpoint', `${codecUrl}/{namespace}`], {
-    ...process.env,
-    TEMPORAL_CODEC_AUTH: `Bearer ${stack.tokens.admin}`,
-  });
+  const templated = await temporalCli(
+    [
+      'workflow',
+      'show',
+      '--workflow-id',
+      workflowId,
+      '--output',
+      'json',
+      '--codec-endpoint',
+      `${codecUrl}/{namespace}`,
+    ],
+    {
+      ...process.env,
+      TEMPORAL_CODEC_AUTH: `Bearer ${stack.tokens.admin}`,
+    },
+  );
   t.true(templated.includes(card) || decodedData(templated).includes(card), 'decoded through /{namespace}/decode');
   t.false((await temporalCli(['workflow', 'show', '--workflow-id', workflowId, '--output', 'json'])).includes(card));
 });
@@ -362,7 +405,10 @@ function decodedData(json: string): string {
 }
 
 /** An operator's access token as the identity provider behind a Temporal UI with login would issue it. */
-function operatorToken(claims: Record<string, unknown>, options: { key?: CryptoKey; audience?: string; expires?: string } = {}): Promise<string> {
+function operatorToken(
+  claims: Record<string, unknown>,
+  options: { key?: CryptoKey; audience?: string; expires?: string } = {},
+): Promise<string> {
   return new SignJWT({ preferred_username: 'ada', ...claims })
     .setProtectedHeader({ alg: 'RS256', kid: identityProvider.kid })
     .setIssuer(identityProvider.issuer)
@@ -394,7 +440,10 @@ test("an OAuth access token passed by the UI decodes when it names the operator 
   for (const [index, token] of refused.entries()) {
     const response = await codecCall('decode', input, { origin: UI, authorization: `Bearer ${token}` });
     t.is(response.status, 401, `token ${index}`);
-    t.regex(((await response.json()) as { message: string }).message, new RegExp(`access token of group "${OPERATORS}"`));
+    t.regex(
+      ((await response.json()) as { message: string }).message,
+      new RegExp(`access token of group "${OPERATORS}"`),
+    );
   }
 });
 
@@ -407,7 +456,10 @@ test("with the engine's certificate the codec server serves HTTPS, and its sessi
   });
   // The engine's own parts on the stack's database: the codec server as runEngine builds it, with TLS.
   const codec = await startCodecServer({
-    config: readCodecServerConfig(readSettings({ FLOWHOOK_CODEC_PORT: '0', FLOWHOOK_CODEC_ALLOWED_ORIGINS: UI }, 'engine'), { tls, insecure: false })!,
+    config: readCodecServerConfig(
+      readSettings({ FLOWHOOK_CODEC_PORT: '0', FLOWHOOK_CODEC_ALLOWED_ORIGINS: UI }, 'engine'),
+      { tls, insecure: false },
+    )!,
     payloadKeys: readPayloadKeyring(stack.env)!,
     accounts: createServiceAccountDirectory(stack.engine.orm, undefined, stack.adminToken),
     logger: pino({ level: 'silent' }),
@@ -416,15 +468,22 @@ test("with the engine's certificate the codec server serves HTTPS, and its sessi
     t.regex(codec.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     const ca = readFileSync(certificates.serverCa);
     const call = (path: string, headers: Record<string, string>, body: string) =>
-      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-        const request = httpsRequest({ host: '127.0.0.1', servername: 'localhost', port: codec.port, path, method: 'POST', ca, headers }, (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => void (text += chunk.toString()));
-          response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
-        });
-        request.on('error', reject);
-        request.end(body);
-      });
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+        (resolve, reject) => {
+          const request = httpsRequest(
+            { host: '127.0.0.1', servername: 'localhost', port: codec.port, path, method: 'POST', ca, headers },
+            (response) => {
+              let text = '';
+              response.on('data', (chunk: Buffer) => void (text += chunk.toString()));
+              response.on('end', () =>
+                resolve({ status: response.statusCode!, headers: response.headers, body: text }),
+              );
+            },
+          );
+          request.on('error', reject);
+          request.end(body);
+        },
+      );
     const decoded = await call(
       '/decode',
       {

@@ -11,8 +11,15 @@ import { createClient } from '@connectrpc/connect';
 import { Client, Connection } from '@temporalio/client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import pg from 'pg';
-import { ConnectionAdminService, ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ExecutionService, GetExecutionResponseSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  ConnectionAdminService,
+  ConnectionSettingsSchema,
+  ConnectionType,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ExecutionService,
+  GetExecutionResponseSchema,
+} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { GetFlowResponseSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { createAdminClient, createAdminTransport, type AdminClient } from '../../bin/cli/admin-client.ts';
@@ -44,7 +51,10 @@ test.before(async () => {
   idp = await startAuthorizationServer({ clients: [CLIENT], resources: ['urn:erp'] });
   stack = await startProcessStack();
   admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! });
-  connections = createClient(ConnectionAdminService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! }));
+  connections = createClient(
+    ConnectionAdminService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! }),
+  );
   await admin.createCompany({ name: COMPANY });
   accessKey = (await admin.createUser({ name: 'conn-user', company: COMPANY })).accessKey;
   temporalConnection = await Connection.connect({ address: testInfrastructure().temporalAddress });
@@ -91,10 +101,15 @@ test.after.always(async () => {
 async function run(httpRequest: Record<string, unknown>) {
   const n = ++flows;
   const activity = `conn.${n}`;
-  const definition = flow(COMPANY, `conn-${n}`, { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 }, [
-    { name: 'call', httpRequest: { description: 'Call the ERP', maxAttempts: 2, ...httpRequest } },
-    { respond: { statusCode: 200, body: '${ $string(Steps.call) }' } },
-  ]);
+  const definition = flow(
+    COMPANY,
+    `conn-${n}`,
+    { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 },
+    [
+      { name: 'call', httpRequest: { description: 'Call the ERP', maxAttempts: 2, ...httpRequest } },
+      { respond: { statusCode: 200, body: '${ $string(Steps.call) }' } },
+    ],
+  );
   const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
   const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${COMPANY}`, {
     method: 'POST',
@@ -124,8 +139,12 @@ function allText(value: unknown, into: string[] = []): string[] {
 }
 
 test('publishing a flow that names a connection its company lacks is refused with the step named', async (t) => {
-  const definition = flow(COMPANY, 'missing-conn', { activity: 'conn.missing' }, [{ httpRequest: { url: '/x', connection: 'nope' } }]);
-  const error = await t.throwsAsync(admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true }));
+  const definition = flow(COMPANY, 'missing-conn', { activity: 'conn.missing' }, [
+    { httpRequest: { url: '/x', connection: 'nope' } },
+  ]);
+  const error = await t.throwsAsync(
+    admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true }),
+  );
   t.regex(error!.message, /steps\[0\]\.httpRequest\.connection: company "Connected" has no connection "nope"/);
 });
 
@@ -146,26 +165,41 @@ test('an api-key connection signs the request, and its secret is nowhere else', 
     allText(scheduled).some((text) => text.includes(API_KEY)),
     'the activity input holds the key',
   );
-  t.false(allText(history.events!.filter((event) => event.workflowExecutionStartedEventAttributes)).some((text) => text.includes(API_KEY)));
+  t.false(
+    allText(history.events!.filter((event) => event.workflowExecutionStartedEventAttributes)).some((text) =>
+      text.includes(API_KEY),
+    ),
+  );
 
   const flowGet = toJsonString(GetFlowResponseSchema, await admin.getFlow({ company: COMPANY, name: answer.name }));
   t.false(flowGet.includes(API_KEY));
   t.true(flowGet.includes('"connection":"erp"') || flowGet.includes('"connection": "erp"'));
-  const executions = createClient(ExecutionService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! }));
-  const shown = toJsonString(GetExecutionResponseSchema, await executions.getExecution({ executionId: answer.executionId }));
+  const executions = createClient(
+    ExecutionService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN! }),
+  );
+  const shown = toJsonString(
+    GetExecutionResponseSchema,
+    await executions.getExecution({ executionId: answer.executionId }),
+  );
   t.true(shown.includes(answer.executionId));
 
   t.false(shown.includes(API_KEY));
-  const listed = JSON.stringify(await connections.listConnections({ company: COMPANY }), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+  const listed = JSON.stringify(await connections.listConnections({ company: COMPANY }), (_k, v) =>
+    typeof v === 'bigint' ? String(v) : v,
+  );
   t.false(listed.includes(API_KEY));
 
   const db = new pg.Client({ connectionString: stack.env.FLOWHOOK_DATABASE_URL });
   await db.connect();
   try {
-    const tables = (await db.query(`select table_name from information_schema.tables where table_schema = 'public'`)).rows.map((row) => row.table_name as string);
+    const tables = (
+      await db.query(`select table_name from information_schema.tables where table_schema = 'public'`)
+    ).rows.map((row) => row.table_name as string);
     t.true(tables.includes('connection'));
     for (const table of tables) {
-      const dump = (await db.query(`select coalesce(json_agg(t)::text, '') as dump from "${table}" t`)).rows[0].dump as string;
+      const dump = (await db.query(`select coalesce(json_agg(t)::text, '') as dump from "${table}" t`)).rows[0]
+        .dump as string;
       t.false(dump.includes(API_KEY), `table ${table} holds the key in clear`);
       t.false(dump.includes(CLIENT.clientSecret), `table ${table} holds the client secret in clear`);
     }
@@ -221,7 +255,8 @@ test('OAuth client-credentials tokens are fetched once and reused until near exp
   const second = await run({ connection: 'erp-oauth', url: `${api.url}/oauth/orders` });
   t.is(first.status, 200, first.text);
   t.is(second.status, 200, second.text);
-  const tokenOf = (answer: typeof first) => String(JSON.parse(answer.value.body).json.headers.authorization).replace(/^Bearer /, '');
+  const tokenOf = (answer: typeof first) =>
+    String(JSON.parse(answer.value.body).json.headers.authorization).replace(/^Bearer /, '');
   t.is(tokenOf(first), tokenOf(second));
   t.is(idp.tokenRequests(), 1);
   const { payload } = await jwtVerify(tokenOf(first), createRemoteJWKSet(new URL(`${idp.issuer}/jwks`)), {

@@ -21,7 +21,9 @@ const COMPANY = 'Console Co';
 const OTHER = 'Other Co';
 
 function greeting(company: string, name: string, activity: string): FlowJson {
-  return flow(company, name, { activity }, [{ respond: { description: 'Greet', statusCode: 200, contentType: 'text/plain', body: 'hello' } }]);
+  return flow(company, name, { activity }, [
+    { respond: { description: 'Greet', statusCode: 200, contentType: 'text/plain', body: 'hello' } },
+  ]);
 }
 
 test.before(async () => {
@@ -43,7 +45,10 @@ test.after.always(async () => {
 });
 
 /** A session of a person the identity provider gave these roles, opened the way the OIDC sign-in opens one. */
-async function personWith(roles: Record<string, 'viewer' | 'editor' | 'admin'>, person = 'pat@example.com'): Promise<ConsolePage> {
+async function personWith(
+  roles: Record<string, 'viewer' | 'editor' | 'admin'>,
+  person = 'pat@example.com',
+): Promise<ConsolePage> {
   const page = new ConsolePage(consoleUrl);
   const { cookieValue } = await new ConsoleSessions(stack.engine.orm, 60_000).open({
     person,
@@ -91,7 +96,11 @@ test('signing in with an admin token sets an HttpOnly SameSite=Strict cookie; a 
   t.is(out.status, 200);
   t.is(page.cookie, undefined, 'sign-out clears the cookie');
   page.cookie = cookie!.split(';')[0];
-  t.is((await page.flowAdmin('ListFlows', { company: COMPANY })).status, 401, 'the old cookie opens nothing after sign-out');
+  t.is(
+    (await page.flowAdmin('ListFlows', { company: COMPANY })).status,
+    401,
+    'the old cookie opens nothing after sign-out',
+  );
 });
 
 test("a call without the CSRF token, or with another session's, is refused and changes nothing", async (t) => {
@@ -106,7 +115,11 @@ test("a call without the CSRF token, or with another session's, is refused and c
     t.is(answer.status, 403, JSON.stringify(answer.json));
     t.regex(String(answer.json.message), /CSRF/);
   }
-  t.is((await stack.admin.listFlowVersions({ company: COMPANY, name: 'greeter' })).versions.length, before, 'no version was written');
+  t.is(
+    (await stack.admin.listFlowVersions({ company: COMPANY, name: 'greeter' })).versions.length,
+    before,
+    'no version was written',
+  );
   t.is((await page.flowAdmin('ApplyFlow', change)).status, 200, 'with the token it goes through');
 });
 
@@ -114,19 +127,36 @@ test('requests from another origin, another site or another host name are refuse
   const page = new ConsolePage(consoleUrl);
   await page.signIn(stack.adminToken);
   const evil = 'http://attacker.example';
-  const crossOrigin = await page.flowAdmin('ListFlows', { company: COMPANY }, { origin: evil, secFetchSite: 'cross-site' });
+  const crossOrigin = await page.flowAdmin(
+    'ListFlows',
+    { company: COMPANY },
+    { origin: evil, secFetchSite: 'cross-site' },
+  );
   t.is(crossOrigin.status, 403);
   t.is(crossOrigin.headers.get('access-control-allow-origin'), null);
-  t.is((await page.flowAdmin('ListFlows', { company: COMPANY }, { origin: null })).status, 403, 'no Origin: not from our page');
+  t.is(
+    (await page.flowAdmin('ListFlows', { company: COMPANY }, { origin: null })).status,
+    403,
+    'no Origin: not from our page',
+  );
   t.is((await page.flowAdmin('ListFlows', { company: COMPANY }, { secFetchSite: 'same-site' })).status, 403);
   // A name an attacker points at 127.0.0.1 (DNS rebinding): its pages are same-origin with themselves, not with us.
   const port = new URL(consoleUrl).port;
-  const rebound = await statusWithHost(`${consoleUrl}/flowhook.engine.v1.ConsoleService/GetSession`, `attacker.example:${port}`, {
-    method: 'POST',
-    origin: `http://attacker.example:${port}`,
-  });
+  const rebound = await statusWithHost(
+    `${consoleUrl}/flowhook.engine.v1.ConsoleService/GetSession`,
+    `attacker.example:${port}`,
+    {
+      method: 'POST',
+      origin: `http://attacker.example:${port}`,
+    },
+  );
   t.is(rebound, 403);
-  const signIn = await new ConsolePage(consoleUrl).call('flowhook.engine.v1.ConsoleService', 'SignIn', { adminToken: stack.adminToken }, { origin: evil });
+  const signIn = await new ConsolePage(consoleUrl).call(
+    'flowhook.engine.v1.ConsoleService',
+    'SignIn',
+    { adminToken: stack.adminToken },
+    { origin: evil },
+  );
   t.is(signIn.status, 403, 'another site cannot sign the browser in (login CSRF)');
   t.is(signIn.headers.getSetCookie().length, 0);
 });
@@ -152,7 +182,11 @@ test('a viewer reads but cannot publish, apply or rotate; nobody sees a company 
   }
   const elsewhere = await viewer.flowAdmin('GetFlow', { company: OTHER, name: 'elsewhere' });
   t.is(elsewhere.status, 403);
-  t.is((await viewer.flowAdmin('ListFlows', { company: '' })).status, 403, 'all companies at once needs a role in every company');
+  t.is(
+    (await viewer.flowAdmin('ListFlows', { company: '' })).status,
+    403,
+    'all companies at once needs a role in every company',
+  );
   t.is((await viewer.flowAdmin('CreateCompany', { name: 'Viewer Co' })).status, 403);
 
   const editor = await personWith({ [COMPANY]: 'editor', [OTHER]: 'viewer' });
@@ -163,7 +197,8 @@ test('a viewer reads but cannot publish, apply or rotate; nobody sees a company 
 });
 
 test('a re-run needs the editor role in the company it names; services the console does not serve are not there', async (t) => {
-  const rerun = (page: ConsolePage, company?: string) => page.call('flowhook.engine.v1.ExecutionService', 'RerunExecution', { executionId: 'x:y', company });
+  const rerun = (page: ConsolePage, company?: string) =>
+    page.call('flowhook.engine.v1.ExecutionService', 'RerunExecution', { executionId: 'x:y', company });
   const viewer = await personWith({ [COMPANY]: 'viewer' }, 'rerun-viewer@example.com');
   t.is((await rerun(viewer, COMPANY)).status, 403);
   const editor = await personWith({ [COMPANY]: 'editor' }, 'rerun-editor@example.com');
@@ -198,7 +233,11 @@ test('a session ends when its admin token is rotated, or its account disabled', 
   await stack.admin.setServiceAccountState({ name: 'console-person', enabled: false });
   t.is((await page.flowAdmin('ListCompanies')).status, 401);
   await stack.admin.setServiceAccountState({ name: 'console-person', enabled: true });
-  t.is((await page.flowAdmin('ListCompanies')).status, 401, 'enabling the account again does not bring the ended session back');
+  t.is(
+    (await page.flowAdmin('ListCompanies')).status,
+    401,
+    'enabling the account again does not bring the ended session back',
+  );
 });
 
 test('changes made in the console are in the audit log with the person', async (t) => {
@@ -209,7 +248,8 @@ test('changes made in the console are in the audit log with the person', async (
   await viewer.flowAdmin('UnpublishFlow', { company: COMPANY, name: 'greeter' });
   const audit = new ConsolePage(consoleUrl);
   await audit.signIn(stack.adminToken);
-  const events = (await audit.call('flowhook.engine.v1.AuditService', 'ListAuditEvents', { company: COMPANY })).json.events as Record<string, string>[];
+  const events = (await audit.call('flowhook.engine.v1.AuditService', 'ListAuditEvents', { company: COMPANY })).json
+    .events as Record<string, string>[];
   const byEd = events.filter((event) => event.person === 'ed@example.com');
   t.like(
     byEd.find((event) => event.action === 'webhook-secret.rotate'),
@@ -245,7 +285,11 @@ test('the pages carry a strict Content-Security-Policy and no CORS headers', asy
 });
 
 /** fetch sends the URL's host whatever one asks: node:http sends the Host header given. */
-function statusWithHost(url: string, host: string, options: { method?: string; origin?: string } = {}): Promise<number> {
+function statusWithHost(
+  url: string,
+  host: string,
+  options: { method?: string; origin?: string } = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {
       host,

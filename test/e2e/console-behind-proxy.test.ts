@@ -78,7 +78,10 @@ test('behind a proxy that terminates TLS: Secure `__Host-` cookies, HSTS, and th
   const signedIn = await signIn(PUBLIC);
   t.is(signedIn.status, 200);
   const [cookie] = signedIn.headers['set-cookie'] as string[];
-  t.regex(cookie!, /^__Host-flowhook-console=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+  t.regex(
+    cookie!,
+    /^__Host-flowhook-console=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict; Secure$/,
+  );
   t.is(signedIn.headers['strict-transport-security'], 'max-age=31536000');
 
   // The listener's own address, as the Host header names it, is not an origin of the console.
@@ -97,7 +100,12 @@ test('behind a proxy that terminates TLS: Secure `__Host-` cookies, HSTS, and th
 
   // A page of the console signs in through it as a browser would, at the public origin.
   const browser = new ConsolePage(listener);
-  const answer = await browser.call('flowhook.engine.v1.ConsoleService', 'SignIn', { adminToken: stack.adminToken }, { origin: PUBLIC });
+  const answer = await browser.call(
+    'flowhook.engine.v1.ConsoleService',
+    'SignIn',
+    { adminToken: stack.adminToken },
+    { origin: PUBLIC },
+  );
   t.is(answer.status, 200);
   browser.csrf = answer.json.csrfToken as string;
   t.is((await browser.flowAdmin('ListCompanies', {}, { origin: PUBLIC })).status, 200);
@@ -108,7 +116,10 @@ test('the OpenID Connect redirect goes to the public URL whatever the Host, with
   t.is(started.status, 303);
   const location = new URL(String(started.headers.location));
   t.is(location.searchParams.get('redirect_uri'), `${PUBLIC}/auth/oidc/callback`);
-  t.regex(String((started.headers['set-cookie'] as string[])[0]), /^__Host-flowhook-console-login=[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+  t.regex(
+    String((started.headers['set-cookie'] as string[])[0]),
+    /^__Host-flowhook-console-login=[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+  );
 });
 
 test('beyond loopback without an https public URL the engine does not start, and says which setting opens it', async (t) => {

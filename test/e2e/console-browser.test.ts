@@ -18,7 +18,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
-import { ensureConsoleBuilt, expectAccessible, inConsolePage, isFocused, screenshot, tabTo, withChromium } from '../support/console-browser.ts';
+import {
+  ensureConsoleBuilt,
+  expectAccessible,
+  inConsolePage,
+  isFocused,
+  screenshot,
+  tabTo,
+  withChromium,
+} from '../support/console-browser.ts';
 
 // Generous: the suite shares two cores; these bound waits, they assert nothing about speed.
 const UI_TIMEOUT = 30_000;
@@ -52,7 +60,8 @@ function registerConsoleTests(executablePath: string): void {
       consoleUrl: string | null;
       firstRun: { credentialsFile: string } | null;
     };
-    if (!banner.consoleUrl || !banner.firstRun) throw new Error(`start printed no console URL or first-run credentials: ${started.banner}`);
+    if (!banner.consoleUrl || !banner.firstRun)
+      throw new Error(`start printed no console URL or first-run credentials: ${started.banner}`);
     const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as {
       serviceUser: string;
       accessKey: string;
@@ -77,129 +86,149 @@ function registerConsoleTests(executablePath: string): void {
   /** The secrets the flows got in the browser, by activity: what a caller would have copied from the dialog. */
   const secrets = new Map<string, string>();
 
-  test.serial('sign in with the admin token: the flows of the first company are listed (Default, with hello-webhook)', async (t) => {
-    await withPage(t, async (page) => {
-      await page.goto(ctx().consoleUrl);
-      await page.getByLabel('Admin token').waitFor({ timeout: UI_TIMEOUT });
-      await expectAccessible(t, page, 'the sign-in page');
-      await screenshot(t, page, 'sign-in');
-      await page.getByLabel('Admin token').fill('not-the-token-at-all');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByText(/not an enabled admin-scope service account token/).waitFor({ timeout: UI_TIMEOUT });
-      await page.getByLabel('Admin token').fill(ctx().adminToken);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { name: 'Flows of Default' }).waitFor({ timeout: UI_TIMEOUT });
-      await page.getByRole('link', { name: 'hello-webhook' }).waitFor();
-      t.regex(page.url(), /\/flows\/Default$/);
-      t.is(await page.getByLabel('Company').inputValue(), 'Default');
-      const row = page.getByRole('row', { name: /hello-webhook/ });
-      t.regex(await row.innerText(), /examples\.hello[\s\S]*Wait for Response step[\s\S]*v1/);
-      await page.getByLabel('Search flows').fill('no such flow');
-      await page.getByText('0 of 1 flows match').waitFor();
-      await page.getByLabel('Search flows').fill('hello');
-      await page.getByText('1 flow', { exact: true }).waitFor();
-      await expectAccessible(t, page, 'the flow list');
-      await screenshot(t, page, 'flows');
-      sessionCookies = await page.context().cookies();
-      t.like(sessionCookies[0], { name: 'flowhook_console_session', httpOnly: true, sameSite: 'Strict' });
-      // The session lives in an HttpOnly cookie the page's script cannot read, and nowhere in storage.
-      t.is(await page.evaluate('document.cookie'), '');
-      t.deepEqual(await page.evaluate('[Object.keys(localStorage), Object.keys(sessionStorage)]'), [[], []]);
-    });
-  });
-
-  test.serial('a new flow through the card: Sync Timeout only for "Wait for Response step"; a Respond Status Code of 150 is refused inline', async (t) => {
-    await withPage(t, async (page) => {
-      await page.goto(`${ctx().consoleUrl}/flows/Default`);
-      await page.getByRole('button', { name: 'New flow' }).click();
-      await page.getByRole('heading', { name: 'New flow' }).waitFor();
-      const trigger = page.getByRole('region', { name: 'When a webhook is received' });
-      await trigger.getByLabel('Description', { exact: true }).fill('Orders from the web shop');
-      // An activity another published flow has, in other letter case: refused at the field before anyone publishes.
-      await trigger.getByLabel('Activity').fill('Examples.HELLO');
-      await trigger.getByText(/"examples\.hello" is already published by flow "hello-webhook"/).waitFor({ timeout: UI_TIMEOUT });
-      t.is(await trigger.getByLabel('Activity').getAttribute('aria-invalid'), 'true');
-      await trigger.getByLabel('Activity').fill('Shop.Orders.Created');
-      await trigger.getByLabel('Activity').blur();
-      t.is(await trigger.getByLabel('Activity').inputValue(), 'shop.orders.created', 'stored lowercase');
-      t.is(await trigger.getByLabel('Response Mode').inputValue(), 'INSTANT_RETURN', 'Instant return is the default');
-      t.is(await page.getByLabel('Sync Timeout (seconds)').count(), 0, 'no Sync Timeout for Instant return');
-      await trigger.getByLabel('Response Mode').selectOption({ label: 'Wait for Response step' });
-      await page.getByLabel('Sync Timeout (seconds)').waitFor();
-      t.is(await page.getByLabel('Sync Timeout (seconds)').getAttribute('placeholder'), '30');
-      t.is(await trigger.getByLabel('Default Response Status Code').getAttribute('placeholder'), '200');
-      t.is(await trigger.getByLabel('Default Response Status Code').inputValue(), '200');
-      t.is(await trigger.getByLabel('Default Response Content-Type').inputValue(), 'application/json');
-      t.false(await trigger.getByLabel('Do not log payload').isChecked());
-      await trigger.getByLabel('Response Mode').selectOption({ label: 'Instant return' });
-      await page.getByLabel('Sync Timeout (seconds)').waitFor({ state: 'detached' });
-      await trigger.getByLabel('Response Mode').selectOption({ label: 'Wait for Response step' });
-
-      const respond = page.getByRole('region', { name: 'Respond to Webhook' });
-      const status = respond.getByLabel('Status Code', { exact: true });
-      await status.fill('150');
-      await respond.getByText(/1xx codes are not allowed/).waitFor();
-      t.is(await status.getAttribute('aria-invalid'), 'true');
-      t.false(await status.evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid), 'the browser sees it invalid too');
-      await status.fill('201');
-      await respond.getByText(/1xx codes are not allowed/).waitFor({ state: 'detached' });
-      await respond.getByLabel('Description', { exact: true }).fill('Accept the order');
-      await respond.getByLabel('Content-Type', { exact: true }).fill('application/json');
-      await respond.getByLabel('Body').fill('${ {"accepted": Trigger.Payload.orderId} }');
-      // Publishing a flow that has no secret yet is refused at the Secret field.
-      await page.getByRole('button', { name: 'Publish' }).click();
-      await trigger.getByText(/Generate the secret first/).waitFor();
-      await expectAccessible(t, page, 'the card of a new flow');
-      await screenshot(t, page, 'card-new-flow');
-
-      // The secret: generated by clicking the field, shown once in a dialog.
-      await trigger.getByLabel('Secret').click();
-      const dialog = page.getByRole('dialog', { name: 'Webhook secret' });
-      await dialog.waitFor({ timeout: UI_TIMEOUT });
-      const secret = (await dialog.locator('code').first().innerText()).trim();
-      t.regex(secret, /^[A-Za-z0-9]{32}$/);
-      secrets.set('shop.orders.created', secret);
-      await expectAccessible(t, page, 'the secret dialog');
-      await screenshot(t, page, 'secret-dialog');
-      await dialog.getByRole('button', { name: 'Done' }).click();
-      await dialog.waitFor({ state: 'detached' });
-      await page.waitForURL(/\/flows\/Default\/shop\.orders\.created$/);
-      await page.reload();
-      await page.getByRole('heading', { name: 'Flow shop.orders.created' }).waitFor({ timeout: UI_TIMEOUT });
-      t.false((await page.content()).includes(secret), 'after a reload the secret is nowhere on the page');
-      t.regex(await page.getByLabel('Secret').inputValue(), /^Set .*hidden: only its hash is kept$/);
-    });
-  });
-
-  test.serial('publish: the Webhook Call URL appears, and curl gets 200 from it with the secret from the dialog', async (t) => {
-    await withPage(t, async (page) => {
-      await page.goto(`${ctx().consoleUrl}/flows/Default/shop.orders.created`);
-      const call = page.getByRole('region', { name: 'Webhook Call' });
-      await call.getByText(/appear here once the flow is published/).waitFor({ timeout: UI_TIMEOUT });
-      // A change saved as a draft, not published: the endpoint still answers nothing for it.
-      await page.getByRole('region', { name: 'When a webhook is received' }).getByLabel('Description', { exact: true }).fill('Orders from the web shop (checked)');
-      await page.getByRole('button', { name: 'Save draft' }).click();
-      await page.getByRole('status').getByText('Saved draft version 2.').waitFor({ timeout: UI_TIMEOUT });
-      await call.getByText(/appear here once the flow is published/).waitFor();
-      await page.getByRole('button', { name: 'Publish' }).click();
-      await page
-        .getByRole('status')
-        .getByText(/Published version \d+\./)
-        .waitFor({ timeout: UI_TIMEOUT });
-      const url = await call.locator('code.url').innerText();
-      t.regex(url, /^http:\/\/localhost:\d+\/BC\/ODataV4\/flowWebhook_Invoke\?company=Default$/);
-      t.regex(await call.locator('pre.curl').innerText(), /^curl -sS -X POST 'http:\/\/localhost:\d+\/BC\/ODataV4\/flowWebhook_Invoke\?company=Default'/);
-      await expectAccessible(t, page, 'the card of a published flow');
-      await screenshot(t, page, 'card-published');
-      const answer = curl(url, 'shop.orders.created', secrets.get('shop.orders.created')!, '{"orderId": "SO-1"}');
-      t.is(answer.status, 200, answer.body);
-      t.deepEqual(JSON.parse((JSON.parse(answer.body) as { value: string }).value), {
-        statusCode: 201,
-        contentType: 'application/json',
-        body: '{"accepted":"SO-1"}',
+  test.serial(
+    'sign in with the admin token: the flows of the first company are listed (Default, with hello-webhook)',
+    async (t) => {
+      await withPage(t, async (page) => {
+        await page.goto(ctx().consoleUrl);
+        await page.getByLabel('Admin token').waitFor({ timeout: UI_TIMEOUT });
+        await expectAccessible(t, page, 'the sign-in page');
+        await screenshot(t, page, 'sign-in');
+        await page.getByLabel('Admin token').fill('not-the-token-at-all');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByText(/not an enabled admin-scope service account token/).waitFor({ timeout: UI_TIMEOUT });
+        await page.getByLabel('Admin token').fill(ctx().adminToken);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Flows of Default' }).waitFor({ timeout: UI_TIMEOUT });
+        await page.getByRole('link', { name: 'hello-webhook' }).waitFor();
+        t.regex(page.url(), /\/flows\/Default$/);
+        t.is(await page.getByLabel('Company').inputValue(), 'Default');
+        const row = page.getByRole('row', { name: /hello-webhook/ });
+        t.regex(await row.innerText(), /examples\.hello[\s\S]*Wait for Response step[\s\S]*v1/);
+        await page.getByLabel('Search flows').fill('no such flow');
+        await page.getByText('0 of 1 flows match').waitFor();
+        await page.getByLabel('Search flows').fill('hello');
+        await page.getByText('1 flow', { exact: true }).waitFor();
+        await expectAccessible(t, page, 'the flow list');
+        await screenshot(t, page, 'flows');
+        sessionCookies = await page.context().cookies();
+        t.like(sessionCookies[0], { name: 'flowhook_console_session', httpOnly: true, sameSite: 'Strict' });
+        // The session lives in an HttpOnly cookie the page's script cannot read, and nowhere in storage.
+        t.is(await page.evaluate('document.cookie'), '');
+        t.deepEqual(await page.evaluate('[Object.keys(localStorage), Object.keys(sessionStorage)]'), [[], []]);
       });
-    });
-  });
+    },
+  );
+
+  test.serial(
+    'a new flow through the card: Sync Timeout only for "Wait for Response step"; a Respond Status Code of 150 is refused inline',
+    async (t) => {
+      await withPage(t, async (page) => {
+        await page.goto(`${ctx().consoleUrl}/flows/Default`);
+        await page.getByRole('button', { name: 'New flow' }).click();
+        await page.getByRole('heading', { name: 'New flow' }).waitFor();
+        const trigger = page.getByRole('region', { name: 'When a webhook is received' });
+        await trigger.getByLabel('Description', { exact: true }).fill('Orders from the web shop');
+        // An activity another published flow has, in other letter case: refused at the field before anyone publishes.
+        await trigger.getByLabel('Activity').fill('Examples.HELLO');
+        await trigger
+          .getByText(/"examples\.hello" is already published by flow "hello-webhook"/)
+          .waitFor({ timeout: UI_TIMEOUT });
+        t.is(await trigger.getByLabel('Activity').getAttribute('aria-invalid'), 'true');
+        await trigger.getByLabel('Activity').fill('Shop.Orders.Created');
+        await trigger.getByLabel('Activity').blur();
+        t.is(await trigger.getByLabel('Activity').inputValue(), 'shop.orders.created', 'stored lowercase');
+        t.is(await trigger.getByLabel('Response Mode').inputValue(), 'INSTANT_RETURN', 'Instant return is the default');
+        t.is(await page.getByLabel('Sync Timeout (seconds)').count(), 0, 'no Sync Timeout for Instant return');
+        await trigger.getByLabel('Response Mode').selectOption({ label: 'Wait for Response step' });
+        await page.getByLabel('Sync Timeout (seconds)').waitFor();
+        t.is(await page.getByLabel('Sync Timeout (seconds)').getAttribute('placeholder'), '30');
+        t.is(await trigger.getByLabel('Default Response Status Code').getAttribute('placeholder'), '200');
+        t.is(await trigger.getByLabel('Default Response Status Code').inputValue(), '200');
+        t.is(await trigger.getByLabel('Default Response Content-Type').inputValue(), 'application/json');
+        t.false(await trigger.getByLabel('Do not log payload').isChecked());
+        await trigger.getByLabel('Response Mode').selectOption({ label: 'Instant return' });
+        await page.getByLabel('Sync Timeout (seconds)').waitFor({ state: 'detached' });
+        await trigger.getByLabel('Response Mode').selectOption({ label: 'Wait for Response step' });
+
+        const respond = page.getByRole('region', { name: 'Respond to Webhook' });
+        const status = respond.getByLabel('Status Code', { exact: true });
+        await status.fill('150');
+        await respond.getByText(/1xx codes are not allowed/).waitFor();
+        t.is(await status.getAttribute('aria-invalid'), 'true');
+        t.false(
+          await status.evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid),
+          'the browser sees it invalid too',
+        );
+        await status.fill('201');
+        await respond.getByText(/1xx codes are not allowed/).waitFor({ state: 'detached' });
+        await respond.getByLabel('Description', { exact: true }).fill('Accept the order');
+        await respond.getByLabel('Content-Type', { exact: true }).fill('application/json');
+        await respond.getByLabel('Body').fill('${ {"accepted": Trigger.Payload.orderId} }');
+        // Publishing a flow that has no secret yet is refused at the Secret field.
+        await page.getByRole('button', { name: 'Publish' }).click();
+        await trigger.getByText(/Generate the secret first/).waitFor();
+        await expectAccessible(t, page, 'the card of a new flow');
+        await screenshot(t, page, 'card-new-flow');
+
+        // The secret: generated by clicking the field, shown once in a dialog.
+        await trigger.getByLabel('Secret').click();
+        const dialog = page.getByRole('dialog', { name: 'Webhook secret' });
+        await dialog.waitFor({ timeout: UI_TIMEOUT });
+        const secret = (await dialog.locator('code').first().innerText()).trim();
+        t.regex(secret, /^[A-Za-z0-9]{32}$/);
+        secrets.set('shop.orders.created', secret);
+        await expectAccessible(t, page, 'the secret dialog');
+        await screenshot(t, page, 'secret-dialog');
+        await dialog.getByRole('button', { name: 'Done' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        await page.waitForURL(/\/flows\/Default\/shop\.orders\.created$/);
+        await page.reload();
+        await page.getByRole('heading', { name: 'Flow shop.orders.created' }).waitFor({ timeout: UI_TIMEOUT });
+        t.false((await page.content()).includes(secret), 'after a reload the secret is nowhere on the page');
+        t.regex(await page.getByLabel('Secret').inputValue(), /^Set .*hidden: only its hash is kept$/);
+      });
+    },
+  );
+
+  test.serial(
+    'publish: the Webhook Call URL appears, and curl gets 200 from it with the secret from the dialog',
+    async (t) => {
+      await withPage(t, async (page) => {
+        await page.goto(`${ctx().consoleUrl}/flows/Default/shop.orders.created`);
+        const call = page.getByRole('region', { name: 'Webhook Call' });
+        await call.getByText(/appear here once the flow is published/).waitFor({ timeout: UI_TIMEOUT });
+        // A change saved as a draft, not published: the endpoint still answers nothing for it.
+        await page
+          .getByRole('region', { name: 'When a webhook is received' })
+          .getByLabel('Description', { exact: true })
+          .fill('Orders from the web shop (checked)');
+        await page.getByRole('button', { name: 'Save draft' }).click();
+        await page.getByRole('status').getByText('Saved draft version 2.').waitFor({ timeout: UI_TIMEOUT });
+        await call.getByText(/appear here once the flow is published/).waitFor();
+        await page.getByRole('button', { name: 'Publish' }).click();
+        await page
+          .getByRole('status')
+          .getByText(/Published version \d+\./)
+          .waitFor({ timeout: UI_TIMEOUT });
+        const url = await call.locator('code.url').innerText();
+        t.regex(url, /^http:\/\/localhost:\d+\/BC\/ODataV4\/flowWebhook_Invoke\?company=Default$/);
+        t.regex(
+          await call.locator('pre.curl').innerText(),
+          /^curl -sS -X POST 'http:\/\/localhost:\d+\/BC\/ODataV4\/flowWebhook_Invoke\?company=Default'/,
+        );
+        await expectAccessible(t, page, 'the card of a published flow');
+        await screenshot(t, page, 'card-published');
+        const answer = curl(url, 'shop.orders.created', secrets.get('shop.orders.created')!, '{"orderId": "SO-1"}');
+        t.is(answer.status, 200, answer.body);
+        t.deepEqual(JSON.parse((JSON.parse(answer.body) as { value: string }).value), {
+          statusCode: 201,
+          contentType: 'application/json',
+          body: '{"accepted":"SO-1"}',
+        });
+      });
+    },
+  );
 
   test.serial('Rotate Secret asks first, shows the new secret once, and the old secret gets 401', async (t) => {
     await withPage(t, async (page) => {
@@ -225,115 +254,134 @@ function registerConsoleTests(executablePath: string): void {
     });
   });
 
-  test.serial('YAML tab: a publish problem marked at its line, completion from the flow schema; versions compared; Try it', async (t) => {
-    await withPage(t, async (page) => {
-      await page.goto(`${ctx().consoleUrl}/flows/Default/hello-webhook`);
-      // A stored flow's card opens at its Respond to Webhook step; the others are listed in order.
-      const respond = page.getByRole('region', { name: 'Respond to Webhook' });
-      t.is(await respond.getByLabel('Status Code', { exact: true }).inputValue({ timeout: UI_TIMEOUT }), '200');
-      t.regex(
-        await page.getByRole('region', { name: 'Steps' }).getByRole('list').first().innerText(),
-        /Set variables — Pick the name to greet[\s\S]*Respond to Webhook — Greet the caller \(200\)[\s\S]*Sleep — Pretend to do slow work after answering \(2s\)[\s\S]*Log/,
-      );
-      await page.getByRole('tab', { name: 'YAML' }).click();
-      const editor = page.getByRole('textbox', { name: 'Flow YAML' });
-      await editor.waitFor({ timeout: UI_TIMEOUT });
-      t.regex(await editor.innerText(), /activity: examples\.hello/);
-      // A duplicate activity (ignoring case) is a publish problem the engine reports at its field.
-      // Pasted, as a person would (the browser's own multi-line text insertion adds styled elements the CSP refuses).
-      const changed = readFileSync(HELLO, 'utf8').replace('activity: examples.hello', 'activity: Shop.Orders.Created');
-      await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(changed)})`);
-      await editor.click();
-      await page.keyboard.press('Control+a');
-      await page.keyboard.press('Control+v');
-      await page.locator('.cm-lintRange-error').first().waitFor({ timeout: UI_TIMEOUT });
-      await page
-        .getByRole('status')
-        .getByText(/^1 error/)
-        .waitFor({ timeout: UI_TIMEOUT });
-      // Listed under the editor too, each with its line (the key `activity:` is on line 11 of the example file).
-      const listed = page.getByRole('list', { name: 'Problems in the YAML' });
-      await listed.getByText(/trigger\.webhook\.activity: "shop\.orders\.created" is already published by flow "shop\.orders\.created"/).waitFor({ timeout: UI_TIMEOUT });
-      t.regex(await listed.innerText(), /^Line 11: trigger\.webhook\.activity: /m);
-      await screenshot(t, page, 'yaml-problem');
-      // Completion: the kinds a step may have, from the flow schema.
-      await editor.click();
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type('  - sl');
-      await page.getByRole('option', { name: /^sleep/ }).waitFor({ timeout: UI_TIMEOUT });
-      await expectAccessible(t, page, 'the YAML tab');
-      await screenshot(t, page, 'yaml-completion');
-      await page.keyboard.press('Escape');
+  test.serial(
+    'YAML tab: a publish problem marked at its line, completion from the flow schema; versions compared; Try it',
+    async (t) => {
+      await withPage(t, async (page) => {
+        await page.goto(`${ctx().consoleUrl}/flows/Default/hello-webhook`);
+        // A stored flow's card opens at its Respond to Webhook step; the others are listed in order.
+        const respond = page.getByRole('region', { name: 'Respond to Webhook' });
+        t.is(await respond.getByLabel('Status Code', { exact: true }).inputValue({ timeout: UI_TIMEOUT }), '200');
+        t.regex(
+          await page.getByRole('region', { name: 'Steps' }).getByRole('list').first().innerText(),
+          /Set variables — Pick the name to greet[\s\S]*Respond to Webhook — Greet the caller \(200\)[\s\S]*Sleep — Pretend to do slow work after answering \(2s\)[\s\S]*Log/,
+        );
+        await page.getByRole('tab', { name: 'YAML' }).click();
+        const editor = page.getByRole('textbox', { name: 'Flow YAML' });
+        await editor.waitFor({ timeout: UI_TIMEOUT });
+        t.regex(await editor.innerText(), /activity: examples\.hello/);
+        // A duplicate activity (ignoring case) is a publish problem the engine reports at its field.
+        // Pasted, as a person would (the browser's own multi-line text insertion adds styled elements the CSP refuses).
+        const changed = readFileSync(HELLO, 'utf8').replace(
+          'activity: examples.hello',
+          'activity: Shop.Orders.Created',
+        );
+        await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(changed)})`);
+        await editor.click();
+        await page.keyboard.press('Control+a');
+        await page.keyboard.press('Control+v');
+        await page.locator('.cm-lintRange-error').first().waitFor({ timeout: UI_TIMEOUT });
+        await page
+          .getByRole('status')
+          .getByText(/^1 error/)
+          .waitFor({ timeout: UI_TIMEOUT });
+        // Listed under the editor too, each with its line (the key `activity:` is on line 11 of the example file).
+        const listed = page.getByRole('list', { name: 'Problems in the YAML' });
+        await listed
+          .getByText(
+            /trigger\.webhook\.activity: "shop\.orders\.created" is already published by flow "shop\.orders\.created"/,
+          )
+          .waitFor({ timeout: UI_TIMEOUT });
+        t.regex(await listed.innerText(), /^Line 11: trigger\.webhook\.activity: /m);
+        await screenshot(t, page, 'yaml-problem');
+        // Completion: the kinds a step may have, from the flow schema.
+        await editor.click();
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type('  - sl');
+        await page.getByRole('option', { name: /^sleep/ }).waitFor({ timeout: UI_TIMEOUT });
+        await expectAccessible(t, page, 'the YAML tab');
+        await screenshot(t, page, 'yaml-completion');
+        await page.keyboard.press('Escape');
 
-      await page.goto(`${ctx().consoleUrl}/flows/Default/shop.orders.created?tab=versions`);
-      await page.getByRole('table', { name: 'Stored versions, newest first' }).waitFor({ timeout: UI_TIMEOUT });
-      t.true((await page.getByRole('row').count()) >= 3, 'two versions at least: the first draft and the published one');
-      await page.locator('.cm-mergeView').waitFor({ timeout: UI_TIMEOUT });
-      await expectAccessible(t, page, 'the versions tab');
-      await screenshot(t, page, 'versions');
+        await page.goto(`${ctx().consoleUrl}/flows/Default/shop.orders.created?tab=versions`);
+        await page.getByRole('table', { name: 'Stored versions, newest first' }).waitFor({ timeout: UI_TIMEOUT });
+        t.true(
+          (await page.getByRole('row').count()) >= 3,
+          'two versions at least: the first draft and the published one',
+        );
+        await page.locator('.cm-mergeView').waitFor({ timeout: UI_TIMEOUT });
+        await expectAccessible(t, page, 'the versions tab');
+        await screenshot(t, page, 'versions');
 
-      await page.getByRole('tab', { name: 'Try it' }).click();
-      await page.getByLabel('Payload (JSON)').fill('{"orderId": "SO-TRY"}');
-      await page.getByLabel('Flow secret').fill(secrets.get('shop.orders.created')!);
-      await page.getByLabel('Call as').selectOption({ label: 'A service user and access key typed here' });
-      await page.getByLabel('Service user').fill(ctx().caller.user);
-      await page.getByLabel('Web service access key').fill(ctx().caller.accessKey);
-      await page.getByRole('button', { name: 'Send call' }).click();
-      const answer = page.getByRole('region', { name: 'Answer' });
-      await answer.getByText('{"accepted":"SO-TRY"}').waitFor({ timeout: UI_TIMEOUT });
-      t.regex(await answer.innerText(), /HTTP status\s+200/);
-      await expectAccessible(t, page, 'Try it');
-      await screenshot(t, page, 'try-it');
-      await answer.getByRole('link', { name: /^shop\.orders\.created:/ }).click();
-      await page.getByRole('heading', { name: /^Execution shop\.orders\.created:/ }).waitFor({ timeout: UI_TIMEOUT });
-      await page.getByRole('region', { name: 'Steps' }).getByText('steps[0]', { exact: true }).waitFor({ timeout: UI_TIMEOUT });
-      await expectAccessible(t, page, 'an execution');
-      await screenshot(t, page, 'execution');
-    });
-  });
+        await page.getByRole('tab', { name: 'Try it' }).click();
+        await page.getByLabel('Payload (JSON)').fill('{"orderId": "SO-TRY"}');
+        await page.getByLabel('Flow secret').fill(secrets.get('shop.orders.created')!);
+        await page.getByLabel('Call as').selectOption({ label: 'A service user and access key typed here' });
+        await page.getByLabel('Service user').fill(ctx().caller.user);
+        await page.getByLabel('Web service access key').fill(ctx().caller.accessKey);
+        await page.getByRole('button', { name: 'Send call' }).click();
+        const answer = page.getByRole('region', { name: 'Answer' });
+        await answer.getByText('{"accepted":"SO-TRY"}').waitFor({ timeout: UI_TIMEOUT });
+        t.regex(await answer.innerText(), /HTTP status\s+200/);
+        await expectAccessible(t, page, 'Try it');
+        await screenshot(t, page, 'try-it');
+        await answer.getByRole('link', { name: /^shop\.orders\.created:/ }).click();
+        await page.getByRole('heading', { name: /^Execution shop\.orders\.created:/ }).waitFor({ timeout: UI_TIMEOUT });
+        await page
+          .getByRole('region', { name: 'Steps' })
+          .getByText('steps[0]', { exact: true })
+          .waitFor({ timeout: UI_TIMEOUT });
+        await expectAccessible(t, page, 'an execution');
+        await screenshot(t, page, 'execution');
+      });
+    },
+  );
 
-  test.serial('the card works with the keyboard alone: a new flow filled in, its secret generated, published', async (t) => {
-    await withPage(t, async (page) => {
-      await page.goto(`${ctx().consoleUrl}/flows/Default`);
-      await page.getByRole('heading', { name: 'Flows of Default' }).waitFor({ timeout: UI_TIMEOUT });
-      await tabTo(page, page.getByRole('button', { name: 'New flow' }));
-      await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'New flow' }).waitFor();
-      const trigger = page.getByRole('region', { name: 'When a webhook is received' });
-      await tabTo(page, trigger.getByLabel('Description', { exact: true }));
-      await page.keyboard.type('Typed without a mouse');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('keyboard.only');
-      await tabTo(page, trigger.getByLabel('Response Mode'));
-      await page.keyboard.press('ArrowDown');
-      await page.getByLabel('Sync Timeout (seconds)').waitFor();
-      await tabTo(page, trigger.getByLabel('Secret'), { backwards: true });
-      await page.keyboard.press('Enter');
-      const dialog = page.getByRole('dialog', { name: 'Webhook secret' });
-      await dialog.waitFor({ timeout: UI_TIMEOUT });
-      t.true(await dialog.getByRole('button', { name: 'Copy' }).evaluate(isFocused), 'the dialog takes the focus');
-      const secret = (await dialog.locator('code').first().innerText()).trim();
-      await page.keyboard.press('Tab');
-      await page.keyboard.press('Enter');
-      await dialog.waitFor({ state: 'detached' });
-      await page.getByRole('heading', { name: 'Flow keyboard.only' }).waitFor({ timeout: UI_TIMEOUT });
-      await tabTo(page, page.getByRole('button', { name: 'Publish' }));
-      await page.keyboard.press('Enter');
-      await page
-        .getByRole('status')
-        .getByText(/Published version \d+\./)
-        .waitFor({ timeout: UI_TIMEOUT });
-      // Tabs are reached by keyboard too (arrow keys within the tab list).
-      await tabTo(page, page.getByRole('tab', { name: 'Card' }));
-      await page.keyboard.press('ArrowRight');
-      await page.getByRole('tab', { name: 'YAML', selected: true }).waitFor({ timeout: UI_TIMEOUT });
-      await page.keyboard.press('ArrowLeft');
-      await page.getByRole('tab', { name: 'Card', selected: true }).waitFor({ timeout: UI_TIMEOUT });
-      const url = await page.getByRole('region', { name: 'Webhook Call' }).locator('code.url').innerText();
-      t.is(curl(url, 'keyboard.only', secret, '{}').status, 200);
-      await screenshot(t, page, 'card-keyboard');
-    });
-  });
+  test.serial(
+    'the card works with the keyboard alone: a new flow filled in, its secret generated, published',
+    async (t) => {
+      await withPage(t, async (page) => {
+        await page.goto(`${ctx().consoleUrl}/flows/Default`);
+        await page.getByRole('heading', { name: 'Flows of Default' }).waitFor({ timeout: UI_TIMEOUT });
+        await tabTo(page, page.getByRole('button', { name: 'New flow' }));
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { name: 'New flow' }).waitFor();
+        const trigger = page.getByRole('region', { name: 'When a webhook is received' });
+        await tabTo(page, trigger.getByLabel('Description', { exact: true }));
+        await page.keyboard.type('Typed without a mouse');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('keyboard.only');
+        await tabTo(page, trigger.getByLabel('Response Mode'));
+        await page.keyboard.press('ArrowDown');
+        await page.getByLabel('Sync Timeout (seconds)').waitFor();
+        await tabTo(page, trigger.getByLabel('Secret'), { backwards: true });
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: 'Webhook secret' });
+        await dialog.waitFor({ timeout: UI_TIMEOUT });
+        t.true(await dialog.getByRole('button', { name: 'Copy' }).evaluate(isFocused), 'the dialog takes the focus');
+        const secret = (await dialog.locator('code').first().innerText()).trim();
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter');
+        await dialog.waitFor({ state: 'detached' });
+        await page.getByRole('heading', { name: 'Flow keyboard.only' }).waitFor({ timeout: UI_TIMEOUT });
+        await tabTo(page, page.getByRole('button', { name: 'Publish' }));
+        await page.keyboard.press('Enter');
+        await page
+          .getByRole('status')
+          .getByText(/Published version \d+\./)
+          .waitFor({ timeout: UI_TIMEOUT });
+        // Tabs are reached by keyboard too (arrow keys within the tab list).
+        await tabTo(page, page.getByRole('tab', { name: 'Card' }));
+        await page.keyboard.press('ArrowRight');
+        await page.getByRole('tab', { name: 'YAML', selected: true }).waitFor({ timeout: UI_TIMEOUT });
+        await page.keyboard.press('ArrowLeft');
+        await page.getByRole('tab', { name: 'Card', selected: true }).waitFor({ timeout: UI_TIMEOUT });
+        const url = await page.getByRole('region', { name: 'Webhook Call' }).locator('code.url').innerText();
+        t.is(curl(url, 'keyboard.only', secret, '{}').status, 200);
+        await screenshot(t, page, 'card-keyboard');
+      });
+    },
+  );
 
   /** One browser context per test, signed in; a failing test leaves a screenshot; no CSP violation may happen. */
   async function withPage(t: ExecutionContext, use: (page: Page) => Promise<void>): Promise<void> {

@@ -15,7 +15,9 @@ const BUDGET_BYTES = 500 * 1024;
 test('the first load is under 500 KB of compressed JavaScript, without the code editor', async (t) => {
   await ensureConsoleBuilt();
   const index = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const first = [...index.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+  const first = [
+    ...index.matchAll(/<(?:script type="module"[^>]* src|link rel="modulepreload"[^>]* href)="\/(assets\/[^"]+\.js)"/g),
+  ].map((match) => match[1]!);
   t.true(first.length > 0, index);
   let compressed = 0;
   for (const file of first) {

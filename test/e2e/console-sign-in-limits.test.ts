@@ -68,7 +68,8 @@ const refusals = async () => {
 
 test('after five wrong tokens from one address, sign-in waits (429 with Retry-After, the token unchecked); other addresses are not held back', async (t) => {
   const before = await refusals();
-  for (let i = 0; i < 5; i++) t.is((await signInFrom('127.0.0.2', `wrong-token-number-${i}-of-thirty-two-chars`)).status, 401);
+  for (let i = 0; i < 5; i++)
+    t.is((await signInFrom('127.0.0.2', `wrong-token-number-${i}-of-thirty-two-chars`)).status, 401);
   const held = await signInFrom('127.0.0.2', stack.adminToken);
   t.is(held.status, 429, JSON.stringify(held.json));
   t.is(held.json.code, 'resource_exhausted');
@@ -81,7 +82,11 @@ test('after five wrong tokens from one address, sign-in waits (429 with Retry-Af
   t.is(elsewhere.setCookie.length, 1);
 
   await new Promise((resolve) => setTimeout(resolve, Number(held.retryAfter) * 1000 + 100));
-  t.is((await signInFrom('127.0.0.2', `wrong-token-number-6-of-thirty-two-chars`)).status, 401, 'after the wait one more try: still wrong');
+  t.is(
+    (await signInFrom('127.0.0.2', `wrong-token-number-6-of-thirty-two-chars`)).status,
+    401,
+    'after the wait one more try: still wrong',
+  );
   const longer = await signInFrom('127.0.0.2', stack.adminToken);
   t.is(longer.status, 429);
   t.is(longer.retryAfter, '2', 'the wait doubles');
@@ -109,7 +114,9 @@ test("an admin-token session's row keeps a keyed hash of the token, neither the 
   });
   const page = new ConsolePage(consoleUrl);
   t.is((await page.signIn(account.token)).status, 200);
-  const rows = await stack.engine.orm.em.getConnection().execute<Record<string, unknown>[]>(`select * from console_session where person = 'keyed-hash-person'`);
+  const rows = await stack.engine.orm.em
+    .getConnection()
+    .execute<Record<string, unknown>[]>(`select * from console_session where person = 'keyed-hash-person'`);
   t.is(rows.length, 1);
   const stored = JSON.stringify(rows[0]);
   const sha256 = createHash('sha256').update(account.token).digest('hex');

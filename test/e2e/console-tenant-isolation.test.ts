@@ -48,7 +48,10 @@ test.before(async () => {
     const tenant = await createTenant(stack, company);
     const activity = `greet.${company.split(' ')[0]!.toLowerCase()}`;
     const applied = await stack.admin.applyFlow({
-      flow: fromJson(FlowSchema, flow(company, 'greeter', { activity }, [{ respond: { description: 'Greet', statusCode: 200 } }]) as never),
+      flow: fromJson(
+        FlowSchema,
+        flow(company, 'greeter', { activity }, [{ respond: { description: 'Greet', statusCode: 200 } }]) as never,
+      ),
       publish: true,
     });
     tenants.set(company, { ...tenant, secret: applied.secret });
@@ -90,7 +93,9 @@ test.serial("A's admin gives and takes a user's grants in A, and learns nothing 
     permissionSet: 'FLOW ALL',
   });
   t.is(granted.status, 200, JSON.stringify(granted.json));
-  t.deepEqual((granted.json.user as { permissionSets: unknown[] }).permissionSets, [{ permissionSet: 'FLOW ALL', company: A, usable: true }]);
+  t.deepEqual((granted.json.user as { permissionSets: unknown[] }).permissionSets, [
+    { permissionSet: 'FLOW ALL', company: A, usable: true },
+  ]);
   t.false(mentionsB(granted), 'the answer lists no grant of B');
 
   const missing = await ada.call(USERS, 'RevokeUserPermission', {
@@ -109,7 +114,11 @@ test.serial("A's admin gives and takes a user's grants in A, and learns nothing 
   });
   t.is(revoked.status, 200, JSON.stringify(revoked.json));
   t.deepEqual((revoked.json.user as { permissionSets?: unknown[] }).permissionSets ?? [], []);
-  t.deepEqual(revoked.json.warnings, [`User "shared-feed" can no longer call in company "${A}"`], 'said about A alone, not where else it still calls');
+  t.deepEqual(
+    revoked.json.warnings,
+    [`User "shared-feed" can no longer call in company "${A}"`],
+    'said about A alone, not where else it still calls',
+  );
   t.false(mentionsB(revoked));
 
   // The deployment's admin still sees every grant, and B's are untouched.
@@ -128,34 +137,55 @@ test.serial("A's viewer asking for B's execution gets the answer of an unknown i
   t.is((mine.json.execution as { company: string }).company, A);
 
   const unknown = `${others.slice(0, -4)}zzzz`;
-  const [notMine, notThere] = [await vic.call(EXECUTIONS, 'GetExecution', { executionId: others }), await vic.call(EXECUTIONS, 'GetExecution', { executionId: unknown })];
+  const [notMine, notThere] = [
+    await vic.call(EXECUTIONS, 'GetExecution', { executionId: others }),
+    await vic.call(EXECUTIONS, 'GetExecution', { executionId: unknown }),
+  ];
   t.is(notMine.status, 404);
   t.deepEqual(notMine.json, { code: 'not_found', message: `Execution "${others}" does not exist` });
   t.is(notThere.status, notMine.status);
-  t.is(JSON.stringify(notMine.json).replaceAll(others, unknown), JSON.stringify(notThere.json), 'the same bytes, but for the id the caller sent');
+  t.is(
+    JSON.stringify(notMine.json).replaceAll(others, unknown),
+    JSON.stringify(notThere.json),
+    'the same bytes, but for the id the caller sent',
+  );
   t.is(notMine.headers.get('content-type'), notThere.headers.get('content-type'));
 });
 
-test.serial("a refused call that names B goes to the deployment's audit log under the person, never to B's", async (t) => {
-  const vic = await signInWithOidc(consoleUrl, idp, 'vic');
-  const refused = await vic.flowAdmin('UnpublishFlow', { company: B, name: 'text chosen by vic' });
-  t.is(refused.status, 403);
-  // And one in A, where vic is a viewer: A's own people's attempts are A's business.
-  t.is((await vic.flowAdmin('UnpublishFlow', { company: A, name: 'greeter' })).status, 403);
+test.serial(
+  "a refused call that names B goes to the deployment's audit log under the person, never to B's",
+  async (t) => {
+    const vic = await signInWithOidc(consoleUrl, idp, 'vic');
+    const refused = await vic.flowAdmin('UnpublishFlow', { company: B, name: 'text chosen by vic' });
+    t.is(refused.status, 403);
+    // And one in A, where vic is a viewer: A's own people's attempts are A's business.
+    t.is((await vic.flowAdmin('UnpublishFlow', { company: A, name: 'greeter' })).status, 403);
 
-  const audit = createClient(AuditService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }));
-  const inB = (await audit.listAuditEvents({ company: B })).events;
-  t.false(
-    inB.some((event) => event.person === 'vic@alpha.example' || event.target.includes('chosen')),
-    "nothing of vic's in B's log",
-  );
-  const byVic = (await audit.listAuditEvents({ person: 'vic@alpha.example' })).events;
-  const outside = byVic.find((event) => event.target === 'text chosen by vic');
-  t.like(outside, { company: '', action: 'flow.unpublish', outcome: 'permission_denied', account: 'console-oidc' }, "in the deployment's log");
-  t.deepEqual(JSON.parse(outside?.detailsJson ?? '{}'), { namedCompany: B }, 'with the company it named, for the deployment admins');
-  t.like(
-    byVic.find((event) => event.target === 'greeter'),
-    { company: A, outcome: 'permission_denied' },
-    "in A's log",
-  );
-});
+    const audit = createClient(
+      AuditService,
+      createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }),
+    );
+    const inB = (await audit.listAuditEvents({ company: B })).events;
+    t.false(
+      inB.some((event) => event.person === 'vic@alpha.example' || event.target.includes('chosen')),
+      "nothing of vic's in B's log",
+    );
+    const byVic = (await audit.listAuditEvents({ person: 'vic@alpha.example' })).events;
+    const outside = byVic.find((event) => event.target === 'text chosen by vic');
+    t.like(
+      outside,
+      { company: '', action: 'flow.unpublish', outcome: 'permission_denied', account: 'console-oidc' },
+      "in the deployment's log",
+    );
+    t.deepEqual(
+      JSON.parse(outside?.detailsJson ?? '{}'),
+      { namedCompany: B },
+      'with the company it named, for the deployment admins',
+    );
+    t.like(
+      byVic.find((event) => event.target === 'greeter'),
+      { company: A, outcome: 'permission_denied' },
+      "in A's log",
+    );
+  },
+);

@@ -51,9 +51,12 @@ test.before(async () => {
   ({ secret } = await deployFlow(stack, flow(tenant.company, 'durable', { activity: 'durable.instant' }, [])));
   ({ secret: syncSecret } = await deployFlow(
     stack,
-    flow(tenant.company, 'durable-sync', { activity: 'durable.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 60 }, [
-      { respond: { statusCode: 200, body: 'ok' } },
-    ]),
+    flow(
+      tenant.company,
+      'durable-sync',
+      { activity: 'durable.sync', responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 60 },
+      [{ respond: { statusCode: 200, body: 'ok' } }],
+    ),
   ));
 });
 test.after.always(async () => {
@@ -63,7 +66,8 @@ test.after.always(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const call = () => callWebhook(stack, { company: tenant.company, activity: 'durable.instant', secret, auth: tenant.auth });
+const call = () =>
+  callWebhook(stack, { company: tenant.company, activity: 'durable.instant', secret, auth: tenant.auth });
 
 /** Executions of the sync flow on the (restarted, empty) server, read with the engine's own client. */
 async function syncExecutions(): Promise<string[]> {
@@ -84,41 +88,44 @@ async function until(status: number, timeoutMs = 30_000): Promise<number> {
   });
 }
 
-test.serial('Temporal down: 503 with Retry-After and an OData error; back up: 200 again without a restart', async (t) => {
-  t.is((await call()).status, 200);
-  await temporal.stop();
-  const down = await call();
-  t.is(down.status, 503);
-  t.truthy(down.headers.get('retry-after'));
-  t.is(typeof JSON.parse(down.text).error.message, 'string');
-  t.is(down.executionId, null);
-  // A sync call does not wait out its 60 s window: the engine notices Temporal is gone.
-  const started = Date.now();
-  const syncDown = await callWebhook(stack, {
-    company: tenant.company,
-    activity: 'durable.sync',
-    secret: syncSecret,
-    auth: tenant.auth,
-  });
-  t.is(syncDown.status, 503);
-  t.truthy(syncDown.headers.get('retry-after'));
-  t.true(Date.now() - started < 30_000, `answered after ${Date.now() - started} ms`);
-  t.log(`sync 503 after ${Date.now() - started} ms`);
-  temporal = await startTemporal();
-  t.is(await until(200), 200);
-  // The refused sync call must not reach the server late through a retry (the SDK backs off up to
-  // 5 s): waiting out that back-off is the point, since what is proved is that nothing arrives.
-  await new Promise((resolve) => setTimeout(resolve, 6000));
-  t.deepEqual(await syncExecutions(), [], 'the call answered 503 started nothing');
-  const syncUp = await callWebhook(stack, {
-    company: tenant.company,
-    activity: 'durable.sync',
-    secret: syncSecret,
-    auth: tenant.auth,
-  });
-  t.is(syncUp.status, 200);
-  t.is(syncUp.value!.body, 'ok');
-});
+test.serial(
+  'Temporal down: 503 with Retry-After and an OData error; back up: 200 again without a restart',
+  async (t) => {
+    t.is((await call()).status, 200);
+    await temporal.stop();
+    const down = await call();
+    t.is(down.status, 503);
+    t.truthy(down.headers.get('retry-after'));
+    t.is(typeof JSON.parse(down.text).error.message, 'string');
+    t.is(down.executionId, null);
+    // A sync call does not wait out its 60 s window: the engine notices Temporal is gone.
+    const started = Date.now();
+    const syncDown = await callWebhook(stack, {
+      company: tenant.company,
+      activity: 'durable.sync',
+      secret: syncSecret,
+      auth: tenant.auth,
+    });
+    t.is(syncDown.status, 503);
+    t.truthy(syncDown.headers.get('retry-after'));
+    t.true(Date.now() - started < 30_000, `answered after ${Date.now() - started} ms`);
+    t.log(`sync 503 after ${Date.now() - started} ms`);
+    temporal = await startTemporal();
+    t.is(await until(200), 200);
+    // The refused sync call must not reach the server late through a retry (the SDK backs off up to
+    // 5 s): waiting out that back-off is the point, since what is proved is that nothing arrives.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    t.deepEqual(await syncExecutions(), [], 'the call answered 503 started nothing');
+    const syncUp = await callWebhook(stack, {
+      company: tenant.company,
+      activity: 'durable.sync',
+      secret: syncSecret,
+      auth: tenant.auth,
+    });
+    t.is(syncUp.status, 200);
+    t.is(syncUp.value!.body, 'ok');
+  },
+);
 
 test.serial('PostgreSQL down: 503; back up: 200 again without a restart', async (t) => {
   t.is((await call()).status, 200);

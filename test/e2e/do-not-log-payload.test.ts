@@ -47,8 +47,15 @@ test.before(async () => {
   tenant = await createTenant(stack);
   target = await startTargetServer();
   const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 };
-  secrets.hidden = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, ...sync }, steps(target.url)))).secret;
-  secrets.visible = (await deployFlow(stack, flow(tenant.company, 'visible', { activity: 'cards.visible', ...sync }, steps(target.url)))).secret;
+  secrets.hidden = (
+    await deployFlow(
+      stack,
+      flow(tenant.company, 'hidden', { activity: 'cards.hidden', doNotLogPayload: true, ...sync }, steps(target.url)),
+    )
+  ).secret;
+  secrets.visible = (
+    await deployFlow(stack, flow(tenant.company, 'visible', { activity: 'cards.visible', ...sync }, steps(target.url)))
+  ).secret;
   secrets.failing = (
     await deployFlow(
       stack,
@@ -97,7 +104,10 @@ test('a failure message quoting the payload of a doNotLogPayload flow stays out 
   t.is(answer.status, 200);
   await t.throwsAsync(stack.engine.client.workflow.getHandle(answer.executionId!).result());
   const history = await historyText(answer.executionId!);
-  t.true(history.includes('WORKFLOW_EXECUTION_FAILED') || history.includes('WorkflowExecutionFailed'), history.slice(0, 500));
+  t.true(
+    history.includes('WORKFLOW_EXECUTION_FAILED') || history.includes('WorkflowExecutionFailed'),
+    history.slice(0, 500),
+  );
   t.false(history.includes(card));
 });
 

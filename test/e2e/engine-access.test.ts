@@ -9,7 +9,14 @@ import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { accessAdmin, type AccessAdmin } from '../support/access-admin.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, engineWebhookClient, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  engineWebhookClient,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let admin: AccessAdmin;
@@ -22,7 +29,9 @@ test.before(async () => {
   tenant = await createTenant(stack, 'Northwind');
   ({ secret } = await deployFlow(
     stack,
-    flow(tenant.company, 'keys', { activity: 'keys.flow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]),
+    flow(tenant.company, 'keys', { activity: 'keys.flow', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { respond: { description: 'answer', statusCode: 200, body: 'ok' } },
+    ]),
   ));
 });
 test.after.always(async () => stack?.close());
@@ -36,7 +45,8 @@ const bearer =
   };
 
 const transports = {
-  connect: (interceptors: Interceptor[] = []) => createConnectTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors }),
+  connect: (interceptors: Interceptor[] = []) =>
+    createConnectTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors }),
   grpc: (interceptors: Interceptor[] = []) => createGrpcTransport({ baseUrl: stack.engineUrl, interceptors }),
 };
 
@@ -46,7 +56,12 @@ async function unauthenticated(t: ExecutionContext, promise: Promise<unknown>, w
   t.is((error as ConnectError).code, Code.Unauthenticated, why);
 }
 
-async function permissionDenied(t: ExecutionContext, promise: Promise<unknown>, naming: string, why: string): Promise<void> {
+async function permissionDenied(
+  t: ExecutionContext,
+  promise: Promise<unknown>,
+  naming: string,
+  why: string,
+): Promise<void> {
   const error = await t.throwsAsync(promise, undefined, why);
   t.is((error as ConnectError).code, Code.PermissionDenied, why);
   t.true((error as ConnectError).rawMessage.includes(naming), `${why}: ${(error as ConnectError).rawMessage}`);
@@ -64,16 +79,34 @@ for (const [protocol, transport] of Object.entries(transports)) {
       },
     };
     await unauthenticated(t, createClient(WebhookService, transport()).invoke(invoke), 'no token');
-    await unauthenticated(t, createClient(WebhookService, transport([bearer('w'.repeat(32))])).invoke(invoke), 'wrong token');
-    await permissionDenied(t, createClient(WebhookService, transport([bearer(stack.adminToken)])).invoke(invoke), 'scope "invoke"', 'an admin token is not an invoke token');
+    await unauthenticated(
+      t,
+      createClient(WebhookService, transport([bearer('w'.repeat(32))])).invoke(invoke),
+      'wrong token',
+    );
+    await permissionDenied(
+      t,
+      createClient(WebhookService, transport([bearer(stack.adminToken)])).invoke(invoke),
+      'scope "invoke"',
+      'an admin token is not an invoke token',
+    );
     const answer = await createClient(WebhookService, transport([bearer(stack.serviceToken)])).invoke(invoke);
     t.is(answer.body, 'ok');
   });
 
   test(`${protocol}: the caller admin services need the admin token`, async (t) => {
     await unauthenticated(t, createClient(AppAdminService, transport()).listApps({}), 'apps, no token');
-    await permissionDenied(t, createClient(AppAdminService, transport([bearer(stack.serviceToken)])).listApps({}), 'scope "admin"', "apps, the facade's invoke token");
-    await unauthenticated(t, createClient(UserAdminService, transport()).setUserState({ name: tenant.userName, enabled: false }), 'users, no token');
+    await permissionDenied(
+      t,
+      createClient(AppAdminService, transport([bearer(stack.serviceToken)])).listApps({}),
+      'scope "admin"',
+      "apps, the facade's invoke token",
+    );
+    await unauthenticated(
+      t,
+      createClient(UserAdminService, transport()).setUserState({ name: tenant.userName, enabled: false }),
+      'users, no token',
+    );
     t.truthy(await createClient(AppAdminService, transport([bearer(stack.adminToken)])).listApps({}));
   });
 }
@@ -124,7 +157,10 @@ test('the engine itself refuses a payload nested deeper than 100 levels with Inv
 test('a wrong Basic key is refused before the body is read: 401 even for a body that is not JSON', async (t) => {
   const { accessKey } = await stack.admin.createUser({ name: 'precheck-user', company: tenant.company });
   const broken = { company: tenant.company, activity: 'keys.flow', secret, payloadText: '{"unterminated' };
-  t.is((await callWebhook(stack, { ...broken, auth: basic('precheck-user', `${accessKey.slice(0, 40)}XXXX`) })).status, 401);
+  t.is(
+    (await callWebhook(stack, { ...broken, auth: basic('precheck-user', `${accessKey.slice(0, 40)}XXXX`) })).status,
+    401,
+  );
   t.is((await callWebhook(stack, { ...broken, auth: basic('nobody-at-all', accessKey) })).status, 401);
   // The right key gets as far as the body, which is then refused for what it is.
   t.is((await callWebhook(stack, { ...broken, auth: basic('precheck-user', accessKey) })).status, 400);

@@ -88,7 +88,9 @@ test.serial('a wrong token with a 100 MB body is refused on its headers; engine 
     // 401, not resource_exhausted: the token was judged before the body (which a read would have found too big).
     t.is(sent.status, 401);
     t.is(JSON.parse(sent.body).code, 'unauthenticated');
-    t.log(`${authorization ? 'wrong' : 'no'} token: the client got ${(sent.bytesWritten / 1024 / 1024).toFixed(0)} MiB out before the refusal`);
+    t.log(
+      `${authorization ? 'wrong' : 'no'} token: the client got ${(sent.bytesWritten / 1024 / 1024).toFixed(0)} MiB out before the refusal`,
+    );
     t.true(sent.bytesWritten < 8 * 1024 * 1024, `${sent.bytesWritten} bytes were accepted`);
   }
   assertFlat(t, before, 'wrong token');

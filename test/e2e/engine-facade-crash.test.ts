@@ -39,7 +39,9 @@ async function setUp(): Promise<Setup> {
   const secrets: Record<string, string> = {};
   const deploy = async (activity: string, webhook: Record<string, unknown>, steps: unknown[]) => {
     const definition = flow('Crashy', activity.replace('.', '-'), { activity, ...webhook }, steps);
-    secrets[activity] = (await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true })).secret;
+    secrets[activity] = (
+      await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true })
+    ).secret;
   };
   await deploy('crash.instant', {}, [{ log: { description: 'ran', message: 'ran' } }]);
   await deploy('crash.sync', { responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
@@ -75,7 +77,13 @@ async function tearDown(setup: Setup | undefined): Promise<void> {
 }
 
 /** Calls started every few milliseconds for `ms`, as a busy sender would make them. */
-async function traffic(setup: Setup, activity: string, prefix: string, ms: number, everyMs: number): Promise<Promise<Outcome>[]> {
+async function traffic(
+  setup: Setup,
+  activity: string,
+  prefix: string,
+  ms: number,
+  everyMs: number,
+): Promise<Promise<Outcome>[]> {
   const calls: Promise<Outcome>[] = [];
   for (const end = Date.now() + ms; Date.now() < end;) {
     calls.push(setup.call(activity, `${prefix}-${calls.length}`));
@@ -107,7 +115,12 @@ async function checkEveryAnswer(t: import('ava').ExecutionContext, setup: Setup,
       // failed: its httpRequest step asks the engine for its egress list and waits for an engine that is
       // down (workflows/activities/engine-outage-wait.ts), but not forever — a transport error is never a 500.
       const error = JSON.parse(outcome.body).error as { code: string; message: string };
-      if (outcome.status === 500) t.regex(error.message, /^The flow failed before it responded \(execution crash\.[a-z]+:/, `${outcome.key}: ${outcome.body}`);
+      if (outcome.status === 500)
+        t.regex(
+          error.message,
+          /^The flow failed before it responded \(execution crash\.[a-z]+:/,
+          `${outcome.key}: ${outcome.body}`,
+        );
       else t.is(outcome.status, 503, `${outcome.key}: ${outcome.status} ${outcome.body}`);
       t.is(error.code, outcome.status === 500 ? 'InternalServerError' : 'ServiceUnavailable');
     }
@@ -115,7 +128,12 @@ async function checkEveryAnswer(t: import('ava').ExecutionContext, setup: Setup,
 }
 
 /** Retried with the same key after the restart: 200, and one execution per key however many tries. */
-async function retryAll(t: import('ava').ExecutionContext, setup: Setup, activity: string, outcomes: Outcome[]): Promise<void> {
+async function retryAll(
+  t: import('ava').ExecutionContext,
+  setup: Setup,
+  activity: string,
+  outcomes: Outcome[],
+): Promise<void> {
   for (const first of outcomes) {
     const retry = await setup.call(activity, first.key);
     t.is(retry.status, 200, `${first.key}: ${retry.body}`);
@@ -124,63 +142,69 @@ async function retryAll(t: import('ava').ExecutionContext, setup: Setup, activit
   }
 }
 
-test.serial('kill -9 of the engine mid-traffic: a 200 always names a durable execution; keyed retries after the restart start nothing twice', async (t) => {
-  let setup: Setup | undefined;
-  try {
-    setup = await setUp();
-    const sync = await traffic(setup, 'crash.sync', 'engine-sync', 600, 100);
-    const instant = traffic(setup, 'crash.instant', 'engine-instant', 1500, 20);
-    // Mid-traffic is the point: the kill lands about halfway through the 1.5 s burst of instant calls.
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await setup.stack.crash('engine');
-    const instantCalls = await instant;
-    const outcomes = await Promise.all([...sync, ...instantCalls]);
-    // Some calls ran into the dead engine: they were told so, with a 503.
-    t.true(
-      outcomes.some((o) => o.status === 503),
-      JSON.stringify(outcomes.map((o) => o.status)),
-    );
-    t.true(outcomes.some((o) => o.status === 200));
-    await checkEveryAnswer(t, setup, outcomes);
+test.serial(
+  'kill -9 of the engine mid-traffic: a 200 always names a durable execution; keyed retries after the restart start nothing twice',
+  async (t) => {
+    let setup: Setup | undefined;
+    try {
+      setup = await setUp();
+      const sync = await traffic(setup, 'crash.sync', 'engine-sync', 600, 100);
+      const instant = traffic(setup, 'crash.instant', 'engine-instant', 1500, 20);
+      // Mid-traffic is the point: the kill lands about halfway through the 1.5 s burst of instant calls.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await setup.stack.crash('engine');
+      const instantCalls = await instant;
+      const outcomes = await Promise.all([...sync, ...instantCalls]);
+      // Some calls ran into the dead engine: they were told so, with a 503.
+      t.true(
+        outcomes.some((o) => o.status === 503),
+        JSON.stringify(outcomes.map((o) => o.status)),
+      );
+      t.true(outcomes.some((o) => o.status === 200));
+      await checkEveryAnswer(t, setup, outcomes);
 
-    setup.stack.launch('engine');
-    await waitForPort(setup.stack.engineUrl);
-    // The facade reconnects by itself.
-    await retryAll(
-      t,
-      setup,
-      'crash.sync',
-      outcomes.filter((o) => o.key.startsWith('engine-sync')),
-    );
-    await retryAll(
-      t,
-      setup,
-      'crash.instant',
-      outcomes.filter((o) => o.key.startsWith('engine-instant')),
-    );
-  } finally {
-    await tearDown(setup);
-  }
-});
+      setup.stack.launch('engine');
+      await waitForPort(setup.stack.engineUrl);
+      // The facade reconnects by itself.
+      await retryAll(
+        t,
+        setup,
+        'crash.sync',
+        outcomes.filter((o) => o.key.startsWith('engine-sync')),
+      );
+      await retryAll(
+        t,
+        setup,
+        'crash.instant',
+        outcomes.filter((o) => o.key.startsWith('engine-instant')),
+      );
+    } finally {
+      await tearDown(setup);
+    }
+  },
+);
 
-test.serial('kill -9 of the facade while sync calls wait: callers see the connection fail, started flows still finish', async (t) => {
-  let setup: Setup | undefined;
-  try {
-    setup = await setUp();
-    const calls = await traffic(setup, 'crash.sync', 'facade-sync', 500, 100);
-    // A sync call waits on its flow once the flow's slow request has reached the target.
-    await setup.target.waitFor('/slow');
-    await setup.stack.crash('facade');
-    const outcomes = await Promise.all(calls);
-    t.true(
-      outcomes.every((o) => o.status === 'network-error'),
-      JSON.stringify(outcomes.map((o) => o.status)),
-    );
+test.serial(
+  'kill -9 of the facade while sync calls wait: callers see the connection fail, started flows still finish',
+  async (t) => {
+    let setup: Setup | undefined;
+    try {
+      setup = await setUp();
+      const calls = await traffic(setup, 'crash.sync', 'facade-sync', 500, 100);
+      // A sync call waits on its flow once the flow's slow request has reached the target.
+      await setup.target.waitFor('/slow');
+      await setup.stack.crash('facade');
+      const outcomes = await Promise.all(calls);
+      t.true(
+        outcomes.every((o) => o.status === 'network-error'),
+        JSON.stringify(outcomes.map((o) => o.status)),
+      );
 
-    setup.stack.launch('facade');
-    await waitForPort(setup.stack.facadeUrl);
-    await retryAll(t, setup, 'crash.sync', outcomes);
-  } finally {
-    await tearDown(setup);
-  }
-});
+      setup.stack.launch('facade');
+      await waitForPort(setup.stack.facadeUrl);
+      await retryAll(t, setup, 'crash.sync', outcomes);
+    } finally {
+      await tearDown(setup);
+    }
+  },
+);

@@ -69,7 +69,10 @@ async function roundTrip(t: ExecutionContext, stack: TestStack, company: string)
 /** The call failed at the TLS layer (connect-node reports it as internal, unavailable or a cancelled stream), not in the engine. */
 function refusedHandshake(t: ExecutionContext, error: unknown, why: string): void {
   t.true(error instanceof ConnectError, why);
-  t.true([Code.Internal, Code.Unavailable, Code.Canceled].includes((error as ConnectError).code), `${why}: ${String(error)}`);
+  t.true(
+    [Code.Internal, Code.Unavailable, Code.Canceled].includes((error as ConnectError).code),
+    `${why}: ${String(error)}`,
+  );
   t.notRegex((error as ConnectError).rawMessage, /service account|Unauthorized/, why);
 }
 
@@ -104,7 +107,9 @@ test('facade → engine → worker records over TLS; a client without the CA is 
 
 test('mutual TLS: a certificate is required, its CN names the account, and a token of another account is refused', async (t) => {
   const [facade, worker, admin, records, internal] = await Promise.all(
-    ['test-facade', 'test-worker', 'test-admin', 'test-records', 'test-internal'].map((name) => certificates.issueClient(name)),
+    ['test-facade', 'test-worker', 'test-admin', 'test-records', 'test-internal'].map((name) =>
+      certificates.issueClient(name),
+    ),
   );
   const stack = await startStack({
     engineTls: {
@@ -130,8 +135,16 @@ test('mutual TLS: a certificate is required, its CN names the account, and a tok
     // The certificate alone names the account: test-internal calls as itself, without a token.
     t.is((await webhook(internal).invoke(invoke)).statusCode, 200);
     // Without a certificate, or with one of an unknown CA (even with the right CN), the handshake fails.
-    refusedHandshake(t, await t.throwsAsync(webhook(undefined, stack.tokens.internal).invoke(invoke)), 'no client certificate');
-    refusedHandshake(t, await t.throwsAsync(webhook(certificates.strangerClient, stack.tokens.internal).invoke(invoke)), 'a certificate of another CA');
+    refusedHandshake(
+      t,
+      await t.throwsAsync(webhook(undefined, stack.tokens.internal).invoke(invoke)),
+      'no client certificate',
+    );
+    refusedHandshake(
+      t,
+      await t.throwsAsync(webhook(certificates.strangerClient, stack.tokens.internal).invoke(invoke)),
+      'a certificate of another CA',
+    );
     // Certificate and token must name the same account.
     const mixed = (await t.throwsAsync(webhook(facade, stack.tokens.internal).invoke(invoke))) as ConnectError;
     t.is(mixed.code, Code.PermissionDenied);

@@ -13,7 +13,8 @@ let target: TargetServer;
 const secrets: Record<string, string> = {};
 
 // Integer keys after others (JavaScript would move them first), a big integer, 1.10, 1e3, -0 and odd spacing.
-const PAYLOAD = '{ "zeta" :1, "10": "ten",\n\t"amount": 12345678901234567890 , "price":1.10, "qty": 1e3, "neg": -0,"lines": [ {"sku":"A", "price": 2.50} ] }';
+const PAYLOAD =
+  '{ "zeta" :1, "10": "ten",\n\t"amount": 12345678901234567890 , "price":1.10, "qty": 1e3, "neg": -0,"lines": [ {"sku":"A", "price": 2.50} ] }';
 
 test.before(async () => {
   stack = await startStack();
@@ -63,7 +64,9 @@ test.before(async () => {
   };
   for (const [activity, steps] of Object.entries(flows)) {
     const webhook = { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 };
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))
+    ).secret;
   }
 });
 test.after.always(async () => {
@@ -93,7 +96,10 @@ test('"${Trigger.Payload.amount}" writes the exact digits of a number beyond 2^5
 
 test('payload parts keep their spelling inside a larger body; computed numbers are written as computed', async (t) => {
   const answer = await call('exact.mixed');
-  t.is(answer.value!.body, `{"got": ${PAYLOAD}, "amount": 12345678901234567890, "line": {"sku":"A", "price": 2.50}, "built": {"price":1.10,"qty":1e3,"double":2.2}}`);
+  t.is(
+    answer.value!.body,
+    `{"got": ${PAYLOAD}, "amount": 12345678901234567890, "line": {"sku":"A", "price": 2.50}, "built": {"price":1.10,"qty":1e3,"double":2.2}}`,
+  );
 });
 
 test('an httpRequest body "${Trigger.Payload}" sends the exact text', async (t) => {

@@ -8,7 +8,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { create, toJson } from '@bufbuild/protobuf';
-import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionSettingsSchema,
+  ConnectionType,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowSchema, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { readFlowFile } from '../../bin/cli/flow-file.ts';
 import { eventually } from '../support/eventually.ts';
@@ -74,7 +77,10 @@ async function signPartner(body: string, secret: string): Promise<Record<string,
 }
 
 async function loadExample(file: string, patch: (flow: FlowJson) => void = () => undefined): Promise<FlowJson> {
-  const flow = toJson(FlowSchema, await readFlowFile(fileURLToPath(new URL(`../../examples/flows/${file}`, import.meta.url)))) as FlowJson;
+  const flow = toJson(
+    FlowSchema,
+    await readFlowFile(fileURLToPath(new URL(`../../examples/flows/${file}`, import.meta.url))),
+  ) as FlowJson;
   flow.company = tenant.company;
   patch(flow);
   return flow;
@@ -85,7 +91,9 @@ test.before(async () => {
   tenant = await createTenant(stack);
   soap = await startSoapPriceServer();
   // A stand-in payment provider: creates a payment and remembers the notify URL it was given.
-  psp = await startTargetServer((request) => (request.path === '/v1/payments' ? { status: 201, body: '{"id": "pay_77", "status": "pending"}' } : {}));
+  psp = await startTargetServer((request) =>
+    request.path === '/v1/payments' ? { status: 201, body: '{"id": "pay_77", "status": "pending"}' } : {},
+  );
   await stack.admin.setConnection({
     company: tenant.company,
     name: 'psp',
@@ -102,7 +110,12 @@ test.before(async () => {
       }),
     )
   ).secret;
-  for (const file of ['price-quote.flow.yaml', 'payment-reminder.flow.yaml', 'order-shipment.flow.yaml', 'invoice-payment.flow.yaml']) {
+  for (const file of [
+    'price-quote.flow.yaml',
+    'payment-reminder.flow.yaml',
+    'order-shipment.flow.yaml',
+    'invoice-payment.flow.yaml',
+  ]) {
     const flow = await loadExample(file);
     secrets[flow.trigger!.webhook!.activity!] = (await deployFlow(stack, flow)).secret;
   }
@@ -117,7 +130,8 @@ test.after.always(async () => {
   await psp?.close();
 });
 
-const call = (activity: string, secret: string, payloadText: string) => callWebhook(stack, { company: tenant.company, activity, secret, auth: tenant.auth, payloadText });
+const call = (activity: string, secret: string, payloadText: string) =>
+  callWebhook(stack, { company: tenant.company, activity, secret, auth: tenant.auth, payloadText });
 
 test('payment callback: the provider gets 200 at once and the invoice is marked paid or failed', async (t) => {
   const records = recordClient(stack);
@@ -131,7 +145,11 @@ test('payment callback: the provider gets 200 at once and the invoice is marked 
   await records.insertRecord({ scope: scope('INV-100'), data: { amount: 99.5, status: 'open' } });
   await records.insertRecord({ scope: scope('INV-101'), data: { amount: 10, status: 'open' } });
 
-  const paid = await call('payments.provider.callback', secrets.payment!, '{"invoiceId": "INV-100", "status": "succeeded", "amount": 99.5, "paymentId": "pay_1"}');
+  const paid = await call(
+    'payments.provider.callback',
+    secrets.payment!,
+    '{"invoiceId": "INV-100", "status": "succeeded", "amount": 99.5, "paymentId": "pay_1"}',
+  );
   t.is(paid.status, 200);
   t.is(paid.headers.get('x-flowhook-outcome'), 'instant-return');
   t.deepEqual(paid.value, { statusCode: 200, contentType: 'application/json', body: '' });
@@ -140,21 +158,36 @@ test('payment callback: the provider gets 200 at once and the invoice is marked 
   t.like(invoice.data, { status: 'paid', paidAmount: 99.5, paymentId: 'pay_1', amount: 99.5 });
   t.is(invoice.version, 2n);
 
-  const failed = await call('payments.provider.callback', secrets.payment!, '{"invoiceId": "INV-101", "status": "failed", "paymentId": "pay_2", "reason": "card declined"}');
+  const failed = await call(
+    'payments.provider.callback',
+    secrets.payment!,
+    '{"invoiceId": "INV-101", "status": "failed", "paymentId": "pay_2", "reason": "card declined"}',
+  );
   await stack.temporal.workflow.getHandle(failed.executionId!).result();
   t.like((await records.getRecord({ scope: scope('INV-101', '') })).record!.data, {
     status: 'payment-failed',
     failureReason: 'card declined',
   });
 
-  const unknown = await call('payments.provider.callback', secrets.payment!, '{"invoiceId": "INV-404", "status": "succeeded"}');
+  const unknown = await call(
+    'payments.provider.callback',
+    secrets.payment!,
+    '{"invoiceId": "INV-404", "status": "succeeded"}',
+  );
   t.is(unknown.status, 200, 'Instant return: the caller is answered before the flow runs');
   const error = await t.throwsAsync(stack.temporal.workflow.getHandle(unknown.executionId!).result());
-  t.regex(String((error?.cause as Error | undefined)?.message), /Find the invoice" failed: record get: record "INV-404" of table "invoice" does not exist/);
+  t.regex(
+    String((error?.cause as Error | undefined)?.message),
+    /Find the invoice" failed: record get: record "INV-404" of table "invoice" does not exist/,
+  );
 });
 
 test('order import: 201 with the new order number, the order stored as a record', async (t) => {
-  const answer = await call('partners.portal.order', secrets.order!, '{"orderRef": "PO-1", "customer": "C-7", "lines": [{"sku": "A", "qty": 2}, {"sku": "B", "qty": 1}]}');
+  const answer = await call(
+    'partners.portal.order',
+    secrets.order!,
+    '{"orderRef": "PO-1", "customer": "C-7", "lines": [{"sku": "A", "qty": 2}, {"sku": "B", "qty": 1}]}',
+  );
   t.is(answer.status, 200, answer.text);
   t.is(answer.value!.statusCode, 201);
   const body = JSON.parse(answer.value!.body);
@@ -167,7 +200,11 @@ test('order import: 201 with the new order number, the order stored as a record'
   ).record!;
   t.like(order.data, { orderNumber: body.orderNumber, customer: 'C-7', status: 'imported' });
 
-  const again = await call('partners.portal.order', secrets.order!, '{"orderRef": "PO-1", "customer": "C-7", "lines": [{"sku": "A", "qty": 2}]}');
+  const again = await call(
+    'partners.portal.order',
+    secrets.order!,
+    '{"orderRef": "PO-1", "customer": "C-7", "lines": [{"sku": "A", "qty": 2}]}',
+  );
   t.is(again.value!.statusCode, 422);
   t.deepEqual(JSON.parse(again.value!.body), { error: `order PO-1 was already imported as ${body.orderNumber}` });
 });
@@ -177,13 +214,23 @@ test('order import: 422 inside value with the reason for an invalid order', asyn
     ['{"customer": "C-7", "lines": [{"sku": "A", "qty": 1}]}', 'orderRef is required'],
     ['{"orderRef": "PO-2", "lines": [{"sku": "A", "qty": 1}]}', 'customer is required'],
     ['{"orderRef": "PO-2", "customer": "C-7", "lines": []}', 'an order needs at least one line'],
-    ['{"orderRef": "PO-2", "customer": "C-7", "lines": [{"sku": "A", "qty": 1.5}]}', 'every line needs a sku and a positive whole qty'],
-    ['{"orderRef": "PO-2", "customer": "C-7", "lines": [{"sku": "A", "qty": "2"}]}', 'every line needs a sku and a positive whole qty'],
+    [
+      '{"orderRef": "PO-2", "customer": "C-7", "lines": [{"sku": "A", "qty": 1.5}]}',
+      'every line needs a sku and a positive whole qty',
+    ],
+    [
+      '{"orderRef": "PO-2", "customer": "C-7", "lines": [{"sku": "A", "qty": "2"}]}',
+      'every line needs a sku and a positive whole qty',
+    ],
   ];
   for (const [payload, reason] of cases) {
     const answer = await call('partners.portal.order', secrets.order!, payload);
     t.is(answer.status, 200, `${payload}: ${answer.text}`);
-    t.deepEqual(answer.value, { statusCode: 422, contentType: 'application/json', body: JSON.stringify({ error: reason }) }, payload);
+    t.deepEqual(
+      answer.value,
+      { statusCode: 422, contentType: 'application/json', body: JSON.stringify({ error: reason }) },
+      payload,
+    );
   }
 });
 
@@ -207,7 +254,11 @@ test('SOAP bridge: JSON in, a SOAP request with escaped text out, the XML answer
 });
 
 test('price quote (the first-flow tutorial): 201 with the total, 422 for an empty basket', async (t) => {
-  const quote = await call('shop.quote', secrets['shop.quote']!, '{"items": [{"price": 2.5, "qty": 4}, {"price": 1.25, "qty": 2}]}');
+  const quote = await call(
+    'shop.quote',
+    secrets['shop.quote']!,
+    '{"items": [{"price": 2.5, "qty": 4}, {"price": 1.25, "qty": 2}]}',
+  );
   t.is(quote.status, 200, quote.text);
   t.deepEqual(quote.value, { statusCode: 201, contentType: 'application/json', body: '{"total":12.5,"lines":2}' });
   const empty = await call('shop.quote', secrets['shop.quote']!, '{"items": []}');
@@ -229,7 +280,11 @@ test('payment reminder: waits until the due date, then marks an open invoice; no
   });
   await records.insertRecord({ scope: scope('INV-200', 'seed/INV-200'), data: { amount: 40, status: 'open' } });
   const dueAt = new Date(Date.now() + 2000).toISOString();
-  const reminded = await call('invoices.remind', secrets['invoices.remind']!, JSON.stringify({ invoiceId: 'INV-200', dueAt }));
+  const reminded = await call(
+    'invoices.remind',
+    secrets['invoices.remind']!,
+    JSON.stringify({ invoiceId: 'INV-200', dueAt }),
+  );
   t.is(reminded.headers.get('x-flowhook-outcome'), 'instant-return');
   await stack.temporal.workflow.getHandle(reminded.executionId!).result();
   t.true(Date.now() >= Date.parse(dueAt), 'it waited for the due date');
@@ -276,7 +331,11 @@ test('order shipment: the step waits for its key, and flowWebhook_Resume deliver
 });
 
 test('invoice payment: the provider gets the callback URL through the connection, its callback marks the invoice paid', async (t) => {
-  const started = await call('invoices.collect', secrets['invoices.collect']!, '{"invoiceId": "INV-300", "amount": 99.5}');
+  const started = await call(
+    'invoices.collect',
+    secrets['invoices.collect']!,
+    '{"invoiceId": "INV-300", "amount": 99.5}',
+  );
   t.is(started.status, 200, started.text);
   const created = await psp.waitFor('/v1/payments');
   t.is(created.headers['x-api-key'], 'psp-test-key', 'the connection added its key');
@@ -305,10 +364,17 @@ test('invoice payment: the provider gets the callback URL through the connection
 });
 
 /** A provider's request to the example's route, signed as that provider signs. */
-async function deliver(activity: string, body: string, contentType = 'application/json'): Promise<{ status: number; text: string; executionId: string | null }> {
+async function deliver(
+  activity: string,
+  body: string,
+  contentType = 'application/json',
+): Promise<{ status: number; text: string; executionId: string | null }> {
   const provider = PROVIDERS.find((candidate) => candidate.activity === activity)!;
   const headers = { 'content-type': contentType, ...(await provider.sign(body, provider.secret)) };
-  const response = await fetch(`${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(tenant.company)}/${activity}`, { method: 'POST', headers, body });
+  const response = await fetch(
+    `${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(tenant.company)}/${activity}`,
+    { method: 'POST', headers, body },
+  );
   return {
     status: response.status,
     text: await response.text(),

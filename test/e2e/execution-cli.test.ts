@@ -20,7 +20,9 @@ test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack, 'Exec Co');
   secrets.open = (await deployFlow(stack, flow(tenant.company, 'open', { activity: 'exec.open' }, steps))).secret;
-  secrets.hidden = (await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'exec.hidden', doNotLogPayload: true }, steps))).secret;
+  secrets.hidden = (
+    await deployFlow(stack, flow(tenant.company, 'hidden', { activity: 'exec.hidden', doNotLogPayload: true }, steps))
+  ).secret;
   for (const name of ['open', 'hidden']) {
     const answer = await callWebhook(stack, {
       company: tenant.company,
@@ -41,18 +43,27 @@ const cli = (...args: string[]) => executionCliAgainst(stack, stack.adminToken)(
 
 test('execution list filters by company and activity', async (t) => {
   // Temporal's visibility store is eventually consistent: wait until both executions are listed.
-  const list = async (): Promise<{ executions: { executionId: string }[] }> => JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--json')).out);
+  const list = async (): Promise<{ executions: { executionId: string }[] }> =>
+    JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--json')).out);
   const listed = await eventually(list, {
     until: (answer) => answer.executions.length >= 2,
     what: 'both executions listed',
   });
-  t.deepEqual(listed.executions.map((e: { executionId: string }) => e.executionId).sort(), [executions.hidden, executions.open].sort());
-  const open = JSON.parse((await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out);
+  t.deepEqual(
+    listed.executions.map((e: { executionId: string }) => e.executionId).sort(),
+    [executions.hidden, executions.open].sort(),
+  );
+  const open = JSON.parse(
+    (await cli('execution', 'list', '--company', tenant.company, '--activity', 'exec.open', '--json')).out,
+  );
   t.deepEqual(
     open.executions.map((e: { executionId: string; status: string }) => [e.executionId, e.status]),
     [[executions.open, 'COMPLETED']],
   );
-  t.regex((await cli('execution', 'list', '--company', tenant.company)).out, /EXECUTION\s+COMPANY\s+ACTIVITY\s+VERSION\s+OUTCOME\s+STATUS\s+STARTED/);
+  t.regex(
+    (await cli('execution', 'list', '--company', tenant.company)).out,
+    /EXECUTION\s+COMPANY\s+ACTIVITY\s+VERSION\s+OUTCOME\s+STATUS\s+STARTED/,
+  );
   // The console's filters, on the command line too: state, start time, caller.
   const byFilter = async (...filter: string[]) =>
     (

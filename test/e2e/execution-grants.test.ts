@@ -13,7 +13,11 @@ import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import type { WorkflowHandle } from '@temporalio/client';
 import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
-import { ConnectionAdminService, ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionAdminService,
+  ConnectionSettingsSchema,
+  ConnectionType,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { createAdminTransport } from '../../bin/cli/admin-client.ts';
@@ -35,7 +39,10 @@ const secrets: Record<string, string> = {};
 test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack, 'Granted Co');
-  const connections = createClient(ConnectionAdminService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }));
+  const connections = createClient(
+    ConnectionAdminService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }),
+  );
   await connections.setConnection({
     company: tenant.company,
     name: 'erp',
@@ -49,7 +56,9 @@ test.before(async () => {
   // Answers and ends at once, without asking the engine anything: its grant is first used after it closed.
   ({ secret: secrets[QUICK] } = await deployFlow(
     stack,
-    flow(tenant.company, 'quick', { activity: QUICK, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'done' } }]),
+    flow(tenant.company, 'quick', { activity: QUICK, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { respond: { description: 'answer', statusCode: 200, body: 'done' } },
+    ]),
   ));
   // Runs until the test terminates it.
   ({ secret: secrets[HOLD] } = await deployFlow(stack, flow(tenant.company, 'hold', { activity: HOLD }, [HOLD_STEP])));
@@ -81,7 +90,10 @@ const clientsFor = (token: string) => {
 };
 const worker = () => clientsFor(stack.tokens.worker);
 
-async function refusal(t: { throwsAsync: (p: Promise<unknown>) => Promise<unknown> }, call: Promise<unknown>): Promise<ConnectError> {
+async function refusal(
+  t: { throwsAsync: (p: Promise<unknown>) => Promise<unknown> },
+  call: Promise<unknown>,
+): Promise<ConnectError> {
   const error = (await t.throwsAsync(call)) as ConnectError;
   if (!(error instanceof ConnectError)) throw new Error(`not a ConnectError: ${String(error)}`);
   return error;
@@ -94,7 +106,10 @@ async function inputOf(executionId: string): Promise<FlowExecutionInput> {
   return JSON.parse(Buffer.from(payload.data!).toString('utf8')) as FlowExecutionInput;
 }
 
-async function start(activity: string, payload: object): Promise<{ executionId: string; input: FlowExecutionInput; handle: WorkflowHandle }> {
+async function start(
+  activity: string,
+  payload: object,
+): Promise<{ executionId: string; input: FlowExecutionInput; handle: WorkflowHandle }> {
   const answer = await callWebhook(stack, {
     company: tenant.company,
     activity,
@@ -137,10 +152,21 @@ test('a records account created for the company feeds its tables, but gets no co
     ['company-bound', feeder],
     ['all companies', clientsFor(stack.tokens.records)],
   ] as const) {
-    const denied = await refusal(t, clients.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId: 'grants.quick:any' }));
+    const denied = await refusal(
+      t,
+      clients.outbound.resolveOutbound({ company: tenant.company, connection: 'erp', executionId: 'grants.quick:any' }),
+    );
     t.is(denied.code, Code.PermissionDenied, name);
-    t.regex(denied.rawMessage, /connection secrets, egress lists and callback URLs are handed out only to a worker's account for a running execution/, name);
-    t.regex(denied.rawMessage, /to read and write their records \(RecordService\) and nothing else; workers use a records account created without --company/, name);
+    t.regex(
+      denied.rawMessage,
+      /connection secrets, egress lists and callback URLs are handed out only to a worker's account for a running execution/,
+      name,
+    );
+    t.regex(
+      denied.rawMessage,
+      /to read and write their records \(RecordService\) and nothing else; workers use a records account created without --company/,
+      name,
+    );
     t.false(denied.rawMessage.includes(API_KEY));
     const egress = await refusal(t, clients.outbound.resolveOutbound({ company: tenant.company }));
     t.is(egress.code, Code.PermissionDenied, `${name}: no egress list either`);
@@ -196,7 +222,10 @@ test("a closed execution's grant, read from its history, opens nothing: no conne
   const grant = input.executionGrant!;
   const outbound = await refusal(t, resolve(input, executionId));
   t.is(outbound.code, Code.PermissionDenied);
-  t.is(outbound.rawMessage, `execution "${executionId}" no longer runs the run this grant was made for: a grant ends with its run`);
+  t.is(
+    outbound.rawMessage,
+    `execution "${executionId}" no longer runs the run this grant was made for: a grant ends with its run`,
+  );
   t.false(outbound.rawMessage.includes(API_KEY));
   const withUrls = await refusal(
     t,
@@ -227,8 +256,14 @@ test("a closed execution's grant, read from its history, opens nothing: no conne
     scope: 'records',
     companies: [tenant.company],
   });
-  t.is((await refusal(t, clientsFor(token).records.upsertRecord({ scope, data: { forged: true } }))).code, Code.PermissionDenied);
-  const absent = await refusal(t, worker().records.getRecord({ scope: { company: tenant.company, table: 'seen', key: 'closed' } }));
+  t.is(
+    (await refusal(t, clientsFor(token).records.upsertRecord({ scope, data: { forged: true } }))).code,
+    Code.PermissionDenied,
+  );
+  const absent = await refusal(
+    t,
+    worker().records.getRecord({ scope: { company: tenant.company, table: 'seen', key: 'closed' } }),
+  );
   t.is(absent.code, Code.PermissionDenied, 'the worker token without a grant gets nothing either');
 
   const key = await refusal(

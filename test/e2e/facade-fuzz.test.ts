@@ -4,7 +4,14 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, countVisibleExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  countVisibleExecutions,
+  createTenant,
+  deployFlow,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -26,8 +33,20 @@ interface Probe {
 }
 
 const goodPath = `/${INSTANCE}/ODataV4/flowWebhook_Invoke?company=Fuzz%20Co`;
-const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
-const notAnObject = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }));
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 2 }),
+  fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+);
+const notAnObject = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+);
 
 function probes(auth: string): fc.Arbitrary<Probe> {
   const json = { 'content-type': 'application/json', authorization: auth };
@@ -47,9 +66,20 @@ function probes(auth: string): fc.Arbitrary<Probe> {
         secret: fc.oneof(notAString, fc.constant(secret)),
         payload: fc.oneof(notAnObject, fc.constant({})),
       })
-      .filter((r) => !(r.activity === activity && r.secret === secret && typeof r.payload === 'object' && r.payload !== null && !Array.isArray(r.payload)))
+      .filter(
+        (r) =>
+          !(
+            r.activity === activity &&
+            r.secret === secret &&
+            typeof r.payload === 'object' &&
+            r.payload !== null &&
+            !Array.isArray(r.payload)
+          ),
+      )
       .map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
-    fc.record({ activity: fc.constant(activity), payload: fc.constant({}) }).map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
+    fc
+      .record({ activity: fc.constant(activity), payload: fc.constant({}) })
+      .map((record) => ({ path: goodPath, method: 'POST', headers: json, body: JSON.stringify(record) })),
     // Right body, wrong secret or wrong credentials.
     fc
       .string({ minLength: 1, maxLength: 40 })
@@ -67,12 +97,20 @@ function probes(auth: string): fc.Arbitrary<Probe> {
       body: JSON.stringify({ activity, secret, payload: {} }),
     })),
     // Wrong content type, method, path or company.
-    fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '').map((type) => ({
-      path: goodPath,
-      method: 'POST',
-      headers: { 'content-type': type, authorization: auth },
-      body: JSON.stringify({ activity, secret, payload: {} }),
-    })),
+    fc
+      .constantFrom(
+        'text/plain',
+        'application/xml',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        '',
+      )
+      .map((type) => ({
+        path: goodPath,
+        method: 'POST',
+        headers: { 'content-type': type, authorization: auth },
+        body: JSON.stringify({ activity, secret, payload: {} }),
+      })),
     fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH').map((method) => ({ path: goodPath, method, headers: json })),
     fc.webPath().map((path) => ({
       path: path || '/',
@@ -106,14 +144,16 @@ test('malformed requests get a documented 4xx and start nothing', async (t) => {
       });
       const text = await response.text();
       checked++;
-      if (!allowed.has(response.status)) throw new Error(`status ${response.status} for ${JSON.stringify(probe)}: ${text}`);
+      if (!allowed.has(response.status))
+        throw new Error(`status ${response.status} for ${JSON.stringify(probe)}: ${text}`);
       if (response.headers.get('x-flowhook-execution-id')) throw new Error('an execution id on a refused call');
       if (response.status === 401) {
         if (text !== 'Unauthorized') throw new Error(`401 body ${text}`);
         return;
       }
       const error = probe.method === 'HEAD' ? undefined : JSON.parse(text).error;
-      if (typeof error?.code !== 'string' || typeof error?.message !== 'string') throw new Error(`not the OData error shape: ${text}`);
+      if (typeof error?.code !== 'string' || typeof error?.message !== 'string')
+        throw new Error(`not the OData error shape: ${text}`);
       if (/\n\s+at /.test(text) || text.includes(secret)) throw new Error(`leaks: ${text}`);
     }),
     { numRuns: 2000 },

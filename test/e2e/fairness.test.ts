@@ -43,7 +43,9 @@ test.before(async () => {
     [LOW, 5],
     [URGENT, 1],
   ] as const) {
-    secrets[activity] = (await deployFlow(stack, flow(PRIORITY_COMPANY, activity.replace('.', '-'), { activity, priority }, [slowStep]))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(PRIORITY_COMPANY, activity.replace('.', '-'), { activity, priority }, [slowStep]))
+    ).secret;
   }
 });
 
@@ -69,7 +71,13 @@ function webhookClient(): Client<typeof WebhookService> {
 }
 
 /** Starts `count` executions for the company, `concurrency` calls at a time; their ids. */
-async function start(client: Client<typeof WebhookService>, company: string, count: number, concurrency: number, activity = ACTIVITY): Promise<string[]> {
+async function start(
+  client: Client<typeof WebhookService>,
+  company: string,
+  count: number,
+  concurrency: number,
+  activity = ACTIVITY,
+): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
   await Promise.all(
@@ -97,7 +105,10 @@ async function closeTimes(ids: string[], company: string): Promise<number[]> {
       await handle.result();
       const description = await handle.describe();
       if (description.status.name !== 'COMPLETED') throw new Error(`${id} ended ${description.status.name}`);
-      if (description.priority?.fairnessKey !== company) throw new Error(`${id} has the fairness key ${JSON.stringify(description.priority?.fairnessKey)}, not ${company}`);
+      if (description.priority?.fairnessKey !== company)
+        throw new Error(
+          `${id} has the fairness key ${JSON.stringify(description.priority?.fairnessKey)}, not ${company}`,
+        );
       return description.closeTime!.getTime();
     }),
   );
@@ -121,21 +132,32 @@ test.serial("one company's flood does not hold up another company's executions",
   t.true(floodBefore < FLOOD / 2, `the quiet company's executions waited for ${floodBefore} of the flood's ${FLOOD}`);
 });
 
-test.serial("a flow's priority: executions of a priority 1 flow go before a backlog of its company's priority 5 flow", async (t) => {
-  t.timeout(10 * 60_000);
-  const client = webhookClient();
-  const backlog = await start(client, PRIORITY_COMPANY, FLOOD, 10, LOW);
-  const urgentStarted = Date.now();
-  const urgent = await start(client, PRIORITY_COMPANY, FEW, FEW, URGENT);
-  const [backlogDone, urgentDone] = await Promise.all([closeTimes(backlog, PRIORITY_COMPANY), closeTimes(urgent, PRIORITY_COMPANY)]);
-  for (const [ids, key] of [
-    [backlog, 5],
-    [urgent, 1],
-  ] as const) {
-    t.is((await stack.temporal.workflow.getHandle(ids[0]!).describe()).priority?.priorityKey, key);
-  }
-  const lastUrgent = Math.max(...urgentDone);
-  const backlogBefore = backlogDone.filter((time) => time <= lastUrgent).length;
-  t.log(`priority 1 done ${((lastUrgent - urgentStarted) / 1000).toFixed(1)} s after it started, when ${backlogBefore} of ${FLOOD} priority 5 executions were`);
-  t.true(backlogBefore < FLOOD / 2, `the priority 1 executions waited for ${backlogBefore} of the backlog's ${FLOOD}`);
-});
+test.serial(
+  "a flow's priority: executions of a priority 1 flow go before a backlog of its company's priority 5 flow",
+  async (t) => {
+    t.timeout(10 * 60_000);
+    const client = webhookClient();
+    const backlog = await start(client, PRIORITY_COMPANY, FLOOD, 10, LOW);
+    const urgentStarted = Date.now();
+    const urgent = await start(client, PRIORITY_COMPANY, FEW, FEW, URGENT);
+    const [backlogDone, urgentDone] = await Promise.all([
+      closeTimes(backlog, PRIORITY_COMPANY),
+      closeTimes(urgent, PRIORITY_COMPANY),
+    ]);
+    for (const [ids, key] of [
+      [backlog, 5],
+      [urgent, 1],
+    ] as const) {
+      t.is((await stack.temporal.workflow.getHandle(ids[0]!).describe()).priority?.priorityKey, key);
+    }
+    const lastUrgent = Math.max(...urgentDone);
+    const backlogBefore = backlogDone.filter((time) => time <= lastUrgent).length;
+    t.log(
+      `priority 1 done ${((lastUrgent - urgentStarted) / 1000).toFixed(1)} s after it started, when ${backlogBefore} of ${FLOOD} priority 5 executions were`,
+    );
+    t.true(
+      backlogBefore < FLOOD / 2,
+      `the priority 1 executions waited for ${backlogBefore} of the backlog's ${FLOOD}`,
+    );
+  },
+);

@@ -29,7 +29,17 @@ function flowFile(name: string, activity: string, steps: string): string {
   const path = join(dir, `${name}-${Math.random().toString(36).slice(2, 8)}.flow.yaml`);
   writeFileSync(
     path,
-    [`company: "${COMPANY}"`, `name: ${name}`, 'trigger:', '  webhook:', `    activity: ${activity}`, '    responseMode: WAIT_FOR_RESPONSE_STEP', 'steps:', steps, ''].join('\n'),
+    [
+      `company: "${COMPANY}"`,
+      `name: ${name}`,
+      'trigger:',
+      '  webhook:',
+      `    activity: ${activity}`,
+      '    responseMode: WAIT_FOR_RESPONSE_STEP',
+      'steps:',
+      steps,
+      '',
+    ].join('\n'),
   );
   return path;
 }
@@ -38,7 +48,9 @@ const RESPOND = '  - respond: { statusCode: 200, contentType: text/plain, body: 
 const SECRET_LINE = /shown once, store it now[^\n]*\n\s+([A-Za-z0-9_-]{32})\n/;
 const ROTATE_HINT = (activity: string) => `flowhook secret rotate 'First Hour & Co' ${activity}`;
 
-async function flowJson(name: string): Promise<{ code: number; json: { flow?: { latestVersion?: number; publishedVersion?: number } }; err: string }> {
+async function flowJson(
+  name: string,
+): Promise<{ code: number; json: { flow?: { latestVersion?: number; publishedVersion?: number } }; err: string }> {
   const run = await cli('flow', 'show', COMPANY, name, '--json');
   return { code: run.code, json: run.code === 0 ? JSON.parse(run.out) : JSON.parse(run.out || '{}'), err: run.err };
 }
@@ -87,18 +99,31 @@ test('a new flow whose activity another flow publishes is refused whole: no draf
 test('an invalid new version of a published flow is not saved; the published version keeps answering', async (t) => {
   const first = await cli('flow', 'apply', flowFile('steady', 'steady.flow', RESPOND), '--publish');
   const secret = SECRET_LINE.exec(first.out)![1]!;
-  const broken = await cli('flow', 'apply', flowFile('steady', 'steady.flow', '  - respond: { statusCode: 101, body: "x" }'), '--publish');
+  const broken = await cli(
+    'flow',
+    'apply',
+    flowFile('steady', 'steady.flow', '  - respond: { statusCode: 101, body: "x" }'),
+    '--publish',
+  );
   t.is(broken.code, 1);
   t.regex(broken.err, /steps\[0\]\.respond\.statusCode/);
   const { json } = await flowJson('steady');
   t.is(json.flow?.latestVersion, 1);
   t.is(json.flow?.publishedVersion, 1);
-  t.is((await callWebhook(stack, { company: COMPANY, activity: 'steady.flow', secret, auth: tenant.auth })).status, 200);
+  t.is(
+    (await callWebhook(stack, { company: COMPANY, activity: 'steady.flow', secret, auth: tenant.auth })).status,
+    200,
+  );
 });
 
 test('every publish that shows no secret names the exact secret rotate command', async (t) => {
   await cli('flow', 'apply', flowFile('reminded', 'reminded.flow', RESPOND), '--publish');
-  const updated = await cli('flow', 'apply', flowFile('reminded', 'reminded.flow', `  - log: { message: "v2" }\n${RESPOND}`), '--publish');
+  const updated = await cli(
+    'flow',
+    'apply',
+    flowFile('reminded', 'reminded.flow', `  - log: { message: "v2" }\n${RESPOND}`),
+    '--publish',
+  );
   t.is(updated.code, 0, updated.err);
   t.regex(updated.out, /updated — version 2, published/);
   t.notRegex(updated.out, /shown once/);
@@ -116,7 +141,10 @@ test('secret rotate given a flow name explains flow name vs activity and names t
   await cli('flow', 'apply', flowFile('named-flow', 'named.activity', RESPOND), '--publish');
   const run = await cli('secret', 'rotate', COMPANY, 'named-flow');
   t.is(run.code, 1);
-  t.regex(run.err, /"named-flow" is the name of a flow; secrets belong to the activity callers send \(this flow's is "named\.activity"\)/);
+  t.regex(
+    run.err,
+    /"named-flow" is the name of a flow; secrets belong to the activity callers send \(this flow's is "named\.activity"\)/,
+  );
   t.true(run.err.includes(ROTATE_HINT('named.activity')), run.err);
   const unknown = await cli('secret', 'rotate', COMPANY, 'no.such.thing');
   t.regex(unknown.err, /list the activities with: flowhook flow list --company 'First Hour & Co'/);
@@ -125,7 +153,10 @@ test('secret rotate given a flow name explains flow name vs activity and names t
 test('a company name that differs in case suggests the right one; a missing one suggests company create', async (t) => {
   const wrongCase = await cli('user', 'create', 'svc-case', '--company', 'first hour & co');
   t.is(wrongCase.code, 1);
-  t.regex(wrongCase.err, /Company "first hour & co" does not exist; did you mean "First Hour & Co"\? \(company names are case-sensitive\)/);
+  t.regex(
+    wrongCase.err,
+    /Company "first hour & co" does not exist; did you mean "First Hour & Co"\? \(company names are case-sensitive\)/,
+  );
   const missing = await cli('flow', 'list', '--company', 'Nowhere_Inc');
   t.regex(missing.err, /Company "Nowhere_Inc" does not exist; create it with: flowhook company create Nowhere_Inc/);
   // A caller with no set in the company named learns nothing about it; one with a set for all companies
@@ -141,7 +172,9 @@ test('a company name that differs in case suggests the right one; a missing one 
     ).status,
     401,
   );
-  const everywhere = JSON.parse((await cli('user', 'create', 'svc-everywhere', '--all-companies', '--json')).out).accessKey;
+  const everywhere = JSON.parse(
+    (await cli('user', 'create', 'svc-everywhere', '--all-companies', '--json')).out,
+  ).accessKey;
   const auth = `Basic ${Buffer.from(`svc-everywhere:${everywhere}`).toString('base64')}`;
   const call = await callWebhook(stack, {
     company: 'FIRST HOUR & CO',
@@ -155,7 +188,12 @@ test('a company name that differs in case suggests the right one; a missing one 
 });
 
 test("the handbook's Temporal UI query finds a failed execution by flow name", async (t) => {
-  const applied = await cli('flow', 'apply', flowFile('failing-flow', 'failing.flow', '  - fail: { message: "the ERP said no" }'), '--publish');
+  const applied = await cli(
+    'flow',
+    'apply',
+    flowFile('failing-flow', 'failing.flow', '  - fail: { message: "the ERP said no" }'),
+    '--publish',
+  );
   const secret = SECRET_LINE.exec(applied.out)![1]!;
   const answer = await callWebhook(stack, { company: COMPANY, activity: 'failing.flow', secret, auth: tenant.auth });
   t.is(answer.status, 500);
@@ -177,11 +215,23 @@ test("the handbook's Temporal UI query finds a failed execution by flow name", a
 });
 
 test('formula mistakes are caught at publish and reported with the file line', async (t) => {
-  const file = flowFile('typo-flow', 'typo.flow', `${RESPOND}\n  - log: { message: "\${ $exist(Trigger.Paylod.id) }" }`);
+  const file = flowFile(
+    'typo-flow',
+    'typo.flow',
+    `${RESPOND}\n  - log: { message: "\${ $exist(Trigger.Paylod.id) }" }`,
+  );
   const run = await cli('flow', 'apply', file, '--publish');
   t.is(run.code, 1);
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  t.regex(run.err, new RegExp(`- ${escaped}:9:\\d+: steps\\[1\\]\\.log\\.message: .*unknown function \\$exist \\(did you mean \\$exists\\?\\)`));
-  t.regex(run.err, new RegExp(`- ${escaped}:9:\\d+: steps\\[1\\]\\.log\\.message: .*"Trigger\\.Paylod" does not exist`));
+  t.regex(
+    run.err,
+    new RegExp(
+      `- ${escaped}:9:\\d+: steps\\[1\\]\\.log\\.message: .*unknown function \\$exist \\(did you mean \\$exists\\?\\)`,
+    ),
+  );
+  t.regex(
+    run.err,
+    new RegExp(`- ${escaped}:9:\\d+: steps\\[1\\]\\.log\\.message: .*"Trigger\\.Paylod" does not exist`),
+  );
   t.is((await flowJson('typo-flow')).code, 1);
 });

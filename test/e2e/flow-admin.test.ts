@@ -20,7 +20,12 @@ test.after.always(async () => stack?.close());
 const respondWith = (body: string) => [{ respond: { description: 'answer', statusCode: 200, body } }];
 const sync = (activity: string) => ({ activity, responseMode: 'WAIT_FOR_RESPONSE_STEP' });
 
-async function rejected(t: import('ava').ExecutionContext, promise: Promise<unknown>, code: Code, pattern: RegExp): Promise<void> {
+async function rejected(
+  t: import('ava').ExecutionContext,
+  promise: Promise<unknown>,
+  code: Code,
+  pattern: RegExp,
+): Promise<void> {
   const error = await t.throwsAsync(promise);
   t.true(error instanceof ConnectError, String(error));
   t.is((error as ConnectError).code, code, (error as ConnectError).rawMessage);
@@ -39,7 +44,12 @@ test('a second flow with the same activity, differing only in case, is rejected 
   await rejected(t, stack.admin.getFlow({ company: tenant.company, name: 'second' }), Code.NotFound, /does not exist/);
   // Saved without publishing, the draft exists; only publishing it is refused.
   await deployFlow(stack, flow(tenant.company, 'second', sync('DUP.activity'), respondWith('two')), false);
-  await rejected(t, stack.admin.publishFlow({ company: tenant.company, name: 'second' }), Code.AlreadyExists, /already published by flow "first"/);
+  await rejected(
+    t,
+    stack.admin.publishFlow({ company: tenant.company, name: 'second' }),
+    Code.AlreadyExists,
+    /already published by flow "first"/,
+  );
   const { flow: saved } = await stack.admin.getFlow({ company: tenant.company, name: 'second' });
   t.is(saved?.publishedVersion, 0);
 });
@@ -47,20 +57,29 @@ test('a second flow with the same activity, differing only in case, is rejected 
 test('publish validation rejects a 1xx status code and names the field', async (t) => {
   await rejected(
     t,
-    deployFlow(stack, flow(tenant.company, 'bad-status', sync('bad.status'), [{ respond: { statusCode: 101, body: '' } }])),
+    deployFlow(
+      stack,
+      flow(tenant.company, 'bad-status', sync('bad.status'), [{ respond: { statusCode: 101, body: '' } }]),
+    ),
     Code.InvalidArgument,
     /steps\[0\]\.respond\.statusCode: .*200\.\.599/,
   );
   await rejected(
     t,
-    deployFlow(stack, flow(tenant.company, 'bad-default', { activity: 'bad.default', defaultResponseStatusCode: 600 }, [])),
+    deployFlow(
+      stack,
+      flow(tenant.company, 'bad-default', { activity: 'bad.default', defaultResponseStatusCode: 600 }, []),
+    ),
     Code.InvalidArgument,
     /defaultResponseStatusCode/,
   );
 });
 
 test('publish warns about a deferral that can run before the respond step', async (t) => {
-  const { warnings } = await deployFlow(stack, flow(tenant.company, 'warned', sync('warned.flow'), [{ sleep: { duration: '1s' } }, ...respondWith('late')]));
+  const { warnings } = await deployFlow(
+    stack,
+    flow(tenant.company, 'warned', sync('warned.flow'), [{ sleep: { duration: '1s' } }, ...respondWith('late')]),
+  );
   t.true(
     warnings.some((w) => /steps\[0\]\.sleep: a deferral can run before any respond step/.test(w)),
     warnings.join('\n'),
@@ -68,20 +87,28 @@ test('publish warns about a deferral that can run before the respond step', asyn
 });
 
 test('rotating the secret invalidates the previous one at once', async (t) => {
-  const { secret: old } = await deployFlow(stack, flow(tenant.company, 'rotating', sync('rotate.me'), respondWith('ok')));
+  const { secret: old } = await deployFlow(
+    stack,
+    flow(tenant.company, 'rotating', sync('rotate.me'), respondWith('ok')),
+  );
   t.is(old.length, 32);
   const { secret: fresh } = await stack.admin.rotateSecret({ company: tenant.company, activity: 'ROTATE.me' });
   t.is(fresh.length, 32);
   t.not(fresh, old);
-  const call = (secret: string) => callWebhook(stack, { company: tenant.company, activity: 'rotate.me', secret, auth: tenant.auth });
+  const call = (secret: string) =>
+    callWebhook(stack, { company: tenant.company, activity: 'rotate.me', secret, auth: tenant.auth });
   t.is((await call(old)).status, 401);
   t.is((await call(fresh)).status, 200);
 });
 
 test('executions run the published version; a newer draft changes nothing until published', async (t) => {
-  const { secret } = await deployFlow(stack, flow(tenant.company, 'versioned', sync('versioned.flow'), respondWith('v1')));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'versioned', sync('versioned.flow'), respondWith('v1')),
+  );
   await deployFlow(stack, flow(tenant.company, 'versioned', sync('versioned.flow'), respondWith('v2')), false);
-  const call = () => callWebhook(stack, { company: tenant.company, activity: 'versioned.flow', secret, auth: tenant.auth });
+  const call = () =>
+    callWebhook(stack, { company: tenant.company, activity: 'versioned.flow', secret, auth: tenant.auth });
   t.is((await call()).value?.body, 'v1');
   await stack.admin.publishFlow({ company: tenant.company, name: 'versioned' });
   t.is((await call()).value?.body, 'v2');

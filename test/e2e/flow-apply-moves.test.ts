@@ -38,7 +38,10 @@ function cli(args: string[], options: { stdin?: string; confirm?: Confirm } = {}
 
 function flowFile(file: string, webhook: Record<string, unknown>): string {
   const path = join(dir, file);
-  writeFileSync(path, stringify(flow(COMPANY, 'invoice-events', webhook, [{ log: { description: 'Note it', message: 'got one' } }])));
+  writeFileSync(
+    path,
+    stringify(flow(COMPANY, 'invoice-events', webhook, [{ log: { description: 'Note it', message: 'got one' } }])),
+  );
   return path;
 }
 
@@ -61,8 +64,14 @@ test('an apply that moves the published flow needs a yes, and says what changes'
   const refused = await cli(['flow', 'apply', moved, '--publish']);
   t.is(refused.code, 1);
   t.regex(refused.err, /moves the published flow "invoice-events" \(company Move Co, version 1\):/);
-  t.regex(refused.err, /its activity changes from billing\.invoice-events to billing\.invoice\.event: calls for billing\.invoice-events will answer 404/);
-  t.regex(refused.err, /its provider route \S+\/hooks\/Move%20Co\/billing\.invoice-events goes away: .*hook-secret delete 'Move Co' billing\.invoice-events --yes/);
+  t.regex(
+    refused.err,
+    /its activity changes from billing\.invoice-events to billing\.invoice\.event: calls for billing\.invoice-events will answer 404/,
+  );
+  t.regex(
+    refused.err,
+    /its provider route \S+\/hooks\/Move%20Co\/billing\.invoice-events goes away: .*hook-secret delete 'Move Co' billing\.invoice-events --yes/,
+  );
   t.regex(refused.err, /not applied without a yes: give --yes/);
   t.regex(refused.err, /nothing was stored for this file/);
   t.deepEqual(await versions(), { latest: 1, published: 1, activity: 'billing.invoice-events' }, 'nothing changed');
@@ -82,7 +91,11 @@ test('an apply that moves the published flow needs a yes, and says what changes'
   t.is((await versions()).latest, 1);
   const yes = await cli(['flow', 'apply', moved], { confirm: async () => true });
   t.is(yes.code, 0, yes.err);
-  t.deepEqual(await versions(), { latest: 2, published: 1, activity: 'billing.invoice.event' }, 'a draft: the published version still routes');
+  t.deepEqual(
+    await versions(),
+    { latest: 2, published: 1, activity: 'billing.invoice.event' },
+    'a draft: the published version still routes',
+  );
 
   // --yes goes ahead without asking.
   const asked: string[] = [];
@@ -99,7 +112,11 @@ test('an apply that keeps the activity and the provider route asks nothing', asy
   const write = (message: string) =>
     writeFileSync(
       path,
-      stringify(flow(COMPANY, 'steady', { activity: 'orders.steady', direct: { verify: { standardWebhooks: {} } } }, [{ log: { description: 'Note it', message } }])),
+      stringify(
+        flow(COMPANY, 'steady', { activity: 'orders.steady', direct: { verify: { standardWebhooks: {} } } }, [
+          { log: { description: 'Note it', message } },
+        ]),
+      ),
     );
   write('first');
   t.is((await cli(['flow', 'apply', path, '--publish'])).code, 0);

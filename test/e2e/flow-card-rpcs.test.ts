@@ -5,7 +5,10 @@
 // with a connection's credentials the page never sees).
 import test from 'ava';
 import { create, fromJson } from '@bufbuild/protobuf';
-import { ConnectionSettingsSchema, ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionSettingsSchema,
+  ConnectionType,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowProblem_Severity, type FlowProblem } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema, ResponseMode, type FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { findFreePort } from '../../bin/embedded/free-port.ts';
@@ -54,7 +57,12 @@ test('CheckFlow names every publish problem at its field, without storing anythi
   t.truthy(status, JSON.stringify(problems.map((p) => `${p.fieldPath}: ${p.message}`)));
   t.deepEqual(where(status!), ['steps', 0, 'respond', 'statusCode']);
   t.regex(status!.message, /200\.\.599/);
-  t.truthy(errors.find((problem) => problem.fieldPath === 'steps[1].httpRequest.connection' && /no connection "erp"/.test(problem.message)));
+  t.truthy(
+    errors.find(
+      (problem) =>
+        problem.fieldPath === 'steps[1].httpRequest.connection' && /no connection "erp"/.test(problem.message),
+    ),
+  );
   const duplicate = errors.find((problem) => problem.fieldPath === 'trigger.webhook.activity');
   t.regex(duplicate?.message ?? '', /"orders\.created" is already published by flow "holder".*ignoring case/);
   t.is(
@@ -182,6 +190,8 @@ test("TryFlow sends a connection's credentials only where the connection allows,
     }),
   );
   t.regex(elsewhere!.message, /may not send its credentials to http:\/\/127\.0\.0\.1/);
-  const notObject = await t.throwsAsync(stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '[1, 2]' }));
+  const notObject = await t.throwsAsync(
+    stack.admin.tryFlow({ company: tenant.company, activity: 'try.me', secret: 'x', payloadJson: '[1, 2]' }),
+  );
   t.regex(notObject!.message, /payload: must be a JSON object/);
 });

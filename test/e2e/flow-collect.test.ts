@@ -5,13 +5,26 @@
 import test from 'ava';
 import { ConnectError } from '@connectrpc/connect';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, countExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  countExecutions,
+  createTenant,
+  deployFlow,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 import { startIntervalServer } from '../support/interval-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { FLOW_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 import { sample, scrape } from '../support/metrics-samples.ts';
 import { historyText } from '../support/history-text.ts';
-import { COLLECTOR_WORKFLOW_TYPE, CONCURRENCY_WORKFLOW_TYPE, DEBOUNCE_DEFAULT_MAX_WAIT_PATCH, type CollectedCall, type CollectorInput } from '../../flow/flow-control-contract.ts';
+import {
+  COLLECTOR_WORKFLOW_TYPE,
+  CONCURRENCY_WORKFLOW_TYPE,
+  DEBOUNCE_DEFAULT_MAX_WAIT_PATCH,
+  type CollectedCall,
+  type CollectorInput,
+} from '../../flow/flow-control-contract.ts';
 import { collectCallUpdate } from '../../flow/flow-control-messages.ts';
 import type { FlowWorkflow } from '../../flow/index.ts';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +40,10 @@ test.before(async () => {
 test.after.always(async () => stack?.close());
 
 async function deploy(name: string, webhook: Record<string, unknown>, steps: unknown[]): Promise<string> {
-  const { secret } = await deployFlow(stack, flow(tenant.company, name, { activity: `collect.${name}`, ...webhook }, steps));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, name, { activity: `collect.${name}`, ...webhook }, steps),
+  );
   return secret;
 }
 
@@ -42,7 +58,11 @@ const call = (name: string, secret: string, payloadText: string, headers?: Recor
   });
 
 const engineMetric = async (labels: Record<string, string>) =>
-  sample(await scrape(`http://127.0.0.1:${stack.engine.metrics!.port}/metrics`), 'flowhook_engine_flow_control_calls_total', { company: tenant.company, ...labels });
+  sample(
+    await scrape(`http://127.0.0.1:${stack.engine.metrics!.port}/metrics`),
+    'flowhook_engine_flow_control_calls_total',
+    { company: tenant.company, ...labels },
+  );
 
 test('10 calls within a debounce period become one execution with the last payload, a count of 10 and every payload text exactly as sent', async (t) => {
   const server = await startIntervalServer({ holdMs: 0 });
@@ -58,7 +78,10 @@ test('10 calls within a debounce period become one execution with the last paylo
     },
   ]);
   // Spelled the way a caller might: spaces, key order and a big number kept byte for byte.
-  const payloads = Array.from({ length: 10 }, (_, n) => `{ "n": ${n},"customer":"C-1", "amount": 12345678901234567890 }`);
+  const payloads = Array.from(
+    { length: 10 },
+    (_, n) => `{ "n": ${n},"customer":"C-1", "amount": 12345678901234567890 }`,
+  );
   const answers = [];
   for (const payload of payloads) answers.push(await call('debounced', secret, payload));
   t.deepEqual(
@@ -69,7 +92,9 @@ test('10 calls within a debounce period become one execution with the last paylo
   const other = await call('debounced', secret, '{"n": 99, "customer": "C-2"}');
   t.not(other.executionId, answers[0]!.executionId, 'another key: another execution');
 
-  const reports = (await server.waitForAnswered(2, '/coalesced')).map((report) => JSON.parse(report.body) as { count: number; payloads: string[]; last: number });
+  const reports = (await server.waitForAnswered(2, '/coalesced')).map(
+    (report) => JSON.parse(report.body) as { count: number; payloads: string[]; last: number },
+  );
   const body = reports.find((report) => report.last !== 99)!;
   t.is(body.count, 10);
   t.is(body.last, 9, 'the last call payload');
@@ -87,7 +112,10 @@ test('10 calls within a debounce period become one execution with the last paylo
 });
 
 /** Sends `send(n)` every 300 ms for `forMs`: never a quiet second, so a 1 s debounce never ends on its own while they last. */
-async function restlessCalls<T>(forMs: number, send: (n: number) => Promise<T>): Promise<{ first: number; answers: T[] }> {
+async function restlessCalls<T>(
+  forMs: number,
+  send: (n: number) => Promise<T>,
+): Promise<{ first: number; answers: T[] }> {
   const first = Date.now();
   const answers: T[] = [];
   for (let n = 0; Date.now() - first < forMs; n++) {
@@ -110,7 +138,9 @@ test('a debounce without maxWait whose callers never pause still runs: ten perio
       },
     },
   ]);
-  const { first, answers } = await restlessCalls(14_000, (n) => call('restless', secret, `{"customer": "C-9", "n": ${n}}`));
+  const { first, answers } = await restlessCalls(14_000, (n) =>
+    call('restless', secret, `{"customer": "C-9", "n": ${n}}`),
+  );
   t.true(
     answers.every((answer) => answer.status === 200),
     'every call accepted',
@@ -119,9 +149,16 @@ test('a debounce without maxWait whose callers never pause still runs: ten perio
   const [bounded, next] = [...new Set(ids)];
   t.truthy(next, 'the calls after the bound join the next window: the first one did not wait for the calls to stop');
   const started = (await stack.temporal.workflow.getHandle(bounded!).describe()).startTime.getTime() - first;
-  t.true(started >= 9_000 && started < 12_500, `the first execution started ${started} ms after the first call (default maxWait 10 s)`);
+  t.true(
+    started >= 9_000 && started < 12_500,
+    `the first execution started ${started} ms after the first call (default maxWait 10 s)`,
+  );
   const [report] = await server.waitForAnswered(1, '/restless');
-  t.is((JSON.parse(report!.body) as { count: number }).count, ids.filter((id) => id === bounded).length, 'it stands for the calls of its window');
+  t.is(
+    (JSON.parse(report!.body) as { count: number }).count,
+    ids.filter((id) => id === bounded).length,
+    'it stands for the calls of its window',
+  );
 });
 
 test('a collector begun before maxWait had a default (no maxWait in its input) takes the default while it runs on', async (t) => {
@@ -163,12 +200,18 @@ test('a collector begun before maxWait had a default (no maxWait in its input) t
       priority: { fairnessKey: tenant.company },
     },
   });
-  const { answers } = await restlessCalls(13_000, async (n) => (await collector.executeUpdate(collectCallUpdate, { args: [collected(n)] })).executionId);
+  const { answers } = await restlessCalls(
+    13_000,
+    async (n) => (await collector.executeUpdate(collectCallUpdate, { args: [collected(n)] })).executionId,
+  );
   const [bounded, next] = [...new Set(answers)];
   t.truthy(next, 'the window ended at the default while the calls went on');
   const result = await stack.temporal.workflow.getHandle<FlowWorkflow>(bounded!).result();
   t.is(Number(result.steps.find((step) => step.type === 'log')?.note), answers.filter((id) => id === bounded).length);
-  t.true((await historyText(workflowId)).includes(DEBOUNCE_DEFAULT_MAX_WAIT_PATCH), 'the change is marked in its history, so a replay takes the same path');
+  t.true(
+    (await historyText(workflowId)).includes(DEBOUNCE_DEFAULT_MAX_WAIT_PATCH),
+    'the change is marked in its history, so a replay takes the same path',
+  );
 });
 
 test('25 concurrent calls to a batch of maxSize 10 become three executions covering all 25 calls, each once, in arrival order', async (t) => {
@@ -192,7 +235,9 @@ test('25 concurrent calls to a batch of maxSize 10 become three executions cover
   );
   t.is(new Set(answers.map((answer) => answer.executionId)).size, 3, 'callers are told three executions');
   // Two full batches at once; the last five after maxWait.
-  const reports = (await server.waitForAnswered(3, '/batch', 90_000)).map((report) => JSON.parse(report.body) as { calls: string[]; callers: string[]; received: string[] });
+  const reports = (await server.waitForAnswered(3, '/batch', 90_000)).map(
+    (report) => JSON.parse(report.body) as { calls: string[]; callers: string[]; received: string[] },
+  );
   t.deepEqual(
     reports.map((report) => report.calls.length).sort((a, b) => a - b),
     [5, 10, 10],
@@ -229,7 +274,11 @@ test('a retried keyed call joins its batch once; another payload under its key i
   await call('keyed-batch', secret, '{"n":3}');
   await call('keyed-batch', secret, '{"n":4}');
   const [report] = await server.waitForAnswered(1, '/keyed');
-  t.deepEqual(JSON.parse(report!.body).calls, ['{"n":1}', '{"n":3}', '{"n":4}'], 'the retried call is in the batch once');
+  t.deepEqual(
+    JSON.parse(report!.body).calls,
+    ['{"n":1}', '{"n":3}', '{"n":4}'],
+    'the retried call is in the batch once',
+  );
   const late = await call('keyed-batch', secret, '{"n":1}', { 'Idempotency-Key': 'k-1' });
   t.is(late.executionId, first.executionId, 'also after its batch ran');
 });
@@ -238,20 +287,28 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
   const key = '${Trigger.Payload.card}';
-  const secret = await deploy('hidden', { doNotLogPayload: true, debounce: { key, period: '2s' }, concurrency: { key } }, [
-    {
-      httpRequest: {
-        description: 'report',
-        url: `${server.url}/hidden`,
-        method: 'POST',
-        body: '${ {"card": Trigger.Payload.card, "count": Trigger.Coalesced.count} }',
+  const secret = await deploy(
+    'hidden',
+    { doNotLogPayload: true, debounce: { key, period: '2s' }, concurrency: { key } },
+    [
+      {
+        httpRequest: {
+          description: 'report',
+          url: `${server.url}/hidden`,
+          method: 'POST',
+          body: '${ {"card": Trigger.Payload.card, "count": Trigger.Coalesced.count} }',
+        },
       },
-    },
-  ]);
+    ],
+  );
   const first = await call('hidden', secret, '{"card": "4111-SECRET-1111", "n": 1}');
   await call('hidden', secret, '{"card": "4111-SECRET-1111", "n": 2}');
   const [report] = await server.waitForAnswered(1, '/hidden');
-  t.deepEqual(JSON.parse(report!.body), { card: '4111-SECRET-1111', count: 2 }, 'the execution decrypts what the collector handed it');
+  t.deepEqual(
+    JSON.parse(report!.body),
+    { card: '4111-SECRET-1111', count: 2 },
+    'the execution decrypts what the collector handed it',
+  );
   // Its result is encrypted too: this test's client has no codec, so it asks only whether it completed — and its memo
   // (the grant's run mark) is as readable as any execution's: the engine's grant checks read it.
   const described = await eventually(() => stack.temporal.workflow.getHandle(first.executionId!).describe(), {
@@ -278,7 +335,9 @@ test('doNotLogPayload: the collector, the concurrency coordinator and the execut
   for (const workflowId of [first.executionId!, ...collectors, ...gates]) {
     t.false((await historyText(workflowId)).includes('SECRET'), `${workflowId}: no payload or key in clear`);
   }
-  const label = (await stack.temporal.workflow.getHandle(first.executionId!).describe()).typedSearchAttributes.get(FLOW_KEY);
+  const label = (await stack.temporal.workflow.getHandle(first.executionId!).describe()).typedSearchAttributes.get(
+    FLOW_KEY,
+  );
   t.regex(label?.[0] ?? '', /^#[A-Za-z0-9_-]{16}$/, 'the key is shown as its digest');
 });
 
@@ -372,7 +431,11 @@ test('a collector continued as new keeps its open window and the keyed calls it 
     { what: 'the batch execution has started' },
   );
   const result = await execution.result();
-  t.is(result.steps.find((step) => step.type === 'log')?.note, '2: {"n":1} {"n":2}', 'the carried call and the new one, in one batch');
+  t.is(
+    result.steps.find((step) => step.type === 'log')?.note,
+    '2: {"n":1} {"n":2}',
+    'the carried call and the new one, in one batch',
+  );
 });
 
 test('publishing refuses debounce and batch for Wait for Response step, and key formulas that read what a call cannot know yet', async (t) => {
@@ -380,7 +443,12 @@ test('publishing refuses debounce and batch for Wait for Response step, and key 
     const error = await t.throwsAsync(
       deployFlow(
         stack,
-        flow(tenant.company, `refused-${Math.random().toString(36).slice(2, 8)}`, { activity: `collect.refused.${Math.random().toString(36).slice(2, 8)}`, ...webhook }, []),
+        flow(
+          tenant.company,
+          `refused-${Math.random().toString(36).slice(2, 8)}`,
+          { activity: `collect.refused.${Math.random().toString(36).slice(2, 8)}`, ...webhook },
+          [],
+        ),
       ),
     );
     return ConnectError.from(error).rawMessage;
@@ -389,6 +457,12 @@ test('publishing refuses debounce and batch for Wait for Response step, and key 
     await refused({ responseMode: 'WAIT_FOR_RESPONSE_STEP', debounce: { key: '${Trigger.Payload.id}', period: '5s' } }),
     /trigger\.webhook\.debounce: only with responseMode INSTANT_RETURN/,
   );
-  t.regex(await refused({ responseMode: 'WAIT_FOR_RESPONSE_STEP', batch: { maxSize: 5, maxWait: '5s' } }), /trigger\.webhook\.batch: only with responseMode INSTANT_RETURN/);
-  t.regex(await refused({ concurrency: { key: '${Variables.customer}' } }), /trigger\.webhook\.concurrency\.key: .*"Variables" cannot be read here/);
+  t.regex(
+    await refused({ responseMode: 'WAIT_FOR_RESPONSE_STEP', batch: { maxSize: 5, maxWait: '5s' } }),
+    /trigger\.webhook\.batch: only with responseMode INSTANT_RETURN/,
+  );
+  t.regex(
+    await refused({ concurrency: { key: '${Variables.customer}' } }),
+    /trigger\.webhook\.concurrency\.key: .*"Variables" cannot be read here/,
+  );
 });

@@ -26,18 +26,30 @@ let executions: Client<typeof ExecutionService>;
 test.before(async () => {
   stack = await startStack();
   tenant = await createTenant(stack, 'Controlled Ltd.');
-  executions = createClient(ExecutionService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }));
+  executions = createClient(
+    ExecutionService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }),
+  );
 });
 test.after.always(async () => stack?.close());
 
 const engineMetric = async (labels: Record<string, string>) =>
-  sample(await scrape(`http://127.0.0.1:${stack.engine.metrics!.port}/metrics`), 'flowhook_engine_flow_control_calls_total', { company: tenant.company, ...labels });
+  sample(
+    await scrape(`http://127.0.0.1:${stack.engine.metrics!.port}/metrics`),
+    'flowhook_engine_flow_control_calls_total',
+    { company: tenant.company, ...labels },
+  );
 
 /** One step: POST to the interval server, so the test sees when the execution ran. */
-const post = (url: string, path: string, body = '{"n": ${Trigger.Payload.n}}') => [{ httpRequest: { description: 'report', url: `${url}${path}`, method: 'POST', body } }];
+const post = (url: string, path: string, body = '{"n": ${Trigger.Payload.n}}') => [
+  { httpRequest: { description: 'report', url: `${url}${path}`, method: 'POST', body } },
+];
 
 async function deploy(name: string, webhook: Record<string, unknown>, steps: unknown[]): Promise<string> {
-  const { secret } = await deployFlow(stack, flow(tenant.company, name, { activity: `control.${name}`, ...webhook }, steps));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, name, { activity: `control.${name}`, ...webhook }, steps),
+  );
   return secret;
 }
 
@@ -60,7 +72,9 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   const oneKey = await deploy('one-key', { concurrency }, post(serial.url, '/run'));
   const manyKeys = await deploy('many-keys', { concurrency }, post(parallel.url, '/run'));
 
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => call('one-key', oneKey, { invoice: 'INV-1', n })));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, n) => call('one-key', oneKey, { invoice: 'INV-1', n })),
+  );
   t.deepEqual(
     answers.map((answer) => answer.status),
     Array(20).fill(200),
@@ -70,7 +84,9 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   t.false(overlapping(ran), 'one key: no two executions ran at the same time');
   t.deepEqual(new Set(ran.map((interval) => JSON.parse(interval.body).n)).size, 20, 'each call ran once');
 
-  const spread = await Promise.all(Array.from({ length: 20 }, (_, n) => call('many-keys', manyKeys, { invoice: `INV-${n}`, n })));
+  const spread = await Promise.all(
+    Array.from({ length: 20 }, (_, n) => call('many-keys', manyKeys, { invoice: `INV-${n}`, n })),
+  );
   t.deepEqual(
     spread.map((answer) => answer.status),
     Array(20).fill(200),
@@ -91,11 +107,15 @@ test('20 concurrent calls with one concurrency key never overlap; 20 calls with 
   );
 
   // Visible: the key in the execution's search attributes, the wait in FlowWaitMs, and `execution list --key`.
-  const listed = await eventually(() => executions.listExecutions({ company: tenant.company, flowName: 'one-key', key: 'INV-1', limit: 50 }), {
-    until: (response) => response.executions.length === 20 && response.executions.every((e) => e.status === 'COMPLETED'),
-    what: 'execution list --key INV-1 shows the 20 completed executions',
-    timeoutMs: 30_000,
-  });
+  const listed = await eventually(
+    () => executions.listExecutions({ company: tenant.company, flowName: 'one-key', key: 'INV-1', limit: 50 }),
+    {
+      until: (response) =>
+        response.executions.length === 20 && response.executions.every((e) => e.status === 'COMPLETED'),
+      what: 'execution list --key INV-1 shows the 20 completed executions',
+      timeoutMs: 30_000,
+    },
+  );
   t.true(listed.executions.every((e) => e.keys.includes('INV-1')));
   t.true(
     listed.executions.some((e) => e.waitedMs > 0n),
@@ -136,7 +156,11 @@ test('Wait for Response step with a concurrency key: a caller whose execution wa
   });
   const second = await call('sync-key', secret, { invoice: 'INV-5', n: 2 });
   t.is(second.status, 200);
-  t.deepEqual([second.value?.statusCode, second.headers.get('x-flowhook-outcome')], [202, 'sync-timeout'], 'the default answer once the window closed');
+  t.deepEqual(
+    [second.value?.statusCode, second.headers.get('x-flowhook-outcome')],
+    [202, 'sync-timeout'],
+    'the default answer once the window closed',
+  );
   server.releaseFirst();
   const ran = await server.waitForAnswered(2);
   t.false(overlapping(ran));
@@ -157,10 +181,13 @@ test('a key formula that fails for a call refuses it with 400, naming the field 
   t.is((await call('bad-key', secret, { invoice: '42' })).status, 200, 'a payload the formula can read is accepted');
   t.is(refused.executionId, null);
   // The accepted call's execution is listed; the refused one never was (it is the earlier of the two).
-  const listed = await eventually(() => executions.listExecutions({ company: tenant.company, activity: 'control.bad-key' }), {
-    until: (response) => response.executions.length > 0,
-    what: 'the accepted call is listed',
-  });
+  const listed = await eventually(
+    () => executions.listExecutions({ company: tenant.company, activity: 'control.bad-key' }),
+    {
+      until: (response) => response.executions.length > 0,
+      what: 'the accepted call is listed',
+    },
+  );
   t.is(listed.executions.length, 1);
 });
 
@@ -168,7 +195,11 @@ test('a slot held by an execution an operator terminated is given to the next on
   t.timeout(5 * 60_000);
   const server = await startIntervalServer({ holdMs: 0, holdFirst: true });
   t.teardown(() => server.close());
-  const secret = await deploy('terminated-holder', { concurrency: { key: '${Trigger.Payload.invoice}' } }, post(server.url, '/run'));
+  const secret = await deploy(
+    'terminated-holder',
+    { concurrency: { key: '${Trigger.Payload.invoice}' } },
+    post(server.url, '/run'),
+  );
   const holder = await call('terminated-holder', secret, { invoice: 'INV-T', n: 1 });
   await eventually(() => server.intervals.length === 1, { what: 'the first execution holds the key' });
   const waiting = await call('terminated-holder', secret, { invoice: 'INV-T', n: 2 });
@@ -177,7 +208,10 @@ test('a slot held by an execution an operator terminated is given to the next on
   // The terminated holder's request stays held at the server: the first answered one is the waiting execution's.
   const [next] = await server.waitForAnswered(1, '/run', 4 * 60_000);
   t.is(JSON.parse(next!.body).n, 2);
-  t.is((await stack.temporal.workflow.getHandle<FlowWorkflow>(waiting.executionId!).result()).outcome, 'INSTANT_RETURN');
+  t.is(
+    (await stack.temporal.workflow.getHandle<FlowWorkflow>(waiting.executionId!).result()).outcome,
+    'INSTANT_RETURN',
+  );
 });
 
 test('throttled calls are all accepted (no 429) and their executions start at the set rate', async (t) => {
@@ -201,7 +235,11 @@ test('throttled calls are all accepted (no 429) and their executions start at th
 test('a payload-derived idempotency key joins a repeat to the first execution, also one whose body differs (said in the log); a header wins', async (t) => {
   const server = await startIntervalServer({ holdMs: 0 });
   t.teardown(() => server.close());
-  const secret = await deploy('keyed', { idempotencyKey: '${Trigger.Payload.event.id}' }, post(server.url, '/event', '{"n": ${Trigger.Payload.n}}'));
+  const secret = await deploy(
+    'keyed',
+    { idempotencyKey: '${Trigger.Payload.event.id}' },
+    post(server.url, '/event', '{"n": ${Trigger.Payload.n}}'),
+  );
   const payload = { event: { id: 'evt_1' }, n: 1 };
   const first = await call('keyed', secret, payload);
   const again = await call('keyed', secret, payload);
@@ -217,9 +255,11 @@ test('a payload-derived idempotency key joins a repeat to the first execution, a
   const redelivered = await call('keyed', secret, { event: { id: 'evt_1' }, n: 2, attempt: 2 });
   t.is(redelivered.status, 200, 'never a 4xx for a redelivery');
   t.is(redelivered.executionId, first.executionId, 'it joins the first execution whatever its body');
-  const synced = await deploy('keyed-sync', { idempotencyKey: '${Trigger.Payload.event.id}', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { respond: { statusCode: 201, body: 'first ${Trigger.Payload.n}' } },
-  ]);
+  const synced = await deploy(
+    'keyed-sync',
+    { idempotencyKey: '${Trigger.Payload.event.id}', responseMode: 'WAIT_FOR_RESPONSE_STEP' },
+    [{ respond: { statusCode: 201, body: 'first ${Trigger.Payload.n}' } }],
+  );
   const firstSync = await call('keyed-sync', synced, { event: { id: 'evt_s' }, n: 1 });
   const againSync = await call('keyed-sync', synced, { event: { id: 'evt_s' }, n: 2 });
   t.is(againSync.executionId, firstSync.executionId);
@@ -231,7 +271,11 @@ test('a payload-derived idempotency key joins a repeat to the first execution, a
   const unkeyed = await call('keyed', secret, { n: 3 });
   t.not(unkeyed.executionId, first.executionId, 'a payload without the key is an unkeyed call');
   await server.waitForAnswered(3);
-  t.is(server.intervals.filter((interval) => JSON.parse(interval.body).n === 1).length, 2, 'payload 1 ran twice: once for its key, once for the header');
+  t.is(
+    server.intervals.filter((interval) => JSON.parse(interval.body).n === 1).length,
+    2,
+    'payload 1 ran twice: once for its key, once for the header',
+  );
   t.is(await engineMetric({ activity: 'control.keyed', control: 'deduplicated' }), 3);
   t.is(await engineMetric({ activity: 'control.keyed-sync', control: 'deduplicated' }), 1);
 });
@@ -276,7 +320,10 @@ test('a paused flow accepts calls and holds their executions; resume runs them o
   const after = await call('pausable', secret, { n: 4 });
   t.is(after.status, 200);
   await server.waitForAnswered(4);
-  const audit = await createClient(AuditService, createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken })).listAuditEvents({ action: 'flow', limit: 50 });
+  const audit = await createClient(
+    AuditService,
+    createAdminTransport({ engineUrl: stack.engineUrl, adminToken: stack.adminToken }),
+  ).listAuditEvents({ action: 'flow', limit: 50 });
   t.deepEqual(
     audit.events
       .map((event) => event.action)

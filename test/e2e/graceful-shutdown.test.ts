@@ -15,10 +15,15 @@ test('an in-flight sync call is answered while facade and engine shut down', asy
     const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
     await admin.createCompany({ name: 'Draining' });
     const { accessKey } = await admin.createUser({ name: 'drain-user', company: 'Draining' });
-    const definition = flow('Draining', 'draining', { activity: 'drain.test', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-      { name: 'upstream', httpRequest: { description: 'slow upstream', url: `${target.url}/slow`, method: 'POST' } },
-      { respond: { statusCode: 200, body: '{{Steps.upstream.body}}' } },
-    ]);
+    const definition = flow(
+      'Draining',
+      'draining',
+      { activity: 'drain.test', responseMode: 'WAIT_FOR_RESPONSE_STEP' },
+      [
+        { name: 'upstream', httpRequest: { description: 'slow upstream', url: `${target.url}/slow`, method: 'POST' } },
+        { respond: { statusCode: 200, body: '{{Steps.upstream.body}}' } },
+      ],
+    );
     const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
     const inFlight = fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Draining`, {
       method: 'POST',

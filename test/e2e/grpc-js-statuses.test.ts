@@ -67,7 +67,10 @@ async function countingRelay(engineUrl: string): Promise<CountingRelay> {
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     sent: () => sent,
-    idle: () => (sockets.size === 0 ? Promise.resolve() : new Promise((resolve) => idle.addEventListener('idle', () => resolve(), { once: true }))),
+    idle: () =>
+      sockets.size === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => idle.addEventListener('idle', () => resolve(), { once: true })),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       server.close();
@@ -86,14 +89,23 @@ for (const [bytes, what] of [
     t.teardown(async () => (client.close(), await relay.close()));
     const invoke = invokeOf(bytes);
     const refusals = [
-      ['no token', undefined, { code: status.UNAUTHENTICATED, details: 'a service account token is required (authorization: Bearer fhsa_…)' }],
-      ['an unknown token', UNKNOWN_TOKEN, { code: status.UNAUTHENTICATED, details: 'a valid service account token is required' }],
+      [
+        'no token',
+        undefined,
+        { code: status.UNAUTHENTICATED, details: 'a service account token is required (authorization: Bearer fhsa_…)' },
+      ],
+      [
+        'an unknown token',
+        UNKNOWN_TOKEN,
+        { code: status.UNAUTHENTICATED, details: 'a valid service account token is required' },
+      ],
       [
         'an admin token',
         stack.tokens.admin,
         {
           code: status.PERMISSION_DENIED,
-          details: 'flowhook.engine.v1.WebhookService needs a service account of scope "invoke"; "test-admin" has scope "admin"',
+          details:
+            'flowhook.engine.v1.WebhookService needs a service account of scope "invoke"; "test-admin" has scope "admin"',
         },
       ],
     ] as const;

@@ -115,12 +115,25 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
   try {
     t.true(other.feed.live, 'the other engine listens');
     await stack.admin.createCompany({ name: COMPANY });
-    const published = await deployFlow(stack, flow(COMPANY, 'stripe-in', { activity: STRIPE, direct: { verify: { stripe: {} } } }, [{ log: { message: 'paid' } }]));
+    const published = await deployFlow(
+      stack,
+      flow(COMPANY, 'stripe-in', { activity: STRIPE, direct: { verify: { stripe: {} } } }, [
+        { log: { message: 'paid' } },
+      ]),
+    );
     t.true(
-      published.warnings.some((warning) => warning.includes(`no signing secret yet`) && warning.includes(`flowhook hook-secret set 'Hook Co' ${STRIPE}`)),
+      published.warnings.some(
+        (warning) =>
+          warning.includes(`no signing secret yet`) && warning.includes(`flowhook hook-secret set 'Hook Co' ${STRIPE}`),
+      ),
       published.warnings.join('\n'),
     );
-    await deployFlow(stack, flow(COMPANY, 'standard-in', { activity: STANDARD, direct: { verify: { standardWebhooks: {} } } }, [{ log: { message: 'ordered' } }]));
+    await deployFlow(
+      stack,
+      flow(COMPANY, 'standard-in', { activity: STANDARD, direct: { verify: { standardWebhooks: {} } } }, [
+        { log: { message: 'ordered' } },
+      ]),
+    );
     const cli = cliInProcess(stack);
     const env = { FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken };
 
@@ -148,7 +161,10 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.like(list.secrets[0], { company: COMPANY, activity: STRIPE, routePublished: true });
     t.false(listed.out.includes(first));
     const table = await cli(['hook-secret', 'list']);
-    t.regex(table.out, /COMPANY +ACTIVITY +SET +PREVIOUS VALID UNTIL +ROUTE\nHook Co +payments\.stripe +\S+ +- +published/);
+    t.regex(
+      table.out,
+      /COMPANY +ACTIVITY +SET +PREVIOUS VALID UNTIL +ROUTE\nHook Co +payments\.stripe +\S+ +- +published/,
+    );
 
     // Rotation with a 2 s overlap: both verify, then only the new one — with no change announced in between.
     const second = `whsec_${randomBytes(24).toString('hex')}`;
@@ -163,7 +179,11 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     const hitsInOverlap = other.hits;
     // No change is announced when the overlap ends: its deadline passing is the event itself.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now()) + 50));
-    t.deepEqual(await other.find(STRIPE), { current: second }, 'the overlap ends at its deadline, even for a cached entry');
+    t.deepEqual(
+      await other.find(STRIPE),
+      { current: second },
+      'the overlap ends at its deadline, even for a cached entry',
+    );
     t.is(other.hits, hitsInOverlap + 1, 'that answer came from the cache: the deadline is checked per call');
     t.regex((await cli(['hook-secret', 'list'])).out, /payments\.stripe +\S+ +- +published/);
 
@@ -174,7 +194,10 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     const malformed = 'whsec_c2hvcnQ=';
     const refused = await cli(['hook-secret', 'set', COMPANY, STANDARD], `${malformed}\n`);
     t.is(refused.code, 1);
-    t.regex(refused.err, /invalid argument: hook secret for "orders\.standard" is not valid:\n- a Standard Webhooks secret decodes to 24\.\.64 bytes; this one has 5/);
+    t.regex(
+      refused.err,
+      /invalid argument: hook secret for "orders\.standard" is not valid:\n- a Standard Webhooks secret decodes to 24\.\.64 bytes; this one has 5/,
+    );
     t.false(refused.err.includes(malformed));
     const spaced = await cli(['hook-secret', 'set', COMPANY, STRIPE], ` ${second}\n\n`);
     t.is(spaced.code, 1);
@@ -208,7 +231,14 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
     t.is(rewrapped, 2, 'two current hook secrets (the expired previous one is dropped, not re-wrapped)');
     const after = await rows(databaseUrl);
     t.true(before.every((row) => row.key_id !== currentKeyId));
-    t.true(after.every((row) => row.key_id === currentKeyId && row.secret_ciphertext.startsWith(`fh1.${currentKeyId}.`) && row.previous_ciphertext === null));
+    t.true(
+      after.every(
+        (row) =>
+          row.key_id === currentKeyId &&
+          row.secret_ciphertext.startsWith(`fh1.${currentKeyId}.`) &&
+          row.previous_ciphertext === null,
+      ),
+    );
     writeFileSync(keyFile, `${readFileSync(keyFile, 'utf8').split('\n')[0]}\n`, { mode: 0o600 });
     const fresh = await otherEngine(databaseUrl, keyFile);
     try {
@@ -241,7 +271,9 @@ test('hook secrets: set from stdin, list, rotate with overlap, generate, refuse,
   }
 });
 
-async function rows(databaseUrl: string): Promise<{ key_id: string; secret_ciphertext: string; previous_ciphertext: string | null }[]> {
+async function rows(
+  databaseUrl: string,
+): Promise<{ key_id: string; secret_ciphertext: string; previous_ciphertext: string | null }[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -265,7 +297,11 @@ test('no hook secret reaches the engine logs, even at debug level and in refusal
     t.is((await cliProcess(env, ['hook-secret', 'set', COMPANY, STANDARD], `${good}\n`)).code, 0);
     const refused = await cliProcess(env, ['hook-secret', 'set', COMPANY, STANDARD, '--overlap', '1h'], `${bad}\n`);
     t.is(refused.code, 1);
-    const generated = await cliProcess(env, ['hook-secret', 'set', COMPANY, STANDARD, '--generate', '--overlap', '1h', '--json'], '');
+    const generated = await cliProcess(
+      env,
+      ['hook-secret', 'set', COMPANY, STANDARD, '--generate', '--overlap', '1h', '--json'],
+      '',
+    );
     t.is(generated.code, 0, generated.err);
     secrets.push(JSON.parse(generated.out).generatedSecret);
     const listed = await cliProcess(env, ['hook-secret', 'list', '--json']);

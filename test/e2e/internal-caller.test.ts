@@ -49,7 +49,10 @@ let scratch: string;
 /** A company with the order flow and an invoke account of its own, as `flowhook service-account create … --company` makes it. */
 async function deployOrderFlow(target: TestStack, company: string, account: string): Promise<Deployment> {
   await createTenant(target, company);
-  const { secret } = await deployFlow(target, flow(company, 'order', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, ORDER_FLOW_STEPS));
+  const { secret } = await deployFlow(
+    target,
+    flow(company, 'order', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, ORDER_FLOW_STEPS),
+  );
   const { token } = await target.admin.createServiceAccount({ name: account, scope: 'invoke', companies: [company] });
   return { company, secret, token };
 }
@@ -88,7 +91,11 @@ function runProgram(command: string, args: string[], env: Record<string, string 
 }
 
 /** Only what a deployment of the example would set: nothing from this process's FLOWHOOK_* leaks in. */
-function exampleEnv(engineUrl: string, deployment: Deployment, overrides: Record<string, string> = {}): Record<string, string | undefined> {
+function exampleEnv(
+  engineUrl: string,
+  deployment: Deployment,
+  overrides: Record<string, string> = {},
+): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -101,18 +108,26 @@ function exampleEnv(engineUrl: string, deployment: Deployment, overrides: Record
   };
 }
 
-const runExample = (env: Record<string, string | undefined>, payload?: string) => runProgram(process.execPath, payload === undefined ? [EXAMPLE] : [EXAMPLE, payload], env);
+const runExample = (env: Record<string, string | undefined>, payload?: string) =>
+  runProgram(process.execPath, payload === undefined ? [EXAMPLE] : [EXAMPLE, payload], env);
 
 /** The example's printed answer: `name: value` lines, a blank line, then the body. */
 function parseAnswer(t: ExecutionContext, run: ProgramRun): { fields: Record<string, string>; body: string } {
   t.is(run.code, 0, `stdout: ${run.stdout}\nstderr: ${run.stderr}`);
   const [head = '', ...rest] = run.stdout.split('\n\n');
-  const fields = Object.fromEntries(head.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+  const fields = Object.fromEntries(
+    head.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { fields, body: rest.join('\n\n').trimEnd() };
 }
 
 /** The execution exists in Temporal, belongs to the company and records the account as its caller. */
-async function assertRecordedExecution(t: ExecutionContext, target: TestStack, executionId: string, company: string): Promise<void> {
+async function assertRecordedExecution(
+  t: ExecutionContext,
+  target: TestStack,
+  executionId: string,
+  company: string,
+): Promise<void> {
   t.truthy(executionId);
   const described = await target.temporal.workflow.getHandle(executionId).describe();
   t.is(described.workflowId, executionId);
@@ -133,14 +148,23 @@ test('the example program invokes the flow as the service account and prints its
 test('the example reads the token from a file only its owner can read', async (t) => {
   const tokenFile = join(scratch, 'billing-sync.token');
   await writeFile(tokenFile, `${cronus.token}\n`, { mode: 0o600 });
-  const fromFile = parseAnswer(t, await runExample(exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_TOKEN: '', FLOWHOOK_ENGINE_TOKEN_FILE: tokenFile }), '{"orderId":600}'));
+  const fromFile = parseAnswer(
+    t,
+    await runExample(
+      exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_TOKEN: '', FLOWHOOK_ENGINE_TOKEN_FILE: tokenFile }),
+      '{"orderId":600}',
+    ),
+  );
   t.deepEqual(JSON.parse(fromFile.body), { accepted: 600 });
   await assertRecordedExecution(t, stack, fromFile.fields.execution!, cronus.company);
 
   const sharedFile = join(scratch, 'shared.token');
   await writeFile(sharedFile, cronus.token);
   await chmod(sharedFile, 0o644); // explicitly: the umask may have taken the group and other bits already
-  const shared = await runExample(exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_TOKEN: '', FLOWHOOK_ENGINE_TOKEN_FILE: sharedFile }), '{"orderId":644}');
+  const shared = await runExample(
+    exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_TOKEN: '', FLOWHOOK_ENGINE_TOKEN_FILE: sharedFile }),
+    '{"orderId":644}',
+  );
   t.is(shared.code, 2);
   t.regex(shared.stderr, /shared\.token is readable by others: chmod 600 it/);
   t.is(shared.stdout, '');
@@ -158,7 +182,11 @@ test('the example sends FLOWHOOK_IDEMPOTENCY_KEY: a retry joins the first execut
 
 test('the example turns refusals into a message naming the reason and exit code 1', async (t) => {
   const refusals: [string, Record<string, string>, RegExp][] = [
-    ['a wrong token', { FLOWHOOK_ENGINE_TOKEN: `fhsa_${'x'.repeat(43)}` }, /unauthenticated.*a valid service account token is required/],
+    [
+      'a wrong token',
+      { FLOWHOOK_ENGINE_TOKEN: `fhsa_${'x'.repeat(43)}` },
+      /unauthenticated.*a valid service account token is required/,
+    ],
     ['a wrong flow secret', { FLOWHOOK_SECRET: 'x'.repeat(32) }, /unauthenticated.*flow secret is wrong/],
     ['an unknown activity', { FLOWHOOK_ACTIVITY: 'billing.nothing' }, /not found/],
     [
@@ -166,8 +194,16 @@ test('the example turns refusals into a message naming the reason and exit code 
       { FLOWHOOK_COMPANY: other.company, FLOWHOOK_SECRET: other.secret },
       /permission denied: Service account "billing-sync" may not call flows of company "Fabrikam"/,
     ],
-    ['no engine listening', { FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:1' }, /cannot reach the engine at http:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/],
-    ['a token of another scope', { FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker }, /permission denied: .*needs a service account of scope "invoke"/],
+    [
+      'no engine listening',
+      { FLOWHOOK_ENGINE_URL: 'http://127.0.0.1:1' },
+      /cannot reach the engine at http:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/,
+    ],
+    [
+      'a token of another scope',
+      { FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker },
+      /permission denied: .*needs a service account of scope "invoke"/,
+    ],
   ];
   await Promise.all(
     refusals.map(async ([why, overrides, message]) => {
@@ -183,7 +219,9 @@ test('the example refuses a payload that is not a JSON object, and a CA on a cle
   const notObject = await runExample(exampleEnv(stack.engineUrl, cronus), '[1,2]');
   t.is(notObject.code, 2);
   t.regex(notObject.stderr, /the payload must be a JSON object/);
-  const caOverCleartext = await runExample(exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_CA: join(scratch, 'ca.pem') }));
+  const caOverCleartext = await runExample(
+    exampleEnv(stack.engineUrl, cronus, { FLOWHOOK_ENGINE_CA: join(scratch, 'ca.pem') }),
+  );
   t.is(caOverCleartext.code, 2);
   t.regex(caOverCleartext.stderr, /TLS settings are set but http:\/\/127\.0\.0\.1:\d+ is not https/);
 });
@@ -218,7 +256,11 @@ function authorizedPaths(verboseLog: string): Record<string, boolean> {
 
 test('buf curl makes the same call over h2c, learning the schema by reflection', async (t) => {
   // -v shows each request's headers: -H goes on the Invoke call only, not on reflection (which needs no token).
-  const run = await bufCurl(stack.engineUrl, ['-v', '--http2-prior-knowledge', '-H', `authorization: Bearer ${cronus.token}`], invokeRequest(cronus, { orderId: 99 }));
+  const run = await bufCurl(
+    stack.engineUrl,
+    ['-v', '--http2-prior-knowledge', '-H', `authorization: Bearer ${cronus.token}`],
+    invokeRequest(cronus, { orderId: 99 }),
+  );
   t.is(run.code, 0, run.stderr);
   const answer = JSON.parse(run.stdout) as {
     statusCode: number;
@@ -241,13 +283,21 @@ test('buf curl makes the same call over h2c, learning the schema by reflection',
 test('buf curl reads the token from a header file, keeping it off the command line', async (t) => {
   const headers = join(scratch, 'engine-headers');
   await writeFile(headers, `authorization: Bearer ${cronus.token}\n`, { mode: 0o600 });
-  const run = await bufCurl(stack.engineUrl, ['--http2-prior-knowledge', '-H', `@${headers}`], invokeRequest(cronus, { orderId: 5 }));
+  const run = await bufCurl(
+    stack.engineUrl,
+    ['--http2-prior-knowledge', '-H', `@${headers}`],
+    invokeRequest(cronus, { orderId: 5 }),
+  );
   t.is(run.code, 0, run.stderr);
   t.is((JSON.parse(run.stdout) as { statusCode: number }).statusCode, 201);
 });
 
 test('buf curl with a wrong token is refused as unauthenticated (reflection, open to all, still works)', async (t) => {
-  const run = await bufCurl(stack.engineUrl, ['--http2-prior-knowledge', '-H', `authorization: Bearer fhsa_${'x'.repeat(43)}`], invokeRequest(cronus, { orderId: 6 }));
+  const run = await bufCurl(
+    stack.engineUrl,
+    ['--http2-prior-knowledge', '-H', `authorization: Bearer fhsa_${'x'.repeat(43)}`],
+    invokeRequest(cronus, { orderId: 6 }),
+  );
   t.not(run.code, 0);
   // Reflection answered (the request was encoded); the Invoke call itself was refused.
   t.regex(run.stderr, /unauthenticated/);
@@ -270,7 +320,10 @@ test('over TLS: the example with FLOWHOOK_ENGINE_CA and buf curl --cacert reach 
     t.regex(tlsStack.engineUrl, /^https:\/\/localhost:\d+$/);
     const deployment = await deployOrderFlow(tlsStack, 'CRONUS', ACCOUNT);
 
-    const viaExample = parseAnswer(t, await runExample(exampleEnv(tlsStack.engineUrl, deployment, caEnv), '{"orderId":443}'));
+    const viaExample = parseAnswer(
+      t,
+      await runExample(exampleEnv(tlsStack.engineUrl, deployment, caEnv), '{"orderId":443}'),
+    );
     t.is(viaExample.fields.status, '201');
     t.deepEqual(JSON.parse(viaExample.body), { accepted: 443 });
     await assertRecordedExecution(t, tlsStack, viaExample.fields.execution!, deployment.company);
@@ -287,7 +340,11 @@ test('over TLS: the example with FLOWHOOK_ENGINE_CA and buf curl --cacert reach 
     t.is(viaBuf.code, 0, viaBuf.stderr);
     t.deepEqual(JSON.parse((JSON.parse(viaBuf.stdout) as { body: string }).body), { accepted: 444 });
 
-    const bufUntrusted = await bufCurl(tlsStack.engineUrl, ['-H', `authorization: Bearer ${deployment.token}`], invokeRequest(deployment, { orderId: 2 }));
+    const bufUntrusted = await bufCurl(
+      tlsStack.engineUrl,
+      ['-H', `authorization: Bearer ${deployment.token}`],
+      invokeRequest(deployment, { orderId: 2 }),
+    );
     // buf curl reports the failed reflection handshake only as a schema it could not find.
     t.not(bufUntrusted.code, 0);
     t.is(bufUntrusted.stdout, '');
@@ -322,10 +379,16 @@ test("over mutual TLS: the example presents the account's client certificate; wi
   });
   try {
     const deployment = await deployOrderFlow(mtlsStack, 'CRONUS', ACCOUNT);
-    const answer = parseAnswer(t, await runExample(exampleEnv(mtlsStack.engineUrl, deployment, clientEnv(account)), '{"orderId":445}'));
+    const answer = parseAnswer(
+      t,
+      await runExample(exampleEnv(mtlsStack.engineUrl, deployment, clientEnv(account)), '{"orderId":445}'),
+    );
     t.is(answer.fields.status, '201');
     await assertRecordedExecution(t, mtlsStack, answer.fields.execution!, deployment.company);
-    const withoutCertificate = await runExample(exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa }), '{"orderId":3}');
+    const withoutCertificate = await runExample(
+      exampleEnv(mtlsStack.engineUrl, deployment, { FLOWHOOK_ENGINE_CA: certificates.serverCa }),
+      '{"orderId":3}',
+    );
     t.is(withoutCertificate.code, 1, withoutCertificate.stderr);
     const halfConfigured = await runExample(
       exampleEnv(mtlsStack.engineUrl, deployment, {

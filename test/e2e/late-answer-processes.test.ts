@@ -50,11 +50,14 @@ test('a doNotLogPayload late answer reaches the caller and no log; a long-poll e
       },
     ]);
     const post = async (activity: string, secret: string, payload: unknown) => {
-      const response = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: auth },
-        body: JSON.stringify({ activity, secret, payload }),
-      });
+      const response = await fetch(
+        `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ activity, secret, payload }),
+        },
+      );
       t.is(response.status, 200);
       return response.headers.get('x-flowhook-execution-id')!;
     };
@@ -72,7 +75,11 @@ test('a doNotLogPayload late answer reaches the caller and no log; a long-poll e
     const second = await fetchAnswer(stack.facadeUrl, { company: COMPANY, executionId: neverId, auth, wait: 5 });
     t.is(second.status, 429, second.text);
     t.truthy(second.headers.get('retry-after'));
-    t.is((await fetchAnswer(stack.facadeUrl, { company: COMPANY, executionId: neverId, auth })).status, 202, 'a fetch that does not wait needs no slot');
+    t.is(
+      (await fetchAnswer(stack.facadeUrl, { company: COMPANY, executionId: neverId, auth })).status,
+      202,
+      'a fetch that does not wait needs no slot',
+    );
     const engineExit = stack.terminate('engine');
     const cut = await polling;
     t.is(cut.status, 202, cut.text);

@@ -54,7 +54,8 @@ test.before(async () => {
   target = await startTargetServer((request) => ({ delayMs: request.path.startsWith('/slow') ? 3000 : 0 }));
   tenant = await createTenant(stack);
   await stack.admin.createCompany({ name: OTHER_COMPANY });
-  const user = async (name: string, company: string, permissionSet: string) => basic(name, (await stack.admin.createUser({ name, company, permissionSet })).accessKey);
+  const user = async (name: string, company: string, permissionSet: string) =>
+    basic(name, (await stack.admin.createUser({ name, company, permissionSet })).accessKey);
   users.colleague = await user('colleague', tenant.company, 'FLOW ALL');
   for (const app of [portal, partner]) {
     await accessAdmin(stack).apps.registerApp({
@@ -84,12 +85,21 @@ test.before(async () => {
       ],
     ],
     'never.responds': [sync('never.responds'), [slow('never'), { log: { description: 'Done', message: 'no answer' } }]],
-    'fails.late': [sync('fails.late'), [slow('fails'), { fail: { description: 'Upstream said no', message: 'refused' } }]],
+    'fails.late': [
+      sync('fails.late'),
+      [slow('fails'), { fail: { description: 'Upstream said no', message: 'refused' } }],
+    ],
     'answers.then.fails': [
       sync('answers.then.fails', { syncTimeoutSeconds: 10 }),
-      [{ respond: { description: 'Accepted', statusCode: 200, contentType: 'text/plain', body: 'accepted' } }, { fail: { description: 'Later trouble', message: 'broken later' } }],
+      [
+        { respond: { description: 'Accepted', statusCode: 200, contentType: 'text/plain', body: 'accepted' } },
+        { fail: { description: 'Later trouble', message: 'broken later' } },
+      ],
     ],
-    'in.time': [sync('in.time', { syncTimeoutSeconds: 10 }), [{ respond: { description: 'At once', statusCode: 200, contentType: 'text/plain', body: 'in time' } }]],
+    'in.time': [
+      sync('in.time', { syncTimeoutSeconds: 10 }),
+      [{ respond: { description: 'At once', statusCode: 200, contentType: 'text/plain', body: 'in time' } }],
+    ],
     'instant.flow': [
       { activity: 'instant.flow', defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' },
       [{ log: { description: 'Background work', message: 'done' } }],
@@ -110,7 +120,9 @@ test.before(async () => {
     ],
   };
   for (const [activity, [webhook, steps]] of Object.entries(flows)) {
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))
+    ).secret;
   }
 });
 test.after.always(async () => {
@@ -176,7 +188,11 @@ test('only the same caller, or a caller with FLOW ALL in that company, gets the 
   t.is(own.status, 200);
   t.is(own.value!.body, 'in time');
   t.is(headersOf(own).source, 'respond-step');
-  t.is((await get(executionId, { auth: users.colleague })).status, 200, 'FLOW ALL in the company sees all its executions');
+  t.is(
+    (await get(executionId, { auth: users.colleague })).status,
+    200,
+    'FLOW ALL in the company sees all its executions',
+  );
 
   const refused = [
     await get(executionId, { auth: `Bearer ${await idp.token(partner)}` }),
@@ -191,7 +207,11 @@ test('only the same caller, or a caller with FLOW ALL in that company, gets the 
     t.is(JSON.parse(answer.text).error.code, 'NotFound');
     t.false(answer.text.includes('in time'));
   }
-  t.is(new Set(refused.map((answer) => JSON.parse(answer.text).error.message.replace(/"[^"]*"/, '"…"'))).size, 1, 'the same message, the id aside');
+  t.is(
+    new Set(refused.map((answer) => JSON.parse(answer.text).error.message.replace(/"[^"]*"/, '"…"'))).size,
+    1,
+    'the same message, the id aside',
+  );
 
   const wrongKey = await get(executionId, { auth: basic(tenant.userName, `${tenant.accessKey}x`) });
   t.is(wrongKey.status, 401);
@@ -219,20 +239,27 @@ test('an application fetches the answers of its own calls; another application g
 
 test('malformed requests are 400: an id the engine never mints, a wait outside 0..60, a missing company', async (t) => {
   const call = await post('in.time');
-  for (const wait of ['61', 'abc', '-1', '1.5']) t.is((await get(call.executionId!, { wait })).status, 400, `wait=${wait}`);
+  for (const wait of ['61', 'abc', '-1', '1.5'])
+    t.is((await get(call.executionId!, { wait })).status, 400, `wait=${wait}`);
   t.is((await get('not-an-execution-id')).status, 400);
   const noCompany = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')`, {
     headers: { authorization: tenant.auth },
   });
   t.is(noCompany.status, 400);
-  const badLiteral = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(id='${call.executionId}')?company=${encodeURIComponent(tenant.company)}`, {
-    headers: { authorization: tenant.auth },
-  });
+  const badLiteral = await fetch(
+    `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(id='${call.executionId}')?company=${encodeURIComponent(tenant.company)}`,
+    {
+      headers: { authorization: tenant.auth },
+    },
+  );
   t.is(badLiteral.status, 400);
-  const post405 = await fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')?company=x`, {
-    method: 'POST',
-    headers: { authorization: tenant.auth },
-  });
+  const post405 = await fetch(
+    `${stack.facadeUrl}/BC/ODataV4/flowWebhook_Answer(executionId='${call.executionId}')?company=x`,
+    {
+      method: 'POST',
+      headers: { authorization: tenant.auth },
+    },
+  );
   t.is(post405.status, 405);
 });
 
@@ -316,9 +343,16 @@ test('on the engine: an internal service account fetches the executions it start
   t.deepEqual(JSON.parse(late.body), { order: 'SO-9', status: 'confirmed' });
 
   const others = await post('in.time');
-  const refused = await t.throwsAsync(internal.getAnswer({ company: tenant.company, executionId: others.executionId! }), { instanceOf: ConnectError });
+  const refused = await t.throwsAsync(
+    internal.getAnswer({ company: tenant.company, executionId: others.executionId! }),
+    { instanceOf: ConnectError },
+  );
   t.is(refused?.code, Code.NotFound);
   // Through the facade: a user with FLOW ALL in the company sees it, one without any set there does not.
-  t.is((await get(started.executionId, { auth: users.colleague })).status, 200, 'FLOW ALL sees every execution of the company');
+  t.is(
+    (await get(started.executionId, { auth: users.colleague })).status,
+    200,
+    'FLOW ALL sees every execution of the company',
+  );
   t.is((await get(started.executionId, { auth: users.outsider })).status, 404);
 });

@@ -9,7 +9,14 @@
 import test from 'ava';
 import { startStack, type TestStack } from '../support/stack.ts';
 import { startTargetServer, type TargetServer } from '../support/target-server.ts';
-import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  failureReasonOf,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 
 const MiB = 1024 * 1024;
 
@@ -41,7 +48,10 @@ test.before(async () => {
         },
       },
     ],
-    'answer.nested': [fetchStep('/nested'), { respond: { description: 'Not reached', statusCode: 200, body: 'parsed' } }],
+    'answer.nested': [
+      fetchStep('/nested'),
+      { respond: { description: 'Not reached', statusCode: 200, body: 'parsed' } },
+    ],
     'payload.regex': [
       {
         respond: {
@@ -54,7 +64,9 @@ test.before(async () => {
   };
   for (const [activity, steps] of Object.entries(flows)) {
     const webhook = { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 60 };
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), webhook, steps))
+    ).secret;
   }
 });
 test.after.always(async () => {
@@ -62,7 +74,8 @@ test.after.always(async () => {
   await target?.close();
 });
 
-const call = (activity: string, payloadText = '{}') => callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
+const call = (activity: string, payloadText = '{}') =>
+  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
 
 test.serial('a 1 MiB XML answer of tags that never close is kept as text, without stalling the worker', async (t) => {
   const answer = await call('answer.unclosed');

@@ -44,7 +44,9 @@ test.before(async () => {
     contentType: 'application/json',
   }));
   const deploy = async (activity: string, webhook: Record<string, unknown>, steps: unknown[]) => {
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity, ...webhook }, steps))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity, ...webhook }, steps))
+    ).secret;
   };
   await deploy('metrics.instant', {}, [{ set: { variables: { seen: '${Trigger.Payload.n}' } } }]);
   await deploy('metrics.sync', { responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
@@ -60,9 +62,17 @@ test.after.always(async () => {
 
 const facadeMetricsUrl = () => stack.facadeMetricsUrl!;
 const engineMetricsUrl = () => `http://127.0.0.1:${stack.engine.metrics!.port}/metrics`;
-const workerUrl = (worker: RunningWorker | undefined, path: string) => `http://127.0.0.1:${worker!.metrics!.port}${path}`;
+const workerUrl = (worker: RunningWorker | undefined, path: string) =>
+  `http://127.0.0.1:${worker!.metrics!.port}${path}`;
 
-function moved(t: ExecutionContext, before: string, after: string, name: string, labels: Record<string, string>, by: number): void {
+function moved(
+  t: ExecutionContext,
+  before: string,
+  after: string,
+  name: string,
+  labels: Record<string, string>,
+  by: number,
+): void {
   t.is(sample(after, name, labels) - sample(before, name, labels), by, `${name}${JSON.stringify(labels)}`);
 }
 
@@ -83,7 +93,11 @@ const call = (activity: string, overrides: Partial<Parameters<typeof callWebhook
 
 test.serial('facade, engine and worker metrics move with answered, refused and rate-limited calls', async (t) => {
   const company = tenant.company;
-  const [facadeBefore, engineBefore, workerBefore] = [await scrape(facadeMetricsUrl()), await scrape(engineMetricsUrl()), await scrape(workerUrl(stack.worker, '/metrics'))];
+  const [facadeBefore, engineBefore, workerBefore] = [
+    await scrape(facadeMetricsUrl()),
+    await scrape(engineMetricsUrl()),
+    await scrape(workerUrl(stack.worker, '/metrics')),
+  ];
 
   t.is((await call('metrics.sync')).status, 200);
   t.is((await call('metrics.instant')).status, 200);
@@ -110,9 +124,30 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
 
   const facade = await scrape(facadeMetricsUrl());
   const calls = 'flowhook_facade_webhook_calls_total';
-  moved(t, facadeBefore, facade, calls, { company, activity: 'metrics.sync', mode: 'sync', outcome: 'responded', status: '200' }, 1);
-  moved(t, facadeBefore, facade, calls, { company, activity: 'metrics.instant', mode: 'instant', outcome: 'instant_return', status: '200' }, 1);
-  moved(t, facadeBefore, facade, calls, { company, activity: 'metrics.limited', mode: 'instant', outcome: 'instant_return', status: '200' }, 3);
+  moved(
+    t,
+    facadeBefore,
+    facade,
+    calls,
+    { company, activity: 'metrics.sync', mode: 'sync', outcome: 'responded', status: '200' },
+    1,
+  );
+  moved(
+    t,
+    facadeBefore,
+    facade,
+    calls,
+    { company, activity: 'metrics.instant', mode: 'instant', outcome: 'instant_return', status: '200' },
+    1,
+  );
+  moved(
+    t,
+    facadeBefore,
+    facade,
+    calls,
+    { company, activity: 'metrics.limited', mode: 'instant', outcome: 'instant_return', status: '200' },
+    3,
+  );
   const refused = (status: string) => ({
     company: 'unknown',
     activity: 'unknown',
@@ -125,16 +160,51 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   moved(t, facadeBefore, facade, calls, refused('413'), 1);
   moved(t, facadeBefore, facade, calls, refused('415'), 1);
   moved(t, facadeBefore, facade, calls, refused('429'), 2);
-  moved(t, facadeBefore, facade, 'flowhook_facade_webhook_call_duration_seconds_count', { mode: 'sync', outcome: 'responded' }, 1);
+  moved(
+    t,
+    facadeBefore,
+    facade,
+    'flowhook_facade_webhook_call_duration_seconds_count',
+    { mode: 'sync', outcome: 'responded' },
+    1,
+  );
   moved(t, facadeBefore, facade, 'flowhook_facade_http_requests_total', { route: 'webhook', status: '404' }, 1);
 
   const engine = await scrape(engineMetricsUrl());
   const engineCalls = 'flowhook_engine_webhook_calls_total';
-  moved(t, engineBefore, engine, engineCalls, { company, activity: 'metrics.sync', mode: 'sync', outcome: 'responded', code: 'ok' }, 1);
+  moved(
+    t,
+    engineBefore,
+    engine,
+    engineCalls,
+    { company, activity: 'metrics.sync', mode: 'sync', outcome: 'responded', code: 'ok' },
+    1,
+  );
   // A wrong secret is refused after the lookup: it is counted per flow.
-  moved(t, engineBefore, engine, engineCalls, { company, activity: 'metrics.instant', mode: 'instant', outcome: 'refused', code: 'unauthenticated' }, 1);
-  moved(t, engineBefore, engine, engineCalls, { company: 'unknown', activity: 'unknown', mode: 'unknown', outcome: 'refused', code: 'not_found' }, 1);
-  moved(t, engineBefore, engine, engineCalls, { company, activity: 'metrics.limited', mode: 'instant', outcome: 'refused', code: 'resource_exhausted' }, 2);
+  moved(
+    t,
+    engineBefore,
+    engine,
+    engineCalls,
+    { company, activity: 'metrics.instant', mode: 'instant', outcome: 'refused', code: 'unauthenticated' },
+    1,
+  );
+  moved(
+    t,
+    engineBefore,
+    engine,
+    engineCalls,
+    { company: 'unknown', activity: 'unknown', mode: 'unknown', outcome: 'refused', code: 'not_found' },
+    1,
+  );
+  moved(
+    t,
+    engineBefore,
+    engine,
+    engineCalls,
+    { company, activity: 'metrics.limited', mode: 'instant', outcome: 'refused', code: 'resource_exhausted' },
+    2,
+  );
   moved(t, engineBefore, engine, 'flowhook_engine_rate_limited_total', { limit: 'activity' }, 2);
   moved(t, engineBefore, engine, 'flowhook_engine_sync_wait_seconds_count', { outcome: 'responded' }, 1);
   moved(t, engineBefore, engine, 'flowhook_engine_temporal_start_duration_seconds_count', { mode: 'sync' }, 1);
@@ -168,89 +238,113 @@ test.serial('facade, engine and worker metrics move with answered, refused and r
   t.is([facade, engine, worker].filter((text) => /^process_cpu_user_seconds_total /m.test(text)).length, 1);
 });
 
-test.serial('who may scrape: loopback, or the bearer token; a proxied client and a wrong token are refused', async (t) => {
-  for (const url of [facadeMetricsUrl(), engineMetricsUrl(), workerUrl(stack.worker, '/metrics')]) {
-    const proxied = await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.9' } });
-    t.is(proxied.status, 401, url);
-    t.regex(await proxied.text(), /FLOWHOOK_METRICS_TOKEN/);
-    t.is(proxied.headers.get('www-authenticate'), 'Bearer realm="flowhook metrics"');
-    const wrong = await fetch(url, {
-      headers: { authorization: 'Bearer not-the-token-at-all', 'x-forwarded-for': '203.0.113.9' },
-    });
-    t.is(wrong.status, 401, url);
-    t.notRegex(await wrong.text(), new RegExp(METRICS_TOKEN));
-    const text = await scrape(url, { authorization: `Bearer ${METRICS_TOKEN}`, 'x-forwarded-for': '203.0.113.9' });
-    t.regex(text, /^flowhook_/m);
-  }
-});
+test.serial(
+  'who may scrape: loopback, or the bearer token; a proxied client and a wrong token are refused',
+  async (t) => {
+    for (const url of [facadeMetricsUrl(), engineMetricsUrl(), workerUrl(stack.worker, '/metrics')]) {
+      const proxied = await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      t.is(proxied.status, 401, url);
+      t.regex(await proxied.text(), /FLOWHOOK_METRICS_TOKEN/);
+      t.is(proxied.headers.get('www-authenticate'), 'Bearer realm="flowhook metrics"');
+      const wrong = await fetch(url, {
+        headers: { authorization: 'Bearer not-the-token-at-all', 'x-forwarded-for': '203.0.113.9' },
+      });
+      t.is(wrong.status, 401, url);
+      t.notRegex(await wrong.text(), new RegExp(METRICS_TOKEN));
+      const text = await scrape(url, { authorization: `Bearer ${METRICS_TOKEN}`, 'x-forwarded-for': '203.0.113.9' });
+      t.regex(text, /^flowhook_/m);
+    }
+  },
+);
 
-test.serial("the facade's public port answers /metrics only with the token: a loopback client there may be anyone a proxy forwards", async (t) => {
-  // What a reverse proxy or sidecar on the same host sends for a caller on the internet: loopback, no forwarding header.
-  const plain = await fetch(`${stack.facadeUrl}/metrics`);
-  t.is(plain.status, 401);
-  t.notRegex(await plain.text(), /flowhook_facade/);
-  t.regex(await scrape(`${stack.facadeUrl}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` }), /^flowhook_facade_http_requests_total/m);
-  t.regex(await scrape(facadeMetricsUrl()), /^flowhook_facade_http_requests_total/m, 'the metrics port serves loopback scrapers');
-
-  // Without a token configured, the public port serves no one and says where metrics are.
-  const { FLOWHOOK_METRICS_TOKEN: _token, ...withoutToken } = stack.env;
-  const facade = await runFacade(
-    readFacadeConfig({
-      ...withoutToken,
-      FLOWHOOK_ENGINE_URL: stack.engineUrl,
-      FLOWHOOK_ENGINE_TOKEN: stack.tokens.facade,
-    }),
-    { handleSignals: false },
-  );
-  try {
-    const refused = await fetch(`http://127.0.0.1:${facade.port}/metrics`);
-    t.is(refused.status, 403);
-    t.regex(await refused.text(), /on the metrics port \(FLOWHOOK_FACADE_METRICS_PORT\); on this port only with Authorization: Bearer <FLOWHOOK_METRICS_TOKEN>/);
-    t.regex(await scrape(`http://127.0.0.1:${facade.metrics!.port}/metrics`), /^# TYPE flowhook_facade_http_requests_total counter$/m);
-  } finally {
-    await facade.close();
-  }
-});
-
-test.serial('the worker is ready while it polls and reaches Temporal and its engine; 503 naming the engine when it goes away', async (t) => {
-  const alive = await fetch(workerUrl(stack.worker, '/healthz'));
-  t.is(alive.status, 200);
-  const ready = await fetch(workerUrl(stack.worker, '/readyz'));
-  t.is(ready.status, 200);
-  t.deepEqual(await ready.json(), { status: 'ready', checks: { worker: 'ok', temporal: 'ok', engine: 'ok' } });
-
-  // A second engine and a worker of its own, so this stack's engine stays up.
-  let engine: RunningEngine | undefined = await runEngine(readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0' }));
-  let worker: RunningWorker | undefined;
-  try {
-    worker = await runWorker(
-      readWorkerConfig({
-        ...stack.env,
-        FLOWHOOK_TASK_QUEUE: `${stack.taskQueue}-second`,
-        FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${engine.port}`,
-        FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker,
-      }),
+test.serial(
+  "the facade's public port answers /metrics only with the token: a loopback client there may be anyone a proxy forwards",
+  async (t) => {
+    // What a reverse proxy or sidecar on the same host sends for a caller on the internet: loopback, no forwarding header.
+    const plain = await fetch(`${stack.facadeUrl}/metrics`);
+    t.is(plain.status, 401);
+    t.notRegex(await plain.text(), /flowhook_facade/);
+    t.regex(
+      await scrape(`${stack.facadeUrl}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` }),
+      /^flowhook_facade_http_requests_total/m,
     );
-    const readiness = await eventually(() => fetch(workerUrl(worker, '/readyz')), {
-      until: (response) => response.status === 200,
-      intervalMs: 200,
-      what: 'the second worker ready',
-      show: (response) => `${response.status}`,
-    });
-    t.is(readiness.status, 200, JSON.stringify(await readiness.clone().json()));
-    t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 1$/m);
+    t.regex(
+      await scrape(facadeMetricsUrl()),
+      /^flowhook_facade_http_requests_total/m,
+      'the metrics port serves loopback scrapers',
+    );
 
-    await engine.close();
-    engine = undefined;
-    const down = await fetch(workerUrl(worker, '/readyz'));
-    t.is(down.status, 503);
-    t.deepEqual(await down.json(), {
-      status: 'not ready',
-      checks: { worker: 'ok', temporal: 'ok', engine: 'unreachable' },
-    });
-    t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 0$/m);
-  } finally {
-    await worker?.close();
-    await engine?.close();
-  }
-});
+    // Without a token configured, the public port serves no one and says where metrics are.
+    const { FLOWHOOK_METRICS_TOKEN: _token, ...withoutToken } = stack.env;
+    const facade = await runFacade(
+      readFacadeConfig({
+        ...withoutToken,
+        FLOWHOOK_ENGINE_URL: stack.engineUrl,
+        FLOWHOOK_ENGINE_TOKEN: stack.tokens.facade,
+      }),
+      { handleSignals: false },
+    );
+    try {
+      const refused = await fetch(`http://127.0.0.1:${facade.port}/metrics`);
+      t.is(refused.status, 403);
+      t.regex(
+        await refused.text(),
+        /on the metrics port \(FLOWHOOK_FACADE_METRICS_PORT\); on this port only with Authorization: Bearer <FLOWHOOK_METRICS_TOKEN>/,
+      );
+      t.regex(
+        await scrape(`http://127.0.0.1:${facade.metrics!.port}/metrics`),
+        /^# TYPE flowhook_facade_http_requests_total counter$/m,
+      );
+    } finally {
+      await facade.close();
+    }
+  },
+);
+
+test.serial(
+  'the worker is ready while it polls and reaches Temporal and its engine; 503 naming the engine when it goes away',
+  async (t) => {
+    const alive = await fetch(workerUrl(stack.worker, '/healthz'));
+    t.is(alive.status, 200);
+    const ready = await fetch(workerUrl(stack.worker, '/readyz'));
+    t.is(ready.status, 200);
+    t.deepEqual(await ready.json(), { status: 'ready', checks: { worker: 'ok', temporal: 'ok', engine: 'ok' } });
+
+    // A second engine and a worker of its own, so this stack's engine stays up.
+    let engine: RunningEngine | undefined = await runEngine(
+      readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0' }),
+    );
+    let worker: RunningWorker | undefined;
+    try {
+      worker = await runWorker(
+        readWorkerConfig({
+          ...stack.env,
+          FLOWHOOK_TASK_QUEUE: `${stack.taskQueue}-second`,
+          FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${engine.port}`,
+          FLOWHOOK_ENGINE_TOKEN: stack.tokens.worker,
+        }),
+      );
+      const readiness = await eventually(() => fetch(workerUrl(worker, '/readyz')), {
+        until: (response) => response.status === 200,
+        intervalMs: 200,
+        what: 'the second worker ready',
+        show: (response) => `${response.status}`,
+      });
+      t.is(readiness.status, 200, JSON.stringify(await readiness.clone().json()));
+      t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 1$/m);
+
+      await engine.close();
+      engine = undefined;
+      const down = await fetch(workerUrl(worker, '/readyz'));
+      t.is(down.status, 503);
+      t.deepEqual(await down.json(), {
+        status: 'not ready',
+        checks: { worker: 'ok', temporal: 'ok', engine: 'unreachable' },
+      });
+      t.regex(await scrape(workerUrl(worker, '/metrics')), /^flowhook_worker_ready 0$/m);
+    } finally {
+      await worker?.close();
+      await engine?.close();
+    }
+  },
+);

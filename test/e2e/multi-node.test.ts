@@ -78,23 +78,31 @@ async function setUpCallers(stack: MultiNodeStack, target: TargetServer): Promis
     timeout: '5s',
     maxAttempts: 10,
   });
-  const definition = flow(COMPANY, 'scale', { activity: ACTIVITY, concurrency: { key: '${Trigger.Payload.group}', limit: 1 } }, [
-    { httpRequest: call('first') },
-    { sleep: { description: 'in flight when processes die', duration: '1s' } },
-    { httpRequest: call('second') },
-  ]);
+  const definition = flow(
+    COMPANY,
+    'scale',
+    { activity: ACTIVITY, concurrency: { key: '${Trigger.Payload.group}', limit: 1 } },
+    [
+      { httpRequest: call('first') },
+      { sleep: { description: 'in flight when processes die', duration: '1s' } },
+      { httpRequest: call('second') },
+    ],
+  );
   const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
   const auth = `Basic ${Buffer.from(`scale-user:${accessKey}`).toString('base64')}`;
   return {
     async invoke(facade, key) {
       try {
-        const response = await fetch(`${stack.nodes[facade].facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: auth, 'idempotency-key': key },
-          // The same text on every try: a key reused with another payload is refused (422).
-          body: JSON.stringify({ activity: ACTIVITY, secret, payload: { key, group: groupOf(key) } }),
-          signal: AbortSignal.timeout(30_000),
-        });
+        const response = await fetch(
+          `${stack.nodes[facade].facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=${encodeURIComponent(COMPANY)}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: auth, 'idempotency-key': key },
+            // The same text on every try: a key reused with another payload is refused (422).
+            body: JSON.stringify({ activity: ACTIVITY, secret, payload: { key, group: groupOf(key) } }),
+            signal: AbortSignal.timeout(30_000),
+          },
+        );
         return {
           facade,
           status: response.status,
@@ -136,7 +144,8 @@ function overlapsWithinGroups(received: readonly ReceivedRequest[], calls: reado
     const sorted = group.toSorted((a, b) => a.start - b.start);
     sorted.forEach((span, index) => {
       const before = sorted[index - 1];
-      if (before && span.start < before.end) problems.push(`${span.group}: ${span.id} started ${before.end - span.start} ms before ${before.id} ended`);
+      if (before && span.start < before.end)
+        problems.push(`${span.group}: ${span.id} started ${before.end - span.start} ms before ${before.id} ended`);
     });
   }
   return problems;
@@ -164,7 +173,9 @@ async function driveLoad(callers: Callers, run: string, ms: number): Promise<Key
       await sleep(PAUSE_BETWEEN_CALLS_MS);
     }
   };
-  await Promise.all(NODES.flatMap((facade) => Array.from({ length: CALLERS_PER_FACADE }, (_, index) => caller(facade, index))));
+  await Promise.all(
+    NODES.flatMap((facade) => Array.from({ length: CALLERS_PER_FACADE }, (_, index) => caller(facade, index))),
+  );
   return calls;
 }
 
@@ -239,7 +250,8 @@ function sideEffects(received: readonly ReceivedRequest[], executionIds: readonl
       const requests = byPath.get(`/${step}/${executionId}`) ?? [];
       const keys = new Set(requests.map((request) => request.headers['idempotency-key']));
       if (requests.length === 0) problems.push(`${executionId}: no ${step} call arrived`);
-      else if (keys.size !== 1 || keys.has(undefined)) problems.push(`${executionId}: ${step} call under keys ${JSON.stringify([...keys])}`);
+      else if (keys.size !== 1 || keys.has(undefined))
+        problems.push(`${executionId}: ${step} call under keys ${JSON.stringify([...keys])}`);
       duplicates += Math.max(0, requests.length - 1);
     }
   }
@@ -291,7 +303,12 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
     // A refusal is a 503 in the OData error shape or a dropped connection; never the 500 that means the flow failed.
     const oddRefusals = calls
       .flatMap((call) => call.attempts)
-      .filter((a) => refused(a) && a.status !== 'network-error' && (a.status !== 503 || !/"code":"ServiceUnavailable"/.test(a.body)));
+      .filter(
+        (a) =>
+          refused(a) &&
+          a.status !== 'network-error' &&
+          (a.status !== 503 || !/"code":"ServiceUnavailable"/.test(a.body)),
+      );
     t.deepEqual(oddRefusals, [], 'refusals are 503 ServiceUnavailable');
 
     t.deepEqual(
@@ -299,7 +316,9 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
       [],
       'every key ends with a 200 naming an execution',
     );
-    const twoNames = calls.filter((call) => new Set(call.attempts.filter((a) => a.status === 200).map((a) => a.executionId)).size > 1);
+    const twoNames = calls.filter(
+      (call) => new Set(call.attempts.filter((a) => a.status === 200).map((a) => a.executionId)).size > 1,
+    );
     t.deepEqual(twoNames, [], 'every 200 for a key names the same execution');
     const executionIds = calls.map((call) => call.executionId!);
     t.is(new Set(executionIds).size, calls.length, 'no two keys share an execution');
@@ -334,8 +353,14 @@ test('two facades, engines and workers on one database and task queue: kill -9 o
     const { problems, duplicates, strays } = sideEffects(target.received, executionIds);
     t.deepEqual(problems, [], 'each step of each execution reached the target under one Idempotency-Key');
     t.deepEqual(strays, [], 'no side effect from an execution no key names');
-    t.deepEqual(overlapsWithinGroups(target.received, calls), [], 'the executions of one concurrency key never ran at the same time');
-    t.log(`target: ${target.received.length} requests for ${executionIds.length * STEPS.length} steps; ${duplicates} sent again with the same key`);
+    t.deepEqual(
+      overlapsWithinGroups(target.received, calls),
+      [],
+      'the executions of one concurrency key never ran at the same time',
+    );
+    t.log(
+      `target: ${target.received.length} requests for ${executionIds.length * STEPS.length} steps; ${duplicates} sent again with the same key`,
+    );
     t.log(`phases (s): ${JSON.stringify({ ...phases, total: Math.round((Date.now() - started) / 1000) })}`);
   } catch (error) {
     threw = true;

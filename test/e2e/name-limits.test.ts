@@ -9,7 +9,14 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { NAME_LIMITS } from '../../common/name-limits.ts';
 import { scrape, total } from '../support/metrics-samples.ts';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, engineWebhookClient, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  engineWebhookClient,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -58,7 +65,11 @@ test.serial('a provider-route path with 7,000-character names is a 404 the engin
     404,
   );
   const after = await engineMetrics();
-  t.is(total(after, 'flowhook_engine_direct_calls_total') - total(before, 'flowhook_engine_direct_calls_total'), 0, 'no provider call reached the engine');
+  t.is(
+    total(after, 'flowhook_engine_direct_calls_total') - total(before, 'flowhook_engine_direct_calls_total'),
+    0,
+    'no provider call reached the engine',
+  );
   t.is(
     (
       await fetch(`${stack.facadeUrl}/${INSTANCE}/hooks/${long(NAME_LIMITS.company)}/${long(NAME_LIMITS.activity)}`, {
@@ -68,7 +79,11 @@ test.serial('a provider-route path with 7,000-character names is a 404 the engin
     ).status,
     404,
   );
-  t.is(total(await engineMetrics(), 'flowhook_engine_direct_calls_total') - total(after, 'flowhook_engine_direct_calls_total'), 1);
+  t.is(
+    total(await engineMetrics(), 'flowhook_engine_direct_calls_total') -
+      total(after, 'flowhook_engine_direct_calls_total'),
+    1,
+  );
 });
 
 test.serial('a Basic user name longer than any user can have is 401 without the engine looking it up', async (t) => {
@@ -97,7 +112,10 @@ test.serial('a Basic user name longer than any user can have is 401 without the 
     ).status,
     401,
   );
-  t.is((await callWebhook(stack, { company: tenant.company, activity: 'names.ok', secret, auth: tenant.auth })).status, 200);
+  t.is(
+    (await callWebhook(stack, { company: tenant.company, activity: 'names.ok', secret, auth: tenant.auth })).status,
+    200,
+  );
 });
 
 test.serial('a company or activity past its limit on the webhook endpoint is 400 naming the limit', async (t) => {
@@ -130,10 +148,16 @@ test.serial("the engine's own RPCs refuse such names the same way", async (t) =>
   const caller = {
     identity: { case: 'basic' as const, value: { userName: tenant.userName, accessKey: tenant.accessKey } },
   };
-  const invoke = await t.throwsAsync(engine.invoke({ company: long(7000), activity: 'names.ok', secret, payloadJson: '{}', caller }), { instanceOf: ConnectError });
+  const invoke = await t.throwsAsync(
+    engine.invoke({ company: long(7000), activity: 'names.ok', secret, payloadJson: '{}', caller }),
+    { instanceOf: ConnectError },
+  );
   t.is(invoke!.code, Code.InvalidArgument);
   t.is(invoke!.rawMessage, 'company is too long (company name: at most 250 characters)');
-  const direct = await t.throwsAsync(engine.invokeDirect({ company: long(7000), activity: long(7000), method: 'POST', body: new Uint8Array() }), { instanceOf: ConnectError });
+  const direct = await t.throwsAsync(
+    engine.invokeDirect({ company: long(7000), activity: long(7000), method: 'POST', body: new Uint8Array() }),
+    { instanceOf: ConnectError },
+  );
   t.is(direct!.code, Code.NotFound);
   t.is(direct!.rawMessage, 'No provider route at this address');
   const unknown = await t.throwsAsync(
@@ -155,8 +179,14 @@ test.serial('names past the limits cannot be created either', async (t) => {
   await t.throwsAsync(stack.admin.createUser({ name: long(NAME_LIMITS.user + 1), company: tenant.company }), {
     message: /user name: 1-250 characters/,
   });
-  await t.throwsAsync(deployFlow(stack, flow(tenant.company, 'too-long-activity', { activity: long(NAME_LIMITS.activity + 1) }, [])), {
-    message: /activity: at most 200 characters/,
-  });
-  await t.throwsAsync(deployFlow(stack, flow(tenant.company, long(NAME_LIMITS.flow + 1), { activity: 'names.long-flow' }, [])), { message: /name: at most 250 characters/ });
+  await t.throwsAsync(
+    deployFlow(stack, flow(tenant.company, 'too-long-activity', { activity: long(NAME_LIMITS.activity + 1) }, [])),
+    {
+      message: /activity: at most 200 characters/,
+    },
+  );
+  await t.throwsAsync(
+    deployFlow(stack, flow(tenant.company, long(NAME_LIMITS.flow + 1), { activity: 'names.long-flow' }, [])),
+    { message: /name: at most 250 characters/ },
+  );
 });

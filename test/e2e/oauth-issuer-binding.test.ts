@@ -48,7 +48,9 @@ test.before(async () => {
   await stack.admin.createCompany({ name: COMPANY });
   ({ secret } = await deployFlow(
     stack,
-    flow(COMPANY, 'issuers-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'accepted' } }]),
+    flow(COMPANY, 'issuers-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { respond: { description: 'answer', statusCode: 200, body: 'accepted' } },
+    ]),
   ));
   ({ secret: guardedSecret } = await deployFlow(stack, flow(COMPANY, 'issuers-guarded', { activity: GUARDED }, [])));
   // A trailing slash in the registered issuer does not matter: the token's `iss` has none.
@@ -73,7 +75,8 @@ function register(app: TestClient, issuer: string, tenantId = '') {
   });
 }
 
-const call = (token: string) => callWebhook(stack, { company: COMPANY, activity: ACTIVITY, secret, auth: `Bearer ${token}` });
+const call = (token: string) =>
+  callWebhook(stack, { company: COMPANY, activity: ACTIVITY, secret, auth: `Bearer ${token}` });
 
 async function unauthorized(t: ExecutionContext, token: string, why: string): Promise<void> {
   const answer = await callWebhook(stack, {
@@ -147,7 +150,9 @@ test("a user's token from the right issuer is refused", async (t) => {
 test('an application registered before issuers were bound is refused until it is bound', async (t) => {
   await register(legacy, idpA.issuer);
   // What migration 0006 leaves for rows registered before: no issuer.
-  await stack.engine.orm.em.getConnection().execute(`update "identity_application" set "issuer" = null where "client_id" = ?`, [legacy.clientId]);
+  await stack.engine.orm.em
+    .getConnection()
+    .execute(`update "identity_application" set "issuer" = null where "client_id" = ?`, [legacy.clientId]);
   await unauthorized(t, await idpA.token(legacy), 'issuer unset');
   const listed = (await admin.apps.listApps({})).apps.find((app) => app.clientId === legacy.clientId);
   t.is(listed?.issuer, '');

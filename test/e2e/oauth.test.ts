@@ -49,7 +49,9 @@ test.before(async () => {
   await stack.admin.createCompany({ name: COMPANY });
   ({ secret } = await deployFlow(
     stack,
-    flow(COMPANY, 'oauth-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'accepted' } }]),
+    flow(COMPANY, 'oauth-orders', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { respond: { description: 'answer', statusCode: 200, body: 'accepted' } },
+    ]),
   ));
   ({ secret: guardedSecret } = await deployFlow(stack, flow(COMPANY, 'oauth-guarded', { activity: GUARDED }, [])));
   const register = (app: TestClient, permissionSet: string, options: { consent?: boolean; state?: AppState } = {}) =>
@@ -74,8 +76,10 @@ test.after.always(async () => {
   await untrustedIdp?.close();
 });
 
-const call = (token: string, callSecret = secret) => callWebhook(stack, { company: COMPANY, activity: ACTIVITY, secret: callSecret, auth: `Bearer ${token}` });
-const callGuarded = (token: string, callSecret = guardedSecret) => callWebhook(stack, { company: COMPANY, activity: GUARDED, secret: callSecret, auth: `Bearer ${token}` });
+const call = (token: string, callSecret = secret) =>
+  callWebhook(stack, { company: COMPANY, activity: ACTIVITY, secret: callSecret, auth: `Bearer ${token}` });
+const callGuarded = (token: string, callSecret = guardedSecret) =>
+  callWebhook(stack, { company: COMPANY, activity: GUARDED, secret: callSecret, auth: `Bearer ${token}` });
 
 async function unauthorized(t: ExecutionContext, token: string, why: string): Promise<void> {
   const answer = await callGuarded(token);
@@ -210,15 +214,26 @@ test('expired, wrong-audience, untrusted-issuer, tampered and unsigned tokens ar
   await unauthorized(t, await idp.token(integration, OTHER_API), 'issued for another API resource');
   await unauthorized(t, await untrustedIdp.token(integration), 'issued by an untrusted authorization server');
   await unauthorized(t, await craft({ iss: 'https://login.example.test/' }), 'claims an untrusted issuer');
-  await unauthorized(t, await craft({ iss: untrustedIdp.issuer }, untrustedIdp.privateKey), 'signed by the untrusted server');
+  await unauthorized(
+    t,
+    await craft({ iss: untrustedIdp.issuer }, untrustedIdp.privateKey),
+    'signed by the untrusted server',
+  );
   const { privateKey: strangerKey } = await generateKeyPair('RS256');
   await unauthorized(t, await craft({}, strangerKey), 'signed with a key not in the JWKS');
 
   const [header, , signature] = (await idp.token(flowAllOnly)).split('.');
-  const forged = Buffer.from(JSON.stringify({ ...decodeJwt(await idp.token(flowAllOnly)), client_id: integration.clientId })).toString('base64url');
+  const forged = Buffer.from(
+    JSON.stringify({ ...decodeJwt(await idp.token(flowAllOnly)), client_id: integration.clientId }),
+  ).toString('base64url');
   await unauthorized(t, `${header}.${forged}.${signature}`, 'payload changed after signing');
 
-  const unsigned = new UnsecuredJWT({ client_id: integration.clientId }).setIssuer(idp.issuer).setAudience(API).setIssuedAt().setExpirationTime('5m').encode();
+  const unsigned = new UnsecuredJWT({ client_id: integration.clientId })
+    .setIssuer(idp.issuer)
+    .setAudience(API)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .encode();
   await unauthorized(t, unsigned, 'alg: none');
   await unauthorized(t, 'not-a-jwt', 'malformed');
   t.is(await countExecutions(stack, GUARDED), 0);
@@ -244,7 +259,9 @@ test('SUPER and FLOW ALL are never assignable to an application: both name FLOW 
 });
 
 test('registering needs the issuer', async (t) => {
-  const error = await t.throwsAsync(admin.apps.registerApp({ clientId: client('no-issuer').clientId, permissionSet: 'FLOW INTEGR.' }));
+  const error = await t.throwsAsync(
+    admin.apps.registerApp({ clientId: client('no-issuer').clientId, permissionSet: 'FLOW INTEGR.' }),
+  );
   t.is((error as ConnectError).code, Code.InvalidArgument);
   t.regex((error as ConnectError).rawMessage, /issuer: required/);
 });

@@ -9,7 +9,12 @@ import test from 'ava';
 import { OData, type FetchProxy } from '@odata/client';
 import { startStack, INSTANCE, type TestStack } from '../support/stack.ts';
 import { callWebhook, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
-import { actionImportSignature, checkCsdl, functionImportSignature, type OperationSignature } from '../support/csdl-check.ts';
+import {
+  actionImportSignature,
+  checkCsdl,
+  functionImportSignature,
+  type OperationSignature,
+} from '../support/csdl-check.ts';
 
 const ACTION = 'flowWebhook_Invoke';
 const ACTIVITY = 'odata.client.greeting';
@@ -23,16 +28,21 @@ test.before(async () => {
   tenant = await createTenant(stack);
   ({ secret } = await deployFlow(
     stack,
-    flow(tenant.company, 'odata-client-greeting', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 }, [
-      {
-        respond: {
-          description: 'Greet the customer',
-          statusCode: 201,
-          contentType: 'application/json',
-          body: '${ {"greeting": "Hello, " & Trigger.Payload.customer.name & "!", "lines": $count(Trigger.Payload.lines)} }',
+    flow(
+      tenant.company,
+      'odata-client-greeting',
+      { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 10 },
+      [
+        {
+          respond: {
+            description: 'Greet the customer',
+            statusCode: 201,
+            contentType: 'application/json',
+            body: '${ {"greeting": "Hello, " & Trigger.Payload.customer.name & "!", "lines": $count(Trigger.Payload.lines)} }',
+          },
         },
-      },
-    ]),
+      ],
+    ),
   ));
 });
 test.after.always(async () => {
@@ -72,14 +82,19 @@ function declaredArguments(signature: OperationSignature, values: Record<string,
   for (const { name, type, nullable } of signature.parameters) {
     const value = values[name];
     if (value === undefined || (value === null && !nullable)) throw new TypeError(`parameter ${name} is required`);
-    if (type === 'Edm.String' && typeof value !== 'string') throw new TypeError(`parameter ${name} is declared ${type}, got ${typeof value}`);
-    if (type !== 'Edm.String' && type !== 'Edm.Untyped') throw new TypeError(`parameter ${name}: no mapping for ${type}`);
+    if (type === 'Edm.String' && typeof value !== 'string')
+      throw new TypeError(`parameter ${name} is declared ${type}, got ${typeof value}`);
+    if (type !== 'Edm.String' && type !== 'Edm.Untyped')
+      throw new TypeError(`parameter ${name}: no mapping for ${type}`);
     args[name] = value;
   }
   return args;
 }
 
-async function readSignature(t: { is: (a: unknown, b: unknown) => void; deepEqual: (a: unknown, b: unknown) => void }): Promise<OperationSignature> {
+async function readSignature(t: {
+  is: (a: unknown, b: unknown) => void;
+  deepEqual: (a: unknown, b: unknown) => void;
+}): Promise<OperationSignature> {
   const response = await fetch(metadataUrl());
   const xml = await response.text();
   t.is(response.status, 200);
@@ -99,7 +114,11 @@ test('a client generated from $metadata calls flowWebhook_Invoke with the declar
   const exchanges: Exchange[] = [];
   const client = recordingClient(exchanges);
   const payload = { customer: { name: 'Ada' }, lines: [{ sku: 'X' }, { sku: 'Y' }] };
-  const answer = await client.actionImport(ACTION, declaredArguments(signature, { activity: ACTIVITY, secret, payload }), OData.newParam().custom('company', tenant.company));
+  const answer = await client.actionImport(
+    ACTION,
+    declaredArguments(signature, { activity: ACTIVITY, secret, payload }),
+    OData.newParam().custom('company', tenant.company),
+  );
 
   t.deepEqual(exchanges, [{ status: 200, odataVersion: '4.0' }]);
   const envelope = answer as unknown as { '@odata.context': string; value: unknown };
@@ -121,7 +140,11 @@ test('a client generated from the old declaration (payload: Edm.String) sends a 
   const exchanges: Exchange[] = [];
   const client = recordingClient(exchanges);
   const payload = JSON.stringify({ customer: { name: 'Ada' }, lines: [] });
-  const answer = await client.actionImport(ACTION, declaredArguments(old, { activity: ACTIVITY, secret, payload }), OData.newParam().custom('company', tenant.company));
+  const answer = await client.actionImport(
+    ACTION,
+    declaredArguments(old, { activity: ACTIVITY, secret, payload }),
+    OData.newParam().custom('company', tenant.company),
+  );
   t.is(exchanges[0]?.status, 400);
   t.deepEqual(answer, { error: { code: 'BadRequest', message: 'payload must be a JSON object' } });
 });

@@ -10,7 +10,15 @@ import { ConnectionAdminService } from '../../proto/gen/flowhook/engine/v1/conne
 import { createAdminTransport } from '../../bin/cli/admin-client.ts';
 import { startRouteServer, echo, json, redirectTo, type RouteServer } from '../support/outbound-servers.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  failureReasonOf,
+  flow,
+  type Tenant,
+  type WebhookAnswer,
+} from '../support/webhook-helpers.ts';
 
 let allowed: RouteServer; // opened by FLOWHOOK_EGRESS_ALLOW=127.0.0.1:<port>
 let internal: RouteServer; // never opened by address, only through the name "localhost" on the open stack
@@ -32,24 +40,39 @@ test.after.always(async () => {
 });
 
 /** Publishes a sync flow that runs one httpRequest step and answers with its output. */
-async function request(on: { stack: TestStack; tenant: Tenant }, httpRequest: Record<string, unknown>): Promise<WebhookAnswer> {
+async function request(
+  on: { stack: TestStack; tenant: Tenant },
+  httpRequest: Record<string, unknown>,
+): Promise<WebhookAnswer> {
   const n = ++flows;
   const activity = `outbound.${n}`;
-  const definition = flow(on.tenant.company, `outbound-${n}`, { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 }, [
-    { name: 'call', httpRequest: { description: 'Call out', maxAttempts: 3, timeout: '5s', ...httpRequest } },
-    { respond: { statusCode: 200, body: '${ $string(Steps.call) }' } },
-  ]);
+  const definition = flow(
+    on.tenant.company,
+    `outbound-${n}`,
+    { activity, responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 },
+    [
+      { name: 'call', httpRequest: { description: 'Call out', maxAttempts: 3, timeout: '5s', ...httpRequest } },
+      { respond: { statusCode: 200, body: '${ $string(Steps.call) }' } },
+    ],
+  );
   const { secret } = await deployFlow(on.stack, definition);
   return callWebhook(on.stack, { company: on.tenant.company, activity, secret, auth: on.tenant.auth });
 }
 
 /** The step failed once, not retried, with a reason naming `rule`; the caller's 500 names neither address nor rule detail. */
-async function assertRefused(t: ExecutionContext, on: { stack: TestStack }, answer: WebhookAnswer, rule: RegExp, hidden: string[]): Promise<void> {
+async function assertRefused(
+  t: ExecutionContext,
+  on: { stack: TestStack },
+  answer: WebhookAnswer,
+  rule: RegExp,
+  hidden: string[],
+): Promise<void> {
   t.is(answer.status, 500, answer.text);
   const { callerMessage, reason } = await failureReasonOf(on.stack, answer);
   t.regex(reason, rule);
   t.regex(callerMessage, /steps\[0\] httpRequest "Call out" failed/);
-  for (const text of hidden) t.false(callerMessage.includes(text), `the caller's message names ${text}: ${callerMessage}`);
+  for (const text of hidden)
+    t.false(callerMessage.includes(text), `the caller's message names ${text}: ${callerMessage}`);
   const executionId = /\(execution ([^)]+)\)/.exec(callerMessage)![1]!;
   const history = await on.stack.temporal.workflow.getHandle(executionId).fetchHistory();
   const started = history.events!.filter((event) => event.activityTaskStartedEventAttributes);
@@ -57,9 +80,13 @@ async function assertRefused(t: ExecutionContext, on: { stack: TestStack }, answ
 }
 
 test('169.254.169.254, loopback by name and by every spelling are refused with the default policy', async (t) => {
-  await assertRefused(t, closed, await request(closed, { url: 'http://169.254.169.254/latest/meta-data/' }), /169\.254\.169\.254 is a link-local address.*FLOWHOOK_EGRESS_ALLOW/, [
-    '169.254',
-  ]);
+  await assertRefused(
+    t,
+    closed,
+    await request(closed, { url: 'http://169.254.169.254/latest/meta-data/' }),
+    /169\.254\.169\.254 is a link-local address.*FLOWHOOK_EGRESS_ALLOW/,
+    ['169.254'],
+  );
   for (const url of [
     `http://localhost:${internal.port}/x`,
     `http://127.0.0.1:${internal.port}/x`,
@@ -68,7 +95,10 @@ test('169.254.169.254, loopback by name and by every spelling are refused with t
     `http://0x7f000001:${internal.port}/x`,
     `http://127.1:${internal.port}/x`,
   ]) {
-    await assertRefused(t, closed, await request(closed, { url }), /loopback.*FLOWHOOK_EGRESS_ALLOW/, [String(internal.port), '127.0.0.1']);
+    await assertRefused(t, closed, await request(closed, { url }), /loopback.*FLOWHOOK_EGRESS_ALLOW/, [
+      String(internal.port),
+      '127.0.0.1',
+    ]);
   }
   t.is(refusedHits(), 0, 'no refused request reached the loopback server');
 });
@@ -80,7 +110,13 @@ test("FLOWHOOK_EGRESS_ALLOW opens exactly what it names, and never flowhook's ow
   t.like(JSON.parse(ok.value!.body), { status: 200, json: { ok: true }, url: `${allowed.url}/ok`, redirects: 0 });
 
   // Same address, another port: not named.
-  await assertRefused(t, open, await request(open, { url: `${internal.url}/x` }), /127\.0\.0\.1 is a loopback address/, [String(internal.port)]);
+  await assertRefused(
+    t,
+    open,
+    await request(open, { url: `${internal.url}/x` }),
+    /127\.0\.0\.1 is a loopback address/,
+    [String(internal.port)],
+  );
   t.is(refusedHits(), 0);
   // The name "localhost" is opened, so it reaches the other port…
   internal.route('/named', json({ named: true }));
@@ -104,8 +140,20 @@ test("FLOWHOOK_EGRESS_ALLOW opens exactly what it names, and never flowhook's ow
 test('a redirect from an allowed host to loopback is refused and the loopback server is never hit', async (t) => {
   allowed.route('/to-loopback', redirectTo(`http://127.0.0.1:${internal.port}/stolen`));
   allowed.route('/to-metadata', redirectTo('http://169.254.169.254/latest/meta-data/iam/', 307));
-  await assertRefused(t, open, await request(open, { url: `${allowed.url}/to-loopback` }), /127\.0\.0\.1 is a loopback address/, [String(internal.port)]);
-  await assertRefused(t, open, await request(open, { url: `${allowed.url}/to-metadata`, method: 'POST', body: '{"a":1}' }), /link-local/, ['169.254']);
+  await assertRefused(
+    t,
+    open,
+    await request(open, { url: `${allowed.url}/to-loopback` }),
+    /127\.0\.0\.1 is a loopback address/,
+    [String(internal.port)],
+  );
+  await assertRefused(
+    t,
+    open,
+    await request(open, { url: `${allowed.url}/to-metadata`, method: 'POST', body: '{"a":1}' }),
+    /link-local/,
+    ['169.254'],
+  );
   t.is(refusedHits(), 0);
 });
 
@@ -157,12 +205,21 @@ test('a header value HTTP cannot carry fails the step without quoting it', async
 
 test('a company egress list narrows its flows further, and clearing it restores the operator policy', async (t) => {
   const narrow = { stack: open.stack, tenant: await createTenant(open.stack, 'Narrow Co') };
-  const admin = createClient(ConnectionAdminService, createAdminTransport({ engineUrl: open.stack.engineUrl, adminToken: open.stack.adminToken }));
+  const admin = createClient(
+    ConnectionAdminService,
+    createAdminTransport({ engineUrl: open.stack.engineUrl, adminToken: open.stack.adminToken }),
+  );
   allowed.route('/narrow', json({ ok: true }));
   internal.route('/narrow', json({ ok: true }));
   await admin.setCompanyEgress({ company: 'Narrow Co', allow: ['localhost'] });
   // Opened by FLOWHOOK_EGRESS_ALLOW, but not on the company's list.
-  await assertRefused(t, narrow, await request(narrow, { url: `${allowed.url}/narrow` }), /company "Narrow Co" egress list/, [String(allowed.port)]);
+  await assertRefused(
+    t,
+    narrow,
+    await request(narrow, { url: `${allowed.url}/narrow` }),
+    /company "Narrow Co" egress list/,
+    [String(allowed.port)],
+  );
   t.is((await request(narrow, { url: `http://localhost:${internal.port}/narrow` })).status, 200);
   await admin.setCompanyEgress({ company: 'Narrow Co', clear: true });
   t.is((await request(narrow, { url: `${allowed.url}/narrow` })).status, 200);

@@ -75,7 +75,10 @@ test('a rotated payload key: the sleeping execution completes, its old history d
 
     t.is(await stack.terminate('worker'), 0);
     t.is(await stack.terminate('engine'), 0);
-    const rotation = JSON.parse((await promisify(execFile)(process.execPath, [FLOWHOOK, 'payload-key', 'rotate', '--file', keyFile, '--json'])).stdout) as {
+    const rotation = JSON.parse(
+      (await promisify(execFile)(process.execPath, [FLOWHOOK, 'payload-key', 'rotate', '--file', keyFile, '--json']))
+        .stdout,
+    ) as {
       currentKeyId: string;
       retiredKeyIds: string[];
     };
@@ -92,7 +95,11 @@ test('a rotated payload key: the sleeping execution completes, its old history d
     const result = (await client.workflow.getHandle(sleeping).result()) as { steps: { type: string; note?: string }[] };
     t.is(result.steps.find((step) => step.type === 'log')?.note, 'withheld (doNotLogPayload)');
     const oldHistory = await encryptedPayloads(sleeping);
-    t.deepEqual(new Set(oldHistory.map(keyIdOf)), new Set([firstRing.current.id, ring.current.id]), 'the history holds payloads of both keys');
+    t.deepEqual(
+      new Set(oldHistory.map(keyIdOf)),
+      new Set([firstRing.current.id, ring.current.id]),
+      'the history holds payloads of both keys',
+    );
     const codec = new PayloadEncryptionCodec(ring);
     const context = { type: 'workflow', namespace: 'default', workflowId: sleeping } as const;
     const decoded = await codec.decode(oldHistory, context);
@@ -134,15 +141,26 @@ test('a rotated payload key: the sleeping execution completes, its old history d
 /** Every `binary/encrypted` payload of the execution's history, as `temporal workflow show` prints it. */
 async function encryptedPayloads(workflowId: string): Promise<Payload[]> {
   const { temporalAddress, temporalCli } = testInfrastructure();
-  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    temporalCli,
+    ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const found: Payload[] = [];
   JSON.parse(stdout, (_key, value: unknown) => {
     const candidate = value as { metadata?: Record<string, string>; data?: string } | null;
-    if (candidate && typeof candidate === 'object' && candidate.metadata?.encoding && Buffer.from(candidate.metadata.encoding, 'base64').toString() === 'binary/encrypted') {
+    if (
+      candidate &&
+      typeof candidate === 'object' &&
+      candidate.metadata?.encoding &&
+      Buffer.from(candidate.metadata.encoding, 'base64').toString() === 'binary/encrypted'
+    ) {
       found.push({
-        metadata: Object.fromEntries(Object.entries(candidate.metadata).map(([name, text]) => [name, Buffer.from(text, 'base64')])),
+        metadata: Object.fromEntries(
+          Object.entries(candidate.metadata).map(([name, text]) => [name, Buffer.from(text, 'base64')]),
+        ),
         data: Buffer.from(candidate.data ?? '', 'base64'),
       });
     }

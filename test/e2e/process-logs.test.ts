@@ -110,7 +110,13 @@ test.before(async () => {
   await createUser('refusal-disabled', COMPANY);
   await admin.setUserState({ name: 'refusal-disabled', enabled: false });
   await createUser('refusal-elsewhere', ELSEWHERE);
-  const register = (app: TestClient, permissionSet: string, consentGranted: boolean, state: AppState, binding: { issuer?: string; tenantId?: string } = {}) =>
+  const register = (
+    app: TestClient,
+    permissionSet: string,
+    consentGranted: boolean,
+    state: AppState,
+    binding: { issuer?: string; tenantId?: string } = {},
+  ) =>
     admin.registerApp({
       clientId: app.clientId,
       issuer: binding.issuer ?? idp.issuer,
@@ -152,7 +158,10 @@ test.after.always(async () => {
 
 const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
 
-async function post(authorization: string | undefined, callSecret = secret): Promise<{ status: number; text: string; requestId: string }> {
+async function post(
+  authorization: string | undefined,
+  callSecret = secret,
+): Promise<{ status: number; text: string; requestId: string }> {
   // Long enough that finding one in the logs cannot be a coincidence.
   const credential = authorization?.replace(/^\S+\s+/, '') ?? '';
   if (credential.length >= 16) sent.push(credential);
@@ -183,19 +192,32 @@ function craft(claims: JWTPayload, options: { key?: CryptoKey; kid?: string } = 
     ...claims,
   };
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
-  return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: options.kid ?? idp.kid, typ: 'at+jwt' }).sign(options.key ?? idp.privateKey);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? idp.kid, typ: 'at+jwt' })
+    .sign(options.key ?? idp.privateKey);
 }
 
 /** Calls over HTTP, checks what the caller saw, and records what the log must say. */
-async function refused(t: ExecutionContext, call: Omit<Expected, 'requestId'> & { authorization: string | undefined; secret?: string }): Promise<void> {
+async function refused(
+  t: ExecutionContext,
+  call: Omit<Expected, 'requestId'> & { authorization: string | undefined; secret?: string },
+): Promise<void> {
   const { authorization, secret: callSecret, ...expected } = call;
   const answer = await post(authorization, callSecret);
   const status = REFUSAL_REASONS[expected.reason];
   t.is(answer.status, status, expected.why);
   if (status === 401) t.is(answer.text, 'Unauthorized', expected.why);
-  else t.is(JSON.parse(answer.text).error.message, `Caller "${expected.user ?? expected.clientId}" lacks the permission set "${expected.permissionSet}" for company "${COMPANY}"`);
+  else
+    t.is(
+      JSON.parse(answer.text).error.message,
+      `Caller "${expected.user ?? expected.clientId}" lacks the permission set "${expected.permissionSet}" for company "${COMPANY}"`,
+    );
   t.regex(answer.requestId, /^[0-9a-f-]{36}$/, expected.why);
-  await expectOneLine(t, { ...expected, company: COMPANY, requestId: answer.requestId }, expected.reason in FACADE_REASONS ? 'facade' : 'engine');
+  await expectOneLine(
+    t,
+    { ...expected, company: COMPANY, requestId: answer.requestId },
+    expected.reason in FACADE_REASONS ? 'facade' : 'engine',
+  );
 }
 
 // ── reading the logs ──
@@ -210,16 +232,24 @@ function logLines(): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-const refusalLines = (requestId: string) => logLines().filter((line) => line.msg === REFUSED_CALL_MESSAGE && line.requestId === requestId);
+const refusalLines = (requestId: string) =>
+  logLines().filter((line) => line.msg === REFUSED_CALL_MESSAGE && line.requestId === requestId);
 
 /**
  * Waits for the call's line, then for the facade's `request` line (written when the response is done,
  * after any refusal line of either process), then checks that exactly one refusal line exists. A
  * second line that arrived later still fails the count over all refusals at the end.
  */
-async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy: 'facade' | 'engine', viaFacade = true): Promise<void> {
+async function expectOneLine(
+  t: ExecutionContext,
+  expected: Expected,
+  decidedBy: 'facade' | 'engine',
+  viaFacade = true,
+): Promise<void> {
   expectations.push(expected);
-  const arrived = () => refusalLines(expected.requestId).length > 0 && (!viaFacade || logLines().some((line) => line.msg === 'request' && line.requestId === expected.requestId));
+  const arrived = () =>
+    refusalLines(expected.requestId).length > 0 &&
+    (!viaFacade || logLines().some((line) => line.msg === 'request' && line.requestId === expected.requestId));
   await eventually(arrived, {
     timeoutMs: 10_000,
     intervalMs: 50,
@@ -230,7 +260,8 @@ async function expectOneLine(t: ExecutionContext, expected: Expected, decidedBy:
   const line = lines[0] ?? {};
   t.is(line.level, 40, expected.why);
   t.is(line.name, decidedBy, expected.why);
-  for (const field of ['reason', 'company', 'activity', 'user', 'clientId', 'permissionSet'] as const) t.is(line[field], expected[field], `${expected.why}: ${field}`);
+  for (const field of ['reason', 'company', 'activity', 'user', 'clientId', 'permissionSet'] as const)
+    t.is(line[field], expected[field], `${expected.why}: ${field}`);
 }
 
 /** Reasons the facade decides before it asks the engine (so the body, and with it the activity, is unread). */
@@ -260,10 +291,15 @@ const FACADE_REASONS = Object.fromEntries(
 test('no secret, access key or token reaches the logs; the request id threads facade and engine', async (t) => {
   await admin.createCompany({ name: 'Secretive' });
   const { accessKey } = await admin.createUser({ name: 'log-test-user', company: 'Secretive' });
-  const definition = flow('Secretive', 'secretive', { activity: 'secret.keeping', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
-    { log: { description: 'log the activity', message: 'called {{Trigger.Activity}}' } },
-    { respond: { statusCode: 200, body: 'ok' } },
-  ]);
+  const definition = flow(
+    'Secretive',
+    'secretive',
+    { activity: 'secret.keeping', responseMode: 'WAIT_FOR_RESPONSE_STEP' },
+    [
+      { log: { description: 'log the activity', message: 'called {{Trigger.Activity}}' } },
+      { respond: { statusCode: 200, body: 'ok' } },
+    ],
+  );
   const { secret: keeping } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
   const wrongSecret = `${keeping.slice(0, 31)}#`;
   const wrongKey = `${accessKey.slice(0, 20)}WRONGKEY`;
@@ -280,7 +316,11 @@ test('no secret, access key or token reaches the logs; the request id threads fa
       body: JSON.stringify(body),
     });
 
-  const traced = await call({ activity: 'secret.keeping', secret: keeping, payload: { a: 1 } }, accessKey, TRACED_REQUEST_ID);
+  const traced = await call(
+    { activity: 'secret.keeping', secret: keeping, payload: { a: 1 } },
+    accessKey,
+    TRACED_REQUEST_ID,
+  );
   t.is(traced.status, 200);
   tracedExecutionId = traced.headers.get('x-flowhook-execution-id') ?? '';
   const badSecret = await call({ activity: 'secret.keeping', secret: wrongSecret, payload: {} });
@@ -322,7 +362,10 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
   const deploy = async (activity: string, webhook: Record<string, unknown>, steps: unknown[]) =>
     (
       await admin.applyFlow({
-        flow: fromJson(FlowSchema, flow('Private', activity.replace('.', '-'), { activity, doNotLogPayload: true, ...webhook }, steps) as never),
+        flow: fromJson(
+          FlowSchema,
+          flow('Private', activity.replace('.', '-'), { activity, doNotLogPayload: true, ...webhook }, steps) as never,
+        ),
         publish: true,
       })
     ).secret;
@@ -356,7 +399,9 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
       publish: true,
     })
   ).secret;
-  const failing = await deploy('private.fail', {}, [{ fail: { description: 'Refuse', message: 'refused {{Trigger.Payload.card}}' } }]);
+  const failing = await deploy('private.fail', {}, [
+    { fail: { description: 'Refuse', message: 'refused {{Trigger.Payload.card}}' } },
+  ]);
   sent.push(calling, open, failing);
   const call = (activity: string, callSecret: string, value = card) =>
     fetch(`${stack.facadeUrl}/BC/ODataV4/flowWebhook_Invoke?company=Private`, {
@@ -370,9 +415,15 @@ test('the payload of a doNotLogPayload flow appears in no process log, also when
   t.is((await call('open.call', open, control)).status, 500);
   // The Instant-return flow fails in the worker after the answer: wait for the worker to say so.
   const failedId = instant.headers.get('x-flowhook-execution-id');
-  await eventually(() => logLines().some((line) => line.name === 'worker' && line.workflowId === failedId && line.msg === 'Workflow failed'), {
-    what: `the worker reporting ${failedId} failed`,
-  });
+  await eventually(
+    () =>
+      logLines().some(
+        (line) => line.name === 'worker' && line.workflowId === failedId && line.msg === 'Workflow failed',
+      ),
+    {
+      what: `the worker reporting ${failedId} failed`,
+    },
+  );
 });
 
 // ── the refusals ──
@@ -410,7 +461,11 @@ test('the facade refuses each kind of bad token, naming the client id once the s
     reason: 'token_key_unknown',
     authorization: `Bearer ${await craft({}, { key: stranger, kid: 'unknown-kid' })}`,
   });
-  const unsigned = new UnsecuredJWT({ client_id: integration }).setIssuer(idp.issuer).setAudience(API).setExpirationTime('5m').encode();
+  const unsigned = new UnsecuredJWT({ client_id: integration })
+    .setIssuer(idp.issuer)
+    .setAudience(API)
+    .setExpirationTime('5m')
+    .encode();
   await refused(t, { why: 'alg: none', reason: 'token_algorithm_refused', authorization: `Bearer ${unsigned}` });
   await refused(t, {
     why: 'expired',
@@ -579,7 +634,10 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
       return next(request);
     };
   const webhook = (token: string | undefined, requestId: string) =>
-    createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [headers(token, requestId)] }));
+    createClient(
+      WebhookService,
+      createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [headers(token, requestId)] }),
+    );
   const facadeToken = stack.tokens.facade;
   const wrongToken = `fhsa_${'w'.repeat(43)}`;
   sent.push(wrongToken);
@@ -605,12 +663,42 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
   const onTheCall = { company: COMPANY, activity: ACTIVITY };
   const cases: [string, string | undefined, ReturnType<typeof invoke>, Code, Omit<Expected, 'why' | 'requestId'>][] = [
     // The gate decides before the message is read: only the request id (a header) is logged.
-    ['no service token', undefined, invoke('refusal-grpc-1', user), Code.Unauthenticated, { reason: 'service_token_missing' }],
-    ['a wrong service token', wrongToken, invoke('refusal-grpc-2', user), Code.Unauthenticated, { reason: 'service_token_invalid' }],
-    ['a disabled service account', disabled.token, invoke('refusal-grpc-5', user), Code.Unauthenticated, { reason: 'service_account_disabled' }],
-    ["the worker's records token on WebhookService", stack.tokens.worker, invoke('refusal-grpc-6', user), Code.PermissionDenied, { reason: 'service_account_scope' }],
+    [
+      'no service token',
+      undefined,
+      invoke('refusal-grpc-1', user),
+      Code.Unauthenticated,
+      { reason: 'service_token_missing' },
+    ],
+    [
+      'a wrong service token',
+      wrongToken,
+      invoke('refusal-grpc-2', user),
+      Code.Unauthenticated,
+      { reason: 'service_token_invalid' },
+    ],
+    [
+      'a disabled service account',
+      disabled.token,
+      invoke('refusal-grpc-5', user),
+      Code.Unauthenticated,
+      { reason: 'service_account_disabled' },
+    ],
+    [
+      "the worker's records token on WebhookService",
+      stack.tokens.worker,
+      invoke('refusal-grpc-6', user),
+      Code.PermissionDenied,
+      { reason: 'service_account_scope' },
+    ],
     // Past the gate: the engine read the message.
-    ['no caller in the request', facadeToken, invoke('refusal-grpc-3'), Code.Unauthenticated, { reason: 'missing_credentials', ...onTheCall }],
+    [
+      'no caller in the request',
+      facadeToken,
+      invoke('refusal-grpc-3'),
+      Code.Unauthenticated,
+      { reason: 'missing_credentials', ...onTheCall },
+    ],
     [
       'a wrong key',
       facadeToken,
@@ -625,15 +713,23 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
       Code.PermissionDenied,
       { reason: 'caller_forwarding_refused', ...onTheCall, user: 'refusal-user' },
     ],
-    ['an invoke account of another company', elsewhere.token, invoke('refusal-grpc-8'), Code.PermissionDenied, { reason: 'service_account_company', ...onTheCall }],
+    [
+      'an invoke account of another company',
+      elsewhere.token,
+      invoke('refusal-grpc-8'),
+      Code.PermissionDenied,
+      { reason: 'service_account_company', ...onTheCall },
+    ],
   ];
   for (const [why, token, request, code, expected] of cases) {
     const error = await t.throwsAsync(webhook(token, request.requestId).invoke(request), undefined, why);
     t.true(error instanceof ConnectError, why);
     t.is((error as ConnectError).code, code, why);
-    if (code === Code.Unauthenticated && !expected.reason.startsWith('service_')) t.is((error as ConnectError).rawMessage, 'Unauthorized', why);
+    if (code === Code.Unauthenticated && !expected.reason.startsWith('service_'))
+      t.is((error as ConnectError).rawMessage, 'Unauthorized', why);
     t.false((error as ConnectError).rawMessage.includes(expected.reason), why);
-    for (const [name, value] of (error as ConnectError).metadata) t.false(value.includes(expected.reason), `${why}: metadata ${name}`);
+    for (const [name, value] of (error as ConnectError).metadata)
+      t.false(value.includes(expected.reason), `${why}: metadata ${name}`);
     await expectOneLine(t, { ...expected, why, requestId: request.requestId }, 'engine', false);
   }
 });
@@ -641,13 +737,15 @@ test('direct gRPC callers get a bare Unauthorized or a PermissionDenied naming t
 test('the provider route: no hook secret, a missing, malformed or stale signature, a wrong one — each a 401 the engine logs with the scheme', async (t) => {
   const hookSecret = `whsec_${'k'.repeat(32)}`;
   sent.push(hookSecret);
-  const direct = (activity: string) => flow(COMPANY, activity.replace('.', '-'), { activity, direct: { verify: { stripe: {} } } }, []);
+  const direct = (activity: string) =>
+    flow(COMPANY, activity.replace('.', '-'), { activity, direct: { verify: { stripe: {} } } }, []);
   await admin.applyFlow({ flow: fromJson(FlowSchema, direct('hooks.signed') as never), publish: true });
   await admin.applyFlow({ flow: fromJson(FlowSchema, direct('hooks.unset') as never), publish: true });
   await admin.setHookSecret({ company: COMPANY, activity: 'hooks.signed', secret: hookSecret });
   const body = '{"id": "evt_refusals", "object": "event"}';
   const now = Math.floor(Date.now() / 1000);
-  const signature = (timestamp: number) => createHmac('sha256', hookSecret).update(`${timestamp}.${body}`).digest('hex');
+  const signature = (timestamp: number) =>
+    createHmac('sha256', hookSecret).update(`${timestamp}.${body}`).digest('hex');
   const cases: [string, RefusalReason, string, string | undefined][] = [
     ['no hook secret set for the route', 'hook_secret_missing', 'hooks.unset', `t=${now},v1=${signature(now)}`],
     ['no Stripe-Signature header', 'missing_signature_header', 'hooks.signed', undefined],
@@ -670,38 +768,49 @@ test('the provider route: no hook secret, a missing, malformed or stale signatur
     const line = refusalLines(requestId)[0] ?? {};
     t.is(line.scheme, 'stripe', why);
     // Only a missing secret needs a command to fix; the caller never sees it.
-    t.is(line.hint, reason === 'hook_secret_missing' ? `flowhook hook-secret set ${COMPANY} hooks.unset` : undefined, why);
+    t.is(
+      line.hint,
+      reason === 'hook_secret_missing' ? `flowhook hook-secret set ${COMPANY} hooks.unset` : undefined,
+      why,
+    );
   }
 });
 
-test.after('each process exits 0 on SIGTERM; every reason was provoked, each refused call logged once; no credential or hidden payload reached the logs', async (t) => {
-  t.deepEqual(await stack.stop(), [0, 0, 0], 'each process exits 0 on SIGTERM');
-  const output = stack.output();
-  t.true(output.length > 0, 'the processes did log something');
+test.after(
+  'each process exits 0 on SIGTERM; every reason was provoked, each refused call logged once; no credential or hidden payload reached the logs',
+  async (t) => {
+    t.deepEqual(await stack.stop(), [0, 0, 0], 'each process exits 0 on SIGTERM');
+    const output = stack.output();
+    t.true(output.length > 0, 'the processes did log something');
 
-  const provoked = new Set(expectations.map((expected) => expected.reason));
-  t.deepEqual([...provoked].sort(), Object.keys(REFUSAL_REASONS).sort());
-  const allRefusals = logLines().filter((line) => line.msg === REFUSED_CALL_MESSAGE);
-  t.is(allRefusals.length, expectations.length, 'no refusal line beyond one per refused call');
+    const provoked = new Set(expectations.map((expected) => expected.reason));
+    t.deepEqual([...provoked].sort(), Object.keys(REFUSAL_REASONS).sort());
+    const allRefusals = logLines().filter((line) => line.msg === REFUSED_CALL_MESSAGE);
+    t.is(allRefusals.length, expectations.length, 'no refusal line beyond one per refused call');
 
-  t.true(sent.length > 20);
-  for (const credential of sent) t.false(output.includes(credential), `a credential (${credential.length} characters) appears in the logs`);
-  t.notRegex(output, /"secret"\s*:\s*"[^"[]/, 'no secret value in structured logs');
-  t.false(/Basic [A-Za-z0-9+/=]{20,}/.test(output), 'no Basic credentials in the logs');
+    t.true(sent.length > 20);
+    for (const credential of sent)
+      t.false(output.includes(credential), `a credential (${credential.length} characters) appears in the logs`);
+    t.notRegex(output, /"secret"\s*:\s*"[^"[]/, 'no secret value in structured logs');
+    t.false(/Basic [A-Za-z0-9+/=]{20,}/.test(output), 'no Basic credentials in the logs');
 
-  // Facade and engine lines about the traced call carry its request id (the worker's carry the execution id).
-  const lines = logLines();
-  const aboutTraced = lines.filter((line) => line.name !== 'worker' && (line.executionId === tracedExecutionId || line.requestId === TRACED_REQUEST_ID));
-  t.deepEqual([...new Set(aboutTraced.map((line) => line.name))].sort(), ['engine', 'facade']);
-  for (const line of aboutTraced) t.is(line.requestId, TRACED_REQUEST_ID, JSON.stringify(line));
-  t.true(lines.some((line) => line.name === 'worker' && line.workflowId === tracedExecutionId));
+    // Facade and engine lines about the traced call carry its request id (the worker's carry the execution id).
+    const lines = logLines();
+    const aboutTraced = lines.filter(
+      (line) =>
+        line.name !== 'worker' && (line.executionId === tracedExecutionId || line.requestId === TRACED_REQUEST_ID),
+    );
+    t.deepEqual([...new Set(aboutTraced.map((line) => line.name))].sort(), ['engine', 'facade']);
+    for (const line of aboutTraced) t.is(line.requestId, TRACED_REQUEST_ID, JSON.stringify(line));
+    t.true(lines.some((line) => line.name === 'worker' && line.workflowId === tracedExecutionId));
 
-  t.false(
-    output.includes(card),
-    `the card number is in a process log:\n${output
-      .split('\n')
-      .filter((line) => line.includes(card))
-      .join('\n')}`,
-  );
-  t.true(output.includes(control), 'without the flag the same failure is logged with its reason');
-});
+    t.false(
+      output.includes(card),
+      `the card number is in a process log:\n${output
+        .split('\n')
+        .filter((line) => line.includes(card))
+        .join('\n')}`,
+    );
+    t.true(output.includes(control), 'without the flag the same failure is logged with its reason');
+  },
+);

@@ -17,7 +17,15 @@ import { runEngine } from '../../engine/main.ts';
 import { eventually } from '../support/eventually.ts';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
 import { deployFlow, engineWebhookClient, flow } from '../support/webhook-helpers.ts';
-import { GENERIC_HMAC, signGenericHmac, signGithubRequest, signShopify, signSlack, textSecret, type Signer } from '../support/provider-signers.ts';
+import {
+  GENERIC_HMAC,
+  signGenericHmac,
+  signGithubRequest,
+  signShopify,
+  signSlack,
+  textSecret,
+  type Signer,
+} from '../support/provider-signers.ts';
 
 const COMPANY = 'Replays Ltd.';
 let stack: TestStack;
@@ -95,8 +103,18 @@ test.before(async () => {
   stack = await startStack();
   await stack.admin.createCompany({ name: COMPANY });
   for (const route of Object.values(routes)) {
-    const mode = route.instant ? { defaultResponseStatusCode: 202 } : { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 };
-    await deployFlow(stack, flow(COMPANY, route.activity.replace('.', '-'), { activity: route.activity, direct: { verify: route.verify }, ...mode }, ECHO));
+    const mode = route.instant
+      ? { defaultResponseStatusCode: 202 }
+      : { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 };
+    await deployFlow(
+      stack,
+      flow(
+        COMPANY,
+        route.activity.replace('.', '-'),
+        { activity: route.activity, direct: { verify: route.verify }, ...mode },
+        ECHO,
+      ),
+    );
     await stack.admin.setHookSecret({ company: COMPANY, activity: route.activity, secret: route.secret });
   }
 });
@@ -124,9 +142,12 @@ async function post(route: Route, body: string, headers: Record<string, string>)
   };
 }
 
-const pushBody = () => JSON.stringify({ ref: 'refs/heads/main', after: randomBytes(20).toString('hex'), pusher: { name: 'octocat' } });
-const without = (headers: Record<string, string>, names: string[]) => Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name)));
-const only = (headers: Record<string, string>, names: string[]) => Object.fromEntries(Object.entries(headers).filter(([name]) => names.includes(name)));
+const pushBody = () =>
+  JSON.stringify({ ref: 'refs/heads/main', after: randomBytes(20).toString('hex'), pusher: { name: 'octocat' } });
+const without = (headers: Record<string, string>, names: string[]) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name)));
+const only = (headers: Record<string, string>, names: string[]) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => names.includes(name)));
 
 /** The captured delivery, replayed with its unsigned id headers changed and dropped, and sent again as is (a genuine redelivery). */
 async function replays(route: Route, body: string, headers: Record<string, string>): Promise<[string, Answer][]> {
@@ -246,7 +267,9 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
     t.true(await isGone(executionId), `${route.activity}: nothing was started under the first execution's id`);
   }
   // Another engine of the cluster (same database and Temporal) remembers them as well.
-  const second = await runEngine(readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0', FLOWHOOK_ENGINE_METRICS_PORT: '0' }));
+  const second = await runEngine(
+    readEngineConfig({ ...stack.env, FLOWHOOK_ENGINE_PORT: '0', FLOWHOOK_ENGINE_METRICS_PORT: '0' }),
+  );
   try {
     const viaSecond = engineWebhookClient({ ...stack, engineUrl: `http://127.0.0.1:${second.port}` });
     for (const { route, body, headers, executionId } of deliveries) {
@@ -264,7 +287,11 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
           body: Buffer.from(body),
         }),
       );
-      t.is(ConnectError.from(refused).code, Code.FailedPrecondition, `${route.activity} through a second engine: ${refused?.message}`);
+      t.is(
+        ConnectError.from(refused).code,
+        Code.FailedPrecondition,
+        `${route.activity} through a second engine: ${refused?.message}`,
+      );
       t.true(await isGone(executionId));
     }
   } finally {
@@ -274,7 +301,9 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
   // Past the window (aged here instead of waited for), the purge deletes them and the engines have forgotten the deliveries: they run again.
   // Rows are keyed by the SHA-256 of the execution id (storage/provider-delivery.entity.ts).
   const keys = deliveries.map(({ executionId }) => createHash('sha256').update(executionId).digest('hex'));
-  await stack.engine.orm.em.getConnection().execute(`update "provider_delivery" set "received_at" = now() - interval '31 days' where "key" in (?, ?)`, keys);
+  await stack.engine.orm.em
+    .getConnection()
+    .execute(`update "provider_delivery" set "received_at" = now() - interval '31 days' where "key" in (?, ?)`, keys);
   t.is(await purgeDeliveries(stack.engine.orm, defaultOf('FLOWHOOK_HOOK_REPLAY_WINDOW')), keys.length);
   for (const { route, body, headers, executionId } of deliveries) {
     const forgotten = await post(route, body, headers);
@@ -285,7 +314,9 @@ test('once Temporal no longer keeps the first execution, a replay is refused (40
 
 test('publishing refuses a signedContent whose placeholders touch, and says why', async (t) => {
   const hmac = { header: 'x-signature', signedContent: '{id}{body}', eventIdHeader: 'x-event-id' };
-  const error = await t.throwsAsync(deployFlow(stack, flow(COMPANY, 'touching', { activity: 'hmac.touching', direct: { verify: { hmac } } }, ECHO)));
+  const error = await t.throwsAsync(
+    deployFlow(stack, flow(COMPANY, 'touching', { activity: 'hmac.touching', direct: { verify: { hmac } } }, ECHO)),
+  );
   t.regex(
     error?.message ?? '',
     /signedContent: \{id\}\{body\} puts two placeholders side by side: with no text between them the boundary can move, so the same signed bytes read as many \(id, body\) pairs/,

@@ -8,7 +8,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import test from 'ava';
 import { INSTANCE, startStack, type TestStack } from '../support/stack.ts';
-import { countExecutions, countSettledExecutions, countVisibleExecutions, deployFlow, flow } from '../support/webhook-helpers.ts';
+import {
+  countExecutions,
+  countSettledExecutions,
+  countVisibleExecutions,
+  deployFlow,
+  flow,
+} from '../support/webhook-helpers.ts';
 import {
   GENERIC_HMAC,
   genericHmacHeaders,
@@ -122,13 +128,16 @@ const schemes: Scheme[] = [
 // Same schemes on their own routes, for tests that count executions while the matrix runs beside them.
 const stripePayments: Scheme = { ...schemes[2]!, activity: 'stripe.payments', secret: stripeSecret() };
 const slackChallenges: Scheme = { ...schemes[4]!, activity: 'slack.challenge', secret: textSecret() };
-const schemeOf = (activity: string) => [...schemes, stripePayments, slackChallenges].find((scheme) => scheme.activity === activity)!;
+const schemeOf = (activity: string) =>
+  [...schemes, stripePayments, slackChallenges].find((scheme) => scheme.activity === activity)!;
 
 // What the echo flows answer: everything the flow sees of the request.
 const ECHO_BODY =
   '${ {"body": Trigger.Body, "encoding": Trigger.BodyEncoding, "json": Trigger.Json, "form": Trigger.Form, "headers": Trigger.Headers, ' +
   '"query": Trigger.Query, "method": Trigger.Method, "provider": Trigger.Provider, "payload": Trigger.Payload, "payloadJson": Trigger.PayloadJson, "execution": Execution.Id} }';
-const echo = (statusCode = 200) => [{ respond: { description: 'Echo the request', statusCode, contentType: 'application/json', body: ECHO_BODY } }];
+const echo = (statusCode = 200) => [
+  { respond: { description: 'Echo the request', statusCode, contentType: 'application/json', body: ECHO_BODY } },
+];
 const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP', syncTimeoutSeconds: 20 };
 
 const secrets = {
@@ -153,8 +162,18 @@ test.before(async () => {
     if (secret) await stack.admin.setHookSecret({ company: COMPANY, activity: String(webhook.activity), secret });
   };
   for (const scheme of [...schemes, stripePayments, slackChallenges])
-    await deploy(scheme.activity.replace('.', '-'), { activity: scheme.activity, direct: { verify: scheme.verify }, ...sync }, echo(), scheme.secret);
-  await deploy('echo', { activity: 'echo.bodies', direct: { verify: { hmac: GENERIC_HMAC } }, ...sync }, echo(), secrets.echo);
+    await deploy(
+      scheme.activity.replace('.', '-'),
+      { activity: scheme.activity, direct: { verify: scheme.verify }, ...sync },
+      echo(),
+      scheme.secret,
+    );
+  await deploy(
+    'echo',
+    { activity: 'echo.bodies', direct: { verify: { hmac: GENERIC_HMAC } }, ...sync },
+    echo(),
+    secrets.echo,
+  );
   await deploy(
     'instant',
     {
@@ -218,7 +237,8 @@ interface Answer {
   executionId: string | null;
 }
 
-const hookUrl = (activity: string, company = COMPANY, query = '') => `${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(company)}/${encodeURIComponent(activity)}${query}`;
+const hookUrl = (activity: string, company = COMPANY, query = '') =>
+  `${stack.facadeUrl}/${INSTANCE}/hooks/${encodeURIComponent(company)}/${encodeURIComponent(activity)}${query}`;
 
 async function post(
   activity: string,
@@ -292,7 +312,11 @@ for (const scheme of schemes) {
       ['wrong secret', signedPost(scheme.activity, body, { wrongKey: true })],
       ['missing signature header', signedPost(scheme.activity, body, { drop: scheme.signatureHeader })],
     ];
-    if (scheme.signsTimestamp) refusals.push(['stale timestamp', signedPost(scheme.activity, body, { timestamp: Math.floor(Date.now() / 1000) - 3600 })]);
+    if (scheme.signsTimestamp)
+      refusals.push([
+        'stale timestamp',
+        signedPost(scheme.activity, body, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+      ]);
     for (const [why, pending] of refusals) {
       const refused = await pending;
       t.is(refused.status, 401, `${why}: ${refused.text}`);
@@ -327,7 +351,11 @@ test('a Stripe redelivery of the same event — again, and several at once — j
   t.is(JSON.parse(reused.text).error.code, 'UnprocessableEntity');
   const handle = stack.temporal.workflow.getHandle(first.executionId!);
   t.is((await handle.describe()).searchAttributes.FlowCaller?.[0], 'provider:stripe');
-  t.is(await countSettledExecutions(stack, 'stripe.payments', 2), 2, 'one execution per event, none for the altered body');
+  t.is(
+    await countSettledExecutions(stack, 'stripe.payments', 2),
+    2,
+    'one execution per event, none for the altered body',
+  );
 });
 
 test("Slack's url_verification is answered with the challenge after the signature verified, and starts nothing", async (t) => {
@@ -401,7 +429,12 @@ test('form, XML, text, JSON and binary bodies reach the flow byte-exact; the flo
     },
   ];
   for (const { contentType, body, check } of cases) {
-    const answer = await post('echo.bodies', body, { 'content-type': contentType, ...genericHmacHeaders(body, secrets.echo) }, { query: '?tag=a&tag=b&q=hello%20world' });
+    const answer = await post(
+      'echo.bodies',
+      body,
+      { 'content-type': contentType, ...genericHmacHeaders(body, secrets.echo) },
+      { query: '?tag=a&tag=b&q=hello%20world' },
+    );
     t.is(answer.status, 200, answer.text);
     const seen = JSON.parse(answer.text);
     t.is(seen.encoding, 'text', contentType);
@@ -426,7 +459,8 @@ test('form, XML, text, JSON and binary bodies reach the flow byte-exact; the flo
   t.true(Buffer.from(seen.body, 'base64').equals(binary));
   t.is(seen.headers['x-custom-header'], 'kept');
   t.is(seen.headers['content-type'], 'application/octet-stream');
-  for (const withheld of ['x-signature', 'x-timestamp', 'authorization', 'cookie']) t.false(withheld in seen.headers, withheld);
+  for (const withheld of ['x-signature', 'x-timestamp', 'authorization', 'cookie'])
+    t.false(withheld in seen.headers, withheld);
   t.deepEqual(seen.provider, { Scheme: 'hmac', EventId: 'evt-binary-1' });
 });
 
@@ -482,7 +516,10 @@ test('the route limit applies before verification: an unsigned flood gets 429 wi
     });
   };
   const started = Date.now();
-  const answers = await Promise.all([...Array.from({ length: UNSIGNED }, unsigned), ...Array.from({ length: SIGNED }, signed)]);
+  const answers = await Promise.all([
+    ...Array.from({ length: UNSIGNED }, unsigned),
+    ...Array.from({ length: SIGNED }, signed),
+  ]);
   const refilled = Math.ceil((Date.now() - started) / 1000) + 1;
   const statuses = answers.map((answer) => answer.status);
   const unsignedStatuses = statuses.slice(0, UNSIGNED);
@@ -531,7 +568,8 @@ test('doNotLogPayload: the flow reads body and headers, but the history shows ne
   await stack.engine.client.workflow.getHandle(hidden.executionId!).result();
   const history = await historyText(hidden.executionId!);
   t.true(history.includes('binary/encrypted'));
-  for (const secret of [card, holder, eventId]) t.false(history.includes(secret), `${secret.split('-')[0]} is not in the history`);
+  for (const secret of [card, holder, eventId])
+    t.false(history.includes(secret), `${secret.split('-')[0]} is not in the history`);
 
   const visibleCard = `CARD-${randomBytes(8).toString('hex')}`;
   const visibleBody = JSON.stringify({ card: visibleCard });

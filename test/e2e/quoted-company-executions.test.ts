@@ -39,7 +39,12 @@ test.before(async () => {
   );
   for (const [index, company] of [SINGLE, DOUBLE, PLAIN, LEADING].entries()) {
     const tenant = await createTenant(stack, company);
-    const { secret } = await deployFlow(stack, flow(company, 'greeter', { activity: `greet.q${index}` }, [{ log: { description: 'Note it', message: 'hello' } }]));
+    const { secret } = await deployFlow(
+      stack,
+      flow(company, 'greeter', { activity: `greet.q${index}` }, [
+        { log: { description: 'Note it', message: 'hello' } },
+      ]),
+    );
     tenants.set(company, { ...tenant, secret });
   }
 });
@@ -65,45 +70,57 @@ async function run(company: string, count: number): Promise<string[]> {
   return ids;
 }
 
-test.serial('a company whose name holds quotes lists exactly its own executions, however the quotes differ', async (t) => {
-  const own = new Map([
-    [SINGLE, await run(SINGLE, 2)],
-    [DOUBLE, await run(DOUBLE, 2)],
-    [PLAIN, await run(PLAIN, 1)],
-    [LEADING, await run(LEADING, 1)],
-  ]);
-  for (const [company, ids] of own) {
-    const listed = await eventually(() => executions.listExecutions({ company, limit: 50 }), {
-      until: (answer) => answer.executions.length >= ids.length,
-      what: `the executions of ${company}`,
+test.serial(
+  'a company whose name holds quotes lists exactly its own executions, however the quotes differ',
+  async (t) => {
+    const own = new Map([
+      [SINGLE, await run(SINGLE, 2)],
+      [DOUBLE, await run(DOUBLE, 2)],
+      [PLAIN, await run(PLAIN, 1)],
+      [LEADING, await run(LEADING, 1)],
+    ]);
+    for (const [company, ids] of own) {
+      const listed = await eventually(() => executions.listExecutions({ company, limit: 50 }), {
+        until: (answer) => answer.executions.length >= ids.length,
+        what: `the executions of ${company}`,
+      });
+      t.deepEqual(listed.executions.map((execution) => execution.executionId).sort(), [...ids].sort(), company);
+      t.true(
+        listed.executions.every((execution) => execution.company === company),
+        company,
+      );
+      t.false(listed.partial, company);
+    }
+  },
+);
+
+test.serial(
+  'the reading behind such a list is bounded: past it the list says it may be partial, and a bulk re-run refuses',
+  async (t) => {
+    // Newer than the leading-quote company's own execution: every one of them starts like its name ('').
+    const others = await run(PLAIN, 2 * SCAN_FACTOR + 1);
+    await eventually(() => executions.listExecutions({ company: PLAIN, limit: 100 }), {
+      until: (answer) => answer.executions.some((execution) => execution.executionId === others.at(-1)),
+      what: 'the newest execution listed',
     });
-    t.deepEqual(listed.executions.map((execution) => execution.executionId).sort(), [...ids].sort(), company);
+    const listed = await executions.listExecutions({ company: LEADING, limit: 1 });
+    t.true(listed.partial, 'the list says it stopped early');
     t.true(
-      listed.executions.every((execution) => execution.company === company),
-      company,
+      listed.executions.every((execution) => execution.company === LEADING),
+      'and holds nothing of another company',
     );
-    t.false(listed.partial, company);
-  }
-});
+    const wider = await executions.listExecutions({ company: LEADING, limit: 50 });
+    t.is(wider.executions.length, 1, 'a wider list reads further and finds it');
+    t.false(wider.partial);
 
-test.serial('the reading behind such a list is bounded: past it the list says it may be partial, and a bulk re-run refuses', async (t) => {
-  // Newer than the leading-quote company's own execution: every one of them starts like its name ('').
-  const others = await run(PLAIN, 2 * SCAN_FACTOR + 1);
-  await eventually(() => executions.listExecutions({ company: PLAIN, limit: 100 }), {
-    until: (answer) => answer.executions.some((execution) => execution.executionId === others.at(-1)),
-    what: 'the newest execution listed',
-  });
-  const listed = await executions.listExecutions({ company: LEADING, limit: 1 });
-  t.true(listed.partial, 'the list says it stopped early');
-  t.true(
-    listed.executions.every((execution) => execution.company === LEADING),
-    'and holds nothing of another company',
-  );
-  const wider = await executions.listExecutions({ company: LEADING, limit: 50 });
-  t.is(wider.executions.length, 1, 'a wider list reads further and finds it');
-  t.false(wider.partial);
-
-  const refused = await t.throwsAsync(executions.rerunExecutions({ company: LEADING, statuses: ['COMPLETED'], dryRun: true, maxCount: 1 }), { instanceOf: ConnectError });
-  t.is(refused.code, Code.FailedPrecondition);
-  t.regex(refused.rawMessage, /has a quote or backslash in its name.*stopped after 20 without reaching the end\. Narrow the filter/);
-});
+    const refused = await t.throwsAsync(
+      executions.rerunExecutions({ company: LEADING, statuses: ['COMPLETED'], dryRun: true, maxCount: 1 }),
+      { instanceOf: ConnectError },
+    );
+    t.is(refused.code, Code.FailedPrecondition);
+    t.regex(
+      refused.rawMessage,
+      /has a quote or backslash in its name.*stopped after 20 without reaching the end\. Narrow the filter/,
+    );
+  },
+);

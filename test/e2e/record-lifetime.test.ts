@@ -15,7 +15,14 @@ import { startRecordWritePurge } from '../../engine/domain/records/record-write-
 import { eventually } from '../support/eventually.ts';
 import { recordClient } from '../support/record-client.ts';
 import { createTestDatabase, startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  failureReasonOf,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 
 const MAX_RECORDS = 3;
 let stack: TestStack;
@@ -53,7 +60,9 @@ test.after.always(async () => {
 async function tenantWithFlows(name: string): Promise<Tenant> {
   const tenant = await createTenant(stack, name);
   for (const [activity, steps] of Object.entries(flows)) {
-    secrets[`${name}/${activity}`] = (await deployFlow(stack, flow(name, activity.replace('.', '-'), sync(activity), steps))).secret;
+    secrets[`${name}/${activity}`] = (
+      await deployFlow(stack, flow(name, activity.replace('.', '-'), sync(activity), steps))
+    ).secret;
   }
   return tenant;
 }
@@ -67,7 +76,8 @@ const call = (tenant: Tenant, activity: string, payloadText: string) =>
     payloadText,
   });
 
-const sql = <T>(query: string, params: unknown[] = []) => stack.engine.orm.em.getConnection().execute<T[]>(query, params);
+const sql = <T>(query: string, params: unknown[] = []) =>
+  stack.engine.orm.em.getConnection().execute<T[]>(query, params);
 
 /** Every record_write row of a company, each as its whole JSON text (what a database dump would show). */
 const writeRowsOf = (company: string) =>
@@ -117,7 +127,11 @@ test("a flow's write is logged under its Temporal run with a digest and the vers
   t.regex(rows[0]!.request_digest, /^[0-9a-f]{64}$/);
   t.false(rows[0]!.row.includes('canary-9f2e41'), rows[0]!.row);
   // The record itself holds it, of course.
-  t.is((await recordClient(stack).getRecord({ scope: { ...scope(tenant.company, '', ''), table: 'note', key: 'N-1' } })).record?.data?.text, 'canary-9f2e41');
+  t.is(
+    (await recordClient(stack).getRecord({ scope: { ...scope(tenant.company, '', ''), table: 'note', key: 'N-1' } }))
+      .record?.data?.text,
+    'canary-9f2e41',
+  );
 });
 
 test('a retry of the same run applies once and answers the first result; a new run with the same key gets its own', async (t) => {
@@ -133,9 +147,15 @@ test('a retry of the same run applies once and answers the first result; a new r
   const reused = await records.modifyRecord({ scope: scope(company, 'run-2', 'exec-1/steps[1]'), data: { n: 1 } });
   t.is(reused.record?.version, 3n);
   // A retry answers the record as it is now when another write came in between.
-  t.is((await records.modifyRecord({ scope: scope(company, 'run-1', 'exec-1/steps[1]'), data: { n: 1 } })).record?.version, 3n);
+  t.is(
+    (await records.modifyRecord({ scope: scope(company, 'run-1', 'exec-1/steps[1]'), data: { n: 1 } })).record?.version,
+    3n,
+  );
   // The same key with another write is refused and applies nothing.
-  const error = await refusal(t, records.modifyRecord({ scope: scope(company, 'run-1', 'exec-1/steps[1]'), data: { n: 99 } }));
+  const error = await refusal(
+    t,
+    records.modifyRecord({ scope: scope(company, 'run-1', 'exec-1/steps[1]'), data: { n: 99 } }),
+  );
   t.is(error.code, Code.FailedPrecondition);
   t.regex(error.rawMessage, /idempotency key "exec-1\/steps\[1\]" was already used for another write/);
   t.deepEqual((await records.getRecord({ scope: scope(company, '', '') })).record?.data, { n: 1 });
@@ -159,7 +179,10 @@ test('a retried delete answers the version it deleted without the data, which is
   // A write retried after its record was deleted by someone else is refused, not answered with made-up data.
   await records.insertRecord({ scope: scope(company, 'run-1', 'exec-2/steps[2]', 'd2'), data: { n: 1 } });
   await records.deleteRecord({ scope: scope(company, 'other-run', 'exec-3/steps[0]', 'd2') });
-  const error = await refusal(t, records.insertRecord({ scope: scope(company, 'run-1', 'exec-2/steps[2]', 'd2'), data: { n: 1 } }));
+  const error = await refusal(
+    t,
+    records.insertRecord({ scope: scope(company, 'run-1', 'exec-2/steps[2]', 'd2'), data: { n: 1 } }),
+  );
   t.is(error.code, Code.FailedPrecondition);
   t.regex(error.rawMessage, /record "d2" of table "counter": this insert was applied once, but the record was deleted/);
 });
@@ -167,26 +190,50 @@ test('a retried delete answers the version it deleted without the data, which is
 test('the record quota refuses a new record past FLOWHOOK_RECORD_MAX_PER_COMPANY, also under a race, and frees up on delete', async (t) => {
   const tenant = await tenantWithFlows('Lifetime Quota');
   const records = recordClient(stack);
-  for (let i = 1; i < MAX_RECORDS; i++) await records.insertRecord({ scope: scope(tenant.company, 'q', `q/${i}`, `k${i}`), data: { i } });
+  for (let i = 1; i < MAX_RECORDS; i++)
+    await records.insertRecord({ scope: scope(tenant.company, 'q', `q/${i}`, `k${i}`), data: { i } });
   // Racing for the last place: exactly one insert wins it.
-  const racing = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => records.insertRecord({ scope: scope(tenant.company, 'q', `race/${i}`, `race${i}`), data: { i } })));
+  const racing = await Promise.allSettled(
+    Array.from({ length: 6 }, (_, i) =>
+      records.insertRecord({ scope: scope(tenant.company, 'q', `race/${i}`, `race${i}`), data: { i } }),
+    ),
+  );
   t.is(racing.filter((result) => result.status === 'fulfilled').length, 1);
   for (const result of racing) {
     if (result.status === 'rejected') {
       t.is((result.reason as ConnectError).code, Code.FailedPrecondition);
-      t.regex((result.reason as ConnectError).rawMessage, /company "Lifetime Quota" holds 3 records, the most FLOWHOOK_RECORD_MAX_PER_COMPANY \(3\) allows/);
+      t.regex(
+        (result.reason as ConnectError).rawMessage,
+        /company "Lifetime Quota" holds 3 records, the most FLOWHOOK_RECORD_MAX_PER_COMPANY \(3\) allows/,
+      );
     }
   }
-  t.is(Number((await sql<{ n: string }>(`select count(*) as n from record r join company c on c.id = r.company_id where c.name = ?`, [tenant.company]))[0]!.n), MAX_RECORDS);
+  t.is(
+    Number(
+      (
+        await sql<{ n: string }>(
+          `select count(*) as n from record r join company c on c.id = r.company_id where c.name = ?`,
+          [tenant.company],
+        )
+      )[0]!.n,
+    ),
+    MAX_RECORDS,
+  );
   // Changing an existing record is no new record.
-  t.is((await records.upsertRecord({ scope: scope(tenant.company, 'q', 'q/up', 'k1'), data: { i: 10 } })).record?.version, 2n);
+  t.is(
+    (await records.upsertRecord({ scope: scope(tenant.company, 'q', 'q/up', 'k1'), data: { i: 10 } })).record?.version,
+    2n,
+  );
   // A flow's insert fails its step with the reason in the execution's failure.
   const answer = await call(tenant, 'lifetime.upsert', '{"id": "N-new", "text": "x"}');
   t.is(answer.status, 500, answer.text);
   t.regex((await failureReasonOf(stack, answer)).reason, /FLOWHOOK_RECORD_MAX_PER_COMPANY/);
   // Another company is not affected; a delete makes room.
   const other = await createTenant(stack, 'Lifetime Quota Other');
-  t.is((await records.insertRecord({ scope: scope(other.company, 'q', 'q/1', 'k1'), data: { i: 1 } })).record?.version, 1n);
+  t.is(
+    (await records.insertRecord({ scope: scope(other.company, 'q', 'q/1', 'k1'), data: { i: 1 } })).record?.version,
+    1n,
+  );
   await records.deleteRecord({ scope: scope(tenant.company, 'q', 'q/del', 'k1') });
   t.is((await call(tenant, 'lifetime.upsert', '{"id": "N-new", "text": "x"}')).status, 200);
 });
@@ -194,14 +241,19 @@ test('the record quota refuses a new record past FLOWHOOK_RECORD_MAX_PER_COMPANY
 test("rows older than the retention are purged, newer ones stay, and several purgers at once do not get in each other's way", async (t) => {
   const { company } = await createTenant(stack, 'Lifetime Purge');
   const records = recordClient(stack);
-  for (let i = 0; i < 3; i++) await records.upsertRecord({ scope: scope(company, 'p', `old/${i}`, `p${i}`), data: { i } });
-  for (let i = 0; i < 2; i++) await records.upsertRecord({ scope: scope(company, 'p', `new/${i}`, `p${i}`), data: { i } });
-  await sql(`update record_write set created_at = now() - interval '2 hours' where idempotency_key like 'old/%' and company_id = (select id from company where name = ?)`, [
-    company,
-  ]);
+  for (let i = 0; i < 3; i++)
+    await records.upsertRecord({ scope: scope(company, 'p', `old/${i}`, `p${i}`), data: { i } });
+  for (let i = 0; i < 2; i++)
+    await records.upsertRecord({ scope: scope(company, 'p', `new/${i}`, `p${i}`), data: { i } });
+  await sql(
+    `update record_write set created_at = now() - interval '2 hours' where idempotency_key like 'old/%' and company_id = (select id from company where name = ?)`,
+    [company],
+  );
   const logger = createLogger('test', 'warn');
   // Two engines' purges at once, with a one-hour retention.
-  const purges = [0, 1].map(() => startRecordWritePurge({ orm: stack.engine.orm, logger, retentionMs: 60 * 60 * 1000, intervalMs: 100 }));
+  const purges = [0, 1].map(() =>
+    startRecordWritePurge({ orm: stack.engine.orm, logger, retentionMs: 60 * 60 * 1000, intervalMs: 100 }),
+  );
   try {
     await eventually(() => writeRowsOf(company), {
       until: (rows) => !rows.some((row) => row.idempotency_key.startsWith('old/')),
@@ -218,7 +270,10 @@ test("rows older than the retention are purged, newer ones stay, and several pur
 
 test('migration 0011 keeps the version and created flag of existing rows and drops their copies of the data', async (t) => {
   const databaseUrl = await createTestDatabase();
-  const through0010 = MIGRATIONS.slice(0, MIGRATIONS.findIndex((migration) => migration.name === 'migration-0010-audit-log') + 1);
+  const through0010 = MIGRATIONS.slice(
+    0,
+    MIGRATIONS.findIndex((migration) => migration.name === 'migration-0010-audit-log') + 1,
+  );
   t.is(through0010.at(-1)?.name, 'migration-0010-audit-log');
   const old = await MikroORM.init({
     clientUrl: databaseUrl,
@@ -232,7 +287,9 @@ test('migration 0011 keeps the version and created flag of existing rows and dro
   try {
     await old.migrator.up();
     const connection = old.em.getConnection();
-    await connection.execute(`insert into company (id, name, created_at) values ('00000000-0000-4000-8000-000000000001', 'Legacy', now())`);
+    await connection.execute(
+      `insert into company (id, name, created_at) values ('00000000-0000-4000-8000-000000000001', 'Legacy', now())`,
+    );
     await connection.execute(
       `insert into record_write (id, company_id, idempotency_key, response, created_at) values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'legacy/steps[0]', ?, now())`,
       [

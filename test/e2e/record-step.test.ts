@@ -5,7 +5,15 @@
 import test, { type ExecutionContext } from 'ava';
 import { recordClient } from '../support/record-client.ts';
 import { startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, createTenant, deployFlow, failureReasonOf, flow, type Tenant, type WebhookAnswer } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  createTenant,
+  deployFlow,
+  failureReasonOf,
+  flow,
+  type Tenant,
+  type WebhookAnswer,
+} from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let acme: Tenant;
@@ -63,7 +71,10 @@ const flows: Record<string, unknown[]> = {
     },
     { respond: { description: 'Changed', statusCode: 200, body: 'ok' } },
   ],
-  'records.get': [{ name: 'r', record: { description: 'Read', table: 'invoice', key, get: {} } }, { respond: { description: 'Found', statusCode: 200, body: '${Steps.r.data}' } }],
+  'records.get': [
+    { name: 'r', record: { description: 'Read', table: 'invoice', key, get: {} } },
+    { respond: { description: 'Found', statusCode: 200, body: '${Steps.r.data}' } },
+  ],
 };
 
 test.before(async () => {
@@ -72,7 +83,9 @@ test.before(async () => {
   other = await createTenant(stack, 'Other Corp');
   for (const tenant of [acme, other]) {
     for (const [activity, steps] of Object.entries(flows)) {
-      secrets[`${tenant.company}/${activity}`] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), sync(activity), steps))).secret;
+      secrets[`${tenant.company}/${activity}`] = (
+        await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), sync(activity), steps))
+      ).secret;
     }
   }
 });
@@ -108,7 +121,13 @@ test('a flow inserts, reads, modifies, upserts and deletes a record', async (t) 
 });
 
 /** The caller's 500 names the step only; the record key and the reason are in the execution's failure. */
-async function assertFailure(t: ExecutionContext, answer: WebhookAnswer, step: RegExp, reason: RegExp, key: string): Promise<void> {
+async function assertFailure(
+  t: ExecutionContext,
+  answer: WebhookAnswer,
+  step: RegExp,
+  reason: RegExp,
+  key: string,
+): Promise<void> {
   t.is(answer.status, 500);
   const failure = await failureReasonOf(stack, answer);
   t.regex(failure.callerMessage, step);
@@ -118,7 +137,13 @@ async function assertFailure(t: ExecutionContext, answer: WebhookAnswer, step: R
 
 test('a duplicate key, a missing record and a wrong version fail the step with a clear message', async (t) => {
   t.is((await call(acme, 'records.insert', '{"id": "INV-2"}')).value?.statusCode, 201);
-  await assertFailure(t, await call(acme, 'records.insert', '{"id": "INV-2"}'), /steps\[0\] record .* failed/, /record "INV-2" of table "invoice" already exists/, 'INV-2');
+  await assertFailure(
+    t,
+    await call(acme, 'records.insert', '{"id": "INV-2"}'),
+    /steps\[0\] record .* failed/,
+    /record "INV-2" of table "invoice" already exists/,
+    'INV-2',
+  );
   await assertFailure(
     t,
     await call(acme, 'records.modify', '{"id": "INV-404", "version": 1}'),
@@ -126,13 +151,25 @@ test('a duplicate key, a missing record and a wrong version fail the step with a
     /record "INV-404" of table "invoice" does not exist/,
     'INV-404',
   );
-  await assertFailure(t, await call(acme, 'records.modify', '{"id": "INV-2", "version": 7}'), /record .* failed/, /has version 1, expected 7/, 'INV-2');
+  await assertFailure(
+    t,
+    await call(acme, 'records.modify', '{"id": "INV-2", "version": 7}'),
+    /record .* failed/,
+    /has version 1, expected 7/,
+    'INV-2',
+  );
   t.is((await call(acme, 'records.modify', '{"id": "INV-2", "version": 1}')).value?.body, 'ok');
 });
 
 test('records are company-scoped: another company neither sees nor collides with them', async (t) => {
   t.is((await call(acme, 'records.insert', '{"id": "SHARED-1"}')).value?.statusCode, 201);
-  await assertFailure(t, await call(other, 'records.get', '{"id": "SHARED-1"}'), /record .* failed/, /does not exist/, 'SHARED-1');
+  await assertFailure(
+    t,
+    await call(other, 'records.get', '{"id": "SHARED-1"}'),
+    /record .* failed/,
+    /does not exist/,
+    'SHARED-1',
+  );
   t.is((await call(other, 'records.insert', '{"id": "SHARED-1"}')).value?.statusCode, 201);
 });
 

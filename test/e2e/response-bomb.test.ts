@@ -34,7 +34,10 @@ test.before(async () => {
   temporalConnection = await Connection.connect({ address: testInfrastructure().temporalAddress });
   // The worker's first executions create its workflow runtime (a few hundred MiB): warm it up
   // with ordinary calls first, so the samples below measure the answers, not the runtime.
-  hostile.route('/small', (_request, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  hostile.route(
+    '/small',
+    (_request, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
+  );
   const warm = flow('Bombed', 'warm-up', { activity: 'bomb.warm', responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
     { name: 'small', httpRequest: { url: `${hostile.url}/small` } },
     { respond: { statusCode: 200, body: '${ $string(Steps.small.json) }' } },
@@ -72,7 +75,9 @@ function rssOf(pid: number): number {
 /** Calls a flow whose one step fetches `path`, sampling the worker's RSS until the execution has failed. */
 async function fetchHostile(t: import('ava').ExecutionContext, path: string) {
   const activity = `bomb${path.replace(/\W/g, '.')}`;
-  const definition = flow('Bombed', `bomb-${path.slice(1)}`, { activity }, [{ httpRequest: { description: 'Fetch the answer', url: `${hostile.url}${path}`, timeout: '60s' } }]);
+  const definition = flow('Bombed', `bomb-${path.slice(1)}`, { activity }, [
+    { httpRequest: { description: 'Fetch the answer', url: `${hostile.url}${path}`, timeout: '60s' } },
+  ]);
   const { secret } = await admin.applyFlow({ flow: fromJson(FlowSchema, definition as never), publish: true });
   const worker = stack.pid('worker');
   const baseline = rssOf(worker);
@@ -82,12 +87,16 @@ async function fetchHostile(t: import('ava').ExecutionContext, path: string) {
     const response = await invoke(activity, secret);
     t.is(response.status, 200);
     const executionId = response.headers.get('x-flowhook-execution-id')!;
-    const error = await t.throwsAsync(new Client({ connection: temporalConnection }).workflow.getHandle(executionId).result());
+    const error = await t.throwsAsync(
+      new Client({ connection: temporalConnection }).workflow.getHandle(executionId).result(),
+    );
     t.regex(String((error as { cause?: Error }).cause?.message), /response body is larger than 4194304 bytes/);
   } finally {
     clearInterval(sampler);
   }
-  t.log(`worker RSS ${Math.round(baseline / MiB)} MiB before, peak ${Math.round(peak / MiB)} MiB (+${Math.round((peak - baseline) / MiB)} MiB)`);
+  t.log(
+    `worker RSS ${Math.round(baseline / MiB)} MiB before, peak ${Math.round(peak / MiB)} MiB (+${Math.round((peak - baseline) / MiB)} MiB)`,
+  );
   t.true(peak - baseline < MAX_RSS_GROWTH, `worker RSS grew by ${Math.round((peak - baseline) / MiB)} MiB`);
 }
 

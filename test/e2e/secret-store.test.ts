@@ -17,7 +17,11 @@ import { callWebhook, createTenant, deployFlow, flow } from '../support/webhook-
 
 const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
 
-function cli(env: Record<string, string>, args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  env: Record<string, string>,
+  args: string[],
+  stdin = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [FLOWHOOK, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
@@ -43,7 +47,11 @@ test('connection set reads stdin, secret-store rotate re-wraps under a new key, 
     const tenant = await createTenant(stack, 'Keyed');
     const env = { FLOWHOOK_ENGINE_URL: stack.engineUrl, FLOWHOOK_ADMIN_TOKEN: stack.adminToken };
     const token = `tok-${randomBytes(16).toString('hex')}`;
-    const set = await cli(env, ['connection', 'set', 'Keyed', 'api', '--type', 'bearer', '--base-url', `${api.url}/api`, '--json'], `${token}\n`);
+    const set = await cli(
+      env,
+      ['connection', 'set', 'Keyed', 'api', '--type', 'bearer', '--base-url', `${api.url}/api`, '--json'],
+      `${token}\n`,
+    );
     t.is(set.code, 0, set.stderr);
     t.false(set.stdout.includes(token) || set.stderr.includes(token));
     const keyBefore = JSON.parse(set.stdout).connection.keyId as string;
@@ -74,7 +82,10 @@ test('connection set reads stdin, secret-store rotate re-wraps under a new key, 
     // The old spelling still rotates for one release: the note goes to stderr, stdout stays one JSON document.
     const old = await cli(env, ['secrets', 'rotate-key', '--json']);
     t.is(old.code, 0, old.stderr);
-    t.is(old.stderr, 'flowhook: "secrets rotate-key" is deprecated and will be removed in the next release; use "secret-store rotate"\n');
+    t.is(
+      old.stderr,
+      'flowhook: "secrets rotate-key" is deprecated and will be removed in the next release; use "secret-store rotate"\n',
+    );
     const again = JSON.parse(old.stdout);
     t.true(again.generated);
     t.is(again.rewrapped, 1);

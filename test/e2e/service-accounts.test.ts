@@ -79,8 +79,10 @@ const bearer =
 
 const PROTOCOLS: Record<string, (token: string) => Transport> = {
   grpc: (token) => createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }),
-  connect: (token) => createConnectTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors: [bearer(token)] }),
-  'grpc-web': (token) => createGrpcWebTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors: [bearer(token)] }),
+  connect: (token) =>
+    createConnectTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors: [bearer(token)] }),
+  'grpc-web': (token) =>
+    createGrpcWebTransport({ baseUrl: stack.engineUrl, httpVersion: '2', interceptors: [bearer(token)] }),
 };
 
 /** Calls the service's first unary method with an empty request: enough to pass or meet the gate. */
@@ -105,11 +107,18 @@ for (const [protocol, transport] of Object.entries(PROTOCOLS)) {
         );
         if (scope === needed) {
           // Past the gate: the empty request may still be refused by the service, never by scope.
-          t.false(error instanceof ConnectError && (error.code === Code.Unauthenticated || error.rawMessage.includes('needs a service account')), `${why}: ${String(error)}`);
+          t.false(
+            error instanceof ConnectError &&
+              (error.code === Code.Unauthenticated || error.rawMessage.includes('needs a service account')),
+            `${why}: ${String(error)}`,
+          );
         } else {
           t.true(error instanceof ConnectError, why);
           t.is((error as ConnectError).code, Code.PermissionDenied, why);
-          t.true((error as ConnectError).rawMessage.includes(gateRefusal(needed)), `${why}: ${(error as ConnectError).rawMessage}`);
+          t.true(
+            (error as ConnectError).rawMessage.includes(gateRefusal(needed)),
+            `${why}: ${(error as ConnectError).rawMessage}`,
+          );
         }
       }
     }
@@ -127,7 +136,11 @@ test('hook secrets are admin business: invoke and records tokens can neither set
     t.is(((await t.throwsAsync(hookSecrets.listHookSecrets({}))) as ConnectError).code, Code.PermissionDenied);
   }
   const admin = createClient(HookSecretAdminService, PROTOCOLS.grpc!(stack.tokens.admin));
-  t.deepEqual((await admin.listHookSecrets({ company: alpha.company })).secrets, [], 'the refused calls stored nothing');
+  t.deepEqual(
+    (await admin.listHookSecrets({ company: alpha.company })).secrets,
+    [],
+    'the refused calls stored nothing',
+  );
   await admin.setHookSecret(request);
   t.deepEqual(
     (await admin.listHookSecrets({ company: alpha.company })).secrets.map((secret) => secret.activity),
@@ -137,7 +150,10 @@ test('hook secrets are admin business: invoke and records tokens can neither set
 });
 
 test('an internal service invokes with its own account and is recorded as the caller', async (t) => {
-  const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.internal)] }));
+  const webhook = createClient(
+    WebhookService,
+    createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.internal)] }),
+  );
   const answer = await webhook.invoke({
     company: alpha.company,
     activity: ACTIVITY,
@@ -162,7 +178,9 @@ test('an internal service invokes with its own account and is recorded as the ca
   t.is((claiming as ConnectError).code, Code.PermissionDenied);
   t.regex((claiming as ConnectError).rawMessage, /only the facade's service account may pass on a caller/);
   // The secret is still checked for internal callers.
-  const wrongSecret = await t.throwsAsync(webhook.invoke({ company: alpha.company, activity: ACTIVITY, secret: 'x'.repeat(32), payloadJson: '{}' }));
+  const wrongSecret = await t.throwsAsync(
+    webhook.invoke({ company: alpha.company, activity: ACTIVITY, secret: 'x'.repeat(32), payloadJson: '{}' }),
+  );
   t.is((wrongSecret as ConnectError).code, Code.Unauthenticated);
 });
 
@@ -172,7 +190,10 @@ test('an invoke account acts only for the companies it was created for', async (
     scope: 'invoke',
     companies: [alpha.company],
   });
-  const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
+  const webhook = createClient(
+    WebhookService,
+    createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }),
+  );
   t.is(
     (
       await webhook.invoke({
@@ -221,7 +242,10 @@ test("the worker's records token needs the grant of a running execution of that 
   const input = await inputOf(executionId);
   t.regex(input.executionGrant ?? '', /^g2\./);
 
-  const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.worker)] }));
+  const records = createClient(
+    RecordService,
+    createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.worker)] }),
+  );
   const scope = (company: string, grant: string) => ({
     company,
     table: 'seen',
@@ -237,9 +261,17 @@ test("the worker's records token needs the grant of a running execution of that 
   t.is((bare as ConnectError).code, Code.PermissionDenied);
   t.regex((bare as ConnectError).rawMessage, /works only for executions it is handed/);
   // Connections and egress lists are bound the same way.
-  const outbound = createClient(OutboundService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.worker)] }));
-  t.truthy((await outbound.resolveOutbound({ company: alpha.company, executionId, executionGrant: input.executionGrant! })).egress);
-  const stolen = await t.throwsAsync(outbound.resolveOutbound({ company: beta.company, executionId, executionGrant: input.executionGrant! }));
+  const outbound = createClient(
+    OutboundService,
+    createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(stack.tokens.worker)] }),
+  );
+  t.truthy(
+    (await outbound.resolveOutbound({ company: alpha.company, executionId, executionGrant: input.executionGrant! }))
+      .egress,
+  );
+  const stolen = await t.throwsAsync(
+    outbound.resolveOutbound({ company: beta.company, executionId, executionGrant: input.executionGrant! }),
+  );
   t.is((stolen as ConnectError).code, Code.PermissionDenied);
   await stack.temporal.workflow.getHandle(executionId).terminate('test over');
 });
@@ -269,12 +301,17 @@ test('a workflow input forged for another company is refused by RecordService an
   const failure = await t.throwsAsync(handle.result());
   t.true(failure instanceof WorkflowFailedError);
   t.regex(String((failure as WorkflowFailedError).cause?.message), /grant does not match execution/);
-  const betaRecord = await t.throwsAsync(recordClient(stack).getRecord({ scope: { company: beta.company, table: 'seen', key: 'forgery' } }));
+  const betaRecord = await t.throwsAsync(
+    recordClient(stack).getRecord({ scope: { company: beta.company, table: 'seen', key: 'forgery' } }),
+  );
   t.is((betaRecord as ConnectError).code, Code.NotFound);
 });
 
 async function invokeWith(token: string, key: string): Promise<Code | 'ok'> {
-  const webhook = createClient(WebhookService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
+  const webhook = createClient(
+    WebhookService,
+    createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }),
+  );
   try {
     await webhook.invoke({
       company: alpha.company,
@@ -296,7 +333,15 @@ function tokenIn(t: ExecutionContext, output: string): string {
 
 test('the CLI creates, lists, rotates, disables, enables and deletes service accounts', async (t) => {
   const flowhook = cliAgainst(stack);
-  const created = await flowhook('service-account', 'create', 'erp-bridge', '--scope', 'invoke', '--company', alpha.company);
+  const created = await flowhook(
+    'service-account',
+    'create',
+    'erp-bridge',
+    '--scope',
+    'invoke',
+    '--company',
+    alpha.company,
+  );
   t.is(created.code, 0, created.err);
   t.regex(created.out, /Created service account "erp-bridge" \(scope invoke, companies: Alpha Co\)/);
   const token = tokenIn(t, created.out);
@@ -334,13 +379,18 @@ test("a records account created for a company reaches that company's records onl
     scope: 'records',
     companies: [alpha.company],
   });
-  const records = createClient(RecordService, createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }));
+  const records = createClient(
+    RecordService,
+    createGrpcTransport({ baseUrl: stack.engineUrl, interceptors: [bearer(token)] }),
+  );
   const written = await records.upsertRecord({
     scope: { company: alpha.company, table: 'prices', key: 'p-1', idempotencyKey: 'feed-1' },
     data: { eur: 10 },
   });
   t.is(written.record?.key, 'p-1');
-  const other = await t.throwsAsync(records.getRecord({ scope: { company: beta.company, table: 'prices', key: 'p-1' } }));
+  const other = await t.throwsAsync(
+    records.getRecord({ scope: { company: beta.company, table: 'prices', key: 'p-1' } }),
+  );
   t.is((other as ConnectError).code, Code.PermissionDenied);
   t.regex((other as ConnectError).rawMessage, /may not touch the records of company "Beta Co"/);
 });

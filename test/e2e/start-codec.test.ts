@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { chromium } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
-import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
+import {
+  FLOWHOOK,
+  startEnvironment,
+  startFlowhook,
+  stopFlowhook,
+  type StartedFlowhook,
+} from '../support/flowhook-start.ts';
 
 /** Screenshots of the UI before and after signing in (git-ignored). Needs Debian's `chromium`. */
 const SCREENSHOTS = fileURLToPath(new URL('../../test-output/codec/', import.meta.url));
@@ -110,10 +116,13 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   t.is(settings.Codec.Endpoint, line.codecUrl);
 
   // The history as the UI's page fetches it from its server: ciphertext.
-  const history = (await (await fetch(`${ui}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history`)).json()) as {
+  const history = (await (
+    await fetch(`${ui}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}/history`)
+  ).json()) as {
     history: { events: { workflowExecutionStartedEventAttributes?: { input: { payloads: WirePayload[] } } }[] };
   };
-  const input = history.history.events.find((event) => event.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!.input.payloads;
+  const input = history.history.events.find((event) => event.workflowExecutionStartedEventAttributes)!
+    .workflowExecutionStartedEventAttributes!.input.payloads;
   t.is(text(input[0]!.metadata!.encoding), 'binary/encrypted');
   t.false(text(input[0]!.data).includes(card));
 
@@ -152,7 +161,8 @@ test('start points the Web UI at the codec server; a signed-in operator decodes 
   t.true(text(((await decoded.json()) as { payloads: WirePayload[] }).payloads[0]!.data).includes(card));
 
   // Every decode is logged with who and how many, never with the payload.
-  const decodeLine = /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/;
+  const decodeLine =
+    /"operator":"flowhook-cli","via":"session","namespace":"default","payloads":1,"decrypted":1[^\n]*"msg":"codec server: decode"/;
   t.regex(
     await eventually(() => started.output(), {
       until: (output) => decodeLine.test(output),

@@ -33,7 +33,11 @@ function listeningAddresses(port: number): string[] {
   return found;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [FLOWHOOK, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -66,9 +70,14 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
 
   const first = await startFlowhook(env);
   try {
-    t.regex(first.banner, /listening on\s+127\.0\.0\.1 only \(FLOWHOOK_FACADE_HOST=0\.0\.0\.0 opens the endpoint to the network\)/);
+    t.regex(
+      first.banner,
+      /listening on\s+127\.0\.0\.1 only \(FLOWHOOK_FACADE_HOST=0\.0\.0\.0 opens the endpoint to the network\)/,
+    );
     // The console on its own loopback port (7054, or a free one while another start holds that), signed in to with the admin token file.
-    const consoleUrl = /^ {2}console\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(sign in with the admin token in (\S+)\)$/m.exec(first.banner);
+    const consoleUrl = /^ {2}console\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(sign in with the admin token in (\S+)\)$/m.exec(
+      first.banner,
+    );
     t.truthy(consoleUrl, first.banner);
     t.is(consoleUrl![2], join(dataDir, 'admin-token'));
     const signIn = await fetch(`${consoleUrl![1]}/flowhook.engine.v1.ConsoleService/SignIn`, {
@@ -91,7 +100,8 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     t.like(credentials, { serviceUser: 'flowhook-service' });
     t.false(first.output().includes(credentials.accessKey), 'no access key on stdout or stderr');
     t.false(first.output().includes(credentials.secret), 'no flow secret on stdout or stderr');
-    for (const file of ['first-run-credentials.json', 'first-run-request.json', 'first-run.netrc']) t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
+    for (const file of ['first-run-credentials.json', 'first-run-request.json', 'first-run.netrc'])
+      t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
 
     // The printed curl, as printed: the key from the netrc file, the body (with the secret) from the request file.
     const curl = /^ {2}(curl [^\n]+\\\n[^\n]+\\\n[^\n]+)$/m.exec(first.banner)?.[1];
@@ -121,15 +131,24 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     }
 
     // The CLI works from another directory: the data directory (and its admin token) is found through the environment.
-    const listed = await run(['company', 'list'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` }, tmpdir());
+    const listed = await run(
+      ['company', 'list'],
+      { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` },
+      tmpdir(),
+    );
     t.is(listed.code, 0, listed.err);
     t.regex(listed.out, /Default/);
     // Each process got its own service account on the first run; tokens stay in 0600 files.
-    const accounts = await run(['service-account', 'list'], { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` }, tmpdir());
+    const accounts = await run(
+      ['service-account', 'list'],
+      { ...env, FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}` },
+      tmpdir(),
+    );
     t.regex(accounts.out, /flowhook-cli\s+admin/);
     t.regex(accounts.out, /flowhook-facade\s+invoke\s+all\s+yes/);
     t.regex(accounts.out, /flowhook-worker\s+records\s+-\s+no/);
-    for (const file of ['admin-token', 'facade-token', 'worker-token']) t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
+    for (const file of ['admin-token', 'facade-token', 'worker-token'])
+      t.is(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
 
     // Info is the documented default level: the call above logged its `webhook invoked` line.
     const invokedLine = /"level":30[^\n]*"msg":"webhook invoked"/;
@@ -164,7 +183,8 @@ test('start: the printed curl works, loopback only, info logs, CLI from anywhere
     // Each component's metrics port scrapes from loopback; the facade's is not its public port, which wants the token.
     const metricsUrls = line.metricsUrls as Record<'facade' | 'engine' | 'worker', string>;
     t.notRegex(metricsUrls.facade, new RegExp(`:${facadePort}/`));
-    for (const [component, url] of Object.entries(metricsUrls)) t.regex(await (await fetch(url)).text(), new RegExp(`^flowhook_${component}_`, 'm'), url);
+    for (const [component, url] of Object.entries(metricsUrls))
+      t.regex(await (await fetch(url)).text(), new RegExp(`^flowhook_${component}_`, 'm'), url);
     t.is((await fetch(`http://127.0.0.1:${facadePort}/metrics`)).status, 403);
   } finally {
     t.is(await stop(second), 0);

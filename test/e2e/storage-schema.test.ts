@@ -18,12 +18,16 @@ test('one published flow per activity and company is enforced by the database it
   const orm = await openOrm({ databaseUrl: await createTestDatabase() });
   try {
     const connection = orm.em.getConnection();
-    const indexes = (await connection.execute(`select indexdef from pg_indexes where tablename = 'published_flow'`)) as { indexdef: string }[];
+    const indexes = (await connection.execute(
+      `select indexdef from pg_indexes where tablename = 'published_flow'`,
+    )) as { indexdef: string }[];
     t.true(
       indexes.some((row) => /UNIQUE INDEX .* \(company_id, activity\)/.test(row.indexdef)),
       JSON.stringify(indexes),
     );
-    const lowercase = (await connection.execute(`select pg_get_constraintdef(oid) as def from pg_constraint where conrelid = 'published_flow'::regclass and contype = 'c'`)) as {
+    const lowercase = (await connection.execute(
+      `select pg_get_constraintdef(oid) as def from pg_constraint where conrelid = 'published_flow'::regclass and contype = 'c'`,
+    )) as {
       def: string;
     }[];
     t.true(lowercase.some((row) => /lower/.test(row.def)));

@@ -19,12 +19,19 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
 import { findChromium } from '../support/chromium.ts';
-import { FLOWHOOK, startEnvironment, startFlowhook, stopFlowhook, type StartedFlowhook } from '../support/flowhook-start.ts';
+import {
+  FLOWHOOK,
+  startEnvironment,
+  startFlowhook,
+  stopFlowhook,
+  type StartedFlowhook,
+} from '../support/flowhook-start.ts';
 import { startSoapPriceServer, type SoapPriceServer } from '../../examples/soap-bridge/price-service.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-output/ui/', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/flows/', import.meta.url));
-const INSTALL_HINT = "the Temporal UI browser test needs Debian's chromium: apt-get install -y chromium (it is looked up as `chromium` on PATH)";
+const INSTALL_HINT =
+  "the Temporal UI browser test needs Debian's chromium: apt-get install -y chromium (it is looked up as `chromium` on PATH)";
 // The list's own columns (Status, Workflow ID) plus the flow's search attributes: what an operator
 // picks with the list's column settings. The UI keeps that choice in localStorage under this key.
 const LIST_COLUMNS = ['Status', 'Workflow ID', 'FlowName', 'FlowActivity', 'FlowOutcome', 'Start'];
@@ -95,7 +102,8 @@ function registerUiTests(executablePath: string): void {
       for (const call of Object.values(calls)) {
         const row = rows.find((text) => text.includes(call.executionId));
         t.truthy(row, `${call.executionId} is listed`);
-        for (const value of [call.flowName, call.activity, call.outcome]) t.true(row!.includes(value), `row of ${call.executionId} shows ${value}: ${row}`);
+        for (const value of [call.flowName, call.activity, call.outcome])
+          t.true(row!.includes(value), `row of ${call.executionId} shows ${value}: ${row}`);
       }
       await screenshot(t, page, 'workflows-list');
     });
@@ -111,7 +119,11 @@ function registerUiTests(executablePath: string): void {
         t.true(expected.length > 0, outcome);
         const url = `${ctx().uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(`FlowOutcome="${outcome}"`)}`;
         const rows = await listUntil(page, url, expected, true);
-        t.deepEqual(rows.map((text) => Object.values(calls).find((call) => text.includes(call.executionId))?.executionId).sort(), [...expected].sort(), outcome);
+        t.deepEqual(
+          rows.map((text) => Object.values(calls).find((call) => text.includes(call.executionId))?.executionId).sort(),
+          [...expected].sort(),
+          outcome,
+        );
         await screenshot(t, page, `workflows-outcome-${outcome}`);
       }
     });
@@ -121,7 +133,10 @@ function registerUiTests(executablePath: string): void {
     const hello = ctx().calls.hello!;
     await withPage(t, async (page) => {
       await openUserMetadata(page, ctx().uiUrl, hello.executionId);
-      await page.frameLocator('#user-metadata-summary').getByText(hello.summary, { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      await page
+        .frameLocator('#user-metadata-summary')
+        .getByText(hello.summary, { exact: true })
+        .waitFor({ timeout: UI_TIMEOUT });
       const details = page.frameLocator('#user-metadata-details');
       // The trigger's description (bold in the Markdown), the caller, where to look next; never payload.
       await details.getByText('Greets the caller, then finishes in the background').waitFor({ timeout: UI_TIMEOUT });
@@ -137,7 +152,13 @@ function registerUiTests(executablePath: string): void {
     // A timeline row reads `<activity type> • <summary>` for activities, the summary alone for timers.
     const expectations: [string, RegExp[]][] = [
       ['soap', [/httpRequest • steps\[0\] httpRequest "Ask the SOAP price service"/]],
-      ['order', [/record • steps\[1\]\.if\.else\[0\] record "Look for an earlier import"/, /record • steps\[1\]\.if\.else\[1\]\.if\.else\[1\] record "Store the order"/]],
+      [
+        'order',
+        [
+          /record • steps\[1\]\.if\.else\[0\] record "Look for an earlier import"/,
+          /record • steps\[1\]\.if\.else\[1\]\.if\.else\[1\] record "Store the order"/,
+        ],
+      ],
       ['payment', [/record • steps\[0\] record "Find the invoice"/]],
       ['hello', [/steps\[2\] sleep "Pretend to do slow work after answering"/]],
     ];
@@ -157,8 +178,14 @@ function registerUiTests(executablePath: string): void {
       await openUserMetadata(page, ctx().uiUrl, timer.executionId);
       const text = await frameTextUntil(page, '#user-metadata-current-details', /Wait for the settlement window/);
       // The UI's Markdown renderer typesets `2/2` with a fraction slash (U+2044).
-      t.regex(text, /^step 2[/\u2044]2 · Wait for the settlement window \(sleep\) · waiting for \d{4}-\d\d-\d\dT[\d:.]+Z$/m);
-      await page.frameLocator('#user-metadata-summary').getByText(timer.summary, { exact: true }).waitFor({ timeout: UI_TIMEOUT });
+      t.regex(
+        text,
+        /^step 2[/\u2044]2 · Wait for the settlement window \(sleep\) · waiting for \d{4}-\d\d-\d\dT[\d:.]+Z$/m,
+      );
+      await page
+        .frameLocator('#user-metadata-summary')
+        .getByText(timer.summary, { exact: true })
+        .waitFor({ timeout: UI_TIMEOUT });
       await screenshot(t, page, 'execution-current-details-timer');
       t.pass();
     });
@@ -202,7 +229,8 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
       /** stdout is a pipe here, so the credentials are in a 0600 file the line names. */
       firstRun: { credentialsFile: string } | null;
     };
-    if (!banner.temporalUiUrl || !banner.firstRun) throw new Error(`start printed no Temporal UI URL or first-run credentials: ${started.banner}`);
+    if (!banner.temporalUiUrl || !banner.firstRun)
+      throw new Error(`start printed no Temporal UI URL or first-run credentials: ${started.banner}`);
     const firstRun = JSON.parse(readFileSync(banner.firstRun.credentialsFile, 'utf8')) as {
       serviceUser: string;
       accessKey: string;
@@ -226,7 +254,14 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
     };
     const summary = (activity: string, name: string, mode: string) => `${activity} · Default · ${name} v1 · ${mode}`;
     const calls: Record<string, Called> = {};
-    const add = async (key: string, flowName: string, activity: string, outcome: string, mode: string, payload: unknown) => {
+    const add = async (
+      key: string,
+      flowName: string,
+      activity: string,
+      outcome: string,
+      mode: string,
+      payload: unknown,
+    ) => {
       calls[key] = {
         flowName,
         activity,
@@ -254,7 +289,8 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
       quantity: 3,
     });
     await add('timer', 'ui-timer', 'ui.timer', 'responded', 'wait for response', { ref: 'T-1' });
-    if (soap.requests.length !== 1) throw new Error(`the SOAP bridge called the price service ${soap.requests.length} times`);
+    if (soap.requests.length !== 1)
+      throw new Error(`the SOAP bridge called the price service ${soap.requests.length} times`);
 
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
     return { started, soap, browser, uiUrl: banner.temporalUiUrl.replace(/\/$/, ''), calls, dataDir };
@@ -270,12 +306,21 @@ async function startAndCallExamples(executablePath: string): Promise<Context> {
  * `flowhook flow apply … --publish` for the examples start does not publish itself (the SOAP bridge
  * pointed at the local price service) and a flow that waits on a long timer after answering.
  */
-async function applyExamples(env: NodeJS.ProcessEnv, dataDir: string, soap: SoapPriceServer, enginePort: number): Promise<Record<string, string>> {
+async function applyExamples(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  soap: SoapPriceServer,
+  enginePort: number,
+): Promise<Record<string, string>> {
   const files = join(dataDir, 'flows');
   mkdirSync(files);
   const soapBridge = readFileSync(join(EXAMPLES, 'soap-bridge.flow.yaml'), 'utf8');
-  if (!soapBridge.includes('http://127.0.0.1:8089/soap/prices')) throw new Error('soap-bridge.flow.yaml no longer names the price service URL this test replaces');
-  writeFileSync(join(files, 'soap-bridge.flow.yaml'), soapBridge.replace('http://127.0.0.1:8089/soap/prices', `${soap.url}/soap/prices`));
+  if (!soapBridge.includes('http://127.0.0.1:8089/soap/prices'))
+    throw new Error('soap-bridge.flow.yaml no longer names the price service URL this test replaces');
+  writeFileSync(
+    join(files, 'soap-bridge.flow.yaml'),
+    soapBridge.replace('http://127.0.0.1:8089/soap/prices', `${soap.url}/soap/prices`),
+  );
   writeFileSync(
     join(files, 'ui-timer.flow.yaml'),
     [
@@ -293,17 +338,25 @@ async function applyExamples(env: NodeJS.ProcessEnv, dataDir: string, soap: Soap
       '',
     ].join('\n'),
   );
-  const paths = [join(EXAMPLES, 'order-import.flow.yaml'), join(EXAMPLES, 'payment-callback.flow.yaml'), join(files, 'soap-bridge.flow.yaml'), join(files, 'ui-timer.flow.yaml')];
+  const paths = [
+    join(EXAMPLES, 'order-import.flow.yaml'),
+    join(EXAMPLES, 'payment-callback.flow.yaml'),
+    join(files, 'soap-bridge.flow.yaml'),
+    join(files, 'ui-timer.flow.yaml'),
+  ];
   const applied = await runCli(['flow', 'apply', ...paths, '--publish', '--json'], {
     ...env,
     FLOWHOOK_ENGINE_URL: `http://127.0.0.1:${enginePort}`,
   });
   if (applied.code !== 0) throw new Error(`flow apply failed (${applied.code}): ${applied.out}\n${applied.err}`);
-  const results = (JSON.parse(applied.out) as { results: { secret?: string; flow?: { activity?: string }; error?: unknown }[] }).results;
+  const results = (
+    JSON.parse(applied.out) as { results: { secret?: string; flow?: { activity?: string }; error?: unknown }[] }
+  ).results;
   const secrets: Record<string, string> = {};
   for (const [index, result] of results.entries()) {
     const activity = /activity: (\S+)/.exec(readFileSync(paths[index]!, 'utf8'))?.[1];
-    if (!result.secret || !activity) throw new Error(`flow apply gave no secret for ${paths[index]}: ${JSON.stringify(result)}`);
+    if (!result.secret || !activity)
+      throw new Error(`flow apply gave no secret for ${paths[index]}: ${JSON.stringify(result)}`);
     secrets[activity] = result.secret;
   }
   return secrets;
@@ -336,7 +389,8 @@ async function listUntil(page: Page, url: string, expectedIds: string[], exact: 
     await page.locator(ROW).first().waitFor({ timeout: UI_TIMEOUT });
     return page.locator(ROW).allInnerTexts();
   };
-  const complete = (rows: string[]) => expectedIds.every((id) => rows.some((text) => text.includes(id))) && (!exact || rows.length === expectedIds.length);
+  const complete = (rows: string[]) =>
+    expectedIds.every((id) => rows.some((text) => text.includes(id))) && (!exact || rows.length === expectedIds.length);
   return eventually(listed, {
     until: complete,
     timeoutMs: 60_000,

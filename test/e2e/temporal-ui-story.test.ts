@@ -25,7 +25,10 @@ test.before(async () => {
   target = await startTargetServer((request) => ({ delayMs: request.path.startsWith('/slow') ? 2500 : 0 }));
   const sync = { responseMode: 'WAIT_FOR_RESPONSE_STEP' };
   const flows: Record<string, [Record<string, unknown>, unknown[]]> = {
-    'story.responded': [{ ...sync, description: 'Take an order from the shop' }, [{ respond: { description: 'Accept', statusCode: 201, body: 'ok' } }]],
+    'story.responded': [
+      { ...sync, description: 'Take an order from the shop' },
+      [{ respond: { description: 'Accept', statusCode: 201, body: 'ok' } }],
+    ],
     'story.timeout': [
       { ...sync, syncTimeoutSeconds: 1 },
       [
@@ -42,11 +45,19 @@ test.before(async () => {
     ],
     'story.ended': [sync, [{ log: { description: 'Only logs', message: 'done' } }]],
     'story.failed': [sync, [{ fail: { description: 'Refuse', message: 'not today' } }]],
-    'story.instant': [{ responseMode: 'INSTANT_RETURN' }, [{ log: { description: 'Background work', message: 'done' } }]],
-    'story.hidden': [{ ...sync, doNotLogPayload: true }, [{ respond: { description: 'Accept quietly', statusCode: 200, body: 'ok' } }]],
+    'story.instant': [
+      { responseMode: 'INSTANT_RETURN' },
+      [{ log: { description: 'Background work', message: 'done' } }],
+    ],
+    'story.hidden': [
+      { ...sync, doNotLogPayload: true },
+      [{ respond: { description: 'Accept quietly', statusCode: 200, body: 'ok' } }],
+    ],
   };
   for (const [activity, [trigger, steps]] of Object.entries(flows)) {
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity, ...trigger }, steps))).secret;
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), { activity, ...trigger }, steps))
+    ).secret;
   }
 });
 test.after.always(async () => {
@@ -113,14 +124,18 @@ test('FlowVersion and FlowOutcome tell how the caller was answered; execution li
   }
 
   // Visibility is eventually consistent: wait until the list shows the timed-out one.
-  const listed = await eventually(() => cli('execution', 'list', '--company', tenant.company, '--outcome', 'sync-timeout', '--flow-version', '1'), {
-    until: (run) => run.out.includes(ids['story.timeout']!),
-    intervalMs: 250,
-    what: 'the timed-out execution listed by its outcome',
-    show: (run) => run.out,
-  });
+  const listed = await eventually(
+    () => cli('execution', 'list', '--company', tenant.company, '--outcome', 'sync-timeout', '--flow-version', '1'),
+    {
+      until: (run) => run.out.includes(ids['story.timeout']!),
+      intervalMs: 250,
+      what: 'the timed-out execution listed by its outcome',
+      show: (run) => run.out,
+    },
+  );
   t.regex(listed.out, /story\.timeout\s+1\s+sync timeout/);
-  for (const [activity, id] of Object.entries(ids)) if (activity !== 'story.timeout') t.false(listed.out.includes(id), `${activity} is not a sync timeout`);
+  for (const [activity, id] of Object.entries(ids))
+    if (activity !== 'story.timeout') t.false(listed.out.includes(id), `${activity} is not a sync timeout`);
   const none = await cli('execution', 'list', '--company', tenant.company, '--flow-version', '2');
   t.regex(none.out, /No executions\./);
   const wrong = await cli('execution', 'list', '--outcome', 'exploded');
@@ -135,7 +150,9 @@ test('the UI lists exactly the updates and queries flow/ defines, and no signal'
   // Temporal's own query, answered by the SDK: what the UI shows as the execution's handlers.
   const metadata = await stack.temporal.workflow
     .getHandle(id)
-    .query<{ definition: Record<'updateDefinitions' | 'queryDefinitions' | 'signalDefinitions', { name: string }[]> }>('__temporal_workflow_metadata');
+    .query<{ definition: Record<'updateDefinitions' | 'queryDefinitions' | 'signalDefinitions', { name: string }[]> }>(
+      '__temporal_workflow_metadata',
+    );
   const defined = Object.values(messages);
   const names = (kind: string) =>
     defined
@@ -157,8 +174,13 @@ test('the UI lists exactly the updates and queries flow/ defines, and no signal'
 test('the current details say which step runs and what it waits for — a host, never a path', async (t) => {
   const id = await call('story.timeout');
   // The caller got its default answer after 1 s; the ERP call still waits (2.5 s).
-  const metadata = await stack.temporal.workflow.getHandle(id).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-  t.is(metadata.currentDetails, `**step 1/2** · Ask the slow ERP (httpRequest) · waiting for ${new URL(target.url).host}`);
+  const metadata = await stack.temporal.workflow
+    .getHandle(id)
+    .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  t.is(
+    metadata.currentDetails,
+    `**step 1/2** · Ask the slow ERP (httpRequest) · waiting for ${new URL(target.url).host}`,
+  );
   t.false(String(metadata.currentDetails).includes('/slow/erp'));
   await closed(id);
   // The timers bounding the caller's wait are named too (the UI would show "1 (1s)" otherwise).

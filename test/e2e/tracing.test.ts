@@ -52,7 +52,11 @@ async function stackWith(env: Record<string, string>): Promise<{ stack: TestStac
   return { stack, tenant: await createTenant(stack) };
 }
 
-async function spansOf(traceId: string, done: (spans: ReceivedSpan[]) => boolean, timeoutMs = 40_000): Promise<ReceivedSpan[]> {
+async function spansOf(
+  traceId: string,
+  done: (spans: ReceivedSpan[]) => boolean,
+  timeoutMs = 40_000,
+): Promise<ReceivedSpan[]> {
   return eventually(() => receiver.spans.filter((span) => span.traceId === traceId), {
     until: done,
     timeoutMs,
@@ -62,43 +66,46 @@ async function spansOf(traceId: string, done: (spans: ReceivedSpan[]) => boolean
   });
 }
 
-test.serial('tracing is off without an exporter: OTEL_TRACES_EXPORTER=none wins over an endpoint, and targets get no traceparent', async (t) => {
-  const { stack, tenant } = await stackWith({
-    OTEL_TRACES_EXPORTER: 'none',
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-  });
-  const { secret } = await deployFlow(
-    stack,
-    flow(tenant.company, 'trace-off', sync('trace.off'), [
-      {
-        httpRequest: {
-          description: 'Tell the ERP',
-          url: `${target.url}/off/orders`,
-          method: 'POST',
-          body: '${Trigger.PayloadJson}',
+test.serial(
+  'tracing is off without an exporter: OTEL_TRACES_EXPORTER=none wins over an endpoint, and targets get no traceparent',
+  async (t) => {
+    const { stack, tenant } = await stackWith({
+      OTEL_TRACES_EXPORTER: 'none',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    });
+    const { secret } = await deployFlow(
+      stack,
+      flow(tenant.company, 'trace-off', sync('trace.off'), [
+        {
+          httpRequest: {
+            description: 'Tell the ERP',
+            url: `${target.url}/off/orders`,
+            method: 'POST',
+            body: '${Trigger.PayloadJson}',
+          },
         },
-      },
-      { respond: { description: 'Accepted', statusCode: 201, body: 'ok' } },
-    ]),
-  );
-  const ids = traceIds();
-  untraced.traceId = ids.traceId;
-  const answer = await callWebhook(stack, {
-    company: tenant.company,
-    activity: 'trace.off',
-    secret,
-    auth: tenant.auth,
-    payloadText: '{"n": 1}',
-    headers: { traceparent: `00-${ids.traceId}-${ids.spanId}-01` },
-  });
-  t.is(answer.status, 200);
-  t.is(answer.value?.statusCode, 201);
-  const received = await target.waitFor('/off/orders');
-  t.is(received.headers.traceparent, undefined);
-  t.is(received.headers.tracestate, undefined);
-  // Nothing was installed: the process's tracer provider is still OTel's no-op one.
-  t.false(trace.getTracer('probe').startSpan('probe').isRecording());
-});
+        { respond: { description: 'Accepted', statusCode: 201, body: 'ok' } },
+      ]),
+    );
+    const ids = traceIds();
+    untraced.traceId = ids.traceId;
+    const answer = await callWebhook(stack, {
+      company: tenant.company,
+      activity: 'trace.off',
+      secret,
+      auth: tenant.auth,
+      payloadText: '{"n": 1}',
+      headers: { traceparent: `00-${ids.traceId}-${ids.spanId}-01` },
+    });
+    t.is(answer.status, 200);
+    t.is(answer.value?.statusCode, 201);
+    const received = await target.waitFor('/off/orders');
+    t.is(received.headers.traceparent, undefined);
+    t.is(received.headers.tracestate, undefined);
+    // Nothing was installed: the process's tracer provider is still OTel's no-op one.
+    t.false(trace.getTracer('probe').startSpan('probe').isRecording());
+  },
+);
 
 test.serial('one trace spans caller → facade → engine → Temporal → outbound HTTP, with metadata only', async (t) => {
   traced = await stackWith({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'flowhook-test' });
@@ -143,9 +150,14 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   const spans = await spansOf(
     caller.traceId,
     (found) =>
-      ['flowhook-facade', 'flowhook-engine', '@temporalio/interceptor-client', '@temporalio/interceptor-workflow', '@temporalio/interceptor-activity', 'flowhook-worker'].every(
-        (scope) => found.some((span) => span.scope === scope),
-      ) &&
+      [
+        'flowhook-facade',
+        'flowhook-engine',
+        '@temporalio/interceptor-client',
+        '@temporalio/interceptor-workflow',
+        '@temporalio/interceptor-activity',
+        'flowhook-worker',
+      ].every((scope) => found.some((span) => span.scope === scope)) &&
       found.some((span) => span.name === 'RunWorkflow:flowWorkflow') &&
       found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER),
   );
@@ -157,7 +169,8 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   );
   const find = (what: string, match: (span: ReceivedSpan) => boolean) => {
     const span = spans.find(match);
-    if (!span) t.fail(`no ${what} span in the caller's trace; got ${spans.map((s) => `${s.scope} ${s.name}`).join(', ')}`);
+    if (!span)
+      t.fail(`no ${what} span in the caller's trace; got ${spans.map((s) => `${s.scope} ${s.name}`).join(', ')}`);
     return span!;
   };
 
@@ -166,9 +179,15 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
   t.is(facade.name, 'POST /:instance/ODataV4/flowWebhook_Invoke');
   t.is(facade.attributes['http.response.status_code'], 200);
   t.is(facade.attributes['flowhook.company'], tenant.company);
-  const facadeCall = find('facade → engine', (s) => s.scope === 'flowhook-facade' && s.kind === CLIENT && s.name === 'flowhook.engine.v1.WebhookService/Invoke');
+  const facadeCall = find(
+    'facade → engine',
+    (s) => s.scope === 'flowhook-facade' && s.kind === CLIENT && s.name === 'flowhook.engine.v1.WebhookService/Invoke',
+  );
   t.is(facadeCall.parentSpanId, facade.spanId);
-  const engine = find('engine RPC', (s) => s.scope === 'flowhook-engine' && s.kind === SERVER && s.name === 'flowhook.engine.v1.WebhookService/Invoke');
+  const engine = find(
+    'engine RPC',
+    (s) => s.scope === 'flowhook-engine' && s.kind === SERVER && s.name === 'flowhook.engine.v1.WebhookService/Invoke',
+  );
   t.is(engine.parentSpanId, facadeCall.spanId);
   t.like(engine.attributes, {
     'flowhook.company': tenant.company,
@@ -177,14 +196,20 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
     'flowhook.flow_version': 1,
     'rpc.system': 'connect_rpc',
   });
-  const start = find('Temporal client', (s) => s.scope === '@temporalio/interceptor-client' && s.name.startsWith('UpdateWithStartWorkflow:'));
+  const start = find(
+    'Temporal client',
+    (s) => s.scope === '@temporalio/interceptor-client' && s.name.startsWith('UpdateWithStartWorkflow:'),
+  );
   t.is(start.parentSpanId, engine.spanId);
   const run = find('workflow run', (s) => s.name === 'RunWorkflow:flowWorkflow');
   t.is(run.parentSpanId, start.spanId);
   t.is(run.attributes.workflowId, answer.executionId);
   find('activity schedule', (s) => s.name === 'StartActivity:httpRequest');
   const activity = find('activity run', (s) => s.name === 'RunActivity:httpRequest');
-  const outbound = find('outbound HTTP', (s) => s.scope === 'flowhook-worker' && s.kind === CLIENT && s.name === 'POST');
+  const outbound = find(
+    'outbound HTTP',
+    (s) => s.scope === 'flowhook-worker' && s.kind === CLIENT && s.name === 'POST',
+  );
   t.is(outbound.parentSpanId, activity.spanId);
   t.like(outbound.attributes, {
     'http.request.method': 'POST',
@@ -192,7 +217,10 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
     'http.response.status_code': 200,
   });
   // The worker asked the engine for the company's egress list inside the same trace.
-  find('engine RPC from the worker', (s) => s.scope === 'flowhook-engine' && s.name === 'flowhook.engine.v1.OutboundService/ResolveOutbound');
+  find(
+    'engine RPC from the worker',
+    (s) => s.scope === 'flowhook-engine' && s.name === 'flowhook.engine.v1.OutboundService/ResolveOutbound',
+  );
 
   // The target got the outbound span's context — the caller's trace id — and not the caller's tracestate.
   const received = await target.waitFor('/erp/orders');
@@ -201,7 +229,9 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
 
   // What the history keeps of it: the Temporal header holds the W3C context only, as plain JSON.
   const history = await stack.temporal.workflow.getHandle(answer.executionId!).fetchHistory();
-  const started = history.events?.find((event) => event.workflowExecutionStartedEventAttributes)?.workflowExecutionStartedEventAttributes;
+  const started = history.events?.find(
+    (event) => event.workflowExecutionStartedEventAttributes,
+  )?.workflowExecutionStartedEventAttributes;
   const header = started?.header?.fields?.['_tracer-data'];
   const carried = JSON.parse(Buffer.from(header?.data ?? []).toString('utf8')) as Record<string, string>;
   t.deepEqual(Object.keys(carried).sort(), ['traceparent', 'tracestate']);
@@ -229,7 +259,8 @@ test.serial('one trace spans caller → facade → engine → Temporal → outbo
     t.false(exported.includes(text), `${what} was exported`);
   }
   for (const span of spans) {
-    for (const key of ['memo', 'searchAttributes', 'typedSearchAttributes', 'lastResult']) t.false(key in span.attributes, `${span.name} exports ${key}`);
+    for (const key of ['memo', 'searchAttributes', 'typedSearchAttributes', 'lastResult'])
+      t.false(key in span.attributes, `${span.name} exports ${key}`);
   }
 
   // Tracing off in one stack does not switch on in another process-wide: the first call's trace never arrived.
@@ -243,7 +274,9 @@ test.serial('a failing flow exports the failure kind, never its message', async 
   const { stack, tenant } = traced;
   const { secret } = await deployFlow(
     stack,
-    flow(tenant.company, 'trace-fail', sync('trace.fail'), [{ fail: { description: 'Refuse the order', message: 'refused order {{Trigger.Payload.marker}}' } }]),
+    flow(tenant.company, 'trace-fail', sync('trace.fail'), [
+      { fail: { description: 'Refuse the order', message: 'refused order {{Trigger.Payload.marker}}' } },
+    ]),
   );
   const caller = traceIds();
   const answer = await callWebhook(stack, {
@@ -258,7 +291,9 @@ test.serial('a failing flow exports the failure kind, never its message', async 
 
   const spans = await spansOf(
     caller.traceId,
-    (found) => found.some((span) => span.name === 'RunWorkflow:flowWorkflow') && found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER),
+    (found) =>
+      found.some((span) => span.name === 'RunWorkflow:flowWorkflow') &&
+      found.some((span) => span.scope === 'flowhook-facade' && span.kind === SERVER),
   );
   const facade = spans.find((span) => span.scope === 'flowhook-facade' && span.kind === SERVER);
   t.is(facade?.attributes['http.response.status_code'], 500);
@@ -268,5 +303,8 @@ test.serial('a failing flow exports the failure kind, never its message', async 
   const exception = run?.events.find((event) => event.name === 'exception');
   t.truthy(exception, 'the workflow span records that it failed');
   t.deepEqual(Object.keys(exception?.attributes ?? {}), ['exception.type']);
-  t.false(receiver.bodies.join('\n').includes(`${PAYLOAD_MARK}-fail`), 'the failure message (quoting the payload) was exported');
+  t.false(
+    receiver.bodies.join('\n').includes(`${PAYLOAD_MARK}-fail`),
+    'the failure message (quoting the payload) was exported',
+  );
 });

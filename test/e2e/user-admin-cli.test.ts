@@ -29,7 +29,9 @@ test.before(async () => {
   for (const company of [HOME, OTHER]) await stack.admin.createCompany({ name: company });
   ({ secret } = await deployFlow(
     stack,
-    flow(HOME, 'users-call', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [{ respond: { description: 'answer', statusCode: 200, body: 'ok' } }]),
+    flow(HOME, 'users-call', { activity: ACTIVITY, responseMode: 'WAIT_FOR_RESPONSE_STEP' }, [
+      { respond: { description: 'answer', statusCode: 200, body: 'ok' } },
+    ]),
   ));
 });
 test.after.always(async () => {
@@ -69,7 +71,19 @@ test('a set that cannot work is refused when given: FLOW INTEGR. for a user, FLO
   t.is(granted.code, 1);
   t.regex(granted.err, /Basic service users need FLOW ALL \(or SUPER\)/);
 
-  const app = await cli('app', 'register', 'cli-flow-all-app', '--issuer', 'https://idp.example.test', '--company', HOME, '--permission-set', 'FLOW ALL', '--consent', '--enabled');
+  const app = await cli(
+    'app',
+    'register',
+    'cli-flow-all-app',
+    '--issuer',
+    'https://idp.example.test',
+    '--company',
+    HOME,
+    '--permission-set',
+    'FLOW ALL',
+    '--consent',
+    '--enabled',
+  );
   t.is(app.code, 1);
   t.regex(app.err, /An application cannot use "FLOW ALL": applications need "FLOW INTEGR\."/);
   t.notRegex((await cli('app', 'list')).out, /cli-flow-all-app/, 'nothing was registered');
@@ -84,9 +98,13 @@ test('user list and show: state, key expiry, permission sets and created, never 
   t.regex(list.out, /^NAME\s+STATE\s+KEY EXPIRES\s+PERMISSION SETS\s+CREATED\n/);
   t.regex(
     list.out,
-    new RegExp(`\\ncli-listed\\s+Enabled\\s+${expiresAt.toISOString().replace(/\./g, '\\.')}\\s+FLOW ALL \\(Users & Co\\), SUPER \\(Users Elsewhere\\)\\s+\\d{4}-`),
+    new RegExp(
+      `\\ncli-listed\\s+Enabled\\s+${expiresAt.toISOString().replace(/\./g, '\\.')}\\s+FLOW ALL \\(Users & Co\\), SUPER \\(Users Elsewhere\\)\\s+\\d{4}-`,
+    ),
   );
-  const listed = JSON.parse((await cli('user', 'list', '--json')).out).users.find((user: { name: string }) => user.name === 'cli-listed');
+  const listed = JSON.parse((await cli('user', 'list', '--json')).out).users.find(
+    (user: { name: string }) => user.name === 'cli-listed',
+  );
   t.like(listed, {
     enabled: true,
     accessKeyExpired: false,
@@ -100,7 +118,8 @@ test('user list and show: state, key expiry, permission sets and created, never 
     shown.out,
     /Service user "cli-listed"\n\s+State\s+Enabled\n\s+Key expires\s+\S+\n\s+Created\s+\S+\n\s+Permission sets\s+FLOW ALL \(Users & Co\)\n\s+SUPER \(Users Elsewhere\)\n$/,
   );
-  for (const output of [list.out, shown.out, JSON.stringify(listed)]) t.false(output.includes(key), 'the key is never shown again');
+  for (const output of [list.out, shown.out, JSON.stringify(listed)])
+    t.false(output.includes(key), 'the key is never shown again');
 });
 
 test('a grant lets the next call through; a revoke refuses the next one at once', async (t) => {
@@ -118,13 +137,28 @@ test('a grant lets the next call through; a revoke refuses the next one at once'
 
   const revoked = await cli('user', 'revoke', 'cli-granted', '--company', HOME, '--permission-set', 'FLOW ALL');
   t.is(revoked.code, 0, revoked.err);
-  t.regex(revoked.out, /warning: User "cli-granted" can no longer call in company "Users & Co"; it still can in: "Users Elsewhere"/);
+  t.regex(
+    revoked.out,
+    /warning: User "cli-granted" can no longer call in company "Users & Co"; it still can in: "Users Elsewhere"/,
+  );
   t.is(await callAs('cli-granted', key), 401, 'refused at once, not after a cache expires');
 
-  const notHeld = await cli('user', 'revoke', 'cli-granted', '--company', HOME, '--permission-set', 'FLOW ALL', '--json');
+  const notHeld = await cli(
+    'user',
+    'revoke',
+    'cli-granted',
+    '--company',
+    HOME,
+    '--permission-set',
+    'FLOW ALL',
+    '--json',
+  );
   t.is(notHeld.code, 1);
   t.like(JSON.parse(notHeld.out).error, { code: 'not_found' });
-  t.regex(notHeld.err, /User "cli-granted" has no "FLOW ALL" grant for company "Users & Co"; its grants: FLOW ALL \(Users Elsewhere\)/);
+  t.regex(
+    notHeld.err,
+    /User "cli-granted" has no "FLOW ALL" grant for company "Users & Co"; its grants: FLOW ALL \(Users Elsewhere\)/,
+  );
 
   // Every company only when asked for: no scope is refused, naming both ways, and grants nothing.
   const unscoped = await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL');
@@ -135,7 +169,10 @@ test('a grant lets the next call through; a revoke refuses the next one at once'
   );
   t.is(await callAs('cli-granted', key), 401);
   t.is((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).code, 0);
-  t.regex((await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).out, /already has FLOW ALL \(all companies\); nothing changed/);
+  t.regex(
+    (await cli('user', 'grant', 'cli-granted', '--permission-set', 'FLOW ALL', '--all-companies')).out,
+    /already has FLOW ALL \(all companies\); nothing changed/,
+  );
   t.is(await callAs('cli-granted', key), 200, 'an all-companies grant covers every company');
   const everywhere = await cli('user', 'revoke', 'cli-granted', '--permission-set', 'FLOW ALL');
   t.regex(
@@ -146,11 +183,20 @@ test('a grant lets the next call through; a revoke refuses the next one at once'
 
   const last = await cli('user', 'revoke', 'cli-granted', '--company', OTHER, '--permission-set', 'FLOW ALL');
   t.is(last.code, 0, 'revoking the last grant is allowed');
-  t.regex(last.out, /warning: User "cli-granted" has no permission set left that lets it call: every call now gets 401/);
-  t.regex((await cli('user', 'show', 'cli-granted')).out, /No permission set lets it call \(calls get 401\): flowhook user grant cli-granted/);
+  t.regex(
+    last.out,
+    /warning: User "cli-granted" has no permission set left that lets it call: every call now gets 401/,
+  );
+  t.regex(
+    (await cli('user', 'show', 'cli-granted')).out,
+    /No permission set lets it call \(calls get 401\): flowhook user grant cli-granted/,
+  );
 
   const nowhere = await cli('user', 'grant', 'cli-granted', '--company', 'Nowhere_Ltd', '--permission-set', 'FLOW ALL');
-  t.regex(nowhere.err, /not found: Company "Nowhere_Ltd" does not exist; create it with: flowhook company create Nowhere_Ltd/);
+  t.regex(
+    nowhere.err,
+    /not found: Company "Nowhere_Ltd" does not exist; create it with: flowhook company create Nowhere_Ltd/,
+  );
 });
 
 test('delete needs --yes; then the next call is 401 and the name can be used again', async (t) => {
@@ -221,7 +267,10 @@ test('rotate-key refuses to keep an expiry that has passed, and says how to give
   const kept = await cli('user', 'rotate-key', 'cli-expired', '--json');
   t.is(kept.code, 1);
   t.is(JSON.parse(kept.out).error.code, 'failed_precondition');
-  t.regex(kept.err, /expired at [^;]+; give a new one: flowhook user rotate-key cli-expired --expires-at <ISO 8601> \(or --no-expiry\)/);
+  t.regex(
+    kept.err,
+    /expired at [^;]+; give a new one: flowhook user rotate-key cli-expired --expires-at <ISO 8601> \(or --no-expiry\)/,
+  );
   const renewed = await cli('user', 'rotate-key', 'cli-expired', '--no-expiry', '--json');
   t.is(renewed.code, 0, renewed.err);
   t.is(await callAs('cli-expired', JSON.parse(renewed.out).accessKey), 200);
@@ -250,8 +299,14 @@ test('user create needs --company or --all-companies; an all-companies user call
     unscoped.err,
     /invalid argument: a service user's permission set needs a scope: flowhook user create cli-unscoped --company <name> lets it call in that company; --all-companies lets it call in every company/,
   );
-  t.is(JSON.parse((await cli('user', 'show', 'cli-unscoped', '--json')).out).error.code, 'not_found', 'nothing was created');
-  const both = await stack.admin.createUser({ name: 'cli-both', company: HOME, allCompanies: true }).catch((error: Error) => error);
+  t.is(
+    JSON.parse((await cli('user', 'show', 'cli-unscoped', '--json')).out).error.code,
+    'not_found',
+    'nothing was created',
+  );
+  const both = await stack.admin
+    .createUser({ name: 'cli-both', company: HOME, allCompanies: true })
+    .catch((error: Error) => error);
   t.regex(String(both), /give either a company \(--company\) or all companies \(--all-companies\), not both/);
 
   const key = await createUser(t, 'cli-everywhere', '--all-companies');
@@ -261,16 +316,57 @@ test('user create needs --company or --all-companies; an all-companies user call
 
 test('app register assigns a set only with --company or --all-companies; updating without a set needs neither', async (t) => {
   const issuer = 'https://idp.example.test';
-  const unscoped = await cli('app', 'register', 'cli-unscoped-app', '--issuer', issuer, '--permission-set', 'FLOW INTEGR.');
+  const unscoped = await cli(
+    'app',
+    'register',
+    'cli-unscoped-app',
+    '--issuer',
+    issuer,
+    '--permission-set',
+    'FLOW INTEGR.',
+  );
   t.is(unscoped.code, 1);
   t.regex(
     unscoped.err,
     /invalid argument: the permission set "FLOW INTEGR\." needs a scope: --company <name> assigns it in that company; --all-companies assigns it in every company/,
   );
   t.notRegex((await cli('app', 'list')).out, /cli-unscoped-app/, 'nothing was registered');
-  t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--company', HOME, '--permission-set', 'FLOW INTEGR.')).code, 0);
-  t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--consent', '--enabled')).code, 0, 'consent and State alone assign nothing, so need no scope');
-  t.is((await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--permission-set', 'FLOW INTEGR.', '--all-companies')).code, 0);
+  t.is(
+    (
+      await cli(
+        'app',
+        'register',
+        'cli-scoped-app',
+        '--issuer',
+        issuer,
+        '--company',
+        HOME,
+        '--permission-set',
+        'FLOW INTEGR.',
+      )
+    ).code,
+    0,
+  );
+  t.is(
+    (await cli('app', 'register', 'cli-scoped-app', '--issuer', issuer, '--consent', '--enabled')).code,
+    0,
+    'consent and State alone assign nothing, so need no scope',
+  );
+  t.is(
+    (
+      await cli(
+        'app',
+        'register',
+        'cli-scoped-app',
+        '--issuer',
+        issuer,
+        '--permission-set',
+        'FLOW INTEGR.',
+        '--all-companies',
+      )
+    ).code,
+    0,
+  );
   t.regex(
     (await cli('app', 'list')).out,
     /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(Users & Co\), FLOW INTEGR\. \(all companies\)|\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+yes\s+FLOW INTEGR\. \(all companies\), FLOW INTEGR\. \(Users & Co\)/,
@@ -281,16 +377,27 @@ test('app register assigns a set only with --company or --all-companies; updatin
 
   const revoked = await cli('app', 'revoke-consent', 'cli-scoped-app');
   t.is(revoked.code, 0, revoked.err);
-  t.regex(revoked.out, /Revoked consent of application cli-scoped-app: its tokens are refused from the next call on\.\n {2}state Enabled, consent no, /);
-  t.regex((await cli('app', 'list')).out, /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+no\s+FLOW INTEGR\./, 'sets and State stay');
-  t.regex((await cli('app', 'revoke-consent', 'cli-unscoped-app')).err, /not found: Application "cli-unscoped-app" is not registered/);
+  t.regex(
+    revoked.out,
+    /Revoked consent of application cli-scoped-app: its tokens are refused from the next call on\.\n {2}state Enabled, consent no, /,
+  );
+  t.regex(
+    (await cli('app', 'list')).out,
+    /\ncli-scoped-app\s+\S+\s+any\s+Enabled\s+no\s+FLOW INTEGR\./,
+    'sets and State stay',
+  );
+  t.regex(
+    (await cli('app', 'revoke-consent', 'cli-unscoped-app')).err,
+    /not found: Application "cli-unscoped-app" is not registered/,
+  );
 });
 
 test('a caller with no set in a company gets one answer whatever it names there; one with a set gets 404 for an unknown activity and 401 for a wrong secret', async (t) => {
   const outsider = await createUser(t, 'cli-outsider', '--company', OTHER);
   const insider = await createUser(t, 'cli-insider', '--company', HOME);
   const basic = (name: string, key: string) => `Basic ${Buffer.from(`${name}:${key}`).toString('base64')}`;
-  const call = (auth: string, company: string, activity: string, callSecret: string) => callWebhook(stack, { company, activity, secret: callSecret, auth });
+  const call = (auth: string, company: string, activity: string, callSecret: string) =>
+    callWebhook(stack, { company, activity, secret: callSecret, auth });
   const shape = (answer: WebhookAnswer) => ({
     status: answer.status,
     text: answer.text,
@@ -298,7 +405,8 @@ test('a caller with no set in a company gets one answer whatever it names there;
     authenticate: answer.headers.get('www-authenticate'),
   });
 
-  const asOutsider = (company: string, activity: string, callSecret: string) => call(basic('cli-outsider', outsider), company, activity, callSecret).then(shape);
+  const asOutsider = (company: string, activity: string, callSecret: string) =>
+    call(basic('cli-outsider', outsider), company, activity, callSecret).then(shape);
   const known = await asOutsider(HOME, ACTIVITY, secret);
   t.like(known, { status: 401, text: 'Unauthorized' });
   t.deepEqual(await asOutsider(HOME, ACTIVITY, 'W'.repeat(32)), known, 'wrong secret');

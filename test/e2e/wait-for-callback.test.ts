@@ -76,7 +76,9 @@ test.before(async () => {
     },
     'pay.timeout': {
       webhook: instant('pay.timeout'),
-      steps: paymentSteps('timeout', { timeout: '1s' }, []).concat([{ sleep: { description: 'Stay running', duration: '30s' } }]),
+      steps: paymentSteps('timeout', { timeout: '1s' }, []).concat([
+        { sleep: { description: 'Stay running', duration: '30s' } },
+      ]),
     },
     'pay.secret': {
       webhook: instant('pay.secret', { doNotLogPayload: true }),
@@ -139,7 +141,11 @@ const call = (activity: string, payload: string) =>
   });
 
 /** Starts the flow and returns its execution id and the callback URL its first step sent. */
-async function startPayment(activity: string, name: string, invoice = 'INV-1'): Promise<{ executionId: string; url: string; token: string }> {
+async function startPayment(
+  activity: string,
+  name: string,
+  invoice = 'INV-1',
+): Promise<{ executionId: string; url: string; token: string }> {
   const answer = await call(activity, JSON.stringify({ invoice }));
   if (answer.status !== 200 || !answer.executionId) throw new Error(`call failed: ${answer.status} ${answer.text}`);
   const sent = await target.waitFor(`/payments/${name}/${answer.executionId}`);
@@ -151,7 +157,12 @@ async function startPayment(activity: string, name: string, invoice = 'INV-1'): 
 }
 
 /** POSTs to the callback URL through the test's facade (the public URL names a host that does not exist). */
-function postCallback(token: string, body: string, headers: Record<string, string> = {}, method = 'POST'): Promise<Response> {
+function postCallback(
+  token: string,
+  body: string,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<Response> {
   return fetch(`${stack.facadeUrl}/${INSTANCE}/callbacks/${token}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -270,16 +281,28 @@ test('a provider that echoes the callback URL: the activity result, and so the f
   await stack.temporal.workflow.getHandle(executionId).result();
   const history = await historyText(executionId);
   t.false(history.includes(token), 'the token is nowhere in the history: not in the activity result either');
-  t.regex(history, /notifyUrl\\*":\\*"flowhook-callback-[0-9a-f]+-payment/, 'Steps.create.json.notifyUrl is the placeholder');
+  t.regex(
+    history,
+    /notifyUrl\\*":\\*"flowhook-callback-[0-9a-f]+-payment/,
+    'Steps.create.json.notifyUrl is the placeholder',
+  );
 });
 
 /** flowWebhook_Resume: the caller's credentials and the flow's secret, as for the webhook call itself. */
-function resume(activity: string, key: string, payload: unknown, overrides: { secret?: string; auth?: string } = {}): Promise<Response> {
-  return fetch(`${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(tenant.company)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: overrides.auth ?? tenant.auth },
-    body: JSON.stringify({ activity, secret: overrides.secret ?? secrets[activity], key, payload }),
-  });
+function resume(
+  activity: string,
+  key: string,
+  payload: unknown,
+  overrides: { secret?: string; auth?: string } = {},
+): Promise<Response> {
+  return fetch(
+    `${stack.facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Resume?company=${encodeURIComponent(tenant.company)}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: overrides.auth ?? tenant.auth },
+      body: JSON.stringify({ activity, secret: overrides.secret ?? secrets[activity], key, payload }),
+    },
+  );
 }
 
 test('correlation by key: an authenticated flowWebhook_Resume resumes the execution that waits for it', async (t) => {
@@ -315,7 +338,12 @@ test('a wait before any respond step: publish warns, and the sync caller gets a 
 });
 
 test('publishing refuses a URL read of a step that is not a URL wait', async (t) => {
-  const steps = [{ httpRequest: { url: `${target.url}/x`, body: '${Callbacks.nosuch.url}' } }, { name: 'keyed', waitForCallback: { timeout: '1m', key: 'k' } }];
-  const error = await t.throwsAsync(deployFlow(stack, flow(tenant.company, 'bad-callback', instant('bad.callback'), steps)));
+  const steps = [
+    { httpRequest: { url: `${target.url}/x`, body: '${Callbacks.nosuch.url}' } },
+    { name: 'keyed', waitForCallback: { timeout: '1m', key: 'k' } },
+  ];
+  const error = await t.throwsAsync(
+    deployFlow(stack, flow(tenant.company, 'bad-callback', instant('bad.callback'), steps)),
+  );
   t.regex(error!.message, /Callbacks\.nosuch/);
 });

@@ -2,7 +2,14 @@
 // PostgreSQL and a real Temporal dev server.
 import test from 'ava';
 import { PUBLIC_URL, startStack, type TestStack } from '../support/stack.ts';
-import { callWebhook, countVisibleExecutions, createTenant, deployFlow, flow, type Tenant } from '../support/webhook-helpers.ts';
+import {
+  callWebhook,
+  countVisibleExecutions,
+  createTenant,
+  deployFlow,
+  flow,
+  type Tenant,
+} from '../support/webhook-helpers.ts';
 
 let stack: TestStack;
 let tenant: Tenant;
@@ -14,14 +21,19 @@ test.before(async () => {
   tenant = await createTenant(stack);
   ({ secret } = await deployFlow(
     stack,
-    flow(tenant.company, 'payment-callback', { activity: 'Payments.Provider.Callback', defaultResponseStatusCode: 200 }, [
-      {
-        name: 'order',
-        set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } },
-      },
-      { respond: { description: 'Ignored in instant mode', statusCode: 201, body: 'never sent' } },
-      { log: { description: 'Note it', message: 'order {{Variables.orderId}}' } },
-    ]),
+    flow(
+      tenant.company,
+      'payment-callback',
+      { activity: 'Payments.Provider.Callback', defaultResponseStatusCode: 200 },
+      [
+        {
+          name: 'order',
+          set: { description: 'Read the order', variables: { orderId: '${Trigger.Payload.order.id}' } },
+        },
+        { respond: { description: 'Ignored in instant mode', statusCode: 201, body: 'never sent' } },
+        { log: { description: 'Note it', message: 'order {{Variables.orderId}}' } },
+      ],
+    ),
   ));
 });
 test.after.always(async () => stack?.close());
@@ -69,7 +81,9 @@ test('the execution is visible in Temporal with the activity in its id and searc
   t.true(answer.executionId!.startsWith(`${activity}:`));
   const description = await stack.temporal.workflow.getHandle(answer.executionId!).describe();
   t.is(description.taskQueue, stack.taskQueue);
-  const attributes = Object.fromEntries(description.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value]));
+  const attributes = Object.fromEntries(
+    description.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value]),
+  );
   t.is(attributes.FlowActivity, activity);
   t.is(attributes.Company, tenant.company);
   t.is(attributes.ResponseMode, 'INSTANT_RETURN');
@@ -105,7 +119,10 @@ test('an activity only a draft has is 404 naming the flow and the command that p
     auth: tenant.auth,
   });
   t.is(draft.status, 404);
-  t.is(JSON.parse(draft.text).error.message, `Flow "draft-only" (activity "orders.draft") has no published version; publish it with: flowhook flow publish 'Acme Ltd.' draft-only`);
+  t.is(
+    JSON.parse(draft.text).error.message,
+    `Flow "draft-only" (activity "orders.draft") has no published version; publish it with: flowhook flow publish 'Acme Ltd.' draft-only`,
+  );
   // Published since, then a new draft under another activity: the published version is not the one asked for.
   await stack.admin.publishFlow({ company: tenant.company, name: 'draft-only' });
   await deployFlow(stack, flow(tenant.company, 'draft-only', { activity: 'orders.draft.two' }, []), false);

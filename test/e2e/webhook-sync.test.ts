@@ -58,7 +58,9 @@ test.before(async () => {
         },
       },
     ],
-    'echo.exact': [{ respond: { description: 'Echo the payload text', statusCode: 200, body: '${Trigger.PayloadJson}' } }],
+    'echo.exact': [
+      { respond: { description: 'Echo the payload text', statusCode: 200, body: '${Trigger.PayloadJson}' } },
+    ],
     'slow.timeout': [
       {
         httpRequest: {
@@ -70,7 +72,10 @@ test.before(async () => {
       },
       { respond: { description: 'Too late for the caller', statusCode: 200, body: 'late' } },
     ],
-    'deferral.first': [{ sleep: { description: 'Wait before answering', duration: '1s' } }, { respond: { description: 'Never reached in time', statusCode: 200, body: 'x' } }],
+    'deferral.first': [
+      { sleep: { description: 'Wait before answering', duration: '1s' } },
+      { respond: { description: 'Never reached in time', statusCode: 200, body: 'x' } },
+    ],
     'no.respond': [{ log: { description: 'Only logs', message: 'done' } }],
     'respond.then.continue': [
       { respond: { description: 'Acknowledge', statusCode: 202, body: '${ {"accepted": true} }' } },
@@ -88,8 +93,14 @@ test.before(async () => {
   };
   for (const [activity, steps] of Object.entries(flows)) {
     const extra =
-      activity === 'slow.timeout' ? { syncTimeoutSeconds: 1 } : activity === 'no.respond' ? { defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' } : {};
-    secrets[activity] = (await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), sync(activity, extra), steps))).secret;
+      activity === 'slow.timeout'
+        ? { syncTimeoutSeconds: 1 }
+        : activity === 'no.respond'
+          ? { defaultResponseStatusCode: 202, defaultResponseContentType: 'text/plain' }
+          : {};
+    secrets[activity] = (
+      await deployFlow(stack, flow(tenant.company, activity.replace('.', '-'), sync(activity, extra), steps))
+    ).secret;
   }
 });
 test.after.always(async () => {
@@ -97,7 +108,8 @@ test.after.always(async () => {
   await target?.close();
 });
 
-const call = (activity: string, payloadText?: string) => callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
+const call = (activity: string, payloadText?: string) =>
+  callWebhook(stack, { company: tenant.company, activity, secret: secrets[activity]!, auth: tenant.auth, payloadText });
 
 test('a respond step answers the caller with the flow-chosen status, type and body', async (t) => {
   const answer = await call('orders.import', '{"ref": "4711", "lines": [{"sku": "X"}, {"sku": "Y"}]}');
@@ -115,7 +127,8 @@ test('a flow-chosen 422 travels inside value while the outer status stays 200', 
 });
 
 test('the payload reaches the flow byte for byte (big integers, odd spacing, key order)', async (t) => {
-  const payloadText = '{ "z" :1,"a":  [ 1.50 ,2e3, -0.0],\n\t"big": 123456789012345678901234567890, "s":"\\u00e9\\"}{" ,"n":null }';
+  const payloadText =
+    '{ "z" :1,"a":  [ 1.50 ,2e3, -0.0],\n\t"big": 123456789012345678901234567890, "s":"\\u00e9\\"}{" ,"n":null }';
   const answer = await call('echo.exact', payloadText);
   t.is(answer.status, 200);
   t.is(answer.value!.body, payloadText);
@@ -147,7 +160,10 @@ test('a deferral before any respond step is a 500 for the caller and fails the e
   const failure = await t.throwsAsync(stack.temporal.workflow.getHandle(executionId).result(), {
     instanceOf: WorkflowFailedError,
   });
-  t.regex(String((failure?.cause as Error | undefined)?.message), /sleep "Wait before answering" is a time-based deferral/);
+  t.regex(
+    String((failure?.cause as Error | undefined)?.message),
+    /sleep "Wait before answering" is a time-based deferral/,
+  );
 });
 
 test('a flow that ends without a respond step answers the default response', async (t) => {

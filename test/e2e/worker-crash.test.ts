@@ -20,7 +20,12 @@ interface CrashRun {
 }
 
 /** A process stack with one published flow; `run` gets it, everything is stopped afterwards. */
-async function withCrashableFlow(target: TargetServer, webhook: Record<string, unknown>, steps: unknown[], run: (crash: CrashRun) => Promise<void>): Promise<void> {
+async function withCrashableFlow(
+  target: TargetServer,
+  webhook: Record<string, unknown>,
+  steps: unknown[],
+  run: (crash: CrashRun) => Promise<void>,
+): Promise<void> {
   const stack = await startProcessStack();
   const connection = await Connection.connect({ address: testInfrastructure().temporalAddress });
   try {
@@ -61,19 +66,32 @@ test('a flow survives its worker being killed during a sleep after respond', asy
     { sleep: { description: 'long enough to crash in', duration: '3s' } },
     { httpRequest: { description: 'after the crash', url: `${target.url}/after/{{Execution.Id}}`, method: 'POST' } },
   ];
-  await withCrashableFlow(target, { responseMode: 'WAIT_FOR_RESPONSE_STEP' }, steps, async ({ stack, temporal, call }) => {
-    const answer = await call();
-    t.is(answer.status, 200);
-    t.is(answer.value.statusCode, 202);
+  await withCrashableFlow(
+    target,
+    { responseMode: 'WAIT_FOR_RESPONSE_STEP' },
+    steps,
+    async ({ stack, temporal, call }) => {
+      const answer = await call();
+      t.is(answer.status, 200);
+      t.is(answer.value.statusCode, 202);
 
-    await stack.crash('worker'); // resolves once the process has exited
-    stack.launch('worker');
+      await stack.crash('worker'); // resolves once the process has exited
+      stack.launch('worker');
 
-    const result = await temporal.workflow.getHandle(answer.executionId).result();
-    t.is(result.outcome, 'RESPONDED');
-    t.is(target.received.filter((r) => r.path === `/before/${answer.executionId}`).length, 1, 'the step before the crash ran once');
-    t.is(target.received.filter((r) => r.path === `/after/${answer.executionId}`).length, 1, 'the step after the crash ran once');
-  });
+      const result = await temporal.workflow.getHandle(answer.executionId).result();
+      t.is(result.outcome, 'RESPONDED');
+      t.is(
+        target.received.filter((r) => r.path === `/before/${answer.executionId}`).length,
+        1,
+        'the step before the crash ran once',
+      );
+      t.is(
+        target.received.filter((r) => r.path === `/after/${answer.executionId}`).length,
+        1,
+        'the step after the crash ran once',
+      );
+    },
+  );
 });
 
 test('a worker killed while an httpRequest waits: the retry after restart carries the same Idempotency-Key, and the flow completes', async (t) => {
@@ -103,6 +121,10 @@ test('a worker killed while an httpRequest waits: the retry after restart carrie
     const charges = target.received.filter((r) => r.path === `/charge/${answer.executionId}`);
     t.is(charges.length, 2, 'sent again after the crash (at least once)');
     t.truthy(charges[0]!.headers['idempotency-key']);
-    t.is(charges[1]!.headers['idempotency-key'], charges[0]!.headers['idempotency-key'], 'the target can tell it is the same step');
+    t.is(
+      charges[1]!.headers['idempotency-key'],
+      charges[0]!.headers['idempotency-key'],
+      'the target can tell it is the same step',
+    );
   });
 });

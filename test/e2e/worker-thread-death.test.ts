@@ -36,7 +36,10 @@ async function readyz(): Promise<Readiness> {
 test('a workflow thread that dies stops its worker with the reason, and /readyz says no worker polls until another one does', async (t) => {
   t.timeout(10 * 60_000);
   const { admin, auth } = await stackTenant(stack, COMPANY, 'sleeper');
-  const steps = [{ set: { description: 'Note the call', variables: { n: '${Trigger.Payload.n}' } } }, { sleep: { description: 'Stay cached', duration: '30m' } }];
+  const steps = [
+    { set: { description: 'Note the call', variables: { n: '${Trigger.Payload.n}' } } },
+    { sleep: { description: 'Stay cached', duration: '30m' } },
+  ];
   const { secret } = await admin.applyFlow({
     flow: fromJson(FlowSchema, flow(COMPANY, 'sleepy', { activity: 'death.sleepy' }, steps) as never),
     publish: true,

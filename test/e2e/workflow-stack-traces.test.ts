@@ -8,7 +8,12 @@ import { callWebhook, createTenant, deployFlow, flow } from '../support/webhook-
 
 async function failureOf(stack: TestStack): Promise<Error> {
   const tenant = await createTenant(stack);
-  const { secret } = await deployFlow(stack, flow(tenant.company, 'failing', { activity: 'stack.fail' }, [{ fail: { description: 'Refuse', message: 'not today' } }]));
+  const { secret } = await deployFlow(
+    stack,
+    flow(tenant.company, 'failing', { activity: 'stack.fail' }, [
+      { fail: { description: 'Refuse', message: 'not today' } },
+    ]),
+  );
   const answer = await callWebhook(stack, {
     company: tenant.company,
     activity: 'stack.fail',
@@ -22,7 +27,8 @@ async function failureOf(stack: TestStack): Promise<Error> {
       () => undefined,
       (failure: unknown) => failure,
     );
-  if (!(error instanceof WorkflowFailedError) || !(error.cause instanceof Error)) throw new Error(`the flow did not fail as expected: ${String(error)}`);
+  if (!(error instanceof WorkflowFailedError) || !(error.cause instanceof Error))
+    throw new Error(`the flow did not fail as expected: ${String(error)}`);
   return error.cause;
 }
 
@@ -38,4 +44,9 @@ const failingFlow = test.macro(async (t, env: Record<string, string>, frames: bo
 });
 
 test('by default a flow failure carries its step and reason but no interpreter frames', failingFlow, {}, false);
-test('FLOWHOOK_WORKFLOW_STACK_TRACES=true brings the frames back', failingFlow, { FLOWHOOK_WORKFLOW_STACK_TRACES: 'true' }, true);
+test(
+  'FLOWHOOK_WORKFLOW_STACK_TRACES=true brings the frames back',
+  failingFlow,
+  { FLOWHOOK_WORKFLOW_STACK_TRACES: 'true' },
+  true,
+);

@@ -33,7 +33,9 @@ function assertClean(t: import('ava').ExecutionContext, pid: number, who: string
   const env = environOf(pid);
   const names = [...env.keys()];
   t.deepEqual(
-    names.filter((name) => name.startsWith('FLOWHOOK_') || name.startsWith('TEMPORAL_') || name.startsWith('PG') || name in OURS),
+    names.filter(
+      (name) => name.startsWith('FLOWHOOK_') || name.startsWith('TEMPORAL_') || name.startsWith('PG') || name in OURS,
+    ),
     [],
     `${who}: none of our variables`,
   );
@@ -67,39 +69,42 @@ test('childEnvironment keeps PATH, HOME and locale, adds what the child needs, a
   });
 });
 
-test.serial('embedded PostgreSQL and the Temporal dev server run without our tokens, keys or database URLs', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-child-env-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const saved = Object.fromEntries(Object.keys(OURS).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, OURS);
-  t.teardown(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-  const errors: string[] = [];
-  const log = (message: string) => errors.push(message);
+test.serial(
+  'embedded PostgreSQL and the Temporal dev server run without our tokens, keys or database URLs',
+  async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-child-env-'));
+    t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+    const saved = Object.fromEntries(Object.keys(OURS).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, OURS);
+    t.teardown(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+    const errors: string[] = [];
+    const log = (message: string) => errors.push(message);
 
-  const postgres = await startEmbeddedPostgres({ dataDir, port: await findFreePort(), log });
-  t.teardown(() => postgres.stop());
-  const postgresEnv = assertClean(t, postgres.pid, 'PostgreSQL');
-  t.is(postgresEnv.get('LC_MESSAGES'), 'C', 'PostgreSQL gets the setting it is started with');
+    const postgres = await startEmbeddedPostgres({ dataDir, port: await findFreePort(), log });
+    t.teardown(() => postgres.stop());
+    const postgresEnv = assertClean(t, postgres.pid, 'PostgreSQL');
+    t.is(postgresEnv.get('LC_MESSAGES'), 'C', 'PostgreSQL gets the setting it is started with');
 
-  const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log });
-  const temporal = await startTemporalDevServer({
-    cliPath,
-    dataDir,
-    headless: true,
-    port: await findFreePort(),
-    log,
-  });
-  t.teardown(() => temporal.stop());
-  assertClean(t, temporal.pid, 'Temporal dev server');
-  // Its SQLite file holds every workflow's inputs and results: owner only, whatever the umask.
-  t.is(statSync(join(dataDir, 'temporal.db')).mode & 0o777, 0o600);
+    const cliPath = await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log });
+    const temporal = await startTemporalDevServer({
+      cliPath,
+      dataDir,
+      headless: true,
+      port: await findFreePort(),
+      log,
+    });
+    t.teardown(() => temporal.stop());
+    assertClean(t, temporal.pid, 'Temporal dev server');
+    // Its SQLite file holds every workflow's inputs and results: owner only, whatever the umask.
+    t.is(statSync(join(dataDir, 'temporal.db')).mode & 0o777, 0o600);
 
-  await temporal.stop();
-  await postgres.stop();
-  t.deepEqual(errors, []);
-});
+    await temporal.stop();
+    await postgres.stop();
+    t.deepEqual(errors, []);
+  },
+);

@@ -42,7 +42,8 @@ test('loose files and directory are tightened at every start, and the warning na
   t.is(modeOf(join(dataDir, 'bin', 'tool')), 0o755, 'programs in subdirectories stay runnable');
   t.is(warnings.length, 1);
   const [warning] = warnings;
-  for (const name of ['admin-token', 'secrets-key', 'temporal.db']) t.true(warning.includes(join(dataDir, name)), `names ${name}`);
+  for (const name of ['admin-token', 'secrets-key', 'temporal.db'])
+    t.true(warning.includes(join(dataDir, name)), `names ${name}`);
   t.true(warning.includes(`${dataDir} (was 0755, now 0700)`));
   t.false(warning.includes('payload-key'), 'a file that was already private is not named');
   t.false(warning.includes('postgres-password'));

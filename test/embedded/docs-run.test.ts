@@ -16,9 +16,11 @@ import { FLOWHOOK, startFlowhook, stopFlowhook } from '../support/flowhook-start
 import { createTestDatabase, testInfrastructure } from '../support/stack.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const PAGES = ['README.md', ...globSync('docs/tutorials/*.md', { cwd: ROOT }).sort(), ...globSync('docs/how-to/*.md', { cwd: ROOT }).sort()].map((file) =>
-  docPage(file, readFileSync(join(ROOT, file), 'utf8')),
-);
+const PAGES = [
+  'README.md',
+  ...globSync('docs/tutorials/*.md', { cwd: ROOT }).sort(),
+  ...globSync('docs/how-to/*.md', { cwd: ROOT }).sort(),
+].map((file) => docPage(file, readFileSync(join(ROOT, file), 'utf8')));
 const PAGE_TIMEOUT_MS = 150_000;
 
 test('every shell block of the handbook either runs or says why it cannot', (t) => {
@@ -39,7 +41,8 @@ for (const page of PAGES.filter((candidate) => candidate.blocks.some((block) => 
 /** A checkout as a newcomer has it (the examples, node_modules for `npx`), with its own fresh .flowhook, and `flowhook` on PATH. */
 function scratchCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'flowhook-docs-'));
-  for (const name of ['examples', 'node_modules', 'package.json', 'flow.schema.json']) symlinkSync(join(ROOT, name), join(dir, name));
+  for (const name of ['examples', 'node_modules', 'package.json', 'flow.schema.json'])
+    symlinkSync(join(ROOT, name), join(dir, name));
   mkdirSync(join(dir, '.bin'));
   writeFileSync(join(dir, '.bin', 'flowhook'), `#!/bin/sh\nexec '${process.execPath}' '${FLOWHOOK}' "$@"\n`);
   chmodSync(join(dir, '.bin', 'flowhook'), 0o755);
@@ -49,7 +52,9 @@ function scratchCheckout(): string {
 async function runPage(page: DocPage): Promise<{ code: number | null; output: string; lastBlock: number }> {
   const dir = scratchCheckout();
   // As a new user's shell: nothing of the test run's FLOWHOOK_*/TEMPORAL_*.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')),
+  );
   env.PATH = `${join(dir, '.bin')}:${join(ROOT, 'node_modules', '.bin')}:${env.PATH ?? ''}`;
   const started = await startFlowhookIn(dir, { ...env, ...page.startEnv });
   try {
@@ -61,11 +66,22 @@ async function runPage(page: DocPage): Promise<{ code: number | null; output: st
 }
 
 /** `npm start` in the checkout: the default ports, data in ./.flowhook; the run's PostgreSQL (a fresh database) and Temporal CLI. */
-async function startFlowhookIn(dir: string, env: NodeJS.ProcessEnv): Promise<Awaited<ReturnType<typeof startFlowhook>>> {
-  return startFlowhook({ ...env, FLOWHOOK_DATABASE_URL: await createTestDatabase(), TEMPORAL_CLI: testInfrastructure().temporalCli }, false, dir);
+async function startFlowhookIn(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Awaited<ReturnType<typeof startFlowhook>>> {
+  return startFlowhook(
+    { ...env, FLOWHOOK_DATABASE_URL: await createTestDatabase(), TEMPORAL_CLI: testInfrastructure().temporalCli },
+    false,
+    dir,
+  );
 }
 
-function runBlocks(page: DocPage, dir: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; lastBlock: number }> {
+function runBlocks(
+  page: DocPage,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string; lastBlock: number }> {
   const script = [
     'set -euo pipefail',
     // A refused call fails the page; the docs show what a successful one prints.
@@ -74,7 +90,10 @@ function runBlocks(page: DocPage, dir: string, env: NodeJS.ProcessEnv): Promise<
     'trap \'for pid in "${BACKGROUND[@]}"; do kill "$pid" 2>/dev/null || true; done\' EXIT',
     ...page.blocks
       .filter((block) => block.skip === undefined)
-      .flatMap((block) => [`echo "::block ${block.line}" >&2`, block.background ? backgrounded(block.text, block.line) : block.text]),
+      .flatMap((block) => [
+        `echo "::block ${block.line}" >&2`,
+        block.background ? backgrounded(block.text, block.line) : block.text,
+      ]),
   ].join('\n');
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', script], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -93,5 +112,10 @@ function runBlocks(page: DocPage, dir: string, env: NodeJS.ProcessEnv): Promise<
 /** A server the page runs next to flowhook: started, and waited for until it prints its first line. */
 function backgrounded(text: string, line: number): string {
   const log = `"$PWD/.background-${line}.log"`;
-  return [`(\n${text}\n) > ${log} 2>&1 &`, 'BACKGROUND+=($!)', `for _ in $(seq 100); do [ -s ${log} ] && break; sleep 0.1; done`, `cat ${log}`].join('\n');
+  return [
+    `(\n${text}\n) > ${log} 2>&1 &`,
+    'BACKGROUND+=($!)',
+    `for _ in $(seq 100); do [ -s ${log} ] && break; sleep 0.1; done`,
+    `cat ${log}`,
+  ].join('\n');
 }

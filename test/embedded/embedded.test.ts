@@ -101,7 +101,15 @@ test('Temporal dev server starts headless with search attributes and stops witho
   t.is(server.address, `127.0.0.1:${port}`);
   t.is(server.uiUrl, undefined);
 
-  const { stdout } = await run(cliPath, ['operator', 'search-attribute', 'list', '--address', server.address, '--output', 'json']);
+  const { stdout } = await run(cliPath, [
+    'operator',
+    'search-attribute',
+    'list',
+    '--address',
+    server.address,
+    '--output',
+    'json',
+  ]);
   const listed = JSON.parse(stdout) as { customAttributes: Record<string, string> };
   t.is(listed.customAttributes.FlowhookProbe, 'INDEXED_VALUE_TYPE_KEYWORD');
 

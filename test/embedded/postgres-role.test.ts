@@ -54,66 +54,84 @@ async function ownersOf(url: string): Promise<string[]> {
   return rows.map((row) => row.owner);
 }
 
-test.serial('the database URL logs in as a role that owns only its database, and the migrations run with it', async (t) => {
-  const url = await postgres!.createDatabase('flowhook');
-  t.is(await postgres!.createDatabase('flowhook'), url, 'the same URL at every call (and every start)');
-  t.is(new URL(url).username, 'flowhook_owner');
-  t.false(url.includes(new URL(postgres!.url).password), 'not the superuser password');
+test.serial(
+  'the database URL logs in as a role that owns only its database, and the migrations run with it',
+  async (t) => {
+    const url = await postgres!.createDatabase('flowhook');
+    t.is(await postgres!.createDatabase('flowhook'), url, 'the same URL at every call (and every start)');
+    t.is(new URL(url).username, 'flowhook_owner');
+    t.false(url.includes(new URL(postgres!.url).password), 'not the superuser password');
 
-  const [me] = await query<{
-    rolsuper: boolean;
-    rolcreatedb: boolean;
-    rolcreaterole: boolean;
-    rolreplication: boolean;
-    rolbypassrls: boolean;
-  }>(url, 'select rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls from pg_roles where rolname = current_user');
-  t.deepEqual(me, {
-    rolsuper: false,
-    rolcreatedb: false,
-    rolcreaterole: false,
-    rolreplication: false,
-    rolbypassrls: false,
-  });
+    const [me] = await query<{
+      rolsuper: boolean;
+      rolcreatedb: boolean;
+      rolcreaterole: boolean;
+      rolreplication: boolean;
+      rolbypassrls: boolean;
+    }>(
+      url,
+      'select rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls from pg_roles where rolname = current_user',
+    );
+    t.deepEqual(me, {
+      rolsuper: false,
+      rolcreatedb: false,
+      rolcreaterole: false,
+      rolreplication: false,
+      rolbypassrls: false,
+    });
 
-  const orm = await openOrm({ databaseUrl: url, poolSize: 2 });
-  await orm.close();
-  const tables = await query<{ count: number }>(url, "select count(*)::int as count from pg_tables where schemaname = 'public'");
-  t.true(tables[0].count > 5, 'the migrations created the tables');
-  t.deepEqual(await ownersOf(url), ['flowhook_owner'], 'the role owns the database and all it holds');
+    const orm = await openOrm({ databaseUrl: url, poolSize: 2 });
+    await orm.close();
+    const tables = await query<{ count: number }>(
+      url,
+      "select count(*)::int as count from pg_tables where schemaname = 'public'",
+    );
+    t.true(tables[0].count > 5, 'the migrations created the tables');
+    t.deepEqual(await ownersOf(url), ['flowhook_owner'], 'the role owns the database and all it holds');
 
-  // What a superuser could do and this role cannot.
-  const denied = async (sql: string) => (await t.throwsAsync(query(url, sql)))?.message;
-  t.regex((await denied('create database other')) ?? '', /permission denied/);
-  t.regex((await denied('create role intruder')) ?? '', /permission denied/);
-  t.regex((await denied("copy (select 1) to program 'true'")) ?? '', /permission denied|must be superuser|privileges of the "pg_execute_server_program"/i);
-  t.regex((await denied('select rolpassword from pg_authid')) ?? '', /permission denied/);
+    // What a superuser could do and this role cannot.
+    const denied = async (sql: string) => (await t.throwsAsync(query(url, sql)))?.message;
+    t.regex((await denied('create database other')) ?? '', /permission denied/);
+    t.regex((await denied('create role intruder')) ?? '', /permission denied/);
+    t.regex(
+      (await denied("copy (select 1) to program 'true'")) ?? '',
+      /permission denied|must be superuser|privileges of the "pg_execute_server_program"/i,
+    );
+    t.regex((await denied('select rolpassword from pg_authid')) ?? '', /permission denied/);
 
-  // Another database's owner may not even connect to this one.
-  const other = await postgres!.createDatabase('someone_else');
-  const error = await t.throwsAsync(query(withDatabase(other, 'flowhook'), 'select 1'));
-  t.regex(error?.message ?? '', /permission denied for database "flowhook"/);
-  t.deepEqual(
-    errors.filter((line) => !/permission denied/.test(line)),
-    [],
-  );
-});
+    // Another database's owner may not even connect to this one.
+    const other = await postgres!.createDatabase('someone_else');
+    const error = await t.throwsAsync(query(withDatabase(other, 'flowhook'), 'select 1'));
+    t.regex(error?.message ?? '', /permission denied for database "flowhook"/);
+    t.deepEqual(
+      errors.filter((line) => !/permission denied/.test(line)),
+      [],
+    );
+  },
+);
 
-test.serial('a database an earlier release made as the superuser is handed over to the owner role, data and migrations included', async (t) => {
-  // As before roles: the database and its tables belong to the superuser.
-  await query(postgres!.url, 'create database legacy');
-  const legacyAsSuperuser = withDatabase(postgres!.url, 'legacy');
-  const superuserOrm = await openOrm({ databaseUrl: legacyAsSuperuser, poolSize: 2 });
-  await superuserOrm.close();
-  await query(legacyAsSuperuser, "create table notes (id serial primary key, text text); insert into notes (text) values ('kept')");
+test.serial(
+  'a database an earlier release made as the superuser is handed over to the owner role, data and migrations included',
+  async (t) => {
+    // As before roles: the database and its tables belong to the superuser.
+    await query(postgres!.url, 'create database legacy');
+    const legacyAsSuperuser = withDatabase(postgres!.url, 'legacy');
+    const superuserOrm = await openOrm({ databaseUrl: legacyAsSuperuser, poolSize: 2 });
+    await superuserOrm.close();
+    await query(
+      legacyAsSuperuser,
+      "create table notes (id serial primary key, text text); insert into notes (text) values ('kept')",
+    );
 
-  const url = await postgres!.createDatabase('legacy');
-  t.deepEqual(await ownersOf(url), ['legacy_owner']);
-  // The role can write the table and its serial sequence, and later migrations can alter tables.
-  await query(url, "insert into notes (text) values ('new'); alter table notes add column extra text");
-  t.deepEqual(
-    (await query<{ text: string }>(url, 'select text from notes order by id')).map((row) => row.text),
-    ['kept', 'new'],
-  );
-  const orm = await openOrm({ databaseUrl: url, poolSize: 2 });
-  await orm.close();
-});
+    const url = await postgres!.createDatabase('legacy');
+    t.deepEqual(await ownersOf(url), ['legacy_owner']);
+    // The role can write the table and its serial sequence, and later migrations can alter tables.
+    await query(url, "insert into notes (text) values ('new'); alter table notes add column extra text");
+    t.deepEqual(
+      (await query<{ text: string }>(url, 'select text from notes order by id')).map((row) => row.text),
+      ['kept', 'new'],
+    );
+    const orm = await openOrm({ databaseUrl: url, poolSize: 2 });
+    await orm.close();
+  },
+);

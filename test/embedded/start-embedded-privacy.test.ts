@@ -39,7 +39,9 @@ test('npm start: the engine is not a superuser, its children hold no secrets, it
   chmodSync(join(dataDir, 'payload-key'), 0o644);
 
   // As a new user's shell: nothing of the test run's FLOWHOOK_*/TEMPORAL_* (so PostgreSQL is embedded).
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')),
+  );
   Object.assign(env, {
     FLOWHOOK_DATA_DIR: dataDir,
     TEMPORAL_CLI: await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log: () => undefined }),
@@ -52,13 +54,28 @@ test('npm start: the engine is not a superuser, its children hold no secrets, it
   const started = await startFlowhook(env);
   t.teardown(() => void stopFlowhook(started));
 
-  t.regex(started.output(), new RegExp(`tightened: .*${join(dataDir, 'payload-key').replaceAll('/', '\\/')} \\(was 0644, now 0600\\)`));
-  t.is(statSync(dataDir).mode & 0o077 & ~0o010, 0, 'the directory is private (group search only, for PostgreSQL under root)');
+  t.regex(
+    started.output(),
+    new RegExp(`tightened: .*${join(dataDir, 'payload-key').replaceAll('/', '\\/')} \\(was 0644, now 0600\\)`),
+  );
+  t.is(
+    statSync(dataDir).mode & 0o077 & ~0o010,
+    0,
+    'the directory is private (group search only, for PostgreSQL under root)',
+  );
   for (const name of readdirSync(dataDir)) {
     const stats = statSync(join(dataDir, name));
     if (stats.isFile()) t.is(stats.mode & 0o777, 0o600, name);
   }
-  for (const name of ['admin-token', 'facade-token', 'worker-token', 'payload-key', 'secrets-key', 'postgres-password', 'temporal.db']) {
+  for (const name of [
+    'admin-token',
+    'facade-token',
+    'worker-token',
+    'payload-key',
+    'secrets-key',
+    'postgres-password',
+    'temporal.db',
+  ]) {
     t.true(readdirSync(dataDir).includes(name), `${name} is there`);
   }
 
@@ -76,7 +93,9 @@ test('npm start: the engine is not a superuser, its children hold no secrets, it
       "select distinct a.usename, r.rolsuper from pg_stat_activity a join pg_roles r on r.rolname = a.usename where a.datname = 'flowhook'",
     );
     t.deepEqual(sessions.rows, [{ usename: 'flowhook_owner', rolsuper: false }]);
-    const owner = await superuser.query("select pg_get_userbyid(datdba) as owner from pg_database where datname = 'flowhook'");
+    const owner = await superuser.query(
+      "select pg_get_userbyid(datdba) as owner from pg_database where datname = 'flowhook'",
+    );
     t.is(owner.rows[0].owner, 'flowhook_owner');
   } finally {
     await superuser.end();

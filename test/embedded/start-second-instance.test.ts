@@ -52,7 +52,9 @@ function childrenOf(pid: number): number[] {
 
 test('a second start on a live data directory is refused and leaves the first running; after kill -9 the next one takes over', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhook-second-start-'));
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('FLOWHOOK_') && !name.startsWith('TEMPORAL_')),
+  );
   Object.assign(env, {
     FLOWHOOK_DATA_DIR: dataDir,
     TEMPORAL_CLI: await resolveTemporalCli({ dataDir: join(ROOT, '.flowhook'), log: () => undefined }),
@@ -71,7 +73,12 @@ test('a second start on a live data directory is refused and leaves the first ru
   // The tutorial's restart with one more setting, while the first still runs.
   const second = await run({ ...env, FLOWHOOK_EGRESS_ALLOW: '127.0.0.1:8089' });
   t.is(second.code, 1, second.err);
-  t.regex(second.err, new RegExp(`another flowhook start \\(pid ${first.child.pid}\\) is running on ${dataDir.replaceAll('/', '\\/')}: stop it first \\(Ctrl-C`));
+  t.regex(
+    second.err,
+    new RegExp(
+      `another flowhook start \\(pid ${first.child.pid}\\) is running on ${dataDir.replaceAll('/', '\\/')}: stop it first \\(Ctrl-C`,
+    ),
+  );
   t.notRegex(second.err, /stopping it|starting embedded PostgreSQL/, 'it touched nothing of the first');
   // The first still answers, on the same PostgreSQL and Temporal.
   t.is(await callHello(dataDir, env.FLOWHOOK_FACADE_PORT!), 200);

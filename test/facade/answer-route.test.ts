@@ -5,7 +5,12 @@
 // failed flow, 404), and that metrics give the route one label.
 import test from 'ava';
 import { Code, ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
-import { ExecutionState, InvokeOutcome, WebhookService, type GetAnswerRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import {
+  ExecutionState,
+  InvokeOutcome,
+  WebhookService,
+  type GetAnswerRequest,
+} from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { parseExecutionIdParameter, parseWait } from '../../facade/answer-route.ts';
 import { createFacade, type ListeningFacade } from '../../facade/app.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
@@ -28,8 +33,14 @@ test.before(async () => {
       getAnswer(request) {
         calls.push(request);
         const activity = /^[a-z]+/.exec(request.executionId)![0];
-        if (activity === 'unknown') throw new ConnectError(`No execution "${request.executionId}" of yours in this company`, Code.NotFound);
-        const state = activity === 'running' ? ExecutionState.RUNNING : activity === 'failed' ? ExecutionState.FAILED : ExecutionState.COMPLETED;
+        if (activity === 'unknown')
+          throw new ConnectError(`No execution "${request.executionId}" of yours in this company`, Code.NotFound);
+        const state =
+          activity === 'running'
+            ? ExecutionState.RUNNING
+            : activity === 'failed'
+              ? ExecutionState.FAILED
+              : ExecutionState.COMPLETED;
         const answered = activity === 'late';
         return {
           executionId: request.executionId,
@@ -66,7 +77,8 @@ const get = (path: string, auth = AUTH) => fetch(`${base}${path}`, { headers: { 
 test('the parameter literal: one executionId in single quotes, a quote inside doubled', (t) => {
   t.is(parseExecutionIdParameter("executionId='orders:0b4f'"), 'orders:0b4f');
   t.is(parseExecutionIdParameter("executionId='it''s:key-1'"), "it's:key-1");
-  for (const bad of ['executionId=orders:1', "id='orders:1'", "executionId='a'b'", "executionId='x',other='y'", '']) t.throws(() => parseExecutionIdParameter(bad), undefined, bad);
+  for (const bad of ['executionId=orders:1', "id='orders:1'", "executionId='a'b'", "executionId='x',other='y'", ''])
+    t.throws(() => parseExecutionIdParameter(bad), undefined, bad);
 });
 
 test('wait: absent is 0, whole seconds up to 60, given once', (t) => {
@@ -92,23 +104,26 @@ test.serial('what reaches the engine: the decoded id, the wait, the company and 
   t.is(response.headers.get('x-flowhook-execution-state'), 'completed');
 });
 
-test.serial('running → 202, failed → 500, unknown → 404, no credentials → 401 without reaching the engine', async (t) => {
-  const running = await get("/BC/ODataV4/flowWebhook_Answer(executionId='running:1')?company=A");
-  t.is(running.status, 202);
-  t.is(running.headers.get('retry-after'), '1');
-  const failed = await get("/BC/ODataV4/flowWebhook_Answer(executionId='failed:1')?company=A");
-  t.is(failed.status, 500);
-  t.deepEqual(JSON.parse(await failed.text()), {
-    error: { code: 'InternalServerError', message: 'The flow failed before it responded (execution failed:1)' },
-  });
-  const unknown = await get("/BC/ODataV4/flowWebhook_Answer(executionId='unknown:1')?company=A");
-  t.is(unknown.status, 404);
-  t.is(JSON.parse(await unknown.text()).error.code, 'NotFound');
-  const before = calls.length;
-  t.is((await fetch(`${base}/BC/ODataV4/flowWebhook_Answer(executionId='late:1')?company=A`)).status, 401);
-  t.is((await get("/XX/ODataV4/flowWebhook_Answer(executionId='late:1')?company=A")).status, 404);
-  t.is(calls.length, before);
-});
+test.serial(
+  'running → 202, failed → 500, unknown → 404, no credentials → 401 without reaching the engine',
+  async (t) => {
+    const running = await get("/BC/ODataV4/flowWebhook_Answer(executionId='running:1')?company=A");
+    t.is(running.status, 202);
+    t.is(running.headers.get('retry-after'), '1');
+    const failed = await get("/BC/ODataV4/flowWebhook_Answer(executionId='failed:1')?company=A");
+    t.is(failed.status, 500);
+    t.deepEqual(JSON.parse(await failed.text()), {
+      error: { code: 'InternalServerError', message: 'The flow failed before it responded (execution failed:1)' },
+    });
+    const unknown = await get("/BC/ODataV4/flowWebhook_Answer(executionId='unknown:1')?company=A");
+    t.is(unknown.status, 404);
+    t.is(JSON.parse(await unknown.text()).error.code, 'NotFound');
+    const before = calls.length;
+    t.is((await fetch(`${base}/BC/ODataV4/flowWebhook_Answer(executionId='late:1')?company=A`)).status, 401);
+    t.is((await get("/XX/ODataV4/flowWebhook_Answer(executionId='late:1')?company=A")).status, 404);
+    t.is(calls.length, before);
+  },
+);
 
 test.serial('metrics count the route under one label, whatever execution id the path names', async (t) => {
   await get("/BC/ODataV4/flowWebhook_Answer(executionId='late:some-unique-id')?company=A");

@@ -80,7 +80,11 @@ async function start(verifiers?: readonly CallerVerifier[]): Promise<string> {
   return `http://127.0.0.1:${facade.port}/BC/ODataV4/flowWebhook_Invoke?company=Acme`;
 }
 
-async function post(url: string, authorization: string | undefined, secret = SECRET): Promise<{ status: number; challenge: string | null }> {
+async function post(
+  url: string,
+  authorization: string | undefined,
+  secret = SECRET,
+): Promise<{ status: number; challenge: string | null }> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(authorization ? { authorization } : {}),
@@ -131,6 +135,14 @@ test('with OAuth issuers the facade challenges Bearer, then Basic', async (t) =>
 test('a Bearer-only facade challenges Bearer, never Basic', async (t) => {
   const url = await start([bearer]);
   t.deepEqual(await post(url, undefined), { status: 401, challenge: 'Bearer realm="flowhook"' });
-  t.deepEqual(await post(url, BASIC), { status: 401, challenge: 'Bearer realm="flowhook"' }, 'Basic is an unsupported scheme here');
-  t.deepEqual(await post(url, `Bearer ${await token()}`, 'wrong'), { status: 401, challenge: 'Bearer realm="flowhook"' }, 'the engine refused the secret');
+  t.deepEqual(
+    await post(url, BASIC),
+    { status: 401, challenge: 'Bearer realm="flowhook"' },
+    'Basic is an unsupported scheme here',
+  );
+  t.deepEqual(
+    await post(url, `Bearer ${await token()}`, 'wrong'),
+    { status: 401, challenge: 'Bearer realm="flowhook"' },
+    'the engine refused the secret',
+  );
 });

@@ -4,7 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { Code, ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
-import { InvokeOutcome, WebhookService, type InvokeRequest } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import {
+  InvokeOutcome,
+  WebhookService,
+  type InvokeRequest,
+} from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { createFacade, type ListeningFacade } from '../../facade/app.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
 import type { WebhookClient } from '../../facade/engine-client.ts';
@@ -35,7 +39,10 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
           case 'forbidden':
             throw new ConnectError('Caller "svc-flows" lacks the permission set "FLOW ALL"', Code.PermissionDenied);
           case 'boom':
-            throw new ConnectError('The flow failed before it responded: a sleep step stands before the respond step', Code.Internal);
+            throw new ConnectError(
+              'The flow failed before it responded: a sleep step stands before the respond step',
+              Code.Internal,
+            );
           case 'down':
             throw new ConnectError('Temporal is unavailable: connect ECONNREFUSED 10.1.2.3:7233', Code.Unavailable);
           case 'slow':
@@ -50,11 +57,18 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
             // The engine's own Aborted (a ConflictError) has no cause: not a transport failure.
             throw new ConnectError('the key changed hands while it was being registered; try again', Code.Aborted);
           case 'limited':
-            throw new ConnectError('Too many calls for activity "limited" in company "Acme"; retry after 7 s', Code.ResourceExhausted, { 'retry-after': '7' });
+            throw new ConnectError(
+              'Too many calls for activity "limited" in company "Acme"; retry after 7 s',
+              Code.ResourceExhausted,
+              { 'retry-after': '7' },
+            );
           case 'limited-odd':
             throw new ConnectError('Too many calls', Code.ResourceExhausted, { 'retry-after': 'soon; drop table' });
           case 'reused':
-            throw new ConnectError('The idempotency key was already used for a call with another payload', Code.AlreadyExists);
+            throw new ConnectError(
+              'The idempotency key was already used for a call with another payload',
+              Code.AlreadyExists,
+            );
           case 'instant':
             return {
               statusCode: 202,
@@ -80,7 +94,8 @@ function engineClient(): Pick<WebhookClient, 'invoke'> {
   return {
     // A client-side failure that is not a ConnectError: its text must never reach the caller.
     invoke: (request, options) => {
-      if (request?.activity === 'crash') return Promise.reject(new TypeError('cannot read properties of undefined (db host 10.9.9.9)'));
+      if (request?.activity === 'crash')
+        return Promise.reject(new TypeError('cannot read properties of undefined (db host 10.9.9.9)'));
       // What connect-node raises itself when the engine's socket is reset mid-call: Aborted, never sent by the engine.
       if (request?.activity === 'reset') return Promise.reject(new ConnectError('read ECONNRESET', Code.Aborted));
       return client.invoke(request, options);
@@ -132,7 +147,8 @@ async function call(options: Call = {}) {
   const company = options.company === undefined ? 'Acme Ltd.' : options.company;
   const query = company === null ? '' : `?company=${encodeURIComponent(company)}`;
   const body =
-    options.body ?? `{"activity": ${JSON.stringify(options.activity ?? 'echo')}, "secret": ${JSON.stringify(options.secret ?? SECRET)}, "payload": ${options.payloadText ?? '{}'}}`;
+    options.body ??
+    `{"activity": ${JSON.stringify(options.activity ?? 'echo')}, "secret": ${JSON.stringify(options.secret ?? SECRET)}, "payload": ${options.payloadText ?? '{}'}}`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-request-id': requestId,
@@ -157,11 +173,19 @@ async function call(options: Call = {}) {
 
 /** The facade's `request` log line of a call, once written (when the response has closed). */
 function requestLine(requestId: string): Promise<Record<string, unknown> | undefined> {
-  const find = () => logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.requestId === requestId && entry.msg === 'request');
+  const find = () =>
+    logLines
+      .map((text) => JSON.parse(text) as Record<string, unknown>)
+      .find((entry) => entry.requestId === requestId && entry.msg === 'request');
   return eventually(find, { intervalMs: 10, what: `the request line of ${requestId}` });
 }
 
-function assertODataError(t: import('ava').ExecutionContext, answer: { status: number; headers: Headers; text: string }, status: number, code: string) {
+function assertODataError(
+  t: import('ava').ExecutionContext,
+  answer: { status: number; headers: Headers; text: string },
+  status: number,
+  code: string,
+) {
   t.is(answer.status, status, answer.text);
   t.is(answer.headers.get('content-type'), ODATA_JSON);
   t.is(answer.headers.get('odata-version'), '4.0');
@@ -251,7 +275,13 @@ test('a wrong secret answers 401 with exactly "Unauthorized"', async (t) => {
 });
 
 test('missing, malformed or Bearer credentials answer 401 without calling the engine', async (t) => {
-  for (const auth of [null, 'Basic not-base64!', `Basic ${Buffer.from('no-colon').toString('base64')}`, 'Bearer eyJhbGciOiJSUzI1NiJ9.e30.sig', 'Negotiate abc']) {
+  for (const auth of [
+    null,
+    'Basic not-base64!',
+    `Basic ${Buffer.from('no-colon').toString('base64')}`,
+    'Bearer eyJhbGciOiJSUzI1NiJ9.e30.sig',
+    'Negotiate abc',
+  ]) {
     const answer = await call({ auth });
     t.is(answer.status, 401, String(auth));
     t.is(answer.text, 'Unauthorized');
@@ -264,10 +294,19 @@ test('engine errors map to OData errors with the engine message', async (t) => {
   const missing = await call({ activity: 'missing' });
   t.is(assertODataError(t, missing, 404, 'NotFound'), 'No published flow for activity "missing" in company "Acme"');
   t.is(missing.headers.get('x-request-id'), missing.requestId);
-  t.is(assertODataError(t, await call({ activity: 'forbidden' }), 403, 'Forbidden'), 'Caller "svc-flows" lacks the permission set "FLOW ALL"');
-  t.is(assertODataError(t, await call({ activity: 'boom' }), 500, 'InternalServerError'), 'The flow failed before it responded: a sleep step stands before the respond step');
+  t.is(
+    assertODataError(t, await call({ activity: 'forbidden' }), 403, 'Forbidden'),
+    'Caller "svc-flows" lacks the permission set "FLOW ALL"',
+  );
+  t.is(
+    assertODataError(t, await call({ activity: 'boom' }), 500, 'InternalServerError'),
+    'The flow failed before it responded: a sleep step stands before the respond step',
+  );
   // The engine's own Aborted is a conflict, not a transport failure.
-  t.is(assertODataError(t, await call({ activity: 'conflict' }), 409, 'Conflict'), 'the key changed hands while it was being registered; try again');
+  t.is(
+    assertODataError(t, await call({ activity: 'conflict' }), 409, 'Conflict'),
+    'the key changed hands while it was being registered; try again',
+  );
 });
 
 test('an unavailable engine answers 503 with Retry-After and no internal details', async (t) => {
@@ -289,7 +328,10 @@ test("a refused call answers 429 with the engine's Retry-After, and 1 when the e
 });
 
 test('an idempotency key reused with another payload answers 422', async (t) => {
-  t.regex(assertODataError(t, await call({ activity: 'reused' }), 422, 'UnprocessableEntity'), /already used for a call with another payload/);
+  t.regex(
+    assertODataError(t, await call({ activity: 'reused' }), 422, 'UnprocessableEntity'),
+    /already used for a call with another payload/,
+  );
 });
 
 test('an unexpected exception answers 500 with a generic message naming the request id', async (t) => {
@@ -301,7 +343,11 @@ test('an unexpected exception answers 500 with a generic message naming the requ
 });
 
 test('malformed JSON answers 400', async (t) => {
-  for (const body of ['{"activity": "echo", "secret": "x", "payload": {', 'not json', `{"activity":"echo","secret":"${SECRET}",}`]) {
+  for (const body of [
+    '{"activity": "echo", "secret": "x", "payload": {',
+    'not json',
+    `{"activity":"echo","secret":"${SECRET}",}`,
+  ]) {
     const answer = await call({ body });
     const message = assertODataError(t, answer, 400, 'BadRequest');
     t.regex(message, /^Malformed JSON/);
@@ -404,7 +450,10 @@ test('$metadata answers CSDL declaring the action', async (t) => {
   for (const name of ['activity', 'secret']) t.regex(xml, new RegExp(`<Parameter Name="${name}" Type="Edm.String"`));
   t.regex(xml, /<Parameter Name="payload" Type="Edm.Untyped" Nullable="false" \/>/);
   t.regex(xml, /<ReturnType Type="Edm.String" \/>/);
-  t.regex(xml, /<EntityContainer Name="NAV">\s*<ActionImport Name="flowWebhook_Invoke" Action="NAV.flowWebhook_Invoke" \/>/);
+  t.regex(
+    xml,
+    /<EntityContainer Name="NAV">\s*<ActionImport Name="flowWebhook_Invoke" Action="NAV.flowWebhook_Invoke" \/>/,
+  );
   const unknown = await fetch(`${base}/XX/ODataV4/$metadata`);
   t.is(unknown.status, 404);
   await unknown.text();
@@ -427,7 +476,8 @@ test('logs never hold the secret, the access key, the Authorization header or th
   await Promise.all(answers.map((answer) => requestLine(answer.requestId)));
   const logs = logLines.join('');
   t.true(logs.includes('"msg":"request"'));
-  for (const forbidden of [SECRET, ACCESS_KEY, AUTH, AUTH.slice(6), marker]) t.false(logs.includes(forbidden), forbidden);
+  for (const forbidden of [SECRET, ACCESS_KEY, AUTH, AUTH.slice(6), marker])
+    t.false(logs.includes(forbidden), forbidden);
 });
 
 test('one request log line carries method, path, status, duration, request id and execution id', async (t) => {

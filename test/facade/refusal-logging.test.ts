@@ -23,7 +23,11 @@ test.before(async () => {
     service(WebhookService, {
       invoke(request) {
         const user = request.caller?.identity.case === 'basic' ? request.caller.identity.value.userName : '';
-        if (user === 'not-permitted') throw new ConnectError('Caller "not-permitted" lacks the permission set "FLOW ALL" for company "Refusals"', Code.PermissionDenied);
+        if (user === 'not-permitted')
+          throw new ConnectError(
+            'Caller "not-permitted" lacks the permission set "FLOW ALL" for company "Refusals"',
+            Code.PermissionDenied,
+          );
         throw new ConnectError('Unauthorized', Code.Unauthenticated);
       },
     });
@@ -48,7 +52,10 @@ test.before(async () => {
 });
 test.after.always(async () => facade?.close());
 
-async function post(company: string, authorization: string | undefined): Promise<{ status: number; text: string; requestId: string }> {
+async function post(
+  company: string,
+  authorization: string | undefined,
+): Promise<{ status: number; text: string; requestId: string }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (authorization !== undefined) headers.authorization = authorization;
   const response = await fetch(`${base}/BC/ODataV4/flowWebhook_Invoke?company=${company}`, {
@@ -64,7 +71,9 @@ async function post(company: string, authorization: string | undefined): Promise
 }
 
 const refusedLines = (requestId: string) =>
-  logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'call refused' && line.requestId === requestId);
+  logLines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === 'call refused' && line.requestId === requestId);
 
 const facadeRefusals: [string, string | undefined, string][] = [
   ['no Authorization header', undefined, 'missing_credentials'],

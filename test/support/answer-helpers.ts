@@ -18,7 +18,10 @@ export function answerUrl(facadeUrl: string, company: string, executionId: strin
   return `${facadeUrl}/${INSTANCE}/ODataV4/flowWebhook_Answer(executionId=${literal})?${query}`;
 }
 
-export async function fetchAnswer(facadeUrl: string, call: { company: string; executionId: string; auth?: string; wait?: number | string }): Promise<FetchedAnswer> {
+export async function fetchAnswer(
+  facadeUrl: string,
+  call: { company: string; executionId: string; auth?: string; wait?: number | string },
+): Promise<FetchedAnswer> {
   const started = Date.now();
   const response = await fetch(answerUrl(facadeUrl, call.company, call.executionId, call.wait), {
     headers: call.auth ? { authorization: call.auth } : {},

@@ -22,7 +22,9 @@ try {
   });
   const committed = listFiles(join(root, 'proto', 'gen'));
   const fresh = listFiles(join(scratch, 'proto', 'gen'));
-  const stale = [...new Set([...committed.keys(), ...fresh.keys()])].filter((file) => committed.get(file) !== fresh.get(file));
+  const stale = [...new Set([...committed.keys(), ...fresh.keys()])].filter(
+    (file) => committed.get(file) !== fresh.get(file),
+  );
   if (stale.length > 0) {
     console.error(`proto/gen is stale; run "npx buf generate". Differs: ${stale.join(', ')}`);
     process.exit(1);

@@ -29,7 +29,11 @@ export function cliAgainst(stack: Pick<TestStack, 'admin'>): (...args: string[])
 }
 
 /** `flowhook execution …` as typed, against the stack's engine with the given admin token. */
-export function executionCliAgainst(stack: Pick<TestStack, 'engineUrl'>, adminToken: string, confirm?: Confirm): (...args: string[]) => Promise<CliRun> {
+export function executionCliAgainst(
+  stack: Pick<TestStack, 'engineUrl'>,
+  adminToken: string,
+  confirm?: Confirm,
+): (...args: string[]) => Promise<CliRun> {
   const client = createClient(
     ExecutionService,
     createConnectTransport({

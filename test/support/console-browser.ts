@@ -11,7 +11,8 @@ import { buildConsole, isConsoleCurrent } from '../../console/build-console.ts';
 import { findChromium } from './chromium.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/console/', import.meta.url));
-export const INSTALL_HINT = "the console's browser tests need Debian's chromium: apt-get install -y chromium (it is looked up as `chromium` on PATH)";
+export const INSTALL_HINT =
+  "the console's browser tests need Debian's chromium: apt-get install -y chromium (it is looked up as `chromium` on PATH)";
 
 /** `npm install` builds the pages; a checkout changed since (or one installed otherwise) gets them built here. */
 export async function ensureConsoleBuilt(): Promise<void> {
@@ -43,7 +44,10 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export async function expectAccessible(t: ExecutionContext, page: Page, what: string): Promise<void> {
   const violations = await seriousViolations(page);
   t.deepEqual(
-    violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+    violations.map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
     [],
     `axe-core on ${what}`,
   );
@@ -57,7 +61,11 @@ export async function screenshot(t: ExecutionContext, page: Page, name: string):
 }
 
 /** Presses Tab (or Shift+Tab) until `target` has the focus, as a keyboard user would; fails when it never gets it. */
-export async function tabTo(page: Page, target: Locator, options: { backwards?: boolean; most?: number } = {}): Promise<void> {
+export async function tabTo(
+  page: Page,
+  target: Locator,
+  options: { backwards?: boolean; most?: number } = {},
+): Promise<void> {
   const element = await target.elementHandle();
   if (!element) throw new Error('tabTo: the target is not on the page');
   for (let presses = 0; presses < (options.most ?? 60); presses++) {
@@ -78,7 +86,11 @@ export function isFocused(node: unknown): boolean {
  */
 let failedPages = 0;
 
-export async function inConsolePage(t: ExecutionContext, browserContext: BrowserContext, use: (page: Page) => Promise<void>): Promise<void> {
+export async function inConsolePage(
+  t: ExecutionContext,
+  browserContext: BrowserContext,
+  use: (page: Page) => Promise<void>,
+): Promise<void> {
   const page = await browserContext.newPage();
   const cspViolations: string[] = [];
   page.on('console', (message) => {
@@ -89,7 +101,11 @@ export async function inConsolePage(t: ExecutionContext, browserContext: Browser
     t.deepEqual(cspViolations, [], 'the page broke none of its Content-Security-Policy');
   } catch (error) {
     // A page inside another test's page gets a name of its own: the outer one's would overwrite it.
-    await screenshot(t, page, `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}${++failedPages > 1 ? `-${failedPages}` : ''}`).catch(() => undefined);
+    await screenshot(
+      t,
+      page,
+      `failed-${t.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}${++failedPages > 1 ? `-${failedPages}` : ''}`,
+    ).catch(() => undefined);
     throw error;
   } finally {
     await browserContext.close();

@@ -69,7 +69,18 @@ const FACETS = ['MaxLength', 'Precision', 'Scale', 'SRID'];
 const ELEMENTS: Record<string, { attributes: string[]; children: string[] }> = {
   Schema: {
     attributes: ['Namespace', 'Alias'],
-    children: ['Action', 'Annotation', 'Annotations', 'ComplexType', 'EntityContainer', 'EntityType', 'EnumType', 'Function', 'Term', 'TypeDefinition'],
+    children: [
+      'Action',
+      'Annotation',
+      'Annotations',
+      'ComplexType',
+      'EntityContainer',
+      'EntityType',
+      'EnumType',
+      'Function',
+      'Term',
+      'TypeDefinition',
+    ],
   },
   Action: { attributes: ['Name', 'IsBound', 'EntitySetPath'], children: ['Parameter', 'ReturnType', 'Annotation'] },
   Function: {
@@ -89,12 +100,23 @@ const ELEMENTS: Record<string, { attributes: string[]; children: string[] }> = {
   },
 };
 // Schema children this checker knows to exist but does not look into: reported, so nothing passes unchecked.
-const NOT_CHECKED = new Set(['Annotation', 'Annotations', 'ComplexType', 'EntityType', 'EnumType', 'Term', 'TypeDefinition', 'EntitySet', 'Singleton']);
+const NOT_CHECKED = new Set([
+  'Annotation',
+  'Annotations',
+  'ComplexType',
+  'EntityType',
+  'EnumType',
+  'Term',
+  'TypeDefinition',
+  'EntitySet',
+  'Singleton',
+]);
 
 /** Parses XML into elements with resolved namespaces; throws on XML that is not well-formed. */
 export function parseXml(xml: string): XmlElement {
   const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw new Error(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
+  if (valid !== true)
+    throw new Error(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
   const parser = new XMLParser({
     preserveOrder: true,
     ignoreAttributes: false,
@@ -125,7 +147,9 @@ function toElement(node: OrderedNode, scope: Map<string, string>): XmlElement {
     else attributes[key] = value;
   }
   const [prefix, local] = name.includes(':') ? (name.split(':', 2) as [string, string]) : ['', name];
-  const children = (node[name] as OrderedNode[]).filter((child) => elementName(child) !== undefined).map((child) => toElement(child, inScope));
+  const children = (node[name] as OrderedNode[])
+    .filter((child) => elementName(child) !== undefined)
+    .map((child) => toElement(child, inScope));
   return { ns: inScope.get(prefix), local, attributes, children };
 }
 
@@ -138,20 +162,28 @@ export function checkCsdl(xml: string): string[] {
     return [(error as Error).message];
   }
   const problems: string[] = [];
-  if (root.ns !== EDMX_NS || root.local !== 'Edmx') return [`the root element must be edmx:Edmx in ${EDMX_NS}, found ${root.local} in ${root.ns}`];
+  if (root.ns !== EDMX_NS || root.local !== 'Edmx')
+    return [`the root element must be edmx:Edmx in ${EDMX_NS}, found ${root.local} in ${root.ns}`];
   const version = root.attributes.Version;
   if (version !== '4.0' && version !== '4.01') problems.push(`edmx:Edmx Version must be 4.0 or 4.01, found ${version}`);
   unexpectedAttributes(root, ['Version'], problems);
 
   const dataServices = root.children.filter((child) => child.ns === EDMX_NS && child.local === 'DataServices');
-  const others = root.children.filter((child) => !(child.ns === EDMX_NS && (child.local === 'DataServices' || child.local === 'Reference')));
-  if (dataServices.length !== 1) problems.push(`edmx:Edmx must contain exactly one edmx:DataServices, found ${dataServices.length}`);
+  const others = root.children.filter(
+    (child) => !(child.ns === EDMX_NS && (child.local === 'DataServices' || child.local === 'Reference')),
+  );
+  if (dataServices.length !== 1)
+    problems.push(`edmx:Edmx must contain exactly one edmx:DataServices, found ${dataServices.length}`);
   for (const other of others) problems.push(`unexpected element ${other.local} in edmx:Edmx`);
-  if (root.children.some((child) => child.local === 'Reference')) problems.push('edmx:Reference is not checked by this checker');
+  if (root.children.some((child) => child.local === 'Reference'))
+    problems.push('edmx:Reference is not checked by this checker');
   const schemas = dataServices[0]?.children ?? [];
   if (dataServices[0] && schemas.length === 0) problems.push('edmx:DataServices must contain at least one Schema');
   for (const schema of schemas) {
-    if (schema.ns !== EDM_NS || schema.local !== 'Schema') problems.push(`edmx:DataServices may only contain Schema elements in ${EDM_NS}, found ${schema.local} in ${schema.ns}`);
+    if (schema.ns !== EDM_NS || schema.local !== 'Schema')
+      problems.push(
+        `edmx:DataServices may only contain Schema elements in ${EDM_NS}, found ${schema.local} in ${schema.ns}`,
+      );
   }
   const model = new Model(
     schemas.filter((schema) => schema.ns === EDM_NS && schema.local === 'Schema'),
@@ -184,7 +216,8 @@ class Model {
       for (const fn of this.childrenNamed(schema, 'Function')) this.declareFunction(schema, fn);
     }
     const containers = this.schemas.flatMap((schema) => this.childrenNamed(schema, 'EntityContainer'));
-    if (containers.length > 1) this.problems.push(`a service has at most one EntityContainer, found ${containers.length}`);
+    if (containers.length > 1)
+      this.problems.push(`a service has at most one EntityContainer, found ${containers.length}`);
     for (const schema of this.schemas) {
       this.checkElement(schema, 'Schema');
       for (const child of schema.children) {
@@ -238,9 +271,12 @@ class Model {
     const bound = this.booleanAttribute(action, 'IsBound', `${kind} ${name}`);
     if (kind === 'Function') this.booleanAttribute(action, 'IsComposable', `Function ${name}`);
     if (action.attributes.EntitySetPath !== undefined && !bound)
-      this.problems.push(`${kind} ${name}: EntitySetPath is only for bound ${kind === 'Action' ? 'actions' : 'functions'}`);
+      this.problems.push(
+        `${kind} ${name}: EntitySetPath is only for bound ${kind === 'Action' ? 'actions' : 'functions'}`,
+      );
     const parameters = this.childrenNamed(action, 'Parameter');
-    if (bound && parameters.length === 0) this.problems.push(`${kind} ${name}: a bound ${kind.toLowerCase()} needs its binding parameter`);
+    if (bound && parameters.length === 0)
+      this.problems.push(`${kind} ${name}: a bound ${kind.toLowerCase()} needs its binding parameter`);
     const seen = new Set<string>();
     for (const parameter of parameters) {
       this.checkElement(parameter, 'Parameter');
@@ -253,7 +289,8 @@ class Model {
     const returnTypes = this.childrenNamed(action, 'ReturnType');
     if (returnTypes.length > 1) this.problems.push(`${kind} ${name}: at most one ReturnType`);
     // A function always returns something (CSDL 4.01 §12.2); an action may return nothing.
-    if (kind === 'Function' && returnTypes.length === 0) this.problems.push(`Function ${name}: a ReturnType is required`);
+    if (kind === 'Function' && returnTypes.length === 0)
+      this.problems.push(`Function ${name}: a ReturnType is required`);
     for (const returnType of returnTypes) {
       this.checkElement(returnType, 'ReturnType');
       this.booleanAttribute(returnType, 'Nullable', `ReturnType of ${name}`);
@@ -261,7 +298,8 @@ class Model {
     }
     // Parameters come first, then the return type (the XSD's sequence).
     const firstReturn = action.children.findIndex((child) => child.local === 'ReturnType');
-    if (firstReturn >= 0 && action.children.slice(firstReturn).some((child) => child.local === 'Parameter')) this.problems.push(`${kind} ${name}: Parameter after ReturnType`);
+    if (firstReturn >= 0 && action.children.slice(firstReturn).some((child) => child.local === 'Parameter'))
+      this.problems.push(`${kind} ${name}: Parameter after ReturnType`);
   }
 
   private checkContainer(container: XmlElement): void {
@@ -280,8 +318,12 @@ class Model {
       this.checkElement(child, 'ActionImport');
       this.requireIdentifier(child, 'ActionImport');
       const target = this.qualify(child.attributes.Action ?? '');
-      if (!target || !this.unboundActions.has(target)) this.problems.push(`ActionImport ${childName}: Action "${child.attributes.Action}" names no unbound action of the model`);
-      if (child.attributes.EntitySet !== undefined) this.problems.push(`ActionImport ${childName}: EntitySet is not checked by this checker`);
+      if (!target || !this.unboundActions.has(target))
+        this.problems.push(
+          `ActionImport ${childName}: Action "${child.attributes.Action}" names no unbound action of the model`,
+        );
+      if (child.attributes.EntitySet !== undefined)
+        this.problems.push(`ActionImport ${childName}: EntitySet is not checked by this checker`);
     }
   }
 
@@ -290,9 +332,12 @@ class Model {
     this.requireIdentifier(child, 'FunctionImport');
     const target = this.qualify(child.attributes.Function ?? '');
     if (!target || !this.unboundFunctions.has(target))
-      this.problems.push(`FunctionImport ${childName}: Function "${child.attributes.Function}" names no unbound function of the model`);
+      this.problems.push(
+        `FunctionImport ${childName}: Function "${child.attributes.Function}" names no unbound function of the model`,
+      );
     this.booleanAttribute(child, 'IncludeInServiceDocument', `FunctionImport ${childName}`);
-    if (child.attributes.EntitySet !== undefined) this.problems.push(`FunctionImport ${childName}: EntitySet is not checked by this checker`);
+    if (child.attributes.EntitySet !== undefined)
+      this.problems.push(`FunctionImport ${childName}: EntitySet is not checked by this checker`);
   }
 
   /** A type reference: a qualified type name, optionally wrapped in Collection(...). */
@@ -304,7 +349,8 @@ class Model {
     const inner = /^Collection\((.+)\)$/.exec(type)?.[1] ?? type;
     if (PRIMITIVE.has(inner) || ABSTRACT_4_0.has(inner)) return;
     if (ABSTRACT_4_01_ONLY.has(inner)) {
-      if (this.version !== '4.01') this.problems.push(`${where}: ${inner} exists only in CSDL 4.01, the document says Version ${this.version}`);
+      if (this.version !== '4.01')
+        this.problems.push(`${where}: ${inner} exists only in CSDL 4.01, the document says Version ${this.version}`);
       return;
     }
     if (inner.startsWith('Edm.')) this.problems.push(`${where}: ${inner} is not a type of CSDL`);
@@ -326,9 +372,13 @@ class Model {
     const rules = ELEMENTS[kind]!;
     unexpectedAttributes(element, rules.attributes, this.problems);
     for (const child of element.children) {
-      if (child.ns !== EDM_NS) this.problems.push(`${kind} ${element.attributes.Name ?? element.attributes.Namespace ?? ''}: element ${child.local} is not in the edm namespace`);
+      if (child.ns !== EDM_NS)
+        this.problems.push(
+          `${kind} ${element.attributes.Name ?? element.attributes.Namespace ?? ''}: element ${child.local} is not in the edm namespace`,
+        );
       else if (!rules.children.includes(child.local)) this.problems.push(`${kind}: ${child.local} is not allowed here`);
-      else if (NOT_CHECKED.has(child.local)) this.problems.push(`${kind}: ${child.local} is not checked by this checker`);
+      else if (NOT_CHECKED.has(child.local))
+        this.problems.push(`${kind}: ${child.local} is not checked by this checker`);
     }
   }
 
@@ -340,7 +390,8 @@ class Model {
 
   private booleanAttribute(element: XmlElement, attribute: string, where: string): boolean {
     const value = element.attributes[attribute];
-    if (value !== undefined && !BOOLEAN.has(value)) this.problems.push(`${where}: ${attribute} must be true or false, found "${value}"`);
+    if (value !== undefined && !BOOLEAN.has(value))
+      this.problems.push(`${where}: ${attribute} must be true or false, found "${value}"`);
     return value === 'true';
   }
 }
@@ -368,7 +419,9 @@ export function functionImportSignature(xml: string, importName: string): Operat
 
 function importSignature(xml: string, importName: string, kind: 'Action' | 'Function'): OperationSignature {
   const root = parseXml(xml);
-  const schemas = root.children.flatMap((child) => child.children).filter((child) => child.ns === EDM_NS && child.local === 'Schema');
+  const schemas = root.children
+    .flatMap((child) => child.children)
+    .filter((child) => child.ns === EDM_NS && child.local === 'Schema');
   const operationImport = schemas
     .flatMap((schema) => schema.children.filter((child) => child.local === 'EntityContainer'))
     .flatMap((container) => container.children)
@@ -376,7 +429,11 @@ function importSignature(xml: string, importName: string, kind: 'Action' | 'Func
   if (!operationImport) throw new Error(`no ${kind}Import ${importName} in the document`);
   const target = operationImport.attributes[kind] ?? '';
   const operation = schemas
-    .flatMap((schema) => schema.children.filter((child) => child.local === kind).map((child) => ({ qualified: `${schema.attributes.Namespace}.${child.attributes.Name}`, child })))
+    .flatMap((schema) =>
+      schema.children
+        .filter((child) => child.local === kind)
+        .map((child) => ({ qualified: `${schema.attributes.Namespace}.${child.attributes.Name}`, child })),
+    )
     .find((candidate) => candidate.qualified === target && candidate.child.attributes.IsBound !== 'true')?.child;
   if (!operation) throw new Error(`${kind}Import ${importName} names no unbound ${kind.toLowerCase()} (${target})`);
   return {

@@ -41,14 +41,19 @@ export function docPage(file: string, markdown: string): DocPage {
     if (end < 0) throw new Error(`${file}:${index + 1}: a shell block that never ends`);
     const text = lines.slice(index + 1, end).join('\n');
     const marker = MARKER.exec(previousNonBlank(lines, index) ?? '');
-    if (marker?.[1] === 'skip' && marker[2] === '') throw new Error(`${file}:${index + 1}: a docs-test skip must say why`);
+    if (marker?.[1] === 'skip' && marker[2] === '')
+      throw new Error(`${file}:${index + 1}: a docs-test skip must say why`);
     const start = START.exec(text.trim());
     if (start) for (const [, name, value] of start[1]!.matchAll(/([A-Z][A-Z0-9_]*)=(\S+)/g)) startEnv[name!] = value!;
     blocks.push({
       file,
       line: index + 1,
       text,
-      skip: start ? 'the docs test starts flowhook itself, with these settings' : marker?.[1] === 'skip' ? marker[2] : undefined,
+      skip: start
+        ? 'the docs test starts flowhook itself, with these settings'
+        : marker?.[1] === 'skip'
+          ? marker[2]
+          : undefined,
       background: marker?.[1] === 'background',
     });
     index = end;

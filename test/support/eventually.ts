@@ -37,7 +37,9 @@ export async function eventually<T>(probe: () => T | Promise<T>, options: Eventu
     const value = await probe();
     if (until(value)) return value;
     if (performance.now() >= deadline) throw new Error(`${what}: not within ${timeoutMs} ms; last saw ${show(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, Math.max(0, deadline - performance.now()))));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(intervalMs, Math.max(0, deadline - performance.now()))),
+    );
   }
 }
 

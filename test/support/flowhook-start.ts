@@ -22,7 +22,14 @@ export async function startEnvironment(dataDir: string, extra: NodeJS.ProcessEnv
     TEMPORAL_CLI: testInfrastructure().temporalCli,
     ...(await startPorts()),
   };
-  for (const name of ['TEMPORAL_ADDRESS', 'FLOWHOOK_ADMIN_TOKEN', 'FLOWHOOK_LOG_LEVEL', 'FLOWHOOK_FACADE_HOST', 'FLOWHOOK_CODEC_ALLOWED_ORIGINS']) delete env[name];
+  for (const name of [
+    'TEMPORAL_ADDRESS',
+    'FLOWHOOK_ADMIN_TOKEN',
+    'FLOWHOOK_LOG_LEVEL',
+    'FLOWHOOK_FACADE_HOST',
+    'FLOWHOOK_CODEC_ALLOWED_ORIGINS',
+  ])
+    delete env[name];
   return { ...env, ...extra };
 }
 

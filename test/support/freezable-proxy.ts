@@ -103,7 +103,8 @@ function joinSockets(client: net.Socket, upstream: net.Socket, onClosed: () => v
     },
   };
   client.on('data', (chunk: Buffer) => {
-    if (pipe.clientSent.length < RECORDED_BYTES) pipe.clientSent += chunk.toString('latin1').slice(0, RECORDED_BYTES - pipe.clientSent.length);
+    if (pipe.clientSent.length < RECORDED_BYTES)
+      pipe.clientSent += chunk.toString('latin1').slice(0, RECORDED_BYTES - pipe.clientSent.length);
     upstream.write(chunk);
   });
   upstream.on('data', (chunk: Buffer) => client.write(chunk));

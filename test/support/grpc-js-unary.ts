@@ -1,7 +1,15 @@
 // Calls an engine method the way the most common gRPC client for Node does:
 // @grpc/grpc-js, which shares no code with the engine's Connect server, with
 // the generated schemas doing the (de)serialisation (no proto-loader needed).
-import { create, fromBinary, toBinary, type DescMessage, type DescMethodUnary, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethodUnary,
+  type MessageInitShape,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 
 /** What the call ended with: grpc-js's status code and details, and the answer when the code is OK. */
@@ -12,7 +20,11 @@ export interface GrpcJsOutcome<O> {
 }
 
 export interface GrpcJsUnaryClient {
-  call<I extends DescMessage, O extends DescMessage>(method: DescMethodUnary<I, O>, input: MessageInitShape<I>, token?: string): Promise<GrpcJsOutcome<MessageShape<O>>>;
+  call<I extends DescMessage, O extends DescMessage>(
+    method: DescMethodUnary<I, O>,
+    input: MessageInitShape<I>,
+    token?: string,
+  ): Promise<GrpcJsOutcome<MessageShape<O>>>;
   close(): void;
 }
 

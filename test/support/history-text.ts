@@ -7,12 +7,17 @@ import { testInfrastructure } from './stack.ts';
 
 export async function historyText(workflowId: string): Promise<string> {
   const { temporalAddress, temporalCli } = testInfrastructure();
-  const { stdout } = await promisify(execFile)(temporalCli, ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await promisify(execFile)(
+    temporalCli,
+    ['workflow', 'show', '--workflow-id', workflowId, '--address', temporalAddress, '--output', 'json'],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const decoded: string[] = [];
   JSON.parse(stdout, (key, value) => {
-    if (typeof value === 'string' && (key === 'data' || key === 'encoding')) decoded.push(Buffer.from(value, 'base64').toString('utf8'));
+    if (typeof value === 'string' && (key === 'data' || key === 'encoding'))
+      decoded.push(Buffer.from(value, 'base64').toString('utf8'));
     return value;
   });
   return `${stdout}\n${decoded.join('\n')}`;

@@ -28,7 +28,11 @@ export interface IntervalServer {
   close(): Promise<void>;
 }
 
-export async function startIntervalServer(options: { holdMs: number; releaseAt?: number; holdFirst?: boolean }): Promise<IntervalServer> {
+export async function startIntervalServer(options: {
+  holdMs: number;
+  releaseAt?: number;
+  holdFirst?: boolean;
+}): Promise<IntervalServer> {
   const intervals: Interval[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -85,7 +89,11 @@ export async function startIntervalServer(options: { holdMs: number; releaseAt?:
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`${count} answered requests to ${prefix || '/'}: not within ${timeoutMs} ms; saw ${done().length}`));
+          reject(
+            new Error(
+              `${count} answered requests to ${prefix || '/'}: not within ${timeoutMs} ms; saw ${done().length}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

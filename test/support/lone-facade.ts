@@ -8,7 +8,10 @@ import { findFreePort } from '../../bin/embedded/free-port.ts';
 const FLOWHOOK = fileURLToPath(new URL('../../bin/flowhook', import.meta.url));
 
 /** Runs `use` once the facade listens (with its PID and base URL), then stops it. */
-export async function withLoneFacade<T>(env: Record<string, string>, use: (facade: { pid: number; url: string }) => Promise<T>): Promise<T> {
+export async function withLoneFacade<T>(
+  env: Record<string, string>,
+  use: (facade: { pid: number; url: string }) => Promise<T>,
+): Promise<T> {
   const port = await findFreePort();
   const child = spawn(process.execPath, [FLOWHOOK, 'facade'], {
     env: {

@@ -13,8 +13,14 @@ export function sample(text: string, name: string, labels: Record<string, string
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (
+      Object.keys(found).length === Object.keys(labels).length &&
+      Object.entries(labels).every(([key, value]) => found[key] === value)
+    )
+      return Number(match[3]);
   }
   return 0;
 }

@@ -177,9 +177,16 @@ function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** Polls `isReady`; a process that exits first fails at once. */
-async function waitUntilReady(name: ProcessName, isReady: () => Promise<boolean>, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
+async function waitUntilReady(
+  name: ProcessName,
+  isReady: () => Promise<boolean>,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 90_000,
+): Promise<void> {
   const readyOrExited = async () => {
-    if (exited(child)) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`);
+    if (exited(child))
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`);
     return isReady();
   };
   await eventually(readyOrExited, {

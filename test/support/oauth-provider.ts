@@ -91,7 +91,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         body: new URLSearchParams({ grant_type: 'client_credentials', resource }),
       });
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
-      if (!response.ok || !body.access_token) throw new Error(`token request failed: ${response.status} ${body.error} ${body.error_description}`);
+      if (!response.ok || !body.access_token)
+        throw new Error(`token request failed: ${response.status} ${body.error} ${body.error_description}`);
       return body.access_token;
     },
     close() {

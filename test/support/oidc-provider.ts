@@ -110,7 +110,12 @@ export async function startOidcProvider(options: {
   async function completeInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: current } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: current } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const grant = details.grantId
@@ -118,7 +123,12 @@ export async function startOidcProvider(options: {
       : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
     grant!.addOIDCScope(String(details.params.scope));
     grant!.addOIDCClaims([rolesClaim, 'name', 'preferred_username']);
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant!.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant!.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 
   return {

@@ -19,7 +19,11 @@ export function oidcConsoleEnv(port: number, idp: Pick<TestOidcProvider, 'issuer
 }
 
 /** The console's page, signed in as `accountId` of the provider; fails when no session opens. */
-export async function signInWithOidc(consoleUrl: string, idp: TestOidcProvider, accountId: string): Promise<ConsolePage> {
+export async function signInWithOidc(
+  consoleUrl: string,
+  idp: TestOidcProvider,
+  accountId: string,
+): Promise<ConsolePage> {
   idp.signInAs(accountId);
   const cookies = new Map<string, string>();
   let url = `${consoleUrl}/auth/oidc/start`;

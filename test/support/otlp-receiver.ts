@@ -41,7 +41,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+      if (
+        req.method !== 'POST' ||
+        req.url !== '/v1/traces' ||
+        !String(req.headers['content-type']).startsWith('application/json')
+      ) {
         res.writeHead(415).end();
         return;
       }
@@ -106,7 +110,8 @@ function anyValue(value: Record<string, unknown>): unknown {
   if ('intValue' in value) return Number(value.intValue);
   if ('doubleValue' in value) return Number(value.doubleValue);
   if ('boolValue' in value) return value.boolValue;
-  if ('arrayValue' in value) return ((value.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map(anyValue);
+  if ('arrayValue' in value)
+    return ((value.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map(anyValue);
   if ('kvlistValue' in value) return attributes((value.kvlistValue as { values?: OtlpKeyValue[] }).values);
   return undefined;
 }

@@ -70,7 +70,9 @@ export const json =
 
 /** Echoes what arrived, so a flow can show which headers and body reached this hop. */
 export const echo: Route = (request, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: request.method, headers: request.headers, body: request.body }));
+  response
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ method: request.method, headers: request.headers, body: request.body }));
 };
 
 /**

@@ -120,7 +120,9 @@ export async function startProcessStack(
     pid: (name) => byName.get(name)!.pid!,
     exit: (name) => {
       const child = byName.get(name)!;
-      return child.exitCode === null && child.signalCode === null ? undefined : { code: child.exitCode, signal: child.signalCode };
+      return child.exitCode === null && child.signalCode === null
+        ? undefined
+        : { code: child.exitCode, signal: child.signalCode };
     },
     terminate: (name) =>
       new Promise<number | null>((resolve) => {
@@ -165,7 +167,11 @@ async function waitForPoller(address: string, taskQueue: string, output: () => s
 }
 
 /** A company with a service user on the stack, made through its admin API: the admin client and the user's Basic header. */
-export async function stackTenant(stack: ProcessStack, company: string, userName: string): Promise<{ admin: AdminClient; auth: string }> {
+export async function stackTenant(
+  stack: ProcessStack,
+  company: string,
+  userName: string,
+): Promise<{ admin: AdminClient; auth: string }> {
   const admin = createAdminClient({ engineUrl: stack.engineUrl, adminToken: stack.env.FLOWHOOK_ADMIN_TOKEN });
   await admin.createCompany({ name: company });
   const { accessKey } = await admin.createUser({ name: userName, company });

@@ -3,7 +3,14 @@
 // @octokit/webhooks-methods), by hand per their documentation where they do
 // not (Slack, Shopify, Standard Webhooks v1a, the generic HMAC scheme). Each
 // signer takes the exact body bytes and returns the headers to send.
-import { createHmac, generateKeyPairSync, randomBytes, randomUUID, sign as signEd25519, type KeyObject } from 'node:crypto';
+import {
+  createHmac,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  sign as signEd25519,
+  type KeyObject,
+} from 'node:crypto';
 import { sign as signGithub } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -93,7 +100,8 @@ export const GENERIC_HMAC = {
   eventIdHeader: 'x-event-id',
 };
 
-export const signGenericHmac: Signer = async (body, secret, options = {}) => genericHmacHeaders(Buffer.from(body), secret, options);
+export const signGenericHmac: Signer = async (body, secret, options = {}) =>
+  genericHmacHeaders(Buffer.from(body), secret, options);
 
 /** The same over bytes that need not be text (binary bodies). */
 export function genericHmacHeaders(body: Buffer, secret: string, options: SignOptions = {}): Record<string, string> {

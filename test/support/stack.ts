@@ -60,7 +60,8 @@ export interface TestStack {
 export function testInfrastructure() {
   const postgresUrl = process.env.FLOWHOOK_TEST_POSTGRES_URL;
   const temporalAddress = process.env.FLOWHOOK_TEST_TEMPORAL_ADDRESS;
-  if (!postgresUrl || !temporalAddress) throw new Error('run the tests with "npm test" (it starts PostgreSQL and Temporal)');
+  if (!postgresUrl || !temporalAddress)
+    throw new Error('run the tests with "npm test" (it starts PostgreSQL and Temporal)');
   return { postgresUrl, temporalAddress, temporalCli: process.env.FLOWHOOK_TEST_TEMPORAL_CLI ?? 'temporal' };
 }
 
@@ -119,7 +120,10 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
           FLOWHOOK_ENGINE_TOKEN: tokens.worker,
         }),
       );
-  const facade = await runFacade(readFacadeConfig({ ...env, ...tls?.facade, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }), { handleSignals: false });
+  const facade = await runFacade(
+    readFacadeConfig({ ...env, ...tls?.facade, FLOWHOOK_ENGINE_URL: engineUrl, FLOWHOOK_ENGINE_TOKEN: tokens.facade }),
+    { handleSignals: false },
+  );
   const facadeUrl = `http://127.0.0.1:${facade.port}`;
   // Under mutual TLS the admin client's certificate names test-admin, so it uses that account's token.
   const admin = tls

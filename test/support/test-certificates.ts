@@ -68,7 +68,12 @@ export async function createTestCertificates(): Promise<TestCertificates> {
   await writeFile(config, CONFIG);
 
   /** One openssl call per certificate: new key, and self-signed or signed by `issuer`. */
-  async function certificate(name: string, subject: string, extensions: 'ca' | 'server' | 'client', issuer?: CertificateFiles): Promise<CertificateFiles> {
+  async function certificate(
+    name: string,
+    subject: string,
+    extensions: 'ca' | 'server' | 'client',
+    issuer?: CertificateFiles,
+  ): Promise<CertificateFiles> {
     const files = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
     const signing = issuer ? ['-CA', issuer.cert, '-CAkey', issuer.key] : [];
     await run(OPENSSL, [
@@ -116,7 +121,8 @@ export async function createTestCertificates(): Promise<TestCertificates> {
     facadeClient,
     workerClient,
     strangerClient,
-    issueClient: (commonName) => certificate(`client-${commonName}`, `/O=flowhook tests/CN=${commonName}`, 'client', clientCa),
+    issueClient: (commonName) =>
+      certificate(`client-${commonName}`, `/O=flowhook tests/CN=${commonName}`, 'client', clientCa),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -24,7 +24,8 @@ const USES = {
   /** flowhook's own processes, through bin/flowhook. */
   processes: /\/bin\/flowhook['"]/,
   /** An embedded PostgreSQL or Temporal of its own, or the Temporal CLI or server installed (bin/embedded). */
-  embedded: /\b(?:startEmbeddedPostgres|startTemporalDevServer|startTemporalServer|resolveTemporalCli|resolveTemporalServer|installFromPyPI)\(/,
+  embedded:
+    /\b(?:startEmbeddedPostgres|startTemporalDevServer|startTemporalServer|resolveTemporalCli|resolveTemporalServer|installFromPyPI)\(/,
   /** A browser: Chromium through playwright-core. */
   browser: /\bchromium\.launch\(|\bfindChromium\(/,
   /** A Vite build of the console's pages (when they are stale). */
@@ -43,7 +44,8 @@ export type TestUse = keyof typeof USES;
  */
 const DEFINES_INFRASTRUCTURE = 'test/support/stack.ts';
 /** Relative imports that load code (not `import type`), static or dynamic. */
-const RELATIVE_IMPORT = /^\s*(?:import|export)(?!\s+type\b)[^'"]*?\sfrom\s+'(\.{1,2}\/[^']+\.ts)'|\bimport\(\s*'(\.{1,2}\/[^']+\.ts)'\s*\)/gm;
+const RELATIVE_IMPORT =
+  /^\s*(?:import|export)(?!\s+type\b)[^'"]*?\sfrom\s+'(\.{1,2}\/[^']+\.ts)'|\bimport\(\s*'(\.{1,2}\/[^']+\.ts)'\s*\)/gm;
 
 /** Every test file, relative to the repository root, sorted: what `npm test` runs. */
 export function allTestFiles(root: string): string[] {
@@ -59,7 +61,8 @@ export function testUses(root: string, file: string, seen = new Set<string>()): 
   for (const [use, pattern] of Object.entries(USES) as [TestUse, RegExp][]) if (pattern.test(source)) uses.add(use);
   for (const match of source.matchAll(RELATIVE_IMPORT)) {
     const imported = relative(root, join(root, dirname(file), match[1] ?? match[2]!));
-    if (!imported.startsWith('test/') || imported === DEFINES_INFRASTRUCTURE || !existsSync(join(root, imported))) continue;
+    if (!imported.startsWith('test/') || imported === DEFINES_INFRASTRUCTURE || !existsSync(join(root, imported)))
+      continue;
     for (const use of testUses(root, imported, seen)) uses.add(use);
   }
   return uses;
@@ -77,7 +80,17 @@ export function quickLaneFiles(root: string): string[] {
 export function needRunInfrastructure(root: string, patterns: string[]): boolean {
   return patterns.some((pattern) => {
     const path = pattern.replace(/:\d[\d,-]*$/, '');
-    const files = path.endsWith('.test.ts') && !/[*?[{]/.test(path) ? [path] : globSync(path.endsWith('.ts') ? path : `${path.replace(/\/$/, '')}/**/*.test.ts`, { cwd: root });
-    return files.length === 0 || files.some((file) => !existsSync(resolve(root, file)) || testUses(root, relative(root, resolve(root, file))).has('postgres+temporal'));
+    const files =
+      path.endsWith('.test.ts') && !/[*?[{]/.test(path)
+        ? [path]
+        : globSync(path.endsWith('.ts') ? path : `${path.replace(/\/$/, '')}/**/*.test.ts`, { cwd: root });
+    return (
+      files.length === 0 ||
+      files.some(
+        (file) =>
+          !existsSync(resolve(root, file)) ||
+          testUses(root, relative(root, resolve(root, file))).has('postgres+temporal'),
+      )
+    );
   });
 }

@@ -16,7 +16,11 @@ export interface Tenant {
   auth: string;
 }
 
-export async function createTenant(stack: TestStack, company = 'Acme Ltd.', permissionSet = 'FLOW ALL'): Promise<Tenant> {
+export async function createTenant(
+  stack: TestStack,
+  company = 'Acme Ltd.',
+  permissionSet = 'FLOW ALL',
+): Promise<Tenant> {
   await stack.admin.createCompany({ name: company });
   const userName = `svc-${Math.random().toString(36).slice(2, 8)}`;
   const { accessKey } = await stack.admin.createUser({ name: userName, company, permissionSet });
@@ -24,7 +28,11 @@ export async function createTenant(stack: TestStack, company = 'Acme Ltd.', perm
 }
 
 /** Applies and publishes a flow; returns its generated secret. */
-export async function deployFlow(stack: TestStack, flow: FlowJson, publish = true): Promise<{ secret: string; warnings: string[] }> {
+export async function deployFlow(
+  stack: TestStack,
+  flow: FlowJson,
+  publish = true,
+): Promise<{ secret: string; warnings: string[] }> {
   const applied = await stack.admin.applyFlow({ flow: fromJson(FlowSchema, flow as never), publish });
   return { secret: applied.secret, warnings: applied.warnings };
 }
@@ -117,7 +125,12 @@ export async function countVisibleExecutions(stack: TestStack, activity: string,
  * while: one that a refused call started by mistake would be listed by then. Waiting that while
  * is the point (nothing more may appear); the expected ones are waited for, not slept for.
  */
-export async function countSettledExecutions(stack: TestStack, activity: string, expected: number, settleMs = 3000): Promise<number> {
+export async function countSettledExecutions(
+  stack: TestStack,
+  activity: string,
+  expected: number,
+  settleMs = 3000,
+): Promise<number> {
   await countVisibleExecutions(stack, activity, expected);
   await new Promise((resolve) => setTimeout(resolve, settleMs));
   return countExecutions(stack, activity);
@@ -143,7 +156,10 @@ export function engineWebhookClient(stack: TestStack): Client<typeof WebhookServ
  * A 500 names the execution and the failed step, never the reason (it may name internal URLs,
  * addresses or record keys): this returns the full reason from the execution's failure in Temporal.
  */
-export async function failureReasonOf(stack: TestStack, answer: WebhookAnswer): Promise<{ callerMessage: string; reason: string }> {
+export async function failureReasonOf(
+  stack: TestStack,
+  answer: WebhookAnswer,
+): Promise<{ callerMessage: string; reason: string }> {
   const callerMessage = (JSON.parse(answer.text) as { error: { message: string } }).error.message;
   const executionId = /\(execution ([^)]+)\)/.exec(callerMessage)?.[1];
   if (!executionId) throw new Error(`no execution id in ${callerMessage}`);

@@ -13,7 +13,8 @@ const OTHER = 'company-2';
 
 // Reading an answer goes by company id; the name a grant also carries plays no part here.
 type GrantById = Omit<PermissionGrant, 'companyName'>;
-const named = (grants: GrantById[]): PermissionGrant[] => grants.map((grant) => ({ ...grant, companyName: grant.companyId }));
+const named = (grants: GrantById[]): PermissionGrant[] =>
+  grants.map((grant) => ({ ...grant, companyName: grant.companyId }));
 
 function user(name: string, grants: GrantById[]): CallerIdentity {
   return { kind: 'service-user', id: name, name, label: `user:${name}`, grants: named(grants) };
@@ -42,12 +43,18 @@ test('the recorded caller reads its own answer while it may still run flows in t
   t.true(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }]), COMPANY, 'app:portal'));
   // Its grant was withdrawn (or holds for another company only): no more answers either.
   t.false(mayReadAnswer(user('alice', [{ companyId: OTHER, permissionSet: 'FLOW ALL' }]), COMPANY, 'user:alice'));
-  t.false(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW ALL' }]), COMPANY, 'app:portal'), 'FLOW ALL alone is not enough for an application');
+  t.false(
+    mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW ALL' }]), COMPANY, 'app:portal'),
+    'FLOW ALL alone is not enough for an application',
+  );
 });
 
 test("another caller reads an execution's answer only with FLOW ALL or SUPER in that company", (t) => {
   t.true(mayReadAnswer(user('bob', [{ companyId: COMPANY, permissionSet: 'FLOW ALL' }]), COMPANY, 'user:alice'));
-  t.true(mayReadAnswer(user('root', [{ companyId: null, permissionSet: 'SUPER' }]), COMPANY, 'user:alice'), 'a grant without company holds everywhere');
+  t.true(
+    mayReadAnswer(user('root', [{ companyId: null, permissionSet: 'SUPER' }]), COMPANY, 'user:alice'),
+    'a grant without company holds everywhere',
+  );
   t.false(mayReadAnswer(user('carol', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }]), COMPANY, 'user:alice'));
   t.false(mayReadAnswer(user('dave', [{ companyId: OTHER, permissionSet: 'FLOW ALL' }]), COMPANY, 'user:alice'));
   t.false(mayReadAnswer(app('portal', [{ companyId: COMPANY, permissionSet: 'FLOW INTEGR.' }]), COMPANY, 'app:other'));

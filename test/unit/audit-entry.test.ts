@@ -6,11 +6,20 @@ import test from 'ava';
 import { create, toJson, type DescMessage } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { ConnectionAdminService, SetConnectionRequestSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionAdminService,
+  SetConnectionRequestSchema,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { ConsoleSessionAdminService } from '../../proto/gen/flowhook/engine/v1/console_service_pb.js';
-import { ExecutionService, RerunExecutionsRequestSchema } from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  ExecutionService,
+  RerunExecutionsRequestSchema,
+} from '../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { HookSecretAdminService, SetHookSecretRequestSchema } from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import {
+  HookSecretAdminService,
+  SetHookSecretRequestSchema,
+} from '../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
@@ -64,7 +73,9 @@ test('every allowlisted field exists in its request and names nothing secret', (
     for (const method of service.methods) {
       const audited = auditedMethod(service.typeName, method.name);
       if (!audited) continue;
-      for (const path of [audited.company, audited.target, ...(audited.details ?? [])].filter((p): p is string => p !== undefined)) {
+      for (const path of [audited.company, audited.target, ...(audited.details ?? [])].filter(
+        (p): p is string => p !== undefined,
+      )) {
         t.false(isForbiddenField(path), `${method.name}: ${path}`);
         t.true(hasJsonPath(method.input, path), `${method.name}: no field ${path}`);
       }
@@ -73,8 +84,19 @@ test('every allowlisted field exists in its request and names nothing secret', (
 });
 
 test('forbidden words are caught whatever their case or position', (t) => {
-  for (const path of ['secret', 'generatedSecret', 'flow.apiKey', 'TOKEN', 'password', 'payloadJson', 'settings.value', 'clientCertificate']) t.true(isForbiddenField(path), path);
-  for (const path of ['company', 'flow.name', 'clientId', 'permissionSet', 'overlapSeconds']) t.false(isForbiddenField(path), path);
+  for (const path of [
+    'secret',
+    'generatedSecret',
+    'flow.apiKey',
+    'TOKEN',
+    'password',
+    'payloadJson',
+    'settings.value',
+    'clientCertificate',
+  ])
+    t.true(isForbiddenField(path), path);
+  for (const path of ['company', 'flow.name', 'clientId', 'permissionSet', 'overlapSeconds'])
+    t.false(isForbiddenField(path), path);
 });
 
 test('a hook secret rotation keeps company, activity and settings, never the secret', (t) => {
@@ -85,7 +107,10 @@ test('a hook secret rotation keeps company, activity and settings, never the sec
     secret,
     overlapSeconds: 3600,
   });
-  const entry = auditEntryOf(auditedMethod(HookSecretAdminService.typeName, 'SetHookSecret')!, toJson(SetHookSecretRequestSchema, request));
+  const entry = auditEntryOf(
+    auditedMethod(HookSecretAdminService.typeName, 'SetHookSecret')!,
+    toJson(SetHookSecretRequestSchema, request),
+  );
   t.deepEqual(entry, {
     action: 'hook-secret.set',
     company: 'Acme',
@@ -102,7 +127,10 @@ test('a connection change copies neither its secret nor its settings', (t) => {
     secret: 'hunter2-very-secret',
     settings: { baseUrl: 'https://erp.example.test/?token=abc' },
   });
-  const entry = auditEntryOf(auditedMethod(ConnectionAdminService.typeName, 'SetConnection')!, toJson(SetConnectionRequestSchema, request));
+  const entry = auditEntryOf(
+    auditedMethod(ConnectionAdminService.typeName, 'SetConnection')!,
+    toJson(SetConnectionRequestSchema, request),
+  );
   t.deepEqual(entry, { action: 'connection.set', company: 'Acme', target: 'erp', details: {} });
 });
 
@@ -117,7 +145,10 @@ test('a listed path that names a forbidden word is skipped even when listed', (t
 test('texts and lists are bounded; nested objects are never copied whole', (t) => {
   const long = 'a'.repeat(MAX_FIELD_CHARS * 3);
   const hosts = Array.from({ length: MAX_LIST_ITEMS + 20 }, (_, i) => `host-${i}.example.test`);
-  const entry = auditEntryOf({ action: 'x.y', company: 'company', details: ['allow', 'nested'] }, { company: long, allow: hosts, nested: { anything: 'inside' } });
+  const entry = auditEntryOf(
+    { action: 'x.y', company: 'company', details: ['allow', 'nested'] },
+    { company: long, allow: hosts, nested: { anything: 'inside' } },
+  );
   t.is(entry.company?.length, MAX_FIELD_CHARS);
   t.true(entry.company?.endsWith('…'));
   t.deepEqual(entry.details, { allow: hosts.slice(0, MAX_LIST_ITEMS) });
@@ -132,7 +163,10 @@ test('a bulk re-run keeps its filters as proto3 JSON (times as RFC 3339)', (t) =
     since: timestampFromDate(since),
     dryRun: true,
   });
-  const entry = auditEntryOf(auditedMethod(ExecutionService.typeName, 'RerunExecutions')!, toJson(RerunExecutionsRequestSchema, request));
+  const entry = auditEntryOf(
+    auditedMethod(ExecutionService.typeName, 'RerunExecutions')!,
+    toJson(RerunExecutionsRequestSchema, request),
+  );
   t.deepEqual(entry, {
     action: 'execution.rerun-many',
     company: 'Acme',
@@ -153,6 +187,9 @@ function hasJsonPath(message: DescMessage, path: string): boolean {
 test('a state change says which: a disable (enabled false, left out of proto3 JSON) is recorded as enabled false', (t) => {
   const disable = auditEntryOf(auditedMethod('flowhook.engine.v1.UserAdminService', 'SetUserState')!, { name: 'shop' });
   t.deepEqual(disable.details, { enabled: false });
-  const enable = auditEntryOf(auditedMethod('flowhook.engine.v1.ServiceAccountAdminService', 'SetServiceAccountState')!, { name: 'ci', enabled: true });
+  const enable = auditEntryOf(
+    auditedMethod('flowhook.engine.v1.ServiceAccountAdminService', 'SetServiceAccountState')!,
+    { name: 'ci', enabled: true },
+  );
   t.deepEqual(enable.details, { enabled: true });
 });

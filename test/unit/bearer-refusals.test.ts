@@ -46,14 +46,20 @@ test.before(async () => {
     },
     logger,
   );
-  unlimitedAge = bearerVerifier({ issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 0 }, logger);
+  unlimitedAge = bearerVerifier(
+    { issuers: [{ issuer: ISSUER, jwksUri }], audiences: [AUDIENCE], clockToleranceSeconds: 60, maxTokenAgeSeconds: 0 },
+    logger,
+  );
 });
 test.after.always(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const now = () => Math.floor(Date.now() / 1000);
 
 /** A token with the claims given; `undefined` leaves a claim out. */
-function sign(claims: JWTPayload, options: { key?: CryptoKey | Uint8Array; alg?: string; kid?: string } = {}): Promise<string> {
+function sign(
+  claims: JWTPayload,
+  options: { key?: CryptoKey | Uint8Array; alg?: string; kid?: string } = {},
+): Promise<string> {
   const payload: JWTPayload = {
     iss: ISSUER,
     aud: AUDIENCE,
@@ -63,10 +69,15 @@ function sign(claims: JWTPayload, options: { key?: CryptoKey | Uint8Array; alg?:
     ...claims,
   };
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
-  return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? KID }).sign(options.key ?? signingKey);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? KID })
+    .sign(options.key ?? signingKey);
 }
 
-async function refusal(token: string, by: CallerVerifier = verifier): Promise<Extract<Verification, { refused: unknown }>['refused'] | undefined> {
+async function refusal(
+  token: string,
+  by: CallerVerifier = verifier,
+): Promise<Extract<Verification, { refused: unknown }>['refused'] | undefined> {
   const verification = await by.verify(`Bearer ${token}`);
   return 'refused' in verification ? verification.refused : undefined;
 }
@@ -126,9 +137,17 @@ test('a token issued longer ago than the maximum age is too old, though its exp 
   // Issued two hours ago, valid for another hour: an identity provider handing out long-lived tokens.
   const old = await sign({ iat: now() - 2 * MAX_AGE, exp: now() + MAX_AGE });
   t.deepEqual(await refusal(old), { reason: 'token_too_old', issuer: ISSUER, clientId: CLIENT });
-  t.deepEqual(await refusal(await sign({ iat: undefined })), { reason: 'token_too_old', issuer: ISSUER, clientId: CLIENT }, 'no iat: its age cannot be shown');
+  t.deepEqual(
+    await refusal(await sign({ iat: undefined })),
+    { reason: 'token_too_old', issuer: ISSUER, clientId: CLIENT },
+    'no iat: its age cannot be shown',
+  );
   t.is(await refusal(await sign({ iat: now() - MAX_AGE + 60 })), undefined, 'younger than the limit');
-  t.deepEqual(await refusal(await sign({ iat: now() + 600 })), { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT }, 'issued in the future beyond the tolerance');
+  t.deepEqual(
+    await refusal(await sign({ iat: now() + 600 })),
+    { reason: 'token_invalid', issuer: ISSUER, clientId: CLIENT },
+    'issued in the future beyond the tolerance',
+  );
   t.is(await refusal(old, unlimitedAge), undefined, 'FLOWHOOK_OAUTH_MAX_TOKEN_AGE_SECONDS=0 lifts the limit');
   t.is(await refusal(await sign({ iat: undefined }), unlimitedAge), undefined);
 });
@@ -141,7 +160,9 @@ test('signature, key and algorithm failures never name a client id', async (t) =
     clientId: undefined,
   });
   const [header, , signature] = (await sign({})).split('.');
-  const altered = Buffer.from(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, exp: now() + 300, client_id: 'someone-else' })).toString('base64url');
+  const altered = Buffer.from(
+    JSON.stringify({ iss: ISSUER, aud: AUDIENCE, exp: now() + 300, client_id: 'someone-else' }),
+  ).toString('base64url');
   t.deepEqual(await refusal(`${header}.${altered}.${signature}`), {
     reason: 'token_signature_invalid',
     issuer: ISSUER,
@@ -157,7 +178,11 @@ test('signature, key and algorithm failures never name a client id', async (t) =
     issuer: ISSUER,
     clientId: undefined,
   });
-  const unsigned = new UnsecuredJWT({ client_id: CLIENT }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').encode();
+  const unsigned = new UnsecuredJWT({ client_id: CLIENT })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setExpirationTime('5m')
+    .encode();
   t.deepEqual(await refusal(unsigned), { reason: 'token_algorithm_refused', issuer: ISSUER, clientId: undefined });
 });
 

@@ -3,19 +3,34 @@
 // to the engine's errors, when the table answers alone, and what it records.
 import test from 'ava';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import pino from 'pino';
 import { create } from '@bufbuild/protobuf';
 import { DeliverCallbackRequestSchema } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackDelivery } from '../../flow/index.ts';
+import {
+  CALLBACK_ALREADY_RECEIVED,
+  CALLBACK_EXPIRED,
+  CALLBACK_UNKNOWN_STEP,
+  type CallbackDelivery,
+} from '../../flow/index.ts';
 import { callbackUpdate } from '../../flow/flow-messages.ts';
 import { isSensitive } from '../../flow/payload-converter.ts';
 import { deliverCallback } from '../../engine/domain/callbacks/deliver-callback.ts';
 import { tokenLookup, type CallbackKeys } from '../../engine/domain/callbacks/callback-digests.ts';
 import { mintCallbackToken } from '../../engine/domain/callbacks/callback-tokens.ts';
 import { CallbackNotFoundError, CallbackUsedError } from '../../engine/domain/callbacks/callback-refusals.ts';
-import { FailedPreconditionError, NotFoundError, PermissionDeniedError, UnavailableError } from '../../engine/errors.ts';
+import {
+  FailedPreconditionError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnavailableError,
+} from '../../engine/errors.ts';
 import type { ServiceAccountIdentity } from '../../engine/domain/callers/service-account-tokens.ts';
 import { createWebhookLimits, LimitRefusedError, type RateLimit } from '../../engine/domain/limits/webhook-limits.ts';
 
@@ -57,7 +72,8 @@ const account: ServiceAccountIdentity = {
 function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSecond: 0, burst: 1 }) {
   const rows = new Map<string, Row>();
   const sent: Sent[] = [];
-  const matches = (row: Row, where: Record<string, unknown>) => Object.entries(where).every(([name, value]) => row[name as keyof Row] === value);
+  const matches = (row: Row, where: Record<string, unknown>) =>
+    Object.entries(where).every(([name, value]) => row[name as keyof Row] === value);
   const em = {
     findOne: async (_entity: unknown, where: Record<string, unknown>) => {
       // The company lookup of a company-bound account; everything else reads callback_wait.
@@ -85,7 +101,10 @@ function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSe
       }),
     },
   } as unknown as Client;
-  const limits = createWebhookLimits({ perCaller: OFF, perActivity: OFF, maxConcurrentSyncCalls: 0, callbacks }, () => now);
+  const limits = createWebhookLimits(
+    { perCaller: OFF, perActivity: OFF, maxConcurrentSyncCalls: 0, callbacks },
+    () => now,
+  );
   const deps = { orm, temporal, callbackKeys: keys, logger: pino({ level: 'silent' }), limits };
   const addToken = (step = 'payment', extra: Partial<Row> = {}) => {
     const token = mintCallbackToken();
@@ -106,13 +125,26 @@ function harness(answer: (sent: Sent) => unknown, callbacks: RateLimit = { perSe
     rows.set(row.lookup, row);
     return token;
   };
-  const deliver = (token: string, body: string, headers: { name: string; value: string }[] = [], who = account, sender = '198.51.100.7') =>
-    deliverCallback(deps, create(DeliverCallbackRequestSchema, { token, body: Buffer.from(body), headers, sender }), who);
+  const deliver = (
+    token: string,
+    body: string,
+    headers: { name: string; value: string }[] = [],
+    who = account,
+    sender = '198.51.100.7',
+  ) =>
+    deliverCallback(
+      deps,
+      create(DeliverCallbackRequestSchema, { token, body: Buffer.from(body), headers, sender }),
+      who,
+    );
   return { rows, sent, addToken, deliver };
 }
 
 const refuse = (type: string) => {
-  throw new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ type, message: 'refused', nonRetryable: true }));
+  throw new WorkflowUpdateFailedError(
+    'Workflow Update failed',
+    ApplicationFailure.create({ type, message: 'refused', nonRetryable: true }),
+  );
 };
 
 test('an accepted callback: the update carries step, exact body and filtered headers; every row of the step is marked used', async (t) => {
@@ -136,7 +168,11 @@ test('an accepted callback: the update carries step, exact body and filtered hea
   t.false(isSensitive(h.sent[0]!.delivery));
   t.regex(h.sent[0]!.updateId ?? '', /^callback-payment-[0-9a-f]{32}$/);
   const used = [...h.rows.values()].filter((row) => row.usedAt !== null);
-  t.deepEqual(used.map((row) => row.lookup).sort(), [token, second].map(tokenLookup).sort(), 'both URLs of the step, not the other step');
+  t.deepEqual(
+    used.map((row) => row.lookup).sort(),
+    [token, second].map(tokenLookup).sort(),
+    'both URLs of the step, not the other step',
+  );
   t.true(used.every((row) => row.answerStatus === 200 && /^[0-9a-f]{64}$/.test(row.bodyDigest ?? '')));
   t.is(h.rows.get(tokenLookup(other))!.usedAt, null);
 });
@@ -267,9 +303,16 @@ test('Temporal unreachable is UNAVAILABLE; a body that is not UTF-8 is refused b
     logger: pino({ level: 'silent' }),
     limits: { admitCallback: () => undefined, chargeCallbackMiss: () => undefined },
   };
-  await t.throwsAsync(deliverCallback(noTable, create(DeliverCallbackRequestSchema, { token: mintCallbackToken(), body: new Uint8Array([0xff]) }), account), {
-    message: 'callback bodies must be UTF-8 text',
-  });
+  await t.throwsAsync(
+    deliverCallback(
+      noTable,
+      create(DeliverCallbackRequestSchema, { token: mintCallbackToken(), body: new Uint8Array([0xff]) }),
+      account,
+    ),
+    {
+      message: 'callback bodies must be UTF-8 text',
+    },
+  );
 });
 
 test("an invoke account of other companies may not deliver this company's callbacks", async (t) => {
@@ -285,7 +328,8 @@ test('FLOWHOOK_RATE_LIMIT_CALLBACKS: a sender past its budget of unknown tokens 
   const h = harness(() => ({ status: 200 }), { perSecond: 1, burst: 2 });
   const unknown = () => mintCallbackToken();
   const guesser = '203.0.113.9';
-  for (let i = 0; i < 5; i++) await t.throwsAsync(h.deliver('not-a-token', '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
+  for (let i = 0; i < 5; i++)
+    await t.throwsAsync(h.deliver('not-a-token', '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
   // Known tokens are never counted, however many.
   for (let i = 0; i < 5; i++) t.is((await h.deliver(h.addToken(), '{}', [], account, guesser)).statusCode, 200);
   await t.throwsAsync(h.deliver(unknown(), '{}', [], account, guesser), { instanceOf: CallbackNotFoundError });
@@ -295,7 +339,10 @@ test('FLOWHOOK_RATE_LIMIT_CALLBACKS: a sender past its budget of unknown tokens 
     instanceOf: LimitRefusedError,
   });
   t.is((refused as LimitRefusedError).limit, 'callbacks');
-  t.is(refused!.message, 'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS); retry after 1 s');
+  t.is(
+    refused!.message,
+    'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS); retry after 1 s',
+  );
   t.is(h.sent.length, sentBefore);
   // Another sender's real callback goes through while the guesser is refused.
   t.is((await h.deliver(h.addToken(), '{}', [], account, '198.51.100.7')).statusCode, 200);

@@ -37,9 +37,19 @@ test('a header named __proto__ stays a plain member', (t) => {
 });
 
 test('the withheld names: credentials, host, forwarded and every x-forwarded-*', (t) => {
-  for (const name of ['authorization', 'cookie', 'proxy-authorization', 'host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-anything'])
+  for (const name of [
+    'authorization',
+    'cookie',
+    'proxy-authorization',
+    'host',
+    'forwarded',
+    'x-forwarded-for',
+    'x-forwarded-host',
+    'x-forwarded-anything',
+  ])
     t.true(isWithheldHeader(name), name);
-  for (const name of ['content-type', 'x-forwarded', 'x-request-id', 'user-agent', 'webhook-signature']) t.false(isWithheldHeader(name), name);
+  for (const name of ['content-type', 'x-forwarded', 'x-request-id', 'user-agent', 'webhook-signature'])
+    t.false(isWithheldHeader(name), name);
 });
 
 test('the body is the exact UTF-8 text, a byte order mark included', (t) => {
@@ -76,5 +86,6 @@ test('the activity of an execution id is what precedes its last colon', (t) => {
 
 test('callback steps are named as flow steps are', (t) => {
   for (const step of ['payment', '_x', 'Step_2']) t.notThrows(() => checkStepName(step), step);
-  for (const step of ['', '2nd', 'a-b', 'a.b', 'a b', 'x'.repeat(201)]) t.throws(() => checkStepName(step), { instanceOf: InvalidArgumentError }, step);
+  for (const step of ['', '2nd', 'a-b', 'a.b', 'a b', 'x'.repeat(201)])
+    t.throws(() => checkStepName(step), { instanceOf: InvalidArgumentError }, step);
 });

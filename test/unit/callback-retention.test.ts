@@ -2,7 +2,8 @@ import test from 'ava';
 import { readEngineConfig } from '../../engine/config.ts';
 
 const base = { FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' };
-const readCallbackRetention = (env: Record<string, string>) => readEngineConfig({ ...base, ...env }).callbackRetentionMs;
+const readCallbackRetention = (env: Record<string, string>) =>
+  readEngineConfig({ ...base, ...env }).callbackRetentionMs;
 
 test('30 days by default; a duration of at least an hour otherwise; wrong values name the variable and the floor', (t) => {
   t.is(readCallbackRetention({}), 30 * 86_400_000);

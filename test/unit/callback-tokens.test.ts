@@ -56,11 +56,19 @@ test('a key is looked up by k: and a keyed HMAC of company, lower-cased activity
   const lookup = keyLookup(key, { company: 'Acme', activity: 'Orders.Ship', key: 'ORD-1' });
   t.regex(lookup, /^k:[0-9a-f]{64}$/);
   t.false(lookup.includes('ORD-1'));
-  t.is(keyLookup(key, { company: 'Acme', activity: 'orders.ship', key: 'ORD-1' }), lookup, 'activities match case-insensitively');
+  t.is(
+    keyLookup(key, { company: 'Acme', activity: 'orders.ship', key: 'ORD-1' }),
+    lookup,
+    'activities match case-insensitively',
+  );
   t.not(keyLookup(key, { company: 'acme', activity: 'orders.ship', key: 'ORD-1' }), lookup, 'companies exactly');
   t.not(keyLookup(key, { company: 'Acme', activity: 'orders.ship', key: 'ord-1' }), lookup, 'keys exactly');
   t.not(keyLookup(key, { company: 'Acme', activity: 'orders.other', key: 'ORD-1' }), lookup);
-  t.not(keyLookup(otherKey, { company: 'Acme', activity: 'orders.ship', key: 'ORD-1' }), lookup, 'another deployment key, another lookup');
+  t.not(
+    keyLookup(otherKey, { company: 'Acme', activity: 'orders.ship', key: 'ORD-1' }),
+    lookup,
+    'another deployment key, another lookup',
+  );
   t.not(keyLookup(key, { company: 'Acme', activity: 'orders.ship', key: 'ORD-1' }), tokenLookup('ORD-1'));
 });
 

@@ -39,8 +39,13 @@ test('an engine that is not running gets a message that says so', async (t) => {
   await new Promise((resolve) => probe.close(resolve));
 
   const url = `http://127.0.0.1:${port}`;
-  const error = await t.throwsAsync(createAdminClient({ engineUrl: url, adminToken: 'x'.repeat(20) }).listCompanies({}));
+  const error = await t.throwsAsync(
+    createAdminClient({ engineUrl: url, adminToken: 'x'.repeat(20) }).listCompanies({}),
+  );
   t.true(error instanceof ConnectError);
   t.is((error as ConnectError).code, Code.Unavailable);
-  t.is((error as ConnectError).rawMessage, `cannot reach the engine at ${url} — is \`flowhook start\` (or \`flowhook engine\`) running?`);
+  t.is(
+    (error as ConnectError).rawMessage,
+    `cannot reach the engine at ${url} — is \`flowhook start\` (or \`flowhook engine\`) running?`,
+  );
 });

@@ -9,7 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { create, equals } from '@bufbuild/protobuf';
 import { timestampDate, timestampNow } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import { FlowAdminService, FlowSummarySchema, type CreateUserRequest, type FlowSummary } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FlowAdminService,
+  FlowSummarySchema,
+  type CreateUserRequest,
+  type FlowSummary,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema, type Flow } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { adminClientOn } from '../../bin/cli/admin-client.ts';
 import { runCapturing } from '../support/cli-runner.ts';
@@ -52,7 +57,10 @@ function fakeEngine() {
       updatedAt: timestampNow(),
       ...(flow.paused && { pausedAt: timestampNow() }),
     });
-  const warningsOf = (flow: StoredFlow) => (flow.versions.at(-1)?.steps[0]?.kind.case === 'sleep' ? ['steps[0].sleep: a deferral can run before any respond step'] : []);
+  const warningsOf = (flow: StoredFlow) =>
+    flow.versions.at(-1)?.steps[0]?.kind.case === 'sleep'
+      ? ['steps[0].sleep: a deferral can run before any respond step']
+      : [];
 
   const impl: ServiceImpl<typeof FlowAdminService> = {
     createCompany({ name }) {
@@ -242,7 +250,15 @@ test('flow apply prints the generated secret once, then never again', async (t) 
 
 test('flow apply --json gives one document with a result per file', async (t) => {
   const engine = await engineWithCompany();
-  const run = await flowhook(engine, 'flow', 'apply', flowFile('one'), flowFile('two', { steps: '  - sleep: { duration: 1s }' }), '--publish', '--json');
+  const run = await flowhook(
+    engine,
+    'flow',
+    'apply',
+    flowFile('one'),
+    flowFile('two', { steps: '  - sleep: { duration: 1s }' }),
+    '--publish',
+    '--json',
+  );
   t.is(run.code, 0, run.err);
   const { results } = JSON.parse(run.out);
   t.is(results.length, 2);
@@ -250,7 +266,9 @@ test('flow apply --json gives one document with a result per file', async (t) =>
   t.is(results[0].secret, engine.flows.get('Acme/one')!.secret);
   t.is(results[1].flow.publishedVersion, 1);
   // Warnings name the field, and the file's line and column go in front, as for errors.
-  t.deepEqual(results[1].warnings, [`${join(dir, 'two.flow.yaml')}:11:12: steps[0].sleep: a deferral can run before any respond step`]);
+  t.deepEqual(results[1].warnings, [
+    `${join(dir, 'two.flow.yaml')}:11:12: steps[0].sleep: a deferral can run before any respond step`,
+  ]);
 });
 
 test('an invalid file applies nothing; an engine error still applies the other files', async (t) => {
@@ -263,7 +281,14 @@ test('an invalid file applies nothing; an engine error still applies the other f
   t.regex(refused.err, /nothing was applied/);
   t.false(engine.calls.includes('applyFlow'));
 
-  const mixed = await flowhook(engine, 'flow', 'apply', flowFile('elsewhere', { company: 'Ghost' }), flowFile('kept'), '--json');
+  const mixed = await flowhook(
+    engine,
+    'flow',
+    'apply',
+    flowFile('elsewhere', { company: 'Ghost' }),
+    flowFile('kept'),
+    '--json',
+  );
   t.is(mixed.code, 1);
   const { results } = JSON.parse(mixed.out);
   t.deepEqual(results[0].error, { code: 'not_found', message: 'company "Ghost" does not exist' });
@@ -352,9 +377,15 @@ test('flow pause and resume say what changed, as text and JSON; the list and car
   await flowhook(engine, 'flow', 'apply', flowFile('held'), '--publish');
   const paused = await flowhook(engine, 'flow', 'pause', 'Acme', 'held');
   t.is(paused.code, 0, paused.err);
-  t.regex(paused.out, /Paused flow "held" \(company Acme\): calls are accepted, their executions wait until: flowhook flow resume Acme held/);
+  t.regex(
+    paused.out,
+    /Paused flow "held" \(company Acme\): calls are accepted, their executions wait until: flowhook flow resume Acme held/,
+  );
   t.regex((await flowhook(engine, 'flow', 'list')).out, /Acme\s+held\s+acme\.held\s+1\s+1 \(paused\)/);
-  t.regex((await flowhook(engine, 'flow', 'show', 'Acme', 'held')).out, /Paused\s+since .*flowhook flow resume Acme held/);
+  t.regex(
+    (await flowhook(engine, 'flow', 'show', 'Acme', 'held')).out,
+    /Paused\s+since .*flowhook flow resume Acme held/,
+  );
   const again = JSON.parse((await flowhook(engine, 'flow', 'pause', 'Acme', 'held', '--json')).out);
   t.false(again.changed);
   t.truthy(again.flow.pausedAt);
@@ -386,7 +417,18 @@ test('secret rotate prints the new secret once', async (t) => {
 
 test('user create passes the options and prints the access key once', async (t) => {
   const engine = await engineWithCompany();
-  const run = await flowhook(engine, 'user', 'create', 'svc', '--company', 'Acme', '--permission-set', 'FLOW RUN', '--expires-at', '2030-01-01T00:00:00Z');
+  const run = await flowhook(
+    engine,
+    'user',
+    'create',
+    'svc',
+    '--company',
+    'Acme',
+    '--permission-set',
+    'FLOW RUN',
+    '--expires-at',
+    '2030-01-01T00:00:00Z',
+  );
   t.is(run.code, 0, run.err);
   const [request] = engine.users;
   t.is(request?.company, 'Acme');

@@ -16,7 +16,10 @@ test('defaults: local engine, .flowhook, no token', (t) => {
   t.regex(error!.message, /FLOWHOOK_ADMIN_TOKEN/);
   t.regex(error!.message, /admin-token/);
   // The current directory's .flowhook when there is one, else the checkout's (npm link, any directory).
-  t.is(cliDataDir(undefined, process.cwd()), existsSync(join(process.cwd(), '.flowhook')) ? join(process.cwd(), '.flowhook') : CHECKOUT_DATA_DIR);
+  t.is(
+    cliDataDir(undefined, process.cwd()),
+    existsSync(join(process.cwd(), '.flowhook')) ? join(process.cwd(), '.flowhook') : CHECKOUT_DATA_DIR,
+  );
   const elsewhere = mkdtempSync(join(tmpdir(), 'flowhook-cwd-'));
   t.is(cliDataDir(undefined, elsewhere), CHECKOUT_DATA_DIR);
   mkdirSync(join(elsewhere, '.flowhook'));
@@ -29,7 +32,10 @@ test('the token file written by `flowhook start` is used when the variable is un
   const config = readCliConfig({ FLOWHOOK_DATA_DIR: dir });
   t.is(requireAdminToken(config), 'token-from-the-file-1234');
   t.is(config.adminTokenSource, join(dir, 'admin-token'));
-  t.is(readCliConfig({ FLOWHOOK_DATA_DIR: dir, FLOWHOOK_ADMIN_TOKEN: 'from-the-variable-of-32-characters' }).adminToken, 'from-the-variable-of-32-characters');
+  t.is(
+    readCliConfig({ FLOWHOOK_DATA_DIR: dir, FLOWHOOK_ADMIN_TOKEN: 'from-the-variable-of-32-characters' }).adminToken,
+    'from-the-variable-of-32-characters',
+  );
 });
 
 test('the engine URL is checked and loses a trailing slash', (t) => {

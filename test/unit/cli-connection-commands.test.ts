@@ -20,7 +20,10 @@ import {
   type SetCompanyEgressRequest,
   type SetConnectionRequest,
 } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { SecretStoreAdminService, type RotateKeyResponse } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
+import {
+  SecretStoreAdminService,
+  type RotateKeyResponse,
+} from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { adminClientOn } from '../../bin/cli/admin-client.ts';
 import { runCapturing } from '../support/cli-runner.ts';
 import { readSecret, type SecretStdin } from '../../bin/cli/secret-input.ts';
@@ -45,7 +48,8 @@ function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true
   const requireConnection = (company: string, name: string) => {
     requireCompany(company);
     const connection = connections.get(`${company}/${name}`);
-    if (!connection) throw new ConnectError(`connection "${name}" does not exist in company "${company}"`, Code.NotFound);
+    if (!connection)
+      throw new ConnectError(`connection "${name}" does not exist in company "${company}"`, Code.NotFound);
     return connection;
   };
   const egressOf = (company: string) => ({ company, narrowed: egress.has(company), allow: egress.get(company) ?? [] });
@@ -84,7 +88,10 @@ function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true
       deleteRequests.push(request);
       const connection = requireConnection(request.company, request.name);
       if (connection.usedByFlows.length > 0 && !request.force) {
-        throw new ConnectError(`connection "${request.name}" is used by published flows: ${connection.usedByFlows.join(', ')}`, Code.FailedPrecondition);
+        throw new ConnectError(
+          `connection "${request.name}" is used by published flows: ${connection.usedByFlows.join(', ')}`,
+          Code.FailedPrecondition,
+        );
       }
       connections.delete(`${request.company}/${request.name}`);
       return {};
@@ -190,7 +197,19 @@ test('connection set reads the secret from piped stdin and sends it with the set
   t.false(leaks(run));
   t.is(run.err, '');
 
-  const again = await flowhook(engine, piped(`${SECRET}-2\r\n`), 'connection', 'set', 'Acme', 'erp', '--type', 'API-KEY', '--base-url', 'https://erp.example.com/api', '--json');
+  const again = await flowhook(
+    engine,
+    piped(`${SECRET}-2\r\n`),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'API-KEY',
+    '--base-url',
+    'https://erp.example.com/api',
+    '--json',
+  );
   t.is(again.code, 0, again.err);
   t.is(engine.setRequests[1]!.secret, `${SECRET}-2`, 'one \\r\\n stripped');
   const json = JSON.parse(again.out);
@@ -268,7 +287,20 @@ test('connection set reads --secret-file, strips exactly one line break and keep
   t.false(leaks(run));
 
   const twice = secretFile('twice.txt', 'abc\n\n');
-  await flowhook(engine, undefined, 'connection', 'set', 'Acme', 'legacy', '--type', 'bearer', '--base-url', 'https://legacy.example.com', '--secret-file', twice);
+  await flowhook(
+    engine,
+    undefined,
+    'connection',
+    'set',
+    'Acme',
+    'legacy',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://legacy.example.com',
+    '--secret-file',
+    twice,
+  );
   t.is(engine.setRequests[1]!.secret, 'abc\n', 'only one trailing newline is removed');
 
   const dash = await flowhook(
@@ -293,7 +325,21 @@ test('connection set reads --secret-file, strips exactly one line break and keep
 test('a secret file that cannot be read is an invalid_argument error that does not echo the path', async (t) => {
   const engine = fakeEngine();
   const missing = join(dir, SECRET);
-  const run = await flowhook(engine, undefined, 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://x.example.com', '--secret-file', missing, '--json');
+  const run = await flowhook(
+    engine,
+    undefined,
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://x.example.com',
+    '--secret-file',
+    missing,
+    '--json',
+  );
   t.is(run.code, 1);
   t.deepEqual(JSON.parse(run.out), {
     error: { code: 'invalid_argument', message: 'cannot read the file given to --secret-file (ENOENT)' },
@@ -304,7 +350,18 @@ test('a secret file that cannot be read is an invalid_argument error that does n
 
 test('an empty secret is refused before any call to the engine', async (t) => {
   const engine = fakeEngine();
-  const run = await flowhook(engine, piped('\n'), 'connection', 'set', 'Acme', 'erp', '--type', 'api-key', '--base-url', 'https://erp.example.com');
+  const run = await flowhook(
+    engine,
+    piped('\n'),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'api-key',
+    '--base-url',
+    'https://erp.example.com',
+  );
   t.is(run.code, 1);
   t.regex(run.err, /^flowhook: the API key is empty: nothing was read from stdin\n$/);
   t.deepEqual(engine.calls, []);
@@ -345,19 +402,52 @@ test('missing settings of the kind are reported before the secret is asked for',
 
 test('an unknown --type is a usage error naming the valid ones', async (t) => {
   const engine = fakeEngine();
-  const run = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'digest', '--base-url', 'https://erp.example.com');
+  const run = await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'digest',
+    '--base-url',
+    'https://erp.example.com',
+  );
   t.is(run.code, 2);
   t.regex(run.err, /'digest' is invalid\. expected one of api-key, basic, bearer, oauth2-client-credentials/);
   t.false(run.stdinRead);
   t.deepEqual(engine.calls, []);
-  const none = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--base-url', 'https://erp.example.com');
+  const none = await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--base-url',
+    'https://erp.example.com',
+  );
   t.is(none.code, 2);
   t.regex(none.err, /required option '--type <type>' not specified/);
 });
 
 test('there is no --secret option: a secret on the command line is rejected by commander', async (t) => {
   const engine = fakeEngine();
-  const run = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com', '--secret', 'abc');
+  const run = await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://erp.example.com',
+    '--secret',
+    'abc',
+  );
   t.is(run.code, 2);
   t.regex(run.err, /unknown option '--secret'/);
   t.false(run.stdinRead);
@@ -383,7 +473,18 @@ test('typed at a terminal: prompt on stderr, no echo, line editing, raw mode res
   stream.write('sk-x');
   stream.write('\u007fy\u001b[A');
   stream.write('\rignored');
-  const run = await flowhook(engine, { stream, isTTY: true }, 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com');
+  const run = await flowhook(
+    engine,
+    { stream, isTTY: true },
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://erp.example.com',
+  );
   t.is(run.code, 0, run.err);
   t.is(engine.setRequests[0]!.secret, 'sk-y');
   t.is(run.err, 'Enter the token for connection "erp" (input hidden), then press Enter: \n');
@@ -396,7 +497,9 @@ test('Ctrl-C at the hidden prompt cancels without a call and restores the termin
   const modes: boolean[] = [];
   const stream = Object.assign(new PassThrough(), { isRaw: true, setRawMode: (raw: boolean) => void modes.push(raw) });
   stream.write('half\u0003');
-  const error = await t.throwsAsync(readSecret({ stdin: () => ({ stream, isTTY: true }), io: { out: () => {}, err: () => {} }, prompt: '?' }));
+  const error = await t.throwsAsync(
+    readSecret({ stdin: () => ({ stream, isTTY: true }), io: { out: () => {}, err: () => {} }, prompt: '?' }),
+  );
   t.is(error?.message, 'cancelled');
   t.deepEqual(modes, [true, true], 'back to the mode it was in');
 });
@@ -404,10 +507,35 @@ test('Ctrl-C at the hidden prompt cancels without a call and restores the termin
 test('connection list and show never show the secret', async (t) => {
   const engine = fakeEngine();
   const empty = await flowhook(engine, undefined, 'connection', 'list', '--company', 'Acme');
-  t.is(empty.out, 'No connections in company "Acme". Create one with: flowhook connection set Acme <name> --type api-key --base-url https://… --secret-file <file>\n');
+  t.is(
+    empty.out,
+    'No connections in company "Acme". Create one with: flowhook connection set Acme <name> --type api-key --base-url https://… --secret-file <file>\n',
+  );
 
-  await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'api-key', '--base-url', 'https://erp.example.com/api');
-  await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'crm', '--type', 'bearer', '--allowed-host', 'crm.example.com,api.crm.example.com');
+  await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'api-key',
+    '--base-url',
+    'https://erp.example.com/api',
+  );
+  await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'crm',
+    '--type',
+    'bearer',
+    '--allowed-host',
+    'crm.example.com,api.crm.example.com',
+  );
   engine.connections.get('Acme/erp')!.usedByFlows = ['orders', 'invoices'];
 
   const list = await flowhook(engine, undefined, 'connection', 'list', '--company', 'Acme');
@@ -462,7 +590,19 @@ test('a NOT_FOUND from the engine follows the --json error contract', async (t) 
   });
   t.is(run.err, 'flowhook: not found: connection "ghost" does not exist in company "Acme"\n');
 
-  const set = await flowhook(engine, piped(SECRET), 'connection', 'set', 'Nope', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com', '--json');
+  const set = await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Nope',
+    'erp',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://erp.example.com',
+    '--json',
+  );
   t.is(set.code, 1);
   t.deepEqual(JSON.parse(set.out), { error: { code: 'not_found', message: 'company "Nope" does not exist' } });
   t.false(leaks(set));
@@ -470,7 +610,18 @@ test('a NOT_FOUND from the engine follows the --json error contract', async (t) 
 
 test('connection delete passes --yes through; without it the engine refuses while flows use it', async (t) => {
   const engine = fakeEngine();
-  await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'erp', '--type', 'bearer', '--base-url', 'https://erp.example.com');
+  await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'erp',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://erp.example.com',
+  );
   engine.connections.get('Acme/erp')!.usedByFlows = ['orders'];
 
   const refused = await flowhook(engine, undefined, 'connection', 'delete', 'Acme', 'erp');
@@ -484,7 +635,18 @@ test('connection delete passes --yes through; without it the engine refuses whil
   t.is(forced.out, 'Deleted connection "erp" from company "Acme".\n');
   t.false(engine.connections.has('Acme/erp'));
 
-  await flowhook(engine, piped(SECRET), 'connection', 'set', 'Acme', 'tmp', '--type', 'bearer', '--base-url', 'https://erp.example.com');
+  await flowhook(
+    engine,
+    piped(SECRET),
+    'connection',
+    'set',
+    'Acme',
+    'tmp',
+    '--type',
+    'bearer',
+    '--base-url',
+    'https://erp.example.com',
+  );
   const json = await flowhook(engine, undefined, 'connection', 'delete', 'Acme', 'tmp', '--json');
   t.is(json.code, 0, json.err);
   t.deepEqual(JSON.parse(json.out), {});
@@ -495,7 +657,17 @@ test('company egress set (splitting commas), show and delete', async (t) => {
   const none = await flowhook(engine, undefined, 'company', 'egress', 'show', 'Acme');
   t.is(none.out, 'Company "Acme" has no egress list of its own: FLOWHOOK_EGRESS_ALLOW alone applies.\n');
 
-  const set = await flowhook(engine, undefined, 'company', 'egress', 'set', 'Acme', 'api.example.com,10.0.0.0/8', 'erp.example.com:8443', ' , ');
+  const set = await flowhook(
+    engine,
+    undefined,
+    'company',
+    'egress',
+    'set',
+    'Acme',
+    'api.example.com,10.0.0.0/8',
+    'erp.example.com:8443',
+    ' , ',
+  );
   t.is(set.code, 0, set.err);
   t.deepEqual(engine.egressRequests[0]!.allow, ['api.example.com', '10.0.0.0/8', 'erp.example.com:8443']);
   t.false(engine.egressRequests[0]!.clear);
@@ -527,13 +699,19 @@ test('the old company egress spellings still show, set and delete, with a note o
   const set = await flowhook(engine, undefined, 'company', 'egress', 'Acme', 'api.example.com', '--json');
   t.is(set.code, 0, set.err);
   t.deepEqual(JSON.parse(set.out).egress.allow, ['api.example.com']);
-  t.is(set.err, 'flowhook: "company egress <company> <entries…>" is deprecated and will be removed in the next release; use "company egress set <company> <entries…>"\n');
+  t.is(
+    set.err,
+    'flowhook: "company egress <company> <entries…>" is deprecated and will be removed in the next release; use "company egress set <company> <entries…>"\n',
+  );
   const show = await flowhook(engine, undefined, 'company', 'egress', 'Acme');
   t.is(show.out, 'Company "Acme" may call only: api.example.com\n');
   t.regex(show.err, /^flowhook: "company egress <company>" is deprecated[^\n]*use "company egress show <company>"\n$/);
   const cleared = await flowhook(engine, undefined, 'company', 'egress', 'Acme', '--clear');
   t.is(cleared.code, 0, cleared.err);
-  t.regex(cleared.err, /^flowhook: "company egress <company> --clear" is deprecated[^\n]*use "company egress delete <company>"\n$/);
+  t.regex(
+    cleared.err,
+    /^flowhook: "company egress <company> --clear" is deprecated[^\n]*use "company egress delete <company>"\n$/,
+  );
   t.deepEqual(engine.calls, ['setCompanyEgress', 'getCompanyEgress', 'setCompanyEgress']);
   t.true(engine.egressRequests[1]!.clear);
 });
@@ -547,7 +725,10 @@ test('secret-store rotate: a generated key from the key file, with retired keys'
   });
   const run = await flowhook(engine, undefined, 'secret-store', 'rotate');
   t.is(run.code, 0, run.err);
-  t.is(run.out, 'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n');
+  t.is(
+    run.out,
+    'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n',
+  );
   const json = await flowhook(engine, undefined, 'secret-store', 'rotate', '--json');
   t.deepEqual(JSON.parse(json.out), {
     currentKeyId: 'k-new',
@@ -558,9 +739,19 @@ test('secret-store rotate: a generated key from the key file, with retired keys'
 });
 
 test('secret-store rotate: the current key from FLOWHOOK_SECRETS_KEY', async (t) => {
-  const only = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, retiredKeyIds: [] }), undefined, 'secret-store', 'rotate');
+  const only = await flowhook(
+    fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, retiredKeyIds: [] }),
+    undefined,
+    'secret-store',
+    'rotate',
+  );
   t.is(only.out, 'Re-wrapped 1 secret under the current key k-env (from FLOWHOOK_SECRETS_KEY).\n');
-  const older = await flowhook(fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 0, retiredKeyIds: ['k-prev'] }), undefined, 'secret-store', 'rotate');
+  const older = await flowhook(
+    fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 0, retiredKeyIds: ['k-prev'] }),
+    undefined,
+    'secret-store',
+    'rotate',
+  );
   t.is(
     older.out,
     'Re-wrapped 0 secrets under the current key k-env (from FLOWHOOK_SECRETS_KEY).\nThe older key k-prev protects no secret any more and may be removed from FLOWHOOK_SECRETS_KEY.\n',

@@ -5,7 +5,10 @@
 // Exit codes: 0 done, 1 failed (the engine refused), 2 usage error.
 import test from 'ava';
 import { Code, ConnectError, createRouterTransport } from '@connectrpc/connect';
-import { ConnectionAdminService, type DeleteConnectionRequest } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionAdminService,
+  type DeleteConnectionRequest,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowAdminService } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
@@ -20,7 +23,8 @@ function fakeEngine() {
     router.service(FlowAdminService, {
       getFlow({ company, name }) {
         calls.push(`getFlow ${company}/${name}`);
-        if (name !== 'orders') throw new ConnectError(`flow "${name}" does not exist in company "${company}"`, Code.NotFound);
+        if (name !== 'orders')
+          throw new ConnectError(`flow "${name}" does not exist in company "${company}"`, Code.NotFound);
         return { flow: { company, name, activity: 'acme.orders', latestVersion: 1 } };
       },
     });
@@ -57,14 +61,33 @@ function flowhook(engine: ReturnType<typeof fakeEngine>, ...args: string[]) {
   return runCapturing(args, { admin: { client: engine.client } });
 }
 
-const note = (old: string, now: string) => `flowhook: "${old}" is deprecated and will be removed in the next release; use "${now}"\n`;
+const note = (old: string, now: string) =>
+  `flowhook: "${old}" is deprecated and will be removed in the next release; use "${now}"\n`;
 
 // Each old spelling, its new one, and the call both make.
 const RENAMES: [old: string[], now: string[], call: string, deprecated: string, current: string][] = [
-  [['flow', 'get', 'Acme', 'orders'], ['flow', 'show', 'Acme', 'orders'], 'getFlow Acme/orders', 'flow get', 'flow show'],
-  [['user', 'regenerate-key', 'svc'], ['user', 'rotate-key', 'svc'], 'regenerateUserKey svc', 'user regenerate-key', 'user rotate-key'],
+  [
+    ['flow', 'get', 'Acme', 'orders'],
+    ['flow', 'show', 'Acme', 'orders'],
+    'getFlow Acme/orders',
+    'flow get',
+    'flow show',
+  ],
+  [
+    ['user', 'regenerate-key', 'svc'],
+    ['user', 'rotate-key', 'svc'],
+    'regenerateUserKey svc',
+    'user regenerate-key',
+    'user rotate-key',
+  ],
   [['secrets', 'rotate-key'], ['secret-store', 'rotate'], 'rotateKey', 'secrets rotate-key', 'secret-store rotate'],
-  [['connection', 'list', 'Acme'], ['connection', 'list', '--company', 'Acme'], 'listConnections Acme', 'connection list <company>', 'connection list --company <company>'],
+  [
+    ['connection', 'list', 'Acme'],
+    ['connection', 'list', '--company', 'Acme'],
+    'listConnections Acme',
+    'connection list <company>',
+    'connection list --company <company>',
+  ],
 ];
 
 for (const [old, now, call, deprecated, current] of RENAMES) {
@@ -157,8 +180,21 @@ test('respelling: only the old spelling is rewritten', (t) => {
     ['user', 'show', 'regenerate-key'],
   ];
   for (const args of unchanged) t.is(respellDeprecated(args), undefined, args.join(' '));
-  t.deepEqual(respellDeprecated(['connection', 'delete', 'Acme', 'erp', '--json', '--force'])?.args, ['connection', 'delete', 'Acme', 'erp', '--json', '--yes']);
-  t.deepEqual(respellDeprecated(['connection', 'list', '--json', 'Acme'])?.args, ['connection', 'list', '--company', 'Acme', '--json']);
+  t.deepEqual(respellDeprecated(['connection', 'delete', 'Acme', 'erp', '--json', '--force'])?.args, [
+    'connection',
+    'delete',
+    'Acme',
+    'erp',
+    '--json',
+    '--yes',
+  ]);
+  t.deepEqual(respellDeprecated(['connection', 'list', '--json', 'Acme'])?.args, [
+    'connection',
+    'list',
+    '--company',
+    'Acme',
+    '--json',
+  ]);
   t.deepEqual(respellDeprecated(['company', 'egress', 'Acme', 'a.example.com,b.example.com', '--json'])?.args, [
     'company',
     'egress',
@@ -167,6 +203,11 @@ test('respelling: only the old spelling is rewritten', (t) => {
     'a.example.com,b.example.com',
     '--json',
   ]);
-  t.deepEqual(respellDeprecated(['company', 'egress', 'Acme', '--clear'])?.args, ['company', 'egress', 'delete', 'Acme']);
+  t.deepEqual(respellDeprecated(['company', 'egress', 'Acme', '--clear'])?.args, [
+    'company',
+    'egress',
+    'delete',
+    'Acme',
+  ]);
   t.deepEqual(respellDeprecated(['company', 'egress', 'Acme'])?.args, ['company', 'egress', 'show', 'Acme']);
 });

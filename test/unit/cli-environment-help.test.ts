@@ -49,11 +49,14 @@ const COMMANDS: [string[], ProcessName][] = [
 ];
 
 /** start runs the components: their ports are in its help too (the test below). */
-const componentPort = (name: string) => name.endsWith('_PORT') && (['engine', 'facade', 'worker'] as ProcessName[]).some((reader) => readBy(reader).includes(name));
+const componentPort = (name: string) =>
+  name.endsWith('_PORT') &&
+  (['engine', 'facade', 'worker'] as ProcessName[]).some((reader) => readBy(reader).includes(name));
 
 for (const [path, reader] of COMMANDS) {
   test(`the help of ${path.join(' ')} lists exactly the variables the ${reader} reads`, (t) => {
-    const extra = reader === 'start' ? (name: string) => componentPort(name) && !readBy('start').includes(name) : () => false;
+    const extra =
+      reader === 'start' ? (name: string) => componentPort(name) && !readBy('start').includes(name) : () => false;
     t.deepEqual(
       listed(helpOf(...path))
         .filter((name) => !extra(name))
@@ -82,7 +85,9 @@ test('start --help names every port start listens on, its components’ included
   const help = helpOf('start');
   const ports = (Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][])
     .filter(([name, row]) => name.endsWith('_PORT') && !row.internal && row.retired === undefined)
-    .filter(([, row]) => (['start', 'engine', 'facade', 'worker'] as ProcessName[]).some((reader) => row.processes.includes(reader)))
+    .filter(([, row]) =>
+      (['start', 'engine', 'facade', 'worker'] as ProcessName[]).some((reader) => row.processes.includes(reader)),
+    )
     .map(([name]) => name);
   t.true(ports.length >= 10, ports.join(', '));
   for (const name of ports) t.regex(help, new RegExp(`^ {2}${name} +\\S`, 'm'), name);

@@ -58,7 +58,10 @@ test('a complete example flow parses', async (t) => {
   );
   const [set, respond, sleep] = flow.steps.map((step) => step.kind);
   t.deepEqual(set?.case === 'set' ? set.value.variables : undefined, { orderId: '${Trigger.Payload.order.id}' });
-  t.is(respond?.case === 'respond' ? respond.value.body : undefined, '${ {"orderId": Variables.orderId, "status": "accepted"} }');
+  t.is(
+    respond?.case === 'respond' ? respond.value.body : undefined,
+    '${ {"orderId": Variables.orderId, "status": "accepted"} }',
+  );
   t.deepEqual(respond?.case === 'respond' ? respond.value.statusCode?.kind : undefined, {
     case: 'numberValue',
     value: 201,
@@ -103,7 +106,10 @@ test('a JSON flow file parses into the same message', async (t) => {
         company: 'Default',
         name: 'json-flow',
         trigger: { webhook: { activity: 'json.flow', responseMode: 'INSTANT_RETURN', defaultResponseStatusCode: 202 } },
-        steps: [{ httpRequest: { method: 'POST', url: 'https://example.com', headers: { 'x-a': 'b' }, maxAttempts: 2 } }, { log: { message: 'done' } }],
+        steps: [
+          { httpRequest: { method: 'POST', url: 'https://example.com', headers: { 'x-a': 'b' }, maxAttempts: 2 } },
+          { log: { message: 'done' } },
+        ],
       }),
     ),
   );
@@ -124,42 +130,65 @@ test('bad JSON names the file', async (t) => {
 });
 
 test('an unknown field is named with its path and line', async (t) => {
-  const message = await problem(t, file('.yaml', 'company: Default\nname: x\nsteps:\n  - log: { message: hi }\n  - teleport: { to: mars }\n'));
+  const message = await problem(
+    t,
+    file('.yaml', 'company: Default\nname: x\nsteps:\n  - log: { message: hi }\n  - teleport: { to: mars }\n'),
+  );
   t.regex(message, /:5:5: steps\[1\]\.teleport: unknown field "teleport"/);
   t.regex(message, /respond, sleep/, 'lists the step kinds that exist');
 });
 
 test('a near-miss field name gets a suggestion', async (t) => {
-  const message = await problem(t, file('.yaml', 'company: Default\ntrigger:\n  webhook:\n    ResponseMode: INSTANT_RETURN\n'));
+  const message = await problem(
+    t,
+    file('.yaml', 'company: Default\ntrigger:\n  webhook:\n    ResponseMode: INSTANT_RETURN\n'),
+  );
   t.regex(message, /trigger\.webhook\.ResponseMode: unknown field .*did you mean "responseMode"/);
 });
 
 test('a secret in the trigger is refused with an explanation', async (t) => {
-  const message = await problem(t, file('.yaml', 'company: Default\nname: x\ntrigger:\n  webhook:\n    activity: a\n    secret: hunter2hunter2hunter2hunter2abcd\n'));
+  const message = await problem(
+    t,
+    file(
+      '.yaml',
+      'company: Default\nname: x\ntrigger:\n  webhook:\n    activity: a\n    secret: hunter2hunter2hunter2hunter2abcd\n',
+    ),
+  );
   t.regex(message, /:6:5: trigger\.webhook\.secret: secrets are never stored in flow files/);
   t.regex(message, /flowhook secret rotate/);
   t.false(message.includes('hunter2'), 'the secret value itself is not echoed');
 });
 
 test('a variable named secret in a set step is just data', async (t) => {
-  const flow = await readFlowFile(file('.yaml', 'company: Default\nname: x\nsteps:\n  - set: { variables: { secret: "${Trigger.Payload.s}" } }\n'));
+  const flow = await readFlowFile(
+    file('.yaml', 'company: Default\nname: x\nsteps:\n  - set: { variables: { secret: "${Trigger.Payload.s}" } }\n'),
+  );
   t.is(flow.steps[0]?.kind.case, 'set');
 });
 
 test('a wrong enum value names the allowed values', async (t) => {
   const message = await problem(t, file('.yaml', 'company: Default\ntrigger:\n  webhook:\n    responseMode: WAIT\n'));
-  t.regex(message, /:4:19: trigger\.webhook\.responseMode: unknown value "WAIT"; expected one of INSTANT_RETURN, WAIT_FOR_RESPONSE_STEP/);
+  t.regex(
+    message,
+    /:4:19: trigger\.webhook\.responseMode: unknown value "WAIT"; expected one of INSTANT_RETURN, WAIT_FOR_RESPONSE_STEP/,
+  );
 });
 
 test('a wrong type names the field and what was expected', async (t) => {
-  const message = await problem(t, file('.json', '{\n  "company": "Default",\n  "trigger": {"webhook": {"syncTimeoutSeconds": "soon"}}\n}\n'));
+  const message = await problem(
+    t,
+    file('.json', '{\n  "company": "Default",\n  "trigger": {"webhook": {"syncTimeoutSeconds": "soon"}}\n}\n'),
+  );
   t.regex(message, /:3:\d+: trigger\.webhook\.syncTimeoutSeconds: expected number \(int32\), got "soon"/);
   const list = await problem(t, file('.yaml', 'company: Default\nsteps:\n  respond: {}\n'));
   t.regex(list, /steps: expected a list, got a mapping/);
 });
 
 test('two step kinds in one step are refused', async (t) => {
-  const message = await problem(t, file('.yaml', 'company: Default\nsteps:\n  - respond: { statusCode: 200 }\n    sleep: { duration: 1s }\n'));
+  const message = await problem(
+    t,
+    file('.yaml', 'company: Default\nsteps:\n  - respond: { statusCode: 200 }\n    sleep: { duration: 1s }\n'),
+  );
   t.regex(message, /steps\[0\]\.sleep: "respond" and "sleep" cannot both be set/);
 });
 

@@ -29,17 +29,20 @@ test('execution list: a limit out of range, an unknown status or outcome exit 2 
 
 test('execution list: valid values in any case reach the engine', async (t) => {
   const asked: unknown[] = [];
-  const run = await runCapturing(['execution', 'list', '--status', 'running', '--status', 'Failed', '--outcome', 'SYNC_TIMEOUT', '--limit', '500'], {
-    execution: {
-      client: () =>
-        ({
-          listExecutions: async (request: unknown) => {
-            asked.push(request);
-            return { executions: [] };
-          },
-        }) as never,
+  const run = await runCapturing(
+    ['execution', 'list', '--status', 'running', '--status', 'Failed', '--outcome', 'SYNC_TIMEOUT', '--limit', '500'],
+    {
+      execution: {
+        client: () =>
+          ({
+            listExecutions: async (request: unknown) => {
+              asked.push(request);
+              return { executions: [] };
+            },
+          }) as never,
+      },
     },
-  });
+  );
   t.is(run.code, 0, run.err);
   t.like(asked[0], { statuses: ['RUNNING', 'FAILED'], outcome: 'SYNC_TIMEOUT', limit: 500 });
 });
@@ -56,7 +59,10 @@ test('execution rerun: an unknown status or a max over 1000 exit 2 before anythi
   const status = await runCapturing(['execution', 'rerun', '--company', 'Default', '--status', 'RUNNING'], unreachable);
   t.is(status.code, 2);
   t.regex(status.err, /"RUNNING" is not one of FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED/);
-  const max = await runCapturing(['execution', 'rerun', '--company', 'Default', '--status', 'FAILED', '--max', '5000'], unreachable);
+  const max = await runCapturing(
+    ['execution', 'rerun', '--company', 'Default', '--status', 'FAILED', '--max', '5000'],
+    unreachable,
+  );
   t.is(max.code, 2);
   t.regex(max.err, /a whole number in 1\.\.1000/);
 });

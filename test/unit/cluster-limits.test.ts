@@ -5,7 +5,11 @@
 import test from 'ava';
 import { capShare, liveNodeCount, rateShare } from '../../engine/domain/limits/cluster-share.ts';
 import { KeyedRateLimiter, TokenBucket } from '../../engine/domain/limits/rate-limiters.ts';
-import { createWebhookLimits, LimitRefusedError, type WebhookLimitSettings } from '../../engine/domain/limits/webhook-limits.ts';
+import {
+  createWebhookLimits,
+  LimitRefusedError,
+  type WebhookLimitSettings,
+} from '../../engine/domain/limits/webhook-limits.ts';
 import { RateLimitedError } from '../../engine/errors.ts';
 import { createEngineMetrics } from '../../engine/domain/metrics/engine-metrics.ts';
 import { meteredLimits } from '../../engine/domain/metrics/metered-webhook.ts';
@@ -213,7 +217,10 @@ test('per-company and global limits refuse with their name and variable; a refus
   );
   const byCompany = t.throws(() => limits.admitActivity('Acme', 'c'), { instanceOf: LimitRefusedError });
   t.is(byCompany?.limit, 'company');
-  t.regex(byCompany!.message, /^Too many calls for company "Acme" \(FLOWHOOK_RATE_LIMIT_PER_COMPANY\); retry after 1 s$/);
+  t.regex(
+    byCompany!.message,
+    /^Too many calls for company "Acme" \(FLOWHOOK_RATE_LIMIT_PER_COMPANY\); retry after 1 s$/,
+  );
   // Two left of the global 6.
   t.is(
     admitted(() => limits.admitActivity('Other', 'a'), 2),
@@ -221,12 +228,18 @@ test('per-company and global limits refuse with their name and variable; a refus
   );
   const byGlobal = t.throws(() => limits.admitActivity('Other', 'b'), { instanceOf: LimitRefusedError });
   t.is(byGlobal?.limit, 'global');
-  t.regex(byGlobal!.message, /^Too many calls for all companies together \(FLOWHOOK_RATE_LIMIT_GLOBAL\); retry after 1 s$/);
+  t.regex(
+    byGlobal!.message,
+    /^Too many calls for all companies together \(FLOWHOOK_RATE_LIMIT_GLOBAL\); retry after 1 s$/,
+  );
   t.is(byGlobal?.retryAfterSeconds, 1);
 });
 
 test('the refusal names the narrowest limit and the longest wait', (t) => {
-  const limits = createWebhookLimits(settings({ perActivity: { perSecond: 1, burst: 1 }, global: { perSecond: 0.25, burst: 2 } }), () => 0);
+  const limits = createWebhookLimits(
+    settings({ perActivity: { perSecond: 1, burst: 1 }, global: { perSecond: 0.25, burst: 2 } }),
+    () => 0,
+  );
   limits.admitActivity('Acme', 'a');
   const first = t.throws(() => limits.admitActivity('Acme', 'a'), { instanceOf: LimitRefusedError });
   t.deepEqual([first?.limit, first?.retryAfterSeconds], ['activity', 1]);
@@ -245,7 +258,10 @@ test('the new limits are off unless configured, and count in the metric under th
   );
   const metrics = createEngineMetrics();
   const limits = meteredLimits(
-    createWebhookLimits(settings({ perCompany: { perSecond: 1, burst: 1 }, global: { perSecond: 1, burst: 2 } }), () => 0),
+    createWebhookLimits(
+      settings({ perCompany: { perSecond: 1, burst: 1 }, global: { perSecond: 1, burst: 2 } }),
+      () => 0,
+    ),
     metrics,
   );
   limits.admitActivity('Acme', 'a');

@@ -2,14 +2,23 @@
 // codec server's CORS rules, as pure functions.
 import test from 'ava';
 import { corsHeaders, judgeOrigin, preflightHeaders } from '../../engine/edges/codec/codec-cors.ts';
-import { CodecRequestError, MAX_PAYLOADS, parseCodecRequest, serializeCodecResponse, toWire } from '../../engine/edges/codec/codec-protocol.ts';
+import {
+  CodecRequestError,
+  MAX_PAYLOADS,
+  parseCodecRequest,
+  serializeCodecResponse,
+  toWire,
+} from '../../engine/edges/codec/codec-protocol.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 test('payloads are read from base64 metadata and data, standard or URL-safe', (t) => {
   const [first, second] = parseCodecRequest(
     JSON.stringify({
-      payloads: [{ metadata: { encoding: b64('json/plain') }, data: b64('{"a":1}') }, { data: Buffer.from([0xfb, 0xff]).toString('base64url') }],
+      payloads: [
+        { metadata: { encoding: b64('json/plain') }, data: b64('{"a":1}') },
+        { data: Buffer.from([0xfb, 0xff]).toString('base64url') },
+      ],
     }),
   );
   t.is(Buffer.from(first!.payload.metadata!.encoding!).toString(), 'json/plain');
@@ -32,8 +41,12 @@ test('wrong shapes are refused with the place named', (t) => {
     ['{"payloads": [{}, {"metadata": {"encoding": 7}}]}', /payloads\[1\]\.metadata\.encoding must be a base64 string/],
     ['{"payloads": [{"data": "no spaces allowed"}]}', /payloads\[0\]\.data must be a base64 string/],
   ];
-  for (const [body, message] of refusals) t.throws(() => parseCodecRequest(body), { instanceOf: CodecRequestError, message }, body);
-  t.throws(() => parseCodecRequest(JSON.stringify({ payloads: Array.from({ length: MAX_PAYLOADS + 1 }, () => ({})) })), { message: /at most/ });
+  for (const [body, message] of refusals)
+    t.throws(() => parseCodecRequest(body), { instanceOf: CodecRequestError, message }, body);
+  t.throws(
+    () => parseCodecRequest(JSON.stringify({ payloads: Array.from({ length: MAX_PAYLOADS + 1 }, () => ({})) })),
+    { message: /at most/ },
+  );
 });
 
 test('payloads the codec left alone go back exactly as they came, unknown fields included', (t) => {

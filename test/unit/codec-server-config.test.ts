@@ -8,8 +8,10 @@ import { readSettings } from '../../common/configuration/read-settings.ts';
 
 const plain = { tls: undefined, insecure: false };
 type Engine = Parameters<typeof codecServerConfigOf>[1];
-const readCodecServerConfig = (env: Record<string, string>, engine: Engine) => codecServerConfigOf(readSettings(env, 'engine'), engine);
-const readOrigins = (raw: string) => readSettings({ FLOWHOOK_CODEC_ALLOWED_ORIGINS: raw }, 'engine').FLOWHOOK_CODEC_ALLOWED_ORIGINS;
+const readCodecServerConfig = (env: Record<string, string>, engine: Engine) =>
+  codecServerConfigOf(readSettings(env, 'engine'), engine);
+const readOrigins = (raw: string) =>
+  readSettings({ FLOWHOOK_CODEC_ALLOWED_ORIGINS: raw }, 'engine').FLOWHOOK_CODEC_ALLOWED_ORIGINS;
 
 test('off unless FLOWHOOK_CODEC_PORT is set (or when it is off)', (t) => {
   t.is(readCodecServerConfig({}, plain), undefined);
@@ -25,7 +27,10 @@ test('off unless FLOWHOOK_CODEC_PORT is set (or when it is off)', (t) => {
 test('defaults: loopback, no origin allowed, one-hour sessions', (t) => {
   const config = readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234' }, plain)!;
   t.like(config, { host: '127.0.0.1', port: 8234, allowedOrigins: [], sessionTtlMs: 3_600_000, oauth: undefined });
-  t.is(readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_SESSION_TTL: '15m' }, plain)!.sessionTtlMs, 900_000);
+  t.is(
+    readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_SESSION_TTL: '15m' }, plain)!.sessionTtlMs,
+    900_000,
+  );
   t.throws(() => readCodecServerConfig({ FLOWHOOK_CODEC_PORT: '8234', FLOWHOOK_CODEC_SESSION_TTL: '30d' }, plain), {
     message: /FLOWHOOK_CODEC_SESSION_TTL/,
   });
@@ -37,11 +42,17 @@ test('a non-loopback address needs TLS or FLOWHOOK_ENGINE_INSECURE', (t) => {
     message: /without TLS[\s\S]*FLOWHOOK_ENGINE_TLS_CERT[\s\S]*FLOWHOOK_ENGINE_INSECURE=true/,
   });
   t.is(readCodecServerConfig(env, { tls: undefined, insecure: true })!.host, '0.0.0.0');
-  t.is(readCodecServerConfig(env, { tls: { cert: Buffer.from(''), key: Buffer.from('') }, insecure: false })!.host, '0.0.0.0');
+  t.is(
+    readCodecServerConfig(env, { tls: { cert: Buffer.from(''), key: Buffer.from('') }, insecure: false })!.host,
+    '0.0.0.0',
+  );
 });
 
 test('allowed origins are exact origins: no wildcard, no path', (t) => {
-  t.deepEqual(readOrigins(' http://127.0.0.1:8233 , https://temporal.example.com/ '), ['http://127.0.0.1:8233', 'https://temporal.example.com']);
+  t.deepEqual(readOrigins(' http://127.0.0.1:8233 , https://temporal.example.com/ '), [
+    'http://127.0.0.1:8233',
+    'https://temporal.example.com',
+  ]);
   for (const bad of ['*', 'https://*.example.com', 'http://127.0.0.1:8233/ui', 'ftp://x', '127.0.0.1:8233']) {
     t.throws(() => readOrigins(bad), { message: /FLOWHOOK_CODEC_ALLOWED_ORIGINS/ }, bad);
   }
@@ -61,7 +72,10 @@ test('OAuth operators: issuer, audience and group together; https issuers (http 
     group: 'ops',
     groupClaim: 'groups',
   });
-  t.is(readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM: 'roles' }, plain)!.oauth!.groupClaim, 'roles');
+  t.is(
+    readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM: 'roles' }, plain)!.oauth!.groupClaim,
+    'roles',
+  );
   t.throws(() => readCodecServerConfig({ ...base, FLOWHOOK_CODEC_OAUTH_GROUP: '' }, plain), {
     message: /FLOWHOOK_CODEC_OAUTH_GROUP is required/,
   });

@@ -62,5 +62,8 @@ test('our cookies are HttpOnly and Path=/, live in whole seconds, and are Secure
   t.is(session.set('abc', 3_600_999), 'flowhook_codec_session=abc; Max-Age=3600; Path=/; HttpOnly; SameSite=Strict');
   t.is(session.clear(), 'flowhook_codec_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict');
   t.is(session.valueIn('a=1; flowhook_codec_session=abc'), 'abc');
-  t.is(browserCookie('__Host-login', true, 'Lax').set('x', 600_000), '__Host-login=x; Max-Age=600; Path=/; HttpOnly; SameSite=Lax; Secure');
+  t.is(
+    browserCookie('__Host-login', true, 'Lax').set('x', 600_000),
+    '__Host-login=x; Max-Age=600; Path=/; HttpOnly; SameSite=Lax; Secure',
+  );
 });

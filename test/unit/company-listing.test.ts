@@ -4,7 +4,13 @@
 // at a bound — here over a listing that never ends.
 import test from 'ava';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { companyExecutions, MAX_SCANNED, pageSizeFor, SCAN_FACTOR, scanBound } from '../../engine/domain/executions/company-listing.ts';
+import {
+  companyExecutions,
+  MAX_SCANNED,
+  pageSizeFor,
+  SCAN_FACTOR,
+  scanBound,
+} from '../../engine/domain/executions/company-listing.ts';
 import { COMPANY_KEY } from '../../engine/infrastructure/temporal/search-attributes.ts';
 
 const row = (company: string, n: number) => ({

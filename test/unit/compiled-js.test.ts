@@ -6,7 +6,20 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,10 +42,16 @@ function project(t: { teardown(fn: () => void): void }) {
   const root = mkdtempSync(join(tmpdir(), 'flowhook-compiled-js-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   mkdirSync(join(root, 'src'));
-  writeFileSync(join(root, 'src/a.ts'), "import { b } from './b.ts';\nimport { boom } from './c.ts';\nexport const value: string = 'a' + b;\nexport { boom };\n");
+  writeFileSync(
+    join(root, 'src/a.ts'),
+    "import { b } from './b.ts';\nimport { boom } from './c.ts';\nexport const value: string = 'a' + b;\nexport { boom };\n",
+  );
   writeFileSync(join(root, 'src/b.ts'), "export const b: string = 'b';\n");
   // The throw is on line 5, after lines of types only: positions must survive stripping.
-  writeFileSync(join(root, 'src/c.ts'), 'type Why = {\n  reason: string;\n};\nexport function boom(why: Why): never {\n  throw new Error(why.reason);\n}\n');
+  writeFileSync(
+    join(root, 'src/c.ts'),
+    'type Why = {\n  reason: string;\n};\nexport function boom(why: Why): never {\n  throw new Error(why.reason);\n}\n',
+  );
   const layout = { projectRoot: root, sourceDirs: ['src'], cacheDir: join(root, 'cache') };
   const driver = join(root, 'driver.mjs');
   writeFileSync(
@@ -56,7 +75,8 @@ console.log(JSON.stringify({ value: a.value, stripperLoaded: process.moduleLoadL
   };
   const entry = join(root, 'cache/src/a.ts.js');
   /** Changes what the entry of a.ts runs, keeping its first line: a tampered entry that would pass a header check. */
-  const tamper = (path = entry) => writeFileSync(path, readFileSync(entry, 'utf8').replace("'a' + b", "'TAMPERED' + b"));
+  const tamper = (path = entry) =>
+    writeFileSync(path, readFileSync(entry, 'utf8').replace("'a' + b", "'TAMPERED' + b"));
   return { root, layout, run, entry, tamper };
 }
 
@@ -78,7 +98,10 @@ test('an edited source is rebuilt before it loads; an entry of another version i
   const after = await run();
   t.is(after.value, 'asecond');
   t.false(after.stripperLoaded, 'rebuilt by the child, not stripped in the process');
-  t.regex(readFileSync(join(root, 'cache/src/b.ts.js'), 'utf8'), /^\/\/ flowhook-js sha256:[0-9a-f]{64}\nexport const b {9}= 'second';\n$/);
+  t.regex(
+    readFileSync(join(root, 'cache/src/b.ts.js'), 'utf8'),
+    /^\/\/ flowhook-js sha256:[0-9a-f]{64}\nexport const b {9}= 'second';\n$/,
+  );
 });
 
 test("an entry is bound to its source's content: same size and modification time, other text, is rebuilt", async (t) => {
@@ -143,24 +166,27 @@ test('a cache directory that is a link is not used at all: a warning, and module
   t.regex(linked.stderr, /not using the compiled-JS cache .*cache: it is a symbolic link/);
 });
 
-asRoot('a cache directory owned by another user is not used; one of ours that others may write is made 0700 and used', async (t) => {
-  const { root, layout, run, entry, tamper } = project(t);
-  t.is((await run()).value, 'ab');
-  tamper();
-  chownSync(layout.cacheDir, NOBODY, NOBODY);
-  const foreign = await run();
-  t.is(foreign.value, 'ab');
-  t.true(foreign.stripperLoaded);
-  t.regex(foreign.stderr, new RegExp(`owned by user ${NOBODY}`));
+asRoot(
+  'a cache directory owned by another user is not used; one of ours that others may write is made 0700 and used',
+  async (t) => {
+    const { root, layout, run, entry, tamper } = project(t);
+    t.is((await run()).value, 'ab');
+    tamper();
+    chownSync(layout.cacheDir, NOBODY, NOBODY);
+    const foreign = await run();
+    t.is(foreign.value, 'ab');
+    t.true(foreign.stripperLoaded);
+    t.regex(foreign.stderr, new RegExp(`owned by user ${NOBODY}`));
 
-  chownSync(layout.cacheDir, process.getuid!(), process.getgid!());
-  chmodSync(layout.cacheDir, 0o777);
-  rmSync(entry);
-  const opened = await run();
-  t.is(opened.value, 'ab');
-  t.false(opened.stripperLoaded);
-  t.is(modeOf(join(root, 'cache')), 0o700);
-});
+    chownSync(layout.cacheDir, process.getuid!(), process.getgid!());
+    chmodSync(layout.cacheDir, 0o777);
+    rmSync(entry);
+    const opened = await run();
+    t.is(opened.value, 'ab');
+    t.false(opened.stripperLoaded);
+    t.is(modeOf(join(root, 'cache')), 0o700);
+  },
+);
 
 test('without a usable cache, or with FLOWHOOK_COMPILED_JS=off, Node strips the types as before', async (t) => {
   const { root, run } = project(t);

@@ -50,7 +50,9 @@ const READS = SOURCES.filter(({ path }) => !path.startsWith(TABLE_DIR)).map(({ p
 
 test('the source reads no FLOWHOOK_* variable that is not in the table', (t) => {
   const unknown = READS.flatMap(({ path, names }) =>
-    [...names].filter((name) => name.startsWith('FLOWHOOK_') && !(name in CONFIGURATION_TABLE)).map((name) => `${name} (${path})`),
+    [...names]
+      .filter((name) => name.startsWith('FLOWHOOK_') && !(name in CONFIGURATION_TABLE))
+      .map((name) => `${name} (${path})`),
   );
   t.deepEqual(unknown, [], 'add a row to common/configuration/table/ for each');
 });
@@ -62,13 +64,22 @@ test('every row is read somewhere (a retired one by the table itself, which refu
 });
 
 test('the scan sees reads: a property access and a quoted name count, a word in a message does not', (t) => {
-  t.deepEqual([...readsIn("settings.FLOWHOOK_ENGINE_PORT; env['TEMPORAL_CLI']")], ['FLOWHOOK_ENGINE_PORT', 'TEMPORAL_CLI']);
+  t.deepEqual(
+    [...readsIn("settings.FLOWHOOK_ENGINE_PORT; env['TEMPORAL_CLI']")],
+    ['FLOWHOOK_ENGINE_PORT', 'TEMPORAL_CLI'],
+  );
   t.deepEqual([...readsIn("throw new Error('set FLOWHOOK_PAYLOAD_KEY or FLOWHOOK_PAYLOAD_KEY_FILE, not both')")], []);
-  t.deepEqual([...readsIn('{ ...env, FLOWHOOK_ENGINE_URL: engineUrl }')], [], 'setting a variable for a child is not reading it');
+  t.deepEqual(
+    [...readsIn('{ ...env, FLOWHOOK_ENGINE_URL: engineUrl }')],
+    [],
+    'setting a variable for a child is not reading it',
+  );
 });
 
 test('process.env is read only where a process hands its environment to the table (and by the launcher and child-process set-up)', (t) => {
-  const outside = SOURCES.filter(({ path, text }) => /process\.env\b/.test(text.replace(/\/\/.*$/gm, '')) && !ENVIRONMENT_READERS.includes(path)).map(({ path }) => path);
+  const outside = SOURCES.filter(
+    ({ path, text }) => /process\.env\b/.test(text.replace(/\/\/.*$/gm, '')) && !ENVIRONMENT_READERS.includes(path),
+  ).map(({ path }) => path);
   t.deepEqual(outside, []);
 });
 

@@ -59,7 +59,11 @@ test('URLs: http(s); a base URL has no query or fragment and loses trailing slas
   t.is(url().parse('https://otlp.example/v1/traces?tenant=a'), 'https://otlp.example/v1/traces?tenant=a');
   t.is(url({ base: true }).parse('https://hooks.example.com/erp//'), 'https://hooks.example.com/erp');
   for (const text of ['http://engine:7049/?x=1', 'http://engine:7049#top', 'http://engine:7049/?']) {
-    t.throws(() => url({ base: true }).parse(text), { message: 'must be an http(s) URL without a query or fragment' }, text);
+    t.throws(
+      () => url({ base: true }).parse(text),
+      { message: 'must be an http(s) URL without a query or fragment' },
+      text,
+    );
   }
   refuses(t, url(), ['engine:7049', 'ftp://x', 'not a url', 'grpc://collector:4317']);
   t.is(url({ secure: true }).parse('https://login.example.com/tenant/'), 'https://login.example.com/tenant/');
@@ -95,7 +99,10 @@ test('tokens: at least 16 characters, no white space', (t) => {
 });
 
 test('lists name the wrong item; key=value lists never quote it', (t) => {
-  t.deepEqual(list(origin()).parse(' http://127.0.0.1:8233 , ,https://ui.example/ '), ['http://127.0.0.1:8233', 'https://ui.example']);
+  t.deepEqual(list(origin()).parse(' http://127.0.0.1:8233 , ,https://ui.example/ '), [
+    'http://127.0.0.1:8233',
+    'https://ui.example',
+  ]);
   const error = t.throws(() => list(origin()).parse('http://a:1,*'), { instanceOf: ValueError });
   t.regex(error!.message, /^item 2 must be exactly scheme:\/\/host/);
   t.is(error!.quote, '*');
@@ -116,12 +123,15 @@ test('a refusal names the variable, why its bounds are what they are, and what i
     secret!.message,
     'FLOWHOOK_ADMIN_TOKEN must have at least 32 characters and no white space (it opens every admin service and the console: make one with `openssl rand -base64 32`)',
   );
-  const headers = t.throws(() => parseSetting('OTEL_EXPORTER_OTLP_HEADERS', 'authorization=Bearer s3cr3t,garbage-s3cr3t'));
+  const headers = t.throws(() =>
+    parseSetting('OTEL_EXPORTER_OTLP_HEADERS', 'authorization=Bearer s3cr3t,garbage-s3cr3t'),
+  );
   t.false(headers!.message.includes('s3cr3t'));
 });
 
 test('unset, empty and blank read as the default; values are trimmed; a retired variable stops the process', (t) => {
-  for (const env of [{}, { FLOWHOOK_ENGINE_PORT: '' }, { FLOWHOOK_ENGINE_PORT: '  ' }]) t.is(readSettings(env, 'engine').FLOWHOOK_ENGINE_PORT, 7049);
+  for (const env of [{}, { FLOWHOOK_ENGINE_PORT: '' }, { FLOWHOOK_ENGINE_PORT: '  ' }])
+    t.is(readSettings(env, 'engine').FLOWHOOK_ENGINE_PORT, 7049);
   t.is(readSettings({ FLOWHOOK_ENGINE_PORT: ' 7100 ' }, 'engine').FLOWHOOK_ENGINE_PORT, 7100);
   t.is(readSettings({}, 'engine').FLOWHOOK_PUBLIC_URL, undefined);
   // `start` works out its own default for these.
@@ -131,6 +141,9 @@ test('unset, empty and blank read as the default; values are trimmed; a retired 
     message: /^FLOWHOOK_SERVICE_TOKEN is no longer read: .*FLOWHOOK_ENGINE_TOKEN.*; unset it$/,
   });
   // Only what is read is judged: a wrong value of a variable this reader never reads is not its concern.
-  t.notThrows(() => readSettings({ FLOWHOOK_EGRESS_ALLOW: '!!', FLOWHOOK_CODEC_SESSION_TTL: 'soon' }, 'engine').FLOWHOOK_ENGINE_PORT);
+  t.notThrows(
+    () =>
+      readSettings({ FLOWHOOK_EGRESS_ALLOW: '!!', FLOWHOOK_CODEC_SESSION_TTL: 'soon' }, 'engine').FLOWHOOK_ENGINE_PORT,
+  );
   t.true(Object.isFrozen(readSettings({}, 'worker')));
 });

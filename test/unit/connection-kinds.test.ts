@@ -4,10 +4,17 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { Command } from 'commander';
-import { ConnectionType, ConnectionTypeSchema } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionType,
+  ConnectionTypeSchema,
+} from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { registerConnectionCommands } from '../../bin/cli/connection-commands.ts';
 import { checkConnection } from '../../flow/connection-kinds/connection-check.ts';
-import { CONNECTION_KINDS, connectionKind, connectionKindNamed } from '../../flow/connection-kinds/connection-kind-registry.ts';
+import {
+  CONNECTION_KINDS,
+  connectionKind,
+  connectionKindNamed,
+} from '../../flow/connection-kinds/connection-kind-registry.ts';
 import { KIND_SETTINGS, kindSettingsOf } from '../../flow/connection-kinds/connection-settings.ts';
 import { basicCredentials } from '../../flow/connection-kinds/http-basic.ts';
 import type { AuthenticationServices } from '../../flow/connection-kinds/connection-kind.ts';
@@ -27,11 +34,15 @@ function connectionSet(): Command {
     io: { out: () => undefined, err: () => undefined },
     setExitCode: () => undefined,
   });
-  return program.commands.find((command) => command.name() === 'connection')!.commands.find((command) => command.name() === 'set')!;
+  return program.commands
+    .find((command) => command.name() === 'connection')!
+    .commands.find((command) => command.name() === 'set')!;
 }
 
 test('the registry has one kind per value of the proto ConnectionType, found by its type and by its name', (t) => {
-  const types = ConnectionTypeSchema.values.map((value) => value.number as ConnectionType).filter((type) => type !== ConnectionType.UNSPECIFIED);
+  const types = ConnectionTypeSchema.values
+    .map((value) => value.number as ConnectionType)
+    .filter((type) => type !== ConnectionType.UNSPECIFIED);
   t.deepEqual(
     CONNECTION_KINDS.map((kind) => kind.type),
     types,
@@ -73,10 +84,16 @@ test('connection set offers every kind as --type and every setting as an option 
 test('a setting the kind does not use is refused, naming it and the kind', (t) => {
   const settings = { baseUrl: 'https://erp.example.com/api', allowedHosts: [], ...kindSettingsOf({}) };
   for (const kind of CONNECTION_KINDS) {
-    const required = Object.fromEntries(kind.settings.filter((use) => use.required).map((use) => [use.name, use.name === 'tokenUrl' ? 'https://login.example.com/token' : 'x']));
+    const required = Object.fromEntries(
+      kind.settings
+        .filter((use) => use.required)
+        .map((use) => [use.name, use.name === 'tokenUrl' ? 'https://login.example.com/token' : 'x']),
+    );
     t.deepEqual(checkConnection(kind.type, { ...settings, ...required }, 'secret'), [], kind.name);
     for (const { name } of KIND_SETTINGS.filter((setting) => !kind.settings.some((use) => use.name === setting.name))) {
-      t.deepEqual(checkConnection(kind.type, { ...settings, ...required, [name]: 'x' }, 'secret'), [`${name}: not used by ${kind.name} connections`]);
+      t.deepEqual(checkConnection(kind.type, { ...settings, ...required, [name]: 'x' }, 'secret'), [
+        `${name}: not used by ${kind.name} connections`,
+      ]);
     }
   }
 });
@@ -87,7 +104,8 @@ test('api-key, basic and bearer add their one header and need no I/O', async (t)
     settings: kindSettingsOf(settings),
     secret: 'pässwörd',
   });
-  const authenticate = (type: ConnectionType, settings = {}) => connectionKind(type)!.authenticate(connection(settings), NO_IO);
+  const authenticate = (type: ConnectionType, settings = {}) =>
+    connectionKind(type)!.authenticate(connection(settings), NO_IO);
   t.deepEqual(await authenticate(ConnectionType.API_KEY), { 'x-api-key': 'pässwörd' });
   t.deepEqual(await authenticate(ConnectionType.API_KEY, { headerName: 'X-Erp-Key' }), { 'x-erp-key': 'pässwörd' });
   t.deepEqual(await authenticate(ConnectionType.BASIC, { username: 'zoë' }), {

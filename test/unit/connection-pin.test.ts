@@ -87,10 +87,17 @@ for (const path of ESCAPES) {
 
 test('what WHATWG parsing resolves is judged as resolved: dot segments, %2e, backslashes', (t) => {
   const pin = { baseUrl: 'https://erp.example.com/api' };
-  for (const path of ['/api/../admin', '/api/%2e%2e/admin', '/api/.%2E/admin', '/api\\..\\admin', '/api/x/../../admin']) {
+  for (const path of [
+    '/api/../admin',
+    '/api/%2e%2e/admin',
+    '/api/.%2E/admin',
+    '/api\\..\\admin',
+    '/api/x/../../admin',
+  ]) {
     t.false(allows(pin, `https://erp.example.com${path}`), path);
   }
-  for (const path of ['/api/x/../orders', '/api/./orders', '/api/%2e/orders']) t.true(allows(pin, `https://erp.example.com${path}`), path);
+  for (const path of ['/api/x/../orders', '/api/./orders', '/api/%2e/orders'])
+    t.true(allows(pin, `https://erp.example.com${path}`), path);
 });
 
 test('encoded slashes and path parameters that stay under the prefix are sent as written', (t) => {
@@ -111,12 +118,29 @@ test('allowed-host entries: host, host:port, http(s)://host[:port]; anything els
   });
   t.deepEqual(parseAllowedHost('http://erp.internal'), { protocol: 'http:', hostname: 'erp.internal', port: 80 });
   t.deepEqual(parseAllowedHost('https://127.0.0.1:9443'), { protocol: 'https:', hostname: '127.0.0.1', port: 9443 });
-  for (const bad of ['ftp://erp.internal', 'https://erp.internal/api', 'erp.internal:0', 'erp.internal:65536', 'ERP.internal', '*.example.com', 'http://', 'user@erp.internal']) {
+  for (const bad of [
+    'ftp://erp.internal',
+    'https://erp.internal/api',
+    'erp.internal:0',
+    'erp.internal:65536',
+    'ERP.internal',
+    '*.example.com',
+    'http://',
+    'user@erp.internal',
+  ]) {
     t.is(parseAllowedHost(bad), undefined, bad);
   }
   const settings = { baseUrl: '', headerName: '', username: '', tokenUrl: '', clientId: '', scope: '', audience: '' };
-  t.deepEqual(checkConnection(ConnectionType.BEARER, { ...settings, allowedHosts: ['http://erp.internal:8080', 'erp.example.com'] }, 'token'), []);
-  t.deepEqual(checkConnection(ConnectionType.BEARER, { ...settings, allowedHosts: ['https://erp.internal/api'] }, 'token'), [
-    'allowedHosts: "https://erp.internal/api" is not a lower-case host, host:port (https) or http://host[:port]',
-  ]);
+  t.deepEqual(
+    checkConnection(
+      ConnectionType.BEARER,
+      { ...settings, allowedHosts: ['http://erp.internal:8080', 'erp.example.com'] },
+      'token',
+    ),
+    [],
+  );
+  t.deepEqual(
+    checkConnection(ConnectionType.BEARER, { ...settings, allowedHosts: ['https://erp.internal/api'] }, 'token'),
+    ['allowedHosts: "https://erp.internal/api" is not a lower-case host, host:port (https) or http://host[:port]'],
+  );
 });

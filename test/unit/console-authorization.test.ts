@@ -11,7 +11,13 @@ import { UserAdminService } from '../../proto/gen/flowhook/engine/v1/user_admin_
 import { SecretStoreAdminService } from '../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { atLeast, grantsFromClaim, roleIn } from '../../engine/domain/callers/console-roles.ts';
-import { authorizeRequest, authorizeResponse, rpcRule, CONSOLE_PEOPLE_SERVICES, CONSOLE_SERVICES } from '../../engine/edges/console/console-rpc-policy.ts';
+import {
+  authorizeRequest,
+  authorizeResponse,
+  rpcRule,
+  CONSOLE_PEOPLE_SERVICES,
+  CONSOLE_SERVICES,
+} from '../../engine/edges/console/console-rpc-policy.ts';
 import { ownOrigin, refusalOfCall, type ConsoleSite } from '../../engine/edges/console/console-request-checks.ts';
 import { csrfMatches, csrfTokenOf } from '../../engine/edges/console/console-csrf.ts';
 
@@ -34,7 +40,11 @@ test("the identity provider's roles claim: a role for every company, or <role>:<
     Acme: 'editor',
     'Has:Colons': 'admin',
   });
-  t.deepEqual(grantsFromClaim('viewer:Acme editor:Acme,viewer:Globex'), { Acme: 'editor', Globex: 'viewer' }, 'two grants for one company keep the stronger');
+  t.deepEqual(
+    grantsFromClaim('viewer:Acme editor:Acme,viewer:Globex'),
+    { Acme: 'editor', Globex: 'viewer' },
+    'two grants for one company keep the stronger',
+  );
   t.deepEqual(grantsFromClaim(undefined), {});
   t.deepEqual(grantsFromClaim({ admin: true }), {});
 });
@@ -44,7 +54,11 @@ test('a viewer may read a company but not publish, rotate or try in it, nor read
   t.true(authorizeRequest(viewer, FLOWS, 'GetFlow', { company: 'Acme', name: 'f' }).allowed);
   t.true(authorizeRequest(viewer, FLOWS, 'CheckFlow', { flow: { company: 'Acme' } }).allowed);
   for (const method of ['PublishFlow', 'UnpublishFlow', 'RotateSecret', 'TryFlow']) {
-    t.deepEqual(authorizeRequest(viewer, FLOWS, method, { company: 'Acme' }), { allowed: false, reason: 'this needs the editor role in company "Acme"', company: 'Acme' }, method);
+    t.deepEqual(
+      authorizeRequest(viewer, FLOWS, method, { company: 'Acme' }),
+      { allowed: false, reason: 'this needs the editor role in company "Acme"', company: 'Acme' },
+      method,
+    );
   }
   t.false(authorizeRequest(viewer, FLOWS, 'ApplyFlow', { flow: { company: 'Acme' } }).allowed);
   t.false(authorizeRequest(viewer, FLOWS, 'GetFlow', { company: 'Globex' }).allowed);
@@ -56,16 +70,24 @@ test('an editor works on flows of their companies; companies and people are for 
   t.true(authorizeRequest(editor, FLOWS, 'ApplyFlow', { flow: { company: 'Acme' } }).allowed);
   t.true(authorizeRequest(editor, FLOWS, 'RotateSecret', { company: 'Acme' }).allowed);
   t.false(authorizeRequest(editor, FLOWS, 'CreateUser', { company: 'Acme' }).allowed);
-  t.false(authorizeRequest({ Acme: 'admin' }, FLOWS, 'CreateCompany', { name: 'New' }).allowed, 'a company admin does not create companies');
+  t.false(
+    authorizeRequest({ Acme: 'admin' }, FLOWS, 'CreateCompany', { name: 'New' }).allowed,
+    'a company admin does not create companies',
+  );
   t.true(authorizeRequest({ '': 'admin' }, FLOWS, 'CreateCompany', { name: 'New' }).allowed);
 });
 
 test('an execution names its company in the answer: read only by someone with a role there', (t) => {
   const rule = rpcRule(ExecutionService.typeName, 'GetExecution')!;
-  t.true(authorizeRequest({ Acme: 'viewer' }, ExecutionService.typeName, 'GetExecution', { executionId: 'a:b' }).allowed);
+  t.true(
+    authorizeRequest({ Acme: 'viewer' }, ExecutionService.typeName, 'GetExecution', { executionId: 'a:b' }).allowed,
+  );
   t.true(authorizeResponse({ Acme: 'viewer' }, rule, { execution: { company: 'Acme' } }).allowed);
   t.false(authorizeResponse({ Acme: 'viewer' }, rule, { execution: { company: 'Globex' } }).allowed);
-  t.false(authorizeRequest({}, ExecutionService.typeName, 'GetExecution', { executionId: 'a:b' }).allowed, 'no role anywhere: not even the call');
+  t.false(
+    authorizeRequest({}, ExecutionService.typeName, 'GetExecution', { executionId: 'a:b' }).allowed,
+    'no role anywhere: not even the call',
+  );
 });
 
 test('a re-run needs the editor role in the company it names; without a company, in every company', (t) => {
@@ -98,10 +120,16 @@ test("people and machines belong to the deployment: reading needs a role in ever
   const SA = ServiceAccountAdminService.typeName;
   const USERS = UserAdminService.typeName;
   t.true(authorizeRequest({ '': 'viewer' }, SA, 'ListServiceAccounts', {}).allowed);
-  t.false(authorizeRequest({ Acme: 'admin' }, SA, 'ListServiceAccounts', {}).allowed, 'an admin of one company sees no deployment-wide list');
+  t.false(
+    authorizeRequest({ Acme: 'admin' }, SA, 'ListServiceAccounts', {}).allowed,
+    'an admin of one company sees no deployment-wide list',
+  );
   t.false(authorizeRequest({ '': 'editor' }, SA, 'RotateServiceAccountToken', { name: 'ci' }).allowed);
   t.true(authorizeRequest({ '': 'admin' }, SA, 'RotateServiceAccountToken', { name: 'ci' }).allowed);
-  t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'RegenerateUserKey', { name: 'shop' }).allowed, 'a key acts in every company the user holds a grant in');
+  t.false(
+    authorizeRequest({ Acme: 'admin' }, USERS, 'RegenerateUserKey', { name: 'shop' }).allowed,
+    'a key acts in every company the user holds a grant in',
+  );
   t.true(
     authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', {
       name: 'shop',
@@ -116,9 +144,15 @@ test("people and machines belong to the deployment: reading needs a role in ever
       permissionSet: 'FLOW ALL',
     }).allowed,
   );
-  t.false(authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', allCompanies: true }).allowed, 'all companies needs the admin role in every company');
+  t.false(
+    authorizeRequest({ Acme: 'admin' }, USERS, 'GrantUserPermission', { name: 'shop', allCompanies: true }).allowed,
+    'all companies needs the admin role in every company',
+  );
   t.false(authorizeRequest({ '': 'viewer' }, AppAdminService.typeName, 'SetAppState', { clientId: 'erp' }).allowed);
-  t.true(authorizeRequest({ Acme: 'viewer' }, HookSecretAdminService.typeName, 'ListHookSecrets', { company: 'Acme' }).allowed);
+  t.true(
+    authorizeRequest({ Acme: 'viewer' }, HookSecretAdminService.typeName, 'ListHookSecrets', { company: 'Acme' })
+      .allowed,
+  );
   t.false(
     authorizeRequest({ Acme: 'editor' }, HookSecretAdminService.typeName, 'SetHookSecret', {
       company: 'Acme',
@@ -139,13 +173,24 @@ test('a call must come from a page of the console: its Origin, same-origin Sec-F
   const ok = { host: '127.0.0.1:7054', origin: 'http://127.0.0.1:7054', secFetchSite: 'same-origin' };
   t.is(refusalOfCall(loopback, ok), undefined);
   t.is(refusalOfCall(loopback, { ...ok, host: 'localhost:7054', origin: 'http://localhost:7054' }), undefined);
-  t.regex(refusalOfCall(loopback, { ...ok, origin: 'http://attacker.example' })!, /Origin "http:\/\/attacker\.example", expected http:\/\/127\.0\.0\.1:7054/);
+  t.regex(
+    refusalOfCall(loopback, { ...ok, origin: 'http://attacker.example' })!,
+    /Origin "http:\/\/attacker\.example", expected http:\/\/127\.0\.0\.1:7054/,
+  );
   t.regex(refusalOfCall(loopback, { ...ok, origin: undefined })!, /Origin missing/);
   t.regex(refusalOfCall(loopback, { ...ok, secFetchSite: 'cross-site' })!, /Sec-Fetch-Site: cross-site/);
-  t.regex(refusalOfCall(loopback, { host: 'attacker.example:7054', origin: 'http://attacker.example:7054' })!, /answers its own address only/, 'DNS rebinding');
+  t.regex(
+    refusalOfCall(loopback, { host: 'attacker.example:7054', origin: 'http://attacker.example:7054' })!,
+    /answers its own address only/,
+    'DNS rebinding',
+  );
   t.is(ownOrigin(loopback, '127.0.0.1:7054/x'), undefined);
   const proxied: ConsoleSite = { publicOrigin: 'https://console.example.com', scheme: 'http', loopbackOnly: false };
-  t.is(refusalOfCall(proxied, { host: '10.0.0.5:7054', origin: 'https://console.example.com' }), undefined, 'behind a proxy the Host may be anything; the Origin may not');
+  t.is(
+    refusalOfCall(proxied, { host: '10.0.0.5:7054', origin: 'https://console.example.com' }),
+    undefined,
+    'behind a proxy the Host may be anything; the Origin may not',
+  );
   t.truthy(refusalOfCall(proxied, { host: 'console.example.com', origin: 'http://console.example.com' }));
 });
 

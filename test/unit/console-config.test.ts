@@ -6,7 +6,8 @@ import { readConsoleConfig as consoleConfigOf } from '../../engine/edges/console
 import { readSettings } from '../../common/configuration/read-settings.ts';
 
 const plain = { tls: undefined };
-const readConsoleConfig = (env: Record<string, string>, engine = plain as Parameters<typeof consoleConfigOf>[1]) => consoleConfigOf(readSettings(env, 'engine'), engine);
+const readConsoleConfig = (env: Record<string, string>, engine = plain as Parameters<typeof consoleConfigOf>[1]) =>
+  consoleConfigOf(readSettings(env, 'engine'), engine);
 
 test('off unless FLOWHOOK_CONSOLE_PORT is set (or when it is off); its other settings without it are refused', (t) => {
   t.is(readConsoleConfig({}), undefined);

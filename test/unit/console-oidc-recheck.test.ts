@@ -31,7 +31,8 @@ test.before(async () => {
   server = createServer((req, res) => {
     void (async () => {
       const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const send = (status: number, answer: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      const send = (status: number, answer: object) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       if (req.url === '/.well-known/openid-configuration')
         return send(200, {
           issuer,
@@ -64,47 +65,59 @@ const refreshed =
   (extra: object = {}) =>
   () => ({ status: 200, body: { access_token: 'access-2', token_type: 'Bearer', ...extra } });
 const userinfo = (claims: object) => (authorization: string | undefined) =>
-  authorization === 'Bearer access-2' ? { status: 200, body: claims } : { status: 401, body: { error: 'invalid_token' } };
+  authorization === 'Bearer access-2'
+    ? { status: 200, body: claims }
+    : { status: 401, body: { error: 'invalid_token' } };
 
-test.serial('without an ID token in the refresh answer, the roles come from userinfo; a rotated refresh token is handed back', async (t) => {
-  behaviour = {
-    token: refreshed({ refresh_token: 'refresh-2' }),
-    userinfo: userinfo({ sub: 'pat', flowhook_roles: ['viewer:Acme', 'editor'] }),
-  };
-  const found = await client.recheck(grant);
-  t.deepEqual(found, { confirmed: true, grants: { Acme: 'viewer', '': 'editor' }, refreshToken: 'refresh-2' });
-  const form = forms.at(-1)!;
-  t.like(Object.fromEntries(form), {
-    grant_type: 'refresh_token',
-    refresh_token: 'refresh-1',
-    client_id: 'flowhook-console',
-  });
-  behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'pat', flowhook_roles: 'admin' }) };
-  t.like(await client.recheck(grant), { confirmed: true, refreshToken: 'refresh-1' }, 'a provider that does not rotate: the same token again');
-});
+test.serial(
+  'without an ID token in the refresh answer, the roles come from userinfo; a rotated refresh token is handed back',
+  async (t) => {
+    behaviour = {
+      token: refreshed({ refresh_token: 'refresh-2' }),
+      userinfo: userinfo({ sub: 'pat', flowhook_roles: ['viewer:Acme', 'editor'] }),
+    };
+    const found = await client.recheck(grant);
+    t.deepEqual(found, { confirmed: true, grants: { Acme: 'viewer', '': 'editor' }, refreshToken: 'refresh-2' });
+    const form = forms.at(-1)!;
+    t.like(Object.fromEntries(form), {
+      grant_type: 'refresh_token',
+      refresh_token: 'refresh-1',
+      client_id: 'flowhook-console',
+    });
+    behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'pat', flowhook_roles: 'admin' }) };
+    t.like(
+      await client.recheck(grant),
+      { confirmed: true, refreshToken: 'refresh-1' },
+      'a provider that does not rotate: the same token again',
+    );
+  },
+);
 
-test.serial('a refused refresh, a refused access token, another subject or no role left: the session ends, saying why', async (t) => {
-  behaviour = { token: () => ({ status: 400, body: { error: 'invalid_grant' } }), userinfo: userinfo({}) };
-  t.deepEqual(await client.recheck(grant), {
-    confirmed: false,
-    reason: 'the identity provider refused the refresh token (invalid_grant)',
-  });
-  behaviour = { token: refreshed(), userinfo: () => ({ status: 401, body: {} }) };
-  t.like(await client.recheck(grant), {
-    confirmed: false,
-    reason: 'the identity provider refused its own access token at userinfo',
-  });
-  behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'someone-else', flowhook_roles: ['admin'] }) };
-  t.like(await client.recheck(grant), {
-    confirmed: false,
-    reason: 'the identity provider answered for another subject',
-  });
-  behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'pat', flowhook_roles: ['owner'] }) };
-  t.like(await client.recheck(grant), {
-    confirmed: false,
-    reason: 'the identity provider gives them no console role any more (claim "flowhook_roles")',
-  });
-});
+test.serial(
+  'a refused refresh, a refused access token, another subject or no role left: the session ends, saying why',
+  async (t) => {
+    behaviour = { token: () => ({ status: 400, body: { error: 'invalid_grant' } }), userinfo: userinfo({}) };
+    t.deepEqual(await client.recheck(grant), {
+      confirmed: false,
+      reason: 'the identity provider refused the refresh token (invalid_grant)',
+    });
+    behaviour = { token: refreshed(), userinfo: () => ({ status: 401, body: {} }) };
+    t.like(await client.recheck(grant), {
+      confirmed: false,
+      reason: 'the identity provider refused its own access token at userinfo',
+    });
+    behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'someone-else', flowhook_roles: ['admin'] }) };
+    t.like(await client.recheck(grant), {
+      confirmed: false,
+      reason: 'the identity provider answered for another subject',
+    });
+    behaviour = { token: refreshed(), userinfo: userinfo({ sub: 'pat', flowhook_roles: ['owner'] }) };
+    t.like(await client.recheck(grant), {
+      confirmed: false,
+      reason: 'the identity provider gives them no console role any more (claim "flowhook_roles")',
+    });
+  },
+);
 
 test.serial('a provider that fails or cannot be reached decides nothing', async (t) => {
   behaviour = { token: () => ({ status: 503, body: {} }), userinfo: userinfo({}) };

@@ -76,7 +76,15 @@ test('wrong tokens are refused and counted; past five, attempts are refused unch
     t.is(error.metadata.get('retry-after'), '1');
   }
   t.is(lookups, 5, 'a held-back attempt looks no token up');
-  t.deepEqual(refused, ['wrong_token', 'wrong_token', 'wrong_token', 'wrong_token', 'wrong_token', 'sender_backoff', 'sender_backoff']);
+  t.deepEqual(refused, [
+    'wrong_token',
+    'wrong_token',
+    'wrong_token',
+    'wrong_token',
+    'wrong_token',
+    'sender_backoff',
+    'sender_backoff',
+  ]);
 
   const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 40);
   t.is(warnings.length, 7);

@@ -21,7 +21,10 @@ test('signed content: a keyed digest of the signed bytes, told apart from every 
   t.false(key.includes(BODY.toString('hex')), 'the bytes themselves are not in the key');
   // The same bytes, however split into parts, are the same delivery: the signature cannot tell them apart either.
   t.is(deliveryIdempotencyKey(KEY, { signedContent: ['{"ref":', BODY.subarray(7)], signedTimestamp: false }), key);
-  t.not(deliveryIdempotencyKey(KEY, { signedContent: [Buffer.concat([BODY, Buffer.from(' ')])], signedTimestamp: false }), key);
+  t.not(
+    deliveryIdempotencyKey(KEY, { signedContent: [Buffer.concat([BODY, Buffer.from(' ')])], signedTimestamp: false }),
+    key,
+  );
   t.not(deliveryIdempotencyKey(KEY, { signedContent: ['1700000000.', BODY], signedTimestamp: true }), key);
   // Keyed: who reads an execution id cannot confirm a guessed body without the engines' key.
   t.not(deliveryIdempotencyKey(randomBytes(32), { signedContent: [BODY], signedTimestamp: false }), key);
@@ -29,7 +32,8 @@ test('signed content: a keyed digest of the signed bytes, told apart from every 
 
 test('FLOWHOOK_HOOK_REPLAY_WINDOW: 30 days unless set, never below 3 days, a wrong value names the variable', (t) => {
   const day = 86_400_000;
-  const readReplayWindow = (env: Record<string, string>) => readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', ...env }).hookReplayWindowMs;
+  const readReplayWindow = (env: Record<string, string>) =>
+    readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', ...env }).hookReplayWindowMs;
   t.is(readReplayWindow({}), 30 * day);
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '' }), 30 * day);
   t.is(readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: '3d' }), 3 * day);
@@ -40,5 +44,9 @@ test('FLOWHOOK_HOOK_REPLAY_WINDOW: 30 days unless set, never below 3 days, a wro
   t.throws(() => readReplayWindow({ FLOWHOOK_HOOK_REPLAY_WINDOW: 'forever' }), {
     message: /FLOWHOOK_HOOK_REPLAY_WINDOW/,
   });
-  t.is(readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_HOOK_REPLAY_WINDOW: '7d' }).hookReplayWindowMs, 7 * day);
+  t.is(
+    readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', FLOWHOOK_HOOK_REPLAY_WINDOW: '7d' })
+      .hookReplayWindowMs,
+    7 * day,
+  );
 });

@@ -8,14 +8,21 @@ function forwarded(line: string): string[] {
 }
 
 test('error-level records are forwarded with their error; warnings and info are not', (t) => {
-  t.deepEqual(forwarded(JSON.stringify({ level: 'error', msg: 'persistence failed', error: 'disk full' })), ['temporal: persistence failed: disk full']);
+  t.deepEqual(forwarded(JSON.stringify({ level: 'error', msg: 'persistence failed', error: 'disk full' })), [
+    'temporal: persistence failed: disk full',
+  ]);
   t.deepEqual(forwarded(JSON.stringify({ level: 'fatal', msg: 'cannot bind' })), ['temporal: cannot bind']);
   t.deepEqual(forwarded(JSON.stringify({ level: 'warn', msg: 'slow' })), []);
   t.deepEqual(forwarded(JSON.stringify({ level: 'info', msg: 'started' })), []);
 });
 
 test('a shard changing hands is retried by the server and not forwarded', (t) => {
-  t.deepEqual(forwarded(JSON.stringify({ level: 'error', msg: 'Queue reader unable to retrieve tasks', error: 'shard status unknown' })), []);
+  t.deepEqual(
+    forwarded(
+      JSON.stringify({ level: 'error', msg: 'Queue reader unable to retrieve tasks', error: 'shard status unknown' }),
+    ),
+    [],
+  );
   t.deepEqual(
     forwarded(
       JSON.stringify({

@@ -70,7 +70,11 @@ function signedRequest(name: DirectSchemeName, secret: string, body: string) {
 test("a scheme's facts say whether its signature covers a timestamp, as its verifier finds", (t) => {
   const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0';
   for (const name of DIRECT_SCHEME_NAMES) {
-    const outcome = verifyDirectRequest(routeOf(name), { current: secret }, signedRequest(name, secret, '{"id":"evt_1"}'));
+    const outcome = verifyDirectRequest(
+      routeOf(name),
+      { current: secret },
+      signedRequest(name, secret, '{"id":"evt_1"}'),
+    );
     if (!outcome.ok) return t.fail(`${name}: ${outcome.reason}`);
     t.is(outcome.delivery.signedTimestamp, hasSignedTimestamp(name, VERIFICATIONS[name][name]!), name);
   }
@@ -92,7 +96,9 @@ test("a scheme's facts say whether its signature covers a timestamp, as its veri
 test('a route without a scheme is a programming error, not a refusal', (t) => {
   const route = fromJson(DirectRouteSchema, {});
   t.throws(() => schemeOf(route));
-  t.throws(() => verifyDirectRequest(route, { current: 's' }, { headers: new Map(), body: new Uint8Array(), nowMs: NOW }));
+  t.throws(() =>
+    verifyDirectRequest(route, { current: 's' }, { headers: new Map(), body: new Uint8Array(), nowMs: NOW }),
+  );
 });
 
 test("withheld headers: each scheme's signature and timestamp headers plus credentials, never the event id", (t) => {
@@ -105,7 +111,11 @@ test("withheld headers: each scheme's signature and timestamp headers plus crede
     hmac: ['x-sig', 'x-ts'],
   };
   for (const name of DIRECT_SCHEME_NAMES) {
-    t.deepEqual([...withheldHeaders(routeOf(name))].sort(), [...expected[name], 'authorization', 'cookie', 'proxy-authorization'].sort(), name);
+    t.deepEqual(
+      [...withheldHeaders(routeOf(name))].sort(),
+      [...expected[name], 'authorization', 'cookie', 'proxy-authorization'].sort(),
+      name,
+    );
   }
 });
 
@@ -131,8 +141,16 @@ test("the route's toleranceSeconds replaces the default; out-of-range values fal
   t.like(verifyDirectRequest(routeOf('slack', 60), { current: secret }, signedAt(60)), { ok: true });
   t.like(verifyDirectRequest(routeOf('slack', 3600), { current: secret }, signedAt(3000)), { ok: true });
   for (const outOfRange of [0, -5, 3601]) {
-    t.like(verifyDirectRequest(routeOf('slack', outOfRange), { current: secret }, signedAt(299)), { ok: true }, `${outOfRange}`);
-    t.like(verifyDirectRequest(routeOf('slack', outOfRange), { current: secret }, signedAt(301)), { ok: false, reason: 'stale_timestamp' }, `${outOfRange}`);
+    t.like(
+      verifyDirectRequest(routeOf('slack', outOfRange), { current: secret }, signedAt(299)),
+      { ok: true },
+      `${outOfRange}`,
+    );
+    t.like(
+      verifyDirectRequest(routeOf('slack', outOfRange), { current: secret }, signedAt(301)),
+      { ok: false, reason: 'stale_timestamp' },
+      `${outOfRange}`,
+    );
   }
 });
 
@@ -172,8 +190,21 @@ const HEADER_NAMES = [
 const hostileValue = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('t=1,v1=', 'v1,', 'v1a,', 'v0=', 'sha256=', ',,,', ' ', '=', 't=99999999999999999999,v1=00', `t=${Math.floor(NOW / 1000)},v1=${'0'.repeat(64)}`),
-  fc.array(fc.constantFrom('v1,', 'v1a,', 'AAAA', '=', ' ', ',', 't=', 'v1='), { maxLength: 40 }).map((parts) => parts.join('')),
+  fc.constantFrom(
+    't=1,v1=',
+    'v1,',
+    'v1a,',
+    'v0=',
+    'sha256=',
+    ',,,',
+    ' ',
+    '=',
+    't=99999999999999999999,v1=00',
+    `t=${Math.floor(NOW / 1000)},v1=${'0'.repeat(64)}`,
+  ),
+  fc
+    .array(fc.constantFrom('v1,', 'v1a,', 'AAAA', '=', ' ', ',', 't=', 'v1='), { maxLength: 40 })
+    .map((parts) => parts.join('')),
 );
 
 test('property: hostile headers and bodies are refused with a reason from the closed set, never thrown, never verified', (t) => {
@@ -189,7 +220,12 @@ test('property: hostile headers and bodies are refused with a reason from the cl
           { current: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=', previous: 'other' },
           { headers: new Map(Object.entries(headers)), body, nowMs: NOW },
         );
-        return !outcome.ok && outcome.scheme === name && reasons.has(outcome.reason) && Object.keys(outcome).sort().join() === 'ok,reason,scheme';
+        return (
+          !outcome.ok &&
+          outcome.scheme === name &&
+          reasons.has(outcome.reason) &&
+          Object.keys(outcome).sort().join() === 'ok,reason,scheme'
+        );
       },
     ),
     { numRuns: 2000 },

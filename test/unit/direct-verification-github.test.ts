@@ -15,8 +15,15 @@ const DELIVERY = randomUUID();
 const CURRENT = "It's a Secret to Everybody";
 const PREVIOUS = 'the old secret';
 
-function verify(secrets: HookSecrets, signature: string | undefined, body: string | Uint8Array = BODY, extra: Record<string, string> = {}) {
-  const headers = new Map(Object.entries({ 'x-github-event': 'pull_request', 'x-github-delivery': DELIVERY, ...extra }));
+function verify(
+  secrets: HookSecrets,
+  signature: string | undefined,
+  body: string | Uint8Array = BODY,
+  extra: Record<string, string> = {},
+) {
+  const headers = new Map(
+    Object.entries({ 'x-github-event': 'pull_request', 'x-github-delivery': DELIVERY, ...extra }),
+  );
   if (signature !== undefined) headers.set('x-hub-signature-256', signature);
   return verifyDirectRequest(route, secrets, {
     headers,
@@ -56,16 +63,20 @@ test('without a usable delivery header the request still verifies, with no event
 
 test('the delivery key is exactly what the signature covers, whatever the unsigned X-GitHub-Delivery says', async (t) => {
   const signature = await sign(CURRENT, BODY);
-  const keys = [verify({ current: CURRENT }, signature), verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': anotherId() })].map((outcome) =>
-    outcome.ok ? outcome.delivery : undefined,
-  );
+  const keys = [
+    verify({ current: CURRENT }, signature),
+    verify({ current: CURRENT }, signature, BODY, { 'x-github-delivery': anotherId() }),
+  ].map((outcome) => (outcome.ok ? outcome.delivery : undefined));
   const headers = new Map([['x-hub-signature-256', signature]]);
   const dropped = verifyDirectRequest(route, { current: CURRENT }, { headers, body: Buffer.from(BODY), nowMs: 0 });
   keys.push(dropped.ok ? dropped.delivery : undefined);
   for (const key of keys) t.deepEqual(key, BY_BODY);
   // Hashing the key's parts under the secret gives the signature: nothing more, nothing less.
   const parts = (keys[0] as typeof BY_BODY).signedContent;
-  t.is(`sha256=${parts.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex')}`, signature);
+  t.is(
+    `sha256=${parts.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex')}`,
+    signature,
+  );
 });
 
 test('a tampered body and a wrong secret are signature mismatches', async (t) => {
@@ -86,7 +97,15 @@ test('a missing X-Hub-Signature-256 is missing, even when the legacy SHA-1 heade
 
 test('malformed signatures are refused as malformed', async (t) => {
   const hex = (await sign(CURRENT, BODY)).slice('sha256='.length);
-  for (const value of [hex, `sha1=${hex}`, `SHA256=${hex}`, `sha256=${hex.slice(1)}`, `sha256=${hex}00`, `sha256=${hex.slice(0, -1)}g`, `sha256=${hex}, sha256=${hex}`]) {
+  for (const value of [
+    hex,
+    `sha1=${hex}`,
+    `SHA256=${hex}`,
+    `sha256=${hex.slice(1)}`,
+    `sha256=${hex}00`,
+    `sha256=${hex.slice(0, -1)}g`,
+    `sha256=${hex}, sha256=${hex}`,
+  ]) {
     t.like(verify({ current: CURRENT }, value), { ok: false, reason: 'malformed_header' }, value);
   }
   // Upper-case hex is still the same digest.

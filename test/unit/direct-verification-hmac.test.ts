@@ -5,8 +5,17 @@ import test from 'ava';
 import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
 import { createHmac } from 'node:crypto';
-import { DirectRouteSchema, HmacVerificationSchema, type HmacVerificationJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { hmacConfigProblem, verifyDirectRequest, withheldHeaders, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
+import {
+  DirectRouteSchema,
+  HmacVerificationSchema,
+  type HmacVerificationJson,
+} from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import {
+  hmacConfigProblem,
+  verifyDirectRequest,
+  withheldHeaders,
+  type HookSecrets,
+} from '../../engine/domain/direct/verification/index.ts';
 import { validateFlow } from '../../flow/index.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 18, 0, 0);
@@ -15,13 +24,20 @@ const BODY = '<order id="42"><total>9.99</total></order>';
 const CURRENT = 'generic-current-secret';
 const PREVIOUS = 'generic-previous-secret';
 
-const routeOf = (hmac: HmacVerificationJson, toleranceSeconds?: number) => fromJson(DirectRouteSchema, { verify: { hmac }, ...(toleranceSeconds ? { toleranceSeconds } : {}) });
+const routeOf = (hmac: HmacVerificationJson, toleranceSeconds?: number) =>
+  fromJson(DirectRouteSchema, { verify: { hmac }, ...(toleranceSeconds ? { toleranceSeconds } : {}) });
 
 function mac(algorithm: string, secret: string, content: string | Buffer, encoding: 'hex' | 'base64'): string {
   return createHmac(algorithm, secret).update(content).digest(encoding);
 }
 
-function verify(hmac: HmacVerificationJson, secrets: HookSecrets, headers: Record<string, string>, body: string | Uint8Array = BODY, nowMs = NOW) {
+function verify(
+  hmac: HmacVerificationJson,
+  secrets: HookSecrets,
+  headers: Record<string, string>,
+  body: string | Uint8Array = BODY,
+  nowMs = NOW,
+) {
   return verifyDirectRequest(routeOf(hmac), secrets, {
     headers: new Map(Object.entries(headers)),
     body: typeof body === 'string' ? Buffer.from(body) : body,
@@ -88,7 +104,10 @@ for (const configuration of CONFIGURATIONS) {
 
   test(`${configuration.name}: the good request verifies; tampering and a wrong secret do not`, (t) => {
     const expectedId = hmac.eventIdHeader ? 'evt-1' : undefined;
-    t.like(verify(hmac, { current: CURRENT }, good), expectedId ? { ok: true, scheme: 'hmac', eventId: expectedId } : { ok: true, scheme: 'hmac' });
+    t.like(
+      verify(hmac, { current: CURRENT }, good),
+      expectedId ? { ok: true, scheme: 'hmac', eventId: expectedId } : { ok: true, scheme: 'hmac' },
+    );
     if (!expectedId) t.false('eventId' in verify(hmac, { current: CURRENT }, good));
     t.like(verify(hmac, { current: CURRENT }, good, `${BODY} `), { ok: false, reason: 'signature_mismatch' });
     t.like(verify(hmac, { current: 'wrong' }, good), { ok: false, reason: 'signature_mismatch' });
@@ -104,7 +123,11 @@ for (const configuration of CONFIGURATIONS) {
     const { [signatureHeader]: signature, ...without } = good;
     t.like(verify(hmac, { current: CURRENT }, without), { ok: false, reason: 'missing_header' });
     for (const value of [signature!.slice(0, -2), `${signature}00`, `${signature!.slice(0, -3)}!!!`, ` ${signature}`]) {
-      t.like(verify(hmac, { current: CURRENT }, { ...good, [signatureHeader]: value }), { ok: false, reason: 'malformed_header' }, value);
+      t.like(
+        verify(hmac, { current: CURRENT }, { ...good, [signatureHeader]: value }),
+        { ok: false, reason: 'malformed_header' },
+        value,
+      );
     }
   });
 
@@ -125,7 +148,11 @@ for (const configuration of CONFIGURATIONS) {
     test(`${configuration.name}: a timestamp beyond the tolerance, past or future, is stale; a missing one is missing`, (t) => {
       for (const offsetSeconds of [-301, 301]) {
         const seconds = String(Number(SECONDS) + offsetSeconds);
-        t.like(verify(hmac, { current: CURRENT }, sign(CURRENT, BODY, seconds, 'evt-1')), { ok: false, reason: 'stale_timestamp' }, `offset ${offsetSeconds}`);
+        t.like(
+          verify(hmac, { current: CURRENT }, sign(CURRENT, BODY, seconds, 'evt-1')),
+          { ok: false, reason: 'stale_timestamp' },
+          `offset ${offsetSeconds}`,
+        );
       }
       const timestampHeader = hmac.timestampHeader!.toLowerCase();
       const { [timestampHeader]: _, ...without } = good;
@@ -193,7 +220,10 @@ test('delivery keys: a signed {id} is the key; without {id} the key is every par
     .map((outcome) => outcome.ok && outcome.delivery);
   for (const key of keys) t.deepEqual(key, { signedContent: [SECONDS, '.', Buffer.from(BODY)], signedTimestamp: true });
   const parts = (keys[0] as { signedContent: readonly (string | Uint8Array)[] }).signedContent;
-  t.is(parts.reduce((digest, part) => digest.update(part), createHmac('sha512', CURRENT)).digest('hex'), headers['x-webhook-signature']);
+  t.is(
+    parts.reduce((digest, part) => digest.update(part), createHmac('sha512', CURRENT)).digest('hex'),
+    headers['x-webhook-signature'],
+  );
 });
 
 test('the route tolerance applies to the timestamp', (t) => {
@@ -248,7 +278,9 @@ test('property: every description publishing accepts is one verification can use
       algorithm: fc.constantFrom('', 'sha1', 'sha256', 'sha512', 'SHA256', 'md5'),
       encoding: fc.constantFrom('', 'hex', 'base64', 'base32'),
       prefix: fc.constantFrom('', 'sha256=', 'v1='),
-      signedContent: fc.array(fc.constantFrom('{body}', '{timestamp}', '{id}', '.', ':', '{', '}', '{nonce}', 'v0'), { maxLength: 5 }).map((parts) => parts.join('')),
+      signedContent: fc
+        .array(fc.constantFrom('{body}', '{timestamp}', '{id}', '.', ':', '{', '}', '{nonce}', 'v0'), { maxLength: 5 })
+        .map((parts) => parts.join('')),
       timestampHeader: header,
       eventIdHeader: header,
     },
@@ -275,5 +307,11 @@ test('a description publish validation refuses throws instead of verifying anyth
 
 test('the signature and timestamp headers are withheld from the flow, lower-cased', (t) => {
   const [, , timestamped] = CONFIGURATIONS;
-  t.deepEqual([...withheldHeaders(routeOf(timestamped!.hmac))].sort(), ['authorization', 'cookie', 'proxy-authorization', 'x-webhook-signature', 'x-webhook-timestamp']);
+  t.deepEqual([...withheldHeaders(routeOf(timestamped!.hmac))].sort(), [
+    'authorization',
+    'cookie',
+    'proxy-authorization',
+    'x-webhook-signature',
+    'x-webhook-timestamp',
+  ]);
 });

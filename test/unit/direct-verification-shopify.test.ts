@@ -20,7 +20,8 @@ const EVENT_ID = randomUUID();
 const CURRENT = 'shpss_' + 'a1b2c3d4'.repeat(4);
 const PREVIOUS = 'shpss_' + 'f0e1d2c3'.repeat(4);
 
-const shopifyHmac = (secret: string, body: string | Uint8Array) => createHmac('sha256', secret).update(body).digest('base64');
+const shopifyHmac = (secret: string, body: string | Uint8Array) =>
+  createHmac('sha256', secret).update(body).digest('base64');
 
 function verify(secrets: HookSecrets, headers: Record<string, string>, body: string | Uint8Array = BODY) {
   return verifyDirectRequest(route, secrets, {
@@ -68,7 +69,11 @@ test('a Shopify Events delivery (headers without X-) verifies too', (t) => {
 
 test('the delivery key is exactly what the signature covers, with the id headers changed or dropped', (t) => {
   const { 'x-shopify-webhook-id': _, 'x-shopify-event-id': __, ...withoutIds } = delivery(CURRENT);
-  for (const headers of [delivery(CURRENT), { ...delivery(CURRENT), 'x-shopify-webhook-id': randomUUID() }, withoutIds]) {
+  for (const headers of [
+    delivery(CURRENT),
+    { ...delivery(CURRENT), 'x-shopify-webhook-id': randomUUID() },
+    withoutIds,
+  ]) {
     t.like(verify({ current: CURRENT }, headers), { ok: true, delivery: BY_BODY });
   }
   t.is(shopifyHmac(CURRENT, Buffer.concat(BY_BODY.signedContent)), delivery(CURRENT)['x-shopify-hmac-sha256']);
@@ -91,7 +96,11 @@ test('a signature that is no base64 SHA-256 digest is malformed', (t) => {
   const good = shopifyHmac(CURRENT, BODY);
   const hex = createHmac('sha256', CURRENT).update(BODY).digest('hex');
   for (const value of [hex, good.slice(4), `${good}AAAA`, `${good.slice(0, -2)}!=`, `sha256=${good}`]) {
-    t.like(verify({ current: CURRENT }, { ...delivery(CURRENT), 'x-shopify-hmac-sha256': value }), { ok: false, reason: 'malformed_header' }, value);
+    t.like(
+      verify({ current: CURRENT }, { ...delivery(CURRENT), 'x-shopify-hmac-sha256': value }),
+      { ok: false, reason: 'malformed_header' },
+      value,
+    );
   }
   // Without padding it is the same digest.
   t.like(verify({ current: CURRENT }, { ...delivery(CURRENT), 'x-shopify-hmac-sha256': good.replace(/=+$/, '') }), {

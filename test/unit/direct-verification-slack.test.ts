@@ -6,7 +6,11 @@ import fc from 'fast-check';
 import { fromJson } from '@bufbuild/protobuf';
 import { createHmac } from 'node:crypto';
 import { DirectRouteSchema } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { slackChallenge, verifyDirectRequest, type HookSecrets } from '../../engine/domain/direct/verification/index.ts';
+import {
+  slackChallenge,
+  verifyDirectRequest,
+  type HookSecrets,
+} from '../../engine/domain/direct/verification/index.ts';
 
 const NOW = Date.UTC(2026, 10, 23, 18, 0, 0);
 const route = fromJson(DirectRouteSchema, { verify: { slack: {} } });
@@ -17,7 +21,8 @@ const EVENT = JSON.stringify({
   event_id: 'Ev08MFMKH6CV',
   event: { type: 'app_mention', text: 'hi' },
 });
-const SLASH_COMMAND = 'token=x&team_id=T1&command=%2Fweather&text=94070&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2F1';
+const SLASH_COMMAND =
+  'token=x&team_id=T1&command=%2Fweather&text=94070&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2F1';
 const CURRENT = '8f742231b10e8888abcd99yyyzzz85a5';
 const PREVIOUS = '0b9d4e7c1f2a3b4c5d6e7f8091a2b3c4';
 
@@ -56,7 +61,10 @@ test('a signed slash command (a form post) verifies, with no event id, known by 
   const headers = signedHeaders(CURRENT, SLASH_COMMAND);
   const delivery = { signedContent: [`v0:${seconds(NOW)}:`, Buffer.from(SLASH_COMMAND)], signedTimestamp: true };
   t.deepEqual(verify({ current: CURRENT }, headers, SLASH_COMMAND), { ok: true, scheme: 'slack', delivery });
-  t.is(`v0=${delivery.signedContent.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex')}`, headers['x-slack-signature']);
+  t.is(
+    `v0=${delivery.signedContent.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex')}`,
+    headers['x-slack-signature'],
+  );
 });
 
 test('a tampered body, a wrong secret and a changed timestamp are signature mismatches', (t) => {
@@ -72,7 +80,11 @@ test('a tampered body, a wrong secret and a changed timestamp are signature mism
 test('a timestamp beyond the tolerance, past or future, is stale', (t) => {
   for (const offsetSeconds of [-301, 301]) {
     const at = NOW + offsetSeconds * 1000;
-    t.like(verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT, at)), { ok: false, reason: 'stale_timestamp' }, `offset ${offsetSeconds}`);
+    t.like(
+      verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT, at)),
+      { ok: false, reason: 'stale_timestamp' },
+      `offset ${offsetSeconds}`,
+    );
   }
   t.like(verify({ current: CURRENT }, signedHeaders(CURRENT, EVENT, NOW + 300_000)), { ok: true });
 });
@@ -93,10 +105,18 @@ test('malformed signature or timestamp headers are refused as malformed', (t) =>
   const headers = signedHeaders(CURRENT, EVENT);
   const hex = headers['x-slack-signature']!.slice(3);
   for (const signature of [hex, `v1=${hex}`, `v0=${hex.slice(2)}`, `v0=${hex.slice(0, -1)}x`, `v0=${hex}, v0=${hex}`]) {
-    t.like(verify({ current: CURRENT }, { ...headers, 'x-slack-signature': signature }), { ok: false, reason: 'malformed_header' }, signature);
+    t.like(
+      verify({ current: CURRENT }, { ...headers, 'x-slack-signature': signature }),
+      { ok: false, reason: 'malformed_header' },
+      signature,
+    );
   }
   for (const timestamp of ['now', '1.5', '+1763920800', '99999999999999']) {
-    t.like(verify({ current: CURRENT }, { ...headers, 'x-slack-request-timestamp': timestamp }), { ok: false, reason: 'malformed_header' }, timestamp);
+    t.like(
+      verify({ current: CURRENT }, { ...headers, 'x-slack-request-timestamp': timestamp }),
+      { ok: false, reason: 'malformed_header' },
+      timestamp,
+    );
   }
 });
 

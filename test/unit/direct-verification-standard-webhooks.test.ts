@@ -35,7 +35,12 @@ function headers(signature: string, atMs = NOW, id = ID): Map<string, string> {
   ]);
 }
 
-function verify(secrets: HookSecrets, requestHeaders: Map<string, string>, body: string | Uint8Array = BODY, nowMs = NOW) {
+function verify(
+  secrets: HookSecrets,
+  requestHeaders: Map<string, string>,
+  body: string | Uint8Array = BODY,
+  nowMs = NOW,
+) {
   return verifyDirectRequest(route, secrets, {
     headers: requestHeaders,
     body: typeof body === 'string' ? Buffer.from(body) : body,
@@ -48,7 +53,8 @@ function ed25519Pair(): { publicKey: string; signAt: (atMs: number, body?: strin
   const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
   return {
     publicKey: `whpk_${raw.toString('base64')}`,
-    signAt: (atMs, body = BODY, id = ID) => `v1a,${ed25519Sign(null, Buffer.from(`${id}.${Math.floor(atMs / 1000)}.${body}`), privateKey).toString('base64')}`,
+    signAt: (atMs, body = BODY, id = ID) =>
+      `v1a,${ed25519Sign(null, Buffer.from(`${id}.${Math.floor(atMs / 1000)}.${body}`), privateKey).toString('base64')}`,
   };
 }
 
@@ -76,7 +82,11 @@ test('a tampered body, a wrong secret and a changed id or timestamp are signatur
 test('a timestamp beyond the default five minutes, past or future, is stale; the bounds themselves are inside', (t) => {
   for (const offsetSeconds of [-301, 301, -3600, 86_400]) {
     const at = NOW + offsetSeconds * 1000;
-    t.like(verify({ current: CURRENT }, headers(libSign(CURRENT, at), at)), { ok: false, reason: 'stale_timestamp' }, `offset ${offsetSeconds}`);
+    t.like(
+      verify({ current: CURRENT }, headers(libSign(CURRENT, at), at)),
+      { ok: false, reason: 'stale_timestamp' },
+      `offset ${offsetSeconds}`,
+    );
   }
   for (const offsetSeconds of [-300, 300]) {
     const at = NOW + offsetSeconds * 1000;
@@ -114,7 +124,11 @@ test('malformed headers are refused as malformed, never thrown', (t) => {
   for (const [name, value] of cases) {
     const requestHeaders = headers(good);
     requestHeaders.set(name, value);
-    t.like(verify({ current: CURRENT }, requestHeaders), { ok: false, reason: 'malformed_header' }, `${name}: ${value.slice(0, 40)}`);
+    t.like(
+      verify({ current: CURRENT }, requestHeaders),
+      { ok: false, reason: 'malformed_header' },
+      `${name}: ${value.slice(0, 40)}`,
+    );
   }
 });
 
@@ -187,16 +201,21 @@ test('unusable secrets verify nothing: a whsk_ private key, a short whpk_, an em
 
 test('property: changing any single byte of the body is refused', (t) => {
   fc.assert(
-    fc.property(fc.string({ minLength: 1, maxLength: 300 }), fc.nat(), fc.integer({ min: 1, max: 255 }), (text, at, delta) => {
-      const body = Buffer.from(text);
-      const requestHeaders = headers(libSign(CURRENT, NOW, text));
-      if (!verify({ current: CURRENT }, requestHeaders, body).ok) return false;
-      const changed = Buffer.from(body);
-      const index = at % changed.length;
-      changed[index] = (changed[index]! + delta) % 256;
-      const outcome = verify({ current: CURRENT }, requestHeaders, changed);
-      return !outcome.ok && outcome.reason === 'signature_mismatch';
-    }),
+    fc.property(
+      fc.string({ minLength: 1, maxLength: 300 }),
+      fc.nat(),
+      fc.integer({ min: 1, max: 255 }),
+      (text, at, delta) => {
+        const body = Buffer.from(text);
+        const requestHeaders = headers(libSign(CURRENT, NOW, text));
+        if (!verify({ current: CURRENT }, requestHeaders, body).ok) return false;
+        const changed = Buffer.from(body);
+        const index = at % changed.length;
+        changed[index] = (changed[index]! + delta) % 256;
+        const outcome = verify({ current: CURRENT }, requestHeaders, changed);
+        return !outcome.ok && outcome.reason === 'signature_mismatch';
+      },
+    ),
   );
   t.pass();
 });

@@ -65,7 +65,11 @@ test('a verified body that is no JSON object, or has no string id, has no event 
     const header = stripeHeader(CURRENT, NOW, body);
     const delivery = { signedContent: [`${Math.floor(NOW / 1000)}.`, Buffer.from(body)], signedTimestamp: true };
     t.deepEqual(verify({ current: CURRENT }, header, body), { ok: true, scheme: 'stripe', delivery }, body);
-    t.is(delivery.signedContent.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex'), v1Of(header), body);
+    t.is(
+      delivery.signedContent.reduce((hmac, part) => hmac.update(part), createHmac('sha256', CURRENT)).digest('hex'),
+      v1Of(header),
+      body,
+    );
   }
 });
 
@@ -85,7 +89,11 @@ test('a tampered body, a wrong secret and a changed t are signature mismatches',
 test('t older or further in the future than the tolerance is stale', (t) => {
   for (const offsetSeconds of [-301, 301, -86_400]) {
     const at = NOW + offsetSeconds * 1000;
-    t.like(verify({ current: CURRENT }, stripeHeader(CURRENT, at)), { ok: false, reason: 'stale_timestamp' }, `offset ${offsetSeconds}`);
+    t.like(
+      verify({ current: CURRENT }, stripeHeader(CURRENT, at)),
+      { ok: false, reason: 'stale_timestamp' },
+      `offset ${offsetSeconds}`,
+    );
   }
   t.like(verify({ current: CURRENT }, stripeHeader(CURRENT, NOW - 300_000)), { ok: true });
 });

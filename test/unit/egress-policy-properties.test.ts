@@ -4,7 +4,14 @@
 // and addresses and allow-list entries survive formatting and parsing.
 import test from 'ava';
 import fc from 'fast-check';
-import { checkEgress, egressRuleMatches, formatEgressRule, internalAddressKind, parseEgressRules, type EgressPolicy } from '../../flow/egress-policy.ts';
+import {
+  checkEgress,
+  egressRuleMatches,
+  formatEgressRule,
+  internalAddressKind,
+  parseEgressRules,
+  type EgressPolicy,
+} from '../../flow/egress-policy.ts';
 import { IPV4_INTERNAL } from '../../flow/egress/internal-ranges.ts';
 import { formatIp, parseIp } from '../../flow/egress/ip-literal.ts';
 
@@ -19,7 +26,9 @@ const ipv6Value = fc
   .map((groups) => groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n));
 
 /** A host anywhere in one of the internal IPv4 ranges. */
-const internalIPv4 = fc.constantFrom(...IPV4_INTERNAL).chain((range) => bits(32 - range.prefix).map((host) => range.network | host));
+const internalIPv4 = fc
+  .constantFrom(...IPV4_INTERNAL)
+  .chain((range) => bits(32 - range.prefix).map((host) => range.network | host));
 
 const dotted = (v4: bigint) => [24n, 16n, 8n, 0n].map((shift) => String((v4 >> shift) & 0xffn)).join('.');
 
@@ -68,7 +77,8 @@ function spell(value: bigint, spelling: Spelling, { zone = true } = {}): string 
   });
   if (spelling.dottedTail) pieces.push(dotted(value & V4_MASK));
   const runs: [number, number][] = [];
-  for (let start = 0; start < hexCount; start++) for (let end = start + 1; end <= hexCount && groups[end - 1] === 0; end++) runs.push([start, end]);
+  for (let start = 0; start < hexCount; start++)
+    for (let end = start + 1; end <= hexCount && groups[end - 1] === 0; end++) runs.push([start, end]);
   const choice = spelling.compression % (runs.length + 1);
   let text = pieces.join(':');
   if (choice < runs.length) {
@@ -101,13 +111,26 @@ for (const [form, carry] of Object.entries(CARRIERS)) {
 
 test('every spelling of an internal IPv4 address is opened by an entry naming the IPv4 address, and by no other', (t) => {
   fc.assert(
-    fc.property(internalIPv4, fc.constantFrom(...Object.values(CARRIERS)), bits(80), spellingArbitrary, (v4, carry, rest, spelling) => {
-      const value = carry(v4, rest);
-      fc.pre(value > 1n);
-      const address = spell(value, spelling);
-      t.true(checkEgress({ ...DEFAULT_POLICY, allow: parseEgressRules(dotted(v4), 'test') }, resolvedTo(address)).allowed, address);
-      t.false(checkEgress({ ...DEFAULT_POLICY, allow: parseEgressRules(dotted(v4 ^ 1n), 'test') }, resolvedTo(address)).allowed, address);
-    }),
+    fc.property(
+      internalIPv4,
+      fc.constantFrom(...Object.values(CARRIERS)),
+      bits(80),
+      spellingArbitrary,
+      (v4, carry, rest, spelling) => {
+        const value = carry(v4, rest);
+        fc.pre(value > 1n);
+        const address = spell(value, spelling);
+        t.true(
+          checkEgress({ ...DEFAULT_POLICY, allow: parseEgressRules(dotted(v4), 'test') }, resolvedTo(address)).allowed,
+          address,
+        );
+        t.false(
+          checkEgress({ ...DEFAULT_POLICY, allow: parseEgressRules(dotted(v4 ^ 1n), 'test') }, resolvedTo(address))
+            .allowed,
+          address,
+        );
+      },
+    ),
   );
 });
 
@@ -131,7 +154,11 @@ test('an IPv6 address parses to the same value in every spelling and is written 
       t.deepEqual(parseIp(text), parsed);
       // WHATWG writes IPv4-mapped addresses in hex (::ffff:7f00:1); RFC 5952 §5 and we, dotted.
       if (value >> 32n === 0xffffn) t.is(text, `::ffff:${dotted(value & V4_MASK)}`);
-      else t.is(`[${text}]`, new URL(`http://${spell(value, { ...spelling, brackets: true }, { zone: false })}/`).hostname);
+      else
+        t.is(
+          `[${text}]`,
+          new URL(`http://${spell(value, { ...spelling, brackets: true }, { zone: false })}/`).hostname,
+        );
     }),
   );
 });
@@ -165,12 +192,21 @@ const hostName = fc
     return upper ? name.toUpperCase() : name;
   });
 const port = fc.integer({ min: 1, max: 65535 });
-const ipv6Entry = fc.tuple(ipv6Value, spellingArbitrary).map(([value, spelling]) => spell(value, { ...spelling, brackets: false }, { zone: false }));
+const ipv6Entry = fc
+  .tuple(ipv6Value, spellingArbitrary)
+  .map(([value, spelling]) => spell(value, { ...spelling, brackets: false }, { zone: false }));
 const network = fc.oneof(
-  fc.integer({ min: 0, max: 32 }).chain((prefix) => bits(32).map((value) => `${dotted((value >> BigInt(32 - prefix)) << BigInt(32 - prefix))}/${prefix}`)),
+  fc
+    .integer({ min: 0, max: 32 })
+    .chain((prefix) =>
+      bits(32).map((value) => `${dotted((value >> BigInt(32 - prefix)) << BigInt(32 - prefix))}/${prefix}`),
+    ),
   fc
     .tuple(fc.integer({ min: 0, max: 128 }), ipv6Value, spellingArbitrary)
-    .map(([prefix, value, spelling]) => `${spell((value >> BigInt(128 - prefix)) << BigInt(128 - prefix), { ...spelling, brackets: false }, { zone: false })}/${prefix}`),
+    .map(
+      ([prefix, value, spelling]) =>
+        `${spell((value >> BigInt(128 - prefix)) << BigInt(128 - prefix), { ...spelling, brackets: false }, { zone: false })}/${prefix}`,
+    ),
 );
 const entry = fc.oneof(
   hostName,
@@ -208,13 +244,26 @@ test('a list written back canonically parses to the same rules, duplicates dropp
 
 test('a spelling of an address matches exactly the rules its canonical text matches, among them those naming it', (t) => {
   fc.assert(
-    fc.property(ipv6Value, spellingArbitrary, fc.integer({ min: 0, max: 128 }), fc.array(entry, { maxLength: 6 }), (value, spelling, prefix, entries) => {
-      const canonical = formatIp({ version: 6, value });
-      const shift = BigInt(128 - prefix);
-      const naming = [canonical, `[${canonical}]:443`, `${formatIp({ version: 6, value: (value >> shift) << shift })}/${prefix}`];
-      const matches = (address: string) => (rule: Parameters<typeof egressRuleMatches>[0]) => egressRuleMatches(rule, { host: 'x.example', port: 443, address });
-      for (const rule of parseEgressRules(naming.join(','), 'test')) t.true(matches(spell(value, spelling))(rule), formatEgressRule(rule));
-      for (const rule of parseEgressRules(entries.join(','), 'test')) t.is(matches(spell(value, spelling))(rule), matches(canonical)(rule));
-    }),
+    fc.property(
+      ipv6Value,
+      spellingArbitrary,
+      fc.integer({ min: 0, max: 128 }),
+      fc.array(entry, { maxLength: 6 }),
+      (value, spelling, prefix, entries) => {
+        const canonical = formatIp({ version: 6, value });
+        const shift = BigInt(128 - prefix);
+        const naming = [
+          canonical,
+          `[${canonical}]:443`,
+          `${formatIp({ version: 6, value: (value >> shift) << shift })}/${prefix}`,
+        ];
+        const matches = (address: string) => (rule: Parameters<typeof egressRuleMatches>[0]) =>
+          egressRuleMatches(rule, { host: 'x.example', port: 443, address });
+        for (const rule of parseEgressRules(naming.join(','), 'test'))
+          t.true(matches(spell(value, spelling))(rule), formatEgressRule(rule));
+        for (const rule of parseEgressRules(entries.join(','), 'test'))
+          t.is(matches(spell(value, spelling))(rule), matches(canonical)(rule));
+      },
+    ),
   );
 });

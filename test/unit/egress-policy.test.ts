@@ -21,7 +21,9 @@ function policy(allow = '', company?: { name: string; allow: string }): EgressPo
   return {
     allow: parseEgressRules(allow, EGRESS_ALLOW_VARIABLE),
     ownPorts: OWN_PORTS,
-    ...(company ? { company: { name: company.name, allow: parseEgressRules(company.allow, `company "${company.name}"`) } } : {}),
+    ...(company
+      ? { company: { name: company.name, allow: parseEgressRules(company.allow, `company "${company.name}"`) } }
+      : {}),
   };
 }
 
@@ -156,7 +158,8 @@ test("every cloud metadata address is refused without an entry: Azure's WireServ
     ['fd00:42::42', 'unique-local', 'Scaleway over IPv6'],
     ['fe80::a9fe:a9fe', 'link-local', 'OpenStack over IPv6'],
   ];
-  for (const [address, rule, whose] of metadata) t.is(ruleOf(policy(), target(address, 80, 'metadata.example')), rule, `${address} (${whose})`);
+  for (const [address, rule, whose] of metadata)
+    t.is(ruleOf(policy(), target(address, 80, 'metadata.example')), rule, `${address} (${whose})`);
   const decision = checkEgress(policy(), target('168.63.129.16', 80));
   t.deepEqual(decision, {
     allowed: false,
@@ -166,7 +169,8 @@ test("every cloud metadata address is refused without an entry: Azure's WireServ
   });
   t.is(internalAddressKind('168.63.129.16'), 'cloud metadata');
   // Only that address: its public neighbours stay public, and an entry naming it opens it.
-  for (const neighbour of ['168.63.129.15', '168.63.129.17', '168.63.128.16']) t.true(allowed(policy(), target(neighbour)), neighbour);
+  for (const neighbour of ['168.63.129.15', '168.63.129.17', '168.63.128.16'])
+    t.true(allowed(policy(), target(neighbour)), neighbour);
   t.true(allowed(policy('168.63.129.16'), target('168.63.129.16', 32526)));
 });
 
@@ -205,7 +209,10 @@ test('text that is not an IP literal is refused, never allowed', (t) => {
     'g::1',
   ]) {
     t.is(internalAddressKind(address), 'not an IP address', address);
-    const decision = checkEgress(policy('0.0.0.0/0,::/0,*.example.com,example.com'), target(address, 443, 'example.com'));
+    const decision = checkEgress(
+      policy('0.0.0.0/0,::/0,*.example.com,example.com'),
+      target(address, 443, 'example.com'),
+    );
     t.deepEqual(decision.allowed ? 'allowed' : decision.rule, 'not-an-ip-address', address);
   }
 });
@@ -214,7 +221,8 @@ test('the messages name the rule, the address and what to change', (t) => {
   t.deepEqual(checkEgress(policy(), target('127.0.0.1', 8080)), {
     allowed: false,
     rule: 'loopback',
-    message: 'refused by the egress policy: 127.0.0.1 is a loopback address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=127.0.0.1:8080)',
+    message:
+      'refused by the egress policy: 127.0.0.1 is a loopback address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=127.0.0.1:8080)',
   });
   t.deepEqual(checkEgress(policy(), target('10.1.1.1', 443, 'erp.internal')), {
     allowed: false,
@@ -237,22 +245,32 @@ test('the messages name the rule, the address and what to change', (t) => {
   t.deepEqual(checkEgress(policy(), target('::', 80)), {
     allowed: false,
     rule: 'unspecified',
-    message: 'refused by the egress policy: :: is an unspecified address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=[::]:80)',
+    message:
+      'refused by the egress policy: :: is an unspecified address (open it with FLOWHOOK_EGRESS_ALLOW, e.g. FLOWHOOK_EGRESS_ALLOW=[::]:80)',
   });
   t.deepEqual(checkEgress(policy(), target('8.8.8.8', 7049, 'dns.example')), {
     allowed: false,
     rule: 'own-port',
-    message: "refused by the egress policy: port 7049 is flowhook's own engine port; only a host:port entry naming it opens it, e.g. FLOWHOOK_EGRESS_ALLOW=dns.example:7049",
+    message:
+      "refused by the egress policy: port 7049 is flowhook's own engine port; only a host:port entry naming it opens it, e.g. FLOWHOOK_EGRESS_ALLOW=dns.example:7049",
   });
-  t.deepEqual(checkEgress(policy('', { name: 'Acme', allow: 'api.acme.example' }), target('93.184.216.34', 443, 'erp.example.com')), {
-    allowed: false,
-    rule: 'company-egress',
-    message: 'refused by company "Acme" egress list: erp.example.com:443 (93.184.216.34) is not on it (change it with flowhook company egress set Acme …)',
-  });
+  t.deepEqual(
+    checkEgress(
+      policy('', { name: 'Acme', allow: 'api.acme.example' }),
+      target('93.184.216.34', 443, 'erp.example.com'),
+    ),
+    {
+      allowed: false,
+      rule: 'company-egress',
+      message:
+        'refused by company "Acme" egress list: erp.example.com:443 (93.184.216.34) is not on it (change it with flowhook company egress set Acme …)',
+    },
+  );
   t.deepEqual(checkEgress(policy('', { name: 'Acme Corp', allow: '' }), target('2606:4700::1111', 443)), {
     allowed: false,
     rule: 'company-egress',
-    message: 'refused by company "Acme Corp" egress list: [2606:4700::1111]:443 is not on it (change it with flowhook company egress set "Acme Corp" …)',
+    message:
+      'refused by company "Acme Corp" egress list: [2606:4700::1111]:443 is not on it (change it with flowhook company egress set "Acme Corp" …)',
   });
   const notIp = checkEgress(policy(), target('exa"mple', 443));
   t.deepEqual(notIp, {
@@ -353,7 +371,12 @@ test('wildcard entries match any subdomain but not the bare domain', (t) => {
 test("flowhook's own ports are refused on public and allowed addresses alike", (t) => {
   const p = policy('erp.internal,10.20.0.0/16,127.0.0.1:8080,*.corp.example:7049');
   for (const [port, name] of OWN_PORTS) {
-    for (const t1 of [target('8.8.8.8', port, 'dns.example'), target('10.20.1.1', port), target('10.1.1.1', port, 'erp.internal'), target('127.0.0.1', port)]) {
+    for (const t1 of [
+      target('8.8.8.8', port, 'dns.example'),
+      target('10.20.1.1', port),
+      target('10.1.1.1', port, 'erp.internal'),
+      target('127.0.0.1', port),
+    ]) {
       const decision = checkEgress(p, t1);
       t.false(decision.allowed);
       if (!decision.allowed) {
@@ -415,13 +438,19 @@ test('an internal address needs both the operator and the company list', (t) => 
 // --- parsing -----------------------------------------------------------------
 
 test('the list parses into canonical rules, ignoring blanks and duplicates', (t) => {
-  t.deepEqual(parseEgressRules(' erp.internal, ,10.20.0.0/16,127.0.0.1:8080,[::1]:9000,*.corp.example,,erp.internal, ', EGRESS_ALLOW_VARIABLE), [
-    { kind: 'host', host: 'erp.internal' },
-    { kind: 'cidr', cidr: '10.20.0.0/16' },
-    { kind: 'hostPort', host: '127.0.0.1', port: 8080 },
-    { kind: 'hostPort', host: '::1', port: 9000 },
-    { kind: 'host', host: '*.corp.example' },
-  ]);
+  t.deepEqual(
+    parseEgressRules(
+      ' erp.internal, ,10.20.0.0/16,127.0.0.1:8080,[::1]:9000,*.corp.example,,erp.internal, ',
+      EGRESS_ALLOW_VARIABLE,
+    ),
+    [
+      { kind: 'host', host: 'erp.internal' },
+      { kind: 'cidr', cidr: '10.20.0.0/16' },
+      { kind: 'hostPort', host: '127.0.0.1', port: 8080 },
+      { kind: 'hostPort', host: '::1', port: 9000 },
+      { kind: 'host', host: '*.corp.example' },
+    ],
+  );
   t.deepEqual(parseEgressRules('', EGRESS_ALLOW_VARIABLE), []);
   t.deepEqual(parseEgressRules(' , ', EGRESS_ALLOW_VARIABLE), []);
   t.deepEqual(parseEgressRules('127.0.0.1,::1,[fd00::1],FD00:0:0::/8', EGRESS_ALLOW_VARIABLE), [
@@ -432,7 +461,9 @@ test('the list parses into canonical rules, ignoring blanks and duplicates', (t)
   ]);
   // A bare IPv6 literal is an address, never host:port.
   t.deepEqual(parseEgressRules('::1:8080', EGRESS_ALLOW_VARIABLE), [{ kind: 'cidr', cidr: '::1:8080/128' }]);
-  t.deepEqual(parseEgressRules('[0:0:0:0:0:0:0:1]:8080', EGRESS_ALLOW_VARIABLE), [{ kind: 'hostPort', host: '::1', port: 8080 }]);
+  t.deepEqual(parseEgressRules('[0:0:0:0:0:0:0:1]:8080', EGRESS_ALLOW_VARIABLE), [
+    { kind: 'hostPort', host: '::1', port: 8080 },
+  ]);
 });
 
 const BAD: [string, RegExp][] = [
@@ -478,7 +509,10 @@ const BAD: [string, RegExp][] = [
 for (const [item, reason] of BAD) {
   test(`${JSON.stringify(item)} is refused with a message naming the variable and the item`, (t) => {
     const error = t.throws(() => parseEgressRules(`erp.internal,${item},10.0.0.0/8`, EGRESS_ALLOW_VARIABLE));
-    t.true(error?.message.startsWith(`${EGRESS_ALLOW_VARIABLE}: ${JSON.stringify(item)} is not a valid entry: `), error?.message);
+    t.true(
+      error?.message.startsWith(`${EGRESS_ALLOW_VARIABLE}: ${JSON.stringify(item)} is not a valid entry: `),
+      error?.message,
+    );
     t.regex(error?.message ?? '', reason);
   });
 }

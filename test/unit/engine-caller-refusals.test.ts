@@ -8,7 +8,11 @@ import { Code } from '@connectrpc/connect';
 import { CallerSchema } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { PermissionDeniedError, UnauthenticatedError } from '../../engine/errors.ts';
 import { toConnectError } from '../../engine/edges/rpc/error-interceptor.ts';
-import { admitApplication, admitServiceUser, claimedCaller } from '../../engine/domain/callers/caller-authentication.ts';
+import {
+  admitApplication,
+  admitServiceUser,
+  claimedCaller,
+} from '../../engine/domain/callers/caller-authentication.ts';
 import type { ApplicationSnapshot, ServiceUserSnapshot } from '../../engine/domain/callers/caller-directory.ts';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
@@ -144,7 +148,10 @@ test('applications are bound to their issuer (a trailing slash aside) and, when 
 });
 
 test('the claimed caller is a name or client id, never the key', (t) => {
-  t.deepEqual(claimedCaller(create(CallerSchema, { identity: { case: 'basic', value: { userName: 'svc', accessKey: 'k3y' } } })), { user: 'svc' });
+  t.deepEqual(
+    claimedCaller(create(CallerSchema, { identity: { case: 'basic', value: { userName: 'svc', accessKey: 'k3y' } } })),
+    { user: 'svc' },
+  );
   t.deepEqual(
     claimedCaller(
       create(CallerSchema, {

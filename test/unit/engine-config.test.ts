@@ -88,10 +88,14 @@ test('rate limits and the sync-call cap have defaults, can be turned off, and re
 
 test('the change feed heartbeat and the cache age have defaults and refuse nonsense', (t) => {
   t.deepEqual(readEngineConfig(base).changeFeed, { heartbeatIntervalMs: 2000, maxAgeMs: 30_000 });
-  t.deepEqual(readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '500', FLOWHOOK_CACHE_MAX_AGE_MS: '10000' }).changeFeed, {
-    heartbeatIntervalMs: 500,
-    maxAgeMs: 10_000,
-  });
+  t.deepEqual(
+    readEngineConfig({ ...base, FLOWHOOK_CHANGE_FEED_HEARTBEAT_MS: '500', FLOWHOOK_CACHE_MAX_AGE_MS: '10000' })
+      .changeFeed,
+    {
+      heartbeatIntervalMs: 500,
+      maxAgeMs: 10_000,
+    },
+  );
   t.throws(() => readEngineConfig({ ...base, FLOWHOOK_CACHE_MAX_AGE_MS: '1.5' }), {
     message: /FLOWHOOK_CACHE_MAX_AGE_MS must be/,
   });
@@ -102,5 +106,8 @@ test('the change feed heartbeat and the cache age have defaults and refuse nonse
 
 test('the default public URL (flow cards) is https when the facade has a certificate', (t) => {
   t.is(readEngineConfig(base).publicUrl, 'http://localhost:7048');
-  t.is(readEngineConfig({ ...base, FLOWHOOK_FACADE_TLS_CERT: '/etc/facade.pem', FLOWHOOK_FACADE_PORT: '8443' }).publicUrl, 'https://localhost:8443');
+  t.is(
+    readEngineConfig({ ...base, FLOWHOOK_FACADE_TLS_CERT: '/etc/facade.pem', FLOWHOOK_FACADE_PORT: '8443' }).publicUrl,
+    'https://localhost:8443',
+  );
 });

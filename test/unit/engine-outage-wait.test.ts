@@ -76,7 +76,10 @@ test(`the wait ends after ${ENGINE_OUTAGE_WAIT_MS / 1000} s, or inside an activi
   const outside = scripted(Array.from({ length: 100 }, down));
   await t.throwsAsync(outside.call());
   t.true(outside.calls.at(-1)! <= ENGINE_OUTAGE_WAIT_MS);
-  t.true(outside.calls.at(-1)! > ENGINE_OUTAGE_WAIT_MS - 2_000 - 1, 'pauses grow to 2 s, so the last try is within 2 s of the bound');
+  t.true(
+    outside.calls.at(-1)! > ENGINE_OUTAGE_WAIT_MS - 2_000 - 1,
+    'pauses grow to 2 s, so the last try is within 2 s of the bound',
+  );
 
   const inActivity = scripted(Array.from({ length: 100 }, down), 10_000);
   await t.throwsAsync(inActivity.call());

@@ -44,7 +44,16 @@ for (const host of ['127.0.0.1', '127.8.9.10', '::1', '[::1]', 'localhost', 'LOC
   });
 }
 
-for (const host of ['0.0.0.0', '::', '', '10.0.0.5', 'fd00::1', 'engine.internal', '128.0.0.1', 'localhost.example.com']) {
+for (const host of [
+  '0.0.0.0',
+  '::',
+  '',
+  '10.0.0.5',
+  'fd00::1',
+  'engine.internal',
+  '128.0.0.1',
+  'localhost.example.com',
+]) {
   test(`clear text on ${host || '(every interface)'} is refused, saying why and what to set`, (t) => {
     const error = t.throws(() => checkEngineExposure({ host, tls: undefined, insecure: false }));
     t.regex(error.message, /in clear text/);
@@ -67,7 +76,10 @@ function assertNoContents(t: { false(actual: boolean, message?: string): void },
   const body = readFileSync(path, 'latin1')
     .split('\n')
     .filter((line) => line.length > 16 && !line.startsWith('-----'));
-  t.false(message.includes('PRIVATE KEY') || body.some((line) => message.includes(line)), `message leaks file contents: ${message}`);
+  t.false(
+    message.includes('PRIVATE KEY') || body.some((line) => message.includes(line)),
+    `message leaks file contents: ${message}`,
+  );
 }
 
 test('the server has no TLS when neither certificate nor key is set', (t) => {
@@ -93,8 +105,16 @@ test('a client CA without server TLS is refused', (t) => {
 test('unreadable or wrong files name the variable and the path, never the contents', (t) => {
   const missing = `${certs.dir}/nope.crt`;
   const cases: Array<[Env, RegExp, string]> = [
-    [{ FLOWHOOK_ENGINE_TLS_CERT: missing, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }, /FLOWHOOK_ENGINE_TLS_CERT points at .*nope\.crt, which does not exist/, certs.server.key],
-    [{ FLOWHOOK_ENGINE_TLS_CERT: certs.dir, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key }, /FLOWHOOK_ENGINE_TLS_CERT points at .* which is a directory/, certs.server.key],
+    [
+      { FLOWHOOK_ENGINE_TLS_CERT: missing, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key },
+      /FLOWHOOK_ENGINE_TLS_CERT points at .*nope\.crt, which does not exist/,
+      certs.server.key,
+    ],
+    [
+      { FLOWHOOK_ENGINE_TLS_CERT: certs.dir, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key },
+      /FLOWHOOK_ENGINE_TLS_CERT points at .* which is a directory/,
+      certs.server.key,
+    ],
     [
       { FLOWHOOK_ENGINE_TLS_CERT: certs.server.key, FLOWHOOK_ENGINE_TLS_KEY: certs.server.key },
       /FLOWHOOK_ENGINE_TLS_CERT \(.*server\.key\) holds no PEM certificate/,
@@ -151,10 +171,20 @@ test('the client has no TLS settings when none is set, whatever the URL', (t) =>
 
 test('client TLS settings on an http:// engine URL say to use https://', (t) => {
   const error = t.throws(() => readEngineClientTls({ FLOWHOOK_ENGINE_CA: certs.serverCa }, 'http://127.0.0.1:7049'));
-  t.regex(error.message, /FLOWHOOK_ENGINE_CA is set but the engine URL http:\/\/127\.0\.0\.1:7049 is not TLS: use https:\/\//);
-  t.throws(() => readEngineClientTls({ FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert, FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key }, 'http://127.0.0.1:7049'), {
-    message: /FLOWHOOK_ENGINE_CLIENT_CERT, FLOWHOOK_ENGINE_CLIENT_KEY are set .* use https:\/\//,
-  });
+  t.regex(
+    error.message,
+    /FLOWHOOK_ENGINE_CA is set but the engine URL http:\/\/127\.0\.0\.1:7049 is not TLS: use https:\/\//,
+  );
+  t.throws(
+    () =>
+      readEngineClientTls(
+        { FLOWHOOK_ENGINE_CLIENT_CERT: certs.facadeClient.cert, FLOWHOOK_ENGINE_CLIENT_KEY: certs.facadeClient.key },
+        'http://127.0.0.1:7049',
+      ),
+    {
+      message: /FLOWHOOK_ENGINE_CLIENT_CERT, FLOWHOOK_ENGINE_CLIENT_KEY are set .* use https:\/\//,
+    },
+  );
 });
 
 test('a client certificate without its key (or the other way round) names the missing variable', (t) => {
@@ -222,7 +252,9 @@ async function startEngine(tls: EngineServerTls, host = '127.0.0.1'): Promise<Ru
     },
   });
   const server: Http2Server | Http2SecureServer = createEngineHttp2Server(handler, tls);
-  server.on('tlsClientError', (error: Error, socket: TLSSocket) => engine.refusals.push(tlsRefusalReason(error, socket)));
+  server.on('tlsClientError', (error: Error, socket: TLSSocket) =>
+    engine.refusals.push(tlsRefusalReason(error, socket)),
+  );
   const sessions = new Set<ServerHttp2Session>();
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);
@@ -290,7 +322,10 @@ test('TLS: a certificate for a different name is refused by the client', async (
   const engine = await startEngine(serverTls({ mutual: false }), '127.0.0.2');
   t.teardown(engine.close);
   const error = await t.throwsAsync(invokeWith(engine.url, withCa()), { instanceOf: ConnectError });
-  t.regex(String((error as ConnectError).cause ?? error.message), /altnames|does not match|ERR_TLS_CERT_ALTNAME_INVALID/i);
+  t.regex(
+    String((error as ConnectError).cause ?? error.message),
+    /altnames|does not match|ERR_TLS_CERT_ALTNAME_INVALID/i,
+  );
   t.is(engine.calls, 0);
 });
 
@@ -299,8 +334,10 @@ test('TLS: there is no HTTP/1.1 fallback: ALPN offers h2 only', async (t) => {
   t.teardown(engine.close);
   const outcome = await new Promise<string>((resolve) => {
     const agent = new HttpsAgent({ ca: readFileSync(certs.serverCa), ALPNProtocols: ['http/1.1'] });
-    const request = httpsRequest(`${engine.url}/flowhook.engine.v1.WebhookService/Invoke`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) =>
-      resolve(`answered ${response.statusCode}`),
+    const request = httpsRequest(
+      `${engine.url}/flowhook.engine.v1.WebhookService/Invoke`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (response) => resolve(`answered ${response.statusCode}`),
     );
     request.on('error', (error) => resolve(`failed: ${error.message}`));
     request.end('{}');
@@ -340,7 +377,10 @@ test('mTLS: through a shared Http2SessionManager (facade, worker), every call on
   const tls = readEngineClientTls(withClient(certs.workerClient), engine.url);
   const sessionManager = new Http2SessionManager(engine.url, { pingIntervalMs: 30_000 }, engineSessionOptions(tls));
   t.teardown(() => sessionManager.abort());
-  const client = createClient(WebhookService, createConnectTransport({ baseUrl: engine.url, httpVersion: '2', defaultTimeoutMs: 5000, sessionManager }));
+  const client = createClient(
+    WebhookService,
+    createConnectTransport({ baseUrl: engine.url, httpVersion: '2', defaultTimeoutMs: 5000, sessionManager }),
+  );
   const [first, second] = await Promise.all([client.invoke({}), client.invoke({})]);
   t.is(first.body, 'flowhook-worker|O=flowhook tests, CN=flowhook-worker');
   t.is(second.body, first.body);

@@ -14,7 +14,10 @@ test('without `until` a truthy value ends the wait; equalTo compares deeply', as
   const answers = [0, '', { ok: true }];
   t.deepEqual(await eventually(() => answers.shift(), { intervalMs: 1 }), { ok: true });
   const states = [{ current: 'a' }, { current: 'b', previous: 'a' }];
-  t.deepEqual(await eventually(() => states.shift(), { until: equalTo({ current: 'b', previous: 'a' }), intervalMs: 1 }), { current: 'b', previous: 'a' });
+  t.deepEqual(
+    await eventually(() => states.shift(), { until: equalTo({ current: 'b', previous: 'a' }), intervalMs: 1 }),
+    { current: 'b', previous: 'a' },
+  );
 });
 
 test('on timeout it throws, naming what it waited for and what it saw last', async (t) => {

@@ -9,7 +9,13 @@ import { FlowSchema, StepSchema, type FlowJson } from '../../proto/gen/flowhook/
 import { parseFlowText } from '../../bin/cli/flow-file.ts';
 import { DIRECT_SCHEME_NAMES } from '../../engine/domain/direct/verification/scheme-registry.ts';
 import { validateFlow } from '../../flow/index.ts';
-import { directSnippets, exampleFlowFiles, RECORD_OPERATIONS, recordOperationSnippets, stepSnippets } from '../../docs/tooling/flow-examples.ts';
+import {
+  directSnippets,
+  exampleFlowFiles,
+  RECORD_OPERATIONS,
+  recordOperationSnippets,
+  stepSnippets,
+} from '../../docs/tooling/flow-examples.ts';
 
 const examples = exampleFlowFiles();
 

@@ -5,7 +5,12 @@
 import test from 'ava';
 import type { ExecutionRunState } from '../../engine/domain/executions/execution-still-runs.ts';
 import { UnavailableError } from '../../engine/errors.ts';
-import { CLOSED_TTL_MS, createExecutionLiveness, MAX_ENTRIES, RUNNING_TTL_MS } from '../../engine/domain/executions/execution-liveness.ts';
+import {
+  CLOSED_TTL_MS,
+  createExecutionLiveness,
+  MAX_ENTRIES,
+  RUNNING_TTL_MS,
+} from '../../engine/domain/executions/execution-liveness.ts';
 
 /** Temporal as the test says it is: execution id → its current run; every question counted. */
 function temporal(runs: Record<string, ExecutionRunState | Error>) {

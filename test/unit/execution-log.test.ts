@@ -35,7 +35,11 @@ test('the trigger line carries the description, activity and response mode', (t)
 test('doNotLogPayload withholds step notes but keeps the trigger line (metadata, not payload)', (t) => {
   const log = new ExecutionLog(true);
   log.recordTrigger(trigger({ doNotLogPayload: true, responseMode: 'INSTANT_RETURN' }), '2026-11-23T10:00:00.000Z');
-  log.record({ path: 'steps[0]', type: 'log', name: '', description: 'Note it', startedAt: '2026-11-23T10:00:00.000Z' }, 'completed', 'card 4111');
+  log.record(
+    { path: 'steps[0]', type: 'log', name: '', description: 'Note it', startedAt: '2026-11-23T10:00:00.000Z' },
+    'completed',
+    'card 4111',
+  );
   t.is(log.entries[0]!.description, 'Payment provider posts a payment status');
   t.is(log.entries[0]!.note, 'activity payments.provider.callback · instant return');
   t.is(log.entries[1]!.note, NOTE_WITHHELD);

@@ -5,7 +5,9 @@ import { UnavailableError } from '../../engine/errors.ts';
 import { RUN_MARK_MEMO } from '../../engine/domain/executions/execution-grants.ts';
 
 /** A client whose describe() answers as `answer` says; withDeadline just runs the call. */
-function client(answer: (executionId: string) => Promise<{ status: { name: string }; memo?: Record<string, unknown> }>): Client {
+function client(
+  answer: (executionId: string) => Promise<{ status: { name: string }; memo?: Record<string, unknown> }>,
+): Client {
   return {
     workflow: { getHandle: (executionId: string) => ({ describe: () => answer(executionId) }) },
     connection: { withDeadline: (_deadline: number, fn: () => Promise<unknown>) => fn() },
@@ -82,5 +84,8 @@ test('Temporal not answering is no answer: UNAVAILABLE (the purge keeps the rows
     ),
   );
   t.true(error instanceof UnavailableError);
-  t.is(error?.message, 'Temporal did not say whether execution "pay:1" still runs: 14 UNAVAILABLE: connect ECONNREFUSED');
+  t.is(
+    error?.message,
+    'Temporal did not say whether execution "pay:1" still runs: 14 UNAVAILABLE: connect ECONNREFUSED',
+  );
 });

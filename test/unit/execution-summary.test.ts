@@ -25,7 +25,10 @@ const input = (overrides: Partial<FlowExecutionInput['trigger']> = {}): FlowExec
 
 test('the summary is one line: activity · company · flow and version · response mode', (t) => {
   t.is(executionSummary(input()), 'orders.new · Contoso & Co · order-intake v3 · wait for response');
-  t.is(executionSummary(input({ responseMode: 'INSTANT_RETURN' })), 'orders.new · Contoso & Co · order-intake v3 · instant return');
+  t.is(
+    executionSummary(input({ responseMode: 'INSTANT_RETURN' })),
+    'orders.new · Contoso & Co · order-intake v3 · instant return',
+  );
 });
 
 test('the details name the trigger, caller, key and next steps, escape Markdown, and never the payload', (t) => {

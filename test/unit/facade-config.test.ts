@@ -74,7 +74,10 @@ test('a wrong value names its variable', (t) => {
 });
 
 test('FLOWHOOK_TRUSTED_PROXIES names the proxies whose X-Forwarded-For is read; a wrong entry stops the facade', (t) => {
-  t.deepEqual(readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7' })).trustedProxies.entries, ['10.0.0.0/8', '192.0.2.7']);
+  t.deepEqual(
+    readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7' })).trustedProxies.entries,
+    ['10.0.0.0/8', '192.0.2.7'],
+  );
   t.throws(() => readFacadeConfig(withToken({ FLOWHOOK_TRUSTED_PROXIES: 'lb.internal' })), {
     message: /^FLOWHOOK_TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR block/,
   });

@@ -22,19 +22,26 @@ test('value keys are always statusCode, contentType, body in that order', (t) =>
 });
 
 test('a flow-chosen error status travels inside value', (t) => {
-  const value = JSON.parse(JSON.parse(webhookEnvelope(target, { statusCode: 422, contentType: 'application/xml', body: '<e>bad</e>' })).value);
+  const value = JSON.parse(
+    JSON.parse(webhookEnvelope(target, { statusCode: 422, contentType: 'application/xml', body: '<e>bad</e>' })).value,
+  );
   t.is(value.statusCode, 422);
   t.is(value.body, '<e>bad</e>');
 });
 
 test('body text with quotes, newlines and non-ASCII survives both parses', (t) => {
   const body = 'line "one"\nline\ttwo \u2028 — ü 🚀 \\';
-  const value = JSON.parse(JSON.parse(webhookEnvelope(target, { statusCode: 200, contentType: 'text/plain', body })).value);
+  const value = JSON.parse(
+    JSON.parse(webhookEnvelope(target, { statusCode: 200, contentType: 'text/plain', body })).value,
+  );
   t.is(value.body, body);
 });
 
 test('the metadata URL is built from public URL and instance', (t) => {
-  t.is(metadataUrl({ publicUrl: 'http://localhost:7048', instance: 'BC' }), 'http://localhost:7048/BC/ODataV4/$metadata');
+  t.is(
+    metadataUrl({ publicUrl: 'http://localhost:7048', instance: 'BC' }),
+    'http://localhost:7048/BC/ODataV4/$metadata',
+  );
 });
 
 test('the error body has the OData error shape', (t) => {

@@ -15,7 +15,10 @@ test('issuers as a comma list share the audience, the default clock tolerance an
     FLOWHOOK_OAUTH_AUDIENCE: 'api://flowhook,11111111-2222-3333-4444-555555555555',
   });
   t.deepEqual(oauth, {
-    issuers: [{ issuer: `https://sts.windows.net/${TENANT}/` }, { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` }],
+    issuers: [
+      { issuer: `https://sts.windows.net/${TENANT}/` },
+      { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` },
+    ],
     audiences: ['api://flowhook', '11111111-2222-3333-4444-555555555555'],
     clockToleranceSeconds: 60,
     maxTokenAgeSeconds: 86_400,
@@ -102,7 +105,11 @@ test('wrong OAuth and TLS settings stop the facade with the variable named', (t)
       message: /FLOWHOOK_OAUTH_ISSUERS must be/,
     },
   );
-  t.throws(() => readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem' }), { message: /FLOWHOOK_FACADE_TLS_KEY/ });
+  t.throws(
+    () =>
+      readFacadeConfig({ FLOWHOOK_ENGINE_TOKEN: 'a-token-of-sixteen-plus', FLOWHOOK_FACADE_TLS_CERT: '/etc/cert.pem' }),
+    { message: /FLOWHOOK_FACADE_TLS_KEY/ },
+  );
   t.notThrows(
     () =>
       readFacadeConfig({
@@ -142,7 +149,10 @@ test('Entra ID v1 app token: client id from appid, tenant from tid', (t) => {
 
 test('Entra ID v2 app token: client id from azp', (t) => {
   const issuer = `https://login.microsoftonline.com/${TENANT}/v2.0`;
-  const caller = application({ iss: issuer, aud: '11111111-2222-3333-4444-555555555555', azp: CLIENT, tid: TENANT, ver: '2.0' }, issuer);
+  const caller = application(
+    { iss: issuer, aud: '11111111-2222-3333-4444-555555555555', azp: CLIENT, tid: TENANT, ver: '2.0' },
+    issuer,
+  );
   t.is(caller?.identity?.case === 'application' ? caller.identity.value.clientId : undefined, CLIENT);
 });
 

@@ -76,7 +76,11 @@ test('a missing payload is refused', (t) => {
 
 test('a payload that is not an object is refused', (t) => {
   for (const payload of ['[1,2]', 'null', '"text"', '42', 'true']) {
-    t.throws(() => extractPayloadText(body(payload)), { instanceOf: BadRequestError, message: 'payload must be a JSON object' }, payload);
+    t.throws(
+      () => extractPayloadText(body(payload)),
+      { instanceOf: BadRequestError, message: 'payload must be a JSON object' },
+      payload,
+    );
   }
 });
 
@@ -85,7 +89,15 @@ test('a body that is not an object is refused', (t) => {
 });
 
 test('malformed text fails closed', (t) => {
-  for (const text of ['{"payload":{"a":1]}', '{"payload":{}', '{"payload":{}} x', '{"payload" {}}', '{"payload":{},}', '{"payload":tru}', '{"payload":"\n"}']) {
+  for (const text of [
+    '{"payload":{"a":1]}',
+    '{"payload":{}',
+    '{"payload":{}} x',
+    '{"payload" {}}',
+    '{"payload":{},}',
+    '{"payload":tru}',
+    '{"payload":"\n"}',
+  ]) {
     t.throws(() => extractPayloadText(text), { instanceOf: BadRequestError }, JSON.stringify(text));
   }
 });

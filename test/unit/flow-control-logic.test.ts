@@ -66,10 +66,22 @@ test('a payload key joins the execution of the previous window while it is young
   t.not(current, previous);
   t.regex(current, /^a:key-[0-9a-f]{40}$/);
   started.set(previous, new Date(now - windowMs + 1000));
-  t.is(await payloadKeyedExecutionId(secret, startTimeOf, call, now), previous, 'the first execution started less than a window ago');
+  t.is(
+    await payloadKeyedExecutionId(secret, startTimeOf, call, now),
+    previous,
+    'the first execution started less than a window ago',
+  );
   started.set(previous, new Date(now - windowMs));
-  t.is(await payloadKeyedExecutionId(secret, startTimeOf, call, now), current, 'a window after the first, a repeat starts anew');
-  t.not(await payloadKeyedExecutionId(secret, startTimeOf, { ...call, caller: 'user:v' }, now), current, 'keys are per caller, as headers are');
+  t.is(
+    await payloadKeyedExecutionId(secret, startTimeOf, call, now),
+    current,
+    'a window after the first, a repeat starts anew',
+  );
+  t.not(
+    await payloadKeyedExecutionId(secret, startTimeOf, { ...call, caller: 'user:v' }, now),
+    current,
+    'keys are per caller, as headers are',
+  );
 });
 
 test('the throttle bucket refills at the rate up to the burst; the wait for a token is what is missing', (t) => {
@@ -129,7 +141,10 @@ test('batch: windows fill in order up to maxSize, each due when full or maxWait 
   const windows = new CollectorWindows(policy, template);
   const pauseGate = { kind: 'pause', coordinatorId: 'gate', summary: '' } as const;
   t.is(windows.add(collected(1), 0), 'exec-1');
-  t.is(windows.add(collected(2, { held: true, seed: { ...collected(2).seed, control: { gates: [pauseGate] } } }), 10), 'exec-1');
+  t.is(
+    windows.add(collected(2, { held: true, seed: { ...collected(2).seed, control: { gates: [pauseGate] } } }), 10),
+    'exec-1',
+  );
   t.is(windows.add(collected(3), 20), 'exec-3', 'a full batch: the next call opens the next one');
   t.is(windows.nextDue(), 0, 'the full one is due at once');
   const [full] = windows.takeDue(20);

@@ -22,7 +22,11 @@ test('every control, well formed, publishes without a problem', (t) => {
   t.deepEqual(validateFlow(flowWith(controls)), { errors: [], warnings: [] });
   t.deepEqual(errorsOf({ debounce: { key: '${Trigger.Payload.customer}', period: '10s', maxWait: '1m' } }), []);
   t.deepEqual(errorsOf({ batch: { maxSize: 100, maxWait: '30s' } }), []);
-  t.deepEqual(errorsOf({ ...sync, concurrency: {}, throttle: { perSecond: 1000 } }), [], 'concurrency and throttle work for Wait for Response step, and without a key');
+  t.deepEqual(
+    errorsOf({ ...sync, concurrency: {}, throttle: { perSecond: 1000 } }),
+    [],
+    'concurrency and throttle work for Wait for Response step, and without a key',
+  );
 });
 
 test('debounce and batch are refused for Wait for Response step, saying why', (t) => {
@@ -36,7 +40,9 @@ test('debounce and batch are refused for Wait for Response step, saying why', (t
 
 test('combinations that cannot work are refused: debounce with batch, idempotencyKey with either, a window without a key', (t) => {
   t.true(
-    errorsOf({ debounce: { key: 'k', period: '5s' }, batch: { maxSize: 2, maxWait: '5s' } }).some((e) => e.startsWith('trigger.webhook: debounce and batch cannot both be set')),
+    errorsOf({ debounce: { key: 'k', period: '5s' }, batch: { maxSize: 2, maxWait: '5s' } }).some((e) =>
+      e.startsWith('trigger.webhook: debounce and batch cannot both be set'),
+    ),
   );
   t.true(
     errorsOf({ idempotencyKey: '${Trigger.Payload.id}', batch: { maxSize: 2, maxWait: '5s' } }).some((e) =>
@@ -54,22 +60,38 @@ test('combinations that cannot work are refused: debounce with batch, idempotenc
 });
 
 test('bounds: limits, rates, sizes, durations and priority, each with the field named', (t) => {
-  t.deepEqual(errorsOf({ concurrency: { limit: 0 } }), ['trigger.webhook.concurrency.limit: must be a whole number between 1 and 1000']);
-  t.deepEqual(errorsOf({ throttle: {} }), ['trigger.webhook.throttle.perSecond: required (executions started per second, e.g. 2 or 0.5)']);
-  t.deepEqual(errorsOf({ throttle: { perSecond: 0 } }), ['trigger.webhook.throttle.perSecond: must be more than 0 and at most 1000']);
-  t.deepEqual(errorsOf({ throttle: { perSecond: 1, burst: 1.5 } }), ['trigger.webhook.throttle.burst: must be a whole number between 1 and 1000']);
-  t.deepEqual(errorsOf({ debounce: { key: 'k', period: '500ms' } }), ['trigger.webhook.debounce.period: must be between 1s and 1d']);
-  t.deepEqual(errorsOf({ debounce: { key: 'k', period: '1m', maxWait: '30s' } }), ['trigger.webhook.debounce.maxWait: must be at least the period (1m)']);
+  t.deepEqual(errorsOf({ concurrency: { limit: 0 } }), [
+    'trigger.webhook.concurrency.limit: must be a whole number between 1 and 1000',
+  ]);
+  t.deepEqual(errorsOf({ throttle: {} }), [
+    'trigger.webhook.throttle.perSecond: required (executions started per second, e.g. 2 or 0.5)',
+  ]);
+  t.deepEqual(errorsOf({ throttle: { perSecond: 0 } }), [
+    'trigger.webhook.throttle.perSecond: must be more than 0 and at most 1000',
+  ]);
+  t.deepEqual(errorsOf({ throttle: { perSecond: 1, burst: 1.5 } }), [
+    'trigger.webhook.throttle.burst: must be a whole number between 1 and 1000',
+  ]);
+  t.deepEqual(errorsOf({ debounce: { key: 'k', period: '500ms' } }), [
+    'trigger.webhook.debounce.period: must be between 1s and 1d',
+  ]);
+  t.deepEqual(errorsOf({ debounce: { key: 'k', period: '1m', maxWait: '30s' } }), [
+    'trigger.webhook.debounce.maxWait: must be at least the period (1m)',
+  ]);
   t.deepEqual(errorsOf({ debounce: { key: '', period: '5 parsecs' } }), [
     'trigger.webhook.debounce.key: required (a formula such as "${Trigger.Payload.customerId}")',
     'trigger.webhook.debounce.period: "5 parsecs" is not a duration (at "5 parsecs"; use e.g. 5s, 1m30s, 250ms, 2h, 1d)',
   ]);
-  t.deepEqual(errorsOf({ batch: { maxWait: '5s' } }), ['trigger.webhook.batch.maxSize: required (most calls in one batch, 1..100)']);
+  t.deepEqual(errorsOf({ batch: { maxWait: '5s' } }), [
+    'trigger.webhook.batch.maxSize: required (most calls in one batch, 1..100)',
+  ]);
   t.deepEqual(errorsOf({ batch: { maxSize: 101 } }), [
     'trigger.webhook.batch.maxSize: must be a whole number between 1 and 100',
     'trigger.webhook.batch.maxWait: required (a duration such as 10s, 5m, 1h)',
   ]);
-  t.deepEqual(errorsOf({ idempotencyKey: 'k', idempotencyWindow: '31d' }), ['trigger.webhook.idempotencyWindow: must be between 1m and 30d']);
+  t.deepEqual(errorsOf({ idempotencyKey: 'k', idempotencyWindow: '31d' }), [
+    'trigger.webhook.idempotencyWindow: must be between 1m and 30d',
+  ]);
   t.deepEqual(errorsOf({ priority: 6 }), ['trigger.webhook.priority: must be a whole number between 1 and 5']);
 });
 
@@ -81,7 +103,10 @@ test('key formulas are checked like every formula, and read only what a call car
     errorsOf({ throttle: { perSecond: 1, key: '${Steps.lookup.id}' } })[0]!,
     /^trigger\.webhook\.throttle\.key: .*"Steps" cannot be read here: a flow-control key is computed when the call arrives, before any step runs; it reads Trigger and Company/,
   );
-  t.regex(errorsOf({ idempotencyKey: '${Execution.Id}' })[0]!, /^trigger\.webhook\.idempotencyKey: .*"Execution" cannot be read here/);
+  t.regex(
+    errorsOf({ idempotencyKey: '${Execution.Id}' })[0]!,
+    /^trigger\.webhook\.idempotencyKey: .*"Execution" cannot be read here/,
+  );
   t.regex(errorsOf({ batch: { maxSize: 2, maxWait: '5s', key: '${(}' } })[0]!, /^trigger\.webhook\.batch\.key: /);
   t.deepEqual(errorsOf({ debounce: { key: '${Trigger.Coalesced.count}', period: '5s' } }), [
     "trigger.webhook.debounce.key: Trigger.Coalesced cannot be read here: it is filled after the call's key decided which execution the call joins",
@@ -94,7 +119,12 @@ test('steps that read Trigger.Coalesced or Trigger.Batch without the control tha
     'Trigger.Coalesced: only trigger.webhook.debounce fills it; without debounce it is empty at run time',
     'Trigger.Batch: only trigger.webhook.batch fills it; without batch it is empty at run time',
   ]);
-  t.deepEqual(validateFlow(flowWith({ debounce: { key: 'k', period: '5s' } }, [{ log: { message: '${Trigger.Coalesced.count}' } }])).warnings, []);
+  t.deepEqual(
+    validateFlow(
+      flowWith({ debounce: { key: 'k', period: '5s' } }, [{ log: { message: '${Trigger.Coalesced.count}' } }]),
+    ).warnings,
+    [],
+  );
 });
 
 test('settings: defaults applied and durations in milliseconds', (t) => {
@@ -105,10 +135,13 @@ test('settings: defaults applied and durations in milliseconds', (t) => {
     idempotency: { key: 'k', windowMs: 86_400_000 },
     priority: 2,
   });
-  t.deepEqual(resolveFlowControl({ debounce: { key: 'k', period: '10s', maxWait: '1m' }, batch: { maxSize: 5, maxWait: '30s' } }), {
-    debounce: { key: 'k', periodMs: 10_000, maxWaitMs: 60_000 },
-    batch: { key: '', maxSize: 5, maxWaitMs: 30_000 },
-  });
+  t.deepEqual(
+    resolveFlowControl({ debounce: { key: 'k', period: '10s', maxWait: '1m' }, batch: { maxSize: 5, maxWait: '30s' } }),
+    {
+      debounce: { key: 'k', periodMs: 10_000, maxWaitMs: 60_000 },
+      batch: { key: '', maxSize: 5, maxWaitMs: 30_000 },
+    },
+  );
 });
 
 test('a debounce without maxWait is bounded all the same: ten periods, at most a day', (t) => {
@@ -117,5 +150,9 @@ test('a debounce without maxWait is bounded all the same: ten periods, at most a
   t.is(maxWaitOf('30s'), 300_000);
   t.is(maxWaitOf('3h'), 86_400_000, 'thirty hours would be more than a day');
   t.is(maxWaitOf('24h'), 86_400_000, 'the longest period: the bound is the period itself');
-  t.deepEqual(validateFlow(flowWith({ debounce: { key: 'k', period: '24h' } })).errors, [], 'the default always satisfies maxWait >= period');
+  t.deepEqual(
+    validateFlow(flowWith({ debounce: { key: 'k', period: '24h' } })).errors,
+    [],
+    'the default always satisfies maxWait >= period',
+  );
 });

@@ -200,7 +200,11 @@ test('a step without a kind is flagged by the schema as publishing flags it, tho
   const document = withSteps({ name: 'nothing' });
   t.true(schemaErrors(document).some((error) => error.instancePath === '/steps/0'));
   t.is(cliProblem(document), undefined);
-  t.true(validateFlow(toJson(FlowSchema, fromJson(FlowSchema, document as never)) as never).errors.some((error) => error.startsWith('steps[0]: has no step type')));
+  t.true(
+    validateFlow(toJson(FlowSchema, fromJson(FlowSchema, document as never)) as never).errors.some((error) =>
+      error.startsWith('steps[0]: has no step type'),
+    ),
+  );
 });
 
 test('completions offer the flow-file names with the comments of flow.proto', (t) => {
@@ -224,7 +228,10 @@ test('completions offer the flow-file names with the comments of flow.proto', (t
     'priority',
   ]);
   // Flow control's messages carry flow.proto's comments too (the handbook's generated reference reads them).
-  t.regex(definitions['flowhook.flow.v1.ConcurrencyControl']?.properties?.limit?.description ?? '', /How many executions of one key may run at once/);
+  t.regex(
+    definitions['flowhook.flow.v1.ConcurrencyControl']?.properties?.limit?.description ?? '',
+    /How many executions of one key may run at once/,
+  );
   // A provider route names exactly one verification scheme, as publishing requires.
   t.deepEqual(
     definitions['flowhook.flow.v1.DirectVerification']?.oneOf?.map((clause) => clause.required),

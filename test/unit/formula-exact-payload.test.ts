@@ -10,7 +10,8 @@ import { toJsonText } from '../../flow/formula/json-value.ts';
 import { triggerOutputs } from '../../flow/trigger-outputs.ts';
 import type { FlowExecutionInput } from '../../flow/index.ts';
 
-const ODD = '{ "z":1,  "a" : {"amount": 12345678901234567890, "price": 1.10,"k":1e3, "neg": -0, "tiny": 0.1e-7},\n"2": [1.50, 2], "b": "x\\u0041" }';
+const ODD =
+  '{ "z":1,  "a" : {"amount": 12345678901234567890, "price": 1.10,"k":1e3, "neg": -0, "tiny": 0.1e-7},\n"2": [1.50, 2], "b": "x\\u0041" }';
 
 function input(payloadJson: string, direct?: Partial<NonNullable<FlowExecutionInput['direct']>>): FlowExecutionInput {
   return {
@@ -44,7 +45,11 @@ function input(payloadJson: string, direct?: Partial<NonNullable<FlowExecutionIn
   };
 }
 
-function context(payloadJson: string, exactValues = true, direct?: Partial<NonNullable<FlowExecutionInput['direct']>>): FormulaContext {
+function context(
+  payloadJson: string,
+  exactValues = true,
+  direct?: Partial<NonNullable<FlowExecutionInput['direct']>>,
+): FormulaContext {
   return {
     Trigger: triggerOutputs(input(payloadJson, direct), { exactValues }),
     Variables: {},
@@ -79,7 +84,10 @@ const numberText = fc
     fc.option(fc.stringMatching(/^[0-9]{1,20}$/)),
     fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 }))),
   )
-  .map(([minus, whole, fraction, exponent]) => `${minus ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}${exponent ? exponent[0] + exponent[1] + exponent[2] : ''}`);
+  .map(
+    ([minus, whole, fraction, exponent]) =>
+      `${minus ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}${exponent ? exponent[0] + exponent[1] + exponent[2] : ''}`,
+  );
 
 test('parseExactJson gives the value JSON.parse gives, for any JSON text', (t) => {
   fc.assert(
@@ -95,8 +103,16 @@ test('parseExactJson gives the value JSON.parse gives, for any JSON text', (t) =
 
 test('parseExactJson accepts exactly what JSON.parse accepts', (t) => {
   const broken = fc
-    .tuple(spacedJson, fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', ',', '"', '\\', '{', ']', '0', '-', '.', 'e', ' ', '\u0001', 'x'))
-    .map(([text, at, cut, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + cut));
+    .tuple(
+      spacedJson,
+      fc.nat(),
+      fc.nat({ max: 3 }),
+      fc.constantFrom('', ',', '"', '\\', '{', ']', '0', '-', '.', 'e', ' ', '\u0001', 'x'),
+    )
+    .map(
+      ([text, at, cut, insert]) =>
+        text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + cut),
+    );
   fc.assert(
     fc.property(fc.oneof(broken, fc.string()), (text) => {
       let expected: unknown;
@@ -148,7 +164,8 @@ test('${Trigger.Payload} writes any JSON payload exactly as sent', async (t) => 
       const ctx = context(text);
       const parsed = ctx.Trigger.Payload;
       // A string payload is text, written without quotes (as every string result is).
-      const expected = typeof parsed === 'string' ? parsed : parsed === null ? '' : typeof parsed === 'object' ? text : text.trim();
+      const expected =
+        typeof parsed === 'string' ? parsed : parsed === null ? '' : typeof parsed === 'object' ? text : text.trim();
       t.is(await resolveText('${Trigger.Payload}', ctx), expected);
       t.is(await resolveText('<${Trigger.Payload}>', ctx), `<${expected}>`, 'also inside a longer template');
     }),
@@ -186,12 +203,25 @@ test('the named spellings survive; arithmetic and comparison still work on them'
   t.is(await resolveText('${Trigger.Payload.a.tiny}', ctx), '0.1e-7');
   t.is(await resolveText('${Trigger.Payload.`2`[0]}', ctx), '1.50', 'a literal index is a plain path too');
   const listed = context('{"l": [1.50, {"p": 2.50}]}');
-  t.is(await resolveText('{{Trigger.Payload.l[0]}} {{Trigger.Payload.l[1].p}} ${Trigger.Payload.l[1].p}', listed), '1.50 2.50 2.50');
-  t.is(await resolveText('${ {"p": Trigger.Payload.`2`[0]} }', ctx), '{"p":1.50}');
-  t.is(await resolveText('${Trigger.Payload.`2`[-2]}', ctx), '1.5', 'a negative index is not followed: written as JavaScript prints it');
-  t.is(await resolveText('${Trigger.Payload.a}', ctx), '{"amount": 12345678901234567890, "price": 1.10,"k":1e3, "neg": -0, "tiny": 0.1e-7}');
   t.is(
-    await resolveText('${ {"amount": Trigger.Payload.a.amount, "price": Trigger.Payload.a.price, "x": [Trigger.Payload.a.k, 2]} }', ctx),
+    await resolveText('{{Trigger.Payload.l[0]}} {{Trigger.Payload.l[1].p}} ${Trigger.Payload.l[1].p}', listed),
+    '1.50 2.50 2.50',
+  );
+  t.is(await resolveText('${ {"p": Trigger.Payload.`2`[0]} }', ctx), '{"p":1.50}');
+  t.is(
+    await resolveText('${Trigger.Payload.`2`[-2]}', ctx),
+    '1.5',
+    'a negative index is not followed: written as JavaScript prints it',
+  );
+  t.is(
+    await resolveText('${Trigger.Payload.a}', ctx),
+    '{"amount": 12345678901234567890, "price": 1.10,"k":1e3, "neg": -0, "tiny": 0.1e-7}',
+  );
+  t.is(
+    await resolveText(
+      '${ {"amount": Trigger.Payload.a.amount, "price": Trigger.Payload.a.price, "x": [Trigger.Payload.a.k, 2]} }',
+      ctx,
+    ),
     '{"amount":12345678901234567890,"price":1.10,"x":[1e3,2]}',
   );
   t.is(await resolveText('${ {"whole": Trigger.Payload} }', ctx), `{"whole":${ODD}}`);
@@ -200,8 +230,15 @@ test('the named spellings survive; arithmetic and comparison still work on them'
   t.is(await resolveText('${Trigger.Payload.a.k + 1}', ctx), '1001');
   t.is(await resolveText('${ {"p": Trigger.Payload.a.price + 0} }', ctx), '{"p":1.1}');
   t.is(await resolveValue('${Trigger.Payload.a.price = 1.1}', ctx), true);
-  t.is(await resolveValue('${Trigger.Payload.a.amount > 12345678901234567000}', ctx), false, 'same double as the literal');
-  t.is(await resolveText('${ $merge([Trigger.Payload.a, {"extra": 1}]) }', ctx), '{"amount":12345678901234567000,"price":1.1,"k":1000,"neg":0,"tiny":1e-8,"extra":1}');
+  t.is(
+    await resolveValue('${Trigger.Payload.a.amount > 12345678901234567000}', ctx),
+    false,
+    'same double as the literal',
+  );
+  t.is(
+    await resolveText('${ $merge([Trigger.Payload.a, {"extra": 1}]) }', ctx),
+    '{"amount":12345678901234567000,"price":1.1,"k":1000,"neg":0,"tiny":1e-8,"extra":1}',
+  );
 });
 
 test('values kept in variables stay exact; a transformed copy does not', async (t) => {

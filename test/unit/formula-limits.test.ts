@@ -1,7 +1,15 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import jsonata from 'jsonata';
-import { FormulaError, MAX_DEPTH, MAX_SEQUENCE_LENGTH, MAX_STEPS, MAX_STRING_LENGTH, resolveText, resolveValue } from '../../flow/formula/index.ts';
+import {
+  FormulaError,
+  MAX_DEPTH,
+  MAX_SEQUENCE_LENGTH,
+  MAX_STEPS,
+  MAX_STRING_LENGTH,
+  resolveText,
+  resolveValue,
+} from '../../flow/formula/index.ts';
 import type { FormulaContext } from '../../flow/formula/index.ts';
 import { MAX_STRING_CHARS_PER_EVALUATION } from '../../flow/formula/evaluation-limits.ts';
 
@@ -152,8 +160,14 @@ test('a 1 MB payload string handed through several steps is not counted as new s
     {"count": $count($kept), "same": $last = $b and $picked = $b, "upper": $length($uppercase($c)), "body": $c}
   ) }`;
   const value = (await resolveValue(formula, bigCtx)) as Record<string, unknown>;
-  t.deepEqual({ ...value, body: (value.body as string).length }, { count: 40, same: true, upper: 1_000_000, body: 1_000_000 });
-  const text = await resolveText('<a>${ $xmlEscape(Trigger.Payload.big) }</a><b>{{Trigger.Payload.big}}</b>${ $count(Trigger.Payload.items) }', bigCtx);
+  t.deepEqual(
+    { ...value, body: (value.body as string).length },
+    { count: 40, same: true, upper: 1_000_000, body: 1_000_000 },
+  );
+  const text = await resolveText(
+    '<a>${ $xmlEscape(Trigger.Payload.big) }</a><b>{{Trigger.Payload.big}}</b>${ $count(Trigger.Payload.items) }',
+    bigCtx,
+  );
   t.is(text.length, 2_000_000 + 15);
 });
 

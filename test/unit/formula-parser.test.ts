@@ -18,7 +18,10 @@ test('text, fields and formulas come out in order', (t) => {
 });
 
 test('a formula ends at its own closing brace, not at one inside nested objects', (t) => {
-  t.deepEqual(parseTemplate('${ {"a": {"b": [1, {"c": 2}]}} }!'), [formula(' {"a": {"b": [1, {"c": 2}]}} '), text('!')]);
+  t.deepEqual(parseTemplate('${ {"a": {"b": [1, {"c": 2}]}} }!'), [
+    formula(' {"a": {"b": [1, {"c": 2}]}} '),
+    text('!'),
+  ]);
   t.deepEqual(parseTemplate('${ ( $x := {"k": 1}; $x.k ) }'), [formula(' ( $x := {"k": 1}; $x.k ) ')]);
 });
 

@@ -6,12 +6,18 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { evaluateFormula } from '../../flow/formula/index.ts';
 import { didYouMean } from '../../flow/formula/did-you-mean.ts';
-import { FLOWHOOK_FUNCTIONS, FORMULA_ROOTS, JSONATA_FUNCTIONS, REFUSED_FUNCTIONS } from '../../flow/formula/formula-names.ts';
+import {
+  FLOWHOOK_FUNCTIONS,
+  FORMULA_ROOTS,
+  JSONATA_FUNCTIONS,
+  REFUSED_FUNCTIONS,
+} from '../../flow/formula/formula-names.ts';
 import type { FormulaContext } from '../../flow/formula/index.ts';
 import { validateFlow } from '../../flow/index.ts';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
-const flowWith = (steps: unknown[]): FlowJson => ({ company: 'C', name: 'f', trigger: { webhook: { activity: 'a' } }, steps }) as FlowJson;
+const flowWith = (steps: unknown[]): FlowJson =>
+  ({ company: 'C', name: 'f', trigger: { webhook: { activity: 'a' } }, steps }) as FlowJson;
 const errorsOf = (steps: unknown[]) => validateFlow(flowWith(steps)).errors;
 const logging = (message: string) => [{ name: 'order', set: { variables: { id: '1' } } }, { log: { message } }];
 const errorsIn = (message: string) => errorsOf(logging(message));
@@ -32,7 +38,10 @@ test("built-ins, flowhook's own functions and functions the formula binds are ac
   t.deepEqual(errorsIn('${ ($double := function($v){ $v * 2 }; $double(Variables.n)) }'), []);
   t.deepEqual(errorsIn('${ (function($f){ $f(1) })($string) }'), [], 'a lambda parameter may be called');
   t.deepEqual(errorsIn('${ $map(Trigger.Payload.items, function($v, $i){ $v.price }) }'), []);
-  t.deepEqual(errorsIn('${ Trigger.Payload ~> $keys() } ${ Trigger.Payload ~> $keys } ${ $substring(?, 0, 2)("abc") }'), []);
+  t.deepEqual(
+    errorsIn('${ Trigger.Payload ~> $keys() } ${ Trigger.Payload ~> $keys } ${ $substring(?, 0, 2)("abc") }'),
+    [],
+  );
   t.deepEqual(errorsIn('${ $now() & $millis() }'), []);
 });
 
@@ -48,7 +57,11 @@ test('calls are checked everywhere: lambdas, filters, groupings, sort terms, tra
   ]) {
     t.regex(errorsIn(formula)[0] ?? '', /unknown function \$exist \(did you mean \$exists\?\)/, formula);
   }
-  t.regex(errorsIn('${ ($f := function($x){ $x }; $ff(1)) }')[0]!, /unknown function \$ff \(did you mean \$f\?\)/, 'bound names are suggested too');
+  t.regex(
+    errorsIn('${ ($f := function($x){ $x }; $ff(1)) }')[0]!,
+    /unknown function \$ff \(did you mean \$f\?\)/,
+    'bound names are suggested too',
+  );
 });
 
 test('$eval is refused at publish as it is at run time, unless the formula binds its own', (t) => {
@@ -61,13 +74,34 @@ test('paths from the root must exist: unknown roots, Trigger members and step na
     errorsIn('${ Trigger.Paylod.id }')[0]!,
     /"Trigger\.Paylod" does not exist: Trigger has Payload, PayloadJson, Activity, Description, Body, BodyEncoding, Json, Form, Headers, Query, Method, Provider, Coalesced, Batch \(did you mean "Trigger\.Payload"\?\)/,
   );
-  t.regex(errorsIn('${ Varaibles.x }')[0]!, /unknown name "Varaibles": formulas read Trigger, Variables, Steps, Execution, Company, Callbacks \(did you mean "Variables"\?\)/);
-  t.regex(errorsIn('${ trigger.payload.id }')[0]!, /unknown name "trigger".*\(did you mean "Trigger"\?\)/, 'names are case-sensitive');
-  t.regex(errorsIn('${ Steps.ordr.id }')[0]!, /"Steps\.ordr": no step of this flow is named "ordr"; the named steps are "order" \(did you mean "Steps\.order"\?\)/);
-  t.regex(errorsIn('${ [Execution.Idd, Company.Nam] }').join('\n'), /"Execution\.Idd" does not exist.*\n.*"Company\.Nam" does not exist/);
-  t.regex(errorsIn('{{Trigger.Paylod.id}}')[0]!, /Formula "\{\{Trigger\.Paylod\.id\}\}" failed: "Trigger\.Paylod" does not exist/);
+  t.regex(
+    errorsIn('${ Varaibles.x }')[0]!,
+    /unknown name "Varaibles": formulas read Trigger, Variables, Steps, Execution, Company, Callbacks \(did you mean "Variables"\?\)/,
+  );
+  t.regex(
+    errorsIn('${ trigger.payload.id }')[0]!,
+    /unknown name "trigger".*\(did you mean "Trigger"\?\)/,
+    'names are case-sensitive',
+  );
+  t.regex(
+    errorsIn('${ Steps.ordr.id }')[0]!,
+    /"Steps\.ordr": no step of this flow is named "ordr"; the named steps are "order" \(did you mean "Steps\.order"\?\)/,
+  );
+  t.regex(
+    errorsIn('${ [Execution.Idd, Company.Nam] }').join('\n'),
+    /"Execution\.Idd" does not exist.*\n.*"Company\.Nam" does not exist/,
+  );
+  t.regex(
+    errorsIn('{{Trigger.Paylod.id}}')[0]!,
+    /Formula "\{\{Trigger\.Paylod\.id\}\}" failed: "Trigger\.Paylod" does not exist/,
+  );
   t.regex(errorsIn('{{Stepz.order.id}}')[0]!, /unknown name "Stepz".*\(did you mean "Steps"\?\)/);
-  t.deepEqual(errorsIn('${ Steps.order.id } {{Execution.Id}} ${Company.Name} ${Trigger.Activity & Trigger.Description} ${Variables.id.deep}'), []);
+  t.deepEqual(
+    errorsIn(
+      '${ Steps.order.id } {{Execution.Id}} ${Company.Name} ${Trigger.Activity & Trigger.Description} ${Variables.id.deep}',
+    ),
+    [],
+  );
 });
 
 test('`$` at the root and `$$` anywhere are the root object', (t) => {
@@ -81,7 +115,11 @@ test('names JSONata reads from a payload item are not checked', (t) => {
   t.deepEqual(errorsIn('${ Trigger.Payload.items[price > 10].sku }'), []);
   t.deepEqual(errorsIn('${ Trigger.Payload.items.{ "sku": sku, "n": qty } }'), []);
   t.deepEqual(errorsIn('${ Trigger.Payload.items{ sku: qty }^(>price) }'), []);
-  t.deepEqual(errorsIn('${ Trigger.Payload.items.($map(lines, function($l){ sku })) }'), [], 'a function written inside a path reads its item');
+  t.deepEqual(
+    errorsIn('${ Trigger.Payload.items.($map(lines, function($l){ sku })) }'),
+    [],
+    'a function written inside a path reads its item',
+  );
 });
 
 test("a function written at the root reads the root in its body (JSONata's rule), with a hint", async (t) => {
@@ -96,8 +134,14 @@ test("a function written at the root reads the root in its body (JSONata's rule)
   };
   t.is(await evaluateFormula(formula, context), null);
   t.is(await evaluateFormula('$map(Trigger.Payload.items, function($v){ $v.price })', context), 1);
-  t.regex(errorsIn(`\${ ${formula} }`)[0]!, /unknown name "price": .*; a function's body reads from the root too, not from its argument: to read the argument write \$v\.price$/);
-  t.regex(errorsIn('${ $map(Trigger.Payload.items, function($v){ Trigger.Paylod }) }')[0]!, /"Trigger\.Paylod" does not exist/);
+  t.regex(
+    errorsIn(`\${ ${formula} }`)[0]!,
+    /unknown name "price": .*; a function's body reads from the root too, not from its argument: to read the argument write \$v\.price$/,
+  );
+  t.regex(
+    errorsIn('${ $map(Trigger.Payload.items, function($v){ Trigger.Paylod }) }')[0]!,
+    /"Trigger\.Paylod" does not exist/,
+  );
 });
 
 test('checks reach nested steps, conditions and record fields, and step names anywhere in the flow count', (t) => {
@@ -111,7 +155,12 @@ test('checks reach nested steps, conditions and record fields, and step names an
 });
 
 test('a variable that no set step sets is a warning, not an error', (t) => {
-  const problems = validateFlow(flowWith([{ set: { variables: { total: '1' } } }, { log: { message: '${Variables.totl} {{Variables.total}} ${Variables.other}' } }]));
+  const problems = validateFlow(
+    flowWith([
+      { set: { variables: { total: '1' } } },
+      { log: { message: '${Variables.totl} {{Variables.total}} ${Variables.other}' } },
+    ]),
+  );
   t.deepEqual(problems.errors, []);
   t.deepEqual(
     problems.warnings.filter((w) => w.includes('Variables.')),
@@ -126,7 +175,10 @@ test('the known JSONata functions are exactly those of the installed jsonata', (
   const require = createRequire(import.meta.url);
   const source = readFileSync(require.resolve('jsonata'), 'utf8');
   const bound = [...source.matchAll(/staticFrame\.bind\('([A-Za-z0-9]+)'/g)].map((match) => match[1]);
-  t.deepEqual([...JSONATA_FUNCTIONS].filter((name) => name !== 'now' && name !== 'millis').sort(), [...new Set(bound)].sort());
+  t.deepEqual(
+    [...JSONATA_FUNCTIONS].filter((name) => name !== 'now' && name !== 'millis').sort(),
+    [...new Set(bound)].sort(),
+  );
 });
 
 test('every known function is a function in a flowhook formula, and the refused ones refuse', async (t) => {
@@ -138,7 +190,8 @@ test('every known function is a function in a flowhook formula, and the refused 
     Company: { Name: 'C' },
     Callbacks: {},
   };
-  for (const name of [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS]) t.is(await evaluateFormula(`$type($${name})`, context), 'function', name);
+  for (const name of [...JSONATA_FUNCTIONS, ...FLOWHOOK_FUNCTIONS])
+    t.is(await evaluateFormula(`$type($${name})`, context), 'function', name);
   for (const [name, reason] of Object.entries(REFUSED_FUNCTIONS))
     await t.throwsAsync(evaluateFormula(`$${name}("1")`, context), {
       message: new RegExp(reason.replace(/[$()]/g, '\\$&')),

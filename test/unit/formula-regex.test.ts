@@ -18,7 +18,8 @@ const context = (variables: Record<string, unknown> = {}): FormulaContext => ({
 });
 
 const TEXT = 'Hello World, hello ÄÖ 😀 x\nline2 Hello';
-const value = (formula: string, variables: Record<string, unknown> = { t: TEXT }) => resolveValue(`\${ ${formula} }`, context(variables));
+const value = (formula: string, variables: Record<string, unknown> = { t: TEXT }) =>
+  resolveValue(`\${ ${formula} }`, context(variables));
 
 async function refusal(t: ExecutionContext, formula: string, variables: Record<string, unknown>): Promise<string> {
   const error = await t.throwsAsync(value(formula, variables), { instanceOf: FormulaError });
@@ -39,7 +40,10 @@ test('many regex calls over a long string are refused by the evaluation budget',
   const reason = await refusal(t, '$map([1..1000], function($i){ $contains(Variables.t, /z/) })', {
     t: 'a'.repeat(1024 * 1024),
   });
-  t.regex(reason, /evaluation took more than 200000 steps \(regular expressions cost a step per 100 characters of text they search\)/);
+  t.regex(
+    reason,
+    /evaluation took more than 200000 steps \(regular expressions cost a step per 100 characters of text they search\)/,
+  );
 });
 
 test('a global search that finds a match at every character of a long text is refused by the budget', async (t) => {
@@ -66,7 +70,15 @@ test('$replace with $1 and $$, with a limit and with a function, and $split with
   t.is(await value('$replace(Variables.t, /l+/, "L", 2)'), 'HeLo WorLd, hello ÄÖ 😀 x\nline2 Hello');
   t.is(await value('$replace("a.b.c", /\\./, "$$")'), 'a$b$c');
   t.is(await value('$replace("one two", /o/, function($m){ $uppercase($m.match) })'), 'One twO');
-  t.deepEqual(await value('$split(Variables.t, /[ ,]+/)'), ['Hello', 'World', 'hello', 'ÄÖ', '😀', 'x\nline2', 'Hello']);
+  t.deepEqual(await value('$split(Variables.t, /[ ,]+/)'), [
+    'Hello',
+    'World',
+    'hello',
+    'ÄÖ',
+    '😀',
+    'x\nline2',
+    'Hello',
+  ]);
   t.deepEqual(await value('$split("a1b2c3", /\\d/, 2)'), ['a', 'b']);
 });
 
@@ -88,9 +100,15 @@ test('publish refuses what RE2 cannot express, naming the field, the regex and t
       '${ $match(Trigger.Payload.s, /(a)\\1/) }',
       /steps\[0\]\.respond\.body: .*regular expression \/\(a\)\\1\/ cannot run in linear time \(RE2 syntax\): a backreference \(\\1\) is not supported/,
     ],
-    ['${ $match(Trigger.Payload.s, /(?<y>a)\\k<y>/) }', /\/\(\?<y>a\)\\k<y>\/ cannot run in linear time .*a backreference \(\\k<y>\) is not supported/],
+    [
+      '${ $match(Trigger.Payload.s, /(?<y>a)\\k<y>/) }',
+      /\/\(\?<y>a\)\\k<y>\/ cannot run in linear time .*a backreference \(\\k<y>\) is not supported/,
+    ],
     ['${ $contains(Trigger.Payload.s, /(?<=EUR )\\d+/) }', /lookbehind \(\(\?<=…\) is not supported/],
-    ['${ $contains(Trigger.Payload.s, /x(?!y)/i) }', /\/x\(\?!y\)\/i cannot run .*lookahead \(\(\?!…\) is not supported/],
+    [
+      '${ $contains(Trigger.Payload.s, /x(?!y)/i) }',
+      /\/x\(\?!y\)\/i cannot run .*lookahead \(\(\?!…\) is not supported/,
+    ],
     ['${ $split(Trigger.Payload.s, /a{1001}/) }', /invalid repeat count: \{1001\}/],
   ];
   for (const [body, expected] of cases) {
@@ -102,11 +120,26 @@ test('publish refuses what RE2 cannot express, naming the field, the regex and t
 });
 
 test('$toMillis with a picture refuses timestamps no date reaches, and pictures whose markers run together', async (t) => {
-  t.is(await value('$toMillis(Variables.t, Variables.p)', { t: '31st January 2024', p: '[D1o] [MNn] [Y]' }), Date.UTC(2024, 0, 31));
-  t.is(await value('$toMillis(Variables.t, Variables.p)', { t: '20240131', p: '[Y0001][M01][D01]' }), Date.UTC(2024, 0, 31));
+  t.is(
+    await value('$toMillis(Variables.t, Variables.p)', { t: '31st January 2024', p: '[D1o] [MNn] [Y]' }),
+    Date.UTC(2024, 0, 31),
+  );
+  t.is(
+    await value('$toMillis(Variables.t, Variables.p)', { t: '20240131', p: '[Y0001][M01][D01]' }),
+    Date.UTC(2024, 0, 31),
+  );
   const long = 'a'.repeat(MAX_PICTURE_TIMESTAMP_LENGTH + 1);
-  t.regex(await refusal(t, '$toMillis(Variables.t, Variables.p)', { t: long, p: '[MNn] [FNn]' }), /at most 100 characters with a picture/);
+  t.regex(
+    await refusal(t, '$toMillis(Variables.t, Variables.p)', { t: long, p: '[MNn] [FNn]' }),
+    /at most 100 characters with a picture/,
+  );
   // JSONata's expression for this picture is ^([a-zA-Z]+)([a-zA-Z]+)$ (an 'i' flag, so V8's linear fallback cannot take it).
-  t.regex(await refusal(t, '$toMillis(Variables.t, Variables.p)', { t: 'JanuaryFriday', p: '[MNn][FNn]' }), /names or words with nothing that tells them apart/);
-  t.regex(await refusal(t, '$toMillis(Variables.t, Variables.p)', { t: 'one two', p: '[Yw] [Mw]' }), /nothing that tells them apart/);
+  t.regex(
+    await refusal(t, '$toMillis(Variables.t, Variables.p)', { t: 'JanuaryFriday', p: '[MNn][FNn]' }),
+    /names or words with nothing that tells them apart/,
+  );
+  t.regex(
+    await refusal(t, '$toMillis(Variables.t, Variables.p)', { t: 'one two', p: '[Yw] [Mw]' }),
+    /nothing that tells them apart/,
+  );
 });

@@ -1,9 +1,17 @@
 import test from 'ava';
-import { FormulaError, checkTemplate, isTemplate, resolveDeep, resolveText, resolveValue } from '../../flow/formula/index.ts';
+import {
+  FormulaError,
+  checkTemplate,
+  isTemplate,
+  resolveDeep,
+  resolveText,
+  resolveValue,
+} from '../../flow/formula/index.ts';
 import type { FormulaContext } from '../../flow/formula/index.ts';
 
 // Odd spacing on purpose: {{Trigger.Payload}} must insert exactly this text.
-const PAYLOAD_JSON = '{ "order" : {"id": 42, "total": 19.50, "tags": ["a","b"],\n "note": "pay ${Variables.secret} {{Variables.secret}}"} }';
+const PAYLOAD_JSON =
+  '{ "order" : {"id": 42, "total": 19.50, "tags": ["a","b"],\n "note": "pay ${Variables.secret} {{Variables.secret}}"} }';
 
 function makeContext(): FormulaContext {
   return {
@@ -56,7 +64,10 @@ test('anything else becomes text with each placeholder rendered', async (t) => {
   t.is(await resolveValue(' ${Variables.count}', ctx), ' 3', 'surrounding text makes it a string');
   t.is(await resolveText('${Variables.count}', ctx), '3');
   t.is(
-    await resolveText('n=${Variables.count} f=${Variables.flag} z=${Variables.nothing} m=${Variables.missing} o=${Variables.obj} l=${Variables.list}', ctx),
+    await resolveText(
+      'n=${Variables.count} f=${Variables.flag} z=${Variables.nothing} m=${Variables.missing} o=${Variables.obj} l=${Variables.list}',
+      ctx,
+    ),
     'n=3 f=true z= m= o={"k":"v"} l=[1,2]',
   );
   t.is(await resolveText('plain text', ctx), 'plain text');
@@ -68,8 +79,15 @@ test('SmartFields insert member values as plain text', async (t) => {
   t.is(await resolveText('{{Variables.orderId}}/{{Steps.callSoap.status}}', ctx), 'A-1/200');
   t.is(await resolveText('{{Steps.callSoap.items[1].sku}}', ctx), 'S2');
   t.is(await resolveText('{{Variables.obj}} {{Variables.list}} {{Variables.flag}}', ctx), '{"k":"v"} [1,2] true');
-  t.is(await resolveText('[{{Variables.missing.deeper}}][{{Variables.nothing}}][{{Steps.callSoap.items[9].sku}}]', ctx), '[][][]');
-  t.is(await resolveText('[{{Variables.constructor}}][{{Variables.list.length}}]', ctx), '[][]', 'only own data members are reachable');
+  t.is(
+    await resolveText('[{{Variables.missing.deeper}}][{{Variables.nothing}}][{{Steps.callSoap.items[9].sku}}]', ctx),
+    '[][][]',
+  );
+  t.is(
+    await resolveText('[{{Variables.constructor}}][{{Variables.list.length}}]', ctx),
+    '[][]',
+    'only own data members are reachable',
+  );
   t.is(await resolveValue('{{Variables.count}}', ctx), '3', 'a lone field is still text');
 });
 
@@ -82,7 +100,10 @@ test('{{Trigger.Payload}} inserts the original JSON text exactly', async (t) => 
 
 test('escapes produce literal placeholder syntax', async (t) => {
   const ctx = makeContext();
-  t.is(await resolveText('\\${Variables.orderId} is {{Variables.orderId}}, \\{{x}}', ctx), '${Variables.orderId} is A-1, {{x}}');
+  t.is(
+    await resolveText('\\${Variables.orderId} is {{Variables.orderId}}, \\{{x}}', ctx),
+    '${Variables.orderId} is A-1, {{x}}',
+  );
   t.false(isTemplate('\\${a} \\{{b}}'));
 });
 
@@ -110,7 +131,11 @@ test('errors are FormulaErrors naming the formula', async (t) => {
 
 test('error messages do not carry the evaluated data', async (t) => {
   const ctx = makeContext();
-  for (const template of ['${ $number(Variables.secret) }', '${ -Variables.secret }', '${ $toMillis(Variables.secret) }']) {
+  for (const template of [
+    '${ $number(Variables.secret) }',
+    '${ -Variables.secret }',
+    '${ $toMillis(Variables.secret) }',
+  ]) {
     const error = await t.throwsAsync(resolveValue(template, ctx), { instanceOf: FormulaError }, template);
     t.false(error!.message.includes('hunter2'), error!.message);
   }
@@ -138,7 +163,10 @@ test('resolveDeep resolves strings at any depth and leaves keys and other values
 
 test('resolveDeep keeps a member named __proto__ as data, as JSON.parse does', async (t) => {
   // The flow file's JSON gives the key as an own member; the resolved copy must too.
-  const template = JSON.parse('{"__proto__": {"polluted": "${Variables.orderId}"}, "id": "x"}') as Record<string, unknown>;
+  const template = JSON.parse('{"__proto__": {"polluted": "${Variables.orderId}"}, "id": "x"}') as Record<
+    string,
+    unknown
+  >;
   const value = (await resolveDeep(template, makeContext())) as Record<string, unknown>;
   t.is(Object.getPrototypeOf(value), Object.prototype);
   t.deepEqual(Object.keys(value), ['__proto__', 'id']);
@@ -173,7 +201,10 @@ test('checkTemplate reports problems without evaluating anything', (t) => {
 });
 
 test('$xmlEscape makes payload text safe inside XML; numbers become text, nothing stays nothing', async (t) => {
-  t.is(await resolveText('<Sku>${ $xmlEscape(Trigger.Payload.sku) }</Sku>', withPayload({ sku: `<a & 'b' "c">` })), '<Sku>&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;</Sku>');
+  t.is(
+    await resolveText('<Sku>${ $xmlEscape(Trigger.Payload.sku) }</Sku>', withPayload({ sku: `<a & 'b' "c">` })),
+    '<Sku>&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;</Sku>',
+  );
   t.is(await resolveText('<Qty>${ $xmlEscape(Trigger.Payload.qty) }</Qty>', withPayload({ qty: 3 })), '<Qty>3</Qty>');
   t.is(await resolveText('<X>${ $xmlEscape(Trigger.Payload.missing) }</X>', withPayload({})), '<X></X>');
 });

@@ -84,7 +84,8 @@ test('a queue carried into a new run goes on where it was: the same order, the p
   first.page();
   for (let n = 0; n < 2000; n++) first.queue.shift();
   // The oldest page is asked for, and its answer comes only after the coordinator continued as new.
-  for (let spilled = first.queue.spill(); spilled; spilled = first.queue.spill()) first.pages.set(spilled.page.id, spilled.entries);
+  for (let spilled = first.queue.spill(); spilled; spilled = first.queue.spill())
+    first.pages.set(spilled.page.id, spilled.entries);
   const asked = first.queue.pageToTake()!;
   t.truthy(asked);
   const carried = JSON.parse(JSON.stringify(first.queue.toJSON()));
@@ -97,7 +98,8 @@ test('a queue carried into a new run goes on where it was: the same order, the p
   t.false(second.refill(asked.id, []), 'a repeated answer changes nothing');
   const order: number[] = [];
   for (;;) {
-    for (let spilled = second.spill(); spilled; spilled = second.spill()) first.pages.set(spilled.page.id, spilled.entries);
+    for (let spilled = second.spill(); spilled; spilled = second.spill())
+      first.pages.set(spilled.page.id, spilled.entries);
     const taken = second.pageToTake();
     if (taken) {
       second.refill(taken.id, first.pages.get(taken.id)!);

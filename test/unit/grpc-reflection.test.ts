@@ -9,7 +9,15 @@ import { createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { create, createFileRegistry, fromBinary, toBinary, type DescMessage, type DescService, type MessageInitShape } from '@bufbuild/protobuf';
+import {
+  create,
+  createFileRegistry,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescService,
+  type MessageInitShape,
+} from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Client, credentials, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
@@ -78,7 +86,8 @@ async function startServer(): Promise<TestServer> {
   };
 }
 
-const bufCurl = async (...args: string[]): Promise<string> => (await promisify(execFile)(BUF, ['curl', '--http2-prior-knowledge', ...args], { timeout: 30_000 })).stdout;
+const bufCurl = async (...args: string[]): Promise<string> =>
+  (await promisify(execFile)(BUF, ['curl', '--http2-prior-knowledge', ...args], { timeout: 30_000 })).stdout;
 
 // ---- buf curl ------------------------------------------------------------
 
@@ -101,7 +110,9 @@ for (const protocol of ['connect', 'grpc']) {
         t.true(methods.includes(method), `${method} missing from ${methods.join(', ')}`);
       }
       // The request is encoded from the reflected descriptors only: buf has no .proto file.
-      const invoked = JSON.parse(await bufCurl(...reflect, '-d', '{"company":"Acme"}', `${server.url}/flowhook.engine.v1.WebhookService/Invoke`));
+      const invoked = JSON.parse(
+        await bufCurl(...reflect, '-d', '{"company":"Acme"}', `${server.url}/flowhook.engine.v1.WebhookService/Invoke`),
+      );
       t.deepEqual(invoked, { statusCode: 202, body: 'hello Acme' });
       t.deepEqual(JSON.parse(await bufCurl(...reflect, '-d', '{}', `${server.url}/grpc.health.v1.Health/Check`)), {
         status: 'SERVING',
@@ -113,7 +124,10 @@ for (const protocol of ['connect', 'grpc']) {
 test('buf curl sees health follow isServing(), for the server and for a named service', async (t) => {
   const server = await startServer();
   t.teardown(() => server.close());
-  const check = async (body: string) => JSON.parse(await bufCurl('--protocol', 'grpc', '--reflect', '-d', body, `${server.url}/grpc.health.v1.Health/Check`));
+  const check = async (body: string) =>
+    JSON.parse(
+      await bufCurl('--protocol', 'grpc', '--reflect', '-d', body, `${server.url}/grpc.health.v1.Health/Check`),
+    );
   t.deepEqual(await check('{"service":"flowhook.engine.v1.RecordService"}'), { status: 'SERVING' });
   server.setServing(false);
   t.deepEqual(await check('{}'), { status: 'NOT_SERVING' });
@@ -128,7 +142,8 @@ function healthCheck(client: Client, service: string): Promise<HealthCheckRespon
   return new Promise((resolve, reject) =>
     client.makeUnaryRequest(
       '/grpc.health.v1.Health/Check',
-      (request: string) => Buffer.from(toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, { service: request }))),
+      (request: string) =>
+        Buffer.from(toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, { service: request }))),
       (bytes: Buffer) => fromBinary(HealthCheckResponseSchema, bytes),
       service,
       (error, response) => (error ? reject(error) : resolve(response!)),
@@ -198,7 +213,10 @@ test('grpc-js Health/Watch on an unknown service answers SERVICE_UNKNOWN instead
     'no.such.Service',
   );
   watch.on('error', () => {});
-  t.is(((await watch[Symbol.asyncIterator]().next()).value as HealthCheckResponse).status, ServingStatus.SERVICE_UNKNOWN);
+  t.is(
+    ((await watch[Symbol.asyncIterator]().next()).value as HealthCheckResponse).status,
+    ServingStatus.SERVICE_UNKNOWN,
+  );
   watch.cancel();
 });
 
@@ -207,16 +225,24 @@ test('grpc-js Health/Watch on an unknown service answers SERVICE_UNKNOWN instead
 type ReflectionRequestInit = MessageInitShape<typeof v1.ServerReflectionRequestSchema>;
 
 /** Asks all questions on one stream, for both protocol versions, and returns the v1-shaped answers. */
-async function ask(address: string, version: 'v1' | 'v1alpha', questions: ReflectionRequestInit[]): Promise<v1.ServerReflectionResponse[]> {
+async function ask(
+  address: string,
+  version: 'v1' | 'v1alpha',
+  questions: ReflectionRequestInit[],
+): Promise<v1.ServerReflectionResponse[]> {
   const [requestSchema, responseSchema]: [DescMessage, DescMessage] =
-    version === 'v1' ? [v1.ServerReflectionRequestSchema, v1.ServerReflectionResponseSchema] : [v1alpha.ServerReflectionRequestSchema, v1alpha.ServerReflectionResponseSchema];
+    version === 'v1'
+      ? [v1.ServerReflectionRequestSchema, v1.ServerReflectionResponseSchema]
+      : [v1alpha.ServerReflectionRequestSchema, v1alpha.ServerReflectionResponseSchema];
   const client = new Client(address, credentials.createInsecure());
   try {
     const stream = client.makeBidiStreamRequest(
       `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`,
-      (question: ReflectionRequestInit) => Buffer.from(toBinary(requestSchema, create(requestSchema, question as never))),
+      (question: ReflectionRequestInit) =>
+        Buffer.from(toBinary(requestSchema, create(requestSchema, question as never))),
       // Re-read as v1 bytes: both versions must say exactly the same thing.
-      (bytes: Buffer) => fromBinary(v1.ServerReflectionResponseSchema, toBinary(responseSchema, fromBinary(responseSchema, bytes))),
+      (bytes: Buffer) =>
+        fromBinary(v1.ServerReflectionResponseSchema, toBinary(responseSchema, fromBinary(responseSchema, bytes))),
     );
     for (const question of questions) stream.write(question);
     stream.end();
@@ -265,21 +291,44 @@ for (const version of ['v1', 'v1alpha'] as const) {
       { host: '', messageRequest: { case: undefined } },
     ]);
     t.is(answers.length, 14);
-    const [services, recordService, unknownSymbol, method, nestedEnum, topEnum, field, byName, unknownFile, timestamp, extension, extensionNumbers, unknownType, empty] =
-      answers as [v1.ServerReflectionResponse, ...v1.ServerReflectionResponse[]];
+    const [
+      services,
+      recordService,
+      unknownSymbol,
+      method,
+      nestedEnum,
+      topEnum,
+      field,
+      byName,
+      unknownFile,
+      timestamp,
+      extension,
+      extensionNumbers,
+      unknownType,
+      empty,
+    ] = answers as [v1.ServerReflectionResponse, ...v1.ServerReflectionResponse[]];
 
     t.is(services.validHost, 'engine');
     t.is(services.originalRequest?.messageRequest.case, 'listServices');
-    t.deepEqual(services.messageResponse.case === 'listServicesResponse' ? services.messageResponse.value.service.map((service) => service.name).sort() : [], [
-      'flowhook.engine.v1.FlowAdminService',
-      'flowhook.engine.v1.RecordService',
-      'flowhook.engine.v1.WebhookService',
-      'grpc.health.v1.Health',
-      'grpc.reflection.v1.ServerReflection',
-      'grpc.reflection.v1alpha.ServerReflection',
-    ]);
+    t.deepEqual(
+      services.messageResponse.case === 'listServicesResponse'
+        ? services.messageResponse.value.service.map((service) => service.name).sort()
+        : [],
+      [
+        'flowhook.engine.v1.FlowAdminService',
+        'flowhook.engine.v1.RecordService',
+        'flowhook.engine.v1.WebhookService',
+        'grpc.health.v1.Health',
+        'grpc.reflection.v1.ServerReflection',
+        'grpc.reflection.v1alpha.ServerReflection',
+      ],
+    );
     // The asked-for file first, then its imports.
-    t.deepEqual(fileNames(recordService!).sort(), ['flowhook/engine/v1/record_service.proto', 'google/protobuf/struct.proto', 'google/protobuf/timestamp.proto']);
+    t.deepEqual(fileNames(recordService!).sort(), [
+      'flowhook/engine/v1/record_service.proto',
+      'google/protobuf/struct.proto',
+      'google/protobuf/timestamp.proto',
+    ]);
     t.is(fileNames(recordService!)[0], 'flowhook/engine/v1/record_service.proto');
     t.is(errorCode(unknownSymbol!), 5);
     t.is(fileNames(method!)[0], 'flowhook/engine/v1/webhook_service.proto');
@@ -318,13 +367,18 @@ test('the served descriptors are complete: a registry built from them alone reso
   ]);
   const files = new Map(
     answers
-      .flatMap((answer) => (answer.messageResponse.case === 'fileDescriptorResponse' ? answer.messageResponse.value.fileDescriptorProto : []))
+      .flatMap((answer) =>
+        answer.messageResponse.case === 'fileDescriptorResponse'
+          ? answer.messageResponse.value.fileDescriptorProto
+          : [],
+      )
       .map((bytes) => {
         const file = fromBinary(FileDescriptorProtoSchema, bytes);
         return [file.name, file] as const;
       }),
   );
-  const signatures = (service: DescService | undefined) => service?.methods.map((method) => `${method.name}(${method.input.typeName}) → ${method.output.typeName}`);
+  const signatures = (service: DescService | undefined) =>
+    service?.methods.map((method) => `${method.name}(${method.input.typeName}) → ${method.output.typeName}`);
   for (const original of [FlowAdminService, RecordService]) {
     // Imports are resolved from the served files only; a missing one throws.
     const registry = createFileRegistry(files.get(original.file.proto.name)!, (name) => files.get(name));

@@ -51,14 +51,21 @@ function isFlowYaml(text: string): boolean {
   }
   const flowKeys = ['company', 'trigger', 'steps', 'webhook', 'direct', 'verify'];
   const stepKeys = StepSchema.oneofs[0]!.fields.map((field) => field.jsonName);
-  const hasKey = (item: unknown, keys: readonly string[]) => typeof item === 'object' && item !== null && keys.some((key) => key in item);
+  const hasKey = (item: unknown, keys: readonly string[]) =>
+    typeof item === 'object' && item !== null && keys.some((key) => key in item);
   if (Array.isArray(value)) return value.some((item) => hasKey(item, stepKeys));
   return hasKey(value, [...flowKeys, ...stepKeys]);
 }
 
 test('every flow the handbook shows is included from examples/ (where it is validated)', (t) => {
   const inline = pages.flatMap((page) =>
-    [...handWritten(page.text).matchAll(/```ya?ml\n([\s\S]*?)```/g)].filter(([, text]) => isFlowYaml(text!)).map(([, text]) => `${page.path}: ${text!.split('\n')[0]}`),
+    [...handWritten(page.text).matchAll(/```ya?ml\n([\s\S]*?)```/g)]
+      .filter(([, text]) => isFlowYaml(text!))
+      .map(([, text]) => `${page.path}: ${text!.split('\n')[0]}`),
   );
-  t.deepEqual(inline, [], 'put the flow in examples/ and include it with <!-- BEGIN EXAMPLE: examples/… --><!-- END EXAMPLE: examples/… -->');
+  t.deepEqual(
+    inline,
+    [],
+    'put the flow in examples/ and include it with <!-- BEGIN EXAMPLE: examples/… --><!-- END EXAMPLE: examples/… -->',
+  );
 });

@@ -4,21 +4,37 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { Webhook } from 'standardwebhooks';
-import { GetFlowResponseSchema, FlowSummarySchema, ProviderRouteSchema, WebhookCallSchema } from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { generateHookSecret, generateProblem, hookSecretProblems, MAX_HOOK_SECRET_LENGTH } from '../../engine/domain/flows/hook-secrets-validation.ts';
+import {
+  GetFlowResponseSchema,
+  FlowSummarySchema,
+  ProviderRouteSchema,
+  WebhookCallSchema,
+} from '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  generateHookSecret,
+  generateProblem,
+  hookSecretProblems,
+  MAX_HOOK_SECRET_LENGTH,
+} from '../../engine/domain/flows/hook-secrets-validation.ts';
 import { flowCard } from '../../bin/cli/flow-card.ts';
 
 const standard = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64')}`;
 
 test('any scheme: empty, too long, surrounding white space and control characters are refused', (t) => {
   t.deepEqual(hookSecretProblems('', undefined), ['the secret is empty']);
-  t.deepEqual(hookSecretProblems('x'.repeat(MAX_HOOK_SECRET_LENGTH + 1), 'github'), [`the secret is longer than ${MAX_HOOK_SECRET_LENGTH} characters`]);
+  t.deepEqual(hookSecretProblems('x'.repeat(MAX_HOOK_SECRET_LENGTH + 1), 'github'), [
+    `the secret is longer than ${MAX_HOOK_SECRET_LENGTH} characters`,
+  ]);
   t.deepEqual(hookSecretProblems('abc\n', 'github'), [
     'the secret starts or ends with white space (a stray newline or space from copying it?)',
     'the secret contains control characters (a line break in the middle?)',
   ]);
-  t.deepEqual(hookSecretProblems(' abc', 'stripe'), ['the secret starts or ends with white space (a stray newline or space from copying it?)']);
-  t.deepEqual(hookSecretProblems('ab\tc', undefined), ['the secret contains control characters (a line break in the middle?)']);
+  t.deepEqual(hookSecretProblems(' abc', 'stripe'), [
+    'the secret starts or ends with white space (a stray newline or space from copying it?)',
+  ]);
+  t.deepEqual(hookSecretProblems('ab\tc', undefined), [
+    'the secret contains control characters (a line break in the middle?)',
+  ]);
   t.deepEqual(hookSecretProblems('It is a secret with spaces inside', 'github'), []);
   t.deepEqual(hookSecretProblems('whsec_not base64 at all', 'stripe'), [], 'Stripe secrets are used as they are');
 });
@@ -33,14 +49,21 @@ test('standardWebhooks: whsec_ (or bare) base64 of 24..64 bytes, whpk_ base64 of
   t.regex(hookSecretProblems('whsec_abc!def', 'standardWebhooks')[0] ?? '', /not valid base64/);
   // Cut off while copying: the padding no longer fits.
   t.regex(hookSecretProblems(standard(32).slice(0, -3), 'standardWebhooks')[0] ?? '', /not valid base64/);
-  t.regex(hookSecretProblems(`whpk_${randomBytes(31).toString('base64')}`, 'standardWebhooks')[0] ?? '', /Ed25519 public key/);
+  t.regex(
+    hookSecretProblems(`whpk_${randomBytes(31).toString('base64')}`, 'standardWebhooks')[0] ?? '',
+    /Ed25519 public key/,
+  );
   // The same text is fine for a route whose scheme does not decode it, or before any route is published.
   t.deepEqual(hookSecretProblems('whsec_abc!def', undefined), []);
 });
 
 test('problems never quote the secret', (t) => {
   const secret = `whsec_${'A'.repeat(7)}!`;
-  for (const problem of [...hookSecretProblems(secret, 'standardWebhooks'), ...hookSecretProblems(` ${secret}`, 'github')]) t.false(problem.includes(secret));
+  for (const problem of [
+    ...hookSecretProblems(secret, 'standardWebhooks'),
+    ...hookSecretProblems(` ${secret}`, 'github'),
+  ])
+    t.false(problem.includes(secret));
 });
 
 test('a generated secret is whsec_ and base64 of 32 random bytes that the Standard Webhooks library accepts', (t) => {
@@ -63,8 +86,10 @@ test('a generated secret is whsec_ and base64 of 32 random bytes that the Standa
 });
 
 test('generating is refused for providers that issue their own secret', (t) => {
-  for (const scheme of ['stripe', 'slack', 'shopify'] as const) t.regex(generateProblem(scheme) ?? '', new RegExp(`^${scheme} issues the signing secret itself`));
-  for (const scheme of ['standardWebhooks', 'github', 'hmac', undefined] as const) t.is(generateProblem(scheme), undefined);
+  for (const scheme of ['stripe', 'slack', 'shopify'] as const)
+    t.regex(generateProblem(scheme) ?? '', new RegExp(`^${scheme} issues the signing secret itself`));
+  for (const scheme of ['standardWebhooks', 'github', 'hmac', undefined] as const)
+    t.is(generateProblem(scheme), undefined);
 });
 
 function card(providerRoute: { scheme: string; hookSecretSet: boolean } | undefined, published = true): string {
@@ -96,10 +121,16 @@ function card(providerRoute: { scheme: string; hookSecretSet: boolean } | undefi
 
 test('the flow card shows the provider route, its scheme and the exact command that sets a missing secret', (t) => {
   const missing = card({ scheme: 'stripe', hookSecretSet: false });
-  t.regex(missing, /Provider route\n {2}Method +POST\n {2}URL +https:\/\/hooks\.example\.test\/BC\/hooks\/Contoso%20%26%20Co\/payments\.stripe\n {2}Verification +stripe\n/);
+  t.regex(
+    missing,
+    /Provider route\n {2}Method +POST\n {2}URL +https:\/\/hooks\.example\.test\/BC\/hooks\/Contoso%20%26%20Co\/payments\.stripe\n {2}Verification +stripe\n/,
+  );
   t.true(missing.includes(`no signing secret yet: flowhook hook-secret set 'Contoso & Co' payments.stripe`));
   const set = card({ scheme: 'stripe', hookSecretSet: true });
   t.true(set.includes(`set (rotate: flowhook hook-secret set 'Contoso & Co' payments.stripe --overlap 24h)`));
-  t.regex(card({ scheme: 'github', hookSecretSet: false }, false), /URL +https:\S+ \(answers once the flow is published\)/);
+  t.regex(
+    card({ scheme: 'github', hookSecretSet: false }, false),
+    /URL +https:\S+ \(answers once the flow is published\)/,
+  );
   t.false(card(undefined).includes('Provider route'));
 });

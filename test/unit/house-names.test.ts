@@ -26,9 +26,14 @@ function exportedNames(file: string): string[] {
     if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
       names.push(...statement.exportClause.elements.map((element) => element.name.text));
     }
-    if (!ts.canHaveModifiers(statement) || !ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (
+      !ts.canHaveModifiers(statement) ||
+      !ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+    )
+      continue;
     if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) names.push(declaration.name.text);
     } else if ('name' in statement && statement.name && ts.isIdentifier(statement.name as ts.Node)) {
       names.push((statement.name as ts.Identifier).text);
     }
@@ -51,7 +56,9 @@ test('the facade and the engine export no name and have no file name in common, 
     [],
   );
   const engineNames = new Set(engine.flatMap(exportedNames));
-  const shared = [...new Set(facade.flatMap(exportedNames))].filter((name) => engineNames.has(name) && !PROCESS_NAMES.has(name));
+  const shared = [...new Set(facade.flatMap(exportedNames))].filter(
+    (name) => engineNames.has(name) && !PROCESS_NAMES.has(name),
+  );
   t.deepEqual(shared, []);
   // The comparison sees both sides' exports (a parse that found none would pass above).
   t.true(engineNames.has('invokeWebhook') && engineNames.has('NotFoundError'));

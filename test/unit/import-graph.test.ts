@@ -32,7 +32,9 @@ test('a planted cycle of rooms is found, and only its members', (t) => {
     ['engine/domain/flows/d.ts', []],
     ['engine/domain/audit/e.ts', ['engine/domain/flows/a.ts']],
   ]);
-  t.deepEqual(cycles(roomGraph(planted, 'engine', 2)), [['engine/domain/callers', 'engine/domain/companies', 'engine/domain/flows']]);
+  t.deepEqual(cycles(roomGraph(planted, 'engine', 2)), [
+    ['engine/domain/callers', 'engine/domain/companies', 'engine/domain/flows'],
+  ]);
   planted.set('engine/domain/companies/c.ts', []);
   t.deepEqual(cycles(roomGraph(planted, 'engine', 2)), []);
 });

@@ -9,7 +9,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 test('every install script of the installed dependencies is reviewed in allowScripts', (t) => {
   const listed = spawnSync('npm', ['install-scripts', 'ls'], { cwd: ROOT, encoding: 'utf8' });
-  if (listed.error || /Unknown command/i.test(listed.stdout + listed.stderr)) return t.pass('this npm has no install-scripts command (before npm 11.16)');
+  if (listed.error || /Unknown command/i.test(listed.stdout + listed.stderr))
+    return t.pass('this npm has no install-scripts command (before npm 11.16)');
   t.is(listed.status, 0, listed.stderr);
   t.regex(listed.stdout, /No packages with unreviewed install scripts/, listed.stdout);
 });

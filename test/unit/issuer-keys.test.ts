@@ -13,9 +13,18 @@ test('a key set over https is accepted from any issuer', (t) => {
 });
 
 test('an http key set is refused unless the issuer itself is http on loopback', (t) => {
-  t.false(acceptableJwksUri('http://login.example.test/keys', 'https://login.example.test/tenant/v2.0'), 'an https issuer downgraded to cleartext');
-  t.false(acceptableJwksUri('http://127.0.0.1:9000/keys', 'https://login.example.test/'), 'an https issuer pointing at a local port');
-  t.false(acceptableJwksUri('http://idp.internal/keys', 'http://idp.internal'), 'http issuer off loopback (refused at configuration anyway)');
+  t.false(
+    acceptableJwksUri('http://login.example.test/keys', 'https://login.example.test/tenant/v2.0'),
+    'an https issuer downgraded to cleartext',
+  );
+  t.false(
+    acceptableJwksUri('http://127.0.0.1:9000/keys', 'https://login.example.test/'),
+    'an https issuer pointing at a local port',
+  );
+  t.false(
+    acceptableJwksUri('http://idp.internal/keys', 'http://idp.internal'),
+    'http issuer off loopback (refused at configuration anyway)',
+  );
   t.true(acceptableJwksUri('http://127.0.0.1:9000/keys', 'http://127.0.0.1:9000'));
   t.true(acceptableJwksUri('http://localhost:9000/keys', 'http://localhost:9000/realms/dev'));
   t.true(acceptableJwksUri('http://[::1]:9000/keys', 'http://[::1]:9000'));
@@ -31,7 +40,9 @@ async function discoveryServer(jwksUri: (origin: string) => string): Promise<{ i
   let origin = '';
   const server = createServer((req, res) => {
     if (req.url === '/.well-known/openid-configuration') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: origin, jwks_uri: jwksUri(origin) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ issuer: origin, jwks_uri: jwksUri(origin) }));
     } else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,10 +61,17 @@ test('a loopback issuer may name its http key set; a file: key set is refused as
     strange.server.close();
   });
   // The key set was fetched (it is empty), so the failure is "no matching key", not discovery.
-  const fromLocal = await Promise.resolve(issuerKeys({ issuer: local.issuer })(header, token)).catch((error: unknown) => error);
+  const fromLocal = await Promise.resolve(issuerKeys({ issuer: local.issuer })(header, token)).catch(
+    (error: unknown) => error,
+  );
   t.false(isKeySetUnreachable(fromLocal));
   t.is((fromLocal as Error).name, 'JWKSNoMatchingKey');
-  const fromStrange = await Promise.resolve(issuerKeys({ issuer: strange.issuer })(header, token)).catch((error: unknown) => error);
+  const fromStrange = await Promise.resolve(issuerKeys({ issuer: strange.issuer })(header, token)).catch(
+    (error: unknown) => error,
+  );
   t.true(isKeySetUnreachable(fromStrange));
-  t.regex((fromStrange as Error).message, /must be https \(http only when the issuer itself is http on a loopback host\)/);
+  t.regex(
+    (fromStrange as Error).message,
+    /must be https \(http only when the issuer itself is http on a loopback host\)/,
+  );
 });

@@ -77,9 +77,24 @@ test('facade/ imports nothing from engine/ or workflows/ (not even flow/)', asyn
 });
 
 test('engine/ imports from workflows/ only the codec (the model is flow/), and nothing from facade/', async (t) => {
-  await refused(t, 'engine/domain/webhook/lint-probe.ts', '../../../workflows/interpreter/run-steps.ts', ZONE('engine/ imports from workflows/ only codec/'));
-  await refused(t, 'engine/lint-probe.ts', '../workflows/activities/index.ts', ZONE('engine/ imports from workflows/ only codec/'));
-  await refused(t, 'engine/lint-probe.ts', '../facade/app.ts', ZONE('engine/ imports proto/gen, common/, flow/ and the payload codec only'));
+  await refused(
+    t,
+    'engine/domain/webhook/lint-probe.ts',
+    '../../../workflows/interpreter/run-steps.ts',
+    ZONE('engine/ imports from workflows/ only codec/'),
+  );
+  await refused(
+    t,
+    'engine/lint-probe.ts',
+    '../workflows/activities/index.ts',
+    ZONE('engine/ imports from workflows/ only codec/'),
+  );
+  await refused(
+    t,
+    'engine/lint-probe.ts',
+    '../facade/app.ts',
+    ZONE('engine/ imports proto/gen, common/, flow/ and the payload codec only'),
+  );
   await allowed(t, 'engine/domain/webhook/lint-probe.ts', '../../../flow/index.ts');
   await allowed(t, 'engine/lint-probe.ts', '../flow/flow-messages.ts');
   await allowed(t, 'engine/lint-probe.ts', '../workflows/codec/payload-codec.ts');
@@ -98,10 +113,30 @@ test("the engine's layers: edges → domain → infrastructure, and nothing impo
   await refused(t, 'engine/domain/flows/lint-probe.ts', '../../edges/rpc/error-interceptor.ts', ZONE(domain));
   await refused(t, 'engine/domain/executions/lint-probe.ts', '../../edges/services/execution-service.ts', ZONE(domain));
   await refused(t, 'engine/domain/flows/lint-probe.ts', '../../main.ts', ZONE(domain));
-  await refused(t, 'engine/infrastructure/storage/lint-probe.ts', '../../domain/companies/companies.ts', ZONE('engine/infrastructure/ imports nothing of the domain'));
-  await refused(t, 'engine/infrastructure/temporal/lint-probe.ts', '../../edges/rpc/engine-tls.ts', ZONE('engine/infrastructure/ imports nothing of the domain'));
-  await refused(t, 'engine/edges/services/lint-probe.ts', '../../server.ts', ZONE('engine/edges/ are wired by main.ts'));
-  await refused(t, 'engine/errors.ts', './infrastructure/cache/snapshot-cache.ts', ZONE("the engine's errors and logger are below every layer"));
+  await refused(
+    t,
+    'engine/infrastructure/storage/lint-probe.ts',
+    '../../domain/companies/companies.ts',
+    ZONE('engine/infrastructure/ imports nothing of the domain'),
+  );
+  await refused(
+    t,
+    'engine/infrastructure/temporal/lint-probe.ts',
+    '../../edges/rpc/engine-tls.ts',
+    ZONE('engine/infrastructure/ imports nothing of the domain'),
+  );
+  await refused(
+    t,
+    'engine/edges/services/lint-probe.ts',
+    '../../server.ts',
+    ZONE('engine/edges/ are wired by main.ts'),
+  );
+  await refused(
+    t,
+    'engine/errors.ts',
+    './infrastructure/cache/snapshot-cache.ts',
+    ZONE("the engine's errors and logger are below every layer"),
+  );
   await allowed(t, 'engine/edges/services/lint-probe.ts', '../../domain/flows/flows.ts');
   await allowed(t, 'engine/domain/flows/lint-probe.ts', '../../infrastructure/storage/entities.ts');
   await allowed(t, 'engine/domain/flows/lint-probe.ts', '../../errors.ts');
@@ -109,7 +144,10 @@ test("the engine's layers: edges → domain → infrastructure, and nothing impo
 
 test('a planted import cycle is refused', async (t) => {
   // flow/formula/index.ts imports resolve.ts; a resolve.ts that imported the index back would close a cycle.
-  const found = await problems('flow/formula/resolve.ts', "import { resolveText } from './index.ts';\nexport const probe = resolveText;\n");
+  const found = await problems(
+    'flow/formula/resolve.ts',
+    "import { resolveText } from './index.ts';\nexport const probe = resolveText;\n",
+  );
   t.true(
     found.some((problem) => problem.startsWith('import-x/no-cycle: Dependency cycle')),
     found.join('; '),
@@ -118,7 +156,12 @@ test('a planted import cycle is refused', async (t) => {
 });
 
 test('nothing imports bin/ (tests may: they start its launchers)', async (t) => {
-  for (const path of ['common/lint-probe.ts', 'engine/lint-probe.ts', 'facade/lint-probe.ts', 'workflows/lint-probe.ts']) {
+  for (const path of [
+    'common/lint-probe.ts',
+    'engine/lint-probe.ts',
+    'facade/lint-probe.ts',
+    'workflows/lint-probe.ts',
+  ]) {
     await refused(t, path, '../bin/data-dir.ts', ZONE('nothing imports bin/'));
   }
   await allowed(t, 'bin/cli/lint-probe.ts', '../data-dir.ts');
@@ -126,8 +169,18 @@ test('nothing imports bin/ (tests may: they start its launchers)', async (t) => 
 });
 
 test('common/ and console/ import no other folder of the product', async (t) => {
-  await refused(t, 'common/lint-probe.ts', '../flow/index.ts', ZONE('common/ is what facade, engine and workers share'));
-  await refused(t, 'common/configuration/lint-probe.ts', '../../engine/errors.ts', ZONE('common/ is what facade, engine and workers share'));
+  await refused(
+    t,
+    'common/lint-probe.ts',
+    '../flow/index.ts',
+    ZONE('common/ is what facade, engine and workers share'),
+  );
+  await refused(
+    t,
+    'common/configuration/lint-probe.ts',
+    '../../engine/errors.ts',
+    ZONE('common/ is what facade, engine and workers share'),
+  );
   await refused(t, 'console/src/lint-probe.ts', '../../common/duration.ts', ZONE('console/ imports proto/gen only'));
   await refused(t, 'console/src/lint-probe.ts', '../../flow/index.ts', ZONE('console/ imports proto/gen only'));
   await allowed(t, 'console/src/lint-probe.ts', '../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js');
@@ -135,13 +188,23 @@ test('common/ and console/ import no other folder of the product', async (t) => 
 
 test('process.env is read only by the files the configuration scan lists', async (t) => {
   const reads = 'export const value = process.env.FLOWHOOK_PROBE;\n';
-  for (const path of ['engine/lint-probe.ts', 'facade/oauth/lint-probe.ts', 'workflows/activities/lint-probe.ts', 'common/lint-probe.ts', 'bin/cli/lint-probe.ts']) {
+  for (const path of [
+    'engine/lint-probe.ts',
+    'facade/oauth/lint-probe.ts',
+    'workflows/activities/lint-probe.ts',
+    'common/lint-probe.ts',
+    'bin/cli/lint-probe.ts',
+  ]) {
     const found = await problems(path, reads);
     t.is(found.length, 1, path);
     t.regex(found[0] ?? '', /^no-restricted-properties: 'process\.env' .*configuration table/, path);
   }
-  t.regex((await problems('engine/lint-probe.ts', 'const { env } = process;\nexport { env };\n'))[0] ?? '', /^no-restricted-properties/);
-  for (const path of ['engine/config.ts', 'bin/embedded/child-environment.ts', 'test/unit/lint-probe.ts']) t.deepEqual(await problems(path, reads), [], path);
+  t.regex(
+    (await problems('engine/lint-probe.ts', 'const { env } = process;\nexport { env };\n'))[0] ?? '',
+    /^no-restricted-properties/,
+  );
+  for (const path of ['engine/config.ts', 'bin/embedded/child-environment.ts', 'test/unit/lint-probe.ts'])
+    t.deepEqual(await problems(path, reads), [], path);
 });
 
 test('a promise is awaited, returned, handled or marked with void', async (t) => {
@@ -165,7 +228,8 @@ test('a promise is awaited, returned, handled or marked with void', async (t) =>
   };
   const host = ts.createCompilerHost(options);
   const readSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, ...rest) => (name === path ? ts.createSourceFile(name, code, ts.ScriptTarget.ES2024, true) : readSource(name, ...rest));
+  host.getSourceFile = (name, ...rest) =>
+    name === path ? ts.createSourceFile(name, code, ts.ScriptTarget.ES2024, true) : readSource(name, ...rest);
   const program = ts.createProgram({ rootNames: [path], options, host });
   const typed = new ESLint({
     cwd: ROOT,
@@ -180,8 +244,13 @@ test('a promise is awaited, returned, handled or marked with void', async (t) =>
 
 test("every module of the worker's workflow bundle is linted as workflow code", async (t) => {
   const { code } = await workflowBundle();
-  const modules = [...new Set([...code.matchAll(/"\.\/((?:workflows|common|flow)\/[^"]+\.ts)"/g)].map((match) => match[1]!))].sort();
-  t.true(modules.includes('workflows/flow-workflow.ts') && modules.includes('flow/payload-converter.ts'), 'the bundle names its modules');
+  const modules = [
+    ...new Set([...code.matchAll(/"\.\/((?:workflows|common|flow)\/[^"]+\.ts)"/g)].map((match) => match[1]!)),
+  ].sort();
+  t.true(
+    modules.includes('workflows/flow-workflow.ts') && modules.includes('flow/payload-converter.ts'),
+    'the bundle names its modules',
+  );
   const outside: string[] = [];
   for (const path of modules) {
     if (!(await problems(path, importOf('node:fs'))).some((problem) => NODE_BUILTIN.test(problem))) outside.push(path);

@@ -44,7 +44,8 @@ test('a port in use stops start before anything runs, naming the variable', asyn
   const port = (server.address() as { port: number }).port;
   try {
     await t.throwsAsync(planLocalCodec({ FLOWHOOK_CODEC_PORT: String(port) }, 8233), {
-      message: /codec server \(FLOWHOOK_CODEC_PORT=\d+; FLOWHOOK_CODEC_PORT=off runs none\): port \d+ on 127\.0\.0\.1 is already in use/,
+      message:
+        /codec server \(FLOWHOOK_CODEC_PORT=\d+; FLOWHOOK_CODEC_PORT=off runs none\): port \d+ on 127\.0\.0\.1 is already in use/,
     });
   } finally {
     server.close();

@@ -7,15 +7,24 @@ import { outline, slug } from '../../docs/tooling/markdown-outline.ts';
 
 test("anchors follow GitHub's rule", (t) => {
   t.is(slug('The two commands'), 'the-two-commands');
-  t.is(slug('`standardWebhooks` — Svix and every Standard Webhooks sender'), 'standardwebhooks--svix-and-every-standard-webhooks-sender');
+  t.is(
+    slug('`standardWebhooks` — Svix and every Standard Webhooks sender'),
+    'standardwebhooks--svix-and-every-standard-webhooks-sender',
+  );
   t.is(slug('Local installation (`flowhook start`)'), 'local-installation-flowhook-start');
   t.is(slug('Stripe → flowhook, step by step'), 'stripe--flowhook-step-by-step');
   t.is(slug('FLOWHOOK_ENGINE_URL and [TLS](x.md)'), 'flowhook_engine_url-and-tls');
-  t.deepEqual([...outline('# A\n## A\n```\n# not a heading\n```\n<a id="here"></a>\n').anchors].sort(), ['a', 'a-1', 'here']);
+  t.deepEqual([...outline('# A\n## A\n```\n# not a heading\n```\n<a id="here"></a>\n').anchors].sort(), [
+    'a',
+    'a-1',
+    'here',
+  ]);
 });
 
 test('links inside code are not links; code spans naming repository files are checked', (t) => {
-  const { links, paths } = outline('see [x](a.md#b) and `[y](c.md)`\n```\n[z](d.md)\n```\nthe file `engine/errors.ts`, not `<data dir>/x`\n');
+  const { links, paths } = outline(
+    'see [x](a.md#b) and `[y](c.md)`\n```\n[z](d.md)\n```\nthe file `engine/errors.ts`, not `<data dir>/x`\n',
+  );
   t.deepEqual(
     links.map((link) => link.target),
     ['a.md#b'],

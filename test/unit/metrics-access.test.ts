@@ -72,7 +72,8 @@ test('on a public port only the token counts: a loopback peer there may be a pro
 });
 
 test('metrics settings: a port, 0, or off; a token of at least 16 characters', (t) => {
-  const engine = (env: Record<string, string>) => readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', ...env });
+  const engine = (env: Record<string, string>) =>
+    readEngineConfig({ FLOWHOOK_DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', ...env });
   t.deepEqual(engine({}).metrics, { host: '127.0.0.1', port: 7051 });
   t.deepEqual(engine({ FLOWHOOK_ENGINE_METRICS_PORT: '0', FLOWHOOK_METRICS_HOST: '0.0.0.0' }).metrics, {
     host: '0.0.0.0',
@@ -144,14 +145,25 @@ test("a component's metrics: none while its port is off; a taken port stops the 
     info: (_: object, message: string) => void logged.push(message),
     warn: (_: object, message: string) => void logged.push(message),
   };
-  const first = await startComponentMetrics('worker', { metrics: { host: '127.0.0.1', port: 0 }, metricsToken: TOKEN }, { ...serve, logger });
+  const first = await startComponentMetrics(
+    'worker',
+    { metrics: { host: '127.0.0.1', port: 0 }, metricsToken: TOKEN },
+    { ...serve, logger },
+  );
   try {
     t.deepEqual(first?.address, { host: '127.0.0.1', port: first?.port });
     t.deepEqual(logged, ['worker metrics listening']);
     let stopped = false;
     const taken = { host: '127.0.0.1', port: first!.port };
-    const error = await t.throwsAsync(startComponentMetrics('engine', { metrics: taken }, { ...serve, undo: async () => void (stopped = true) }));
-    t.regex(error!.message, new RegExp(`^the engine's metrics port 127\\.0\\.0\\.1:${taken.port} \\(FLOWHOOK_ENGINE_METRICS_PORT\\): .*EADDRINUSE`));
+    const error = await t.throwsAsync(
+      startComponentMetrics('engine', { metrics: taken }, { ...serve, undo: async () => void (stopped = true) }),
+    );
+    t.regex(
+      error!.message,
+      new RegExp(
+        `^the engine's metrics port 127\\.0\\.0\\.1:${taken.port} \\(FLOWHOOK_ENGINE_METRICS_PORT\\): .*EADDRINUSE`,
+      ),
+    );
     t.true(stopped);
   } finally {
     await first?.close();

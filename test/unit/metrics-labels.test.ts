@@ -3,7 +3,15 @@
 // call with a flow only once the lookup resolved one.
 import test from 'ava';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { BoundChildren, BoundedPairs, BoundedValues, closedValues, OTHER, statusLabel, UNKNOWN } from '../../common/metrics/label-values.ts';
+import {
+  BoundChildren,
+  BoundedPairs,
+  BoundedValues,
+  closedValues,
+  OTHER,
+  statusLabel,
+  UNKNOWN,
+} from '../../common/metrics/label-values.ts';
 import { createEngineMetrics } from '../../engine/domain/metrics/engine-metrics.ts';
 import { NotFoundError, UnauthenticatedError } from '../../engine/errors.ts';
 
@@ -63,10 +71,22 @@ test('the engine labels a call with its flow only after the lookup found it', as
     answered.answered('INSTANT_RETURN');
     metrics.webhookCall().failed(new ConnectError('down', Code.Unavailable));
     const text = await metrics.registry.text();
-    t.regex(text, /flowhook_engine_webhook_calls_total\{company="unknown",activity="unknown",mode="unknown",outcome="refused",code="not_found"\} 1/);
-    t.regex(text, /flowhook_engine_webhook_calls_total\{company="Acme",activity="orders.created",mode="sync",outcome="refused",code="unauthenticated"\} 1/);
-    t.regex(text, /flowhook_engine_webhook_calls_total\{company="Acme",activity="orders.created",mode="instant",outcome="instant_return",code="ok"\} 1/);
-    t.regex(text, /flowhook_engine_webhook_calls_total\{company="unknown",activity="unknown",mode="unknown",outcome="failed",code="unavailable"\} 1/);
+    t.regex(
+      text,
+      /flowhook_engine_webhook_calls_total\{company="unknown",activity="unknown",mode="unknown",outcome="refused",code="not_found"\} 1/,
+    );
+    t.regex(
+      text,
+      /flowhook_engine_webhook_calls_total\{company="Acme",activity="orders.created",mode="sync",outcome="refused",code="unauthenticated"\} 1/,
+    );
+    t.regex(
+      text,
+      /flowhook_engine_webhook_calls_total\{company="Acme",activity="orders.created",mode="instant",outcome="instant_return",code="ok"\} 1/,
+    );
+    t.regex(
+      text,
+      /flowhook_engine_webhook_calls_total\{company="unknown",activity="unknown",mode="unknown",outcome="failed",code="unavailable"\} 1/,
+    );
     t.notRegex(text, /evil/);
   } finally {
     metrics.registry.close();
@@ -100,10 +120,22 @@ test('provider-route calls are labelled by scheme and mode only, never by the ca
     odd.routeResolved('evil-scheme', 'INSTANT_RETURN');
     odd.answered('INSTANT_RETURN');
     const text = await metrics.registry.text();
-    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="unknown",mode="unknown",outcome="refused",code="not_found"\} 1/);
-    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="stripe",mode="instant",outcome="refused",code="unauthenticated"\} 1/);
-    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="slack",mode="sync",outcome="url_verification",code="ok"\} 1/);
-    t.regex(text, /flowhook_engine_direct_calls_total\{scheme="unknown",mode="instant",outcome="instant_return",code="ok"\} 1/);
+    t.regex(
+      text,
+      /flowhook_engine_direct_calls_total\{scheme="unknown",mode="unknown",outcome="refused",code="not_found"\} 1/,
+    );
+    t.regex(
+      text,
+      /flowhook_engine_direct_calls_total\{scheme="stripe",mode="instant",outcome="refused",code="unauthenticated"\} 1/,
+    );
+    t.regex(
+      text,
+      /flowhook_engine_direct_calls_total\{scheme="slack",mode="sync",outcome="url_verification",code="ok"\} 1/,
+    );
+    t.regex(
+      text,
+      /flowhook_engine_direct_calls_total\{scheme="unknown",mode="instant",outcome="instant_return",code="ok"\} 1/,
+    );
     t.regex(text, /flowhook_engine_rate_limited_total\{limit="hook_route"\} 0/);
     t.notRegex(text, /evil/);
   } finally {

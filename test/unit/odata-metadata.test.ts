@@ -2,7 +2,12 @@
 // (payload: Edm.Untyped, any JSON), and the CSDL checker the e2e test relies
 // on finds the mistakes it is there to find.
 import test from 'ava';
-import { ANSWER_FUNCTION, odataMetadataXml, METADATA_ODATA_VERSION, WEBHOOK_ACTION } from '../../facade/odata-metadata.ts';
+import {
+  ANSWER_FUNCTION,
+  odataMetadataXml,
+  METADATA_ODATA_VERSION,
+  WEBHOOK_ACTION,
+} from '../../facade/odata-metadata.ts';
 import { actionImportSignature, checkCsdl, functionImportSignature } from '../support/csdl-check.ts';
 
 const xml = odataMetadataXml();
@@ -37,12 +42,18 @@ test('the checker refuses other versions, unknown types, dangling imports, stray
     'Parameter payload of flowWebhook_Invoke: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.1',
     'Parameter payload of flowWebhook_Resume: Edm.Untyped exists only in CSDL 4.01, the document says Version 4.1',
   ]);
-  t.deepEqual(checkCsdl(xml.replace('Type="Edm.String" Nullable', 'Type="Edm.Text" Nullable')), ['Parameter activity of flowWebhook_Invoke: Edm.Text is not a type of CSDL']);
+  t.deepEqual(checkCsdl(xml.replace('Type="Edm.String" Nullable', 'Type="Edm.Text" Nullable')), [
+    'Parameter activity of flowWebhook_Invoke: Edm.Text is not a type of CSDL',
+  ]);
   t.deepEqual(checkCsdl(xml.replace('Action="NAV.flowWebhook_Invoke"', 'Action="NAV.other"')), [
     'ActionImport flowWebhook_Invoke: Action "NAV.other" names no unbound action of the model',
   ]);
-  t.deepEqual(checkCsdl(xml.replace('IsBound="false"', 'IsBound="no"')), ['Action flowWebhook_Invoke: IsBound must be true or false, found "no"']);
-  t.deepEqual(checkCsdl(xml.replace('<ReturnType Type="Edm.String" />', '<ReturnType Type="Edm.String" Kind="x" />')), ['ReturnType: attribute Kind is not allowed']);
+  t.deepEqual(checkCsdl(xml.replace('IsBound="false"', 'IsBound="no"')), [
+    'Action flowWebhook_Invoke: IsBound must be true or false, found "no"',
+  ]);
+  t.deepEqual(checkCsdl(xml.replace('<ReturnType Type="Edm.String" />', '<ReturnType Type="Edm.String" Kind="x" />')), [
+    'ReturnType: attribute Kind is not allowed',
+  ]);
   t.deepEqual(checkCsdl(xml.replace('xmlns="http://docs.oasis-open.org/odata/ns/edm"', 'xmlns="urn:other"')), [
     'edmx:DataServices may only contain Schema elements in http://docs.oasis-open.org/odata/ns/edm, found Schema in urn:other',
   ]);
@@ -52,10 +63,15 @@ test('the checker refuses other versions, unknown types, dangling imports, stray
 test('parameter order and the unbound-overload rule are checked', (t) => {
   const returnFirst = xml
     .replace(/(\s*<ReturnType Type="Edm.String" \/>)/, '')
-    .replace('<Action Name="flowWebhook_Invoke" IsBound="false">', '<Action Name="flowWebhook_Invoke" IsBound="false">\n        <ReturnType Type="Edm.String" />');
+    .replace(
+      '<Action Name="flowWebhook_Invoke" IsBound="false">',
+      '<Action Name="flowWebhook_Invoke" IsBound="false">\n        <ReturnType Type="Edm.String" />',
+    );
   t.deepEqual(checkCsdl(returnFirst), ['Action flowWebhook_Invoke: Parameter after ReturnType']);
   const action = /<Action [\s\S]*?<\/Action>/.exec(xml)![0];
-  t.deepEqual(checkCsdl(xml.replace(action, `${action}\n${action}`)), ['unbound action NAV.flowWebhook_Invoke is declared twice']);
+  t.deepEqual(checkCsdl(xml.replace(action, `${action}\n${action}`)), [
+    'unbound action NAV.flowWebhook_Invoke is declared twice',
+  ]);
 });
 
 test('the late-answer function import takes the execution id and returns the same string as the action', (t) => {
@@ -67,12 +83,18 @@ test('the late-answer function import takes the execution id and returns the sam
 
 test('the checker looks into functions and function imports too', (t) => {
   const fn = /<Function [\s\S]*?<\/Function>/.exec(xml)![0];
-  t.deepEqual(checkCsdl(xml.replace(fn, fn.replace(/\s*<ReturnType Type="Edm.String" \/>/, ''))), ['Function flowWebhook_Answer: a ReturnType is required']);
-  t.deepEqual(checkCsdl(xml.replace('IsComposable="false"', 'IsComposable="maybe"')), ['Function flowWebhook_Answer: IsComposable must be true or false, found "maybe"']);
+  t.deepEqual(checkCsdl(xml.replace(fn, fn.replace(/\s*<ReturnType Type="Edm.String" \/>/, ''))), [
+    'Function flowWebhook_Answer: a ReturnType is required',
+  ]);
+  t.deepEqual(checkCsdl(xml.replace('IsComposable="false"', 'IsComposable="maybe"')), [
+    'Function flowWebhook_Answer: IsComposable must be true or false, found "maybe"',
+  ]);
   t.deepEqual(checkCsdl(xml.replace('Function="NAV.flowWebhook_Answer"', 'Function="NAV.other"')), [
     'FunctionImport flowWebhook_Answer: Function "NAV.other" names no unbound function of the model',
   ]);
-  t.deepEqual(checkCsdl(xml.replace(fn, `${fn}\n${fn}`)), ['unbound function NAV.flowWebhook_Answer is declared twice with the same parameter names']);
+  t.deepEqual(checkCsdl(xml.replace(fn, `${fn}\n${fn}`)), [
+    'unbound function NAV.flowWebhook_Answer is declared twice with the same parameter names',
+  ]);
   t.deepEqual(checkCsdl(xml.replace('<Parameter Name="executionId"', '<Parameter Name="execution id"')), [
     'Parameter of flowWebhook_Answer: Name "execution id" is not a simple identifier',
   ]);

@@ -41,8 +41,18 @@ test('a payload is bound to its execution: decoding it for another workflow id i
   t.is(meta(encoded!, 'encryption-workflow-id'), 'exec-A');
   await t.throwsAsync(codec.decode([encoded!], workflowB), { message: /bound to another execution/ });
   // An activity of execution A decodes it; one of B does not.
-  t.deepEqual(payloadConverter.fromPayload((await codec.decode([encoded!], { type: 'activity', namespace: 'default', workflowId: 'exec-A', isLocal: false }))[0]!), { a: 1 });
-  await t.throwsAsync(codec.decode([encoded!], { type: 'activity', namespace: 'default', workflowId: 'exec-B', isLocal: false }), { message: /bound to another execution/ });
+  t.deepEqual(
+    payloadConverter.fromPayload(
+      (
+        await codec.decode([encoded!], { type: 'activity', namespace: 'default', workflowId: 'exec-A', isLocal: false })
+      )[0]!,
+    ),
+    { a: 1 },
+  );
+  await t.throwsAsync(
+    codec.decode([encoded!], { type: 'activity', namespace: 'default', workflowId: 'exec-B', isLocal: false }),
+    { message: /bound to another execution/ },
+  );
   // Without a context (the codec server, for an operator) the bound id in the metadata is used.
   t.deepEqual(payloadConverter.fromPayload((await codec.decode([encoded!]))[0]!), { a: 1 });
 });
@@ -102,7 +112,10 @@ test('a tampered ciphertext or a key not in the ring is refused, naming the key 
   const [encoded] = await new PayloadEncryptionCodec(ring).encode([sensitive({ a: 1 })], workflowA);
   const tampered = { ...encoded!, data: Buffer.from(encoded!.data!).map((byte, i) => (i === 20 ? byte ^ 1 : byte)) };
   await t.throwsAsync(new PayloadEncryptionCodec(ring).decode([tampered], workflowA), { message: /altered/ });
-  const error = await t.throwsAsync(new PayloadEncryptionCodec(new PayloadKeyring([randomBytes(32)])).decode([encoded!], workflowA), { message: /not in the payload keyring/ });
+  const error = await t.throwsAsync(
+    new PayloadEncryptionCodec(new PayloadKeyring([randomBytes(32)])).decode([encoded!], workflowA),
+    { message: /not in the payload keyring/ },
+  );
   t.false(error!.message.includes(key.toString('base64')));
 });
 

@@ -57,11 +57,18 @@ test('`flowhook start` keeps its one-key payload-key file as the ring, makes one
   writeFileSync(join(folder, 'payload-key'), `${existing}\n`, { mode: 0o600 });
   const path = localPayloadKeyFile(folder, {})!;
   t.is(path, join(folder, 'payload-key'));
-  t.deepEqual(readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY_FILE: path })!.current.key, Buffer.from(existing, 'base64'), 'the installation keeps its key');
+  t.deepEqual(
+    readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY_FILE: path })!.current.key,
+    Buffer.from(existing, 'base64'),
+    'the installation keeps its key',
+  );
   const fresh = dir();
   const made = localPayloadKeyFile(fresh, {})!;
   t.is(statSync(made).mode & 0o777, 0o600);
   t.is(readPayloadKeyring({ FLOWHOOK_PAYLOAD_KEY_FILE: made })!.keys.length, 1);
   t.is(localPayloadKeyFile(dir(), { FLOWHOOK_PAYLOAD_KEY: b64() }), undefined);
-  t.is(localPayloadKeyFile(dir(), { FLOWHOOK_PAYLOAD_KEY_FILE: '/etc/flowhook/payload-keys' }), '/etc/flowhook/payload-keys');
+  t.is(
+    localPayloadKeyFile(dir(), { FLOWHOOK_PAYLOAD_KEY_FILE: '/etc/flowhook/payload-keys' }),
+    '/etc/flowhook/payload-keys',
+  );
 });

@@ -24,7 +24,13 @@ test('field paths parse into segments, the inverse of formatPath', (t) => {
   t.deepEqual(parseFieldPathText('steps[2].if.then[0].respond.body'), ['steps', 2, 'if', 'then', 0, 'respond', 'body']);
   t.deepEqual(parseFieldPathText('trigger.webhook.activity'), ['trigger', 'webhook', 'activity']);
   t.deepEqual(parseFieldPathText('steps[1].set.variables.order-id'), ['steps', 1, 'set', 'variables', 'order-id']);
-  t.deepEqual(parseFieldPathText('steps[1].httpRequest.headers.2fa-Token'), ['steps', 1, 'httpRequest', 'headers', '2fa-Token']);
+  t.deepEqual(parseFieldPathText('steps[1].httpRequest.headers.2fa-Token'), [
+    'steps',
+    1,
+    'httpRequest',
+    'headers',
+    '2fa-Token',
+  ]);
   t.is(parseFieldPathText('Flow "f" v1 cannot be published'), undefined);
   t.is(parseFieldPathText('steps[x]'), undefined);
 });
@@ -62,18 +68,27 @@ test('problems in a real flow file are placed at the field they name', (t) => {
 test('a lone problem is placed; one the file cannot place stays as it is', (t) => {
   // Only trigger fields are in this "file".
   const positionOf = (path: (string | number)[]) => (path[0] === 'trigger' ? { line: 3, col: 5 } : undefined);
-  t.is(placePublishProblems('trigger.webhook.activity: taken', 'f.yaml', positionOf), 'f.yaml:3:5: trigger.webhook.activity: taken');
+  t.is(
+    placePublishProblems('trigger.webhook.activity: taken', 'f.yaml', positionOf),
+    'f.yaml:3:5: trigger.webhook.activity: taken',
+  );
   const message = 'Flow "f" v1 cannot be published:\n- steps[7].respond: not in the file';
   t.is(placePublishProblems(message, 'f.yaml', positionOf), message);
 });
 
 test('keys written with their proto names are found under their JSON names', (t) => {
-  const { positionOf } = parseFlowTextWithPositions('f.yaml', 'company: C\nname: f\ntrigger:\n  webhook:\n    activity: a\n    sync_timeout_seconds: 0\n');
+  const { positionOf } = parseFlowTextWithPositions(
+    'f.yaml',
+    'company: C\nname: f\ntrigger:\n  webhook:\n    activity: a\n    sync_timeout_seconds: 0\n',
+  );
   t.deepEqual(positionOf(['trigger', 'webhook', 'syncTimeoutSeconds']), { line: 6, col: 27 });
 });
 
 test('JSON flow files are placed too', (t) => {
-  const { positionOf } = parseFlowTextWithPositions('f.json', '{\n  "company": "C",\n  "name": "f",\n  "trigger": { "webhook": { "activity": "a" } }\n}\n');
+  const { positionOf } = parseFlowTextWithPositions(
+    'f.json',
+    '{\n  "company": "C",\n  "name": "f",\n  "trigger": { "webhook": { "activity": "a" } }\n}\n',
+  );
   t.deepEqual(positionOf(['trigger', 'webhook', 'activity']), { line: 4, col: 41 });
 });
 

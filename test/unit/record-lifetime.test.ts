@@ -4,7 +4,10 @@
 import test from 'ava';
 import { writeDigest } from '../../engine/domain/records/write-digest.ts';
 import { repeatedWriteAnswer } from '../../engine/domain/records/repeated-write.ts';
-import { DEFAULT_WRITE_RETENTION_MS, readRecordSettings as recordSettingsOf } from '../../engine/domain/records/record-settings.ts';
+import {
+  DEFAULT_WRITE_RETENTION_MS,
+  readRecordSettings as recordSettingsOf,
+} from '../../engine/domain/records/record-settings.ts';
 import { readSettings } from '../../common/configuration/read-settings.ts';
 import type { FlowRecord, RecordWrite } from '../../engine/infrastructure/storage/entities.ts';
 import { snapshot } from '../../engine/domain/records/records.ts';
@@ -64,7 +67,10 @@ test('a repeated delete answers the version it deleted and no data; a write whos
   t.like(repeatedWriteAnswer(written('unknown', 3), null, address, snapshot), { record: { version: 3, data: {} } });
   const error = t.throws(() => repeatedWriteAnswer(written('modify', 2), null, address, snapshot));
   t.is(error?.name, 'FailedPreconditionError');
-  t.regex(error!.message, /record "INV-1" of table "invoice": this modify was applied once, but the record was deleted/);
+  t.regex(
+    error!.message,
+    /record "INV-1" of table "invoice": this modify was applied once, but the record was deleted/,
+  );
 });
 
 test('settings: 30 days of idempotency rows and no quota by default; wrong values name the variable', (t) => {

@@ -3,10 +3,20 @@
 import { Writable } from 'node:stream';
 import test from 'ava';
 import pino from 'pino';
-import { logRefusedCall, REFUSAL_REASONS, REFUSED_CALL_MESSAGE, refusedCallFields } from '../../common/refusal-reasons.ts';
+import {
+  logRefusedCall,
+  REFUSAL_REASONS,
+  REFUSED_CALL_MESSAGE,
+  refusedCallFields,
+} from '../../common/refusal-reasons.ts';
 
 // A caller that proved who it is but may not do this gets 403; every other refusal is a 401.
-const FORBIDDEN = new Set(['missing_permission_set', 'service_account_scope', 'service_account_company', 'caller_forwarding_refused']);
+const FORBIDDEN = new Set([
+  'missing_permission_set',
+  'service_account_scope',
+  'service_account_company',
+  'caller_forwarding_refused',
+]);
 
 test('every reason is a snake_case code answered 401, except the refusals of a known caller (403)', (t) => {
   for (const [reason, status] of Object.entries(REFUSAL_REASONS)) {

@@ -2,7 +2,13 @@
 // operator input is quoted so it cannot change the query's shape, statuses
 // are Temporal's spelling, and starts are spaced evenly across callers.
 import test from 'ava';
-import { executionStatusValue, filterClauses, needsExactCompanyCheck, rerunnableStatus, rerunQuery } from '../../engine/domain/executions/visibility-query.ts';
+import {
+  executionStatusValue,
+  filterClauses,
+  needsExactCompanyCheck,
+  rerunnableStatus,
+  rerunQuery,
+} from '../../engine/domain/executions/visibility-query.ts';
 import { createRerunPacer } from '../../engine/domain/reruns/rerun-pacer.ts';
 import { InvalidArgumentError } from '../../engine/errors.ts';
 
@@ -40,7 +46,10 @@ test('a company with a quote is chosen by the prefix before it (the engine then 
 test('statuses: the CLI spellings, CANCELLED as CANCELED, duplicates once; others refused', (t) => {
   t.is(rerunnableStatus('cancelled'), 'CANCELED');
   t.is(rerunnableStatus(' Timed_Out '), 'TIMED_OUT');
-  t.regex(rerunQuery('q', { company: 'c', statuses: ['FAILED', 'failed', 'TERMINATED'] }), /ExecutionStatus IN \('Failed', 'Terminated'\)/);
+  t.regex(
+    rerunQuery('q', { company: 'c', statuses: ['FAILED', 'failed', 'TERMINATED'] }),
+    /ExecutionStatus IN \('Failed', 'Terminated'\)/,
+  );
   const running = t.throws(() => rerunnableStatus('RUNNING'), { instanceOf: InvalidArgumentError });
   t.regex(running.message, /one of FAILED, TIMED_OUT, TERMINATED, CANCELED, COMPLETED/);
   t.throws(() => rerunQuery('q', { company: 'c', statuses: ["FAILED') OR ('1"] }), {
@@ -86,10 +95,20 @@ test("the list's filters: each narrows, values stay inside their literals, bad o
       caller: "user:o'neil",
       since: new Date('2026-11-26T10:00:00Z'),
     }),
-    ["FlowName = 'orders'", 'FlowVersion = 3', "FlowOutcome = 'sync timeout'", "FlowCaller = 'user:o\\'neil'", "StartTime >= '2026-11-26T10:00:00.000Z'"],
+    [
+      "FlowName = 'orders'",
+      'FlowVersion = 3',
+      "FlowOutcome = 'sync timeout'",
+      "FlowCaller = 'user:o\\'neil'",
+      "StartTime >= '2026-11-26T10:00:00.000Z'",
+    ],
   );
   t.deepEqual(filterClauses({}), []);
-  t.deepEqual(filterClauses({ keyLabels: ["INV-7'", '#AbC'] }), ["FlowKey IN ('INV-7\\'', '#AbC')"], 'a flow-control key by each of its labels');
+  t.deepEqual(
+    filterClauses({ keyLabels: ["INV-7'", '#AbC'] }),
+    ["FlowKey IN ('INV-7\\'', '#AbC')"],
+    'a flow-control key by each of its labels',
+  );
   t.throws(() => filterClauses({ outcome: 'exploded' }), {
     instanceOf: InvalidArgumentError,
     message: /outcome: one of/,

@@ -5,8 +5,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decryptSecret, encryptSecret, envelopeKeyId, rewrapSecret } from '../../engine/infrastructure/secret-store/envelope-encryption.ts';
-import { KeyringError, SecretKeyring, keyId, keySourceFromEnv } from '../../engine/infrastructure/secret-store/secret-keyring.ts';
+import {
+  decryptSecret,
+  encryptSecret,
+  envelopeKeyId,
+  rewrapSecret,
+} from '../../engine/infrastructure/secret-store/envelope-encryption.ts';
+import {
+  KeyringError,
+  SecretKeyring,
+  keyId,
+  keySourceFromEnv,
+} from '../../engine/infrastructure/secret-store/secret-keyring.ts';
 
 const newKey = () => randomBytes(32).toString('base64');
 
@@ -48,7 +58,9 @@ test('rotation re-wraps under the newest key; the old key can then go', (t) => {
 });
 
 test('a malformed key stops with a message naming where it came from, not the key', (t) => {
-  const error = t.throws(() => new SecretKeyring(keySourceFromEnv({ FLOWHOOK_SECRETS_KEY: `${newKey()},not-a-key-at-all` })));
+  const error = t.throws(
+    () => new SecretKeyring(keySourceFromEnv({ FLOWHOOK_SECRETS_KEY: `${newKey()},not-a-key-at-all` })),
+  );
   t.regex(error!.message, /FLOWHOOK_SECRETS_KEY: key 2 is not base64 of 32 bytes/);
   t.false(error!.message.includes('not-a-key-at-all'));
 });

@@ -3,7 +3,11 @@ import { ipv6Prefix64, NO_TRUSTED_PROXIES, parseTrustedProxies, senderOf } from 
 
 test('without trusted proxies the peer is the sender, whatever X-Forwarded-For claims', (t) => {
   t.is(senderOf('203.0.113.9', '198.51.100.1', NO_TRUSTED_PROXIES), '203.0.113.9');
-  t.is(senderOf('::ffff:203.0.113.9', undefined, NO_TRUSTED_PROXIES), '203.0.113.9', 'an IPv4-mapped peer is its IPv4 address');
+  t.is(
+    senderOf('::ffff:203.0.113.9', undefined, NO_TRUSTED_PROXIES),
+    '203.0.113.9',
+    'an IPv4-mapped peer is its IPv4 address',
+  );
   t.is(senderOf(undefined, undefined, NO_TRUSTED_PROXIES), '');
 });
 
@@ -37,7 +41,9 @@ test('trusted proxies that are no address or block stop the facade, naming the v
   t.is(parseTrustedProxies(' , ', 'FLOWHOOK_TRUSTED_PROXIES'), NO_TRUSTED_PROXIES);
   for (const wrong of ['proxy.internal', '10.0.0.0/33', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x']) {
     t.throws(() => parseTrustedProxies(wrong, 'FLOWHOOK_TRUSTED_PROXIES'), {
-      message: new RegExp(`^FLOWHOOK_TRUSTED_PROXIES: "${wrong.replace(/[./]/g, '\\$&')}" is not an IP address or CIDR block`),
+      message: new RegExp(
+        `^FLOWHOOK_TRUSTED_PROXIES: "${wrong.replace(/[./]/g, '\\$&')}" is not an IP address or CIDR block`,
+      ),
     });
   }
 });

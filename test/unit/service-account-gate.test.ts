@@ -6,7 +6,12 @@ import test from 'ava';
 import { createServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { connectNodeAdapter, createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
+import {
+  connectNodeAdapter,
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport,
+} from '@connectrpc/connect-node';
 import pino from 'pino';
 import { status } from '@grpc/grpc-js';
 import { WebhookService } from '../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';

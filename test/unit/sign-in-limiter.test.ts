@@ -4,7 +4,12 @@
 // budget shared among its live engines; a right token takes its attempt back;
 // senders counted by address, IPv6 by /64.
 import test from 'ava';
-import { delayAfter, senderOfSocket, SIGN_IN_LIMITS, SignInLimiter } from '../../engine/edges/console/sign-in-limiter.ts';
+import {
+  delayAfter,
+  senderOfSocket,
+  SIGN_IN_LIMITS,
+  SignInLimiter,
+} from '../../engine/edges/console/sign-in-limiter.ts';
 
 const T0 = 1_000_000;
 
@@ -22,7 +27,11 @@ test('five failures are free; then each attempt waits 1 s, 2 s, 4 s … after th
   const held = limiter.admit('192.0.2.7', T0);
   t.like(held, { allowed: false, reason: 'sender', retryAfterSeconds: 1 });
   t.true(limiter.admit('192.0.2.7', T0 + 1000).allowed, 'after the wait, one more try');
-  t.like(limiter.admit('192.0.2.7', T0 + 2500), { allowed: false, retryAfterSeconds: 1 }, 'the sixth failure doubles the wait: 2 s after it');
+  t.like(
+    limiter.admit('192.0.2.7', T0 + 2500),
+    { allowed: false, retryAfterSeconds: 1 },
+    'the sixth failure doubles the wait: 2 s after it',
+  );
   t.true(limiter.admit('192.0.2.7', T0 + 3000).allowed);
   t.like(limiter.admit('192.0.2.7', T0 + 3000), { allowed: false, retryAfterSeconds: 4 });
   t.deepEqual(
@@ -69,7 +78,11 @@ test("the deployment's budget holds whoever sends, shared among the live engines
   engines = 3;
   const shared = new SignInLimiter(SIGN_IN_LIMITS, () => engines);
   for (let sender = 0; sender < 4; sender++) fail(shared, `198.51.100.${sender}`, 5, T0);
-  t.like(shared.admit('203.0.113.2', T0), { allowed: false, reason: 'deployment' }, 'with three engines, each admits a third: 20');
+  t.like(
+    shared.admit('203.0.113.2', T0),
+    { allowed: false, reason: 'deployment' },
+    'with three engines, each admits a third: 20',
+  );
 });
 
 test('senders: the TCP peer, IPv4-mapped addresses as IPv4, IPv6 by its /64', (t) => {

@@ -22,7 +22,10 @@ const info: BannerInfo = {
 };
 
 test('the banner has a console line with its URL and the token to sign in with; the JSON line has consoleUrl', (t) => {
-  t.regex(banner(info), /^ {2}console\s+http:\/\/127\.0\.0\.1:7054 {3}\(sign in with the admin token in \/srv\/\.flowhook\/admin-token\)$/m);
+  t.regex(
+    banner(info),
+    /^ {2}console\s+http:\/\/127\.0\.0\.1:7054 {3}\(sign in with the admin token in \/srv\/\.flowhook\/admin-token\)$/m,
+  );
   t.like(JSON.parse(bannerJson(info)), { consoleUrl: 'http://127.0.0.1:7054' });
   const without = { ...info, consoleUrl: undefined };
   t.notRegex(banner(without), /console/);
@@ -30,7 +33,10 @@ test('the banner has a console line with its URL and the token to sign in with; 
 });
 
 test('the banner names the codec server, its sign-in page and the token to paste', (t) => {
-  t.regex(banner(info), /codec server\s+http:\/\/127\.0\.0\.1:8234 .*sign in at http:\/\/127\.0\.0\.1:8234\/login with the token in \/srv\/\.flowhook\/admin-token/);
+  t.regex(
+    banner(info),
+    /codec server\s+http:\/\/127\.0\.0\.1:8234 .*sign in at http:\/\/127\.0\.0\.1:8234\/login with the token in \/srv\/\.flowhook\/admin-token/,
+  );
   t.like(JSON.parse(bannerJson(info)), {
     codecUrl: 'http://127.0.0.1:8234',
     codecLoginUrl: 'http://127.0.0.1:8234/login',

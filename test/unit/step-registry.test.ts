@@ -21,7 +21,12 @@ async function loadedModules(entry: string): Promise<string[]> {
     registerHooks({ resolve(specifier, context, next) { const resolved = next(specifier, context); seen.push(resolved.url); return resolved; } });
     await import(process.argv[1]);
     process.stdout.write(JSON.stringify(seen));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, new URL(entry, import.meta.url).href]);
+  const { stdout } = await run(process.execPath, [
+    '--input-type=module',
+    '-e',
+    script,
+    new URL(entry, import.meta.url).href,
+  ]);
   return JSON.parse(stdout) as string[];
 }
 
@@ -60,15 +65,26 @@ test('walks reach nested steps by the branches their kind declares, with paths i
       if: {
         condition: '${true}',
         then: [{ name: 'a', log: { message: 'x' } }],
-        else: [{ if: { condition: '${false}', then: [{ httpRequest: { url: 'https://e.example', connection: 'erp' } }] } }],
+        else: [
+          { if: { condition: '${false}', then: [{ httpRequest: { url: 'https://e.example', connection: 'erp' } }] } },
+        ],
       },
     },
     { httpRequest: { url: 'https://e.example', connection: 'erp' } },
   ];
   const visited: string[] = [];
   walkSteps(steps, 'steps', (_step, at, kind) => visited.push(`${at}:${kind}`));
-  t.deepEqual(visited, ['steps[0]:if', 'steps[0].if.then[0]:log', 'steps[0].if.else[0]:if', 'steps[0].if.else[0].if.then[0]:httpRequest', 'steps[1]:httpRequest']);
-  t.deepEqual([...connectionsUsedBy(steps)], [['erp', ['steps[0].if.else[0].if.then[0].httpRequest.connection', 'steps[1].httpRequest.connection']]]);
+  t.deepEqual(visited, [
+    'steps[0]:if',
+    'steps[0].if.then[0]:log',
+    'steps[0].if.else[0]:if',
+    'steps[0].if.else[0].if.then[0]:httpRequest',
+    'steps[1]:httpRequest',
+  ]);
+  t.deepEqual(
+    [...connectionsUsedBy(steps)],
+    [['erp', ['steps[0].if.else[0].if.then[0].httpRequest.connection', 'steps[1].httpRequest.connection']]],
+  );
 });
 
 test('the deferral walk follows the registry: a deferral nested after a responding branch pair is fine, one before is warned', (t) => {

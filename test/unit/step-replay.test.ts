@@ -26,7 +26,9 @@ function history(name: string) {
   return History.decode(readFileSync(new URL(name, FIXTURES)));
 }
 
-async function replay(histories: { name: string; history: ReturnType<typeof History.decode> }[]): Promise<Map<string, Error | undefined>> {
+async function replay(
+  histories: { name: string; history: ReturnType<typeof History.decode> }[],
+): Promise<Map<string, Error | undefined>> {
   const options = {
     workflowBundle: await workflowBundle(),
     dataConverter: flowDataConverter(undefined),
@@ -75,7 +77,10 @@ test('a debounce collector begun before maxWait had a default replays as it ran:
   const children = recorded.events.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes);
   const updates = recorded.events.filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes);
   t.is(children.length, 1, 'one execution for the whole burst, as the code then did');
-  t.true(updates.length > 30, `${updates.length} calls: the default (ten periods) would have closed the window after about 33`);
+  t.true(
+    updates.length > 30,
+    `${updates.length} calls: the default (ten periods) would have closed the window after about 33`,
+  );
   t.false(
     recorded.events.some((event) => event.markerRecordedEventAttributes),
     'no patch marker: the replay takes the unbounded path',

@@ -42,7 +42,10 @@ test('nothing is kept as late when the window was answered, ended or never open'
   });
 
   const open = new SyncWindow('WAIT_FOR_RESPONSE_STEP', DEFAULTS, Date.now() + 60_000);
-  t.false(open.respondAfterTimeout(200, 'text/plain', 'early'), 'a window still open is answered with respond(), not kept as late');
+  t.false(
+    open.respondAfterTimeout(200, 'text/plain', 'early'),
+    'a window still open is answered with respond(), not kept as late',
+  );
 
   const ended = new SyncWindow('WAIT_FOR_RESPONSE_STEP', DEFAULTS, Date.now() + 60_000);
   ended.end();

@@ -32,9 +32,24 @@ const MESSAGES_FILES = new Set([`${ROOT}flow/flow-messages.ts`, `${ROOT}flow/flo
 /** Where workflow types are named: the flow workflow's, and flow control's coordinators' (`…_WORKFLOW_TYPE`, or the table of them). */
 const CONTRACT_FILES = new Set([`${ROOT}flow/flow-contract.ts`, `${ROOT}flow/flow-control-contract.ts`]);
 /** Calls that address a message by its first argument. */
-const MESSAGE_CALLS = new Set(['query', 'signal', 'executeUpdate', 'startUpdate', 'executeUpdateWithStart', 'startUpdateWithStart', 'setHandler']);
+const MESSAGE_CALLS = new Set([
+  'query',
+  'signal',
+  'executeUpdate',
+  'startUpdate',
+  'executeUpdateWithStart',
+  'startUpdateWithStart',
+  'setHandler',
+]);
 /** Calls (and the operation) that name a workflow type by their first argument. */
-const WORKFLOW_CALLS = new Set(['start', 'execute', 'signalWithStart', 'WithStartWorkflowOperation', 'startChild', 'executeChild']);
+const WORKFLOW_CALLS = new Set([
+  'start',
+  'execute',
+  'signalWithStart',
+  'WithStartWorkflowOperation',
+  'startChild',
+  'executeChild',
+]);
 /** Where a workflow start must also name its signature as its type argument. */
 const TYPED_STARTS = [`${ROOT}engine/`, `${ROOT}workflows/activities/`];
 
@@ -99,7 +114,11 @@ let scanned: Scan | undefined;
 
 function scan(): Scan {
   if (scanned) return scanned;
-  const config = ts.getParsedCommandLineOfConfigFile(`${ROOT}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${ROOT}tsconfig.json`,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.json does not parse');
   const host = ts.createCompilerHost(config.options);
   const { fileExists, readFile, getSourceFile } = host;
@@ -125,8 +144,11 @@ function scan(): Scan {
   /** Why the start's type argument is not the declared signature of every workflow type its first argument may name, or undefined. */
   const signatureProblem = (node: ts.CallExpression | ts.NewExpression, first: ts.Expression): string | undefined => {
     const nameType = checker.getTypeAtLocation(first);
-    const names = (nameType.isUnion() ? nameType.types : [nameType]).map((type) => (type.isStringLiteral() ? type.value : undefined));
-    if (names.includes(undefined)) return 'the workflow type is no string literal type, so its signature cannot be told (declare the constant `as const`)';
+    const names = (nameType.isUnion() ? nameType.types : [nameType]).map((type) =>
+      type.isStringLiteral() ? type.value : undefined,
+    );
+    if (names.includes(undefined))
+      return 'the workflow type is no string literal type, so its signature cannot be told (declare the constant `as const`)';
     const declared = names.map((name) => signatures.getProperty(name!));
     const missing = names.filter((_name, index) => declared[index] === undefined);
     if (missing.length > 0) return `WorkflowSignatures declares no signature for ${missing.join(' or ')}`;
@@ -134,8 +156,11 @@ function scan(): Scan {
     const label = `${names.join(' or ')} (WorkflowSignatures)`;
     if (!typeArgument) return `no type argument: name the signature flow/ declares for ${label}`;
     const given = checker.getTypeFromTypeNode(typeArgument);
-    const same = (expected: ts.Type) => expected === given || (expected.aliasSymbol !== undefined && expected.aliasSymbol === given.aliasSymbol);
-    return declared.every((property) => same(checker.getTypeOfSymbol(property!))) ? undefined : `the type argument is not the signature flow/ declares for ${label}`;
+    const same = (expected: ts.Type) =>
+      expected === given || (expected.aliasSymbol !== undefined && expected.aliasSymbol === given.aliasSymbol);
+    return declared.every((property) => same(checker.getTypeOfSymbol(property!)))
+      ? undefined
+      : `the type argument is not the signature flow/ declares for ${label}`;
   };
 
   const declaredIn = (expression: ts.Expression): { file: string; name: string } | undefined => {
@@ -146,13 +171,24 @@ function scan(): Scan {
   };
 
   for (const source of program.getSourceFiles()) {
-    if (source.isDeclarationFile || !source.fileName.startsWith(ROOT) || source.fileName.includes('/node_modules/') || source.fileName.includes('/proto/gen/')) continue;
-    const where = (node: ts.Node) => `${source.fileName.slice(ROOT.length)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+    if (
+      source.isDeclarationFile ||
+      !source.fileName.startsWith(ROOT) ||
+      source.fileName.includes('/node_modules/') ||
+      source.fileName.includes('/proto/gen/')
+    )
+      continue;
+    const where = (node: ts.Node) =>
+      `${source.fileName.slice(ROOT.length)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
     const visit = (node: ts.Node): void => {
       ts.forEachChild(node, visit);
       if (!ts.isCallExpression(node) && !ts.isNewExpression(node)) return;
       const callee = node.expression;
-      const method = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : undefined;
+      const method = ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : ts.isIdentifier(callee)
+          ? callee.text
+          : undefined;
       if (!method || (!MESSAGE_CALLS.has(method) && !WORKFLOW_CALLS.has(method))) return;
       // Only Temporal's own API: its signature is declared in an @temporalio package.
       const declaration = checker.getResolvedSignature(node)?.getDeclaration();
@@ -164,7 +200,8 @@ function scan(): Scan {
       if (WORKFLOW_CALLS.has(method)) {
         // `WORKFLOW_TYPES[kind]`: the table is what must be shared.
         const type = declaredIn(ts.isElementAccessExpression(first) ? first.expression : first);
-        if (!type || !CONTRACT_FILES.has(type.file) || !/_WORKFLOW_TYPES?$/.test(type.name)) finding('the workflow type is not a workflow type constant of flow/');
+        if (!type || !CONTRACT_FILES.has(type.file) || !/_WORKFLOW_TYPES?$/.test(type.name))
+          finding('the workflow type is not a workflow type constant of flow/');
         else if (TYPED_STARTS.some((folder) => source.fileName.startsWith(folder))) {
           const problem = signatureProblem(node, first);
           if (problem) finding(problem);
@@ -184,7 +221,9 @@ function scan(): Scan {
   return result;
 }
 
-const definitions = Object.entries({ ...flowMessages, ...controlMessages }).filter(([, value]) => ['update', 'query', 'signal'].includes(value.type));
+const definitions = Object.entries({ ...flowMessages, ...controlMessages }).filter(([, value]) =>
+  ['update', 'query', 'signal'].includes(value.type),
+);
 
 test('every update, query and workflow start names its definition from flow/; the probe shows each mistake is seen', (t) => {
   const { findings, checked } = scan();

@@ -15,7 +15,8 @@ test('every unit and facade test is in the quick lane but the project checks, an
     if (uses(file).includes('project check')) t.deepEqual(uses(file), ['project check'], file);
     else t.true(quick.has(file), `${file}: ${uses(file).join(', ')}`);
   }
-  for (const file of ['test/unit/lint-rules.test.ts', 'test/unit/temporal-contract.test.ts']) t.false(quick.has(file), file);
+  for (const file of ['test/unit/lint-rules.test.ts', 'test/unit/temporal-contract.test.ts'])
+    t.false(quick.has(file), file);
   t.true(quick.has('test/embedded/data-dir-permissions.test.ts'));
   t.true(quick.size < allTestFiles(root).length);
 });
@@ -34,7 +35,12 @@ test('a file that starts something is not in it, classed by what it or the test 
     t.deepEqual(uses(file), used, file);
     t.false(quick.has(file), file);
   }
-  for (const file of ['test/e2e/temporal-ui-browser.test.ts', 'test/e2e/start-command.test.ts', 'test/embedded/embedded.test.ts']) t.false(quick.has(file), file);
+  for (const file of [
+    'test/e2e/temporal-ui-browser.test.ts',
+    'test/e2e/start-command.test.ts',
+    'test/embedded/embedded.test.ts',
+  ])
+    t.false(quick.has(file), file);
 });
 
 test('files named start PostgreSQL and Temporal only when one of them needs them, or when a name cannot be told', (t) => {

@@ -18,7 +18,10 @@ test.serial("a worker thread's heap is counted while it lives and forgotten when
   await once(thread, 'message');
   const during = await threadHeaps();
   t.is(during.threads, before.threads + 1, `threads before ${before.threads}, during ${during.threads}`);
-  t.true(during.usedBytes - before.usedBytes > 30 * 1024 * 1024, `used grew by ${during.usedBytes - before.usedBytes} bytes`);
+  t.true(
+    during.usedBytes - before.usedBytes > 30 * 1024 * 1024,
+    `used grew by ${during.usedBytes - before.usedBytes} bytes`,
+  );
   t.true(during.totalBytes >= during.usedBytes);
 
   const registry = new Registry();
@@ -32,5 +35,8 @@ test.serial("a worker thread's heap is counted while it lives and forgotten when
   await once(thread, 'exit');
   const after = await threadHeaps();
   t.is(after.threads, before.threads, `threads before ${before.threads}, after ${after.threads}`);
-  t.is((await registry.getSingleMetricAsString('flowhook_threads')).split('\n').pop(), `flowhook_threads ${before.threads}`);
+  t.is(
+    (await registry.getSingleMetricAsString('flowhook_threads')).split('\n').pop(),
+    `flowhook_threads ${before.threads}`,
+  );
 });

@@ -61,7 +61,10 @@ test('a flood of made-up names does not hand a drained key its burst back', (t) 
 test('the provider route limit: unsigned requests to made-up routes do not reopen a drained route', (t) => {
   let now = 0;
   const off = { perSecond: 0, burst: 1 };
-  const limits = createWebhookLimits({ perCaller: off, perActivity: off, perHookRoute: { perSecond: 1, burst: 3 }, maxConcurrentSyncCalls: 0 }, () => now);
+  const limits = createWebhookLimits(
+    { perCaller: off, perActivity: off, perHookRoute: { perSecond: 1, burst: 3 }, maxConcurrentSyncCalls: 0 },
+    () => now,
+  );
   for (let i = 0; i < 3; i++) limits.admitHookRoute('Acme', 'payments.stripe');
   t.throws(() => limits.admitHookRoute('Acme', 'payments.stripe'), { instanceOf: RateLimitedError });
   now = 200;
@@ -72,7 +75,11 @@ test('the provider route limit: unsigned requests to made-up routes do not reope
       // The made-up routes past the bound share one bucket: most of them are refused, which is the point.
     }
   }
-  t.throws(() => limits.admitHookRoute('Acme', 'payments.stripe'), { instanceOf: RateLimitedError }, 'still drained after the flood');
+  t.throws(
+    () => limits.admitHookRoute('Acme', 'payments.stripe'),
+    { instanceOf: RateLimitedError },
+    'still drained after the flood',
+  );
 });
 
 test('a flood of long made-up keys keeps at most MAX_LIMITER_KEYS buckets, and a busy key keeps its state', (t) => {
@@ -115,7 +122,10 @@ test('the sync-call cap refuses beyond its size and frees a slot once, however o
 });
 
 test('rate 0 turns a limit off', (t) => {
-  const limits = createWebhookLimits({ perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 0, burst: 1 }, maxConcurrentSyncCalls: 0 }, () => 0);
+  const limits = createWebhookLimits(
+    { perCaller: { perSecond: 0, burst: 1 }, perActivity: { perSecond: 0, burst: 1 }, maxConcurrentSyncCalls: 0 },
+    () => 0,
+  );
   for (let i = 0; i < 100; i++) {
     limits.admitCaller('user:a');
     limits.admitActivity('c', 'a');

@@ -41,12 +41,23 @@ test('Microsoft Entra ID: app-only tokens (roles, idtyp app) pass; scp or a user
   t.is(rule(JWT, v1App), 'application');
   t.is(rule(JWT, v2App), 'application', 'no app roles assigned: no roles claim, still an app token');
   t.is(rule(JWT, { ...v2App, roles: ['Flows.Invoke'] }), 'application');
-  t.is(rule(JWT, { ...v1App, idtyp: undefined, roles: undefined, scp: 'user_impersonation', upn: 'alice@contoso.test' }), 'entra_scp');
+  t.is(
+    rule(JWT, { ...v1App, idtyp: undefined, roles: undefined, scp: 'user_impersonation', upn: 'alice@contoso.test' }),
+    'entra_scp',
+  );
   t.is(rule(JWT, { ...v2App, scp: 'Flows.Invoke', name: 'Alice' }), 'entra_scp');
   t.is(rule(JWT, { ...v2App, idtyp: 'user' }), 'entra_idtyp');
-  t.is(rule(JWT, { ...v2App, preferred_username: 'alice@contoso.test' }), 'keycloak_user', 'an end-user name is a user, whichever provider');
+  t.is(
+    rule(JWT, { ...v2App, preferred_username: 'alice@contoso.test' }),
+    'keycloak_user',
+    'an end-user name is a user, whichever provider',
+  );
   t.is(rule(JWT, { ...v2App, aud: CLIENT, nonce: 'n-1', aio: 'x' }), 'id_token_claims', 'an id token');
-  t.is(rule(JWT, { ...v2App, aud: CLIENT }), 'id_token_audience', 'issued to the client itself: an id token, not an access token');
+  t.is(
+    rule(JWT, { ...v2App, aud: CLIENT }),
+    'id_token_audience',
+    'issued to the client itself: an id token, not an access token',
+  );
 });
 
 test("Keycloak: a service account passes; a real user, another client's service account and id tokens do not", (t) => {
@@ -61,10 +72,18 @@ test("Keycloak: a service account passes; a real user, another client's service 
     scope: 'profile email',
   };
   t.is(rule(JWT, service), 'application');
-  t.is(rule(JWT, { ...service, azp: 'ERP-Connector', client_id: 'ERP-Connector' }), 'application', 'Keycloak lower-cases the user name');
+  t.is(
+    rule(JWT, { ...service, azp: 'ERP-Connector', client_id: 'ERP-Connector' }),
+    'application',
+    'Keycloak lower-cases the user name',
+  );
   t.is(rule(AT_JWT, service), 'application', 'an at+jwt service-account token: the Keycloak rule vouches for its sub');
   t.is(rule(JWT, { ...service, preferred_username: 'alice', sid: 's-1', session_state: 's-1' }), 'keycloak_user');
-  t.is(rule(JWT, { ...service, preferred_username: 'service-account-other-client' }), 'keycloak_user', "not this client's service account");
+  t.is(
+    rule(JWT, { ...service, preferred_username: 'service-account-other-client' }),
+    'keycloak_user',
+    "not this client's service account",
+  );
   t.is(rule(JWT, { ...service, typ: 'ID' }), 'keycloak_id_token');
   t.is(rule(JWT, { ...service, preferred_username: 'alice', aud: 'erp-connector', at_hash: 'h' }), 'id_token_claims');
 });
@@ -79,9 +98,17 @@ test('Auth0: gty client-credentials with sub <client>@clients passes; user grant
     scope: 'invoke',
   };
   t.is(rule(JWT, machine), 'application');
-  t.is(rule(AT_JWT, { ...machine, client_id: 'AbC123' }), 'application', 'the RFC 9068 profile keeps sub <client>@clients');
+  t.is(
+    rule(AT_JWT, { ...machine, client_id: 'AbC123' }),
+    'application',
+    'the RFC 9068 profile keeps sub <client>@clients',
+  );
   t.is(rule(JWT, { ...machine, gty: 'password', sub: 'auth0|6543' }), 'auth0_grant');
-  t.is(rule(JWT, { ...machine, gty: undefined, sub: 'auth0|6543' }), 'auth0_user', 'authorization code: no gty, a user subject');
+  t.is(
+    rule(JWT, { ...machine, gty: undefined, sub: 'auth0|6543' }),
+    'auth0_user',
+    'authorization code: no gty, a user subject',
+  );
   t.is(rule(JWT, { ...machine, gty: undefined, sub: 'google-oauth2|1234' }), 'auth0_user');
   t.is(rule(JWT, { ...machine, sub: 'OtherClient@clients' }), 'auth0_user', "another client's subject");
   t.is(rule(JWT, { ...machine, gty: undefined }), 'application', 'an @clients subject of this client without gty');
@@ -101,7 +128,11 @@ test('Amazon Cognito: client-credentials access tokens pass; user access tokens 
   t.is(rule(JWT, machine), 'application');
   t.is(rule(JWT, { ...machine, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', username: 'alice' }), 'cognito_user');
   t.is(rule(JWT, { ...machine, 'cognito:groups': ['admins'] }), 'cognito_user');
-  t.is(rule(JWT, { ...machine, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' }), 'cognito_user', 'a subject other than the client');
+  t.is(
+    rule(JWT, { ...machine, sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee' }),
+    'cognito_user',
+    'a subject other than the client',
+  );
   const idToken = {
     iss: machine.iss,
     sub: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
@@ -125,9 +156,17 @@ test('generic RFC 9068 and OIDC: at+jwt with sub = client passes; id tokens and 
   };
   t.is(rule(AT_JWT, clientCredentials), 'application');
   t.is(rule({ typ: 'application/at+jwt' }, clientCredentials), 'application');
-  t.is(rule(AT_JWT, { ...clientCredentials, sub: undefined }), 'application', 'no subject at all (IdentityServer-style)');
+  t.is(
+    rule(AT_JWT, { ...clientCredentials, sub: undefined }),
+    'application',
+    'no subject at all (IdentityServer-style)',
+  );
   t.is(rule(AT_JWT, { ...clientCredentials, sub: 'user-42' }), 'rfc9068_subject');
-  t.is(rule(AT_JWT, { ...clientCredentials, aud: 'erp' }), 'application', 'at+jwt is an access token even for its own client');
+  t.is(
+    rule(AT_JWT, { ...clientCredentials, aud: 'erp' }),
+    'application',
+    'at+jwt is an access token even for its own client',
+  );
   t.is(rule(JWT, { ...clientCredentials, sub: 'user-42' }), 'application', 'without at+jwt the subject proves nothing');
   const idToken = { iss: 'https://idp.example.test', aud: 'erp', azp: 'erp', sub: 'user-42', auth_time: 1 };
   t.is(rule(JWT, idToken), 'id_token_audience');
@@ -135,5 +174,9 @@ test('generic RFC 9068 and OIDC: at+jwt with sub = client passes; id tokens and 
   t.is(rule(JWT, { ...idToken, aud: ['erp', 'api://flowhook'] }), 'id_token_audience');
   t.is(rule(AT_JWT, { ...clientCredentials, nonce: 'n' }), 'id_token_claims');
   t.is(rule(AT_JWT, { ...clientCredentials, c_hash: 'h' }), 'id_token_claims');
-  t.is(rule(AT_JWT, { ...clientCredentials, client_id: undefined, sub: 'user-42' }), 'application', 'no client id to compare with: left to token_client_id_missing');
+  t.is(
+    rule(AT_JWT, { ...clientCredentials, client_id: undefined, sub: 'user-42' }),
+    'application',
+    'no client id to compare with: left to token_client_id_missing',
+  );
 });

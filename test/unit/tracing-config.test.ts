@@ -26,9 +26,19 @@ test('off without OTEL variables, and with unrelated ones', (t) => {
 });
 
 test('an OTLP endpoint turns it on; the general endpoint gets /v1/traces, the traces endpoint is used as given', (t) => {
-  t.deepEqual(on({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlp.url, 'http://collector:4318/v1/traces');
-  t.deepEqual(on({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example/api/traces' }).otlp.url, 'https://otlp.example/api/traces');
-  t.deepEqual(on({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/t' }).otlp.url, 'http://b:4318/t');
+  t.deepEqual(
+    on({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlp.url,
+    'http://collector:4318/v1/traces',
+  );
+  t.deepEqual(
+    on({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example/api/traces' }).otlp.url,
+    'https://otlp.example/api/traces',
+  );
+  t.deepEqual(
+    on({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/t' }).otlp
+      .url,
+    'http://b:4318/t',
+  );
   t.deepEqual(on({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318' }).exporters, ['otlp']);
 });
 
@@ -65,19 +75,26 @@ test('headers, resource and service name', (t) => {
 
 test('sampler: parent-based always-on by default, the standard names and a ratio', (t) => {
   t.deepEqual(on({ OTEL_TRACES_EXPORTER: 'otlp' }).sampler, { name: 'parentbased_always_on', ratio: 1 });
-  t.deepEqual(on({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).sampler, { name: 'traceidratio', ratio: 0.25 });
+  t.deepEqual(
+    on({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).sampler,
+    { name: 'traceidratio', ratio: 0.25 },
+  );
   t.deepEqual(on({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'always_on' }).sampler.name, 'always_on');
 });
 
 test('wrong values stop the process naming the variable', (t) => {
-  const refused = (env: Record<string, string>, variable: string) => t.throws(() => readTracingConfig(env), { message: new RegExp(`^${variable}`) });
+  const refused = (env: Record<string, string>, variable: string) =>
+    t.throws(() => readTracingConfig(env), { message: new RegExp(`^${variable}`) });
   refused({ OTEL_TRACES_EXPORTER: 'zipkin' }, 'OTEL_TRACES_EXPORTER');
   refused({ OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED');
   refused({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   refused({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   refused({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL');
   refused({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' }, 'OTEL_TRACES_SAMPLER');
-  refused({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }, 'OTEL_TRACES_SAMPLER_ARG');
+  refused(
+    { OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' },
+    'OTEL_TRACES_SAMPLER_ARG',
+  );
   // A malformed headers variable is named, its (credential) text is not quoted.
   const error = t.throws(() =>
     readTracingConfig({

@@ -5,7 +5,10 @@ import { decodeUrlEncoded, triggerOutputs } from '../../flow/trigger-outputs.ts'
 import { validateFlow, type FlowExecutionInput } from '../../flow/index.ts';
 import type { FlowJson } from '../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
-const input = (payloadJson: string, direct?: Partial<NonNullable<FlowExecutionInput['direct']>>): FlowExecutionInput => ({
+const input = (
+  payloadJson: string,
+  direct?: Partial<NonNullable<FlowExecutionInput['direct']>>,
+): FlowExecutionInput => ({
   company: 'Acme',
   flowName: 'f',
   flowVersion: 1,
@@ -55,7 +58,9 @@ test('Payload is Json, else Form, else Body; Json and Form only for their conten
   t.deepEqual(json.Payload, { id: 'evt_1' });
   t.is(json.Form, undefined);
   t.deepEqual(json.Provider, { Scheme: 'stripe', EventId: 'evt_1' });
-  const form = triggerOutputs(input('a=1&a=2&b=x+y', { contentType: 'application/x-www-form-urlencoded', query: 'q=%E2%9C%93' }));
+  const form = triggerOutputs(
+    input('a=1&a=2&b=x+y', { contentType: 'application/x-www-form-urlencoded', query: 'q=%E2%9C%93' }),
+  );
   t.deepEqual(form.Payload, { a: ['1', '2'], b: 'x y' });
   t.deepEqual(form.Query, { q: '✓' });
   t.deepEqual(form.Provider, { Scheme: 'stripe' });

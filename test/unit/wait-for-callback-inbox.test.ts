@@ -66,5 +66,9 @@ test('unknown steps and malformed deliveries are refused, with messages that nam
   ]) {
     t.is(typeOf(box, value), CALLBACK_MALFORMED, JSON.stringify(value));
   }
-  t.is(typeOf(new CallbackInbox(new Map()), delivery('payment')), CALLBACK_UNKNOWN_STEP, 'a flow without waits refuses every callback');
+  t.is(
+    typeOf(new CallbackInbox(new Map()), delivery('payment')),
+    CALLBACK_UNKNOWN_STEP,
+    'a flow without waits refuses every callback',
+  );
 });

@@ -90,9 +90,13 @@ test.before(async () => {
       if (request.url === '/echo/json') {
         // The same URL as written, with JSON's optional \/ escapes, and percent-encoded in a form field.
         const answer = `{"notifyUrl":"${notify}","escaped":"${notify.replaceAll('/', '\\/')}","form":"notify=${encodeURIComponent(notify)}"}`;
-        response.writeHead(200, { 'content-type': 'application/json', 'x-notify': notify, location: notify }).end(answer);
+        response
+          .writeHead(200, { 'content-type': 'application/json', 'x-notify': notify, location: notify })
+          .end(answer);
       } else if (request.url === '/echo/xml') {
-        response.writeHead(200, { 'content-type': 'application/xml' }).end(`<payment><notify url="${notify}">${notify}</notify></payment>`);
+        response
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(`<payment><notify url="${notify}">${notify}</notify></payment>`);
       } else if (request.url === '/echo/redirect') {
         response.writeHead(307, { location: `/echo/landing?cb=${encodeURIComponent(notify)}` }).end();
       } else {
@@ -177,26 +181,32 @@ test.serial('a failed attempt names the placeholder, never the URL or its token'
   t.true((refused as ApplicationFailure).nonRetryable, 'sending the placeholder instead is never an option');
 });
 
-test.serial('an answer that echoes the callback URL shows the placeholder in body, json, xml, headers and url', async (t) => {
-  const json = await activity({ a: URL_A })(input(`${base}/echo/json`));
-  const jsonText = JSON.stringify(json);
-  t.false(jsonText.includes(TOKEN), jsonText);
-  t.deepEqual(json.json, {
-    notifyUrl: A,
-    escaped: `https://flowhook.example/BC/callbacks/${A}`,
-    form: `notify=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}`,
-  });
-  t.is(json.headers['x-notify'], A);
-  t.is(json.headers.location, A);
-  t.true(json.body.includes(`"notifyUrl":"${A}"`));
+test.serial(
+  'an answer that echoes the callback URL shows the placeholder in body, json, xml, headers and url',
+  async (t) => {
+    const json = await activity({ a: URL_A })(input(`${base}/echo/json`));
+    const jsonText = JSON.stringify(json);
+    t.false(jsonText.includes(TOKEN), jsonText);
+    t.deepEqual(json.json, {
+      notifyUrl: A,
+      escaped: `https://flowhook.example/BC/callbacks/${A}`,
+      form: `notify=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}`,
+    });
+    t.is(json.headers['x-notify'], A);
+    t.is(json.headers.location, A);
+    t.true(json.body.includes(`"notifyUrl":"${A}"`));
 
-  const xml = await activity({ a: URL_A })(input(`${base}/echo/xml`));
-  t.false(JSON.stringify(xml).includes(TOKEN));
-  t.deepEqual(xml.xml, { payment: { notify: { '@url': A, '#text': A } } });
+    const xml = await activity({ a: URL_A })(input(`${base}/echo/xml`));
+    t.false(JSON.stringify(xml).includes(TOKEN));
+    t.deepEqual(xml.xml, { payment: { notify: { '@url': A, '#text': A } } });
 
-  const redirected = await activity({ a: URL_A })(input(`${base}/echo/redirect`));
-  t.is(redirected.redirects, 1);
-  t.false(JSON.stringify(redirected).includes(TOKEN), redirected.url);
-  t.true(redirected.url.endsWith(`cb=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}`), redirected.url);
-  t.is(seen.at(-1)!.url, `/echo/landing?cb=${encodeURIComponent(URL_A)}`, 'the target itself got the real URL');
-});
+    const redirected = await activity({ a: URL_A })(input(`${base}/echo/redirect`));
+    t.is(redirected.redirects, 1);
+    t.false(JSON.stringify(redirected).includes(TOKEN), redirected.url);
+    t.true(
+      redirected.url.endsWith(`cb=${encodeURIComponent('https://flowhook.example/BC/callbacks/')}${A}`),
+      redirected.url,
+    );
+    t.is(seen.at(-1)!.url, `/echo/landing?cb=${encodeURIComponent(URL_A)}`, 'the target itself got the real URL');
+  },
+);

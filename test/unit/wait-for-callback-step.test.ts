@@ -104,7 +104,10 @@ const delivery = (body: string, headers: Record<string, string> = {}) => ({ step
 
 test('a callback held before the step runs completes it without a timer', async (t) => {
   const { call, inbox, waits } = fake();
-  inbox.deliver(delivery('{"status":"succeeded"}', { 'x-psp-signature': 'sig', 'content-type': 'application/json' }), '2026-01-01T00:00:00.000Z');
+  inbox.deliver(
+    delivery('{"status":"succeeded"}', { 'x-psp-signature': 'sig', 'content-type': 'application/json' }),
+    '2026-01-01T00:00:00.000Z',
+  );
   const result = await waitForCallbackRunner.run({ timeout: '1h' }, call);
   t.deepEqual(waits, []);
   t.deepEqual(result.output, {
@@ -156,7 +159,10 @@ test('the body keeps its exact spelling where the flow writes it out unchanged',
   }
   const deep = `${'['.repeat(150)}${']'.repeat(150)}`;
   const { call } = fake({ during: (inbox) => inbox.deliver(delivery(deep), 'then') });
-  t.false('json' in ((await waitForCallbackRunner.run({ timeout: '1m' }, call)).output as CallbackOutput), 'absurd nesting stays text');
+  t.false(
+    'json' in ((await waitForCallbackRunner.run({ timeout: '1m' }, call)).output as CallbackOutput),
+    'absurd nesting stays text',
+  );
 });
 
 test('key mode registers the resolved key before it waits, with a short bounded activity', async (t) => {

@@ -13,13 +13,28 @@ const errorsOf = (steps: unknown[]) => validateFlow(flowWith(steps)).errors;
 const sending = (body: string) => ({ httpRequest: { url: 'https://psp.example/payments', method: 'POST', body } });
 
 test('a named wait with a timeout publishes without problems, with a key or a status too', (t) => {
-  t.deepEqual(validateFlow(flowWith([sending('{"cb": "${Callbacks.payment.url}"}'), { name: 'payment', waitForCallback: { timeout: '1h' } }])), { errors: [], warnings: [] });
-  t.deepEqual(errorsOf([{ name: 'order', waitForCallback: { timeout: '3d', key: '${Trigger.Payload.orderId}', responseStatus: 200 } }]), []);
+  t.deepEqual(
+    validateFlow(
+      flowWith([
+        sending('{"cb": "${Callbacks.payment.url}"}'),
+        { name: 'payment', waitForCallback: { timeout: '1h' } },
+      ]),
+    ),
+    { errors: [], warnings: [] },
+  );
+  t.deepEqual(
+    errorsOf([
+      { name: 'order', waitForCallback: { timeout: '3d', key: '${Trigger.Payload.orderId}', responseStatus: 200 } },
+    ]),
+    [],
+  );
   t.deepEqual(errorsOf([{ name: 'p', waitForCallback: { timeout: '1ms', responseStatus: 299 } }]), []);
 });
 
 test('the name is required and unique among waitForCallback steps, nested ones included', (t) => {
-  t.deepEqual(errorsOf([{ waitForCallback: { timeout: '1h' } }]), ['steps[0].name: required for a waitForCallback step (a callback finds its step by name)']);
+  t.deepEqual(errorsOf([{ waitForCallback: { timeout: '1h' } }]), [
+    'steps[0].name: required for a waitForCallback step (a callback finds its step by name)',
+  ]);
   t.deepEqual(
     errorsOf([
       {
@@ -30,7 +45,9 @@ test('the name is required and unique among waitForCallback steps, nested ones i
         },
       },
     ]),
-    ['steps[0].if.else[0].name: "p" is the name of the waitForCallback step steps[0].if.then[0] already; callbacks find their step by name, so it must be unique'],
+    [
+      'steps[0].if.else[0].name: "p" is the name of the waitForCallback step steps[0].if.then[0] already; callbacks find their step by name, so it must be unique',
+    ],
   );
   // Other kinds keep their rules: their names need not be unique, and a waitForCallback may share one with them.
   t.deepEqual(
@@ -41,13 +58,22 @@ test('the name is required and unique among waitForCallback steps, nested ones i
     ]),
     [],
   );
-  t.true(errorsOf([{ name: 'my step', waitForCallback: { timeout: '1h' } }]).some((error) => error.startsWith('steps[0].name: must be an identifier')));
+  t.true(
+    errorsOf([{ name: 'my step', waitForCallback: { timeout: '1h' } }]).some((error) =>
+      error.startsWith('steps[0].name: must be an identifier'),
+    ),
+  );
 });
 
 test('the timeout is required, parseable and within FLOWHOOK_MAX_DEFERRAL', (t) => {
   t.deepEqual(errorsOf([{ name: 'p', waitForCallback: {} }]), ['steps[0].waitForCallback.timeout: required']);
-  t.regex(errorsOf([{ name: 'p', waitForCallback: { timeout: 'soon' } }])[0]!, /^steps\[0\]\.waitForCallback\.timeout: /);
-  t.deepEqual(errorsOf([{ name: 'p', waitForCallback: { timeout: '0s' } }]), ["steps[0].waitForCallback.timeout: between 1ms and 90d (the engine's FLOWHOOK_MAX_DEFERRAL)"]);
+  t.regex(
+    errorsOf([{ name: 'p', waitForCallback: { timeout: 'soon' } }])[0]!,
+    /^steps\[0\]\.waitForCallback\.timeout: /,
+  );
+  t.deepEqual(errorsOf([{ name: 'p', waitForCallback: { timeout: '0s' } }]), [
+    "steps[0].waitForCallback.timeout: between 1ms and 90d (the engine's FLOWHOOK_MAX_DEFERRAL)",
+  ]);
   t.deepEqual(
     validateFlow(flowWith([{ name: 'p', waitForCallback: { timeout: '2h' } }]), {
       maxDeferralMs: 3_600_000,
@@ -65,7 +91,10 @@ test('responseStatus is unset or 200..299; the key is a checked template', (t) =
       String(status),
     );
   }
-  t.regex(errorsOf([{ name: 'p', waitForCallback: { timeout: '1h', key: '${Trigger.Paylod.id}' } }])[0]!, /^steps\[0\]\.waitForCallback\.key: .*"Trigger\.Paylod" does not exist/);
+  t.regex(
+    errorsOf([{ name: 'p', waitForCallback: { timeout: '1h', key: '${Trigger.Paylod.id}' } }])[0]!,
+    /^steps\[0\]\.waitForCallback\.key: .*"Trigger\.Paylod" does not exist/,
+  );
 });
 
 test('a wait before any respond step in sync mode is warned about like any deferral', (t) => {
@@ -76,7 +105,9 @@ test('a wait before any respond step in sync mode is warned about like any defer
   );
   t.deepEqual(errors, []);
   t.true(
-    warnings.some((warning) => warning.startsWith('steps[0].waitForCallback: a deferral can run before any respond step')),
+    warnings.some((warning) =>
+      warning.startsWith('steps[0].waitForCallback: a deferral can run before any respond step'),
+    ),
     warnings.join('\n'),
   );
 });
@@ -86,7 +117,13 @@ test('Callbacks.<name>.url must name a waitForCallback step of the flow without 
     { name: 'payment', waitForCallback: { timeout: '1h' } },
     { name: 'order', waitForCallback: { timeout: '1h', key: 'k' } },
   ];
-  t.deepEqual(errorsOf([sending('${Callbacks.payment.url} {{Callbacks.payment.url}} ${$encodeUrlComponent(Callbacks.payment.url)}'), ...waits]), []);
+  t.deepEqual(
+    errorsOf([
+      sending('${Callbacks.payment.url} {{Callbacks.payment.url}} ${$encodeUrlComponent(Callbacks.payment.url)}'),
+      ...waits,
+    ]),
+    [],
+  );
   t.deepEqual(errorsOf([sending('${Callbacks.paymnet.url}'), ...waits]), [
     'steps[0].httpRequest.body: Formula "${Callbacks.paymnet.url}" failed: "Callbacks.paymnet": no waitForCallback step of this flow is named "paymnet"; the waitForCallback steps with a URL are "payment" (did you mean "Callbacks.payment"?)',
   ]);
@@ -101,7 +138,10 @@ test('Callbacks.<name>.url must name a waitForCallback step of the flow without 
     errorsOf([{ name: 'create', ...sending('${Callbacks.create.url}') }])[0]!,
     /"Callbacks\.create": no waitForCallback step of this flow is named "create"; it has no waitForCallback step with a URL/,
   );
-  t.regex(errorsOf([{ log: { message: '${Calbacks.x.url}' } }])[0]!, /unknown name "Calbacks".*\(did you mean "Callbacks"\?\)/);
+  t.regex(
+    errorsOf([{ log: { message: '${Calbacks.x.url}' } }])[0]!,
+    /unknown name "Calbacks".*\(did you mean "Callbacks"\?\)/,
+  );
 });
 
 test("the flow's waitForCallback steps by name: nested ones, mode and answer status, the first of a doubled name", (t) => {

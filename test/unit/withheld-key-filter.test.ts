@@ -23,5 +23,6 @@ test("a key that has a label's form, or holds a quote or backslash, is labelled 
     t.regex(keyLabel(secret, key, false), /^#[A-Za-z0-9_-]{16}$/, key);
     t.deepEqual(keyLabels(secret, key), [keyLabel(secret, key, true)], key);
   }
-  for (const key of ['INV-7', '#INV-7', '#AAAAAAAAAAAAAAAAA']) t.is(keyLabel(secret, key, false), key, `${key} is shown as it is`);
+  for (const key of ['INV-7', '#INV-7', '#AAAAAAAAAAAAAAAAA'])
+    t.is(keyLabel(secret, key, false), key, `${key} is shown as it is`);
 });

@@ -9,7 +9,9 @@ const TOKEN = 'a-token-of-sixteen-plus';
 
 test('workflow stack traces are off unless asked for, and the switch is checked', (t) => {
   t.false(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN }).workflowStackTraces);
-  t.true(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'true' }).workflowStackTraces);
+  t.true(
+    readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'true' }).workflowStackTraces,
+  );
   t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKFLOW_STACK_TRACES: 'yes' }), {
     message: /FLOWHOOK_WORKFLOW_STACK_TRACES must be true or false/,
   });
@@ -34,7 +36,11 @@ test("the metrics ports are flowhook's own: a flow on the same host would be a l
 });
 
 test('worker slots must be positive integers', (t) => {
-  t.is(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY: '7' }).maxConcurrentWorkflowTasks, 7);
+  t.is(
+    readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_WORKFLOW_CONCURRENCY: '7' })
+      .maxConcurrentWorkflowTasks,
+    7,
+  );
   t.throws(() => readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY: '0' }), {
     message: /FLOWHOOK_WORKER_ACTIVITY_CONCURRENCY must be an integer >= 1/,
   });
@@ -47,7 +53,10 @@ test("the workflow cache is bounded by the workflow thread's heap unless an oper
   t.is(cachedWorkflowsForHeap(408 * MiB), 725);
   t.is(cachedWorkflowsForHeap(4096 * MiB), 1000, 'never more than 1000');
   t.is(cachedWorkflowsForHeap(8 * MiB), 20, 'never fewer than 20');
-  t.is(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_CACHED_WORKFLOWS: '50' }).maxCachedWorkflows, 50);
+  t.is(
+    readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN, FLOWHOOK_WORKER_CACHED_WORKFLOWS: '50' }).maxCachedWorkflows,
+    50,
+  );
   t.true(readWorkerConfig({ FLOWHOOK_ENGINE_TOKEN: TOKEN }).maxCachedWorkflows >= 20);
 });
 

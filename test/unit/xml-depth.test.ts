@@ -5,14 +5,20 @@ test('elements nest; self-closing elements and closed siblings add nothing', (t)
   t.is(xmlDepth('<a/>'), 0);
   t.is(xmlDepth('<a></a>'), 1);
   t.is(xmlDepth('<a><b/><c><d>x</d></c><e></e></a>'), 3);
-  t.is(xmlDepth('<?xml version="1.0"?><s:Envelope xmlns:s="urn:x"><s:Body><p:Price>1</p:Price></s:Body></s:Envelope>'), 3);
+  t.is(
+    xmlDepth('<?xml version="1.0"?><s:Envelope xmlns:s="urn:x"><s:Body><p:Price>1</p:Price></s:Body></s:Envelope>'),
+    3,
+  );
 });
 
 test('comments, CDATA, processing instructions and the DOCTYPE are not counted as elements', (t) => {
   t.is(xmlDepth('<a><!-- <b><c><d> --></a>'), 1);
   t.is(xmlDepth('<a><![CDATA[<b><c><d>]]></a>'), 1);
   t.is(xmlDepth('<a><?pi <b><c>?></a>'), 1);
-  t.is(xmlDepth('<!DOCTYPE a [<!ELEMENT a ANY><!ENTITY e "<b><c>"><!-- ]> --><!ATTLIST a x CDATA "]>">]><a>&e;</a>'), 1);
+  t.is(
+    xmlDepth('<!DOCTYPE a [<!ELEMENT a ANY><!ENTITY e "<b><c>"><!-- ]> --><!ATTLIST a x CDATA "]>">]><a>&e;</a>'),
+    1,
+  );
 });
 
 test('a ">" inside a quoted attribute value does not end the tag', (t) => {

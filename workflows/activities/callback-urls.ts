@@ -31,7 +31,11 @@ export class CallbackUrls {
   learn(urls: Readonly<Record<string, string>>): void {
     for (const { step, placeholder } of this.#references) {
       const url = Object.hasOwn(urls, step) ? urls[step] : undefined;
-      if (!url) throw new OutboundRefused(`the engine minted no callback URL for step "${step}" (is it older than this worker?)`, 'CallbackUnavailable');
+      if (!url)
+        throw new OutboundRefused(
+          `the engine minted no callback URL for step "${step}" (is it older than this worker?)`,
+          'CallbackUnavailable',
+        );
       this.#urls.set(placeholder, url);
     }
     for (const [placeholder, url] of this.#urls) this.#secrets.push([url, placeholder]);

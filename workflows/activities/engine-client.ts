@@ -27,15 +27,28 @@ export interface WorkerEngineClient {
 }
 
 /** With a tracer (tracing on), calls made inside an activity's span carry its trace to the engine. */
-export function createWorkerEngineClient(options: { engineUrl: string; engineToken: string; engineTls?: EngineClientTls; tracer?: Tracer }): WorkerEngineClient {
-  const sessionManager = new Http2SessionManager(options.engineUrl, { pingIntervalMs: 30_000 }, engineSessionOptions(options.engineTls));
+export function createWorkerEngineClient(options: {
+  engineUrl: string;
+  engineToken: string;
+  engineTls?: EngineClientTls;
+  tracer?: Tracer;
+}): WorkerEngineClient {
+  const sessionManager = new Http2SessionManager(
+    options.engineUrl,
+    { pingIntervalMs: 30_000 },
+    engineSessionOptions(options.engineTls),
+  );
   const transportWith = (interceptors: Interceptor[]) =>
     createConnectTransport({
       baseUrl: options.engineUrl,
       httpVersion: '2',
       useBinaryFormat: true,
       sessionManager,
-      interceptors: [...interceptors, engineAuthInterceptor(options.engineToken), ...(options.tracer ? [traceContextInterceptor(options.tracer)] : [])],
+      interceptors: [
+        ...interceptors,
+        engineAuthInterceptor(options.engineToken),
+        ...(options.tracer ? [traceContextInterceptor(options.tracer)] : []),
+      ],
     });
   // Activities wait out an engine restart (engine-outage-wait.ts); the readiness probe must not: it reports the outage.
   const activityTransport = transportWith([engineOutageWait()]);

@@ -57,7 +57,10 @@ export function createFlowControlActivities(temporal: Client) {
   return {
     /** Hands the execution to a gate (starting its coordinator if it is not running); a repeat is harmless (coordinators know an execution once). */
     async requestAdmission({ request, taskQueue }: RequestAdmissionInput): Promise<void> {
-      await temporal.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(GATE_WORKFLOW_TYPES[request.gate.kind], admissionRequestStart(request, taskQueue));
+      await temporal.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(
+        GATE_WORKFLOW_TYPES[request.gate.kind],
+        admissionRequestStart(request, taskQueue),
+      );
     },
     /**
      * Lets the entries pass, in order: an execution with gates after this one is handed to the
@@ -77,7 +80,10 @@ export function createFlowControlActivities(temporal: Client) {
             ...(rest.length > 0 && { next: rest }),
           };
           if (entry.waitedAt) request.waitedAt = entry.waitedAt;
-          await temporal.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(GATE_WORKFLOW_TYPES[gate!.kind], admissionRequestStart(request, taskQueue));
+          await temporal.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(
+            GATE_WORKFLOW_TYPES[gate!.kind],
+            admissionRequestStart(request, taskQueue),
+          );
           return;
         }
         const grant = {
@@ -86,7 +92,10 @@ export function createFlowControlActivities(temporal: Client) {
           ...(entry.waitedAt && { waitedAt: entry.waitedAt }),
         };
         try {
-          await temporal.workflow.signalWithStart<UnclaimedGrantWorkflow, [AdmissionGrant]>(UNCLAIMED_GRANT_WORKFLOW_TYPE, grantStart(entry.executionId, grant, taskQueue));
+          await temporal.workflow.signalWithStart<UnclaimedGrantWorkflow, [AdmissionGrant]>(
+            UNCLAIMED_GRANT_WORKFLOW_TYPE,
+            grantStart(entry.executionId, grant, taskQueue),
+          );
         } catch (error) {
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           gone.push(entry.executionId);

@@ -11,7 +11,10 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Tracer } from '@opentelemetry/api';
 import { ApplicationFailure } from '@temporalio/activity';
 import { XMLParser } from 'fast-xml-parser';
-import type { ResolveOutboundResponse, ResolvedConnection } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import type {
+  ResolveOutboundResponse,
+  ResolvedConnection,
+} from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { nestsDeeperThan } from '../../common/json-depth.ts';
 import type { CallbackReference } from '../../flow/callback-placeholders.ts';
 import { connectionAllows } from '../../flow/connection-pin.ts';
@@ -85,8 +88,16 @@ export function createHttpRequestActivity(deps: HttpRequestDeps) {
   };
 }
 
-async function send(deps: HttpRequestDeps, input: HttpRequestInput, callbacks: CallbackUrls): Promise<HttpRequestOutput> {
-  if (!input.company && callbacks.steps.length > 0) throw new OutboundRefused('callback URLs need a company (the engine mints them per execution)', 'CallbackUnavailable');
+async function send(
+  deps: HttpRequestDeps,
+  input: HttpRequestInput,
+  callbacks: CallbackUrls,
+): Promise<HttpRequestOutput> {
+  if (!input.company && callbacks.steps.length > 0)
+    throw new OutboundRefused(
+      'callback URLs need a company (the engine mints them per execution)',
+      'CallbackUnavailable',
+    );
   const outbound = input.company ? await resolveOutbound(deps, input, callbacks.steps) : undefined;
   // From here on the real URLs are in the request; messages are redacted on the way out.
   callbacks.learn(outbound?.callbackUrls ?? {});
@@ -127,12 +138,25 @@ async function send(deps: HttpRequestDeps, input: HttpRequestInput, callbacks: C
   if (answer.status === 401 && connection) forgetToken(deps.tokens, input.company!, connection);
   // The answer may echo a callback URL (most payment providers repeat the notify URL they were
   // given): it is redacted before it is parsed, so json and xml hold the placeholder as well.
-  const headersShown = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, callbacks.redact(value)]));
+  const headersShown = Object.fromEntries(
+    Object.entries(answer.headers).map(([name, value]) => [name, callbacks.redact(value)]),
+  );
   const bodyShown = callbacks.redact(new TextDecoder().decode(answer.body));
-  return parseAnswer(answer.status, headersShown, bodyShown, callbacks.redact(answer.url.toString()), answer.redirects, deps.maxJsonDepth);
+  return parseAnswer(
+    answer.status,
+    headersShown,
+    bodyShown,
+    callbacks.redact(answer.url.toString()),
+    answer.redirects,
+    deps.maxJsonDepth,
+  );
 }
 
-async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput, callbackSteps: string[]): Promise<ResolveOutboundResponse> {
+async function resolveOutbound(
+  deps: HttpRequestDeps,
+  input: HttpRequestInput,
+  callbackSteps: string[],
+): Promise<ResolveOutboundResponse> {
   try {
     return await deps.outbound.resolveOutbound({
       company: input.company!,
@@ -145,11 +169,20 @@ async function resolveOutbound(deps: HttpRequestDeps, input: HttpRequestInput, c
       callbacksSensitive: callbackSteps.length > 0 && isSensitive(input),
     });
   } catch (error) {
-    if (!(error instanceof ConnectError)) throw new OutboundFailed('the engine could not be asked for the connection and egress list');
-    if (error.code === Code.NotFound || error.code === Code.FailedPrecondition || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied) {
+    if (!(error instanceof ConnectError))
+      throw new OutboundFailed('the engine could not be asked for the connection and egress list');
+    if (
+      error.code === Code.NotFound ||
+      error.code === Code.FailedPrecondition ||
+      error.code === Code.InvalidArgument ||
+      error.code === Code.PermissionDenied
+    ) {
       throw new OutboundRefused(error.rawMessage, input.connection ? 'ConnectionUnavailable' : 'CompanyUnavailable');
     }
-    throw new OutboundFailed(`the engine could not be asked for the connection and egress list (${error.rawMessage})`, 'EngineUnavailable');
+    throw new OutboundFailed(
+      `the engine could not be asked for the connection and egress list (${error.rawMessage})`,
+      'EngineUnavailable',
+    );
   }
 }
 
@@ -158,12 +191,23 @@ function targetUrl(raw: string, connection: ResolvedConnection | undefined, show
   let url: URL;
   const base = connection?.settings?.baseUrl;
   try {
-    url = base && !/^[a-z][a-z0-9+.-]*:/i.test(raw) ? new URL(`${base}${raw.startsWith('/') ? '' : '/'}${raw}`) : new URL(raw);
+    url =
+      base && !/^[a-z][a-z0-9+.-]*:/i.test(raw)
+        ? new URL(`${base}${raw.startsWith('/') ? '' : '/'}${raw}`)
+        : new URL(raw);
   } catch {
-    throw new OutboundRefused(`"${shown.slice(0, 200)}" is not an absolute URL${connection ? " (nor a path below the connection's base URL)" : ''}`, 'InvalidUrl');
+    throw new OutboundRefused(
+      `"${shown.slice(0, 200)}" is not an absolute URL${connection ? " (nor a path below the connection's base URL)" : ''}`,
+      'InvalidUrl',
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`unsupported URL scheme ${url.protocol}`, 'InvalidUrl');
-  if (url.username || url.password) throw new OutboundRefused('URLs with credentials in them are refused: keep credentials in a connection', 'InvalidUrl');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRefused(`unsupported URL scheme ${url.protocol}`, 'InvalidUrl');
+  if (url.username || url.password)
+    throw new OutboundRefused(
+      'URLs with credentials in them are refused: keep credentials in a connection',
+      'InvalidUrl',
+    );
   return url;
 }
 
@@ -179,13 +223,23 @@ function companyPolicy(base: EgressPolicy, outbound: ResolveOutboundResponse | u
   };
 }
 
-function parseAnswer(status: number, headers: Record<string, string>, body: string, url: string, redirects: number, maxJsonDepth: number): HttpRequestOutput {
+function parseAnswer(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  url: string,
+  redirects: number,
+  maxJsonDepth: number,
+): HttpRequestOutput {
   const output: HttpRequestOutput = { status, headers, body, url, redirects };
   const contentType = headers['content-type'] ?? '';
   if (contentType.includes('json')) {
     // Formulas walk answers recursively: an absurdly deep one is refused, like a deep webhook payload.
     if (nestsDeeperThan(body, maxJsonDepth))
-      throw new OutboundRefused(`the response JSON nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
+      throw new OutboundRefused(
+        `the response JSON nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`,
+        'ResponseTooDeep',
+      );
     try {
       output.json = JSON.parse(body);
     } catch {
@@ -193,7 +247,10 @@ function parseAnswer(status: number, headers: Record<string, string>, body: stri
     }
   } else if (/[/+]xml\b/i.test(contentType)) {
     if (xmlNestsDeeperThan(body, maxJsonDepth)) {
-      throw new OutboundRefused(`the response XML nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`, 'ResponseTooDeep');
+      throw new OutboundRefused(
+        `the response XML nests deeper than ${maxJsonDepth} levels (FLOWHOOK_HTTP_MAX_JSON_DEPTH)`,
+        'ResponseTooDeep',
+      );
     }
     output.xml = parseXml(body);
   }
@@ -227,5 +284,8 @@ function asFailure(error: unknown): ApplicationFailure {
   if (error instanceof OutboundRefused) return ApplicationFailure.nonRetryable(error.message, error.type);
   if (error instanceof OutboundFailed) return ApplicationFailure.retryable(error.message, error.type);
   // Nothing unexpected is quoted: its message could hold anything.
-  return ApplicationFailure.retryable(`the request failed (${error instanceof Error ? error.name : 'unknown error'})`, 'HttpRequestFailed');
+  return ApplicationFailure.retryable(
+    `the request failed (${error instanceof Error ? error.name : 'unknown error'})`,
+    'HttpRequestFailed',
+  );
 }

@@ -1,6 +1,11 @@
 // The worker's activities. Workflows import this module as types only.
 import type { CallbackClient, OutboundClient, RecordClient } from './engine-client.ts';
-import { createHttpRequestActivity, type HttpRequestDeps, type HttpRequestInput, type HttpRequestOutput } from './http-request.ts';
+import {
+  createHttpRequestActivity,
+  type HttpRequestDeps,
+  type HttpRequestInput,
+  type HttpRequestOutput,
+} from './http-request.ts';
 import { createRecordActivity } from './record.ts';
 import { createRegisterCallbackKeyActivity } from './register-callback-key.ts';
 import { sensitiveAware } from './sensitive-activity.ts';

@@ -68,7 +68,13 @@ export function createRecordActivity(client: RecordClient) {
       }
     } catch (error) {
       // Only a missing record counts as "not found" here; an unknown company is still an error.
-      if (input.operation === 'get' && input.allowMissing && error instanceof ConnectError && error.code === Code.NotFound && error.rawMessage.startsWith('record ')) {
+      if (
+        input.operation === 'get' &&
+        input.allowMissing &&
+        error instanceof ConnectError &&
+        error.code === Code.NotFound &&
+        error.rawMessage.startsWith('record ')
+      ) {
         return { found: false, table: input.table, key: input.key, data: null, version: null };
       }
       throw asFailure(error, input);
@@ -83,7 +89,8 @@ function output(record: RecordMessage | undefined): RecordOutput {
 }
 
 function asFailure(error: unknown, input: RecordInput): ApplicationFailure {
-  if (!(error instanceof ConnectError)) return ApplicationFailure.retryable(`record ${input.operation} failed`, 'RecordFailed');
+  if (!(error instanceof ConnectError))
+    return ApplicationFailure.retryable(`record ${input.operation} failed`, 'RecordFailed');
   const message = `record ${input.operation}: ${error.rawMessage}`;
   switch (error.code) {
     case Code.Unavailable:
@@ -93,7 +100,9 @@ function asFailure(error: unknown, input: RecordInput): ApplicationFailure {
       return ApplicationFailure.retryable(message, 'RecordUnavailable');
     case Code.Aborted:
       // A lost race is retried (the next attempt re-reads); a version the flow expected is its own business.
-      return input.expectedVersion === undefined ? ApplicationFailure.retryable(message, 'RecordConflict') : ApplicationFailure.nonRetryable(message, 'RecordVersionMismatch');
+      return input.expectedVersion === undefined
+        ? ApplicationFailure.retryable(message, 'RecordConflict')
+        : ApplicationFailure.nonRetryable(message, 'RecordVersionMismatch');
     case Code.NotFound:
       return ApplicationFailure.nonRetryable(message, 'RecordNotFound');
     case Code.AlreadyExists:

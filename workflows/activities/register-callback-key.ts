@@ -42,7 +42,11 @@ export function createRegisterCallbackKeyActivity(client: CallbackClient) {
 }
 
 function asFailure(error: unknown): ApplicationFailure {
-  if (!(error instanceof ConnectError)) return ApplicationFailure.retryable('the engine could not be asked to register the callback key', 'CallbackKeyFailed');
+  if (!(error instanceof ConnectError))
+    return ApplicationFailure.retryable(
+      'the engine could not be asked to register the callback key',
+      'CallbackKeyFailed',
+    );
   switch (error.code) {
     case Code.FailedPrecondition:
       return ApplicationFailure.nonRetryable(error.rawMessage, 'CallbackKeyTaken');
@@ -51,6 +55,9 @@ function asFailure(error: unknown): ApplicationFailure {
     case Code.NotFound:
       return ApplicationFailure.nonRetryable(error.rawMessage, 'CallbackKeyRefused');
     default:
-      return ApplicationFailure.retryable(`the engine could not register the callback key (${error.rawMessage})`, 'EngineUnavailable');
+      return ApplicationFailure.retryable(
+        `the engine could not register the callback key (${error.rawMessage})`,
+        'EngineUnavailable',
+      );
   }
 }

@@ -45,11 +45,15 @@ export class PayloadEncryptionCodec implements PayloadCodec {
   }
 
   async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
-    return payloads.map((payload) => (payload.metadata?.[SENSITIVE_METADATA] ? this.#encrypt(payload, context?.workflowId) : payload));
+    return payloads.map((payload) =>
+      payload.metadata?.[SENSITIVE_METADATA] ? this.#encrypt(payload, context?.workflowId) : payload,
+    );
   }
 
   async decode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
-    return payloads.map((payload) => (text(payload, 'encoding') === ENCRYPTED_ENCODING ? this.#decrypt(payload, context?.workflowId) : payload));
+    return payloads.map((payload) =>
+      text(payload, 'encoding') === ENCRYPTED_ENCODING ? this.#decrypt(payload, context?.workflowId) : payload,
+    );
   }
 
   /**
@@ -58,7 +62,10 @@ export class PayloadEncryptionCodec implements PayloadCodec {
    * its additional data, so a bound payload cannot pass for an unbound one.
    */
   #encrypt(payload: Payload, workflowId: string | undefined): Payload {
-    if (!this.#keyring) throw new Error('FLOWHOOK_PAYLOAD_KEY is not configured: a doNotLogPayload execution cannot keep its payload out of Temporal');
+    if (!this.#keyring)
+      throw new Error(
+        'FLOWHOOK_PAYLOAD_KEY is not configured: a doNotLogPayload execution cannot keep its payload out of Temporal',
+      );
     const key = this.#keyring.current;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.key, iv);
@@ -77,7 +84,8 @@ export class PayloadEncryptionCodec implements PayloadCodec {
   #decrypt(payload: Payload, contextWorkflowId: string | undefined): Payload {
     const keyId = text(payload, KEY_ID_METADATA);
     const format = text(payload, FORMAT_METADATA);
-    if (format !== '' && format !== FORMAT) throw new PayloadDecryptionError(`cannot decrypt a payload of format ${format}: this flowhook knows ${FORMAT}`);
+    if (format !== '' && format !== FORMAT)
+      throw new PayloadDecryptionError(`cannot decrypt a payload of format ${format}: this flowhook knows ${FORMAT}`);
     const legacy = format === '';
     const key = legacy ? this.#keyring?.findLegacy(keyId) : this.#keyring?.find(keyId);
     if (!key)
@@ -86,7 +94,9 @@ export class PayloadEncryptionCodec implements PayloadCodec {
       );
     const bound = payload.metadata?.[WORKFLOW_ID_METADATA] ? text(payload, WORKFLOW_ID_METADATA) : undefined;
     if (bound !== undefined && contextWorkflowId !== undefined && bound !== contextWorkflowId) {
-      throw new PayloadDecryptionError('refused a payload bound to another execution: encrypted payloads cannot be moved between executions');
+      throw new PayloadDecryptionError(
+        'refused a payload bound to another execution: encrypted payloads cannot be moved between executions',
+      );
     }
     return open(payload, key, legacy ? undefined : additionalData(bound));
   }
@@ -94,7 +104,8 @@ export class PayloadEncryptionCodec implements PayloadCodec {
 
 function open(payload: Payload, key: PayloadKey, aad: Buffer | undefined): Payload {
   const data = Buffer.from(payload.data ?? new Uint8Array());
-  if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`cannot decrypt a payload encrypted with key ${key.id}: it is truncated`);
+  if (data.length < IV_BYTES + TAG_BYTES)
+    throw new PayloadDecryptionError(`cannot decrypt a payload encrypted with key ${key.id}: it is truncated`);
   const decipher = createDecipheriv('aes-256-gcm', key.key, data.subarray(0, IV_BYTES));
   if (aad) decipher.setAAD(aad);
   decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
@@ -102,7 +113,9 @@ function open(payload: Payload, key: PayloadKey, aad: Buffer | undefined): Paylo
   try {
     plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
   } catch {
-    throw new PayloadDecryptionError(`cannot decrypt a payload encrypted with key ${key.id}: it was altered or its execution binding was changed`);
+    throw new PayloadDecryptionError(
+      `cannot decrypt a payload encrypted with key ${key.id}: it was altered or its execution binding was changed`,
+    );
   }
   return protos.temporal.api.common.v1.Payload.decode(plain) as Payload;
 }

@@ -66,7 +66,9 @@ function legacyPayloadKeyId(key: Buffer): string {
  * (then doNotLogPayload executions fail rather than leak). Both set is refused:
  * which one holds the retired keys would be a guess.
  */
-export function readPayloadKeyring(settings: Partial<SettingValues<typeof PAYLOAD_KEY_VARIABLE | typeof PAYLOAD_KEY_FILE_VARIABLE>>): PayloadKeyring | undefined {
+export function readPayloadKeyring(
+  settings: Partial<SettingValues<typeof PAYLOAD_KEY_VARIABLE | typeof PAYLOAD_KEY_FILE_VARIABLE>>,
+): PayloadKeyring | undefined {
   const inline = settings[PAYLOAD_KEY_VARIABLE];
   const path = settings[PAYLOAD_KEY_FILE_VARIABLE];
   if (inline && path) throw new Error(`set ${PAYLOAD_KEY_VARIABLE} or ${PAYLOAD_KEY_FILE_VARIABLE}, not both`);
@@ -81,7 +83,9 @@ export function readKeyFile(path: string): Buffer[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the payload key file ${path} (${PAYLOAD_KEY_FILE_VARIABLE}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new Error(
+      `cannot read the payload key file ${path} (${PAYLOAD_KEY_FILE_VARIABLE}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
   }
   return parseKeys(text.split('\n'), `the payload key file ${path}`);
 }
@@ -92,7 +96,8 @@ function parseKeys(texts: string[], where: string): Buffer[] {
     .filter((text) => text !== '')
     .map((text, index) => {
       const key = Buffer.from(text, 'base64');
-      if (key.length !== 32 || key.toString('base64') !== text) throw new Error(`${where}: key ${index + 1} is not base64 of exactly 32 bytes (e.g. openssl rand -base64 32)`);
+      if (key.length !== 32 || key.toString('base64') !== text)
+        throw new Error(`${where}: key ${index + 1} is not base64 of exactly 32 bytes (e.g. openssl rand -base64 32)`);
       return key;
     });
   if (keys.length === 0) throw new Error(`${where} holds no key (base64 of 32 random bytes)`);

@@ -20,7 +20,12 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
-import { ADMISSION_DEADLINE, type AdmissionGate, type AdmissionGrant, type ExecutionControl } from '../../flow/flow-control-contract.ts';
+import {
+  ADMISSION_DEADLINE,
+  type AdmissionGate,
+  type AdmissionGrant,
+  type ExecutionControl,
+} from '../../flow/flow-control-contract.ts';
 import { admissionGrantSignal, admissionReleaseSignal } from '../../flow/flow-control-messages.ts';
 import { COMPANY_KEY, FLOW_WAIT_KEY } from '../../flow/search-attribute-keys.ts';
 import { reportGatePassed } from './flow-control-metrics.ts';
@@ -39,7 +44,10 @@ const { requestAdmission, leaveGates } = proxyLocalActivities<FlowActivities>({
   retry: { maximumInterval: '30s' },
 });
 
-export async function passGates(control: ExecutionControl | undefined, flow: { company: string; flowName: string }): Promise<Admission> {
+export async function passGates(
+  control: ExecutionControl | undefined,
+  flow: { company: string; flowName: string },
+): Promise<Admission> {
   if (!control || control.gates.length === 0) return NOTHING_HELD;
   // Executions started before gates handed them on replay the way they ran.
   if (!control.handOn) return passGatesOneByOne(control, flow);
@@ -59,12 +67,17 @@ export async function passGates(control: ExecutionControl | undefined, flow: { c
       passed = false;
       // A local activity, not a signal command: the gate hears of it at once, and the execution
       // ends in the same workflow task instead of waiting one more for the signal's confirmation.
-      if (held.length > 0) await leaveGates({ executionId: info.workflowId, coordinatorIds: held.map((gate) => gate.coordinatorId) });
+      if (held.length > 0)
+        await leaveGates({ executionId: info.workflowId, coordinatorIds: held.map((gate) => gate.coordinatorId) });
     });
   try {
     if (grant === undefined) {
       setCurrentDetails(waitingFor(gates[0]!));
-      for (let deadline: number = ADMISSION_DEADLINE.minMs; ; deadline = Math.min(deadline * 2, ADMISSION_DEADLINE.maxMs)) {
+      for (
+        let deadline: number = ADMISSION_DEADLINE.minMs;
+        ;
+        deadline = Math.min(deadline * 2, ADMISSION_DEADLINE.maxMs)
+      ) {
         const request = {
           executionId: info.workflowId,
           arrivedAt: info.startTime.getTime(),
@@ -83,7 +96,8 @@ export async function passGates(control: ExecutionControl | undefined, flow: { c
   const waitedAt = new Set(grant!.waitedAt ?? []);
   for (const gate of gates) reportGatePassed(flow, gate.kind, waitedAt.has(gate.kind));
   const waitedMs = Math.max(0, Date.now() - info.startTime.getTime());
-  if (info.typedSearchAttributes.get(COMPANY_KEY) !== undefined) upsertSearchAttributes([{ key: FLOW_WAIT_KEY, value: waitedMs }]);
+  if (info.typedSearchAttributes.get(COMPANY_KEY) !== undefined)
+    upsertSearchAttributes([{ key: FLOW_WAIT_KEY, value: waitedMs }]);
   return { waitedMs, release };
 }
 
@@ -91,12 +105,16 @@ export async function passGates(control: ExecutionControl | undefined, flow: { c
  * How executions started before GATES_HAND_ON_PATCH pass: each gate asked in turn, each grant
  * waited for without a deadline. Kept so they replay as they ran.
  */
-async function passGatesOneByOne(control: ExecutionControl, flow: { company: string; flowName: string }): Promise<Admission> {
+async function passGatesOneByOne(
+  control: ExecutionControl,
+  flow: { company: string; flowName: string },
+): Promise<Admission> {
   const info = workflowInfo();
   const grants = new Map<string, AdmissionGrant>();
   setHandler(admissionGrantSignal, (grant) => void grants.set(grant.coordinatorId, grant));
   const slots: string[] = [];
-  const release = () => CancellationScope.nonCancellable(() => Promise.all(slots.splice(0).map(tell)).then(() => undefined));
+  const release = () =>
+    CancellationScope.nonCancellable(() => Promise.all(slots.splice(0).map(tell)).then(() => undefined));
   const startedAt = Date.now();
   try {
     for (const gate of control.gates) {
@@ -114,7 +132,8 @@ async function passGatesOneByOne(control: ExecutionControl, flow: { company: str
     throw error;
   }
   const waitedMs = Date.now() - startedAt;
-  if (info.typedSearchAttributes.get(COMPANY_KEY) !== undefined) upsertSearchAttributes([{ key: FLOW_WAIT_KEY, value: waitedMs }]);
+  if (info.typedSearchAttributes.get(COMPANY_KEY) !== undefined)
+    upsertSearchAttributes([{ key: FLOW_WAIT_KEY, value: waitedMs }]);
   return { waitedMs, release };
 }
 

@@ -7,7 +7,12 @@
 // A window never grows past COLLECTED_LIMITS.windowBytes as Temporal will see
 // its execution's input (window-size.ts): a batch closes before, debounce
 // drops its oldest payloads (the count stays exact).
-import type { CollectedCall, CollectorPolicy, CollectorWindow, ExecutionTemplate } from '../../flow/flow-control-contract.ts';
+import type {
+  CollectedCall,
+  CollectorPolicy,
+  CollectorWindow,
+  ExecutionTemplate,
+} from '../../flow/flow-control-contract.ts';
 import { COLLECTED_LIMITS, defaultDebounceMaxWaitMs } from '../../flow/flow-control-contract.ts';
 import type { FlowExecutionInput } from '../../flow/flow-contract.ts';
 import { collectedCallBytes, jsonBytes, windowInputBytes } from '../../flow/window-size.ts';
@@ -42,7 +47,8 @@ export class CollectorWindows {
   /** From now on the unbounded debounce ends at the default maxWait too, counted from each window's first call. */
   takeDefaultMaxWait(): void {
     const policy = this.#policy;
-    if (policy.kind === 'debounce' && policy.maxWaitMs === undefined) this.#policy = { ...policy, maxWaitMs: defaultDebounceMaxWaitMs(policy.periodMs) };
+    if (policy.kind === 'debounce' && policy.maxWaitMs === undefined)
+      this.#policy = { ...policy, maxWaitMs: defaultDebounceMaxWaitMs(policy.periodMs) };
   }
 
   /** Adds the call to the open window (or opens one); returns the id of the execution it joins. */
@@ -62,7 +68,8 @@ export class CollectorWindows {
       ...(call.direct && { direct: call.direct }),
     });
     window.bytes += bytes;
-    if (call.held && !window.pauseGate) window.pauseGate = call.seed.control?.gates.find((gate) => gate.kind === 'pause');
+    if (call.held && !window.pauseGate)
+      window.pauseGate = call.seed.control?.gates.find((gate) => gate.kind === 'pause');
     if (this.#policy.kind === 'debounce') this.#trimToLatest(window, bytes);
     return window.seed.workflowId;
   }
@@ -108,12 +115,17 @@ export class CollectorWindows {
   #fits(window: CollectorWindow, bytes: number): boolean {
     const policy = this.#policy;
     // The new call would be the latest: counted once more.
-    return policy.kind === 'batch' && window.count < policy.maxSize && windowInputBytes(this.#templateBytes, window.bytes + bytes, bytes) <= COLLECTED_LIMITS.windowBytes;
+    return (
+      policy.kind === 'batch' &&
+      window.count < policy.maxSize &&
+      windowInputBytes(this.#templateBytes, window.bytes + bytes, bytes) <= COLLECTED_LIMITS.windowBytes
+    );
   }
 
   /** Debounce keeps the latest payloads within the bounds (the count stays exact). */
   #trimToLatest(window: CollectorWindow, latestBytes: number): void {
-    const tooLarge = () => windowInputBytes(this.#templateBytes, window.bytes, latestBytes) > COLLECTED_LIMITS.windowBytes;
+    const tooLarge = () =>
+      windowInputBytes(this.#templateBytes, window.bytes, latestBytes) > COLLECTED_LIMITS.windowBytes;
     while (window.calls.length > 1 && (window.calls.length > COLLECTED_LIMITS.coalescedPayloads || tooLarge())) {
       window.bytes -= collectedCallBytes(window.calls.shift()!);
     }
@@ -121,9 +133,16 @@ export class CollectorWindows {
 }
 
 /** The input of the execution a window becomes: the latest call's payload, and the window in Trigger.Coalesced or Trigger.Batch. */
-export function windowInput(template: ExecutionTemplate, policy: CollectorPolicy, window: CollectorWindow): FlowExecutionInput {
+export function windowInput(
+  template: ExecutionTemplate,
+  policy: CollectorPolicy,
+  window: CollectorWindow,
+): FlowExecutionInput {
   const latest = window.calls.at(-1)!;
-  const gates = [...(window.pauseGate ? [window.pauseGate] : []), ...(window.seed.control?.gates.filter((gate) => gate.kind !== 'pause') ?? [])];
+  const gates = [
+    ...(window.pauseGate ? [window.pauseGate] : []),
+    ...(window.seed.control?.gates.filter((gate) => gate.kind !== 'pause') ?? []),
+  ];
   return {
     ...template,
     payloadJson: latest.payloadJson,

@@ -11,7 +11,15 @@
 // rest — memo, update answers — holds none, so each execution's memo stays as
 // readable as any other execution's.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ApplicationFailure, condition, continueAsNew, log, patched, setHandler, startChild } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  log,
+  patched,
+  setHandler,
+  startChild,
+} from '@temporalio/workflow';
 import { FLOW_WORKFLOW_TYPE, type FlowWorkflow } from '../../flow/flow-contract.ts';
 import {
   COLLECTED_CALL_TOO_LARGE,
@@ -31,9 +39,15 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
   const windows = new CollectorWindows(input.policy, input.template, input.carried?.windows ?? []);
   const templateBytes = jsonBytes(input.template);
   const remembered = new Map<string, { executionId: string; at: number; digest?: string }>(
-    (input.carried?.remembered ?? []).map(([callId, executionId, at, digest]) => [callId, { executionId, at, ...(digest !== undefined && { digest }) }]),
+    (input.carried?.remembered ?? []).map(([callId, executionId, at, digest]) => [
+      callId,
+      { executionId, at, ...(digest !== undefined && { digest }) },
+    ]),
   );
-  let rememberedBytes = [...remembered].reduce((sum, [callId, known]) => sum + rememberedSize(callId, known.executionId), 0);
+  let rememberedBytes = [...remembered].reduce(
+    (sum, [callId, known]) => sum + rememberedSize(callId, known.executionId),
+    0,
+  );
   /** Bumped by every call: the loop recomputes when the next window is due. */
   let calls = 0;
 
@@ -57,7 +71,8 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
         });
         rememberedBytes += rememberedSize(call.callId, executionId);
         // The oldest go first when there are too many (Map keeps insertion order).
-        while (remembered.size > COLLECTED_LIMITS.remembered || rememberedBytes > COLLECTED_LIMITS.rememberedBytes) forget(remembered.keys().next().value!);
+        while (remembered.size > COLLECTED_LIMITS.remembered || rememberedBytes > COLLECTED_LIMITS.rememberedBytes)
+          forget(remembered.keys().next().value!);
       }
       return { executionId, repeated: false };
     },
@@ -84,7 +99,10 @@ export async function flowCollectorWorkflow(input: CollectorInput): Promise<void
     if (historyIsLong()) {
       const carried = {
         windows: [...windows.windows],
-        remembered: [...remembered].map(([callId, { executionId, at, digest }]) => [callId, executionId, at, digest] as CollectorCarry['remembered'][number]),
+        remembered: [...remembered].map(
+          ([callId, { executionId, at, digest }]) =>
+            [callId, executionId, at, digest] as CollectorCarry['remembered'][number],
+        ),
       };
       await continueAsNew<typeof flowCollectorWorkflow>(sensitive({ ...input, carried }));
     }

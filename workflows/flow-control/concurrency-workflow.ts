@@ -11,7 +11,13 @@
 import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
 import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../../flow/flow-control-messages.ts';
+import {
+  admissionReleaseSignal,
+  admissionRequestSignal,
+  gateBacklogQuery,
+  gatePageEntriesSignal,
+  gateStateQuery,
+} from '../../flow/flow-control-messages.ts';
 import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
@@ -107,7 +113,13 @@ export async function flowConcurrencyWorkflow(carry: GateCarry): Promise<void> {
     const timeout = waitingBehind ? Math.min(check, wake ?? check) : wake;
     // (condition() resolves to undefined without a timeout, to false when its timeout ran out.)
     const moved = await condition(
-      () => canGrant() || regrant.size > 0 || paging.due || idle() || (holders.size >= limit && queue.waiting > 0 && !checkedHolders) || historyIsLong(),
+      () =>
+        canGrant() ||
+        regrant.size > 0 ||
+        paging.due ||
+        idle() ||
+        (holders.size >= limit && queue.waiting > 0 && !checkedHolders) ||
+        historyIsLong(),
       timeout,
     );
     if (moved === false && waitingBehind && holders.size >= limit) await dropClosedHolders();

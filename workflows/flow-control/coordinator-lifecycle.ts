@@ -4,7 +4,13 @@
 // that arrives while the last workflow task runs makes Temporal reject the
 // completion, and the workflow runs again with it (so `idle()` is asked once
 // more after every handler ran).
-import { allHandlersFinished, condition, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  proxyLocalActivities,
+  setCurrentDetails,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { FlowActivities } from '../activities/index.ts';
 import type { GateKind, QueuedExecution } from '../../flow/flow-control-contract.ts';
 
@@ -46,7 +52,11 @@ export async function lingeredIdle(busy: () => boolean): Promise<boolean> {
 }
 
 /** An execution as it waits at this gate: `waitedAt` names this gate too when others were ahead of it. */
-export function waiting(request: Pick<QueuedExecution, 'executionId' | 'arrivedAt' | 'next' | 'waitedAt'>, gateKind: GateKind, behindOthers: boolean): QueuedExecution {
+export function waiting(
+  request: Pick<QueuedExecution, 'executionId' | 'arrivedAt' | 'next' | 'waitedAt'>,
+  gateKind: GateKind,
+  behindOthers: boolean,
+): QueuedExecution {
   const waitedAt = behindOthers ? [...(request.waitedAt ?? []), gateKind] : request.waitedAt;
   return {
     executionId: request.executionId,

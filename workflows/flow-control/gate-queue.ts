@@ -11,7 +11,12 @@
 // the call was accepted: two calls accepted a few milliseconds apart may ask
 // in either order), and an execution is known once while it waits in memory.
 // Pure: the coordinator workflows do the paging's I/O.
-import { GATE_LIMITS, type GatePageRef, type GateQueueCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
+import {
+  GATE_LIMITS,
+  type GatePageRef,
+  type GateQueueCarry,
+  type QueuedExecution,
+} from '../../flow/flow-control-contract.ts';
 
 type Place = 'head' | 'tail';
 
@@ -74,7 +79,11 @@ export class GateQueue {
   add(entry: QueuedExecution): boolean {
     if (this.#where.has(entry.executionId)) return false;
     const bytes = bytesOf(entry);
-    const toHead = this.#pages.length === 0 && this.#tail.length === 0 && this.headLength < GATE_LIMITS.headWaiters && this.#headBytes + bytes <= GATE_LIMITS.headBytes;
+    const toHead =
+      this.#pages.length === 0 &&
+      this.#tail.length === 0 &&
+      this.headLength < GATE_LIMITS.headWaiters &&
+      this.#headBytes + bytes <= GATE_LIMITS.headBytes;
     if (toHead) {
       insertByArrival(this.#head, entry, this.#start);
       this.#headBytes += bytes;
@@ -91,7 +100,9 @@ export class GateQueue {
     const place = this.#where.get(executionId);
     if (!place) return false;
     const list = place === 'head' ? this.#head : this.#tail;
-    const at = list.findIndex((entry, index) => index >= (place === 'head' ? this.#start : 0) && entry.executionId === executionId);
+    const at = list.findIndex(
+      (entry, index) => index >= (place === 'head' ? this.#start : 0) && entry.executionId === executionId,
+    );
     const [removed] = list.splice(at, 1);
     this.#where.delete(executionId);
     if (place === 'head') this.#headBytes -= bytesOf(removed!);
@@ -210,7 +221,11 @@ export class GateQueue {
   /** With no pages, the tail follows the head directly: it moves up while the head runs low. */
   #topUpFromTail(): void {
     if (this.#pages.length > 0 || this.#tail.length === 0 || this.headLength >= GATE_LIMITS.refillBelow) return;
-    while (this.#tail.length > 0 && this.headLength < GATE_LIMITS.headWaiters && this.#headBytes < GATE_LIMITS.headBytes) {
+    while (
+      this.#tail.length > 0 &&
+      this.headLength < GATE_LIMITS.headWaiters &&
+      this.#headBytes < GATE_LIMITS.headBytes
+    ) {
       const entry = this.#tail.shift()!;
       const bytes = bytesOf(entry);
       this.#tailBytes -= bytes;

@@ -9,7 +9,14 @@
 // at once.
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, flowPausedSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../../flow/flow-control-messages.ts';
+import {
+  admissionReleaseSignal,
+  admissionRequestSignal,
+  flowPausedSignal,
+  gateBacklogQuery,
+  gatePageEntriesSignal,
+  gateStateQuery,
+} from '../../flow/flow-control-messages.ts';
 import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
@@ -56,6 +63,9 @@ export async function flowPauseGateWorkflow(carry: GateCarry): Promise<void> {
     }
     if (historyIsLong()) await continueAsNew<typeof flowPauseGateWorkflow>(snapshot());
     showGate(summary, queue.waiting, queue.pages.length, paused ? ' — the flow is paused' : '');
-    await condition(() => (!paused && (queue.ready || queue.waiting === 0)) || paging.due || historyIsLong(), paging.recheckInMs);
+    await condition(
+      () => (!paused && (queue.ready || queue.waiting === 0)) || paging.due || historyIsLong(),
+      paging.recheckInMs,
+    );
   }
 }

@@ -6,7 +6,13 @@
 // the next one replays and goes on.
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { GATE_LIMITS, type GateCarry, type QueuedExecution } from '../../flow/flow-control-contract.ts';
-import { admissionReleaseSignal, admissionRequestSignal, gateBacklogQuery, gatePageEntriesSignal, gateStateQuery } from '../../flow/flow-control-messages.ts';
+import {
+  admissionReleaseSignal,
+  admissionRequestSignal,
+  gateBacklogQuery,
+  gatePageEntriesSignal,
+  gateStateQuery,
+} from '../../flow/flow-control-messages.ts';
 import { historyIsLong, letPass, lingeredIdle, showGate, waiting } from './coordinator-lifecycle.ts';
 import { GatePaging } from './gate-paging.ts';
 import { GateQueue } from './gate-queue.ts';
@@ -81,14 +87,23 @@ export async function flowThrottleWorkflow(carry: GateCarry): Promise<void> {
       // A bucket that is not yet full still limits the next calls: the run lasts until it is.
       const full = refill(bucket, Date.now(), perSecond, burst).tokens >= burst;
       if (full && (await lingeredIdle(() => queue.waiting > 0 || again.length > 0))) return;
-      if (!full) await condition(() => queue.waiting > 0 || again.length > 0, Math.ceil(((burst - bucket.tokens) * 1000) / perSecond));
+      if (!full)
+        await condition(
+          () => queue.waiting > 0 || again.length > 0,
+          Math.ceil(((burst - bucket.tokens) * 1000) / perSecond),
+        );
       continue;
     }
     if (historyIsLong()) await continueAsNew<typeof flowThrottleWorkflow>(snapshot());
     showGate(summary, queue.waiting, queue.pages.length);
     // The next token, a page that should have answered, or a repeated request, whichever comes first.
-    const untilToken = queue.ready ? Math.max(1, msUntilToken(refill(bucket, Date.now(), perSecond, burst), perSecond)) : undefined;
+    const untilToken = queue.ready
+      ? Math.max(1, msUntilToken(refill(bucket, Date.now(), perSecond, burst), perSecond))
+      : undefined;
     const timeouts = [untilToken, paging.recheckInMs].filter((ms): ms is number => ms !== undefined);
-    await condition(() => again.length > 0 || paging.due || (untilToken === undefined && queue.ready), timeouts.length > 0 ? Math.min(...timeouts) : undefined);
+    await condition(
+      () => again.length > 0 || paging.due || (untilToken === undefined && queue.ready),
+      timeouts.length > 0 ? Math.min(...timeouts) : undefined,
+    );
   }
 }

@@ -4,7 +4,13 @@
 // still finishing), so a delivery is held until the step comes for it. Each
 // step takes one callback ever; once its wait has timed out it takes none.
 // Sandbox-free and I/O-free: refusals are returned, the workflow throws them.
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, type CallbackAccepted, type CallbackDelivery } from '../../flow/callback-contract.ts';
+import {
+  CALLBACK_ALREADY_RECEIVED,
+  CALLBACK_EXPIRED,
+  CALLBACK_UNKNOWN_STEP,
+  type CallbackAccepted,
+  type CallbackDelivery,
+} from '../../flow/callback-contract.ts';
 import type { ReceivedCallback, StepCallbacks } from '../steps/flow-runtime.ts';
 
 /** Why a delivery is not accepted: an ApplicationFailure's type and message. */
@@ -16,7 +22,8 @@ export interface CallbackRefusal {
 /** Malformed updates (not the engine's doing: anyone with namespace access can send one). */
 export const CALLBACK_MALFORMED = 'CallbackMalformed';
 
-type Slot = { state: 'open' } | { state: 'held'; received: ReceivedCallback } | { state: 'taken' } | { state: 'expired' };
+type Slot =
+  { state: 'open' } | { state: 'held'; received: ReceivedCallback } | { state: 'taken' } | { state: 'expired' };
 
 export class CallbackInbox implements StepCallbacks {
   readonly #slots = new Map<string, Slot>();
@@ -30,7 +37,8 @@ export class CallbackInbox implements StepCallbacks {
 
   /** Why `delivery` would be refused now, or undefined when it would be accepted. */
   refusal(delivery: unknown): CallbackRefusal | undefined {
-    if (!isDelivery(delivery)) return { type: CALLBACK_MALFORMED, message: 'a callback needs a step name, a text body and text headers' };
+    if (!isDelivery(delivery))
+      return { type: CALLBACK_MALFORMED, message: 'a callback needs a step name, a text body and text headers' };
     const slot = this.#slots.get(delivery.step);
     if (!slot)
       return {
@@ -83,6 +91,13 @@ export class CallbackInbox implements StepCallbacks {
 function isDelivery(value: unknown): value is CallbackDelivery {
   if (value === null || typeof value !== 'object') return false;
   const { step, body, headers } = value as Partial<Record<keyof CallbackDelivery, unknown>>;
-  if (typeof step !== 'string' || typeof body !== 'string' || headers === null || typeof headers !== 'object' || Array.isArray(headers)) return false;
+  if (
+    typeof step !== 'string' ||
+    typeof body !== 'string' ||
+    headers === null ||
+    typeof headers !== 'object' ||
+    Array.isArray(headers)
+  )
+    return false;
   return Object.values(headers).every((header) => typeof header === 'string');
 }

@@ -10,5 +10,7 @@ import type { StepPosition } from '../steps/step-runner.ts';
 export function showStep(position: StepPosition, waitingFor?: string): void {
   const what = position.description ? `${markdownText(position.description, 120)} (${position.kind})` : position.kind;
   const where = position.path.includes('.') ? ` · \`${position.path}\`` : '';
-  setCurrentDetails(`**step ${position.index}/${position.count}** · ${what}${where}${waitingFor ? ` · waiting for ${waitingFor}` : ''}`);
+  setCurrentDetails(
+    `**step ${position.index}/${position.count}** · ${what}${where}${waitingFor ? ` · waiting for ${waitingFor}` : ''}`,
+  );
 }

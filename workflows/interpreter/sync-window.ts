@@ -6,7 +6,14 @@
 // A respond step after a timeout cannot reach that caller any more; its answer
 // is kept as the late answer, which the caller may fetch (the `flowAnswer` query).
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { DefaultResponse, FlowAnswer, FlowResponseFields, ResponseMode, WebhookOutcome, WebhookResponse } from '../../flow/index.ts';
+import type {
+  DefaultResponse,
+  FlowAnswer,
+  FlowResponseFields,
+  ResponseMode,
+  WebhookOutcome,
+  WebhookResponse,
+} from '../../flow/index.ts';
 import type { FlowOutcomeLabel } from '../../flow/search-attribute-keys.ts';
 import type { StepWindow } from '../steps/flow-runtime.ts';
 

@@ -7,7 +7,12 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { InjectedSinks } from '@temporalio/worker';
 import { BoundedPairs, closedValues, statusLabel } from '../../common/metrics/label-values.ts';
 import { MAX_FLOW_SERIES } from '../../common/metrics/call-labels.ts';
-import { CALL_SECONDS_BUCKETS, createMetricsRegistry, STEP_SECONDS_BUCKETS, type MetricsRegistry } from '../../common/metrics/metrics-registry.ts';
+import {
+  CALL_SECONDS_BUCKETS,
+  createMetricsRegistry,
+  STEP_SECONDS_BUCKETS,
+  type MetricsRegistry,
+} from '../../common/metrics/metrics-registry.ts';
 import type { HttpRequestInput, HttpRequestOutput } from '../activities/index.ts';
 import type { StepMetricsSinks, StepResult } from '../interpreter/step-metrics.ts';
 import type { FlowControlSinks } from '../flow-control/flow-control-metrics.ts';
@@ -31,7 +36,11 @@ const QUEUEING_GATES = ['concurrency', 'throttle'] as const;
 
 export function createWorkerMetrics(): WorkerMetrics {
   const registry = createMetricsRegistry();
-  const steps = registry.counter('flowhook_worker_steps_total', 'Flow steps run, by step kind and result (completed, skipped, failed)', ['kind', 'result']);
+  const steps = registry.counter(
+    'flowhook_worker_steps_total',
+    'Flow steps run, by step kind and result (completed, skipped, failed)',
+    ['kind', 'result'],
+  );
   const stepSeconds = registry.histogram(
     'flowhook_worker_step_duration_seconds',
     'Flow step duration in workflow time, by step kind (sleeps and activity steps include their waits and retries)',
@@ -54,7 +63,10 @@ export function createWorkerMetrics(): WorkerMetrics {
     'Executions that waited behind others for a concurrency slot or a throttled start, by company, flow and gate (concurrency, throttle)',
     ['company', 'flow', 'gate'],
   );
-  const ready = registry.gauge('flowhook_worker_ready', '1 when the last readiness check passed (polling, Temporal and the engine reachable)');
+  const ready = registry.gauge(
+    'flowhook_worker_ready',
+    '1 when the last readiness check passed (polling, Temporal and the engine reachable)',
+  );
 
   const kindOf = closedValues(STEP_KINDS);
   const resultOf = closedValues(STEP_RESULTS);

@@ -6,7 +6,10 @@
 import type { Client } from '@connectrpc/connect';
 import type { NativeConnection } from '@temporalio/worker';
 import type { ProbeAnswer } from '../../common/metrics/metrics-listener.ts';
-import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '../../proto/gen/grpc/health/v1/health_pb.js';
+import {
+  Health,
+  HealthCheckResponse_ServingStatus as ServingStatus,
+} from '../../proto/gen/grpc/health/v1/health_pb.js';
 
 export interface ReadinessSources {
   /** The SDK worker's state: RUNNING while it polls. */
@@ -21,7 +24,10 @@ const CHECK_TIMEOUT_MS = 2000;
 // grpc.health.v1 SERVING, as Temporal's health service answers it.
 const TEMPORAL_SERVING = 1;
 
-export function workerProbes(sources: ReadinessSources, onReadiness: (ready: boolean) => void): Record<string, () => Promise<ProbeAnswer> | ProbeAnswer> {
+export function workerProbes(
+  sources: ReadinessSources,
+  onReadiness: (ready: boolean) => void,
+): Record<string, () => Promise<ProbeAnswer> | ProbeAnswer> {
   return {
     '/healthz': () => ({ status: 200, body: { status: 'alive' } }),
     async '/readyz'() {

@@ -26,7 +26,10 @@ export function readBoundedBody(response: IncomingMessage, maxBytes: number): Pr
     };
     const tooLarge = () =>
       finish(
-        new OutboundRefused(`the response body is larger than ${maxBytes} bytes${decoder ? ' (after decompression)' : ''} (FLOWHOOK_HTTP_MAX_RESPONSE_BYTES)`, 'ResponseTooLarge'),
+        new OutboundRefused(
+          `the response body is larger than ${maxBytes} bytes${decoder ? ' (after decompression)' : ''} (FLOWHOOK_HTTP_MAX_RESPONSE_BYTES)`,
+          'ResponseTooLarge',
+        ),
       );
     const take = (chunk: Buffer) => {
       decoded += chunk.length;
@@ -37,11 +40,20 @@ export function readBoundedBody(response: IncomingMessage, maxBytes: number): Pr
       raw += chunk.length;
       if (raw > maxBytes) tooLarge();
     });
-    response.on('error', (error) => finish(new OutboundFailed(`the response broke off (${(error as NodeJS.ErrnoException).code ?? error.name})`)));
+    response.on('error', (error) =>
+      finish(new OutboundFailed(`the response broke off (${(error as NodeJS.ErrnoException).code ?? error.name})`)),
+    );
     response.on('aborted', () => finish(new OutboundFailed('the response broke off')));
     if (decoder) {
       decoder.on('data', take);
-      decoder.on('error', () => finish(new OutboundFailed(`the response is not valid ${response.headers['content-encoding']} data`, 'ResponseUndecodable')));
+      decoder.on('error', () =>
+        finish(
+          new OutboundFailed(
+            `the response is not valid ${response.headers['content-encoding']} data`,
+            'ResponseUndecodable',
+          ),
+        ),
+      );
       decoder.on('end', () => finish());
       response.pipe(decoder);
     } else {

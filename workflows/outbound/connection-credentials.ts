@@ -19,10 +19,17 @@ export interface SigningContext {
 }
 
 /** Lower-case header name → value. */
-export async function credentialHeaders(connection: ResolvedConnection, context: SigningContext): Promise<Record<string, string>> {
+export async function credentialHeaders(
+  connection: ResolvedConnection,
+  context: SigningContext,
+): Promise<Record<string, string>> {
   const settings = connection.settings!;
   const kind = connectionKind(settings.type);
-  if (!kind) throw new OutboundRefused(`connection "${connection.name}" has a type this worker does not know`, 'ConnectionInvalid');
+  if (!kind)
+    throw new OutboundRefused(
+      `connection "${connection.name}" has a type this worker does not know`,
+      'ConnectionInvalid',
+    );
   const services: AuthenticationServices = {
     cachedToken: (fetch) => context.tokens.token(tokenKey(context.company, connection), fetch),
     send: (request) => sendGuarded(request, context.policy, { ...context.limits, maxRedirects: 0 }),
@@ -31,7 +38,9 @@ export async function credentialHeaders(connection: ResolvedConnection, context:
     return await kind.authenticate({ name: connection.name, settings, secret: connection.secret }, services);
   } catch (error) {
     if (!(error instanceof AuthenticationFailure)) throw error;
-    throw error.retryable ? new OutboundFailed(error.message, error.type) : new OutboundRefused(error.message, error.type);
+    throw error.retryable
+      ? new OutboundFailed(error.message, error.type)
+      : new OutboundRefused(error.message, error.type);
   }
 }
 

@@ -47,7 +47,11 @@ export interface GuardedAnswer {
   redirects: number;
 }
 
-export async function sendGuarded(request: GuardedRequest, policy: EgressPolicy, limits: GuardedLimits): Promise<GuardedAnswer> {
+export async function sendGuarded(
+  request: GuardedRequest,
+  policy: EgressPolicy,
+  limits: GuardedLimits,
+): Promise<GuardedAnswer> {
   checkHeaders(request.headers);
   const signal = AbortSignal.timeout(limits.timeoutMs);
   const maxRedirects = limits.maxRedirects ?? MAX_REDIRECTS;
@@ -60,7 +64,11 @@ export async function sendGuarded(request: GuardedRequest, policy: EgressPolicy,
       return { status: response.statusCode ?? 0, headers: flatHeaders(response), body, url: hop.url, redirects };
     }
     response.destroy();
-    if (redirects >= maxRedirects) throw new OutboundRefused(`${describeTarget(request.method, request.url)}: more than ${maxRedirects} redirects`, 'TooManyRedirects');
+    if (redirects >= maxRedirects)
+      throw new OutboundRefused(
+        `${describeTarget(request.method, request.url)}: more than ${maxRedirects} redirects`,
+        'TooManyRedirects',
+      );
     hop = nextHop(hop, response.statusCode!, location, request);
   }
 }
@@ -72,14 +80,21 @@ function nextHop(hop: Hop, status: number, location: string, request: GuardedReq
   try {
     url = new URL(location, hop.url);
   } catch {
-    throw new OutboundRefused(`${describeTarget(hop.method, hop.url)}: answered a redirect to something that is not a URL`, 'InvalidRedirect');
+    throw new OutboundRefused(
+      `${describeTarget(hop.method, hop.url)}: answered a redirect to something that is not a URL`,
+      'InvalidRedirect',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new OutboundRefused(`${describeTarget(hop.method, hop.url)}: redirect to an unsupported scheme ${url.protocol}`, 'InvalidRedirect');
+    throw new OutboundRefused(
+      `${describeTarget(hop.method, hop.url)}: redirect to an unsupported scheme ${url.protocol}`,
+      'InvalidRedirect',
+    );
   const sameOrigin = url.origin === hop.url.origin;
   const headers = { ...hop.headers };
   if (!sameOrigin) for (const name of CROSS_ORIGIN_DROPPED) delete headers[name];
-  if (!sameOrigin || !(request.credentialsAllowed?.(url) ?? true)) for (const name of request.credentialHeaders ?? []) delete headers[name];
+  if (!sameOrigin || !(request.credentialsAllowed?.(url) ?? true))
+    for (const name of request.credentialHeaders ?? []) delete headers[name];
   let { method, body } = hop;
   if ((status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
     method = 'GET';
@@ -135,7 +150,10 @@ function withTimeout<T>(work: Promise<T>, signal: AbortSignal, hop: Hop, timeout
 }
 
 function timedOut(hop: Hop, timeoutMs: number): OutboundFailed {
-  return new OutboundFailed(`${describeTarget(hop.method, hop.url)}: timed out after ${timeoutMs} ms`, 'HttpRequestTimedOut');
+  return new OutboundFailed(
+    `${describeTarget(hop.method, hop.url)}: timed out after ${timeoutMs} ms`,
+    'HttpRequestTimedOut',
+  );
 }
 
 function networkFailure(hop: Hop, error: Error, signal: AbortSignal, timeoutMs: number): Error {
@@ -148,9 +166,16 @@ function networkFailure(hop: Hop, error: Error, signal: AbortSignal, timeoutMs: 
 /** Checked here so no message of Node's ever quotes a header value. */
 function checkHeaders(headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) throw new OutboundRefused(`header name ${JSON.stringify(name.slice(0, 100))} is not a valid HTTP header name`, 'InvalidHeader');
+    if (!HEADER_NAME.test(name))
+      throw new OutboundRefused(
+        `header name ${JSON.stringify(name.slice(0, 100))} is not a valid HTTP header name`,
+        'InvalidHeader',
+      );
     if (/[\r\n]/.test(value) || value.includes('\0') || /[\u0100-\uffff]/.test(value)) {
-      throw new OutboundRefused(`header "${name}" has a value HTTP cannot carry (a line break, NUL or a character beyond Latin-1); the value is not shown`, 'InvalidHeader');
+      throw new OutboundRefused(
+        `header "${name}" has a value HTTP cannot carry (a line break, NUL or a character beyond Latin-1); the value is not shown`,
+        'InvalidHeader',
+      );
     }
   }
 }

@@ -37,7 +37,10 @@ export async function traceOutbound<T extends { status: number; redirects: numbe
     } catch (error) {
       // The refusal's or failure's kind (EgressRefused, Timeout, …), never its message.
       const type = (error as { type?: unknown }).type;
-      span.setAttribute('error.type', typeof type === 'string' ? type : error instanceof Error ? error.name : 'unknown');
+      span.setAttribute(
+        'error.type',
+        typeof type === 'string' ? type : error instanceof Error ? error.name : 'unknown',
+      );
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw error;
     } finally {

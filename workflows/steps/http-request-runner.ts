@@ -22,9 +22,12 @@ export const httpRequestRunner: StepRunner<'httpRequest'> = {
     if (typeof timeoutMs === 'string') throw new StepFailure(`${call.label} failed: ${timeoutMs}`);
     const maxTimeout = limitsOf(call).maxHttpTimeoutMs;
     if (timeoutMs > maxTimeout)
-      throw new StepFailure(`${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`);
+      throw new StepFailure(
+        `${call.label} failed: timeout ${formatDuration(timeoutMs)} is longer than the allowed ${formatDuration(maxTimeout)} (FLOWHOOK_MAX_HTTP_TIMEOUT)`,
+      );
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers ?? {})) setOwnMember(headers, name, await resolveText(value, ctx));
+    for (const [name, value] of Object.entries(request.headers ?? {}))
+      setOwnMember(headers, name, await resolveText(value, ctx));
     const activities = call.services.activities({
       // Room for an OAuth token fetch (bounded by the same timeout) before the request itself.
       startToCloseTimeout: 2 * timeoutMs + 5_000,

@@ -12,17 +12,22 @@ export const recordRunner: StepRunner<'record'> = {
     const { runtime } = call;
     const ctx = runtime.context;
     const operation = RECORD_OPERATIONS.find((name) => record[name] !== undefined);
-    if (!operation) throw new StepFailure(`${call.label} failed: no operation (one of ${RECORD_OPERATIONS.join(', ')})`);
+    if (!operation)
+      throw new StepFailure(`${call.label} failed: no operation (one of ${RECORD_OPERATIONS.join(', ')})`);
     const key = await resolveValue(record.key ?? '', ctx);
     if ((typeof key !== 'string' && typeof key !== 'number') || String(key) === '') {
-      throw new StepFailure(`${call.label} failed: key ${JSON.stringify(key ?? null)} is not a non-empty text or number`);
+      throw new StepFailure(
+        `${call.label} failed: key ${JSON.stringify(key ?? null)} is not a non-empty text or number`,
+      );
     }
     let expectedVersion: number | undefined;
     if (record.expectedVersion) {
       expectedVersion = Number(await resolveValue(record.expectedVersion, ctx));
-      if (!Number.isInteger(expectedVersion) || expectedVersion < 1) throw new StepFailure(`${call.label} failed: expectedVersion is not a positive integer`);
+      if (!Number.isInteger(expectedVersion) || expectedVersion < 1)
+        throw new StepFailure(`${call.label} failed: expectedVersion is not a positive integer`);
     }
-    const fields = operation === 'insert' || operation === 'modify' || operation === 'upsert' ? record[operation] : undefined;
+    const fields =
+      operation === 'insert' || operation === 'modify' || operation === 'upsert' ? record[operation] : undefined;
     const activities = call.services.activities({
       startToCloseTimeout: '30s',
       retry: { maximumAttempts: 5, initialInterval: '500ms', backoffCoefficient: 2 },

@@ -10,7 +10,8 @@ export const respondRunner: StepRunner<'respond'> = {
   async run(respond, call) {
     const { runtime } = call;
     const ctx = runtime.context;
-    if (!runtime.window.isSync) return { output: null, skipped: true, note: 'ignored: INSTANT_RETURN callers already have the default response' };
+    if (!runtime.window.isSync)
+      return { output: null, skipped: true, note: 'ignored: INSTANT_RETURN callers already have the default response' };
     const rawCode = respond.statusCode === undefined ? 200 : await resolveValue(String(respond.statusCode), ctx);
     const statusCode = Number(rawCode);
     if (!Number.isInteger(statusCode) || statusCode < 200 || statusCode > 599) {

@@ -13,5 +13,8 @@ export function limitsOf(call: StepCall): FlowLimits {
 
 export function checkDeferral(ms: number, call: StepCall): void {
   const max = limitsOf(call).maxDeferralMs;
-  if (ms > max) throw new StepFailure(`${call.label} failed: it would wait ${formatDuration(ms)}, longer than the allowed ${formatDuration(max)} (FLOWHOOK_MAX_DEFERRAL)`);
+  if (ms > max)
+    throw new StepFailure(
+      `${call.label} failed: it would wait ${formatDuration(ms)}, longer than the allowed ${formatDuration(max)} (FLOWHOOK_MAX_DEFERRAL)`,
+    );
 }

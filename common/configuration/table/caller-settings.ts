@@ -10,7 +10,8 @@ export const CALLER_SETTINGS = settingsGroup('Caller authentication', {
     type: text({ description: 'comma list of URLs, or JSON' }),
     defaultText: 'unset: no Bearer callers',
     processes: ['facade'],
-    meaning: 'trusted token issuers: a comma list of issuer URLs, or a JSON array of `{"issuer", "jwksUri"?, "audiences"?}`; https (http only on loopback)',
+    meaning:
+      'trusted token issuers: a comma list of issuer URLs, or a JSON array of `{"issuer", "jwksUri"?, "audiences"?}`; https (http only on loopback)',
   }),
   FLOWHOOK_OAUTH_AUDIENCE: setting({
     type: list(text()),
@@ -36,7 +37,8 @@ export const CALLER_SETTINGS = settingsGroup('Caller authentication', {
     type: choice(['on', 'off']),
     default: 'on',
     processes: ['facade'],
-    meaning: '`off` makes a Bearer-only deployment: access keys over Basic are refused (401) and the challenge names `Bearer` only',
+    meaning:
+      '`off` makes a Bearer-only deployment: access keys over Basic are refused (401) and the challenge names `Bearer` only',
     more: 'Needs `FLOWHOOK_OAUTH_ISSUERS` (refused at start without).',
   }),
   FLOWHOOK_TRUSTED_PROXIES: setting({

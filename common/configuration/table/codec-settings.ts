@@ -25,7 +25,8 @@ export const CODEC_SETTINGS = settingsGroup('Codec server (Temporal UI)', {
     type: text(),
     default: '127.0.0.1',
     processes: ['engine', 'start'],
-    meaning: "its listen address; a non-loopback one needs the engine's TLS certificate (then it serves HTTPS) or `FLOWHOOK_ENGINE_INSECURE=true`",
+    meaning:
+      "its listen address; a non-loopback one needs the engine's TLS certificate (then it serves HTTPS) or `FLOWHOOK_ENGINE_INSECURE=true`",
   }),
   FLOWHOOK_CODEC_ALLOWED_ORIGINS: setting({
     type: list(origin()),

@@ -55,13 +55,15 @@ export const CONSOLE_SETTINGS = settingsGroup('Console', {
     type: url({ base: true }),
     defaultText: 'unset: no link; `start`: its own Web UI',
     processes: ['engine'],
-    meaning: "the Temporal Web UI as people open it: the console's execution pages (and `execution show --json`) link each execution there",
+    meaning:
+      "the Temporal Web UI as people open it: the console's execution pages (and `execution show --json`) link each execution there",
   }),
   FLOWHOOK_CONSOLE_SESSION_TTL: setting({
     type: duration({ min: 60_000, max: MAX_SESSION_TTL_MS }),
     default: 8 * 3_600_000,
     processes: ['engine'],
-    meaning: 'how long a sign-in lasts (a session also ends at sign-out, when an admin ends it, and when its admin token is rotated or its account disabled)',
+    meaning:
+      'how long a sign-in lasts (a session also ends at sign-out, when an admin ends it, and when its admin token is rotated or its account disabled)',
     why: 'a session holds the roles of its sign-in (re-read at the identity provider only when it allows): a working day at most',
   }),
   FLOWHOOK_CONSOLE_OIDC_RECHECK: setting({
@@ -95,7 +97,8 @@ export const CONSOLE_SETTINGS = settingsGroup('Console', {
     type: text(),
     default: 'flowhook_roles',
     processes: ['engine'],
-    meaning: 'the ID token claim listing console roles: `viewer`, `editor`, `admin` (every company) or `<role>:<company>`',
+    meaning:
+      'the ID token claim listing console roles: `viewer`, `editor`, `admin` (every company) or `<role>:<company>`',
   }),
   FLOWHOOK_CONSOLE_OIDC_SCOPES: setting({
     type: list(text()),

@@ -40,7 +40,8 @@ export const CREDENTIAL_SETTINGS = settingsGroup('Tokens and keys', {
     type: text({ description: 'comma list of base64 keys' }),
     secret: true,
     processes: ['engine', 'worker', 'start'],
-    meaning: 'doNotLogPayload keys: base64 of 32 bytes each, comma-separated, current first (the others only decrypt); the same on engines and workers',
+    meaning:
+      'doNotLogPayload keys: base64 of 32 bytes each, comma-separated, current first (the others only decrypt); the same on engines and workers',
     roles: { start: 'default: the key file below' },
   }),
   FLOWHOOK_PAYLOAD_KEY_FILE: setting({
@@ -65,7 +66,8 @@ export const CREDENTIAL_SETTINGS = settingsGroup('Tokens and keys', {
     type: path(),
     defaultText: '`start`: `<data dir>/secrets-key`, generated',
     processes: ['engine', 'start'],
-    meaning: 'or a file of secret store keys, one a line, newest first; without either, connections cannot be stored or used',
+    meaning:
+      'or a file of secret store keys, one a line, newest first; without either, connections cannot be stored or used',
     roles: { start: 'default: `<data dir>/secrets-key`, generated' },
     more: '`secret-store rotate` adds a new key to it.',
   }),

@@ -97,7 +97,8 @@ export const DEPENDENCY_SETTINGS = settingsGroup('PostgreSQL and Temporal', {
     type: integer({ min: 100, unit: 'ms' }),
     default: 10_000,
     processes: ['engine'],
-    meaning: 'bound on starting an execution; in sync mode, how long a start may go unacknowledged before the engine checks whether Temporal is reachable',
+    meaning:
+      'bound on starting an execution; in sync mode, how long a start may go unacknowledged before the engine checks whether Temporal is reachable',
   }),
   FLOWHOOK_SYNC_GRACE_MS: setting({
     type: integer({ min: 0, unit: 'ms' }),

@@ -12,7 +12,8 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     type: duration({ min: HOUR }),
     default: 30 * DAY,
     processes: ['engine'],
-    meaning: "how long the record step's idempotency rows (`record_write`) are kept before every engine's periodic purge deletes them",
+    meaning:
+      "how long the record step's idempotency rows (`record_write`) are kept before every engine's periodic purge deletes them",
     why: "the record step's retries need their rows",
     more: 'See [record data lifetime](../explanation/security.md#record-data-lifetime).',
   }),
@@ -22,7 +23,8 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     type: duration({ min: HOUR }),
     default: 30 * DAY,
     processes: ['engine'],
-    meaning: 'how long a `callback_wait` row that can no longer change an answer (used, or its key wait expired) is kept',
+    meaning:
+      'how long a `callback_wait` row that can no longer change an answer (used, or its key wait expired) is kept',
     why: 'retried callback deliveries are answered from these rows',
     more: 'Unused rows stay while their execution runs (see [other data lifetimes](../explanation/security.md#other-data-lifetimes)).',
   }),
@@ -31,7 +33,8 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     type: duration({ min: DAY, off: true }),
     default: 'off',
     processes: ['engine'],
-    meaning: 'how long `audit_event` rows are kept; `off` keeps every row, a duration lets every engine delete older ones hourly',
+    meaning:
+      'how long `audit_event` rows are kept; `off` keeps every row, a duration lets every engine delete older ones hourly',
     why: 'the floor guards the log against a unit slip',
     more: 'See [the audit log](../explanation/security.md#audit-log).',
   }),
@@ -44,7 +47,8 @@ export const LIFETIME_SETTINGS = settingsGroup('Data lifetime', {
     type: duration({ min: 3 * DAY }),
     default: 30 * DAY,
     processes: ['engine'],
-    meaning: 'how long every engine remembers a delivery accepted on a provider route whose signature covers no timestamp (`github`, `shopify`, `hmac` without `{timestamp}`)',
+    meaning:
+      'how long every engine remembers a delivery accepted on a provider route whose signature covers no timestamp (`github`, `shopify`, `hmac` without `{timestamp}`)',
     why: "a provider's redelivery must join the first execution, not start another",
     more: 'A replay of it then starts nothing, even after Temporal dropped the first execution (see [replays and redeliveries](../how-to/provider-webhooks.md#replays-and-redeliveries)).',
   }),

@@ -63,7 +63,8 @@ export const LIMIT_SETTINGS = settingsGroup('Limits', {
     type: integer({ min: 1, max: 1_000_000 }),
     default: 100_000,
     processes: ['engine'],
-    meaning: 'executions waiting at one flow-control gate (a concurrency or throttle key, a paused flow) at most; a call past it is refused with 429 and Retry-After',
+    meaning:
+      'executions waiting at one flow-control gate (a concurrency or throttle key, a paused flow) at most; a call past it is refused with 429 and Retry-After',
     more: 'Counted per gate by each engine from what the gate last reported (asked at most once a second, once the count nears the cap) and the calls it accepted since: with several engines the cap holds within about a second of calls. See [flow control](../how-to/control-how-calls-become-executions.md#limits).',
   }),
   FLOWHOOK_RERUN_PER_SECOND: setting({

@@ -19,7 +19,8 @@ export const OBSERVABILITY_SETTINGS = settingsGroup('Logs, metrics and traces', 
     type: choice(['debug', 'info', 'warn', 'error']),
     default: 'info',
     processes: PROCESSES,
-    meaning: 'JSON lines on stderr; at `info` one line per webhook call, one `call refused` line per 401/403, start/stop; `warn` keeps only refusals and problems',
+    meaning:
+      'JSON lines on stderr; at `info` one line per webhook call, one `call refused` line per 401/403, start/stop; `warn` keeps only refusals and problems',
     more: 'Engine, worker and facade alike, run apart or by `start`.',
   }),
   FLOWHOOK_ENGINE_METRICS_PORT: ownPort({
@@ -38,7 +39,8 @@ export const OBSERVABILITY_SETTINGS = settingsGroup('Logs, metrics and traces', 
   FLOWHOOK_FACADE_METRICS_PORT: ownPort({
     type: port({ freePort: true, off: true }),
     default: 7053,
-    meaning: 'facade: `GET /metrics` on a port of its own; the public port answers `/metrics` only with `FLOWHOOK_METRICS_TOKEN`',
+    meaning:
+      'facade: `GET /metrics` on a port of its own; the public port answers `/metrics` only with `FLOWHOOK_METRICS_TOKEN`',
     processes: ['facade'],
   }),
   FLOWHOOK_METRICS_HOST: setting({
@@ -116,7 +118,14 @@ export const OBSERVABILITY_SETTINGS = settingsGroup('Logs, metrics and traces', 
     meaning: 'further resource attributes on every span (`key=value,…`)',
   }),
   OTEL_TRACES_SAMPLER: setting({
-    type: choice(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']),
+    type: choice([
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ]),
     default: 'parentbased_always_on',
     processes: PROCESSES,
     meaning: "the sampler; `always_on` ignores what the caller's trace context asks",

@@ -12,7 +12,9 @@ type OwnPortSpec<T, P extends ProcessName> = Omit<SettingSpec<T, P>, 'roles'> & 
 };
 
 /** The row of an own port: read by the processes it names and, after them, by the worker. */
-export function ownPort<T, P extends ProcessName>(spec: OwnPortSpec<T, P> & { default: NoInfer<T> }): Setting<T, P | 'worker'>;
+export function ownPort<T, P extends ProcessName>(
+  spec: OwnPortSpec<T, P> & { default: NoInfer<T> },
+): Setting<T, P | 'worker'>;
 export function ownPort<T, P extends ProcessName>(spec: OwnPortSpec<T, P>): Setting<T | undefined, P | 'worker'>;
 export function ownPort<T, P extends ProcessName>(spec: OwnPortSpec<T, P>): Setting<T | undefined, P | 'worker'> {
   const roles: Partial<Record<ProcessName, string>> = { ...spec.roles };

@@ -27,7 +27,8 @@ export const TLS_SETTINGS = settingsGroup('TLS', {
     type: boolean(),
     default: false,
     processes: ['engine'],
-    meaning: '`true` lets the engine (and its codec server) serve cleartext on a non-loopback address (a network you trust)',
+    meaning:
+      '`true` lets the engine (and its codec server) serve cleartext on a non-loopback address (a network you trust)',
   }),
   FLOWHOOK_ENGINE_CA: setting({
     type: path(),

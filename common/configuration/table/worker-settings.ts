@@ -20,7 +20,8 @@ export const WORKER_SETTINGS = settingsGroup('Workers', {
     defaultText:
       'from the heap: ⅔ of the workflow thread’s heap at 384 KiB per execution (497 for `flowhook worker`, 725 for `flowhook start` with their heap limits), at most 1000',
     processes: ['worker'],
-    meaning: "executions a worker keeps in memory between their tasks (a cached one needs no replay): the worker's main memory lever",
+    meaning:
+      "executions a worker keeps in memory between their tasks (a cached one needs no replay): the worker's main memory lever",
     more: 'Executions waiting at flow-control gates are not among them: they sleep in Temporal. See [performance](../explanation/performance.md#memory) for what one costs.',
   }),
 });

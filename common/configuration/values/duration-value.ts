@@ -12,9 +12,15 @@ export function duration(options?: DurationOptions): ValueType<number>;
 export function duration(options: DurationOptions & { off: true }): ValueType<number | 'off'>;
 export function duration(options: DurationOptions & { off?: boolean } = {}): ValueType<number | 'off'> {
   const { min = 1, max, off } = options;
-  const range = max !== undefined ? ` from ${formatDuration(min)} to ${formatDuration(max)}` : min > 1 ? ` of at least ${formatDuration(min)}` : '';
+  const range =
+    max !== undefined
+      ? ` from ${formatDuration(min)} to ${formatDuration(max)}`
+      : min > 1
+        ? ` of at least ${formatDuration(min)}`
+        : '';
   const expected = `must be ${off ? 'off or ' : ''}a duration${range} such as 30d, 12h or 90m`;
-  const bounds = max !== undefined ? ` ${formatDuration(min)}..${formatDuration(max)}` : min > 1 ? ` ≥ ${formatDuration(min)}` : '';
+  const bounds =
+    max !== undefined ? ` ${formatDuration(min)}..${formatDuration(max)}` : min > 1 ? ` ≥ ${formatDuration(min)}` : '';
   return {
     description: `${off ? 'off or ' : ''}duration${bounds}`,
     parse(text) {

@@ -19,10 +19,13 @@ export function url(options: UrlOptions = {}): ValueType<string> {
     description: `${options.secure ? 'https' : 'http(s)'}${options.base ? ' base' : ''} URL`,
     parse(text) {
       const parsed = parseUrl(text);
-      const allowed = parsed?.protocol === 'https:' || (parsed?.protocol === 'http:' && (!options.secure || isLoopbackHost(parsed.hostname)));
+      const allowed =
+        parsed?.protocol === 'https:' ||
+        (parsed?.protocol === 'http:' && (!options.secure || isLoopbackHost(parsed.hostname)));
       if (!parsed || !allowed) throw new ValueError(`must be ${scheme}`);
       if (!options.base) return text;
-      if (parsed.search || parsed.hash || text.endsWith('?') || text.endsWith('#')) throw new ValueError(`must be ${scheme} without a query or fragment`);
+      if (parsed.search || parsed.hash || text.endsWith('?') || text.endsWith('#'))
+        throw new ValueError(`must be ${scheme} without a query or fragment`);
       return withoutTrailingSlashes(text);
     },
     format: String,
@@ -35,7 +38,12 @@ export function origin(): ValueType<string> {
     description: 'origin (scheme://host[:port])',
     parse(text) {
       const parsed = parseUrl(text);
-      if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== text.replace(/\/$/, '') || text.includes('*')) {
+      if (
+        !parsed ||
+        (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+        parsed.origin !== text.replace(/\/$/, '') ||
+        text.includes('*')
+      ) {
         throw new ValueError('must be exactly scheme://host[:port] (no path, no wildcard), e.g. http://127.0.0.1:8233');
       }
       return parsed.origin;

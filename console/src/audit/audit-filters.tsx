@@ -17,7 +17,18 @@ export interface AuditFilter {
 const KEYS = ['person', 'action', 'company', 'since', 'until'] as const;
 
 /** The kinds of action the audit log records (engine/edges/rpc/audited-methods.ts): a kind matches each of its actions. */
-const ACTION_KINDS = ['flow', 'webhook-secret', 'company', 'connection', 'hook-secret', 'user', 'app', 'service-account', 'execution', 'secret-store'];
+const ACTION_KINDS = [
+  'flow',
+  'webhook-secret',
+  'company',
+  'connection',
+  'hook-secret',
+  'user',
+  'app',
+  'service-account',
+  'execution',
+  'secret-store',
+];
 
 export function useAuditFilter(): [AuditFilter, (change: Partial<AuditFilter>) => void] {
   const [params, setParams] = useSearchParams();
@@ -31,11 +42,27 @@ export function useAuditFilter(): [AuditFilter, (change: Partial<AuditFilter>) =
   return [filter, change];
 }
 
-export function AuditFilters({ filter, onChange }: { filter: AuditFilter; onChange(change: Partial<AuditFilter>): void }) {
+export function AuditFilters({
+  filter,
+  onChange,
+}: {
+  filter: AuditFilter;
+  onChange(change: Partial<AuditFilter>): void;
+}) {
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
   return (
-    <form className="inline-form filters" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
-      <TextField label="Person" type="search" value={filter.person} onValue={(person) => onChange({ person })} hint="As the console names them, exactly." />
+    <form
+      className="inline-form filters"
+      aria-label="Filter the audit log"
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <TextField
+        label="Person"
+        type="search"
+        value={filter.person}
+        onValue={(person) => onChange({ person })}
+        hint="As the console names them, exactly."
+      />
       <TextField
         label="Action"
         type="search"

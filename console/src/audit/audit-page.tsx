@@ -46,17 +46,31 @@ export default function AuditPage() {
                 : `${pages.length > 0 ? `Page ${pages.length + 1}: ` : ''}${shown.length} event${shown.length === 1 ? '' : 's'}${nextPageToken ? ', older ones on the next page' : ''}`}
             </p>
             {shown.length > 0 ? (
-              <DataTable caption="Audit events, newest first" className="audit" columns={['Time', 'Person', 'Action', 'Company', 'Target', 'Outcome', 'Details']}>
+              <DataTable
+                caption="Audit events, newest first"
+                className="audit"
+                columns={['Time', 'Person', 'Action', 'Company', 'Target', 'Outcome', 'Details']}
+              >
                 {shown.map((event) => (
                   <AuditRow key={event.id} event={event} />
                 ))}
               </DataTable>
             ) : null}
             <div className="toolbar">
-              <button type="button" className="secondary" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={pages.length === 0}
+                onClick={() => setPages(pages.slice(0, -1))}
+              >
                 Newer events
               </button>
-              <button type="button" className="secondary" disabled={!nextPageToken} onClick={() => setPages([...pages, nextPageToken])}>
+              <button
+                type="button"
+                className="secondary"
+                disabled={!nextPageToken}
+                onClick={() => setPages([...pages, nextPageToken])}
+              >
                 Older events
               </button>
             </div>
@@ -71,7 +85,11 @@ function AuditRow({ event }: { event: AuditEvent }) {
   return (
     <tr>
       <td>{event.at ? timestampDate(event.at).toLocaleString() : '—'}</td>
-      <th scope="row">{event.person ? `${event.person}${event.person === event.account ? '' : ` (${event.account})`}` : `${event.account} (not in the console)`}</th>
+      <th scope="row">
+        {event.person
+          ? `${event.person}${event.person === event.account ? '' : ` (${event.account})`}`
+          : `${event.account} (not in the console)`}
+      </th>
       <td>
         <code>{event.action}</code>
       </td>

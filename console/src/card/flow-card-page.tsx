@@ -73,7 +73,10 @@ export default function FlowCardPage({ company, name }: { company: string; name?
     if (step && /\.respond\.(description|statusCode|contentType|body)$/.test(problem.fieldPath)) {
       setSelectedStep(step);
       selectTab('card');
-      return void setTimeout(() => document.querySelector<HTMLElement>(`[data-field="${CSS.escape(problem.fieldPath)}"]`)?.focus(), 0);
+      return void setTimeout(
+        () => document.querySelector<HTMLElement>(`[data-field="${CSS.escape(problem.fieldPath)}"]`)?.focus(),
+        0,
+      );
     }
     setReveal(problem.segments);
     selectTab('yaml');
@@ -88,7 +91,9 @@ export default function FlowCardPage({ company, name }: { company: string; name?
           </h1>
           <p className="muted">
             {company}
-            {summary ? ` · ${summary.publishedVersion > 0 ? `published v${summary.publishedVersion}` : 'not published'} · latest v${summary.latestVersion}` : ' · not saved yet'}
+            {summary
+              ? ` · ${summary.publishedVersion > 0 ? `published v${summary.publishedVersion}` : 'not published'} · latest v${summary.latestVersion}`
+              : ' · not saved yet'}
             {card.dirty ? ' · unsaved changes' : ''}
           </p>
         </div>
@@ -104,7 +109,12 @@ export default function FlowCardPage({ company, name }: { company: string; name?
             </button>
             {card.published ? (
               // Not named "Unpublish": a button whose name contains "Publish" would answer to the Publish button's name too.
-              <button type="button" className="secondary" title="Unpublish: the endpoint stops reaching this flow" onClick={() => void card.unpublishFlow()}>
+              <button
+                type="button"
+                className="secondary"
+                title="Unpublish: the endpoint stops reaching this flow"
+                onClick={() => void card.unpublishFlow()}
+              >
                 Take offline
               </button>
             ) : null}
@@ -173,7 +183,9 @@ export default function FlowCardPage({ company, name }: { company: string; name?
           </>
         ) : null}
         <Suspense fallback={<Loading what="the view" />}>
-          {tab === 'yaml' ? <YamlTab draft={draft} onChange={card.edit} problems={card.problems} reveal={reveal} readOnly={readOnly} /> : null}
+          {tab === 'yaml' ? (
+            <YamlTab draft={draft} onChange={card.edit} problems={card.problems} reveal={reveal} readOnly={readOnly} />
+          ) : null}
           {tab === 'versions' && name ? (
             <VersionsTab
               company={company}
@@ -185,7 +197,9 @@ export default function FlowCardPage({ company, name }: { company: string; name?
               }}
             />
           ) : null}
-          {tab === 'try' ? <TryPanel company={company} activity={summary?.activity ?? card.activity} published={card.published} /> : null}
+          {tab === 'try' ? (
+            <TryPanel company={company} activity={summary?.activity ?? card.activity} published={card.published} />
+          ) : null}
         </Suspense>
       </Tabs>
       {confirmRotate ? (

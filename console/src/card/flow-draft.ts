@@ -4,7 +4,13 @@
 // Instant return, Sync Timeout 30 s (1..600, only for Wait for Response step),
 // default response 200 application/json, status codes 200..599, activities
 // stored lowercase. Pure.
-import type { FlowJson, RespondStepJson, Step, StepJson, WebhookTriggerJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import type {
+  FlowJson,
+  RespondStepJson,
+  Step,
+  StepJson,
+  WebhookTriggerJson,
+} from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 
 export const DEFAULT_SYNC_TIMEOUT_SECONDS = 30;
 export const MAX_SYNC_TIMEOUT_SECONDS = 600;
@@ -79,7 +85,8 @@ export function parseStatusCode(text: string): number | string | undefined {
 /** A Respond step's Status Code may be a SmartFormula (checked when it runs); the trigger's default may not. */
 export function statusCodeProblem(value: unknown, label = 'Status Code', formulas = true): string | undefined {
   if (value === undefined || (formulas && typeof value === 'string' && value.includes('${'))) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return `${label} must be a whole number in 200..599${formulas ? ', or a SmartFormula ${…}' : ''}.`;
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    return `${label} must be a whole number in 200..599${formulas ? ', or a SmartFormula ${…}' : ''}.`;
   if (value >= 100 && value < 200) return `${label} ${value} is refused: 1xx codes are not allowed (use 200..599).`;
   if (value < 200 || value > 599) return `${label} must be in 200..599.`;
   return undefined;
@@ -87,7 +94,8 @@ export function statusCodeProblem(value: unknown, label = 'Status Code', formula
 
 export function syncTimeoutProblem(value: number | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_SYNC_TIMEOUT_SECONDS) return `Sync Timeout must be 1..${MAX_SYNC_TIMEOUT_SECONDS} seconds.`;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_SYNC_TIMEOUT_SECONDS)
+    return `Sync Timeout must be 1..${MAX_SYNC_TIMEOUT_SECONDS} seconds.`;
   return undefined;
 }
 
@@ -98,10 +106,18 @@ export function localProblems(flow: FlowJson): Map<string, string> {
   const add = (path: string, problem: string | undefined) => {
     if (problem) problems.set(path, problem);
   };
-  if (responseModeOf(flow) === 'WAIT_FOR_RESPONSE_STEP') add('trigger.webhook.syncTimeoutSeconds', syncTimeoutProblem(trigger.syncTimeoutSeconds));
-  add('trigger.webhook.defaultResponseStatusCode', statusCodeProblem(trigger.defaultResponseStatusCode, 'Default Response Status Code', false));
+  if (responseModeOf(flow) === 'WAIT_FOR_RESPONSE_STEP')
+    add('trigger.webhook.syncTimeoutSeconds', syncTimeoutProblem(trigger.syncTimeoutSeconds));
+  add(
+    'trigger.webhook.defaultResponseStatusCode',
+    statusCodeProblem(trigger.defaultResponseStatusCode, 'Default Response Status Code', false),
+  );
   for (const item of flatOutline(outline(flow.steps ?? []))) {
-    if (item.kind === 'respond') add(`${item.path}.respond.statusCode`, statusCodeProblem((stepAt(flow, item.path)?.respond as RespondStepJson).statusCode));
+    if (item.kind === 'respond')
+      add(
+        `${item.path}.respond.statusCode`,
+        statusCodeProblem((stepAt(flow, item.path)?.respond as RespondStepJson).statusCode),
+      );
   }
   return problems;
 }
@@ -152,7 +168,8 @@ export function outline(steps: readonly StepJson[], base = 'steps'): StepOutline
     if (kind === 'if') {
       for (const label of ['then', 'else'] as const) {
         const inner = (body?.[label] as StepJson[] | undefined) ?? [];
-        if (inner.length > 0 || label === 'then') branches.push({ label, steps: outline(inner, `${path}.if.${label}`) });
+        if (inner.length > 0 || label === 'then')
+          branches.push({ label, steps: outline(inner, `${path}.if.${label}`) });
       }
     }
     return {
@@ -221,11 +238,18 @@ export function withStepAdded(flow: FlowJson, step: StepJson): { flow: FlowJson;
 }
 
 /** Copies along the path and lets `update` change the list the last segment indexes. */
-function updateList(node: unknown, segments: Segment[], update: (list: StepJson[], index: number) => StepJson[]): unknown {
+function updateList(
+  node: unknown,
+  segments: Segment[],
+  update: (list: StepJson[], index: number) => StepJson[],
+): unknown {
   const [head, ...rest] = segments;
   if (rest.length === 1) {
     const container = { ...(node as Record<string, unknown>) };
-    container[head as string] = update([...((container[head as string] as StepJson[] | undefined) ?? [])], rest[0] as number);
+    container[head as string] = update(
+      [...((container[head as string] as StepJson[] | undefined) ?? [])],
+      rest[0] as number,
+    );
     return container;
   }
   if (typeof head === 'number') {

@@ -25,7 +25,8 @@ export function RespondStepCard({ path, step, readOnly, problemOf, onChange }: R
     <section className="step-card" aria-labelledby={headingId}>
       <h3 id={headingId}>Respond to Webhook</h3>
       <p className="muted">
-        Step <code>{path}</code>. Answers a caller waiting in Wait for Response step mode; in Instant return mode it is skipped.
+        Step <code>{path}</code>. Answers a caller waiting in Wait for Response step mode; in Instant return mode it is
+        skipped.
       </p>
       <TextField
         label="Description"
@@ -80,11 +81,13 @@ function SmartFormulaHelp() {
           <code>{'{{Trigger.Payload.order.id}}'}</code> — a SmartField: the plain value of a path, as text.
         </li>
         <li>
-          <code>{'${ {"orderId": Trigger.Payload.order.id, "status": "accepted"} }'}</code> — a SmartFormula (JSONata): a whole-body formula yielding an object is written as JSON.
+          <code>{'${ {"orderId": Trigger.Payload.order.id, "status": "accepted"} }'}</code> — a SmartFormula (JSONata):
+          a whole-body formula yielding an object is written as JSON.
         </li>
         <li>
-          Formulas see <code>Trigger</code> (Payload, Activity, Description), <code>Variables</code>, <code>Steps.&lt;name&gt;</code>, <code>Execution</code> and{' '}
-          <code>Company</code>. Values from the payload are data: never evaluated again.
+          Formulas see <code>Trigger</code> (Payload, Activity, Description), <code>Variables</code>,{' '}
+          <code>Steps.&lt;name&gt;</code>, <code>Execution</code> and <code>Company</code>. Values from the payload are
+          data: never evaluated again.
         </li>
       </ul>
     </details>

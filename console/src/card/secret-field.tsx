@@ -30,7 +30,9 @@ export function SecretField({ hasSecret, rotatedAt, problem, readOnly, onGenerat
           id={id}
           readOnly
           className="secret-input"
-          value={hasSecret ? `Set${rotatedAt ? ` ${rotatedAt.toLocaleString()}` : ''}, hidden: only its hash is kept` : ''}
+          value={
+            hasSecret ? `Set${rotatedAt ? ` ${rotatedAt.toLocaleString()}` : ''}, hidden: only its hash is kept` : ''
+          }
           placeholder={readOnly ? 'Not set' : 'Not set: click to generate'}
           aria-invalid={problem ? true : undefined}
           aria-describedby={described}
@@ -38,7 +40,13 @@ export function SecretField({ hasSecret, rotatedAt, problem, readOnly, onGenerat
           onKeyDown={keys}
         />
         {readOnly ? null : (
-          <button type="button" className="assist-edit" aria-label="Generate" title={hasSecret ? 'Generate a new one (Rotate)' : 'Generate'} onClick={act}>
+          <button
+            type="button"
+            className="assist-edit"
+            aria-label="Generate"
+            title={hasSecret ? 'Generate a new one (Rotate)' : 'Generate'}
+            onClick={act}
+          >
             …
           </button>
         )}

@@ -3,7 +3,18 @@
 // Webhook step has its card here; every kind is edited in the YAML tab.
 import { useId } from 'react';
 import type { FlowJson, RespondStepJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { outline, STEP_KINDS, stepAt, stepKindOf, withStepAdded, withStepAt, withStepMoved, DEFAULT_CONTENT_TYPE, DEFAULT_STATUS_CODE, type StepOutline } from './flow-draft.ts';
+import {
+  outline,
+  STEP_KINDS,
+  stepAt,
+  stepKindOf,
+  withStepAdded,
+  withStepAt,
+  withStepMoved,
+  DEFAULT_CONTENT_TYPE,
+  DEFAULT_STATUS_CODE,
+  type StepOutline,
+} from './flow-draft.ts';
 import { RespondStepCard } from './respond-step-card.tsx';
 
 export interface StepsSectionProps {
@@ -18,7 +29,16 @@ export interface StepsSectionProps {
   onOpenYaml(): void;
 }
 
-export function StepsSection({ draft, onChange, selected, onSelect, problemOf, stepHasProblem, readOnly, onOpenYaml }: StepsSectionProps) {
+export function StepsSection({
+  draft,
+  onChange,
+  selected,
+  onSelect,
+  problemOf,
+  stepHasProblem,
+  readOnly,
+  onOpenYaml,
+}: StepsSectionProps) {
   const headingId = useId();
   const items = outline(draft.steps ?? []);
   const step = selected ? stepAt(draft, selected) : undefined;
@@ -90,12 +110,27 @@ export function StepsSection({ draft, onChange, selected, onSelect, problemOf, s
   );
 }
 
-function StepList({ items, selected, onSelect, stepHasProblem }: { items: StepOutline[]; selected?: string; onSelect(path: string): void; stepHasProblem(path: string): boolean }) {
+function StepList({
+  items,
+  selected,
+  onSelect,
+  stepHasProblem,
+}: {
+  items: StepOutline[];
+  selected?: string;
+  onSelect(path: string): void;
+  stepHasProblem(path: string): boolean;
+}) {
   return (
     <ol className="steps">
       {items.map((item) => (
         <li key={item.path}>
-          <button type="button" className="step" aria-current={item.path === selected ? 'true' : undefined} onClick={() => onSelect(item.path)}>
+          <button
+            type="button"
+            className="step"
+            aria-current={item.path === selected ? 'true' : undefined}
+            onClick={() => onSelect(item.path)}
+          >
             <span className="step-kind">{item.kind ? STEP_KINDS[item.kind] : 'Unknown step'}</span>
             {item.description ? <span className="step-description"> — {item.description}</span> : null}
             {item.detail ? <span className="step-detail"> ({item.detail})</span> : null}
@@ -105,7 +140,12 @@ function StepList({ items, selected, onSelect, stepHasProblem }: { items: StepOu
             <div key={branch.label} className="branch">
               <p className="branch-label">{branch.label}</p>
               {branch.steps.length > 0 ? (
-                <StepList items={branch.steps} selected={selected} onSelect={onSelect} stepHasProblem={stepHasProblem} />
+                <StepList
+                  items={branch.steps}
+                  selected={selected}
+                  onSelect={onSelect}
+                  stepHasProblem={stepHasProblem}
+                />
               ) : (
                 <p className="muted">no steps</p>
               )}

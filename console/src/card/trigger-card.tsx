@@ -85,7 +85,9 @@ export function TriggerCard({ draft, onChange, problemOf, warningOf, readOnly, s
           placeholder={String(DEFAULT_SYNC_TIMEOUT_SECONDS)}
           value={trigger.syncTimeoutSeconds ?? ''}
           readOnly={readOnly}
-          onChange={(event) => set({ syncTimeoutSeconds: event.target.value === '' ? undefined : Number(event.target.value) })}
+          onChange={(event) =>
+            set({ syncTimeoutSeconds: event.target.value === '' ? undefined : Number(event.target.value) })
+          }
           hint={`How long the caller waits before getting the default response (1..600; default ${DEFAULT_SYNC_TIMEOUT_SECONDS}). The flow then continues in the background.`}
           {...at('syncTimeoutSeconds')}
         />
@@ -108,7 +110,9 @@ export function TriggerCard({ draft, onChange, problemOf, warningOf, readOnly, s
         placeholder={DEFAULT_CONTENT_TYPE}
         value={trigger.defaultResponseContentType ?? ''}
         readOnly={readOnly}
-        onChange={(event) => set({ defaultResponseContentType: event.target.value === '' ? undefined : event.target.value })}
+        onChange={(event) =>
+          set({ defaultResponseContentType: event.target.value === '' ? undefined : event.target.value })
+        }
         hint="The default response's media type; its body is empty. Default application/json."
         {...at('defaultResponseContentType')}
       />

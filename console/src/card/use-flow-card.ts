@@ -9,7 +9,11 @@ import { fromJson, toJson } from '@bufbuild/protobuf';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { keepPreviousData, skipToken } from '@tanstack/react-query';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
-import { FlowAdminService, FlowProblem_Severity, type FlowProblem } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FlowAdminService,
+  FlowProblem_Severity,
+  type FlowProblem,
+} from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema, type Flow, type FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { useReadAgain } from '../rpc/read-again.ts';
 import { messageOf } from '../rpc/transport.ts';
@@ -32,7 +36,10 @@ export function useFlowCard(company: string, name: string | undefined) {
   const location = useLocation();
   const reveal = useRevealSecret();
   const stored = useQuery(FlowAdminService.method.getFlow, isNew ? skipToken : { company, name });
-  const loaded = useMemo(() => (stored.data?.definition ? (toJson(FlowSchema, stored.data.definition) as FlowJson) : undefined), [stored.data]);
+  const loaded = useMemo(
+    () => (stored.data?.definition ? (toJson(FlowSchema, stored.data.definition) as FlowJson) : undefined),
+    [stored.data],
+  );
   const [draft, setDraft] = useState<FlowJson | undefined>(isNew ? newFlow(company) : undefined);
   const [attempted, setAttempted] = useState(false);
   const [secretProblem, setSecretProblem] = useState<string>();
@@ -74,7 +81,10 @@ export function useFlowCard(company: string, name: string | undefined) {
       segments: segmentsOf(fieldPath),
     })),
     ...engineProblems
-      .filter((problem) => worthShowing(problem) && !(problem.severity === FlowProblem_Severity.ERROR && local.has(problem.fieldPath)))
+      .filter(
+        (problem) =>
+          worthShowing(problem) && !(problem.severity === FlowProblem_Severity.ERROR && local.has(problem.fieldPath)),
+      )
       .map((problem) => ({
         fieldPath: problem.fieldPath,
         message: problem.message,
@@ -82,9 +92,15 @@ export function useFlowCard(company: string, name: string | undefined) {
         segments: problem.segments.map((segment) => segment.kind.value as string | number),
       })),
   ];
-  const problemOf = (path: string) => problems.find((problem) => problem.severity === 'error' && problem.fieldPath === path)?.message;
-  const warningOf = (path: string) => problems.find((problem) => problem.severity === 'warning' && problem.fieldPath === path)?.message;
-  const stepHasProblem = (path: string) => problems.some((problem) => problem.severity === 'error' && (problem.fieldPath === path || problem.fieldPath.startsWith(`${path}.`)));
+  const problemOf = (path: string) =>
+    problems.find((problem) => problem.severity === 'error' && problem.fieldPath === path)?.message;
+  const warningOf = (path: string) =>
+    problems.find((problem) => problem.severity === 'warning' && problem.fieldPath === path)?.message;
+  const stepHasProblem = (path: string) =>
+    problems.some(
+      (problem) =>
+        problem.severity === 'error' && (problem.fieldPath === path || problem.fieldPath.startsWith(`${path}.`)),
+    );
 
   const summary = stored.data?.flow;
   const hasSecret = !isNew && (summary?.hasSecret ?? false);
@@ -116,7 +132,10 @@ export function useFlowCard(company: string, name: string | undefined) {
         const { problems: found } = await check.mutateAsync({ flow: message });
         setChecked(found);
         const errors = found.filter((problem) => problem.severity === FlowProblem_Severity.ERROR);
-        if (errors.length > 0) return refuse(`Not published: ${errors.length} problem${errors.length === 1 ? '' : 's'} to fix (marked at their fields).`);
+        if (errors.length > 0)
+          return refuse(
+            `Not published: ${errors.length} problem${errors.length === 1 ? '' : 's'} to fix (marked at their fields).`,
+          );
       } catch (error) {
         return refuse(`Not published: ${messageOf(error)}`);
       }
@@ -179,7 +198,8 @@ export function useFlowCard(company: string, name: string | undefined) {
     stored,
     draft,
     edit,
-    dirty: draft !== undefined && (loaded === undefined || canonical(messageJson(normalised(draft))) !== canonical(loaded)),
+    dirty:
+      draft !== undefined && (loaded === undefined || canonical(messageJson(normalised(draft))) !== canonical(loaded)),
     problems,
     problemOf,
     warningOf,

@@ -4,7 +4,17 @@
 import { useId, useState } from 'react';
 import type { ProviderRoute, WebhookCall } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 
-export function WebhookCallSection({ call, providerRoute, published, activity }: { call?: WebhookCall; providerRoute?: ProviderRoute; published: boolean; activity: string }) {
+export function WebhookCallSection({
+  call,
+  providerRoute,
+  published,
+  activity,
+}: {
+  call?: WebhookCall;
+  providerRoute?: ProviderRoute;
+  published: boolean;
+  activity: string;
+}) {
   const headingId = useId();
   const curl = call ? curlOf(call, activity) : '';
   return (
@@ -27,7 +37,10 @@ export function WebhookCallSection({ call, providerRoute, published, activity }:
           <h3>Ready to copy: curl</h3>
           <pre className="curl">{curl}</pre>
           <CopyButton text={curl} label="Copy curl" />
-          <p className="field-hint">Put the flow's secret (shown once when it was generated) and a service user's web service access key in place of the placeholders.</p>
+          <p className="field-hint">
+            Put the flow's secret (shown once when it was generated) and a service user's web service access key in
+            place of the placeholders.
+          </p>
         </>
       ) : (
         <p>The endpoint URL and a ready-to-copy curl appear here once the flow is published.</p>
@@ -36,8 +49,11 @@ export function WebhookCallSection({ call, providerRoute, published, activity }:
         <>
           <h3>Provider route</h3>
           <p>
-            Providers post their own body to <code>{providerRoute.url}</code>, verified as <code>{providerRoute.scheme}</code>.{' '}
-            {providerRoute.hookSecretSet ? 'Its signing secret is set.' : 'No signing secret yet: the route refuses every request until one is set (flowhook hook-secret set).'}
+            Providers post their own body to <code>{providerRoute.url}</code>, verified as{' '}
+            <code>{providerRoute.scheme}</code>.{' '}
+            {providerRoute.hookSecretSet
+              ? 'Its signing secret is set.'
+              : 'No signing secret yet: the route refuses every request until one is set (flowhook hook-secret set).'}
           </p>
         </>
       ) : null}

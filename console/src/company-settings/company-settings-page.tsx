@@ -12,7 +12,11 @@ import { EgressSection } from './egress-section.tsx';
 import { HookSecretsSection } from './hook-secrets-section.tsx';
 
 /** What the page's actions change: the hook secrets, the egress list, and a flow card's provider route (it says whether its secret is set). */
-const SETTINGS_READS = [HookSecretAdminService, ConnectionAdminService.method.getCompanyEgress, FlowAdminService.method.getFlow];
+const SETTINGS_READS = [
+  HookSecretAdminService,
+  ConnectionAdminService.method.getCompanyEgress,
+  FlowAdminService.method.getFlow,
+];
 
 export default function CompanySettingsPage() {
   const { company = '' } = useParams();

@@ -4,7 +4,10 @@
 // entry and says which one it cannot read, changing nothing.
 import { useState } from 'react';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
-import { ConnectionAdminService, type CompanyEgress } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionAdminService,
+  type CompanyEgress,
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { ActionForm } from '../ui/action-buttons.tsx';
 import { TextAreaField } from '../ui/field.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
@@ -15,7 +18,11 @@ export function EgressSection(section: CompanySectionProps) {
   const { company } = section;
   const egress = useQuery(ConnectionAdminService.method.getCompanyEgress, { company });
   return (
-    <PageSection id="egress-title" title="Egress list" intro={`Where the flows of ${company} may call: it narrows the operator's allowed hosts and never opens more than they do.`}>
+    <PageSection
+      id="egress-title"
+      title="Egress list"
+      intro={`Where the flows of ${company} may call: it narrows the operator's allowed hosts and never opens more than they do.`}
+    >
       <Loaded read={egress} what="the egress list">
         {({ egress: current }) => (current ? <Egress current={current} {...section} /> : null)}
       </Loaded>
@@ -27,11 +34,19 @@ function Egress({ company, current, actions, mayChange }: { current: CompanyEgre
   return (
     <>
       <p role="status" className="count">
-        {current.narrowed ? `Narrowed to ${current.allow.length} ${current.allow.length === 1 ? 'entry' : 'entries'}.` : 'Not narrowed: the operator’s allowed hosts apply.'}
+        {current.narrowed
+          ? `Narrowed to ${current.allow.length} ${current.allow.length === 1 ? 'entry' : 'entries'}.`
+          : 'Not narrowed: the operator’s allowed hosts apply.'}
       </p>
       {mayChange ? (
         // Keyed by what the engine has: after a save the form starts from the stored list.
-        <EgressForm key={current.allow.join('\n')} company={company} allow={current.allow} narrowed={current.narrowed} actions={actions} />
+        <EgressForm
+          key={current.allow.join('\n')}
+          company={company}
+          allow={current.allow}
+          narrowed={current.narrowed}
+          actions={actions}
+        />
       ) : current.narrowed ? (
         <ul className="egress">
           {current.allow.map((entry) => (
@@ -45,7 +60,17 @@ function Egress({ company, current, actions, mayChange }: { current: CompanyEgre
   );
 }
 
-function EgressForm({ company, allow, narrowed, actions }: { company: string; allow: string[]; narrowed: boolean; actions: PageActions }) {
+function EgressForm({
+  company,
+  allow,
+  narrowed,
+  actions,
+}: {
+  company: string;
+  allow: string[];
+  narrowed: boolean;
+  actions: PageActions;
+}) {
   const change = useMutation(ConnectionAdminService.method.setCompanyEgress);
   const [text, setText] = useState(allow.join('\n'));
   const entries = text

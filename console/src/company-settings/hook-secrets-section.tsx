@@ -6,7 +6,10 @@
 import { useRef, useState, type RefObject } from 'react';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { HookSecretAdminService, type HookSecret } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import {
+  HookSecretAdminService,
+  type HookSecret,
+} from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { ActionForm, DeleteButton, RowButton } from '../ui/action-buttons.tsx';
 import { CheckboxField, TextField } from '../ui/field.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
@@ -33,9 +36,21 @@ export function HookSecretsSection(section: CompanySectionProps) {
       empty={<p>No hook secrets in {company} yet.</p>}
       caption={`Hook secrets of ${company}`}
       columns={['Activity', 'Set', 'Previous secret valid until', 'Provider route', mayChange && 'Actions']}
-      after={mayChange ? <SetHookSecret company={company} actions={actions} activity={activity} setActivity={setActivity} form={form} /> : null}
+      after={
+        mayChange ? (
+          <SetHookSecret
+            company={company}
+            actions={actions}
+            activity={activity}
+            setActivity={setActivity}
+            form={form}
+          />
+        ) : null
+      }
     >
-      {(secret) => <HookSecretRow key={secret.activity} secret={secret} {...section} onReplace={() => replace(secret)} />}
+      {(secret) => (
+        <HookSecretRow key={secret.activity} secret={secret} {...section} onReplace={() => replace(secret)} />
+      )}
     </TableSection>
   );
 }
@@ -63,7 +78,8 @@ function HookSecretRow({ company, secret, actions, mayChange, onReplace }: RowPr
             what="hook secret"
             body={
               <>
-                Webhooks for <code>{secret.activity}</code> can no longer be verified: the provider route refuses them until a secret is set again.
+                Webhooks for <code>{secret.activity}</code> can no longer be verified: the provider route refuses them
+                until a secret is set again.
               </>
             }
             remove={() => remove.mutateAsync({ company, activity: secret.activity })}
@@ -98,7 +114,9 @@ function SetHookSecret({ company, actions, activity, setActivity, form }: SetPro
     });
     // Write-only: what was typed leaves the page as soon as the engine has it (and stays if it was refused, to be corrected).
     setSecret('');
-    const until = answer.previousValidUntil ? ` The previous secret still holds until ${timestampDate(answer.previousValidUntil).toLocaleString()}.` : '';
+    const until = answer.previousValidUntil
+      ? ` The previous secret still holds until ${timestampDate(answer.previousValidUntil).toLocaleString()}.`
+      : '';
     return {
       done: `Hook secret of ${activity} set.${until}`,
       reveal: answer.generatedSecret
@@ -110,7 +128,11 @@ function SetHookSecret({ company, actions, activity, setActivity, form }: SetPro
               </>
             ),
             value: answer.generatedSecret,
-            use: <>flowhook keeps it sealed and never shows it again. Paste it into the provider&apos;s webhook settings.</>,
+            use: (
+              <>
+                flowhook keeps it sealed and never shows it again. Paste it into the provider&apos;s webhook settings.
+              </>
+            ),
           }
         : undefined,
     };
@@ -119,7 +141,17 @@ function SetHookSecret({ company, actions, activity, setActivity, form }: SetPro
     <ActionForm ref={form} className="inline-form" aria-label="Set a hook secret" actions={actions} run={setHookSecret}>
       <TextField label="Activity" value={activity} onValue={setActivity} required autoComplete="off" />
       <CheckboxField label="Generate the secret" checked={generate} onChecked={setGenerate} />
-      {generate ? null : <TextField label="Secret" type="password" value={secret} onValue={setSecret} required autoComplete="new-password" hint="Write-only: never shown back." />}
+      {generate ? null : (
+        <TextField
+          label="Secret"
+          type="password"
+          value={secret}
+          onValue={setSecret}
+          required
+          autoComplete="new-password"
+          hint="Write-only: never shown back."
+        />
+      )}
       <TextField
         label="Keep the previous secret valid for (seconds)"
         type="number"

@@ -34,7 +34,10 @@ const KIND_FIELDS = Object.keys({
   scope: true,
   audience: true,
 } satisfies Record<KindField, true>) as KindField[];
-type Values = { name: string; type: ConnectionType; baseUrl: string; allowedHosts: string; secret: string } & Record<KindField, string>;
+type Values = { name: string; type: ConnectionType; baseUrl: string; allowedHosts: string; secret: string } & Record<
+  KindField,
+  string
+>;
 
 interface Props {
   company: string;
@@ -67,22 +70,38 @@ export function ConnectionForm({ company, existing, onDone, onCancel }: Props) {
       ...kindValues(values, kind),
     };
     // The secret leaves the page's memory with the form.
-    save.mutate({ company, name: values.name.trim(), settings, secret: values.secret }, { onSuccess: (answer) => onDone(answer.connection!) });
+    save.mutate(
+      { company, name: values.name.trim(), settings, secret: values.secret },
+      { onSuccess: (answer) => onDone(answer.connection!) },
+    );
   };
 
   return (
     <ModalDialog title={existing ? `Replace connection ${existing.name}` : 'New connection'} onClose={onCancel}>
       <form onSubmit={submit} noValidate autoComplete="off">
         <TextField label="Name" readOnly={existing !== undefined} data-autofocus {...bound('name')} />
-        <SelectField label="Type" value={String(values.type)} problem={problems.type} onChange={(event) => set({ type: Number(event.target.value) as ConnectionType })}>
+        <SelectField
+          label="Type"
+          value={String(values.type)}
+          problem={problems.type}
+          onChange={(event) => set({ type: Number(event.target.value) as ConnectionType })}
+        >
           {(kinds.data?.kinds ?? []).map((option) => (
             <option key={option.name} value={String(option.type)}>
               {option.name}
             </option>
           ))}
         </SelectField>
-        <TextField label="Base URL" hint="Requests go here; a step's relative URL is resolved against it." {...bound('baseUrl')} />
-        <TextField label="Allowed hosts" hint="Other hosts the credentials may be sent to, separated by commas." {...bound('allowedHosts')} />
+        <TextField
+          label="Base URL"
+          hint="Requests go here; a step's relative URL is resolved against it."
+          {...bound('baseUrl')}
+        />
+        <TextField
+          label="Allowed hosts"
+          hint="Other hosts the credentials may be sent to, separated by commas."
+          {...bound('allowedHosts')}
+        />
         {kind?.settings.map((use) => (
           <TextField
             key={use.field}
@@ -124,7 +143,10 @@ export function ConnectionForm({ company, existing, onDone, onCancel }: Props) {
 
 function initialValues(existing: Connection | undefined): Values {
   const settings = existing?.settings;
-  const kindSettings = Object.fromEntries(KIND_FIELDS.map((field) => [field, settings?.[field] ?? ''])) as Record<KindField, string>;
+  const kindSettings = Object.fromEntries(KIND_FIELDS.map((field) => [field, settings?.[field] ?? ''])) as Record<
+    KindField,
+    string
+  >;
   return {
     name: existing?.name ?? '',
     type: settings?.type || ConnectionType.API_KEY,
@@ -138,7 +160,10 @@ function initialValues(existing: Connection | undefined): Values {
 /** Only the settings the kind uses (the engine refuses the others). */
 function kindValues(values: Values, kind: ConnectionKindInfo | undefined): Record<KindField, string> {
   const uses = new Set(kind?.settings.map((use) => use.field));
-  return Object.fromEntries(KIND_FIELDS.map((field) => [field, uses.has(field) ? values[field].trim() : ''])) as Record<KindField, string>;
+  return Object.fromEntries(KIND_FIELDS.map((field) => [field, uses.has(field) ? values[field].trim() : ''])) as Record<
+    KindField,
+    string
+  >;
 }
 
 function hostsOf(text: string): string[] {
@@ -157,7 +182,8 @@ function fieldProblems(message: string): Record<string, string> {
   for (const line of message.split('\n')) {
     const match = /^(?:- )?(connection name|baseUrl or allowedHosts|[a-zA-Z]+): (.+)$/.exec(line.trim());
     if (!match) continue;
-    const field = match[1] === 'connection name' ? 'name' : match[1] === 'baseUrl or allowedHosts' ? 'baseUrl' : match[1]!;
+    const field =
+      match[1] === 'connection name' ? 'name' : match[1] === 'baseUrl or allowedHosts' ? 'baseUrl' : match[1]!;
     byField[field] ??= capitalized(match[2]!);
   }
   return byField;

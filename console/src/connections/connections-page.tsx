@@ -8,7 +8,10 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
-import { ConnectionAdminService, type Connection } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionAdminService,
+  type Connection,
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { useReadAgain } from '../rpc/read-again.ts';
 import { messageOf } from '../rpc/transport.ts';
 import { mayIn, useSession } from '../session/session.tsx';
@@ -20,7 +23,8 @@ import { timeText } from '../executions/format.ts';
 import { ConnectionForm } from './connection-form.tsx';
 import '../executions/operations.css';
 
-type Editing = { mode: 'new' } | { mode: 'replace'; connection: Connection } | { mode: 'delete'; connection: Connection };
+type Editing =
+  { mode: 'new' } | { mode: 'replace'; connection: Connection } | { mode: 'delete'; connection: Connection };
 
 export default function ConnectionsPage() {
   const { company = '' } = useParams();
@@ -68,7 +72,11 @@ export default function ConnectionsPage() {
         columns={['Name', 'Type', 'Where to', 'Used by', 'Changed', admin && 'Actions']}
       >
         {(connection) => (
-          <tr key={connection.name} className={connection.name === marked ? 'marked' : undefined} aria-current={connection.name === marked ? 'true' : undefined}>
+          <tr
+            key={connection.name}
+            className={connection.name === marked ? 'marked' : undefined}
+            aria-current={connection.name === marked ? 'true' : undefined}
+          >
             <th scope="row">{connection.name}</th>
             <td>{kinds.data?.kinds.find((kind) => kind.type === connection.settings?.type)?.name ?? '…'}</td>
             <td>
@@ -82,10 +90,16 @@ export default function ConnectionsPage() {
             </td>
             {admin ? (
               <td className="row-actions">
-                <RowButton label={`Replace ${connection.name}`} onClick={() => setEditing({ mode: 'replace', connection })}>
+                <RowButton
+                  label={`Replace ${connection.name}`}
+                  onClick={() => setEditing({ mode: 'replace', connection })}
+                >
                   Replace
                 </RowButton>
-                <RowButton label={`Delete ${connection.name}`} onClick={() => setEditing({ mode: 'delete', connection })}>
+                <RowButton
+                  label={`Delete ${connection.name}`}
+                  onClick={() => setEditing({ mode: 'delete', connection })}
+                >
                   Delete
                 </RowButton>
               </td>
@@ -126,7 +140,17 @@ function UsedBy({ company, flows }: { company: string; flows: string[] }) {
   );
 }
 
-function DeleteConnectionDialog({ company, connection, onCancel, onDone }: { company: string; connection: Connection; onCancel(): void; onDone(): void }) {
+function DeleteConnectionDialog({
+  company,
+  connection,
+  onCancel,
+  onDone,
+}: {
+  company: string;
+  connection: Connection;
+  onCancel(): void;
+  onDone(): void;
+}) {
   const remove = useMutation(ConnectionAdminService.method.deleteConnection);
   const [understood, setUnderstood] = useState(false);
   const used = connection.usedByFlows.length > 0;
@@ -142,7 +166,8 @@ function DeleteConnectionDialog({ company, connection, onCancel, onDone }: { com
           </p>
           <UsedBy company={company} flows={connection.usedByFlows} />
           <label className="inline-check">
-            <input type="checkbox" checked={understood} onChange={(event) => setUnderstood(event.target.checked)} /> Delete it all the same
+            <input type="checkbox" checked={understood} onChange={(event) => setUnderstood(event.target.checked)} />{' '}
+            Delete it all the same
           </label>
         </>
       ) : (

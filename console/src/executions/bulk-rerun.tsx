@@ -79,11 +79,24 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
   const pinned = sameVersion || admin ? 0 : matches.filter((match) => match.payloadWithheld).length;
   return (
     <>
-      <button type="button" className="secondary" onClick={check} disabled={disabled || onlyRunning} title={onlyRunning ? 'Running executions cannot be re-run' : undefined}>
+      <button
+        type="button"
+        className="secondary"
+        onClick={check}
+        disabled={disabled || onlyRunning}
+        title={onlyRunning ? 'Running executions cannot be re-run' : undefined}
+      >
         Re-run matching executions…
       </button>
       {open ? (
-        <ModalDialog title={progress ? `Re-running ${progress.total} execution${progress.total === 1 ? '' : 's'}` : 'Re-run matching executions'} onClose={close}>
+        <ModalDialog
+          title={
+            progress
+              ? `Re-running ${progress.total} execution${progress.total === 1 ? '' : 's'}`
+              : 'Re-run matching executions'
+          }
+          onClose={close}
+        >
           {dryRun.isPending ? <p role="status">Counting what the filter matches (a dry run: nothing starts)…</p> : null}
           {dryRun.isError ? (
             <p role="alert" className="problem">
@@ -102,16 +115,23 @@ export function BulkRerun({ filter, disabled }: { filter: ExecutionFilter; disab
               {matched > 0 && matched <= BULK_MAX ? (
                 <>
                   <p>
-                    Each is started again with its original payload and caller, as a new execution, on {sameVersion ? 'its own flow version' : 'the flow version published now'}.
-                    Nobody waits for their answers.
+                    Each is started again with its original payload and caller, as a new execution, on{' '}
+                    {sameVersion ? 'its own flow version' : 'the flow version published now'}. Nobody waits for their
+                    answers.
                   </p>
                   <label className="inline-check">
-                    <input type="checkbox" checked={sameVersion} onChange={(event) => setSameVersion(event.target.checked)} /> Run each on its original flow version
+                    <input
+                      type="checkbox"
+                      checked={sameVersion}
+                      onChange={(event) => setSameVersion(event.target.checked)}
+                    />{' '}
+                    Run each on its original flow version
                   </label>
                   {pinned > 0 ? (
                     <p className="muted">
-                      {pinned} of them do{pinned === 1 ? 'es' : ''} not log {pinned === 1 ? 'its' : 'their'} payload: {pinned === 1 ? 'it re-runs' : 'they re-run'} on{' '}
-                      {pinned === 1 ? 'its' : 'their'} own version, as only admins of {filter.company} may hand such a payload to another version.
+                      {pinned} of them do{pinned === 1 ? 'es' : ''} not log {pinned === 1 ? 'its' : 'their'} payload:{' '}
+                      {pinned === 1 ? 'it re-runs' : 'they re-run'} on {pinned === 1 ? 'its' : 'their'} own version, as
+                      only admins of {filter.company} may hand such a payload to another version.
                     </p>
                   ) : null}
                 </>
@@ -160,7 +180,8 @@ function RerunProgress({ progress }: { progress: Progress }) {
           <ul className="rerun-list">
             {progress.started.map((item) => (
               <li key={item.rerun}>
-                <Link to={`/executions/${encodeURIComponent(item.rerun)}`}>{item.rerun}</Link> <span className="muted">re-runs {item.original}</span>
+                <Link to={`/executions/${encodeURIComponent(item.rerun)}`}>{item.rerun}</Link>{' '}
+                <span className="muted">re-runs {item.original}</span>
               </li>
             ))}
           </ul>

@@ -12,17 +12,34 @@ const OUTCOMES: Record<string, string> = {
   SYNC_TIMEOUT: "The caller's sync window timed out: it got the default response",
   FLOW_ENDED: 'The flow ended without responding: the caller got the default response',
   INSTANT_RETURN: 'Instant return: the caller was answered at once',
-  FAILED: "The flow failed before it responded: the caller got 500 Internal Server Error, with flowhook's error body (it names the step that failed, not why)",
+  FAILED:
+    "The flow failed before it responded: the caller got 500 Internal Server Error, with flowhook's error body (it names the step that failed, not why)",
 };
 
-export function CallerAnswerSection({ answer, running, withheld }: { answer: CallerAnswer | undefined; running: boolean; withheld: boolean }) {
+export function CallerAnswerSection({
+  answer,
+  running,
+  withheld,
+}: {
+  answer: CallerAnswer | undefined;
+  running: boolean;
+  withheld: boolean;
+}) {
   const body = (text: string) =>
-    withheld ? <span className="muted">Withheld with the payload (Do not log payload)</span> : text ? <pre className="exact">{text}</pre> : <span className="muted">(empty)</span>;
+    withheld ? (
+      <span className="muted">Withheld with the payload (Do not log payload)</span>
+    ) : text ? (
+      <pre className="exact">{text}</pre>
+    ) : (
+      <span className="muted">(empty)</span>
+    );
   return (
     <section aria-labelledby="answer-title" className="card">
       <h2 id="answer-title">The caller&apos;s answer</h2>
       {!answer ? (
-        <p className="muted">{running ? 'The caller is still waiting for its answer.' : 'Not known: the execution log could not be read.'}</p>
+        <p className="muted">
+          {running ? 'The caller is still waiting for its answer.' : 'Not known: the execution log could not be read.'}
+        </p>
       ) : (
         <>
           <p>{OUTCOMES[answer.outcome] ?? answer.outcome}.</p>
@@ -43,7 +60,10 @@ export function CallerAnswerSection({ answer, running, withheld }: { answer: Cal
           {answer.lateAnswer ? (
             <div className="late-answer">
               <h3>Late answer</h3>
-              <p>A Respond to Webhook step answered after the caller&apos;s window had timed out; the caller can fetch it with flowWebhook_Answer.</p>
+              <p>
+                A Respond to Webhook step answered after the caller&apos;s window had timed out; the caller can fetch it
+                with flowWebhook_Answer.
+              </p>
               <dl className="facts">
                 <dt>Status</dt>
                 <dd>{answer.lateAnswer.statusCode}</dd>

@@ -35,15 +35,19 @@ export function ExecutionFailure({ execution }: { execution: GetExecutionRespons
       {failed ? (
         <>
           <p>
-            Step <strong>{failed.description || failed.name || failed.path}</strong> (<code>{failed.path}</code>, {failed.type}) failed
+            Step <strong>{failed.description || failed.name || failed.path}</strong> (<code>{failed.path}</code>,{' '}
+            {failed.type}) failed
             {failed.note ? ':' : '.'}
           </p>
           {failed.note ? <p className="failure-reason">{failed.note}</p> : null}
-          {connection ? <ConnectionHint company={summary.company} connection={connection} what="The step calls with connection" /> : null}
+          {connection ? (
+            <ConnectionHint company={summary.company} connection={connection} what="The step calls with connection" />
+          ) : null}
           {refused.map((call) => (
             <div key={call.path}>
               <p>
-                Step <strong>{call.description}</strong> (<code>{call.path}</code>) was answered <strong>HTTP {call.status}</strong>
+                Step <strong>{call.description}</strong> (<code>{call.path}</code>) was answered{' '}
+                <strong>HTTP {call.status}</strong>
                 {call.connection ? (
                   <>
                     {' '}
@@ -58,7 +62,11 @@ export function ExecutionFailure({ execution }: { execution: GetExecutionRespons
           ))}
         </>
       ) : (
-        <p>The execution {summary.status === 'TIMED_OUT' ? 'timed out' : summary.status === 'TERMINATED' ? 'was terminated' : 'failed'} outside its steps.</p>
+        <p>
+          The execution{' '}
+          {summary.status === 'TIMED_OUT' ? 'timed out' : summary.status === 'TERMINATED' ? 'was terminated' : 'failed'}{' '}
+          outside its steps.
+        </p>
       )}
     </section>
   );
@@ -72,7 +80,9 @@ function ConnectionHint({ company, connection, what }: { company: string; connec
           {what} <strong>{connection}</strong>.{' '}
         </>
       ) : null}
-      <Link to={`/connections/${encodeURIComponent(company)}?name=${encodeURIComponent(connection)}`}>Check connection {connection}</Link>
+      <Link to={`/connections/${encodeURIComponent(company)}?name=${encodeURIComponent(connection)}`}>
+        Check connection {connection}
+      </Link>
     </p>
   );
 }
@@ -84,7 +94,8 @@ function refusedCalls(execution: GetExecutionResponse): { path: string; descript
   for (const step of execution.steps) {
     if (step.type !== 'httpRequest' || !step.name || !outputs.has(step.name)) continue;
     const status = statusOf(outputs.get(step.name)!);
-    if (status === 401 || status === 403) refused.push({ path: step.path, description: step.description || step.name, status });
+    if (status === 401 || status === 403)
+      refused.push({ path: step.path, description: step.description || step.name, status });
   }
   return refused;
 }
@@ -92,7 +103,9 @@ function refusedCalls(execution: GetExecutionResponse): { path: string; descript
 function statusOf(outputJson: string): number | undefined {
   try {
     const output: unknown = JSON.parse(outputJson);
-    return output && typeof output === 'object' && 'status' in output && typeof output.status === 'number' ? output.status : undefined;
+    return output && typeof output === 'object' && 'status' in output && typeof output.status === 'number'
+      ? output.status
+      : undefined;
   } catch {
     return undefined;
   }

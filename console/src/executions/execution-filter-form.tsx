@@ -19,19 +19,32 @@ interface Props {
 }
 
 export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
-  const flows = useQuery(FlowAdminService.method.listFlows, { company: filter.company }, { enabled: filter.company !== '' });
+  const flows = useQuery(
+    FlowAdminService.method.listFlows,
+    { company: filter.company },
+    { enabled: filter.company !== '' },
+  );
   const set = (change: Partial<ExecutionFilter>) => onChange({ ...filter, ...change });
-  const toggle = (status: string, on: boolean) => set({ statuses: on ? [...filter.statuses, status] : filter.statuses.filter((other) => other !== status) });
+  const toggle = (status: string, on: boolean) =>
+    set({ statuses: on ? [...filter.statuses, status] : filter.statuses.filter((other) => other !== status) });
   return (
     <form className="filters card" aria-label="Filter executions" onSubmit={(event) => event.preventDefault()}>
       <div className="filter-grid">
         <SelectField label="Flow" value={filter.flow} onValue={(flow) => set({ flow })}>
           <option value="">Any flow</option>
           <NameOptions names={(flows.data?.flows ?? []).map((flow) => flow.name)} />
-          {filter.flow && !flows.data?.flows.some((flow) => flow.name === filter.flow) ? <option value={filter.flow}>{filter.flow}</option> : null}
+          {filter.flow && !flows.data?.flows.some((flow) => flow.name === filter.flow) ? (
+            <option value={filter.flow}>{filter.flow}</option>
+          ) : null}
         </SelectField>
         <TextField label="Activity" value={filter.activity} onValue={(activity) => set({ activity })} />
-        <TextField label="Version" inputMode="numeric" value={filter.version} problem={problems.version} onValue={(version) => set({ version: version.trim() })} />
+        <TextField
+          label="Version"
+          inputMode="numeric"
+          value={filter.version}
+          problem={problems.version}
+          onValue={(version) => set({ version: version.trim() })}
+        />
         <SelectField label="Outcome" value={filter.outcome} onValue={(outcome) => set({ outcome })}>
           <option value="">Any outcome</option>
           {OUTCOMES.map((outcome) => (
@@ -40,7 +53,12 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
             </option>
           ))}
         </SelectField>
-        <TextField label="Caller" value={filter.caller} placeholder="user:name" onValue={(caller) => set({ caller: caller.trim() })} />
+        <TextField
+          label="Caller"
+          value={filter.caller}
+          placeholder="user:name"
+          onValue={(caller) => set({ caller: caller.trim() })}
+        />
         <TextField label="Flow control key" value={filter.key} placeholder="INV-7" onValue={(key) => set({ key })} />
         {TIME_BOUNDS.map(({ label, key }) => (
           <TextField
@@ -57,11 +75,20 @@ export function ExecutionFilterForm({ filter, problems, onChange }: Props) {
         <legend>Status</legend>
         {STATUSES.map((status) => (
           <label key={status.value}>
-            <input type="checkbox" checked={filter.statuses.includes(status.value)} onChange={(event) => toggle(status.value, event.target.checked)} /> {status.label}
+            <input
+              type="checkbox"
+              checked={filter.statuses.includes(status.value)}
+              onChange={(event) => toggle(status.value, event.target.checked)}
+            />{' '}
+            {status.label}
           </label>
         ))}
       </fieldset>
-      <button type="button" className="secondary small" onClick={() => onChange({ ...emptyFilter(), company: filter.company })}>
+      <button
+        type="button"
+        className="secondary small"
+        onClick={() => onChange({ ...emptyFilter(), company: filter.company })}
+      >
         Clear filters
       </button>
     </form>

@@ -45,8 +45,13 @@ export const OUTCOMES = [
 const TEXT_KEYS = ['company', 'flow', 'activity', 'version', 'outcome', 'since', 'until', 'caller', 'key'] as const;
 
 export function filterFromSearch(search: URLSearchParams): ExecutionFilter {
-  const text = Object.fromEntries(TEXT_KEYS.map((key) => [key, search.get(key) ?? ''])) as Record<(typeof TEXT_KEYS)[number], string>;
-  const statuses = (search.get('status') ?? '').split(',').filter((status) => STATUSES.some((known) => known.value === status));
+  const text = Object.fromEntries(TEXT_KEYS.map((key) => [key, search.get(key) ?? ''])) as Record<
+    (typeof TEXT_KEYS)[number],
+    string
+  >;
+  const statuses = (search.get('status') ?? '')
+    .split(',')
+    .filter((status) => STATUSES.some((known) => known.value === status));
   return { ...text, statuses };
 }
 
@@ -67,8 +72,16 @@ export function executionsLink(filter: Partial<ExecutionFilter>): string {
 export function filterProblems(filter: ExecutionFilter): Partial<Record<keyof ExecutionFilter, string>> {
   const problems: Partial<Record<keyof ExecutionFilter, string>> = {};
   if (filter.version && !/^[1-9]\d*$/.test(filter.version)) problems.version = 'A version is a whole number from 1.';
-  for (const key of ['since', 'until'] as const) if (filter[key] && Number.isNaN(Date.parse(filter[key]))) problems[key] = 'Not a date and time.';
-  if (!problems.since && !problems.until && filter.since && filter.until && Date.parse(filter.since) >= Date.parse(filter.until)) problems.until = 'Must be after From.';
+  for (const key of ['since', 'until'] as const)
+    if (filter[key] && Number.isNaN(Date.parse(filter[key]))) problems[key] = 'Not a date and time.';
+  if (
+    !problems.since &&
+    !problems.until &&
+    filter.since &&
+    filter.until &&
+    Date.parse(filter.since) >= Date.parse(filter.until)
+  )
+    problems.until = 'Must be after From.';
   return problems;
 }
 

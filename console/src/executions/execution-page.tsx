@@ -61,20 +61,29 @@ export default function ExecutionPage() {
           <dl className="facts card">
             <dt>Flow</dt>
             <dd>
-              <Link to={`/flows/${encodeURIComponent(summary.company)}/${encodeURIComponent(summary.flowName)}`}>{summary.flowName}</Link> v{summary.flowVersion}{' '}
+              <Link to={`/flows/${encodeURIComponent(summary.company)}/${encodeURIComponent(summary.flowName)}`}>
+                {summary.flowName}
+              </Link>{' '}
+              v{summary.flowVersion}{' '}
               <span className="muted">
                 (activity <code>{summary.activity}</code>, company {summary.company})
               </span>
             </dd>
             <dt>Status</dt>
             <dd>
-              <span className={`status status-${summary.status.toLowerCase()}`}>{summary.status.toLowerCase().replace('_', ' ')}</span>
+              <span className={`status status-${summary.status.toLowerCase()}`}>
+                {summary.status.toLowerCase().replace('_', ' ')}
+              </span>
               {summary.outcome ? <span className="muted"> · caller&apos;s window: {summary.outcome}</span> : null}
             </dd>
             <dt>Started</dt>
             <dd>{timeText(summary.startedAt)}</dd>
             <dt>Closed</dt>
-            <dd>{summary.closedAt ? `${timeText(summary.closedAt)} (took ${durationText(between(summary.startedAt, summary.closedAt))})` : 'still running'}</dd>
+            <dd>
+              {summary.closedAt
+                ? `${timeText(summary.closedAt)} (took ${durationText(between(summary.startedAt, summary.closedAt))})`
+                : 'still running'}
+            </dd>
             <dt>Caller</dt>
             <dd>
               {data.caller ? (
@@ -93,7 +102,9 @@ export default function ExecutionPage() {
                     <span key={key}>
                       key{' '}
                       {KEY_LABEL.test(key) ? (
-                        <code title="A withheld key's label: the execution list finds its executions by the key itself">{key}</code>
+                        <code title="A withheld key's label: the execution list finds its executions by the key itself">
+                          {key}
+                        </code>
                       ) : (
                         <Link to={executionsLink({ company: summary.company, key })}>
                           <code>{key}</code>
@@ -128,7 +139,11 @@ export default function ExecutionPage() {
               </>
             ) : null}
           </dl>
-          <CallerAnswerSection answer={data.answer} running={summary.status === 'RUNNING'} withheld={data.payloadWithheld} />
+          <CallerAnswerSection
+            answer={data.answer}
+            running={summary.status === 'RUNNING'}
+            withheld={data.payloadWithheld}
+          />
           <ExecutionTimeline steps={data.steps} outputs={data.stepOutputs} withheld={data.payloadWithheld} />
           <ExecutionPayload execution={data} />
         </>

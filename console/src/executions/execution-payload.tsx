@@ -5,7 +5,10 @@
 // audit log records), together with the step outputs, the failure reason and
 // the bodies of the caller's answer, which the page withholds too.
 import { useMutation } from '@connectrpc/connect-query';
-import { ExecutionService, type GetExecutionResponse } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  ExecutionService,
+  type GetExecutionResponse,
+} from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { messageOf } from '../rpc/transport.ts';
 import { mayIn, useSession } from '../session/session.tsx';
 
@@ -64,7 +67,12 @@ export function ExecutionPayload({ execution }: { execution: GetExecutionRespons
         <>
           <p>Withheld: the flow does not log its payload (Do not log payload). It is stored encrypted.</p>
           {mayIn(person, summary.company, 'admin') ? (
-            <button type="button" className="secondary" disabled={reveal.isPending} onClick={() => reveal.mutate({ executionId: summary.executionId, company: summary.company })}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={reveal.isPending}
+              onClick={() => reveal.mutate({ executionId: summary.executionId, company: summary.company })}
+            >
               Decrypt the payload
             </button>
           ) : (

@@ -19,10 +19,15 @@ export function ExecutionTimeline({ steps, outputs, withheld }: Props) {
       {steps.length === 0 ? <p className="muted">No step has run yet.</p> : null}
       <ol className="timeline">
         {steps.map((step, index) => {
-          const title = step.path === 'trigger' ? 'When a webhook is received' : step.description || step.name || step.type;
+          const title =
+            step.path === 'trigger' ? 'When a webhook is received' : step.description || step.name || step.type;
           const output = step.name ? outputOf.get(step.name) : undefined;
           return (
-            <li key={`${step.path}:${index}`} className={`timeline-step ${step.status}`} aria-label={`${title}: ${step.status}`}>
+            <li
+              key={`${step.path}:${index}`}
+              className={`timeline-step ${step.status}`}
+              aria-label={`${title}: ${step.status}`}
+            >
               <div className="timeline-head">
                 <strong>{title}</strong> <span className={`step-status ${step.status}`}>{step.status}</span>
               </div>
@@ -36,7 +41,9 @@ export function ExecutionTimeline({ steps, outputs, withheld }: Props) {
                 ) : null}{' '}
                 · started {timeText(step.startedAt)} · took {durationText(between(step.startedAt, step.finishedAt))}
               </div>
-              {step.note ? <p className={step.status === 'failed' ? 'step-note problem' : 'step-note'}>{step.note}</p> : null}
+              {step.note ? (
+                <p className={step.status === 'failed' ? 'step-note problem' : 'step-note'}>{step.note}</p>
+              ) : null}
               {output !== undefined ? (
                 <details>
                   <summary>Output of {step.name}</summary>

@@ -37,8 +37,20 @@ export default function ExecutionsPage() {
   });
   const title = `Executions${filter.company ? ` of ${filter.company}` : ''}`;
   return (
-    <Page id="executions-title" title={title} actions={filter.company && mayIn(person, filter.company, 'editor') ? <BulkRerun filter={settled} disabled={!valid} /> : null}>
-      {filter.company === '' ? <p>Choose a company in the header.</p> : <ExecutionFilterForm filter={filter} problems={filterProblems(filter)} onChange={change} />}
+    <Page
+      id="executions-title"
+      title={title}
+      actions={
+        filter.company && mayIn(person, filter.company, 'editor') ? (
+          <BulkRerun filter={settled} disabled={!valid} />
+        ) : null
+      }
+    >
+      {filter.company === '' ? (
+        <p>Choose a company in the header.</p>
+      ) : (
+        <ExecutionFilterForm filter={filter} problems={filterProblems(filter)} onChange={change} />
+      )}
       <Loaded read={executions} what="the executions">
         {({ executions: rows, partial }) => (
           <>
@@ -49,12 +61,17 @@ export default function ExecutionsPage() {
             </p>
             {partial ? (
               <p className="muted">
-                The list may miss executions of {filter.company}: Temporal cannot search for a company name with a quote, so flowhook reads the executions of companies whose names
-                start like it and stops after a bound. Narrow the filter (a time range, a flow) to see the rest.
+                The list may miss executions of {filter.company}: Temporal cannot search for a company name with a
+                quote, so flowhook reads the executions of companies whose names start like it and stops after a bound.
+                Narrow the filter (a time range, a flow) to see the rest.
               </p>
             ) : null}
             {rows.length > 0 ? (
-              <DataTable caption={`${title}, newest first`} className="executions" columns={['Execution', 'Flow', 'Status', 'Outcome', 'Caller', 'Started', 'Took']}>
+              <DataTable
+                caption={`${title}, newest first`}
+                className="executions"
+                columns={['Execution', 'Flow', 'Status', 'Outcome', 'Caller', 'Started', 'Took']}
+              >
                 {rows.map((row) => (
                   <ExecutionRow key={row.executionId} row={row} />
                 ))}
@@ -78,7 +95,9 @@ function ExecutionRow({ row }: { row: ExecutionSummary }) {
         {row.flowVersion ? <span className="muted"> v{row.flowVersion}</span> : null}
       </td>
       <td>
-        <span className={`status status-${row.status.toLowerCase()}`}>{row.status.toLowerCase().replace('_', ' ')}</span>
+        <span className={`status status-${row.status.toLowerCase()}`}>
+          {row.status.toLowerCase().replace('_', ' ')}
+        </span>
       </td>
       <td>{row.outcome || '—'}</td>
       <td>{row.caller ? <code>{row.caller}</code> : '—'}</td>

@@ -30,18 +30,23 @@ export function RerunButton({ execution }: { execution: ExecutionSummary }) {
               ? `This flow does not log its payload: only admins of ${execution.company} may re-run it on another version, whose steps would get the payload`
               : undefined
         }
-        onClick={() => rerun.mutate({ executionId: execution.executionId, company: execution.company, sameVersion: ownVersionOnly })}
+        onClick={() =>
+          rerun.mutate({ executionId: execution.executionId, company: execution.company, sameVersion: ownVersionOnly })
+        }
       >
         {ownVersionOnly ? `Re-run on its own version (v${execution.flowVersion})` : 'Re-run'}
       </button>
       <p role="status" className="inline-status">
         {started ? (
           <>
-            Re-run started: <Link to={`/executions/${encodeURIComponent(started.executionId)}`}>{started.executionId}</Link> (v
+            Re-run started:{' '}
+            <Link to={`/executions/${encodeURIComponent(started.executionId)}`}>{started.executionId}</Link> (v
             {started.flowVersion})
           </>
         ) : ownVersionOnly ? (
-          <span className="muted">Does not log its payload: another version needs an admin of {execution.company}.</span>
+          <span className="muted">
+            Does not log its payload: another version needs an admin of {execution.company}.
+          </span>
         ) : null}
         {rerun.isError ? <span className="problem">Not re-run: {messageOf(rerun.error)}</span> : null}
       </p>

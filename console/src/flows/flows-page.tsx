@@ -33,7 +33,13 @@ export function FlowsPage() {
     >
       <div className="field search">
         <label htmlFor="flow-search">Search flows</label>
-        <input id="flow-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} aria-describedby="flow-search-hint" />
+        <input
+          id="flow-search"
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          aria-describedby="flow-search-hint"
+        />
         <p id="flow-search-hint" className="field-hint">
           By name, activity or description.
         </p>
@@ -45,9 +51,15 @@ export function FlowsPage() {
           ) : (
             <>
               <p role="status" className="count">
-                {shown.length === all.length ? `${shown.length} flow${shown.length === 1 ? '' : 's'}` : `${shown.length} of ${all.length} flows match`}
+                {shown.length === all.length
+                  ? `${shown.length} flow${shown.length === 1 ? '' : 's'}`
+                  : `${shown.length} of ${all.length} flows match`}
               </p>
-              <DataTable caption={`Flows of ${company}`} className="flows" columns={['Name', 'Activity', 'Description', 'Response mode', 'Published', 'Last outcome']}>
+              <DataTable
+                caption={`Flows of ${company}`}
+                className="flows"
+                columns={['Name', 'Activity', 'Description', 'Response mode', 'Published', 'Last outcome']}
+              >
                 {shown.map((flow) => (
                   <FlowRow key={flow.name} company={company} flow={flow} />
                 ))}

@@ -6,7 +6,11 @@ import { useQuery } from '@connectrpc/connect-query';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 
 export function LastOutcome({ company, flowName }: { company: string; flowName: string }) {
-  const executions = useQuery(ExecutionService.method.listExecutions, { company, flowName, limit: 1 }, { staleTime: 30_000 });
+  const executions = useQuery(
+    ExecutionService.method.listExecutions,
+    { company, flowName, limit: 1 },
+    { staleTime: 30_000 },
+  );
   if (executions.isPending) return <span className="muted">…</span>;
   if (executions.isError) return <span className="muted">unknown</span>;
   const last = executions.data.executions[0];

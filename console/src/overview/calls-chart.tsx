@@ -19,8 +19,13 @@ const HEIGHT = 160;
 const BAR_GAP = 2;
 
 export function CallsChart({ minutes }: { minutes: CallMinute[] }) {
-  const counts = minutes.map((minute) => Object.fromEntries(minute.counts.map(({ outcome, count }) => [outcome, Number(count)])));
-  const most = Math.max(1, ...counts.map((byOutcome) => Object.values(byOutcome).reduce((sum, count) => sum + count, 0)));
+  const counts = minutes.map((minute) =>
+    Object.fromEntries(minute.counts.map(({ outcome, count }) => [outcome, Number(count)])),
+  );
+  const most = Math.max(
+    1,
+    ...counts.map((byOutcome) => Object.values(byOutcome).reduce((sum, count) => sum + count, 0)),
+  );
   const barWidth = WIDTH / Math.max(1, minutes.length);
   const total = counts.reduce((sum, byOutcome) => sum + Object.values(byOutcome).reduce((a, b) => a + b, 0), 0);
   return (
@@ -47,7 +52,16 @@ export function CallsChart({ minutes }: { minutes: CallMinute[] }) {
                 if (count === 0) return null;
                 const height = (count / most) * (HEIGHT - 10);
                 top -= height;
-                return <rect key={outcome} x={index * barWidth + BAR_GAP / 2} y={top} width={barWidth - BAR_GAP} height={height} className={`outcome-${outcome}`} />;
+                return (
+                  <rect
+                    key={outcome}
+                    x={index * barWidth + BAR_GAP / 2}
+                    y={top}
+                    width={barWidth - BAR_GAP}
+                    height={height}
+                    className={`outcome-${outcome}`}
+                  />
+                );
               })}
             </g>
           );

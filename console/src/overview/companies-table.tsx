@@ -36,10 +36,17 @@ export function CompaniesTable({ current }: { current: string }) {
 }
 
 function CompanyRow({ company, current }: { company: string; current: boolean }) {
-  const overview = useQuery(ExecutionService.method.getExecutionOverview, { company }, { refetchInterval: ROW_REFRESH_MS });
+  const overview = useQuery(
+    ExecutionService.method.getExecutionOverview,
+    { company },
+    { refetchInterval: ROW_REFRESH_MS },
+  );
   const data = overview.data;
   const since = data?.since ? timestampDate(data.since).toISOString() : '';
-  const failedCalls = (data?.minutes ?? []).reduce((sum, minute) => sum + Number(minute.counts.find((count) => count.outcome === 'failed')?.count ?? 0n), 0);
+  const failedCalls = (data?.minutes ?? []).reduce(
+    (sum, minute) => sum + Number(minute.counts.find((count) => count.outcome === 'failed')?.count ?? 0n),
+    0,
+  );
   const unknown = overview.isError ? 'unknown' : '…';
   return (
     <tr aria-current={current ? 'true' : undefined}>
@@ -49,7 +56,10 @@ function CompanyRow({ company, current }: { company: string; current: boolean })
       <td>{data ? failedCalls : unknown}</td>
       <td>
         {data ? (
-          <Link to={executionsLink({ company, statuses: ['FAILED', 'TIMED_OUT'], since })} aria-label={`${company}: ${data.failedExecutions} failed executions`}>
+          <Link
+            to={executionsLink({ company, statuses: ['FAILED', 'TIMED_OUT'], since })}
+            aria-label={`${company}: ${data.failedExecutions} failed executions`}
+          >
             {String(data.failedExecutions)}
           </Link>
         ) : (
@@ -58,7 +68,10 @@ function CompanyRow({ company, current }: { company: string; current: boolean })
       </td>
       <td>
         {data ? (
-          <Link to={executionsLink({ company, statuses: ['RUNNING'] })} aria-label={`${company}: ${data.runningExecutions} running executions`}>
+          <Link
+            to={executionsLink({ company, statuses: ['RUNNING'] })}
+            aria-label={`${company}: ${data.runningExecutions} running executions`}
+          >
             {String(data.runningExecutions)}
           </Link>
         ) : (

@@ -29,7 +29,8 @@ export default function OverviewPage() {
   const since = data?.since ? timestampDate(data.since).toISOString() : '';
   const totals = totalsOf(data?.minutes ?? []);
   const calls = Object.values(totals).reduce((sum, count) => sum + count, 0);
-  const seconds = (value: number) => (value === 0 ? '—' : value < 1 ? `${Math.round(value * 1000)} ms` : `${value.toFixed(2)} s`);
+  const seconds = (value: number) =>
+    value === 0 ? '—' : value < 1 ? `${Math.round(value * 1000)} ms` : `${value.toFixed(2)} s`;
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title" tabIndex={-1}>
@@ -41,7 +42,8 @@ export default function OverviewPage() {
         <>
           <p className="muted">
             The last hour. Calls and answer times are those this engine answered
-            {data.countingSince ? ` since ${timestampDate(data.countingSince).toLocaleString()}` : ''}; failed and running executions are every engine&apos;s.
+            {data.countingSince ? ` since ${timestampDate(data.countingSince).toLocaleString()}` : ''}; failed and
+            running executions are every engine&apos;s.
           </p>
           <ul className="figures" aria-label="The last hour">
             <Figure label="Calls" value={String(calls)} />
@@ -59,7 +61,11 @@ export default function OverviewPage() {
               to={executionsLink({ company, statuses: ['FAILED', 'TIMED_OUT'], since })}
               bad={data.failedExecutions > 0n}
             />
-            <Figure label="Running now" value={String(data.runningExecutions)} to={executionsLink({ company, statuses: ['RUNNING'] })} />
+            <Figure
+              label="Running now"
+              value={String(data.runningExecutions)}
+              to={executionsLink({ company, statuses: ['RUNNING'] })}
+            />
           </ul>
           <h2>Calls per minute</h2>
           <CallsChart minutes={data.minutes} />
@@ -79,7 +85,10 @@ export default function OverviewPage() {
                   </th>
                   <td>
                     {EXECUTION_OUTCOME[outcome] && totals[outcome] ? (
-                      <Link to={executionsLink({ company, outcome: EXECUTION_OUTCOME[outcome], since })} aria-label={`${totals[outcome]} ${label} calls: their executions`}>
+                      <Link
+                        to={executionsLink({ company, outcome: EXECUTION_OUTCOME[outcome], since })}
+                        aria-label={`${totals[outcome]} ${label} calls: their executions`}
+                      >
                         {totals[outcome]}
                       </Link>
                     ) : (
@@ -114,6 +123,7 @@ function Figure({ label, value, to, bad = false }: { label: string; value: strin
 
 function totalsOf(minutes: CallMinute[]): Record<string, number> {
   const totals: Record<string, number> = {};
-  for (const minute of minutes) for (const { outcome, count } of minute.counts) totals[outcome] = (totals[outcome] ?? 0) + Number(count);
+  for (const minute of minutes)
+    for (const { outcome, count } of minute.counts) totals[outcome] = (totals[outcome] ?? 0) + Number(count);
   return totals;
 }

@@ -34,7 +34,15 @@ export function AppsSection(section: SectionProps) {
       what="the applications"
       rowsOf={(data) => data.apps}
       empty={<p>No applications registered yet.</p>}
-      columns={['Client id', 'Issuer', 'Description', 'State', 'Consent', 'Permission sets', section.mayChange && 'Actions']}
+      columns={[
+        'Client id',
+        'Issuer',
+        'Description',
+        'State',
+        'Consent',
+        'Permission sets',
+        section.mayChange && 'Actions',
+      ]}
       after={
         shownSets ? (
           <GrantsDialog
@@ -76,7 +84,11 @@ function AppRow({ app, actions, mayChange, onSets }: { app: App; onSets(): void 
       <td>{app.description || '—'}</td>
       <td>{enabled ? 'Enabled' : 'Disabled'}</td>
       <td>{app.consentGranted ? 'Granted' : 'Not granted'}</td>
-      <td>{app.permissionSets.length === 0 ? 'none' : app.permissionSets.map((set) => scopeText(set.permissionSet, set.company)).join(', ')}</td>
+      <td>
+        {app.permissionSets.length === 0
+          ? 'none'
+          : app.permissionSets.map((set) => scopeText(set.permissionSet, set.company)).join(', ')}
+      </td>
       {mayChange ? (
         <td className="row-actions">
           <RowButton onClick={onSets}>Permission sets</RowButton>
@@ -100,7 +112,8 @@ function AppRow({ app, actions, mayChange, onSets }: { app: App; onSets(): void 
               title="Revoke consent?"
               body={
                 <>
-                  The next call with a token of <code>{app.clientId}</code> is refused. Its permission sets and state stay; granting consent again restores it.
+                  The next call with a token of <code>{app.clientId}</code> is refused. Its permission sets and state
+                  stay; granting consent again restores it.
                 </>
               }
               action="Revoke consent"
@@ -150,9 +163,22 @@ function RegisterApp({ actions }: { actions: PageActions }) {
     };
   };
   return (
-    <ActionForm className="inline-form" aria-label="Register an application" actions={actions} run={registerApp} onDone={() => setClientId('')}>
+    <ActionForm
+      className="inline-form"
+      aria-label="Register an application"
+      actions={actions}
+      run={registerApp}
+      onDone={() => setClientId('')}
+    >
       <TextField label="Client id" value={clientId} onValue={setClientId} required autoComplete="off" />
-      <TextField label="Issuer" type="url" value={issuer} onValue={setIssuer} required placeholder="https://login.example.com/" />
+      <TextField
+        label="Issuer"
+        type="url"
+        value={issuer}
+        onValue={setIssuer}
+        required
+        placeholder="https://login.example.com/"
+      />
       <TextField label="Tenant (optional)" value={tenantId} onValue={setTenantId} hint="Empty: tokens of any tenant." />
       <TextField label="Description" value={description} onValue={setDescription} />
       <CheckboxField label="Consent granted" checked={consent} onChecked={setConsent} />

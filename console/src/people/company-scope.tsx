@@ -17,7 +17,17 @@ export function scopeOf(value: string): CompanyScope {
   return value === ALL_COMPANIES ? { company: '', allCompanies: true } : { company: value, allCompanies: false };
 }
 
-export function CompanyScopeField({ label, value, onChange, hint }: { label: string; value: string; onChange(value: string): void; hint?: string }) {
+export function CompanyScopeField({
+  label,
+  value,
+  onChange,
+  hint,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  hint?: string;
+}) {
   const companies = useQuery(FlowAdminService.method.listCompanies, {});
   return (
     <SelectField label={label} value={value} onValue={onChange} hint={hint}>

@@ -6,7 +6,12 @@
 // the admin too, and the console then shows the sign-in form.
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { ConsoleRole, ConsoleSessionAdminService, SignInMethod, type ConsoleSessionInfo } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import {
+  ConsoleRole,
+  ConsoleSessionAdminService,
+  SignInMethod,
+  type ConsoleSessionInfo,
+} from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { ConfirmButton } from '../ui/action-buttons.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
 import { PageSection } from '../ui/page.tsx';
@@ -27,8 +32,9 @@ export function ConsoleSessionsSection({ actions }: { actions: PageActions }) {
       title="Console sessions"
       intro={
         <>
-          Who is signed in to this console. Ending a person&apos;s sessions signs them out at their next click. Roles from the identity provider are read there again every hour
-          when it issued a refresh token; otherwise a session keeps the roles of its sign-in until it expires.
+          Who is signed in to this console. Ending a person&apos;s sessions signs them out at their next click. Roles
+          from the identity provider are read there again every hour when it issued a refresh token; otherwise a session
+          keeps the roles of its sign-in until it expires.
         </>
       }
     >
@@ -62,8 +68,15 @@ export function ConsoleSessionsSection({ actions }: { actions: PageActions }) {
 
 function SessionRow({ session, actions }: { session: ConsoleSessionInfo; actions: PageActions }) {
   const end = useMutation(ConsoleSessionAdminService.method.endConsoleSessions);
-  const roles = session.roles.map((grant) => `${ROLE_NAMES[grant.role] ?? '?'} in ${grant.company === '' ? 'every company' : grant.company}`).join(', ');
-  const confirmed = session.via === SignInMethod.ADMIN_TOKEN ? 'on every call' : session.checkedAt ? time(session.checkedAt) : 'at sign-in only';
+  const roles = session.roles
+    .map((grant) => `${ROLE_NAMES[grant.role] ?? '?'} in ${grant.company === '' ? 'every company' : grant.company}`)
+    .join(', ');
+  const confirmed =
+    session.via === SignInMethod.ADMIN_TOKEN
+      ? 'on every call'
+      : session.checkedAt
+        ? time(session.checkedAt)
+        : 'at sign-in only';
   return (
     <tr>
       <th scope="row">

@@ -30,10 +30,15 @@ export default function PeoplePage() {
   return (
     <Page id="people-title" title="People and machines">
       {!sees ? (
-        <p>Service users, applications and service accounts act in every company they are given: seeing them needs a role in every company.</p>
+        <p>
+          Service users, applications and service accounts act in every company they are given: seeing them needs a role
+          in every company.
+        </p>
       ) : (
         <>
-          {mayChange ? null : <p className="muted">You can read these: changing them needs the admin role in every company.</p>}
+          {mayChange ? null : (
+            <p className="muted">You can read these: changing them needs the admin role in every company.</p>
+          )}
           {actions.view}
           <ServiceUsersSection actions={actions} mayChange={mayChange} />
           <AppsSection actions={actions} mayChange={mayChange} />

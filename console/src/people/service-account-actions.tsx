@@ -4,7 +4,10 @@
 // session, which the question says first — and a new token is shown before
 // the console gives way to the sign-in form.
 import { useMutation } from '@connectrpc/connect-query';
-import { ServiceAccountAdminService, type ServiceAccountInfo } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import {
+  ServiceAccountAdminService,
+  type ServiceAccountInfo,
+} from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { SignInMethod } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { useSession } from '../session/session.tsx';
 import { ActionButton, ConfirmButton, DeleteButton } from '../ui/action-buttons.tsx';
@@ -29,7 +32,9 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
   const changeState = useMutation(ServiceAccountAdminService.method.setServiceAccountState);
   const remove = useMutation(ServiceAccountAdminService.method.deleteServiceAccount);
   const own = person?.via === SignInMethod.ADMIN_TOKEN && person.name === account.name;
-  const signsOut = own ? <strong> You are signed in with this account&apos;s token: this signs you out of the console.</strong> : null;
+  const signsOut = own ? (
+    <strong> You are signed in with this account&apos;s token: this signs you out of the console.</strong>
+  ) : null;
   const setState = async (): Promise<Outcome> => {
     await changeState.mutateAsync({ name: account.name, enabled: !account.enabled });
     return { done: `${account.name} is ${account.enabled ? 'disabled: its token is refused' : 'enabled'}.` };
@@ -41,8 +46,11 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
         title="Rotate the token?"
         body={
           <>
-            <code>{account.name}</code> gets a new token, shown once, and <strong>the current token stops working at once</strong>.
-            {own ? <strong> You are signed in with it: once you close the dialog, sign in again with the new token.</strong> : null}
+            <code>{account.name}</code> gets a new token, shown once, and{' '}
+            <strong>the current token stops working at once</strong>.
+            {own ? (
+              <strong> You are signed in with it: once you close the dialog, sign in again with the new token.</strong>
+            ) : null}
           </>
         }
         action="Rotate token"
@@ -58,7 +66,13 @@ export function ServiceAccountActions({ account, actions }: { account: ServiceAc
         Rotate token
       </ConfirmButton>
       {own && account.enabled ? (
-        <ConfirmButton actions={actions} title="Disable your own account?" body={<>{signsOut}</>} action="Disable" run={setState}>
+        <ConfirmButton
+          actions={actions}
+          title="Disable your own account?"
+          body={<>{signsOut}</>}
+          action="Disable"
+          run={setState}
+        >
           Disable
         </ConfirmButton>
       ) : (

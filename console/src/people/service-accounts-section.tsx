@@ -5,7 +5,10 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { ServiceAccountAdminService, type ServiceAccountInfo } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import {
+  ServiceAccountAdminService,
+  type ServiceAccountInfo,
+} from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { ActionForm } from '../ui/action-buttons.tsx';
 import { CheckboxField, NameOptions, SelectField, TextField } from '../ui/field.tsx';
 import type { PageActions } from '../ui/page-actions.tsx';
@@ -45,7 +48,13 @@ function AccountRow({ account, actions, mayChange }: { account: ServiceAccountIn
         {account.scope}
         {account.forwardsCallers ? ' (forwards callers)' : ''}
       </td>
-      <td>{account.scope === 'admin' ? '—' : account.allCompanies ? 'every company' : account.companies.join(', ') || 'none'}</td>
+      <td>
+        {account.scope === 'admin'
+          ? '—'
+          : account.allCompanies
+            ? 'every company'
+            : account.companies.join(', ') || 'none'}
+      </td>
       <td>{account.enabled ? 'Enabled' : 'Disabled'}</td>
       <td>
         <code>{account.tokenHint}</code>
@@ -80,7 +89,13 @@ function NewServiceAccount({ actions }: { actions: PageActions }) {
     return { done: `Service account ${name} created (${scope}).`, reveal: tokenReveal(name, answer.token) };
   };
   return (
-    <ActionForm className="inline-form" aria-label="New service account" actions={actions} run={createAccount} onDone={() => setName('')}>
+    <ActionForm
+      className="inline-form"
+      aria-label="New service account"
+      actions={actions}
+      run={createAccount}
+      onDone={() => setName('')}
+    >
       <TextField label="Account name" value={name} onValue={setName} required autoComplete="off" />
       <SelectField label="Scope" value={scope} onValue={setScope} hint={SCOPE_HINT}>
         <NameOptions names={Object.keys(SCOPES)} />
@@ -96,12 +111,20 @@ function NewServiceAccount({ actions }: { actions: PageActions }) {
                   key={company.name}
                   label={company.name}
                   checked={chosen.includes(company.name)}
-                  onChange={(event) => setChosen(event.target.checked ? [...chosen, company.name] : chosen.filter((other) => other !== company.name))}
+                  onChange={(event) =>
+                    setChosen(
+                      event.target.checked
+                        ? [...chosen, company.name]
+                        : chosen.filter((other) => other !== company.name),
+                    )
+                  }
                 />
               ))}
         </fieldset>
       ) : null}
-      {scope === 'invoke' ? <CheckboxField label="Forwards callers (the facade)" checked={forwardsCallers} onChecked={setForwardsCallers} /> : null}
+      {scope === 'invoke' ? (
+        <CheckboxField label="Forwards callers (the facade)" checked={forwardsCallers} onChecked={setForwardsCallers} />
+      ) : null}
       <button type="submit">Create service account</button>
     </ActionForm>
   );

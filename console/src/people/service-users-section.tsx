@@ -29,7 +29,8 @@ function accessKeyReveal(name: string, accessKey: string): Outcome['reveal'] {
     value: accessKey,
     use: (
       <>
-        flowhook keeps only its hash. Callers send it as the password of HTTP Basic authentication, with <code>{name}</code> as the user name.
+        flowhook keeps only its hash. Callers send it as the password of HTTP Basic authentication, with{' '}
+        <code>{name}</code> as the user name.
       </>
     ),
   };
@@ -61,7 +62,9 @@ export function ServiceUsersSection(section: SectionProps) {
             grant={async (scope, permissionSet) => {
               const answer = await grant.mutateAsync({ name: shownGrants.name, ...scope, permissionSet });
               return {
-                done: answer.alreadyGranted ? `${shownGrants.name} already had ${scopeText(permissionSet, scope.company)}.` : `Granted ${scopeText(permissionSet, scope.company)}.`,
+                done: answer.alreadyGranted
+                  ? `${shownGrants.name} already had ${scopeText(permissionSet, scope.company)}.`
+                  : `Granted ${scopeText(permissionSet, scope.company)}.`,
               };
             }}
             revoke={async (held) => {
@@ -93,7 +96,11 @@ function UserRow({ user, actions, mayChange, onGrants }: { user: User; onGrants(
     <tr>
       <th scope="row">{user.name}</th>
       <td>{user.enabled ? 'Enabled' : 'Disabled'}</td>
-      <td>{user.permissionSets.length === 0 ? 'none' : user.permissionSets.map((set) => scopeText(set.permissionSet, set.company)).join(', ')}</td>
+      <td>
+        {user.permissionSets.length === 0
+          ? 'none'
+          : user.permissionSets.map((set) => scopeText(set.permissionSet, set.company)).join(', ')}
+      </td>
       <td>{user.accessKeyExpired ? `expired ${expires}` : expires ? `expires ${expires}` : 'no expiry'}</td>
       <td>{user.createdAt ? timestampDate(user.createdAt).toLocaleString() : '—'}</td>
       {mayChange ? (
@@ -104,8 +111,8 @@ function UserRow({ user, actions, mayChange, onGrants }: { user: User; onGrants(
             title="A new access key?"
             body={
               <>
-                <code>{user.name}</code> gets a new access key, shown once, and <strong>the current key stops working at once</strong>: calls that still send it get 401
-                Unauthorized.
+                <code>{user.name}</code> gets a new access key, shown once, and{' '}
+                <strong>the current key stops working at once</strong>: calls that still send it get 401 Unauthorized.
               </>
             }
             action="New key"
@@ -133,7 +140,8 @@ function UserRow({ user, actions, mayChange, onGrants }: { user: User; onGrants(
             what="service user"
             body={
               <>
-                <code>{user.name}</code>, its access key and its permission sets are deleted. Calls with its key are refused from now on.
+                <code>{user.name}</code>, its access key and its permission sets are deleted. Calls with its key are
+                refused from now on.
               </>
             }
             remove={() => remove.mutateAsync({ name: user.name })}
@@ -166,7 +174,13 @@ function NewServiceUser({ actions }: { actions: PageActions }) {
     };
   };
   return (
-    <ActionForm className="inline-form" aria-label="New service user" actions={actions} run={createUser} onDone={() => setName('')}>
+    <ActionForm
+      className="inline-form"
+      aria-label="New service user"
+      actions={actions}
+      run={createUser}
+      onDone={() => setName('')}
+    >
       <TextField label="Name" value={name} onValue={setName} required autoComplete="off" />
       <CompanyScopeField label="Company" value={company ?? firstCompany} onChange={setCompany} />
       <SelectField label="Permission set" value={permissionSet} onValue={setPermissionSet}>

@@ -20,5 +20,7 @@ export function useReadAgain(): (reads: readonly Reads[]) => Promise<void> {
 
 function keyOf(read: Reads) {
   // Two calls for the two overloads (a service's key has no method name); no input: every request matches.
-  return read.kind === 'service' ? createConnectQueryKey({ schema: read, cardinality: undefined }) : createConnectQueryKey({ schema: read, cardinality: undefined });
+  return read.kind === 'service'
+    ? createConnectQueryKey({ schema: read, cardinality: undefined })
+    : createConnectQueryKey({ schema: read, cardinality: undefined });
 }

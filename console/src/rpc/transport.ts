@@ -34,7 +34,11 @@ const sessionEnd: Interceptor = (next) => async (request) => {
   try {
     return await next(request);
   } catch (error) {
-    if (error instanceof ConnectError && error.code === Code.Unauthenticated && request.service.typeName !== 'flowhook.engine.v1.ConsoleService') {
+    if (
+      error instanceof ConnectError &&
+      error.code === Code.Unauthenticated &&
+      request.service.typeName !== 'flowhook.engine.v1.ConsoleService'
+    ) {
       csrfToken = '';
       for (const listener of sessionEndedListeners) listener();
     }

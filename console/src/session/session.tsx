@@ -5,7 +5,12 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { partialMatchKey, useQueryClient } from '@tanstack/react-query';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
-import { ConsoleRole, ConsoleService, type ConsolePerson, type SignInOptions } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import {
+  ConsoleRole,
+  ConsoleService,
+  type ConsolePerson,
+  type SignInOptions,
+} from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { onSessionEnded, setCsrfToken } from '../rpc/transport.ts';
 
 export type RoleName = 'viewer' | 'editor' | 'admin';
@@ -49,7 +54,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async signInWithToken(adminToken) {
       const answer = await signIn.mutateAsync({ adminToken });
       setCsrfToken(answer.csrfToken);
-      queryClient.setQueryData(sessionKey, (old) => (old ? { ...old, person: answer.person, csrfToken: answer.csrfToken } : old));
+      queryClient.setQueryData(sessionKey, (old) =>
+        old ? { ...old, person: answer.person, csrfToken: answer.csrfToken } : old,
+      );
       await queryClient.invalidateQueries({ queryKey: sessionKey });
     },
     async signOut() {
@@ -77,6 +84,9 @@ const NAMES: Partial<Record<ConsoleRole, RoleName>> = {
 /** Whether the person may do what `needed` may in the company (the engine decides; this only spares a refused click). */
 export function mayIn(person: ConsolePerson | undefined, company: string, needed: RoleName): boolean {
   return (person?.roles ?? []).some(
-    (grant) => (grant.company === '' || grant.company === company) && RANK[NAMES[grant.role] ?? 'viewer'] >= RANK[needed] && NAMES[grant.role] !== undefined,
+    (grant) =>
+      (grant.company === '' || grant.company === company) &&
+      RANK[NAMES[grant.role] ?? 'viewer'] >= RANK[needed] &&
+      NAMES[grant.role] !== undefined,
   );
 }

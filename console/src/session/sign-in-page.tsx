@@ -56,8 +56,9 @@ export function SignInPage() {
             </p>
           ) : null}
           <p id="admin-token-hint" className="field-hint">
-            An admin-scope service account token or <code>FLOWHOOK_ADMIN_TOKEN</code>. On a local <code>flowhook start</code> it is in <code>.flowhook/admin-token</code>. It is
-            checked once and not kept: this browser gets a session cookie instead.
+            An admin-scope service account token or <code>FLOWHOOK_ADMIN_TOKEN</code>. On a local{' '}
+            <code>flowhook start</code> it is in <code>.flowhook/admin-token</code>. It is checked once and not kept:
+            this browser gets a session cookie instead.
           </p>
         </div>
         <button type="submit" disabled={busy}>

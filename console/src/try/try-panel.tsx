@@ -7,7 +7,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
-import { ConnectionAdminService, ConnectionType } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionAdminService,
+  ConnectionType,
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { FlowAdminService, type TryFlowResponse } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { messageOf } from '../rpc/transport.ts';
 import { SelectField, TextAreaField, TextField } from '../ui/field.tsx';
@@ -16,10 +19,19 @@ import { recentPayloads, rememberPayload } from './recent-payloads.ts';
 const TYPED = '(typed)';
 const NONE = '(none)';
 
-export default function TryPanel({ company, activity, published }: { company: string; activity: string; published: boolean }) {
+export default function TryPanel({
+  company,
+  activity,
+  published,
+}: {
+  company: string;
+  activity: string;
+  published: boolean;
+}) {
   const connections = useQuery(ConnectionAdminService.method.listConnections, { company });
   const callers = (connections.data?.connections ?? []).filter(
-    (connection) => connection.settings?.type === ConnectionType.BASIC || connection.settings?.type === ConnectionType.BEARER,
+    (connection) =>
+      connection.settings?.type === ConnectionType.BASIC || connection.settings?.type === ConnectionType.BEARER,
   );
   const [recent, setRecent] = useState(() => recentPayloads(company, activity));
   const [payload, setPayload] = useState(recent[0] ?? '{\n  "name": "Ada"\n}');
@@ -36,7 +48,12 @@ export default function TryPanel({ company, activity, published }: { company: st
     event.preventDefault();
     setProblem(undefined);
     if (payloadProblem) return setProblem(payloadProblem);
-    const by = chosen === TYPED ? { case: 'basic' as const, value: { user, accessKey } } : chosen === NONE ? { case: undefined } : { case: 'connection' as const, value: chosen };
+    const by =
+      chosen === TYPED
+        ? { case: 'basic' as const, value: { user, accessKey } }
+        : chosen === NONE
+          ? { case: undefined }
+          : { case: 'connection' as const, value: chosen };
     try {
       await tryFlow.mutateAsync({ company, activity, secret, payloadJson: payload, caller: by });
       setRecent(rememberPayload(company, activity, payload));
@@ -91,7 +108,11 @@ export default function TryPanel({ company, activity, published }: { company: st
         >
           {callers.map((connection) => (
             <option key={connection.name} value={connection.name}>
-              Connection {connection.name} ({connection.settings?.type === ConnectionType.BASIC ? `user ${connection.settings.username}` : 'bearer token'})
+              Connection {connection.name} (
+              {connection.settings?.type === ConnectionType.BASIC
+                ? `user ${connection.settings.username}`
+                : 'bearer token'}
+              )
             </option>
           ))}
           <option value={TYPED}>A service user and access key typed here</option>
@@ -100,7 +121,13 @@ export default function TryPanel({ company, activity, published }: { company: st
         {chosen === TYPED ? (
           <>
             <TextField label="Service user" autoComplete="off" value={user} onValue={setUser} />
-            <TextField label="Web service access key" type="password" autoComplete="off" value={accessKey} onValue={setAccessKey} />
+            <TextField
+              label="Web service access key"
+              type="password"
+              autoComplete="off"
+              value={accessKey}
+              onValue={setAccessKey}
+            />
           </>
         ) : null}
         {problem ? (
@@ -132,7 +159,13 @@ function Answer({ answer }: { answer: TryFlowResponse }) {
         <dt>Outcome</dt>
         <dd>{answer.outcome || '—'}</dd>
         <dt>Execution</dt>
-        <dd>{answer.executionId ? <Link to={`/executions/${encodeURIComponent(answer.executionId)}`}>{answer.executionId}</Link> : 'none started'}</dd>
+        <dd>
+          {answer.executionId ? (
+            <Link to={`/executions/${encodeURIComponent(answer.executionId)}`}>{answer.executionId}</Link>
+          ) : (
+            'none started'
+          )}
+        </dd>
       </dl>
       <h3>Body</h3>
       <pre className="answer-body">{answer.body}</pre>
@@ -168,7 +201,9 @@ function envelopeValue(body: string): Record<string, unknown> | undefined {
 function jsonObjectProblem(text: string): string | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : 'The payload must be a JSON object.';
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? undefined
+      : 'The payload must be a JSON object.';
   } catch (error) {
     return `Not JSON: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -21,7 +21,12 @@ export function ActionButton({ actions, children, run, danger = false }: ActionB
 }
 
 /** Asks `title` with `body` first; the dialog's button says `action`. */
-export function ConfirmButton({ title, body, action, ...button }: ActionButtonProps & { title: string; body: ReactNode; action: string }) {
+export function ConfirmButton({
+  title,
+  body,
+  action,
+  ...button
+}: ActionButtonProps & { title: string; body: ReactNode; action: string }) {
   return (
     <button
       type="button"

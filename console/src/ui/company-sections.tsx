@@ -32,7 +32,11 @@ let lastCompany = '';
 export function companyOf(location: Location): string {
   const found = matchPath('/executions', location.pathname)
     ? (new URLSearchParams(location.search).get('company') ?? '')
-    : decoded([...SECTIONS.map((section) => section.pattern), '/new-flow/:company'].map((pattern) => matchPath(pattern, location.pathname)?.params.company).find(Boolean));
+    : decoded(
+        [...SECTIONS.map((section) => section.pattern), '/new-flow/:company']
+          .map((pattern) => matchPath(pattern, location.pathname)?.params.company)
+          .find(Boolean),
+      );
   if (found) lastCompany = found;
   return found || lastCompany;
 }
@@ -62,7 +66,11 @@ export function CompanyNav() {
   return (
     <nav aria-label="Sections" className="company-nav">
       {SECTIONS.map((section) => (
-        <Link key={section.label} to={section.path(company)} aria-current={matchPath(section.pattern, location.pathname) ? 'page' : undefined}>
+        <Link
+          key={section.label}
+          to={section.path(company)}
+          aria-current={matchPath(section.pattern, location.pathname) ? 'page' : undefined}
+        >
           {section.label}
         </Link>
       ))}

@@ -11,7 +11,17 @@ export interface Confirmation {
   action: string;
 }
 
-export function ConfirmDialog({ confirmation, busy, onConfirm, onCancel }: { confirmation: Confirmation; busy: boolean; onConfirm(): void; onCancel(): void }) {
+export function ConfirmDialog({
+  confirmation,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  confirmation: Confirmation;
+  busy: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
   return (
     <ModalDialog title={confirmation.title} onClose={onCancel}>
       <div>{confirmation.body}</div>

@@ -11,7 +11,13 @@ export interface TableFrame {
   captionShown?: boolean;
 }
 
-export function DataTable({ caption, columns, className, captionShown = false, children }: TableFrame & { children: ReactNode }) {
+export function DataTable({
+  caption,
+  columns,
+  className,
+  captionShown = false,
+  children,
+}: TableFrame & { children: ReactNode }) {
   return (
     <table className={className}>
       <caption className={captionShown ? undefined : 'visually-hidden'}>{caption}</caption>

@@ -35,7 +35,13 @@ interface ControlProps {
 }
 
 /** The frame every text-like field shares: its label, its control, then its problem (or warning) and its hint. */
-function Field({ label, hint, problem, warning, children }: FieldFrame & { children(control: ControlProps): ReactNode }) {
+function Field({
+  label,
+  hint,
+  problem,
+  warning,
+  children,
+}: FieldFrame & { children(control: ControlProps): ReactNode }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const problemId = problem || warning ? `${id}-problem` : undefined;
@@ -76,7 +82,9 @@ function Field({ label, hint, problem, warning, children }: FieldFrame & { child
 type FieldProps<Attributes> = FieldFrame & Attributes & { onValue?(value: string): void };
 
 /** A field's props split into its frame's and its control's; `onValue` becomes the control's change handler. */
-function framed<Element extends Validated, Attributes extends { onChange?: ChangeEventHandler<Element> }>(props: FieldProps<Attributes>) {
+function framed<Element extends Validated, Attributes extends { onChange?: ChangeEventHandler<Element> }>(
+  props: FieldProps<Attributes>,
+) {
   const { label, hint, problem, warning, onValue, ...control } = props;
   const onChange = onValue ? (event: ChangeEvent<Element>) => onValue(event.target.value) : control.onChange;
   return { frame: { label, hint, problem, warning }, control: { ...control, onChange } };
@@ -105,10 +113,18 @@ export function CheckboxField({
   ...input
 }: { label: string; hint?: ReactNode; onChecked?(checked: boolean): void } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
-  const onChange = onChecked ? (event: ChangeEvent<HTMLInputElement>) => onChecked(event.target.checked) : input.onChange;
+  const onChange = onChecked
+    ? (event: ChangeEvent<HTMLInputElement>) => onChecked(event.target.checked)
+    : input.onChange;
   return (
     <div className="field field-checkbox">
-      <input id={id} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} {...input} onChange={onChange} />
+      <input
+        id={id}
+        type="checkbox"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...input}
+        onChange={onChange}
+      />
       <label htmlFor={id}>{label}</label>
       {hint ? (
         <p id={`${id}-hint`} className="field-hint">

@@ -65,7 +65,11 @@ function CompanyPicker() {
   return (
     <div className="company-picker">
       <label htmlFor="company-picker">Company</label>
-      <select id="company-picker" value={current} onChange={(event) => void navigate(samePageFor(location, event.target.value))}>
+      <select
+        id="company-picker"
+        value={current}
+        onChange={(event) => void navigate(samePageFor(location, event.target.value))}
+      >
         {current === '' ? <option value="">Choose a company</option> : null}
         <NameOptions names={companies.data.companies.map((company) => company.name)} />
       </select>

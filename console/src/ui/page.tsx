@@ -5,7 +5,17 @@
 import type { ReactNode } from 'react';
 import type { PageActions } from './page-actions.tsx';
 
-export function Page({ id, title, actions, children }: { id: string; title: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export function Page({
+  id,
+  title,
+  actions,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={id}>
       <div className="page-head">
@@ -19,7 +29,17 @@ export function Page({ id, title, actions, children }: { id: string; title: Reac
   );
 }
 
-export function PageSection({ id, title, intro, children }: { id: string; title: string; intro: ReactNode; children: ReactNode }) {
+export function PageSection({
+  id,
+  title,
+  intro,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="people-section">
       <h2 id={id}>{title}</h2>

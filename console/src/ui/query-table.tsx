@@ -17,12 +17,23 @@ export interface QueryTableProps<Data, Row> extends TableFrame {
   children(row: Row, index: number): ReactNode;
 }
 
-export function QueryTable<Data, Row>({ read, what, rowsOf, empty = null, children, ...table }: QueryTableProps<Data, Row>) {
+export function QueryTable<Data, Row>({
+  read,
+  what,
+  rowsOf,
+  empty = null,
+  children,
+  ...table
+}: QueryTableProps<Data, Row>) {
   return (
     <Loaded read={read} what={what}>
       {(data) => {
         const rows = rowsOf(data);
-        return rows.length === 0 ? empty : <DataTable {...table}>{rows.map((row, index) => children(row, index))}</DataTable>;
+        return rows.length === 0 ? (
+          empty
+        ) : (
+          <DataTable {...table}>{rows.map((row, index) => children(row, index))}</DataTable>
+        );
       }}
     </Loaded>
   );

@@ -33,7 +33,15 @@ export interface Read<Data> {
  * a filter still invalid), the engine's reason it failed, and what `children`
  * make of the answer — also beside a later failure, which keeps the last answer.
  */
-export function Loaded<Data>({ read, what, children }: { read: Read<Data>; what: string; children(data: Data): ReactNode }) {
+export function Loaded<Data>({
+  read,
+  what,
+  children,
+}: {
+  read: Read<Data>;
+  what: string;
+  children(data: Data): ReactNode;
+}) {
   return (
     <>
       {read.isPending && read.fetchStatus !== 'idle' ? <Loading what={what} /> : null}

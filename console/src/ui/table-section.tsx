@@ -20,7 +20,16 @@ export interface TableSectionProps<Data, Row> extends Omit<QueryTableProps<Data,
   after?: ReactNode;
 }
 
-export function TableSection<Data, Row>({ id, title, intro, what, caption, form, after, ...table }: TableSectionProps<Data, Row>) {
+export function TableSection<Data, Row>({
+  id,
+  title,
+  intro,
+  what,
+  caption,
+  form,
+  after,
+  ...table
+}: TableSectionProps<Data, Row>) {
   return (
     <PageSection id={id} title={title} intro={intro}>
       {form}

@@ -49,7 +49,12 @@ export function Tabs({ label, tabs, selected, onSelect, children }: TabsProps) {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${base}-${selected}-panel`} aria-labelledby={`${base}-${selected}-tab`} className="tabpanel">
+      <div
+        role="tabpanel"
+        id={`${base}-${selected}-panel`}
+        aria-labelledby={`${base}-${selected}-tab`}
+        className="tabpanel"
+      >
         {children}
       </div>
     </div>

@@ -8,7 +8,17 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, lineNumbers } from '@codemirror/view';
 import { CSP_NONCE } from '../ui/csp-nonce.ts';
 
-export default function VersionDiff({ left, right, leftLabel, rightLabel }: { left: string; right: string; leftLabel: string; rightLabel: string }) {
+export default function VersionDiff({
+  left,
+  right,
+  leftLabel,
+  rightLabel,
+}: {
+  left: string;
+  right: string;
+  leftLabel: string;
+  rightLabel: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const side = (doc: string, label: string) => ({

@@ -14,7 +14,17 @@ import { toYaml } from '../yaml/flow-yaml.ts';
 
 const VersionDiff = lazy(() => import('./version-diff.tsx'));
 
-export default function VersionsTab({ company, name, onLoad, readOnly }: { company: string; name: string; onLoad(flow: FlowJson, version: number): void; readOnly: boolean }) {
+export default function VersionsTab({
+  company,
+  name,
+  onLoad,
+  readOnly,
+}: {
+  company: string;
+  name: string;
+  onLoad(flow: FlowJson, version: number): void;
+  readOnly: boolean;
+}) {
   const versions = useQuery(FlowAdminService.method.listFlowVersions, { company, name });
   const list = versions.data?.versions ?? [];
   const [left, setLeft] = useState<number>();
@@ -30,7 +40,8 @@ export default function VersionsTab({ company, name, onLoad, readOnly }: { compa
       v{version.version}
     </option>
   ));
-  const yamlOf = (definition: typeof a.data) => (definition?.definition ? toYaml(toJson(FlowSchema, definition.definition) as FlowJson) : undefined);
+  const yamlOf = (definition: typeof a.data) =>
+    definition?.definition ? toYaml(toJson(FlowSchema, definition.definition) as FlowJson) : undefined;
   return (
     <div className="versions">
       <table>
@@ -68,7 +79,11 @@ export default function VersionsTab({ company, name, onLoad, readOnly }: { compa
         <section aria-labelledby="compare-title">
           <h2 id="compare-title">Compare two versions</h2>
           <div className="compare-pickers">
-            <SelectField label="Compare version" value={older} onChange={(event) => setLeft(Number(event.target.value))}>
+            <SelectField
+              label="Compare version"
+              value={older}
+              onChange={(event) => setLeft(Number(event.target.value))}
+            >
               {options}
             </SelectField>
             <SelectField label="with version" value={newer} onChange={(event) => setRight(Number(event.target.value))}>
@@ -77,7 +92,12 @@ export default function VersionsTab({ company, name, onLoad, readOnly }: { compa
           </div>
           {yamlOf(a.data) !== undefined && yamlOf(b.data) !== undefined ? (
             <Suspense fallback={<Loading what="the comparison" />}>
-              <VersionDiff left={yamlOf(a.data)!} right={yamlOf(b.data)!} leftLabel={`v${older}`} rightLabel={`v${newer}`} />
+              <VersionDiff
+                left={yamlOf(a.data)!}
+                right={yamlOf(b.data)!}
+                leftLabel={`v${older}`}
+                rightLabel={`v${newer}`}
+              />
             </Suspense>
           ) : (
             <Loading what="the two versions" />
@@ -90,7 +110,17 @@ export default function VersionsTab({ company, name, onLoad, readOnly }: { compa
   );
 }
 
-function LoadButton({ company, name, version, onLoad }: { company: string; name: string; version: number; onLoad(flow: FlowJson, version: number): void }) {
+function LoadButton({
+  company,
+  name,
+  version,
+  onLoad,
+}: {
+  company: string;
+  name: string;
+  version: number;
+  onLoad(flow: FlowJson, version: number): void;
+}) {
   const [wanted, setWanted] = useState(false);
   const flow = useQuery(FlowAdminService.method.getFlow, wanted ? { company, name, version } : skipToken);
   useEffect(() => {
@@ -99,7 +129,12 @@ function LoadButton({ company, name, version, onLoad }: { company: string; name:
     onLoad(toJson(FlowSchema, flow.data.definition) as FlowJson, version);
   }, [wanted, flow.data]);
   return (
-    <button type="button" className="secondary small" onClick={() => setWanted(true)} disabled={wanted && flow.isPending}>
+    <button
+      type="button"
+      className="secondary small"
+      onClick={() => setWanted(true)}
+      disabled={wanted && flow.isPending}
+    >
       Load v{version} into the card
     </button>
   );

@@ -10,7 +10,20 @@ export const FLOW_SCHEMA = flowSchema as unknown as Record<string, unknown>;
 
 const validator = new Validator(FLOW_SCHEMA as never, '7', false);
 /** Keywords that only report that something below them failed: the failure itself is reported too. */
-const WRAPPERS = new Set(['allOf', 'anyOf', '$ref', 'properties', 'items', 'additionalItems', 'patternProperties', 'dependencies', 'if', 'then', 'else', 'not']);
+const WRAPPERS = new Set([
+  'allOf',
+  'anyOf',
+  '$ref',
+  'properties',
+  'items',
+  'additionalItems',
+  'patternProperties',
+  'dependencies',
+  'if',
+  'then',
+  'else',
+  'not',
+]);
 
 export interface SchemaProblem {
   path: PathSegment[];
@@ -49,7 +62,9 @@ function pointerPath(pointer: string, data: unknown): PathSegment[] {
 }
 
 function readable(keyword: string, error: string): string {
-  if (keyword === 'additionalProperties') return error.replace(/^Property "(.*)" does not match additional properties schema\.?$/, 'unknown field "$1"');
-  if (keyword === 'oneOf') return 'needs exactly one of its kinds (for a step: respond, sleep, waitUntil, set, if, httpRequest, log, fail, record or waitForCallback)';
+  if (keyword === 'additionalProperties')
+    return error.replace(/^Property "(.*)" does not match additional properties schema\.?$/, 'unknown field "$1"');
+  if (keyword === 'oneOf')
+    return 'needs exactly one of its kinds (for a step: respond, sleep, waitUntil, set, if, httpRequest, log, fail, record or waitForCallback)';
   return error;
 }

@@ -57,7 +57,8 @@ function placeOf(text: string): Place | undefined {
 function dataPath(ancestors: readonly unknown[]): string[] {
   const path: string[] = [];
   ancestors.forEach((ancestor, index) => {
-    if (isPair(ancestor)) path.push(String(isScalar((ancestor as Pair).key) ? ((ancestor as Pair).key as { value: unknown }).value : ''));
+    if (isPair(ancestor))
+      path.push(String(isScalar((ancestor as Pair).key) ? ((ancestor as Pair).key as { value: unknown }).value : ''));
     else if (isSeq(ancestor) && index < ancestors.length - 1) path.push('[]');
     else if (isMap(ancestor)) return;
   });
@@ -70,7 +71,10 @@ function schemaAt(root: Schema, schema: Schema, path: string[]): Schema | undefi
     if (!current) return undefined;
     const parts = flatten(root, current);
     if (segment === '[]') current = parts.map((part) => part.items as Schema | undefined).find(Boolean);
-    else current = parts.map((part) => (part.properties as Record<string, Schema> | undefined)?.[segment] ?? additional(part)).find(Boolean);
+    else
+      current = parts
+        .map((part) => (part.properties as Record<string, Schema> | undefined)?.[segment] ?? additional(part))
+        .find(Boolean);
   }
   return current;
 }
@@ -103,7 +107,8 @@ function keyOptions(root: Schema, schema: Schema): Completion[] {
   const options = new Map<string, Completion>();
   for (const part of flatten(root, schema)) {
     for (const [name, property] of Object.entries((part.properties as Record<string, Schema> | undefined) ?? {})) {
-      if (!options.has(name)) options.set(name, { label: name, type: 'property', detail: summary(root, property), apply: `${name}: ` });
+      if (!options.has(name))
+        options.set(name, { label: name, type: 'property', detail: summary(root, property), apply: `${name}: ` });
     }
   }
   return [...options.values()];

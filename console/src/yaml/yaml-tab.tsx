@@ -8,10 +8,23 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
-import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  foldGutter,
+  indentOnInput,
+  syntaxHighlighting,
+} from '@codemirror/language';
 import { linter, lintGutter, lintKeymap, type Diagnostic } from '@codemirror/lint';
 import { EditorState, StateEffect } from '@codemirror/state';
-import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
 import type { FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { ShownProblem } from '../card/problems-list.tsx';
 import { FLOW_SCHEMA, schemaProblems } from './flow-schema-check.ts';
@@ -50,7 +63,12 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
       const found: TextProblem[] = [...read.problems];
       const schema = read.data === undefined ? [] : schemaProblems(read.data);
       // The schema says where a document does not fit; protobuf's own message (not placed) only when it says nothing.
-      if (schema.length > 0) found.splice(0, found.length, ...read.problems.filter((problem) => !problem.message.startsWith('Not a flow file')));
+      if (schema.length > 0)
+        found.splice(
+          0,
+          found.length,
+          ...read.problems.filter((problem) => !problem.message.startsWith('Not a flow file')),
+        );
       for (const problem of schema)
         found.push({
           ...placed(read.doc, problem.path, text),
@@ -67,7 +85,11 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
         }
       }
       const errors = found.filter((problem) => problem.severity === 'error').length;
-      setSummary(found.length === 0 ? 'No problems.' : `${errors} error${errors === 1 ? '' : 's'}, ${found.length - errors} warning${found.length - errors === 1 ? '' : 's'}.`);
+      setSummary(
+        found.length === 0
+          ? 'No problems.'
+          : `${errors} error${errors === 1 ? '' : 's'}, ${found.length - errors} warning${found.length - errors === 1 ? '' : 's'}.`,
+      );
       const at = (offset: number) => editor.state.doc.lineAt(Math.min(offset, text.length)).number;
       setListed(
         found
@@ -104,7 +126,8 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
         autocompletion({ override: [schemaCompletion(FLOW_SCHEMA)] }),
         linter(diagnostics, {
           delay: 300,
-          needsRefresh: (update) => update.transactions.some((transaction) => transaction.effects.some((effect) => effect.is(problemsChanged))),
+          needsRefresh: (update) =>
+            update.transactions.some((transaction) => transaction.effects.some((effect) => effect.is(problemsChanged))),
         }),
         // Tab is left to the browser (it moves focus on): the editor never traps the keyboard.
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
@@ -143,8 +166,8 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
         Flow YAML
       </p>
       <p id={`${labelId}-hint`} className="field-hint">
-        The flow file the CLI reads (<code>flowhook flow apply</code>). Completion: Ctrl-Space. Problems are marked at their line and listed below the editor; Tab moves on to the
-        next control.
+        The flow file the CLI reads (<code>flowhook flow apply</code>). Completion: Ctrl-Space. Problems are marked at
+        their line and listed below the editor; Tab moves on to the next control.
       </p>
       <div ref={host} className="yaml-editor" />
       <p role="status" className="muted">
@@ -174,10 +197,18 @@ export default function YamlTab({ draft, onChange, problems, reveal, readOnly }:
   );
 }
 
-function placed(doc: Parameters<typeof rangeOf>[0], path: readonly PathSegment[], text: string): { from: number; to: number } {
+function placed(
+  doc: Parameters<typeof rangeOf>[0],
+  path: readonly PathSegment[],
+  text: string,
+): { from: number; to: number } {
   return rangeOf(doc, path) ?? { from: 0, to: Math.min(1, text.length) };
 }
 
 function pathText(path: readonly PathSegment[]): string {
-  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('') || '(the flow)';
+  return (
+    path
+      .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+      .join('') || '(the flow)'
+  );
 }

@@ -48,7 +48,9 @@ if (current && stored && current.tokenHint && stored.startsWith(current.tokenHin
   say(`token in ${tokenFile} is current${current.enabled ? '' : ' (the account is disabled)'}`);
   process.exit(0);
 }
-const made = current ? await flowhook(['service-account', 'rotate', account, '--json']) : await flowhook(['service-account', 'create', account, ...createFlags, '--json']);
+const made = current
+  ? await flowhook(['service-account', 'rotate', account, '--json'])
+  : await flowhook(['service-account', 'create', account, ...createFlags, '--json']);
 if (typeof made.token !== 'string' || made.token === '') fail(`flowhook printed no token: ${JSON.stringify(made)}`);
 writeFileSync(`${tokenFile}.new`, `${made.token}\n`, { mode: 0o600 });
 renameSync(`${tokenFile}.new`, tokenFile);
@@ -79,7 +81,8 @@ async function flowhook(args) {
       fail(`${command} failed: ${(run.stderr || run.stdout || run.message || '').trim()}`);
     }
     if (!answer.error) return answer;
-    if (answer.error.code !== 'unavailable' || attempt >= ATTEMPTS) fail(`${command}: ${answer.error.code}: ${answer.error.message}`);
+    if (answer.error.code !== 'unavailable' || attempt >= ATTEMPTS)
+      fail(`${command}: ${answer.error.code}: ${answer.error.message}`);
     await sleep(2000);
   }
 }

@@ -108,7 +108,9 @@ try {
     const before = problems.length;
     const roles = checkWorkloads(manifests, file);
     checkReferences(manifests, file);
-    console.log(`${problems.length === before ? 'ok    ' : 'FAILED'} ${file}: ${roles.join(', ')} accept their environment; ${manifests.length} objects cross-checked`);
+    console.log(
+      `${problems.length === before ? 'ok    ' : 'FAILED'} ${file}: ${roles.join(', ')} accept their environment; ${manifests.length} objects cross-checked`,
+    );
   }
 } finally {
   rmSync(pki.dir, { recursive: true, force: true });
@@ -123,15 +125,18 @@ function checkWorkloads(manifests: Manifest[], file: string): Role[] {
   for (const deployment of manifests.filter((manifest) => manifest.kind === 'Deployment')) {
     const pod = deployment.spec.template!.spec;
     // Service links would add variables such as FLOWHOOK_ENGINE_PORT=tcp://… for a Service named flowhook-engine.
-    if (pod.enableServiceLinks !== false) problem(`${file} ${deployment.metadata.name}`, 'takes service links (FLOWHOOK_*_PORT=tcp://… variables)');
-    if (pod.automountServiceAccountToken !== false) problem(`${file} ${deployment.metadata.name}`, 'mounts a Kubernetes API token it never uses');
+    if (pod.enableServiceLinks !== false)
+      problem(`${file} ${deployment.metadata.name}`, 'takes service links (FLOWHOOK_*_PORT=tcp://… variables)');
+    if (pod.automountServiceAccountToken !== false)
+      problem(`${file} ${deployment.metadata.name}`, 'mounts a Kubernetes API token it never uses');
     for (const container of pod.containers) {
       const role = container.args?.[0] as Role;
       const where = `${file} ${deployment.metadata.name}/${container.name}`;
       if (container.securityContext?.readOnlyRootFilesystem !== true) problem(where, 'the root filesystem is writable');
       for (const path of ['/tmp', '/data']) {
         const mount = container.volumeMounts?.find((candidate) => candidate.mountPath === path);
-        if (!pod.volumes?.some((volume) => volume.name === mount?.name && volume.emptyDir !== undefined)) problem(where, `${path} is no writable emptyDir`);
+        if (!pod.volumes?.some((volume) => volume.name === mount?.name && volume.emptyDir !== undefined))
+          problem(where, `${path} is no writable emptyDir`);
       }
       if (!(role in READERS)) {
         problem(where, `args ${JSON.stringify(container.args)} name no flowhook role`);
@@ -142,11 +147,15 @@ function checkWorkloads(manifests: Manifest[], file: string): Role[] {
         READERS[role](env);
         roles.push(role);
       } catch (error) {
-        problem(where, `flowhook ${role} refuses this environment: ${error instanceof Error ? error.message : String(error)}`);
+        problem(
+          where,
+          `flowhook ${role} refuses this environment: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }
-  for (const role of Object.keys(READERS) as Role[]) if (!roles.includes(role)) problem(file, `no ${role} Deployment accepted`);
+  for (const role of Object.keys(READERS) as Role[])
+    if (!roles.includes(role)) problem(file, `no ${role} Deployment accepted`);
   return roles;
 }
 
@@ -162,10 +171,12 @@ function environmentOf(container: Container, volumes: Volume[], role: Role, wher
     }
     // An engine container also carries what admin commands run in it (kubectl exec) read.
     const readers: readonly string[] = role === 'engine' ? ['engine', 'cli'] : [role];
-    if (!(row.processes as readonly string[]).some((process) => readers.includes(process))) problem(where, `flowhook ${role} does not read ${name}`);
+    if (!(row.processes as readonly string[]).some((process) => readers.includes(process)))
+      problem(where, `flowhook ${role} does not read ${name}`);
     if (row.retired !== undefined) problem(where, `${name} is retired: ${row.retired}`);
     const secretRef = entry.valueFrom?.secretKeyRef;
-    if (row.secret && !secretRef) problem(where, `${name} is a secret but comes from a plain value, not a secretKeyRef`);
+    if (row.secret && !secretRef)
+      problem(where, `${name} is a secret but comes from a plain value, not a secretKeyRef`);
     if (secretRef) env[name] = (SECRET_STAND_INS[name] ?? (() => randomBytes(30).toString('base64url')))();
     else if (entry.valueFrom) problem(where, `${name}: only secretKeyRef is expected in valueFrom`);
     else env[name] = mountedFile(String(entry.value ?? ''), container, volumes, `${where} ${name}`);
@@ -183,7 +194,8 @@ function mountedFile(value: string, container: Container, volumes: Volume[], whe
     return value;
   }
   const items = volume.secret.items ?? [];
-  if (items.length > 0 && !items.some((item) => item.path === basename(value))) problem(where, `Secret volume ${volume.name} projects no ${basename(value)}`);
+  if (items.length > 0 && !items.some((item) => item.path === basename(value)))
+    problem(where, `Secret volume ${volume.name} projects no ${basename(value)}`);
   const standIn = pki.files[basename(value)];
   if (standIn === undefined) problem(where, `no stand-in for ${basename(value)}`);
   return standIn ?? value;
@@ -193,18 +205,24 @@ function checkReferences(manifests: Manifest[], file: string): void {
   const all = (kind: string) => manifests.filter((manifest) => manifest.kind === kind);
   const deployments = all('Deployment');
   const services = all('Service');
-  const selects = (selector: Labels = {}, labels: Labels = {}) => Object.entries(selector).every(([key, value]) => labels[key] === value);
-  const podsOf = (selector: Labels | undefined) => deployments.filter((deployment) => selects(selector, deployment.spec.template!.metadata.labels));
-  const portNames = (deployment: Manifest) => deployment.spec.template!.spec.containers.flatMap((container) => container.ports ?? []);
+  const selects = (selector: Labels = {}, labels: Labels = {}) =>
+    Object.entries(selector).every(([key, value]) => labels[key] === value);
+  const podsOf = (selector: Labels | undefined) =>
+    deployments.filter((deployment) => selects(selector, deployment.spec.template!.metadata.labels));
+  const portNames = (deployment: Manifest) =>
+    deployment.spec.template!.spec.containers.flatMap((container) => container.ports ?? []);
   for (const deployment of deployments) {
     const where = `${file} Deployment/${deployment.metadata.name}`;
-    if (!selects(deployment.spec.selector?.matchLabels, deployment.spec.template!.metadata.labels)) problem(where, 'its selector does not select its own pods');
+    if (!selects(deployment.spec.selector?.matchLabels, deployment.spec.template!.metadata.labels))
+      problem(where, 'its selector does not select its own pods');
     for (const container of deployment.spec.template!.spec.containers) {
       for (const probeName of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const) {
         const probe = container[probeName];
         const port = probe?.httpGet?.port ?? probe?.grpc?.port ?? probe?.tcpSocket?.port;
         if (port === undefined) problem(where, `${container.name} has no ${probeName}`);
-        else if (!portNames(deployment).some((candidate) => candidate.name === port || candidate.containerPort === port))
+        else if (
+          !portNames(deployment).some((candidate) => candidate.name === port || candidate.containerPort === port)
+        )
           problem(where, `${probeName} names port ${port}, which ${container.name} does not open`);
       }
     }
@@ -219,21 +237,30 @@ function checkReferences(manifests: Manifest[], file: string): void {
     }
   }
   const servicePort = (name: string, port: string) =>
-    services.some((service) => service.metadata.name === name && (service.spec.ports ?? []).some((candidate) => candidate.name === port));
+    services.some(
+      (service) =>
+        service.metadata.name === name && (service.spec.ports ?? []).some((candidate) => candidate.name === port),
+    );
   for (const ingress of all('Ingress')) {
     for (const rule of ingress.spec.rules ?? []) {
       for (const path of rule.http.paths) {
         const { name, port } = path.backend.service;
-        if (!servicePort(name, port.name)) problem(`${file} Ingress/${ingress.metadata.name}`, `backend ${name}:${port.name} is no Service port`);
+        if (!servicePort(name, port.name))
+          problem(`${file} Ingress/${ingress.metadata.name}`, `backend ${name}:${port.name} is no Service port`);
       }
     }
   }
   for (const monitor of all('ServiceMonitor')) {
     const matched = services.filter((service) => selects(monitor.spec.selector?.matchLabels, service.metadata.labels));
-    if (matched.length !== 3) problem(`${file} ServiceMonitor/${monitor.metadata.name}`, `selects ${matched.length} Services, not the three roles'`);
+    if (matched.length !== 3)
+      problem(
+        `${file} ServiceMonitor/${monitor.metadata.name}`,
+        `selects ${matched.length} Services, not the three roles'`,
+      );
     for (const endpoint of monitor.spec.endpoints ?? []) {
       for (const service of matched)
-        if (!servicePort(service.metadata.name, endpoint.port)) problem(`${file} ServiceMonitor`, `${service.metadata.name} has no port ${endpoint.port}`);
+        if (!servicePort(service.metadata.name, endpoint.port))
+          problem(`${file} ServiceMonitor`, `${service.metadata.name} has no port ${endpoint.port}`);
     }
   }
   for (const scaler of [...all('HorizontalPodAutoscaler'), ...all('ScaledObject')]) {
@@ -241,10 +268,12 @@ function checkReferences(manifests: Manifest[], file: string): void {
       problem(`${file} ${scaler.kind}/${scaler.metadata.name}`, 'scales no Deployment of the release');
   }
   for (const budget of all('PodDisruptionBudget')) {
-    if (podsOf(budget.spec.selector?.matchLabels).length !== 1) problem(`${file} PodDisruptionBudget/${budget.metadata.name}`, 'does not select exactly one Deployment');
+    if (podsOf(budget.spec.selector?.matchLabels).length !== 1)
+      problem(`${file} PodDisruptionBudget/${budget.metadata.name}`, 'does not select exactly one Deployment');
   }
   for (const policy of all('NetworkPolicy')) {
-    if (podsOf(policy.spec.podSelector?.matchLabels).length !== 1) problem(`${file} NetworkPolicy/${policy.metadata.name}`, 'does not select exactly one Deployment');
+    if (podsOf(policy.spec.podSelector?.matchLabels).length !== 1)
+      problem(`${file} NetworkPolicy/${policy.metadata.name}`, 'does not select exactly one Deployment');
   }
 }
 
@@ -252,7 +281,8 @@ function checkReferences(manifests: Manifest[], file: string): void {
 function makeThrowawayPki(): { dir: string; files: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'flowhook-config-check-'));
   const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-noenc'];
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const openssl = (...args: string[]) =>
+    execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   openssl('req', '-x509', ...key, '-days', '2', '-subj', '/CN=config-check CA', '-keyout', 'ca.key', '-out', 'ca.crt');
   openssl(
     'req',

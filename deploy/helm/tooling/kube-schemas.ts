@@ -23,13 +23,19 @@ if (!values.out) throw new Error('usage: kube-schemas.ts --out DIR [--swagger sw
 const out = values.out;
 mkdirSync(out, { recursive: true });
 let written = 0;
-if (values.swagger) written += writeBuiltInSchemas(JSON.parse(readFileSync(values.swagger, 'utf8')) as { definitions: Record<string, Schema> }, out);
+if (values.swagger)
+  written += writeBuiltInSchemas(
+    JSON.parse(readFileSync(values.swagger, 'utf8')) as { definitions: Record<string, Schema> },
+    out,
+  );
 for (const file of values.crd ?? []) written += writeCrdSchemas(readFileSync(file, 'utf8'), out);
 console.log(`kube-schemas: ${written} schemas in ${out}`);
 
 /** One file per group/version/kind of the OpenAPI document, each carrying the definitions it reaches. */
 function writeBuiltInSchemas(openapi: { definitions: Record<string, Schema> }, dir: string): number {
-  const definitions = Object.fromEntries(Object.entries(openapi.definitions).map(([name, schema]) => [name, toJsonSchema(schema, name)]));
+  const definitions = Object.fromEntries(
+    Object.entries(openapi.definitions).map(([name, schema]) => [name, toJsonSchema(schema, name)]),
+  );
   let count = 0;
   for (const [name, schema] of Object.entries(openapi.definitions)) {
     const kinds = (schema['x-kubernetes-group-version-kind'] ?? []) as {
@@ -46,7 +52,10 @@ function writeBuiltInSchemas(openapi: { definitions: Record<string, Schema> }, d
         definitions: reached,
       };
       const groupPart = group === '' ? '' : `-${group.split('.')[0]!.toLowerCase()}`;
-      writeFileSync(join(dir, `${kind.toLowerCase()}${groupPart}-${version.toLowerCase()}.json`), JSON.stringify(standalone));
+      writeFileSync(
+        join(dir, `${kind.toLowerCase()}${groupPart}-${version.toLowerCase()}.json`),
+        JSON.stringify(standalone),
+      );
       count++;
     }
   }
@@ -54,7 +63,11 @@ function writeBuiltInSchemas(openapi: { definitions: Record<string, Schema> }, d
 }
 
 /** Every definition `schema` refers to, directly or through others. */
-function collectReferences(schema: unknown, definitions: Record<string, Schema>, reached: Record<string, Schema>): void {
+function collectReferences(
+  schema: unknown,
+  definitions: Record<string, Schema>,
+  reached: Record<string, Schema>,
+): void {
   if (Array.isArray(schema)) return schema.forEach((item) => collectReferences(item, definitions, reached));
   if (schema === null || typeof schema !== 'object') return;
   for (const [key, value] of Object.entries(schema)) {
@@ -72,7 +85,8 @@ function collectReferences(schema: unknown, definitions: Record<string, Schema>,
 function toJsonSchema(schema: unknown, definitionName?: string): Schema {
   const converted = convert(schema) as Schema;
   // A quantity is written as a string or a number (`cpu: 1`, `memory: 512Mi`).
-  if (definitionName === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return { description: converted.description, oneOf: [{ type: 'string' }, { type: 'number' }] };
+  if (definitionName === 'io.k8s.apimachinery.pkg.api.resource.Quantity')
+    return { description: converted.description, oneOf: [{ type: 'string' }, { type: 'number' }] };
   return converted;
 }
 
@@ -82,7 +96,9 @@ function convert(schema: unknown): unknown {
   const result: Schema = {};
   for (const [key, value] of Object.entries(schema as Schema)) {
     if (key === 'properties' || key === 'patternProperties' || key === 'definitions') {
-      result[key] = Object.fromEntries(Object.entries(value as Schema).map(([name, property]) => [name, convert(property)]));
+      result[key] = Object.fromEntries(
+        Object.entries(value as Schema).map(([name, property]) => [name, convert(property)]),
+      );
     } else if (key.startsWith('x-kubernetes-') || key === 'nullable' || key === 'example') {
       continue;
     } else result[key] = convert(value);
@@ -96,7 +112,8 @@ function convert(schema: unknown): unknown {
   }
   if (source.nullable === true && typeof result.type === 'string') result.type = [result.type, 'null'];
   const open = source['x-kubernetes-preserve-unknown-fields'] === true;
-  if (result.properties !== undefined && result.additionalProperties === undefined && !open) result.additionalProperties = false;
+  if (result.properties !== undefined && result.additionalProperties === undefined && !open)
+    result.additionalProperties = false;
   return result;
 }
 
@@ -132,7 +149,10 @@ function writeCrdSchemas(text: string, dir: string): number {
         additionalProperties: true,
       };
       converted.properties = properties;
-      writeFileSync(join(dir, group, `${names.kind.toLowerCase()}_${version.name}.json`), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...converted }));
+      writeFileSync(
+        join(dir, group, `${names.kind.toLowerCase()}_${version.name}.json`),
+        JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...converted }),
+      );
       count++;
     }
   }

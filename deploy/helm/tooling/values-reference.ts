@@ -18,7 +18,8 @@ import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
 const CHART = new URL('../flowhook/', import.meta.url);
 const README = new URL('README.md', CHART);
 const SCHEMA = new URL('values.schema.json', CHART);
-const BEGIN = '<!-- BEGIN GENERATED: values (node deploy/helm/tooling/values-reference.ts writes this part; do not edit) -->';
+const BEGIN =
+  '<!-- BEGIN GENERATED: values (node deploy/helm/tooling/values-reference.ts writes this part; do not edit) -->';
 const END = '<!-- END GENERATED: values -->';
 
 interface Row {
@@ -45,7 +46,9 @@ const root = walk(document.contents as YAMLMap, '', document.commentBefore ?? ''
 };
 const schema = { $schema: 'http://json-schema.org/draft-07/schema#', title: 'flowhook chart values', ...root };
 if (undocumented.length > 0) {
-  console.error(`values-reference: undocumented keys in values.yaml (add a "# --" comment): ${undocumented.join(', ')}`);
+  console.error(
+    `values-reference: undocumented keys in values.yaml (add a "# --" comment): ${undocumented.join(', ')}`,
+  );
   process.exit(1);
 }
 
@@ -84,7 +87,8 @@ for (const [file, text] of outputs) {
     console.log(`values-reference: ${name} written`);
   }
 }
-if (check && process.exitCode !== 1) console.log('values-reference: README.md and values.schema.json match values.yaml');
+if (check && process.exitCode !== 1)
+  console.log('values-reference: README.md and values.schema.json match values.yaml');
 
 /** The schema of `map`, with a table row for each documented key. `inherited`: the comment yaml attaches to a map rather than to its first key. */
 function walk(map: YAMLMap, prefix: string, inherited: string): Schema {
@@ -98,7 +102,8 @@ function walk(map: YAMLMap, prefix: string, inherited: string): Schema {
     const value = pair.value;
     const childComment = isMap(value) ? (value.commentBefore ?? '') : '';
     if (isMap(value) && (description === undefined || hasDocumentedKeys(value, childComment))) {
-      if (description !== undefined) undocumented.push(`${key} (documented, but so are its keys: document the keys only)`);
+      if (description !== undefined)
+        undocumented.push(`${key} (documented, but so are its keys: document the keys only)`);
       properties[name] = walk(value, `${key}.`, childComment);
       return;
     }
@@ -106,7 +111,12 @@ function walk(map: YAMLMap, prefix: string, inherited: string): Schema {
       undocumented.push(key);
       return;
     }
-    const plain = value === null || value === undefined ? null : isScalar(value) ? value.value : (value as { toJSON(): unknown }).toJSON();
+    const plain =
+      value === null || value === undefined
+        ? null
+        : isScalar(value)
+          ? value.value
+          : (value as { toJSON(): unknown }).toJSON();
     const shownType = type ?? typeOf(plain);
     sections.at(-1)!.rows.push({ key, type: shownType, default: plain, description });
     properties[name] = { ...schemaOf(shownType, type !== undefined), description };
@@ -133,7 +143,9 @@ function schemaOf(type: string, annotated: boolean): Schema {
 }
 
 function hasDocumentedKeys(map: YAMLMap, inherited: string): boolean {
-  return map.items.some((item, index) => readComment(commentOf(item as Pair, index, inherited)).description !== undefined);
+  return map.items.some(
+    (item, index) => readComment(commentOf(item as Pair, index, inherited)).description !== undefined,
+  );
 }
 
 function commentOf(pair: Pair, index: number, inherited: string): string {
@@ -149,7 +161,10 @@ function readComment(comment: string): { section?: string; description?: string;
     .trim();
   const start = lines.findLastIndex((line) => line.trimStart().startsWith('-- '));
   if (start < 0) return { section };
-  const text = [lines[start]!.trimStart().slice(3), ...lines.slice(start + 1).filter((line) => line.trim() !== '' && !line.startsWith('#'))]
+  const text = [
+    lines[start]!.trimStart().slice(3),
+    ...lines.slice(start + 1).filter((line) => line.trim() !== '' && !line.startsWith('#')),
+  ]
     .map((line) => line.trim())
     .join(' ')
     .trim();

@@ -22,7 +22,9 @@ type Scalar = string | number | boolean;
 export function auditEntryOf(method: AuditedMethod, requestJson: unknown): AuditEntry {
   const details: Record<string, unknown> = {};
   for (const path of method.details ?? []) {
-    const value = plainValue(pick(requestJson, path)) ?? (method.implicit && Object.hasOwn(method.implicit, path) ? method.implicit[path] : undefined);
+    const value =
+      plainValue(pick(requestJson, path)) ??
+      (method.implicit && Object.hasOwn(method.implicit, path) ? method.implicit[path] : undefined);
     if (value !== undefined) details[path] = value;
   }
   return {
@@ -43,7 +45,8 @@ function pick(json: unknown, path: string): unknown {
   if (isForbiddenField(path)) return undefined;
   let current = json;
   for (const part of path.split('.')) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, part)) return undefined;
+    if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, part))
+      return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;

@@ -59,17 +59,22 @@ export interface AuditPage {
 
 export async function listAuditEvents(orm: MikroORM, filter: AuditFilter): Promise<AuditPage> {
   const limit = filter.limit || DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new InvalidArgumentError(`limit must be 1..${MAX_LIST_LIMIT}`);
-  if (filter.since && filter.until && filter.since > filter.until) throw new InvalidArgumentError('since must not be after until');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)
+    throw new InvalidArgumentError(`limit must be 1..${MAX_LIST_LIMIT}`);
+  if (filter.since && filter.until && filter.since > filter.until)
+    throw new InvalidArgumentError('since must not be after until');
   const where: FilterQuery<AuditEvent>[] = [];
   if (filter.since) where.push({ at: { $gte: filter.since } });
   if (filter.until) where.push({ at: { $lt: filter.until } });
   if (filter.account) where.push({ account: filter.account });
   if (filter.company) where.push({ company: filter.company });
   if (filter.person) where.push({ person: filter.person });
-  if (filter.action) where.push({ $or: [{ action: filter.action }, { action: { $like: `${escapeLikePattern(filter.action)}.%` } }] });
+  if (filter.action)
+    where.push({ $or: [{ action: filter.action }, { action: { $like: `${escapeLikePattern(filter.action)}.%` } }] });
   if (filter.beforeId !== undefined) where.push({ id: { $lt: filter.beforeId } });
   // One more than asked tells whether another page follows, without a count over the whole table.
-  const rows = await orm.em.fork().find(AuditEvent, where.length > 0 ? { $and: where } : {}, { orderBy: { id: 'desc' }, limit: limit + 1 });
+  const rows = await orm.em
+    .fork()
+    .find(AuditEvent, where.length > 0 ? { $and: where } : {}, { orderBy: { id: 'desc' }, limit: limit + 1 });
   return { events: rows.slice(0, limit), more: rows.length > limit };
 }

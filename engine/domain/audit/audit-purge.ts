@@ -13,7 +13,12 @@ export function purgeAuditEvents(orm: MikroORM, retentionMs: number): Promise<nu
   return deleteAgedRows(orm, AUDIT_EVENTS, retentionMs);
 }
 
-export function startAuditPurge(options: { orm: MikroORM; logger: Logger; retentionMs: number; intervalMs?: number }): PeriodicTask {
+export function startAuditPurge(options: {
+  orm: MikroORM;
+  logger: Logger;
+  retentionMs: number;
+  intervalMs?: number;
+}): PeriodicTask {
   return startAgedRowsPurge({
     ...options,
     rows: AUDIT_EVENTS,

@@ -36,7 +36,17 @@ export interface AuditedMethod {
  * contain one (a unit test checks), whatever the method — a second lock on the
  * same door, for whoever extends the list below.
  */
-export const FORBIDDEN_FIELD_WORDS = ['secret', 'key', 'token', 'password', 'payload', 'value', 'settings', 'credential', 'certificate'] as const;
+export const FORBIDDEN_FIELD_WORDS = [
+  'secret',
+  'key',
+  'token',
+  'password',
+  'payload',
+  'value',
+  'settings',
+  'credential',
+  'certificate',
+] as const;
 
 const FLOW_ADMIN: Record<string, AuditedMethod> = {
   CreateCompany: { action: 'company.create', company: 'name' },
@@ -118,7 +128,18 @@ const EXECUTION: Record<string, AuditedMethod> = {
     action: 'execution.rerun-many',
     company: 'company',
     target: 'activity',
-    details: ['statuses', 'since', 'until', 'dryRun', 'maxCount', 'sameVersion', 'flowName', 'flowVersion', 'outcome', 'caller'],
+    details: [
+      'statuses',
+      'since',
+      'until',
+      'dryRun',
+      'maxCount',
+      'sameVersion',
+      'flowName',
+      'flowVersion',
+      'outcome',
+      'caller',
+    ],
   },
   // A read, but of what doNotLogPayload keeps out of every log: who decrypted it is on record.
   RevealExecutionPayload: { action: 'execution.reveal-payload', company: 'company', target: 'executionId' },

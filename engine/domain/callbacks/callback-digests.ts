@@ -22,12 +22,17 @@ export function tokenLookup(token: string): string {
 
 /** Company exactly, activity lower-cased, the key as given: NUL-separated, so parts cannot run into each other. */
 export function keyLookup(key: Buffer, parts: { company: string; activity: string; key: string }): string {
-  const mac = createHmac('sha256', key).update(`${parts.company}\u0000${parts.activity.toLowerCase()}\u0000${parts.key}`, 'utf8').digest('hex');
+  const mac = createHmac('sha256', key)
+    .update(`${parts.company}\u0000${parts.activity.toLowerCase()}\u0000${parts.key}`, 'utf8')
+    .digest('hex');
   return `k:${mac}`;
 }
 
 export function bodyDigest(key: Buffer, where: { executionId: string; step: string }, body: string): string {
-  return createHmac('sha256', key).update(`${where.executionId}\u0000${where.step}\u0000`, 'utf8').update(body, 'utf8').digest('hex');
+  return createHmac('sha256', key)
+    .update(`${where.executionId}\u0000${where.step}\u0000`, 'utf8')
+    .update(body, 'utf8')
+    .digest('hex');
 }
 
 export function sameDigest(stored: string | null | undefined, computed: string): boolean {

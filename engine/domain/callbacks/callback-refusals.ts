@@ -8,7 +8,16 @@ import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '..
 export type CallbackRoute = 'url' | 'key';
 
 export type CallbackRefusalReason =
-  'malformed_token' | 'body_not_utf8' | 'body_too_deep' | 'unknown_token' | 'unknown_key' | 'key_expired' | 'step_expired' | 'unknown_step' | 'execution_closed' | 'already_used';
+  | 'malformed_token'
+  | 'body_not_utf8'
+  | 'body_too_deep'
+  | 'unknown_token'
+  | 'unknown_key'
+  | 'key_expired'
+  | 'step_expired'
+  | 'unknown_step'
+  | 'execution_closed'
+  | 'already_used';
 
 export interface CallbackRefusal {
   reason: CallbackRefusalReason;
@@ -50,5 +59,9 @@ export class CallbackInvalidError extends InvalidArgumentError {
 }
 
 export function refusalOf(error: unknown): CallbackRefusal | undefined {
-  return error instanceof CallbackNotFoundError || error instanceof CallbackUsedError || error instanceof CallbackInvalidError ? error.refusal : undefined;
+  return error instanceof CallbackNotFoundError ||
+    error instanceof CallbackUsedError ||
+    error instanceof CallbackInvalidError
+    ? error.refusal
+    : undefined;
 }

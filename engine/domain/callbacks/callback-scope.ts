@@ -11,7 +11,8 @@ const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_STEP_NAME_LENGTH = 200;
 
 export function checkStepName(step: string): void {
-  if (step.length > MAX_STEP_NAME_LENGTH || !STEP_NAME.test(step)) throw new InvalidArgumentError('a callback step must be named by a step name (letters, digits and _)');
+  if (step.length > MAX_STEP_NAME_LENGTH || !STEP_NAME.test(step))
+    throw new InvalidArgumentError('a callback step must be named by a step name (letters, digits and _)');
 }
 
 /**

@@ -26,9 +26,14 @@ export interface CallbackUrlRequest {
 const MAX_CALLBACK_STEPS = 100;
 
 /** Step → URL. The caller has checked the execution's grant and that it runs (security/execution-access.ts: requireLiveGrant). */
-export async function mintCallbackUrls(em: EntityManager, target: CallbackUrlTarget, request: CallbackUrlRequest): Promise<Record<string, string>> {
+export async function mintCallbackUrls(
+  em: EntityManager,
+  target: CallbackUrlTarget,
+  request: CallbackUrlRequest,
+): Promise<Record<string, string>> {
   const steps = [...new Set(request.callbackSteps)];
-  if (steps.length > MAX_CALLBACK_STEPS) throw new InvalidArgumentError(`at most ${MAX_CALLBACK_STEPS} callback steps per request`);
+  if (steps.length > MAX_CALLBACK_STEPS)
+    throw new InvalidArgumentError(`at most ${MAX_CALLBACK_STEPS} callback steps per request`);
   for (const step of steps) checkStepName(step);
   const urls: Record<string, string> = {};
   const waits: NewWait[] = [];

@@ -66,7 +66,10 @@ export interface PurgeCursor {
 }
 
 /** One round: aged rows in batches, then up to EXECUTIONS_PER_ROUND executions with old unused rows. */
-export async function purgeCallbackWaits(options: CallbackWaitPurgeOptions, cursor: PurgeCursor = { after: '' }): Promise<CallbackWaitPurgeRound> {
+export async function purgeCallbackWaits(
+  options: CallbackWaitPurgeOptions,
+  cursor: PurgeCursor = { after: '' },
+): Promise<CallbackWaitPurgeRound> {
   const connection = options.orm.em.getConnection();
   const seconds = options.retentionMs / 1000;
   const round: CallbackWaitPurgeRound = { aged: 0, ofClosedExecutions: 0, described: 0 };
@@ -98,10 +101,16 @@ export function startCallbackWaitPurge(options: CallbackWaitPurgeOptions): Perio
     try {
       const round = await purgeCallbackWaits(options, cursor);
       if (round.aged + round.ofClosedExecutions > 0)
-        options.logger.debug({ ...round, retentionMs: options.retentionMs }, 'purged callback_wait rows past FLOWHOOK_CALLBACK_RETENTION');
+        options.logger.debug(
+          { ...round, retentionMs: options.retentionMs },
+          'purged callback_wait rows past FLOWHOOK_CALLBACK_RETENTION',
+        );
     } catch (error) {
       // Never fatal: the rows wait for the next round.
-      options.logger.warn({ reason: error instanceof Error ? error.message.split('\n')[0] : String(error) }, 'callback wait purge failed; it runs again at the next interval');
+      options.logger.warn(
+        { reason: error instanceof Error ? error.message.split('\n')[0] : String(error) },
+        'callback wait purge failed; it runs again at the next interval',
+      );
     }
   }, options.intervalMs ?? CALLBACK_PURGE_INTERVAL_MS);
 }

@@ -38,7 +38,12 @@ export async function insertUrlWaits(em: EntityManager, waits: readonly NewWait[
 }
 
 /** The step accepted a callback: every way into it (all its URLs, its key) answers from now on with this status, for this body only. */
-export async function markUsed(em: EntityManager, target: WaitTarget, answer: { status: number; bodyDigest: string }, now: Date): Promise<void> {
+export async function markUsed(
+  em: EntityManager,
+  target: WaitTarget,
+  answer: { status: number; bodyDigest: string },
+  now: Date,
+): Promise<void> {
   await em.nativeUpdate(
     CallbackWait,
     { executionId: target.executionId, step: target.step, usedAt: null },
@@ -73,7 +78,13 @@ const UPSERT_KEY = `insert into "callback_wait" ("lookup", "company", "activity"
  * its wait was open (terminated, cancelled, failed) is not a wait: `stillRuns` asks Temporal, and
  * that execution's unused rows are forgotten so the key is free again before its old expiry.
  */
-export async function registerKeyWait(em: EntityManager, wait: NewWait, now: Date, expiresAt: Date, stillRuns: (executionId: string) => Promise<boolean>): Promise<Date> {
+export async function registerKeyWait(
+  em: EntityManager,
+  wait: NewWait,
+  now: Date,
+  expiresAt: Date,
+  stillRuns: (executionId: string) => Promise<boolean>,
+): Promise<Date> {
   const connection = em.getConnection();
   // A row that changed between the statement and the read is decided again; so is a key freed from a closed execution.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -91,7 +102,8 @@ export async function registerKeyWait(em: EntityManager, wait: NewWait, now: Dat
     if (written[0]) return new Date(written[0].expires_at);
     const existing = await em.fork().findOne(CallbackWait, { lookup: wait.lookup });
     if (!existing) continue;
-    if (existing.executionId === wait.executionId && existing.step === wait.step) return existing.expiresAt ?? expiresAt;
+    if (existing.executionId === wait.executionId && existing.step === wait.step)
+      return existing.expiresAt ?? expiresAt;
     const stillWaits = existing.usedAt == null && existing.expiresAt != null && existing.expiresAt > now;
     if (!stillWaits) continue;
     if (await stillRuns(existing.executionId)) throw anotherExecutionWaits(wait.company, wait.activity);

@@ -24,8 +24,13 @@ export type DeliverCallbackDeps = CallbackDeliveryDeps & {
   limits: Pick<WebhookLimits, 'admitCallback' | 'chargeCallbackMiss'>;
 };
 
-export async function deliverCallback(deps: DeliverCallbackDeps, request: DeliverCallbackRequest, account: ServiceAccountIdentity): Promise<DeliveredCallback> {
-  if (!isCallbackTokenShape(request.token)) throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'malformed_token' });
+export async function deliverCallback(
+  deps: DeliverCallbackDeps,
+  request: DeliverCallbackRequest,
+  account: ServiceAccountIdentity,
+): Promise<DeliveredCallback> {
+  if (!isCallbackTokenShape(request.token))
+    throw new CallbackNotFoundError(NO_CALLBACK_AT_URL, { reason: 'malformed_token' });
   // Malformed tokens cost nothing and take nothing; a well-formed one costs a lookup, unless its
   // sender has already guessed too often. A service calling the engine itself is its own sender.
   const sender = request.sender || `account:${account.name}`;
@@ -41,7 +46,10 @@ export async function deliverCallback(deps: DeliverCallbackDeps, request: Delive
   if (!account.allCompanies) {
     const company = await em.findOne(Company, { name: wait.company }, { fields: ['id'] });
     if (!company || !actsForCompany(account, company.id)) {
-      throw new PermissionDeniedError(`Service account "${account.name}" may not deliver callbacks of company "${wait.company}"`, { reason: 'service_account_company' });
+      throw new PermissionDeniedError(
+        `Service account "${account.name}" may not deliver callbacks of company "${wait.company}"`,
+        { reason: 'service_account_company' },
+      );
     }
   }
   return deliverToWait(deps, wait, { route: 'url', body, headers: deliveredHeaders(request.headers) });

@@ -11,7 +11,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { CALLBACK_ALREADY_RECEIVED, CALLBACK_EXPIRED, CALLBACK_UNKNOWN_STEP, DEFAULT_CALLBACK_STATUS, type CallbackAccepted, type CallbackDelivery } from '../../../flow/index.ts';
+import {
+  CALLBACK_ALREADY_RECEIVED,
+  CALLBACK_EXPIRED,
+  CALLBACK_UNKNOWN_STEP,
+  DEFAULT_CALLBACK_STATUS,
+  type CallbackAccepted,
+  type CallbackDelivery,
+} from '../../../flow/index.ts';
 import { callbackUpdate } from '../../../flow/flow-messages.ts';
 import { markSensitive } from '../../../flow/payload-converter.ts';
 import { firstLineOf, temporalUnavailable } from '../../infrastructure/temporal/temporal-unavailable.ts';
@@ -53,7 +60,11 @@ export interface DeliveredCallback extends WaitTarget {
 // A callback sender waits for its answer: bounded, and an update needs a worker to run its validator.
 const UPDATE_TIMEOUT_MS = 10_000;
 
-export async function deliverToWait(deps: CallbackDeliveryDeps, wait: CallbackWait, call: CallbackCall): Promise<DeliveredCallback> {
+export async function deliverToWait(
+  deps: CallbackDeliveryDeps,
+  wait: CallbackWait,
+  call: CallbackCall,
+): Promise<DeliveredCallback> {
   const target: WaitTarget = { executionId: wait.executionId, step: wait.step };
   const digest = bodyDigest(deps.callbackKeys.body, target, call.body);
   if (wait.usedAt) return answerAgain(wait, digest, call.route);
@@ -66,13 +77,20 @@ export async function deliverToWait(deps: CallbackDeliveryDeps, wait: CallbackWa
   }
   const statusCode = answerStatus(accepted);
   // The execution holds the callback now; if the table cannot say so, a retry still finds the first answer (the update id).
-  await markUsed(deps.orm.em.fork(), target, { status: statusCode, bodyDigest: digest }, new Date()).catch((error: unknown) => {
-    deps.logger.warn({ ...target, reason: firstLineOf(error) }, 'callback accepted but not recorded as used');
-  });
+  await markUsed(deps.orm.em.fork(), target, { status: statusCode, bodyDigest: digest }, new Date()).catch(
+    (error: unknown) => {
+      deps.logger.warn({ ...target, reason: firstLineOf(error) }, 'callback accepted but not recorded as used');
+    },
+  );
   return { ...target, statusCode, repeated: false };
 }
 
-function sendUpdate(deps: CallbackDeliveryDeps, wait: CallbackWait, call: CallbackCall, digest: string): Promise<CallbackAccepted> {
+function sendUpdate(
+  deps: CallbackDeliveryDeps,
+  wait: CallbackWait,
+  call: CallbackCall,
+  digest: string,
+): Promise<CallbackAccepted> {
   const delivery: CallbackDelivery = { step: wait.step, body: call.body, headers: call.headers };
   const handle = deps.temporal.workflow.getHandle(wait.executionId);
   return deps.temporal.connection.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
@@ -87,7 +105,8 @@ function sendUpdate(deps: CallbackDeliveryDeps, wait: CallbackWait, call: Callba
 /** The step already took a callback: the same body is answered as it was, any other refused. */
 function answerAgain(wait: CallbackWait, digest: string, route: CallbackRoute): DeliveredCallback {
   const target = { executionId: wait.executionId, step: wait.step };
-  if (sameDigest(wait.bodyDigest, digest) && wait.answerStatus != null) return { ...target, statusCode: wait.answerStatus, repeated: true };
+  if (sameDigest(wait.bodyDigest, digest) && wait.answerStatus != null)
+    return { ...target, statusCode: wait.answerStatus, repeated: true };
   throw new CallbackUsedError(route === 'url' ? URL_ALREADY_USED : KEY_ALREADY_USED, {
     reason: 'already_used',
     ...target,
@@ -102,7 +121,10 @@ async function refusedByExecution(
   route: CallbackRoute,
   error: unknown,
 ): Promise<DeliveredCallback> {
-  const failureType = error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
+  const failureType =
+    error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure
+      ? (error.cause.type ?? undefined)
+      : undefined;
   if (failureType === CALLBACK_ALREADY_RECEIVED) {
     // Another delivery won the race, or this one was accepted before the table said so: the table decides which.
     const current = await findWait(deps.orm.em.fork(), lookup);
@@ -138,7 +160,8 @@ const GRPC_NOT_FOUND = 5;
 
 /** Not found, or closed meanwhile ("workflow execution already completed"). */
 function isWorkflowClosedError(error: unknown): boolean {
-  if (error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND)) return true;
+  if (error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND))
+    return true;
   const cause = error instanceof Error ? error.cause : undefined;
   if (isGrpcServiceError(cause) && cause.code === GRPC_NOT_FOUND) return true;
   return [error, cause].some((candidate) => candidate instanceof Error && /already completed/i.test(candidate.message));

@@ -18,7 +18,11 @@ export type ResumeCallbackDeps = CallbackDeliveryDeps & FlowCallDeps;
 /** What the step sees as the resume's request headers: the payload is JSON. */
 const RESUME_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
-export async function resumeCallback(deps: ResumeCallbackDeps, request: ResumeCallbackRequest, account: ServiceAccountIdentity): Promise<DeliveredCallback> {
+export async function resumeCallback(
+  deps: ResumeCallbackDeps,
+  request: ResumeCallbackRequest,
+  account: ServiceAccountIdentity,
+): Promise<DeliveredCallback> {
   const body = checkShape(request);
   const em = deps.orm.em.fork();
   const { published, trigger } = await authorizeFlowCall(deps, em, request, account);
@@ -52,6 +56,7 @@ function checkShape(request: ResumeCallbackRequest): string {
   } catch {
     throw new InvalidArgumentError('payload must be JSON text');
   }
-  if (nestsDeeperThan(payload, MAX_JSON_DEPTH)) throw new InvalidArgumentError(`payload nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestsDeeperThan(payload, MAX_JSON_DEPTH))
+    throw new InvalidArgumentError(`payload nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
   return payload;
 }

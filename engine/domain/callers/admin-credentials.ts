@@ -30,7 +30,10 @@ export interface HeldCredential {
 }
 
 /** The admin credential a token is, or undefined (an OAuth token is never one: those expire on their own clock). */
-export async function adminCredentialOf(token: string, accounts: ServiceAccountDirectory): Promise<AdminCredential | undefined> {
+export async function adminCredentialOf(
+  token: string,
+  accounts: ServiceAccountDirectory,
+): Promise<AdminCredential | undefined> {
   const found = await accounts.lookup(token);
   if (!('account' in found) || found.account.scope !== 'admin') return undefined;
   // A service account may be *named* bootstrap-admin, but its token has our shape.
@@ -39,7 +42,10 @@ export async function adminCredentialOf(token: string, accounts: ServiceAccountD
 }
 
 /** Whether the credential still opens the admin services: same account, enabled, admin scope, token not rotated. */
-export async function stillAdmin(accounts: ServiceAccountDirectory, credential: Pick<AdminCredential, 'account' | 'tokenHash'>): Promise<boolean> {
+export async function stillAdmin(
+  accounts: ServiceAccountDirectory,
+  credential: Pick<AdminCredential, 'account' | 'tokenHash'>,
+): Promise<boolean> {
   const found = await accounts.lookupByTokenHash(credential.tokenHash);
   return 'account' in found && found.account.scope === 'admin' && found.account.name === credential.account;
 }
@@ -50,9 +56,14 @@ export function credentialMac(key: Buffer, credential: Pick<AdminCredential, 'ac
 }
 
 /** stillAdmin for a session that keeps only credentialMac: the account's current token must be the one it was opened with. */
-export async function stillAdminByMac(accounts: ServiceAccountDirectory, key: Buffer, held: HeldCredential): Promise<boolean> {
+export async function stillAdminByMac(
+  accounts: ServiceAccountDirectory,
+  key: Buffer,
+  held: HeldCredential,
+): Promise<boolean> {
   for (const current of await accounts.currentTokenHashes(held.account)) {
-    if (hmacMatches(key, macParts(held.account, current), held.tokenMac)) return stillAdmin(accounts, { account: held.account, tokenHash: current });
+    if (hmacMatches(key, macParts(held.account, current), held.tokenMac))
+      return stillAdmin(accounts, { account: held.account, tokenHash: current });
   }
   return false;
 }

@@ -39,21 +39,31 @@ export interface AppView {
   permissionSets: { permissionSet: string; company: string }[];
 }
 
-export async function registerApplication(em: EntityManager, changes: ChangeAnnouncer, request: AppRegistration): Promise<{ view: AppView; created: boolean }> {
+export async function registerApplication(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  request: AppRegistration,
+): Promise<{ view: AppView; created: boolean }> {
   const clientId = request.clientId.trim();
   // Entra client ids are GUIDs; other providers use URLs or plain names.
-  if (!/^[A-Za-z0-9._:/@-]{1,250}$/.test(clientId)) throw new InvalidArgumentError('client id: 1-250 characters of letters, digits, . _ : / @ -');
+  if (!/^[A-Za-z0-9._:/@-]{1,250}$/.test(clientId))
+    throw new InvalidArgumentError('client id: 1-250 characters of letters, digits, . _ : / @ -');
   const issuer = requireIssuer(request.issuer);
-  const tenantId = request.tenantId === undefined || request.tenantId === null ? request.tenantId : requireTenant(request.tenantId);
+  const tenantId =
+    request.tenantId === undefined || request.tenantId === null ? request.tenantId : requireTenant(request.tenantId);
   const description = request.description?.trim() ?? '';
   if (description.length > 250) throw new InvalidArgumentError('description: at most 250 characters');
   // FLOW ALL alone never lets an application call and SUPER is never assignable: refused here, not answered 403 at every call.
-  const permissionSet = request.permissionSet ? requireUsablePermissionSet('application', request.permissionSet) : undefined;
+  const permissionSet = request.permissionSet
+    ? requireUsablePermissionSet('application', request.permissionSet)
+    : undefined;
   requireGrantScope(clientId, request.company, request.allCompanies ?? false, permissionSet);
   const registered = await em.transactional(async (tx) => {
     const company = request.company ? await requireCompany(tx, request.company) : null;
     // The registration under this issuer, else the client id's unbound one (from before issuers were bound), bound now.
-    let app = (await tx.findOne(IdentityApplication, { issuer, clientId })) ?? (await tx.findOne(IdentityApplication, { issuer: null, clientId }));
+    let app =
+      (await tx.findOne(IdentityApplication, { issuer, clientId })) ??
+      (await tx.findOne(IdentityApplication, { issuer: null, clientId }));
     const created = !app;
     app ??= tx.create(IdentityApplication, {
       id: randomUUID(),
@@ -76,7 +86,8 @@ export async function registerApplication(em: EntityManager, changes: ChangeAnno
         company: company?.id ?? null,
         permissionSet,
       });
-      if (existing === 0) tx.create(ApplicationPermission, { id: randomUUID(), application: app, company, permissionSet });
+      if (existing === 0)
+        tx.create(ApplicationPermission, { id: randomUUID(), application: app, company, permissionSet });
     }
     await tx.flush();
     return { view: await appView(tx, app), created };
@@ -109,8 +120,16 @@ export async function listApplications(em: EntityManager): Promise<AppView[]> {
 }
 
 /** The client id's registration under the issuer given, or its only one when none is given. */
-export async function requireApplication(em: EntityManager, clientId: string, issuer: string | undefined): Promise<IdentityApplication> {
-  const registrations = await em.find(IdentityApplication, { clientId: clientId.trim() }, { orderBy: { issuer: 'asc' } });
+export async function requireApplication(
+  em: EntityManager,
+  clientId: string,
+  issuer: string | undefined,
+): Promise<IdentityApplication> {
+  const registrations = await em.find(
+    IdentityApplication,
+    { clientId: clientId.trim() },
+    { orderBy: { issuer: 'asc' } },
+  );
   if (issuer !== undefined && issuer.trim() !== '') {
     const wanted = normalizeIssuer(issuer);
     const app = registrations.find((registration) => registration.issuer === wanted);
@@ -130,9 +149,18 @@ export async function requireApplication(em: EntityManager, clientId: string, is
 }
 
 /** A permission set needs a scope the operator chose: one company, or all of them said out loud. */
-function requireGrantScope(clientId: string, company: string | undefined, allCompanies: boolean, permissionSet: string | undefined): void {
-  if (allCompanies && company) throw new InvalidArgumentError('give either a company (--company) or all companies (--all-companies), not both');
-  if (allCompanies && !permissionSet) throw new InvalidArgumentError('all companies (--all-companies) is the scope of a permission set; give the set too (--permission-set)');
+function requireGrantScope(
+  clientId: string,
+  company: string | undefined,
+  allCompanies: boolean,
+  permissionSet: string | undefined,
+): void {
+  if (allCompanies && company)
+    throw new InvalidArgumentError('give either a company (--company) or all companies (--all-companies), not both');
+  if (allCompanies && !permissionSet)
+    throw new InvalidArgumentError(
+      'all companies (--all-companies) is the scope of a permission set; give the set too (--permission-set)',
+    );
   if (permissionSet && !company && !allCompanies) {
     throw new InvalidArgumentError(
       `the permission set "${permissionSet}" needs a scope: --company <name> assigns it in that company; ` +
@@ -148,12 +176,17 @@ function issuerName(app: IdentityApplication): string {
 /** An absolute http(s) URL, as `iss` is; stored without a trailing slash. */
 function requireIssuer(value: string | undefined): string {
   const issuer = normalizeIssuer(value ?? '');
-  if (issuer === '') throw new InvalidArgumentError("issuer: required — the issuer whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS (--issuer <url>)");
+  if (issuer === '')
+    throw new InvalidArgumentError(
+      "issuer: required — the issuer whose tokens carry this client id, one of the facade's FLOWHOOK_OAUTH_ISSUERS (--issuer <url>)",
+    );
   let url: URL;
   try {
     url = new URL(issuer);
   } catch {
-    throw new InvalidArgumentError(`issuer: "${issuer.slice(0, 100)}" is not a URL; use the token's exact \`iss\`, e.g. https://login.microsoftonline.com/<tenant>/v2.0`);
+    throw new InvalidArgumentError(
+      `issuer: "${issuer.slice(0, 100)}" is not a URL; use the token's exact \`iss\`, e.g. https://login.microsoftonline.com/<tenant>/v2.0`,
+    );
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || issuer.length > 1000)
     throw new InvalidArgumentError("issuer: an http(s) URL of at most 1000 characters, the token's exact `iss`");
@@ -162,13 +195,20 @@ function requireIssuer(value: string | undefined): string {
 
 function requireTenant(value: string): string {
   const tenantId = value.trim();
-  if (!/^[A-Za-z0-9._-]{1,250}$/.test(tenantId)) throw new InvalidArgumentError('tenant: 1-250 characters of letters, digits, . _ - (Entra ID: the directory (tenant) ID)');
+  if (!/^[A-Za-z0-9._-]{1,250}$/.test(tenantId))
+    throw new InvalidArgumentError(
+      'tenant: 1-250 characters of letters, digits, . _ - (Entra ID: the directory (tenant) ID)',
+    );
   return tenantId;
 }
 
 /** The application with its permission sets, as operators see it. */
 export async function appView(em: EntityManager, app: IdentityApplication): Promise<AppView> {
-  const assignments = await em.find(ApplicationPermission, { application: app.id }, { populate: ['company'], orderBy: { permissionSet: 'asc' } });
+  const assignments = await em.find(
+    ApplicationPermission,
+    { application: app.id },
+    { populate: ['company'], orderBy: { permissionSet: 'asc' } },
+  );
   return {
     app,
     permissionSets: assignments.map((a) => ({ permissionSet: a.permissionSet, company: a.company?.name ?? '' })),

@@ -10,7 +10,11 @@
 // refusal says why in its error's `reason` (for the log line only); the
 // caller's answer is the same "Unauthorized" whatever the reason.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BasicCredentials, Caller, VerifiedApplication } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import type {
+  BasicCredentials,
+  Caller,
+  VerifiedApplication,
+} from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { exceedsNameLimit } from '../../../common/name-limits.ts';
 import type { RefusedCall } from '../../../common/refusal-reasons.ts';
 import { matchesHash } from './credentials.ts';
@@ -68,11 +72,17 @@ export async function authenticateCaller(
 export function claimedCaller(caller: Caller | undefined): Pick<RefusedCall, 'user' | 'clientId' | 'issuer'> {
   const identity = caller?.identity;
   if (identity?.case === 'basic') return { user: identity.value.userName };
-  if (identity?.case === 'application') return { clientId: identity.value.clientId, issuer: identity.value.issuer || undefined };
+  if (identity?.case === 'application')
+    return { clientId: identity.value.clientId, issuer: identity.value.issuer || undefined };
   return {};
 }
 
-async function authenticateServiceUser(directory: CallerDirectory, em: EntityManager, credentials: BasicCredentials, now: Date): Promise<CallerIdentity> {
+async function authenticateServiceUser(
+  directory: CallerDirectory,
+  em: EntityManager,
+  credentials: BasicCredentials,
+  now: Date,
+): Promise<CallerIdentity> {
   const { userName, accessKey } = credentials;
   // A name longer than any user's is unknown without asking the directory, which would remember it.
   const user = userName && !exceedsNameLimit('user', userName) ? await directory.serviceUser(em, userName) : undefined;
@@ -87,14 +97,23 @@ async function authenticateServiceUser(directory: CallerDirectory, em: EntityMan
  * before the user's state, so `user_disabled` and `key_expired` only ever
  * describe a caller that proved it holds the key.
  */
-export function admitServiceUser(user: ServiceUserSnapshot | undefined, keyMatches: boolean, now: Date): asserts user is ServiceUserSnapshot {
+export function admitServiceUser(
+  user: ServiceUserSnapshot | undefined,
+  keyMatches: boolean,
+  now: Date,
+): asserts user is ServiceUserSnapshot {
   if (!user) throw new UnauthenticatedError('Unauthorized', 'unknown_user');
   if (!keyMatches) throw new UnauthenticatedError('Unauthorized', 'bad_key');
   if (!user.enabled) throw new UnauthenticatedError('Unauthorized', 'user_disabled');
-  if (user.accessKeyExpiresAt !== null && user.accessKeyExpiresAt <= now.getTime()) throw new UnauthenticatedError('Unauthorized', 'key_expired');
+  if (user.accessKeyExpiresAt !== null && user.accessKeyExpiresAt <= now.getTime())
+    throw new UnauthenticatedError('Unauthorized', 'key_expired');
 }
 
-async function authenticateApplication(directory: CallerDirectory, em: EntityManager, verified: VerifiedApplication): Promise<CallerIdentity> {
+async function authenticateApplication(
+  directory: CallerDirectory,
+  em: EntityManager,
+  verified: VerifiedApplication,
+): Promise<CallerIdentity> {
   const registrations = verified.clientId ? await directory.applications(em, verified.clientId) : undefined;
   const app = admitApplication(registrations, verified);
   return { kind: 'application', id: app.id, name: app.clientId, label: `app:${app.clientId}`, grants: app.grants };
@@ -107,15 +126,22 @@ async function authenticateApplication(directory: CallerDirectory, em: EntityMan
  * consent is the registration step, State the on/off switch: a new
  * application lacks both, and consent comes first.
  */
-export function admitApplication(registrations: readonly ApplicationSnapshot[] | undefined, verified: Pick<VerifiedApplication, 'issuer' | 'tenantId'>): ApplicationSnapshot {
+export function admitApplication(
+  registrations: readonly ApplicationSnapshot[] | undefined,
+  verified: Pick<VerifiedApplication, 'issuer' | 'tenantId'>,
+): ApplicationSnapshot {
   if (!registrations || registrations.length === 0) throw new UnauthenticatedError('Unauthorized', 'unknown_app');
   const issuer = normalizeIssuer(verified.issuer);
   const app = issuer === '' ? undefined : registrations.find((registration) => registration.issuer === issuer);
   if (!app) {
     // An unbound registration may well be meant for this issuer: say so, as its fix differs.
-    throw new UnauthenticatedError('Unauthorized', registrations.some((registration) => registration.issuer === null) ? 'app_issuer_unset' : 'app_issuer_mismatch');
+    throw new UnauthenticatedError(
+      'Unauthorized',
+      registrations.some((registration) => registration.issuer === null) ? 'app_issuer_unset' : 'app_issuer_mismatch',
+    );
   }
-  if (app.tenantId !== null && app.tenantId !== verified.tenantId) throw new UnauthenticatedError('Unauthorized', 'app_tenant_mismatch');
+  if (app.tenantId !== null && app.tenantId !== verified.tenantId)
+    throw new UnauthenticatedError('Unauthorized', 'app_tenant_mismatch');
   if (!app.consentGranted) throw new UnauthenticatedError('Unauthorized', 'app_not_consented');
   if (!app.enabled) throw new UnauthenticatedError('Unauthorized', 'app_disabled');
   return app;

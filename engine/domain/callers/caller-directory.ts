@@ -8,7 +8,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../../infrastructure/cache/change-feed.ts';
 import { SnapshotCache, type SnapshotCacheOptions } from '../../infrastructure/cache/snapshot-cache.ts';
-import { ApplicationPermission, IdentityApplication, PermissionAssignment, ServiceUser } from '../../infrastructure/storage/entities.ts';
+import {
+  ApplicationPermission,
+  IdentityApplication,
+  PermissionAssignment,
+  ServiceUser,
+} from '../../infrastructure/storage/entities.ts';
 
 export interface PermissionGrant {
   /** Null: the set holds in every company. */
@@ -45,7 +50,10 @@ export interface CallerDirectory {
   applications(em: EntityManager, clientId: string): Promise<readonly ApplicationSnapshot[] | undefined>;
 }
 
-export function createCallerDirectory(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): CallerDirectory {
+export function createCallerDirectory(
+  feed: ChangeFeed | undefined,
+  cacheOptions: SnapshotCacheOptions = {},
+): CallerDirectory {
   // An unknown name is remembered too (until the next change to users): otherwise it would cost a
   // database round trip a known user with a wrong key does not, and the timing would tell names apart.
   const users = new SnapshotCache<ServiceUserSnapshot>(feed, 'users', {
@@ -81,7 +89,11 @@ async function loadApplications(em: EntityManager, clientId: string): Promise<Ap
   const apps = await em.find(IdentityApplication, { clientId });
   // A miss stays undefined, so the cache never holds it.
   if (apps.length === 0) return undefined;
-  const permissions = await em.find(ApplicationPermission, { application: { $in: apps.map((app) => app.id) } }, { populate: ['company'] });
+  const permissions = await em.find(
+    ApplicationPermission,
+    { application: { $in: apps.map((app) => app.id) } },
+    { populate: ['company'] },
+  );
   return apps.map((app) => ({
     id: app.id,
     clientId: app.clientId,

@@ -2,7 +2,14 @@
 // that can never let the caller run a flow is refused when it is given, with
 // the reason, instead of being stored and answering every call 403.
 import type { CallerIdentity } from './caller-authentication.ts';
-import { FLOW_ALL, FLOW_INTEGR, missingPermissionSet, normalizePermissionSet, PERMISSION_SETS, SUPER } from './permissions.ts';
+import {
+  FLOW_ALL,
+  FLOW_INTEGR,
+  missingPermissionSet,
+  normalizePermissionSet,
+  PERMISSION_SETS,
+  SUPER,
+} from './permissions.ts';
 import { InvalidArgumentError } from '../../errors.ts';
 
 type CallerKind = CallerIdentity['kind'];
@@ -35,7 +42,9 @@ export function requireUsablePermissionSet(kind: CallerKind, raw: string): strin
     );
   }
   if (usable.includes(permissionSet)) return permissionSet;
-  throw new InvalidArgumentError(kind === 'service-user' ? unusableForServiceUser(permissionSet) : unusableForApplication(permissionSet));
+  throw new InvalidArgumentError(
+    kind === 'service-user' ? unusableForServiceUser(permissionSet) : unusableForApplication(permissionSet),
+  );
 }
 
 function unusableForServiceUser(permissionSet: string): string {
@@ -47,6 +56,9 @@ function unusableForServiceUser(permissionSet: string): string {
 }
 
 function unusableForApplication(permissionSet: string): string {
-  const why = permissionSet === SUPER ? `${SUPER} is never assignable to an application` : `${permissionSet} alone never lets one call (an application has no user licence)`;
+  const why =
+    permissionSet === SUPER
+      ? `${SUPER} is never assignable to an application`
+      : `${permissionSet} alone never lets one call (an application has no user licence)`;
   return `An application cannot use "${permissionSet}": applications need "${FLOW_INTEGR}"; ${why}`;
 }

@@ -43,7 +43,11 @@ export function seesCompany(grants: RoleGrants, company: string): boolean {
  * two grants for one company keep the stronger.
  */
 export function grantsFromClaim(claim: unknown): RoleGrants {
-  const entries = Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : typeof claim === 'string' ? claim.split(/[\s,]+/) : [];
+  const entries = Array.isArray(claim)
+    ? claim.filter((item): item is string => typeof item === 'string')
+    : typeof claim === 'string'
+      ? claim.split(/[\s,]+/)
+      : [];
   const grants: Record<string, ConsoleRoleName> = {};
   for (const entry of entries) {
     const colon = entry.indexOf(':');

@@ -11,17 +11,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * console-csrf: the console's CSRF tokens (console/console-csrf.ts);
  * console-session: what an admin-token console session keeps of its token (security/admin-credentials.ts).
  */
-export type KeyPurpose = 'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body' | 'console-csrf' | 'console-session';
+export type KeyPurpose =
+  'execution-grant' | 'idempotency' | 'callback-key' | 'callback-body' | 'console-csrf' | 'console-session';
 
 export async function loadDeploymentKey(em: EntityManager, purpose: KeyPurpose): Promise<Buffer> {
   const connection = em.getConnection();
-  await connection.execute(`insert into "engine_key" ("purpose", "secret", "created_at") values (?, ?, now()) on conflict ("purpose") do nothing`, [
+  await connection.execute(
+    `insert into "engine_key" ("purpose", "secret", "created_at") values (?, ?, now()) on conflict ("purpose") do nothing`,
+    [purpose, randomBytes(32).toString('base64')],
+  );
+  const rows = await connection.execute<{ secret: string }[]>(`select "secret" from "engine_key" where "purpose" = ?`, [
     purpose,
-    randomBytes(32).toString('base64'),
   ]);
-  const rows = await connection.execute<{ secret: string }[]>(`select "secret" from "engine_key" where "purpose" = ?`, [purpose]);
   const key = Buffer.from(rows[0]!.secret, 'base64');
-  if (key.length !== 32) throw new Error(`engine_key "${purpose}" is not 32 bytes of base64; delete the row to have a new one made`);
+  if (key.length !== 32)
+    throw new Error(`engine_key "${purpose}" is not 32 bytes of base64; delete the row to have a new one made`);
   return key;
 }
 

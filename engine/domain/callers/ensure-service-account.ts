@@ -18,7 +18,8 @@ export async function ensureServiceAccount(
   const usable = heldToken !== undefined && looksLikeServiceAccountToken(heldToken) ? heldToken : undefined;
   const existing = await em.findOne(ServiceAccount, { name: spec.name });
   if (!existing) return { token: (await createServiceAccount(em, changes, spec, usable)).token, enabled: true };
-  if (usable !== undefined && existing.tokenHash === tokenHash(usable)) return { token: usable, enabled: existing.enabled };
+  if (usable !== undefined && existing.tokenHash === tokenHash(usable))
+    return { token: usable, enabled: existing.enabled };
   const { token } = await rotateServiceAccountToken(em, changes, spec.name);
   return { token, enabled: existing.enabled };
 }

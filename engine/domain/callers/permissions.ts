@@ -25,7 +25,9 @@ export function missingPermissionSet(caller: CallerIdentity, companyId: string):
   // A service account's companies were checked already (invoke-webhook.ts); it holds no permission sets.
   if (caller.kind === 'service-account') return undefined;
   const accepted: readonly string[] = caller.kind === 'application' ? [FLOW_INTEGR] : [FLOW_ALL, SUPER];
-  const granted = caller.grants.some((grant) => (grant.companyId === null || grant.companyId === companyId) && accepted.includes(grant.permissionSet));
+  const granted = caller.grants.some(
+    (grant) => (grant.companyId === null || grant.companyId === companyId) && accepted.includes(grant.permissionSet),
+  );
   return granted ? undefined : accepted[0];
 }
 

@@ -7,12 +7,19 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../../infrastructure/cache/change-feed.ts';
 import { SnapshotCache, type SnapshotCacheOptions } from '../../infrastructure/cache/snapshot-cache.ts';
 import { matchesHash, sha256Hex } from './credentials.ts';
-import { isServiceAccountScope, looksLikeServiceAccountToken, tokenHash, type ServiceAccountIdentity } from './service-account-tokens.ts';
+import {
+  isServiceAccountScope,
+  looksLikeServiceAccountToken,
+  tokenHash,
+  type ServiceAccountIdentity,
+} from './service-account-tokens.ts';
 import { ServiceAccount } from '../../infrastructure/storage/entities.ts';
 
 export const BOOTSTRAP_ADMIN = 'bootstrap-admin';
 
-export type TokenLookup = { account: ServiceAccountIdentity } | { refused: 'service_token_invalid' | 'service_account_disabled'; name?: string };
+export type TokenLookup =
+  | { account: ServiceAccountIdentity }
+  | { refused: 'service_token_invalid' | 'service_account_disabled'; name?: string };
 
 export interface ServiceAccountDirectory {
   lookup(token: string): Promise<TokenLookup>;
@@ -60,7 +67,8 @@ export function createServiceAccountDirectory(
     const { enabled: _enabled, tokenHash: _tokenHash, ...account } = snapshot;
     return { account };
   };
-  const byTokenHash = async (hash: string) => verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
+  const byTokenHash = async (hash: string) =>
+    verdictOf(await accounts.get(hash, () => loadAccount(orm, { tokenHash: hash })));
   const bootstrap: TokenLookup = {
     account: { name: BOOTSTRAP_ADMIN, scope: 'admin', allCompanies: false, companyIds: [], forwardsCallers: false },
   };
@@ -72,18 +80,25 @@ export function createServiceAccountDirectory(
       return byTokenHash(tokenHash(token));
     },
     // The hash comes from a session row of ours, not from a caller: no constant-time compare needed.
-    lookupByTokenHash: (hash) => (bootstrapHash !== undefined && hash === bootstrapHash ? Promise.resolve(bootstrap) : byTokenHash(hash)),
+    lookupByTokenHash: (hash) =>
+      bootstrapHash !== undefined && hash === bootstrapHash ? Promise.resolve(bootstrap) : byTokenHash(hash),
     async lookupByName(name) {
       return verdictOf(await accountsByName.get(name, () => loadAccount(orm, { name })));
     },
     async currentTokenHashes(name) {
       const row = await accountsByName.get(name, () => loadAccount(orm, { name }));
-      return [...(name === BOOTSTRAP_ADMIN && bootstrapHash !== undefined ? [bootstrapHash] : []), ...(row ? [row.tokenHash] : [])];
+      return [
+        ...(name === BOOTSTRAP_ADMIN && bootstrapHash !== undefined ? [bootstrapHash] : []),
+        ...(row ? [row.tokenHash] : []),
+      ];
     },
   };
 }
 
-async function loadAccount(orm: MikroORM, where: { tokenHash: string } | { name: string }): Promise<AccountSnapshot | undefined> {
+async function loadAccount(
+  orm: MikroORM,
+  where: { tokenHash: string } | { name: string },
+): Promise<AccountSnapshot | undefined> {
   const row = await orm.em.fork().findOne(ServiceAccount, where);
   if (!row || !isServiceAccountScope(row.scope)) return undefined;
   return {

@@ -47,12 +47,18 @@ export async function grantUserPermission(
   reach: CompanyReach,
 ): Promise<GrantChange & { alreadyGranted: boolean }> {
   const permissionSet = requireUsablePermissionSet('service-user', grant.permissionSet);
-  requireUserScope(`flowhook user grant ${shellArg(grant.name.trim())} --permission-set ${shellArg(permissionSet)}`, grant.company, grant.allCompanies);
+  requireUserScope(
+    `flowhook user grant ${shellArg(grant.name.trim())} --permission-set ${shellArg(permissionSet)}`,
+    grant.company,
+    grant.allCompanies,
+  );
   const result = await em.transactional(async (tx) => {
     const user = await requireServiceUser(tx, grant.name);
     const company = grant.company ? await requireCompany(tx, grant.company) : null;
-    const alreadyGranted = (await tx.count(PermissionAssignment, { serviceUser: user.id, company: company?.id ?? null, permissionSet })) > 0;
-    if (!alreadyGranted) tx.create(PermissionAssignment, { id: randomUUID(), serviceUser: user, company, permissionSet });
+    const alreadyGranted =
+      (await tx.count(PermissionAssignment, { serviceUser: user.id, company: company?.id ?? null, permissionSet })) > 0;
+    if (!alreadyGranted)
+      tx.create(PermissionAssignment, { id: randomUUID(), serviceUser: user, company, permissionSet });
     await tx.flush();
     return {
       view: withinReach(await serviceUserView(tx, user), reach),
@@ -64,17 +70,31 @@ export async function grantUserPermission(
   return result;
 }
 
-export async function revokeUserPermission(em: EntityManager, changes: ChangeAnnouncer, grant: UserGrant, reach: CompanyReach): Promise<GrantChange & { warnings: string[] }> {
+export async function revokeUserPermission(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  grant: UserGrant,
+  reach: CompanyReach,
+): Promise<GrantChange & { warnings: string[] }> {
   // Any known set may be revoked, also one that could never be used (stored before creation refused it).
   const permissionSet = normalizePermissionSet(grant.permissionSet);
-  if (!permissionSet) throw new InvalidArgumentError(`Unknown permission set "${grant.permissionSet.trim()}"; one of ${PERMISSION_SETS.map((set) => `"${set}"`).join(', ')}`);
+  if (!permissionSet)
+    throw new InvalidArgumentError(
+      `Unknown permission set "${grant.permissionSet.trim()}"; one of ${PERMISSION_SETS.map((set) => `"${set}"`).join(', ')}`,
+    );
   const companyName = grant.company ?? '';
   const view = await em.transactional(async (tx) => {
     const before = await serviceUserView(tx, await requireServiceUser(tx, grant.name));
     if (!before.permissionSets.some((held) => held.permissionSet === permissionSet && held.company === companyName)) {
-      throw new NotFoundError(noSuchGrantMessage(withinReach(before, reach), permissionSet, companyName, reachesEveryCompany(reach)));
+      throw new NotFoundError(
+        noSuchGrantMessage(withinReach(before, reach), permissionSet, companyName, reachesEveryCompany(reach)),
+      );
     }
-    const candidates = await tx.find(PermissionAssignment, { serviceUser: before.user.id, permissionSet }, { populate: ['company'] });
+    const candidates = await tx.find(
+      PermissionAssignment,
+      { serviceUser: before.user.id, permissionSet },
+      { populate: ['company'] },
+    );
     const revoked = candidates.filter((assignment) => (assignment.company?.name ?? '') === companyName);
     await tx.nativeDelete(PermissionAssignment, { id: { $in: revoked.map((assignment) => assignment.id) } });
     return serviceUserView(tx, before.user);
@@ -89,10 +109,21 @@ function withinReach(view: ServiceUserView, reach: CompanyReach): ServiceUserVie
   return { ...view, permissionSets: view.permissionSets.filter((held) => held.company === '' || reach(held.company)) };
 }
 
-function noSuchGrantMessage(view: ServiceUserView, permissionSet: string, company: string, everyCompany: boolean): string {
+function noSuchGrantMessage(
+  view: ServiceUserView,
+  permissionSet: string,
+  company: string,
+  everyCompany: boolean,
+): string {
   const scope = company ? `for company "${company}"` : 'for all companies';
   const held = view.permissionSets.map(describeGrant).join(', ');
-  const now = everyCompany ? (held ? `its grants: ${held}` : 'it has no grants') : held ? `its grants you can see: ${held}` : 'it has no grant you can see';
+  const now = everyCompany
+    ? held
+      ? `its grants: ${held}`
+      : 'it has no grants'
+    : held
+      ? `its grants you can see: ${held}`
+      : 'it has no grant you can see';
   return `User "${view.user.name}" has no "${permissionSet}" grant ${scope}; ${now} (a revoke names the exact company of the grant, or none for an all-companies grant)`;
 }
 
@@ -103,7 +134,10 @@ function reachWarnings(view: ServiceUserView, revokedCompany: string): string[] 
   const name = shellArg(view.user.name);
   if (remaining.length === 0) {
     // A company where it holds no set at all answers 401 like an unknown one (flow-call-authorization.ts); where an unusable set is left, 403.
-    const answer = view.permissionSets.length === 0 ? 'every call now gets 401' : 'every call is now refused (403 where it still holds a set, 401 elsewhere)';
+    const answer =
+      view.permissionSets.length === 0
+        ? 'every call now gets 401'
+        : 'every call is now refused (403 where it still holds a set, 401 elsewhere)';
     return [
       `User "${view.user.name}" has no permission set left that lets it call: ${answer}. Grant one with: flowhook user grant ${name} --company <company> --permission-set "${FLOW_ALL}"`,
     ];
@@ -111,7 +145,8 @@ function reachWarnings(view: ServiceUserView, revokedCompany: string): string[] 
   if (remaining.some((held) => held.company === '')) return [];
   const companies = [...new Set(remaining.map((held) => held.company))];
   const list = companies.map((company) => `"${company}"`).join(', ');
-  if (!revokedCompany) return [`User "${view.user.name}" no longer calls in every company; it now can only in: ${list}`];
+  if (!revokedCompany)
+    return [`User "${view.user.name}" no longer calls in every company; it now can only in: ${list}`];
   if (companies.includes(revokedCompany)) return [];
   return [`User "${view.user.name}" can no longer call in company "${revokedCompany}"; it still can in: ${list}`];
 }
@@ -119,7 +154,9 @@ function reachWarnings(view: ServiceUserView, revokedCompany: string): string[] 
 /** For a caller who reaches only some companies: whether the user still calls in the one revoked from, and nothing about any other. */
 function companyWarnings(view: ServiceUserView, revokedCompany: string): string[] {
   const usable = permissionSetsThatWork('service-user');
-  const stillCalls = view.permissionSets.some((held) => usable.includes(held.permissionSet) && (held.company === revokedCompany || held.company === ''));
+  const stillCalls = view.permissionSets.some(
+    (held) => usable.includes(held.permissionSet) && (held.company === revokedCompany || held.company === ''),
+  );
   return stillCalls ? [] : [`User "${view.user.name}" can no longer call in company "${revokedCompany}"`];
 }
 

@@ -44,9 +44,14 @@ export type KeyExpiryChange = { keep: true } | { expiresAt: Date } | { clear: tr
 
 const USER_NAME = /^[A-Za-z0-9._@-]+$/;
 
-export async function createServiceUser(em: EntityManager, changes: ChangeAnnouncer, request: NewServiceUser): Promise<IssuedAccessKey> {
+export async function createServiceUser(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  request: NewServiceUser,
+): Promise<IssuedAccessKey> {
   const name = request.name.trim();
-  if (!USER_NAME.test(name) || exceedsNameLimit('user', name)) throw new InvalidArgumentError(`user name: 1-${NAME_LIMITS.user} characters of letters, digits, . _ @ -`);
+  if (!USER_NAME.test(name) || exceedsNameLimit('user', name))
+    throw new InvalidArgumentError(`user name: 1-${NAME_LIMITS.user} characters of letters, digits, . _ @ -`);
   const permissionSet = requireUsablePermissionSet('service-user', request.permissionSet || FLOW_ALL);
   if (request.accessKeyExpiresAt) requireFutureExpiry(request.accessKeyExpiresAt);
   requireUserScope(`flowhook user create ${shellArg(name)}`, request.company, request.allCompanies ?? false);
@@ -61,12 +66,22 @@ export async function createServiceUser(em: EntityManager, changes: ChangeAnnoun
     createdAt: new Date(),
   });
   em.create(PermissionAssignment, { id: randomUUID(), serviceUser: user, company, permissionSet });
-  await saveCallerChange(em, changes, () => new AlreadyExistsError(`User "${name}" already exists; see it with: flowhook user show ${shellArg(name)}`));
+  await saveCallerChange(
+    em,
+    changes,
+    () => new AlreadyExistsError(`User "${name}" already exists; see it with: flowhook user show ${shellArg(name)}`),
+  );
   return { user, accessKey };
 }
 
 /** A new random key replaces the old one at once; only its hash is stored, the key is returned once. */
-export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnnouncer, name: string, expiry: KeyExpiryChange, now = new Date()): Promise<IssuedAccessKey> {
+export async function regenerateAccessKey(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  name: string,
+  expiry: KeyExpiryChange,
+  now = new Date(),
+): Promise<IssuedAccessKey> {
   if ('expiresAt' in expiry) requireFutureExpiry(expiry.expiresAt, now);
   const user = await requireServiceUser(em, name);
   if ('expiresAt' in expiry) user.accessKeyExpiresAt = expiry.expiresAt;
@@ -86,7 +101,11 @@ export async function regenerateAccessKey(em: EntityManager, changes: ChangeAnno
 }
 
 /** Removes the user and its grants; the name is free again. Returns the user as it was. */
-export async function deleteServiceUser(em: EntityManager, changes: ChangeAnnouncer, name: string): Promise<ServiceUserView> {
+export async function deleteServiceUser(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  name: string,
+): Promise<ServiceUserView> {
   const view = await em.transactional(async (tx) => {
     const before = await serviceUserView(tx, await requireServiceUser(tx, name));
     // The grants go explicitly, in the same transaction, rather than relying on the foreign key's delete rule.
@@ -101,7 +120,11 @@ export async function deleteServiceUser(em: EntityManager, changes: ChangeAnnoun
 export async function listServiceUsers(em: EntityManager): Promise<ServiceUserView[]> {
   const users = await em.find(ServiceUser, {}, { orderBy: { name: 'asc' } });
   if (users.length === 0) return [];
-  const assignments = await em.find(PermissionAssignment, { serviceUser: { $in: users.map((user) => user.id) } }, { populate: ['company'] });
+  const assignments = await em.find(
+    PermissionAssignment,
+    { serviceUser: { $in: users.map((user) => user.id) } },
+    { populate: ['company'] },
+  );
   return users.map((user) =>
     viewOf(
       user,
@@ -137,7 +160,8 @@ function viewOf(user: ServiceUser, assignments: PermissionAssignment[]): Service
  * every company said out loud. `command` is the command to repeat with --company (create, grant).
  */
 export function requireUserScope(command: string, company: string | undefined, allCompanies: boolean): void {
-  if (company && allCompanies) throw new InvalidArgumentError('give either a company (--company) or all companies (--all-companies), not both');
+  if (company && allCompanies)
+    throw new InvalidArgumentError('give either a company (--company) or all companies (--all-companies), not both');
   if (!company && !allCompanies) {
     throw new InvalidArgumentError(
       `a service user's permission set needs a scope: ${command} --company <name> lets it call in that company; ` +
@@ -147,5 +171,6 @@ export function requireUserScope(command: string, company: string | undefined, a
 }
 
 function requireFutureExpiry(expiresAt: Date, now = new Date()): void {
-  if (expiresAt.getTime() <= now.getTime()) throw new InvalidArgumentError(`access key expiry ${expiresAt.toISOString()}: must be in the future`);
+  if (expiresAt.getTime() <= now.getTime())
+    throw new InvalidArgumentError(`access key expiry ${expiresAt.toISOString()}: must be in the future`);
 }

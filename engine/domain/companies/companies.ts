@@ -15,7 +15,8 @@ export async function createCompany(em: EntityManager, rawName: string): Promise
   try {
     await em.flush();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`Company "${name}" already exists`);
+    if (error instanceof UniqueConstraintViolationException)
+      throw new AlreadyExistsError(`Company "${name}" already exists`);
     throw error;
   }
   return company;
@@ -33,8 +34,16 @@ export async function requireCompany(em: EntityManager, name: string): Promise<C
  * create it. Webhook callers (already authenticated when they get here) get
  * the spelling hint but no admin command.
  */
-export async function companyNotFoundMessage(em: EntityManager, name: string, audience: 'admin' | 'caller' = 'admin'): Promise<string> {
-  const sameLetters = await em.find(Company, { name: { $ilike: escapeLikePattern(name) } }, { fields: ['name'], limit: 3 });
+export async function companyNotFoundMessage(
+  em: EntityManager,
+  name: string,
+  audience: 'admin' | 'caller' = 'admin',
+): Promise<string> {
+  const sameLetters = await em.find(
+    Company,
+    { name: { $ilike: escapeLikePattern(name) } },
+    { fields: ['name'], limit: 3 },
+  );
   if (sameLetters.length > 0) {
     const names = sameLetters.map((company) => `"${company.name}"`).join(' or ');
     return `Company "${name}" does not exist; did you mean ${names}? (company names are case-sensitive)`;

@@ -12,10 +12,16 @@ export interface CompanyEgress {
   allow: string[];
 }
 
-export async function setCompanyEgress(em: EntityManager, companyName: string, entries: string[], clear: boolean): Promise<CompanyEgress> {
+export async function setCompanyEgress(
+  em: EntityManager,
+  companyName: string,
+  entries: string[],
+  clear: boolean,
+): Promise<CompanyEgress> {
   const company = await requireCompany(em, companyName);
   if (clear && entries.length > 0) throw new InvalidArgumentError('egress: give either entries or --clear, not both');
-  if (!clear && entries.length === 0) throw new InvalidArgumentError('egress: give at least one host, host:port or CIDR (or --clear to remove the list)');
+  if (!clear && entries.length === 0)
+    throw new InvalidArgumentError('egress: give at least one host, host:port or CIDR (or --clear to remove the list)');
   let allow: string[] | null = null;
   if (!clear) {
     try {

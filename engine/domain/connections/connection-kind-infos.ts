@@ -2,7 +2,10 @@
 // ListConnectionKinds answer: the console builds its connection form from it,
 // so a kind added to the registry is offered there without a console change.
 import { create } from '@bufbuild/protobuf';
-import { ConnectionKindInfoSchema, type ConnectionKindInfo } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ConnectionKindInfoSchema,
+  type ConnectionKindInfo,
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { CONNECTION_KINDS, KIND_SETTINGS } from '../../../flow/index.ts';
 
 export function connectionKindInfos(): ConnectionKindInfo[] {

@@ -41,16 +41,28 @@ export interface ResolvedConnection {
   secret: string;
 }
 
-export async function setConnection(em: EntityManager, keyring: SecretKeyring, change: ConnectionChange): Promise<{ connection: Connection; created: boolean }> {
+export async function setConnection(
+  em: EntityManager,
+  keyring: SecretKeyring,
+  change: ConnectionChange,
+): Promise<{ connection: Connection; created: boolean }> {
   const name = change.name.trim();
-  if (!CONNECTION_NAME.test(name)) throw new InvalidArgumentError(`connection name: 1..100 letters, digits, _, - or ., got ${JSON.stringify(change.name)}`);
+  if (!CONNECTION_NAME.test(name))
+    throw new InvalidArgumentError(
+      `connection name: 1..100 letters, digits, _, - or ., got ${JSON.stringify(change.name)}`,
+    );
   const settings = normalise(change.settings);
   const problems = checkConnection(change.type, settings, change.secret);
-  if (problems.length > 0) throw new InvalidArgumentError(`connection "${name}" is not valid:\n- ${problems.join('\n- ')}`);
+  if (problems.length > 0)
+    throw new InvalidArgumentError(`connection "${name}" is not valid:\n- ${problems.join('\n- ')}`);
   const company = await requireCompany(em, change.company);
   const now = new Date();
   return em.transactional(async (tx) => {
-    let connection = await tx.findOne(Connection, { company: company.id, name }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    let connection = await tx.findOne(
+      Connection,
+      { company: company.id, name },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     const created = !connection;
     connection ??= tx.create(Connection, {
       id: randomUUID(),
@@ -90,7 +102,12 @@ export async function requireConnection(em: EntityManager, companyName: string, 
   return connection;
 }
 
-export async function deleteConnection(em: EntityManager, companyName: string, name: string, force: boolean): Promise<void> {
+export async function deleteConnection(
+  em: EntityManager,
+  companyName: string,
+  name: string,
+  force: boolean,
+): Promise<void> {
   const connection = await requireConnection(em, companyName, name);
   const users = await publishedFlowsUsing(em, connection.company, name);
   if (users.length > 0 && !force) {
@@ -111,7 +128,12 @@ export async function publishedFlowsUsing(em: EntityManager, company: Company, n
 }
 
 /** The connection with its secret, for a worker's activity only. */
-export async function resolveConnection(em: EntityManager, keyring: SecretKeyring, companyName: string, name: string): Promise<ResolvedConnection> {
+export async function resolveConnection(
+  em: EntityManager,
+  keyring: SecretKeyring,
+  companyName: string,
+  name: string,
+): Promise<ResolvedConnection> {
   const connection = await requireConnection(em, companyName, name);
   const kind = connectionKindNamed(connection.type);
   if (kind === undefined) throw new FailedPreconditionError(`connection "${name}" has an unknown type`);
@@ -140,7 +162,9 @@ export function connectionTypeOf(connection: Connection): ConnectionType {
 function normalise(settings: ConnectionSettingsInput): ConnectionSettingsInput {
   return {
     baseUrl: withoutTrailingSlashes(settings.baseUrl.trim()),
-    allowedHosts: [...new Set(settings.allowedHosts.map((host) => host.trim().toLowerCase()).filter((host) => host !== ''))],
+    allowedHosts: [
+      ...new Set(settings.allowedHosts.map((host) => host.trim().toLowerCase()).filter((host) => host !== '')),
+    ],
     ...trimmedKindSettings(settings),
   };
 }

@@ -30,7 +30,10 @@ export function createDeliveryMemory(windowMs: number): DeliveryMemory {
     async remembers(em, executionId) {
       const rows = await em
         .getConnection()
-        .execute<unknown[]>(`select 1 from "provider_delivery" where "key" = ? and "received_at" > now() - make_interval(secs => ?)`, [keyOf(executionId), windowSeconds]);
+        .execute<unknown[]>(
+          `select 1 from "provider_delivery" where "key" = ? and "received_at" > now() - make_interval(secs => ?)`,
+          [keyOf(executionId), windowSeconds],
+        );
       return rows.length > 0;
     },
     async remember(em, executionId) {
@@ -51,7 +54,12 @@ export function purgeDeliveries(orm: MikroORM, windowMs: number): Promise<number
 }
 
 /** Deletes rows past the window at start and every interval, on every engine (idempotent, batched). */
-export function startDeliveryPurge(options: { orm: MikroORM; logger: Logger; windowMs: number; intervalMs?: number }): PeriodicTask {
+export function startDeliveryPurge(options: {
+  orm: MikroORM;
+  logger: Logger;
+  windowMs: number;
+  intervalMs?: number;
+}): PeriodicTask {
   return startAgedRowsPurge({
     orm: options.orm,
     logger: options.logger,

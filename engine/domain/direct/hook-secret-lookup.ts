@@ -36,13 +36,19 @@ interface CachedHookSecrets {
  * before any verification, so an activity without a secret must not cost a
  * database round trip per request either.
  */
-export function createHookSecretLookup(feed: ChangeFeed | undefined, keyring: SecretKeyring, cacheOptions: SnapshotCacheOptions = {}): HookSecretLookup {
+export function createHookSecretLookup(
+  feed: ChangeFeed | undefined,
+  keyring: SecretKeyring,
+  cacheOptions: SnapshotCacheOptions = {},
+): HookSecretLookup {
   const now = cacheOptions.now ?? Date.now;
   const cache = new SnapshotCache<CachedHookSecrets>(feed, 'hookSecrets', { rememberMisses: true, ...cacheOptions });
   return {
     async find(em, companyId, activity) {
       const normalized = activity.toLowerCase();
-      const found = await cache.get(`${companyId}\u0000${normalized}`, () => load(em, keyring, companyId, normalized, now()));
+      const found = await cache.get(`${companyId}\u0000${normalized}`, () =>
+        load(em, keyring, companyId, normalized, now()),
+      );
       if (!found) return undefined;
       const previous = found.previous && found.previous.validUntilMs > now() ? found.previous.secret : undefined;
       return previous === undefined ? { current: found.current } : { current: found.current, previous };
@@ -50,7 +56,13 @@ export function createHookSecretLookup(feed: ChangeFeed | undefined, keyring: Se
   };
 }
 
-async function load(em: EntityManager, keyring: SecretKeyring, companyId: string, activity: string, nowMs: number): Promise<CachedHookSecrets | undefined> {
+async function load(
+  em: EntityManager,
+  keyring: SecretKeyring,
+  companyId: string,
+  activity: string,
+  nowMs: number,
+): Promise<CachedHookSecrets | undefined> {
   const row = await em.findOne(HookSecret, { company: companyId, activity });
   if (!row) return undefined;
   const context = hookSecretContext(row.id);

@@ -35,7 +35,11 @@ export function pageSizeFor(company: string, want: number): number {
 }
 
 /** `company` '' is no company filter (the query has none): every row is kept. */
-export async function companyExecutions<T extends Row>(rows: AsyncIterable<T>, company: string, want: number): Promise<CompanyListing<T>> {
+export async function companyExecutions<T extends Row>(
+  rows: AsyncIterable<T>,
+  company: string,
+  want: number,
+): Promise<CompanyListing<T>> {
   const exact = company !== '' && needsExactCompanyCheck(company);
   const bound = exact ? scanBound(company, want) : Infinity;
   const found: T[] = [];

@@ -34,7 +34,12 @@ export interface GrantCheck {
  * grant, and nothing else. A records account created for companies feeds their tables; it gets no
  * connection secret even with a grant read from a running execution's history.
  */
-export async function requireLiveGrant(check: GrantCheck, account: ServiceAccountIdentity, access: ExecutionAccess, what: string): Promise<void> {
+export async function requireLiveGrant(
+  check: GrantCheck,
+  account: ServiceAccountIdentity,
+  access: ExecutionAccess,
+  what: string,
+): Promise<void> {
   if (account.allCompanies || account.companyIds.length > 0) {
     throw new PermissionDeniedError(
       `${what} only to a worker's account for a running execution: service account "${account.name}" was created for ${account.allCompanies ? 'all companies' : 'companies'}, ` +
@@ -50,7 +55,12 @@ export async function requireLiveGrant(check: GrantCheck, account: ServiceAccoun
 }
 
 /** For RecordService: a running execution's grant, or (without a grant) an account created for the company. */
-export async function requireExecutionAccess(em: EntityManager, check: GrantCheck, account: ServiceAccountIdentity, access: ExecutionAccess): Promise<void> {
+export async function requireExecutionAccess(
+  em: EntityManager,
+  check: GrantCheck,
+  account: ServiceAccountIdentity,
+  access: ExecutionAccess,
+): Promise<void> {
   if (access.grant !== '') return requireGrant(check, access);
   if (!account.allCompanies && account.companyIds.length === 0) {
     throw new PermissionDeniedError(
@@ -61,15 +71,22 @@ export async function requireExecutionAccess(em: EntityManager, check: GrantChec
   if (account.allCompanies) return;
   const company = await em.findOne(Company, { name: access.company }, { fields: ['id'] });
   if (!company || !actsForCompany(account, company.id))
-    throw new PermissionDeniedError(`service account "${account.name}" may not touch the records of company "${access.company}"`);
+    throw new PermissionDeniedError(
+      `service account "${account.name}" may not touch the records of company "${access.company}"`,
+    );
 }
 
 /** The grant was minted for this execution and company, and the execution still runs. */
 async function requireGrant(check: GrantCheck, access: ExecutionAccess): Promise<void> {
   const grant = readExecutionGrant(check.grantKey, access.executionId, access.company, access.grant);
-  if (!grant) throw new PermissionDeniedError(`the execution grant does not match execution "${access.executionId}" of company "${access.company}"`);
+  if (!grant)
+    throw new PermissionDeniedError(
+      `the execution grant does not match execution "${access.executionId}" of company "${access.company}"`,
+    );
   // After the MAC: only ids the engine itself started reach Temporal and the cache.
   if (!(await check.liveness.stillRuns(access.executionId, grant.runMark))) {
-    throw new PermissionDeniedError(`execution "${access.executionId}" no longer runs the run this grant was made for: a grant ends with its run`);
+    throw new PermissionDeniedError(
+      `execution "${access.executionId}" no longer runs the run this grant was made for: a grant ends with its run`,
+    );
   }
 }

@@ -8,7 +8,12 @@
 // gets them, and the step outputs, for admins (execution-service.ts).
 import { clone, create } from '@bufbuild/protobuf';
 import { isGrpcServiceError, type WorkflowHandle } from '@temporalio/client';
-import { CallerAnswerSchema, StepOutputSchema, type CallerAnswer, type StepOutput } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  CallerAnswerSchema,
+  StepOutputSchema,
+  type CallerAnswer,
+  type StepOutput,
+} from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { FlowAnswer, FlowExecutionInput } from '../../../flow/index.ts';
 import { answerWhileWaiting, isWaitingToRun } from './waiting-to-run.ts';
 import { flowAnswerQuery, stepOutputsQuery } from '../../../flow/flow-messages.ts';
@@ -49,7 +54,8 @@ export async function callerAnswer(
     body: '',
     defaultResponse: true,
   };
-  if (answer.answeredAfterTimeout && answer.response) return create(CallerAnswerSchema, { outcome: answer.outcome, ...fallback, lateAnswer: answer.response });
+  if (answer.answeredAfterTimeout && answer.response)
+    return create(CallerAnswerSchema, { outcome: answer.outcome, ...fallback, lateAnswer: answer.response });
   return create(CallerAnswerSchema, {
     outcome: answer.outcome,
     ...(answer.response ? { ...answer.response, defaultResponse: false } : fallback),
@@ -78,30 +84,48 @@ export async function stepOutputs(handle: WorkflowHandle, within: Within = (ask)
  * As stepOutputs, but no worker answering within the deadline is UNAVAILABLE, not "no outputs":
  * an admin who decrypts them must not take that silence for an execution without outputs.
  */
-export async function stepOutputsWithin(handle: WorkflowHandle, within: Within, deadlineMs: number): Promise<StepOutput[]> {
+export async function stepOutputsWithin(
+  handle: WorkflowHandle,
+  within: Within,
+  deadlineMs: number,
+): Promise<StepOutput[]> {
   try {
     return outputMessages(await within(() => handle.query(stepOutputsQuery)));
   } catch (error) {
-    if (pastDeadline(error)) throw new UnavailableError(`the step outputs need a running worker to answer, and none did within ${deadlineMs / 1000} s; try again`);
+    if (pastDeadline(error))
+      throw new UnavailableError(
+        `the step outputs need a running worker to answer, and none did within ${deadlineMs / 1000} s; try again`,
+      );
     // Waiting at its gates (no step ran yet), or a worker that predates the query.
     return [];
   }
 }
 
 function outputMessages(outputs: Record<string, unknown> | undefined): StepOutput[] {
-  return Object.entries(outputs ?? {}).map(([name, output]) => create(StepOutputSchema, { name, outputJson: JSON.stringify(output ?? null, null, 2) }));
+  return Object.entries(outputs ?? {}).map(([name, output]) =>
+    create(StepOutputSchema, { name, outputJson: JSON.stringify(output ?? null, null, 2) }),
+  );
 }
 
 /** Whether Temporal gave up on a call at its deadline (Connection.withDeadline), here or in a cause. */
 export function pastDeadline(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     if (isGrpcServiceError(current) && current.code === GRPC_DEADLINE_EXCEEDED) return true;
   }
   return false;
 }
 
 /** The execution's page in the Temporal Web UI (its history), or '' without a UI address. */
-export function temporalUiLink(uiUrl: string | undefined, namespace: string, workflowId: string, runId: string): string {
+export function temporalUiLink(
+  uiUrl: string | undefined,
+  namespace: string,
+  workflowId: string,
+  runId: string,
+): string {
   if (!uiUrl) return '';
   const base = uiUrl.replace(/\/+$/, '');
   return `${base}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}/history`;

@@ -40,7 +40,12 @@ export interface ReadGrant {
 }
 
 /** The grant's claim when the engine minted it for this execution and company; undefined otherwise. */
-export function readExecutionGrant(key: Buffer, executionId: string, company: string, grant: string): ReadGrant | undefined {
+export function readExecutionGrant(
+  key: Buffer,
+  executionId: string,
+  company: string,
+  grant: string,
+): ReadGrant | undefined {
   const parts = grant.split('.');
   if (parts.length === 2 && parts[0] === LEGACY && parts[1]) {
     return hmacMatches(key, [LEGACY, executionId, company], parts[1]) ? { runMark: undefined } : undefined;

@@ -49,7 +49,9 @@ export function payloadReveals(orm: MikroORM, context: HandlerContext): PayloadR
           outcome: 'ok',
         });
       } catch {
-        throw new UnavailableError('the audit log cannot record this reveal right now, so nothing was started; try again');
+        throw new UnavailableError(
+          'the audit log cannot record this reveal right now, so nothing was started; try again',
+        );
       }
     },
   };

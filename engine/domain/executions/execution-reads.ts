@@ -4,7 +4,12 @@
 // here, inside the engine, and nowhere else.
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { ExecutionSummarySchema } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { FLOW_WORKFLOW_TYPE, type FlowExecutionInput } from '../../../flow/index.ts';
@@ -22,7 +27,11 @@ import * as keys from '../../../flow/search-attribute-keys.ts';
  * happens before that check: nothing of the execution is read for a caller
  * who may not see it, and the answer is the same as for an id that never was.
  */
-export async function describeFlowExecution(temporal: Client, executionId: string, scope: { taskQueue?: string; company?: string; reach?: CompanyReach } = {}) {
+export async function describeFlowExecution(
+  temporal: Client,
+  executionId: string,
+  scope: { taskQueue?: string; company?: string; reach?: CompanyReach } = {},
+) {
   if (!executionId) throw new InvalidArgumentError('execution id is required');
   const handle = temporal.workflow.getHandle(executionId);
   let description: WorkflowExecutionDescription;
@@ -32,9 +41,15 @@ export async function describeFlowExecution(temporal: Client, executionId: strin
     if (error instanceof WorkflowNotFoundError) throw executionNotFound(executionId);
     throw error;
   }
-  const ours = description.type === FLOW_WORKFLOW_TYPE && (scope.taskQueue === undefined || description.taskQueue === scope.taskQueue);
+  const ours =
+    description.type === FLOW_WORKFLOW_TYPE &&
+    (scope.taskQueue === undefined || description.taskQueue === scope.taskQueue);
   const company = description.typedSearchAttributes.get(keys.COMPANY_KEY);
-  if (!ours || (scope.company !== undefined && company !== scope.company) || (scope.reach !== undefined && !scope.reach(company ?? ''))) {
+  if (
+    !ours ||
+    (scope.company !== undefined && company !== scope.company) ||
+    (scope.reach !== undefined && !scope.reach(company ?? ''))
+  ) {
     throw executionNotFound(executionId);
   }
   return { handle, description };
@@ -46,7 +61,11 @@ export function executionNotFound(executionId: string): NotFoundError {
 }
 
 /** The workflow's input, read (and decoded, decrypted) from its first history event. */
-export async function startInput(temporal: Client, workflowId: string, runId: string): Promise<FlowExecutionInput | undefined> {
+export async function startInput(
+  temporal: Client,
+  workflowId: string,
+  runId: string,
+): Promise<FlowExecutionInput | undefined> {
   const history = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) return undefined;
@@ -63,7 +82,12 @@ export function payloadWithheld(info: Pick<WorkflowExecutionInfo, 'memo'>): bool
   return info.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true;
 }
 
-export function summaryMessage(info: Pick<WorkflowExecutionInfo, 'workflowId' | 'typedSearchAttributes' | 'status' | 'startTime' | 'closeTime' | 'memo'>) {
+export function summaryMessage(
+  info: Pick<
+    WorkflowExecutionInfo,
+    'workflowId' | 'typedSearchAttributes' | 'status' | 'startTime' | 'closeTime' | 'memo'
+  >,
+) {
   const attributes = info.typedSearchAttributes;
   return create(ExecutionSummarySchema, {
     executionId: info.workflowId,

@@ -63,7 +63,8 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     // Refused here (429) when a gate is full; otherwise the execution sleeps until its gates let it pass.
     const entry = gates && options.gates?.admit(gates);
     // Same idempotency key: that call was accepted; with the same payload it is answered again.
-    const joined = request.joinOnly || !(await startedNow(entry ? { ...request, startDelayMs: entry.startDelayMs } : request));
+    const joined =
+      request.joinOnly || !(await startedNow(entry ? { ...request, startDelayMs: entry.startDelayMs } : request));
     const { bodyDiffers } = joined ? await existingExecution(request) : { bodyDiffers: false };
     if (!joined && gates) await options.gates?.accepted(request.executionId, gates, true);
     await request.onStarted?.();
@@ -82,7 +83,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   async function startedNow(request: ExecutionRequest): Promise<boolean> {
     const sent = performance.now();
     try {
-      await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue)));
+      await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
+        client.workflow.start<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue)),
+      );
       options.onStartAcknowledged?.('instant', (performance.now() - sent) / 1000);
       return true;
     } catch (error) {
@@ -98,7 +101,10 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     // A sync execution runs at once (Update-With-Start has no start delay) and asks its gate itself.
     const gates = gatesOf(request);
     if (gates) options.gates?.admit(gates);
-    const operation = new WithStartWorkflowOperation<FlowWorkflow>(FLOW_WORKFLOW_TYPE, startOptions(request, taskQueue));
+    const operation = new WithStartWorkflowOperation<FlowWorkflow>(
+      FLOW_WORKFLOW_TYPE,
+      startOptions(request, taskQueue),
+    );
     const sent = performance.now();
     // The handle resolves when Temporal acknowledged the start half, long before the update answers.
     if (options.onStartAcknowledged)
@@ -143,7 +149,8 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
         await started;
         return syncTimeout(request);
       }
-      if (watchdog.gaveUp) throw new UnavailableError('Temporal is unavailable: it did not answer while the execution was being started');
+      if (watchdog.gaveUp)
+        throw new UnavailableError('Temporal is unavailable: it did not answer while the execution was being started');
       throw unavailable(error);
     } finally {
       watchdog.stop();
@@ -159,17 +166,23 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
     const handle = client.workflow.getHandle(request.executionId);
     let description: Awaited<ReturnType<typeof handle.describe>>;
     try {
-      description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => handle.describe());
+      description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
+        handle.describe(),
+      );
     } catch (error) {
       // Closed longer ago than the namespace's retention: what it answered is gone, and it is not started again.
       if (error instanceof WorkflowNotFoundError)
-        throw new FailedPreconditionError(`This call repeats one accepted earlier (execution ${request.executionId}) that Temporal no longer keeps; nothing was started`);
+        throw new FailedPreconditionError(
+          `This call repeats one accepted earlier (execution ${request.executionId}) that Temporal no longer keeps; nothing was started`,
+        );
       throw unavailable(error);
     }
     const stored = (description.memo?.[PAYLOAD_DIGEST_MEMO] as { hmac?: unknown } | undefined)?.hmac;
     const bodyDiffers = typeof stored === 'string' && stored !== request.payloadDigest;
     if (bodyDiffers && !request.joinsAnyBody) {
-      throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${request.executionId}); use a new key for a new call`);
+      throw new IdempotencyKeyReusedError(
+        `The idempotency key was already used for a call with another payload (execution ${request.executionId}); use a new key for a new call`,
+      );
     }
     return { running: description.status.name === 'RUNNING', bodyDiffers };
   }
@@ -182,7 +195,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       const handle = client.workflow.getHandle(request.executionId);
       try {
         // The first call's update id: Temporal hands this call that update's outcome (another body's id gets the same answer anew).
-        const response = await client.connection.withDeadline(deadline, () => handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }));
+        const response = await client.connection.withDeadline(deadline, () =>
+          handle.executeUpdate(webhookResponseUpdate, { updateId: webhookUpdateId(request) }),
+        );
         return { executionId: request.executionId, ...response, ...joined };
       } catch (error) {
         if (error instanceof WorkflowUpdateFailedError) throw flowFailedBeforeResponding(request.executionId, error);
@@ -211,7 +226,8 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
       const answer = await client.connection.withDeadline(deadline, () => handle.query(webhookAnswerQuery));
       return { executionId, ...answer };
     } catch (error) {
-      if (isGrpcDeadlineError(error) || (isGrpcServiceError(error) && error.code === GRPC_UNAVAILABLE)) throw unavailable(error);
+      if (isGrpcDeadlineError(error) || (isGrpcServiceError(error) && error.code === GRPC_UNAVAILABLE))
+        throw unavailable(error);
       throw new FlowFailedError(`The flow failed before it responded (execution ${executionId})`);
     }
   }
@@ -219,7 +235,9 @@ export function createExecutionStarter(options: ExecutionStarterOptions) {
   /** When the execution with this id started, if Temporal has one (a payload-derived key's window, engine/domain/flow-control/payload-keys.ts). */
   async function startTimeOf(executionId: string): Promise<Date | undefined> {
     try {
-      const description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () => client.workflow.getHandle(executionId).describe());
+      const description = await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
+        client.workflow.getHandle(executionId).describe(),
+      );
       return description.startTime;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return undefined;
@@ -250,7 +268,11 @@ function syncTimeout(request: ExecutionRequest): StartedExecution {
 }
 
 /** The trigger's default response (no body), for a call answered without the flow's own answer. */
-export function defaultAnswer(request: ExecutionRequest, executionId: string, outcome: 'SYNC_TIMEOUT' | 'INSTANT_RETURN'): StartedExecution {
+export function defaultAnswer(
+  request: ExecutionRequest,
+  executionId: string,
+  outcome: 'SYNC_TIMEOUT' | 'INSTANT_RETURN',
+): StartedExecution {
   return { executionId, ...request.input.trigger.defaultResponse, body: '', defaultResponse: true, outcome };
 }
 

@@ -17,13 +17,17 @@ export interface ExecutionRunState {
 export async function executionRunState(temporal: Client, executionId: string): Promise<ExecutionRunState> {
   const handle = temporal.workflow.getHandle(executionId);
   try {
-    const description = await temporal.connection.withDeadline(Date.now() + DESCRIBE_TIMEOUT_MS, () => handle.describe());
+    const description = await temporal.connection.withDeadline(Date.now() + DESCRIBE_TIMEOUT_MS, () =>
+      handle.describe(),
+    );
     const mark = description.memo?.[RUN_MARK_MEMO];
     return { running: description.status.name === 'RUNNING', runMark: typeof mark === 'string' ? mark : undefined };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return { running: false, runMark: undefined };
     // Not an answer: the caller keeps the rows, or is asked to try again.
-    throw new UnavailableError(`Temporal did not say whether execution "${executionId}" still runs: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new UnavailableError(
+      `Temporal did not say whether execution "${executionId}" still runs: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
   }
 }
 

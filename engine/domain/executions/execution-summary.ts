@@ -17,9 +17,13 @@ const MODE_NAMES = { INSTANT_RETURN: 'instant return', WAIT_FOR_RESPONSE_STEP: '
  */
 export function executionSummary(input: FlowExecutionInput, keyLabels: readonly string[] = []): string {
   const keys = keyLabels.length > 0 ? [`key ${keyLabels.join(', ')}`] : [];
-  return [input.trigger.activity, input.company, `${input.flowName} v${input.flowVersion}`, MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode, ...keys].join(
-    ' · ',
-  );
+  return [
+    input.trigger.activity,
+    input.company,
+    `${input.flowName} v${input.flowVersion}`,
+    MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode,
+    ...keys,
+  ].join(' · ');
 }
 
 /** What a re-run repeats: the original execution's id and the admin account that started the re-run. */
@@ -28,7 +32,12 @@ export interface RerunOrigin {
   by: string;
 }
 
-export function executionDetails(input: FlowExecutionInput, executionId: string, idempotencyKey: string | undefined, rerun?: RerunOrigin): string {
+export function executionDetails(
+  input: FlowExecutionInput,
+  executionId: string,
+  idempotencyKey: string | undefined,
+  rerun?: RerunOrigin,
+): string {
   const lines = [
     `**${markdownText(input.trigger.description || input.trigger.activity, 200)}**`,
     '',
@@ -36,12 +45,24 @@ export function executionDetails(input: FlowExecutionInput, executionId: string,
     `- caller: ${code(input.caller)}`,
     `- response mode: ${MODE_NAMES[input.trigger.responseMode] ?? input.trigger.responseMode}${input.trigger.responseMode === 'WAIT_FOR_RESPONSE_STEP' ? ` (sync timeout ${Math.round(input.trigger.syncTimeoutMs / 1000)} s)` : ''}`,
     // A caller may build its key from the payload (an order or card number): withheld like the payload.
-    ...(idempotencyKey ? [`- idempotency key: ${input.trigger.doNotLogPayload ? 'set (not shown: doNotLogPayload)' : code(idempotencyKey)}`] : []),
+    ...(idempotencyKey
+      ? [
+          `- idempotency key: ${input.trigger.doNotLogPayload ? 'set (not shown: doNotLogPayload)' : code(idempotencyKey)}`,
+        ]
+      : []),
     ...(input.trigger.doNotLogPayload ? ['- payload: encrypted (doNotLogPayload)'] : []),
-    ...(rerun ? [`- re-run of ${code(rerun.of)} (started by admin account ${code(rerun.by)}; its payload and trigger context)`] : []),
+    ...(rerun
+      ? [`- re-run of ${code(rerun.of)} (started by admin account ${code(rerun.by)}; its payload and trigger context)`]
+      : []),
     ...(input.control?.gates ?? []).map(gateLine),
-    ...(input.coalesced ? [`- debounce: stands for ${input.coalesced.count} call${input.coalesced.count === 1 ? '' : 's'} (\`Trigger.Coalesced\`)`] : []),
-    ...(input.batch ? [`- batch of ${input.batch.length} call${input.batch.length === 1 ? '' : 's'} (\`Trigger.Batch\`)`] : []),
+    ...(input.coalesced
+      ? [
+          `- debounce: stands for ${input.coalesced.count} call${input.coalesced.count === 1 ? '' : 's'} (\`Trigger.Coalesced\`)`,
+        ]
+      : []),
+    ...(input.batch
+      ? [`- batch of ${input.batch.length} call${input.batch.length === 1 ? '' : 's'} (\`Trigger.Batch\`)`]
+      : []),
     '',
     'Next: the step log is the `executionLog` query (or `flowhook execution show ' +
       executionId +

@@ -17,7 +17,10 @@ import type { SecretKeyring } from '../../infrastructure/secret-store/secret-key
 export const SECRET_WITHHELD = '[connection secret withheld]';
 
 /** A function that replaces the current secrets of the connections the execution's steps name; identity when there are none. */
-export async function connectionSecretScrubber(deps: { orm: MikroORM; keyring: SecretKeyring }, input: FlowExecutionInput | undefined): Promise<(text: string) => string> {
+export async function connectionSecretScrubber(
+  deps: { orm: MikroORM; keyring: SecretKeyring },
+  input: FlowExecutionInput | undefined,
+): Promise<(text: string) => string> {
   const secrets: string[] = [];
   for (const name of connectionsOf(input?.steps)) {
     try {
@@ -29,12 +32,17 @@ export async function connectionSecretScrubber(deps: { orm: MikroORM; keyring: S
   }
   if (secrets.length === 0) return (text) => text;
   // The longest first, so a secret that contains another is replaced whole; in JSON text a secret may stand escaped.
-  const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text) => forms.reduce((scrubbed, secret) => scrubbed.split(secret).join(SECRET_WITHHELD), text);
 }
 
 /** Step outputs and the caller's answer (and a late one) without those secrets. */
-export function scrubbed<T extends { stepOutputs: StepOutput[]; answer?: CallerAnswer }>(response: T, scrub: (text: string) => string): T {
+export function scrubbed<T extends { stepOutputs: StepOutput[]; answer?: CallerAnswer }>(
+  response: T,
+  scrub: (text: string) => string,
+): T {
   const stepOutputs = response.stepOutputs.map((output) => ({ ...output, outputJson: scrub(output.outputJson) }));
   if (!response.answer) return { ...response, stepOutputs };
   const { body, lateAnswer } = response.answer;

@@ -15,7 +15,12 @@ export interface StartWatchdog {
   stop(): void;
 }
 
-export function watchStart(client: Client, started: Promise<unknown>, intervalMs: number, onGiveUp: () => void): StartWatchdog {
+export function watchStart(
+  client: Client,
+  started: Promise<unknown>,
+  intervalMs: number,
+  onGiveUp: () => void,
+): StartWatchdog {
   let acknowledged = false;
   let stopped = false;
   let gaveUp = false;

@@ -57,7 +57,8 @@ export function rerunnableStatus(raw: string): string {
     .toUpperCase()
     .replace(/-/g, '_')
     .replace(/^CANCELLED$/, 'CANCELED');
-  if (!(name in RERUNNABLE_STATUSES)) throw new InvalidArgumentError(`status: one of ${Object.keys(RERUNNABLE_STATUSES).join(', ')}; got "${raw}"`);
+  if (!(name in RERUNNABLE_STATUSES))
+    throw new InvalidArgumentError(`status: one of ${Object.keys(RERUNNABLE_STATUSES).join(', ')}; got "${raw}"`);
   return name;
 }
 
@@ -72,14 +73,22 @@ export function needsExactCompanyCheck(company: string): boolean {
 
 export function rerunQuery(taskQueue: string, filter: RerunFilter): string {
   if (!filter.company) throw new InvalidArgumentError('company is required: re-runs are chosen within one company');
-  if (filter.statuses.length === 0) throw new InvalidArgumentError(`at least one status is required (${Object.keys(RERUNNABLE_STATUSES).join(', ')})`);
+  if (filter.statuses.length === 0)
+    throw new InvalidArgumentError(`at least one status is required (${Object.keys(RERUNNABLE_STATUSES).join(', ')})`);
   const statuses = [...new Set(filter.statuses.map(rerunnableStatus))].map((name) => quote(RERUNNABLE_STATUSES[name]!));
-  return [...flowExecutionsQuery(taskQueue), companyClause(filter.company), `ExecutionStatus IN (${statuses.join(', ')})`, ...filterClauses(filter)].join(' AND ');
+  return [
+    ...flowExecutionsQuery(taskQueue),
+    companyClause(filter.company),
+    `ExecutionStatus IN (${statuses.join(', ')})`,
+    ...filterClauses(filter),
+  ].join(' AND ');
 }
 
 /** `Company = …`, or the prefix a quote-holding name is found by (see needsExactCompanyCheck). */
 export function companyClause(company: string): string {
-  return needsExactCompanyCheck(company) ? `Company STARTS_WITH ${quote(company.split(/['"\\]/)[0]!)}` : `Company = ${quote(company)}`;
+  return needsExactCompanyCheck(company)
+    ? `Company STARTS_WITH ${quote(company.split(/['"\\]/)[0]!)}`
+    : `Company = ${quote(company)}`;
 }
 
 /** `RUNNING`, `failed`, `timed-out` → Temporal's `ExecutionStatus` value; anything else is refused. */
@@ -95,8 +104,10 @@ export function executionStatusValue(raw: string): string {
 
 /** The clauses of the optional filters, in a fixed order; bad values are refused naming the filter. */
 export function filterClauses(filter: ExecutionFilter): string[] {
-  if (filter.since && filter.until && filter.since.getTime() >= filter.until.getTime()) throw new InvalidArgumentError('since must be before until');
-  if (filter.flowVersion !== undefined && filter.flowVersion < 0) throw new InvalidArgumentError('flow version: a positive number');
+  if (filter.since && filter.until && filter.since.getTime() >= filter.until.getTime())
+    throw new InvalidArgumentError('since must be before until');
+  if (filter.flowVersion !== undefined && filter.flowVersion < 0)
+    throw new InvalidArgumentError('flow version: a positive number');
   const clauses: string[] = [];
   // Activities are stored (and set as search attributes) lower-cased.
   if (filter.activity) clauses.push(`FlowActivity = ${quote(filter.activity.toLowerCase())}`);
@@ -113,6 +124,7 @@ export function filterClauses(filter: ExecutionFilter): string[] {
 /** `sync-timeout`, `Flow_Ended` → the FlowOutcome label; anything else is refused. */
 function outcomeLabel(raw: string): string {
   const outcome = raw.trim().toLowerCase().replace(/[-_]/g, ' ');
-  if (!(FLOW_OUTCOMES as readonly string[]).includes(outcome)) throw new InvalidArgumentError(`outcome: one of ${FLOW_OUTCOMES.join(', ')}; got "${raw}"`);
+  if (!(FLOW_OUTCOMES as readonly string[]).includes(outcome))
+    throw new InvalidArgumentError(`outcome: one of ${FLOW_OUTCOMES.join(', ')}; got "${raw}"`);
   return outcome;
 }

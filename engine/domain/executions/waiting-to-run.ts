@@ -12,7 +12,11 @@ const GRPC_FAILED_PRECONDITION = 9;
 /** Whether a query failed because the execution has not run its first workflow task yet. */
 export function isWaitingToRun(error: unknown): boolean {
   const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
-  return isGrpcServiceError(cause) && cause.code === GRPC_FAILED_PRECONDITION && /not scheduled yet/i.test(cause.details ?? cause.message);
+  return (
+    isGrpcServiceError(cause) &&
+    cause.code === GRPC_FAILED_PRECONDITION &&
+    /not scheduled yet/i.test(cause.details ?? cause.message)
+  );
 }
 
 /** The answer of an execution that waits at its gates: its caller got the trigger's default answer at once. */

@@ -54,15 +54,24 @@ export function createCallCollector(options: CallCollectorOptions) {
     if (!fitsAlone(jsonBytes(templateOf(request.input)), collectedCallBytes(call))) throw tooLarge(plan.policy.kind);
     // The update id tells a retry (same call) from another payload under the same key.
     const updateId = plan.payloadDigest ? `${plan.callId}/${plan.payloadDigest.slice(0, 32)}` : plan.callId;
-    const answer = request.joinOnly ? await joinOnly(plan.collectorId, call, updateId) : await collectWithStart(request, call, updateId, sensitive);
+    const answer = request.joinOnly
+      ? await joinOnly(plan.collectorId, call, updateId)
+      : await collectWithStart(request, call, updateId, sensitive);
     if (answer.reused) {
-      throw new IdempotencyKeyReusedError(`The idempotency key was already used for a call with another payload (execution ${answer.executionId}); use a new key for a new call`);
+      throw new IdempotencyKeyReusedError(
+        `The idempotency key was already used for a call with another payload (execution ${answer.executionId}); use a new key for a new call`,
+      );
     }
     await request.onStarted?.();
     return { ...defaultAnswer(request, answer.executionId, 'INSTANT_RETURN'), repeated: answer.repeated };
   }
 
-  async function collectWithStart(request: ExecutionRequest, call: CollectedCall, updateId: string, sensitive: <T>(value: T) => T) {
+  async function collectWithStart(
+    request: ExecutionRequest,
+    call: CollectedCall,
+    updateId: string,
+    sensitive: <T>(value: T) => T,
+  ) {
     const plan = request.collect!;
     const input: CollectorInput = sensitive({ policy: plan.policy, template: templateOf(request.input) });
     for (let attempt = 1; ; attempt++) {
@@ -85,7 +94,11 @@ export function createCallCollector(options: CallCollectorOptions) {
       } catch (error) {
         if (isTooLarge(error)) throw tooLarge(plan.policy.kind);
         // Closed, or the update aborted before it was accepted (nothing of it in the history): the same update id again.
-        if (attempt < ATTEMPTS && (isWorkflowClosedError(error) || /update was aborted/i.test(error instanceof Error ? error.message : ''))) continue;
+        if (
+          attempt < ATTEMPTS &&
+          (isWorkflowClosedError(error) || /update was aborted/i.test(error instanceof Error ? error.message : ''))
+        )
+          continue;
         throw unavailable(error);
       }
     }
@@ -95,12 +108,16 @@ export function createCallCollector(options: CallCollectorOptions) {
   async function joinOnly(collectorId: string, call: CollectedCall, updateId: string) {
     try {
       return await client.connection.withDeadline(Date.now() + options.temporalTimeoutMs, () =>
-        client.workflow.getHandle<CollectorWorkflow>(collectorId).executeUpdate(collectCallUpdate, { args: [call], updateId }),
+        client.workflow
+          .getHandle<CollectorWorkflow>(collectorId)
+          .executeUpdate(collectCallUpdate, { args: [call], updateId }),
       );
     } catch (error) {
       if (isTooLarge(error)) throw tooLarge('debounce or batch');
       if (isWorkflowClosedError(error))
-        throw new FailedPreconditionError('This call repeats one accepted earlier whose collected execution Temporal no longer tracks; nothing was collected');
+        throw new FailedPreconditionError(
+          'This call repeats one accepted earlier whose collected execution Temporal no longer tracks; nothing was collected',
+        );
       throw unavailable(error);
     }
   }
@@ -112,7 +129,16 @@ export type CallCollector = ReturnType<typeof createCallCollector>;
 
 /** The input of every execution the collector starts, minus what each window brings. */
 function templateOf(input: ExecutionRequest['input']): ExecutionTemplate {
-  const { payloadJson: _payload, caller: _caller, direct: _direct, executionGrant: _grant, control: _control, coalesced: _coalesced, batch: _batch, ...template } = input;
+  const {
+    payloadJson: _payload,
+    caller: _caller,
+    direct: _direct,
+    executionGrant: _grant,
+    control: _control,
+    coalesced: _coalesced,
+    batch: _batch,
+    ...template
+  } = input;
   return template;
 }
 
@@ -124,5 +150,9 @@ function tooLarge(control: string): CallTooLargeError {
 
 /** The collector refused the call (its update validator): no window could take it. */
 function isTooLarge(error: unknown): boolean {
-  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === COLLECTED_CALL_TOO_LARGE;
+  return (
+    error instanceof WorkflowUpdateFailedError &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === COLLECTED_CALL_TOO_LARGE
+  );
 }

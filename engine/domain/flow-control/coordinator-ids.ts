@@ -32,7 +32,13 @@ export interface CoordinatedFlow {
  * list; the digest tells keys (and companies, flows) apart. `scope` separates what must not share a
  * coordinator although the key is the same (a collector's flow version).
  */
-export function coordinatorId(secret: Buffer, kind: CoordinatorKind, flow: CoordinatedFlow, key: string, scope = ''): string {
+export function coordinatorId(
+  secret: Buffer,
+  kind: CoordinatorKind,
+  flow: CoordinatedFlow,
+  key: string,
+  scope = '',
+): string {
   return `flowhook-${kind}:${flow.activity}:${digest(secret, [kind, flow.company, flow.flowName, scope, key], 32)}`;
 }
 
@@ -51,7 +57,9 @@ export function keyLabel(secret: Buffer, key: string, hidden: boolean): string {
 }
 
 function shownAsItIs(key: string): boolean {
-  return key.length <= MAX_SHOWN_KEY_LENGTH && !hasControlCharacter(key) && !/['"\\]/.test(key) && !LABEL_FORM.test(key);
+  return (
+    key.length <= MAX_SHOWN_KEY_LENGTH && !hasControlCharacter(key) && !/['"\\]/.test(key) && !LABEL_FORM.test(key)
+  );
 }
 
 /** Every label a key can have, for a filter that must find it in any flow: never a label typed in (see the header). */

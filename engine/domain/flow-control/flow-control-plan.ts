@@ -35,7 +35,12 @@ export interface PlannedCall {
 
 const NO_CONTROL: FlowControlPlan = Object.freeze({ gates: [], keyLabels: [], held: false });
 
-export async function planFlowControl(secret: Buffer, published: PublishedFlowSnapshot, trigger: ResolvedTrigger, call: PlannedCall): Promise<FlowControlPlan> {
+export async function planFlowControl(
+  secret: Buffer,
+  published: PublishedFlowSnapshot,
+  trigger: ResolvedTrigger,
+  call: PlannedCall,
+): Promise<FlowControlPlan> {
   const settings = resolveFlowControl(published.flowVersion.definition.trigger?.webhook ?? {});
   const paused = published.flow.paused;
   if (Object.keys(settings).length === 0 && !paused) return NO_CONTROL;
@@ -55,7 +60,10 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
     try {
       return template === '' ? '' : await keys(template);
     } catch (error) {
-      if (error instanceof ControlKeyError) throw new InvalidArgumentError(`trigger.webhook.${field}: the key could not be computed for this call: ${error.message}`);
+      if (error instanceof ControlKeyError)
+        throw new InvalidArgumentError(
+          `trigger.webhook.${field}: the key could not be computed for this call: ${error.message}`,
+        );
       throw error;
     }
   };
@@ -74,7 +82,8 @@ export async function planFlowControl(secret: Buffer, published: PublishedFlowSn
   };
   const keyText = (label: string) => (label === '' ? '' : ` · key ${label}`);
 
-  if (paused) plan.gates.push({ kind: 'pause', coordinatorId: pauseGateId(secret, flow), summary: `paused flow · ${named}` });
+  if (paused)
+    plan.gates.push({ kind: 'pause', coordinatorId: pauseGateId(secret, flow), summary: `paused flow · ${named}` });
   const collecting = !call.rerun && (settings.debounce ?? settings.batch);
   // Per version: a collector starts every execution with the version it began with.
   const collector = async (policy: CollectorPolicy, keyFormula: string, terms: string) => {

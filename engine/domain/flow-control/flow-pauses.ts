@@ -9,7 +9,12 @@
 // A call an engine accepts before it heard of a pause runs unheld.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { COORDINATOR_PRIORITY, PAUSE_GATE_WORKFLOW_TYPE, type GateCarry, type GateWorkflow } from '../../../flow/flow-control-contract.ts';
+import {
+  COORDINATOR_PRIORITY,
+  PAUSE_GATE_WORKFLOW_TYPE,
+  type GateCarry,
+  type GateWorkflow,
+} from '../../../flow/flow-control-contract.ts';
 import { flowPausedSignal } from '../../../flow/flow-control-messages.ts';
 import type { ChangeAnnouncer } from '../../infrastructure/cache/change-feed.ts';
 import type { Flow } from '../../infrastructure/storage/entities.ts';

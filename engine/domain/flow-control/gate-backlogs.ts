@@ -85,8 +85,10 @@ export class GateBacklogs {
       if (this.#gates.size >= this.#options.maxGates) this.#gates.delete(this.#gates.keys().next().value!);
     }
     this.#gates.set(coordinatorId, backlog);
-    const nearCap = backlog.reported + backlog.since >= this.#options.maxWaiting / (2 * Math.max(1, this.#options.liveEngines()));
-    if (nearCap && !backlog.asking && this.#options.now() - backlog.askedAt >= this.#options.refreshMs) this.#refresh(coordinatorId, backlog);
+    const nearCap =
+      backlog.reported + backlog.since >= this.#options.maxWaiting / (2 * Math.max(1, this.#options.liveEngines()));
+    if (nearCap && !backlog.asking && this.#options.now() - backlog.askedAt >= this.#options.refreshMs)
+      this.#refresh(coordinatorId, backlog);
     return backlog;
   }
 
@@ -102,7 +104,8 @@ export class GateBacklogs {
         if (reported === undefined) return;
         const seconds = (this.#options.now() - backlog.reportedAt) / 1000;
         // What was there (and came) minus what is left is what passed.
-        if (backlog.reportedAt > 0 && seconds > 0 && before > 0) backlog.drainPerSecond = Math.max(0, before - reported) / seconds;
+        if (backlog.reportedAt > 0 && seconds > 0 && before > 0)
+          backlog.drainPerSecond = Math.max(0, before - reported) / seconds;
         backlog.reported = reported;
         backlog.reportedAt = askedAt;
         backlog.since -= sinceAtAsk;

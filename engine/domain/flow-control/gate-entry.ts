@@ -10,7 +10,13 @@
 // sync execution runs at once and asks its gate itself.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { admissionDeadlineMs, GATE_WORKFLOW_TYPES, type AdmissionGate, type AdmissionRequest, type GateWorkflow } from '../../../flow/flow-control-contract.ts';
+import {
+  admissionDeadlineMs,
+  GATE_WORKFLOW_TYPES,
+  type AdmissionGate,
+  type AdmissionRequest,
+  type GateWorkflow,
+} from '../../../flow/flow-control-contract.ts';
 import type { GateEntry } from '../executions/execution-starter.ts';
 import { gateBacklogQuery } from '../../../flow/flow-control-messages.ts';
 import { admissionRequestStart } from '../../../flow/gate-requests.ts';
@@ -39,7 +45,9 @@ export function createGateEntry(options: GateEntryOptions): GateEntry {
     liveEngines: options.liveEngines,
     async ask(coordinatorId) {
       try {
-        const backlog = await client.connection.withDeadline(Date.now() + BACKLOG_QUERY_MS, () => client.workflow.getHandle<GateWorkflow>(coordinatorId).query(gateBacklogQuery));
+        const backlog = await client.connection.withDeadline(Date.now() + BACKLOG_QUERY_MS, () =>
+          client.workflow.getHandle<GateWorkflow>(coordinatorId).query(gateBacklogQuery),
+        );
         return backlog.waiting;
       } catch (error) {
         // No coordinator: nothing waits. Anything else (no worker now): the estimate stands.
@@ -75,7 +83,12 @@ export function createGateEntry(options: GateEntryOptions): GateEntry {
       const deadline = Date.now() + options.temporalTimeoutMs;
       for (let attempt = 0; ; attempt++) {
         try {
-          await client.connection.withDeadline(deadline, () => client.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(GATE_WORKFLOW_TYPES[request.gate.kind], start));
+          await client.connection.withDeadline(deadline, () =>
+            client.workflow.signalWithStart<GateWorkflow, [AdmissionRequest]>(
+              GATE_WORKFLOW_TYPES[request.gate.kind],
+              start,
+            ),
+          );
           return;
         } catch (error) {
           const backoff = HAND_OVER_BACKOFF_MS[attempt];

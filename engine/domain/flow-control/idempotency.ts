@@ -8,7 +8,10 @@
 import { createHmac } from 'node:crypto';
 import type { DeliveryKey } from '../direct/verification/index.ts';
 
-export function idempotentExecutionId(key: Buffer, parts: { company: string; caller: string; activity: string; key: string }): string {
+export function idempotentExecutionId(
+  key: Buffer,
+  parts: { company: string; caller: string; activity: string; key: string },
+): string {
   const digest = createHmac('sha256', key)
     .update(JSON.stringify([parts.company, parts.caller, parts.activity, parts.key]))
     .digest('hex');

@@ -25,7 +25,8 @@ export async function payloadKeyedExecutionId(
 ): Promise<string> {
   const window = Math.floor(now / call.windowMs);
   // The prefix keeps payload keys apart from header keys with the same text.
-  const idOf = (index: number) => idempotentExecutionId(secret, { ...call, key: `payload key\n${call.windowMs}\n${index}\n${call.key}` });
+  const idOf = (index: number) =>
+    idempotentExecutionId(secret, { ...call, key: `payload key\n${call.windowMs}\n${index}\n${call.key}` });
   const previous = idOf(window - 1);
   const startedAt = await startTimeOf(previous);
   return startedAt !== undefined && now - startedAt.getTime() < call.windowMs ? previous : idOf(window);

@@ -3,7 +3,12 @@
 // segments, and what is wrong with it — so the console can mark the field, or
 // the YAML line, instead of showing a list of texts.
 import { create } from '@bufbuild/protobuf';
-import { FieldPathSegmentSchema, FlowProblem_Severity, FlowProblemSchema, type FlowProblem } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FieldPathSegmentSchema,
+  FlowProblem_Severity,
+  FlowProblemSchema,
+  type FlowProblem,
+} from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { splitProblem } from '../../../flow/field-path.ts';
 import type { FlowProblems } from '../../../flow/index.ts';
 

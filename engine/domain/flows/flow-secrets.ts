@@ -14,8 +14,16 @@ import { secretRotateCommand } from './secret-hints.ts';
 /** Whose secret: the flow with that activity (the CLI's `secret rotate`), or the flow by name (the console's card). */
 export type SecretHolder = { activity: string } | { flowName: string };
 
-export async function rotateSecret(em: EntityManager, changes: ChangeAnnouncer, companyName: string, holder: SecretHolder): Promise<{ flow: Flow; secret: string }> {
-  const flow = 'flowName' in holder ? await requireFlow(em, companyName, holder.flowName) : await findFlowByActivity(em, companyName, holder.activity.trim().toLowerCase());
+export async function rotateSecret(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  companyName: string,
+  holder: SecretHolder,
+): Promise<{ flow: Flow; secret: string }> {
+  const flow =
+    'flowName' in holder
+      ? await requireFlow(em, companyName, holder.flowName)
+      : await findFlowByActivity(em, companyName, holder.activity.trim().toLowerCase());
   const secret = generateRandomText(SECRET_LENGTH);
   flow.secretHash = sha256Hex(secret);
   flow.secretRotatedAt = new Date();
@@ -38,13 +46,20 @@ async function findFlowByActivity(em: EntityManager, companyName: string, activi
   }
   if (matching.length === 0) throw new NotFoundError(await noSuchActivity(em, company, companyName, activity));
   if (matching.length > 1) {
-    throw new FailedPreconditionError(`Several unpublished flows use activity "${activity}" (${matching.map((f) => f.name).join(', ')}); publish one first`);
+    throw new FailedPreconditionError(
+      `Several unpublished flows use activity "${activity}" (${matching.map((f) => f.name).join(', ')}); publish one first`,
+    );
   }
   return matching[0]!;
 }
 
 /** `secret rotate` takes the activity, not the flow name; a flow name given instead gets the right command. */
-async function noSuchActivity(em: EntityManager, company: Company, companyName: string, activity: string): Promise<string> {
+async function noSuchActivity(
+  em: EntityManager,
+  company: Company,
+  companyName: string,
+  activity: string,
+): Promise<string> {
   const missing = `No flow with activity "${activity}" exists in company "${companyName}"`;
   const named = await em.findOne(Flow, { company, name: { $ilike: escapeLikePattern(activity) } });
   if (!named) return `${missing}; list the activities with: flowhook flow list --company ${shellArg(companyName)}`;

@@ -30,7 +30,11 @@ export interface AppliedFlow {
  * rolls the whole apply back — a failed apply stores no version, no flow and
  * no secret. The caller announces the change after the commit.
  */
-export async function applyFlow(em: EntityManager, definition: FlowJson, publish?: { limits: FlowLimits }): Promise<AppliedFlow> {
+export async function applyFlow(
+  em: EntityManager,
+  definition: FlowJson,
+  publish?: { limits: FlowLimits },
+): Promise<AppliedFlow> {
   const companyName = definition.company?.trim() ?? '';
   const name = definition.name?.trim() ?? '';
   if (companyName === '') throw new InvalidArgumentError('company: required');
@@ -38,11 +42,19 @@ export async function applyFlow(em: EntityManager, definition: FlowJson, publish
   if (exceedsNameLimit('flow', name)) throw new InvalidArgumentError(`name: at most ${NAME_LIMITS.flow} characters`);
   const company = await requireCompany(em, companyName);
   let flow = await em.findOne(Flow, { company, name });
-  const latest = flow && flow.latestVersion > 0 ? await em.findOne(FlowVersion, { flow, version: flow.latestVersion }) : null;
+  const latest =
+    flow && flow.latestVersion > 0 ? await em.findOne(FlowVersion, { flow, version: flow.latestVersion }) : null;
   const newVersion = !latest || canonical(latest.definition) !== canonical(definition);
   const versionNumber = (flow?.latestVersion ?? 0) + (newVersion ? 1 : 0);
   let warnings: string[] = [];
-  if (publish) warnings = (await checkPublishable(em, { company, flowName: name, versionLabel: `v${versionNumber}`, definition }, publish.limits)).warnings;
+  if (publish)
+    warnings = (
+      await checkPublishable(
+        em,
+        { company, flowName: name, versionLabel: `v${versionNumber}`, definition },
+        publish.limits,
+      )
+    ).warnings;
 
   const now = new Date();
   let secret: string | undefined;
@@ -95,9 +107,11 @@ export async function latestVersion(em: EntityManager, flow: Flow): Promise<Flow
 /** A stored version by number; 0 is the latest. */
 export async function flowVersion(em: EntityManager, flow: Flow, version: number): Promise<FlowVersion> {
   if (version === 0) return latestVersion(em, flow);
-  if (!Number.isInteger(version) || version < 0) throw new InvalidArgumentError('version: 0 (the latest) or a version number');
+  if (!Number.isInteger(version) || version < 0)
+    throw new InvalidArgumentError('version: 0 (the latest) or a version number');
   const found = await em.findOne(FlowVersion, { flow, version });
-  if (!found) throw new NotFoundError(`Flow "${flow.name}" has no version ${version} (it has versions 1..${flow.latestVersion})`);
+  if (!found)
+    throw new NotFoundError(`Flow "${flow.name}" has no version ${version} (it has versions 1..${flow.latestVersion})`);
   return found;
 }
 

@@ -23,8 +23,10 @@ export function hookSecretProblems(secret: string, scheme: DirectScheme | undefi
   if (secret === '') return ['the secret is empty'];
   if (secret.length > MAX_HOOK_SECRET_LENGTH) return [`the secret is longer than ${MAX_HOOK_SECRET_LENGTH} characters`];
   const problems: string[] = [];
-  if (secret.trim() !== secret) problems.push('the secret starts or ends with white space (a stray newline or space from copying it?)');
-  if (hasControlCharacter(secret)) problems.push('the secret contains control characters (a line break in the middle?)');
+  if (secret.trim() !== secret)
+    problems.push('the secret starts or ends with white space (a stray newline or space from copying it?)');
+  if (hasControlCharacter(secret))
+    problems.push('the secret contains control characters (a line break in the middle?)');
   if (problems.length === 0 && scheme === 'standardWebhooks') problems.push(...standardWebhooksProblems(secret));
   return problems;
 }
@@ -43,15 +45,21 @@ export function generateHookSecret(): string {
 function standardWebhooksProblems(secret: string): string[] {
   if (secret.startsWith('whpk_')) {
     const key = strictBase64(secret.slice('whpk_'.length));
-    if (key?.length !== ED25519_PUBLIC_KEY_BYTES) return [`a whpk_ secret is an Ed25519 public key: whpk_ and base64 of ${ED25519_PUBLIC_KEY_BYTES} bytes`];
+    if (key?.length !== ED25519_PUBLIC_KEY_BYTES)
+      return [`a whpk_ secret is an Ed25519 public key: whpk_ and base64 of ${ED25519_PUBLIC_KEY_BYTES} bytes`];
     return [];
   }
   // Senders show the secret with its whsec_ prefix; a bare base64 secret is accepted as well (the libraries do).
   const body = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
   const bytes = strictBase64(body);
-  if (!bytes) return ['a Standard Webhooks secret is whsec_ and base64 (or whpk_ and base64 for a v1a public key); this one is not valid base64'];
+  if (!bytes)
+    return [
+      'a Standard Webhooks secret is whsec_ and base64 (or whpk_ and base64 for a v1a public key); this one is not valid base64',
+    ];
   if (bytes.length < STANDARD_SECRET_BYTES.min || bytes.length > STANDARD_SECRET_BYTES.max) {
-    return [`a Standard Webhooks secret decodes to ${STANDARD_SECRET_BYTES.min}..${STANDARD_SECRET_BYTES.max} bytes; this one has ${bytes.length} (cut off when copied?)`];
+    return [
+      `a Standard Webhooks secret decodes to ${STANDARD_SECRET_BYTES.min}..${STANDARD_SECRET_BYTES.max} bytes; this one has ${bytes.length} (cut off when copied?)`,
+    ];
   }
   return [];
 }

@@ -20,7 +20,12 @@ import { encryptSecret } from '../../infrastructure/secret-store/envelope-encryp
 import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
 import { HookSecret, PublishedFlow, type Company } from '../../infrastructure/storage/entities.ts';
 import { requireCompany } from '../companies/companies.ts';
-import { generateHookSecret, generateProblem, hookSecretProblems, MAX_HOOK_SECRET_OVERLAP_SECONDS } from './hook-secrets-validation.ts';
+import {
+  generateHookSecret,
+  generateProblem,
+  hookSecretProblems,
+  MAX_HOOK_SECRET_OVERLAP_SECONDS,
+} from './hook-secrets-validation.ts';
 import { hasControlCharacter } from '../../../common/control-characters.ts';
 
 export interface HookSecretChange {
@@ -47,13 +52,21 @@ export interface HookSecretSummary {
   routePublished: boolean;
 }
 
-export async function setHookSecret(em: EntityManager, keyring: SecretKeyring, changes: ChangeAnnouncer, change: HookSecretChange): Promise<HookSecretSetResult> {
+export async function setHookSecret(
+  em: EntityManager,
+  keyring: SecretKeyring,
+  changes: ChangeAnnouncer,
+  change: HookSecretChange,
+): Promise<HookSecretSetResult> {
   const activity = normaliseActivity(change.activity);
   const overlapSeconds = change.overlapSeconds;
   if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_HOOK_SECRET_OVERLAP_SECONDS) {
-    throw new InvalidArgumentError(`overlap: 0 to ${MAX_HOOK_SECRET_OVERLAP_SECONDS} seconds (7 days), got ${overlapSeconds}`);
+    throw new InvalidArgumentError(
+      `overlap: 0 to ${MAX_HOOK_SECRET_OVERLAP_SECONDS} seconds (7 days), got ${overlapSeconds}`,
+    );
   }
-  if (change.generate && change.secret !== '') throw new InvalidArgumentError('give a secret or ask for a generated one, not both');
+  if (change.generate && change.secret !== '')
+    throw new InvalidArgumentError('give a secret or ask for a generated one, not both');
   const company = await requireCompany(em, change.company);
   const scheme = await publishedScheme(em, company, activity);
   let secret = change.secret;
@@ -64,12 +77,17 @@ export async function setHookSecret(em: EntityManager, keyring: SecretKeyring, c
     secret = generateHookSecret();
   } else {
     const problems = hookSecretProblems(secret, scheme);
-    if (problems.length > 0) throw new InvalidArgumentError(`hook secret for "${activity}" is not valid:\n- ${problems.join('\n- ')}`);
+    if (problems.length > 0)
+      throw new InvalidArgumentError(`hook secret for "${activity}" is not valid:\n- ${problems.join('\n- ')}`);
   }
 
   const now = new Date();
   const previousValidUntil = await em.transactional(async (tx) => {
-    const existing = await tx.findOne(HookSecret, { company: company.id, activity }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const existing = await tx.findOne(
+      HookSecret,
+      { company: company.id, activity },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     const row =
       existing ??
       tx.create(HookSecret, {
@@ -108,13 +126,19 @@ export async function listHookSecrets(em: EntityManager, companyName: string): P
       company: row.company.name,
       activity: row.activity,
       updatedAt: row.updatedAt,
-      previousValidUntil: row.previousValidUntil && row.previousValidUntil.getTime() > now ? row.previousValidUntil : undefined,
+      previousValidUntil:
+        row.previousValidUntil && row.previousValidUntil.getTime() > now ? row.previousValidUntil : undefined,
       routePublished: (await publishedScheme(em, row.company, row.activity)) !== undefined,
     })),
   );
 }
 
-export async function deleteHookSecret(em: EntityManager, changes: ChangeAnnouncer, companyName: string, rawActivity: string): Promise<void> {
+export async function deleteHookSecret(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  companyName: string,
+  rawActivity: string,
+): Promise<void> {
   const activity = normaliseActivity(rawActivity);
   const company = await requireCompany(em, companyName);
   const deleted = await em.nativeDelete(HookSecret, { company: company.id, activity });
@@ -136,7 +160,11 @@ export function hookSecretSetCommand(company: string, activity: string): string 
 }
 
 /** The scheme of the published direct route of this activity, or undefined when none is published. */
-async function publishedScheme(em: EntityManager, company: Company, activity: string): Promise<DirectScheme | undefined> {
+async function publishedScheme(
+  em: EntityManager,
+  company: Company,
+  activity: string,
+): Promise<DirectScheme | undefined> {
   const published = await em.findOne(PublishedFlow, { company: company.id, activity }, { populate: ['flowVersion'] });
   return directSchemeOf(published?.flowVersion.definition.trigger?.webhook?.direct?.verify);
 }
@@ -144,6 +172,7 @@ async function publishedScheme(em: EntityManager, company: Company, activity: st
 function normaliseActivity(raw: string): string {
   const activity = raw.trim().toLowerCase();
   if (activity === '') throw new InvalidArgumentError('activity: required');
-  if (exceedsNameLimit('activity', activity) || hasControlCharacter(activity)) throw new InvalidArgumentError(`${nameLimitRule('activity')}, no control characters`);
+  if (exceedsNameLimit('activity', activity) || hasControlCharacter(activity))
+    throw new InvalidArgumentError(`${nameLimitRule('activity')}, no control characters`);
   return activity;
 }

@@ -27,7 +27,10 @@ export interface PublishedFlowLookup {
   findIfPublished(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot | undefined>;
 }
 
-export function createPublishedFlowLookup(feed: ChangeFeed | undefined, cacheOptions: SnapshotCacheOptions = {}): PublishedFlowLookup {
+export function createPublishedFlowLookup(
+  feed: ChangeFeed | undefined,
+  cacheOptions: SnapshotCacheOptions = {},
+): PublishedFlowLookup {
   const cache = new SnapshotCache<PublishedFlowSnapshot>(feed, 'flows', cacheOptions);
   const findIfPublished = (em: EntityManager, companyName: string, activity: string) => {
     const normalized = activity.toLowerCase();
@@ -50,7 +53,11 @@ export function createPublishedFlowLookup(feed: ChangeFeed | undefined, cacheOpt
  * next step is to publish it, and the answer says how. An activity no flow has answers as before.
  */
 async function unpublishedMessage(em: EntityManager, company: Company, activity: string): Promise<string> {
-  const versions = await em.find(FlowVersion, { flow: { company }, activity: activity.toLowerCase() }, { populate: ['flow'], orderBy: { version: 'desc' }, limit: 50 });
+  const versions = await em.find(
+    FlowVersion,
+    { flow: { company }, activity: activity.toLowerCase() },
+    { populate: ['flow'], orderBy: { version: 'desc' }, limit: 50 },
+  );
   // Only a flow whose latest version has the activity: `flow publish` publishes that one.
   const draft = versions.find((version) => version.version === version.flow.latestVersion);
   if (!draft) return `No published flow is registered for activity "${activity}" in company "${company.name}"`;
@@ -61,8 +68,16 @@ async function unpublishedMessage(em: EntityManager, company: Company, activity:
   return `${what[0]!.toUpperCase()}${what.slice(1)}; publish it with: flowhook flow publish ${shellArg(company.name)} ${shellArg(draft.flow.name)}`;
 }
 
-async function load(em: EntityManager, companyName: string, activity: string): Promise<PublishedFlowSnapshot | undefined> {
-  const published = await em.findOne(PublishedFlow, { company: { name: companyName }, activity }, { populate: ['flow', 'flowVersion', 'company'] });
+async function load(
+  em: EntityManager,
+  companyName: string,
+  activity: string,
+): Promise<PublishedFlowSnapshot | undefined> {
+  const published = await em.findOne(
+    PublishedFlow,
+    { company: { name: companyName }, activity },
+    { populate: ['flow', 'flowVersion', 'company'] },
+  );
   if (!published) return undefined;
   return {
     company: { id: published.company.id, name: published.company.name },

@@ -26,10 +26,17 @@ export interface PublishCandidate {
 }
 
 /** Every check a publish makes, without writing anything; returns the warnings. */
-export async function checkPublishable(em: EntityManager, candidate: PublishCandidate, limits: FlowLimits): Promise<{ warnings: string[] }> {
+export async function checkPublishable(
+  em: EntityManager,
+  candidate: PublishCandidate,
+  limits: FlowLimits,
+): Promise<{ warnings: string[] }> {
   const { company, flowName, definition } = candidate;
   const problems = await definitionProblems(em, company, definition, limits);
-  if (problems.errors.length > 0) throw new InvalidArgumentError(`Flow "${flowName}" ${candidate.versionLabel} cannot be published:\n- ${problems.errors.join('\n- ')}`);
+  if (problems.errors.length > 0)
+    throw new InvalidArgumentError(
+      `Flow "${flowName}" ${candidate.versionLabel} cannot be published:\n- ${problems.errors.join('\n- ')}`,
+    );
   if (definition.company !== company.name) throw new InvalidArgumentError(companyMismatch(definition, company));
   const holder = await activityHolder(em, candidate);
   if (holder) throw duplicateActivity(activityOf(definition), holder);
@@ -40,7 +47,11 @@ export async function checkPublishable(em: EntityManager, candidate: PublishCand
  * The same checks as checkPublishable, every problem collected instead of the first kind thrown:
  * what the flow card shows before anyone presses Publish (FlowAdminService.CheckFlow).
  */
-export async function publishProblems(em: EntityManager, candidate: PublishCandidate, limits: FlowLimits): Promise<FlowProblems> {
+export async function publishProblems(
+  em: EntityManager,
+  candidate: PublishCandidate,
+  limits: FlowLimits,
+): Promise<FlowProblems> {
   const { company, definition } = candidate;
   const problems = await definitionProblems(em, company, definition, limits);
   if (definition.company !== company.name) problems.errors.push(companyMismatch(definition, company));
@@ -51,7 +62,12 @@ export async function publishProblems(em: EntityManager, candidate: PublishCandi
 }
 
 /** The flow's own rules (flow/flow-validation.ts) and the connections its steps name. */
-async function definitionProblems(em: EntityManager, company: Company, definition: FlowJson, limits: FlowLimits): Promise<FlowProblems> {
+async function definitionProblems(
+  em: EntityManager,
+  company: Company,
+  definition: FlowJson,
+  limits: FlowLimits,
+): Promise<FlowProblems> {
   const problems = validateFlow(definition, limits);
   problems.errors.push(...(await missingConnections(em, company, definition.steps ?? [])));
   return problems;
@@ -65,7 +81,11 @@ function companyMismatch(definition: FlowJson, company: Company): string {
 async function activityHolder(em: EntityManager, candidate: PublishCandidate): Promise<string | undefined> {
   const activity = activityOf(candidate.definition);
   if (activity === '') return undefined;
-  const holder = await em.findOne(PublishedFlow, { company: candidate.company, activity, flow: { name: { $ne: candidate.flowName } } }, { populate: ['flow'] });
+  const holder = await em.findOne(
+    PublishedFlow,
+    { company: candidate.company, activity, flow: { name: { $ne: candidate.flowName } } },
+    { populate: ['flow'] },
+  );
   return holder?.flow.name;
 }
 
@@ -73,11 +93,19 @@ async function activityHolder(em: EntityManager, candidate: PublishCandidate): P
 async function routeWarnings(em: EntityManager, company: Company, definition: FlowJson): Promise<string[]> {
   const activity = activityOf(definition);
   if (!definition.trigger?.webhook?.direct || (await hasHookSecret(em, company, activity))) return [];
-  return [`trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`];
+  return [
+    `trigger.webhook.direct: no signing secret yet, so the provider route refuses every request; set it with: ${hookSecretSetCommand(company.name, activity)}`,
+  ];
 }
 
 /** Publishes a stored version and tells every engine; for `flow publish`. */
-export async function publishFlow(em: EntityManager, changes: ChangeAnnouncer, flow: Flow, versionNumber: number, limits: FlowLimits): Promise<{ warnings: string[] }> {
+export async function publishFlow(
+  em: EntityManager,
+  changes: ChangeAnnouncer,
+  flow: Flow,
+  versionNumber: number,
+  limits: FlowLimits,
+): Promise<{ warnings: string[] }> {
   const result = await publishVersion(em, flow, versionNumber || flow.latestVersion, limits);
   await changes.announce(em, 'flows');
   return result;
@@ -88,16 +116,28 @@ export async function publishFlow(em: EntityManager, changes: ChangeAnnouncer, f
  * transaction the caller announces after the commit, so no engine re-reads
  * the old state between the cache drop and the commit.
  */
-export async function publishVersion(em: EntityManager, flow: Flow, versionNumber: number, limits: FlowLimits): Promise<{ warnings: string[] }> {
+export async function publishVersion(
+  em: EntityManager,
+  flow: Flow,
+  versionNumber: number,
+  limits: FlowLimits,
+): Promise<{ warnings: string[] }> {
   const version = await em.findOne(FlowVersion, { flow, version: versionNumber });
-  if (!version) throw new NotFoundError(`Flow "${flow.name}" has no version ${versionNumber} (it has versions 1..${flow.latestVersion})`);
+  if (!version)
+    throw new NotFoundError(
+      `Flow "${flow.name}" has no version ${versionNumber} (it has versions 1..${flow.latestVersion})`,
+    );
   await em.populate(flow, ['company']);
   if (!flow.secretHash) {
     throw new FailedPreconditionError(
       `trigger.webhook: the secret is missing, so the configuration is invalid; generate one with: ${secretRotateCommand(flow.company.name, version.activity)}`,
     );
   }
-  const { warnings } = await checkPublishable(em, { company: flow.company, flowName: flow.name, versionLabel: `v${version.version}`, definition: version.definition }, limits);
+  const { warnings } = await checkPublishable(
+    em,
+    { company: flow.company, flowName: flow.name, versionLabel: `v${version.version}`, definition: version.definition },
+    limits,
+  );
 
   const existing = await em.findOne(PublishedFlow, { flow });
   if (existing) {
@@ -134,7 +174,11 @@ function duplicateActivity(activity: string, holder: string): AlreadyExistsError
 }
 
 /** A step that names a connection the company lacks would fail at run time: refuse it at publish, naming the step. */
-async function missingConnections(em: EntityManager, company: Company, steps: NonNullable<FlowJson['steps']>): Promise<string[]> {
+async function missingConnections(
+  em: EntityManager,
+  company: Company,
+  steps: NonNullable<FlowJson['steps']>,
+): Promise<string[]> {
   const used = connectionsUsedBy(steps);
   if (used.size === 0) return [];
   const existing = await em.find(Connection, { company, name: { $in: [...used.keys()] } }, { fields: ['name'] });
@@ -142,7 +186,10 @@ async function missingConnections(em: EntityManager, company: Company, steps: No
   const problems: string[] = [];
   for (const [name, paths] of used) {
     if (have.has(name)) continue;
-    for (const path of paths) problems.push(`${path}: company "${company.name}" has no connection "${name}" (create it with: flowhook connection set …)`);
+    for (const path of paths)
+      problems.push(
+        `${path}: company "${company.name}" has no connection "${name}" (create it with: flowhook connection set …)`,
+      );
   }
   return problems;
 }

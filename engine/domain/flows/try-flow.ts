@@ -61,8 +61,11 @@ export async function tryFlow(em: EntityManager, deps: TryFlowDeps, request: Try
       signal: AbortSignal.timeout(TRY_TIMEOUT_MS),
     });
   } catch (error) {
-    const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'failed');
-    throw new UnavailableError(`the webhook endpoint ${url} could not be reached from the engine (${reason}); is FLOWHOOK_PUBLIC_URL an address the engine reaches?`);
+    const reason =
+      (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'failed');
+    throw new UnavailableError(
+      `the webhook endpoint ${url} could not be reached from the engine (${reason}); is FLOWHOOK_PUBLIC_URL an address the engine reaches?`,
+    );
   }
   return {
     url,
@@ -74,13 +77,21 @@ export async function tryFlow(em: EntityManager, deps: TryFlowDeps, request: Try
   };
 }
 
-async function callerHeaders(em: EntityManager, deps: TryFlowDeps, request: TryFlowRequest, url: URL): Promise<Record<string, string>> {
+async function callerHeaders(
+  em: EntityManager,
+  deps: TryFlowDeps,
+  request: TryFlowRequest,
+  url: URL,
+): Promise<Record<string, string>> {
   const caller = request.caller;
-  if (caller.case === 'basic') return { authorization: `Basic ${basicCredentials(caller.value.user, caller.value.accessKey)}` };
+  if (caller.case === 'basic')
+    return { authorization: `Basic ${basicCredentials(caller.value.user, caller.value.accessKey)}` };
   if (caller.case !== 'connection') return {};
   const connection = await resolveConnection(em, deps.keyring, request.company, caller.value);
   if (connection.type !== ConnectionType.BASIC && connection.type !== ConnectionType.BEARER) {
-    throw new InvalidArgumentError(`connection "${connection.name}" is not of type basic or bearer: the endpoint takes Basic or Bearer credentials`);
+    throw new InvalidArgumentError(
+      `connection "${connection.name}" is not of type basic or bearer: the endpoint takes Basic or Bearer credentials`,
+    );
   }
   // A connection's credentials go only where the connection says (its base URL or allowed hosts), here as for a flow's request.
   if (!connectionAllows(connection.settings, url)) {
@@ -88,7 +99,10 @@ async function callerHeaders(em: EntityManager, deps: TryFlowDeps, request: TryF
       `connection "${connection.name}" may not send its credentials to ${url.origin}: add that origin to its base URL or allowed hosts to call the endpoint with it`,
     );
   }
-  return connectionKind(connection.type)!.authenticate({ name: connection.name, settings: connection.settings, secret: connection.secret }, NO_SERVICES);
+  return connectionKind(connection.type)!.authenticate(
+    { name: connection.name, settings: connection.settings, secret: connection.secret },
+    NO_SERVICES,
+  );
 }
 
 /** Basic and Bearer need none of the worker's I/O. */

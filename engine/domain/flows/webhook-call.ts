@@ -7,6 +7,10 @@ export function webhookCall(base: { publicUrl: string; instance: string }, compa
 }
 
 /** The provider route of a flow with `trigger.webhook.direct` (facade: POST /:instance/hooks/:company/:activity). */
-export function providerRouteUrl(base: { publicUrl: string; instance: string }, company: string, activity: string): string {
+export function providerRouteUrl(
+  base: { publicUrl: string; instance: string },
+  company: string,
+  activity: string,
+): string {
   return `${base.publicUrl}/${encodeURIComponent(base.instance)}/hooks/${encodeURIComponent(company)}/${encodeURIComponent(activity)}`;
 }

@@ -57,12 +57,26 @@ export async function startEngineMembership(options: EngineMembershipOptions): P
 
   async function beat(): Promise<void> {
     try {
-      const rows = await orm.em.getConnection().execute<{ others: number }[]>(HEARTBEAT_SQL, [nodeId, startedAt, FORGET_AFTER_MS / 1000, nodeId, nodeId, liveWindowSeconds]);
+      const rows = await orm.em
+        .getConnection()
+        .execute<{ others: number }[]>(HEARTBEAT_SQL, [
+          nodeId,
+          startedAt,
+          FORGET_AFTER_MS / 1000,
+          nodeId,
+          nodeId,
+          liveWindowSeconds,
+        ]);
       if (closed) return;
-      if (failures > 0) logger.info({ nodeId, failedHeartbeats: failures }, 'engine heartbeat reaches the database again');
+      if (failures > 0)
+        logger.info({ nodeId, failedHeartbeats: failures }, 'engine heartbeat reaches the database again');
       failures = 0;
       const count = 1 + Number(rows[0]?.others ?? 0);
-      if (count !== live) logger.info({ nodeId, liveEngines: count, before: live }, 'live engines changed: each applies its share of the rate limits');
+      if (count !== live)
+        logger.info(
+          { nodeId, liveEngines: count, before: live },
+          'live engines changed: each applies its share of the rate limits',
+        );
       live = count;
       options.onLiveNodes(live);
     } catch (error) {

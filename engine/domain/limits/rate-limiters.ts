@@ -90,7 +90,8 @@ export class KeyedRateLimiter {
   #burst: number;
 
   constructor(ratePerSecond: number, burst: number, maxKeys = MAX_LIMITER_KEYS) {
-    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    if (!Number.isInteger(maxKeys) || maxKeys < 1)
+      throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
     this.#ratePerSecond = ratePerSecond;
     this.#burst = burst;
     this.#maxKeys = maxKeys;

@@ -43,7 +43,8 @@ export interface WebhookLimitSettings {
  * Which limit refused a call: the `limit` label of flowhook_engine_rate_limited_total.
  * `flow_control_backlog` is flow control's cap on executions waiting at one gate (engine/domain/flow-control/gate-backlogs.ts).
  */
-export type LimitName = 'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'callbacks' | 'sync_calls' | 'flow_control_backlog';
+export type LimitName =
+  'caller' | 'activity' | 'company' | 'global' | 'hook_route' | 'callbacks' | 'sync_calls' | 'flow_control_backlog';
 
 /** A refusal by admission control, naming the limit that refused. */
 export class LimitRefusedError extends RateLimitedError {
@@ -80,7 +81,11 @@ export interface ClusterWebhookLimits extends WebhookLimits {
   readonly liveNodes: number;
 }
 
-export function createWebhookLimits(settings: WebhookLimitSettings, now: () => number = Date.now, initialLiveNodes = 1): ClusterWebhookLimits {
+export function createWebhookLimits(
+  settings: WebhookLimitSettings,
+  now: () => number = Date.now,
+  initialLiveNodes = 1,
+): ClusterWebhookLimits {
   let liveNodes = liveNodeCount(initialLiveNodes);
   const limiter = (limit: RateLimit | undefined) => {
     if (!limit || limit.perSecond <= 0) return undefined;
@@ -117,7 +122,12 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
     admitCaller(callerLabel) {
       if (!perCaller) return;
       const result = perCaller.limiter.take(callerLabel, now());
-      if (!result.allowed) refuse('caller', `Too many calls from caller "${callerLabel}" (FLOWHOOK_RATE_LIMIT_PER_CALLER)`, result.retryAfterSeconds);
+      if (!result.allowed)
+        refuse(
+          'caller',
+          `Too many calls from caller "${callerLabel}" (FLOWHOOK_RATE_LIMIT_PER_CALLER)`,
+          result.retryAfterSeconds,
+        );
     },
     admitActivity(company, activity) {
       if (!perActivity && !perCompany && !global) return;
@@ -131,8 +141,14 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
       if (refused(byActivity) || refused(byCompany) || refused(byGlobal)) {
         // Named by the narrowest limit that refused; the wait is the longest, as a retry any sooner would be refused again.
         const wait = Math.max(retryAfter(byActivity), retryAfter(byCompany), retryAfter(byGlobal));
-        if (refused(byActivity)) refuse('activity', `Too many calls for activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_ACTIVITY)`, wait);
-        if (refused(byCompany)) refuse('company', `Too many calls for company "${company}" (FLOWHOOK_RATE_LIMIT_PER_COMPANY)`, wait);
+        if (refused(byActivity))
+          refuse(
+            'activity',
+            `Too many calls for activity "${activity}" in company "${company}" (FLOWHOOK_RATE_LIMIT_PER_ACTIVITY)`,
+            wait,
+          );
+        if (refused(byCompany))
+          refuse('company', `Too many calls for company "${company}" (FLOWHOOK_RATE_LIMIT_PER_COMPANY)`, wait);
         refuse('global', 'Too many calls for all companies together (FLOWHOOK_RATE_LIMIT_GLOBAL)', wait);
       }
       // Every one allowed at this instant: take without refilling again.
@@ -153,7 +169,12 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
     admitCallback(sender) {
       if (!callbacks) return;
       const result = callbacks.limiter.bucket(sender, now()).peek(now());
-      if (!result.allowed) refuse('callbacks', 'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS)', result.retryAfterSeconds);
+      if (!result.allowed)
+        refuse(
+          'callbacks',
+          'Too many callback deliveries with unknown tokens from this sender (FLOWHOOK_RATE_LIMIT_CALLBACKS)',
+          result.retryAfterSeconds,
+        );
     },
     chargeCallbackMiss(sender) {
       callbacks?.limiter.take(sender, now());
@@ -161,7 +182,11 @@ export function createWebhookLimits(settings: WebhookLimitSettings, now: () => n
     acquireSyncSlot() {
       if (cap > 0 && syncCallsInFlight >= localCap) {
         const share = liveNodes > 1 ? `, ${localCap} on this engine of ${liveNodes}` : '';
-        throw new LimitRefusedError('sync_calls', `Too many calls are waiting for a flow's response (at most ${cap} at once${share}; FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS)`, 1);
+        throw new LimitRefusedError(
+          'sync_calls',
+          `Too many calls are waiting for a flow's response (at most ${cap} at once${share}; FLOWHOOK_MAX_CONCURRENT_SYNC_CALLS)`,
+          1,
+        );
       }
       syncCallsInFlight++;
       let released = false;

@@ -68,7 +68,9 @@ export async function startCallMinutes(registry: Registry, now: () => number = D
       const minutes = [];
       for (let minute = current - OVERVIEW_MINUTES + 1; minute <= current; minute++) {
         const [from, to] = [at(minute), minute === current ? live : at(minute + 1)];
-        const counts = Object.fromEntries(CALL_OUTCOMES.map((outcome) => [outcome, callsOf(to, company, outcome) - callsOf(from, company, outcome)]));
+        const counts = Object.fromEntries(
+          CALL_OUTCOMES.map((outcome) => [outcome, callsOf(to, company, outcome) - callsOf(from, company, outcome)]),
+        );
         minutes.push({ minute: new Date(minute * MINUTE_MS), counts });
       }
       const first = at(current - OVERVIEW_MINUTES + 1);

@@ -4,9 +4,18 @@
 // engine (runEngine), in its own registry; served by common/metrics/metrics-listener.ts.
 import { Code } from '@connectrpc/connect';
 import { DIRECT_SCHEMES } from '../../../flow/direct-route.ts';
-import { MAX_FLOW_SERIES, webhookCallSeries, type CallMode, type CallOutcome } from '../../../common/metrics/call-labels.ts';
+import {
+  MAX_FLOW_SERIES,
+  webhookCallSeries,
+  type CallMode,
+  type CallOutcome,
+} from '../../../common/metrics/call-labels.ts';
 import { BoundedPairs, OTHER, UNKNOWN } from '../../../common/metrics/label-values.ts';
-import { CALL_SECONDS_BUCKETS, createMetricsRegistry, type MetricsRegistry } from '../../../common/metrics/metrics-registry.ts';
+import {
+  CALL_SECONDS_BUCKETS,
+  createMetricsRegistry,
+  type MetricsRegistry,
+} from '../../../common/metrics/metrics-registry.ts';
 import type { WebhookOutcome } from '../../../flow/index.ts';
 import { engineCode } from '../../error-codes.ts';
 import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
@@ -22,11 +31,28 @@ const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
 };
 
 /** Codes that mean the call itself was refused (the facade answers 4xx); any other is a failure (5xx). */
-const REFUSALS = new Set([Code.InvalidArgument, Code.NotFound, Code.AlreadyExists, Code.Unauthenticated, Code.PermissionDenied, Code.FailedPrecondition, Code.ResourceExhausted]);
+const REFUSALS = new Set([
+  Code.InvalidArgument,
+  Code.NotFound,
+  Code.AlreadyExists,
+  Code.Unauthenticated,
+  Code.PermissionDenied,
+  Code.FailedPrecondition,
+  Code.ResourceExhausted,
+]);
 
 /** The `limit` label of flowhook_engine_rate_limited_total: which limit refused (engine/domain/limits/webhook-limits.ts). */
 export type RateLimitKind = LimitName;
-const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['caller', 'activity', 'company', 'global', 'hook_route', 'callbacks', 'sync_calls', 'flow_control_backlog'];
+const RATE_LIMIT_KINDS: readonly RateLimitKind[] = [
+  'caller',
+  'activity',
+  'company',
+  'global',
+  'hook_route',
+  'callbacks',
+  'sync_calls',
+  'flow_control_backlog',
+];
 /** waitForCallback deliveries: through a callback URL, or resumed by correlation key. */
 export type CallbackRouteLabel = 'url' | 'key';
 /**
@@ -40,7 +66,15 @@ export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 /** Refused console sign-ins: a wrong admin token, or held back before any token was checked (engine/edges/console/sign-in-limiter.ts). */
 export const SIGN_IN_REFUSALS = ['wrong_token', 'sender_backoff', 'deployment_budget'] as const;
 export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
-export const CACHE_NAMES = ['flows', 'service_users', 'applications', 'service_accounts', 'service_accounts_by_name', 'hook_secrets', 'execution_liveness'] as const;
+export const CACHE_NAMES = [
+  'flows',
+  'service_users',
+  'applications',
+  'service_accounts',
+  'service_accounts_by_name',
+  'hook_secrets',
+  'execution_liveness',
+] as const;
 
 export interface EngineMetrics {
   registry: MetricsRegistry;
@@ -84,7 +118,8 @@ export interface DirectCallRecord {
 export function createEngineMetrics(): EngineMetrics {
   const registry = createMetricsRegistry();
   const calls = webhookCallSeries(registry, 'engine', 'code', {
-    calls: 'Invoke calls by company, activity, mode, outcome and Connect code; "unknown" until the flow lookup found a published flow',
+    calls:
+      'Invoke calls by company, activity, mode, outcome and Connect code; "unknown" until the flow lookup found a published flow',
     duration: 'Invoke latency in the engine, from the request to the answer (sync calls include the sync window)',
   });
   // By company alone (not activity: a histogram's series are many), for the console's overview (call-minutes.ts).
@@ -107,7 +142,10 @@ export function createEngineMetrics(): EngineMetrics {
     CALL_SECONDS_BUCKETS,
   );
   const waiting = registry.gauge('flowhook_engine_sync_calls_waiting', 'Sync calls waiting for their answer now');
-  const live = registry.gauge('flowhook_engine_live_engines', 'Engines whose heartbeat is recent, this one included: each applies 1/N of the rate limits and the sync-call cap');
+  const live = registry.gauge(
+    'flowhook_engine_live_engines',
+    'Engines whose heartbeat is recent, this one included: each applies 1/N of the rate limits and the sync-call cap',
+  );
   live.set(1);
   const pollers = registry.gauge(
     'flowhook_engine_worker_pollers',
@@ -128,7 +166,11 @@ export function createEngineMetrics(): EngineMetrics {
     'waitForCallback deliveries by route (url: a callback URL, key: flowWebhook_Resume) and outcome (accepted, repeated, used, not_found, invalid, refused, failed)',
     ['route', 'outcome'],
   );
-  const lookups = registry.counter('flowhook_engine_cache_lookups_total', 'Webhook-path cache lookups by cache and result (hit, miss)', ['cache', 'result']);
+  const lookups = registry.counter(
+    'flowhook_engine_cache_lookups_total',
+    'Webhook-path cache lookups by cache and result (hit, miss)',
+    ['cache', 'result'],
+  );
   const flowControl = registry.counter(
     'flowhook_engine_flow_control_calls_total',
     'Accepted calls flow control coalesced (debounce), batched, deduplicated (joined an execution by an idempotency key) or held (the flow was paused), by company and activity',
@@ -144,7 +186,8 @@ export function createEngineMetrics(): EngineMetrics {
   for (const reason of SIGN_IN_REFUSALS) signInRefusals.get(reason).inc(0);
   for (const kind of RATE_LIMIT_KINDS) limited.get(kind).inc(0);
   const knownCaches = new Set<string>(CACHE_NAMES);
-  for (const route of ['url', 'key'] as const) for (const outcome of CALLBACK_OUTCOMES) callbacks.get(route, outcome).inc(0);
+  for (const route of ['url', 'key'] as const)
+    for (const outcome of CALLBACK_OUTCOMES) callbacks.get(route, outcome).inc(0);
   const callback = (route: CallbackRouteLabel, outcome: CallbackOutcome) => callbacks.get(route, outcome).inc();
 
   class CallRecord implements WebhookCallRecord {
@@ -185,7 +228,9 @@ export function createEngineMetrics(): EngineMetrics {
     }
 
     answered(outcome: WebhookOutcome | 'url_verification'): void {
-      directCalls.get(this.#scheme, this.#mode, outcome === 'url_verification' ? outcome : ANSWERED[outcome], 'ok').inc();
+      directCalls
+        .get(this.#scheme, this.#mode, outcome === 'url_verification' ? outcome : ANSWERED[outcome], 'ok')
+        .inc();
     }
 
     failed(error: unknown): void {

@@ -5,7 +5,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@temporalio/client';
-import { GetExecutionOverviewResponseSchema, type GetExecutionOverviewResponse } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  GetExecutionOverviewResponseSchema,
+  type GetExecutionOverviewResponse,
+} from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import { InvalidArgumentError } from '../../errors.ts';
 import { OVERVIEW_MINUTES, type CallMinutes } from './call-minutes.ts';
 import { companyClause, flowExecutionsQuery, needsExactCompanyCheck, quote } from '../executions/visibility-query.ts';
@@ -17,7 +20,11 @@ export interface OverviewDeps {
   callMinutes?: CallMinutes;
 }
 
-export async function executionOverview(deps: OverviewDeps, company: string, now = new Date()): Promise<GetExecutionOverviewResponse> {
+export async function executionOverview(
+  deps: OverviewDeps,
+  company: string,
+  now = new Date(),
+): Promise<GetExecutionOverviewResponse> {
   if (!company) throw new InvalidArgumentError('company is required');
   const since = new Date(now.getTime() - OVERVIEW_MINUTES * 60_000);
   const base = [...flowExecutionsQuery(deps.taskQueue), companyClause(company)];

@@ -14,7 +14,8 @@ export function meteredLimits(limits: WebhookLimits, metrics: EngineMetrics): We
       return admit();
     } catch (error) {
       // admitActivity checks three limits; the refusal names the one that refused.
-      if (error instanceof RateLimitedError) metrics.rateLimited(error instanceof LimitRefusedError ? error.limit : kind);
+      if (error instanceof RateLimitedError)
+        metrics.rateLimited(error instanceof LimitRefusedError ? error.limit : kind);
       throw error;
     }
   };

@@ -28,7 +28,9 @@ export const DEFAULT_RECORD_SETTINGS: RecordSettings = Object.freeze({
   maxRecordsPerCompany: defaultOf(MAX_RECORDS_SETTING),
 });
 
-export function readRecordSettings(settings: SettingValues<'FLOWHOOK_RECORD_WRITE_RETENTION' | typeof MAX_RECORDS_SETTING>): RecordSettings {
+export function readRecordSettings(
+  settings: SettingValues<'FLOWHOOK_RECORD_WRITE_RETENTION' | typeof MAX_RECORDS_SETTING>,
+): RecordSettings {
   return Object.freeze({
     writeRetentionMs: settings.FLOWHOOK_RECORD_WRITE_RETENTION,
     maxRecordsPerCompany: settings[MAX_RECORDS_SETTING],

@@ -7,7 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '../../errors.ts';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  NotFoundError,
+} from '../../errors.ts';
 import { requireCompany } from '../companies/companies.ts';
 import { FlowRecord, RecordWrite, type Company } from '../../infrastructure/storage/entities.ts';
 import { repeatedWriteAnswer } from './repeated-write.ts';
@@ -63,7 +69,8 @@ export async function writeRecord(
 ): Promise<WriteResult> {
   checkAddress(address);
   const { runId, idempotencyKey } = identity;
-  if (idempotencyKey === '' || idempotencyKey.length > 600) throw new InvalidArgumentError('idempotency key: required, at most 600 characters');
+  if (idempotencyKey === '' || idempotencyKey.length > 600)
+    throw new InvalidArgumentError('idempotency key: required, at most 600 characters');
   if (runId.length > 100) throw new InvalidArgumentError('run id: at most 100 characters');
   const requestDigest = writeDigest(address, operation);
   try {
@@ -73,9 +80,16 @@ export async function writeRecord(
       if (earlier) {
         // Rows from before migration 0011 have no digest: they answer as before, unchecked.
         if (earlier.requestDigest !== '' && earlier.requestDigest !== requestDigest) {
-          throw new FailedPreconditionError(`idempotency key "${idempotencyKey}" was already used for another write; a retry must repeat the same write`);
+          throw new FailedPreconditionError(
+            `idempotency key "${idempotencyKey}" was already used for another write; a retry must repeat the same write`,
+          );
         }
-        return repeatedWriteAnswer(earlier, await tx.findOne(FlowRecord, { company, tableName: address.table, key: address.key }), address, snapshot);
+        return repeatedWriteAnswer(
+          earlier,
+          await tx.findOne(FlowRecord, { company, tableName: address.table, key: address.key }),
+          address,
+          snapshot,
+        );
       }
       const result = await apply(tx, company, address, operation, settings);
       tx.create(RecordWrite, {
@@ -93,17 +107,32 @@ export async function writeRecord(
       return result;
     });
   } catch (error) {
-    if (error instanceof OptimisticLockError) throw new ConflictError(`${describe(address)} was changed by another write; retry`);
-    if (error instanceof UniqueConstraintViolationException) throw new AlreadyExistsError(`${describe(address)} already exists`);
+    if (error instanceof OptimisticLockError)
+      throw new ConflictError(`${describe(address)} was changed by another write; retry`);
+    if (error instanceof UniqueConstraintViolationException)
+      throw new AlreadyExistsError(`${describe(address)} already exists`);
     throw error;
   }
 }
 
-async function apply(em: EntityManager, company: Company, address: RecordAddress, operation: RecordWriteOperation, settings: RecordSettings): Promise<WriteResult> {
+async function apply(
+  em: EntityManager,
+  company: Company,
+  address: RecordAddress,
+  operation: RecordWriteOperation,
+  settings: RecordSettings,
+): Promise<WriteResult> {
   const now = new Date();
   const existing = await em.findOne(FlowRecord, { company, tableName: address.table, key: address.key });
-  if (operation.kind !== 'insert' && existing && operation.expectedVersion !== undefined && existing.version !== operation.expectedVersion) {
-    throw new ConflictError(`${describe(address)} has version ${existing.version}, expected ${operation.expectedVersion}`);
+  if (
+    operation.kind !== 'insert' &&
+    existing &&
+    operation.expectedVersion !== undefined &&
+    existing.version !== operation.expectedVersion
+  ) {
+    throw new ConflictError(
+      `${describe(address)} has version ${existing.version}, expected ${operation.expectedVersion}`,
+    );
   }
   switch (operation.kind) {
     case 'insert': {
@@ -113,7 +142,8 @@ async function apply(em: EntityManager, company: Company, address: RecordAddress
     case 'upsert':
     case 'modify': {
       if (!existing) {
-        if (operation.kind === 'modify' || operation.expectedVersion !== undefined) throw new NotFoundError(`${describe(address)} does not exist`);
+        if (operation.kind === 'modify' || operation.expectedVersion !== undefined)
+          throw new NotFoundError(`${describe(address)} does not exist`);
         return { record: snapshot(await create(em, company, address, operation.data, now, settings)), created: true };
       }
       existing.data = { ...existing.data, ...operation.data };
@@ -131,7 +161,14 @@ async function apply(em: EntityManager, company: Company, address: RecordAddress
   }
 }
 
-async function create(em: EntityManager, company: Company, address: RecordAddress, data: Record<string, unknown>, now: Date, settings: RecordSettings): Promise<FlowRecord> {
+async function create(
+  em: EntityManager,
+  company: Company,
+  address: RecordAddress,
+  data: Record<string, unknown>,
+  now: Date,
+  settings: RecordSettings,
+): Promise<FlowRecord> {
   if (settings.maxRecordsPerCompany > 0) await requireRoomFor(em, company, settings.maxRecordsPerCompany);
   const record = em.create(FlowRecord, {
     id: randomUUID(),
@@ -168,8 +205,10 @@ async function requireRecord(em: EntityManager, company: Company, address: Recor
 }
 
 function checkAddress(address: RecordAddress): void {
-  if (!TABLE_NAME.test(address.table)) throw new InvalidArgumentError(`table "${address.table}": 1..100 letters, digits, _, - or .`);
-  if (address.key === '' || address.key.length > 250) throw new InvalidArgumentError(`key of table "${address.table}": 1..250 characters`);
+  if (!TABLE_NAME.test(address.table))
+    throw new InvalidArgumentError(`table "${address.table}": 1..100 letters, digits, _, - or .`);
+  if (address.key === '' || address.key.length > 250)
+    throw new InvalidArgumentError(`key of table "${address.table}": 1..250 characters`);
 }
 
 function describe(address: RecordAddress): string {

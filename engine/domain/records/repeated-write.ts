@@ -14,7 +14,12 @@ import { FailedPreconditionError } from '../../errors.ts';
 import type { FlowRecord, RecordWrite } from '../../infrastructure/storage/entities.ts';
 import type { RecordAddress, RecordSnapshot, WriteResult } from './records.ts';
 
-export function repeatedWriteAnswer(earlier: RecordWrite, current: FlowRecord | null, address: RecordAddress, snapshot: (record: FlowRecord) => RecordSnapshot): WriteResult {
+export function repeatedWriteAnswer(
+  earlier: RecordWrite,
+  current: FlowRecord | null,
+  address: RecordAddress,
+  snapshot: (record: FlowRecord) => RecordSnapshot,
+): WriteResult {
   // Rows from before migration 0011 do not say what they did: a record that is gone was most likely deleted by it.
   const deleted = earlier.operation === 'delete' || (earlier.operation === 'unknown' && current === null);
   if (deleted) {

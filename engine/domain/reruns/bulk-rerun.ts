@@ -27,7 +27,12 @@ export interface BulkRerunResult {
   skipped: { originalExecutionId: string; reason: string }[];
 }
 
-export async function rerunMatching(deps: RerunDeps & { pacer: RerunPacer }, caller: RerunCaller, request: RerunExecutionsRequest, signal: AbortSignal): Promise<BulkRerunResult> {
+export async function rerunMatching(
+  deps: RerunDeps & { pacer: RerunPacer },
+  caller: RerunCaller,
+  request: RerunExecutionsRequest,
+  signal: AbortSignal,
+): Promise<BulkRerunResult> {
   const max = request.maxCount === 0 ? DEFAULT_BULK_MAX : request.maxCount;
   if (max < 1 || max > BULK_MAX) throw new InvalidArgumentError(`max count: 1..${BULK_MAX}`);
   const query = rerunQuery(deps.taskQueue, {
@@ -45,7 +50,11 @@ export async function rerunMatching(deps: RerunDeps & { pacer: RerunPacer }, cal
   const prefixOnly = needsExactCompanyCheck(request.company);
   // One more than allowed tells "too many" without reading them all.
   const want = max + 1;
-  const { found, partial } = await companyExecutions(deps.temporal.workflow.list({ query, pageSize: pageSizeFor(request.company, want) }), request.company, want);
+  const { found, partial } = await companyExecutions(
+    deps.temporal.workflow.list({ query, pageSize: pageSizeFor(request.company, want) }),
+    request.company,
+    want,
+  );
   if (partial) {
     throw new FailedPreconditionError(
       `Company "${request.company}" has a quote or backslash in its name, which Temporal's visibility store cannot match: flowhook reads the executions of ` +
@@ -53,11 +62,16 @@ export async function rerunMatching(deps: RerunDeps & { pacer: RerunPacer }, cal
     );
   }
   // Counting a prefix query would count other companies too: then "more than max" is all that is known.
-  const matched = found.length > max && !prefixOnly ? Number((await deps.temporal.workflow.count(query)).count) : found.length;
+  const matched =
+    found.length > max && !prefixOnly ? Number((await deps.temporal.workflow.count(query)).count) : found.length;
   if (request.dryRun) return { matched, executions: found.slice(0, max).map(summaryMessage), started: [], skipped: [] };
   if (found.length > max) {
-    const many = prefixOnly ? `More than ${max} executions match` : `${matched} executions match, more than the ${max} allowed at once`;
-    throw new FailedPreconditionError(`${many}: narrow the filter (--since/--until) or raise --max (at most ${BULK_MAX})`);
+    const many = prefixOnly
+      ? `More than ${max} executions match`
+      : `${matched} executions match, more than the ${max} allowed at once`;
+    throw new FailedPreconditionError(
+      `${many}: narrow the filter (--since/--until) or raise --max (at most ${BULK_MAX})`,
+    );
   }
 
   const started: RerunResult[] = [];
@@ -75,7 +89,8 @@ export async function rerunMatching(deps: RerunDeps & { pacer: RerunPacer }, cal
       // A domain refusal (version deleted, flow unpublished) skips one; Temporal going away stops the rest.
       if (!(error instanceof EngineError) || error instanceof UnavailableError) {
         const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-        for (const rest of found.slice(index)) skipped.push({ originalExecutionId: rest.workflowId, reason: `not started: ${reason}` });
+        for (const rest of found.slice(index))
+          skipped.push({ originalExecutionId: rest.workflowId, reason: `not started: ${reason}` });
         break;
       }
       skipped.push({ originalExecutionId: info.workflowId, reason: error.message });

@@ -61,7 +61,12 @@ export function rerunExecutionId(activity: string): string {
 }
 
 /** The caller's account is an admin account (the gate checked its scope); on the console's listener the roles checked the company. */
-export async function rerunExecution(deps: RerunDeps, caller: RerunCaller, originalId: string, sameVersion: boolean): Promise<RerunResult> {
+export async function rerunExecution(
+  deps: RerunDeps,
+  caller: RerunCaller,
+  originalId: string,
+  sameVersion: boolean,
+): Promise<RerunResult> {
   const { account } = caller;
   const { input: original, withheld } = await originalInput(deps, originalId);
   const em = deps.orm.em.fork();
@@ -107,7 +112,10 @@ export async function rerunExecution(deps: RerunDeps, caller: RerunCaller, origi
   });
   await deps.starter.startInstant({
     ...request,
-    searchAttributes: request.searchAttributes && [...request.searchAttributes, { key: RERUN_OF_KEY, value: originalId }],
+    searchAttributes: request.searchAttributes && [
+      ...request.searchAttributes,
+      { key: RERUN_OF_KEY, value: originalId },
+    ],
     rerun: { of: originalId, by: account.name },
   });
   // The audit line: who re-ran what as what. Never the payload.
@@ -125,34 +133,51 @@ export async function rerunExecution(deps: RerunDeps, caller: RerunCaller, origi
   return { originalExecutionId: originalId, executionId, flowVersion: version.flowVersion.version };
 }
 
-async function originalInput(deps: RerunDeps, executionId: string): Promise<{ input: FlowExecutionInput; withheld: boolean }> {
+async function originalInput(
+  deps: RerunDeps,
+  executionId: string,
+): Promise<{ input: FlowExecutionInput; withheld: boolean }> {
   // Another application's workflows on the same namespace are not flowhook's to re-run.
   const { description } = await describeFlowExecution(deps.temporal, executionId, { taskQueue: deps.taskQueue });
-  if (description.status.name === 'RUNNING') throw new FailedPreconditionError(`Execution "${executionId}" is still running; re-run it once it has closed`);
+  if (description.status.name === 'RUNNING')
+    throw new FailedPreconditionError(`Execution "${executionId}" is still running; re-run it once it has closed`);
   const input = await startInput(deps.temporal, executionId, description.runId);
-  if (!input?.company || !input.flowName || !input.trigger?.activity) throw new FailedPreconditionError(`Execution "${executionId}" has no input a re-run could repeat`);
+  if (!input?.company || !input.flowName || !input.trigger?.activity)
+    throw new FailedPreconditionError(`Execution "${executionId}" has no input a re-run could repeat`);
   return {
     input,
     withheld: input.trigger.doNotLogPayload === true || description.memo?.[DO_NOT_LOG_PAYLOAD_MEMO] === true,
   };
 }
 
-async function publishedVersion(deps: RerunDeps, em: ReturnType<MikroORM['em']['fork']>, original: FlowExecutionInput): Promise<PublishedFlowSnapshot> {
+async function publishedVersion(
+  deps: RerunDeps,
+  em: ReturnType<MikroORM['em']['fork']>,
+  original: FlowExecutionInput,
+): Promise<PublishedFlowSnapshot> {
   try {
     return await deps.publishedFlows.find(em, original.company, original.trigger.activity);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    throw new FailedPreconditionError(`${error.message}: publish a version, or re-run on the original's version ${original.flowVersion} with --same-version`);
+    throw new FailedPreconditionError(
+      `${error.message}: publish a version, or re-run on the original's version ${original.flowVersion} with --same-version`,
+    );
   }
 }
 
-async function originalVersion(em: ReturnType<MikroORM['em']['fork']>, original: FlowExecutionInput): Promise<PublishedFlowSnapshot> {
+async function originalVersion(
+  em: ReturnType<MikroORM['em']['fork']>,
+  original: FlowExecutionInput,
+): Promise<PublishedFlowSnapshot> {
   const found = await em.findOne(
     FlowVersion,
     { flow: { name: original.flowName, company: { name: original.company } }, version: original.flowVersion },
     { populate: ['flow', 'flow.company'] },
   );
-  if (!found) throw new NotFoundError(`Version ${original.flowVersion} of flow "${original.flowName}" in company "${original.company}" no longer exists`);
+  if (!found)
+    throw new NotFoundError(
+      `Version ${original.flowVersion} of flow "${original.flowName}" in company "${original.company}" no longer exists`,
+    );
   return {
     company: { id: found.flow.company.id, name: found.flow.company.name },
     flow: { name: found.flow.name, secretHash: found.flow.secretHash ?? null, paused: found.flow.pausedAt != null },

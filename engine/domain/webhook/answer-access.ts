@@ -32,5 +32,9 @@ export function mayReadAnswer(caller: CallerIdentity, companyId: string, recorde
   if (caller.kind === 'service-account') return caller.label === recordedCaller;
   if (missingPermissionSet(caller, companyId) !== undefined) return false;
   if (caller.label === recordedCaller) return true;
-  return caller.grants.some((grant) => (grant.companyId === null || grant.companyId === companyId) && (grant.permissionSet === FLOW_ALL || grant.permissionSet === SUPER));
+  return caller.grants.some(
+    (grant) =>
+      (grant.companyId === null || grant.companyId === companyId) &&
+      (grant.permissionSet === FLOW_ALL || grant.permissionSet === SUPER),
+  );
 }

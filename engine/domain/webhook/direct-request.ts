@@ -4,7 +4,11 @@
 // the route as the verifier reads it.
 import type { HttpHeader } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { fromJson } from '@bufbuild/protobuf';
-import { DirectRouteSchema, type DirectRoute, type DirectRouteJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import {
+  DirectRouteSchema,
+  type DirectRoute,
+  type DirectRouteJson,
+} from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import type { DirectTriggerRequest } from '../../../flow/index.ts';
 import { setOwnMember } from '../../../common/own-member.ts';
 
@@ -20,7 +24,10 @@ export function headerMap(headers: readonly HttpHeader[]): Map<string, string> {
 }
 
 /** The headers a flow sees as Trigger.Headers: all but `withheld` (the scheme's signature material and credentials, verification's withheldHeaders). */
-export function visibleHeaders(headers: ReadonlyMap<string, string>, withheld: ReadonlySet<string>): Record<string, string> {
+export function visibleHeaders(
+  headers: ReadonlyMap<string, string>,
+  withheld: ReadonlySet<string>,
+): Record<string, string> {
   const visible: Record<string, string> = {};
   for (const [name, value] of headers) {
     if (withheld.has(name)) continue;

@@ -72,7 +72,10 @@ export async function executionRequest(
       activity: trigger.activity,
       key,
     });
-  const digest = (headerKey ?? plan.payloadKey) ? payloadDigest(deps.idempotencyKey, call.digestText ?? call.payloadJson) : undefined;
+  const digest =
+    (headerKey ?? plan.payloadKey)
+      ? payloadDigest(deps.idempotencyKey, call.digestText ?? call.payloadJson)
+      : undefined;
   let executionId: string;
   if (call.executionId) executionId = call.executionId;
   // A collected call's execution is the window's: a fresh id, started only if this call opens the window.
@@ -133,7 +136,8 @@ export async function startExecution(
   execution: ExecutionRequest,
   responseMode: string,
 ): Promise<StartedExecution> {
-  const count = (what: FlowControlCall) => deps.metrics?.flowControlCall(execution.input.company, execution.input.trigger.activity, what);
+  const count = (what: FlowControlCall) =>
+    deps.metrics?.flowControlCall(execution.input.company, execution.input.trigger.activity, what);
   const held = execution.input.control?.gates.some((gate) => gate.kind === 'pause') || execution.collect?.held;
   if (execution.collect) {
     const collected = await deps.collector.collect(execution);
@@ -147,7 +151,11 @@ export async function startExecution(
   return started;
 }
 
-function startOne(deps: Pick<InvokeDeps, 'starter' | 'limits'>, execution: ExecutionRequest, responseMode: string): Promise<StartedExecution> {
+function startOne(
+  deps: Pick<InvokeDeps, 'starter' | 'limits'>,
+  execution: ExecutionRequest,
+  responseMode: string,
+): Promise<StartedExecution> {
   if (responseMode !== 'WAIT_FOR_RESPONSE_STEP') return deps.starter.startInstant(execution);
   const release = deps.limits.acquireSyncSlot();
   return deps.starter.startAndWait(execution).finally(release);

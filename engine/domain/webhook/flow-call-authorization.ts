@@ -55,21 +55,29 @@ export async function authorizeFlowCall(
   requireNamesWithinLimits(request);
   const caller = await authenticateCaller(deps.callers, em, request.caller, new Date(), account);
   deps.limits.admitCaller(caller.label);
-  if (!mayLearnAboutCompany(caller, request.company)) throw new UnauthenticatedError('Unauthorized', 'no_grant_in_company');
+  if (!mayLearnAboutCompany(caller, request.company))
+    throw new UnauthenticatedError('Unauthorized', 'no_grant_in_company');
   const published = await deps.publishedFlows.find(em, request.company, request.activity);
   const trigger = resolveTrigger(published.flowVersion.definition.trigger?.webhook ?? {});
   observer?.flowResolved(published.company.name, trigger.activity, trigger.responseMode);
-  if (!matchesHash(request.secret, published.flow.secretHash)) throw new UnauthenticatedError('Unauthorized', 'secret_mismatch');
+  if (!matchesHash(request.secret, published.flow.secretHash))
+    throw new UnauthenticatedError('Unauthorized', 'secret_mismatch');
   // Like a permission set, checked after the secret: the account's companies bound the facade and internal services alike.
   if (!actsForCompany(account, published.company.id)) {
-    throw new PermissionDeniedError(`Service account "${account.name}" may not call flows of company "${published.company.name}"`, { reason: 'service_account_company' });
+    throw new PermissionDeniedError(
+      `Service account "${account.name}" may not call flows of company "${published.company.name}"`,
+      { reason: 'service_account_company' },
+    );
   }
   const missing = missingPermissionSet(caller, published.company.id);
   if (missing) {
-    throw new PermissionDeniedError(`Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`, {
-      reason: 'missing_permission_set',
-      permissionSet: missing,
-    });
+    throw new PermissionDeniedError(
+      `Caller "${caller.name}" lacks the permission set "${missing}" for company "${published.company.name}"`,
+      {
+        reason: 'missing_permission_set',
+        permissionSet: missing,
+      },
+    );
   }
   return { caller, published, trigger };
 }

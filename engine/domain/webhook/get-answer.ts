@@ -11,7 +11,12 @@
 // a timer would write events into every execution fetched. Each waiting fetch
 // holds one of the sync-call slots, so long-polls cannot exhaust the engine.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import {
+  QueryNotRegisteredError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+} from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GetAnswerRequest } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import { FLOW_WORKFLOW_TYPE, type FlowAnswer, type FlowResponseFields } from '../../../flow/index.ts';
@@ -61,7 +66,12 @@ const TEMPORAL_CALL_MS = 5_000;
 const FIRST_PAUSE_MS = 250;
 const MAX_PAUSE_MS = 1_000;
 
-export async function getAnswer(deps: GetAnswerDeps, request: GetAnswerRequest, account: ServiceAccountIdentity, signal?: AbortSignal): Promise<ExecutionAnswer> {
+export async function getAnswer(
+  deps: GetAnswerDeps,
+  request: GetAnswerRequest,
+  account: ServiceAccountIdentity,
+  signal?: AbortSignal,
+): Promise<ExecutionAnswer> {
   checkShape(request);
   const em = deps.orm.em.fork();
   const caller = await authenticateCaller(deps.callers, em, request.caller, new Date(), account);
@@ -82,7 +92,11 @@ export async function getAnswer(deps: GetAnswerDeps, request: GetAnswerRequest, 
   try {
     const deadline = Date.now() + request.waitSeconds * 1000;
     const stop = AbortSignal.any([signal, deps.stopping].filter((s): s is AbortSignal => s !== undefined));
-    for (let pause = FIRST_PAUSE_MS; !isSettled(current) && !stop.aborted && Date.now() < deadline; pause = Math.min(MAX_PAUSE_MS, pause * 2)) {
+    for (
+      let pause = FIRST_PAUSE_MS;
+      !isSettled(current) && !stop.aborted && Date.now() < deadline;
+      pause = Math.min(MAX_PAUSE_MS, pause * 2)
+    ) {
       const slept = await sleep(Math.min(pause, deadline - Date.now()), true, { signal: stop }).catch(() => false);
       if (!slept) break;
       current = await readExecution(deps, executionId);
@@ -98,7 +112,9 @@ export async function getAnswer(deps: GetAnswerDeps, request: GetAnswerRequest, 
  * completed without one — the trigger's default response, the answer of a flow that ends
  * without responding. None while it runs unanswered, nor for a flow that failed first.
  */
-export function answerToHand(execution: ExecutionAnswer): { response: FlowResponseFields; isDefault: boolean } | undefined {
+export function answerToHand(
+  execution: ExecutionAnswer,
+): { response: FlowResponseFields; isDefault: boolean } | undefined {
   const { answer } = execution;
   if (answer.response) return { response: answer.response, isDefault: false };
   if (execution.state === 'completed') return { response: { ...answer.defaultResponse, body: '' }, isDefault: true };
@@ -119,7 +135,8 @@ function checkShape(request: GetAnswerRequest): void {
     );
   }
   const wait = request.waitSeconds;
-  if (!Number.isInteger(wait) || wait < 0 || wait > MAX_ANSWER_WAIT_SECONDS) throw new InvalidArgumentError(`wait must be between 0 and ${MAX_ANSWER_WAIT_SECONDS} seconds`);
+  if (!Number.isInteger(wait) || wait < 0 || wait > MAX_ANSWER_WAIT_SECONDS)
+    throw new InvalidArgumentError(`wait must be between 0 and ${MAX_ANSWER_WAIT_SECONDS} seconds`);
 }
 
 async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<ExecutionAnswer> {
@@ -133,7 +150,8 @@ async function readExecution(deps: GetAnswerDeps, executionId: string): Promise<
     throw temporalUnavailable(error);
   }
   // Other workflows may share the namespace: only flow executions of this deployment's queue are answered.
-  if (description.type !== FLOW_WORKFLOW_TYPE || description.taskQueue !== deps.taskQueue) throw new AnswerNotFoundError(executionId, 'unknown_execution');
+  if (description.type !== FLOW_WORKFLOW_TYPE || description.taskQueue !== deps.taskQueue)
+    throw new AnswerNotFoundError(executionId, 'unknown_execution');
   let answer: FlowAnswer;
   try {
     answer = await temporal.connection.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.query(flowAnswerQuery));

@@ -18,7 +18,15 @@ import type { RefusalReason } from '../../../common/refusal-reasons.ts';
 import { annotateActiveSpan } from '../../../common/tracing/span-attributes.ts';
 import { shellArg } from '../../../common/shell-words.ts';
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, UnauthenticatedError } from '../../errors.ts';
-import { schemeOf, slackChallenge, verifyDirectRequest, withheldHeaders, type DeliveryKey, type DirectRefusal, type DirectSchemeName } from '../direct/verification/index.ts';
+import {
+  schemeOf,
+  slackChallenge,
+  verifyDirectRequest,
+  withheldHeaders,
+  type DeliveryKey,
+  type DirectRefusal,
+  type DirectSchemeName,
+} from '../direct/verification/index.ts';
 import type { HookSecretLookup } from '../direct/hook-secret-lookup.ts';
 import type { DeliveryMemory } from '../direct/delivery-memory.ts';
 import { actsForCompany, type ServiceAccountIdentity } from '../callers/service-account-tokens.ts';
@@ -77,7 +85,8 @@ export async function invokeDirect(
   if (!request.company || !request.activity) throw new InvalidArgumentError('company and activity are required');
   if (request.method.toUpperCase() !== 'POST') throw new InvalidArgumentError('the provider route takes POST');
   // A name longer than any can be is a miss like any other, before it is counted anywhere.
-  if (exceedsNameLimit('company', request.company) || exceedsNameLimit('activity', request.activity)) throw new NotFoundError(NO_ROUTE);
+  if (exceedsNameLimit('company', request.company) || exceedsNameLimit('activity', request.activity))
+    throw new NotFoundError(NO_ROUTE);
   // Before anything is looked up: the one budget a caller without a valid signature can spend.
   deps.limits.admitHookRoute(request.company, request.activity.toLowerCase());
   const em = deps.orm.em.fork();
@@ -88,7 +97,10 @@ export async function invokeDirect(
 
   // As on the OData route, the account's companies are checked once the request proved itself.
   if (!actsForCompany(account, published.company.id)) {
-    throw new PermissionDeniedError(`Service account "${account.name}" may not call flows of company "${published.company.name}"`, { reason: 'service_account_company' });
+    throw new PermissionDeniedError(
+      `Service account "${account.name}" may not call flows of company "${published.company.name}"`,
+      { reason: 'service_account_company' },
+    );
   }
   const challenge = slackChallenge(route, request.body);
   if (challenge !== undefined) return { challenge };
@@ -100,12 +112,21 @@ export async function invokeDirect(
     'flowhook.direct_scheme': scheme,
   });
   deps.limits.admitActivity(published.company.name, trigger.activity);
-  const execution = await directExecution(deps, { published, route, trigger, scheme }, { headers, body: request.body, query: request.query, eventId, delivery });
+  const execution = await directExecution(
+    deps,
+    { published, route, trigger, scheme },
+    { headers, body: request.body, query: request.query, eventId, delivery },
+  );
   if (delivery.signedTimestamp) return startExecution(deps, execution, trigger.responseMode);
   // No signed timestamp: nothing but memory tells a replay of this delivery from a new event.
   const id = execution.executionId;
-  if (await deps.deliveries.remembers(em, id)) return startExecution(deps, { ...execution, joinOnly: true }, trigger.responseMode);
-  return startExecution(deps, { ...execution, onStarted: () => deps.deliveries.remember(em, id) }, trigger.responseMode);
+  if (await deps.deliveries.remembers(em, id))
+    return startExecution(deps, { ...execution, joinOnly: true }, trigger.responseMode);
+  return startExecution(
+    deps,
+    { ...execution, onStarted: () => deps.deliveries.remember(em, id) },
+    trigger.responseMode,
+  );
 }
 
 interface ResolvedRoute {
@@ -116,7 +137,11 @@ interface ResolvedRoute {
 }
 
 /** The published flow behind the path, if its trigger opens this route; one 404 for every kind of miss. */
-async function findRoute(deps: InvokeDirectDeps, em: EntityManager, request: InvokeDirectRequest): Promise<ResolvedRoute> {
+async function findRoute(
+  deps: InvokeDirectDeps,
+  em: EntityManager,
+  request: InvokeDirectRequest,
+): Promise<ResolvedRoute> {
   const published = await deps.publishedFlows.findIfPublished(em, request.company, request.activity);
   const webhook = published?.flowVersion.definition.trigger?.webhook ?? {};
   const route = directRouteOf(webhook.direct);
@@ -134,7 +159,12 @@ async function verify(
 ): Promise<{ eventId: string | undefined; delivery: DeliveryKey }> {
   const { published, route, trigger, scheme } = resolved;
   const secrets = await deps.hookSecrets.find(em, published.company.id, trigger.activity);
-  if (!secrets) throw new DirectRefusedError('hook_secret_missing', scheme, `flowhook hook-secret set ${shellArg(published.company.name)} ${shellArg(trigger.activity)}`);
+  if (!secrets)
+    throw new DirectRefusedError(
+      'hook_secret_missing',
+      scheme,
+      `flowhook hook-secret set ${shellArg(published.company.name)} ${shellArg(trigger.activity)}`,
+    );
   const verified = verifyDirectRequest(route, secrets, { headers, body, nowMs: Date.now() });
   if (!verified.ok) throw new DirectRefusedError(VERIFIER_REFUSALS[verified.reason], scheme);
   // Verification hands over only usable ids (printable ASCII, at most 255 characters); anything else is no id.

@@ -36,7 +36,12 @@ export interface InvokeDeps {
   metrics?: FlowControlObserver;
 }
 
-export async function invokeWebhook(deps: InvokeDeps, request: InvokeRequest, account: ServiceAccountIdentity, observer?: InvokeObserver): Promise<StartedExecution> {
+export async function invokeWebhook(
+  deps: InvokeDeps,
+  request: InvokeRequest,
+  account: ServiceAccountIdentity,
+  observer?: InvokeObserver,
+): Promise<StartedExecution> {
   checkShape(request);
   const { caller, published, trigger } = await authorizeFlowCall(deps, deps.orm.em.fork(), request, account, observer);
   annotateActiveSpan({
@@ -63,7 +68,9 @@ function checkShape(request: InvokeRequest): void {
   } catch {
     throw new InvalidArgumentError('payload must be JSON text');
   }
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidArgumentError('payload must be a JSON object');
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    throw new InvalidArgumentError('payload must be a JSON object');
   // The facade refuses such bodies already; callers of the engine's RPC directly get the same rule.
-  if (nestsDeeperThan(request.payloadJson, MAX_JSON_DEPTH)) throw new InvalidArgumentError(`payload nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestsDeeperThan(request.payloadJson, MAX_JSON_DEPTH))
+    throw new InvalidArgumentError(`payload nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
 }

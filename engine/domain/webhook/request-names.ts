@@ -5,9 +5,12 @@
 import { exceedsNameLimit, nameLimitRule, type NamedThing } from '../../../common/name-limits.ts';
 import { InvalidArgumentError } from '../../errors.ts';
 
-export function requireNamesWithinLimits(names: Partial<Record<Extract<NamedThing, 'company' | 'activity'>, string>>): void {
+export function requireNamesWithinLimits(
+  names: Partial<Record<Extract<NamedThing, 'company' | 'activity'>, string>>,
+): void {
   for (const kind of ['company', 'activity'] as const) {
     const value = names[kind];
-    if (value !== undefined && exceedsNameLimit(kind, value)) throw new InvalidArgumentError(`${kind} is too long (${nameLimitRule(kind)})`);
+    if (value !== undefined && exceedsNameLimit(kind, value))
+      throw new InvalidArgumentError(`${kind} is too long (${nameLimitRule(kind)})`);
   }
 }

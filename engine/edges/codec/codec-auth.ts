@@ -29,7 +29,10 @@ export interface OperatorCredentials {
   origin: OriginVerdict;
 }
 
-export async function authenticateOperator(request: OperatorCredentials, deps: CodecAuthDeps): Promise<CodecOperator | undefined> {
+export async function authenticateOperator(
+  request: OperatorCredentials,
+  deps: CodecAuthDeps,
+): Promise<CodecOperator | undefined> {
   const token = bearerToken(request.authorization);
   if (token !== undefined) {
     const operator = await operatorOfToken(token, deps);
@@ -50,7 +53,10 @@ export async function authenticateOperator(request: OperatorCredentials, deps: C
 }
 
 /** An admin credential as the login page takes it: a service account token or FLOWHOOK_ADMIN_TOKEN (never an OAuth token: those expire on their own clock). */
-export async function adminOfToken(token: string, accounts: ServiceAccountDirectory): Promise<{ operator: CodecOperator; credential?: SessionCredential } | undefined> {
+export async function adminOfToken(
+  token: string,
+  accounts: ServiceAccountDirectory,
+): Promise<{ operator: CodecOperator; credential?: SessionCredential } | undefined> {
   const admin = await adminCredentialOf(token, accounts);
   if (!admin) return undefined;
   // The environment's bootstrap token changes only with a restart, which ends every (in-memory) codec session anyway.

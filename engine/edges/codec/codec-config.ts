@@ -38,7 +38,12 @@ const DEFAULT_GROUP_CLAIM = 'groups';
 /** Settings that mean nothing while the codec server is off. */
 const SERVER_SETTINGS = ['FLOWHOOK_CODEC_ALLOWED_ORIGINS', 'FLOWHOOK_CODEC_OAUTH_ISSUER'] as const;
 /** Settings that mean nothing without FLOWHOOK_CODEC_OAUTH_ISSUER. */
-const OAUTH_SETTINGS = ['FLOWHOOK_CODEC_OAUTH_AUDIENCE', 'FLOWHOOK_CODEC_OAUTH_GROUP', 'FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM', 'FLOWHOOK_CODEC_OAUTH_JWKS_URI'] as const;
+const OAUTH_SETTINGS = [
+  'FLOWHOOK_CODEC_OAUTH_AUDIENCE',
+  'FLOWHOOK_CODEC_OAUTH_GROUP',
+  'FLOWHOOK_CODEC_OAUTH_GROUP_CLAIM',
+  'FLOWHOOK_CODEC_OAUTH_JWKS_URI',
+] as const;
 
 export type CodecSettings = SettingValues<
   | 'FLOWHOOK_CODEC_PORT'
@@ -53,7 +58,10 @@ export type CodecSettings = SettingValues<
 >;
 
 /** Undefined when FLOWHOOK_CODEC_PORT is unset (or `off`): no codec server. */
-export function readCodecServerConfig(settings: CodecSettings, engine: { tls: EngineServerTls | undefined; insecure: boolean }): CodecServerConfig | undefined {
+export function readCodecServerConfig(
+  settings: CodecSettings,
+  engine: { tls: EngineServerTls | undefined; insecure: boolean },
+): CodecServerConfig | undefined {
   const port = serverPort(settings, 'FLOWHOOK_CODEC_PORT', SERVER_SETTINGS, 'the codec server');
   if (port === undefined) return undefined;
   const host = settings.FLOWHOOK_CODEC_HOST;
@@ -82,9 +90,15 @@ function readOAuth(settings: CodecSettings): CodecOAuthSettings | undefined {
     return undefined;
   }
   const audiences = settings.FLOWHOOK_CODEC_OAUTH_AUDIENCE ?? [];
-  if (audiences.length === 0) throw new Error("FLOWHOOK_CODEC_OAUTH_AUDIENCE is required with FLOWHOOK_CODEC_OAUTH_ISSUER: the aud value(s) of operators' access tokens");
+  if (audiences.length === 0)
+    throw new Error(
+      "FLOWHOOK_CODEC_OAUTH_AUDIENCE is required with FLOWHOOK_CODEC_OAUTH_ISSUER: the aud value(s) of operators' access tokens",
+    );
   const group = settings.FLOWHOOK_CODEC_OAUTH_GROUP;
-  if (!group) throw new Error('FLOWHOOK_CODEC_OAUTH_GROUP is required with FLOWHOOK_CODEC_OAUTH_ISSUER: only members of this operator group (or role) may decode');
+  if (!group)
+    throw new Error(
+      'FLOWHOOK_CODEC_OAUTH_GROUP is required with FLOWHOOK_CODEC_OAUTH_ISSUER: only members of this operator group (or role) may decode',
+    );
   return Object.freeze({
     issuer,
     jwksUri: settings.FLOWHOOK_CODEC_OAUTH_JWKS_URI,

@@ -22,13 +22,22 @@ export function operatorTokenVerifier(settings: CodecOAuthSettings, logger: Logg
       payload = await verify(token);
     } catch (error) {
       const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : 'invalid';
-      if (isKeySetUnreachable(error)) logger.warn({ issuer: settings.issuer, reason }, "codec server: the identity provider's keys are unreachable");
+      if (isKeySetUnreachable(error))
+        logger.warn({ issuer: settings.issuer, reason }, "codec server: the identity provider's keys are unreachable");
       else logger.warn({ issuer: settings.issuer, reason }, 'codec server: operator token refused');
       return undefined;
     }
-    const name = typeof payload.preferred_username === 'string' ? payload.preferred_username : typeof payload.sub === 'string' ? payload.sub : 'unnamed operator';
+    const name =
+      typeof payload.preferred_username === 'string'
+        ? payload.preferred_username
+        : typeof payload.sub === 'string'
+          ? payload.sub
+          : 'unnamed operator';
     if (!claimNames(payload[settings.groupClaim], settings.group)) {
-      logger.warn({ issuer: settings.issuer, operator: name, claim: settings.groupClaim }, 'codec server: operator token without the operator group');
+      logger.warn(
+        { issuer: settings.issuer, operator: name, claim: settings.groupClaim },
+        'codec server: operator token without the operator group',
+      );
       return undefined;
     }
     return { name, via: 'oauth' };

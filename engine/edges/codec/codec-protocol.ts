@@ -23,7 +23,9 @@ export function parseCodecRequest(text: string): WirePayload[] {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new CodecRequestError('the body must be JSON: {"payloads": [{"metadata": {"encoding": "<base64>"}, "data": "<base64>"}]}');
+    throw new CodecRequestError(
+      'the body must be JSON: {"payloads": [{"metadata": {"encoding": "<base64>"}, "data": "<base64>"}]}',
+    );
   }
   if (!isObject(body)) throw new CodecRequestError('the body must be an object with a "payloads" array');
   // proto3 JSON leaves an empty repeated field out: the CLI sends `{}` for no payloads.
@@ -37,9 +39,11 @@ function toPayload(item: unknown, index: number): Payload {
   if (!isObject(item)) throw new CodecRequestError(`payloads[${index}] must be an object`);
   const payload: Payload = {};
   if (item.metadata !== undefined && item.metadata !== null) {
-    if (!isObject(item.metadata)) throw new CodecRequestError(`payloads[${index}].metadata must be an object of base64 strings`);
+    if (!isObject(item.metadata))
+      throw new CodecRequestError(`payloads[${index}].metadata must be an object of base64 strings`);
     payload.metadata = {};
-    for (const [key, value] of Object.entries(item.metadata)) payload.metadata[key] = bytes(value, `payloads[${index}].metadata.${key}`);
+    for (const [key, value] of Object.entries(item.metadata))
+      payload.metadata[key] = bytes(value, `payloads[${index}].metadata.${key}`);
   }
   if (item.data !== undefined && item.data !== null) payload.data = bytes(item.data, `payloads[${index}].data`);
   return payload;
@@ -51,7 +55,9 @@ function bytes(value: unknown, where: string): Uint8Array {
 }
 
 /** The answer: payloads the codec changed in their new form, the others exactly as they came. */
-export function serializeCodecResponse(results: { payload: Payload; changed: boolean; raw: Record<string, unknown> }[]): string {
+export function serializeCodecResponse(
+  results: { payload: Payload; changed: boolean; raw: Record<string, unknown> }[],
+): string {
   return JSON.stringify({ payloads: results.map((result) => (result.changed ? toWire(result.payload) : result.raw)) });
 }
 
@@ -59,7 +65,8 @@ export function toWire(payload: Payload): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
   if (payload.metadata) {
     const metadata: Record<string, string> = {};
-    for (const [key, value] of Object.entries(payload.metadata)) if (value) metadata[key] = Buffer.from(value).toString('base64');
+    for (const [key, value] of Object.entries(payload.metadata))
+      if (value) metadata[key] = Buffer.from(value).toString('base64');
     wire.metadata = metadata;
   }
   if (payload.data && payload.data.length > 0) wire.data = Buffer.from(payload.data).toString('base64');

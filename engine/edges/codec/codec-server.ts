@@ -11,7 +11,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { ENCRYPTED_ENCODING, PayloadDecryptionError, PayloadEncryptionCodec } from '../../../workflows/codec/payload-codec.ts';
+import {
+  ENCRYPTED_ENCODING,
+  PayloadDecryptionError,
+  PayloadEncryptionCodec,
+} from '../../../workflows/codec/payload-codec.ts';
 import type { PayloadKeyring } from '../../../workflows/codec/payload-keyring.ts';
 import type { ServiceAccountDirectory } from '../../domain/callers/service-account-directory.ts';
 import { browserCookie } from '../http/browser-sessions.ts';
@@ -60,16 +64,28 @@ export async function startCodecServer(deps: CodecServerDeps): Promise<RunningCo
     port: config.port,
     tls: config.tls,
     requestTimeoutMs: 30_000,
-    portTaken: () => new Error(`the codec server's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CODEC_PORT`),
+    portTaken: () =>
+      new Error(
+        `the codec server's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CODEC_PORT`,
+      ),
     handler: (request, response) => {
       route(request, response, context, codec).catch((error: unknown) => {
-        if (error instanceof HttpRefusal) return sendJson(response, error.status, { message: error.message }, originHeaders(request, config));
-        logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'codec server: request failed');
-        answerFailure(response, () => sendJson(response, 500, { message: 'internal error' }, originHeaders(request, config)));
+        if (error instanceof HttpRefusal)
+          return sendJson(response, error.status, { message: error.message }, originHeaders(request, config));
+        logger.error(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'codec server: request failed',
+        );
+        answerFailure(response, () =>
+          sendJson(response, 500, { message: 'internal error' }, originHeaders(request, config)),
+        );
       });
     },
   });
-  logger.info({ url: server.url, allowedOrigins: config.allowedOrigins, oauth: config.oauth ? config.oauth.issuer : 'off' }, 'codec server listening');
+  logger.info(
+    { url: server.url, allowedOrigins: config.allowedOrigins, oauth: config.oauth ? config.oauth.issuer : 'off' },
+    'codec server listening',
+  );
   return server;
 }
 
@@ -81,7 +97,12 @@ type Context = {
   secure: boolean;
 };
 
-async function route(request: IncomingMessage, response: ServerResponse, context: Context, codec: PayloadEncryptionCodec): Promise<void> {
+async function route(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: Context,
+  codec: PayloadEncryptionCodec,
+): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://codec').pathname;
   const method = request.method ?? 'GET';
   if (path === '/' && method === 'GET') return sendText(response, 303, '', { location: '/login' });
@@ -90,7 +111,10 @@ async function route(request: IncomingMessage, response: ServerResponse, context
     if (method === 'POST') return handleLogin(request, response, context);
     return sendText(response, 405, '', { allow: 'GET, POST' });
   }
-  if (path === '/logout') return method === 'POST' ? handleLogout(request, response, context) : sendText(response, 405, '', { allow: 'POST' });
+  if (path === '/logout')
+    return method === 'POST'
+      ? handleLogout(request, response, context)
+      : sendText(response, 405, '', { allow: 'POST' });
   const [, pathNamespace, operation] = (CODEC_PATH.exec(path) ?? []) as (string | undefined)[];
   if (operation !== 'decode' && operation !== 'encode')
     return sendJson(response, 404, {
@@ -104,7 +128,12 @@ async function route(request: IncomingMessage, response: ServerResponse, context
 function preflight(request: IncomingMessage, response: ServerResponse, config: CodecServerConfig): void {
   const origin = header(request, 'origin');
   if (judgeOrigin(origin, config.allowedOrigins) !== 'allowed') return refuseOrigin(response, origin);
-  sendText(response, 204, '', preflightHeaders(origin!, header(request, 'access-control-request-private-network') === 'true'));
+  sendText(
+    response,
+    204,
+    '',
+    preflightHeaders(origin!, header(request, 'access-control-request-private-network') === 'true'),
+  );
 }
 
 async function convert(
@@ -120,12 +149,21 @@ async function convert(
   if (verdict === 'refused') return refuseOrigin(response, origin);
   const cors = verdict === 'allowed' ? corsHeaders(origin!) : {};
   // Credentials first, from the headers alone: nobody unauthenticated gets a body read.
-  const operator = await authenticateOperator({ authorization: header(request, 'authorization'), cookie: header(request, 'cookie'), origin: verdict }, context.auth);
+  const operator = await authenticateOperator(
+    { authorization: header(request, 'authorization'), cookie: header(request, 'cookie'), origin: verdict },
+    context.auth,
+  );
   if (!operator) {
     response.setHeader('connection', 'close');
-    return sendJson(response, 401, { message: signInHint(context) }, { ...cors, 'www-authenticate': 'Bearer realm="flowhook codec server"' });
+    return sendJson(
+      response,
+      401,
+      { message: signInHint(context) },
+      { ...cors, 'www-authenticate': 'Bearer realm="flowhook codec server"' },
+    );
   }
-  if (mediaType(request) !== 'application/json') throw new HttpRefusal(415, 'send the payloads as Content-Type: application/json');
+  if (mediaType(request) !== 'application/json')
+    throw new HttpRefusal(415, 'send the payloads as Content-Type: application/json');
   let wire;
   try {
     wire = parseCodecRequest(await readBody(request, MAX_CODEC_BODY_BYTES));
@@ -140,12 +178,24 @@ async function convert(
   }
   // For the log only: the key is the same for every namespace.
   const namespace = (header(request, 'x-namespace') ?? pathNamespace ?? '').slice(0, 200);
-  logOperation(context.logger, operation, operator, namespace, results.length, results.filter((result) => result.changed).length);
+  logOperation(
+    context.logger,
+    operation,
+    operator,
+    namespace,
+    results.length,
+    results.filter((result) => result.changed).length,
+  );
   sendText(response, 200, serializeCodecResponse(results), { ...cors, 'content-type': 'application/json' });
 }
 
 /** The converted payload, or undefined when the codec leaves it as it is. */
-async function convertOne(operation: 'decode' | 'encode', codec: PayloadEncryptionCodec, payload: Payload, index: number): Promise<Payload | undefined> {
+async function convertOne(
+  operation: 'decode' | 'encode',
+  codec: PayloadEncryptionCodec,
+  payload: Payload,
+  index: number,
+): Promise<Payload | undefined> {
   if (operation === 'encode') {
     const [encoded] = await codec.encode([payload]);
     return encoded === payload ? undefined : encoded;
@@ -155,12 +205,23 @@ async function convertOne(operation: 'decode' | 'encode', codec: PayloadEncrypti
     return (await codec.decode([payload]))[0];
   } catch (error) {
     // The codec's reasons name a key id (public metadata) or the binding, never a key: safe to pass on.
-    if (error instanceof PayloadDecryptionError) throw new HttpRefusal(422, `payloads[${index}] cannot be decrypted: ${error.message}`);
-    throw new HttpRefusal(422, `payloads[${index}] cannot be decrypted: it was encrypted with a key not in the payload keyring, or altered`);
+    if (error instanceof PayloadDecryptionError)
+      throw new HttpRefusal(422, `payloads[${index}] cannot be decrypted: ${error.message}`);
+    throw new HttpRefusal(
+      422,
+      `payloads[${index}] cannot be decrypted: it was encrypted with a key not in the payload keyring, or altered`,
+    );
   }
 }
 
-function logOperation(logger: Logger, operation: string, operator: CodecOperator, namespace: string, payloads: number, changed: number): void {
+function logOperation(
+  logger: Logger,
+  operation: string,
+  operator: CodecOperator,
+  namespace: string,
+  payloads: number,
+  changed: number,
+): void {
   // Who read what, never the payloads: decrypting is an access an auditor wants to see.
   logger.info(
     {
@@ -181,7 +242,9 @@ function refuseOrigin(response: ServerResponse, origin: string | undefined): voi
 }
 
 function signInHint(context: Context): string {
-  const oauth = context.config.oauth ? `, or an access token of group "${context.config.oauth.group}" from ${context.config.oauth.issuer}` : '';
+  const oauth = context.config.oauth
+    ? `, or an access token of group "${context.config.oauth.group}" from ${context.config.oauth.issuer}`
+    : '';
   return `sign in: open this codec server's /login page in the browser and paste an admin token (then turn on "Include cross-origin credentials" in the UI's codec settings), or send Authorization: Bearer <admin-scope service account token or FLOWHOOK_ADMIN_TOKEN${oauth}>`;
 }
 

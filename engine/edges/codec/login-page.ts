@@ -14,7 +14,8 @@ export interface LoginPageView {
 }
 
 /** No script at all, no framing (clickjacking the sign-in form), the form posts only to us. */
-export const LOGIN_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const LOGIN_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function loginPage(view: LoginPageView): string {
   const ui =

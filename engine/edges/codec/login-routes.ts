@@ -29,9 +29,14 @@ export function showLogin(request: IncomingMessage, response: ServerResponse, co
   sendPage(response, 200, { ...view(request, context), signedInAs });
 }
 
-export async function handleLogin(request: IncomingMessage, response: ServerResponse, context: LoginContext): Promise<void> {
+export async function handleLogin(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: LoginContext,
+): Promise<void> {
   checkOwnOrigin(request, context);
-  if (mediaType(request) !== 'application/x-www-form-urlencoded') throw new HttpRefusal(415, 'sign in with the form of this page');
+  if (mediaType(request) !== 'application/x-www-form-urlencoded')
+    throw new HttpRefusal(415, 'sign in with the form of this page');
   const token = new URLSearchParams(await readBody(request, MAX_FORM_BYTES)).get('token')?.trim() ?? '';
   const admin = token ? await adminOfToken(token, context.auth.accounts) : undefined;
   if (!admin) {
@@ -42,7 +47,10 @@ export async function handleLogin(request: IncomingMessage, response: ServerResp
     });
   }
   const { cookieValue: value } = context.sessions.open(admin.operator, admin.credential);
-  context.logger.info({ operator: admin.operator.name, ttlSeconds: context.sessions.ttlMs / 1000 }, 'codec server: operator signed in');
+  context.logger.info(
+    { operator: admin.operator.name, ttlSeconds: context.sessions.ttlMs / 1000 },
+    'codec server: operator signed in',
+  );
   // Post/redirect/get: a reload does not send the token again.
   sendText(response, 303, '', {
     location: '/login',
@@ -60,7 +68,8 @@ export function handleLogout(request: IncomingMessage, response: ServerResponse,
 /** Browsers send Origin with every form POST; it must be this server, as the browser addressed it. */
 function checkOwnOrigin(request: IncomingMessage, context: LoginContext): void {
   const origin = header(request, 'origin');
-  if (!origin || origin !== ownOrigin(request, context)) throw new HttpRefusal(403, "sign in and out with the form of the codec server's own /login page");
+  if (!origin || origin !== ownOrigin(request, context))
+    throw new HttpRefusal(403, "sign in and out with the form of the codec server's own /login page");
 }
 
 function ownOrigin(request: IncomingMessage, context: LoginContext): string {

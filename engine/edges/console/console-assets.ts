@@ -21,7 +21,10 @@ const TYPES: Record<string, string> = {
 /** One file name under /assets/ (or a top-level file such as favicon.svg): no separators, no dot segments. */
 const FILE = /^\/(assets\/)?([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
 
-export function serveAssets(assetsDir: string, headers: Record<string, string>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function serveAssets(
+  assetsDir: string,
+  headers: Record<string, string>,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const indexPath = join(assetsDir, 'index.html');
   return async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://console').pathname;
@@ -43,7 +46,13 @@ export function serveAssets(assetsDir: string, headers: Record<string, string>):
   };
 }
 
-async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, headers: Record<string, string>, immutable: boolean): Promise<boolean> {
+async function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  headers: Record<string, string>,
+  immutable: boolean,
+): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) return false;
   res.writeHead(200, {

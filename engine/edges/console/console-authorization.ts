@@ -28,7 +28,9 @@ export function consoleAuthorization(): Interceptor {
     if (!verdict.allowed) {
       const refusal = new ConnectError(verdict.reason, Code.PermissionDenied);
       // A company the person has no role in learns nothing of the attempt: the audit entry goes to the deployment's log.
-      throw verdict.company !== undefined && seesCompany(grants, verdict.company) ? refusal : refusedOutsideItsCompanies(refusal);
+      throw verdict.company !== undefined && seesCompany(grants, verdict.company)
+        ? refusal
+        : refusedOutsideItsCompanies(refusal);
     }
     const response = await next(request);
     if (response.stream) return response;

@@ -60,7 +60,10 @@ const OIDC_SETTINGS = ['FLOWHOOK_CONSOLE_OIDC_CLIENT_ID', 'FLOWHOOK_CONSOLE_OIDC
 export const CONSOLE_ASSETS_DIR = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
 
 /** Undefined when FLOWHOOK_CONSOLE_PORT is unset (or `off`): no console. */
-export function readConsoleConfig(settings: ConsoleSettings, engine: { tls: EngineServerTls | undefined }): ConsoleConfig | undefined {
+export function readConsoleConfig(
+  settings: ConsoleSettings,
+  engine: { tls: EngineServerTls | undefined },
+): ConsoleConfig | undefined {
   const port = serverPort(settings, 'FLOWHOOK_CONSOLE_PORT', SERVER_SETTINGS, 'the console');
   if (port === undefined) return undefined;
   const host = settings.FLOWHOOK_CONSOLE_HOST;
@@ -100,8 +103,13 @@ function readOidc(settings: ConsoleSettings): ConsoleOidcSettings | undefined {
     return undefined;
   }
   const clientId = settings.FLOWHOOK_CONSOLE_OIDC_CLIENT_ID;
-  if (!clientId) throw new Error("FLOWHOOK_CONSOLE_OIDC_CLIENT_ID is required with FLOWHOOK_CONSOLE_OIDC_ISSUER: the console's client id at that identity provider");
-  const scopes = settings.FLOWHOOK_CONSOLE_OIDC_SCOPES.includes('openid') ? settings.FLOWHOOK_CONSOLE_OIDC_SCOPES : ['openid', ...settings.FLOWHOOK_CONSOLE_OIDC_SCOPES];
+  if (!clientId)
+    throw new Error(
+      "FLOWHOOK_CONSOLE_OIDC_CLIENT_ID is required with FLOWHOOK_CONSOLE_OIDC_ISSUER: the console's client id at that identity provider",
+    );
+  const scopes = settings.FLOWHOOK_CONSOLE_OIDC_SCOPES.includes('openid')
+    ? settings.FLOWHOOK_CONSOLE_OIDC_SCOPES
+    : ['openid', ...settings.FLOWHOOK_CONSOLE_OIDC_SCOPES];
   return Object.freeze({
     issuer,
     clientId,

@@ -38,7 +38,10 @@ export interface ConsoleCall {
   sender: string;
 }
 
-export const CONSOLE_CALL = createContextKey<ConsoleCall>({ staleCookie: false, sender: '' }, { description: "the console call's session" });
+export const CONSOLE_CALL = createContextKey<ConsoleCall>(
+  { staleCookie: false, sender: '' },
+  { description: "the console call's session" },
+);
 
 /** Calls that make sense without a session. */
 const SESSION_FREE = new Set([`${ConsoleService.typeName}/GetSession`, `${ConsoleService.typeName}/SignIn`]);
@@ -65,7 +68,8 @@ export function consoleCallContext(req: unknown): ContextValues {
   const call = calls.get(req as IncomingMessage) ?? { staleCookie: false, sender: '' };
   const values = serviceAccountValues(call.session && actingAccount(call.session.identity));
   values.set(CONSOLE_CALL, call);
-  if (call.session) values.set(AUDIT_PERSON, call.session.identity.person).set(CONSOLE_GRANTS, call.session.identity.roles);
+  if (call.session)
+    values.set(AUDIT_PERSON, call.session.identity.person).set(CONSOLE_GRANTS, call.session.identity.roles);
   return values;
 }
 
@@ -82,14 +86,18 @@ export function consoleGate(handler: NodeHandler, deps: ConsoleGateDeps): NodeHa
         refuse(res, verdict.code, verdict.message);
       },
       (error: unknown) => {
-        deps.logger.error({ method: req.url, reason: error instanceof Error ? error.message : String(error) }, 'console session lookup failed');
+        deps.logger.error(
+          { method: req.url, reason: error instanceof Error ? error.message : String(error) },
+          'console session lookup failed',
+        );
         refuse(res, 'unavailable', 'the console cannot check its sessions right now');
       },
     );
   };
 }
 
-type Verdict = { call: ConsoleCall } | { code: 'unauthenticated' | 'permission_denied'; message: string; reason: string };
+type Verdict =
+  { call: ConsoleCall } | { code: 'unauthenticated' | 'permission_denied'; message: string; reason: string };
 
 async function admit(req: IncomingMessage, deps: ConsoleGateDeps): Promise<Verdict> {
   const refusal = refusalOfCall(deps.site, {
@@ -131,7 +139,10 @@ async function liveSession(cookie: string, deps: ConsoleGateDeps): Promise<Found
   const held = identity.tokenMac === undefined ? undefined : { account: identity.account, tokenMac: identity.tokenMac };
   if (!held || !(await stillAdminByMac(deps.accounts, deps.credentialKey, held))) {
     await deps.sessions.close(session.key);
-    deps.logger.info({ person: identity.person }, 'console session ended: its admin token was rotated or its account disabled, deleted or demoted');
+    deps.logger.info(
+      { person: identity.person },
+      'console session ended: its admin token was rotated or its account disabled, deleted or demoted',
+    );
     return undefined;
   }
   return session;

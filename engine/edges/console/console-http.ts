@@ -44,7 +44,12 @@ export function sendHtml(res: ServerResponse, status: number, html: string, head
   res.end(html);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
   res.end(text);
 }

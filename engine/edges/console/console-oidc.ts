@@ -17,7 +17,15 @@ import type { ConsoleOidcSettings } from './console-config.ts';
 import { grantsFromClaim, type RoleGrants } from '../../domain/callers/console-roles.ts';
 import { HttpRefusal } from '../http/http-answers.ts';
 import { issuerTokenCheck } from '../http/issuer-tokens.ts';
-import { authorizationRequest, discoveredEndpoints, exchangeCode, ProviderUnavailableError, refreshTokens, userinfoClaims, type LoginState } from '../http/oidc-provider.ts';
+import {
+  authorizationRequest,
+  discoveredEndpoints,
+  exchangeCode,
+  ProviderUnavailableError,
+  refreshTokens,
+  userinfoClaims,
+  type LoginState,
+} from '../http/oidc-provider.ts';
 
 export interface OidcPerson {
   name: string;
@@ -29,7 +37,8 @@ export interface OidcPerson {
 }
 
 /** What a re-check found: the roles now (and the refresh token to keep), or why the session ends. */
-export type Recheck = { confirmed: true; grants: RoleGrants; refreshToken: string } | { confirmed: false; reason: string };
+export type Recheck =
+  { confirmed: true; grants: RoleGrants; refreshToken: string } | { confirmed: false; reason: string };
 
 /** A sign-in that failed for a reason the person can act on (shown to them; never a token). */
 export class OidcSignInError extends HttpRefusal {
@@ -57,13 +66,22 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
     async finish(query, login, redirectUri) {
       const error = query.get('error');
       if (error)
-        throw new OidcSignInError(401, `The identity provider did not sign you in (${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}).`);
+        throw new OidcSignInError(
+          401,
+          `The identity provider did not sign you in (${error}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}).`,
+        );
       const code = query.get('code');
       if (!login || !code || query.get('state') !== login.state)
-        throw new OidcSignInError(400, 'This sign-in is not the one this browser started (or it took longer than ten minutes): start again.');
+        throw new OidcSignInError(
+          400,
+          'This sign-in is not the one this browser started (or it took longer than ten minutes): start again.',
+        );
       const exchanged = await exchangeCode(settings, (await discovered()).token, code, redirectUri, login);
       if (!exchanged.ok || exchanged.answer.idToken === undefined) {
-        throw new OidcSignInError(502, `The identity provider refused to exchange the sign-in code (${exchanged.ok ? 'no ID token' : exchanged.error}).`);
+        throw new OidcSignInError(
+          502,
+          `The identity provider refused to exchange the sign-in code (${exchanged.ok ? 'no ID token' : exchanged.error}).`,
+        );
       }
       let payload: JWTPayload;
       try {
@@ -71,7 +89,8 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
       } catch {
         throw new OidcSignInError(502, 'The identity provider answered with an ID token that does not verify.');
       }
-      if (payload.nonce !== login.nonce) throw new OidcSignInError(400, 'The ID token belongs to another sign-in: start again.');
+      if (payload.nonce !== login.nonce)
+        throw new OidcSignInError(400, 'The ID token belongs to another sign-in: start again.');
       const name = nameOf(payload);
       const grants = grantsFromClaim(payload[settings.rolesClaim]);
       if (Object.keys(grants).length === 0) {
@@ -85,26 +104,31 @@ export function createOidcClient(settings: ConsoleOidcSettings): OidcClient {
     async recheck(grant) {
       const found = await discovered();
       const refreshed = await refreshTokens(settings, found.token, grant.refreshToken);
-      if (!refreshed.ok) return { confirmed: false, reason: `the identity provider refused the refresh token (${refreshed.error})` };
+      if (!refreshed.ok)
+        return { confirmed: false, reason: `the identity provider refused the refresh token (${refreshed.error})` };
       const { idToken, accessToken } = refreshed.answer;
       let claims: Record<string, unknown> | undefined;
       if (idToken !== undefined) {
         try {
           claims = await verify(idToken);
         } catch (error) {
-          if (keysUnreachable(error)) throw new ProviderUnavailableError("the identity provider's signing keys could not be fetched");
+          if (keysUnreachable(error))
+            throw new ProviderUnavailableError("the identity provider's signing keys could not be fetched");
           return { confirmed: false, reason: 'the identity provider answered with an ID token that does not verify' };
         }
       } else if (found.userinfo !== undefined && accessToken !== undefined) {
         claims = await userinfoClaims(found.userinfo, accessToken);
-        if (claims === undefined) return { confirmed: false, reason: 'the identity provider refused its own access token at userinfo' };
+        if (claims === undefined)
+          return { confirmed: false, reason: 'the identity provider refused its own access token at userinfo' };
       } else {
         return {
           confirmed: false,
-          reason: 'the identity provider refreshed without an ID token and names no userinfo endpoint: the roles cannot be read',
+          reason:
+            'the identity provider refreshed without an ID token and names no userinfo endpoint: the roles cannot be read',
         };
       }
-      if (claims.sub !== grant.subject) return { confirmed: false, reason: 'the identity provider answered for another subject' };
+      if (claims.sub !== grant.subject)
+        return { confirmed: false, reason: 'the identity provider answered for another subject' };
       const grants = grantsFromClaim(claims[settings.rolesClaim]);
       if (Object.keys(grants).length === 0)
         return {

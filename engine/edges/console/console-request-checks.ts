@@ -34,7 +34,8 @@ export function ownOrigin(site: ConsoleSite, host: string | undefined): string |
 
 /** Why a page load (HTML, a bundle file, the sign-in redirects) is refused; undefined when it is not. */
 export function refusalOfPage(site: ConsoleSite, headers: BrowserHeaders): string | undefined {
-  if (ownOrigin(site, headers.host) === undefined) return `the console answers ${site.publicOrigin ?? 'its own address'} only (Host ${JSON.stringify(headers.host ?? '')})`;
+  if (ownOrigin(site, headers.host) === undefined)
+    return `the console answers ${site.publicOrigin ?? 'its own address'} only (Host ${JSON.stringify(headers.host ?? '')})`;
   return undefined;
 }
 
@@ -42,7 +43,8 @@ export function refusalOfPage(site: ConsoleSite, headers: BrowserHeaders): strin
 export function refusalOfCall(site: ConsoleSite, headers: BrowserHeaders): string | undefined {
   const own = ownOrigin(site, headers.host);
   if (own === undefined) return refusalOfPage(site, headers);
-  if (headers.secFetchSite !== undefined && headers.secFetchSite !== 'same-origin') return `calls come from the console's own pages only (Sec-Fetch-Site: ${headers.secFetchSite})`;
+  if (headers.secFetchSite !== undefined && headers.secFetchSite !== 'same-origin')
+    return `calls come from the console's own pages only (Sec-Fetch-Site: ${headers.secFetchSite})`;
   if (headers.origin !== own)
     return `calls come from the console's own pages only (Origin ${headers.origin === undefined ? 'missing' : JSON.stringify(headers.origin)}, expected ${own})`;
   return undefined;

@@ -14,8 +14,19 @@ import { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin
 import { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
-import { APP_ADMIN_RULES, HOOK_SECRET_ADMIN_RULES, SERVICE_ACCOUNT_ADMIN_RULES, USER_ADMIN_RULES } from './console-people-rules.ts';
-import { atLeast, EVERY_COMPANY, roleIn, type ConsoleRoleName, type RoleGrants } from '../../domain/callers/console-roles.ts';
+import {
+  APP_ADMIN_RULES,
+  HOOK_SECRET_ADMIN_RULES,
+  SERVICE_ACCOUNT_ADMIN_RULES,
+  USER_ADMIN_RULES,
+} from './console-people-rules.ts';
+import {
+  atLeast,
+  EVERY_COMPANY,
+  roleIn,
+  type ConsoleRoleName,
+  type RoleGrants,
+} from '../../domain/callers/console-roles.ts';
 
 export type CompanyOfCall =
   /** A request field naming the company; when empty, the call is about every company. */
@@ -102,7 +113,12 @@ export const CONSOLE_RPC_RULES: ReadonlyMap<string, Readonly<Record<string, RpcR
 export const CONSOLE_SERVICES = [FlowAdminService, ExecutionService, ConnectionAdminService, AuditService] as const;
 
 /** People, machines and hook secrets (console-people-rules.ts), served on the console's listener too. */
-export const CONSOLE_PEOPLE_SERVICES = [UserAdminService, AppAdminService, ServiceAccountAdminService, HookSecretAdminService] as const;
+export const CONSOLE_PEOPLE_SERVICES = [
+  UserAdminService,
+  AppAdminService,
+  ServiceAccountAdminService,
+  HookSecretAdminService,
+] as const;
 
 export function rpcRule(service: string, method: string): RpcRule | undefined {
   const rules = CONSOLE_RPC_RULES.get(service);
@@ -116,11 +132,20 @@ export type Verdict = { allowed: true } | { allowed: false; reason: string; comp
 export function authorizeRequest(grants: RoleGrants, service: string, method: string, request: unknown): Verdict {
   const rule = rpcRule(service, method);
   if (!rule) return { allowed: false, reason: `${method} is not open to the console` };
-  if (rule.company === 'filtered' || rule.company === 'any-company' || (typeof rule.company === 'object' && 'response' in rule.company)) {
+  if (
+    rule.company === 'filtered' ||
+    rule.company === 'any-company' ||
+    (typeof rule.company === 'object' && 'response' in rule.company)
+  ) {
     // Any role anywhere lets the call run; what it answers is cut or checked afterwards.
-    return Object.keys(grants).length > 0 ? { allowed: true } : { allowed: false, reason: 'this person has no role in any company' };
+    return Object.keys(grants).length > 0
+      ? { allowed: true }
+      : { allowed: false, reason: 'this person has no role in any company' };
   }
-  const company = typeof rule.company === 'object' && 'request' in rule.company ? textAt(request, rule.company.request) : EVERY_COMPANY;
+  const company =
+    typeof rule.company === 'object' && 'request' in rule.company
+      ? textAt(request, rule.company.request)
+      : EVERY_COMPANY;
   return roleAllows(grants, company, rule.role);
 }
 

@@ -16,7 +16,10 @@ import type { Logger } from 'pino';
 import type { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import type { AuditService } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import type { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ConsoleService, ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import {
+  ConsoleService,
+  ConsoleSessionAdminService,
+} from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import type { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
@@ -191,8 +194,14 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
     tls: config.tls,
     handler,
     portTaken() {
-      if (!deps.freePortIfTaken) return new Error(`the console's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CONSOLE_PORT`);
-      logger.warn({ port: config.port }, "the console's usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)");
+      if (!deps.freePortIfTaken)
+        return new Error(
+          `the console's port ${config.port} on ${config.host} is already in use: choose another with FLOWHOOK_CONSOLE_PORT`,
+        );
+      logger.warn(
+        { port: config.port },
+        "the console's usual port is taken: it listens on a free one (the banner names it; FLOWHOOK_CONSOLE_PORT fixes one)",
+      );
       return 0;
     },
   });

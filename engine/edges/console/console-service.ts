@@ -72,9 +72,15 @@ export function createConsoleService(deps: ConsoleServiceDeps): ServiceImpl<type
       if (!verdict.allowed) {
         const refusal = verdict.reason === 'sender' ? 'sender_backoff' : 'deployment_budget';
         deps.signInRefused(refusal);
-        deps.logger.warn({ sender, reason: refusal, retryAfterSeconds: verdict.retryAfterSeconds }, 'console: sign-in refused unchecked: too many failed sign-ins');
+        deps.logger.warn(
+          { sender, reason: refusal, retryAfterSeconds: verdict.retryAfterSeconds },
+          'console: sign-in refused unchecked: too many failed sign-ins',
+        );
         const from = verdict.reason === 'sender' ? 'from your address' : 'at this console';
-        throw new RateLimitedError(`Too many failed sign-ins ${from}: try again in ${verdict.retryAfterSeconds} s.`, verdict.retryAfterSeconds);
+        throw new RateLimitedError(
+          `Too many failed sign-ins ${from}: try again in ${verdict.retryAfterSeconds} s.`,
+          verdict.retryAfterSeconds,
+        );
       }
       let admin;
       try {
@@ -87,7 +93,10 @@ export function createConsoleService(deps: ConsoleServiceDeps): ServiceImpl<type
       if (!admin) {
         deps.signInRefused('wrong_token');
         deps.logger.warn({ sender, reason: 'wrong_token' }, 'console: sign-in refused');
-        throw new ConnectError('Not signed in: that is not an enabled admin-scope service account token or FLOWHOOK_ADMIN_TOKEN.', Code.Unauthenticated);
+        throw new ConnectError(
+          'Not signed in: that is not an enabled admin-scope service account token or FLOWHOOK_ADMIN_TOKEN.',
+          Code.Unauthenticated,
+        );
       }
       verdict.attempt.succeeded();
       // A sign-in always starts a new session (never adopts one the browser brought along).
@@ -100,7 +109,10 @@ export function createConsoleService(deps: ConsoleServiceDeps): ServiceImpl<type
         roles: { [EVERY_COMPANY]: 'admin' },
       });
       context.responseHeader.append('set-cookie', deps.cookie.set(cookieValue, deps.sessions.ttlMs));
-      deps.logger.info({ person: admin.account, via: 'admin-token', ttlSeconds: deps.sessions.ttlMs / 1000 }, 'console: signed in');
+      deps.logger.info(
+        { person: admin.account, via: 'admin-token', ttlSeconds: deps.sessions.ttlMs / 1000 },
+        'console: signed in',
+      );
       return { person: personOf(session), csrfToken: csrfTokenOf(deps.csrfKey, session.key) };
     },
     async signOut(_request, context) {
@@ -123,7 +135,9 @@ export function personOf(session: FoundSession): ConsolePerson {
   return create(ConsolePersonSchema, {
     name: identity.person,
     via: identity.via === 'oidc' ? SignInMethod.OIDC : SignInMethod.ADMIN_TOKEN,
-    roles: Object.entries(identity.roles).map(([company, role]) => create(CompanyRoleSchema, { company, role: ROLE[role] })),
+    roles: Object.entries(identity.roles).map(([company, role]) =>
+      create(CompanyRoleSchema, { company, role: ROLE[role] }),
+    ),
     expiresAt: timestampFromDate(session.expiresAt),
   });
 }

@@ -11,7 +11,11 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { ConsoleSessionInfoSchema, SignInMethod, type ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import {
+  ConsoleSessionInfoSchema,
+  SignInMethod,
+  type ConsoleSessionAdminService,
+} from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { InvalidArgumentError, NotFoundError } from '../../errors.ts';
 import { CONSOLE_CALL } from './console-gate.ts';
 import { personOf } from './console-service.ts';
@@ -22,7 +26,9 @@ export interface ConsoleSessionAdminDeps {
   logger: Logger;
 }
 
-export function createConsoleSessionAdminService(deps: ConsoleSessionAdminDeps): ServiceImpl<typeof ConsoleSessionAdminService> {
+export function createConsoleSessionAdminService(
+  deps: ConsoleSessionAdminDeps,
+): ServiceImpl<typeof ConsoleSessionAdminService> {
   return {
     async listConsoleSessions(_request, context) {
       const own = context.values.get(CONSOLE_CALL).session?.key;
@@ -46,10 +52,15 @@ export function createConsoleSessionAdminService(deps: ConsoleSessionAdminDeps):
     },
     async endConsoleSessions(request) {
       const person = request.person.trim();
-      if ((person === '') === !request.all) throw new InvalidArgumentError('name one person (person) or every session (all), not both and not neither');
+      if ((person === '') === !request.all)
+        throw new InvalidArgumentError('name one person (person) or every session (all), not both and not neither');
       const ended = await endSessions(deps.orm, request.all ? 'all' : { person });
-      if (ended === 0 && !request.all) throw new NotFoundError(`no console session of "${person}" (names as the session list shows them)`);
-      deps.logger.info({ person: request.all ? undefined : person, all: request.all, ended }, 'console sessions ended by an admin');
+      if (ended === 0 && !request.all)
+        throw new NotFoundError(`no console session of "${person}" (names as the session list shows them)`);
+      deps.logger.info(
+        { person: request.all ? undefined : person, all: request.all, ended },
+        'console sessions ended by an admin',
+      );
       return { ended };
     },
   };

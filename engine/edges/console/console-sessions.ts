@@ -62,7 +62,10 @@ export class ConsoleSessions {
    * A new session; returns the cookie value (shown to nobody but the browser). `sealGrant` seals what
    * re-reads an OpenID Connect session's roles, bound to the session's key (session-recheck.ts).
    */
-  async open(identity: ConsoleIdentity, sealGrant?: (key: string) => string | undefined): Promise<{ cookieValue: string; session: FoundSession }> {
+  async open(
+    identity: ConsoleIdentity,
+    sealGrant?: (key: string) => string | undefined,
+  ): Promise<{ cookieValue: string; session: FoundSession }> {
     const { cookieValue, key } = newSessionSecret();
     const providerGrant = sealGrant?.(key);
     const now = new Date();
@@ -122,7 +125,9 @@ export class ConsoleSessions {
 
 /** Every live session, newest first (for admins: ConsoleSessionAdminService, on any engine, the console on or off). */
 export async function listSessions(orm: MikroORM): Promise<FoundSession[]> {
-  const rows = await orm.em.fork().find(ConsoleSession, { expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'desc' } });
+  const rows = await orm.em
+    .fork()
+    .find(ConsoleSession, { expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'desc' } });
   return rows.map(sessionOf);
 }
 

@@ -34,11 +34,21 @@ export interface OidcRouteDeps {
   logger: Logger;
 }
 
-export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path: string, deps: OidcRouteDeps): Promise<void> {
+export async function oidcRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  deps: OidcRouteDeps,
+): Promise<void> {
   const origin = ownOrigin(deps.site, req.headers.host);
-  if (origin === undefined) return problem(res, deps, new OidcSignInError(400, 'The console answers its own address only.'));
+  if (origin === undefined)
+    return problem(res, deps, new OidcSignInError(400, 'The console answers its own address only.'));
   const redirectUri = `${origin}${OIDC_CALLBACK_PATH}`;
-  const loginCookie = browserCookie(deps.secure ? '__Host-flowhook-console-login' : 'flowhook_console_login', deps.secure, 'Lax');
+  const loginCookie = browserCookie(
+    deps.secure ? '__Host-flowhook-console-login' : 'flowhook_console_login',
+    deps.secure,
+    'Lax',
+  );
   try {
     if (path === OIDC_START_PATH) {
       const { url, login } = await deps.client.begin(redirectUri);
@@ -53,10 +63,14 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
     }
     const query = new URL(req.url ?? '/', origin).searchParams;
     const person = await deps.client.finish(query, decodeLogin(loginCookie.valueIn(req.headers.cookie)), redirectUri);
-    const { cookieValue: session, session: opened } = await deps.sessions.open({ person: person.name, via: 'oidc', account: OIDC_ACCOUNT, roles: person.grants }, (key) =>
-      deps.recheck.seal(key, person),
+    const { cookieValue: session, session: opened } = await deps.sessions.open(
+      { person: person.name, via: 'oidc', account: OIDC_ACCOUNT, roles: person.grants },
+      (key) => deps.recheck.seal(key, person),
     );
-    deps.logger.info({ person: person.name, via: 'oidc', companies: Object.keys(person.grants).length, rechecked: opened.rechecks }, 'console: signed in');
+    deps.logger.info(
+      { person: person.name, via: 'oidc', companies: Object.keys(person.grants).length, rechecked: opened.rechecks },
+      'console: signed in',
+    );
     res.writeHead(303, {
       ...deps.headers,
       location: '/',
@@ -66,14 +80,29 @@ export async function oidcRoute(req: IncomingMessage, res: ServerResponse, path:
     res.end();
   } catch (error) {
     if (error instanceof OidcSignInError) return problem(res, deps, error);
-    deps.logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'console: OpenID Connect sign-in failed');
-    problem(res, deps, new OidcSignInError(502, `The identity provider (${deps.client.issuer}) could not be reached. Try again, or sign in with an admin token.`));
+    deps.logger.warn(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'console: OpenID Connect sign-in failed',
+    );
+    problem(
+      res,
+      deps,
+      new OidcSignInError(
+        502,
+        `The identity provider (${deps.client.issuer}) could not be reached. Try again, or sign in with an admin token.`,
+      ),
+    );
   }
 }
 
 function problem(res: ServerResponse, deps: OidcRouteDeps, error: OidcSignInError): void {
   deps.logger.warn({ reason: error.message }, 'console: sign-in refused');
-  sendHtml(res, error.status, plainPage('Not signed in', error.message, { href: '/', text: 'Back to the sign-in page' }), deps.headers);
+  sendHtml(
+    res,
+    error.status,
+    plainPage('Not signed in', error.message, { href: '/', text: 'Back to the sign-in page' }),
+    deps.headers,
+  );
 }
 
 function encodeLogin(login: LoginState): string {
@@ -84,7 +113,9 @@ function decodeLogin(value: string | undefined): LoginState | undefined {
   if (!value) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Partial<LoginState>;
-    return typeof parsed.state === 'string' && typeof parsed.nonce === 'string' && typeof parsed.verifier === 'string' ? (parsed as LoginState) : undefined;
+    return typeof parsed.state === 'string' && typeof parsed.nonce === 'string' && typeof parsed.verifier === 'string'
+      ? (parsed as LoginState)
+      : undefined;
   } catch {
     return undefined;
   }

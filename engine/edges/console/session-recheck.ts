@@ -60,7 +60,10 @@ export function createSessionRecheck(deps: SessionRecheckDeps): SessionRecheck {
   let warned = false;
   const end = async (session: FoundSession, reason: string) => {
     await deps.sessions.close(session.key);
-    deps.logger.info({ person: session.identity.person, reason }, 'console session ended: its roles could not be confirmed at the identity provider');
+    deps.logger.info(
+      { person: session.identity.person, reason },
+      'console session ended: its roles could not be confirmed at the identity provider',
+    );
     return undefined;
   };
 
@@ -91,10 +94,16 @@ export function createSessionRecheck(deps: SessionRecheckDeps): SessionRecheck {
       return { ...session, identity: { ...session.identity, roles: found.grants as RoleGrants }, checkedAt };
     } catch (error) {
       const reason = error instanceof ProviderUnavailableError ? error.message : 'the re-check failed';
-      if (Date.now() - session.checkedAt.getTime() >= 2 * deps.intervalMs) return end(session, `${reason}, for longer than a re-check interval`);
+      if (Date.now() - session.checkedAt.getTime() >= 2 * deps.intervalMs)
+        return end(session, `${reason}, for longer than a re-check interval`);
       const retryMs = Math.min(RETRY_MS, deps.intervalMs);
-      await deps.orm.em.fork().nativeUpdate(ConsoleSession, { id: session.key }, { checkHeldUntil: new Date(Date.now() + retryMs) });
-      deps.logger.warn({ person: session.identity.person, reason, retryInSeconds: retryMs / 1000 }, 'console session: roles not re-checked, the session keeps them for now');
+      await deps.orm.em
+        .fork()
+        .nativeUpdate(ConsoleSession, { id: session.key }, { checkHeldUntil: new Date(Date.now() + retryMs) });
+      deps.logger.warn(
+        { person: session.identity.person, reason, retryInSeconds: retryMs / 1000 },
+        'console session: roles not re-checked, the session keeps them for now',
+      );
       return session;
     }
   };
@@ -103,14 +112,22 @@ export function createSessionRecheck(deps: SessionRecheckDeps): SessionRecheck {
     seal(key, person) {
       if (person.refreshToken === undefined) return undefined;
       if (!deps.keyring.configured) {
-        if (!warned) deps.logger.warn('no secret store key: OpenID Connect sessions keep no refresh token and the roles of their sign-in until they expire');
+        if (!warned)
+          deps.logger.warn(
+            'no secret store key: OpenID Connect sessions keep no refresh token and the roles of their sign-in until they expire',
+          );
         warned = true;
         return undefined;
       }
       return sealGrant(deps.keyring, key, { refreshToken: person.refreshToken, subject: person.subject });
     },
     current(session) {
-      if (session.identity.via !== 'oidc' || !session.rechecks || Date.now() - session.checkedAt.getTime() < deps.intervalMs) return Promise.resolve(session);
+      if (
+        session.identity.via !== 'oidc' ||
+        !session.rechecks ||
+        Date.now() - session.checkedAt.getTime() < deps.intervalMs
+      )
+        return Promise.resolve(session);
       let flight = inFlight.get(session.key);
       if (!flight) {
         flight = check(session).finally(() => inFlight.delete(session.key));

@@ -41,7 +41,9 @@ export const SIGN_IN_LIMITS: Readonly<SignInLimits> = Object.freeze({
 /** Senders remembered at once; past it the least recently failing is forgotten (the deployment's budget still holds). */
 const MAX_SENDERS = 10_000;
 
-export type SignInVerdict = { allowed: true; attempt: SignInAttempt } | { allowed: false; reason: 'sender' | 'deployment'; retryAfterSeconds: number };
+export type SignInVerdict =
+  | { allowed: true; attempt: SignInAttempt }
+  | { allowed: false; reason: 'sender' | 'deployment'; retryAfterSeconds: number };
 
 /** An admitted attempt, counted as failed until `succeeded` takes it back. */
 export interface SignInAttempt {
@@ -68,7 +70,8 @@ export class SignInLimiter {
   admit(sender: string, nowMs: number): SignInVerdict {
     const limits = this.#limits;
     const known = this.#senders.get(sender);
-    const record = known && nowMs - known.lastFailureAt < limits.forgetAfterMs ? known : { failures: 0, lastFailureAt: 0 };
+    const record =
+      known && nowMs - known.lastFailureAt < limits.forgetAfterMs ? known : { failures: 0, lastFailureAt: 0 };
     const waitMs = record.lastFailureAt + delayAfter(limits, record.failures) - nowMs;
     if (waitMs > 0) return { allowed: false, reason: 'sender', retryAfterSeconds: Math.ceil(waitMs / 1000) };
     this.#recent = this.#recent.filter((at) => nowMs - at < limits.deploymentWindowMs);
@@ -101,7 +104,10 @@ export class SignInLimiter {
   /** This engine's part of the deployment's budget: at least one failure, so a sign-in can be tried at all. */
   #share(): number {
     const engines = this.#liveEngines();
-    return Math.max(1, Math.ceil(this.#limits.deploymentFailures / (Number.isFinite(engines) && engines >= 1 ? Math.floor(engines) : 1)));
+    return Math.max(
+      1,
+      Math.ceil(this.#limits.deploymentFailures / (Number.isFinite(engines) && engines >= 1 ? Math.floor(engines) : 1)),
+    );
   }
 }
 
@@ -120,7 +126,10 @@ export function senderOfSocket(remoteAddress: string | undefined): string {
   const [head = '', tail] = address.toLowerCase().split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
   return `${groups
     .slice(0, 4)
     .map((group) => (/^[0-9a-f]{1,4}$/.test(group) ? parseInt(group, 16).toString(16) : '0'))

@@ -54,7 +54,11 @@ export interface BrowserCookie {
 }
 
 /** Strict unless told: no other site's page makes the browser send it. */
-export function browserCookie(name: string, secure: boolean, sameSite: CookieOptions['sameSite'] = 'Strict'): BrowserCookie {
+export function browserCookie(
+  name: string,
+  secure: boolean,
+  sameSite: CookieOptions['sameSite'] = 'Strict',
+): BrowserCookie {
   const options = (maxAgeSeconds: number) => ({ maxAgeSeconds, sameSite, secure });
   return {
     valueIn: (cookieHeader) => cookieValue(cookieHeader, name),

@@ -26,7 +26,8 @@ export function mediaType(request: IncomingMessage): string {
 /** Reads at most `limit` bytes; a larger body is refused (413) before it is all in memory. */
 export async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new HttpRefusal(413, `the body is larger than ${limit} bytes`);
+  if (Number.isFinite(declared) && declared > limit)
+    throw new HttpRefusal(413, `the body is larger than ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -41,12 +42,22 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
 const NO_STORE = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 /** A whole answer with its length, never cached nor sniffed. */
-export function sendText(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { ...NO_STORE, ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendText(response, status, JSON.stringify(body), { ...headers, 'content-type': 'application/json; charset=utf-8' });
 }
 

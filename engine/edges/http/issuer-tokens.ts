@@ -18,7 +18,11 @@ export interface TokenIssuer {
 /** Resolves to the token's claims; rejects with jose's reason (or the key set's, when it cannot be fetched). */
 export type IssuerTokenCheck = (token: string) => Promise<JWTPayload>;
 
-export function issuerTokenCheck(issuer: TokenIssuer, audience: string | string[], requiredClaims: string[]): IssuerTokenCheck {
+export function issuerTokenCheck(
+  issuer: TokenIssuer,
+  audience: string | string[],
+  requiredClaims: string[],
+): IssuerTokenCheck {
   const keys = issuerKeys(issuer);
   return async (token) => {
     const { payload } = await jwtVerify(token, keys, {

@@ -45,7 +45,10 @@ export function discoveredEndpoints(issuer: string): () => Promise<Endpoints> {
 export async function discover(issuer: string): Promise<Endpoints> {
   const url = `${withoutTrailingSlashes(issuer)}/.well-known/openid-configuration`;
   const response = await reach(url, () => fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) }));
-  if (!response.ok) throw new ProviderUnavailableError(`the identity provider's discovery document (${url}) answered ${response.status}`);
+  if (!response.ok)
+    throw new ProviderUnavailableError(
+      `the identity provider's discovery document (${url}) answered ${response.status}`,
+    );
   const document = (await response.json()) as Record<string, unknown>;
   const named = (key: string) => {
     const value = document[key];
@@ -55,7 +58,9 @@ export async function discover(issuer: string): Promise<Endpoints> {
   const authorization = named('authorization_endpoint');
   const token = named('token_endpoint');
   if (!authorization || !token)
-    throw new ProviderUnavailableError(`the identity provider's discovery document names no usable ${authorization ? 'token' : 'authorization'}_endpoint`);
+    throw new ProviderUnavailableError(
+      `the identity provider's discovery document names no usable ${authorization ? 'token' : 'authorization'}_endpoint`,
+    );
   return { authorization, token, userinfo: named('userinfo_endpoint') };
 }
 
@@ -67,7 +72,11 @@ export interface LoginState {
 }
 
 /** Where to send the browser to sign in, and the login it must bring back (state, nonce, PKCE verifier: fresh ones). */
-export function authorizationRequest(endpoint: string, client: OAuthClient & { scopes: readonly string[] }, redirectUri: string): { url: string; login: LoginState } {
+export function authorizationRequest(
+  endpoint: string,
+  client: OAuthClient & { scopes: readonly string[] },
+  redirectUri: string,
+): { url: string; login: LoginState } {
   const login: LoginState = { state: randomToken(), nonce: randomToken(), verifier: randomToken() };
   const url = new URL(endpoint);
   url.search = new URLSearchParams({
@@ -93,7 +102,13 @@ export interface TokenAnswer {
 export type TokenResult = { ok: true; answer: TokenAnswer } | { ok: false; status: number; error: string };
 
 /** The authorization code exchanged, with the verifier of the login that asked for it. */
-export function exchangeCode(client: OAuthClient, endpoint: string, code: string, redirectUri: string, login: LoginState): Promise<TokenResult> {
+export function exchangeCode(
+  client: OAuthClient,
+  endpoint: string,
+  code: string,
+  redirectUri: string,
+  login: LoginState,
+): Promise<TokenResult> {
   return postToken(
     client,
     endpoint,
@@ -117,10 +132,14 @@ async function postToken(client: OAuthClient, endpoint: string, form: URLSearchP
     accept: 'application/json',
   };
   if (client.clientSecret === undefined) form.set('client_id', client.clientId);
-  else headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
-  const response = await reach(endpoint, () => fetch(endpoint, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(TIMEOUT_MS) }));
+  else
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
+  const response = await reach(endpoint, () =>
+    fetch(endpoint, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(TIMEOUT_MS) }),
+  );
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.status >= 500 || response.status === 429) throw new ProviderUnavailableError(`the identity provider's token endpoint answered ${response.status}`);
+  if (response.status >= 500 || response.status === 429)
+    throw new ProviderUnavailableError(`the identity provider's token endpoint answered ${response.status}`);
   if (!response.ok)
     return {
       ok: false,
@@ -135,7 +154,10 @@ async function postToken(client: OAuthClient, endpoint: string, form: URLSearchP
 }
 
 /** The claims userinfo answers for an access token; undefined when the provider refuses the token (401, 403). */
-export async function userinfoClaims(endpoint: string, accessToken: string): Promise<Record<string, unknown> | undefined> {
+export async function userinfoClaims(
+  endpoint: string,
+  accessToken: string,
+): Promise<Record<string, unknown> | undefined> {
   const response = await reach(endpoint, () =>
     fetch(endpoint, {
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
@@ -143,7 +165,8 @@ export async function userinfoClaims(endpoint: string, accessToken: string): Pro
     }),
   );
   if (response.status === 401 || response.status === 403) return undefined;
-  if (!response.ok) throw new ProviderUnavailableError(`the identity provider's userinfo endpoint answered ${response.status}`);
+  if (!response.ok)
+    throw new ProviderUnavailableError(`the identity provider's userinfo endpoint answered ${response.status}`);
   const claims = (await response.json().catch(() => undefined)) as unknown;
   if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
     throw new ProviderUnavailableError("the identity provider's userinfo endpoint answered no JSON object");
@@ -155,7 +178,8 @@ async function reach(endpoint: string, request: () => Promise<Response>): Promis
   try {
     return await request();
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
     throw new ProviderUnavailableError(`the identity provider (${new URL(endpoint).origin}) ${reason}`);
   }
 }

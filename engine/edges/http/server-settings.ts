@@ -4,16 +4,27 @@
 import type { SettingName, SettingValues } from '../../../common/configuration/configuration-table.ts';
 
 /** The server's port; undefined when `portName` is unset or `off` — and then none of `dependents` (settings of that server) may be set. */
-export function serverPort<N extends SettingName>(settings: SettingValues<N>, portName: N, dependents: readonly N[], server: string): number | undefined {
+export function serverPort<N extends SettingName>(
+  settings: SettingValues<N>,
+  portName: N,
+  dependents: readonly N[],
+  server: string,
+): number | undefined {
   const port = settings[portName] as number | 'off' | undefined;
   if (port !== undefined && port !== 'off') return port;
   const stray = setAmong(settings, dependents);
-  if (stray.length > 0) throw new Error(`${stray.join(' and ')} configure ${server}, which is off: set ${portName} to run it`);
+  if (stray.length > 0)
+    throw new Error(`${stray.join(' and ')} configure ${server}, which is off: set ${portName} to run it`);
   return undefined;
 }
 
 /** Refuses `dependents` set without `required` (`what` says what that is). */
-export function refuseWithout<N extends SettingName>(settings: SettingValues<N>, required: N, dependents: readonly N[], what: string): void {
+export function refuseWithout<N extends SettingName>(
+  settings: SettingValues<N>,
+  required: N,
+  dependents: readonly N[],
+  what: string,
+): void {
   const others = setAmong(settings, dependents);
   if (others.length > 0) throw new Error(`${others.join(', ')} need ${required} (${what})`);
 }

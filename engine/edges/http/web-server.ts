@@ -28,7 +28,9 @@ export interface WebServer {
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { tls, handler } = options;
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler) : createHttpServer(handler);
+  const server: Server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
+    : createHttpServer(handler);
   if (options.requestTimeoutMs !== undefined) server.requestTimeout = options.requestTimeoutMs;
   try {
     await listen(server, options.port, options.host);

@@ -41,7 +41,11 @@ export function refusedOutsideItsCompanies<E extends Error>(error: E): E {
   return error;
 }
 
-export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWriter = (call) => recordAuditEvent(orm, call)): Interceptor {
+export function auditInterceptor(
+  orm: MikroORM,
+  logger: Logger,
+  write: AuditWriter = (call) => recordAuditEvent(orm, call),
+): Interceptor {
   return (next) => async (request) => {
     // Every audited method is unary; streams pass untouched.
     if (request.stream) return next(request);
@@ -67,7 +71,10 @@ export function auditInterceptor(orm: MikroORM, logger: Logger, write: AuditWrit
       await save('ok');
       return response;
     } catch (error) {
-      await save(error instanceof ConnectError ? codeToString(error.code) : 'internal', error instanceof Error && refusedOutside.has(error));
+      await save(
+        error instanceof ConnectError ? codeToString(error.code) : 'internal',
+        error instanceof Error && refusedOutside.has(error),
+      );
       throw error;
     }
   };

@@ -6,7 +6,14 @@
 // engine with the variable and path named, never with the file's contents.
 import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import {
+  createSecureServer,
+  createServer,
+  type Http2SecureServer,
+  type Http2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+} from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import type { SettingValues } from '../../../common/configuration/configuration-table.ts';
 import { isLoopbackHost } from '../../../common/loopback-host.ts';
@@ -28,14 +35,19 @@ export interface ClientIdentity {
   subject: string;
 }
 
-export type EngineServerTlsSettings = Partial<SettingValues<'FLOWHOOK_ENGINE_TLS_CERT' | 'FLOWHOOK_ENGINE_TLS_KEY' | 'FLOWHOOK_ENGINE_TLS_CLIENT_CA'>>;
+export type EngineServerTlsSettings = Partial<
+  SettingValues<'FLOWHOOK_ENGINE_TLS_CERT' | 'FLOWHOOK_ENGINE_TLS_KEY' | 'FLOWHOOK_ENGINE_TLS_CLIENT_CA'>
+>;
 
 /** TLS settings from the engine's configuration; undefined when neither certificate nor key is set. */
 export function readEngineServerTls(settings: EngineServerTlsSettings): EngineServerTls | undefined {
   const clientCaPath = settings.FLOWHOOK_ENGINE_TLS_CLIENT_CA || undefined;
   const identity = readCertificateAndKey(settings, 'FLOWHOOK_ENGINE_TLS_CERT', 'FLOWHOOK_ENGINE_TLS_KEY');
   if (identity === undefined) {
-    if (clientCaPath !== undefined) throw new Error('FLOWHOOK_ENGINE_TLS_CLIENT_CA requires TLS: set FLOWHOOK_ENGINE_TLS_CERT and FLOWHOOK_ENGINE_TLS_KEY too');
+    if (clientCaPath !== undefined)
+      throw new Error(
+        'FLOWHOOK_ENGINE_TLS_CLIENT_CA requires TLS: set FLOWHOOK_ENGINE_TLS_CERT and FLOWHOOK_ENGINE_TLS_KEY too',
+      );
     return undefined;
   }
   const tls: EngineServerTls = { cert: identity.cert, key: identity.key };
@@ -48,7 +60,11 @@ export function readEngineServerTls(settings: EngineServerTlsSettings): EngineSe
  * path reads the tokens and can then call the engine themselves.
  * FLOWHOOK_ENGINE_INSECURE=true is the deliberate way out for a trusted network.
  */
-export function checkEngineExposure(options: { host: string; tls: EngineServerTls | undefined; insecure: boolean }): void {
+export function checkEngineExposure(options: {
+  host: string;
+  tls: EngineServerTls | undefined;
+  insecure: boolean;
+}): void {
   if (options.tls !== undefined || options.insecure || isLoopbackHost(options.host)) return;
   throw new Error(
     `the engine would listen on ${options.host || 'every interface'} without TLS: access keys, flow secrets, webhook payloads and tokens would cross the network in clear text. ` +
@@ -60,7 +76,10 @@ export function checkEngineExposure(options: { host: string; tls: EngineServerTl
 type EngineRequestHandler = (request: Http2ServerRequest, response: Http2ServerResponse) => void;
 
 /** h2c as before without TLS; with it, HTTP/2 over TLS 1.2+ only (no HTTP/1.1 fallback) and mTLS when a client CA is set. */
-export function createEngineHttp2Server(handler: EngineRequestHandler, tls: EngineServerTls | undefined): Http2Server | Http2SecureServer {
+export function createEngineHttp2Server(
+  handler: EngineRequestHandler,
+  tls: EngineServerTls | undefined,
+): Http2Server | Http2SecureServer {
   if (tls === undefined) return createServer(handler);
   const mutual = tls.clientCa !== undefined;
   return createSecureServer(
@@ -85,7 +104,8 @@ export function createEngineHttp2Server(handler: EngineRequestHandler, tls: Engi
  */
 export function tlsRefusalReason(error: Error, socket: TLSSocket): string {
   const verdict = (socket as { authorizationError?: Error | string }).authorizationError;
-  if (verdict) return typeof verdict === 'string' ? verdict : ((verdict as NodeJS.ErrnoException).code ?? verdict.message);
+  if (verdict)
+    return typeof verdict === 'string' ? verdict : ((verdict as NodeJS.ErrnoException).code ?? verdict.message);
   return (error as NodeJS.ErrnoException).code ?? error.message;
 }
 

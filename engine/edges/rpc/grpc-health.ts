@@ -9,7 +9,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { create, type DescService } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
-import { Health, HealthCheckResponse_ServingStatus as ServingStatus, HealthCheckResponseSchema } from '../../../proto/gen/grpc/health/v1/health_pb.js';
+import {
+  Health,
+  HealthCheckResponse_ServingStatus as ServingStatus,
+  HealthCheckResponseSchema,
+} from '../../../proto/gen/grpc/health/v1/health_pb.js';
 
 export const HEALTH_SERVICE_NAME = Health.typeName;
 
@@ -28,14 +32,16 @@ export function registerHealth(
 ): void {
   const knownServices = new Set(['', HEALTH_SERVICE_NAME, ...services.map((service) => service.typeName)]);
   const statusOf = (service: string): ServingStatus => {
-    if (Object.hasOwn(dependencies, service)) return isServing() && dependencies[service] ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    if (Object.hasOwn(dependencies, service))
+      return isServing() && dependencies[service] ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
     if (!knownServices.has(service)) return ServingStatus.SERVICE_UNKNOWN;
     return isServing() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
   };
   router.service(Health, {
     check(request) {
       const status = statusOf(request.service);
-      if (status === ServingStatus.SERVICE_UNKNOWN) throw new ConnectError(`unknown service: ${request.service}`, Code.NotFound);
+      if (status === ServingStatus.SERVICE_UNKNOWN)
+        throw new ConnectError(`unknown service: ${request.service}`, Code.NotFound);
       return create(HealthCheckResponseSchema, { status });
     },
     async *watch(request, context) {

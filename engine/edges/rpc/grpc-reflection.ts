@@ -39,8 +39,14 @@ export function registerReflection(router: ConnectRouter, services: DescService[
   router.service(v1alpha.ServerReflection, {
     async *serverReflectionInfo(requests) {
       for await (const request of requests) {
-        const asV1 = fromBinary(v1.ServerReflectionRequestSchema, toBinary(v1alpha.ServerReflectionRequestSchema, request));
-        yield fromBinary(v1alpha.ServerReflectionResponseSchema, toBinary(v1.ServerReflectionResponseSchema, answer(asV1, catalog)));
+        const asV1 = fromBinary(
+          v1.ServerReflectionRequestSchema,
+          toBinary(v1alpha.ServerReflectionRequestSchema, request),
+        );
+        yield fromBinary(
+          v1alpha.ServerReflectionResponseSchema,
+          toBinary(v1.ServerReflectionResponseSchema, answer(asV1, catalog)),
+        );
       }
     },
   });
@@ -122,7 +128,9 @@ function answer(request: v1.ServerReflectionRequest, catalog: SchemaCatalog): v1
     }
     case 'fileContainingExtension': {
       const { containingType, extensionNumber } = question.value;
-      const extension = catalog.extensionsByMessage.get(withoutLeadingDot(containingType))?.find((candidate) => candidate.number === extensionNumber);
+      const extension = catalog.extensionsByMessage
+        .get(withoutLeadingDot(containingType))
+        ?.find((candidate) => candidate.number === extensionNumber);
       return files(extension?.file, `extension not found: ${extensionNumber} of ${containingType}`);
     }
     case 'allExtensionNumbersOfType': {

@@ -56,7 +56,10 @@ export function refuseRpc(req: Http2ServerRequest, code: RefusalCode, message: s
 function grpcMessage(message: string): string {
   let encoded = '';
   for (const byte of Buffer.from(message, 'utf8')) {
-    encoded += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    encoded +=
+      byte >= 0x20 && byte <= 0x7e && byte !== 0x25
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return encoded;
 }

@@ -36,7 +36,11 @@ const SCOPE_OF_SERVICE = new Map<string, ServiceAccountScope>([
   [CallbackService.typeName, 'records'],
 ]);
 
-export const OPEN_SERVICES = new Set([HEALTH_SERVICE_NAME, REFLECTION_V1_SERVICE_NAME, REFLECTION_V1ALPHA_SERVICE_NAME]);
+export const OPEN_SERVICES = new Set([
+  HEALTH_SERVICE_NAME,
+  REFLECTION_V1_SERVICE_NAME,
+  REFLECTION_V1ALPHA_SERVICE_NAME,
+]);
 
 /** The scope a service needs; anything not listed is an admin service, so a new service is closed until someone opens it. */
 export function scopeOfService(typeName: string): ServiceAccountScope {
@@ -50,7 +54,11 @@ export function serviceAccountContext(req: unknown): ContextValues {
   return serviceAccountValues(accounts.get(req as Http2ServerRequest));
 }
 
-export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccountDirectory, logger: Logger): NodeHandler {
+export function serviceAccountGate(
+  handler: NodeHandler,
+  directory: ServiceAccountDirectory,
+  logger: Logger,
+): NodeHandler {
   return (req, res) => {
     const service = serviceOfPath(req.url);
     if (service === undefined || OPEN_SERVICES.has(service)) {
@@ -67,13 +75,17 @@ export function serviceAccountGate(handler: NodeHandler, directory: ServiceAccou
         // The body (and the request id in it) is never read for a refused call; a caller that wants
         // its refusals correlated sends the id as a header too, as the facade does.
         const requestId = String(req.headers[REQUEST_ID_HEADER] ?? '');
-        if (SAFE_REQUEST_ID.test(requestId)) runInRequestScope(requestId, () => logRefusal(logger, service, req.url, verdict));
+        if (SAFE_REQUEST_ID.test(requestId))
+          runInRequestScope(requestId, () => logRefusal(logger, service, req.url, verdict));
         else logRefusal(logger, service, req.url, verdict);
         refuseRpc(req, verdict.code, verdict.message);
       },
       (error: unknown) => {
         // The directory could not be read (PostgreSQL down): unavailable, not a refusal.
-        logger.error({ reason: error instanceof Error ? error.message : String(error), method: req.url }, 'service account lookup failed');
+        logger.error(
+          { reason: error instanceof Error ? error.message : String(error), method: req.url },
+          'service account lookup failed',
+        );
         refuseRpc(req, 'unavailable', 'the engine cannot check its service accounts right now');
       },
     );
@@ -128,9 +140,15 @@ async function admit(req: Http2ServerRequest, service: string, directory: Servic
   return { account: found.account };
 }
 
-function logRefusal(logger: Logger, service: string, method: string, verdict: Exclude<Verdict, { account: ServiceAccountIdentity }>): void {
+function logRefusal(
+  logger: Logger,
+  service: string,
+  method: string,
+  verdict: Exclude<Verdict, { account: ServiceAccountIdentity }>,
+): void {
   // A refused webhook call is a refused call like any other (one `call refused` line with a reason).
-  if (service === WebhookService.typeName) logRefusedCall(logger, { reason: verdict.reason, serviceAccount: verdict.name });
+  if (service === WebhookService.typeName)
+    logRefusedCall(logger, { reason: verdict.reason, serviceAccount: verdict.name });
   else logger.warn({ method, reason: verdict.reason, serviceAccount: verdict.name }, 'rejected RPC');
 }
 

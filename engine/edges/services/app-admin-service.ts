@@ -4,12 +4,28 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { AppSchema, AppState, type App, type AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
-import { UserSchema, type User, type UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import {
+  AppSchema,
+  AppState,
+  type App,
+  type AppAdminService,
+} from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import {
+  UserSchema,
+  type User,
+  type UserAdminService,
+} from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { InvalidArgumentError } from '../../errors.ts';
 import { companyReach } from '../../domain/callers/company-reach.ts';
 import { permissionSetsThatWork } from '../../domain/callers/caller-permission-sets.ts';
-import { appView, listApplications, registerApplication, requireApplication, revokeApplicationConsent, type AppView } from '../../domain/callers/applications.ts';
+import {
+  appView,
+  listApplications,
+  registerApplication,
+  requireApplication,
+  revokeApplicationConsent,
+  type AppView,
+} from '../../domain/callers/applications.ts';
 import { setCallerEnabled } from '../../domain/callers/caller-changes.ts';
 import { grantUserPermission, revokeUserPermission } from '../../domain/callers/service-user-grants.ts';
 import {
@@ -28,7 +44,8 @@ export function createAppAdminService(deps: AdminStoreDeps): ServiceImpl<typeof 
   const fork = () => deps.orm.em.fork();
   return {
     async registerApp(request) {
-      if (request.anyTenant && request.tenantId) throw new InvalidArgumentError('give either a tenant or any_tenant, not both');
+      if (request.anyTenant && request.tenantId)
+        throw new InvalidArgumentError('give either a tenant or any_tenant, not both');
       const { view, created } = await registerApplication(fork(), deps.changes, {
         clientId: request.clientId,
         issuer: request.issuer,
@@ -50,7 +67,12 @@ export function createAppAdminService(deps: AdminStoreDeps): ServiceImpl<typeof 
       return { app: appMessage(await appView(em, app)) };
     },
     async revokeAppConsent(request) {
-      const { view, wasGranted } = await revokeApplicationConsent(fork(), deps.changes, request.clientId, request.issuer || undefined);
+      const { view, wasGranted } = await revokeApplicationConsent(
+        fork(),
+        deps.changes,
+        request.clientId,
+        request.issuer || undefined,
+      );
       return { app: appMessage(view), wasGranted };
     },
     async listApps() {
@@ -86,7 +108,12 @@ export function createUserAdminService(deps: AdminStoreDeps): ServiceImpl<typeof
     },
     async revokeUserPermission(request, context) {
       const revoke = { name: request.name, company: request.company, permissionSet: request.permissionSet };
-      const { view, warnings, grant } = await revokeUserPermission(fork(), deps.changes, revoke, companyReach(context, 'admin'));
+      const { view, warnings, grant } = await revokeUserPermission(
+        fork(),
+        deps.changes,
+        revoke,
+        companyReach(context, 'admin'),
+      );
       return {
         user: userMessage(view),
         warnings,
@@ -97,7 +124,8 @@ export function createUserAdminService(deps: AdminStoreDeps): ServiceImpl<typeof
       return { user: userMessage(await deleteServiceUser(fork(), deps.changes, request.name)) };
     },
     async regenerateUserKey(request) {
-      if (request.accessKeyExpiresAt && request.clearExpiry) throw new InvalidArgumentError('give either a new expiry or clear_expiry, not both');
+      if (request.accessKeyExpiresAt && request.clearExpiry)
+        throw new InvalidArgumentError('give either a new expiry or clear_expiry, not both');
       const expiry: KeyExpiryChange = request.accessKeyExpiresAt
         ? { expiresAt: timestampDate(request.accessKeyExpiresAt) }
         : request.clearExpiry

@@ -50,6 +50,7 @@ export function createAuditService(deps: AuditServiceDeps): ServiceImpl<typeof A
 
 /** A page token is the id of the last event of the page before: a positive integer, never SQL. */
 function idOfPageToken(token: string): string {
-  if (!/^[1-9][0-9]{0,18}$/.test(token)) throw new InvalidArgumentError('page_token: not a page token this listing gave');
+  if (!/^[1-9][0-9]{0,18}$/.test(token))
+    throw new InvalidArgumentError('page_token: not a page token this listing gave');
   return token;
 }

@@ -6,7 +6,10 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { CallbackService, RegisterCallbackKeyRequest } from '../../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
+import type {
+  CallbackService,
+  RegisterCallbackKeyRequest,
+} from '../../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { InvalidArgumentError } from '../../errors.ts';
 import { serviceAccountOf } from '../../domain/callers/call-context.ts';
 import { requireLiveGrant } from '../../domain/executions/execution-access.ts';
@@ -35,16 +38,25 @@ export function createCallbackService(deps: CallbackServiceDeps): ServiceImpl<ty
       const timeoutMs = checkShape(request);
       const em = deps.orm.em.fork();
       const { company, executionId, step } = request;
-      await requireLiveGrant(deps, serviceAccountOf(context), { company, executionId, grant: request.executionGrant }, 'callback keys are registered');
+      await requireLiveGrant(
+        deps,
+        serviceAccountOf(context),
+        { company, executionId, grant: request.executionGrant },
+        'callback keys are registered',
+      );
       // The grant binds execution and company; the execution id names its activity, so the key cannot be placed under another flow's.
       const activity = request.activity.toLowerCase();
-      if (activityOfExecution(executionId) !== activity) throw new InvalidArgumentError(`activity "${activity}" is not the activity of execution "${executionId}"`);
+      if (activityOfExecution(executionId) !== activity)
+        throw new InvalidArgumentError(`activity "${activity}" is not the activity of execution "${executionId}"`);
       const now = new Date();
       const lookup = keyLookup(deps.callbackKeys.lookup, { company, activity, key: request.key });
       const wait = { lookup, company, activity, executionId, step, sensitive: request.sensitive };
       const stillRuns = (holder: string) => executionStillRuns(deps.temporal, holder);
       const expiresAt = await registerKeyWait(em, wait, now, new Date(now.getTime() + timeoutMs), stillRuns);
-      deps.logger.info({ company, activity, executionId, step, expiresAt: expiresAt.toISOString() }, 'callback key registered');
+      deps.logger.info(
+        { company, activity, executionId, step, expiresAt: expiresAt.toISOString() },
+        'callback key registered',
+      );
       return { expiresAtMs: BigInt(expiresAt.getTime()) };
     },
   };
@@ -57,6 +69,7 @@ function checkShape(request: RegisterCallbackKeyRequest): number {
   checkStepName(request.step);
   if (!request.key) throw new InvalidArgumentError("key is required (the step's key evaluated to empty text)");
   const timeoutMs = Number(request.timeoutMs);
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw new InvalidArgumentError('timeoutMs must be a positive number of milliseconds');
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)
+    throw new InvalidArgumentError('timeoutMs must be a positive number of milliseconds');
   return timeoutMs;
 }

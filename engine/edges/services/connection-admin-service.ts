@@ -20,7 +20,15 @@ import type { SecretKeyring } from '../../infrastructure/secret-store/secret-key
 import type { Connection } from '../../infrastructure/storage/entities.ts';
 import { connectionKindInfos } from '../../domain/connections/connection-kind-infos.ts';
 import { getCompanyEgress, setCompanyEgress, type CompanyEgress } from '../../domain/connections/company-egress.ts';
-import { connectionTypeOf, deleteConnection, fromColumn, listConnections, publishedFlowsUsing, requireConnection, setConnection } from '../../domain/connections/connections.ts';
+import {
+  connectionTypeOf,
+  deleteConnection,
+  fromColumn,
+  listConnections,
+  publishedFlowsUsing,
+  requireConnection,
+  setConnection,
+} from '../../domain/connections/connections.ts';
 import { companyMessages } from './admin-messages.ts';
 
 export interface ConnectionAdminDeps {

@@ -9,7 +9,10 @@ import { WorkflowFailedError, type WorkflowExecutionDescription, type WorkflowHa
 import { ApplicationFailure } from '@temporalio/common';
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { ExecutionStepSchema, type ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import {
+  ExecutionStepSchema,
+  type ExecutionService,
+} from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
 import type { StepLogEntry } from '../../../flow/index.ts';
 import { executionLogQuery } from '../../../flow/flow-messages.ts';
 import { isWaitingToRun } from '../../domain/executions/waiting-to-run.ts';
@@ -22,14 +25,31 @@ import { RERUN_OF_KEY } from '../../infrastructure/temporal/search-attributes.ts
 import type { CallMinutes } from '../../domain/metrics/call-minutes.ts';
 import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
 import { companyExecutions, pageSizeFor } from '../../domain/executions/company-listing.ts';
-import { callerAnswer, stepOutputs, stepOutputsWithin, temporalUiLink, withoutBodies } from '../../domain/executions/execution-details.ts';
+import {
+  callerAnswer,
+  stepOutputs,
+  stepOutputsWithin,
+  temporalUiLink,
+  withoutBodies,
+} from '../../domain/executions/execution-details.ts';
 import { executionOverview } from '../../domain/metrics/execution-overview.ts';
 import { connectionSecretScrubber, scrubbed } from '../../domain/executions/output-secrets.ts';
 import { rerunMatching } from '../../domain/reruns/bulk-rerun.ts';
-import { describeFlowExecution, payloadWithheld, startInput, summaryMessage } from '../../domain/executions/execution-reads.ts';
+import {
+  describeFlowExecution,
+  payloadWithheld,
+  startInput,
+  summaryMessage,
+} from '../../domain/executions/execution-reads.ts';
 import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from '../../domain/reruns/rerun-pacer.ts';
 import { rerunExecution, type RerunDeps } from '../../domain/reruns/rerun-execution.ts';
-import { companyClause, executionStatusValue, filterClauses, flowExecutionsQuery, quote } from '../../domain/executions/visibility-query.ts';
+import {
+  companyClause,
+  executionStatusValue,
+  filterClauses,
+  flowExecutionsQuery,
+  quote,
+} from '../../domain/executions/visibility-query.ts';
 import { keyLabels } from '../../domain/flow-control/coordinator-ids.ts';
 
 export interface ExecutionDeps extends RerunDeps {
@@ -60,7 +80,10 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
       if (limit < 1 || limit > MAX_LIMIT) throw new InvalidArgumentError(`limit: 1..${MAX_LIMIT}`);
       const filters = flowExecutionsQuery(deps.taskQueue);
       if (request.company) filters.push(companyClause(request.company));
-      if (request.statuses.length > 0) filters.push(`ExecutionStatus IN (${[...new Set(request.statuses.map(executionStatusValue))].map(quote).join(', ')})`);
+      if (request.statuses.length > 0)
+        filters.push(
+          `ExecutionStatus IN (${[...new Set(request.statuses.map(executionStatusValue))].map(quote).join(', ')})`,
+        );
       filters.push(
         ...filterClauses({
           ...request,
@@ -91,10 +114,14 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
         withinQueryDeadline(() => handle.query(executionLogQuery)).catch((error: unknown) => {
           // Still waiting at its flow-control gates (started with a delay): no step has run.
           if (isWaitingToRun(error)) return [];
-          throw new UnavailableError(`the execution log needs a running worker to answer, and none did within ${QUERY_DEADLINE_MS / 1000} s`);
+          throw new UnavailableError(
+            `the execution log needs a running worker to answer, and none did within ${QUERY_DEADLINE_MS / 1000} s`,
+          );
         }),
         // A Respond step's body, or a late answer's, usually echoes the payload.
-        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline, started).then((answer) => (withheld ? withoutBodies(answer) : answer)),
+        callerAnswer(handle, execution.outcome === 'failed', withinQueryDeadline, started).then((answer) =>
+          withheld ? withoutBodies(answer) : answer,
+        ),
         withheld ? [] : stepOutputs(handle, withinQueryDeadline),
         rerunsOf(request.executionId),
       ]);
@@ -109,7 +136,12 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
           reruns,
           answer,
           stepOutputs: outputs,
-          temporalUiUrl: temporalUiLink(deps.temporalUiUrl, temporal.options.namespace, handle.workflowId, description.runId),
+          temporalUiUrl: temporalUiLink(
+            deps.temporalUiUrl,
+            temporal.options.namespace,
+            handle.workflowId,
+            description.runId,
+          ),
         },
         await connectionSecretScrubber(deps, input),
       );
@@ -124,7 +156,10 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
         description.status.name === 'RUNNING' ? '' : withinQueryDeadline(() => failureReason(handle)),
         callerAnswer(handle, summaryMessage(description).outcome === 'failed', withinQueryDeadline, started),
       ]);
-      return scrubbed({ payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason, answer }, await connectionSecretScrubber(deps, input));
+      return scrubbed(
+        { payloadJson: input?.payloadJson ?? '', stepOutputs: outputs, failureReason: reason, answer },
+        await connectionSecretScrubber(deps, input),
+      );
     },
     async getExecutionOverview(request) {
       return executionOverview(deps, request.company);
@@ -158,7 +193,9 @@ export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof 
   async function rerunsOf(executionId: string): Promise<string[]> {
     if (!deps.useSearchAttributes()) return [];
     const ids: string[] = [];
-    const query = [...flowExecutionsQuery(deps.taskQueue), `${RERUN_OF_KEY.name} = ${quote(executionId)}`].join(' AND ');
+    const query = [...flowExecutionsQuery(deps.taskQueue), `${RERUN_OF_KEY.name} = ${quote(executionId)}`].join(
+      ' AND ',
+    );
     for await (const info of temporal.workflow.list({ query, pageSize: RERUNS_SHOWN })) {
       ids.push(info.workflowId);
       if (ids.length >= RERUNS_SHOWN) break;

@@ -12,13 +12,28 @@ import {
   type FlowAdminService,
   type FlowSummary,
 } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
-import { FlowSchema as FlowMessageSchema, ResponseMode, type FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
+import {
+  FlowSchema as FlowMessageSchema,
+  ResponseMode,
+  type FlowJson,
+} from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { directSchemeOf, type FlowLimits } from '../../../flow/index.ts';
-import { FlowVersionSummarySchema, type FlowVersionSummary } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FlowVersionSummarySchema,
+  type FlowVersionSummary,
+} from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { Company, Flow, FlowVersion } from '../../infrastructure/storage/entities.ts';
 import { InvalidArgumentError } from '../../errors.ts';
 import { createCompany, listCompanies } from '../../domain/companies/companies.ts';
-import { applyFlow, flowVersion, latestVersion, listFlows, listFlowVersions, publishedEntry, requireFlow } from '../../domain/flows/flows.ts';
+import {
+  applyFlow,
+  flowVersion,
+  latestVersion,
+  listFlows,
+  listFlowVersions,
+  publishedEntry,
+  requireFlow,
+} from '../../domain/flows/flows.ts';
 import { flowProblemMessages } from '../../domain/flows/flow-problems.ts';
 import { publishFlow, publishProblems, unpublishFlow } from '../../domain/flows/publishing.ts';
 import { requireCompany } from '../../domain/companies/companies.ts';
@@ -43,7 +58,8 @@ export interface AdminDeps extends FlowPauseDeps, AdminStoreDeps {
 
 export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof FlowAdminService> {
   const fork = () => deps.orm.em.fork();
-  const companyMessage = (company: Company) => create(CompanySchema, { name: company.name, createdAt: timestampFromDate(company.createdAt) });
+  const companyMessage = (company: Company) =>
+    create(CompanySchema, { name: company.name, createdAt: timestampFromDate(company.createdAt) });
 
   const setPaused = async (request: { company: string; name: string }, change: typeof pauseFlow) => {
     const em = fork();
@@ -83,7 +99,9 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
       return {
         flow: await summary(em, flow),
         definition: fromJson(FlowMessageSchema, version.definition as never),
-        webhookCall: published ? create(WebhookCallSchema, webhookCall(deps, flow.company.name, published.activity)) : undefined,
+        webhookCall: published
+          ? create(WebhookCallSchema, webhookCall(deps, flow.company.name, published.activity))
+          : undefined,
         providerRoute: await providerRoute(em, deps, flow, version.activity, version.definition),
       };
     },
@@ -146,7 +164,13 @@ export function createFlowAdminService(deps: AdminDeps): ServiceImpl<typeof Flow
 }
 
 /** The card's provider route section: only for a flow whose latest version has `direct`. */
-async function providerRoute(em: EntityManager, base: { publicUrl: string; instance: string }, flow: Flow, activity: string, definition: FlowJson) {
+async function providerRoute(
+  em: EntityManager,
+  base: { publicUrl: string; instance: string },
+  flow: Flow,
+  activity: string,
+  definition: FlowJson,
+) {
   const direct = definition.trigger?.webhook?.direct;
   if (!direct) return undefined;
   return create(ProviderRouteSchema, {

@@ -4,9 +4,18 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { HookSecretSchema as HookSecretMessageSchema, type HookSecret, type HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
+import {
+  HookSecretSchema as HookSecretMessageSchema,
+  type HookSecret,
+  type HookSecretAdminService,
+} from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
-import { deleteHookSecret, listHookSecrets, setHookSecret, type HookSecretSummary } from '../../domain/flows/hook-secrets.ts';
+import {
+  deleteHookSecret,
+  listHookSecrets,
+  setHookSecret,
+  type HookSecretSummary,
+} from '../../domain/flows/hook-secrets.ts';
 import type { AdminStoreDeps } from './admin-deps.ts';
 import { optionalTimestamp } from './admin-messages.ts';
 

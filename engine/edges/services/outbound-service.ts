@@ -13,8 +13,16 @@ import { requireLiveGrant } from '../../domain/executions/execution-access.ts';
 import type { ExecutionLiveness } from '../../domain/executions/execution-liveness.ts';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { CompanyEgressSchema, ConnectionSettingsSchema } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
-import { ResolvedConnectionSchema, type OutboundService, type ResolvedConnection, type ResolveOutboundRequest } from '../../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
+import {
+  CompanyEgressSchema,
+  ConnectionSettingsSchema,
+} from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
+import {
+  ResolvedConnectionSchema,
+  type OutboundService,
+  type ResolvedConnection,
+  type ResolveOutboundRequest,
+} from '../../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
 import { getCompanyEgress } from '../../domain/connections/company-egress.ts';
 import { resolveConnection } from '../../domain/connections/connections.ts';
@@ -37,19 +45,31 @@ export function createOutboundService(deps: OutboundDeps): ServiceImpl<typeof Ou
       const em = deps.orm.em.fork();
       // Only for a running execution the engine started, of that company: a worker's token cannot fetch other companies' secrets.
       const access = { company: request.company, executionId: request.executionId, grant: request.executionGrant };
-      await requireLiveGrant(deps, serviceAccountOf(context), access, 'connection secrets, egress lists and callback URLs are handed out');
+      await requireLiveGrant(
+        deps,
+        serviceAccountOf(context),
+        access,
+        'connection secrets, egress lists and callback URLs are handed out',
+      );
       const egress = create(CompanyEgressSchema, await getCompanyEgress(em, request.company));
       const connection = request.connection ? await connectionFor(deps, em, request) : undefined;
       // Last, so a request refused for its connection leaves no waits behind.
       const callbackUrls = request.callbackSteps.length > 0 ? await mintCallbackUrls(em, deps, request) : {};
       if (request.callbackSteps.length > 0)
-        deps.logger.debug({ company: request.company, executionId: request.executionId, steps: Object.keys(callbackUrls) }, 'callback urls handed to an activity');
+        deps.logger.debug(
+          { company: request.company, executionId: request.executionId, steps: Object.keys(callbackUrls) },
+          'callback urls handed to an activity',
+        );
       return { egress, connection, callbackUrls };
     },
   };
 }
 
-async function connectionFor(deps: OutboundDeps, em: EntityManager, request: ResolveOutboundRequest): Promise<ResolvedConnection> {
+async function connectionFor(
+  deps: OutboundDeps,
+  em: EntityManager,
+  request: ResolveOutboundRequest,
+): Promise<ResolvedConnection> {
   const resolved = await resolveConnection(em, deps.keyring, request.company, request.connection);
   deps.logger.debug(
     {

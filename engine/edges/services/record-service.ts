@@ -6,12 +6,23 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { RecordSchema, type RecordScope, type RecordService } from '../../../proto/gen/flowhook/engine/v1/record_service_pb.js';
+import {
+  RecordSchema,
+  type RecordScope,
+  type RecordService,
+} from '../../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { InvalidArgumentError } from '../../errors.ts';
 import { requireExecutionAccess } from '../../domain/executions/execution-access.ts';
 import type { ExecutionLiveness } from '../../domain/executions/execution-liveness.ts';
 import { serviceAccountOf } from '../../domain/callers/call-context.ts';
-import { getRecord, writeRecord, type RecordAddress, type RecordSnapshot, type RecordWriteOperation, type WriteResult } from '../../domain/records/records.ts';
+import {
+  getRecord,
+  writeRecord,
+  type RecordAddress,
+  type RecordSnapshot,
+  type RecordWriteOperation,
+  type WriteResult,
+} from '../../domain/records/records.ts';
 import { DEFAULT_RECORD_SETTINGS, type RecordSettings } from '../../domain/records/record-settings.ts';
 
 export interface RecordDeps {
@@ -37,10 +48,23 @@ export function createRecordService(deps: RecordDeps): ServiceImpl<typeof Record
     });
     return { em, address };
   };
-  const write = async (scope: RecordScope | undefined, context: HandlerContext, operation: RecordWriteOperation): Promise<WriteResult> => {
+  const write = async (
+    scope: RecordScope | undefined,
+    context: HandlerContext,
+    operation: RecordWriteOperation,
+  ): Promise<WriteResult> => {
     const { em, address } = await admitted(scope, context);
-    deps.logger.debug({ company: address.company, table: address.table, operation: operation.kind, caller: scope!.caller }, 'record write');
-    return writeRecord(em, address, operation, { runId: scope!.runId, idempotencyKey: scope!.idempotencyKey }, deps.records ?? DEFAULT_RECORD_SETTINGS);
+    deps.logger.debug(
+      { company: address.company, table: address.table, operation: operation.kind, caller: scope!.caller },
+      'record write',
+    );
+    return writeRecord(
+      em,
+      address,
+      operation,
+      { runId: scope!.runId, idempotencyKey: scope!.idempotencyKey },
+      deps.records ?? DEFAULT_RECORD_SETTINGS,
+    );
   };
   return {
     async getRecord(request, context) {
@@ -75,7 +99,10 @@ export function createRecordService(deps: RecordDeps): ServiceImpl<typeof Record
     },
     async deleteRecord(request, context) {
       return {
-        record: message((await write(request.scope, context, { kind: 'delete', expectedVersion: version(request.expectedVersion) })).record),
+        record: message(
+          (await write(request.scope, context, { kind: 'delete', expectedVersion: version(request.expectedVersion) }))
+            .record,
+        ),
       };
     },
   };

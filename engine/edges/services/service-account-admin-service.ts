@@ -3,7 +3,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { ServiceAccountInfoSchema, type ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
+import {
+  ServiceAccountInfoSchema,
+  type ServiceAccountAdminService,
+} from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import type { ServiceAccount } from '../../infrastructure/storage/entities.ts';
 import {
   createServiceAccount,

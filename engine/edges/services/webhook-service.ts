@@ -29,7 +29,13 @@ import { invokeWebhook } from '../../domain/webhook/invoke-webhook.ts';
 import { DirectRefusedError, invokeDirect, type InvokeDirectDeps } from '../../domain/webhook/invoke-direct.ts';
 import { serviceAccountOf } from '../../domain/callers/call-context.ts';
 import type { EngineMetrics } from '../../domain/metrics/engine-metrics.ts';
-import { AnswerNotFoundError, answerToHand, getAnswer, type ExecutionStateName, type GetAnswerDeps } from '../../domain/webhook/get-answer.ts';
+import {
+  AnswerNotFoundError,
+  answerToHand,
+  getAnswer,
+  type ExecutionStateName,
+  type GetAnswerDeps,
+} from '../../domain/webhook/get-answer.ts';
 import { deliverCallback } from '../../domain/callbacks/deliver-callback.ts';
 import { resumeCallback } from '../../domain/callbacks/resume-callback.ts';
 import { refusalOf, type CallbackRoute } from '../../domain/callbacks/callback-refusals.ts';
@@ -49,7 +55,8 @@ const STATES: Record<ExecutionStateName, ExecutionState> = {
   failed: ExecutionState.FAILED,
 };
 
-export type WebhookServiceDeps = InvokeDirectDeps & GetAnswerDeps & { logger: Logger; metrics?: EngineMetrics; callbackKeys: CallbackKeys };
+export type WebhookServiceDeps = InvokeDirectDeps &
+  GetAnswerDeps & { logger: Logger; metrics?: EngineMetrics; callbackKeys: CallbackKeys };
 
 export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<typeof WebhookService> {
   return {
@@ -95,14 +102,21 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
           body: answer.challenge,
         });
       }
-      return create(InvokeDirectResponseSchema, startedAnswer(deps, 'provider webhook invoked', where, answer, started, call));
+      return create(
+        InvokeDirectResponseSchema,
+        startedAnswer(deps, 'provider webhook invoked', where, answer, started, call),
+      );
     },
     async getAnswer(request, context) {
       const started = Date.now();
       const account = serviceAccountOf(context);
       // The execution id is logged only once its shape is checked; the answer body never is.
       const execution = await getAnswer(deps, request, account, context.signal).catch((error: unknown) => {
-        if (error instanceof AnswerNotFoundError) deps.logger.info({ company: request.company, executionId: request.executionId, reason: error.reason }, 'answer not found');
+        if (error instanceof AnswerNotFoundError)
+          deps.logger.info(
+            { company: request.company, executionId: request.executionId, reason: error.reason },
+            'answer not found',
+          );
         else logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
         throw error;
       });
@@ -161,16 +175,24 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
     async checkCaller(request, context) {
       const account = serviceAccountOf(context);
       // Credentials only: the activity is in the body the facade has not read yet.
-      await authenticateCaller(deps.callers, deps.orm.em.fork(), request.caller, new Date(), account).catch((error: unknown) => {
-        logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
-        throw error;
-      });
+      await authenticateCaller(deps.callers, deps.orm.em.fork(), request.caller, new Date(), account).catch(
+        (error: unknown) => {
+          logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
+          throw error;
+        },
+      );
       return {};
     },
   };
 }
 
-function callbackDelivered(deps: WebhookServiceDeps, route: CallbackRoute, delivered: DeliveredCallback, started: number, where?: { company: string; activity: string }): void {
+function callbackDelivered(
+  deps: WebhookServiceDeps,
+  route: CallbackRoute,
+  delivered: DeliveredCallback,
+  started: number,
+  where?: { company: string; activity: string },
+): void {
   deps.logger.info(
     {
       route,
@@ -187,14 +209,24 @@ function callbackDelivered(deps: WebhookServiceDeps, route: CallbackRoute, deliv
 }
 
 /** A refusal of the callback itself (not found, used, malformed) is one info line with its reason; credentials are logged as any call's. */
-function callbackFailed(deps: WebhookServiceDeps, route: CallbackRoute, error: unknown, where?: { company: string; activity: string }): void {
+function callbackFailed(
+  deps: WebhookServiceDeps,
+  route: CallbackRoute,
+  error: unknown,
+  where?: { company: string; activity: string },
+): void {
   deps.metrics?.callbackFailed(route, error);
   const refusal = refusalOf(error);
   if (refusal) deps.logger.info({ route, ...where, ...refusal }, 'callback refused');
 }
 
 /** Only errors that carry a reason are refusals of the caller; anything else is logged (or not) where it is mapped. */
-function logIfRefused(logger: Logger, call: { company: string; activity?: string; caller: Caller | undefined }, error: unknown, serviceAccount: string): void {
+function logIfRefused(
+  logger: Logger,
+  call: { company: string; activity?: string; caller: Caller | undefined },
+  error: unknown,
+  serviceAccount: string,
+): void {
   if (!(error instanceof UnauthenticatedError || error instanceof PermissionDeniedError) || !error.reason) return;
   logRefusedCall(logger, {
     reason: error.reason,

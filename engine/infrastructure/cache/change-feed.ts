@@ -96,7 +96,9 @@ export function startChangeFeed(databaseUrl: string, logger: Logger, options: Ch
     const sendHeartbeat = () => {
       awaitedHeartbeat = `${heartbeatToken}:${++heartbeats}`;
       deadline('heartbeat', heartbeatTimeoutMs);
-      next.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, awaitedHeartbeat]).catch((error: unknown) => lost(messageOf(error)));
+      next
+        .query('select pg_notify($1, $2)', [CHANGE_CHANNEL, awaitedHeartbeat])
+        .catch((error: unknown) => lost(messageOf(error)));
     };
 
     next.on('error', (error) => lost(error.message));

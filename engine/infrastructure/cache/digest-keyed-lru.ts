@@ -13,7 +13,8 @@ export class DigestKeyedLru<V> {
   readonly #maxEntries: number;
 
   constructor(maxEntries: number) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
     this.#maxEntries = maxEntries;
   }
 

@@ -15,7 +15,9 @@ import type { Logger } from 'pino';
 /** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW */
 const WORKFLOW_TASK_QUEUE = 1;
 
-function millisOf(time: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined): number {
+function millisOf(
+  time: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined,
+): number {
   if (!time) return 0;
   const seconds = typeof time.seconds === 'number' ? time.seconds : (time.seconds?.toNumber() ?? 0);
   return seconds * 1000 + Math.floor((time.nanos ?? 0) / 1e6);
@@ -46,7 +48,14 @@ export interface DependencyProbes {
   close(): Promise<void>;
 }
 
-export function startDependencyProbes(orm: MikroORM, client: Client, logger: Logger, workers: WorkerPollers, intervalMs = 2000, timeoutMs = 1500): DependencyProbes {
+export function startDependencyProbes(
+  orm: MikroORM,
+  client: Client,
+  logger: Logger,
+  workers: WorkerPollers,
+  intervalMs = 2000,
+  timeoutMs = 1500,
+): DependencyProbes {
   const status: Record<string, boolean> = {
     [POSTGRESQL_HEALTH_NAME]: false,
     [TEMPORAL_HEALTH_NAME]: false,
@@ -54,7 +63,8 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
   };
   const probes: Record<string, () => Promise<unknown>> = {
     [POSTGRESQL_HEALTH_NAME]: () => orm.em.getConnection().execute('select 1'),
-    [TEMPORAL_HEALTH_NAME]: () => client.connection.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({})),
+    [TEMPORAL_HEALTH_NAME]: () =>
+      client.connection.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({})),
     [WORKERS_HEALTH_NAME]: async () => {
       const { pollers } = await client.connection.withDeadline(Date.now() + timeoutMs, () =>
         client.workflowService.describeTaskQueue({
@@ -64,7 +74,11 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
         }),
       );
       const now = Date.now();
-      const live = new Set(pollers.filter((poller) => now - millisOf(poller.lastAccessTime) <= POLLER_SEEN_WITHIN_MS).map((poller) => poller.identity)).size;
+      const live = new Set(
+        pollers
+          .filter((poller) => now - millisOf(poller.lastAccessTime) <= POLLER_SEEN_WITHIN_MS)
+          .map((poller) => poller.identity),
+      ).size;
       workers.onCount?.(live);
       if (live === 0) throw new Error(`no worker polls the task queue ${workers.taskQueue}`);
     },
@@ -90,7 +104,11 @@ export function startDependencyProbes(orm: MikroORM, client: Client, logger: Log
   const report = (name: string, up: boolean, error?: unknown) => {
     if (status[name] !== up) {
       if (up) logger.info({ dependency: name }, 'dependency reachable');
-      else logger.warn({ dependency: name, reason: error instanceof Error ? error.message : String(error) }, 'dependency unreachable');
+      else
+        logger.warn(
+          { dependency: name, reason: error instanceof Error ? error.message : String(error) },
+          'dependency unreachable',
+        );
     }
     status[name] = up;
   };
@@ -125,7 +143,9 @@ export function engineProbes(status: Readonly<Record<string, boolean>>) {
   return {
     '/healthz': () => ({ status: 200, body: { status: 'alive' } }),
     '/readyz': () => {
-      const checks = Object.fromEntries(Object.entries(status).map(([name, up]) => [NAMES[name] ?? name, up ? 'ok' : 'not ready']));
+      const checks = Object.fromEntries(
+        Object.entries(status).map(([name, up]) => [NAMES[name] ?? name, up ? 'ok' : 'not ready']),
+      );
       const ready = Object.values(status).every(Boolean);
       return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', checks } };
     },

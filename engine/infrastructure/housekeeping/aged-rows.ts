@@ -49,10 +49,14 @@ export function startAgedRowsPurge(options: AgedRowsPurgeOptions): PeriodicTask 
   return startPeriodicTask(async () => {
     try {
       const deleted = await deleteAgedRows(orm, rows, retentionMs);
-      if (deleted > 0) logger.info({ table: rows.table, deleted, retentionMs }, `deleted ${rows.table} rows past ${setting}`);
+      if (deleted > 0)
+        logger.info({ table: rows.table, deleted, retentionMs }, `deleted ${rows.table} rows past ${setting}`);
     } catch (error) {
       // Never fatal: the rows wait for the next round.
-      logger.warn({ table: rows.table, reason: error instanceof Error ? error.message : String(error) }, `${rows.table} purge failed; it runs again at the next interval`);
+      logger.warn(
+        { table: rows.table, reason: error instanceof Error ? error.message : String(error) },
+        `${rows.table} purge failed; it runs again at the next interval`,
+      );
     }
   }, options.intervalMs);
 }

@@ -56,9 +56,13 @@ export function envelopeKeyId(envelope: string): string {
 
 function parse(keyring: SecretKeyring, envelope: string): { kek: Kek; wrapped: string; sealed: string } {
   const [version, id, wrapped, sealed, ...rest] = envelope.split('.');
-  if (version !== VERSION || !id || !wrapped || !sealed || rest.length > 0) throw new KeyringError('a stored secret is not in a format this engine reads');
+  if (version !== VERSION || !id || !wrapped || !sealed || rest.length > 0)
+    throw new KeyringError('a stored secret is not in a format this engine reads');
   const kek = keyring.find(id);
-  if (!kek) throw new KeyringError(`a stored secret is wrapped under key ${id}, which this engine does not have (add it to the keyring, newest key first)`);
+  if (!kek)
+    throw new KeyringError(
+      `a stored secret is wrapped under key ${id}, which this engine does not have (add it to the keyring, newest key first)`,
+    );
   return { kek, wrapped, sealed };
 }
 

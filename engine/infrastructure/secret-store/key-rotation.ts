@@ -27,7 +27,11 @@ export async function rotateSecretsKey(em: EntityManager, keyring: SecretKeyring
       row.keyId = current.id;
     }
     // Hook secrets: the current one and, during a rotation overlap, the previous one.
-    const hookSecrets = await tx.find(HookSecret, { $or: [{ keyId: { $ne: current.id } }, { previousKeyId: { $ne: current.id } }] }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const hookSecrets = await tx.find(
+      HookSecret,
+      { $or: [{ keyId: { $ne: current.id } }, { previousKeyId: { $ne: current.id } }] },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     let hookRewrapped = 0;
     for (const row of hookSecrets) {
       if (row.keyId !== current.id) {

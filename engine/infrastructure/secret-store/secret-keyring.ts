@@ -72,7 +72,10 @@ export class SecretKeyring {
   /** Key file only: a new key goes first in the file (older keys stay for unwrapping). */
   generateKey(): Kek {
     const path = this.#source.path;
-    if (this.#source.kind !== 'file' || !path) throw new KeyringError(`the keys come from ${SECRETS_KEY_VARIABLE}: put a new key first in it, restart the engine, then rotate`);
+    if (this.#source.kind !== 'file' || !path)
+      throw new KeyringError(
+        `the keys come from ${SECRETS_KEY_VARIABLE}: put a new key first in it, restart the engine, then rotate`,
+      );
     const fresh = randomBytes(32);
     const lines = [fresh.toString('base64'), ...this.#keys.map((key) => key.key.toString('base64'))];
     // Written beside and renamed, so a crash never leaves a half-written key file.
@@ -104,7 +107,9 @@ function loadKeys(source: KeySource): Kek[] {
     try {
       texts = readFileSync(source.path!, 'utf8').split('\n');
     } catch (error) {
-      throw new KeyringError(`cannot read ${where} (${SECRETS_KEY_FILE_VARIABLE}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new KeyringError(
+        `cannot read ${where} (${SECRETS_KEY_FILE_VARIABLE}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
     }
   }
   const keys = texts
@@ -118,12 +123,15 @@ function loadKeys(source: KeySource): Kek[] {
 function parseKey(text: string, where: string, index: number): Kek {
   const key = Buffer.from(text, 'base64');
   // The key's own text never goes into the message.
-  if (key.length !== 32 || !/^[A-Za-z0-9+/=_-]+$/.test(text)) throw new KeyringError(`${where}: key ${index + 1} is not base64 of 32 bytes`);
+  if (key.length !== 32 || !/^[A-Za-z0-9+/=_-]+$/.test(text))
+    throw new KeyringError(`${where}: key ${index + 1} is not base64 of 32 bytes`);
   return { id: keyId(key), key };
 }
 
 /** The key source the engine's configuration names: the variable wins over the file. */
-export function keySourceFromEnv(settings: Partial<SettingValues<typeof SECRETS_KEY_VARIABLE | typeof SECRETS_KEY_FILE_VARIABLE>>): KeySource {
+export function keySourceFromEnv(
+  settings: Partial<SettingValues<typeof SECRETS_KEY_VARIABLE | typeof SECRETS_KEY_FILE_VARIABLE>>,
+): KeySource {
   const inline = settings[SECRETS_KEY_VARIABLE];
   if (inline) return { kind: 'env', keys: inline.split(',') };
   const path = settings[SECRETS_KEY_FILE_VARIABLE];

@@ -7,7 +7,11 @@ import { uuidRow } from './uuid-row.ts';
  * application) for one company, or for all (company null). Deleting the holder or the company
  * deletes its grants.
  */
-export function definePermissionGrant<const Name extends string, const Table extends string, const Holder extends object>(name: Name, tableName: Table, holder: Holder) {
+export function definePermissionGrant<
+  const Name extends string,
+  const Table extends string,
+  const Holder extends object,
+>(name: Name, tableName: Table, holder: Holder) {
   return defineEntity({
     name,
     tableName,

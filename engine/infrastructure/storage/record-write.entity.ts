@@ -15,7 +15,9 @@ import { uuidRow } from './uuid-row.ts';
 export const RecordWriteSchema = defineEntity({
   name: 'RecordWrite',
   tableName: 'record_write',
-  uniques: [{ name: 'record_write_company_run_idempotency_key_unique', properties: ['company', 'runId', 'idempotencyKey'] }],
+  uniques: [
+    { name: 'record_write_company_run_idempotency_key_unique', properties: ['company', 'runId', 'idempotencyKey'] },
+  ],
   indexes: [{ name: 'record_write_created_at_index', properties: ['createdAt'] }],
   properties: uuidRow({
     company: owningCompany(),

@@ -24,7 +24,10 @@ export interface CallAbandonment {
    */
   settled(timeoutMs: number): Promise<void>;
   /** Runs `call` tagged with a fresh id; `abandon()` cancels it and every retry it would make. */
-  tagged<T>(connection: Pick<Connection, 'withMetadata'>, call: () => Promise<T>): { result: Promise<T>; abandon(): void };
+  tagged<T>(
+    connection: Pick<Connection, 'withMetadata'>,
+    call: () => Promise<T>,
+  ): { result: Promise<T>; abandon(): void };
 }
 
 export function createCallAbandonment(): CallAbandonment {
@@ -77,7 +80,10 @@ export function createCallAbandonment(): CallAbandonment {
     async settled(timeoutMs) {
       if (unsettled.size === 0) return;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...unsettled]), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      await Promise.race([
+        Promise.allSettled([...unsettled]),
+        new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
       clearTimeout(timer);
     },
     tagged(connection, call) {

@@ -27,7 +27,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   const custom = existing.customAttributes ?? {};
   const missing = Object.keys(SEARCH_ATTRIBUTES).filter((name) => !(name in custom));
   if (missing.length === 0) return true;
-  const { INDEXED_VALUE_TYPE_KEYWORD, INDEXED_VALUE_TYPE_KEYWORD_LIST, INDEXED_VALUE_TYPE_INT } = protos.temporal.api.enums.v1.IndexedValueType;
+  const { INDEXED_VALUE_TYPE_KEYWORD, INDEXED_VALUE_TYPE_KEYWORD_LIST, INDEXED_VALUE_TYPE_INT } =
+    protos.temporal.api.enums.v1.IndexedValueType;
   const types = {
     Keyword: INDEXED_VALUE_TYPE_KEYWORD,
     KeywordList: INDEXED_VALUE_TYPE_KEYWORD_LIST,
@@ -50,7 +51,12 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
 
 /** The `temporal operator search-attribute create` commands for these attributes, joined by ` && `. */
 export function createCommands(namespace: string, names: readonly string[]): string {
-  return names.map((name) => `temporal operator search-attribute create --namespace ${namespace} --name ${name} --type ${SEARCH_ATTRIBUTES[name]}`).join(' && ');
+  return names
+    .map(
+      (name) =>
+        `temporal operator search-attribute create --namespace ${namespace} --name ${name} --type ${SEARCH_ATTRIBUTES[name]}`,
+    )
+    .join(' && ');
 }
 
 export function executionSearchAttributes(values: {

@@ -32,7 +32,9 @@ export async function connectTemporal(
   // Loaded only with tracing on: memory an engine without tracing does not need.
   const interceptors = tracing
     ? {
-        workflow: [new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor()],
+        workflow: [
+          new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor(),
+        ],
       }
     : undefined;
   return new Client({

@@ -1,6 +1,11 @@
 // What a caller is told when a call to Temporal fails for want of Temporal, not because of the call,
 // and how an update that found its execution closed is told apart.
-import { isGrpcDeadlineError, isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  isGrpcDeadlineError,
+  isGrpcServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import { UnavailableError } from '../../errors.ts';
 
 /** An error's first line, for a message or a log line: never a stack, nor the server's detail below it. */

@@ -11,7 +11,12 @@ import { createRouterTransport, type ConnectRouter, type Transport } from '@conn
 import { TransportProvider } from '@connectrpc/connect-query';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
-import { ConsolePersonSchema, ConsoleRole, ConsoleService, SignInMethod } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
+import {
+  ConsolePersonSchema,
+  ConsoleRole,
+  ConsoleService,
+  SignInMethod,
+} from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { SecretRevealProvider } from '../../../console/src/card/secret-dialog.tsx';
 import { SessionProvider, useSession } from '../../../console/src/session/session.tsx';
 
@@ -53,7 +58,8 @@ export function consoleHarness({ engine, path = '/', role = ConsoleRole.EDITOR }
       transport: {
         interceptors: [
           (next) => (request) => {
-            if (!request.stream) received.push({ method: `${request.service.typeName}/${request.method.name}`, message: request.message });
+            if (!request.stream)
+              received.push({ method: `${request.service.typeName}/${request.method.name}`, message: request.message });
             return next(request);
           },
         ],
@@ -87,7 +93,9 @@ export function consoleHarness({ engine, path = '/', role = ConsoleRole.EDITOR }
     transport,
     queryClient,
     requests: <I extends DescMessage, O extends DescMessage>(method: DescMethodUnary<I, O>) =>
-      received.filter((call) => call.method === `${method.parent.typeName}/${method.name}`).map((call) => call.message as MessageShape<I>),
+      received
+        .filter((call) => call.method === `${method.parent.typeName}/${method.name}`)
+        .map((call) => call.message as MessageShape<I>),
     location: () => current!,
     wrapper,
   };

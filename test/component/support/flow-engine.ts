@@ -4,7 +4,11 @@
 // engine does. A test may give CheckFlow's problems and make ApplyFlow refuse.
 import { create, fromJson, toJson } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
-import { FlowAdminService, FlowSummarySchema, type FlowProblem } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
+import {
+  FlowAdminService,
+  FlowSummarySchema,
+  type FlowProblem,
+} from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { FlowSchema, type FlowJson } from '../../../proto/gen/flowhook/flow/v1/flow_pb.js';
 import { COMPANY } from './console-harness.tsx';
 
@@ -22,7 +26,9 @@ export const STORED_FLOW: FlowJson = {
       defaultResponseContentType: 'application/json',
     },
   },
-  steps: [{ respond: { description: 'Acknowledge', statusCode: 200, contentType: 'application/json', body: '{"ok": true}' } }],
+  steps: [
+    { respond: { description: 'Acknowledge', statusCode: 200, contentType: 'application/json', body: '{"ok": true}' } },
+  ],
 };
 
 export const ROTATED_SECRET = 'rotated-secret-0123456789abcdefgh';
@@ -34,7 +40,10 @@ export interface FlowEngineOptions {
   refuseApply?: string;
 }
 
-export function flowEngine(initial: FlowJson = STORED_FLOW, options: FlowEngineOptions = {}): (router: ConnectRouter) => void {
+export function flowEngine(
+  initial: FlowJson = STORED_FLOW,
+  options: FlowEngineOptions = {},
+): (router: ConnectRouter) => void {
   let definition = fromJson(FlowSchema, initial as never);
   let latestVersion = 1;
   let publishedVersion = 1;

@@ -31,6 +31,8 @@ export const githubScheme: VerificationScheme<GithubVerification> = {
     const received = decodeDigest(header.slice(SIGNATURE_PREFIX.length), 'hex', 32);
     if (received === undefined) return refuse('malformed_header');
     const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [request.body]), [received]);
-    return signed ? accept(eventIdFromHeaders(request.headers, ['x-github-delivery']), bySignedContent([request.body], false)) : refuse('signature_mismatch');
+    return signed
+      ? accept(eventIdFromHeaders(request.headers, ['x-github-delivery']), bySignedContent([request.body], false))
+      : refuse('signature_mismatch');
   },
 };

@@ -14,7 +14,11 @@ export const HMAC_DIGEST_BYTES: Readonly<Record<HmacAlgorithm, number>> = Object
 });
 
 /** A string part is hashed as UTF-8, a byte part as is. A string key is its UTF-8 bytes; byte keys come as a KeyObject (see standard-webhooks-keys.ts). */
-export function hmacDigest(algorithm: HmacAlgorithm, key: string | KeyObject, parts: readonly (string | Uint8Array)[]): Buffer {
+export function hmacDigest(
+  algorithm: HmacAlgorithm,
+  key: string | KeyObject,
+  parts: readonly (string | Uint8Array)[],
+): Buffer {
   const hmac = createHmac(algorithm, key);
   for (const part of parts) hmac.update(part);
   return hmac.digest();

@@ -8,7 +8,11 @@
 // best effort (like GitHub's delivery id) when it has not — then it is only the
 // flow's event id, and the delivery is known by what the signature covers.
 import type { HmacVerification } from '../../../../proto/gen/flowhook/flow/v1/flow_pb.js';
-import { HMAC_ALGORITHMS, HMAC_ENCODINGS, signedContentBoundaryProblem } from '../../../../flow/verification-schemes/hmac.ts';
+import {
+  HMAC_ALGORITHMS,
+  HMAC_ENCODINGS,
+  signedContentBoundaryProblem,
+} from '../../../../flow/verification-schemes/hmac.ts';
 import { HMAC_DIGEST_BYTES, hmacDigest, type HmacAlgorithm } from './hmac-digest.ts';
 import { eventIdFromHeaders, headerValue, isEventId } from './request-fields.ts';
 import { plainSecretProblem } from './secret-formats.ts';
@@ -40,13 +44,15 @@ interface HmacRules {
 export const hmacScheme: VerificationScheme<HmacVerification> = {
   documentation: {
     signatureHeaders: "the route's `header`, optionally after a `prefix`, in `hex` or `base64`",
-    signedContent: "the route's `signedContent` template of `{body}`, `{timestamp}`, `{id}` and literal text (default `{body}`)",
+    signedContent:
+      "the route's `signedContent` template of `{body}`, `{timestamp}`, `{id}` and literal text (default `{body}`)",
     secret: 'any text (its UTF-8 bytes are the key)',
     eventId: 'the `eventIdHeader` (signed only when `signedContent` has `{id}`)',
     deliveryKey: '`{id}` when signed; otherwise the signed content',
   },
   // Read from the description as given, valid or not: a header meant to be withheld stays withheld.
-  withheldHeaders: (config) => [config.header, config.timestampHeader].map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0),
+  withheldHeaders: (config) =>
+    [config.header, config.timestampHeader].map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0),
   secretProblem: plainSecretProblem,
   verify(config, { secrets, request, toleranceSeconds }) {
     const rules = hmacRules(config);
@@ -57,19 +63,27 @@ export const hmacScheme: VerificationScheme<HmacVerification> = {
     const id = rules.signedIdHeader === undefined ? '' : headerValue(request.headers, rules.signedIdHeader);
     if (header === undefined || timestamp === undefined || id === undefined) return refuse('missing_header');
     if (!header.startsWith(rules.prefix)) return refuse('malformed_header');
-    const received = decodeDigest(header.slice(rules.prefix.length), rules.encoding, HMAC_DIGEST_BYTES[rules.algorithm]);
+    const received = decodeDigest(
+      header.slice(rules.prefix.length),
+      rules.encoding,
+      HMAC_DIGEST_BYTES[rules.algorithm],
+    );
     if (received === undefined) return refuse('malformed_header');
-    if (rules.signedIdHeader !== undefined && (!isEventId(id) || containsAny(id, rules.literalChars))) return refuse('malformed_header');
+    if (rules.signedIdHeader !== undefined && (!isEventId(id) || containsAny(id, rules.literalChars)))
+      return refuse('malformed_header');
     if (rules.timestampHeader !== undefined) {
       const stale = timestampRefusal(timestamp, request.nowMs, toleranceSeconds);
       if (stale) return refuse(stale);
     }
-    const content = rules.parts.map((part) => ('literal' in part ? part.literal : { body: request.body, timestamp, id }[part.placeholder]));
+    const content = rules.parts.map((part) =>
+      'literal' in part ? part.literal : { body: request.body, timestamp, id }[part.placeholder],
+    );
     const signed = anySecretSigned(secrets, (secret) => hmacDigest(rules.algorithm, secret, content), [received]);
     if (!signed) return refuse('signature_mismatch');
     const timestamped = rules.timestampHeader !== undefined;
     if (rules.signedIdHeader !== undefined) return accept(id, bySignedId(id, timestamped));
-    const unsignedId = rules.unsignedIdHeader === undefined ? undefined : eventIdFromHeaders(request.headers, [rules.unsignedIdHeader]);
+    const unsignedId =
+      rules.unsignedIdHeader === undefined ? undefined : eventIdFromHeaders(request.headers, [rules.unsignedIdHeader]);
     return accept(unsignedId, bySignedContent(content, timestamped));
   },
 };
@@ -89,19 +103,23 @@ function hmacRules(config: HmacVerification): HmacRules | string {
   const header = config.header.trim().toLowerCase();
   if (!header) return 'header is required';
   const algorithm = (config.algorithm || 'sha256') as HmacAlgorithm;
-  if (!(HMAC_ALGORITHMS as readonly string[]).includes(algorithm)) return `algorithm must be one of ${HMAC_ALGORITHMS.join(', ')}`;
+  if (!(HMAC_ALGORITHMS as readonly string[]).includes(algorithm))
+    return `algorithm must be one of ${HMAC_ALGORITHMS.join(', ')}`;
   const encoding = (config.encoding || 'hex') as DigestEncoding;
-  if (!(HMAC_ENCODINGS as readonly string[]).includes(encoding)) return `encoding must be one of ${HMAC_ENCODINGS.join(', ')}`;
+  if (!(HMAC_ENCODINGS as readonly string[]).includes(encoding))
+    return `encoding must be one of ${HMAC_ENCODINGS.join(', ')}`;
   const parts = parseSignedContent(config.signedContent || '{body}');
   if (typeof parts === 'string') return parts;
-  const has = (placeholder: Placeholder) => parts.some((part) => 'placeholder' in part && part.placeholder === placeholder);
+  const has = (placeholder: Placeholder) =>
+    parts.some((part) => 'placeholder' in part && part.placeholder === placeholder);
   if (!has('body')) return 'signedContent must contain {body}';
   const boundary = signedContentBoundaryProblem(config.signedContent || '{body}');
   if (boundary) return `signedContent: ${boundary}`;
   const timestampHeader = config.timestampHeader.trim().toLowerCase() || undefined;
   const eventIdHeader = config.eventIdHeader.trim().toLowerCase() || undefined;
   if (has('timestamp') && !timestampHeader) return 'signedContent uses {timestamp}: timestampHeader is required';
-  if (!has('timestamp') && timestampHeader) return 'timestampHeader is unsigned unless signedContent contains {timestamp}';
+  if (!has('timestamp') && timestampHeader)
+    return 'timestampHeader is unsigned unless signedContent contains {timestamp}';
   if (has('id') && !eventIdHeader) return 'signedContent uses {id}: eventIdHeader is required';
   const literalChars = parts.map((part) => ('literal' in part ? part.literal : '')).join('');
   return {

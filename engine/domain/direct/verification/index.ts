@@ -34,7 +34,15 @@ import { toleranceOf } from './signed-timestamp.ts';
 import type { DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
 import { CREDENTIAL_HEADERS } from '../../../../flow/withheld-headers.ts';
 
-export type { DeliveryKey, DirectRefusal, DirectRequest, DirectSchemeName, HookSecrets, Refused, Verified } from './verification-types.ts';
+export type {
+  DeliveryKey,
+  DirectRefusal,
+  DirectRequest,
+  DirectSchemeName,
+  HookSecrets,
+  Refused,
+  Verified,
+} from './verification-types.ts';
 export { DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS, MIN_TOLERANCE_SECONDS } from './signed-timestamp.ts';
 export { DIRECT_SCHEME_NAMES } from './scheme-registry.ts';
 export { hmacConfigProblem } from './hmac-scheme.ts';
@@ -44,7 +52,11 @@ export { MAX_EVENT_ID_LENGTH } from './request-fields.ts';
  * Whether the request proves it comes from the provider. Throws only for a
  * route publish validation refuses (no scheme, an invalid hmac description).
  */
-export function verifyDirectRequest(route: DirectRoute, secrets: HookSecrets, request: DirectRequest): Verified | Refused {
+export function verifyDirectRequest(
+  route: DirectRoute,
+  secrets: HookSecrets,
+  request: DirectRequest,
+): Verified | Refused {
   const { name, scheme, config } = schemeOfRoute(route);
   const outcome = scheme.verify(config, { secrets, request, toleranceSeconds: toleranceOf(route) });
   return outcome.ok ? { ...outcome, scheme: name } : { ok: false, scheme: name, reason: outcome.reason };

@@ -50,7 +50,9 @@ export function jsonObjectBody(body: Uint8Array): Record<string, unknown> | unde
   } catch {
     return undefined;
   }
-  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 /** An own string member of a parsed object (never one inherited from Object.prototype). */

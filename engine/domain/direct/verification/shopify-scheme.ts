@@ -13,7 +13,12 @@ import { accept, bySignedContent, refuse, type VerificationScheme } from './veri
 
 const SIGNATURE_HEADERS = ['x-shopify-hmac-sha256', 'shopify-hmac-sha256'] as const;
 /** Shopify documents the webhook id as the idempotency key; the event id is shared by every subscription to one event. */
-const EVENT_ID_HEADERS = ['x-shopify-webhook-id', 'shopify-webhook-id', 'x-shopify-event-id', 'shopify-event-id'] as const;
+const EVENT_ID_HEADERS = [
+  'x-shopify-webhook-id',
+  'shopify-webhook-id',
+  'x-shopify-event-id',
+  'shopify-event-id',
+] as const;
 
 export const shopifyScheme: VerificationScheme<ShopifyVerification> = {
   documentation: {
@@ -26,11 +31,14 @@ export const shopifyScheme: VerificationScheme<ShopifyVerification> = {
   withheldHeaders: () => SIGNATURE_HEADERS,
   secretProblem: plainSecretProblem,
   verify(_config, { secrets, request }) {
-    const header = headerValue(request.headers, SIGNATURE_HEADERS[0]) ?? headerValue(request.headers, SIGNATURE_HEADERS[1]);
+    const header =
+      headerValue(request.headers, SIGNATURE_HEADERS[0]) ?? headerValue(request.headers, SIGNATURE_HEADERS[1]);
     if (header === undefined) return refuse('missing_header');
     const received = decodeDigest(header, 'base64', 32);
     if (received === undefined) return refuse('malformed_header');
     const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [request.body]), [received]);
-    return signed ? accept(eventIdFromHeaders(request.headers, EVENT_ID_HEADERS), bySignedContent([request.body], false)) : refuse('signature_mismatch');
+    return signed
+      ? accept(eventIdFromHeaders(request.headers, EVENT_ID_HEADERS), bySignedContent([request.body], false))
+      : refuse('signature_mismatch');
   },
 };

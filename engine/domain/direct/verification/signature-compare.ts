@@ -28,7 +28,8 @@ export function decodeDigest(text: string, encoding: DigestEncoding, byteLength:
   const unpadded = Math.ceil((byteLength * 4) / 3);
   const padded = Math.ceil(byteLength / 3) * 4;
   if (text.length !== unpadded && text.length !== padded) return undefined;
-  if (!everyChar(text, 0, unpadded, isBase64Char) || !everyChar(text, unpadded, text.length, isPadChar)) return undefined;
+  if (!everyChar(text, 0, unpadded, isBase64Char) || !everyChar(text, unpadded, text.length, isPadChar))
+    return undefined;
   const bytes = Buffer.from(text, 'base64');
   return bytes.length === byteLength ? bytes : undefined;
 }
@@ -39,7 +40,11 @@ export function decodeDigest(text: string, encoding: DigestEncoding, byteLength:
  * this way (e.g. a public key where an HMAC is expected). One digest per
  * secret, every candidate compared in constant time.
  */
-export function anySecretSigned(secrets: HookSecrets, digestUnder: (secret: string) => Uint8Array | undefined, candidates: readonly Uint8Array[]): boolean {
+export function anySecretSigned(
+  secrets: HookSecrets,
+  digestUnder: (secret: string) => Uint8Array | undefined,
+  candidates: readonly Uint8Array[],
+): boolean {
   if (candidates.length === 0) return false;
   for (const secret of secretsInOrder(secrets)) {
     const expected = digestUnder(secret);
@@ -78,7 +83,15 @@ function isHexChar(c: number): boolean {
 }
 
 function isBase64Char(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95;
+  return (
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    (c >= 48 && c <= 57) ||
+    c === 43 ||
+    c === 47 ||
+    c === 45 ||
+    c === 95
+  );
 }
 
 function isPadChar(c: number): boolean {

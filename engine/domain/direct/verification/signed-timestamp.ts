@@ -18,7 +18,12 @@ const MAX_TIMESTAMP_DIGITS = 12;
 /** The route's tolerance; outside the published bounds (only a hand-built route can be) the default applies. */
 export function toleranceOf(route: DirectRoute): number {
   const seconds = route.toleranceSeconds;
-  if (seconds === undefined || !Number.isInteger(seconds) || seconds < MIN_TOLERANCE_SECONDS || seconds > MAX_TOLERANCE_SECONDS) {
+  if (
+    seconds === undefined ||
+    !Number.isInteger(seconds) ||
+    seconds < MIN_TOLERANCE_SECONDS ||
+    seconds > MAX_TOLERANCE_SECONDS
+  ) {
     return DEFAULT_TOLERANCE_SECONDS;
   }
   return seconds;

@@ -36,7 +36,9 @@ export const slackScheme: VerificationScheme<SlackVerification> = {
     const stale = timestampRefusal(timestamp, request.nowMs, toleranceSeconds);
     if (stale) return refuse(stale);
     const baseString = `${VERSION}:${timestamp}:`;
-    const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [baseString, request.body]), [received]);
+    const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [baseString, request.body]), [
+      received,
+    ]);
     if (!signed) return refuse('signature_mismatch');
     const id = eventIdFromJson(request.body, 'event_id');
     return accept(id, id === undefined ? bySignedContent([baseString, request.body], true) : bySignedId(id, true));

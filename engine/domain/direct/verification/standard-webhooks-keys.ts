@@ -39,8 +39,11 @@ export function publicKey(secret: string): KeyObject | undefined {
 }
 
 export function standardWebhooksSecretProblem(secret: string): string | undefined {
-  if (secret.startsWith(PRIVATE_KEY_PREFIX)) return "whsk_ is the sender's private key: set its whpk_ public key instead";
-  if (secret.startsWith(PUBLIC_KEY_PREFIX)) return publicKey(secret) ? undefined : 'a whpk_ key is the base64 of a 32-byte Ed25519 public key';
-  if (!secret.startsWith(SYMMETRIC_PREFIX)) return 'a Standard Webhooks secret starts with whsec_ (HMAC) or whpk_ (Ed25519 public key)';
+  if (secret.startsWith(PRIVATE_KEY_PREFIX))
+    return "whsk_ is the sender's private key: set its whpk_ public key instead";
+  if (secret.startsWith(PUBLIC_KEY_PREFIX))
+    return publicKey(secret) ? undefined : 'a whpk_ key is the base64 of a 32-byte Ed25519 public key';
+  if (!secret.startsWith(SYMMETRIC_PREFIX))
+    return 'a Standard Webhooks secret starts with whsec_ (HMAC) or whpk_ (Ed25519 public key)';
   return symmetricKey(secret) ? undefined : 'a whsec_ secret is whsec_ followed by base64';
 }

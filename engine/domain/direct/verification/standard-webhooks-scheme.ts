@@ -24,7 +24,8 @@ const ED25519_SIGNATURE_BYTES = 64;
 
 export const standardWebhooksScheme: VerificationScheme<StandardWebhooksVerification> = {
   documentation: {
-    signatureHeaders: '`webhook-signature`: `v1,<base64>` and/or `v1a,<base64>`, space-separated; with `webhook-id` and `webhook-timestamp`',
+    signatureHeaders:
+      '`webhook-signature`: `v1,<base64>` and/or `v1a,<base64>`, space-separated; with `webhook-id` and `webhook-timestamp`',
     signedContent: '`{webhook-id}.{webhook-timestamp}.{body}`',
     secret: "`whsec_…` (HMAC-SHA256) or the sender's `whpk_…` public key (Ed25519)",
     eventId: '`webhook-id` (signed)',
@@ -44,7 +45,8 @@ export const standardWebhooksScheme: VerificationScheme<StandardWebhooksVerifica
     if (stale) return refuse(stale);
     const signedPrefix = `${id}.${timestamp}.`;
     const signed =
-      anySecretSigned(secrets, (secret) => hmacUnder(secret, signedPrefix, request.body), signatures.v1) || anyPublicKeySigned(secrets, signedPrefix, request.body, signatures.v1a);
+      anySecretSigned(secrets, (secret) => hmacUnder(secret, signedPrefix, request.body), signatures.v1) ||
+      anyPublicKeySigned(secrets, signedPrefix, request.body, signatures.v1a);
     return signed ? accept(id, bySignedId(id, true)) : refuse('signature_mismatch');
   },
 };
@@ -55,7 +57,12 @@ function hmacUnder(secret: string, signedPrefix: string, body: Uint8Array): Buff
 }
 
 /** Ed25519 takes its message whole, so the signed content is built once, and only when a v1a signature and a whpk_ key meet. */
-function anyPublicKeySigned(secrets: HookSecrets, signedPrefix: string, body: Uint8Array, signatures: readonly Buffer[]): boolean {
+function anyPublicKeySigned(
+  secrets: HookSecrets,
+  signedPrefix: string,
+  body: Uint8Array,
+  signatures: readonly Buffer[],
+): boolean {
   if (signatures.length === 0) return false;
   const keys = secretsInOrder(secrets)
     .map(publicKey)

@@ -26,7 +26,10 @@ export const stripeScheme: VerificationScheme<StripeVerification> = {
   },
   withheldHeaders: () => [SIGNATURE_HEADER],
   secretProblem: (secret) =>
-    plainSecretProblem(secret) ?? (secret.startsWith('whsec_') ? undefined : 'a Stripe signing secret starts with whsec_ (the endpoint secret, not an API key)'),
+    plainSecretProblem(secret) ??
+    (secret.startsWith('whsec_')
+      ? undefined
+      : 'a Stripe signing secret starts with whsec_ (the endpoint secret, not an API key)'),
   verify(_config, { secrets, request, toleranceSeconds }) {
     const header = headerValue(request.headers, SIGNATURE_HEADER);
     if (header === undefined) return refuse('missing_header');
@@ -35,7 +38,11 @@ export const stripeScheme: VerificationScheme<StripeVerification> = {
     const stale = timestampRefusal(parsed.timestamp, request.nowMs, toleranceSeconds);
     if (stale) return refuse(stale);
     const signedPrefix = `${parsed.timestamp}.`;
-    const signed = anySecretSigned(secrets, (secret) => hmacDigest('sha256', secret, [signedPrefix, request.body]), parsed.signatures);
+    const signed = anySecretSigned(
+      secrets,
+      (secret) => hmacDigest('sha256', secret, [signedPrefix, request.body]),
+      parsed.signatures,
+    );
     if (!signed) return refuse('signature_mismatch');
     const id = eventIdFromJson(request.body, 'id');
     return accept(id, id === undefined ? bySignedContent([signedPrefix, request.body], true) : bySignedId(id, true));

@@ -38,10 +38,12 @@ export type Verified = { ok: true; scheme: DirectSchemeName; eventId?: string; d
 export type Refused = { ok: false; scheme: DirectSchemeName; reason: DirectRefusal };
 
 /** What a scheme module answers; the dispatcher adds the scheme name. */
-export type SchemeOutcome = { ok: true; eventId?: string; delivery: DeliveryKey } | { ok: false; reason: DirectRefusal };
+export type SchemeOutcome =
+  { ok: true; eventId?: string; delivery: DeliveryKey } | { ok: false; reason: DirectRefusal };
 
 export const refuse = (reason: DirectRefusal): SchemeOutcome => ({ ok: false, reason });
-export const accept = (eventId: string | undefined, delivery: DeliveryKey): SchemeOutcome => (eventId === undefined ? { ok: true, delivery } : { ok: true, eventId, delivery });
+export const accept = (eventId: string | undefined, delivery: DeliveryKey): SchemeOutcome =>
+  eventId === undefined ? { ok: true, delivery } : { ok: true, eventId, delivery };
 
 /** A delivery known by the event id its signature covers. */
 export const bySignedId = (signedEventId: string, signedTimestamp: boolean): DeliveryKey => ({
@@ -49,7 +51,10 @@ export const bySignedId = (signedEventId: string, signedTimestamp: boolean): Del
   signedTimestamp,
 });
 /** A delivery known by exactly what its signature covers. */
-export const bySignedContent = (signedContent: readonly (string | Uint8Array)[], signedTimestamp: boolean): DeliveryKey => ({ signedContent, signedTimestamp });
+export const bySignedContent = (
+  signedContent: readonly (string | Uint8Array)[],
+  signedTimestamp: boolean,
+): DeliveryKey => ({ signedContent, signedTimestamp });
 
 /** The context every scheme's `verify` receives besides its own configuration. */
 export interface SchemeInput {

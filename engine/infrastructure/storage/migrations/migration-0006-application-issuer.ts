@@ -12,8 +12,12 @@ export class Migration0006ApplicationIssuer extends Migration {
   override name = 'migration-0006-application-issuer';
 
   override async up(): Promise<void> {
-    this.addSql(`alter table "identity_application" add column "issuer" text null, add column "tenant_id" varchar(250) null;`);
+    this.addSql(
+      `alter table "identity_application" add column "issuer" text null, add column "tenant_id" varchar(250) null;`,
+    );
     this.addSql(`alter table "identity_application" drop constraint "identity_application_client_id_unique";`);
-    this.addSql(`alter table "identity_application" add constraint "identity_application_issuer_client_id_unique" unique ("issuer", "client_id");`);
+    this.addSql(
+      `alter table "identity_application" add constraint "identity_application_issuer_client_id_unique" unique ("issuer", "client_id");`,
+    );
   }
 }

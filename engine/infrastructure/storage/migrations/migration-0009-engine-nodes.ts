@@ -9,6 +9,8 @@ export class Migration0009EngineNodes extends Migration {
   override name = 'migration-0009-engine-nodes';
 
   override async up(): Promise<void> {
-    this.addSql(`create table "engine_node" ("id" uuid not null, "started_at" timestamptz not null, "heartbeat_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(
+      `create table "engine_node" ("id" uuid not null, "started_at" timestamptz not null, "heartbeat_at" timestamptz not null, primary key ("id"));`,
+    );
   }
 }

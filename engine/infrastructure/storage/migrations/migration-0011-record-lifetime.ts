@@ -23,7 +23,9 @@ export class Migration0011RecordLifetime extends Migration {
       `alter table "record_write" alter column "run_id" drop default, alter column "operation" drop default, alter column "request_digest" drop default, alter column "created" drop default, alter column "version" set not null, drop column "response";`,
     );
     this.addSql(`alter table "record_write" drop constraint "record_write_company_idempotency_key_unique";`);
-    this.addSql(`alter table "record_write" add constraint "record_write_company_run_idempotency_key_unique" unique ("company_id", "run_id", "idempotency_key");`);
+    this.addSql(
+      `alter table "record_write" add constraint "record_write_company_run_idempotency_key_unique" unique ("company_id", "run_id", "idempotency_key");`,
+    );
     this.addSql(`create index "record_write_created_at_index" on "record_write" ("created_at");`);
   }
 }

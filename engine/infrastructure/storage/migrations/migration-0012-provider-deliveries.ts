@@ -9,7 +9,9 @@ export class Migration0012ProviderDeliveries extends Migration {
   override name = 'migration-0012-provider-deliveries';
 
   override async up(): Promise<void> {
-    this.addSql(`create table "provider_delivery" ("key" varchar(64) not null, "received_at" timestamptz not null, primary key ("key"));`);
+    this.addSql(
+      `create table "provider_delivery" ("key" varchar(64) not null, "received_at" timestamptz not null, primary key ("key"));`,
+    );
     this.addSql(`create index "provider_delivery_received_at_index" on "provider_delivery" ("received_at");`);
   }
 }
