@@ -46,7 +46,7 @@ const PROJECT_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const FLOWHOOK_LAYOUT = Object.freeze({
   projectRoot: PROJECT_ROOT,
   /** The directories that hold the processes' modules (tests and examples are never loaded by them). */
-  sourceDirs: ['bin', 'common', 'engine', 'facade', 'proto', 'workflows'],
+  sourceDirs: ['bin', 'common', 'engine', 'facade', 'flow', 'proto', 'workflows'],
   cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'flowhook-js'),
 });
 

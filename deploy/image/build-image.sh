@@ -35,7 +35,7 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%
 created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
 source_url=${FLOWHOOK_IMAGE_SOURCE:-$(git -C "$repo" remote get-url origin 2>/dev/null || true)}
 # A build of uncommitted changes says so: its files are not those of the revision it names.
-dirty=$(git -C "$repo" status --porcelain -- bin common engine facade workflows proto/gen examples console package.json package-lock.json deploy/image | head -1)
+dirty=$(git -C "$repo" status --porcelain -- bin common engine facade flow workflows proto/gen examples console package.json package-lock.json deploy/image | head -1)
 tree_state=clean && [[ -z "$dirty" ]] || tree_state="uncommitted changes"
 work="$repo/.flowhook/image-build"
 outdir="$here/out"

@@ -44,7 +44,7 @@ rm -rf "$app" "$work/lite" && mkdir -p "$app" "$work/lite/app/node_modules/@embe
 say "copying flowhook's sources"
 (
   cd "$repo"
-  git ls-files -z --cached --others --exclude-standard -- bin common engine facade workflows proto/gen examples console flow.schema.json package.json package-lock.json deploy/image/healthcheck.js |
+  git ls-files -z --cached --others --exclude-standard -- bin common engine facade flow workflows proto/gen examples console flow.schema.json package.json package-lock.json deploy/image/healthcheck.js |
     "$node" -e '
       const fs = require("fs");
       const names = fs.readFileSync(0, "utf8").split("\0").filter((name) => name && !/\.test\.ts$/.test(name) && fs.existsSync(name));
@@ -88,7 +88,7 @@ find "$nm" -type f \( -name '*.test.[cm]js' -o -name '*.test.js' -o -name '*.tes
 say "pre-building the compiled-JS cache (node_modules/.cache/flowhook-js)"
 (cd "$app" && FLOWHOOK_COMPILED_JS= "$node" --input-type=module -e 'await (await import("./bin/compiled-js.js")).useCompiledJs({});')
 cache="$nm/.cache/flowhook-js"
-sources=$(cd "$app" && find bin common engine facade proto workflows -name '*.ts' ! -name '*.d.ts' | wc -l)
+sources=$(cd "$app" && find bin common engine facade flow proto workflows -name '*.ts' ! -name '*.d.ts' | wc -l)
 entries=$(find "$cache" -name '*.ts.js' | wc -l)
 if ((entries != sources)); then
   say "the compiled-JS cache has $entries entries for $sources sources: a module that Node cannot strip would load as TypeScript" >&2

@@ -11,7 +11,7 @@ import type { AnySetting } from '../../common/configuration/setting.ts';
 import { ENVIRONMENT_READERS } from '../../common/configuration/environment-readers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PRODUCT_DIRS = ['bin', 'common', 'engine', 'facade', 'workflows'];
+const PRODUCT_DIRS = ['bin', 'common', 'engine', 'facade', 'flow', 'workflows'];
 /** Where the rows are declared: naming a variable there is not reading it. */
 const TABLE_DIR = 'common/configuration/';
 const ROWS = Object.entries(CONFIGURATION_TABLE) as [string, AnySetting][];

@@ -67,7 +67,7 @@ test('the facade and the engine export no name and have no file name in common, 
 test('no source, proto or handbook text cites the design document or a section of the product spec', (t) => {
   const cited = /DESIGN\.md|DESIGN "|\bspec §|\bSpec §/;
   const text = (name: string) => /\.(ts|proto|md|yaml|json)$/.test(name) && name !== 'package-lock.json';
-  const files = ['bin', 'common', 'docs', 'engine', 'examples', 'facade', 'proto', 'test', 'workflows']
+  const files = ['bin', 'common', 'docs', 'engine', 'examples', 'facade', 'flow', 'proto', 'test', 'workflows']
     .flatMap((folder) => filesUnder(folder, text))
     .concat(['README.md', 'buf.yaml', 'flow.schema.json'].map((name) => join(ROOT, name)))
     .filter((file) => file !== SELF);
