@@ -25,6 +25,8 @@ const SANDBOX = [
   'workflows/interpreter/**',
   'workflows/steps/**',
   'workflows/flow-control/**',
+  // The operations workflows (alerts, retention); their activities beside them are not workflow code.
+  'workflows/operations/*-workflow.ts',
   'flow/**',
   'common/control-characters.ts',
   'common/duration.ts',

@@ -14,6 +14,9 @@ import { readCodecServerConfig, type CodecServerConfig } from './edges/codec/cod
 import { readConsoleConfig, type ConsoleConfig } from './edges/console/console-config.ts';
 import { readTracingConfig, type TracingConfig } from '../common/tracing/tracing-config.ts';
 import { readRecordSettings, type RecordSettings } from './domain/records/record-settings.ts';
+import { readRetentionSettings, type RetentionSettings } from './domain/retention/retention-settings.ts';
+import { readAlertSettings } from './domain/alerts/alert-settings.ts';
+import type { AlertSettings } from './domain/alerts/alert-deps.ts';
 
 export interface EngineConfig {
   host: string;
@@ -77,6 +80,12 @@ export interface EngineConfig {
   auditRetentionMs?: number;
   /** FLOWHOOK_HOOK_REPLAY_WINDOW: how long deliveries of provider routes without a signed timestamp are remembered (direct/replay-window.ts). */
   hookReplayWindowMs: number;
+  /** FLOWHOOK_DELIVERY_REFUSED_PER_SENDER_PER_MINUTE and FLOWHOOK_DELIVERY_REFUSED_PER_MINUTE (domain/deliveries/flood-bound.ts). */
+  deliveryBound: { perSender: number; perMinute: number };
+  /** Every FLOWHOOK_*_RETENTION and FLOWHOOK_RETENTION_INTERVAL, as the retention purge applies them (engine/domain/retention/). */
+  retention: RetentionSettings;
+  /** FLOWHOOK_ALERT_*, and FLOWHOOK_EGRESS_ALLOW for the alert messages the engine sends (domain/alerts/alert-settings.ts). */
+  alerts: Pick<AlertSettings, 'evaluationIntervalMs' | 'sendTimeoutMs' | 'egress'>;
 }
 
 export function readEngineConfig(env: Env = process.env): EngineConfig {
@@ -150,6 +159,12 @@ export function readEngineConfig(env: Env = process.env): EngineConfig {
     callbackRetentionMs: settings.FLOWHOOK_CALLBACK_RETENTION,
     auditRetentionMs: auditRetention === 'off' ? undefined : auditRetention,
     hookReplayWindowMs: settings.FLOWHOOK_HOOK_REPLAY_WINDOW,
+    deliveryBound: {
+      perSender: settings.FLOWHOOK_DELIVERY_REFUSED_PER_SENDER_PER_MINUTE,
+      perMinute: settings.FLOWHOOK_DELIVERY_REFUSED_PER_MINUTE,
+    },
+    retention: readRetentionSettings(settings),
+    alerts: readAlertSettings(settings),
     metrics: metricsListener(settings.FLOWHOOK_ENGINE_METRICS_PORT, settings.FLOWHOOK_METRICS_HOST),
     metricsToken: settings.FLOWHOOK_METRICS_TOKEN,
   });

@@ -18,15 +18,13 @@ import { createCallAbandonment } from './infrastructure/temporal/call-abandonmen
 import { connectTemporal } from './infrastructure/temporal/temporal-client.ts';
 import { createWebhookLimits } from './domain/limits/webhook-limits.ts';
 import { startEngineMembership } from './domain/limits/engine-membership.ts';
-import { startRecordWritePurge } from './domain/records/record-write-purge.ts';
-import { startCallbackWaitPurge } from './domain/callbacks/callback-wait-purge.ts';
 import { executionRunState } from './domain/executions/execution-still-runs.ts';
 import { createExecutionLiveness } from './domain/executions/execution-liveness.ts';
-import { startAuditPurge } from './domain/audit/audit-purge.ts';
 import { createCallerDirectory } from './domain/callers/caller-directory.ts';
 import { createPublishedFlowLookup } from './domain/flows/published-flow-lookup.ts';
 import { createHookSecretLookup } from './domain/direct/hook-secret-lookup.ts';
-import { createDeliveryMemory, startDeliveryPurge } from './domain/direct/delivery-memory.ts';
+import { createDeliveryMemory } from './domain/direct/delivery-memory.ts';
+import { ensureRetentionSchedule } from './domain/retention/retention-schedule.ts';
 import { SecretKeyring } from './infrastructure/secret-store/secret-keyring.ts';
 import { ServiceAccount } from './infrastructure/storage/entities.ts';
 import { startCodecServer, type RunningCodecServer } from './edges/codec/codec-server.ts';
@@ -36,6 +34,8 @@ import { createEngineMetrics } from './domain/metrics/engine-metrics.ts';
 import { startCallMinutes } from './domain/metrics/call-minutes.ts';
 import { meteredLimits, meteredStarter } from './domain/metrics/metered-webhook.ts';
 import { startComponentMetrics, type MetricsListener } from '../common/metrics/metrics-listener.ts';
+import { startNoWorkerWatch } from './domain/alerts/no-worker-watch.ts';
+import { alertParts } from './domain/alerts/alert-deps.ts';
 
 export interface RunningEngine {
   port: number;
@@ -118,22 +118,31 @@ export async function runEngine(
     taskQueue: config.taskQueue,
     onCount: metrics.workerPollers,
   });
-  // Record idempotency rows live FLOWHOOK_RECORD_WRITE_RETENTION; every engine purges (idempotent).
-  const recordWritePurge = startRecordWritePurge({ orm, logger, retentionMs: config.records.writeRetentionMs });
-  // callback_wait rows that can no longer change an answer live FLOWHOOK_CALLBACK_RETENTION.
-  const callbackWaitPurge = startCallbackWaitPurge({
+  // Rows past their retention are deleted by one Temporal Schedule for the deployment, not by each
+  // engine (engine/domain/retention/retention-schedule.ts says why); every engine makes sure it exists.
+  try {
+    const ensured = await ensureRetentionSchedule(client, {
+      taskQueue: config.taskQueue,
+      intervalMs: config.retention.intervalMs,
+    });
+    if (ensured !== 'unchanged')
+      logger.info({ intervalMs: config.retention.intervalMs }, `retention schedule ${ensured}`);
+  } catch (error) {
+    logger.warn(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'the retention schedule could not be created or updated; nothing is purged until an engine starts that can',
+    );
+  }
+  // Alert messages link to the console: its public URL, or its own address once it listens (set below).
+  let consoleUrl: string | undefined = config.console?.publicUrl;
+  const alerts = { ...config.alerts, namespace: config.temporal.namespace, consoleUrl: () => consoleUrl };
+  // no-worker rules cannot run on the worker they watch: the engines watch them, one at a time.
+  const noWorkerWatch = startNoWorkerWatch({
     orm,
-    temporal: client,
     logger,
-    retentionMs: config.callbackRetentionMs,
+    ...alertParts({ orm, temporal: client, taskQueue: config.taskQueue, keyring, alerts }),
+    intervalMs: config.alerts.evaluationIntervalMs,
   });
-  // Audit rows are kept unless FLOWHOOK_AUDIT_RETENTION says otherwise.
-  const auditPurge =
-    config.auditRetentionMs === undefined
-      ? undefined
-      : startAuditPurge({ orm, logger, retentionMs: config.auditRetentionMs });
-  // Provider deliveries without a signed timestamp are remembered for FLOWHOOK_HOOK_REPLAY_WINDOW.
-  const deliveryPurge = startDeliveryPurge({ orm, logger, windowMs: config.hookReplayWindowMs });
   // One directory for RPC callers and codec operators: one cache, invalidated by one feed.
   const accounts = createServiceAccountDirectory(orm, changeFeed, config.adminToken, cacheOptions);
   const engine = createEngine({
@@ -193,6 +202,9 @@ export async function runEngine(
     metrics,
     callMinutes,
     temporalUiUrl: config.temporalUiUrl,
+    deliveryBound: config.deliveryBound,
+    retention: config.retention,
+    alerts,
   });
   // An engine nobody can administer is a setup mistake worth saying out loud.
   if (
@@ -227,10 +239,7 @@ export async function runEngine(
       await codec?.close();
       await consoleServer?.close();
       await probes.close();
-      await recordWritePurge.close();
-      await callbackWaitPurge.close();
-      await auditPurge?.close();
-      await deliveryPurge.close();
+      await noWorkerWatch.close();
       await engine.close();
       await changeFeed.close();
       // The SDK's longest retry backoff is 5 s.
@@ -272,6 +281,7 @@ export async function runEngine(
       throw error;
     }
     running.console = { port: consoleServer.port, url: consoleServer.url };
+    consoleUrl ??= consoleServer.url;
   }
   if (config.metrics) {
     metricsListener = await startComponentMetrics('engine', config, {

@@ -9,6 +9,7 @@ import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { AlertCheckService, AlertService } from '../proto/gen/flowhook/engine/v1/alert_service_pb.js';
 import { AppAdminService } from '../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { AuditService } from '../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import { CallbackService } from '../proto/gen/flowhook/engine/v1/callback_service_pb.js';
@@ -23,6 +24,13 @@ import { HookSecretAdminService } from '../proto/gen/flowhook/engine/v1/hook_sec
 import { RecordService } from '../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { UserAdminService } from '../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { DeliveryLogService, DeliveryService } from '../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
+import { createDeliveryLogService } from './edges/services/delivery-log-service.ts';
+import { createDeliveryService } from './edges/services/delivery-service.ts';
+import type { FloodLimits } from './domain/deliveries/flood-bound.ts';
+import { HousekeepingService, RetentionAdminService } from '../proto/gen/flowhook/engine/v1/retention_service_pb.js';
+import { createHousekeepingService, createRetentionAdminService } from './edges/services/retention-services.ts';
+import type { RetentionSettings } from './domain/retention/retention-settings.ts';
 import { createAppAdminService, createUserAdminService } from './edges/services/app-admin-service.ts';
 import { auditInterceptor } from './edges/rpc/audit-interceptor.ts';
 import { createAuditService } from './edges/services/audit-service.ts';
@@ -65,6 +73,8 @@ import type { EngineMetrics } from './domain/metrics/engine-metrics.ts';
 import type { CallMinutes } from './domain/metrics/call-minutes.ts';
 import type { ConsoleServedServices } from './edges/console/console-server.ts';
 import { createConsoleSessionAdminService } from './edges/console/console-session-admin-service.ts';
+import { createAlertCheckService, createAlertService } from './edges/services/alert-service.ts';
+import type { AlertSettings } from './domain/alerts/alert-deps.ts';
 
 /** Every service the engine serves behind the gate (reflection and health list these). */
 export const ENGINE_SERVICES = [
@@ -82,6 +92,12 @@ export const ENGINE_SERVICES = [
   CallbackService,
   AuditService,
   ConsoleSessionAdminService,
+  DeliveryLogService,
+  DeliveryService,
+  AlertService,
+  AlertCheckService,
+  HousekeepingService,
+  RetentionAdminService,
 ];
 
 export interface EngineDeps {
@@ -136,6 +152,12 @@ export interface EngineDeps {
   callMinutes?: CallMinutes;
   /** FLOWHOOK_TEMPORAL_UI_URL: executions link to their page there. */
   temporalUiUrl?: string;
+  /** FLOWHOOK_DELIVERY_REFUSED_PER_SENDER_PER_MINUTE / _PER_MINUTE: the delivery log's flood bound (domain/deliveries/flood-bound.ts). */
+  deliveryBound: FloodLimits;
+  /** Alert rules' settings (engine/domain/alerts/): evaluation interval, send timeout, egress, console links. */
+  alerts: AlertSettings;
+  /** FLOWHOOK_*_RETENTION and the schedule's interval (engine/domain/retention/). */
+  retention: RetentionSettings;
 }
 
 export interface EngineServer {
@@ -161,6 +183,8 @@ export function createEngine(deps: EngineDeps): EngineServer {
     serviceAccounts: createServiceAccountAdminService(deps),
     hookSecrets: createHookSecretAdminService(deps),
     consoleSessions: createConsoleSessionAdminService(deps),
+    deliveries: createDeliveryService(deps),
+    alerts: createAlertService(deps),
   };
   const handler = connectNodeAdapter({
     // The request scope is outermost so every line below names the request.
@@ -190,6 +214,12 @@ export function createEngine(deps: EngineDeps): EngineServer {
       router.service(CallbackService, createCallbackService(deps));
       router.service(AuditService, consoleServices.audit);
       router.service(ConsoleSessionAdminService, consoleServices.consoleSessions);
+      router.service(DeliveryLogService, createDeliveryLogService(deps));
+      router.service(DeliveryService, consoleServices.deliveries);
+      router.service(HousekeepingService, createHousekeepingService(deps));
+      router.service(RetentionAdminService, createRetentionAdminService(deps));
+      router.service(AlertService, consoleServices.alerts);
+      router.service(AlertCheckService, createAlertCheckService(deps));
       // Open (no token): schemas and liveness only — see rpc/service-account-gate.ts.
       registerReflection(router, ENGINE_SERVICES);
       registerHealth(router, ENGINE_SERVICES, () => serving, undefined, deps.dependencyStatus);

@@ -39,6 +39,8 @@ import { CALLBACKS_ROUTE, forwardCallback } from './callbacks-route.ts';
 import { forwardResumeCall } from './resume-route.ts';
 import { fetchAnswer } from './answer-route.ts';
 import { requestContext } from './request-context.ts';
+import { recordDeliveries } from './delivery-recorder.ts';
+import type { DeliveryReporter } from './delivery-reporter.ts';
 import type { FacadeMetrics } from './metrics/facade-metrics.ts';
 import { requestTracing } from './request-tracing.ts';
 import type { Tracer } from '@opentelemetry/api';
@@ -57,6 +59,8 @@ export interface FacadeDeps {
   metrics?: FacadeMetrics;
   /** Set when tracing is on: a span per request, continuing the caller's traceparent (request-tracing.ts). */
   tracer?: Tracer;
+  /** With it, every webhook route's request is reported to the delivery log after its answer (delivery-recorder.ts). */
+  deliveries?: DeliveryReporter;
 }
 
 export interface ListeningFacade {
@@ -149,6 +153,8 @@ export function createFacade(deps: FacadeDeps): Facade {
   if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(errorMapping(logger, authenticationChallenge(deps.verifiers ?? [basicVerifier])));
   app.use(requestContext(logger));
+  // Inside the error mapping: it sees the error a refusal leaves with, and on 'close' the status it was given.
+  if (deps.deliveries) app.use(recordDeliveries({ reporter: deps.deliveries, trustedProxies: config.trustedProxies }));
   app.use(routingFailures());
   app.use(router.routes());
   app.use(router.allowedMethods());

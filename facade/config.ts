@@ -51,6 +51,8 @@ export interface FacadeConfig {
   tracing: TracingConfig;
   /** FLOWHOOK_TRUSTED_PROXIES: peers whose X-Forwarded-For names the sender (sender-address.ts); none by default. */
   trustedProxies: TrustedProxies;
+  /** FLOWHOOK_DELIVERY_LOG (default on) and FLOWHOOK_DELIVERY_BUFFER: the reports waiting for the engine, at most (delivery-reporter.ts). */
+  deliveryLog?: { capacity: number };
 }
 
 type FacadeSettings = Settings<'facade'>;
@@ -78,6 +80,7 @@ export function readFacadeConfig(env: Env = process.env): FacadeConfig {
     metricsToken: settings.FLOWHOOK_METRICS_TOKEN,
     tracing: readTracingConfig(settings),
     trustedProxies: parseTrustedProxies(settings.FLOWHOOK_TRUSTED_PROXIES ?? '', 'FLOWHOOK_TRUSTED_PROXIES'),
+    deliveryLog: settings.FLOWHOOK_DELIVERY_LOG === 'on' ? { capacity: settings.FLOWHOOK_DELIVERY_BUFFER } : undefined,
   });
 }
 

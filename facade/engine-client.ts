@@ -5,6 +5,7 @@
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { DeliveryLogService } from '../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
 import { Health } from '../proto/gen/grpc/health/v1/health_pb.js';
 import type { FacadeConfig } from './config.ts';
 import { engineSessionOptions } from '../common/engine-client-tls.ts';
@@ -16,6 +17,8 @@ export type WebhookClient = Client<typeof WebhookService>;
 
 export interface EngineClient {
   webhook: WebhookClient;
+  /** The delivery log's intake (delivery-reporter.ts). */
+  deliveryLog: Client<typeof DeliveryLogService>;
   /** The engine's gRPC health service, for /readyz. */
   health: Client<typeof Health>;
   /** Closes the HTTP/2 session; calls in flight fail. */
@@ -46,6 +49,7 @@ export function createEngineClient(
   });
   return {
     webhook: createClient(WebhookService, transport),
+    deliveryLog: createClient(DeliveryLogService, transport),
     health: createClient(Health, transport),
     close: () => sessionManager.abort(),
   };

@@ -11,6 +11,7 @@ import { createFacadeMetrics } from './metrics/facade-metrics.ts';
 import { bearerVerifier } from './oauth/bearer-verifier.ts';
 import { startTracing } from '../common/tracing/tracing.ts';
 import { startComponentMetrics } from '../common/metrics/metrics-listener.ts';
+import { createDeliveryReporter } from './delivery-reporter.ts';
 
 export interface RunningFacade {
   port: number;
@@ -38,6 +39,19 @@ export async function runFacade(
   const verifiers: CallerVerifier[] = config.basicAuth ? [basicVerifier] : [];
   if (config.oauth) verifiers.push(bearerVerifier(config.oauth, logger));
   const metrics = createFacadeMetrics(config.metricsToken);
+  const dropped = metrics.registry.counter(
+    'flowhook_facade_deliveries_dropped_total',
+    'Delivery log reports dropped because FLOWHOOK_DELIVERY_BUFFER reports already waited for the engine',
+    [],
+  );
+  const deliveries =
+    config.deliveryLog &&
+    createDeliveryReporter({
+      client: engine.deliveryLog,
+      logger,
+      capacity: config.deliveryLog.capacity,
+      dropped: () => dropped.metric.inc(),
+    });
   const facade = createFacade({
     config,
     webhookClient: engine.webhook,
@@ -46,11 +60,13 @@ export async function runFacade(
     verifiers,
     metrics,
     tracer,
+    deliveries,
   });
   let server: ListeningFacade;
   try {
     server = await facade.listen();
   } catch (error) {
+    await deliveries?.close();
     engine.close();
     metrics.registry.close();
     throw error;
@@ -83,6 +99,8 @@ export async function runFacade(
       for (const signal of SIGNALS) process.off(signal, onSignal);
       try {
         await Promise.all([server.close(), metricsListener?.close()]);
+        // After the last answer: its report goes too, before the engine connection closes.
+        await deliveries?.close();
       } finally {
         engine.close();
         metrics.registry.close();

@@ -19,6 +19,8 @@
 import type { FLOW_WORKFLOW_TYPE, FlowWorkflow } from './flow-contract.ts';
 import type { AdmissionGate, ExecutionControl, GateKind } from './execution-gates.ts';
 import type { CollectorInput } from './collector-contract.ts';
+import type { ALERT_WORKFLOW_TYPE, AlertWorkflow } from './alert-contract.ts';
+import type { RETENTION_WORKFLOW_TYPE, RetentionWorkflow } from './retention-contract.ts';
 
 export type { AdmissionGate, ExecutionControl, GateKind };
 export * from './collector-contract.ts';
@@ -70,6 +72,10 @@ export interface WorkflowSignatures {
   [COLLECTOR_WORKFLOW_TYPE]: CollectorWorkflow;
   [GATE_PAGE_WORKFLOW_TYPE]: GatePageWorkflow;
   [UNCLAIMED_GRANT_WORKFLOW_TYPE]: UnclaimedGrantWorkflow;
+  /** An alert rule's evaluation (flow/alert-contract.ts). */
+  [ALERT_WORKFLOW_TYPE]: AlertWorkflow;
+  /** The retention schedule's run (flow/retention-contract.ts). */
+  [RETENTION_WORKFLOW_TYPE]: RetentionWorkflow;
 }
 
 /**

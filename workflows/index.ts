@@ -6,3 +6,5 @@ export { flowPauseGateWorkflow } from './flow-control/pause-gate-workflow.ts';
 export { flowCollectorWorkflow } from './flow-control/collector-workflow.ts';
 export { flowGatePageWorkflow } from './flow-control/gate-page-workflow.ts';
 export { flowUnclaimedGrantWorkflow } from './flow-control/unclaimed-grant-workflow.ts';
+export { flowhookAlertWorkflow } from './operations/alert-workflow.ts';
+export { flowhookRetentionWorkflow } from './operations/retention-workflow.ts';

@@ -54,6 +54,8 @@ export async function createFlowWorker(
       records: engine.records,
       outbound: engine.outbound,
       callbacks: engine.callbacks,
+      alerts: engine.alerts,
+      housekeeping: engine.housekeeping,
       temporal,
       policy: config.egress,
       tokens: new OAuthTokenCache(),

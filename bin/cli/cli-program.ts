@@ -12,7 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands, type AdminCommandDeps } from './admin-commands.ts';
+import { registerAlertCommands, type AlertCommandDeps } from './alert-commands.ts';
 import { registerAuditCommands, type AuditCommandDeps } from './audit-commands.ts';
+import { registerDeliveryCommands, type DeliveryCommandDeps } from './delivery-commands.ts';
 import { registerConsoleSessionCommands, type ConsoleSessionCommandDeps } from './console-session-commands.ts';
 import { respellDeprecated } from './deprecated-spellings.ts';
 import { addEnvironmentHelp } from './environment-help.ts';
@@ -20,6 +22,7 @@ import { registerExecutionCommands, type ExecutionCommandDeps } from './executio
 import { processIo, type CliIo } from './output.ts';
 import { registerPayloadKeyCommands, type PayloadKeyCommandDeps } from './payload-key-commands.ts';
 import { registerProcessCommands } from './process-commands.ts';
+import { registerRetentionCommands, type RetentionCommandDeps } from './retention-commands.ts';
 
 export const USAGE_EXIT_CODE = 2;
 
@@ -31,8 +34,11 @@ export interface CliDeps {
   admin?: Omit<AdminCommandDeps, Wiring>;
   execution?: Omit<ExecutionCommandDeps, Wiring>;
   audit?: Omit<AuditCommandDeps, Wiring>;
+  deliveries?: Omit<DeliveryCommandDeps, Wiring>;
   consoleSessions?: Omit<ConsoleSessionCommandDeps, Wiring>;
   payloadKey?: Omit<PayloadKeyCommandDeps, Wiring>;
+  retention?: Omit<RetentionCommandDeps, Wiring>;
+  alerts?: Omit<AlertCommandDeps, Wiring>;
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -76,8 +82,11 @@ function createProgram(deps: CliDeps, io: CliIo, setExitCode: (code: number) => 
   registerAdminCommands(program, { ...deps.admin, ...wiring });
   registerExecutionCommands(program, { ...deps.execution, ...wiring });
   registerAuditCommands(program, { ...deps.audit, ...wiring });
+  registerDeliveryCommands(program, { ...deps.deliveries, ...wiring });
   registerConsoleSessionCommands(program, { ...deps.consoleSessions, ...wiring });
   registerPayloadKeyCommands(program, { ...deps.payloadKey, ...wiring });
+  registerRetentionCommands(program, { ...deps.retention, ...wiring });
+  registerAlertCommands(program, { ...deps.alerts, ...wiring });
   addEnvironmentHelp(program);
   return program;
 }

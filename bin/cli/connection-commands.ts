@@ -29,6 +29,9 @@ import { collectList } from './option-values.ts';
 import { readRequiredSecret, type SecretStdinDeps } from './secret-input.ts';
 
 const KIND_NAMES = CONNECTION_KINDS.map((kind) => kind.name).join(', ');
+const ALERT_KIND_NAMES = CONNECTION_KINDS.filter((kind) => kind.purpose === 'alerts')
+  .map((kind) => kind.name)
+  .join(', ');
 /** "API key, password, token or client secret". */
 const SECRET_NAMES = [...new Set(CONNECTION_KINDS.map((kind) => kind.secretName))]
   .join(', ')
@@ -57,7 +60,9 @@ function kindSettingOptions(): { name: KindSettingName; option: Option }[] {
 export function registerConnectionCommands(program: Command, runtime: AdminRuntime, deps: SecretStdinDeps = {}): void {
   const connection = program
     .command('connection')
-    .description('named, company-scoped credentials that httpRequest steps call other systems with');
+    .description(
+      'named, company-scoped credentials that httpRequest steps call other systems with, and the channels alerts are sent through',
+    );
   const settingOptions = kindSettingOptions();
   rpcCommand(
     runtime,
@@ -69,10 +74,14 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
         'create or replace a connection; its secret is read from --secret-file or stdin and stored encrypted',
       options: (command) => {
         command
-          .requiredOption('--type <type>', `how requests authenticate: ${KIND_NAMES}`, parseKind)
+          .requiredOption(
+            '--type <type>',
+            `how requests authenticate, or the alert channel (${ALERT_KIND_NAMES}): ${KIND_NAMES}`,
+            parseKind,
+          )
           .option(
             '--base-url <url>',
-            'requests go to this origin and path prefix; relative step URLs resolve against it',
+            'requests go to this origin and path prefix; relative step URLs resolve against it (webhook: the URL alert messages are posted to)',
           )
           .option(
             '--allowed-host <host>',
@@ -107,7 +116,11 @@ export function registerConnectionCommands(program: Command, runtime: AdminRunti
         const missing = kind.settings
           .filter((use) => use.required && isBlank(settings[use.name]))
           .map((use) => `${optionOf(use.name)} is required for ${kind.name} connections`);
-        if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0)
+        if (kind.purpose === 'alerts') {
+          // An alert channel sends where its secret (a webhook URL) or its own settings say.
+          if (kind.usesBaseUrl && !settings.baseUrl.trim())
+            missing.push(`--base-url is required for ${kind.name} connections: where the alert messages are posted`);
+        } else if (!settings.baseUrl.trim() && settings.allowedHosts.length === 0)
           missing.push('--base-url or --allowed-host is required, so the secret can only go where it is meant to');
         if (missing.length > 0) throw new UsageError(missing.join('; '));
 
@@ -187,7 +200,7 @@ function typeName(type: ConnectionType | undefined): string {
 /** Where a connection's credentials go: its base URL and allowed hosts. */
 function target(settings: ConnectionSettings | undefined): string {
   if (!settings) return '';
-  return [settings.baseUrl, ...settings.allowedHosts].filter((entry) => entry !== '').join(', ');
+  return [settings.baseUrl, ...settings.allowedHosts, settings.smtpHost].filter((entry) => entry !== '').join(', ');
 }
 
 function settingsRows(settings: ConnectionSettings | undefined): [string, string | undefined][] {

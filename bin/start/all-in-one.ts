@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { readEngineConfig } from '../../engine/config.ts';
 import { runEngine } from '../../engine/main.ts';
 import { SEARCH_ATTRIBUTES } from '../../engine/infrastructure/temporal/search-attributes.ts';
+import { setDevServerRetention } from '../../engine/domain/retention/namespace-retention.ts';
 import { readFacadeConfig } from '../../facade/config.ts';
 import { runFacade } from '../../facade/main.ts';
 import { readWorkerConfig } from '../../workflows/config.ts';
@@ -103,6 +104,8 @@ export async function startAllInOne(config: StartConfig, options: StartOptions):
       });
       stops.push(() => temporal.stop());
       env.TEMPORAL_ADDRESS = temporal.address;
+      // How long its closed executions are kept: set at every start, so a changed setting holds from the next one.
+      await setDevServerRetention(temporal.address, 'default', config.settings.FLOWHOOK_EXECUTION_RETENTION);
       temporalUiUrl = temporal.uiUrl;
       // The console links executions to this Web UI unless the operator named another.
       env.FLOWHOOK_TEMPORAL_UI_URL ??= temporal.uiUrl;

@@ -4,17 +4,19 @@
 // test/unit/configuration-table.test.ts scans the source for any that would be.
 import type { AnySetting, ProcessName } from './setting.ts';
 import { ADDRESS_SETTINGS } from './table/address-settings.ts';
+import { ALERT_SETTINGS } from './table/alert-settings.ts';
 import { CALLER_SETTINGS } from './table/caller-settings.ts';
 import { CODEC_SETTINGS } from './table/codec-settings.ts';
 import { CONSOLE_SETTINGS } from './table/console-settings.ts';
 import { CREDENTIAL_SETTINGS } from './table/credential-settings.ts';
+import { DELIVERY_SETTINGS } from './table/delivery-settings.ts';
 import { DEPENDENCY_SETTINGS } from './table/dependency-settings.ts';
 import { FLOW_SETTINGS } from './table/flow-settings.ts';
 import { LAUNCHER_SETTINGS } from './table/launcher-settings.ts';
-import { LIFETIME_SETTINGS } from './table/lifetime-settings.ts';
 import { LIMIT_SETTINGS } from './table/limit-settings.ts';
 import { LOCAL_SETTINGS } from './table/local-settings.ts';
 import { OBSERVABILITY_SETTINGS } from './table/observability-settings.ts';
+import { RETENTION_SETTINGS } from './table/retention-settings.ts';
 import { RETIRED_SETTINGS } from './table/retired-settings.ts';
 import { TLS_SETTINGS } from './table/tls-settings.ts';
 import { WORKER_SETTINGS } from './table/worker-settings.ts';
@@ -26,12 +28,14 @@ export const CONFIGURATION_TABLE = {
   ...CALLER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...FLOW_SETTINGS,
-  ...LIFETIME_SETTINGS,
+  ...RETENTION_SETTINGS,
   ...DEPENDENCY_SETTINGS,
   ...WORKER_SETTINGS,
+  ...ALERT_SETTINGS,
   ...CODEC_SETTINGS,
   ...CONSOLE_SETTINGS,
   ...OBSERVABILITY_SETTINGS,
+  ...DELIVERY_SETTINGS,
   ...LOCAL_SETTINGS,
   ...LAUNCHER_SETTINGS,
   ...RETIRED_SETTINGS,

@@ -11,6 +11,9 @@
 //   /settings/:company           a company's hook secrets and egress list
 //   /people                      service users, OAuth applications, service accounts
 //   /audit                       the audit log (?person=&action=&company=&since=&until=)
+//   /deliveries/:company         the company's delivery log (?outcome=&reason=&caller=&activity=&since=&until=)
+//   /deliveries/:company/:id     one delivery (headers redacted; Replay for admins)
+//   /alerts/:company             the company's alert rules
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { useQuery } from '@connectrpc/connect-query';
@@ -30,6 +33,9 @@ const ConnectionsPage = lazy(() => import('./connections/connections-page.tsx'))
 const CompanySettingsPage = lazy(() => import('./company-settings/company-settings-page.tsx'));
 const PeoplePage = lazy(() => import('./people/people-page.tsx'));
 const AuditPage = lazy(() => import('./audit/audit-page.tsx'));
+const DeliveriesPage = lazy(() => import('./deliveries/deliveries-page.tsx'));
+const DeliveryPage = lazy(() => import('./deliveries/delivery-page.tsx'));
+const AlertsPage = lazy(() => import('./alerts/alerts-page.tsx'));
 
 export function App() {
   const session = useSession();
@@ -51,6 +57,9 @@ export function App() {
             <Route path="/settings/:company" element={<CompanySettingsPage />} />
             <Route path="/people" element={<PeoplePage />} />
             <Route path="/audit" element={<AuditPage />} />
+            <Route path="/deliveries/:company" element={<DeliveriesPage />} />
+            <Route path="/deliveries/:company/:id" element={<DeliveryPage />} />
+            <Route path="/alerts/:company" element={<AlertsPage />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

@@ -4,6 +4,7 @@
 import type { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { parseAllowedHost } from '../connection-pin.ts';
 import { CONNECTION_KINDS, connectionKind } from './connection-kind-registry.ts';
+import type { ConnectionKind } from './connection-kind.ts';
 import { KIND_SETTINGS, type ConnectionSettingsInput } from './connection-settings.ts';
 import { urlSettingProblems } from './url-setting.ts';
 import { hasControlCharacter } from '../../common/control-characters.ts';
@@ -21,7 +22,9 @@ export function checkConnection(type: ConnectionType, settings: ConnectionSettin
     if (settings[name] && !kind.settings.some((use) => use.name === name))
       problems.push(`${name}: not used by ${kind.name} connections`);
   }
-  if (!settings.baseUrl && settings.allowedHosts.length === 0) {
+  if (kind.purpose === 'alerts') {
+    problems.push(...alertChannelProblems(kind, settings));
+  } else if (!settings.baseUrl && settings.allowedHosts.length === 0) {
     problems.push(
       'baseUrl or allowedHosts: required, so the secret can only go where it is meant to (e.g. --base-url https://erp.example.com/api)',
     );
@@ -36,5 +39,15 @@ export function checkConnection(type: ConnectionType, settings: ConnectionSettin
   else if (secret.length > MAX_SECRET_LENGTH) problems.push(`secret: at most ${MAX_SECRET_LENGTH} characters`);
   else if (hasControlCharacter(secret))
     problems.push(`secret: the ${kind.secretName} contains a control character (a line break read from a file?)`);
+  else problems.push(...(kind.checkSecret?.(secret) ?? []));
+  return problems;
+}
+
+/** An alert channel sends only where its secret or its own settings say: a base URL only where it is the target. */
+function alertChannelProblems(kind: ConnectionKind, settings: ConnectionSettingsInput): string[] {
+  const problems: string[] = [];
+  if (kind.usesBaseUrl && !settings.baseUrl) problems.push(`baseUrl: required for ${kind.name} connections`);
+  if (!kind.usesBaseUrl && settings.baseUrl) problems.push(`baseUrl: not used by ${kind.name} connections`);
+  if (settings.allowedHosts.length > 0) problems.push(`allowedHosts: not used by ${kind.name} connections`);
   return problems;
 }

@@ -11,6 +11,10 @@ import { basicKind } from './basic-kind.ts';
 import { bearerKind } from './bearer-kind.ts';
 import type { ConnectionKind } from './connection-kind.ts';
 import { oauth2ClientCredentialsKind } from './oauth2-client-credentials-kind.ts';
+import { slackKind } from './slack-kind.ts';
+import { smtpKind } from './smtp-kind.ts';
+import { teamsKind } from './teams-kind.ts';
+import { webhookKind } from './webhook-kind.ts';
 
 type KnownConnectionType = Exclude<ConnectionType, ConnectionType.UNSPECIFIED>;
 
@@ -19,6 +23,10 @@ const KINDS: { readonly [T in KnownConnectionType]: ConnectionKind<T> } = Object
   [ConnectionType.BASIC]: basicKind,
   [ConnectionType.BEARER]: bearerKind,
   [ConnectionType.OAUTH2_CLIENT_CREDENTIALS]: oauth2ClientCredentialsKind,
+  [ConnectionType.SLACK]: slackKind,
+  [ConnectionType.TEAMS]: teamsKind,
+  [ConnectionType.WEBHOOK]: webhookKind,
+  [ConnectionType.SMTP]: smtpKind,
 });
 
 export const CONNECTION_KINDS: readonly ConnectionKind[] = Object.freeze(Object.values(KINDS));

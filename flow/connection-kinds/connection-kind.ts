@@ -75,8 +75,18 @@ export interface ConnectionKind<T extends ConnectionType = ConnectionType> {
   readonly secretName: string;
   /** The settings it uses besides base URL and allowed hosts; the others must stay empty. */
   readonly settings: readonly KindSettingUse[];
+  /**
+   * `alerts`: an alert channel (Slack, Teams, a signed webhook, SMTP) that the engine sends alert
+   * messages through; it carries no base URL or allowed hosts of its own (where it sends is its
+   * secret or its own settings) and httpRequest steps cannot use it. Unset: request credentials.
+   */
+  readonly purpose?: 'alerts';
+  /** An alert channel that sends to its base URL (the signed webhook): the base URL is required. */
+  readonly usesBaseUrl?: boolean;
   /** Problems with the values of the settings it uses, each naming the setting (never quoting the secret). */
   check?(settings: ConnectionSettingsInput): string[];
+  /** Problems with the secret's form, never quoting it (a webhook URL that is no URL). */
+  checkSecret?(secret: string): string[];
   /** Lower-case header name → value, added to one request; they live only in that request's memory. */
   authenticate(connection: ConnectionCredentials, services: AuthenticationServices): Promise<Record<string, string>>;
 }

@@ -23,6 +23,11 @@ export const KIND_SETTINGS = [
   { name: 'clientId', flags: '--client-id <id>', label: 'client id' },
   { name: 'scope', flags: '--scope <scope>', label: 'scope' },
   { name: 'audience', flags: '--audience <audience>', label: 'audience' },
+  { name: 'smtpHost', flags: '--smtp-host <host>', label: 'SMTP host' },
+  { name: 'smtpPort', flags: '--smtp-port <port>', label: 'SMTP port' },
+  { name: 'smtpSecurity', flags: '--smtp-security <mode>', label: 'SMTP security' },
+  { name: 'mailFrom', flags: '--from <address>', label: 'from' },
+  { name: 'mailTo', flags: '--to <addresses>', label: 'to' },
 ] as const satisfies readonly SettingEntry[];
 
 export type KindSettingName = (typeof KIND_SETTINGS)[number]['name'];

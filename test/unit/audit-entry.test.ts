@@ -5,7 +5,10 @@
 import test from 'ava';
 import { create, toJson, type DescMessage } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { AlertService } from '../../proto/gen/flowhook/engine/v1/alert_service_pb.js';
 import { AppAdminService } from '../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
+import { DeliveryService } from '../../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
+import { RetentionAdminService } from '../../proto/gen/flowhook/engine/v1/retention_service_pb.js';
 import {
   ConnectionAdminService,
   SetConnectionRequestSchema,
@@ -36,6 +39,9 @@ const ADMIN_SERVICES = [
   HookSecretAdminService,
   ExecutionService,
   ConsoleSessionAdminService,
+  AlertService,
+  DeliveryService,
+  RetentionAdminService,
 ];
 
 /** Reads name themselves (List…, Get…, and Check…, which runs a check and stores nothing); everything else changes something. */

@@ -81,20 +81,77 @@ test('connection set offers every kind as --type and every setting as an option 
   }
 });
 
+/** A valid value of each required setting, and a valid secret and base URL for the kind. */
+const SAMPLE_VALUES: Partial<Record<(typeof KIND_SETTINGS)[number]['name'], string>> = {
+  tokenUrl: 'https://login.example.com/token',
+  mailFrom: 'flowhook@example.com',
+  mailTo: 'ops@example.com, oncall@example.com',
+};
+function validFor(kind: (typeof CONNECTION_KINDS)[number]) {
+  const alerts = kind.purpose === 'alerts';
+  return {
+    baseUrl: !alerts || kind.usesBaseUrl ? 'https://erp.example.com/api' : '',
+    secret:
+      kind.name === 'slack' || kind.name === 'teams'
+        ? 'https://hooks.example.com/services/T0/B0/abc'
+        : kind.name === 'webhook'
+          ? `whsec_${Buffer.alloc(32, 7).toString('base64')}`
+          : 'secret',
+  };
+}
+
 test('a setting the kind does not use is refused, naming it and the kind', (t) => {
-  const settings = { baseUrl: 'https://erp.example.com/api', allowedHosts: [], ...kindSettingsOf({}) };
   for (const kind of CONNECTION_KINDS) {
+    const { baseUrl, secret } = validFor(kind);
+    const settings = { baseUrl, allowedHosts: [], ...kindSettingsOf({}) };
     const required = Object.fromEntries(
-      kind.settings
-        .filter((use) => use.required)
-        .map((use) => [use.name, use.name === 'tokenUrl' ? 'https://login.example.com/token' : 'x']),
+      kind.settings.filter((use) => use.required).map((use) => [use.name, SAMPLE_VALUES[use.name] ?? 'x']),
     );
-    t.deepEqual(checkConnection(kind.type, { ...settings, ...required }, 'secret'), [], kind.name);
+    t.deepEqual(checkConnection(kind.type, { ...settings, ...required }, secret), [], kind.name);
     for (const { name } of KIND_SETTINGS.filter((setting) => !kind.settings.some((use) => use.name === setting.name))) {
-      t.deepEqual(checkConnection(kind.type, { ...settings, ...required, [name]: 'x' }, 'secret'), [
+      t.deepEqual(checkConnection(kind.type, { ...settings, ...required, [name]: 'x' }, secret), [
         `${name}: not used by ${kind.name} connections`,
       ]);
     }
+  }
+});
+
+test('alert channels take no allowed hosts, a base URL only where they post to it, and check their secret without quoting it', (t) => {
+  const settings = { baseUrl: '', allowedHosts: [], ...kindSettingsOf({}) };
+  const secretUrl = 'https://hooks.example.com/services/T0/B0/abc';
+  t.deepEqual(checkConnection(ConnectionType.SLACK, { ...settings, allowedHosts: ['hooks.example.com'] }, secretUrl), [
+    'allowedHosts: not used by slack connections',
+  ]);
+  t.deepEqual(checkConnection(ConnectionType.TEAMS, settings, 'not a url'), [
+    'secret: the workflow webhook URL is not an absolute URL',
+  ]);
+  t.deepEqual(checkConnection(ConnectionType.WEBHOOK, settings, 'whsec_short'), [
+    'baseUrl: required for webhook connections',
+    'secret: a Standard Webhooks signing secret, whsec_ and base64 of 24 to 64 bytes (e.g. whsec_$(openssl rand -base64 32))',
+  ]);
+  const smtp = {
+    ...settings,
+    smtpHost: 'mail.example.com',
+    mailFrom: 'me',
+    mailTo: 'ops@example.com',
+    username: 'u',
+    smtpSecurity: 'ssl',
+    smtpPort: '0',
+  };
+  t.deepEqual(checkConnection(ConnectionType.SMTP, smtp, 'pw'), [
+    'smtpPort: a port from 1 to 65535',
+    'smtpSecurity: one of starttls, tls, none',
+    'mailFrom: one e-mail address',
+  ]);
+});
+
+test('an httpRequest step cannot authenticate with an alert channel: it fails at once, naming the connection', async (t) => {
+  for (const kind of CONNECTION_KINDS.filter((candidate) => candidate.purpose === 'alerts')) {
+    const error = await t.throwsAsync(
+      kind.authenticate({ name: 'ops', settings: kindSettingsOf({}), secret: 'https://hooks.example.com/x' }, NO_IO),
+    );
+    t.regex(error!.message, /connection "ops" is a .* alert channel: httpRequest steps cannot use it/);
+    t.false(error!.message.includes('hooks.example.com'));
   }
 });
 

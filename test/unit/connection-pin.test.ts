@@ -2,6 +2,7 @@
 // match the pin exactly, and a path stays under the base URL's prefix however the server reads it.
 import test from 'ava';
 import { checkConnection } from '../../flow/connection-kinds/connection-check.ts';
+import { kindSettingsOf } from '../../flow/connection-kinds/connection-settings.ts';
 import { connectionAllows, parseAllowedHost, pathWithin } from '../../flow/connection-pin.ts';
 import { ConnectionType } from '../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 
@@ -130,7 +131,7 @@ test('allowed-host entries: host, host:port, http(s)://host[:port]; anything els
   ]) {
     t.is(parseAllowedHost(bad), undefined, bad);
   }
-  const settings = { baseUrl: '', headerName: '', username: '', tokenUrl: '', clientId: '', scope: '', audience: '' };
+  const settings = { baseUrl: '', ...kindSettingsOf({}) };
   t.deepEqual(
     checkConnection(
       ConnectionType.BEARER,

@@ -27,8 +27,11 @@ test('defaults', (t) => {
       tracing: { enabled: false },
       // No proxy is trusted: X-Forwarded-For is never read.
       trustedProxies: NO_TRUSTED_PROXIES,
+      // The delivery log is on: at most FLOWHOOK_DELIVERY_BUFFER reports wait for the engine.
+      deliveryLog: { capacity: 10_000 },
     },
   );
+  t.deepEqual(readFacadeConfig(withToken({ FLOWHOOK_DELIVERY_LOG: 'off' })).deliveryLog, undefined);
   t.true(Object.isFrozen(readFacadeConfig(withToken({}))));
 });
 

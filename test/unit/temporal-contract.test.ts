@@ -26,11 +26,17 @@ import {
   UNCLAIMED_GRANT_WORKFLOW_TYPE,
   type WorkflowSignatures,
 } from '../../flow/flow-control-contract.ts';
+import { ALERT_WORKFLOW_TYPE } from '../../flow/alert-contract.ts';
+import { RETENTION_WORKFLOW_TYPE } from '../../flow/retention-contract.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MESSAGES_FILES = new Set([`${ROOT}flow/flow-messages.ts`, `${ROOT}flow/flow-control-messages.ts`]);
 /** Where workflow types are named: the flow workflow's, and flow control's coordinators' (`…_WORKFLOW_TYPE`, or the table of them). */
-const CONTRACT_FILES = new Set([`${ROOT}flow/flow-contract.ts`, `${ROOT}flow/flow-control-contract.ts`]);
+const CONTRACT_FILES = new Set([
+  `${ROOT}flow/flow-contract.ts`,
+  `${ROOT}flow/flow-control-contract.ts`,
+  `${ROOT}flow/alert-contract.ts`,
+]);
 /** Calls that address a message by its first argument. */
 const MESSAGE_CALLS = new Set([
   'query',
@@ -240,6 +246,7 @@ test('every update, query and workflow start names its definition from flow/; th
     'engine/domain/flow-control/call-collector.ts',
     'engine/domain/flow-control/gate-entry.ts',
     'engine/domain/flow-control/flow-pauses.ts',
+    'engine/domain/alerts/alert-workflows.ts',
   ]) {
     t.true((checked.get(`${ROOT}${file}`) ?? 0) > 0, `${file} was checked`);
   }
@@ -267,6 +274,8 @@ test('the workflow bundle exports the flow workflow under FLOW_WORKFLOW_TYPE, an
       COLLECTOR_WORKFLOW_TYPE,
       GATE_PAGE_WORKFLOW_TYPE,
       UNCLAIMED_GRANT_WORKFLOW_TYPE,
+      ALERT_WORKFLOW_TYPE,
+      RETENTION_WORKFLOW_TYPE,
     ].sort(),
   );
 });

@@ -2,6 +2,8 @@
 // that need data call the engine's services, which own PostgreSQL.
 import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { AlertCheckService } from '../../proto/gen/flowhook/engine/v1/alert_service_pb.js';
+import { HousekeepingService } from '../../proto/gen/flowhook/engine/v1/retention_service_pb.js';
 import { CallbackService } from '../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { OutboundService } from '../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../proto/gen/flowhook/engine/v1/record_service_pb.js';
@@ -21,6 +23,10 @@ export interface WorkerEngineClient {
   outbound: OutboundClient;
   /** Registers the keys waitForCallback steps wait for. */
   callbacks: CallbackClient;
+  /** Alert rules' evaluation and notification (workflows/operations/alert-activities.ts). */
+  alerts: Client<typeof AlertCheckService>;
+  /** The retention workflow's purge rounds (workflows/operations/retention-activities.ts). */
+  housekeeping: Client<typeof HousekeepingService>;
   /** The engine's gRPC health service, for the worker's /readyz (workflows/metrics/worker-readiness.ts). */
   health: Client<typeof Health>;
   close(): void;
@@ -56,6 +62,8 @@ export function createWorkerEngineClient(options: {
     records: createClient(RecordService, activityTransport),
     outbound: createClient(OutboundService, activityTransport),
     callbacks: createClient(CallbackService, activityTransport),
+    alerts: createClient(AlertCheckService, activityTransport),
+    housekeeping: createClient(HousekeepingService, activityTransport),
     health: createClient(Health, transportWith([])),
     close: () => sessionManager.abort(),
   };

@@ -23,8 +23,9 @@ export const FLOW_SETTINGS = settingsGroup('Flows and outbound calls', {
   FLOWHOOK_EGRESS_ALLOW: setting({
     type: text({ description: 'comma list of egress rules' }),
     defaultText: 'empty',
-    processes: ['worker'],
-    meaning: 'hosts, `host:port`, IPs and CIDRs (comma-separated) flows may reach although internal',
+    processes: ['worker', 'engine'],
+    meaning:
+      'hosts, `host:port`, IPs and CIDRs (comma-separated) flows (and the engine sending alerts) may reach although internal',
     more: "flowhook's own ports stay shut unless a `host:port` entry names them (see [the egress policy](../explanation/security.md#outbound-calls-the-egress-policy)).",
   }),
   FLOWHOOK_HTTP_MAX_RESPONSE_BYTES: setting({

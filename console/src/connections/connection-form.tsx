@@ -33,6 +33,11 @@ const KIND_FIELDS = Object.keys({
   clientId: true,
   scope: true,
   audience: true,
+  smtpHost: true,
+  smtpPort: true,
+  smtpSecurity: true,
+  mailFrom: true,
+  mailTo: true,
 } satisfies Record<KindField, true>) as KindField[];
 type Values = { name: string; type: ConnectionType; baseUrl: string; allowedHosts: string; secret: string } & Record<
   KindField,

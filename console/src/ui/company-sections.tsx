@@ -15,10 +15,16 @@ const SECTIONS: { label: string; pattern: string; path(company: string): string 
     path: (company) => `/executions?company=${encodeURIComponent(company)}`,
   },
   {
+    label: 'Deliveries',
+    pattern: '/deliveries/:company/*',
+    path: (company) => `/deliveries/${encodeURIComponent(company)}`,
+  },
+  {
     label: 'Connections',
     pattern: '/connections/:company',
     path: (company) => `/connections/${encodeURIComponent(company)}`,
   },
+  { label: 'Alerts', pattern: '/alerts/:company', path: (company) => `/alerts/${encodeURIComponent(company)}` },
   {
     label: 'Company settings',
     pattern: '/settings/:company',

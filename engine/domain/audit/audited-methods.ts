@@ -4,15 +4,18 @@
 // it, and a field not listed is never copied — so a new request field that
 // carries a secret cannot reach the audit table by accident. Field paths are
 // the request's proto3 JSON names (camelCase), e.g. `flow.company`.
+import { AlertService } from '../../../proto/gen/flowhook/engine/v1/alert_service_pb.js';
 import { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { DeliveryService } from '../../../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
 import { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import { SecretStoreAdminService } from '../../../proto/gen/flowhook/engine/v1/secret_store_admin_service_pb.js';
 import { ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
 import { UserAdminService } from '../../../proto/gen/flowhook/engine/v1/user_admin_service_pb.js';
+import { RetentionAdminService } from '../../../proto/gen/flowhook/engine/v1/retention_service_pb.js';
 import { methodEntry, methodTable, type MethodTable } from '../../../common/rpc-method-table.ts';
 
 export interface AuditedMethod {
@@ -145,9 +148,54 @@ const EXECUTION: Record<string, AuditedMethod> = {
   RevealExecutionPayload: { action: 'execution.reveal-payload', company: 'company', target: 'executionId' },
 };
 
+const DELIVERY: Record<string, AuditedMethod> = {
+  // A stored call run again as its original caller (a reveal, when it takes a doNotLogPayload payload, is filed too).
+  ReplayDelivery: { action: 'delivery.replay', company: 'company', target: 'id', details: ['reveal'] },
+  ReplayDeliveries: {
+    action: 'delivery.replay-many',
+    company: 'filter.company',
+    target: 'filter.activity',
+    details: [
+      'filter.outcome',
+      'filter.reason',
+      'filter.caller',
+      'filter.status',
+      'filter.route',
+      'filter.since',
+      'filter.until',
+      'dryRun',
+      'maxCount',
+      'reveal',
+    ],
+  },
+};
+
 const CONSOLE_SESSION_ADMIN: Record<string, AuditedMethod> = {
   // Whose sessions an admin ended (the person), or every session.
   EndConsoleSessions: { action: 'console-session.end', target: 'person', details: ['all'] },
+};
+
+const ALERT: Record<string, AuditedMethod> = {
+  SetAlert: {
+    action: 'alert.set',
+    company: 'rule.company',
+    target: 'rule.name',
+    details: ['rule.condition', 'rule.flow', 'rule.reason', 'rule.threshold', 'rule.windowSeconds', 'rule.connection'],
+  },
+  // A message sent now through the connection: who sent one is on record.
+  TestAlert: { action: 'alert.test', company: 'company', target: 'name' },
+  DeleteAlert: { action: 'alert.delete', company: 'company', target: 'name' },
+};
+
+const RETENTION_ADMIN: Record<string, AuditedMethod> = {
+  // An erasure request (its dry run too: who looked for whose data is on record), by company or by caller.
+  PurgeSubject: {
+    action: 'retention.purge',
+    company: 'company',
+    target: 'caller',
+    details: ['dryRun'],
+    implicit: { dryRun: false },
+  },
 };
 
 export const AUDITED_METHODS: MethodTable<AuditedMethod> = methodTable([
@@ -159,7 +207,10 @@ export const AUDITED_METHODS: MethodTable<AuditedMethod> = methodTable([
   [ServiceAccountAdminService, SERVICE_ACCOUNT_ADMIN],
   [HookSecretAdminService, HOOK_SECRET_ADMIN],
   [ExecutionService, EXECUTION],
+  [DeliveryService, DELIVERY],
   [ConsoleSessionAdminService, CONSOLE_SESSION_ADMIN],
+  [RetentionAdminService, RETENTION_ADMIN],
+  [AlertService, ALERT],
 ]);
 
 /** The entry for `service`/`method` (proto names), or undefined: not recorded. */

@@ -1,6 +1,6 @@
-// Keeps the callback_wait table (storage/callback-wait.entity.ts) from growing forever. Every
-// engine runs it at start and every 10 minutes; each statement is idempotent and skips rows
-// another engine is deleting, so engines never wait on each other.
+// Keeps the callback_wait table (storage/callback-wait.entity.ts) from growing forever. The
+// retention schedule's purge runs it (engine/domain/retention/); each statement is idempotent and
+// skips rows another engine is deleting, so purges at once never wait on each other.
 //
 // A row is deleted once it can no longer change an answer, and only after
 // FLOWHOOK_CALLBACK_RETENTION (default 30d) has passed since it last mattered:
@@ -16,12 +16,9 @@
 // would be by an expired or closed wait.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import type { Logger } from 'pino';
-import { startPeriodicTask, type PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
 import { forgetExecutionWaits } from './callback-waits.ts';
 import { executionStillRuns } from '../executions/execution-still-runs.ts';
 
-export const CALLBACK_PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const BATCH = 5000;
 /** Executions described per round: bounds the Temporal calls one round makes. */
 const EXECUTIONS_PER_ROUND = 500;
@@ -46,9 +43,9 @@ order by "execution_id" limit ${EXECUTIONS_PER_PAGE}`;
 export interface CallbackWaitPurgeOptions {
   orm: MikroORM;
   temporal: Client;
-  logger: Logger;
   retentionMs: number;
-  intervalMs?: number;
+  /** Batches of aged rows one round deletes at most (default: until none is full). */
+  maxBatches?: number;
 }
 
 export interface CallbackWaitPurgeRound {
@@ -58,6 +55,8 @@ export interface CallbackWaitPurgeRound {
   ofClosedExecutions: number;
   /** Executions asked about this round. */
   described: number;
+  /** Left for the next round: aged rows beyond maxBatches, or executions after the cursor. */
+  more: boolean;
 }
 
 /** Where the next round's look at unused rows starts; '' is the beginning. */
@@ -72,8 +71,13 @@ export async function purgeCallbackWaits(
 ): Promise<CallbackWaitPurgeRound> {
   const connection = options.orm.em.getConnection();
   const seconds = options.retentionMs / 1000;
-  const round: CallbackWaitPurgeRound = { aged: 0, ofClosedExecutions: 0, described: 0 };
-  for (;;) {
+  const round: CallbackWaitPurgeRound = { aged: 0, ofClosedExecutions: 0, described: 0, more: false };
+  const maxBatches = options.maxBatches ?? Infinity;
+  for (let batch = 0; ; batch++) {
+    if (batch >= maxBatches) {
+      round.more = true;
+      break;
+    }
     const result = await connection.execute<{ affectedRows: number }>(AGED_SQL, [seconds, seconds], 'run');
     const deleted = Number(result.affectedRows ?? 0);
     round.aged += deleted;
@@ -92,25 +96,6 @@ export async function purgeCallbackWaits(
       round.ofClosedExecutions += await forgetExecutionWaits(options.orm.em.fork(), executionId);
     }
   }
+  if (cursor.after !== '') round.more = true;
   return round;
-}
-
-export function startCallbackWaitPurge(options: CallbackWaitPurgeOptions): PeriodicTask {
-  const cursor: PurgeCursor = { after: '' };
-  return startPeriodicTask(async () => {
-    try {
-      const round = await purgeCallbackWaits(options, cursor);
-      if (round.aged + round.ofClosedExecutions > 0)
-        options.logger.debug(
-          { ...round, retentionMs: options.retentionMs },
-          'purged callback_wait rows past FLOWHOOK_CALLBACK_RETENTION',
-        );
-    } catch (error) {
-      // Never fatal: the rows wait for the next round.
-      options.logger.warn(
-        { reason: error instanceof Error ? error.message.split('\n')[0] : String(error) },
-        'callback wait purge failed; it runs again at the next interval',
-      );
-    }
-  }, options.intervalMs ?? CALLBACK_PURGE_INTERVAL_MS);
 }

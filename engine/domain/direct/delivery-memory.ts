@@ -6,16 +6,13 @@
 // deleted the closed execution: then the call finds the delivery remembered and is refused
 // instead of starting it again. It lives in PostgreSQL, not in an engine's memory: every engine
 // of the cluster sees the same rows, a restart forgets nothing, and only requests that proved
-// their signature add one. Rows older than FLOWHOOK_HOOK_REPLAY_WINDOW are purged by every
-// engine (housekeeping/aged-rows.ts) and no longer count.
+// their signature add one. Rows older than FLOWHOOK_HOOK_REPLAY_WINDOW no longer count and are
+// deleted by the retention schedule's purge (engine/domain/retention/).
 import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
-import { deleteAgedRows, startAgedRowsPurge } from '../../infrastructure/housekeeping/aged-rows.ts';
-import type { PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
+import { deleteAgedRows, type AgedRows } from '../../infrastructure/housekeeping/aged-rows.ts';
 
-const DELIVERIES = { table: 'provider_delivery', key: 'key', column: 'received_at' };
-export const DELIVERY_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+export const PROVIDER_DELIVERY_ROWS: AgedRows = { table: 'provider_delivery', key: 'key', column: 'received_at' };
 
 export interface DeliveryMemory {
   /** Whether the delivery that starts this execution was accepted within the window. */
@@ -48,26 +45,9 @@ export function createDeliveryMemory(windowMs: number): DeliveryMemory {
   };
 }
 
-/** One purge: deletes the rows past the window; resolves to how many. */
-export function purgeDeliveries(orm: MikroORM, windowMs: number): Promise<number> {
-  return deleteAgedRows(orm, DELIVERIES, windowMs);
-}
-
-/** Deletes rows past the window at start and every interval, on every engine (idempotent, batched). */
-export function startDeliveryPurge(options: {
-  orm: MikroORM;
-  logger: Logger;
-  windowMs: number;
-  intervalMs?: number;
-}): PeriodicTask {
-  return startAgedRowsPurge({
-    orm: options.orm,
-    logger: options.logger,
-    rows: DELIVERIES,
-    retentionMs: options.windowMs,
-    intervalMs: options.intervalMs ?? DELIVERY_PURGE_INTERVAL_MS,
-    setting: 'FLOWHOOK_HOOK_REPLAY_WINDOW',
-  });
+/** One purge (at most `maxBatches` batches): deletes the rows past the window; resolves to how many. */
+export function purgeDeliveries(orm: MikroORM, windowMs: number, maxBatches?: number): Promise<number> {
+  return deleteAgedRows(orm, PROVIDER_DELIVERY_ROWS, windowMs, maxBatches);
 }
 
 function keyOf(executionId: string): string {

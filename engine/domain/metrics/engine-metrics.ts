@@ -22,6 +22,7 @@ import type { InvokeObserver } from '../webhook/invoke-webhook.ts';
 import type { LimitName } from '../limits/webhook-limits.ts';
 import { ANSWER_METRIC } from './call-minutes.ts';
 import type { FlowControlCall } from '../webhook/execution-request.ts';
+import { createRetentionMetrics, type RetentionMetrics } from '../retention/retention-metrics.ts';
 
 const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
   RESPONDED: 'responded',
@@ -101,6 +102,8 @@ export interface EngineMetrics {
   consoleSignInRefused(reason: SignInRefusal): void;
   /** A sync call's wait on the webhookResponse update, by what ended it; `waiting` counts the calls in it now. */
   syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
+  /** What the retention purge deleted (engine/domain/retention/retention-metrics.ts). */
+  retention: RetentionMetrics;
 }
 
 export interface WebhookCallRecord extends InvokeObserver {
@@ -241,6 +244,7 @@ export function createEngineMetrics(): EngineMetrics {
 
   return {
     registry,
+    retention: createRetentionMetrics(registry),
     webhookCall: () => new CallRecord(),
     directCall: () => new DirectRecord(),
     rateLimited: (kind) => limited.get(kind).inc(),

@@ -5,7 +5,9 @@
 // (a field path, in protobuf-es property names), from the answer (an
 // execution names its company only once read), or the call needs the role in
 // every company. Pure.
+import { AlertService } from '../../../proto/gen/flowhook/engine/v1/alert_service_pb.js';
 import { AuditService } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
+import { DeliveryService } from '../../../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
 import { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
 import { ConsoleSessionAdminService } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
@@ -85,6 +87,16 @@ const CONNECTIONS: Record<string, RpcRule> = {
   ListConnectionKinds: { role: 'viewer', company: 'any-company' },
 };
 
+// Alerts belong to a company: its viewers see them; its admins change them, and send a test (it
+// goes out through a connection, which admins manage).
+const ALERTS: Record<string, RpcRule> = {
+  ListAlerts: { role: 'viewer', company: { request: 'company' } },
+  GetAlert: { role: 'viewer', company: { request: 'company' } },
+  SetAlert: { role: 'admin', company: { request: 'rule.company' } },
+  TestAlert: { role: 'admin', company: { request: 'company' } },
+  DeleteAlert: { role: 'admin', company: { request: 'company' } },
+};
+
 const AUDIT: Record<string, RpcRule> = {
   ListAuditEvents: { role: 'admin', company: { request: 'company' } },
 };
@@ -97,6 +109,15 @@ const SESSIONS: Record<string, RpcRule> = {
   EndConsoleSessions: { role: 'admin', company: 'every-company' },
 };
 
+// The delivery log reads like executions (a delivery names its company only once read); a replay runs a
+// stored call again as its original caller, so it is for admins of the company, which the console names.
+const DELIVERIES: Record<string, RpcRule> = {
+  ListDeliveries: { role: 'viewer', company: { request: 'filter.company' } },
+  GetDelivery: { role: 'viewer', company: { response: 'delivery.company' } },
+  ReplayDelivery: { role: 'admin', company: { request: 'company' } },
+  ReplayDeliveries: { role: 'admin', company: { request: 'filter.company' } },
+};
+
 export const CONSOLE_RPC_RULES: ReadonlyMap<string, Readonly<Record<string, RpcRule>>> = new Map([
   [FlowAdminService.typeName, FLOW_ADMIN],
   [ExecutionService.typeName, EXECUTIONS],
@@ -107,10 +128,18 @@ export const CONSOLE_RPC_RULES: ReadonlyMap<string, Readonly<Record<string, RpcR
   [ServiceAccountAdminService.typeName, SERVICE_ACCOUNT_ADMIN_RULES],
   [HookSecretAdminService.typeName, HOOK_SECRET_ADMIN_RULES],
   [ConsoleSessionAdminService.typeName, SESSIONS],
+  [DeliveryService.typeName, DELIVERIES],
+  [AlertService.typeName, ALERTS],
 ]);
 
 /** The services the console's listener serves with a rule table (ConsoleService, the session itself, aside). */
-export const CONSOLE_SERVICES = [FlowAdminService, ExecutionService, ConnectionAdminService, AuditService] as const;
+export const CONSOLE_SERVICES = [
+  FlowAdminService,
+  ExecutionService,
+  ConnectionAdminService,
+  AuditService,
+  AlertService,
+] as const;
 
 /** People, machines and hook secrets (console-people-rules.ts), served on the console's listener too. */
 export const CONSOLE_PEOPLE_SERVICES = [

@@ -13,6 +13,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { AlertService } from '../../../proto/gen/flowhook/engine/v1/alert_service_pb.js';
 import type { AppAdminService } from '../../../proto/gen/flowhook/engine/v1/app_admin_service_pb.js';
 import type { AuditService } from '../../../proto/gen/flowhook/engine/v1/audit_service_pb.js';
 import type { ConnectionAdminService } from '../../../proto/gen/flowhook/engine/v1/connection_admin_service_pb.js';
@@ -21,6 +22,7 @@ import {
   ConsoleSessionAdminService,
 } from '../../../proto/gen/flowhook/engine/v1/console_service_pb.js';
 import type { ExecutionService } from '../../../proto/gen/flowhook/engine/v1/execution_service_pb.js';
+import { DeliveryService } from '../../../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
 import type { FlowAdminService } from '../../../proto/gen/flowhook/engine/v1/flow_admin_service_pb.js';
 import type { HookSecretAdminService } from '../../../proto/gen/flowhook/engine/v1/hook_secret_admin_service_pb.js';
 import type { ServiceAccountAdminService } from '../../../proto/gen/flowhook/engine/v1/service_account_admin_service_pb.js';
@@ -60,6 +62,8 @@ export interface ConsoleServedServices {
   serviceAccounts: ServiceImpl<typeof ServiceAccountAdminService>;
   hookSecrets: ServiceImpl<typeof HookSecretAdminService>;
   consoleSessions: ServiceImpl<typeof ConsoleSessionAdminService>;
+  deliveries: ServiceImpl<typeof DeliveryService>;
+  alerts: ServiceImpl<typeof AlertService>;
 }
 
 export interface ConsoleServerDeps {
@@ -137,17 +141,19 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
           oidc: oidc && { issuer: oidc.issuer, startPath: OIDC_START_PATH },
         }),
       );
-      const [flowAdmin, executions, connections, audit] = CONSOLE_SERVICES;
+      const [flowAdmin, executions, connections, audit, alerts] = CONSOLE_SERVICES;
       router.service(flowAdmin, deps.services.flowAdmin);
       router.service(executions, deps.services.executions);
       router.service(connections, deps.services.connections);
       router.service(audit, deps.services.audit);
+      router.service(alerts, deps.services.alerts);
       const [users, apps, serviceAccounts, hookSecrets] = CONSOLE_PEOPLE_SERVICES;
       router.service(users, deps.services.users);
       router.service(apps, deps.services.apps);
       router.service(serviceAccounts, deps.services.serviceAccounts);
       router.service(hookSecrets, deps.services.hookSecrets);
       router.service(ConsoleSessionAdminService, deps.services.consoleSessions);
+      router.service(DeliveryService, deps.services.deliveries);
     },
   });
   const gated = consoleGate(rpc, {
@@ -205,14 +211,12 @@ export async function startConsoleServer(deps: ConsoleServerDeps): Promise<Runni
       return 0;
     },
   });
-  const purge = sessions.startPurge(logger);
   const url = config.publicUrl ?? server.url;
   logger.info({ url, oidc: config.oidc ? config.oidc.issuer : 'off' }, 'console listening');
   return {
     port: server.port,
     url,
     async close() {
-      await purge.close();
       await server.close();
     },
   };

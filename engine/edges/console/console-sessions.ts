@@ -2,14 +2,11 @@
 // any engine serves any session, and a sign-out holds for all of them. The
 // browser holds a random cookie value; the table holds its SHA-256. A session
 // lasts FLOWHOOK_CONSOLE_SESSION_TTL; an expired one is deleted when it is
-// next presented and by the hourly purge. Admins list and end sessions
+// next presented and by the retention schedule's purge (engine/domain/retention/). Admins list and end sessions
 // (console-session-admin-service.ts); nothing read out of here for them
 // names a cookie or its hash.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
 import { newSessionSecret, sessionKey } from '../http/browser-sessions.ts';
-import { deleteAgedRows, startAgedRowsPurge } from '../../infrastructure/housekeeping/aged-rows.ts';
-import type { PeriodicTask } from '../../infrastructure/housekeeping/periodic-task.ts';
 import { ConsoleSession } from '../../infrastructure/storage/entities.ts';
 import { isConsoleRole, type ConsoleRoleName, type RoleGrants } from '../../domain/callers/console-roles.ts';
 
@@ -41,9 +38,6 @@ export interface FoundSession {
 
 /** The audit log's account for people who signed in with the identity provider. */
 export const OIDC_ACCOUNT = 'console-oidc';
-
-const SESSION_ROWS = { table: 'console_session', key: 'id', column: 'expires_at' };
-const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export class ConsoleSessions {
   readonly #orm: MikroORM;
@@ -104,22 +98,6 @@ export class ConsoleSessions {
   /** Ends a session by its key (sign-out, or a credential that no longer holds). */
   async close(key: string): Promise<void> {
     await this.#orm.em.fork().nativeDelete(ConsoleSession, { id: key });
-  }
-
-  /** Deletes expired sessions at start and every hour (every engine; batched and idempotent). */
-  startPurge(logger: Logger): PeriodicTask {
-    return startAgedRowsPurge({
-      orm: this.#orm,
-      logger,
-      rows: SESSION_ROWS,
-      retentionMs: 0,
-      intervalMs: PURGE_INTERVAL_MS,
-      setting: 'FLOWHOOK_CONSOLE_SESSION_TTL',
-    });
-  }
-
-  purgeExpired(): Promise<number> {
-    return deleteAgedRows(this.#orm, SESSION_ROWS, 0);
   }
 }
 

@@ -4,8 +4,10 @@
 // an unauthenticated caller cannot make the engine buffer anything. The
 // account travels on to the services as a Connect context value.
 //
-//   invoke   WebhookService (for the account's companies)
-//   records  RecordService, OutboundService, CallbackService (for executions the engine started)
+//   invoke   WebhookService (for the account's companies), DeliveryLogService (the facade's delivery reports)
+//   records  RecordService, OutboundService, CallbackService (for executions the engine started),
+//            AlertCheckService (the alert workflows' evaluations and notifications),
+//            HousekeepingService (the retention workflow's purge rounds)
 //   admin    every admin service (flows, apps, users, connections, hook secrets, executions, accounts)
 //
 // The gRPC health and reflection services are open: they reveal no data (the
@@ -13,10 +15,13 @@
 import type { Http2ServerRequest } from 'node:http2';
 import type { ContextValues } from '@connectrpc/connect';
 import type { Logger } from 'pino';
+import { AlertCheckService } from '../../../proto/gen/flowhook/engine/v1/alert_service_pb.js';
 import { CallbackService } from '../../../proto/gen/flowhook/engine/v1/callback_service_pb.js';
 import { OutboundService } from '../../../proto/gen/flowhook/engine/v1/outbound_service_pb.js';
 import { RecordService } from '../../../proto/gen/flowhook/engine/v1/record_service_pb.js';
 import { WebhookService } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
+import { DeliveryLogService } from '../../../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
+import { HousekeepingService } from '../../../proto/gen/flowhook/engine/v1/retention_service_pb.js';
 import { logRefusedCall } from '../../../common/refusal-reasons.ts';
 import { REQUEST_ID_HEADER } from '../../../common/rpc-metadata.ts';
 import { runInRequestScope, SAFE_REQUEST_ID } from '../../../common/request-scope.ts';
@@ -31,9 +36,14 @@ import { serviceAccountValues } from '../../domain/callers/call-context.ts';
 
 const SCOPE_OF_SERVICE = new Map<string, ServiceAccountScope>([
   [WebhookService.typeName, 'invoke'],
+  // The facade reports what it answered on the webhook routes (engine/domain/deliveries/).
+  [DeliveryLogService.typeName, 'invoke'],
   [RecordService.typeName, 'records'],
   [OutboundService.typeName, 'records'],
   [CallbackService.typeName, 'records'],
+  // The retention workflow's purge round: it names no subject and changes no setting.
+  [HousekeepingService.typeName, 'records'],
+  [AlertCheckService.typeName, 'records'],
 ]);
 
 export const OPEN_SERVICES = new Set([

@@ -23,6 +23,7 @@ import {
 } from '../../../proto/gen/flowhook/engine/v1/webhook_service_pb.js';
 import type { WebhookOutcome } from '../../../flow/index.ts';
 import { logRefusedCall } from '../../../common/refusal-reasons.ts';
+import { withRefusalReason } from '../rpc/refusal-metadata.ts';
 import { PermissionDeniedError, UnauthenticatedError } from '../../errors.ts';
 import { authenticateCaller, claimedCaller } from '../../domain/callers/caller-authentication.ts';
 import { invokeWebhook } from '../../domain/webhook/invoke-webhook.ts';
@@ -68,7 +69,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const execution = await invokeWebhook(deps, request, account, call).catch((error: unknown) => {
         call?.failed(error);
         logIfRefused(deps.logger, { ...where, caller: request.caller }, error, account.name);
-        throw error;
+        throw withRefusalReason(error);
       });
       return create(InvokeResponseSchema, startedAnswer(deps, 'webhook invoked', where, execution, started, call));
     },
@@ -91,7 +92,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
         } else {
           logIfRefused(deps.logger, { ...where, caller: undefined }, error, account.name);
         }
-        throw error;
+        throw withRefusalReason(error);
       });
       if ('challenge' in answer) {
         deps.logger.info({ ...where, ms: Date.now() - started }, 'provider url_verification answered');
@@ -118,7 +119,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
             'answer not found',
           );
         else logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
-        throw error;
+        throw withRefusalReason(error);
       });
       const { answer } = execution;
       const handed = answerToHand(execution);
@@ -151,7 +152,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const delivered = await deliverCallback(deps, request, account).catch((error: unknown) => {
         callbackFailed(deps, 'url', error);
         logIfRefused(deps.logger, { company: '', caller: undefined }, error, account.name);
-        throw error;
+        throw withRefusalReason(error);
       });
       callbackDelivered(deps, 'url', delivered, started);
       return create(DeliverCallbackResponseSchema, { statusCode: delivered.statusCode, repeated: delivered.repeated });
@@ -163,7 +164,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const delivered = await resumeCallback(deps, request, account).catch((error: unknown) => {
         callbackFailed(deps, 'key', error, where);
         logIfRefused(deps.logger, { ...where, caller: request.caller }, error, account.name);
-        throw error;
+        throw withRefusalReason(error);
       });
       callbackDelivered(deps, 'key', delivered, started, where);
       return create(ResumeCallbackResponseSchema, {
@@ -178,7 +179,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       await authenticateCaller(deps.callers, deps.orm.em.fork(), request.caller, new Date(), account).catch(
         (error: unknown) => {
           logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
-          throw error;
+          throw withRefusalReason(error);
         },
       );
       return {};

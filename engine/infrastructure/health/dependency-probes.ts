@@ -11,28 +11,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-
-/** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW */
-const WORKFLOW_TASK_QUEUE = 1;
-
-function millisOf(
-  time: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined,
-): number {
-  if (!time) return 0;
-  const seconds = typeof time.seconds === 'number' ? time.seconds : (time.seconds?.toNumber() ?? 0);
-  return seconds * 1000 + Math.floor((time.nanos ?? 0) / 1e6);
-}
+import { POLLER_SEEN_WITHIN_MS, workflowPollers } from '../temporal/task-queue-pollers.ts';
 
 export const POSTGRESQL_HEALTH_NAME = 'flowhook.dependency.postgresql';
 export const TEMPORAL_HEALTH_NAME = 'flowhook.dependency.temporal';
 export const WORKERS_HEALTH_NAME = 'flowhook.dependency.workers';
-
-/**
- * A worker that polls renews its long poll at least once a minute (Temporal answers an idle poll
- * after a minute); Temporal lists a poller for minutes after it stopped. One not seen for longer
- * than this is gone.
- */
-export const POLLER_SEEN_WITHIN_MS = 75_000;
 
 export interface WorkerPollers {
   namespace: string;
@@ -66,18 +49,10 @@ export function startDependencyProbes(
     [TEMPORAL_HEALTH_NAME]: () =>
       client.connection.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({})),
     [WORKERS_HEALTH_NAME]: async () => {
-      const { pollers } = await client.connection.withDeadline(Date.now() + timeoutMs, () =>
-        client.workflowService.describeTaskQueue({
-          namespace: workers.namespace,
-          taskQueue: { name: workers.taskQueue },
-          taskQueueType: WORKFLOW_TASK_QUEUE,
-        }),
-      );
+      const pollers = await workflowPollers(client, workers, timeoutMs);
       const now = Date.now();
       const live = new Set(
-        pollers
-          .filter((poller) => now - millisOf(poller.lastAccessTime) <= POLLER_SEEN_WITHIN_MS)
-          .map((poller) => poller.identity),
+        pollers.filter((poller) => now - poller.lastSeen <= POLLER_SEEN_WITHIN_MS).map((poller) => poller.identity),
       ).size;
       workers.onCount?.(live);
       if (live === 0) throw new Error(`no worker polls the task queue ${workers.taskQueue}`);

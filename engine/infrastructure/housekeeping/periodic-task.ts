@@ -1,7 +1,7 @@
-// Runs one recurring task at start and then every interval, never two at once: the purges
-// (records/record-write-purge.ts, callbacks/callback-wait-purge.ts) and the engine heartbeat
-// (limits/engine-membership.ts). A task handles its own errors; close() waits for a round under
-// way so the database is not closed under it.
+// Runs one recurring task at start and then every interval, never two at once: the engine
+// heartbeat (limits/engine-membership.ts) and other per-engine rounds. (Retention is not one: a
+// Temporal Schedule purges once per deployment, engine/domain/retention/.) A task handles its own
+// errors; close() waits for a round under way so the database is not closed under it.
 
 export interface PeriodicTask {
   /** Settles when the first round (started at once) has ended. */

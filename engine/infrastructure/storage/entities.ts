@@ -18,6 +18,8 @@ import { EngineNodeSchema } from './engine-node.entity.ts';
 import { AuditEventSchema } from './audit-event.entity.ts';
 import { ProviderDeliverySchema } from './provider-delivery.entity.ts';
 import { ConsoleSessionSchema } from './console-session.entity.ts';
+import { DeliverySchema } from './delivery.entity.ts';
+import { AlertRuleSchema } from './alert-rule.entity.ts';
 
 export const ENTITIES = [
   CompanySchema,
@@ -39,6 +41,8 @@ export const ENTITIES = [
   AuditEventSchema,
   ProviderDeliverySchema,
   ConsoleSessionSchema,
+  DeliverySchema,
+  AlertRuleSchema,
 ];
 
 export { Company } from './company.entity.ts';
@@ -60,3 +64,5 @@ export { EngineNode } from './engine-node.entity.ts';
 export { AuditEvent } from './audit-event.entity.ts';
 export { ProviderDelivery } from './provider-delivery.entity.ts';
 export { ConsoleSession } from './console-session.entity.ts';
+export { Delivery } from './delivery.entity.ts';
+export { AlertRule } from './alert-rule.entity.ts';

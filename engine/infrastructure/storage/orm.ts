@@ -18,6 +18,8 @@ import { Migration0012ProviderDeliveries } from './migrations/migration-0012-pro
 import { Migration0013Console } from './migrations/migration-0013-console.ts';
 import { Migration0014FlowPause } from './migrations/migration-0014-flow-pause.ts';
 import { Migration0015ConsoleSessionChecks } from './migrations/migration-0015-console-session-checks.ts';
+import { Migration0016Deliveries } from './migrations/migration-0016-deliveries.ts';
+import { Migration0017Alerts } from './migrations/migration-0017-alerts.ts';
 
 export const MIGRATIONS = [
   { name: 'migration-0001-initial', class: Migration0001Initial },
@@ -35,6 +37,8 @@ export const MIGRATIONS = [
   { name: 'migration-0013-console', class: Migration0013Console },
   { name: 'migration-0014-flow-pause', class: Migration0014FlowPause },
   { name: 'migration-0015-console-session-checks', class: Migration0015ConsoleSessionChecks },
+  { name: 'migration-0016-deliveries', class: Migration0016Deliveries },
+  { name: 'migration-0017-alerts', class: Migration0017Alerts },
 ];
 
 export interface OrmOptions {

@@ -73,6 +73,35 @@ export declare type ConnectionSettings = Message<"flowhook.engine.v1.ConnectionS
    * @generated from field: string audience = 9;
    */
   audience: string;
+
+  /**
+   * SMTP: the server, its port (default 587, or 465 with tls), how the
+   * connection is secured (starttls, the default; tls; none), the sender and
+   * the recipients (comma-separated).
+   *
+   * @generated from field: string smtp_host = 10;
+   */
+  smtpHost: string;
+
+  /**
+   * @generated from field: string smtp_port = 11;
+   */
+  smtpPort: string;
+
+  /**
+   * @generated from field: string smtp_security = 12;
+   */
+  smtpSecurity: string;
+
+  /**
+   * @generated from field: string mail_from = 13;
+   */
+  mailFrom: string;
+
+  /**
+   * @generated from field: string mail_to = 14;
+   */
+  mailTo: string;
 };
 
 /**
@@ -137,6 +166,35 @@ export declare type ConnectionSettingsJson = {
    * @generated from field: string audience = 9;
    */
   audience?: string;
+
+  /**
+   * SMTP: the server, its port (default 587, or 465 with tls), how the
+   * connection is secured (starttls, the default; tls; none), the sender and
+   * the recipients (comma-separated).
+   *
+   * @generated from field: string smtp_host = 10;
+   */
+  smtpHost?: string;
+
+  /**
+   * @generated from field: string smtp_port = 11;
+   */
+  smtpPort?: string;
+
+  /**
+   * @generated from field: string smtp_security = 12;
+   */
+  smtpSecurity?: string;
+
+  /**
+   * @generated from field: string mail_from = 13;
+   */
+  mailFrom?: string;
+
+  /**
+   * @generated from field: string mail_to = 14;
+   */
+  mailTo?: string;
 };
 
 /**
@@ -949,6 +1007,38 @@ export enum ConnectionType {
    * @generated from enum value: CONNECTION_TYPE_OAUTH2_CLIENT_CREDENTIALS = 4;
    */
   OAUTH2_CLIENT_CREDENTIALS = 4,
+
+  /**
+   * Alert channels (AlertService), never used by httpRequest steps.
+   * A Slack incoming webhook: the secret is its URL.
+   *
+   * @generated from enum value: CONNECTION_TYPE_SLACK = 5;
+   */
+  SLACK = 5,
+
+  /**
+   * A Microsoft Teams workflow webhook (an Adaptive Card is posted): the
+   * secret is its URL.
+   *
+   * @generated from enum value: CONNECTION_TYPE_TEAMS = 6;
+   */
+  TEAMS = 6,
+
+  /**
+   * Any HTTP endpoint at `base_url`, each message signed with Standard
+   * Webhooks: the secret is the `whsec_…` signing secret.
+   *
+   * @generated from enum value: CONNECTION_TYPE_WEBHOOK = 7;
+   */
+  WEBHOOK = 7,
+
+  /**
+   * E-mail through an SMTP server: `smtp_host`, `smtp_port`, `smtp_security`,
+   * `mail_from`, `mail_to` and `username`; the secret is the password.
+   *
+   * @generated from enum value: CONNECTION_TYPE_SMTP = 8;
+   */
+  SMTP = 8,
 }
 
 /**
@@ -956,7 +1046,7 @@ export enum ConnectionType {
  *
  * @generated from enum flowhook.engine.v1.ConnectionType
  */
-export declare type ConnectionTypeJson = "CONNECTION_TYPE_UNSPECIFIED" | "CONNECTION_TYPE_API_KEY" | "CONNECTION_TYPE_BASIC" | "CONNECTION_TYPE_BEARER" | "CONNECTION_TYPE_OAUTH2_CLIENT_CREDENTIALS";
+export declare type ConnectionTypeJson = "CONNECTION_TYPE_UNSPECIFIED" | "CONNECTION_TYPE_API_KEY" | "CONNECTION_TYPE_BASIC" | "CONNECTION_TYPE_BEARER" | "CONNECTION_TYPE_OAUTH2_CLIENT_CREDENTIALS" | "CONNECTION_TYPE_SLACK" | "CONNECTION_TYPE_TEAMS" | "CONNECTION_TYPE_WEBHOOK" | "CONNECTION_TYPE_SMTP";
 
 /**
  * Describes the enum flowhook.engine.v1.ConnectionType.
