@@ -27,6 +27,7 @@ import { WebhookService } from '../proto/gen/flowhook/engine/v1/webhook_service_
 import { DeliveryLogService, DeliveryService } from '../proto/gen/flowhook/engine/v1/delivery_service_pb.js';
 import { createDeliveryLogService } from './edges/services/delivery-log-service.ts';
 import { createDeliveryService } from './edges/services/delivery-service.ts';
+import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from './domain/reruns/rerun-pacer.ts';
 import type { FloodLimits } from './domain/deliveries/flood-bound.ts';
 import { HousekeepingService, RetentionAdminService } from '../proto/gen/flowhook/engine/v1/retention_service_pb.js';
 import { createHousekeepingService, createRetentionAdminService } from './edges/services/retention-services.ts';
@@ -173,9 +174,11 @@ export function createEngine(deps: EngineDeps): EngineServer {
   let serving = true;
   // Long-polls of GetAnswer end early on shutdown instead of holding close() for their whole wait.
   const stopping = new AbortController();
+  // Re-runs and delivery replays start executions at one pace per engine, together.
+  const rerunPacer = createRerunPacer(deps.rerunsPerSecond ?? DEFAULT_RERUNS_PER_SECOND);
   const consoleServices: ConsoleServedServices = {
     flowAdmin: createFlowAdminService(deps),
-    executions: createExecutionService(deps),
+    executions: createExecutionService({ ...deps, rerunPacer }),
     connections: createConnectionAdminService(deps),
     audit: createAuditService(deps),
     users: createUserAdminService(deps),
@@ -183,7 +186,7 @@ export function createEngine(deps: EngineDeps): EngineServer {
     serviceAccounts: createServiceAccountAdminService(deps),
     hookSecrets: createHookSecretAdminService(deps),
     consoleSessions: createConsoleSessionAdminService(deps),
-    deliveries: createDeliveryService(deps),
+    deliveries: createDeliveryService({ ...deps, rerunPacer }),
     alerts: createAlertService(deps),
   };
   const handler = connectNodeAdapter({

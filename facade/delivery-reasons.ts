@@ -56,10 +56,14 @@ export function refusalReasonOf(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Accepted when no error was answered; refused for 401/403; failed otherwise. */
+/**
+ * Accepted when no error was answered; refused when the call was turned away (a 4xx: credentials,
+ * secret, signature, a bad request, a rate limit — what `calls-refused` alerts count); failed when
+ * flowhook could not answer it (a 5xx) or the caller hung up first (499).
+ */
 export function deliveryOutcome(failed: boolean, status: number): DeliveryOutcome {
   if (!failed) return 'accepted';
-  return status === 401 || status === 403 ? 'refused' : 'failed';
+  return status >= 400 && status < 500 && status !== CLIENT_CLOSED_STATUS ? 'refused' : 'failed';
 }
 
 /** The reason stored: none when accepted, the refusal's own for 401/403, else the status's code. */

@@ -17,7 +17,6 @@ import { CallerRefusedError } from './caller-credentials.ts';
 import { CLIENT_CLOSED_STATUS, deliveryOutcome, deliveryReason, refusalReasonOf } from './delivery-reasons.ts';
 import type { DeliveryReporter, PendingDelivery } from './delivery-reporter.ts';
 import { OUTCOME_HEADER } from './invoke-route.ts';
-import { extractPayloadText } from './payload-extract.ts';
 import { NO_TRUSTED_PROXIES, senderOf, type TrustedProxies } from './sender-address.ts';
 
 export type DeliveryRoute = 'endpoint' | 'resume' | 'answer' | 'provider' | 'callback';
@@ -100,13 +99,9 @@ function delivery(
 /** What a replay runs again: the endpoint's payload text; the provider route's bytes and query. */
 function acceptedRequest(ctx: FacadeContext, route: DeliveryRoute): { body: Uint8Array; query?: string } | undefined {
   if (route === 'provider' && ctx.state.rawBody) return { body: ctx.state.rawBody, query: ctx.querystring };
-  if (route === 'endpoint' && typeof ctx.request.rawBody === 'string') {
-    try {
-      return { body: Buffer.from(extractPayloadText(ctx.request.rawBody), 'utf8') };
-    } catch {
-      return undefined;
-    }
-  }
+  // Read once by the route (webhook-request.ts): the text is not scanned a second time.
+  if (route === 'endpoint' && ctx.state.payloadJson !== undefined)
+    return { body: Buffer.from(ctx.state.payloadJson, 'utf8') };
   return undefined;
 }
 

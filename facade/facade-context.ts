@@ -20,6 +20,8 @@ export interface FacadeState {
   errorCode?: string;
   /** Provider route: the request body's bytes as received (raw-body.ts); never parsed by the facade. */
   rawBody?: Buffer;
+  /** Endpoint: the `payload` member's exact text, once read (webhook-request.ts), for the delivery log. */
+  payloadJson?: string;
 }
 
 export type FacadeContext = ParameterizedContext<FacadeState>;

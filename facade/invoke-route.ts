@@ -57,6 +57,7 @@ export type ForwardDeps<Method extends keyof WebhookClient> = {
 export function forwardWebhookCall(deps: ForwardDeps<'invoke'>): FacadeMiddleware {
   return async function invoke(ctx) {
     const request = readWebhookRequest(ctx.request.body, ctx.request.rawBody);
+    ctx.state.payloadJson = request.payloadJson;
     const response = await deps.webhookClient.invoke({
       ...callOf(ctx),
       ...request,

@@ -34,7 +34,15 @@ const SECRET = 'sk_live_Zq8w-UNIQUE-7731';
 type Rotation = Omit<RotateKeyResponse, '$typeName' | '$unknown'>;
 
 /** Just enough of the engine: companies Acme and Beta, connections, egress lists, key rotation. */
-function fakeEngine(rotation: Rotation = { currentKeyId: KEY_ID, generated: true, rewrapped: 0, retiredKeyIds: [] }) {
+function fakeEngine(
+  rotation: Rotation = {
+    currentKeyId: KEY_ID,
+    generated: true,
+    rewrapped: 0,
+    deliveriesRewrapped: 0,
+    retiredKeyIds: [],
+  },
+) {
   const companies = new Set(['Acme', 'Beta']);
   const connections = new Map<string, Connection>();
   const egress = new Map<string, string[]>();
@@ -721,39 +729,50 @@ test('secret-store rotate: a generated key from the key file, with retired keys'
     currentKeyId: 'k-new',
     generated: true,
     rewrapped: 3,
+    deliveriesRewrapped: 1200,
     retiredKeyIds: ['k-old1', 'k-old2'],
   });
   const run = await flowhook(engine, undefined, 'secret-store', 'rotate');
   t.is(run.code, 0, run.err);
   t.is(
     run.out,
-    'Generated a new key k-new and re-wrapped 3 secrets under it.\nThe older keys k-old1, k-old2 protect no secret any more and may be removed from the key file.\n',
+    'Generated a new key k-new and re-wrapped 3 secrets and 1200 stored delivery bodies under it.\nThe older keys k-old1, k-old2 protect no secret or delivery body any more and may be removed from the key file.\n',
   );
   const json = await flowhook(engine, undefined, 'secret-store', 'rotate', '--json');
   t.deepEqual(JSON.parse(json.out), {
     currentKeyId: 'k-new',
     generated: true,
     rewrapped: 3,
+    deliveriesRewrapped: 1200,
     retiredKeyIds: ['k-old1', 'k-old2'],
   });
 });
 
 test('secret-store rotate: the current key from FLOWHOOK_SECRETS_KEY', async (t) => {
   const only = await flowhook(
-    fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, retiredKeyIds: [] }),
+    fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 1, deliveriesRewrapped: 1, retiredKeyIds: [] }),
     undefined,
     'secret-store',
     'rotate',
   );
-  t.is(only.out, 'Re-wrapped 1 secret under the current key k-env (from FLOWHOOK_SECRETS_KEY).\n');
+  t.is(
+    only.out,
+    'Re-wrapped 1 secret and 1 stored delivery body under the current key k-env (from FLOWHOOK_SECRETS_KEY).\n',
+  );
   const older = await flowhook(
-    fakeEngine({ currentKeyId: 'k-env', generated: false, rewrapped: 0, retiredKeyIds: ['k-prev'] }),
+    fakeEngine({
+      currentKeyId: 'k-env',
+      generated: false,
+      rewrapped: 0,
+      deliveriesRewrapped: 0,
+      retiredKeyIds: ['k-prev'],
+    }),
     undefined,
     'secret-store',
     'rotate',
   );
   t.is(
     older.out,
-    'Re-wrapped 0 secrets under the current key k-env (from FLOWHOOK_SECRETS_KEY).\nThe older key k-prev protects no secret any more and may be removed from FLOWHOOK_SECRETS_KEY.\n',
+    'Re-wrapped 0 secrets and 0 stored delivery bodies under the current key k-env (from FLOWHOOK_SECRETS_KEY).\nThe older key k-prev protects no secret or delivery body any more and may be removed from FLOWHOOK_SECRETS_KEY.\n',
   );
 });

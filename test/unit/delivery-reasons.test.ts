@@ -7,12 +7,14 @@ import { REFUSAL_REASON_METADATA } from '../../common/rpc-metadata.ts';
 import { CallerRefusedError } from '../../facade/caller-credentials.ts';
 import { deliveryOutcome, deliveryReason, refusalReasonOf, STATUS_REASONS } from '../../facade/delivery-reasons.ts';
 
-test('outcomes: accepted without an error, refused for 401/403, failed otherwise', (t) => {
+test('outcomes: accepted without an error, refused for a 4xx, failed for a 5xx or a caller gone', (t) => {
   t.is(deliveryOutcome(false, 200), 'accepted');
   t.is(deliveryOutcome(false, 202), 'accepted');
   t.is(deliveryOutcome(true, 401), 'refused');
   t.is(deliveryOutcome(true, 403), 'refused');
-  t.is(deliveryOutcome(true, 429), 'failed');
+  t.is(deliveryOutcome(true, 429), 'refused');
+  t.is(deliveryOutcome(true, 404), 'refused');
+  t.is(deliveryOutcome(true, 499), 'failed');
   t.is(deliveryOutcome(true, 503), 'failed');
 });
 
@@ -31,9 +33,9 @@ test('the status table names every failure; 401 without a reason is unauthorized
   t.is(deliveryReason('accepted', 200, undefined), '');
   t.is(deliveryReason('refused', 401, 'bad_key'), 'bad_key');
   t.is(deliveryReason('refused', 401, undefined), 'unauthorized');
-  t.is(deliveryReason('failed', 429, undefined), 'rate_limited');
-  t.is(deliveryReason('failed', 422, undefined), 'idempotency_conflict');
-  t.is(deliveryReason('failed', 418, undefined), 'client_error');
+  t.is(deliveryReason('refused', 429, undefined), 'rate_limited');
+  t.is(deliveryReason('refused', 422, undefined), 'idempotency_conflict');
+  t.is(deliveryReason('refused', 418, undefined), 'client_error');
   t.is(deliveryReason('failed', 499, undefined), 'client_closed');
   t.is(deliveryReason('failed', 502, undefined), 'server_error');
   for (const reason of STATUS_REASONS.values()) t.regex(reason, /^[a-z][a-z0-9_]*$/);

@@ -1,16 +1,21 @@
 // The secret store's envelope encryption and keyring: round trips, binding to
-// the row, re-wrapping under a new key, and errors that never quote a key.
+// the row, re-wrapping under a new key (a whole envelope, or only its head, as
+// the rotation does for delivery bodies), and errors that never quote a key.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openRequest, sealRequest } from '../../engine/domain/deliveries/delivery-body.ts';
 import {
   decryptSecret,
   encryptSecret,
+  ENVELOPE_HEAD_MAX,
   envelopeKeyId,
+  rewrapEnvelopeHead,
   rewrapSecret,
 } from '../../engine/infrastructure/secret-store/envelope-encryption.ts';
+import { rewrapDeliveryHeads } from '../../engine/infrastructure/secret-store/key-rotation.ts';
 import {
   KeyringError,
   SecretKeyring,
@@ -102,4 +107,58 @@ test('a key file gains a new first key on rotation, keeps the older ones, and st
 test('an env keyring cannot generate a key and says what to do instead', (t) => {
   const keyring = new SecretKeyring({ kind: 'env', keys: [newKey()] });
   t.throws(() => keyring.generateKey(), { message: /put a new key first in it, restart the engine, then rotate/ });
+});
+
+test('a head re-wrapped from an envelope cut short splices onto the rest: the same secret, still bound to its context', (t) => {
+  const oldKey = newKey();
+  const newer = newKey();
+  const secret = 'x'.repeat(5000);
+  const envelope = encryptSecret(new SecretKeyring({ kind: 'env', keys: [oldKey] }), secret, 'ctx');
+  const both = new SecretKeyring({ kind: 'env', keys: [newer, oldKey] });
+  const rewrapped = rewrapEnvelopeHead(both, envelope.slice(0, ENVELOPE_HEAD_MAX))!;
+  t.true(rewrapped.head.endsWith('.'));
+  t.true(rewrapped.head.length <= ENVELOPE_HEAD_MAX);
+  t.is(envelope[rewrapped.replaces - 1], '.', 'the old head ends at its last dot');
+  const spliced = rewrapped.head + envelope.slice(rewrapped.replaces);
+  t.is(envelopeKeyId(spliced), keyId(Buffer.from(newer, 'base64')));
+  const onlyNew = new SecretKeyring({ kind: 'env', keys: [newer] });
+  t.is(decryptSecret(onlyNew, spliced, 'ctx'), secret);
+  t.throws(() => decryptSecret(onlyNew, spliced, 'other'), { message: /does not decrypt/ });
+  t.is(rewrapEnvelopeHead(both, spliced.slice(0, ENVELOPE_HEAD_MAX)), undefined, 'already under the current key');
+  // Cut inside the head: not an envelope's start.
+  t.throws(() => rewrapEnvelopeHead(both, envelope.slice(0, 30)), { message: /not in a format this engine reads/ });
+});
+
+test("a batch of delivery bodies' heads: each re-wrapped, the body still opening only on its own row", (t) => {
+  const oldKey = newKey();
+  const newer = newKey();
+  const old = new SecretKeyring({ kind: 'env', keys: [oldKey] });
+  const both = new SecretKeyring({ kind: 'env', keys: [newer, oldKey] });
+  const onlyNew = new SecretKeyring({ kind: 'env', keys: [newer] });
+  const request = { body: Buffer.from('{"order": 1}'), query: 'a=1' };
+  const ids = ['5f0e2a4c-0000-4000-8000-000000000001', '5f0e2a4c-0000-4000-8000-000000000002'];
+  const bodies = ids.map((id) => sealRequest(old, id, request));
+  t.is(bodies[0]!.keyId, keyId(Buffer.from(oldKey, 'base64')));
+  const current = sealRequest(both, 'already-new', request);
+  const updates = rewrapDeliveryHeads(both, [
+    ...ids.map((id, index) => ({ id, head: bodies[index]!.body.subarray(0, ENVELOPE_HEAD_MAX) })),
+    { id: 'already-new', head: current.body.subarray(0, ENVELOPE_HEAD_MAX) },
+  ]);
+  t.deepEqual(
+    updates.map((update) => update.id),
+    [...ids, 'already-new'],
+  );
+  // What the update statement does: overlay(body placing head from 1 for replaces).
+  const spliced = ids.map((_, index) =>
+    Buffer.concat([updates[index]!.head, bodies[index]!.body.subarray(updates[index]!.replaces)]),
+  );
+  t.deepEqual(openRequest(onlyNew, ids[0]!, spliced[0]!), { body: request.body, query: 'a=1' });
+  t.deepEqual(openRequest(onlyNew, ids[1]!, spliced[1]!), { body: request.body, query: 'a=1' });
+  t.throws(() => openRequest(onlyNew, ids[1]!, spliced[0]!), { message: /does not decrypt/ });
+  t.like(updates[2], { replaces: 0 }, 'already under the current key: the body stays, only key_id is set');
+  t.is(updates[2]!.head.length, 0);
+  t.throws(() => rewrapDeliveryHeads(both, [{ id: 'broken-row', head: Buffer.from('fh1.nonsense') }]), {
+    instanceOf: KeyringError,
+    message: /^delivery broken-row: a stored secret is not in a format this engine reads/,
+  });
 });

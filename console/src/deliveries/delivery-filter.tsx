@@ -59,8 +59,8 @@ export function DeliveryFilters({
       <SelectField label="Outcome" value={filter.outcome} onValue={(outcome) => onChange({ outcome })}>
         <option value="">Any outcome</option>
         <option value="accepted">Accepted</option>
-        <option value="refused">Refused (401, 403)</option>
-        <option value="failed">Failed (other errors)</option>
+        <option value="refused">Refused (4xx)</option>
+        <option value="failed">Failed (5xx, caller gone)</option>
       </SelectField>
       <TextField
         label="Reason"

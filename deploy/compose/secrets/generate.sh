@@ -111,6 +111,7 @@ if [[ ! -s "$env_file" ]]; then
 # TEMPORAL_NAMESPACE=default                  the Temporal namespace of engines and workers
 # NAMESPACE_RETENTION=7d                      closed executions kept this long (set when the namespace is made)
 # FLOWHOOK_EGRESS_ALLOW=                      internal hosts flows may call (worker)
+# FLOWHOOK_ENGINE_EGRESS_ALLOW=               internal hosts alert messages may go to (engine)
 # FLOWHOOK_TRUSTED_PROXIES=                   the proxy in front of the facade (its address as the facade sees it)
 # FLOWHOOK_LOG_LEVEL=info                     engine, worker, facade
 # FLOWHOOK_IMAGE=localhost/flowhook           the flowhook image (a registry's, say)

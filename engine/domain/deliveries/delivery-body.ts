@@ -2,8 +2,10 @@
 // provider route's query string — sealed like connection secrets
 // (secret-store/envelope-encryption.ts): its own data key, wrapped under the
 // keyring's current key, and bound to the row's id, so a body copied to
-// another row does not open.
-import { decryptSecret, encryptSecret } from '../../infrastructure/secret-store/envelope-encryption.ts';
+// another row does not open. The row keeps the wrapping key's id beside it
+// (`key_id`): `secret-store rotate` (secret-store/key-rotation.ts) re-wraps the
+// bodies under older keys in place, the binding to the row untouched.
+import { decryptSecret, encryptSecret, envelopeKeyId } from '../../infrastructure/secret-store/envelope-encryption.ts';
 import type { SecretKeyring } from '../../infrastructure/secret-store/secret-keyring.ts';
 
 export interface StoredRequest {
@@ -15,9 +17,17 @@ function context(deliveryId: string): string {
   return `delivery:${deliveryId}`;
 }
 
-export function sealRequest(keyring: SecretKeyring, deliveryId: string, request: StoredRequest): Buffer {
+export interface SealedRequest {
+  /** The envelope, as the `body` column's bytes. */
+  body: Buffer;
+  /** The key its data key is wrapped under: the `key_id` column. */
+  keyId: string;
+}
+
+export function sealRequest(keyring: SecretKeyring, deliveryId: string, request: StoredRequest): SealedRequest {
   const plain = JSON.stringify({ body: Buffer.from(request.body).toString('base64'), query: request.query });
-  return Buffer.from(encryptSecret(keyring, plain, context(deliveryId)), 'utf8');
+  const envelope = encryptSecret(keyring, plain, context(deliveryId));
+  return { body: Buffer.from(envelope, 'utf8'), keyId: envelopeKeyId(envelope) };
 }
 
 export function openRequest(keyring: SecretKeyring, deliveryId: string, sealed: Uint8Array): StoredRequest {

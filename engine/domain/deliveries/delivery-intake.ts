@@ -57,11 +57,13 @@ interface Row {
   executionId: string | null;
   headers: string | null;
   body: Buffer | null;
+  /** The secret store key the body is wrapped under; null without a body. */
+  keyId: string | null;
   count: number;
 }
 
 const COLUMNS =
-  '"id", "received_at", "route", "company", "activity", "caller", "sender", "outcome", "reason", "status", "answer", "latency_ms", "request_id", "execution_id", "headers", "body", "count"';
+  '"id", "received_at", "route", "company", "activity", "caller", "sender", "outcome", "reason", "status", "answer", "latency_ms", "request_id", "execution_id", "headers", "body", "key_id", "count"';
 
 export function createDeliveryIntake(deps: DeliveryIntakeDeps, bound: FloodBound, now: () => number = Date.now) {
   return async function recordDeliveries(reports: readonly DeliveryReport[]): Promise<IntakeResult> {
@@ -100,6 +102,7 @@ export function createDeliveryIntake(deps: DeliveryIntakeDeps, bound: FloodBound
           executionId: null,
           headers: null,
           body: null,
+          keyId: null,
           latencyMs: null,
           count: 1,
         });
@@ -130,9 +133,10 @@ async function insertRows(em: EntityManager, rows: readonly Row[]): Promise<void
       row.executionId,
       row.headers,
       row.body,
+      row.keyId,
       row.count,
     );
-    return `(?, date_trunc('milliseconds', now() - make_interval(secs => ? / 1000.0)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)`;
+    return `(?, date_trunc('milliseconds', now() - make_interval(secs => ? / 1000.0)), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)`;
   });
   // Milliseconds: the page token (delivery-reads.ts) names a row by its time as JavaScript holds it.
   // A summary row met again (a later batch of the same minute) counts on; its first fields stay.
@@ -155,6 +159,8 @@ async function rowOf(deps: DeliveryIntakeDeps, em: EntityManager, report: Delive
   const activity = text(report.activity)?.toLowerCase() ?? null;
   const accepted = outcome === 'accepted';
   const keepsBody = accepted && BODY_ROUTES.has(route) && report.body.length > 0 && company && activity;
+  const sealed =
+    keepsBody && (await logsPayload(deps, em, company, activity)) ? sealRequest(deps.keyring, id, report) : undefined;
   return {
     id,
     ageMs: Math.min(Math.max(report.receivedMsAgo, 0), MAX_AGE_MS),
@@ -175,7 +181,8 @@ async function rowOf(deps: DeliveryIntakeDeps, em: EntityManager, report: Delive
         .slice(0, MAX_HEADERS + 1)
         .map(({ name, value }) => [name.slice(0, 100), isCredential(name, value) ? REDACTED : value.slice(0, 300)]),
     ),
-    body: keepsBody && (await logsPayload(deps, em, company, activity)) ? sealRequest(deps.keyring, id, report) : null,
+    body: sealed?.body ?? null,
+    keyId: sealed?.keyId ?? null,
     count: 1,
   };
 }

@@ -23,6 +23,7 @@ import type { LimitName } from '../limits/webhook-limits.ts';
 import { ANSWER_METRIC } from './call-minutes.ts';
 import type { FlowControlCall } from '../webhook/execution-request.ts';
 import { createRetentionMetrics, type RetentionMetrics } from '../retention/retention-metrics.ts';
+import { createDeliveryLogMetrics, type DeliveryLogMetrics } from '../deliveries/delivery-metrics.ts';
 
 const ANSWERED: Readonly<Record<WebhookOutcome, CallOutcome>> = {
   RESPONDED: 'responded',
@@ -104,6 +105,8 @@ export interface EngineMetrics {
   syncWait: { begin(): void; end(outcome: CallOutcome, seconds: number): void };
   /** What the retention purge deleted (engine/domain/retention/retention-metrics.ts). */
   retention: RetentionMetrics;
+  /** What the delivery log stored and counted (engine/domain/deliveries/delivery-metrics.ts). */
+  deliveries: DeliveryLogMetrics;
 }
 
 export interface WebhookCallRecord extends InvokeObserver {
@@ -245,6 +248,7 @@ export function createEngineMetrics(): EngineMetrics {
   return {
     registry,
     retention: createRetentionMetrics(registry),
+    deliveries: createDeliveryLogMetrics(registry),
     webhookCall: () => new CallRecord(),
     directCall: () => new DirectRecord(),
     rateLimited: (kind) => limited.get(kind).inc(),

@@ -12,10 +12,12 @@ import {
   type DeliveryIntakeDeps,
 } from '../../domain/deliveries/delivery-intake.ts';
 import { FloodBound, type FloodLimits } from '../../domain/deliveries/flood-bound.ts';
+import type { EngineMetrics } from '../../domain/metrics/engine-metrics.ts';
 
 export interface DeliveryLogServiceDeps extends DeliveryIntakeDeps {
   /** FLOWHOOK_DELIVERY_REFUSED_PER_SENDER_PER_MINUTE and FLOWHOOK_DELIVERY_REFUSED_PER_MINUTE. */
   deliveryBound: FloodLimits;
+  metrics?: Pick<EngineMetrics, 'deliveries'>;
 }
 
 export function createDeliveryLogService(deps: DeliveryLogServiceDeps): ServiceImpl<typeof DeliveryLogService> {
@@ -31,7 +33,11 @@ export function createDeliveryLogService(deps: DeliveryLogServiceDeps): ServiceI
         );
       // An account bound to companies reports theirs only: it cannot write another company's log (or its alerts' counts).
       const allowed = account.allCompanies ? undefined : await reportedCompanies(deps.orm, account.companyIds);
-      return record(allowed ? request.deliveries.filter((report) => allowed.has(report.company)) : request.deliveries);
+      const taken = await record(
+        allowed ? request.deliveries.filter((report) => allowed.has(report.company)) : request.deliveries,
+      );
+      deps.metrics?.deliveries.taken(taken.stored, taken.counted);
+      return taken;
     },
   };
 }

@@ -24,16 +24,17 @@ import {
 } from '../../domain/deliveries/delivery-reads.ts';
 import { replayMatching } from '../../domain/deliveries/replay-deliveries.ts';
 import { replayDelivery, type ReplayDeps } from '../../domain/deliveries/replay-delivery.ts';
-import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from '../../domain/reruns/rerun-pacer.ts';
+import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND, type RerunPacer } from '../../domain/reruns/rerun-pacer.ts';
 import { bodyForFlow } from '../../domain/webhook/direct-request.ts';
 
 export interface DeliveryServiceDeps extends ReplayDeps {
   rerunsPerSecond?: number;
+  /** The engine's one re-run pace, shared with re-runs (server.ts), so replays and re-runs together keep to it. */
+  rerunPacer?: RerunPacer;
 }
 
 export function createDeliveryService(deps: DeliveryServiceDeps): ServiceImpl<typeof DeliveryService> {
-  // Replays share no pace with re-runs' own pacer object, but the same setting.
-  const pacer = createRerunPacer(deps.rerunsPerSecond ?? DEFAULT_RERUNS_PER_SECOND);
+  const pacer = deps.rerunPacer ?? createRerunPacer(deps.rerunsPerSecond ?? DEFAULT_RERUNS_PER_SECOND);
   return {
     async listDeliveries(request, context) {
       const page = await listDeliveries(deps.orm, companyReach(context, 'viewer'), {

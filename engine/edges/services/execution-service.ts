@@ -41,7 +41,7 @@ import {
   startInput,
   summaryMessage,
 } from '../../domain/executions/execution-reads.ts';
-import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND } from '../../domain/reruns/rerun-pacer.ts';
+import { createRerunPacer, DEFAULT_RERUNS_PER_SECOND, type RerunPacer } from '../../domain/reruns/rerun-pacer.ts';
 import { rerunExecution, type RerunDeps } from '../../domain/reruns/rerun-execution.ts';
 import {
   companyClause,
@@ -57,6 +57,8 @@ export interface ExecutionDeps extends RerunDeps {
   keyring: SecretKeyring;
   /** Re-run starts per second in this engine process (FLOWHOOK_RERUN_PER_SECOND). */
   rerunsPerSecond?: number;
+  /** The engine's one re-run pace, shared with delivery replays (server.ts). */
+  rerunPacer?: RerunPacer;
   /** The Temporal Web UI as people open it (FLOWHOOK_TEMPORAL_UI_URL): each execution links there. */
   temporalUiUrl?: string;
   /** This engine's call figures by minute, for the overview (metrics/call-minutes.ts). */
@@ -72,8 +74,8 @@ const QUERY_DEADLINE_MS = 15_000;
 
 export function createExecutionService(deps: ExecutionDeps): ServiceImpl<typeof ExecutionService> {
   const { temporal } = deps;
-  // One pace for every re-run request this engine serves (rerun-pacer.ts).
-  const pacer = createRerunPacer(deps.rerunsPerSecond ?? DEFAULT_RERUNS_PER_SECOND);
+  // One pace for every re-run and replay request this engine serves (rerun-pacer.ts).
+  const pacer = deps.rerunPacer ?? createRerunPacer(deps.rerunsPerSecond ?? DEFAULT_RERUNS_PER_SECOND);
   return {
     async listExecutions(request) {
       const limit = request.limit === 0 ? DEFAULT_LIMIT : request.limit;

@@ -69,7 +69,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const execution = await invokeWebhook(deps, request, account, call).catch((error: unknown) => {
         call?.failed(error);
         logIfRefused(deps.logger, { ...where, caller: request.caller }, error, account.name);
-        throw withRefusalReason(error);
+        throw withRefusalReason(error, account);
       });
       return create(InvokeResponseSchema, startedAnswer(deps, 'webhook invoked', where, execution, started, call));
     },
@@ -92,7 +92,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
         } else {
           logIfRefused(deps.logger, { ...where, caller: undefined }, error, account.name);
         }
-        throw withRefusalReason(error);
+        throw withRefusalReason(error, account);
       });
       if ('challenge' in answer) {
         deps.logger.info({ ...where, ms: Date.now() - started }, 'provider url_verification answered');
@@ -119,7 +119,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
             'answer not found',
           );
         else logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
-        throw withRefusalReason(error);
+        throw withRefusalReason(error, account);
       });
       const { answer } = execution;
       const handed = answerToHand(execution);
@@ -152,7 +152,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const delivered = await deliverCallback(deps, request, account).catch((error: unknown) => {
         callbackFailed(deps, 'url', error);
         logIfRefused(deps.logger, { company: '', caller: undefined }, error, account.name);
-        throw withRefusalReason(error);
+        throw withRefusalReason(error, account);
       });
       callbackDelivered(deps, 'url', delivered, started);
       return create(DeliverCallbackResponseSchema, { statusCode: delivered.statusCode, repeated: delivered.repeated });
@@ -164,7 +164,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       const delivered = await resumeCallback(deps, request, account).catch((error: unknown) => {
         callbackFailed(deps, 'key', error, where);
         logIfRefused(deps.logger, { ...where, caller: request.caller }, error, account.name);
-        throw withRefusalReason(error);
+        throw withRefusalReason(error, account);
       });
       callbackDelivered(deps, 'key', delivered, started, where);
       return create(ResumeCallbackResponseSchema, {
@@ -179,7 +179,7 @@ export function createWebhookService(deps: WebhookServiceDeps): ServiceImpl<type
       await authenticateCaller(deps.callers, deps.orm.em.fork(), request.caller, new Date(), account).catch(
         (error: unknown) => {
           logIfRefused(deps.logger, { company: request.company, caller: request.caller }, error, account.name);
-          throw withRefusalReason(error);
+          throw withRefusalReason(error, account);
         },
       );
       return {};

@@ -36,14 +36,41 @@ export function decryptSecret(keyring: SecretKeyring, envelope: string, context:
   }
 }
 
-/** The same secret, its data key wrapped under the current key; undefined when it already is. */
+/**
+ * The same secret, its data key wrapped under the current key; undefined when it already is. The
+ * secret's ciphertext is kept as it is, so it stays bound to its context: none is needed here.
+ */
 export function rewrapSecret(keyring: SecretKeyring, envelope: string): string | undefined {
   const current = keyring.current();
   const { kek, wrapped, sealed } = parse(keyring, envelope);
+  const head = rewrappedHead(current, kek, wrapped);
+  return head === undefined ? undefined : `${head}${sealed}`;
+}
+
+/** The most an envelope's head (`fh1.<key id>.<wrapped data key>.`) takes; what follows is the secret's ciphertext. */
+export const ENVELOPE_HEAD_MAX = 256;
+
+/**
+ * Re-wrapping without reading the whole envelope (a large stored value, e.g. a delivery's body):
+ * given its start — at least its head, whatever follows it may be cut off — the new head under the
+ * current key and how many characters of the old one it replaces (envelopes are ASCII: as many
+ * bytes); undefined when it already is under the current key.
+ */
+export function rewrapEnvelopeHead(
+  keyring: SecretKeyring,
+  start: string,
+): { head: string; replaces: number } | undefined {
+  const current = keyring.current();
+  const { kek, wrapped, length } = parseHead(keyring, start);
+  const head = rewrappedHead(current, kek, wrapped);
+  return head === undefined ? undefined : { head, replaces: length };
+}
+
+function rewrappedHead(current: Kek, kek: Kek, wrapped: string): string | undefined {
   if (kek.id === current.id) return undefined;
   const dataKey = open(kek.key, wrapped, Buffer.from(kek.id, 'utf8'));
   try {
-    return [VERSION, current.id, wrap(current, dataKey), sealed].join('.');
+    return `${[VERSION, current.id, wrap(current, dataKey)].join('.')}.`;
   } finally {
     dataKey.fill(0);
   }
@@ -55,15 +82,27 @@ export function envelopeKeyId(envelope: string): string {
 }
 
 function parse(keyring: SecretKeyring, envelope: string): { kek: Kek; wrapped: string; sealed: string } {
-  const [version, id, wrapped, sealed, ...rest] = envelope.split('.');
-  if (version !== VERSION || !id || !wrapped || !sealed || rest.length > 0)
-    throw new KeyringError('a stored secret is not in a format this engine reads');
+  const { kek, wrapped, length } = parseHead(keyring, envelope);
+  const sealed = envelope.slice(length);
+  if (!sealed || sealed.includes('.')) throw notAnEnvelope();
+  return { kek, wrapped, sealed };
+}
+
+/** The head of an envelope (or of its start): its key, the wrapped data key, and the head's length with its last dot. */
+function parseHead(keyring: SecretKeyring, text: string): { kek: Kek; wrapped: string; length: number } {
+  const parts = text.split('.', 4);
+  const [version, id, wrapped] = parts;
+  if (parts.length < 4 || version !== VERSION || !id || !wrapped) throw notAnEnvelope();
   const kek = keyring.find(id);
   if (!kek)
     throw new KeyringError(
       `a stored secret is wrapped under key ${id}, which this engine does not have (add it to the keyring, newest key first)`,
     );
-  return { kek, wrapped, sealed };
+  return { kek, wrapped, length: version.length + id.length + wrapped.length + 3 };
+}
+
+function notAnEnvelope(): KeyringError {
+  return new KeyringError('a stored secret is not in a format this engine reads');
 }
 
 function wrap(kek: Kek, dataKey: Buffer): string {

@@ -46,6 +46,12 @@ export const DeliverySchema = defineEntity({
     headers: p.json<[string, string][]>().nullable(),
     /** The envelope (secret-store/envelope-encryption.ts) of the stored request, as bytes. */
     body: p.blob().nullable(),
+    /**
+     * The id of the secret store key the body's data key is wrapped under (what Connection and
+     * HookSecret keep too): `secret-store rotate` re-wraps the bodies not under the current key and
+     * tells a key removable only once no body names it. Null exactly when there is no body.
+     */
+    keyId: p.string().length(32).nullable().check('(body is null) = (key_id is null)'),
     /** 1, or on a summary row the number of calls it counts. */
     count: p.integer().default(1),
   }),

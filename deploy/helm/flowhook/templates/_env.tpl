@@ -196,6 +196,10 @@ The environment of each role. The chart's own entries come first, then `env` (gl
 {{ include "flowhook.secretEnv" (dict "root" . "env" "FLOWHOOK_CONSOLE_OIDC_CLIENT_SECRET" "entry" "oidcClientSecret") }}
 {{- end }}
 {{- end }}
+{{- with .Values.engine.egressAllow }}
+- name: FLOWHOOK_EGRESS_ALLOW
+  value: {{ . | quote }}
+{{- end }}
 {{- include "flowhook.env.operator" (dict "root" . "role" "engine") }}
 {{- end -}}
 

@@ -83,7 +83,8 @@ export declare type DeliveryReport = Message<"flowhook.engine.v1.DeliveryReport"
   sender: string;
 
   /**
-   * accepted, refused (401/403) or failed.
+   * accepted (2xx), refused (4xx: turned away, whatever the reason) or failed
+   * (5xx, or 499 when the caller hung up before the answer).
    *
    * @generated from field: string outcome = 7;
    */
@@ -193,7 +194,8 @@ export declare type DeliveryReportJson = {
   sender?: string;
 
   /**
-   * accepted, refused (401/403) or failed.
+   * accepted (2xx), refused (4xx: turned away, whatever the reason) or failed
+   * (5xx, or 499 when the caller hung up before the answer).
    *
    * @generated from field: string outcome = 7;
    */

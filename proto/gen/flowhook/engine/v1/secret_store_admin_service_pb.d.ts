@@ -48,18 +48,30 @@ export declare type RotateKeyResponse = Message<"flowhook.engine.v1.RotateKeyRes
   generated: boolean;
 
   /**
-   * How many secrets were re-wrapped.
+   * How many connection and hook secrets were re-wrapped.
    *
    * @generated from field: int32 rewrapped = 3;
    */
   rewrapped: number;
 
   /**
-   * Ids of the older keys still configured; none of them protects a secret now.
+   * Ids of the older keys still configured that no stored secret or delivery
+   * body depends on now: these may be removed. An older key still named by a
+   * row (a delivery another transaction held during the rotation, or one an
+   * engine not yet on the new key stored meanwhile) is not listed; rotate
+   * again later.
    *
    * @generated from field: repeated string retired_key_ids = 4;
    */
   retiredKeyIds: string[];
+
+  /**
+   * How many stored delivery bodies (the delivery log's accepted calls) were
+   * re-wrapped, counted apart from `rewrapped`: the log can hold millions.
+   *
+   * @generated from field: int32 deliveries_rewrapped = 5;
+   */
+  deliveriesRewrapped: number;
 };
 
 /**
@@ -82,18 +94,30 @@ export declare type RotateKeyResponseJson = {
   generated?: boolean;
 
   /**
-   * How many secrets were re-wrapped.
+   * How many connection and hook secrets were re-wrapped.
    *
    * @generated from field: int32 rewrapped = 3;
    */
   rewrapped?: number;
 
   /**
-   * Ids of the older keys still configured; none of them protects a secret now.
+   * Ids of the older keys still configured that no stored secret or delivery
+   * body depends on now: these may be removed. An older key still named by a
+   * row (a delivery another transaction held during the rotation, or one an
+   * engine not yet on the new key stored meanwhile) is not listed; rotate
+   * again later.
    *
    * @generated from field: repeated string retired_key_ids = 4;
    */
   retiredKeyIds?: string[];
+
+  /**
+   * How many stored delivery bodies (the delivery log's accepted calls) were
+   * re-wrapped, counted apart from `rewrapped`: the log can hold millions.
+   *
+   * @generated from field: int32 deliveries_rewrapped = 5;
+   */
+  deliveriesRewrapped?: number;
 };
 
 /**
@@ -103,8 +127,8 @@ export declare type RotateKeyResponseJson = {
 export declare const RotateKeyResponseSchema: GenMessage<RotateKeyResponse, {jsonType: RotateKeyResponseJson}>;
 
 /**
- * The encrypted secret store (connection secrets today): key rotation. Needs
- * the admin token.
+ * The encrypted secret store (connection and hook secrets, and the bodies the
+ * delivery log keeps): key rotation. Needs the admin token.
  *
  * @generated from service flowhook.engine.v1.SecretStoreAdminService
  */
@@ -112,9 +136,14 @@ export declare const SecretStoreAdminService: GenService<{
   /**
    * Re-wraps every stored secret under the current key-encryption key. When
    * the engine reads its keys from a key file, a new key is generated first
-   * and written to the file (older keys stay in it for decryption).
+   * and written to the file (older keys stay in it for decryption). Connection
+   * and hook secrets are re-wrapped in one transaction; the delivery log's
+   * stored bodies after it, in batches of 1000 rows, so a large log takes a
+   * while (the CLI waits up to an hour) and a failed call can be made again.
    *
-   * Errors: FAILED_PRECONDITION when the secret store has no key.
+   * Errors: FAILED_PRECONDITION when the secret store has no key, or when a
+   * stored delivery body is damaged (the message names the delivery; the
+   * batches before it stay re-wrapped).
    *
    * @generated from rpc flowhook.engine.v1.SecretStoreAdminService.RotateKey
    */

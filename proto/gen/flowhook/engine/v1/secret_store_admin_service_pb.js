@@ -8,7 +8,7 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
  * Describes the file flowhook/engine/v1/secret_store_admin_service.proto.
  */
 export const file_flowhook_engine_v1_secret_store_admin_service = /*@__PURE__*/
-  fileDesc("CjNmbG93aG9vay9lbmdpbmUvdjEvc2VjcmV0X3N0b3JlX2FkbWluX3NlcnZpY2UucHJvdG8SEmZsb3dob29rLmVuZ2luZS52MSISChBSb3RhdGVLZXlSZXF1ZXN0ImoKEVJvdGF0ZUtleVJlc3BvbnNlEhYKDmN1cnJlbnRfa2V5X2lkGAEgASgJEhEKCWdlbmVyYXRlZBgCIAEoCBIRCglyZXdyYXBwZWQYAyABKAUSFwoPcmV0aXJlZF9rZXlfaWRzGAQgAygJMnMKF1NlY3JldFN0b3JlQWRtaW5TZXJ2aWNlElgKCVJvdGF0ZUtleRIkLmZsb3dob29rLmVuZ2luZS52MS5Sb3RhdGVLZXlSZXF1ZXN0GiUuZmxvd2hvb2suZW5naW5lLnYxLlJvdGF0ZUtleVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CjNmbG93aG9vay9lbmdpbmUvdjEvc2VjcmV0X3N0b3JlX2FkbWluX3NlcnZpY2UucHJvdG8SEmZsb3dob29rLmVuZ2luZS52MSISChBSb3RhdGVLZXlSZXF1ZXN0IogBChFSb3RhdGVLZXlSZXNwb25zZRIWCg5jdXJyZW50X2tleV9pZBgBIAEoCRIRCglnZW5lcmF0ZWQYAiABKAgSEQoJcmV3cmFwcGVkGAMgASgFEhcKD3JldGlyZWRfa2V5X2lkcxgEIAMoCRIcChRkZWxpdmVyaWVzX3Jld3JhcHBlZBgFIAEoBTJzChdTZWNyZXRTdG9yZUFkbWluU2VydmljZRJYCglSb3RhdGVLZXkSJC5mbG93aG9vay5lbmdpbmUudjEuUm90YXRlS2V5UmVxdWVzdBolLmZsb3dob29rLmVuZ2luZS52MS5Sb3RhdGVLZXlSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * Describes the message flowhook.engine.v1.RotateKeyRequest.
@@ -25,8 +25,8 @@ export const RotateKeyResponseSchema = /*@__PURE__*/
   messageDesc(file_flowhook_engine_v1_secret_store_admin_service, 1);
 
 /**
- * The encrypted secret store (connection secrets today): key rotation. Needs
- * the admin token.
+ * The encrypted secret store (connection and hook secrets, and the bodies the
+ * delivery log keeps): key rotation. Needs the admin token.
  *
  * @generated from service flowhook.engine.v1.SecretStoreAdminService
  */
