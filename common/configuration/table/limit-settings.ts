@@ -71,7 +71,8 @@ export const LIMIT_SETTINGS = settingsGroup('Limits', {
     type: integer({ min: 1, unit: 'per second' }),
     default: 5,
     processes: ['engine'],
-    meaning: 're-run and delivery replay starts per second per engine process, shared by all re-run and replay requests',
+    meaning:
+      're-run and delivery replay starts per second per engine process, shared by all re-run and replay requests',
     more: 'See [re-run executions](../how-to/rerun-executions.md#many-at-once).',
   }),
   FLOWHOOK_RECORD_MAX_PER_COMPANY: setting({
