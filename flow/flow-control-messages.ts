@@ -38,6 +38,17 @@ export const gateBacklogQuery = defineQuery<GateBacklog, []>('flowhookGateBacklo
 /** Gate coordinator → one of its pages: hand your entries back. */
 export const gatePageTakeSignal = defineSignal<[]>('flowhookGatePageTake');
 
+/**
+ * Coordinator (its page-writing local activity) → a page it already started: keep these too. The
+ * local activity that writes a page runs again when the workflow task that ran it fails (Temporal
+ * retries the task, and the retry writes the page from a tail that grew meanwhile): the page then
+ * holds the union, so no entry of the larger tail is lost.
+ */
+export const gatePageAddEntriesSignal = defineSignal<[{ entries: QueuedExecution[] }]>('flowhookGatePageAddEntries');
+
+/** How many executions a page holds (operators, tests). */
+export const gatePageCountQuery = defineQuery<number, []>('flowhookGatePageCount');
+
 /** Page → its gate's coordinator: the entries it kept, in order. */
 export const gatePageEntriesSignal =
   defineSignal<[{ pageId: string; entries: QueuedExecution[] }]>('flowhookGatePageEntries');

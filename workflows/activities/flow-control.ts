@@ -20,7 +20,7 @@ import {
   type UnclaimedGrantWorkflow,
   type QueuedExecution,
 } from '../../flow/flow-control-contract.ts';
-import { admissionReleaseSignal } from '../../flow/flow-control-messages.ts';
+import { admissionReleaseSignal, gatePageAddEntriesSignal } from '../../flow/flow-control-messages.ts';
 import { admissionRequestStart, grantStart } from '../../flow/gate-requests.ts';
 
 export interface RequestAdmissionInput {
@@ -115,6 +115,9 @@ export function createFlowControlActivities(temporal: Client) {
         });
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        // Written before, by an attempt of this workflow task that failed: the retry's tail grew since,
+        // so the page is told the entries it lacks (gate-page-workflow.ts keeps each once).
+        await temporal.workflow.getHandle(pageId).signal(gatePageAddEntriesSignal, { entries: page.entries });
       }
     },
     /** Tells the gates the execution no longer holds a slot or waits there; a gate that is gone has nothing to give back to. */
