@@ -9,9 +9,18 @@
 // attempt. A call tagged with an id (withMetadata) whose id was abandoned has
 // its attempts cancelled — the one in flight at once, later ones as they
 // start — and the retry interceptor does not retry a cancelled call.
+//
+// It also catches what the retry interceptor cannot: a retry whose backoff
+// timer fires after the connection was closed (the engine shutting down while
+// a call still waited) finds the channel shut down, and grpc-js throws that
+// from inside the timer, where no caller can catch it and the process dies.
+// Such an attempt ends as CANCELLED instead, which is not retried.
 import { randomUUID } from 'node:crypto';
-import { InterceptingCall, status, type Interceptor } from '@grpc/grpc-js';
+import { InterceptingCall, Metadata, status, type InterceptingListener, type Interceptor } from '@grpc/grpc-js';
 import type { Connection } from '@temporalio/client';
+
+/** What grpc-js's next call is (its interface is not exported by name). */
+type NextAttempt = ReturnType<Parameters<Interceptor>[1]>;
 
 const CALL_ID_HEADER = 'flowhook-call-id';
 
@@ -43,35 +52,38 @@ export function createCallAbandonment(): CallAbandonment {
       refused = true;
       attempt.cancelWithStatus(status.CANCELLED, 'abandoned by the engine');
     };
-    const attempt: InterceptingCall = new InterceptingCall(nextCall(options), {
-      start(metadata, listener, next) {
-        const id = metadata.get(CALL_ID_HEADER)[0];
-        if (typeof id !== 'string') return next(metadata, listener);
-        // The tag is the engine's own business: Temporal never sees it.
-        const forwarded = metadata.clone();
-        forwarded.remove(CALL_ID_HEADER);
-        const tracked = attempts.get(id) ?? new Map<InterceptingCall, () => void>();
-        attempts.set(id, tracked);
-        tracked.set(attempt, refuse);
-        // A partial listener: grpc-js passes everything else on to the caller's listener unchanged.
-        next(forwarded, {
-          onReceiveStatus(received, nextStatus) {
-            tracked.delete(attempt);
-            if (tracked.size === 0) attempts.delete(id);
-            nextStatus(received);
-          },
-        });
-        if (abandoned.has(id)) refuse();
+    const attempt: InterceptingCall = new InterceptingCall(
+      nextOrClosed(() => nextCall(options)),
+      {
+        start(metadata, listener, next) {
+          const id = metadata.get(CALL_ID_HEADER)[0];
+          if (typeof id !== 'string') return next(metadata, listener);
+          // The tag is the engine's own business: Temporal never sees it.
+          const forwarded = metadata.clone();
+          forwarded.remove(CALL_ID_HEADER);
+          const tracked = attempts.get(id) ?? new Map<InterceptingCall, () => void>();
+          attempts.set(id, tracked);
+          tracked.set(attempt, refuse);
+          // A partial listener: grpc-js passes everything else on to the caller's listener unchanged.
+          next(forwarded, {
+            onReceiveStatus(received, nextStatus) {
+              tracked.delete(attempt);
+              if (tracked.size === 0) attempts.delete(id);
+              nextStatus(received);
+            },
+          });
+          if (abandoned.has(id)) refuse();
+        },
+        // The retry interceptor sends the request after start(): a refused attempt drops it, so a
+        // retry started after the abandon reaches Temporal with nothing to execute.
+        sendMessage(message, next) {
+          if (!refused) next(message);
+        },
+        halfClose(next) {
+          if (!refused) next();
+        },
       },
-      // The retry interceptor sends the request after start(): a refused attempt drops it, so a
-      // retry started after the abandon reaches Temporal with nothing to execute.
-      sendMessage(message, next) {
-        if (!refused) next(message);
-      },
-      halfClose(next) {
-        if (!refused) next();
-      },
-    });
+    );
     return attempt;
   };
 
@@ -105,4 +117,29 @@ export function createCallAbandonment(): CallAbandonment {
       };
     },
   };
+}
+
+/** The next call, or — the channel already shut down — one that ends CANCELLED as soon as it starts. */
+function nextOrClosed(next: () => NextAttempt): NextAttempt {
+  try {
+    return next();
+  } catch (error) {
+    const details = `the Temporal connection is closed (${error instanceof Error ? error.message : String(error)})`;
+    let ended = false;
+    const end = (listener?: Partial<InterceptingListener>) => {
+      if (ended) return;
+      ended = true;
+      queueMicrotask(() => listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() }));
+    };
+    return {
+      start: (_metadata: Metadata, listener?: Partial<InterceptingListener>) => end(listener),
+      cancelWithStatus: () => undefined,
+      getPeer: () => '',
+      sendMessageWithContext: () => undefined,
+      sendMessage: () => undefined,
+      startRead: () => undefined,
+      halfClose: () => undefined,
+      getAuthContext: () => null,
+    };
+  }
 }
