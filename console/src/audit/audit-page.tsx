@@ -11,6 +11,7 @@ import { Page } from '../ui/page.tsx';
 import { Loaded } from '../ui/states.tsx';
 import { useDebounced } from '../ui/use-debounced.ts';
 import { AuditFilters, useAuditFilter } from './audit-filters.tsx';
+import { PagingToolbar } from '../ui/paging-toolbar.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -56,24 +57,7 @@ export default function AuditPage() {
                 ))}
               </DataTable>
             ) : null}
-            <div className="toolbar">
-              <button
-                type="button"
-                className="secondary"
-                disabled={pages.length === 0}
-                onClick={() => setPages(pages.slice(0, -1))}
-              >
-                Newer events
-              </button>
-              <button
-                type="button"
-                className="secondary"
-                disabled={!nextPageToken}
-                onClick={() => setPages([...pages, nextPageToken])}
-              >
-                Older events
-              </button>
-            </div>
+            <PagingToolbar noun="events" pages={pages} nextPageToken={nextPageToken} setPages={setPages} />
           </>
         )}
       </Loaded>

@@ -15,6 +15,7 @@ import { Page } from '../ui/page.tsx';
 import { Loaded } from '../ui/states.tsx';
 import { useDebounced } from '../ui/use-debounced.ts';
 import { DeliveryFilters, useDeliveryFilter } from './delivery-filter.tsx';
+import { PagingToolbar } from '../ui/paging-toolbar.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -69,24 +70,7 @@ export default function DeliveriesPage() {
                 ))}
               </DataTable>
             ) : null}
-            <div className="toolbar">
-              <button
-                type="button"
-                className="secondary"
-                disabled={pages.length === 0}
-                onClick={() => setPages(pages.slice(0, -1))}
-              >
-                Newer deliveries
-              </button>
-              <button
-                type="button"
-                className="secondary"
-                disabled={!nextPageToken}
-                onClick={() => setPages([...pages, nextPageToken])}
-              >
-                Older deliveries
-              </button>
-            </div>
+            <PagingToolbar noun="deliveries" pages={pages} nextPageToken={nextPageToken} setPages={setPages} />
           </>
         )}
       </Loaded>
